@@ -1,0 +1,67 @@
+"""The position of a game between phases, and the resolution of one phase."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Mapping
+
+from .orders import Order, Unit
+from .phase import Phase
+
+Power = str  # upper-case power name: "ENGLAND"
+ResultKind = Literal["succeeds", "fails", "void"]
+
+
+@dataclass(frozen=True, slots=True)
+class PowerUnit:
+    power: Power
+    unit: Unit
+
+
+@dataclass(frozen=True, slots=True)
+class DislodgedUnit:
+    power: Power
+    unit: Unit
+    attacker_from: str  # province the dislodging attack came from
+    retreats: tuple[str, ...] = ()  # legal retreat locations, sorted
+
+
+@dataclass(frozen=True)
+class Position:
+    """Everything the rules need to play the next phase.
+
+    ``units`` is keyed by province (one unit per province); ``centres`` maps each owned
+    supply-centre province to its owner; ``dislodged`` is non-empty only in retreat phases.
+    """
+
+    phase: Phase
+    units: Mapping[str, PowerUnit]
+    centres: Mapping[str, Power]
+    dislodged: tuple[DislodgedUnit, ...] = ()
+    variant: str = "standard"
+
+    def units_of(self, power: Power) -> list[Unit]:
+        return [pu.unit for pu in self.units.values() if pu.power == power]
+
+    def centres_of(self, power: Power) -> list[str]:
+        return sorted(p for p, owner in self.centres.items() if owner == power)
+
+
+@dataclass(frozen=True, slots=True)
+class OrderResult:
+    power: Power
+    order: Order
+    result: ResultKind
+    reason: str  # short machine-friendly code plus detail, e.g. "bounced at BUR"
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The outcome of one phase: results in input order, the new position, who acts next."""
+
+    phase: Phase
+    results: tuple[OrderResult, ...]
+    dislodged: tuple[DislodgedUnit, ...]
+    position: Position  # the position at ``next_phase``
+    next_phase: Phase
+    must_act: frozenset[Power]
+    winners: frozenset[Power] = field(default_factory=frozenset)
