@@ -4,7 +4,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-# sub-command -> module that defines ``run(argv: list[str]) -> int``
+# sub-command -> module that defines ``run(command: str, argv: list[str]) -> int``
 COMMANDS = {
     "adjudicate": "services.cli.adjudicate",
     "possible-orders": "services.cli.possible_orders",
