@@ -1,0 +1,365 @@
+"""Every order a power could give now: the menu a client or a bot picks from.
+
+Speed matters (bots ask for it every phase), so everything that depends only on the map is
+computed once per map (`map_tables`) and the order objects themselves are shared: orders are
+frozen values, so the same ``Move`` can be handed out on every call. What depends on the
+position (where fleets stand for convoys, which units can be supported) is computed per call by
+a few passes over the units.
+
+Convoys follow the usual relaxed reading: an army on a coast can be convoyed to any coast of a
+connected group of sea provinces holding fleets that touches its own province, and every fleet
+of that group is offered a convoy order for it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from .orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    UnitType,
+    Waive,
+    province_of,
+)
+from .phase import PhaseType
+from .position import Position, Power, PowerUnit
+
+ARMY, FLEET = UnitType.ARMY, UnitType.FLEET
+
+
+@dataclass(eq=False)
+class MapTables:
+    """What the order menu needs from a map, precomputed, plus a cache of shared order objects."""
+
+    provinces: tuple[str, ...]
+    province_set: frozenset[str]
+    seas: frozenset[str]
+    coastal_land: frozenset[str]  # land provinces touching a sea: where convoys start and end
+    units: dict[tuple[UnitType, str], Unit]  # every unit that can stand on the map
+    moves: dict[Unit, tuple[Move, ...]]  # one-step moves, with coasts
+    reach: dict[Unit, tuple[str, ...]]  # provinces reachable in one step (supports go there)
+    holds: dict[Unit, Hold]
+    adjacent_seas: dict[str, tuple[str, ...]]  # province -> sea provinces next to it
+    sea_coasts: dict[str, tuple[str, ...]]  # sea -> coastal land provinces next to it
+    sea_group: dict[str, int]  # sea -> number of its connected group of seas
+    convoy_reach: dict[str, frozenset[str]]  # coastal land -> coasts reachable through any seas
+    _orders: dict[tuple, Order] = field(default_factory=dict)
+
+    def unit(self, unit_type: UnitType, location: str) -> Unit:
+        return self.units.get((unit_type, location)) or Unit(unit_type, location)
+
+    def shared(self, key: tuple, make: Any, *args: Any) -> Order:
+        """The one shared order object for ``key``, made by ``make(*args)`` the first time."""
+        order = self._orders.get(key)
+        if order is None:
+            order = self._orders[key] = make(*args)
+        return order
+
+
+_TABLES: dict[int, tuple[object, MapTables]] = {}
+
+
+def map_tables(game_map: Any) -> MapTables:
+    """The precomputed tables of ``game_map`` (built on first use, then cached per map object)."""
+    cached = _TABLES.get(id(game_map))
+    if cached is not None and cached[0] is game_map:
+        return cached[1]
+    tables = _build_tables(game_map)
+    _TABLES[id(game_map)] = (game_map, tables)
+    return tables
+
+
+def map_provinces(game_map: Any) -> tuple[str, ...]:
+    provinces = game_map.provinces
+    return tuple(sorted(provinces.keys() if isinstance(provinces, Mapping) else provinces))
+
+
+def _build_tables(game_map: Any) -> MapTables:
+    provinces = map_provinces(game_map)
+    seas = frozenset(p for p in provinces if game_map.is_sea(p))
+    units: dict[tuple[UnitType, str], Unit] = {}
+    for province in provinces:
+        if game_map.is_land(province):
+            units[(ARMY, province)] = Unit(ARMY, province)
+        for location in game_map.fleet_locations(province):
+            units[(FLEET, location)] = Unit(FLEET, location)
+
+    moves: dict[Unit, tuple[Move, ...]] = {}
+    reach: dict[Unit, tuple[str, ...]] = {}
+    for (unit_type, location), unit in units.items():
+        if unit_type is ARMY:
+            destinations = sorted(game_map.army_neighbours(location))
+        else:
+            destinations = sorted(game_map.fleet_neighbours(location))
+        moves[unit] = tuple(Move(unit, destination) for destination in destinations)
+        reach[unit] = tuple(sorted({province_of(d) for d in destinations}))
+
+    adjacent_seas: dict[str, set[str]] = {p: set() for p in provinces}
+    for province in provinces:
+        for location in game_map.fleet_locations(province):
+            for neighbour in game_map.fleet_neighbours(location):
+                neighbour_province = province_of(neighbour)
+                if neighbour_province in seas:
+                    adjacent_seas[province].add(neighbour_province)
+                if province in seas:
+                    adjacent_seas[neighbour_province].add(province)
+    coastal_land = frozenset(p for p in provinces if p not in seas and adjacent_seas[p])
+    sea_coasts: dict[str, set[str]] = {sea: set() for sea in seas}
+    for province in coastal_land:
+        for sea in adjacent_seas[province]:
+            sea_coasts[sea].add(province)
+
+    groups = sea_groups(seas, adjacent_seas)
+    return MapTables(
+        provinces=provinces,
+        province_set=frozenset(provinces),
+        seas=seas,
+        coastal_land=coastal_land,
+        units=units,
+        moves=moves,
+        reach=reach,
+        holds={unit: Hold(unit) for unit in units.values()},
+        adjacent_seas={p: tuple(sorted(s)) for p, s in adjacent_seas.items()},
+        sea_coasts={s: tuple(sorted(c)) for s, c in sea_coasts.items()},
+        sea_group=groups,
+        convoy_reach=_static_convoy_reach(coastal_land, groups, adjacent_seas, sea_coasts),
+    )
+
+
+def _static_convoy_reach(
+    coastal_land: frozenset[str],
+    groups: Mapping[str, int],
+    adjacent_seas: Mapping[str, Iterable[str]],
+    sea_coasts: Mapping[str, Iterable[str]],
+) -> dict[str, frozenset[str]]:
+    """For each coastal province, the coasts an army there could ever be convoyed to."""
+    group_coasts: dict[int, set[str]] = {}
+    for sea, group in groups.items():
+        group_coasts.setdefault(group, set()).update(sea_coasts[sea])
+    result = {}
+    for province in coastal_land:
+        coasts: set[str] = set()
+        for group in {groups[sea] for sea in adjacent_seas[province]}:
+            coasts |= group_coasts[group]
+        coasts.discard(province)
+        result[province] = frozenset(coasts)
+    return result
+
+
+def sea_groups(seas: Iterable[str], adjacent_seas: Mapping[str, Iterable[str]]) -> dict[str, int]:
+    """Connected groups of the given sea provinces: sea -> group number."""
+    members = set(seas)
+    group_of: dict[str, int] = {}
+    group = -1
+    for start in sorted(members):
+        if start in group_of:
+            continue
+        group += 1
+        group_of[start] = group
+        frontier = [start]
+        while frontier:
+            sea = frontier.pop()
+            for neighbour in adjacent_seas[sea]:
+                if neighbour in members and neighbour not in group_of:
+                    group_of[neighbour] = group
+                    frontier.append(neighbour)
+    return group_of
+
+
+# --------------------------------------------------------------------------- movement
+
+
+@dataclass(slots=True)
+class _ConvoyRoutes:
+    """Where armies can be convoyed now: by the fleets actually standing in sea provinces."""
+
+    destinations: dict[Unit, tuple[str, ...]]  # army -> coasts reachable by convoy
+    convoys: dict[Unit, list[tuple[Unit, str]]]  # fleet -> (army, destination) it can carry
+
+
+def _convoy_routes(tables: MapTables, units: Mapping[str, PowerUnit]) -> _ConvoyRoutes:
+    fleet_at = {
+        province: pu.unit
+        for province, pu in units.items()
+        if province in tables.seas and pu.unit.type is FLEET
+    }
+    routes = _ConvoyRoutes({}, {})
+    if not fleet_at:
+        return routes
+    groups = sea_groups(fleet_at, tables.adjacent_seas)
+    group_fleets: dict[int, list[Unit]] = {}
+    group_coasts: dict[int, set[str]] = {}
+    for sea, group in groups.items():
+        group_fleets.setdefault(group, []).append(fleet_at[sea])
+        group_coasts.setdefault(group, set()).update(tables.sea_coasts[sea])
+    for province, pu in units.items():
+        army = pu.unit
+        if army.type is not ARMY or province not in tables.coastal_land:
+            continue
+        touching = {groups[sea] for sea in tables.adjacent_seas[province] if sea in groups}
+        if not touching:
+            continue
+        reachable: set[str] = set()
+        for group in touching:
+            for coast in group_coasts[group]:
+                if coast != province:
+                    reachable.add(coast)
+                    for fleet in group_fleets[group]:
+                        routes.convoys.setdefault(fleet, []).append((army, coast))
+        routes.destinations[army] = tuple(sorted(reachable))
+    return routes
+
+
+def _movement_orders(tables: MapTables, position: Position) -> dict[Power, dict[str, list[Order]]]:
+    units = position.units
+    shared = tables.shared
+    routes = _convoy_routes(tables, units)
+
+    # Who could move into each province: the inverted move map, for supports.
+    movers_into: dict[str, list[Unit]] = {}
+    for pu in units.values():
+        unit = pu.unit
+        for province in _reach(tables, unit):
+            movers_into.setdefault(province, []).append(unit)
+    for army, destinations in routes.destinations.items():
+        land_reach = _reach(tables, army)
+        for destination in destinations:
+            if destination not in land_reach:
+                movers_into.setdefault(destination, []).append(army)
+
+    menu: dict[Power, dict[str, list[Order]]] = {}
+    for province, pu in units.items():
+        unit = pu.unit
+        orders: list[Order] = [tables.holds.get(unit) or Hold(unit)]
+        orders.extend(tables.moves.get(unit, ()))
+        reach = _reach(tables, unit)
+        for destination in routes.destinations.get(unit, ()):
+            via = destination in reach  # adjacent anyway: say VIA to ask for the convoy
+            orders.append(shared(("M", unit, destination, via), Move, unit, destination, via))
+        for target in reach:
+            occupant = units.get(target)
+            if occupant is not None:
+                supported = occupant.unit
+                orders.append(shared(("SH", unit, supported), SupportHold, unit, supported))
+            for mover in movers_into.get(target, ()):
+                if mover is not unit:
+                    orders.append(
+                        shared(("SM", unit, mover, target), SupportMove, unit, mover, target)
+                    )
+        for army, destination in routes.convoys.get(unit, ()):
+            orders.append(shared(("C", unit, army, destination), Convoy, unit, army, destination))
+        menu.setdefault(pu.power, {})[unit.location] = orders
+    return menu
+
+
+def _reach(tables: MapTables, unit: Unit) -> tuple[str, ...]:
+    reach = tables.reach.get(unit)
+    if reach is None:  # a unit standing where the map does not expect one: nothing to offer
+        return ()
+    return reach
+
+
+# --------------------------------------------------------------------------- retreats, adjustments
+
+
+def _retreat_orders(position: Position) -> dict[Power, dict[str, list[Order]]]:
+    menu: dict[Power, dict[str, list[Order]]] = {}
+    for dislodged in position.dislodged:
+        unit = dislodged.unit
+        orders: list[Order] = [Retreat(unit, destination) for destination in dislodged.retreats]
+        orders.append(Disband(unit))
+        menu.setdefault(dislodged.power, {})[unit.location] = orders
+    return menu
+
+
+def adjustment_count(position: Position, power: Power) -> int:
+    """Builds allowed (positive) or removals owed (negative) in an adjustment phase."""
+    centres = sum(1 for owner in position.centres.values() if owner == power)
+    units = sum(1 for pu in position.units.values() if pu.power == power)
+    return centres - units
+
+
+def build_sites(position: Position, power: Power, game_map: Any) -> list[str]:
+    """Home centres of ``power`` it owns and no unit stands on, sorted."""
+    return sorted(
+        home
+        for home in game_map.home_centres.get(power, ())
+        if position.centres.get(home) == power and home not in position.units
+    )
+
+
+def build_orders_at(tables: MapTables, game_map: Any, province: str) -> list[Order]:
+    orders: list[Order] = []
+    if province not in tables.seas:
+        orders.append(tables.shared(("B", ARMY, province), Build, tables.unit(ARMY, province)))
+    if province in tables.coastal_land:
+        for location in game_map.fleet_locations(province):
+            orders.append(tables.shared(("B", FLEET, location), Build, tables.unit(FLEET, location)))
+    return orders
+
+
+def _adjustment_orders(tables: MapTables, position: Position, game_map: Any, power: Power) -> dict[str, list[Order]]:
+    count = adjustment_count(position, power)
+    menu: dict[str, list[Order]] = {}
+    if count > 0:
+        for province in build_sites(position, power, game_map):
+            menu[province] = build_orders_at(tables, game_map, province)
+        if menu:
+            menu["WAIVE"] = [Waive()]
+    elif count < 0:
+        for unit in sorted(position.units_of(power), key=lambda u: u.location):
+            menu[unit.location] = [Remove(unit)]
+    return menu
+
+
+# --------------------------------------------------------------------------- the public functions
+
+
+def powers_in(position: Position, game_map: Any = None) -> list[Power]:
+    """The powers to offer orders to: the map's powers if it names them, else those on the board."""
+    named = getattr(game_map, "powers", None)
+    if named:
+        return sorted(named)
+    found = {pu.power for pu in position.units.values()}
+    found.update(position.centres.values())
+    found.update(d.power for d in position.dislodged)
+    return sorted(found)
+
+
+def possible_orders_all(position: Position, game_map: Any) -> dict[Power, dict[str, list[Order]]]:
+    """``possible_orders`` for every power at once (cheaper than seven separate calls)."""
+    tables = map_tables(game_map)
+    phase_type = position.phase.type
+    if phase_type is PhaseType.MOVEMENT:
+        found = _movement_orders(tables, position)
+    elif phase_type is PhaseType.RETREATS:
+        found = _retreat_orders(position)
+    else:
+        found = {
+            power: _adjustment_orders(tables, position, game_map, power)
+            for power in powers_in(position, game_map)
+        }
+    return {power: found.get(power, {}) for power in powers_in(position, game_map)} | {
+        power: menu for power, menu in found.items()
+    }
+
+
+def possible_orders(position: Position, power: Power, game_map: Any) -> dict[str, list[Order]]:
+    """Every order ``power`` could give now, keyed by the unit's location.
+
+    In adjustment phases the keys are build sites (each with its army and fleet builds),
+    ``"WAIVE"``, or the locations of units that may be removed.
+    """
+    if position.phase.type is PhaseType.ADJUSTMENTS:
+        return _adjustment_orders(map_tables(game_map), position, game_map, power)
+    return possible_orders_all(position, game_map).get(power, {})
