@@ -1,0 +1,441 @@
+"""Movement phase: orders in, results, new unit positions and dislodged units out.
+
+``resolve_movement`` is a short script: look up each ordered unit, check each order's
+legality against the board (an illegal order is ``void`` and the unit holds, DATC 4.E.1),
+match supports and convoys with the orders they serve, decide every move, support and
+convoy with the guess-and-check resolver (``resolver.py``), then read off the results,
+the new positions, the dislodged units with their retreats, and the standoffs.
+
+Rule choices follow the DATC 3.0 preferences; docs/rules/datc.md lists them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from .convoys import fleets_on_some_route, route_exists
+from .geography import GameMap
+from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, Unit, UnitType, province_of
+from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit
+from .resolver import CONVOY, HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Prepared, Resolver
+
+
+@dataclass(frozen=True)
+class MovementOutcome:
+    results: tuple[OrderResult, ...]  # one per input order, in input order
+    units: dict[str, PowerUnit]  # province -> unit after the moves (dislodged ones removed)
+    dislodged: tuple[DislodgedUnit, ...]  # with attacker_from and legal retreats, sorted
+    standoffs: frozenset[str]  # provinces left empty by a standoff (no retreat there)
+
+
+def resolve_movement(
+    position: Position, orders: Mapping[Power, Sequence[Order]], game_map: GameMap
+) -> MovementOutcome:
+    """Adjudicate one movement phase. Pure: the position and the orders are not changed."""
+    return _Phase(position, orders, game_map).run()
+
+
+@dataclass(slots=True)
+class _Submitted:
+    power: Power
+    order: Order
+    unit_province: str | None = None  # the ordered unit's province, once found
+    void: str = ""  # the reason, for an order without effect
+    entry: Prepared | None = None  # the prepared order this one became, if legal
+    destination_location: str = ""  # moves: where the unit ends if it moves
+
+
+class _Phase:
+    """The state of one adjudication; every helper reads the board, none changes it."""
+
+    def __init__(self, position: Position, orders: Mapping[Power, Sequence[Order]], game_map: GameMap):
+        self.map = game_map
+        self.board: dict[str, PowerUnit] = {province_of(p): pu for p, pu in position.units.items()}
+        self.provinces = sorted(self.board)
+        self.submitted = [_Submitted(power, order) for power, seq in orders.items() for order in seq]
+        self.entries: list[Prepared] = []
+        self.at: dict[str, int] = {}
+        for index, province in enumerate(self.provinces):
+            self.entries.append(Prepared(index, self.board[province].power, province))
+            self.at[province] = index
+        self.sea_fleets = frozenset(
+            p for p, pu in self.board.items() if pu.unit.type is UnitType.FLEET and game_map.is_sea(p)
+        )
+        self.sea_neighbours = {
+            p: frozenset(province_of(n) for n in game_map.fleet_neighbours(self.board[p].unit.location))
+            for p in self.sea_fleets
+        }
+        self.effective: dict[str, _Submitted] = {}  # province -> the order the unit obeys
+
+    # -- the script -------------------------------------------------------------------
+
+    def run(self) -> MovementOutcome:
+        for sub in self.submitted:
+            sub.void = self._illegal(sub)
+        self._pick_one_order_per_unit()
+        self._prepare_convoys()
+        for province in self.provinces:
+            sub = self.effective.get(province)
+            if sub is not None and isinstance(sub.order, Move):
+                self._prepare_move(sub)
+        self._prepare_supports()
+        resolver = Resolver(self.entries, self.at, self.sea_neighbours)
+        for entry in self.entries:
+            if entry.has_decision:
+                resolver.resolve(entry.index)
+        return _Outcome(self, resolver).build()
+
+    # -- legality (DATC 4.E.1: an illegal order is ignored, the unit holds) -------------
+
+    def _illegal(self, sub: _Submitted) -> str:
+        order = sub.order
+        if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
+            return "void: not a movement-phase order"
+        province = order.unit.province
+        here = self.board.get(province)
+        if here is None:
+            return f"void: no unit at {province}"
+        if here.power != sub.power:
+            return f"void: {here.unit} is not your unit"
+        sub.unit_province = province
+        unit = here.unit  # DATC 4.B.5, 4.C.2: a wrong coast or unit type is ignored
+        if isinstance(order, Move):
+            return self._illegal_move(sub, unit, order)
+        if isinstance(order, SupportHold):
+            return self._illegal_support(unit, order.supported.province, None)
+        if isinstance(order, SupportMove):
+            return self._illegal_support(unit, order.supported.province, order.destination)
+        if isinstance(order, Convoy):
+            return self._illegal_convoy(unit, order)
+        return ""
+
+    def _illegal_move(self, sub: _Submitted, unit: Unit, order: Move) -> str:
+        target = province_of(order.destination)
+        if target == unit.province:
+            return f"void: {unit} cannot move to its own province"
+        if target not in self.map.provinces:
+            return f"void: no province {target}"
+        if unit.type is UnitType.FLEET:
+            location = self._fleet_destination(unit, order.destination)
+            if location.startswith("void"):
+                return location
+            sub.destination_location = location
+            return ""
+        sub.destination_location = target  # DATC 4.B.6: a coast on an army move is ignored
+        if target in self.map.army_neighbours(unit.province) and not order.via_convoy:
+            return ""
+        if not self._convoy_possible(unit.province, target, self.sea_fleets):
+            if order.via_convoy and target in self.map.army_neighbours(unit.province):
+                return f"void: no fleet could convoy {unit} to {target}"
+            return f"void: {unit.province} does not border {target} and no convoy is possible"
+        return ""
+
+    def _fleet_destination(self, unit: Unit, destination: str) -> str:
+        """The exact location a fleet moves to, or a void reason (DATC 4.B.1 to 4.B.3)."""
+        target = province_of(destination)
+        reachable = self.map.fleet_destinations_in(unit.location, target)
+        if not reachable:
+            return f"void: {unit} cannot reach {target}"
+        if self.map.is_split(target):
+            if destination != target:
+                if destination in reachable:
+                    return destination
+                return f"void: {unit} cannot reach {destination}"
+            if len(reachable) > 1:
+                return f"void: {unit} - {target} needs a coast"
+        return reachable[0]  # one possible coast: poorly written but clear (DATC 4.B.2)
+
+    def _convoy_possible(self, origin: str, destination: str, fleets: frozenset[str]) -> bool:
+        if not (self.map.is_coastal(origin) and self.map.is_coastal(destination)):
+            return False
+        return route_exists(origin, destination, fleets, self.sea_neighbours)
+
+    def _illegal_support(self, unit: Unit, supported: str, destination: str | None) -> str:
+        target = supported if destination is None else province_of(destination)
+        if supported == unit.province:
+            return f"void: {unit} cannot support itself"
+        if target == unit.province:
+            return f"void: {unit} cannot support a move into its own province"
+        other = self.board.get(supported)
+        if other is None:
+            return f"void: no unit at {supported} to support"
+        if not self.map.can_reach_province(unit, target):
+            return f"void: {unit.province} does not border {target}"
+        if destination is None:
+            return ""
+        mover = other.unit
+        if target == mover.province:
+            return f"void: {mover} cannot move to its own province"
+        if mover.type is UnitType.FLEET:
+            if destination != target and self.map.is_split(target):
+                possible = destination in self.map.fleet_neighbours(mover.location)
+            else:
+                possible = bool(self.map.fleet_destinations_in(mover.location, target))
+        else:
+            possible = target in self.map.army_neighbours(mover.province) or self._convoy_possible(
+                mover.province, target, self.sea_fleets - {unit.province}
+            )
+        return "" if possible else f"void: {mover} cannot reach {destination}"
+
+    def _illegal_convoy(self, unit: Unit, order: Convoy) -> str:
+        if unit.type is not UnitType.FLEET or not self.map.is_sea(unit.province):
+            return f"void: {unit} is not at sea and cannot convoy"
+        army_province = order.army.province
+        army = self.board.get(army_province)
+        if army is None or army.unit.type is not UnitType.ARMY:
+            return f"void: no army at {army_province} to convoy"
+        destination = province_of(order.destination)
+        if destination == army_province or not (
+            self.map.is_coastal(army_province) and self.map.is_coastal(destination)
+        ):
+            return f"void: no convoy can take {army.unit} to {destination}"
+        route = fleets_on_some_route(army_province, destination, self.sea_fleets, self.sea_neighbours)
+        if unit.province not in route:
+            return f"void: {unit} is on no convoy route from {army_province} to {destination}"
+        return ""
+
+    def _pick_one_order_per_unit(self) -> None:
+        """Legal orders per unit: one counts; two different ones leave it holding (DATC 4.D.3)."""
+        by_unit: dict[str, list[_Submitted]] = {}
+        for sub in self.submitted:
+            if not sub.void and sub.unit_province is not None:
+                by_unit.setdefault(sub.unit_province, []).append(sub)
+        for province, subs in by_unit.items():
+            if len({_order_key(s.order) for s in subs}) > 1:
+                for sub in subs:
+                    sub.void = f"void: conflicting orders for {self.board[province].unit}"
+                continue
+            self.effective[province] = subs[0]
+
+    # -- matching ---------------------------------------------------------------------
+
+    def _ordered_move(self, province: str) -> Move | None:
+        sub = self.effective.get(province)
+        return sub.order if sub is not None and isinstance(sub.order, Move) else None
+
+    def _prepare_convoys(self) -> None:
+        for province in self.provinces:
+            sub = self.effective.get(province)
+            if sub is None or not isinstance(sub.order, Convoy):
+                continue
+            entry = self.entries[self.at[province]]
+            entry.kind = CONVOY
+            entry.target = sub.order.army.province
+            entry.destination = province_of(sub.order.destination)
+            sub.entry = entry
+
+    def _prepare_move(self, sub: _Submitted) -> None:
+        order = sub.order
+        assert isinstance(order, Move)
+        entry = self.entries[self.at[sub.unit_province]]
+        entry.kind = MOVE
+        entry.destination = province_of(sub.destination_location)
+        entry.has_decision = True
+        sub.entry = entry
+        if self.board[entry.province].unit.type is UnitType.FLEET:
+            return
+        convoyers = tuple(
+            c.index
+            for c in self.entries
+            if c.kind == CONVOY and c.target == entry.province and c.destination == entry.destination
+        )
+        adjacent = entry.destination in self.map.army_neighbours(entry.province)
+        own_fleet_convoys = any(self.entries[c].power == entry.power for c in convoyers)
+        # DATC 4.A.3 (2000/2023 rules, no fallback): the convoy route is taken when it is
+        # needed, asked for ("via convoy"), or offered by a fleet of the army's own power.
+        entry.by_convoy = not adjacent or order.via_convoy or own_fleet_convoys
+        if entry.by_convoy:
+            entry.convoyers = convoyers
+            for c in convoyers:
+                self.entries[c].has_decision = True
+
+    def _prepare_supports(self) -> None:
+        for province in self.provinces:
+            sub = self.effective.get(province)
+            if sub is None or not isinstance(sub.order, (SupportHold, SupportMove)):
+                continue
+            entry = self.entries[self.at[province]]
+            sub.entry = entry
+            order = sub.order
+            entry.target = order.supported.province
+            supported = self.entries[self.at[entry.target]]
+            if isinstance(order, SupportHold):
+                entry.kind = SUPPORT_HOLD
+                entry.destination = entry.target
+                matches = supported.kind != MOVE
+            else:
+                entry.kind = SUPPORT_MOVE
+                entry.destination = province_of(order.destination)
+                matches = supported.kind == MOVE and supported.destination == entry.destination
+                if matches and order.destination != entry.destination:
+                    moved_to = self.effective[entry.target].destination_location
+                    matches = not self.map.is_split(moved_to) or moved_to == order.destination
+            if matches:
+                entry.has_decision = True
+                supported.supporters.append(entry.index)
+
+
+def _order_key(order: Order) -> str:
+    return str(order)
+
+
+class _Outcome:
+    """Reads results, positions, dislodgements and standoffs off a finished resolver."""
+
+    def __init__(self, phase: _Phase, resolver: Resolver):
+        self.phase = phase
+        self.resolver = resolver
+        self.entries = phase.entries
+        self.moved = {
+            e.index: resolver.resolve(e.index) for e in self.entries if e.kind == MOVE
+        }
+        self.dislodged_by: dict[int, int] = {}
+        for mover, success in self.moved.items():
+            if not success:
+                continue
+            occupant = phase.at.get(self.entries[mover].destination)
+            if occupant is not None and not self.moved.get(occupant, False):
+                self.dislodged_by[occupant] = mover
+
+    def build(self) -> MovementOutcome:
+        phase = self.phase
+        units: dict[str, PowerUnit] = {}
+        for entry in self.entries:
+            here = phase.board[entry.province]
+            if self.moved.get(entry.index):
+                sub = phase.effective[entry.province]
+                location = sub.destination_location
+                units[province_of(location)] = PowerUnit(here.power, Unit(here.unit.type, location))
+            elif entry.index not in self.dislodged_by:
+                units[entry.province] = here
+        standoffs = self._standoffs(units)
+        dislodged = tuple(
+            sorted(
+                (self._dislodged(victim, mover, units, standoffs) for victim, mover in self.dislodged_by.items()),
+                key=lambda d: (d.unit.province, d.power),
+            )
+        )
+        results = tuple(self._result(sub) for sub in phase.submitted)
+        return MovementOutcome(results, units, dislodged, frozenset(standoffs))
+
+    def _standoffs(self, units: dict[str, PowerUnit]) -> set[str]:
+        """Empty provinces that a move with some prevent strength tried to enter (DATC 6.H.6, 6.H.9)."""
+        result = set()
+        for province, movers in self.resolver.movers_to.items():
+            if province in units:
+                continue
+            if any(self.resolver.prevent_strength(m) > 0 for m in movers):
+                result.add(province)
+        return result
+
+    def _dislodged(self, victim: int, mover: int, units: dict, standoffs: set[str]) -> DislodgedUnit:
+        phase = self.phase
+        here = phase.board[self.entries[victim].province]
+        attacker = self.entries[mover]
+        # DATC 4.A.5 (2023 rules): the attacker's origin is closed only when it came over land.
+        closed = set(units) | standoffs | ({attacker.province} if not attacker.by_convoy else set())
+        if here.unit.type is UnitType.ARMY:
+            options = [p for p in phase.map.army_neighbours(here.unit.province) if p not in closed]
+        else:
+            options = [loc for loc in phase.map.fleet_neighbours(here.unit.location) if province_of(loc) not in closed]
+        return DislodgedUnit(here.power, here.unit, attacker.province, tuple(sorted(options)))
+
+    # -- results and reasons ------------------------------------------------------------
+
+    def _unit_text(self, index: int) -> str:
+        return str(self.phase.board[self.entries[index].province].unit)
+
+    def _result(self, sub: _Submitted) -> OrderResult:
+        if sub.void:
+            return OrderResult(sub.power, sub.order, "void", sub.void)
+        entry = sub.entry
+        if entry is None:  # hold
+            entry = self.entries[self.phase.at[sub.unit_province]]
+            if entry.index in self.dislodged_by:
+                return self._fails(sub, f"dislodged by {self._unit_text(self.dislodged_by[entry.index])}")
+            return OrderResult(sub.power, sub.order, "succeeds", "held")
+        if entry.kind == MOVE:
+            return self._move_result(sub, entry)
+        if entry.kind == CONVOY:
+            return self._convoy_result(sub, entry)
+        return self._support_result(sub, entry)
+
+    def _fails(self, sub: _Submitted, reason: str) -> OrderResult:
+        return OrderResult(sub.power, sub.order, "fails", reason)
+
+    def _with_dislodgement(self, entry: Prepared, reason: str) -> str:
+        if entry.index in self.dislodged_by:
+            return f"{reason}; dislodged by {self._unit_text(self.dislodged_by[entry.index])}"
+        return reason
+
+    def _move_result(self, sub: _Submitted, entry: Prepared) -> OrderResult:
+        if self.moved[entry.index]:
+            return OrderResult(sub.power, sub.order, "succeeds", f"moved to {entry.destination}")
+        if entry.by_convoy and not self.resolver.path(entry.index):
+            reason = "convoy disrupted" if entry.convoyers else "no convoy ordered"
+        else:
+            occupant = self.phase.at.get(entry.destination)
+            own_unit_stays = (
+                occupant is not None
+                and self.entries[occupant].power == entry.power
+                and not self.moved.get(occupant, False)
+            )
+            if own_unit_stays and self.resolver.attack_strength(entry.index) == 0:
+                reason = f"cannot dislodge own unit at {entry.destination}"
+            else:
+                reason = f"bounced at {entry.destination}"
+        return self._fails(sub, self._with_dislodgement(entry, reason))
+
+    def _support_result(self, sub: _Submitted, entry: Prepared) -> OrderResult:
+        supported = self.entries[self.phase.at[entry.target]]
+        if entry.index not in supported.supporters:
+            unit = self._unit_text(supported.index)
+            if entry.kind == SUPPORT_HOLD:
+                return self._fails(sub, f"{unit} did not hold")
+            return self._fails(sub, f"{unit} did not move to {sub.order.destination}")
+        if self.resolver.resolve(entry.index):
+            return OrderResult(sub.power, sub.order, "succeeds", "support given")
+        if entry.index in self.dislodged_by:
+            return self._fails(sub, f"dislodged by {self._unit_text(self.dislodged_by[entry.index])}")
+        for attacker in self.resolver.movers_to.get(entry.province, ()):
+            other = self.entries[attacker]
+            if other.power != entry.power and other.province != entry.destination and self.resolver.path(attacker):
+                return self._fails(sub, f"support cut by {self._unit_text(attacker)}")
+        return self._fails(sub, "support cut")
+
+    def _convoy_result(self, sub: _Submitted, entry: Prepared) -> OrderResult:
+        army = self.phase.at[entry.target]
+        army_entry = self.entries[army]
+        if not entry.has_decision:
+            if army_entry.kind == MOVE and army_entry.destination == entry.destination:
+                return self._fails(sub, f"{self._unit_text(army)} took the land route")
+            return self._fails(sub, f"{self._unit_text(army)} did not move to {entry.destination}")
+        if entry.index in self.dislodged_by:
+            return self._fails(sub, f"dislodged by {self._unit_text(self.dislodged_by[entry.index])}")
+        if not self.resolver.resolve(entry.index):
+            return self._fails(sub, "convoy paradox: the fleet holds")
+        if not self._on_carrying_route(army_entry, entry):
+            return self._fails(sub, "convoy disrupted")
+        return OrderResult(sub.power, sub.order, "succeeds", "convoyed")
+
+    def _on_carrying_route(self, army: Prepared, fleet: Prepared) -> bool:
+        """Whether kept convoys join the army's coast to this fleet and this fleet to the destination."""
+        kept = {self.entries[c].province for c in army.convoyers if self.resolver.resolve(c)}
+        neighbours = self.phase.sea_neighbours
+        if fleet.province not in kept:
+            return False
+
+        def reachable_from(start: str) -> set[str]:
+            found = {f for f in kept if start in neighbours[f]}
+            frontier = list(found)
+            while frontier:
+                current = frontier.pop()
+                for f in kept:
+                    if f not in found and f in neighbours[current]:
+                        found.add(f)
+                        frontier.append(f)
+            return found
+
+        return fleet.province in reachable_from(army.province) and fleet.province in reachable_from(
+            army.destination
+        )

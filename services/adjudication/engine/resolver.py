@@ -1,0 +1,238 @@
+"""Kruijswijk's guess-and-check resolver for a movement phase (DATC 3.0, section 5).
+
+The input is a list of prepared orders (``Prepared``), one per unit on the board, already
+checked for legality and matching by ``movement.py``. Three kinds of orders carry a
+decision that succeeds or fails: moves (the unit moves), supports (the support is given)
+and convoys (the fleet keeps its convoy). ``adjudicate`` states the rules of section 5.B
+as conditions on other decisions; ``resolve`` finds a consistent answer, guessing on
+cycles and falling back on the backup rule where a cycle has zero or two answers:
+circular movement succeeds, convoy paradoxes fail their convoys (the Szykman rule).
+
+All state lives on one ``Resolver`` object per adjudication.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .convoys import route_exists
+
+HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY = "H", "M", "SH", "SM", "C"
+
+_UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
+
+
+@dataclass(eq=False, slots=True)
+class Prepared:
+    """One unit's effective order after validation (void orders become holds)."""
+
+    index: int
+    power: str
+    province: str
+    kind: str = HOLD
+    destination: str = ""  # the province a move, support or convoy is aimed at (support hold: the target)
+    target: str = ""  # supports: the supported unit's province; convoys: the army's province
+    by_convoy: bool = False  # a move that takes the convoy route
+    convoyers: tuple[int, ...] = ()  # moves: matching convoy orders (entry indices)
+    supporters: list[int] = field(default_factory=list)  # entries giving this unit matching support
+    has_decision: bool = False  # moves, matching supports, matching convoys
+
+
+class Resolver:
+    """Decides every order of one movement phase; create one per adjudication."""
+
+    def __init__(
+        self,
+        entries: list[Prepared],
+        at: dict[str, int],
+        sea_neighbours: dict[str, frozenset[str]],
+    ) -> None:
+        self.entries = entries
+        self.at = at  # province -> entry index of the unit standing there before the moves
+        self.sea_neighbours = sea_neighbours
+        count = len(entries)
+        self.state = [_UNRESOLVED] * count
+        self.resolution = [False] * count
+        self.dependencies: list[int] = []
+        self.movers_to: dict[str, list[int]] = {}
+        for entry in entries:
+            if entry.kind == MOVE:
+                self.movers_to.setdefault(entry.destination, []).append(entry.index)
+
+    # -- the generic part: guess, check, backup rule --------------------------------
+
+    def resolve(self, index: int) -> bool:
+        state = self.state[index]
+        if state == _RESOLVED:
+            return self.resolution[index]
+        dependencies = self.dependencies
+        if state == _GUESSING:
+            if index not in dependencies:
+                dependencies.append(index)
+            return self.resolution[index]
+        old_count = len(dependencies)
+        self.resolution[index] = False
+        self.state[index] = _GUESSING
+        first = self.adjudicate(index)
+        if len(dependencies) == old_count:
+            if self.state[index] != _RESOLVED:  # the backup rule may have settled it
+                self.resolution[index] = first
+                self.state[index] = _RESOLVED
+            return first
+        if dependencies[old_count] != index:
+            # Depends on a guess made further up: report upwards, keep guessing.
+            dependencies.append(index)
+            self.resolution[index] = first
+            return first
+        # The cycle starts here: try the other guess.
+        self._forget(old_count)
+        self.resolution[index] = True
+        self.state[index] = _GUESSING
+        second = self.adjudicate(index)
+        if first == second:
+            self._forget(old_count)
+            self.resolution[index] = first
+            self.state[index] = _RESOLVED
+            return first
+        self._backup_rule(old_count)
+        return self.resolve(index)
+
+    def _forget(self, old_count: int) -> None:
+        for index in self.dependencies[old_count:]:
+            self.state[index] = _UNRESOLVED
+        del self.dependencies[old_count:]
+
+    def _backup_rule(self, old_count: int) -> None:
+        """Zero or two consistent answers: a convoy paradox or circular movement."""
+        cycle = self.dependencies[old_count:]
+        del self.dependencies[old_count:]
+        convoys = [i for i in cycle if self.entries[i].kind == CONVOY]
+        for index in cycle:
+            kind = self.entries[index].kind
+            if convoys and kind == CONVOY:
+                self.resolution[index], self.state[index] = False, _RESOLVED  # Szykman
+            elif not convoys and kind == MOVE:
+                self.resolution[index], self.state[index] = True, _RESOLVED  # circular movement
+            else:
+                self.state[index] = _UNRESOLVED
+
+    # -- the rules (DATC 5.B) ---------------------------------------------------------
+
+    def adjudicate(self, index: int) -> bool:
+        kind = self.entries[index].kind
+        if kind == MOVE:
+            return self.adjudicate_move(index)
+        if kind == CONVOY:
+            return self._adjudicate_convoy(index)
+        return self._adjudicate_support(index)
+
+    def path(self, index: int) -> bool:
+        """A move's PATH: always for land moves, else an unbroken chain of kept convoys."""
+        entry = self.entries[index]
+        if not entry.by_convoy:
+            return True
+        if not entry.convoyers:
+            return False
+        by_province = {self.entries[c].province: c for c in entry.convoyers}
+        return route_exists(
+            entry.province,
+            entry.destination,
+            by_province,
+            self.sea_neighbours,
+            lambda province: self.resolve(by_province[province]),
+        )
+
+    def opponent(self, index: int) -> int | None:
+        """The unit moving the opposite way over the same border (a head-to-head battle)."""
+        entry = self.entries[index]
+        other = self.at.get(entry.destination)
+        if other is None or entry.by_convoy:
+            return None
+        opposite = self.entries[other]
+        if opposite.kind == MOVE and opposite.destination == entry.province and not opposite.by_convoy:
+            return other
+        return None
+
+    def _support_count(self, index: int, excluded_power: str | None = None) -> int:
+        count = 0
+        for supporter in self.entries[index].supporters:
+            if excluded_power is not None and self.entries[supporter].power == excluded_power:
+                continue
+            if self.resolve(supporter):
+                count += 1
+        return count
+
+    def attack_strength(self, index: int) -> int:
+        if not self.path(index):
+            return 0
+        entry = self.entries[index]
+        occupant = self.at.get(entry.destination)
+        if occupant is None:
+            return 1 + self._support_count(index)
+        resident = self.entries[occupant]
+        if (
+            resident.kind == MOVE
+            and self.opponent(index) is None
+            and self.resolve(occupant)
+        ):
+            return 1 + self._support_count(index)
+        if resident.power == entry.power:
+            return 0
+        return 1 + self._support_count(index, excluded_power=resident.power)
+
+    def hold_strength(self, province: str) -> int:
+        occupant = self.at.get(province)
+        if occupant is None:
+            return 0
+        if self.entries[occupant].kind == MOVE:
+            return 0 if self.resolve(occupant) else 1
+        return 1 + self._support_count(occupant)
+
+    def prevent_strength(self, index: int) -> int:
+        if not self.path(index):
+            return 0
+        opponent = self.opponent(index)
+        if opponent is not None and self.resolve(opponent):
+            return 0
+        return 1 + self._support_count(index)
+
+    def adjudicate_move(self, index: int) -> bool:
+        entry = self.entries[index]
+        attack = self.attack_strength(index)
+        if attack == 0:
+            return False
+        opponent = self.opponent(index)
+        if opponent is not None:
+            if attack <= 1 + self._support_count(opponent):
+                return False
+        elif attack <= self.hold_strength(entry.destination):
+            return False
+        for rival in self.movers_to[entry.destination]:
+            if rival != index and attack <= self.prevent_strength(rival):
+                return False
+        return True
+
+    def _adjudicate_support(self, index: int) -> bool:
+        entry = self.entries[index]
+        attackers = self.movers_to.get(entry.province, ())
+        for attacker in attackers:
+            other = self.entries[attacker]
+            if other.power != entry.power and other.province != entry.destination:
+                if self.path(attacker):
+                    return False  # cut
+        for attacker in attackers:
+            if self.resolve(attacker):
+                return False  # dislodged
+        return True
+
+    def _adjudicate_convoy(self, index: int) -> bool:
+        """The fleet keeps its convoy unless dislodged.
+
+        Attacks are judged with ``adjudicate_move`` rather than ``resolve`` (DATC 5.D): the
+        convoy then never depends on a move's own guess, so a convoy paradox forms one
+        clean cycle through the convoy and the support it disturbs.
+        """
+        entry = self.entries[index]
+        for attacker in self.movers_to.get(entry.province, ()):
+            if self.adjudicate_move(attacker):
+                return False
+        return True
