@@ -1,0 +1,51 @@
+"""``entente serve``: the three services in one process under uvicorn."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from shared.settings import Settings, SettingsError
+
+
+def _parser(command: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=f"entente {command}",
+                                     description="Run lobby, adjudication and visibility in one process.")
+    parser.add_argument("--host", help="address to listen on (ENTENTE_HOST, default 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="port to listen on (ENTENTE_PORT, default 8000)")
+    parser.add_argument("--database", help="store URL (ENTENTE_DATABASE_URL, default sqlite:///./entente.db)")
+    parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    return parser
+
+
+def run(command: str, argv: list[str]) -> int:
+    args = _parser(command).parse_args(argv)
+    overrides = {k: v for k, v in {"host": args.host, "port": args.port,
+                                   "database_url": args.database}.items() if v is not None}
+    try:
+        settings = Settings(**overrides).checked()
+    except (SettingsError, ValueError) as error:
+        print(f"entente {command}: {error}", file=sys.stderr)
+        return 2
+    import uvicorn
+
+    from services.app import create_app
+
+    print(f"entente: serving on http://{settings.host}:{settings.port} with {_redacted(settings.database_url)}",
+          file=sys.stderr, flush=True)
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level=args.log_level,
+                lifespan="on")
+    return 0
+
+
+def _redacted(url: str) -> str:
+    """The URL without a password."""
+    scheme, sep, rest = url.partition("://")
+    if "@" not in rest:
+        return url
+    credentials, _, host = rest.rpartition("@")
+    user = credentials.split(":", 1)[0]
+    return f"{scheme}{sep}{user}:***@{host}" if ":" in credentials else url
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(run("serve", sys.argv[1:]))

@@ -1,0 +1,39 @@
+"""The app factory every service uses: settings checked and the store opened in the lifespan,
+the one error shape installed, the routers mounted.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+
+from fastapi import APIRouter, FastAPI
+
+from shared.auth import hash_token
+from shared.errors import install_error_handlers
+from shared.settings import Settings
+from shared.store import open_store
+
+log = logging.getLogger("entente")
+
+
+def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | None = None) -> FastAPI:
+    """A FastAPI app serving ``routers``; ``settings`` default to the ENTENTE_* environment."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        checked = (settings if settings is not None else Settings()).checked()
+        store = await open_store(checked.database_url)
+        app.state.settings = checked
+        app.state.store = store
+        app.state.operator_hash = hash_token(checked.operator_secret())
+        try:
+            yield
+        finally:
+            await store.close()
+
+    app = FastAPI(title=title, version="0.1.0", lifespan=lifespan)
+    install_error_handlers(app)
+    for router in routers:
+        app.include_router(router)
+    return app

@@ -1,0 +1,76 @@
+"""Request dependencies shared by the three services, as ``Annotated`` aliases."""
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from shared.auth import BearerToken, Caller, identify, require
+from shared.events import from_recorded, game_stream
+from shared.errors import NotFound
+from shared.store import EventStore
+
+from .state import GameState, fold
+
+
+def get_store(request: Request) -> EventStore:
+    return request.app.state.store
+
+
+StoreDep = Annotated[EventStore, Depends(get_store)]
+
+
+def game_not_found(game_id: str) -> NotFound:
+    return NotFound(f"no game {game_id!r}", code="game_not_found", where="path.game_id")
+
+
+async def load_game(store: EventStore, game_id: str) -> GameState:
+    records = await store.read_stream(game_stream(game_id)) if len(game_id) <= 64 else []
+    if not records:
+        raise game_not_found(game_id)
+    return fold(from_recorded(r) for r in records)
+
+
+async def current_game(game_id: str, store: StoreDep) -> GameState:
+    return await load_game(store, game_id)
+
+
+CurrentGame = Annotated[GameState, Depends(current_game)]
+
+
+def current_caller(request: Request, game: CurrentGame, token: BearerToken) -> Caller:
+    return identify(token, operator_hash=request.app.state.operator_hash,
+                    host_hash=game.host_token_hash, player_hashes=game.player_hashes())
+
+
+CurrentCaller = Annotated[Caller, Depends(current_caller)]
+
+
+def host_or_operator(caller: CurrentCaller) -> Caller:
+    return require(caller, "host", "operator")
+
+
+def player(caller: CurrentCaller) -> Caller:
+    return require(caller, "player")
+
+
+def operator_anywhere(request: Request, token: BearerToken) -> Caller:
+    """The operator, for requests about no particular game."""
+    caller = identify(token, operator_hash=request.app.state.operator_hash)
+    return require(caller, "operator")
+
+
+HostOrOperator = Annotated[Caller, Depends(host_or_operator)]
+CurrentPlayer = Annotated[Caller, Depends(player)]
+
+
+
+def request_metadata(request: Request, actor: str, player_id: str | None = None) -> dict:
+    """Who asked, and the request id, stored with the events a request writes."""
+    metadata = {"actor": actor}
+    if player_id:
+        metadata["player_id"] = player_id
+    request_id = request.headers.get("x-request-id")
+    if request_id:
+        metadata["request_id"] = request_id[:100]
+    return metadata

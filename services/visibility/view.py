@@ -1,0 +1,96 @@
+"""What one viewer may see of a game: a pure projection of the log.
+
+``view(events, viewer)`` is the only way game state reaches a player. The policy, field by
+field:
+
+| field                          | a power's player | public (and host) | operator |
+| ------------------------------ | ---------------- | ----------------- | -------- |
+| status, phase, must_act        | yes              | yes               | yes      |
+| codenames of all powers        | yes              | yes               | yes      |
+| which power the viewer plays   | own only         | -                 | -        |
+| units, centres, dislodged      | yes              | yes               | yes      |
+| resolved phases (all orders and results) | yes    | yes               | yes      |
+| pending orders of this phase   | own only         | none              | all      |
+| token hashes, player ids, seed | never            | never             | never    |
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Literal
+
+from services.adjudication.engine import position_from_document
+from services.lobby.state import GameState, fold
+from shared.events import Event, OrdersSubmitted, PhaseResolved
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    kind: Literal["power", "public", "operator"]
+    power: str | None = None
+    codename: str | None = None  # a seated player's own codename (also before the powers are drawn)
+
+    @classmethod
+    def public(cls) -> "Viewer":
+        return cls("public")
+
+
+def view(events: Iterable[Event], viewer: Viewer) -> dict[str, Any]:
+    """The viewer's picture of the game after ``events`` (game stream and order streams, in log order)."""
+    events = list(events)
+    state = fold(e for e in events if not isinstance(e, OrdersSubmitted))
+    return {
+        "game": {"id": state.game_id, "name": state.name, "variant": state.variant,
+                 "status": state.status, "phase": state.phase,
+                 "settings": state.settings.model_dump()},
+        "viewer": {"kind": viewer.kind, "power": viewer.power, "codename": viewer.codename},
+        "powers": _powers(state),
+        "position": _position(state.position),
+        "must_act": list(state.must_act) if state.status == "active" else [],
+        "orders": _pending_orders(events, state, viewer),
+        "history": [_resolved(r) for r in state.resolved],
+        "winners": list(state.winners),
+    }
+
+
+def _powers(state: GameState) -> dict[str, dict[str, Any]]:
+    return {power: {"codename": codename} for power, codename in sorted(state.codenames_by_power().items())}
+
+
+def _position(document: dict[str, Any] | None) -> dict[str, Any] | None:
+    if document is None:
+        return None
+    position = position_from_document(document)
+    units: dict[str, list[str]] = {}
+    for pu in sorted(position.units.values(), key=lambda pu: (pu.power, pu.unit.location)):
+        units.setdefault(pu.power, []).append(str(pu.unit))
+    centres: dict[str, list[str]] = {}
+    for province, owner in sorted(position.centres.items()):
+        centres.setdefault(owner, []).append(province)
+    return {
+        "phase": str(position.phase),
+        "units": units,
+        "centres": centres,
+        "dislodged": [{"power": d.power, "unit": str(d.unit), "attacker_from": d.attacker_from,
+                       "retreats": list(d.retreats)} for d in position.dislodged],
+    }
+
+
+def _pending_orders(events: list[Event], state: GameState, viewer: Viewer) -> dict[str, list[str]]:
+    if state.status != "active" or viewer.kind == "public":
+        return {}
+    latest: dict[str, list[str]] = {}
+    for event in events:
+        if isinstance(event, OrdersSubmitted) and event.phase == state.phase:
+            latest[event.power] = list(event.orders)
+    if viewer.kind == "operator":
+        return dict(sorted(latest.items()))
+    return {viewer.power: latest[viewer.power]} if viewer.power in latest else {}
+
+
+def _resolved(event: PhaseResolved) -> dict[str, Any]:
+    return {
+        "phase": event.phase,
+        "orders": {power: [o.model_dump() for o in orders] for power, orders in event.orders.items()},
+        "dislodged": [d.model_dump() for d in event.dislodged],
+        "next_phase": event.next_phase,
+    }

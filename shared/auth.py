@@ -1,0 +1,91 @@
+"""Bearer tokens: a host token per game, a player token per seat, one operator token.
+
+Tokens are random strings handed out once; the log keeps only their sha256 hashes. A request
+proves who it is with ``Authorization: Bearer <token>``; the token is hashed and compared
+with ``hmac.compare_digest`` against the hashes the game knows. No token: the public caller.
+A token that matches nothing: 401. A known token used where its role is not enough: 403.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from typing import Annotated, Literal, Mapping
+
+from fastapi import Depends, Header
+
+from shared.errors import Forbidden, Unauthorized
+
+Role = Literal["public", "host", "player", "operator"]
+MAX_TOKEN_LENGTH = 256
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def same_hash(a: str, b: str) -> bool:
+    return hmac.compare_digest(a.encode("ascii", "replace"), b.encode("ascii", "replace"))
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    role: Role
+    player_id: str | None = None
+
+    @property
+    def is_operator(self) -> bool:
+        return self.role == "operator"
+
+
+PUBLIC = Caller("public")
+
+
+def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
+    """The token of an ``Authorization: Bearer`` header, None without the header."""
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise Unauthorized("the Authorization header must be 'Bearer <token>'", where="header.authorization")
+    if len(token) > MAX_TOKEN_LENGTH:
+        raise Unauthorized("token not recognised", code="invalid_token", where="header.authorization")
+    return token
+
+
+BearerToken = Annotated[str | None, Depends(bearer_token)]
+
+
+def identify(token: str | None, *, operator_hash: str, host_hash: str | None = None,
+             player_hashes: Mapping[str, str] | None = None) -> Caller:
+    """Who holds ``token``: the operator, the game's host, one of its players, or nobody (401)."""
+    if token is None:
+        return PUBLIC
+    presented = hash_token(token)
+    if operator_hash and same_hash(presented, operator_hash):
+        return Caller("operator")
+    if host_hash and same_hash(presented, host_hash):
+        return Caller("host")
+    for player_id, player_hash in (player_hashes or {}).items():
+        if same_hash(presented, player_hash):
+            return Caller("player", player_id)
+    raise Unauthorized("token not recognised for this game", code="invalid_token",
+                       where="header.authorization")
+
+
+def require(caller: Caller, *roles: Role) -> Caller:
+    """``caller`` if its role is one of ``roles``; 401 for the public caller, 403 otherwise."""
+    if caller.role in roles:
+        return caller
+    wanted = " or ".join(roles)
+    if caller.role == "public":
+        raise Unauthorized(f"this needs a {wanted} token", code="token_required",
+                           where="header.authorization")
+    raise Forbidden(f"this needs a {wanted} token, not a {caller.role} token", code="wrong_role",
+                    where="header.authorization")

@@ -1,0 +1,53 @@
+"""The one settings class of the services, read from ``ENTENTE_*`` variables.
+
+Built in each app factory (never at import) and checked there: outside development a missing,
+short or well-known operator token stops the service from starting. In development a missing
+token is replaced by a random one, logged once at start-up, so that a local server is usable
+without configuration but never runs with a guessable secret.
+"""
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Literal
+
+from pydantic import SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+log = logging.getLogger("entente.settings")
+
+WELL_KNOWN_TOKENS = frozenset({"", "changeme", "change-me", "secret", "operator", "token", "admin"})
+MINIMUM_TOKEN_LENGTH = 16
+
+
+class SettingsError(RuntimeError):
+    """The settings are not safe to run with."""
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="ENTENTE_", extra="ignore")
+
+    database_url: str = "sqlite:///./entente.db"
+    operator_token: SecretStr | None = None
+    host: str = "127.0.0.1"
+    port: int = 8000
+    environment: Literal["development", "test", "production"] = "development"
+
+    def checked(self) -> "Settings":
+        """These settings, safe to run: raises SettingsError, or fills a development token."""
+        token = self.operator_token.get_secret_value() if self.operator_token else ""
+        weak = token.strip().lower() in WELL_KNOWN_TOKENS or len(token) < MINIMUM_TOKEN_LENGTH
+        if not weak:
+            return self
+        if self.environment != "development":
+            raise SettingsError(
+                "ENTENTE_OPERATOR_TOKEN is missing, default or shorter than "
+                f"{MINIMUM_TOKEN_LENGTH} characters; set a long random value "
+                f"(environment {self.environment!r} refuses to start without one)")
+        generated = secrets.token_urlsafe(24)
+        log.warning("no usable ENTENTE_OPERATOR_TOKEN in development: generated operator token %s",
+                    generated)
+        return self.model_copy(update={"operator_token": SecretStr(generated)})
+
+    def operator_secret(self) -> str:
+        return self.operator_token.get_secret_value() if self.operator_token else ""
