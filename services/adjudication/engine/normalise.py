@@ -1,0 +1,91 @@
+"""Fill in what order text leaves out, using the position. Pure; never raises.
+
+The parser reads text alone; this step looks at the board:
+
+- The ordered unit becomes the unit that really stands in the named province: its real type
+  (a missing or wrong A/F is ignored, DATC 4.C.1 and 4.C.2) and its real coast (``F STP - BOT``
+  for the fleet on STP/SC; a wrong coast is ignored, DATC 4.B.5). In a retreat phase the
+  dislodged unit is the one looked up. Builds are left alone (no unit stands there yet, and an
+  uncoasted fleet build on a split coast must fail, DATC 4.B.7).
+- A fleet's destination on a split-coast province without a coast gets the coast when exactly
+  one coast is reachable (``F GAS - SPA`` -> ``SPA/NC``, DATC 4.B.2); with two reachable coasts
+  it stays without, and the move is void (``F MAO - SPA``, DATC 4.B.1). An army's destination
+  loses any coast.
+- Supported and convoyed units, likewise, become the units standing there (type and coast);
+  support and convoy destinations are reduced to the province.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .geography import GameMap
+from .orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    UnitType,
+    Waive,
+    province_of,
+)
+from .position import Position
+
+
+def normalise_order(order: Order, position: Position, game_map: GameMap) -> Order:
+    try:
+        return _normalise(order, position, game_map)
+    except Exception:  # a malformed order or position: leave the order as it was written
+        return order
+
+
+def _normalise(order: Order, position: Position, game_map: GameMap) -> Order:
+    if isinstance(order, (Build, Waive)):
+        return order
+    if isinstance(order, (Retreat, Disband)):
+        unit = _dislodged_unit(order.unit, position)
+        if isinstance(order, Retreat):
+            return Retreat(unit, _destination(unit, order.destination, game_map))
+        return Disband(unit)
+    unit = _standing_unit(order.unit, position)
+    if isinstance(order, Hold):
+        return Hold(unit)
+    if isinstance(order, Remove):
+        return Remove(unit)
+    if isinstance(order, Move):
+        return replace(order, unit=unit, destination=_destination(unit, order.destination, game_map))
+    if isinstance(order, SupportHold):
+        return SupportHold(unit, _standing_unit(order.supported, position))
+    if isinstance(order, SupportMove):
+        return SupportMove(unit, _standing_unit(order.supported, position), province_of(order.destination))
+    if isinstance(order, Convoy):
+        return Convoy(unit, _standing_unit(order.army, position), province_of(order.destination))
+    return order
+
+
+def _standing_unit(named: Unit, position: Position) -> Unit:
+    """The unit in the named province, whatever type and coast the text gave it."""
+    standing = position.units.get(named.province)
+    return standing.unit if standing is not None else named
+
+
+def _dislodged_unit(named: Unit, position: Position) -> Unit:
+    for dislodged in position.dislodged:
+        if dislodged.unit.province == named.province:
+            return dislodged.unit
+    return named
+
+
+def _destination(unit: Unit, destination: str, game_map: GameMap) -> str:
+    if unit.type is UnitType.ARMY:
+        return province_of(destination)
+    if "/" in destination or not game_map.is_split(destination):
+        return destination
+    reachable = game_map.fleet_destinations_in(unit.location, destination)
+    return reachable[0] if len(reachable) == 1 else destination
