@@ -1,0 +1,75 @@
+"""What the store keeps: plain records, and the errors it raises.
+
+The store knows nothing about Diplomacy. Typed events (shared/events.py) are mapped to and
+from these records at the edge.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event about to be appended: its stream, version and position come from the store."""
+
+    type: str
+    data: dict
+    schema_version: int = 1
+    metadata: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedEvent:
+    stream_id: str
+    version: int
+    position: int
+    type: str
+    schema_version: int
+    data: dict
+    metadata: dict
+    recorded_at: datetime
+
+
+@dataclass(slots=True)
+class GameRow:
+    """The read model and lock row of one game (the game list, the deadline index)."""
+
+    game_id: str
+    variant: str
+    name: str
+    status: str
+    phase: str | None
+    deadline: datetime | None
+    summary: dict
+    updated_at: datetime
+
+
+class StoreError(Exception):
+    """Base class of the store's own errors."""
+
+
+class ConcurrencyError(StoreError):
+    """An append expected a stream version that was no longer current (HTTP 409).
+
+    ``actual`` is the version found, or None when a concurrent writer won the race on the
+    unique (stream_id, version) key and the version could not be read back.
+    """
+
+    def __init__(self, stream_id: str, expected: int | None, actual: int | None) -> None:
+        self.stream_id = stream_id
+        self.expected = expected
+        self.actual = actual
+        super().__init__(f"stream {stream_id!r}: expected version {expected}, found {actual}")
+
+
+class StreamNotFound(StoreError):
+    def __init__(self, stream_id: str) -> None:
+        self.stream_id = stream_id
+        super().__init__(f"no stream {stream_id!r}")
+
+
+class GameNotFound(StoreError):
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        super().__init__(f"no game {game_id!r}")

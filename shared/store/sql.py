@@ -1,0 +1,349 @@
+"""The event store over SQLAlchemy's async engine: one implementation for SQLite and PostgreSQL.
+
+The dialect differences are few and kept here:
+
+- SQLite: the driver's own transaction handling is switched off and every store transaction
+  begins itself: ``BEGIN IMMEDIATE`` for ``transaction()`` (one writer at a time, the others
+  wait up to the busy timeout), a plain deferred ``BEGIN`` for the convenience reads. WAL mode
+  lets readers run beside the writer.
+- PostgreSQL: ``transaction(game_id, lock=...)`` locks the game's row ``FOR SHARE`` or
+  ``FOR UPDATE``; an append takes a transaction-level advisory lock before inserting events,
+  so global positions are assigned in the order the transactions commit (a reader tailing
+  ``read_all`` never skips an event that committed late).
+"""
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager, nullcontext
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+from sqlalchemy import func, insert, select, text
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlmodel import SQLModel
+
+from shared.store.records import ConcurrencyError, GameNotFound, GameRow, NewEvent, RecordedEvent
+from shared.store.tables import STORE_TABLES, EventTable, GameTable
+
+LockMode = Literal["none", "share", "exclusive"]
+
+# pg_advisory_xact_lock keys: any constants, as long as nothing else in the database uses them.
+POSITION_LOCK_KEY = 0x656E7465_6E746501  # "entente" + 1: serialises event inserts
+SCHEMA_LOCK_KEY = 0x656E7465_6E746502  # "entente" + 2: serialises schema creation
+
+events = EventTable.__table__
+games = GameTable.__table__
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _recorded_event(row: Any) -> RecordedEvent:
+    return RecordedEvent(
+        stream_id=row.stream_id,
+        version=row.version,
+        position=row.position,
+        type=row.type,
+        schema_version=row.schema_version,
+        data=row.data,
+        metadata=row.metadata,
+        recorded_at=row.recorded_at,
+    )
+
+
+def _game_row(row: Any) -> GameRow:
+    return GameRow(
+        game_id=row.game_id,
+        variant=row.variant,
+        name=row.name,
+        status=row.status,
+        phase=row.phase,
+        deadline=row.deadline,
+        summary=row.summary,
+        updated_at=row.updated_at,
+    )
+
+
+# Columns of a RecordedEvent, with the stored "metadata" column under its plain name.
+_EVENT_COLUMNS = (
+    events.c.position,
+    events.c.stream_id,
+    events.c.version,
+    events.c.type,
+    events.c.schema_version,
+    events.c.data,
+    events.c["metadata"],
+    events.c.recorded_at,
+)
+
+
+class Transaction:
+    """One database transaction of the store; obtained from ``EventStore.transaction``."""
+
+    def __init__(self, store: EventStore, connection: AsyncConnection) -> None:
+        self._store = store
+        self._connection = connection
+        self._holds_position_lock = False
+        self.failure: ConcurrencyError | None = None
+
+    @property
+    def dialect(self) -> str:
+        return self._store.dialect
+
+    async def append(
+        self, stream_id: str, events_to_append: Sequence[NewEvent], expected_version: int | None
+    ) -> list[RecordedEvent]:
+        """Append events after version ``expected_version`` of the stream (None: after its end).
+
+        A clash raises ConcurrencyError and dooms the whole transaction: nothing of it is
+        written, even if the caller catches the error.
+        """
+        self._check_usable()
+        if events_to_append:
+            await self._take_position_lock()
+        current = await self.stream_version(stream_id)
+        if expected_version is not None and expected_version != current:
+            raise self._doom(ConcurrencyError(stream_id, expected_version, current))
+        if not events_to_append:
+            return []
+        recorded_at = utc_now()
+        rows = [
+            {
+                "stream_id": stream_id,
+                "version": current + offset,
+                "type": event.type,
+                "schema_version": event.schema_version,
+                "data": event.data,
+                "metadata": event.metadata,
+                "recorded_at": recorded_at,
+            }
+            for offset, event in enumerate(events_to_append, start=1)
+        ]
+        statement = insert(events).returning(events.c.position, sort_by_parameter_order=True)
+        try:
+            result = await self._connection.execute(statement, rows)
+        except IntegrityError:
+            # The unique (stream_id, version) key is the arbiter: a concurrent writer got there.
+            actual = await self._version_after_clash(stream_id)
+            raise self._doom(ConcurrencyError(stream_id, expected_version, actual)) from None
+        positions = [row.position for row in result.all()]
+        return [
+            RecordedEvent(
+                stream_id=stream_id,
+                version=row["version"],
+                position=position,
+                type=row["type"],
+                schema_version=row["schema_version"],
+                data=row["data"],
+                metadata=row["metadata"],
+                recorded_at=recorded_at,
+            )
+            for row, position in zip(rows, positions, strict=True)
+        ]
+
+    async def stream_version(self, stream_id: str) -> int:
+        self._check_usable()
+        statement = select(func.coalesce(func.max(events.c.version), 0)).where(events.c.stream_id == stream_id)
+        return int((await self._connection.execute(statement)).scalar_one())
+
+    async def read_stream(self, stream_id: str, after_version: int = 0) -> list[RecordedEvent]:
+        self._check_usable()
+        statement = (
+            select(*_EVENT_COLUMNS)
+            .where(events.c.stream_id == stream_id, events.c.version > after_version)
+            .order_by(events.c.version)
+        )
+        return [_recorded_event(row) for row in await self._connection.execute(statement)]
+
+    async def read_streams(self, prefix: str) -> dict[str, list[RecordedEvent]]:
+        """Every stream whose id starts with ``prefix``, by stream id, each in version order."""
+        self._check_usable()
+        statement = (
+            select(*_EVENT_COLUMNS)
+            .where(events.c.stream_id.startswith(prefix, autoescape=True))
+            .order_by(events.c.stream_id, events.c.version)
+        )
+        streams: dict[str, list[RecordedEvent]] = {}
+        for row in await self._connection.execute(statement):
+            # SQLite's LIKE ignores case: keep only exact prefix matches
+            if row.stream_id.startswith(prefix):
+                streams.setdefault(row.stream_id, []).append(_recorded_event(row))
+        return streams
+
+    async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[RecordedEvent]:
+        self._check_usable()
+        statement = (
+            select(*_EVENT_COLUMNS)
+            .where(events.c.position > after_position)
+            .order_by(events.c.position)
+            .limit(limit)
+        )
+        return [_recorded_event(row) for row in await self._connection.execute(statement)]
+
+    async def get_game(self, game_id: str) -> GameRow | None:
+        self._check_usable()
+        row = (await self._connection.execute(select(games).where(games.c.game_id == game_id))).first()
+        return None if row is None else _game_row(row)
+
+    async def put_game(self, row: GameRow) -> None:
+        """Insert or update the game's read-model row.
+
+        On PostgreSQL, update an existing row only in a transaction that holds its exclusive
+        lock: two share-lock holders updating the same row deadlock.
+        """
+        self._check_usable()
+        values = {
+            "game_id": row.game_id,
+            "variant": row.variant,
+            "name": row.name,
+            "status": row.status,
+            "phase": row.phase,
+            "deadline": row.deadline,
+            "summary": row.summary,
+            "updated_at": row.updated_at,
+        }
+        upsert = postgresql_insert(games) if self.dialect == "postgresql" else sqlite_insert(games)
+        changes = {key: value for key, value in values.items() if key != "game_id"}
+        statement = upsert.values(values).on_conflict_do_update(index_elements=[games.c.game_id], set_=changes)
+        await self._connection.execute(statement)
+
+    async def due_games(self, now: datetime, limit: int, *, claim: bool = False) -> list[GameRow]:
+        """Games whose deadline is at or before ``now``, earliest first.
+
+        ``claim=True`` (PostgreSQL) locks the returned rows FOR UPDATE SKIP LOCKED, so that
+        concurrent clock workers each get different games; SQLite has one writer anyway.
+        """
+        self._check_usable()
+        statement = (
+            select(games)
+            .where(games.c.deadline.is_not(None), games.c.deadline <= now)
+            .order_by(games.c.deadline, games.c.game_id)
+            .limit(limit)
+        )
+        if claim and self.dialect == "postgresql":
+            statement = statement.with_for_update(skip_locked=True)
+        return [_game_row(row) for row in await self._connection.execute(statement)]
+
+    async def list_games(self, status: str | None = None, limit: int = 100) -> list[GameRow]:
+        self._check_usable()
+        statement = select(games).order_by(games.c.updated_at.desc(), games.c.game_id).limit(limit)
+        if status is not None:
+            statement = statement.where(games.c.status == status)
+        return [_game_row(row) for row in await self._connection.execute(statement)]
+
+    async def lock_game(self, game_id: str, lock: LockMode) -> None:
+        """Lock the game's row (PostgreSQL) or check it exists (SQLite). GameNotFound if absent."""
+        statement = select(games.c.game_id).where(games.c.game_id == game_id)
+        if self.dialect == "postgresql" and lock != "none":
+            statement = statement.with_for_update(read=(lock == "share"))
+        if (await self._connection.execute(statement)).first() is None:
+            raise GameNotFound(game_id)
+
+    async def _version_after_clash(self, stream_id: str) -> int:
+        if self.dialect == "sqlite":  # the transaction is still usable after a failed statement
+            return await self.stream_version(stream_id)
+        # PostgreSQL has aborted this transaction; the winner has committed by now
+        return await self._store.stream_version(stream_id)
+
+    async def _take_position_lock(self) -> None:
+        if self.dialect == "postgresql" and not self._holds_position_lock:
+            await self._connection.execute(select(func.pg_advisory_xact_lock(POSITION_LOCK_KEY)))
+            self._holds_position_lock = True
+
+    def _doom(self, error: ConcurrencyError) -> ConcurrencyError:
+        self.failure = error
+        return error
+
+    def _check_usable(self) -> None:
+        if self.failure is not None:
+            raise self.failure
+
+
+class EventStore:
+    """The store: open it with ``open_store(url)``; close it when done."""
+
+    def __init__(self, engine: AsyncEngine, dialect: str, *, single_connection: bool = False) -> None:
+        self._engine = engine
+        self.dialect = dialect
+        # An in-memory SQLite database lives in one shared connection: take turns on it.
+        self._turns = asyncio.Lock() if single_connection else None
+
+    @property
+    def engine(self) -> AsyncEngine:
+        return self._engine
+
+    async def close(self) -> None:
+        await self._engine.dispose()
+
+    async def create_schema(self) -> None:
+        """Create the tables and indexes if missing; safe to run concurrently from many processes."""
+        async with self._connect(write=True) as connection:
+            if self.dialect == "postgresql":
+                await connection.execute(select(func.pg_advisory_xact_lock(SCHEMA_LOCK_KEY)))
+            await connection.run_sync(lambda sync: SQLModel.metadata.create_all(sync, tables=STORE_TABLES))
+
+    def transaction(self, game_id: str | None = None, lock: LockMode = "none") -> Any:
+        """A write transaction: commits on exit, rolls back on an exception.
+
+        ``lock="share"`` lets many order submissions for one game in at once while keeping a
+        resolution (``"exclusive"``) out; raises GameNotFound if the game has no row.
+        """
+        if lock not in ("none", "share", "exclusive"):
+            raise ValueError(f"lock must be 'none', 'share' or 'exclusive', not {lock!r}")
+        if lock != "none" and game_id is None:
+            raise ValueError("a locked transaction needs a game_id")
+        return self._transaction(game_id, lock, write=True)
+
+    @asynccontextmanager
+    async def _transaction(self, game_id: str | None, lock: LockMode, *, write: bool) -> AsyncIterator[Transaction]:
+        async with self._connect(write=write) as connection:
+            tx = Transaction(self, connection)
+            if game_id is not None and lock != "none":
+                await tx.lock_game(game_id, lock)
+            yield tx
+            if tx.failure is not None:
+                # the caller swallowed a ConcurrencyError: nothing of this transaction is written
+                raise tx.failure
+
+    @asynccontextmanager
+    async def _connect(self, *, write: bool) -> AsyncIterator[AsyncConnection]:
+        async with self._turns or nullcontext():
+            async with self._engine.connect() as connection:
+                if self.dialect == "sqlite":
+                    await connection.execution_options(sqlite_begin="BEGIN IMMEDIATE" if write else "BEGIN")
+                async with connection.begin():
+                    yield connection
+
+    async def read_stream(self, stream_id: str, after_version: int = 0) -> list[RecordedEvent]:
+        async with self._transaction(None, "none", write=False) as tx:
+            return await tx.read_stream(stream_id, after_version)
+
+    async def stream_version(self, stream_id: str) -> int:
+        async with self._transaction(None, "none", write=False) as tx:
+            return await tx.stream_version(stream_id)
+
+    async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[RecordedEvent]:
+        async with self._transaction(None, "none", write=False) as tx:
+            return await tx.read_all(after_position, limit)
+
+    async def get_game(self, game_id: str) -> GameRow | None:
+        async with self._transaction(None, "none", write=False) as tx:
+            return await tx.get_game(game_id)
+
+    async def list_games(self, status: str | None = None, limit: int = 100) -> list[GameRow]:
+        async with self._transaction(None, "none", write=False) as tx:
+            return await tx.list_games(status, limit)
+
+    async def truncate(self) -> None:
+        """Empty both tables (tests only)."""
+        async with self._connect(write=True) as connection:
+            if self.dialect == "postgresql":
+                await connection.execute(text("TRUNCATE events, games RESTART IDENTITY"))
+            else:
+                await connection.execute(events.delete())
+                await connection.execute(games.delete())

@@ -1,0 +1,78 @@
+"""The two tables of the store, as SQLModel classes (SQLAlchemy Core underneath)."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Column, DateTime, Index, Integer, String, UniqueConstraint
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.types import TypeDecorator
+from sqlmodel import Field, SQLModel
+
+
+class UTCDateTime(TypeDecorator):
+    """Timezone-aware UTC datetimes on both back ends.
+
+    PostgreSQL stores timestamptz; SQLite has no time zones, so values are stored as naive UTC
+    and given back their UTC zone when read. A naive value on the way in is taken as UTC.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=timezone.utc)
+        value = value.astimezone(timezone.utc)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=timezone.utc)
+        return value.astimezone(timezone.utc)
+
+
+# JSON text on SQLite, JSONB on PostgreSQL (which cannot hold the character U+0000 in a string).
+JSONDocument = JSON().with_variant(JSONB(), "postgresql")
+# BIGSERIAL on PostgreSQL; on SQLite only INTEGER PRIMARY KEY is the auto-incrementing rowid.
+Position = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class EventTable(SQLModel, table=True):
+    __tablename__ = "events"
+    __table_args__ = (
+        UniqueConstraint("stream_id", "version", name="uq_events_stream_version"),
+        # prefix searches (read_streams) on PostgreSQL need the pattern operator class
+        Index("ix_events_stream_prefix", "stream_id", postgresql_ops={"stream_id": "text_pattern_ops"}),
+        {"sqlite_autoincrement": True},
+    )
+
+    position: int | None = Field(default=None, sa_column=Column(Position, primary_key=True, autoincrement=True))
+    stream_id: str = Field(sa_column=Column(String(), nullable=False))
+    version: int = Field(sa_column=Column(Integer, nullable=False))
+    type: str = Field(sa_column=Column(String(), nullable=False))
+    schema_version: int = Field(sa_column=Column(Integer, nullable=False, default=1))
+    data: dict = Field(sa_column=Column(JSONDocument, nullable=False))
+    # "metadata" is taken by SQLAlchemy's declarative classes: the attribute is event_metadata.
+    event_metadata: dict = Field(sa_column=Column("metadata", JSONDocument, nullable=False))
+    recorded_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
+
+
+class GameTable(SQLModel, table=True):
+    __tablename__ = "games"
+
+    game_id: str = Field(sa_column=Column(String(), primary_key=True))
+    variant: str = Field(sa_column=Column(String(), nullable=False))
+    name: str = Field(sa_column=Column(String(), nullable=False))
+    status: str = Field(sa_column=Column(String(), nullable=False, index=True))
+    phase: str | None = Field(default=None, sa_column=Column(String(), nullable=True))
+    deadline: datetime | None = Field(default=None, sa_column=Column(UTCDateTime, nullable=True, index=True))
+    summary: dict = Field(sa_column=Column(JSONDocument, nullable=False))
+    updated_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
+
+
+STORE_TABLES = [EventTable.__table__, GameTable.__table__]

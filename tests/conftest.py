@@ -1,0 +1,156 @@
+"""Store fixtures shared by every test: ``store_url``, ``store``, ``sqlite_store``, ``postgres_store``.
+
+``store_url`` runs a test on both back ends: a fresh SQLite file in tmp_path, and a PostgreSQL
+database created for this test session on the server at ENTENTE_TEST_POSTGRES_URL (default
+postgresql://postgres@127.0.0.1:5432/test), emptied before each test and dropped at the end.
+Without a reachable server the PostgreSQL variants skip, unless ENTENTE_REQUIRE_POSTGRES=1.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import TypeVar
+
+import pytest
+
+from shared.store import EventStore, open_store
+
+DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
+T = TypeVar("T")
+
+
+def run_coroutine_in_thread(make_coroutine: Callable[[], Awaitable[T]]) -> T:
+    """Run a coroutine to completion on a private event loop (safe inside sync fixtures)."""
+    outcome: dict[str, object] = {}
+
+    def target() -> None:
+        try:
+            outcome["value"] = asyncio.run(make_coroutine())  # type: ignore[arg-type]
+        except BaseException as error:  # re-raised in the caller's thread
+            outcome["error"] = error
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["value"]  # type: ignore[return-value]
+
+
+def _server_url() -> str:
+    return os.environ.get("ENTENTE_TEST_POSTGRES_URL", DEFAULT_POSTGRES_URL)
+
+
+def _asyncpg_dsn(url: str) -> str:
+    return url.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
+def _with_database(url: str, database: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).set(database=database).render_as_string(hide_password=False)
+
+
+async def _create_database(server_url: str, name: str) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(_asyncpg_dsn(server_url), timeout=5)
+    try:
+        await connection.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await connection.close()
+
+
+async def _drop_database(server_url: str, name: str) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(_asyncpg_dsn(server_url), timeout=5)
+    try:
+        await connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await connection.close()
+
+
+async def _create_schema(url: str) -> None:
+    store = await open_store(url)
+    await store.close()
+
+
+async def _empty(url: str) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(_asyncpg_dsn(url), timeout=5)
+    try:
+        await connection.execute("TRUNCATE events, games RESTART IDENTITY")
+    finally:
+        await connection.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_database_url() -> Iterator[str]:
+    """The URL of a PostgreSQL database made for this test session (dropped at its end)."""
+    server_url = _server_url()
+    name = f"entente_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    try:
+        run_coroutine_in_thread(lambda: _create_database(server_url, name))
+    except Exception as error:
+        reason = f"PostgreSQL unreachable at {server_url} (set ENTENTE_TEST_POSTGRES_URL): {error!r}"
+        if os.environ.get("ENTENTE_REQUIRE_POSTGRES") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    url = _with_database(server_url, name)
+    try:
+        run_coroutine_in_thread(lambda: _create_schema(url))
+        yield url
+    finally:
+        run_coroutine_in_thread(lambda: _drop_database(server_url, name))
+
+
+@pytest.fixture
+def postgres_url(postgres_database_url: str) -> str:
+    """The session's PostgreSQL database, emptied for this test."""
+    run_coroutine_in_thread(lambda: _empty(postgres_database_url))
+    return postgres_database_url
+
+
+@pytest.fixture
+def sqlite_url(tmp_path) -> str:  # type: ignore[no-untyped-def]
+    return f"sqlite:///{tmp_path / 'store.db'}"
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def store_url(request: pytest.FixtureRequest) -> str:
+    """A fresh, empty store's URL, once per back end."""
+    if request.param == "sqlite":
+        return request.getfixturevalue("sqlite_url")
+    return request.getfixturevalue("postgres_url")
+
+
+@pytest.fixture
+async def store(store_url: str) -> AsyncIterator[EventStore]:
+    opened = await open_store(store_url)
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+@pytest.fixture
+async def sqlite_store(sqlite_url: str) -> AsyncIterator[EventStore]:
+    opened = await open_store(sqlite_url)
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+@pytest.fixture
+async def postgres_store(postgres_url: str) -> AsyncIterator[EventStore]:
+    opened = await open_store(postgres_url)
+    try:
+        yield opened
+    finally:
+        await opened.close()

@@ -1,0 +1,130 @@
+"""Row locks (PostgreSQL) and schema creation from several processes at once (both back ends)."""
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import uuid
+from datetime import datetime, timezone
+
+import asyncpg
+import pytest
+from sqlalchemy.engine import make_url
+
+from shared.store import EventStore, GameRow, NewEvent
+
+OPEN_STORE = "import asyncio, sys; from shared.store import open_store\n" \
+    "async def main():\n    store = await open_store(sys.argv[1]); await store.close()\n" \
+    "asyncio.run(main())"
+
+
+def open_in_processes(url: str, count: int) -> list[subprocess.CompletedProcess]:
+    processes = [
+        subprocess.Popen([sys.executable, "-c", OPEN_STORE, url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(count)
+    ]
+    results = []
+    for process in processes:
+        stdout, stderr = process.communicate(timeout=120)
+        results.append(subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr))
+    return results
+
+
+async def add_game(store: EventStore, game_id: str) -> None:
+    row = GameRow(game_id, "standard", "locks", "active", "S1901M", None, {}, datetime.now(timezone.utc))
+    async with store.transaction() as tx:
+        await tx.put_game(row)
+
+
+def test_schema_creation_from_several_processes_at_once_on_sqlite(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    url = f"sqlite:///{tmp_path / 'fresh.db'}"
+    for result in open_in_processes(url, 3):
+        assert result.returncode == 0, result.stderr
+
+
+def test_schema_creation_from_several_processes_at_once_on_postgresql(postgres_database_url: str) -> None:
+    name = f"entente_schema_{uuid.uuid4().hex[:10]}"
+    session_dsn = postgres_database_url
+
+    async def admin(statement: str) -> None:
+        connection = await asyncpg.connect(session_dsn)
+        try:
+            await connection.execute(statement)
+        finally:
+            await connection.close()
+
+    asyncio.run(admin(f'CREATE DATABASE "{name}"'))
+    try:
+        url = make_url(postgres_database_url).set(database=name).render_as_string(hide_password=False)
+        for result in open_in_processes(url, 3):
+            assert result.returncode == 0, result.stderr
+    finally:
+        asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+async def test_share_locks_admit_many_submitters_while_the_exclusive_lock_waits(postgres_store: EventStore) -> None:
+    store = postgres_store
+    await add_game(store, "g1")
+    inside: list[str] = []
+    release = asyncio.Event()
+
+    async def submitter(power: str) -> None:
+        async with store.transaction("g1", lock="share") as tx:
+            inside.append(power)
+            await tx.append(f"orders-g1-S1901M-{power}", [NewEvent("OrdersSubmitted", {"power": power})], None)
+            await release.wait()
+
+    async def resolver() -> None:
+        async with store.transaction("g1", lock="exclusive") as tx:
+            inside.append("resolver")
+            assert sorted(await tx.read_streams("orders-g1-S1901M-")) == ["orders-g1-S1901M-ENGLAND", "orders-g1-S1901M-FRANCE"]
+
+    submitters = [asyncio.create_task(submitter(power)) for power in ("FRANCE", "ENGLAND")]
+    # both submitters get in together (their appends then take turns on the advisory lock)
+    async with asyncio.timeout(10):
+        while len(inside) < 2:
+            await asyncio.sleep(0.01)
+    resolving = asyncio.create_task(resolver())
+    await asyncio.sleep(0.3)
+    assert "resolver" not in inside, "the exclusive lock must wait for the share locks"
+    assert sorted(inside) == ["ENGLAND", "FRANCE"]
+    release.set()
+    await asyncio.wait_for(asyncio.gather(*submitters, resolving), 10)
+    assert inside[-1] == "resolver"
+
+
+async def test_two_share_lock_holders_are_inside_at_the_same_time(postgres_store: EventStore) -> None:
+    store = postgres_store
+    await add_game(store, "g1")
+    both_inside = asyncio.Barrier(2)
+
+    async def reader_of_phase() -> None:
+        async with store.transaction("g1", lock="share") as tx:
+            await tx.get_game("g1")
+            await both_inside.wait()  # would time out if the second were kept out
+
+    await asyncio.wait_for(asyncio.gather(reader_of_phase(), reader_of_phase()), 10)
+
+
+async def test_an_exclusive_lock_keeps_submitters_out_until_it_commits(postgres_store: EventStore) -> None:
+    store = postgres_store
+    await add_game(store, "g1")
+    order: list[str] = []
+    resolver_in = asyncio.Event()
+
+    async def resolver() -> None:
+        async with store.transaction("g1", lock="exclusive") as tx:
+            resolver_in.set()
+            await asyncio.sleep(0.3)
+            row = await tx.get_game("g1")
+            row.phase = "F1901M"
+            await tx.put_game(row)
+            order.append("resolved")
+
+    async def submitter() -> None:
+        await resolver_in.wait()
+        async with store.transaction("g1", lock="share") as tx:
+            order.append(f"submitted in {(await tx.get_game('g1')).phase}")
+
+    await asyncio.wait_for(asyncio.gather(resolver(), submitter()), 10)
+    assert order == ["resolved", "submitted in F1901M"]
