@@ -1,0 +1,195 @@
+"""One phase of a game, start to finish: the turn as a readable script.
+
+``adjudicate`` dispatches on the phase type (movement, retreats, adjustments), then walks
+the phase sequence S M -> S R -> F M -> F R -> W A -> next S M, skipping a retreat phase
+in which no unit is dislodged and an adjustment phase in which nobody can build or has
+to remove. Centre ownership changes once a year, after the Fall retreats (after Fall
+movement when that retreat phase is skipped): a power owns every centre one of its units
+stands on. Victory is checked at the same moment.
+"""
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from .adjustments import powers_to_adjust, resolve_adjustments
+from .civil_disorder import check_edition
+from .geography import GameMap, load_map
+from .movement import resolve_movement
+from .orders import Order, Remove
+from .phase import Phase, PhaseType, Season
+from .position import OrderResult, Position, Power, PowerUnit, Resolution
+from .retreats import resolve_retreats
+
+CIVIL_DISORDER_REMOVAL = "civil disorder: removed, farthest from home"
+
+
+def initial_position(variant: str = "standard", year: int = 1901) -> Position:
+    """The starting position of a variant: units and home centres in spring of ``year``."""
+    game_map = load_map(variant)
+    units = {
+        unit.province: PowerUnit(power, unit)
+        for power, power_units in game_map.starting_units.items()
+        for unit in power_units
+    }
+    centres = {centre: power for power, homes in game_map.home_centres.items() for centre in homes}
+    return Position(Phase(year, Season.SPRING, PhaseType.MOVEMENT), units, centres, (), variant)
+
+
+def default_victory_centres(game_map: GameMap) -> int:
+    """A majority of the board's supply centres: 18 of 34 on the standard map."""
+    return len(game_map.supply_centres) // 2 + 1
+
+
+def adjudicate(
+    position: Position,
+    orders: Mapping[Power, Sequence[Order]],
+    *,
+    edition: str = "2000",
+    civil_disorder: frozenset[Power] = frozenset(),
+    victory_centres: int | None = None,
+    teams: Sequence[frozenset[Power]] = (),
+) -> Resolution:
+    """Resolve the phase of ``position`` with ``orders`` and move on to the next phase.
+
+    ``civil_disorder`` powers have their orders ignored: their units hold without
+    supporting each other, their dislodged units disband, their removals are forced.
+    ``teams`` groups powers played by one player (the two-player game): their centres
+    count together for victory, and the whole team wins.
+    """
+    check_edition(edition)
+    game_map = load_map(position.variant)
+    threshold = victory_centres or default_victory_centres(game_map)
+    kind = position.phase.type
+    if kind is PhaseType.MOVEMENT:
+        return _movement(position, orders, game_map, civil_disorder, threshold, teams)
+    if kind is PhaseType.RETREATS:
+        outcome = resolve_retreats(position.units, position.dislodged, orders, civil_disorder=civil_disorder)
+        return _season_end(position, outcome.results, outcome.units, game_map, threshold, teams)
+    outcome = resolve_adjustments(position, orders, game_map, edition=edition, civil_disorder=civil_disorder)
+    forced = tuple(OrderResult(pu.power, Remove(pu.unit), "succeeds", CIVIL_DISORDER_REMOVAL) for pu in outcome.forced)
+    next_phase = position.phase.following()
+    new_position = Position(next_phase, outcome.units, dict(position.centres), (), position.variant)
+    return Resolution(
+        phase=position.phase,
+        results=outcome.results + forced,
+        dislodged=(),
+        position=new_position,
+        next_phase=next_phase,
+        must_act=_powers_with_units(outcome.units),
+    )
+
+
+def _movement(
+    position: Position,
+    orders: Mapping[Power, Sequence[Order]],
+    game_map: GameMap,
+    civil_disorder: frozenset[Power],
+    threshold: int,
+    teams: Sequence[frozenset[Power]],
+) -> Resolution:
+    obeyed = {power: list(o) for power, o in orders.items() if power not in civil_disorder}
+    outcome = resolve_movement(position, obeyed, game_map)
+    results = _in_input_order(orders, civil_disorder, outcome.results)
+    if not outcome.dislodged:
+        return _season_end(position, results, outcome.units, game_map, threshold, teams)
+    next_phase = position.phase.following()
+    dislodged = tuple(sorted(outcome.dislodged, key=lambda d: (d.power, d.unit.location)))
+    return Resolution(
+        phase=position.phase,
+        results=results,
+        dislodged=dislodged,
+        position=Position(next_phase, dict(outcome.units), dict(position.centres), dislodged, position.variant),
+        next_phase=next_phase,
+        must_act=frozenset(d.power for d in dislodged),
+    )
+
+
+def _in_input_order(
+    orders: Mapping[Power, Sequence[Order]],
+    civil_disorder: frozenset[Power],
+    resolved: Sequence[OrderResult],
+) -> tuple[OrderResult, ...]:
+    """One result per input order, in input order; results for orders nobody gave
+    (the resolver's default holds) follow."""
+    pending = list(resolved)
+    ordered: list[OrderResult] = []
+    for power, power_orders in orders.items():
+        for order in power_orders:
+            if power in civil_disorder:
+                ordered.append(OrderResult(power, order, "void", "civil disorder: orders ignored, units hold"))
+                continue
+            match = next((r for r in pending if r.power == power and r.order == order), None)
+            if match is None:  # the resolver dropped it: say so rather than lose it
+                ordered.append(OrderResult(power, order, "void", "not adjudicated"))
+            else:
+                pending.remove(match)
+                ordered.append(match)
+    return tuple(ordered) + tuple(pending)
+
+
+def _season_end(
+    position: Position,
+    results: Sequence[OrderResult],
+    units: Mapping[str, PowerUnit],
+    game_map: GameMap,
+    threshold: int,
+    teams: Sequence[frozenset[Power]],
+) -> Resolution:
+    """After the movement (and retreats, if any) of a season: on to the next phase."""
+    phase = position.phase
+    units = dict(units)
+    if phase.season is Season.SPRING:
+        next_phase = Phase(phase.year, Season.FALL, PhaseType.MOVEMENT)
+        return Resolution(
+            phase=phase,
+            results=tuple(results),
+            dislodged=(),
+            position=Position(next_phase, units, dict(position.centres), (), position.variant),
+            next_phase=next_phase,
+            must_act=_powers_with_units(units),
+        )
+    centres = update_centres(position.centres, units, game_map)
+    winners = victory(centres, threshold, teams)
+    acting = powers_to_adjust(units, centres, game_map)
+    if acting:
+        next_phase = Phase(phase.year, Season.WINTER, PhaseType.ADJUSTMENTS)
+    else:
+        next_phase = Phase(phase.year + 1, Season.SPRING, PhaseType.MOVEMENT)
+        acting = _powers_with_units(units)
+    return Resolution(
+        phase=phase,
+        results=tuple(results),
+        dislodged=(),
+        position=Position(next_phase, units, centres, (), position.variant),
+        next_phase=next_phase,
+        must_act=acting,
+        winners=winners,
+    )
+
+
+def update_centres(centres: Mapping[str, Power], units: Mapping[str, PowerUnit], game_map: GameMap) -> dict[str, Power]:
+    """Every supply centre with a unit on it belongs to that unit's power; others keep their owner."""
+    updated = dict(centres)
+    for province, pu in units.items():
+        if province in game_map.supply_centres:
+            updated[province] = pu.power
+    return updated
+
+
+def victory(centres: Mapping[str, Power], threshold: int, teams: Sequence[frozenset[Power]] = ()) -> frozenset[Power]:
+    """The winner (a power, or every power of a team) holding at least ``threshold`` centres."""
+    sides: list[frozenset[Power]] = list(teams)
+    in_team = set().union(*teams) if teams else set()
+    sides += [frozenset({p}) for p in sorted(set(centres.values()) - in_team)]
+    counts = [(sum(1 for owner in centres.values() if owner in side), side) for side in sides]
+    reaching = [(n, side) for n, side in counts if n >= threshold]
+    if not reaching:
+        return frozenset()
+    best = max(n for n, _ in reaching)
+    leaders = [side for n, side in reaching if n == best]
+    return leaders[0] if len(leaders) == 1 else frozenset()
+
+
+def _powers_with_units(units: Mapping[str, PowerUnit]) -> frozenset[Power]:
+    return frozenset(pu.power for pu in units.values())
+

@@ -1,0 +1,165 @@
+"""Adjustment (winter) phases: builds, removals, waives, and removals forced by civil disorder.
+
+The rules (DATC 6.I, 6.J, issues 4.C.3-4.C.4 and 4.D.4-4.D.8):
+
+- a power with more owned centres than units may build that many units, one by one in
+  the order given, each in a vacant home centre it owns, at most one per province; armies
+  on land, fleets on a coast, naming the coast where the province has two (``F STP B``
+  without a coast is void); a build may be waived (``WAIVE``), and builds not ordered are
+  simply waived;
+- a power with more units than centres removes that many of its own units, one by one in
+  the order given; removals beyond the number required fail; the shortfall is removed for
+  it by the civil-disorder rule (``civil_disorder.forced_removals``);
+- an illegal order is void and uses up nothing; a legal order beyond the allowance fails.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from .civil_disorder import forced_removals
+from .geography import GameMap
+from .orders import Build, Order, Remove, Unit, UnitType, Waive, province_of
+from .position import OrderResult, Position, Power, PowerUnit
+
+
+@dataclass(frozen=True)
+class AdjustmentOutcome:
+    results: tuple[OrderResult, ...]  # one per input order, in input order
+    units: Mapping[str, PowerUnit]  # after the adjustments, keyed by province
+    forced: tuple[PowerUnit, ...]  # units removed by the civil-disorder rule
+
+
+def adjustment_counts(units: Mapping[str, PowerUnit], centres: Mapping[str, Power]) -> dict[Power, int]:
+    """Owned centres minus units, per power that has either; positive means builds."""
+    counts: dict[Power, int] = {}
+    for owner in centres.values():
+        counts[owner] = counts.get(owner, 0) + 1
+    for pu in units.values():
+        counts[pu.power] = counts.get(pu.power, 0) - 1
+    return counts
+
+
+def build_sites(power: Power, units: Mapping[str, PowerUnit], centres: Mapping[str, Power], game_map: GameMap) -> list[str]:
+    """The vacant home centres the power owns, sorted: where it may build."""
+    homes = game_map.home_centres.get(power, frozenset())
+    return sorted(p for p in homes if centres.get(p) == power and p not in units)
+
+
+def powers_to_adjust(units: Mapping[str, PowerUnit], centres: Mapping[str, Power], game_map: GameMap) -> frozenset[Power]:
+    """Powers that have something to order: a removal, or a build with somewhere to build."""
+    acting = set()
+    for power, diff in adjustment_counts(units, centres).items():
+        if diff < 0 or (diff > 0 and build_sites(power, units, centres, game_map)):
+            acting.add(power)
+    return frozenset(acting)
+
+
+def resolve_adjustments(
+    position: Position,
+    orders: Mapping[Power, Sequence[Order]],
+    game_map: GameMap,
+    *,
+    edition: str = "2000",
+    civil_disorder: frozenset[Power] = frozenset(),
+) -> AdjustmentOutcome:
+    """Resolve one adjustment phase. Pure."""
+    counts = adjustment_counts(position.units, position.centres)
+    units = dict(position.units)
+    results: list[OrderResult] = []
+    used: dict[Power, int] = {}
+    for power, power_orders in orders.items():
+        for order in power_orders:
+            allowance = abs(counts.get(power, 0))
+            void_reason = _void_reason(power, order, counts.get(power, 0), position, units, game_map, civil_disorder)
+            if void_reason:
+                results.append(OrderResult(power, order, "void", void_reason))
+            elif used.get(power, 0) >= allowance:
+                results.append(OrderResult(power, order, "fails", f"{allowance} adjustment(s) allowed, all used"))
+            else:
+                used[power] = used.get(power, 0) + 1
+                results.append(OrderResult(power, order, "succeeds", _apply(order, power, units)))
+
+    forced: list[PowerUnit] = []
+    for power in sorted(counts):
+        shortfall = -counts[power] - used.get(power, 0)
+        if counts[power] >= 0 or shortfall <= 0:
+            continue
+        for unit in forced_removals(
+            [pu.unit for pu in units.values() if pu.power == power],
+            shortfall,
+            power=power,
+            owned_centres=[p for p, owner in position.centres.items() if owner == power],
+            game_map=game_map,
+            edition=edition,
+        ):
+            del units[unit.province]
+            forced.append(PowerUnit(power, unit))
+    return AdjustmentOutcome(tuple(results), units, tuple(forced))
+
+
+def _apply(order: Order, power: Power, units: dict[str, PowerUnit]) -> str:
+    if isinstance(order, Build):
+        unit = order.unit
+        if unit.type is UnitType.ARMY:  # an army stands in the province, never on a coast
+            unit = Unit(UnitType.ARMY, unit.province)
+        units[unit.province] = PowerUnit(power, unit)
+        return "built"
+    if isinstance(order, Remove):
+        del units[order.unit.province]
+        return "removed"
+    return "build waived"
+
+
+def _void_reason(
+    power: Power,
+    order: Order,
+    count: int,
+    position: Position,
+    units: Mapping[str, PowerUnit],
+    game_map: GameMap,
+    civil_disorder: frozenset[Power],
+) -> str | None:
+    if power in civil_disorder:
+        return "civil disorder: orders ignored"
+    if isinstance(order, (Build, Waive)):
+        if count <= 0:
+            return f"{power} has no builds ({count:+d})"
+        return _build_problem(order.unit, power, position, units, game_map) if isinstance(order, Build) else None
+    if isinstance(order, Remove):
+        if count >= 0:
+            return f"{power} has no removals to make ({count:+d})"
+        province = order.unit.province
+        present = units.get(province)
+        if present is None or present.power != power:
+            if position.units.get(province, None) is not None and position.units[province].power == power:
+                return f"{position.units[province].unit} is already removed"
+            return f"no unit of {power} in {province}"
+        return None
+    return "only builds, removals and waives may be ordered in an adjustment phase"
+
+
+def _build_problem(
+    unit: Unit, power: Power, position: Position, units: Mapping[str, PowerUnit], game_map: GameMap
+) -> str | None:
+    province = unit.province
+    if province not in game_map.provinces:
+        return f"unknown province {province}"
+    if province not in game_map.home_centres.get(power, frozenset()):
+        return f"{province} is not a home centre of {power}"
+    if position.centres.get(province) != power:
+        return f"{province} is not owned by {power}"
+    if province in position.units:
+        return f"{province} is occupied"
+    if province in units:
+        return f"a unit is already built in {province}"
+    if unit.type is UnitType.ARMY:
+        return None if game_map.is_land(province) else f"an army cannot stand in {province}"
+    locations = game_map.fleet_locations(province)
+    if not locations:
+        return f"a fleet cannot be built in inland {province}"
+    if unit.location not in locations:
+        if province_of(unit.location) == unit.location and len(locations) > 1:
+            return f"name the coast for a fleet in {province}: {' or '.join(locations)}"
+        return f"a fleet cannot stand at {unit.location}"
+    return None
