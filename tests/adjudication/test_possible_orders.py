@@ -91,7 +91,22 @@ def test_convoy_chains_run_through_consecutive_fleets_of_any_power():
 def test_other_units_may_support_a_move_by_convoy():
     position = make_position("S1901M", {"ENGLAND": ["A LON", "F NTH"], "GERMANY": ["A RUH"]})
     assert "A RUH S A LON - BEL" in texts(position, "GERMANY")["RUH"]
-    assert "F NTH S A LON - BEL" in texts(position, "ENGLAND")["NTH"]
+
+
+def test_a_fleet_supports_a_convoyed_move_only_if_another_chain_carries_the_army():
+    alone = make_position("S1901M", {"ENGLAND": ["A LON", "F NTH"]})
+    assert "F NTH S A LON - BEL" not in texts(alone, "ENGLAND")["NTH"]
+    helped = make_position("S1901M", {"ENGLAND": ["A LON", "F NTH", "F ENG"]})
+    assert "F NTH S A LON - BEL" in texts(helped, "ENGLAND")["NTH"]
+
+
+def test_convoys_are_offered_only_to_fleets_on_a_chain_that_cannot_be_shortened():
+    # KIE borders BAL and BAL borders PRU: the fleet in BOT is not needed (DATC 4.E.1).
+    position = make_position("S1901M", {"GERMANY": ["A KIE", "F BAL"], "RUSSIA": ["F BOT"]})
+    assert "F BAL C A KIE - PRU" in texts(position, "GERMANY")["BAL"]
+    russian = texts(position, "RUSSIA")["BOT"]
+    assert "F BOT C A KIE - PRU" not in russian
+    assert "F BOT C A KIE - FIN" in russian
 
 
 def test_retreat_phase_offers_the_retreats_and_a_disband_to_the_dislodged_only():

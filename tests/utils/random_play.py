@@ -20,6 +20,7 @@ from services.adjudication.engine.orders import (
     Unit,
     UnitType,
     Waive,
+    province_of,
 )
 from services.adjudication.engine.phase import Phase, PhaseType
 from services.adjudication.engine.position import DislodgedUnit, Position, Power, PowerUnit, Resolution
@@ -59,28 +60,52 @@ def random_orders(position: Position, game_map: GameMap, rng: random.Random) -> 
     """One random legal order set for every power that has something to order."""
     menus = possible_orders_all(position, game_map)
     kind = position.phase.type
+    if kind is PhaseType.MOVEMENT:
+        return _random_movement_orders(menus, rng)
     orders: Orders = {}
     for power in sorted(menus):
         menu = menus[power]
         if not menu:
             continue
-        if kind is PhaseType.MOVEMENT:
-            chosen = [_pick_movement_order(options, rng) for _, options in sorted(menu.items())]
-        elif kind is PhaseType.RETREATS:
-            chosen = [rng.choice(options) for _, options in sorted(menu.items())]
+        if kind is PhaseType.RETREATS:
+            orders[power] = [rng.choice(options) for _, options in sorted(menu.items())]
         else:
-            chosen = _pick_adjustments(menu, adjustment_count(position, power), rng)
-        orders[power] = chosen
+            orders[power] = _pick_adjustments(menu, adjustment_count(position, power), rng)
     return orders
 
 
-def _pick_movement_order(options: Sequence[Order], rng: random.Random) -> Order:
-    by_kind: dict[type, list[Order]] = {}
-    for order in options:
-        by_kind.setdefault(type(order), []).append(order)
-    kinds = sorted(by_kind, key=lambda k: k.__name__)
-    kind = rng.choices(kinds, weights=[MOVEMENT_WEIGHTS[k] for k in kinds])[0]
-    return rng.choice(by_kind[kind])
+def _random_movement_orders(menus: Mapping[Power, Mapping[str, list[Order]]], rng: random.Random) -> Orders:
+    """Each unit picks a kind of order, moves first; supports and convoys then mostly back a
+    move that was picked (as players do), so that attacks, dislodgements and convoys happen."""
+    plans: list[tuple[Power, type, dict[type, list[Order]]]] = []
+    for power in sorted(menus):
+        for _, options in sorted(menus[power].items()):
+            by_kind: dict[type, list[Order]] = {}
+            for order in options:
+                by_kind.setdefault(type(order), []).append(order)
+            kinds = sorted(by_kind, key=lambda k: k.__name__)
+            kind = rng.choices(kinds, weights=[MOVEMENT_WEIGHTS[k] for k in kinds])[0]
+            plans.append((power, kind, by_kind))
+    picked: list[Order | None] = [
+        rng.choice(by_kind[kind]) if kind in (Hold, Move) else None for _, kind, by_kind in plans
+    ]
+    moves = {(o.unit, province_of(o.destination)) for o in picked if isinstance(o, Move)}
+    movers = {unit for unit, _ in moves}
+    for index, (_, kind, by_kind) in enumerate(plans):
+        if picked[index] is not None:
+            continue
+        options = by_kind[kind]
+        if kind is SupportMove:
+            backing = [o for o in options if (o.supported, o.destination) in moves]
+        elif kind is Convoy:
+            backing = [o for o in options if (o.army, o.destination) in moves]
+        else:
+            backing = [o for o in options if o.supported not in movers]
+        picked[index] = rng.choice(backing if backing and rng.random() < 0.8 else options)
+    orders: Orders = {}
+    for (power, _, _), order in zip(plans, picked):
+        orders.setdefault(power, []).append(order)
+    return orders
 
 
 def _pick_adjustments(menu: Mapping[str, list[Order]], count: int, rng: random.Random) -> list[Order]:

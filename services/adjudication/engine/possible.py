@@ -37,6 +37,15 @@ from .position import Position, Power, PowerUnit
 ARMY, FLEET = UnitType.ARMY, UnitType.FLEET
 
 
+@dataclass(frozen=True, slots=True)
+class _UnitEntry:
+    unit: Unit
+    hold: Hold
+    moves: tuple[Move, ...]
+    reach: tuple[str, ...]  # sorted, so that menus come out in the same order in every process
+    reach_set: frozenset[str]
+
+
 @dataclass(eq=False)
 class MapTables:
     """What the order menu needs from a map, precomputed, plus a cache of shared order objects."""
@@ -51,18 +60,21 @@ class MapTables:
     holds: dict[Unit, Hold]
     adjacent_seas: dict[str, tuple[str, ...]]  # province -> sea provinces next to it
     sea_coasts: dict[str, tuple[str, ...]]  # sea -> coastal land provinces next to it
+    sea_coasts_set: dict[str, frozenset[str]]
+    adjacent_seas_set: dict[str, frozenset[str]]
     sea_group: dict[str, int]  # sea -> number of its connected group of seas
     convoy_reach: dict[str, frozenset[str]]  # coastal land -> coasts reachable through any seas
-    _orders: dict[tuple, Order] = field(default_factory=dict)
+    by_key: dict[str, _UnitEntry]  # "A PAR" -> the unit, its hold, moves and reach
+    cache: dict[tuple, Order] = field(default_factory=dict)  # shared orders made on demand
 
     def unit(self, unit_type: UnitType, location: str) -> Unit:
         return self.units.get((unit_type, location)) or Unit(unit_type, location)
 
     def shared(self, key: tuple, make: Any, *args: Any) -> Order:
         """The one shared order object for ``key``, made by ``make(*args)`` the first time."""
-        order = self._orders.get(key)
+        order = self.cache.get(key)
         if order is None:
-            order = self._orders[key] = make(*args)
+            order = self.cache[key] = make(*args)
         return order
 
 
@@ -120,6 +132,7 @@ def _build_tables(game_map: Any) -> MapTables:
             sea_coasts[sea].add(province)
 
     groups = sea_groups(seas, adjacent_seas)
+    holds = {unit: Hold(unit) for unit in units.values()}
     return MapTables(
         provinces=provinces,
         province_set=frozenset(provinces),
@@ -128,9 +141,15 @@ def _build_tables(game_map: Any) -> MapTables:
         units=units,
         moves=moves,
         reach=reach,
-        holds={unit: Hold(unit) for unit in units.values()},
+        holds=holds,
+        by_key={
+            ("A " if t is ARMY else "F ") + loc: _UnitEntry(unit, holds[unit], moves[unit], reach[unit], frozenset(reach[unit]))
+            for (t, loc), unit in units.items()
+        },
         adjacent_seas={p: tuple(sorted(s)) for p, s in adjacent_seas.items()},
         sea_coasts={s: tuple(sorted(c)) for s, c in sea_coasts.items()},
+        sea_coasts_set={s: frozenset(c) for s, c in sea_coasts.items()},
+        adjacent_seas_set={p: frozenset(s) for p, s in adjacent_seas.items()},
         sea_group=groups,
         convoy_reach=_static_convoy_reach(coastal_land, groups, adjacent_seas, sea_coasts),
     )
@@ -183,90 +202,163 @@ def sea_groups(seas: Iterable[str], adjacent_seas: Mapping[str, Iterable[str]]) 
 class _ConvoyRoutes:
     """Where armies can be convoyed now: by the fleets actually standing in sea provinces."""
 
-    destinations: dict[Unit, tuple[str, ...]]  # army -> coasts reachable by convoy
-    convoys: dict[Unit, list[tuple[Unit, str]]]  # fleet -> (army, destination) it can carry
+    fleet_seas: frozenset[str]
+    destinations: dict[str, tuple[str, ...]]  # army key -> coasts reachable by convoy
+    convoys: dict[str, list[tuple[str, str]]]  # fleet key -> (army key, destination) it can carry
 
 
-def _convoy_routes(tables: MapTables, units: Mapping[str, PowerUnit]) -> _ConvoyRoutes:
-    fleet_at = {
-        province: pu.unit
-        for province, pu in units.items()
-        if province in tables.seas and pu.unit.type is FLEET
-    }
-    routes = _ConvoyRoutes({}, {})
-    if not fleet_at:
+def _convoy_routes(tables: MapTables, board: list[_Placed]) -> _ConvoyRoutes:
+    fleet_key = {province: key for _, province, key, unit in board if province in tables.seas and unit.type is FLEET}
+    routes = _ConvoyRoutes(frozenset(fleet_key), {}, {})
+    if not fleet_key:
         return routes
-    groups = sea_groups(fleet_at, tables.adjacent_seas)
-    group_fleets: dict[int, list[Unit]] = {}
-    group_coasts: dict[int, set[str]] = {}
-    for sea, group in groups.items():
-        group_fleets.setdefault(group, []).append(fleet_at[sea])
-        group_coasts.setdefault(group, set()).update(tables.sea_coasts[sea])
-    for province, pu in units.items():
-        army = pu.unit
-        if army.type is not ARMY or province not in tables.coastal_land:
+    for _, province, key, unit in board:
+        if unit.type is not ARMY or province not in tables.coastal_land:
             continue
-        touching = {groups[sea] for sea in tables.adjacent_seas[province] if sea in groups}
-        if not touching:
+        if not any(sea in fleet_key for sea in tables.adjacent_seas[province]):
             continue
+        carried = necessary_convoys(tables, province, routes.fleet_seas)
         reachable: set[str] = set()
-        for group in touching:
-            for coast in group_coasts[group]:
-                if coast != province:
-                    reachable.add(coast)
-                    for fleet in group_fleets[group]:
-                        routes.convoys.setdefault(fleet, []).append((army, coast))
-        routes.destinations[army] = tuple(sorted(reachable))
+        for sea in sorted(carried):
+            reachable |= carried[sea]
+            fleet_convoys = routes.convoys.setdefault(fleet_key[sea], [])
+            fleet_convoys.extend((key, destination) for destination in sorted(carried[sea]))
+        routes.destinations[key] = tuple(sorted(reachable))
     return routes
 
 
+def necessary_convoys(tables: MapTables, origin: str, fleet_seas: frozenset[str]) -> dict[str, set[str]]:
+    """For each fleet at sea, the coasts it could help convoy an army from ``origin`` to.
+
+    A fleet helps when it lies on a *necessary* chain: no fleet of the chain could be skipped
+    (none after the first borders the origin, none before the last borders the destination,
+    no two that are not consecutive border each other). The resolver voids any other convoy
+    order (DATC 4.E.1, 6.G.19). One walk over the chordless chains from ``origin`` serves
+    every destination at once; their union is every coast a convoy can reach.
+    """
+    carried: dict[str, set[str]] = {}
+    coasts, seas = tables.sea_coasts_set, tables.adjacent_seas_set
+    path: list[str] = []
+
+    def extend(last: str, covered: frozenset[str], blocked: frozenset[str]) -> None:
+        # covered: coasts bordered by the fleets before ``last``; blocked: seas they border
+        path.append(last)
+        new = coasts[last] - covered - {origin}
+        if new:
+            for sea in path:
+                carried.setdefault(sea, set()).update(new)
+        next_covered = covered | coasts[last]
+        next_blocked = blocked | seas[last]
+        for sea in seas[last]:
+            if sea in fleet_seas and sea not in blocked and sea not in path and origin not in coasts[sea]:
+                extend(sea, next_covered, next_blocked)
+        path.pop()
+
+    for first in tables.adjacent_seas[origin]:
+        if first in fleet_seas:
+            extend(first, frozenset(), frozenset())
+    return carried
+
+
+def convoy_route_exists(tables: MapTables, origin: str, destination: str, fleet_seas: Iterable[str]) -> bool:
+    """Whether a chain of fleets in ``fleet_seas`` joins the two coasts."""
+    fleets = set(fleet_seas)
+    frontier = [sea for sea in tables.adjacent_seas[origin] if sea in fleets]
+    seen = set(frontier)
+    while frontier:
+        sea = frontier.pop()
+        if destination in tables.sea_coasts_set[sea]:
+            return True
+        for neighbour in tables.adjacent_seas[sea]:
+            if neighbour in fleets and neighbour not in seen:
+                seen.add(neighbour)
+                frontier.append(neighbour)
+    return False
+
+
+_Placed = tuple[Power, str, str, Unit]  # power, province, unit key ("A PAR"), unit
+
+
+def _unit_key(unit: Unit) -> str:
+    return ("A " if unit.type is ARMY else "F ") + unit.location
+
+
 def _movement_orders(tables: MapTables, position: Position) -> dict[Power, dict[str, list[Order]]]:
-    units = position.units
-    shared = tables.shared
-    routes = _convoy_routes(tables, units)
+    """The movement menu of every unit on the board.
+
+    The inner loops run a few hundred times per board, so they work on unit keys (strings
+    hash in C) and reuse shared order objects from ``tables.cache``.
+    """
+    known = tables.by_key
+    board: list[_Placed] = []
+    key_at: dict[str, str] = {}
+    unit_of: dict[str, Unit] = {}
+    for province, pu in position.units.items():
+        key = _unit_key(pu.unit)
+        unit = known[key].unit if key in known else pu.unit
+        board.append((pu.power, province, key, unit))
+        key_at[province] = key
+        unit_of[key] = unit
+    routes = _convoy_routes(tables, board)
 
     # Who could move into each province: the inverted move map, for supports.
-    movers_into: dict[str, list[Unit]] = {}
-    for pu in units.values():
-        unit = pu.unit
-        for province in _reach(tables, unit):
-            movers_into.setdefault(province, []).append(unit)
-    for army, destinations in routes.destinations.items():
-        land_reach = _reach(tables, army)
+    movers_into: dict[str, list[str]] = {}
+    for _, _, key, _ in board:
+        for target in known[key].reach if key in known else ():
+            movers_into.setdefault(target, []).append(key)
+    for key, destinations in routes.destinations.items():
+        land_reach = known[key].reach_set
         for destination in destinations:
             if destination not in land_reach:
-                movers_into.setdefault(destination, []).append(army)
+                movers_into.setdefault(destination, []).append(key)
 
+    cache = tables.cache
     menu: dict[Power, dict[str, list[Order]]] = {}
-    for province, pu in units.items():
-        unit = pu.unit
-        orders: list[Order] = [tables.holds.get(unit) or Hold(unit)]
-        orders.extend(tables.moves.get(unit, ()))
-        reach = _reach(tables, unit)
-        for destination in routes.destinations.get(unit, ()):
-            via = destination in reach  # adjacent anyway: say VIA to ask for the convoy
-            orders.append(shared(("M", unit, destination, via), Move, unit, destination, via))
+    for power, province, key, unit in board:
+        entry = known.get(key)
+        if entry is None:  # a unit where the map has no place for it: it can only hold
+            menu.setdefault(power, {})[unit.location] = [Hold(unit)]
+            continue
+        orders: list[Order] = [entry.hold, *entry.moves]
+        reach = entry.reach
+        for destination in routes.destinations.get(key, ()):
+            via = destination in entry.reach_set  # adjacent anyway: VIA asks for the convoy
+            order = cache.get((key, destination, via))
+            if order is None:
+                order = cache[(key, destination, via)] = Move(unit, destination, via)
+            orders.append(order)
+        at_sea = province in routes.fleet_seas
         for target in reach:
-            occupant = units.get(target)
+            occupant = key_at.get(target)
             if occupant is not None:
-                supported = occupant.unit
-                orders.append(shared(("SH", unit, supported), SupportHold, unit, supported))
+                order = cache.get((key, occupant))
+                if order is None:
+                    order = cache[(key, occupant)] = SupportHold(unit, unit_of[occupant])
+                orders.append(order)
             for mover in movers_into.get(target, ()):
-                if mover is not unit:
-                    orders.append(
-                        shared(("SM", unit, mover, target), SupportMove, unit, mover, target)
-                    )
-        for army, destination in routes.convoys.get(unit, ()):
-            orders.append(shared(("C", unit, army, destination), Convoy, unit, army, destination))
-        menu.setdefault(pu.power, {})[unit.location] = orders
+                if mover is key:
+                    continue
+                if at_sea and not _carries_without(tables, routes, mover, target, province):
+                    continue
+                order = cache.get((key, mover, target))
+                if order is None:
+                    order = cache[(key, mover, target)] = SupportMove(unit, unit_of[mover], target)
+                orders.append(order)
+        for army, destination in routes.convoys.get(key, ()):
+            order = cache.get((key, army, destination, "C"))
+            if order is None:
+                order = cache[(key, army, destination, "C")] = Convoy(unit, unit_of[army], destination)
+            orders.append(order)
+        menu.setdefault(power, {})[unit.location] = orders
     return menu
 
 
-def _reach(tables: MapTables, unit: Unit) -> tuple[str, ...]:
-    reach = tables.reach.get(unit)
-    if reach is None:  # a unit standing where the map does not expect one: nothing to offer
-        return ()
-    return reach
+def _carries_without(tables: MapTables, routes: _ConvoyRoutes, mover: str, target: str, sea: str) -> bool:
+    """Whether ``mover`` reaches ``target`` by land, or by a convoy that leaves out the fleet in
+    ``sea`` (which cannot both support the move and carry it)."""
+    if target in tables.by_key[mover].reach_set:
+        return True
+    return convoy_route_exists(tables, province_of(mover[2:]), target, routes.fleet_seas - {sea})
 
 
 # --------------------------------------------------------------------------- retreats, adjustments
