@@ -17,6 +17,8 @@ class NewEvent:
     data: dict
     schema_version: int = 1
     metadata: dict = field(default_factory=dict)
+    # Set only when copying a log (``entente import``): keep the time of the original.
+    recorded_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)

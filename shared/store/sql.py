@@ -43,6 +43,13 @@ def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def as_utc(moment: datetime) -> datetime:
+    """An aware UTC datetime; a naive one is taken as UTC."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc)
+
+
 def _recorded_event(row: Any) -> RecordedEvent:
     return RecordedEvent(
         stream_id=row.stream_id,
@@ -111,7 +118,7 @@ class Transaction:
             raise self._doom(ConcurrencyError(stream_id, expected_version, current))
         if not events_to_append:
             return []
-        recorded_at = utc_now()
+        now = utc_now()
         rows = [
             {
                 "stream_id": stream_id,
@@ -120,7 +127,7 @@ class Transaction:
                 "schema_version": event.schema_version,
                 "data": event.data,
                 "metadata": event.metadata,
-                "recorded_at": recorded_at,
+                "recorded_at": as_utc(event.recorded_at) if event.recorded_at else now,
             }
             for offset, event in enumerate(events_to_append, start=1)
         ]
@@ -141,7 +148,7 @@ class Transaction:
                 schema_version=row["schema_version"],
                 data=row["data"],
                 metadata=row["metadata"],
-                recorded_at=recorded_at,
+                recorded_at=row["recorded_at"],
             )
             for row, position in zip(rows, positions, strict=True)
         ]

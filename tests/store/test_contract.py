@@ -55,6 +55,15 @@ async def test_recorded_event_carries_schema_version_metadata_and_utc_time(store
     assert before - timedelta(seconds=5) <= event.recorded_at <= datetime.now(timezone.utc) + timedelta(seconds=5)
 
 
+async def test_an_event_copied_from_another_log_keeps_its_recording_time(store: EventStore) -> None:
+    original = datetime(2025, 3, 1, 18, 30, 15, 123456, tzinfo=timezone(timedelta(hours=2)))
+    async with store.transaction() as tx:
+        (appended,) = await tx.append("game-g1", [NewEvent("GameCreated", {}, recorded_at=original)], 0)
+    (event,) = await store.read_stream("game-g1")
+    assert event.recorded_at == appended.recorded_at == original
+    assert event.recorded_at.utcoffset() == timedelta(0)
+
+
 async def test_stream_version_is_zero_for_a_new_stream_and_counts_events(store: EventStore) -> None:
     async with store.transaction() as tx:
         assert await tx.stream_version("game-g1") == 0
