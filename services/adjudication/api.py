@@ -20,6 +20,9 @@ OrderText = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 class SubmitOrders(BaseModel):
     model_config = ConfigDict(extra="forbid")
     orders: list[OrderText] = Field(..., max_length=64, description="orders in any notation the engine reads")
+    phase: str | None = Field(None, max_length=10, description=(
+        "the phase these orders are meant for, e.g. S1901M; when the game is elsewhere the "
+        "answer is 409 wrong_phase and nothing is stored"))
 
 
 class OrderFeedback(BaseModel):
@@ -72,7 +75,7 @@ async def submit_orders(game: CurrentGame, caller: CurrentPlayer, body: SubmitOr
     none is accepted the answer is 422 and nothing is stored."""
     assert caller.player_id is not None
     submission = await service.submit_orders(
-        store, game.game_id, caller.player_id, body.orders,
+        store, game.game_id, caller.player_id, body.orders, body.phase,
         request_metadata(request, "player", caller.player_id))
     checks = [c.as_json() for c in submission.checks]
     accepted = sum(1 for c in submission.checks if c.accepted)

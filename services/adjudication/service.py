@@ -136,10 +136,12 @@ class Submission:
 
 
 async def submit_orders(store: EventStore, game_id: str, player_id: str, texts: Sequence[str],
-                        metadata: dict | None = None) -> Submission:
+                        phase: str | None = None, metadata: dict | None = None) -> Submission:
     async with store.transaction(game_id, lock="share") as tx:
         state = fold_records(await tx.read_stream(game_stream(game_id)))
         position = playable_position(state)
+        if phase is not None and phase.strip().upper() != state.phase:
+            raise Conflict(f"the game is at {state.phase}, not {phase}", code="wrong_phase", where="body.phase")
         power = state.power_of(player_id)
         if power is None:
             raise Forbidden("this player has no power in this game", code="no_power")

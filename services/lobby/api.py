@@ -9,12 +9,13 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Request
 
 from services.factory import build_app
+from shared.auth import require
 from shared.events import GameSettings
 from shared.settings import Settings
 
 from . import service
-from .dependencies import CurrentGame, HostOrOperator, StoreDep, request_metadata
-from .schemas import CreatedGame, CreateGame, GameList, GameSummary, JoinedGame
+from .dependencies import CurrentCaller, CurrentGame, HostOrOperator, StoreDep, request_metadata
+from .schemas import CreatedGame, CreateGame, FinishGame, GameList, GameSummary, JoinedGame
 
 router = APIRouter(tags=["lobby"])
 
@@ -54,6 +55,15 @@ async def join_game(game: CurrentGame, store: StoreDep, request: Request) -> dic
 async def start_game(game: CurrentGame, caller: HostOrOperator, store: StoreDep, request: Request) -> dict:
     """Start a full game (host or operator): powers are drawn at random from a stored seed."""
     state = await service.start_game(store, game.game_id, request_metadata(request, caller.role))
+    return state.summary()
+
+
+@router.post("/games/{game_id}/finish", response_model=GameSummary)
+async def finish_game(game: CurrentGame, caller: CurrentCaller, body: FinishGame, store: StoreDep,
+                      request: Request) -> dict:
+    """End a game without a winner: a draw or an abandoned game (operator only)."""
+    require(caller, "operator")
+    state = await service.finish_game(store, game.game_id, body.reason, request_metadata(request, "operator"))
     return state.summary()
 
 

@@ -50,3 +50,8 @@ class JoinedGame(BaseModel):
 
 class GameList(BaseModel):
     games: list[GameSummary]
+
+
+class FinishGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    reason: Literal["draw", "abandoned"]

@@ -12,8 +12,8 @@ from shared.auth import hash_token, new_token
 from shared.codenames import pick_codename
 from shared.errors import Conflict, Unprocessable
 from shared.events import (
-    Event, GameCreated, GameSettings, GameStarted, PlayerJoined, from_recorded, game_stream,
-    to_new_event,
+    Event, GameCreated, GameFinished, GameSettings, GameStarted, PlayerJoined, from_recorded,
+    game_stream, to_new_event,
 )
 from shared.store import EventStore, GameRow
 from shared.store.records import RecordedEvent
@@ -121,6 +121,16 @@ async def start_game(store: EventStore, game_id: str, metadata: dict | None = No
         started = GameStarted(seed=seed, powers=draw_powers(seed, [s.player_id for s in state.seats], powers),
                               phase=phase, position=document, must_act=must_act)
         return await _append_to_game(tx, state, [started], metadata)
+
+
+async def finish_game(store: EventStore, game_id: str, reason: str, metadata: dict | None = None) -> GameState:
+    """End a game without a winner (a draw agreed by the players, or an abandoned game)."""
+    async with store.transaction(game_id, lock="exclusive") as tx:
+        state = fold_records(await tx.read_stream(game_stream(game_id)))
+        if state.status == "finished":
+            raise Conflict(f"game {game_id} is already finished", code="game_finished")
+        finished = GameFinished(reason=reason, winners=[], phase=state.phase or "")  # type: ignore[arg-type]
+        return await _append_to_game(tx, state, [finished], metadata)
 
 
 async def list_games(store: EventStore, status: str | None, limit: int) -> list[dict]:
