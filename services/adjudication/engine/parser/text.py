@@ -133,7 +133,7 @@ class TextGrammar:
     def _convoy(self, unit: Unit) -> Order:
         self._nationality()
         written_type, location = self._unit_spec()
-        army = Unit(written_type or UnitType.ARMY, province_of(location))
+        army = self._make_unit(written_type or UnitType.ARMY, location)
         if self._peek_verb() is not Verb.MOVE:
             raise self.cur.stumble(("-",), self._unexpected("'-' and the convoyed army's destination"))
         token = self.cur.advance()
