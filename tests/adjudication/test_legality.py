@@ -141,6 +141,11 @@ def test_unowned_home_centre_is_no_build_site():
     assert problem(Build(u("A MUN")), "GERMANY", position) == "GERMANY does not own MUN"
 
 
+def test_no_waive_without_a_place_to_build():
+    position = make_position("W1901A", {"GERMANY": ["A KIE"]}, {"GERMANY": ["KIE", "HOL"]})
+    assert problem(Waive(), "GERMANY", position) == "GERMANY has nowhere to build"
+
+
 def test_a_submission_gives_one_order_per_unit():
     orders = [Hold(u("A PAR")), Move(u("A PAR"), "BUR"), Move(u("F BRE"), "PIC")]
     assert orders_problems(orders, "FRANCE", MOVEMENT, STANDARD) == [

@@ -31,7 +31,7 @@ from .orders import (
 )
 from .phase import PhaseType
 from .position import DislodgedUnit, Position, Power
-from .possible import MapTables, adjustment_count, map_tables
+from .possible import MapTables, adjustment_count, build_sites, map_tables
 
 ARMY, FLEET = UnitType.ARMY, UnitType.FLEET
 _MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
@@ -257,7 +257,9 @@ def _adjustment_problem(
 ) -> str | None:
     count = adjustment_count(position, power)
     if isinstance(order, Waive):
-        return None if count > 0 else f"{power} has no build to waive"
+        if count <= 0:
+            return f"{power} has no build to waive"
+        return None if build_sites(position, power, game_map) else f"{power} has nowhere to build"
     if isinstance(order, Remove):
         if count >= 0:
             return f"{power} has no unit to remove"
