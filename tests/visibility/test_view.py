@@ -1,0 +1,82 @@
+"""The visibility projection as a pure function of the log and the viewer."""
+from __future__ import annotations
+
+from services.adjudication.engine import adjudicate, initial_position, parse_order, load_map
+from services.adjudication.service import opening, resolution_event
+from services.visibility.view import Viewer, view
+from shared.events import GameCreated, GameSettings, GameStarted, OrdersSubmitted, PlayerJoined
+
+POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+
+
+def started_log() -> list:
+    phase, document, _, must_act = opening("standard")
+    log = [GameCreated(game_id="g_1", variant="standard", name="Test", settings=GameSettings(),
+                       host_token_hash="h" * 64)]
+    log += [PlayerJoined(player_id=f"p_{i}", codename=f"Codename {i}", token_hash=f"{i}" * 64) for i in range(7)]
+    log.append(GameStarted(seed=987654321, powers={f"p_{i}": power for i, power in enumerate(POWERS)},
+                           phase=phase, position=document, must_act=must_act))
+    return log
+
+
+def submitted(power: str, orders: list[str], phase: str = "S1901M") -> OrdersSubmitted:
+    return OrdersSubmitted(phase=phase, power=power, player_id=f"p_{POWERS.index(power)}", orders=orders)
+
+
+def test_a_power_sees_only_its_own_latest_pending_orders() -> None:
+    log = started_log() + [submitted("FRANCE", ["A PAR - PIC"]), submitted("ENGLAND", ["F LON - NTH"]),
+                           submitted("FRANCE", ["A PAR - BUR", "A MAR S A PAR - BUR"])]
+    france = view(log, Viewer("power", "FRANCE"))
+    assert france["orders"] == {"FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR"]}
+    assert france["viewer"]["power"] == "FRANCE"
+    assert view(log, Viewer("power", "ENGLAND"))["orders"] == {"ENGLAND": ["F LON - NTH"]}
+    assert view(log, Viewer("power", "ITALY"))["orders"] == {}
+    assert view(log, Viewer.public())["orders"] == {}
+    assert view(log, Viewer("operator"))["orders"] == {"ENGLAND": ["F LON - NTH"],
+                                                       "FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR"]}
+
+
+def test_no_view_leaks_hashes_or_player_ids() -> None:
+    log = started_log() + [submitted("FRANCE", ["A PAR - BUR"])]
+    for viewer in (Viewer("power", "FRANCE"), Viewer.public(), Viewer("operator")):
+        text = str(view(log, viewer))
+        assert "h" * 64 not in text and "p_2" not in text and "1" * 64 not in text
+        assert "987654321" not in text  # nor the seed
+
+
+def test_the_position_and_codenames() -> None:
+    shown = view(started_log(), Viewer.public())
+    assert shown["game"]["phase"] == "S1901M" and shown["game"]["status"] == "active"
+    assert shown["powers"]["ITALY"] == {"codename": "Codename 4"}
+    assert set(shown["position"]["units"]["RUSSIA"]) == {"A MOS", "A WAR", "F SEV", "F STP/SC"}
+    assert shown["position"]["centres"]["TURKEY"] == ["ANK", "CON", "SMY"]
+    assert shown["must_act"] == POWERS and shown["history"] == []
+
+
+def test_resolved_phases_show_everyones_orders_and_results() -> None:
+    log = started_log()
+    position = initial_position()
+    game_map = load_map("standard")
+    orders = {
+        "FRANCE": [parse_order("A PAR - BUR", game_map=game_map, phase_type=position.phase.type)],
+        "GERMANY": [parse_order("A MUN - BUR", game_map=game_map, phase_type=position.phase.type)],
+    }
+    log += [submitted("FRANCE", ["A PAR - BUR"]), submitted("GERMANY", ["A MUN - BUR"]),
+            resolution_event(position, adjudicate(position, orders), "2000"),
+            submitted("GERMANY", ["A MUN - BUR"], phase="F1901M")]
+    for viewer in (Viewer("power", "ENGLAND"), Viewer.public()):
+        shown = view(log, viewer)
+        assert shown["game"]["phase"] == "F1901M"
+        history = shown["history"][0]
+        assert history["phase"] == "S1901M"
+        assert history["orders"]["FRANCE"] == [{"order": "A PAR - BUR", "result": "fails", "reason": history["orders"]["FRANCE"][0]["reason"]}]
+        assert history["orders"]["GERMANY"][0]["result"] == "fails"
+        assert shown["orders"] == {}  # Germany's fall orders stay hidden
+    assert view(log, Viewer("power", "GERMANY"))["orders"] == {"GERMANY": ["A MUN - BUR"]}
+
+
+def test_a_seated_player_before_the_start() -> None:
+    log = started_log()[:4]
+    shown = view(log, Viewer("public", None, "Codename 1"))
+    assert shown["game"]["status"] == "forming" and shown["position"] is None
+    assert shown["viewer"]["codename"] == "Codename 1" and shown["powers"] == {}
