@@ -15,9 +15,13 @@ from typing import Mapping, Sequence
 
 from .convoys import fleets_on_some_route, route_exists
 from .geography import GameMap
+from .movement_tables import movement_tables
 from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, Unit, UnitType, province_of
 from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit
 from .resolver import CONVOY, HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Prepared, Resolver
+
+
+_MOVEMENT_ORDERS = frozenset({Hold, Move, SupportHold, SupportMove, Convoy})
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,7 @@ class _Submitted:
     power: Power
     order: Order
     unit_province: str | None = None  # the ordered unit's province, once found
+    destination: str = ""  # moves: the destination province
     void: str = ""  # the reason, for an order without effect
     entry: Prepared | None = None  # the prepared order this one became, if legal
     destination_location: str = ""  # moves: where the unit ends if it moves
@@ -49,8 +54,8 @@ class _Phase:
     """The state of one adjudication; every helper reads the board, none changes it."""
 
     def __init__(self, position: Position, orders: Mapping[Power, Sequence[Order]], game_map: GameMap):
-        self.map = game_map
-        self.board: dict[str, PowerUnit] = {province_of(p): pu for p, pu in position.units.items()}
+        self.map = movement_tables(game_map)
+        self.board: Mapping[str, PowerUnit] = position.units  # keyed by province
         self.provinces = sorted(self.board)
         self.submitted = [_Submitted(power, order) for power, seq in orders.items() for order in seq]
         self.entries: list[Prepared] = []
@@ -59,13 +64,12 @@ class _Phase:
             self.entries.append(Prepared(index, self.board[province].power, province))
             self.at[province] = index
         self.sea_fleets = frozenset(
-            p for p, pu in self.board.items() if pu.unit.type is UnitType.FLEET and game_map.is_sea(p)
+            p for p, pu in self.board.items() if pu.unit.type is UnitType.FLEET and p in self.map.sea
         )
-        self.sea_neighbours = {
-            p: frozenset(province_of(n) for n in game_map.fleet_neighbours(self.board[p].unit.location))
-            for p in self.sea_fleets
-        }
+        self.sea_neighbours = {p: self.map.fleet_reach[self.board[p].unit.location] for p in self.sea_fleets}
         self.effective: dict[str, _Submitted] = {}  # province -> the order the unit obeys
+        self.convoy_routes: dict[tuple[str, str], frozenset[str]] = {}  # (army, destination) -> fleets
+        self.convoys_of: dict[tuple[str, str], list[int]] = {}  # (army, destination) -> convoy entries
 
     # -- the script -------------------------------------------------------------------
 
@@ -73,25 +77,31 @@ class _Phase:
         for sub in self.submitted:
             sub.void = self._illegal(sub)
         self._pick_one_order_per_unit()
-        self._prepare_convoys()
+        # Sorted by province, so that nothing depends on the order the orders came in.
+        by_kind: dict[type, list[_Submitted]] = {Move: [], Convoy: [], SupportHold: [], SupportMove: []}
         for province in self.provinces:
             sub = self.effective.get(province)
-            if sub is not None and isinstance(sub.order, Move):
-                self._prepare_move(sub)
-        self._prepare_supports()
-        resolver = Resolver(self.entries, self.at, self.sea_neighbours)
+            if sub is not None and type(sub.order) in by_kind:
+                by_kind[type(sub.order)].append(sub)
+        for sub in by_kind[Convoy]:
+            self._prepare_convoy(sub)
+        moves = [self._prepare_move(sub) for sub in by_kind[Move]]
+        for sub in sorted(by_kind[SupportHold] + by_kind[SupportMove], key=lambda s: s.unit_province):
+            self._prepare_support(sub)
+        resolver = Resolver(self.entries, self.at, self.sea_neighbours, moves)
         for entry in self.entries:
             if entry.has_decision:
                 resolver.resolve(entry.index)
-        return _Outcome(self, resolver).build()
+        return _Outcome(self, resolver, moves).build()
 
     # -- legality (DATC 4.E.1: an illegal order is ignored, the unit holds) -------------
 
     def _illegal(self, sub: _Submitted) -> str:
         order = sub.order
-        if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
+        kind = type(order)
+        if kind not in _MOVEMENT_ORDERS:
             return "void: not a movement-phase order"
-        province = order.unit.province
+        province = province_of(order.unit.location)
         here = self.board.get(province)
         if here is None:
             return f"void: no unit at {province}"
@@ -99,19 +109,20 @@ class _Phase:
             return f"void: {here.unit} is not your unit"
         sub.unit_province = province
         unit = here.unit  # DATC 4.B.5, 4.C.2: a wrong coast or unit type is ignored
-        if isinstance(order, Move):
-            return self._illegal_move(sub, unit, order)
-        if isinstance(order, SupportHold):
-            return self._illegal_support(unit, order.supported.province, None)
-        if isinstance(order, SupportMove):
-            return self._illegal_support(unit, order.supported.province, order.destination)
-        if isinstance(order, Convoy):
-            return self._illegal_convoy(unit, order)
+        if kind is Move:
+            return self._illegal_move(sub, unit, province, order)
+        if kind is SupportHold:
+            return self._illegal_support(unit, province, province_of(order.supported.location), None)
+        if kind is SupportMove:
+            return self._illegal_support(unit, province, province_of(order.supported.location), order.destination)
+        if kind is Convoy:
+            return self._illegal_convoy(unit, province, order)
         return ""
 
-    def _illegal_move(self, sub: _Submitted, unit: Unit, order: Move) -> str:
+    def _illegal_move(self, sub: _Submitted, unit: Unit, origin: str, order: Move) -> str:
         target = province_of(order.destination)
-        if target == unit.province:
+        sub.destination = target
+        if target == origin:
             return f"void: {unit} cannot move to its own province"
         if target not in self.map.provinces:
             return f"void: no province {target}"
@@ -122,12 +133,13 @@ class _Phase:
             sub.destination_location = location
             return ""
         sub.destination_location = target  # DATC 4.B.6: a coast on an army move is ignored
-        if target in self.map.army_neighbours(unit.province) and not order.via_convoy:
+        adjacent = target in self.map.army_neighbours(origin)
+        if adjacent and not order.via_convoy:
             return ""
-        if not self._convoy_possible(unit.province, target, self.sea_fleets):
-            if order.via_convoy and target in self.map.army_neighbours(unit.province):
+        if not self._convoy_possible(origin, target, self.sea_fleets):
+            if adjacent:
                 return f"void: no fleet could convoy {unit} to {target}"
-            return f"void: {unit.province} does not border {target} and no convoy is possible"
+            return f"void: {origin} does not border {target} and no convoy is possible"
         return ""
 
     def _fleet_destination(self, unit: Unit, destination: str) -> str:
@@ -136,7 +148,7 @@ class _Phase:
         reachable = self.map.fleet_destinations_in(unit.location, target)
         if not reachable:
             return f"void: {unit} cannot reach {target}"
-        if self.map.is_split(target):
+        if target in self.map.split:
             if destination != target:
                 if destination in reachable:
                     return destination
@@ -146,15 +158,15 @@ class _Phase:
         return reachable[0]  # one possible coast: poorly written but clear (DATC 4.B.2)
 
     def _convoy_possible(self, origin: str, destination: str, fleets: frozenset[str]) -> bool:
-        if not (self.map.is_coastal(origin) and self.map.is_coastal(destination)):
+        if origin not in self.map.coastal or destination not in self.map.coastal:
             return False
         return route_exists(origin, destination, fleets, self.sea_neighbours)
 
-    def _illegal_support(self, unit: Unit, supported: str, destination: str | None) -> str:
+    def _illegal_support(self, unit: Unit, origin: str, supported: str, destination: str | None) -> str:
         target = supported if destination is None else province_of(destination)
-        if supported == unit.province:
+        if supported == origin:
             return f"void: {unit} cannot support itself"
-        if target == unit.province:
+        if target == origin:
             return f"void: {unit} cannot support a move into its own province"
         other = self.board.get(supported)
         if other is None:
@@ -167,18 +179,18 @@ class _Phase:
         if target == mover.province:
             return f"void: {mover} cannot move to its own province"
         if mover.type is UnitType.FLEET:
-            if destination != target and self.map.is_split(target):
+            if destination != target and target in self.map.split:
                 possible = destination in self.map.fleet_neighbours(mover.location)
             else:
                 possible = bool(self.map.fleet_destinations_in(mover.location, target))
         else:
             possible = target in self.map.army_neighbours(mover.province) or self._convoy_possible(
-                mover.province, target, self.sea_fleets - {unit.province}
+                mover.province, target, self.sea_fleets - {origin}
             )
         return "" if possible else f"void: {mover} cannot reach {destination}"
 
-    def _illegal_convoy(self, unit: Unit, order: Convoy) -> str:
-        if unit.type is not UnitType.FLEET or not self.map.is_sea(unit.province):
+    def _illegal_convoy(self, unit: Unit, origin: str, order: Convoy) -> str:
+        if unit.type is not UnitType.FLEET or origin not in self.map.sea:
             return f"void: {unit} is not at sea and cannot convoy"
         army_province = order.army.province
         army = self.board.get(army_province)
@@ -186,11 +198,15 @@ class _Phase:
             return f"void: no army at {army_province} to convoy"
         destination = province_of(order.destination)
         if destination == army_province or not (
-            self.map.is_coastal(army_province) and self.map.is_coastal(destination)
+            army_province in self.map.coastal and destination in self.map.coastal
         ):
             return f"void: no convoy can take {army.unit} to {destination}"
-        route = fleets_on_some_route(army_province, destination, self.sea_fleets, self.sea_neighbours)
-        if unit.province not in route:
+        key = (army_province, destination)
+        route = self.convoy_routes.get(key)
+        if route is None:
+            route = fleets_on_some_route(army_province, destination, self.sea_fleets, self.sea_neighbours)
+            self.convoy_routes[key] = route
+        if origin not in route:
             return f"void: {unit} is on no convoy route from {army_province} to {destination}"
         return ""
 
@@ -201,7 +217,7 @@ class _Phase:
             if not sub.void and sub.unit_province is not None:
                 by_unit.setdefault(sub.unit_province, []).append(sub)
         for province, subs in by_unit.items():
-            if len({_order_key(s.order) for s in subs}) > 1:
+            if len(subs) > 1 and len({s.order for s in subs}) > 1:
                 for sub in subs:
                     sub.void = f"void: conflicting orders for {self.board[province].unit}"
                 continue
@@ -209,36 +225,25 @@ class _Phase:
 
     # -- matching ---------------------------------------------------------------------
 
-    def _ordered_move(self, province: str) -> Move | None:
-        sub = self.effective.get(province)
-        return sub.order if sub is not None and isinstance(sub.order, Move) else None
+    def _prepare_convoy(self, sub: _Submitted) -> None:
+        entry = self.entries[self.at[sub.unit_province]]
+        entry.kind = CONVOY
+        entry.target = sub.order.army.province
+        entry.destination = province_of(sub.order.destination)
+        sub.entry = entry
+        self.convoys_of.setdefault((entry.target, entry.destination), []).append(entry.index)
 
-    def _prepare_convoys(self) -> None:
-        for province in self.provinces:
-            sub = self.effective.get(province)
-            if sub is None or not isinstance(sub.order, Convoy):
-                continue
-            entry = self.entries[self.at[province]]
-            entry.kind = CONVOY
-            entry.target = sub.order.army.province
-            entry.destination = province_of(sub.order.destination)
-            sub.entry = entry
-
-    def _prepare_move(self, sub: _Submitted) -> None:
+    def _prepare_move(self, sub: _Submitted) -> Prepared:
         order = sub.order
         assert isinstance(order, Move)
         entry = self.entries[self.at[sub.unit_province]]
         entry.kind = MOVE
-        entry.destination = province_of(sub.destination_location)
+        entry.destination = sub.destination
         entry.has_decision = True
         sub.entry = entry
         if self.board[entry.province].unit.type is UnitType.FLEET:
-            return
-        convoyers = tuple(
-            c.index
-            for c in self.entries
-            if c.kind == CONVOY and c.target == entry.province and c.destination == entry.destination
-        )
+            return entry
+        convoyers = tuple(self.convoys_of.get((entry.province, entry.destination), ()))
         adjacent = entry.destination in self.map.army_neighbours(entry.province)
         own_fleet_convoys = any(self.entries[c].power == entry.power for c in convoyers)
         # DATC 4.A.3 (2000/2023 rules, no fallback): the convoy route is taken when it is
@@ -248,47 +253,39 @@ class _Phase:
             entry.convoyers = convoyers
             for c in convoyers:
                 self.entries[c].has_decision = True
+        return entry
 
-    def _prepare_supports(self) -> None:
-        for province in self.provinces:
-            sub = self.effective.get(province)
-            if sub is None or not isinstance(sub.order, (SupportHold, SupportMove)):
-                continue
-            entry = self.entries[self.at[province]]
-            sub.entry = entry
-            order = sub.order
-            entry.target = order.supported.province
-            supported = self.entries[self.at[entry.target]]
-            if isinstance(order, SupportHold):
-                entry.kind = SUPPORT_HOLD
-                entry.destination = entry.target
-                matches = supported.kind != MOVE
-            else:
-                entry.kind = SUPPORT_MOVE
-                entry.destination = province_of(order.destination)
-                matches = supported.kind == MOVE and supported.destination == entry.destination
-                if matches and order.destination != entry.destination:
-                    moved_to = self.effective[entry.target].destination_location
-                    matches = not self.map.is_split(moved_to) or moved_to == order.destination
-            if matches:
-                entry.has_decision = True
-                supported.supporters.append(entry.index)
-
-
-def _order_key(order: Order) -> str:
-    return str(order)
+    def _prepare_support(self, sub: _Submitted) -> None:
+        entry = self.entries[self.at[sub.unit_province]]
+        sub.entry = entry
+        order = sub.order
+        entry.target = order.supported.province
+        supported = self.entries[self.at[entry.target]]
+        if type(order) is SupportHold:
+            entry.kind = SUPPORT_HOLD
+            entry.destination = entry.target
+            matches = supported.kind != MOVE
+        else:
+            entry.kind = SUPPORT_MOVE
+            entry.destination = province_of(order.destination)
+            matches = supported.kind == MOVE and supported.destination == entry.destination
+            if matches and order.destination != entry.destination:  # a coast in the support
+                moved_to = self.effective[entry.target].destination_location
+                matches = province_of(moved_to) not in self.map.split or moved_to == order.destination
+        if matches:
+            entry.has_decision = True
+            supported.supporters.append(entry.index)
 
 
 class _Outcome:
     """Reads results, positions, dislodgements and standoffs off a finished resolver."""
 
-    def __init__(self, phase: _Phase, resolver: Resolver):
+    def __init__(self, phase: _Phase, resolver: Resolver, moves: list[Prepared]):
         self.phase = phase
         self.resolver = resolver
         self.entries = phase.entries
-        self.moved = {
-            e.index: resolver.resolve(e.index) for e in self.entries if e.kind == MOVE
-        }
+        resolution = resolver.resolution  # every decision is resolved by now
+        self.moved = {e.index: resolution[e.index] for e in moves}
         self.dislodged_by: dict[int, int] = {}
         for mover, success in self.moved.items():
             if not success:
@@ -299,15 +296,16 @@ class _Outcome:
 
     def build(self) -> MovementOutcome:
         phase = self.phase
-        units: dict[str, PowerUnit] = {}
-        for entry in self.entries:
-            here = phase.board[entry.province]
-            if self.moved.get(entry.index):
-                sub = phase.effective[entry.province]
-                location = sub.destination_location
-                units[province_of(location)] = PowerUnit(here.power, Unit(here.unit.type, location))
-            elif entry.index not in self.dislodged_by:
-                units[entry.province] = here
+        entries = self.entries
+        leaving = {entries[i].province for i, moved in self.moved.items() if moved}
+        leaving.update(entries[i].province for i in self.dislodged_by)
+        units = {p: pu for p, pu in phase.board.items() if p not in leaving}
+        unit_at = phase.map.unit
+        for index, moved in self.moved.items():
+            if moved:
+                here = phase.board[entries[index].province]
+                sub = phase.effective[entries[index].province]
+                units[sub.destination] = PowerUnit(here.power, unit_at(here.unit.type, sub.destination_location))
         standoffs = self._standoffs(units)
         dislodged = tuple(
             sorted(

@@ -45,6 +45,7 @@ class Resolver:
         entries: list[Prepared],
         at: dict[str, int],
         sea_neighbours: dict[str, frozenset[str]],
+        moves: list[Prepared],
     ) -> None:
         self.entries = entries
         self.at = at  # province -> entry index of the unit standing there before the moves
@@ -54,9 +55,12 @@ class Resolver:
         self.resolution = [False] * count
         self.dependencies: list[int] = []
         self.movers_to: dict[str, list[int]] = {}
-        for entry in entries:
-            if entry.kind == MOVE:
-                self.movers_to.setdefault(entry.destination, []).append(entry.index)
+        self.opponents: dict[int, int] = {}  # move -> the move coming the other way (head to head)
+        for entry in moves:
+            self.movers_to.setdefault(entry.destination, []).append(entry.index)
+            other = self._opposite_move(entry)
+            if other is not None:
+                self.opponents[entry.index] = other
 
     # -- the generic part: guess, check, backup rule --------------------------------
 
@@ -143,7 +147,9 @@ class Resolver:
 
     def opponent(self, index: int) -> int | None:
         """The unit moving the opposite way over the same border (a head-to-head battle)."""
-        entry = self.entries[index]
+        return self.opponents.get(index)
+
+    def _opposite_move(self, entry: Prepared) -> int | None:
         other = self.at.get(entry.destination)
         if other is None or entry.by_convoy:
             return None

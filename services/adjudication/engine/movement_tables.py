@@ -1,0 +1,60 @@
+"""The map lookups the movement resolver needs, flattened into plain dicts and sets.
+
+Built once per ``GameMap`` (maps are immutable, so the cache is safe) to keep the
+resolver's per-call work to dictionary reads.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .geography import GameMap
+from .orders import Unit, UnitType, province_of
+
+_NONE: frozenset[str] = frozenset()
+
+
+class MovementTables:
+    __slots__ = ("provinces", "army", "fleet", "fleet_reach", "fleet_into", "sea", "coastal", "split", "units")
+
+    def __init__(self, game_map: GameMap) -> None:
+        self.provinces = frozenset(game_map.provinces)
+        self.army = {p: game_map.army_neighbours(p) for p in game_map.provinces}
+        locations = [loc for p in game_map.provinces for loc in game_map.fleet_locations(p)]
+        self.fleet = {loc: game_map.fleet_neighbours(loc) for loc in locations}
+        self.fleet_reach = {loc: frozenset(province_of(n) for n in nbrs) for loc, nbrs in self.fleet.items()}
+        # location -> province -> the locations of that province a fleet there can step to
+        self.fleet_into: dict[str, dict[str, tuple[str, ...]]] = {}
+        for loc, nbrs in self.fleet.items():
+            into: dict[str, list[str]] = {}
+            for n in sorted(nbrs):
+                into.setdefault(province_of(n), []).append(n)
+            self.fleet_into[loc] = {p: tuple(locs) for p, locs in into.items()}
+        self.sea = frozenset(p for p in game_map.provinces if game_map.is_sea(p))
+        self.coastal = frozenset(p for p in game_map.provinces if game_map.is_coastal(p))
+        self.split = frozenset(p for p in game_map.provinces if game_map.is_split(p))
+        # Units are immutable values: one shared instance per (type, location) saves allocations.
+        self.units = {(UnitType.ARMY, p): Unit(UnitType.ARMY, p) for p in self.army}
+        self.units.update({(UnitType.FLEET, loc): Unit(UnitType.FLEET, loc) for loc in self.fleet})
+
+    def unit(self, unit_type: UnitType, location: str) -> Unit:
+        found = self.units.get((unit_type, location))
+        return found if found is not None else Unit(unit_type, location)
+
+    def army_neighbours(self, province: str) -> frozenset[str]:
+        return self.army.get(province, _NONE)
+
+    def fleet_neighbours(self, location: str) -> frozenset[str]:
+        return self.fleet.get(location, _NONE)
+
+    def fleet_destinations_in(self, location: str, province: str) -> tuple[str, ...]:
+        return self.fleet_into.get(location, {}).get(province, ())
+
+    def can_reach_province(self, unit: Unit, province: str) -> bool:
+        if unit.type is UnitType.ARMY:
+            return province in self.army.get(unit.location.split("/", 1)[0], _NONE)
+        return province in self.fleet_reach.get(unit.location, _NONE)
+
+
+@lru_cache(maxsize=16)
+def movement_tables(game_map: GameMap) -> MovementTables:
+    return MovementTables(game_map)
