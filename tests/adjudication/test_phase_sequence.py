@@ -1,0 +1,84 @@
+"""The phase sequence through adjudicate: S M -> S R -> F M -> F R -> W A -> S M, with skips."""
+from __future__ import annotations
+
+import random
+
+from services.adjudication.engine import adjudicate, initial_position, load_map, parse_order
+from services.adjudication.engine.phase import Phase
+from services.adjudication.engine.position import Position, PowerUnit
+
+MAP = load_map("standard")
+
+
+def read(position: Position, written: dict[str, list[str]]) -> dict:
+    return {
+        power: [parse_order(t, game_map=MAP, phase_type=position.phase.type, power=power) for t in texts]
+        for power, texts in written.items()
+    }
+
+
+def test_a_first_year_with_a_bounce_a_capture_and_builds() -> None:
+    start = initial_position()
+    spring = adjudicate(start, read(start, {
+        "FRANCE": ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"],
+        "GERMANY": ["A MUN - BUR", "F KIE - DEN", "A BER - KIE"],
+    }))
+    assert str(spring.next_phase) == "F1901M"  # nobody dislodged: no spring retreats
+    assert spring.position.centres == start.centres  # centres change only after the fall
+    assert spring.must_act == {"AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"}
+
+    fall_position = spring.position
+    fall = adjudicate(fall_position, read(fall_position, {"FRANCE": ["F MAO - POR"], "GERMANY": ["A KIE - HOL"]}))
+    assert str(fall.next_phase) == "W1901A"  # no dislodged unit: the fall retreats are skipped
+    assert {c: o for c, o in fall.position.centres.items() if c in ("SPA", "POR", "DEN", "HOL")} == {
+        "SPA": "FRANCE", "POR": "FRANCE", "DEN": "GERMANY", "HOL": "GERMANY"}
+    assert fall.must_act == {"FRANCE", "GERMANY"}
+
+    winter_position = fall.position
+    winter = adjudicate(winter_position, read(winter_position, {"FRANCE": ["A MAR B", "F BRE B"], "GERMANY": ["A BER B"]}))
+    assert [r.result for r in winter.results] == ["succeeds", "succeeds", "succeeds"]
+    assert str(winter.next_phase) == "S1902M"
+    assert len(winter.position.units) == 25
+
+
+def test_a_dislodgement_leads_to_a_retreat_phase_for_the_dislodged_power_only() -> None:
+    position = Position(Phase.parse("F1901M"), {
+        "SEV": PowerUnit("RUSSIA", parse_order("F SEV H", game_map=MAP).unit),
+        "BLA": PowerUnit("TURKEY", parse_order("F BLA H", game_map=MAP).unit),
+        "ARM": PowerUnit("TURKEY", parse_order("A ARM H", game_map=MAP).unit),
+    }, {"SEV": "RUSSIA"})
+    resolution = adjudicate(position, read(position, {"TURKEY": ["F BLA - SEV", "A ARM S F BLA - SEV"]}))
+    assert str(resolution.next_phase) == "F1901R"
+    assert resolution.must_act == {"RUSSIA"}
+    assert [(d.power, str(d.unit), d.attacker_from, d.retreats) for d in resolution.dislodged] == [
+        ("RUSSIA", "F SEV", "BLA", ("RUM",))]
+    assert resolution.position.dislodged == resolution.dislodged
+    assert resolution.position.centres == {"SEV": "RUSSIA"}  # not yet: after the retreats
+
+    after = adjudicate(resolution.position, read(resolution.position, {"RUSSIA": ["F SEV R RUM"]}))
+    assert after.position.centres == {"SEV": "TURKEY", "RUM": "RUSSIA"}
+    assert str(after.next_phase) == "W1901A"  # Turkey has two units and one centre: a removal
+    assert after.must_act == {"TURKEY"}
+
+
+def test_the_outcome_does_not_depend_on_the_order_of_the_input() -> None:
+    start = initial_position()
+    written = {
+        "FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR", "F BRE - ENG"],
+        "GERMANY": ["A MUN - BUR", "F KIE - HOL", "A BER - KIE"],
+        "ENGLAND": ["F LON - ENG", "F EDI - NTH", "A LVP - YOR"],
+        "RUSSIA": ["A WAR - GAL", "F SEV - BLA", "A MOS - UKR", "F STP/SC - BOT"],
+        "AUSTRIA": ["A VIE - GAL", "A BUD - SER", "F TRI - ALB"],
+        "TURKEY": ["F ANK - BLA", "A CON - BUL", "A SMY - CON"],
+    }
+    baseline = adjudicate(start, read(start, written))
+    rng = random.Random(7)
+    for _ in range(5):
+        powers = list(written)
+        rng.shuffle(powers)
+        shuffled = {p: rng.sample(written[p], len(written[p])) for p in powers}
+        again = adjudicate(start, read(start, shuffled))
+        assert again.position == baseline.position
+        assert again.next_phase == baseline.next_phase
+        assert {(r.power, r.order, r.result) for r in again.results} == {(r.power, r.order, r.result) for r in baseline.results}
+        assert [(r.power, r.order) for r in again.results] == [(p, o) for p, os in read(start, shuffled).items() for o in os]
