@@ -1,0 +1,103 @@
+"""How long `adjudicate` takes for one full-board movement phase.
+
+Run: /work/venv/bin/python benchmarks/adjudicate.py [--phases N] [--repeats R] [--datc]
+The phases are the movement phases of seeded random games (tests/utils/random_play.py), from
+the opening to crowded boards with convoys and dislodgements, with the random legal orders
+those games were played with. Each phase is timed R times and the minimum counts (the run
+least disturbed by the machine). Prints the median and 90th percentile per phase in
+microseconds; ``--datc`` also times the DATC test files through pytest; ``--profile`` shows
+where the time goes.
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from services.adjudication.engine.adjudicate import adjudicate  # noqa: E402
+from services.adjudication.engine.phase import PhaseType  # noqa: E402
+from tests.utils.random_play import random_play  # noqa: E402
+
+
+def movement_phases(count: int, seed: int) -> list[tuple]:
+    """(position, orders) of ``count`` movement phases met in random games."""
+    phases: list[tuple] = []
+    game = 0
+    while len(phases) < count:
+        for position, orders, _ in random_play(seed * 1000 + game, phases=60):
+            if position.phase.type is PhaseType.MOVEMENT:
+                phases.append((position, orders))
+        game += 1
+    return phases[:count]
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def time_phases(phases: list[tuple], repeats: int) -> list[float]:
+    timings_us = []
+    for position, orders in phases:
+        best = None
+        for _ in range(repeats):
+            start = time.perf_counter_ns()
+            adjudicate(position, orders)
+            elapsed = time.perf_counter_ns() - start
+            best = elapsed if best is None else min(best, elapsed)
+        timings_us.append(best / 1000)
+    return timings_us
+
+
+def time_datc() -> None:
+    files = sorted(str(p) for p in (ROOT / "tests" / "adjudication").glob("test_datc_*.py"))
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *files],
+                          cwd=ROOT, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr.strip()[-200:]
+    print(f"DATC suite ({len(files)} files) through pytest: {elapsed:.2f} s wall, including start-up ({summary})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--phases", type=int, default=1000)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--datc", action="store_true", help="also time the DATC test files")
+    parser.add_argument("--profile", action="store_true", help="print where the time goes")
+    args = parser.parse_args(argv)
+
+    start = time.perf_counter()
+    phases = movement_phases(args.phases, args.seed)
+    generated = time.perf_counter() - start
+    units = statistics.mean(len(position.units) for position, _ in phases)
+    orders = statistics.mean(sum(len(o) for o in orders.values()) for _, orders in phases)
+    adjudicate(*phases[0])  # load the map outside the timing
+
+    timings = time_phases(phases, args.repeats)
+    print(f"adjudicate, standard map: {len(phases)} movement phases from random games "
+          f"({units:.1f} units and {orders:.1f} orders on average; generated in {generated:.1f} s), "
+          f"min of {args.repeats} runs each")
+    print(f"  median {statistics.median(timings):8.1f} us per phase")
+    print(f"  p90    {percentile(timings, 0.9):8.1f} us per phase")
+    print(f"  max    {max(timings):8.1f} us per phase")
+    if args.profile:
+        profiler = cProfile.Profile()
+        profiler.runcall(lambda: [adjudicate(p, o) for p, o in phases])
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+    if args.datc:
+        time_datc()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
