@@ -93,7 +93,7 @@ SHORT = [
     ("ENG: F LON - NTH", "F LON - NTH"),
     ("England: F LON - NTH", "F LON - NTH"),
     ("A LON - NTH - NWY", "A LON - NWY VIA"),  # a convoy path written out
-    ("A Rum S Turkish F Con-Bul(sc)", "A RUM S F CON - BUL"),  # nationality ignored, support into a province
+    ("A Rum S Turkish F Con-Bul(sc)", "A RUM S F CON - BUL/SC"),  # nationality ignored (DATC 4.C.6)
 ]
 
 
@@ -156,8 +156,11 @@ def test_coast_a_province_lacks_is_ignored():
     assert canonical("F ENG - BRE(ec)") == "F ENG - BRE"
 
 
-def test_support_and_convoy_destinations_are_provinces():
-    assert canonical("F MAO S F GAS - SPA/NC") == "F MAO S F GAS - SPA"
+def test_support_keeps_a_fleets_coast_and_convoys_go_to_provinces():
+    # DATC 3.0 6.B.9: a support to the wrong coast is void, so the written coast must survive
+    assert canonical("F POR S F MAO - SPA(nc)") == "F POR S F MAO - SPA/NC"
+    assert canonical("F POR S F MAO - SPA") == "F POR S F MAO - SPA"
+    assert canonical("A GAS S A MAR - SPA/NC") == "A GAS S A MAR - SPA"  # armies: no coast
     assert canonical("F WES C A NAF - SPA(sc)") == "F WES C A NAF - SPA"
     assert canonical("F NTH S F STP(nc) - NWY") == "F NTH S F STP/NC - NWY"
 

@@ -74,9 +74,17 @@ def test_unit_type_comes_from_the_position(text, expected):
     assert normalised(text, pos) == expected
 
 
-def test_supported_fleet_gets_its_coast_and_support_targets_a_province():
+def test_supported_fleet_gets_its_coast():
     pos = position("RUSSIA F STP/NC", "RUSSIA A FIN")
     assert normalised("A FIN S F STP - NWY", pos) == "A FIN S F STP/NC - NWY"
+
+
+def test_support_destination_keeps_a_fleets_coast_only():
+    pos = position("FRANCE F POR", "FRANCE F MAO", "FRANCE A GAS", "FRANCE A MAR")
+    assert normalised("F POR S F MAO - SPA/NC", pos) == "F POR S F MAO - SPA/NC"  # DATC 6.B.9 needs it
+    assert normalised("F POR S MAO - SPA/NC", pos) == "F POR S F MAO - SPA/NC"
+    # the text named a fleet, the position has an army: the army's support target is a province
+    assert normalised("A GAS S F MAR - SPA/SC", pos) == "A GAS S A MAR - SPA"
 
 
 def test_unknown_units_are_left_as_written():

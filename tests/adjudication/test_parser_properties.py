@@ -49,7 +49,7 @@ movement_orders = st.one_of(
     st.builds(Hold, units),
     st.builds(lambda um, via: Move(um[0], um[1], via), unit_moves(), st.booleans()),
     st.builds(SupportHold, units, units),
-    st.builds(SupportMove, units, units, st.sampled_from(PROVINCES)),
+    st.builds(lambda u, um: SupportMove(u, um[0], um[1]), units, unit_moves()),
     st.builds(Convoy, fleets, units, st.sampled_from(PROVINCES)),
 )
 retreat_orders = st.one_of(st.builds(lambda um: Retreat(*um), unit_moves()), st.builds(Disband, units))

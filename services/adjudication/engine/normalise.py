@@ -11,8 +11,10 @@ The parser reads text alone; this step looks at the board:
   one coast is reachable (``F GAS - SPA`` -> ``SPA/NC``, DATC 4.B.2); with two reachable coasts
   it stays without, and the move is void (``F MAO - SPA``, DATC 4.B.1). An army's destination
   loses any coast.
-- Supported and convoyed units, likewise, become the units standing there (type and coast);
-  support and convoy destinations are reduced to the province.
+- Supported and convoyed units, likewise, become the units standing there (type and coast).
+  A convoy's destination is a province. A support's destination keeps the coast written for a
+  supported fleet (a support to the wrong coast is void, DATC 3.0 6.B.9) and is reduced to the
+  province for a supported army; without a coast it matches a move to either coast (6.B.7).
 """
 from __future__ import annotations
 
@@ -63,7 +65,9 @@ def _normalise(order: Order, position: Position, game_map: GameMap) -> Order:
     if isinstance(order, SupportHold):
         return SupportHold(unit, _standing_unit(order.supported, position))
     if isinstance(order, SupportMove):
-        return SupportMove(unit, _standing_unit(order.supported, position), province_of(order.destination))
+        supported = _standing_unit(order.supported, position)
+        destination = order.destination if supported.type is UnitType.FLEET else province_of(order.destination)
+        return SupportMove(unit, supported, destination)
     if isinstance(order, Convoy):
         return Convoy(unit, _standing_unit(order.army, position), province_of(order.destination))
     return order

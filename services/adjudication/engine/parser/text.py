@@ -124,7 +124,7 @@ class TextGrammar:
         if verb is Verb.MOVE:
             token = self.cur.advance()
             self._skip_to(token)
-            destination = province_of(self._location())
+            destination = self._destination(supported)  # a fleet's coast is kept (DATC 6.B.9)
             return self._finish(SupportMove(unit, supported, destination))
         if verb is Verb.HOLD:
             self.cur.advance()
