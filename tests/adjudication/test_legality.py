@@ -54,6 +54,7 @@ def problem(order, power, position=MOVEMENT):
     (SupportMove(u("A PAR"), u("F BRE"), "PIC"), "FRANCE", None),
     (SupportMove(u("A BUR"), u("F BRE"), "PAR"), "FRANCE", "F BRE cannot reach PAR"),
     (SupportMove(u("A PAR"), u("A MOS"), "BUR"), "FRANCE", "A MOS cannot reach BUR"),
+    (SupportMove(u("F MAO"), u("F GAS"), "SPA/SC"), "FRANCE", "F GAS cannot reach SPA/SC"),
     (Convoy(u("F BRE"), u("A PAR"), "LON"), "FRANCE", "F BRE cannot convoy: only fleets in sea provinces do"),
     (Convoy(u("F ENG"), u("F LON"), "BEL"), "ENGLAND", "F LON cannot be convoyed: only armies are"),
     (Convoy(u("F ENG"), u("A MOS"), "BEL"), "ENGLAND", "A MOS cannot be convoyed to BEL"),
@@ -80,6 +81,8 @@ def test_refused_orders_say_why(order, power, expected):
     (SupportMove(u("F ENG"), u("A WAL"), "BEL"), "ENGLAND"),  # support of a convoyed move
     (SupportMove(u("A PAR"), u("A MUN"), "BUR"), "FRANCE"),  # supporting a foreign attack on oneself
     (SupportMove(u("F MAO"), u("F GAS"), "SPA"), "FRANCE"),  # into the province, not the coast
+    (SupportMove(u("F MAO"), u("F GAS"), "SPA/NC"), "FRANCE"),  # or to the coast the fleet can reach
+    (Move(u("A PAR"), "PIC/NC"), "FRANCE"),  # a coast on an army's move is ignored (DATC 4.B.6)
     (Convoy(u("F ENG"), u("A WAL"), "BEL"), "ENGLAND"),
     (Convoy(u("F NTH"), u("A WAL"), "DEN"), "GERMANY"),  # a foreign army, through ENG and NTH
 ])

@@ -131,8 +131,7 @@ def _move_problem(unit: Unit, destination: str, via_convoy: bool, tables: MapTab
         if via_convoy:
             return f"{unit} cannot be convoyed: only armies are"
         return _fleet_destination_problem(unit, destination, tables)
-    if destination != target:
-        return f"an army moves to {target}, not to {destination}"
+    # an army's destination with a coast means the province (DATC 4.B.6)
     if not via_convoy and target in tables.reach.get(unit, ()):
         return None
     if target in tables.convoy_reach.get(unit.province, ()):
@@ -161,7 +160,11 @@ def _support_move_problem(unit: Unit, order: SupportMove, position: Position, ta
         return f"{unit} cannot support itself"
     if target not in tables.reach.get(unit, ()):
         return f"{unit} cannot reach {target}"
-    if supported.type is FLEET:
+    if supported.type is FLEET and order.destination != target:  # a coast named: that coast (6.B.9)
+        reachable = any(m.destination == order.destination for m in tables.moves.get(supported, ()))
+        if not reachable:
+            return f"{supported} cannot reach {order.destination}"
+    elif supported.type is FLEET:
         reachable = target in tables.reach.get(supported, ())
     else:
         reachable = target != supported.province and (
