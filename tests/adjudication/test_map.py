@@ -202,3 +202,11 @@ def test_malformed_data_is_a_map_error(raw_data):
     del data["provinces"]["PAR"]["kind"]
     with pytest.raises(MapDataError):
         build_map(data)
+
+
+def test_where_units_may_stand(game_map):
+    assert game_map.can_stand(A, "PAR") and game_map.can_stand(A, "BRE")
+    assert not game_map.can_stand(A, "NTH") and not game_map.can_stand(A, "SWI")
+    assert game_map.can_stand(F, "STP/NC") and game_map.can_stand(F, "NTH")
+    assert not game_map.can_stand(F, "STP") and not game_map.can_stand(F, "PAR")
+    assert [p for p in game_map.provinces if game_map.is_split(p)] == ["BUL", "SPA", "STP"]
