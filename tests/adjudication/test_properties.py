@@ -14,6 +14,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from services.adjudication.engine.adjudicate import adjudicate
 from services.adjudication.engine.geography import load_map
 from services.adjudication.engine.legality import order_problem
+from services.adjudication.engine.normalise import normalise_order
+from services.adjudication.engine.parser import parse_order
 from services.adjudication.engine.orders import (
     Convoy,
     Hold,
@@ -110,6 +112,17 @@ def test_every_possible_order_is_legal(position):
         for orders in menu.values():
             for order in orders:
                 assert order_problem(order, power, position, STANDARD) is None, f"{power}: {order}"
+
+
+@SETTINGS
+@given(position=pool_positions())
+def test_every_possible_order_reads_back_from_its_text(position):
+    """Clients get the menu as text and send it back: the text must mean the same order."""
+    for power, menu in possible_orders_all(position, STANDARD).items():
+        for orders in menu.values():
+            for order in orders:
+                read = parse_order(str(order), game_map=STANDARD, phase_type=position.phase.type, power=power)
+                assert normalise_order(read, position, STANDARD) == order, f"{order} read as {read}"
 
 
 def candidate_orders(position: Position, rng: random.Random, count: int):
