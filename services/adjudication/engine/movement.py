@@ -346,6 +346,10 @@ class _Outcome:
     def _result(self, sub: _Submitted) -> OrderResult:
         if sub.void:
             return OrderResult(sub.power, sub.order, "void", sub.void)
+        obeyed = self.phase.effective[sub.unit_province]
+        if obeyed is not sub:  # the same order given twice: both copies share one result
+            first = self._result(obeyed)
+            return OrderResult(sub.power, sub.order, first.result, first.reason)
         entry = sub.entry
         if entry is None:  # hold
             entry = self.entries[self.phase.at[sub.unit_province]]
