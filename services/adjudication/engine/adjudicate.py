@@ -109,22 +109,17 @@ def _in_input_order(
     civil_disorder: frozenset[Power],
     resolved: Sequence[OrderResult],
 ) -> tuple[OrderResult, ...]:
-    """One result per input order, in input order; results for orders nobody gave
-    (the resolver's default holds) follow."""
-    pending = list(resolved)
+    """One result per input order, in input order: the resolver answers the obeyed orders
+    one for one, in order; the ignored orders of powers in civil disorder are put back."""
+    answers = iter(resolved)
     ordered: list[OrderResult] = []
     for power, power_orders in orders.items():
         for order in power_orders:
             if power in civil_disorder:
                 ordered.append(OrderResult(power, order, "void", "civil disorder: orders ignored, units hold"))
-                continue
-            match = next((r for r in pending if r.power == power and r.order == order), None)
-            if match is None:  # the resolver dropped it: say so rather than lose it
-                ordered.append(OrderResult(power, order, "void", "not adjudicated"))
             else:
-                pending.remove(match)
-                ordered.append(match)
-    return tuple(ordered) + tuple(pending)
+                ordered.append(next(answers))
+    return tuple(ordered) + tuple(answers)
 
 
 def _season_end(
