@@ -64,7 +64,7 @@ class SupportHold:
 class SupportMove:
     unit: Unit
     supported: Unit
-    destination: str  # province only: support is given into a province, not a coast
+    destination: str  # a province; a fleet's coast is kept when written (DATC 6.B.9 voids a wrong coast)
 
     def __str__(self) -> str:
         return f"{self.unit} S {self.supported} - {self.destination}"
