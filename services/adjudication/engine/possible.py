@@ -6,9 +6,9 @@ frozen values, so the same ``Move`` can be handed out on every call. What depend
 position (where fleets stand for convoys, which units can be supported) is computed per call by
 a few passes over the units.
 
-Convoys follow the usual relaxed reading: an army on a coast can be convoyed to any coast of a
-connected group of sea provinces holding fleets that touches its own province, and every fleet
-of that group is offered a convoy order for it.
+Convoys are offered as the resolver judges them, by the fleets standing at sea now: an army
+on a coast may move to every coast some chain of those fleets reaches, and a fleet is offered
+a convoy order only where it lies on a chain that cannot be shortened (``necessary_convoys``).
 """
 from __future__ import annotations
 
