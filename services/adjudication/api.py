@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from services.factory import build_app
 from services.lobby.dependencies import CurrentGame, CurrentPlayer, HostOrOperator, StoreDep, request_metadata
+from shared.errors import Forbidden
 from shared.settings import Settings
 
 from . import service
@@ -101,7 +102,7 @@ async def possible_orders(game: CurrentGame, caller: CurrentPlayer, store: Store
     power = game.power_of(caller.player_id)
     if power is None:
         service.playable_position(game)  # 409 before the start
-        raise service.Forbidden("this player has no power in this game", code="no_power")
+        raise Forbidden("this player has no power in this game", code="no_power")
     phase = game.phase or ""
     submitted = (await service.current_orders(store, game.game_id, phase)).get(power, [])
     return service.possible_for(game, power, submitted)

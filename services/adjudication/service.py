@@ -132,7 +132,6 @@ class Submission:
     phase: str
     power: str
     checks: list[OrderCheck]
-    stored: bool
 
 
 async def submit_orders(store: EventStore, game_id: str, player_id: str, texts: Sequence[str],
@@ -155,7 +154,7 @@ async def submit_orders(store: EventStore, game_id: str, player_id: str, texts: 
         event = OrdersSubmitted(phase=str(position.phase), power=power, player_id=player_id, orders=accepted)
         await tx.append(orders_stream(game_id, event.phase, power), [to_new_event(event, metadata)],
                         expected_version=None)
-    return Submission(event.phase, power, checks, True)
+    return Submission(event.phase, power, checks)
 
 
 async def current_orders(store: EventStore, game_id: str, phase: str) -> dict[str, list[str]]:

@@ -54,12 +54,6 @@ def player(caller: CurrentCaller) -> Caller:
     return require(caller, "player")
 
 
-def operator_anywhere(request: Request, token: BearerToken) -> Caller:
-    """The operator, for requests about no particular game."""
-    caller = identify(token, operator_hash=request.app.state.operator_hash)
-    return require(caller, "operator")
-
-
 HostOrOperator = Annotated[Caller, Depends(host_or_operator)]
 CurrentPlayer = Annotated[Caller, Depends(player)]
 

@@ -10,7 +10,7 @@ from fastapi.responses import Response
 
 from services.factory import build_app
 from services.lobby.dependencies import CurrentCaller, CurrentGame, StoreDep
-from services.lobby.state import fold
+from services.lobby.state import GameState, fold
 from shared.auth import Caller, require
 from shared.errors import Forbidden, Unprocessable
 from shared.events import from_recorded, game_stream, orders_prefix
@@ -23,7 +23,7 @@ router = APIRouter(tags=["visibility"])
 POWER_NAMES = frozenset({"AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"})
 
 
-def viewer_for(caller: Caller, game, power: str | None) -> Viewer:
+def viewer_for(caller: Caller, game: GameState, power: str | None) -> Viewer:
     """The viewer a caller may be: a player sees as their power, the operator as anyone."""
     if power is not None and power.upper() not in POWER_NAMES:
         raise Unprocessable(f"unknown power {power!r}", code="unknown_power", where="query.power")
@@ -36,7 +36,8 @@ def viewer_for(caller: Caller, game, power: str | None) -> Viewer:
         if wanted and wanted != own:
             raise Forbidden(f"a player may see only their own power's view, not {wanted}",
                             code="not_your_power", where="query.power")
-        return Viewer("power", own, seat.codename if seat else None) if own else Viewer("public", None, seat.codename if seat else None)
+        codename = seat.codename if seat else None
+        return Viewer("power", own, codename) if own else Viewer("public", None, codename)
     if wanted:
         raise Forbidden(f"the view of {wanted} needs that player's token", code="not_your_power",
                         where="query.power")

@@ -4,7 +4,6 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-import pytest
 
 from .helpers import OPERATOR, Table, bearer, seated_table
 

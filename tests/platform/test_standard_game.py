@@ -8,7 +8,6 @@ change hands after fall; winter builds follow.
 from __future__ import annotations
 
 import httpx
-import pytest
 
 from .helpers import OPERATOR, POWERS, Table, started_table
 
