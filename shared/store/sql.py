@@ -330,6 +330,10 @@ class EventStore:
         async with self._transaction(None, "none", write=False) as tx:
             return await tx.read_stream(stream_id, after_version)
 
+    async def read_streams(self, prefix: str) -> dict[str, list[RecordedEvent]]:
+        async with self._transaction(None, "none", write=False) as tx:
+            return await tx.read_streams(prefix)
+
     async def stream_version(self, stream_id: str) -> int:
         async with self._transaction(None, "none", write=False) as tx:
             return await tx.stream_version(stream_id)

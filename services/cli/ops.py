@@ -1,0 +1,462 @@
+"""The operators' commands: ``entente export``, ``entente import`` and ``entente replay``.
+
+    entente export GAME_ID [--database URL] [--format jsonl|mila] [--output FILE]
+    entente import FILE [--database URL]
+    entente replay GAME_ID [--database URL]
+
+A game's log is its own stream ``game-{id}`` and its order streams ``orders-{id}-{phase}-{POWER}``,
+merged in global position order. Exit codes: 0 done (replay: everything matches), 1 failed
+(replay: a phase differs; the message names it), 2 bad arguments.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+from shared.store import EventStore, NewEvent, RecordedEvent, open_store
+
+DEFAULT_DATABASE_URL = "sqlite:///./entente.db"
+PROGRESS_EVERY = 10  # phases between two progress lines of a replay
+MILA_RULES = ["NO_PRESS", "POWER_CHOICE"]
+RECORD_FIELDS = ("stream_id", "version", "position", "type", "schema_version", "data", "metadata", "recorded_at")
+
+
+class OpsError(Exception):
+    """A failure to report to the operator in one line (exit status 1)."""
+
+
+# ----------------------------------------------------------------------------- the command line
+
+
+def _parser(command: str) -> argparse.ArgumentParser:
+    database_help = "store URL (default: ENTENTE_DATABASE_URL, else sqlite:///./entente.db)"
+    parser = argparse.ArgumentParser(prog=f"entente {command}")
+    if command == "export":
+        parser.description = "Write a game's whole event log, as JSON lines or as a MILA saved game."
+        parser.add_argument("game_id", help="the game to export")
+        parser.add_argument("--format", choices=["jsonl", "mila"], default="jsonl")
+        parser.add_argument("--output", "-o", help="file to write (default: standard output)")
+    elif command == "import":
+        parser.description = "Load a game's JSON lines log into a store that does not have that game yet."
+        parser.add_argument("file", help="a log written by `entente export`")
+    else:
+        parser.description = "Re-adjudicate every resolved phase of a game and compare with the stored results."
+        parser.add_argument("game_id", help="the game to replay")
+    parser.add_argument("--database", help=database_help)
+    return parser
+
+
+def run(command: str, argv: list[str]) -> int:
+    """Entry point of the three commands (see services.cli.COMMANDS)."""
+    if command not in ("export", "import", "replay"):
+        print(f"entente: ops has no command {command!r}", file=sys.stderr)
+        return 2
+    try:
+        args = _parser(command).parse_args(argv)
+    except SystemExit as stop:  # argparse has printed the usage and the problem
+        return int(stop.code or 0)
+    args.database = args.database or os.environ.get("ENTENTE_DATABASE_URL") or DEFAULT_DATABASE_URL
+    action = {"export": export_command, "import": import_command, "replay": replay_command}[command]
+    try:
+        return asyncio.run(action(args))
+    except OpsError as error:
+        print(f"entente {command}: {error}", file=sys.stderr)
+        return 1
+
+
+async def _open(url: str, *, must_exist: bool) -> EventStore:
+    """The store; a command that only reads refuses to create an empty SQLite file."""
+    if must_exist and url.startswith("sqlite") and ":memory:" not in url:
+        path = url.split(":///", 1)[-1].split("?", 1)[0]
+        if path and not Path(path).exists():
+            raise OpsError(f"no database at {path}")
+    try:
+        return await open_store(url)
+    except ValueError as error:
+        raise OpsError(str(error)) from None
+    except OSError as error:
+        raise OpsError(f"cannot open the database {url}: {error}") from None
+
+
+# ----------------------------------------------------------------------------- the game's log
+
+
+def game_stream_id(game_id: str) -> str:
+    return f"game-{game_id}"
+
+
+def is_order_stream_of(stream_id: str, game_id: str) -> bool:
+    """``orders-{game}-{phase}-{POWER}``: phase and power contain no dash, a game id may."""
+    prefix = f"orders-{game_id}-"
+    return stream_id.startswith(prefix) and stream_id[len(prefix):].count("-") == 1
+
+
+async def read_game_log(store: EventStore, game_id: str) -> list[RecordedEvent]:
+    """The game's stream and its order streams, in global position order."""
+    records = await store.read_stream(game_stream_id(game_id))
+    if not records:
+        raise OpsError(f"no game {game_id!r} in this store")
+    for stream_id, stream in (await store.read_streams(f"orders-{game_id}-")).items():
+        if is_order_stream_of(stream_id, game_id):
+            records.extend(stream)
+    return sorted(records, key=lambda record: record.position)
+
+
+def record_to_json(record: RecordedEvent) -> dict[str, Any]:
+    return {
+        "stream_id": record.stream_id,
+        "version": record.version,
+        "position": record.position,
+        "type": record.type,
+        "schema_version": record.schema_version,
+        "data": record.data,
+        "metadata": record.metadata,
+        "recorded_at": record.recorded_at.isoformat(),
+    }
+
+
+def record_from_json(line_number: int, item: Any) -> RecordedEvent:
+    def fail(problem: str) -> OpsError:
+        return OpsError(f"line {line_number}: {problem}")
+
+    if not isinstance(item, dict):
+        raise fail("expected a JSON object")
+    missing = [name for name in RECORD_FIELDS if name not in item]
+    if missing:
+        raise fail(f"missing {', '.join(missing)}")
+    for name in ("stream_id", "type"):
+        if not isinstance(item[name], str) or not item[name]:
+            raise fail(f"{name} must be a non-empty string")
+    for name in ("version", "position", "schema_version"):
+        if not isinstance(item[name], int) or isinstance(item[name], bool) or item[name] < 1:
+            raise fail(f"{name} must be a positive integer")
+    for name in ("data", "metadata"):
+        if not isinstance(item[name], dict):
+            raise fail(f"{name} must be an object")
+    try:
+        recorded_at = datetime.fromisoformat(item["recorded_at"])
+    except (TypeError, ValueError):
+        raise fail(f"recorded_at {item['recorded_at']!r} is not an ISO date and time") from None
+    return RecordedEvent(item["stream_id"], item["version"], item["position"], item["type"],
+                         item["schema_version"], item["data"], item["metadata"], recorded_at)
+
+
+def read_log_file(lines: Iterable[str]) -> list[RecordedEvent]:
+    records = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise OpsError(f"line {number}: not JSON ({error.msg})") from None
+        records.append(record_from_json(number, item))
+    return sorted(records, key=lambda record: record.position)
+
+
+def game_of_log(records: Sequence[RecordedEvent]) -> str:
+    """The one game a log belongs to; every stream must be that game's, each version 1..n in order."""
+    games = sorted({r.stream_id[len("game-"):] for r in records if r.stream_id.startswith("game-")})
+    if len(games) != 1:
+        raise OpsError(f"a log must hold exactly one game stream, found {len(games)}")
+    game_id = games[0]
+    if records[0].stream_id != game_stream_id(game_id):
+        raise OpsError(f"the log must start with the game stream, not {records[0].stream_id!r}")
+    versions: dict[str, int] = {}
+    for record in records:
+        if record.stream_id != game_stream_id(game_id) and not is_order_stream_of(record.stream_id, game_id):
+            raise OpsError(f"stream {record.stream_id!r} does not belong to game {game_id!r}")
+        expected = versions.get(record.stream_id, 0) + 1
+        if record.version != expected:
+            raise OpsError(f"stream {record.stream_id!r}: version {record.version} where {expected} was expected")
+        versions[record.stream_id] = expected
+    return game_id
+
+
+# ----------------------------------------------------------------------------- export
+
+
+async def export_command(args: argparse.Namespace) -> int:
+    store = await _open(args.database, must_exist=True)
+    try:
+        records = await read_game_log(store, args.game_id)
+    finally:
+        await store.close()
+    if args.format == "mila":
+        lines = [json.dumps(mila_saved_game(args.game_id, records), ensure_ascii=False)]
+    else:
+        lines = [json.dumps(record_to_json(record), ensure_ascii=False) for record in records]
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as output:
+                _write_lines(output, lines)
+        except OSError as error:
+            raise OpsError(f"cannot write {args.output}: {error.strerror}") from None
+        print(f"entente export: {len(records)} events of game {args.game_id} written to {args.output}",
+              file=sys.stderr)
+    else:
+        try:
+            _write_lines(sys.stdout, lines)
+            sys.stdout.flush()
+        except BrokenPipeError:  # the reader stopped early (``| head``): not an error
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
+def _write_lines(output: TextIO, lines: Iterable[str]) -> None:
+    for line in lines:
+        output.write(line + "\n")
+
+
+# ----------------------------------------------------------------------------- import
+
+
+async def import_command(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file, encoding="utf-8") as source:
+            records = read_log_file(source)
+    except OSError as error:
+        raise OpsError(f"cannot read {args.file}: {error.strerror}") from None
+    if not records:
+        raise OpsError(f"{args.file} holds no events")
+    game_id = game_of_log(records)
+    store = await _open(args.database, must_exist=False)
+    try:
+        await import_log(store, game_id, records)
+    finally:
+        await store.close()
+    print(f"entente import: game {game_id} imported ({len(records)} events)", file=sys.stderr)
+    return 0
+
+
+async def import_log(store: EventStore, game_id: str, records: Sequence[RecordedEvent]) -> None:
+    """Append the log's events in order (new positions, same versions and times) and rebuild
+    the games row, in one transaction; refuse a game the store already has."""
+    from services.lobby.service import fold_records, game_row
+    from shared.store import ConcurrencyError
+
+    game_records = [r for r in records if r.stream_id == game_stream_id(game_id)]
+    try:
+        row = replace(game_row(fold_records(game_records)), updated_at=records[-1].recorded_at)
+    except ValueError as error:
+        raise OpsError(f"the log does not fold into a game: {error}") from None
+    try:
+        async with store.transaction() as tx:
+            if await tx.get_game(game_id) is not None or await tx.stream_version(game_stream_id(game_id)):
+                raise OpsError(f"game {game_id} already exists in this store; nothing imported")
+            for record in records:
+                event = NewEvent(record.type, record.data, record.schema_version, record.metadata, record.recorded_at)
+                await tx.append(record.stream_id, [event], expected_version=record.version - 1)
+            await tx.put_game(row)
+    except ConcurrencyError as error:
+        raise OpsError(f"stream {error.stream_id} already has events in this store; nothing imported") from None
+
+
+# ----------------------------------------------------------------------------- replay
+
+
+@dataclass(frozen=True)
+class ReplayOutcome:
+    phases_checked: int
+    difference: str | None = None  # "F1901M: orders.FRANCE[0 'A PAR - BUR'].result: stored ..., engine ..."
+
+
+async def replay_command(args: argparse.Namespace) -> int:
+    store = await _open(args.database, must_exist=True)
+    try:
+        records = await read_game_log(store, args.game_id)
+        row = await store.get_game(args.game_id)
+    finally:
+        await store.close()
+    started = time.monotonic()
+    outcome = replay_log(args.game_id, records, progress=sys.stderr)
+    elapsed = time.monotonic() - started
+    if outcome.difference is not None:
+        print(f"entente replay: game {args.game_id}: phase {outcome.difference}", file=sys.stderr)
+        return 1
+    from services.adjudication.engine import ENGINE_VERSION
+    from services.lobby.service import fold_records
+
+    state = fold_records([r for r in records if r.stream_id == game_stream_id(args.game_id)])
+    if row is not None and (row.status, row.phase) != (state.status, state.phase):
+        print(f"entente replay: warning: the games row says {row.status} {row.phase}, "
+              f"the log says {state.status} {state.phase}", file=sys.stderr)
+    print(f"game {args.game_id}: {outcome.phases_checked} resolved phases re-adjudicated with engine "
+          f"{ENGINE_VERSION} in {elapsed:.2f}s; every result and position matches")
+    return 0
+
+
+def replay_log(game_id: str, records: Sequence[RecordedEvent], progress: TextIO | None = None) -> ReplayOutcome:
+    """Re-adjudicate each stored PhaseResolved from its stored position and the orders that
+    were current when it was resolved; stop at the first phase that differs."""
+    from services.adjudication.engine import adjudicate, position_from_document
+    from services.adjudication.service import read_stored_orders, resolution_event
+    from shared.events import GameStarted, OrdersSubmitted, PhaseResolved, from_recorded
+
+    typed = [(record, from_recorded(record)) for record in records]
+    resolved = [(r, e) for r, e in typed if r.stream_id == game_stream_id(game_id) and isinstance(e, PhaseResolved)]
+    expected_before: dict | None = next((e.position for _, e in typed if isinstance(e, GameStarted)), None)
+    submissions = [(r.position, e) for r, e in typed if isinstance(e, OrdersSubmitted)]
+    for checked, (record, stored) in enumerate(resolved):
+        if progress is not None and checked and checked % PROGRESS_EVERY == 0:
+            print(f"replay: {checked}/{len(resolved)} phases checked, now {stored.phase}", file=progress, flush=True)
+        if expected_before is not None and stored.position_before != expected_before:
+            how = first_difference(expected_before, stored.position_before, "position_before")
+            return ReplayOutcome(checked, f"{stored.phase}: does not start where the previous phase ended: {how}")
+        submitted = orders_at(submissions, stored.phase, record.position)
+        try:
+            position = position_from_document(stored.position_before)
+            orders = {power: read_stored_orders(texts, power, position) for power, texts in sorted(submitted.items())}
+            again = resolution_event(position, adjudicate(position, orders, edition=stored.edition), stored.edition)
+        except Exception as error:  # the engine must not fail on a stored game: report it as the difference
+            return ReplayOutcome(checked, f"{stored.phase}: the engine failed: {error!r}")
+        difference = compare_resolutions(stored.model_dump(mode="json"), again.model_dump(mode="json"))
+        if difference is not None:
+            return ReplayOutcome(checked, f"{stored.phase}: {difference}")
+        expected_before = stored.position
+    return ReplayOutcome(len(resolved))
+
+
+def orders_at(submissions: Sequence[tuple[int, Any]], phase: str, before_position: int) -> dict[str, list[str]]:
+    """Each power's latest submission for ``phase`` recorded before the resolution."""
+    latest: dict[str, list[str]] = {}
+    for position, event in submissions:
+        if event.phase == phase and position < before_position:
+            latest[event.power] = list(event.orders)
+    return latest
+
+
+COMPARED_FIELDS = ("phase", "orders", "dislodged", "position", "next_phase", "must_act", "winners")
+
+
+def compare_resolutions(stored: dict[str, Any], recomputed: dict[str, Any]) -> str | None:
+    for name in COMPARED_FIELDS:
+        if stored.get(name) != recomputed.get(name):
+            return first_difference(stored.get(name), recomputed.get(name), name)
+    return None
+
+
+def first_difference(stored: Any, engine: Any, path: str) -> str:
+    """Where two JSON values first differ: ``path: stored X, engine Y``."""
+    if isinstance(stored, dict) and isinstance(engine, dict):
+        for key in sorted(set(stored) | set(engine)):
+            if stored.get(key) != engine.get(key):
+                return first_difference(stored.get(key), engine.get(key), f"{path}.{key}")
+    if isinstance(stored, list) and isinstance(engine, list):
+        for index, (left, right) in enumerate(zip(stored, engine)):
+            if left != right:
+                label = f" {left['order']!r}" if isinstance(left, dict) and "order" in left else ""
+                return first_difference(left, right, f"{path}[{index}{label}]")
+        if len(stored) != len(engine):
+            return f"{path}: stored {len(stored)} items, engine {len(engine)}"
+    return f"{path}: stored {json.dumps(stored, ensure_ascii=False)}, engine {json.dumps(engine, ensure_ascii=False)}"
+
+
+# ----------------------------------------------------------------------------- MILA saved game
+
+
+def mila_saved_game(game_id: str, records: Sequence[RecordedEvent]) -> dict[str, Any]:
+    """The game in the saved-game format of the MILA ``diplomacy`` package
+    (``diplomacy.utils.export.from_saved_game_format`` / ``load_saved_games_from_disk``):
+    one entry per phase with the state before it, the orders as adjudicated and the results
+    keyed by unit, then the current phase with no orders yet."""
+    from services.adjudication.engine import load_map
+    from shared.events import GameCreated, GameStarted, PhaseResolved, from_recorded
+
+    typed = [(r, from_recorded(r)) for r in records if r.stream_id == game_stream_id(game_id)]
+    variant = next((e.variant for _, e in typed if isinstance(e, GameCreated)), "standard")
+    homes = {power: sorted(centres) for power, centres in load_map(variant).home_centres.items()}
+    phases: list[dict[str, Any]] = []
+    current: tuple[dict, RecordedEvent] | None = None
+    for record, event in typed:
+        if isinstance(event, GameStarted):
+            current = (event.position, record)
+        elif isinstance(event, PhaseResolved):
+            state = mila_state(event.position_before, homes, record, game_id)
+            orders = {power: [item.order for item in items] for power, items in event.orders.items()}
+            results: dict[str, list[str]] = {}
+            for items in event.orders.values():
+                for item in items:
+                    unit = mila_unit_of(item.order)
+                    if unit is not None:
+                        results[unit] = mila_result_codes(item.result, item.reason)
+            phases.append({"name": event.phase, "state": state, "orders": orders, "results": results,
+                           "messages": []})
+            current = (event.position, record)
+    if current is not None:
+        document, record = current
+        phases.append({"name": document["phase"], "state": mila_state(document, homes, record, game_id),
+                       "orders": {}, "results": {}, "messages": []})
+    return {"id": game_id, "map": variant, "rules": list(MILA_RULES), "phases": phases}
+
+
+def mila_state(document: dict[str, Any], homes: dict[str, list[str]], record: RecordedEvent,
+               game_id: str) -> dict[str, Any]:
+    powers = sorted(homes)
+    units = {power: list(document.get("units", {}).get(power, [])) for power in powers}
+    retreats: dict[str, dict[str, list[str]]] = {power: {} for power in powers}
+    for power, items in document.get("dislodged", {}).items():
+        for item in items:
+            units[power].append("*" + item["unit"])
+            retreats[power][item["unit"]] = list(item.get("retreats", []))
+    centers = {power: sorted(document.get("centers", {}).get(power, [])) for power in powers}
+    occupied = {unit.split()[1].split("/")[0] for power in powers for unit in document.get("units", {}).get(power, [])}
+    adjusting = document["phase"].endswith("A")
+    builds = {
+        power: {
+            "count": len(centers[power]) - len(units[power]) if adjusting else 0,
+            "homes": [c for c in homes[power] if c in centers[power] and c not in occupied] if adjusting else [],
+        }
+        for power in powers
+    }
+    return {
+        "timestamp": int(record.recorded_at.timestamp() * 1_000_000),
+        "note": "",
+        "name": document["phase"],
+        "units": units,
+        "retreats": retreats,
+        "centers": centers,
+        "homes": homes,
+        "influence": centers,
+        "civil_disorder": {power: 0 for power in powers},
+        "builds": builds,
+        "game_id": game_id,
+        "map": document.get("variant", "standard"),
+        "rules": list(MILA_RULES),
+    }
+
+
+def mila_unit_of(order: str) -> str | None:
+    """``"A PAR - BUR"`` -> ``"A PAR"``; WAIVE has no unit."""
+    words = order.split()
+    return f"{words[0]} {words[1]}" if len(words) >= 2 and words[0] in ("A", "F") else None
+
+
+def mila_result_codes(result: str, reason: str) -> list[str]:
+    """Our result and reason as MILA's result codes ('' is success, so no code)."""
+    if result == "void":
+        return ["void"]
+    codes = []
+    if result == "fails":
+        if "bounced" in reason or "cannot dislodge own unit" in reason:
+            codes.append("bounce")
+        elif "cut" in reason:
+            codes.append("cut")
+        elif "convoy" in reason:
+            codes.append("no convoy")
+        elif not reason.startswith("dislodged"):
+            codes.append("void")
+    if "dislodged by" in reason:
+        codes.append("dislodged")
+    if "disbanded" in reason:
+        codes.append("disband")
+    return codes
