@@ -82,3 +82,34 @@ def test_the_outcome_does_not_depend_on_the_order_of_the_input() -> None:
         assert again.next_phase == baseline.next_phase
         assert {(r.power, r.order, r.result) for r in again.results} == {(r.power, r.order, r.result) for r in baseline.results}
         assert [(r.power, r.order) for r in again.results] == [(p, o) for p, os in read(start, shuffled).items() for o in os]
+
+
+def test_a_retreat_phase_where_nobody_can_retreat_is_skipped() -> None:
+    # DATC 6.H.15: the English fleet in Portugal is dislodged from Spain and has nowhere to go.
+    position = Position(Phase.parse("F1901M"), {
+        "POR": PowerUnit("ENGLAND", parse_order("F POR H", game_map=MAP).unit),
+        "SPA": PowerUnit("FRANCE", parse_order("F SPA/SC H", game_map=MAP).unit),
+        "MAO": PowerUnit("FRANCE", parse_order("F MAO H", game_map=MAP).unit),
+    }, {"POR": "ENGLAND"})
+    resolution = adjudicate(position, read(position, {"FRANCE": ["F SPA/SC - POR", "F MAO S F SPA/SC - POR"]}))
+    assert [(str(d.unit), d.retreats) for d in resolution.dislodged] == [("F POR", ())]  # on record
+    assert resolution.position.dislodged == ()
+    assert resolution.position.centres == {"POR": "FRANCE"}  # the fall turn is over
+    assert str(resolution.next_phase) == "W1901A"  # France: two units, one centre, a removal
+    assert resolution.must_act == {"FRANCE"}
+
+
+def test_in_a_retreat_phase_only_powers_with_somewhere_to_go_must_act() -> None:
+    position = Position(Phase.parse("S1901M"), {
+        "POR": PowerUnit("ENGLAND", parse_order("F POR H", game_map=MAP).unit),
+        "SPA": PowerUnit("FRANCE", parse_order("F SPA/SC H", game_map=MAP).unit),
+        "MAO": PowerUnit("FRANCE", parse_order("F MAO H", game_map=MAP).unit),
+        "SEV": PowerUnit("RUSSIA", parse_order("F SEV H", game_map=MAP).unit),
+        "BLA": PowerUnit("TURKEY", parse_order("F BLA H", game_map=MAP).unit),
+        "ARM": PowerUnit("TURKEY", parse_order("A ARM H", game_map=MAP).unit),
+    }, {})
+    resolution = adjudicate(position, read(position, {
+        "FRANCE": ["F SPA/SC - POR", "F MAO S F SPA/SC - POR"], "TURKEY": ["F BLA - SEV", "A ARM S F BLA - SEV"]}))
+    assert str(resolution.next_phase) == "S1901R"
+    assert {d.power for d in resolution.position.dislodged} == {"ENGLAND", "RUSSIA"}
+    assert resolution.must_act == {"RUSSIA"}
