@@ -17,7 +17,7 @@ from .geography import GameMap, load_map
 from .movement import resolve_movement
 from .orders import Order, Remove
 from .phase import Phase, PhaseType, Season
-from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, Resolution
+from .position import OrderResult, Position, Power, PowerUnit, Resolution
 from .retreats import resolve_retreats
 
 CIVIL_DISORDER_REMOVAL = "civil disorder: removed, farthest from home"
@@ -90,11 +90,9 @@ def _movement(
     obeyed = {power: list(o) for power, o in orders.items() if power not in civil_disorder}
     outcome = resolve_movement(position, obeyed, game_map)
     results = _in_input_order(orders, civil_disorder, outcome.results)
+    if not outcome.dislodged:
+        return _season_end(position, results, outcome.units, game_map, threshold, teams)
     dislodged = tuple(sorted(outcome.dislodged, key=lambda d: (d.power, d.unit.location)))
-    if not any(d.retreats for d in dislodged):
-        # Nobody has a retreat to order: units with nowhere to go are disbanded at once and
-        # the retreat phase is skipped (they stay on record in ``Resolution.dislodged``).
-        return _season_end(position, results, outcome.units, game_map, threshold, teams, dislodged)
     next_phase = position.phase.following()
     return Resolution(
         phase=position.phase,
@@ -102,6 +100,7 @@ def _movement(
         dislodged=dislodged,
         position=Position(next_phase, dict(outcome.units), dict(position.centres), dislodged, position.variant),
         next_phase=next_phase,
+        # a unit with nowhere to go is disbanded whatever its power orders: nothing to wait for
         must_act=frozenset(d.power for d in dislodged if d.retreats),
     )
 
@@ -131,11 +130,8 @@ def _season_end(
     game_map: GameMap,
     threshold: int,
     teams: Sequence[frozenset[Power]],
-    disbanded: tuple[DislodgedUnit, ...] = (),
 ) -> Resolution:
-    """After the movement (and retreats, if any) of a season: on to the next phase.
-
-    ``disbanded``: units dislodged in a movement phase whose retreat phase was skipped."""
+    """After the movement (and retreats, if any) of a season: on to the next phase."""
     phase = position.phase
     units = dict(units)
     if phase.season is Season.SPRING:
@@ -143,7 +139,7 @@ def _season_end(
         return Resolution(
             phase=phase,
             results=tuple(results),
-            dislodged=disbanded,
+            dislodged=(),
             position=Position(next_phase, units, dict(position.centres), (), position.variant),
             next_phase=next_phase,
             must_act=_powers_with_units(units),
@@ -159,7 +155,7 @@ def _season_end(
     return Resolution(
         phase=phase,
         results=tuple(results),
-        dislodged=disbanded,
+        dislodged=(),
         position=Position(next_phase, units, centres, (), position.variant),
         next_phase=next_phase,
         must_act=acting,
