@@ -313,3 +313,39 @@ def test_holds_are_orders_too() -> None:
     outcome = resolve_movement(position, {"FRANCE": [Hold(read_unit("A PAR"))]}, MAP)
     assert outcome.results[0].result == "succeeds"
     assert outcome.units["PAR"] == PowerUnit("FRANCE", read_unit("A PAR"))
+
+
+# -- speed ------------------------------------------------------------------------------------
+
+FULL_BOARD = {
+    "AUSTRIA": ["A VIE", "A BUD", "F TRI", "A SER", "A GAL"],
+    "ENGLAND": ["F LON", "F EDI", "A LVP", "F NTH", "F NWG"],
+    "FRANCE": ["F BRE", "A PAR", "A MAR", "A BUR", "F MAO"],
+    "GERMANY": ["F KIE", "A BER", "A MUN", "A HOL", "F DEN"],
+    "ITALY": ["F NAP", "A ROM", "A VEN", "F ION", "A TUN"],
+    "RUSSIA": ["F STP/SC", "A MOS", "A WAR", "F SEV", "A UKR"],
+    "TURKEY": ["F ANK", "A CON", "A SMY", "A BUL"],
+}
+FULL_BOARD_ORDERS = {
+    "AUSTRIA": ["A VIE - TYR", "A BUD S A SER - RUM", "F TRI - ADR", "A SER - RUM", "A GAL H"],
+    "ENGLAND": ["F LON - ENG", "F EDI S F NTH", "A LVP - YOR", "F NTH C A YOR - NWY", "F NWG S F NTH"],
+    "FRANCE": ["F BRE - ENG", "A PAR - PIC", "A MAR S A BUR", "A BUR - BEL", "F MAO - SPA/NC"],
+    "GERMANY": ["F KIE - HEL", "A BER - SIL", "A MUN S A BER - SIL", "A HOL S A BUR - BEL", "F DEN - SKA"],
+    "ITALY": ["F NAP - TYS", "A ROM - APU", "A VEN S A VIE - TYR", "F ION C A TUN - GRE", "A TUN - GRE"],
+    "RUSSIA": ["F STP/SC - BOT", "A MOS - SEV", "A WAR - GAL", "F SEV - BLA", "A UKR S A WAR - GAL"],
+    "TURKEY": ["F ANK - BLA", "A CON - BUL", "A SMY - ARM", "A BUL - GRE"],
+}
+
+
+def test_a_full_board_is_fast() -> None:
+    """34 units, 34 orders. Measured ~0.12-0.18 ms on the shared 2-core box; the bound is loose
+    so that only a real regression (a quadratic search, a deep copy) trips it."""
+    import timeit
+
+    position = position_of({"units": FULL_BOARD})
+    orders = {p: [read_order(o) for o in os] for p, os in FULL_BOARD_ORDERS.items()}
+    outcome = resolve_movement(position, orders, MAP)
+    assert results(outcome)["A BUR - BEL"] == ("succeeds", "moved to BEL")
+    assert results(outcome)["A TUN - GRE"] == ("fails", "bounced at GRE")
+    best = min(timeit.repeat(lambda: resolve_movement(position, orders, MAP), number=50, repeat=5)) / 50
+    assert best < 0.002

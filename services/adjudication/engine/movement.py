@@ -212,16 +212,21 @@ class _Phase:
 
     def _pick_one_order_per_unit(self) -> None:
         """Legal orders per unit: one counts; two different ones leave it holding (DATC 4.D.3)."""
-        by_unit: dict[str, list[_Submitted]] = {}
+        effective = self.effective
+        conflicts = set()
         for sub in self.submitted:
-            if not sub.void and sub.unit_province is not None:
-                by_unit.setdefault(sub.unit_province, []).append(sub)
-        for province, subs in by_unit.items():
-            if len(subs) > 1 and len({s.order for s in subs}) > 1:
-                for sub in subs:
-                    sub.void = f"void: conflicting orders for {self.board[province].unit}"
+            if sub.void:
                 continue
-            self.effective[province] = subs[0]
+            first = effective.get(sub.unit_province)
+            if first is None:
+                effective[sub.unit_province] = sub
+            elif first.order != sub.order:
+                conflicts.add(sub.unit_province)
+        for sub in self.submitted:
+            if not sub.void and sub.unit_province in conflicts:
+                sub.void = f"void: conflicting orders for {self.board[sub.unit_province].unit}"
+        for province in conflicts:
+            del effective[province]
 
     # -- matching ---------------------------------------------------------------------
 
@@ -274,7 +279,10 @@ class _Phase:
                 matches = province_of(moved_to) not in self.map.split or moved_to == order.destination
         if matches:
             entry.has_decision = True
-            supported.supporters.append(entry.index)
+            if supported.supporters:
+                supported.supporters.append(entry.index)
+            else:
+                supported.supporters = [entry.index]
 
 
 class _Outcome:
@@ -319,11 +327,13 @@ class _Outcome:
     def _standoffs(self, units: dict[str, PowerUnit]) -> set[str]:
         """Empty provinces that a move with some prevent strength tried to enter (DATC 6.H.6, 6.H.9)."""
         result = set()
+        prevent_strength = self.resolver.prevent_strength
         for province, movers in self.resolver.movers_to.items():
-            if province in units:
-                continue
-            if any(self.resolver.prevent_strength(m) > 0 for m in movers):
-                result.add(province)
+            if province not in units:
+                for mover in movers:
+                    if prevent_strength(mover) > 0:
+                        result.add(province)
+                        break
         return result
 
     def _dislodged(self, victim: int, mover: int, units: dict, standoffs: set[str]) -> DislodgedUnit:

@@ -12,7 +12,7 @@ All state lives on one ``Resolver`` object per adjudication.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .convoys import route_exists
 
@@ -33,7 +33,7 @@ class Prepared:
     target: str = ""  # supports: the supported unit's province; convoys: the army's province
     by_convoy: bool = False  # a move that takes the convoy route
     convoyers: tuple[int, ...] = ()  # moves: matching convoy orders (entry indices)
-    supporters: list[int] = field(default_factory=list)  # entries giving this unit matching support
+    supporters: list[int] | tuple[()] = ()  # entries giving this unit matching support
     has_decision: bool = False  # moves, matching supports, matching convoys
 
 
