@@ -108,3 +108,19 @@ def test_canonical_notation_round_trips() -> None:
         for items in case["orders"].values():
             for item in items:
                 assert str(read_order(item["order"])) == item["order"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
+def test_datc_through_the_parser(case: dict) -> None:
+    """The same cases with the orders read by the real order parser give the same results."""
+    from services.adjudication.engine.parser import parse_order
+    from services.adjudication.engine.phase import PhaseType
+
+    game_map = load_map("standard")
+    orders = {
+        power: [parse_order(o["order"], game_map=game_map, phase_type=PhaseType.MOVEMENT, power=power) for o in items]
+        for power, items in case["orders"].items()
+    }
+    outcome = resolve_movement(position_of(case), orders, game_map)
+    expected = [o["result"] for items in case["orders"].values() for o in items]
+    assert [r.result for r in outcome.results] == expected
