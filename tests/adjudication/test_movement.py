@@ -349,3 +349,55 @@ def test_a_full_board_is_fast() -> None:
     assert results(outcome)["A TUN - GRE"] == ("fails", "bounced at GRE")
     best = min(timeit.repeat(lambda: resolve_movement(position, orders, MAP), number=50, repeat=5)) / 50
     assert best < 0.002
+
+
+# -- invariants over random legal play ----------------------------------------------------------
+
+
+def _random_movement_phases(count: int) -> list[tuple]:
+    from services.adjudication.engine.phase import PhaseType
+    from tests.utils.random_play import random_play
+
+    phases = []
+    seed = 0
+    while len(phases) < count:
+        for position, orders, _ in random_play(seed, phases=30):
+            if position.phase.type is PhaseType.MOVEMENT:
+                phases.append((position, orders))
+        seed += 1
+    return phases[:count]
+
+
+RANDOM_PHASES = _random_movement_phases(120)
+
+
+def test_invariants_over_random_legal_play() -> None:
+    """Orders offered as possible are never void; no unit is lost or doubled; dislodged units
+    lost their province to the unit that attacked them and may retreat only to empty places."""
+    for position, orders in RANDOM_PHASES:
+        outcome = resolve_movement(position, orders, MAP)
+        assert len(outcome.results) == sum(len(o) for o in orders.values())
+        assert [r for r in outcome.results if r.result == "void"] == []
+        before = sorted(pu.power for pu in position.units.values())
+        after = sorted([pu.power for pu in outcome.units.values()] + [d.power for d in outcome.dislodged])
+        assert before == after
+        for province, pu in outcome.units.items():
+            assert pu.unit.province == province
+        for dislodged in outcome.dislodged:
+            taker = outcome.units[dislodged.unit.province]
+            assert taker.power != dislodged.power
+            for option in dislodged.retreats:
+                assert option.split("/")[0] not in outcome.units
+                assert option.split("/")[0] not in outcome.standoffs
+        for province in outcome.standoffs:
+            assert province not in outcome.units
+
+
+def test_random_play_does_not_depend_on_order_of_input() -> None:
+    for position, orders in RANDOM_PHASES[::6]:
+        reference = resolve_movement(position, orders, MAP)
+        reversed_orders = {p: list(reversed(orders[p])) for p in reversed(list(orders))}
+        outcome = resolve_movement(position, reversed_orders, MAP)
+        assert outcome.units == reference.units
+        assert outcome.dislodged == reference.dislodged
+        assert sorted(map(str, outcome.results)) == sorted(map(str, reference.results))
