@@ -66,6 +66,7 @@ class PossibleOrders(BaseModel):
     orders: dict[str, list[str]]
     submitted: list[str]
     lacking: list[str]
+    adjustment: int = Field(0, description="adjustment phases: builds allowed (positive) or removals owed (negative)")
 
 
 @router.put("/games/{game_id}/orders", response_model=SubmissionResult, response_model_exclude_none=True)

@@ -20,6 +20,8 @@ from services.adjudication.engine import (
     position_from_document, position_to_document, possible_orders,
 )
 from services.adjudication.engine.legality import orders_problems
+from services.adjudication.engine.phase import PhaseType
+from services.adjudication.engine.possible import adjustment_count
 from services.adjudication.engine.orders import Order
 from services.adjudication.engine.position import Position, Resolution
 from services.lobby.service import fold_records, game_row
@@ -199,7 +201,8 @@ async def resolve_phase(store: EventStore, game_id: str, phase: str | None,
 
 
 def possible_for(state: GameState, power: str, submitted: list[str]) -> dict[str, Any]:
-    """The legal orders of each of the power's units now, and which units still lack an order."""
+    """The legal orders of each of the power's units now, which units still lack an order, and
+    in adjustment phases the builds allowed (positive) or removals owed (negative)."""
     position = playable_position(state)
     game_map = load_map(position.variant)
     options = possible_orders(position, power, game_map)
@@ -208,8 +211,8 @@ def possible_for(state: GameState, power: str, submitted: list[str]) -> dict[str
         unit = getattr(order, "unit", None)
         if unit is not None:
             ordered.add(unit.location)
-    kind = position.phase.type.value
-    lacking = sorted(loc for loc in options if loc != "WAIVE" and loc not in ordered) if kind != "A" else []
+    adjusting = position.phase.type is PhaseType.ADJUSTMENTS
+    lacking = [] if adjusting else sorted(loc for loc in options if loc not in ordered)
     return {
         "phase": str(position.phase),
         "power": power,
@@ -217,4 +220,5 @@ def possible_for(state: GameState, power: str, submitted: list[str]) -> dict[str
         "orders": {loc: [str(o) for o in found] for loc, found in sorted(options.items())},
         "submitted": list(submitted),
         "lacking": lacking,
+        "adjustment": adjustment_count(position, power) if adjusting else 0,
     }

@@ -81,6 +81,10 @@ async def play_1901(client: httpx.AsyncClient) -> Table:
     refused = await table.order("FRANCE", ["A BEL H"])
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "nothing_to_order"
 
+    possible = (await table.client.get(f"/games/{table.game_id}/possible-orders", headers=table.player("ITALY"))).json()
+    assert possible["lacking"] == ["VEN"]
+    assert set(possible["orders"]["VEN"]) == {"A VEN R APU", "A VEN R PIE", "A VEN R TUS", "A VEN D"}
+
     retreat = await play_phase(table, "F1901R", {"ITALY": ["A VEN R TUS"]})
     assert retreat["next_phase"] == "W1901A"
     public = await table.view()
@@ -93,6 +97,10 @@ async def play_1901(client: httpx.AsyncClient) -> Table:
     assert centres["RUSSIA"] == {"MOS", "RUM", "SEV", "STP", "SWE", "WAR"}
     assert centres["TURKEY"] == {"ANK", "BUL", "CON", "SMY"}
     assert "ITALY" not in public["must_act"] and "AUSTRIA" in public["must_act"]
+
+    builds = (await table.client.get(f"/games/{table.game_id}/possible-orders", headers=table.player("AUSTRIA"))).json()
+    assert builds["adjustment"] == 2 and builds["lacking"] == []
+    assert {"A VIE B", "F TRI B", "A BUD B", "WAIVE"} <= {o for found in builds["orders"].values() for o in found}
 
     winter = await play_phase(table, "W1901A", WINTER)
     assert winter["next_phase"] == "S1902M"
