@@ -84,7 +84,7 @@ def test_the_outcome_does_not_depend_on_the_order_of_the_input() -> None:
         assert [(r.power, r.order) for r in again.results] == [(p, o) for p, os in read(start, shuffled).items() for o in os]
 
 
-def test_a_retreat_phase_follows_even_when_the_dislodged_unit_has_nowhere_to_go() -> None:
+def test_a_retreat_phase_in_which_nobody_can_retreat_is_skipped() -> None:
     # DATC 6.H.15: the English fleet in Portugal is dislodged from Spain and has nowhere to go.
     position = Position(Phase.parse("F1901M"), {
         "POR": PowerUnit("ENGLAND", parse_order("F POR H", game_map=MAP).unit),
@@ -92,12 +92,13 @@ def test_a_retreat_phase_follows_even_when_the_dislodged_unit_has_nowhere_to_go(
         "MAO": PowerUnit("FRANCE", parse_order("F MAO H", game_map=MAP).unit),
     }, {"POR": "ENGLAND"})
     resolution = adjudicate(position, read(position, {"FRANCE": ["F SPA/SC - POR", "F MAO S F SPA/SC - POR"]}))
-    assert str(resolution.next_phase) == "F1901R"
-    assert resolution.must_act == frozenset()  # nothing to order: the fleet is disbanded anyway
-    after = adjudicate(resolution.position, {})
-    assert after.position.centres == {"POR": "FRANCE"}
-    assert str(after.next_phase) == "W1901A"  # France: two units, one centre, a removal
-    assert after.must_act == {"FRANCE"}
+    # seed 003: a phase in which nobody has anything to do is skipped; the fleet is disbanded
+    assert [(d.power, str(d.unit), d.retreats) for d in resolution.dislodged] == [("ENGLAND", "F POR", ())]
+    assert resolution.position.dislodged == ()
+    assert "POR" in resolution.position.units and resolution.position.units["POR"].power == "FRANCE"
+    assert resolution.position.centres == {"POR": "FRANCE"}
+    assert str(resolution.next_phase) == "W1901A"  # France: two units, one centre, a removal
+    assert resolution.must_act == {"FRANCE"}
 
 
 def test_in_a_retreat_phase_only_powers_with_somewhere_to_go_must_act() -> None:

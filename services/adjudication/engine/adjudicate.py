@@ -2,7 +2,7 @@
 
 ``adjudicate`` dispatches on the phase type (movement, retreats, adjustments), then walks
 the phase sequence S M -> S R -> F M -> F R -> W A -> next S M, skipping a retreat phase
-in which no unit is dislodged and an adjustment phase in which nobody can build or has
+in which no dislodged unit can retreat and an adjustment phase in which nobody can build or has
 to remove. Centre ownership changes once a year, after the Fall retreats (after Fall
 movement when that retreat phase is skipped): a power owns every centre one of its units
 stands on. Victory is checked at the same moment.
@@ -17,7 +17,7 @@ from .geography import GameMap, load_map
 from .movement import resolve_movement
 from .orders import Order, Remove
 from .phase import Phase, PhaseType, Season
-from .position import OrderResult, Position, Power, PowerUnit, Resolution
+from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, Resolution
 from .retreats import resolve_retreats
 
 CIVIL_DISORDER_REMOVAL = "civil disorder: removed, farthest from home"
@@ -90,9 +90,11 @@ def _movement(
     obeyed = {power: list(o) for power, o in orders.items() if power not in civil_disorder}
     outcome = resolve_movement(position, obeyed, game_map)
     results = _in_input_order(orders, civil_disorder, outcome.results)
-    if not outcome.dislodged:
-        return _season_end(position, results, outcome.units, game_map, threshold, teams)
     dislodged = tuple(sorted(outcome.dislodged, key=lambda d: (d.power, d.unit.location)))
+    if not any(d.retreats for d in dislodged):
+        # Nobody has a retreat to order (seed 003: a phase in which nobody has anything to do
+        # is skipped): units with nowhere to go are disbanded at once.
+        return _season_end(position, results, outcome.units, game_map, threshold, teams, dislodged)
     next_phase = position.phase.following()
     return Resolution(
         phase=position.phase,
@@ -101,7 +103,7 @@ def _movement(
         position=Position(next_phase, dict(outcome.units), dict(position.centres), dislodged, position.variant),
         next_phase=next_phase,
         # a unit with nowhere to go is disbanded whatever its power orders: nothing to wait for
-        must_act=frozenset(d.power for d in dislodged if d.retreats),
+        must_act=frozenset(d.power for d in dislodged if d.retreats and d.power not in civil_disorder),
     )
 
 
@@ -130,8 +132,12 @@ def _season_end(
     game_map: GameMap,
     threshold: int,
     teams: Sequence[frozenset[Power]],
+    disbanded: tuple[DislodgedUnit, ...] = (),
 ) -> Resolution:
-    """After the movement (and retreats, if any) of a season: on to the next phase."""
+    """After the movement (and retreats, if any) of a season: on to the next phase.
+
+    ``disbanded`` are units dislodged by the movement that had nowhere to retreat: reported
+    in the resolution, gone from the new position."""
     phase = position.phase
     units = dict(units)
     if phase.season is Season.SPRING:
@@ -139,7 +145,7 @@ def _season_end(
         return Resolution(
             phase=phase,
             results=tuple(results),
-            dislodged=(),
+            dislodged=disbanded,
             position=Position(next_phase, units, dict(position.centres), (), position.variant),
             next_phase=next_phase,
             must_act=_powers_with_units(units),
@@ -155,7 +161,7 @@ def _season_end(
     return Resolution(
         phase=phase,
         results=tuple(results),
-        dislodged=(),
+        dislodged=disbanded,
         position=Position(next_phase, units, centres, (), position.variant),
         next_phase=next_phase,
         must_act=acting,
