@@ -3,11 +3,12 @@ Runs alone with ``uvicorn services.visibility.api:app``."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
+from services.adjudication.engine import load_map
 from services.factory import build_app
 from services.lobby.dependencies import CurrentCaller, CurrentGame, StoreDep
 from services.lobby.state import GameState, fold
@@ -16,16 +17,16 @@ from shared.errors import Forbidden, Unprocessable
 from shared.events import from_recorded, game_stream, orders_prefix
 from shared.settings import Settings
 
+from .schemas import GameView
 from .view import Viewer, view
 
 router = APIRouter(tags=["visibility"])
 
-POWER_NAMES = frozenset({"AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"})
 
 
 def viewer_for(caller: Caller, game: GameState, power: str | None) -> Viewer:
     """The viewer a caller may be: a player sees as their power, the operator as anyone."""
-    if power is not None and power.upper() not in POWER_NAMES:
+    if power is not None and power.upper() not in load_map(game.variant).home_centres:
         raise Unprocessable(f"unknown power {power!r}", code="unknown_power", where="query.power")
     wanted = power.upper() if power else None
     if caller.role == "operator":
@@ -44,9 +45,9 @@ def viewer_for(caller: Caller, game: GameState, power: str | None) -> Viewer:
     return Viewer.public()
 
 
-@router.get("/games/{game_id}/view")
+@router.get("/games/{game_id}/view", response_model=GameView)
 async def game_view(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
-                    power: str | None = None) -> dict[str, Any]:
+                    power: Annotated[str | None, Query(max_length=20)] = None) -> dict[str, Any]:
     """The caller's view: a player's own power (and own pending orders); public without a token."""
     viewer = viewer_for(caller, game, power)
     async with store.transaction() as tx:

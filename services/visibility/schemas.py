@@ -1,0 +1,63 @@
+"""The shape of a view, for the OpenAPI document (the projection itself is view.py)."""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+
+class GameInfo(BaseModel):
+    id: str
+    name: str
+    variant: str
+    status: Literal["forming", "active", "finished"]
+    phase: str | None
+    settings: dict[str, Any]
+
+
+class ViewerInfo(BaseModel):
+    kind: Literal["power", "public", "operator"]
+    power: str | None
+    codename: str | None
+
+
+class DislodgedView(BaseModel):
+    power: str
+    unit: str
+    attacker_from: str
+    retreats: list[str]
+
+
+class PositionView(BaseModel):
+    phase: str
+    units: dict[str, list[str]]
+    centres: dict[str, list[str]]
+    dislodged: list[DislodgedView]
+
+
+class ResultView(BaseModel):
+    order: str
+    result: Literal["succeeds", "fails", "void"]
+    reason: str
+
+
+class ResolvedPhaseView(BaseModel):
+    phase: str
+    orders: dict[str, list[ResultView]]
+    dislodged: list[DislodgedView]
+    next_phase: str
+
+
+class PowerView(BaseModel):
+    codename: str
+
+
+class GameView(BaseModel):
+    game: GameInfo
+    viewer: ViewerInfo
+    powers: dict[str, PowerView]
+    position: PositionView | None
+    must_act: list[str]
+    orders: dict[str, list[str]]
+    history: list[ResolvedPhaseView]
+    winners: list[str]
