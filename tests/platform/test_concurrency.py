@@ -10,8 +10,6 @@ import pytest
 
 from .helpers import OPERATOR, POWERS, started_table
 
-pytestmark = pytest.mark.postgres
-
 CHOICES = {
     "AUSTRIA": [["A VIE - GAL"], ["A VIE - TYR", "F TRI - ALB"], ["A BUD - SER"]],
     "ENGLAND": [["F LON - NTH"], ["F EDI - NWG", "A LVP - YOR"], ["F LON - ENG"]],
@@ -23,6 +21,7 @@ CHOICES = {
 }
 
 
+@pytest.mark.postgres
 async def test_fifty_concurrent_submissions_then_last_wins(postgres_client: httpx.AsyncClient) -> None:
     table = await started_table(postgres_client)
     rng = random.Random(7)
@@ -49,11 +48,12 @@ async def test_fifty_concurrent_submissions_then_last_wins(postgres_client: http
     assert adjudicated == latest
 
 
-async def test_racing_resolutions_resolve_once(postgres_client: httpx.AsyncClient) -> None:
-    table = await started_table(postgres_client)
+async def test_racing_resolutions_resolve_once(client: httpx.AsyncClient) -> None:
+    """On both back ends: PostgreSQL's row lock, SQLite's one writer at a time."""
+    table = await started_table(client)
     await table.order_ok("FRANCE", ["A PAR - BUR"])
     url = f"/games/{table.game_id}/resolve"
-    racing = await asyncio.gather(*(postgres_client.post(url, json={"phase": "S1901M"}, headers=table.host)
+    racing = await asyncio.gather(*(client.post(url, json={"phase": "S1901M"}, headers=table.host)
                                      for _ in range(6)))
     statuses = sorted(r.status_code for r in racing)
     assert statuses == [200] + [409] * 5
@@ -63,6 +63,7 @@ async def test_racing_resolutions_resolve_once(postgres_client: httpx.AsyncClien
     assert (await table.view())["game"]["phase"] == "F1901M"
 
 
+@pytest.mark.postgres
 async def test_submissions_racing_a_resolution_are_counted_or_refused(postgres_client: httpx.AsyncClient) -> None:
     """An accepted order is counted in the phase it was accepted for; a late one is refused."""
     table = await started_table(postgres_client)
