@@ -22,6 +22,7 @@ from .resolver import CONVOY, HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Prepared, 
 
 
 _MOVEMENT_ORDERS = frozenset({Hold, Move, SupportHold, SupportMove, Convoy})
+_NOTHING: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,8 @@ class _Submitted:
     power: Power
     order: Order
     unit_province: str | None = None  # the ordered unit's province, once found
-    destination: str = ""  # moves: the destination province
+    destination: str = ""  # the province a move, support or convoy is aimed at
+    target: str = ""  # supports: the supported unit's province; convoys: the army's province
     void: str = ""  # the reason, for an order without effect
     entry: Prepared | None = None  # the prepared order this one became, if legal
     destination_location: str = ""  # moves: where the unit ends if it moves
@@ -112,11 +114,16 @@ class _Phase:
         if kind is Move:
             return self._illegal_move(sub, unit, province, order)
         if kind is SupportHold:
-            return self._illegal_support(unit, province, province_of(order.supported.location), None)
+            sub.target = sub.destination = province_of(order.supported.location)
+            return self._illegal_support(unit, province, sub.target, sub.target, None)
         if kind is SupportMove:
-            return self._illegal_support(unit, province, province_of(order.supported.location), order.destination)
+            sub.target = province_of(order.supported.location)
+            sub.destination = province_of(order.destination)
+            return self._illegal_support(unit, province, sub.target, sub.destination, order.destination)
         if kind is Convoy:
-            return self._illegal_convoy(unit, province, order)
+            sub.target = province_of(order.army.location)
+            sub.destination = province_of(order.destination)
+            return self._illegal_convoy(unit, province, sub.target, sub.destination)
         return ""
 
     def _illegal_move(self, sub: _Submitted, unit: Unit, origin: str, order: Move) -> str:
@@ -133,7 +140,7 @@ class _Phase:
             sub.destination_location = location
             return ""
         sub.destination_location = target  # DATC 4.B.6: a coast on an army move is ignored
-        adjacent = target in self.map.army_neighbours(origin)
+        adjacent = target in self.map.army.get(origin, _NOTHING)
         if adjacent and not order.via_convoy:
             return ""
         if not self._convoy_possible(origin, target, self.sea_fleets):
@@ -162,8 +169,10 @@ class _Phase:
             return False
         return route_exists(origin, destination, fleets, self.sea_neighbours)
 
-    def _illegal_support(self, unit: Unit, origin: str, supported: str, destination: str | None) -> str:
-        target = supported if destination is None else province_of(destination)
+    def _illegal_support(
+        self, unit: Unit, origin: str, supported: str, target: str, destination: str | None
+    ) -> str:
+        """``target``: the province support goes into; ``destination``: as written (maybe with a coast)."""
         if supported == origin:
             return f"void: {unit} cannot support itself"
         if target == origin:
@@ -172,11 +181,11 @@ class _Phase:
         if other is None:
             return f"void: no unit at {supported} to support"
         if not self.map.can_reach_province(unit, target):
-            return f"void: {unit.province} does not border {target}"
+            return f"void: {origin} does not border {target}"
         if destination is None:
             return ""
         mover = other.unit
-        if target == mover.province:
+        if target == supported:
             return f"void: {mover} cannot move to its own province"
         if mover.type is UnitType.FLEET:
             if destination != target and target in self.map.split:
@@ -184,19 +193,17 @@ class _Phase:
             else:
                 possible = bool(self.map.fleet_destinations_in(mover.location, target))
         else:
-            possible = target in self.map.army_neighbours(mover.province) or self._convoy_possible(
-                mover.province, target, self.sea_fleets - {origin}
+            possible = target in self.map.army.get(supported, _NOTHING) or self._convoy_possible(
+                supported, target, self.sea_fleets - {origin}
             )
         return "" if possible else f"void: {mover} cannot reach {destination}"
 
-    def _illegal_convoy(self, unit: Unit, origin: str, order: Convoy) -> str:
+    def _illegal_convoy(self, unit: Unit, origin: str, army_province: str, destination: str) -> str:
         if unit.type is not UnitType.FLEET or origin not in self.map.sea:
             return f"void: {unit} is not at sea and cannot convoy"
-        army_province = order.army.province
         army = self.board.get(army_province)
         if army is None or army.unit.type is not UnitType.ARMY:
             return f"void: no army at {army_province} to convoy"
-        destination = province_of(order.destination)
         if destination == army_province or not (
             army_province in self.map.coastal and destination in self.map.coastal
         ):
@@ -233,8 +240,8 @@ class _Phase:
     def _prepare_convoy(self, sub: _Submitted) -> None:
         entry = self.entries[self.at[sub.unit_province]]
         entry.kind = CONVOY
-        entry.target = sub.order.army.province
-        entry.destination = province_of(sub.order.destination)
+        entry.target = sub.target
+        entry.destination = sub.destination
         sub.entry = entry
         self.convoys_of.setdefault((entry.target, entry.destination), []).append(entry.index)
 
@@ -249,7 +256,7 @@ class _Phase:
         if self.board[entry.province].unit.type is UnitType.FLEET:
             return entry
         convoyers = tuple(self.convoys_of.get((entry.province, entry.destination), ()))
-        adjacent = entry.destination in self.map.army_neighbours(entry.province)
+        adjacent = entry.destination in self.map.army.get(entry.province, _NOTHING)
         own_fleet_convoys = any(self.entries[c].power == entry.power for c in convoyers)
         # DATC 4.A.3 (2000/2023 rules, no fallback): the convoy route is taken when it is
         # needed, asked for ("via convoy"), or offered by a fleet of the army's own power.
@@ -264,15 +271,14 @@ class _Phase:
         entry = self.entries[self.at[sub.unit_province]]
         sub.entry = entry
         order = sub.order
-        entry.target = order.supported.province
+        entry.target = sub.target
+        entry.destination = sub.destination
         supported = self.entries[self.at[entry.target]]
         if type(order) is SupportHold:
             entry.kind = SUPPORT_HOLD
-            entry.destination = entry.target
             matches = supported.kind != MOVE
         else:
             entry.kind = SUPPORT_MOVE
-            entry.destination = province_of(order.destination)
             matches = supported.kind == MOVE and supported.destination == entry.destination
             if matches and order.destination != entry.destination:  # a coast in the support
                 moved_to = self.effective[entry.target].destination_location
@@ -308,12 +314,12 @@ class _Outcome:
         leaving = {entries[i].province for i, moved in self.moved.items() if moved}
         leaving.update(entries[i].province for i in self.dislodged_by)
         units = {p: pu for p, pu in phase.board.items() if p not in leaving}
-        unit_at = phase.map.unit
+        power_unit = phase.map.power_unit
         for index, moved in self.moved.items():
             if moved:
                 here = phase.board[entries[index].province]
                 sub = phase.effective[entries[index].province]
-                units[sub.destination] = PowerUnit(here.power, unit_at(here.unit.type, sub.destination_location))
+                units[sub.destination] = power_unit(here.power, here.unit.type, sub.destination_location)
         standoffs = self._standoffs(units)
         dislodged = tuple(
             sorted(

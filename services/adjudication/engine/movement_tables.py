@@ -9,12 +9,13 @@ from functools import lru_cache
 
 from .geography import GameMap
 from .orders import Unit, UnitType, province_of
+from .position import PowerUnit
 
 _NONE: frozenset[str] = frozenset()
 
 
 class MovementTables:
-    __slots__ = ("provinces", "army", "fleet", "fleet_reach", "fleet_into", "sea", "coastal", "split", "units")
+    __slots__ = ("provinces", "army", "fleet", "fleet_reach", "fleet_into", "sea", "coastal", "split", "units", "power_units")
 
     def __init__(self, game_map: GameMap) -> None:
         self.provinces = frozenset(game_map.provinces)
@@ -35,6 +36,15 @@ class MovementTables:
         # Units are immutable values: one shared instance per (type, location) saves allocations.
         self.units = {(UnitType.ARMY, p): Unit(UnitType.ARMY, p) for p in self.army}
         self.units.update({(UnitType.FLEET, loc): Unit(UnitType.FLEET, loc) for loc in self.fleet})
+        self.power_units = {
+            (power, unit.type, unit.location): PowerUnit(power, unit)
+            for power in game_map.powers
+            for unit in self.units.values()
+        }
+
+    def power_unit(self, power: str, unit_type: UnitType, location: str) -> PowerUnit:
+        found = self.power_units.get((power, unit_type, location))
+        return found if found is not None else PowerUnit(power, Unit(unit_type, location))
 
     def unit(self, unit_type: UnitType, location: str) -> Unit:
         found = self.units.get((unit_type, location))

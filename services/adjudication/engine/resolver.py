@@ -177,7 +177,7 @@ class Resolver:
         resident = self.entries[occupant]
         if (
             resident.kind == MOVE
-            and self.opponent(index) is None
+            and self.opponents.get(index) is None
             and self.resolve(occupant)
         ):
             return 1 + self._support_count(index)
@@ -196,7 +196,7 @@ class Resolver:
     def prevent_strength(self, index: int) -> int:
         if not self.path(index):
             return 0
-        opponent = self.opponent(index)
+        opponent = self.opponents.get(index)
         if opponent is not None and self.resolve(opponent):
             return 0
         return 1 + self._support_count(index)
@@ -206,7 +206,7 @@ class Resolver:
         attack = self.attack_strength(index)
         if attack == 0:
             return False
-        opponent = self.opponent(index)
+        opponent = self.opponents.get(index)
         if opponent is not None:
             if attack <= 1 + self._support_count(opponent):
                 return False
