@@ -401,3 +401,59 @@ def test_random_play_does_not_depend_on_order_of_input() -> None:
         assert outcome.units == reference.units
         assert outcome.dislodged == reference.dislodged
         assert sorted(map(str, outcome.results)) == sorted(map(str, reference.results))
+
+
+def test_arbitrary_orders_never_break_the_resolver() -> None:
+    """Random boards with random orders, legal or not (wrong units, far destinations, foreign
+    units, coasts, convoys of anything): every order gets a result and the invariants hold."""
+    from services.adjudication.engine.orders import Convoy, SupportHold, SupportMove
+
+    rng = random.Random(20240223)
+    provinces = sorted(MAP.provinces)
+    locations = sorted({loc for p in provinces for loc in MAP.fleet_locations(p)} | set(provinces))
+    powers = sorted(MAP.powers)
+    for _ in range(150):
+        board = {}
+        for province in rng.sample(provinces, 30):
+            if MAP.is_sea(province) or (MAP.is_coastal(province) and rng.random() < 0.4):
+                location = rng.choice(MAP.fleet_locations(province))
+                unit = Unit(UnitType.FLEET, location)
+            elif MAP.is_land(province):
+                unit = Unit(UnitType.ARMY, province)
+            else:
+                continue
+            board[province] = PowerUnit(rng.choice(powers), unit)
+        position = Position(Phase.parse("F1905M"), board, {})
+        units = [pu.unit for pu in board.values()]
+
+        def near(unit: Unit) -> str:
+            nbrs = sorted(MAP.army_neighbours(unit.province) | MAP.fleet_neighbours(unit.location))
+            return rng.choice(nbrs) if nbrs and rng.random() < 0.8 else rng.choice(locations)
+
+        orders: dict[str, list] = {}
+        for pu in board.values():
+            unit = pu.unit
+            other = rng.choice(units)
+            kind = rng.random()
+            if kind < 0.35:
+                order = Move(unit, near(unit), via_convoy=rng.random() < 0.1)
+            elif kind < 0.55:
+                order = SupportMove(unit, other, province_of_any(near(other)))
+            elif kind < 0.7:
+                order = SupportHold(unit, other)
+            elif kind < 0.85:
+                order = Convoy(unit, other, province_of_any(rng.choice(locations)))
+            else:
+                order = Hold(unit)
+            power = pu.power if rng.random() < 0.95 else rng.choice(powers)
+            orders.setdefault(power, []).append(order)
+        outcome = resolve_movement(position, orders, MAP)
+        assert len(outcome.results) == len(board)
+        assert len(outcome.units) + len(outcome.dislodged) == len(board)
+        shuffled = {p: rng.sample(os, len(os)) for p, os in reversed(list(orders.items()))}
+        again = resolve_movement(position, shuffled, MAP)
+        assert again.units == outcome.units and again.dislodged == outcome.dislodged
+
+
+def province_of_any(location: str) -> str:
+    return location.split("/")[0]
