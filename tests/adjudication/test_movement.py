@@ -368,13 +368,15 @@ def _random_movement_phases(count: int) -> list[tuple]:
     return phases[:count]
 
 
-RANDOM_PHASES = _random_movement_phases(120)
+@pytest.fixture(scope="module")
+def random_phases() -> list[tuple]:
+    return _random_movement_phases(120)
 
 
-def test_invariants_over_random_legal_play() -> None:
+def test_invariants_over_random_legal_play(random_phases: list[tuple]) -> None:
     """Orders offered as possible are never void; no unit is lost or doubled; dislodged units
     lost their province to the unit that attacked them and may retreat only to empty places."""
-    for position, orders in RANDOM_PHASES:
+    for position, orders in random_phases:
         outcome = resolve_movement(position, orders, MAP)
         assert len(outcome.results) == sum(len(o) for o in orders.values())
         assert [r for r in outcome.results if r.result == "void"] == []
@@ -393,8 +395,8 @@ def test_invariants_over_random_legal_play() -> None:
             assert province not in outcome.units
 
 
-def test_random_play_does_not_depend_on_order_of_input() -> None:
-    for position, orders in RANDOM_PHASES[::6]:
+def test_random_play_does_not_depend_on_order_of_input(random_phases: list[tuple]) -> None:
+    for position, orders in random_phases[::6]:
         reference = resolve_movement(position, orders, MAP)
         reversed_orders = {p: list(reversed(orders[p])) for p in reversed(list(orders))}
         outcome = resolve_movement(position, reversed_orders, MAP)
