@@ -34,6 +34,12 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
 
     app = FastAPI(title=title, version="0.1.0", lifespan=lifespan)
     install_error_handlers(app)
+
+    @app.get("/healthz", tags=["health"])
+    async def healthz() -> dict[str, str]:
+        """Liveness and readiness: the process answers and its store is open."""
+        return {"status": "ok", "store": app.state.store.dialect}
+
     for router in routers:
         app.include_router(router)
     return app
