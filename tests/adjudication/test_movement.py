@@ -315,7 +315,7 @@ def test_holds_are_orders_too() -> None:
     assert outcome.units["PAR"] == PowerUnit("FRANCE", read_unit("A PAR"))
 
 
-# -- speed ------------------------------------------------------------------------------------
+# -- a full board (its speed is measured in benchmarks/adjudicate.py, not here) ----------------
 
 FULL_BOARD = {
     "AUSTRIA": ["A VIE", "A BUD", "F TRI", "A SER", "A GAL"],
@@ -337,18 +337,13 @@ FULL_BOARD_ORDERS = {
 }
 
 
-def test_a_full_board_is_fast() -> None:
-    """34 units, 34 orders. Measured ~0.12-0.18 ms on the shared 2-core box; the bound is loose
-    so that only a real regression (a quadratic search, a deep copy) trips it."""
-    import timeit
-
+def test_a_full_board_resolves() -> None:
+    """34 units, 34 orders at once."""
     position = position_of({"units": FULL_BOARD})
     orders = {p: [read_order(o) for o in os] for p, os in FULL_BOARD_ORDERS.items()}
     outcome = resolve_movement(position, orders, MAP)
     assert results(outcome)["A BUR - BEL"] == ("succeeds", "moved to BEL")
     assert results(outcome)["A TUN - GRE"] == ("fails", "bounced at GRE")
-    best = min(timeit.repeat(lambda: resolve_movement(position, orders, MAP), number=50, repeat=5)) / 50
-    assert best < 0.002
 
 
 # -- invariants over random legal play ----------------------------------------------------------
