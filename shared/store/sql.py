@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager, nullcontext
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from datetime import datetime, timezone
 from typing import Any, Literal
 
@@ -294,7 +294,9 @@ class EventStore:
                 await connection.execute(select(func.pg_advisory_xact_lock(SCHEMA_LOCK_KEY)))
             await connection.run_sync(lambda sync: SQLModel.metadata.create_all(sync, tables=STORE_TABLES))
 
-    def transaction(self, game_id: str | None = None, lock: LockMode = "none") -> Any:
+    def transaction(
+        self, game_id: str | None = None, lock: LockMode = "none"
+    ) -> AbstractAsyncContextManager[Transaction]:
         """A write transaction: commits on exit, rolls back on an exception.
 
         ``lock="share"`` lets many order submissions for one game in at once while keeping a
