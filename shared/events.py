@@ -110,6 +110,8 @@ class PhaseResolved(Event):
     winners: list[str] = []
     edition: str = "2000"
     engine_version: str
+    civil_disorder: list[str] = []  # powers whose orders were ignored (missed deadline, sitting out)
+    details: dict[str, Any] = {}  # variant-specific facts (dice rolls, devastations, ...)
 
 
 class GameFinished(Event):

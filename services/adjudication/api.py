@@ -102,7 +102,7 @@ async def possible_orders(game: CurrentGame, caller: CurrentPlayer, store: Store
     """The legal orders of each of the caller's units now, and which still lack an order."""
     power = game.power_of(caller.player_id)
     if power is None:
-        service.playable_position(game)  # 409 before the start
+        service.playable_state(game)  # 409 before the start
         raise Forbidden("this player has no power in this game", code="no_power")
     phase = game.phase or ""
     submitted = (await service.current_orders(store, game.game_id, phase)).get(power, [])

@@ -13,17 +13,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
-from services.adjudication.engine import (
-    ENGINE_VERSION, ParseError, adjudicate, initial_position, load_map, normalise_order, parse_order,
-    position_from_document, position_to_document, possible_orders,
-)
-from services.adjudication.engine.legality import orders_problems
-from services.adjudication.engine.phase import PhaseType
-from services.adjudication.engine.possible import adjustment_count
-from services.adjudication.engine.orders import Order
-from services.adjudication.engine.position import Position, Resolution
+from services.adjudication.engine import ENGINE_VERSION
+from services.adjudication.variants import Opening, OrderCheck, PhaseOutcome, Variant, get_variant
 from services.lobby.service import fold_records, game_row
 from services.lobby.state import GameState
 from shared.errors import Conflict, Forbidden, Unprocessable
@@ -36,89 +29,48 @@ from shared.store import EventStore
 
 # ----------------------------------------------------------------------------- the rules, pure
 
-def opening(variant: str) -> tuple[str, dict[str, Any], list[str], list[str]]:
-    """(first phase, position document, all powers, powers that must act) of a new game."""
-    position = initial_position(variant)
-    powers = sorted(load_map(variant).home_centres)
-    must_act = sorted({pu.power for pu in position.units.values()})
-    return str(position.phase), position_to_document(position), powers, must_act
+def variant_of(state: GameState) -> Variant:
+    return get_variant(state.variant)
 
 
-@dataclass(frozen=True, slots=True)
-class OrderCheck:
-    text: str
-    accepted: bool
-    order: str | None = None  # canonical short notation when accepted
-    reason: str | None = None
-    where: str | None = None  # the word the parser stumbled on
-    expected: tuple[str, ...] = ()
-
-    def as_json(self) -> dict[str, Any]:
-        if self.accepted:
-            return {"text": self.text, "status": "accepted", "order": self.order}
-        body: dict[str, Any] = {"text": self.text, "status": "rejected", "reason": self.reason}
-        if self.where is not None:
-            body["word"] = self.where
-        if self.expected:
-            body["expected"] = list(self.expected)
-        return body
+def opening(variant: str, settings: Mapping[str, Any], seed: int) -> Opening:
+    """The first phase, state document, seats and who must act of a new game."""
+    return get_variant(variant).opening(settings, seed)
 
 
-def check_orders(texts: Sequence[str], power: str, position: Position) -> list[OrderCheck]:
-    """Each text read and checked: accepted in canonical notation, or rejected with the reason."""
-    game_map = load_map(position.variant)
-    phase_type = position.phase.type
-    readings: list[Order | ParseError] = []
-    for text in texts:
-        reading = parse_order(text, game_map=game_map, phase_type=phase_type, power=power)
-        if not isinstance(reading, ParseError):
-            reading = normalise_order(reading, position, game_map)
-        readings.append(reading)
-    orders = [r for r in readings if not isinstance(r, ParseError)]
-    problems = iter(orders_problems(orders, power, position, game_map))
-    checks = []
-    for text, reading in zip(texts, readings):
-        if isinstance(reading, ParseError):
-            checks.append(OrderCheck(text, False, reason=reading.message, where=reading.word,
-                                     expected=tuple(reading.expected)))
-            continue
-        problem = next(problems)
-        checks.append(OrderCheck(text, problem is None, order=str(reading) if problem is None else None,
-                                 reason=problem))
-    return checks
+def check_orders(state: GameState, power: str, texts: Sequence[str]) -> list[OrderCheck]:
+    return variant_of(state).check_orders(playable_state(state), power, texts)
 
 
-def read_stored_orders(texts: Sequence[str], power: str, position: Position) -> list[Order]:
-    """Stored canonical orders back into Order values (they were checked when accepted)."""
-    game_map = load_map(position.variant)
-    orders = []
-    for text in texts:
-        reading = parse_order(text, game_map=game_map, phase_type=position.phase.type, power=power)
-        if not isinstance(reading, ParseError):
-            orders.append(normalise_order(reading, position, game_map))
-    return orders
+def adjudicate_phase(state: GameState, position_before: dict[str, Any], submitted: Mapping[str, Sequence[str]],
+                     civil_disorder: frozenset[str] = frozenset()) -> PhaseResolved:
+    """Resolve one phase from stored canonical orders: the same call for a live resolution
+    and for ``entente replay``, so that a replay checks exactly what was stored."""
+    seed = state.seed if state.seed is not None else 0
+    outcome = variant_of(state).resolve(position_before, submitted, settings=state.settings.model_dump(),
+                                        seed=seed, civil_disorder=civil_disorder)
+    return resolution_event(position_before, outcome, state.settings.edition, civil_disorder)
 
 
-def resolution_event(position: Position, resolution: Resolution, edition: str) -> PhaseResolved:
-    orders: dict[str, list[AdjudicatedOrder]] = {}
-    for result in resolution.results:
-        orders.setdefault(result.power, []).append(
-            AdjudicatedOrder(order=str(result.order), result=result.result, reason=result.reason))
-    dislodged = [DislodgedRecord(power=d.power, unit=str(d.unit), attacker_from=d.attacker_from,
-                                 retreats=list(d.retreats)) for d in resolution.dislodged]
+def resolution_event(position_before: dict[str, Any], outcome: PhaseOutcome, edition: str,
+                     civil_disorder: frozenset[str] = frozenset()) -> PhaseResolved:
+    orders = {power: [AdjudicatedOrder(**result) for result in results] for power, results in outcome.orders.items()}
+    details = dict(outcome.details)
+    dislodged = [DislodgedRecord(**d) for d in details.pop("dislodged", [])]
     return PhaseResolved(
-        phase=str(resolution.phase), position_before=position_to_document(position), orders=orders,
-        dislodged=dislodged, position=position_to_document(resolution.position),
-        next_phase=str(resolution.next_phase), must_act=sorted(resolution.must_act),
-        winners=sorted(resolution.winners), edition=edition, engine_version=ENGINE_VERSION)
+        phase=outcome.phase, position_before=position_before, orders=orders, dislodged=dislodged,
+        position=outcome.state, next_phase=outcome.next_phase, must_act=list(outcome.must_act),
+        winners=list(outcome.winners), edition=edition, engine_version=ENGINE_VERSION,
+        civil_disorder=sorted(civil_disorder), details=details)
 
 
-def playable_position(state: GameState) -> Position:
+def playable_state(state: GameState) -> dict[str, Any]:
+    """The current state document of a game that is being played (409 otherwise)."""
     if state.status == "forming":
         raise Conflict(f"game {state.game_id} has not started", code="game_not_started")
     if state.status == "finished" or state.position is None:
         raise Conflict(f"game {state.game_id} is finished", code="game_finished")
-    return position_from_document(state.position)
+    return state.position
 
 
 def power_must_act(state: GameState, power: str) -> None:
@@ -140,20 +92,20 @@ async def submit_orders(store: EventStore, game_id: str, player_id: str, texts: 
                         phase: str | None = None, metadata: dict | None = None) -> Submission:
     async with store.transaction(game_id, lock="share") as tx:
         state = fold_records(await tx.read_stream(game_stream(game_id)))
-        position = playable_position(state)
+        playable_state(state)
         if phase is not None and phase.strip().upper() != state.phase:
             raise Conflict(f"the game is at {state.phase}, not {phase}", code="wrong_phase", where="body.phase")
         power = state.power_of(player_id)
         if power is None:
             raise Forbidden("this player has no power in this game", code="no_power")
         power_must_act(state, power)
-        checks = check_orders(texts, power, position)
+        checks = check_orders(state, power, texts)
         accepted = [c.order for c in checks if c.accepted and c.order]
         if texts and not accepted:
             raise Unprocessable("no order of this submission was accepted; nothing was stored",
                                 code="orders_rejected", where="body.orders",
                                 details=[c.as_json() for c in checks])
-        event = OrdersSubmitted(phase=str(position.phase), power=power, player_id=player_id, orders=accepted)
+        event = OrdersSubmitted(phase=str(state.phase), power=power, player_id=player_id, orders=accepted)
         await tx.append(orders_stream(game_id, event.phase, power), [to_new_event(event, metadata)],
                         expected_version=None)
     return Submission(event.phase, power, checks)
@@ -183,14 +135,12 @@ async def resolve_phase(store: EventStore, game_id: str, phase: str | None,
         if phase is not None and state.phase != phase and any(r.phase == phase for r in state.resolved):
             raise Conflict(f"phase {phase} has already been resolved; the game is at {state.phase}",
                            code="phase_already_resolved", where="body.phase")
-        position = playable_position(state)
+        position_before = playable_state(state)
         if phase is not None and state.phase != phase:
             raise Conflict(f"the game is at {state.phase}, not {phase}", code="wrong_phase", where="body.phase")
-        submitted = latest_orders(await tx.read_streams(orders_prefix(game_id, str(position.phase))))
-        orders = {power: read_stored_orders(texts, power, position) for power, texts in sorted(submitted.items())}
-        edition = state.settings.edition
-        event = resolution_event(position, adjudicate(position, orders, edition=edition), edition)
-        events = [event]
+        submitted = latest_orders(await tx.read_streams(orders_prefix(game_id, str(state.phase))))
+        event = adjudicate_phase(state, position_before, submitted)
+        events: list = [event]
         if event.winners:
             events.append(GameFinished(reason="victory", winners=event.winners, phase=event.next_phase))
         await tx.append(game_stream(game_id), [to_new_event(e, metadata) for e in events],
@@ -203,22 +153,17 @@ async def resolve_phase(store: EventStore, game_id: str, phase: str | None,
 def possible_for(state: GameState, power: str, submitted: list[str]) -> dict[str, Any]:
     """The legal orders of each of the power's units now, which units still lack an order, and
     in adjustment phases the builds allowed (positive) or removals owed (negative)."""
-    position = playable_position(state)
-    game_map = load_map(position.variant)
-    options = possible_orders(position, power, game_map)
-    ordered = set()
-    for order in read_stored_orders(submitted, power, position):
-        unit = getattr(order, "unit", None)
-        if unit is not None:
-            ordered.add(unit.location)
-    adjusting = position.phase.type is PhaseType.ADJUSTMENTS
-    lacking = [] if adjusting else sorted(loc for loc in options if loc not in ordered)
+    current = playable_state(state)
+    variant = variant_of(state)
+    options = variant.possible_orders(current, power)
+    chosen = set(submitted)
+    adjustment = variant.view(current, power).get("adjustments", {}).get(power, 0)
     return {
-        "phase": str(position.phase),
+        "phase": str(state.phase),
         "power": power,
         "must_act": power in state.must_act,
-        "orders": {loc: [str(o) for o in found] for loc, found in sorted(options.items())},
+        "orders": options,
         "submitted": list(submitted),
-        "lacking": lacking,
-        "adjustment": adjustment_count(position, power) if adjusting else 0,
+        "lacking": [] if adjustment else sorted(key for key, found in options.items() if not chosen & set(found)),
+        "adjustment": adjustment,
     }

@@ -298,11 +298,12 @@ async def replay_command(args: argparse.Namespace) -> int:
 def replay_log(game_id: str, records: Sequence[RecordedEvent], progress: TextIO | None = None) -> ReplayOutcome:
     """Re-adjudicate each stored PhaseResolved from its stored position and the orders that
     were current when it was resolved; stop at the first phase that differs."""
-    from services.adjudication.engine import adjudicate, position_from_document
-    from services.adjudication.service import read_stored_orders, resolution_event
+    from services.adjudication.service import adjudicate_phase
+    from services.lobby.state import fold
     from shared.events import GameStarted, OrdersSubmitted, PhaseResolved, from_recorded
 
     typed = [(record, from_recorded(record)) for record in records]
+    game = fold(e for r, e in typed if r.stream_id == game_stream_id(game_id))
     resolved = [(r, e) for r, e in typed if r.stream_id == game_stream_id(game_id) and isinstance(e, PhaseResolved)]
     expected_before: dict | None = next((e.position for _, e in typed if isinstance(e, GameStarted)), None)
     submissions = [(r.position, e) for r, e in typed if isinstance(e, OrdersSubmitted)]
@@ -314,9 +315,7 @@ def replay_log(game_id: str, records: Sequence[RecordedEvent], progress: TextIO 
             return ReplayOutcome(checked, f"{stored.phase}: does not start where the previous phase ended: {how}")
         submitted = orders_at(submissions, stored.phase, record.position)
         try:
-            position = position_from_document(stored.position_before)
-            orders = {power: read_stored_orders(texts, power, position) for power, texts in sorted(submitted.items())}
-            again = resolution_event(position, adjudicate(position, orders, edition=stored.edition), stored.edition)
+            again = adjudicate_phase(game, stored.position_before, submitted, frozenset(stored.civil_disorder))
         except Exception as error:  # the engine must not fail on a stored game: report it as the difference
             return ReplayOutcome(checked, f"{stored.phase}: the engine failed: {error!r}")
         difference = compare_resolutions(stored.model_dump(mode="json"), again.model_dump(mode="json"))
@@ -335,7 +334,7 @@ def orders_at(submissions: Sequence[tuple[int, Any]], phase: str, before_positio
     return latest
 
 
-COMPARED_FIELDS = ("phase", "orders", "dislodged", "position", "next_phase", "must_act", "winners")
+COMPARED_FIELDS = ("phase", "orders", "dislodged", "position", "next_phase", "must_act", "winners", "details")
 
 
 def compare_resolutions(stored: dict[str, Any], recomputed: dict[str, Any]) -> str | None:

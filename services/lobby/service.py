@@ -18,9 +18,10 @@ from shared.events import (
 from shared.store import EventStore, GameRow
 from shared.store.records import RecordedEvent
 
+from services.adjudication.variants import variant_names
+
 from .state import GameState, fold
 
-SUPPORTED_VARIANTS = ("standard",)
 SUPPORTED_PLAYER_COUNTS = (7,)
 _codename_rng = random.SystemRandom()
 
@@ -59,8 +60,8 @@ class Joined:
 
 async def create_game(store: EventStore, *, name: str, variant: str, settings: GameSettings,
                       metadata: dict | None = None) -> Created:
-    if variant not in SUPPORTED_VARIANTS:
-        raise Unprocessable(f"variant {variant!r} is not supported; expected one of {list(SUPPORTED_VARIANTS)}",
+    if variant not in variant_names():
+        raise Unprocessable(f"variant {variant!r} is not supported; expected one of {variant_names()}",
                             code="unsupported_variant", where="body.variant")
     if settings.player_count not in SUPPORTED_PLAYER_COUNTS:
         raise Unprocessable(f"player_count {settings.player_count} is not supported yet; expected 7",
@@ -116,10 +117,11 @@ async def start_game(store: EventStore, game_id: str, metadata: dict | None = No
         if len(state.seats) != needed:
             raise Conflict(f"game {game_id} needs {needed} players to start, has {len(state.seats)}",
                            code="not_enough_players")
-        phase, document, powers, must_act = opening(state.variant)
         seed = secrets.randbits(63)
+        first = opening(state.variant, state.settings.model_dump(), seed)
+        powers = [power for seat in first.seats for power in seat]
         started = GameStarted(seed=seed, powers=draw_powers(seed, [s.player_id for s in state.seats], powers),
-                              phase=phase, position=document, must_act=must_act)
+                              phase=first.phase, position=first.state, must_act=first.must_act)
         return await _append_to_game(tx, state, [started], metadata)
 
 

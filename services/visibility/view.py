@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Literal
 
-from services.adjudication.engine import position_from_document
+from services.adjudication.variants import get_variant
 from services.lobby.state import GameState, fold
 from shared.events import Event, OrdersSubmitted, PhaseResolved
 
@@ -44,7 +44,7 @@ def view(events: Iterable[Event], viewer: Viewer) -> dict[str, Any]:
                  "settings": state.settings.model_dump()},
         "viewer": {"kind": viewer.kind, "power": viewer.power, "codename": viewer.codename},
         "powers": _powers(state),
-        "position": _position(state.position),
+        "position": _position(state, viewer),
         "must_act": list(state.must_act) if state.status == "active" else [],
         "orders": _pending_orders(events, state, viewer),
         "history": [_resolved(r) for r in state.resolved],
@@ -56,23 +56,11 @@ def _powers(state: GameState) -> dict[str, dict[str, Any]]:
     return {power: {"codename": codename} for power, codename in sorted(state.codenames_by_power().items())}
 
 
-def _position(document: dict[str, Any] | None) -> dict[str, Any] | None:
-    if document is None:
+def _position(state: GameState, viewer: Viewer) -> dict[str, Any] | None:
+    """The board as the variant lets this viewer see it (its own visibility rules)."""
+    if state.position is None:
         return None
-    position = position_from_document(document)
-    units: dict[str, list[str]] = {}
-    for pu in sorted(position.units.values(), key=lambda pu: (pu.power, pu.unit.location)):
-        units.setdefault(pu.power, []).append(str(pu.unit))
-    centres: dict[str, list[str]] = {}
-    for province, owner in sorted(position.centres.items()):
-        centres.setdefault(owner, []).append(province)
-    return {
-        "phase": str(position.phase),
-        "units": units,
-        "centres": centres,
-        "dislodged": [{"power": d.power, "unit": str(d.unit), "attacker_from": d.attacker_from,
-                       "retreats": list(d.retreats)} for d in position.dislodged],
-    }
+    return get_variant(state.variant).view(state.position, viewer.power if viewer.kind == "power" else None)
 
 
 def _pending_orders(events: list[Event], state: GameState, viewer: Viewer) -> dict[str, list[str]]:

@@ -1,8 +1,8 @@
 """The visibility projection as a pure function of the log and the viewer."""
 from __future__ import annotations
 
-from services.adjudication.engine import adjudicate, initial_position, parse_order, load_map
-from services.adjudication.service import opening, resolution_event
+from services.adjudication.service import adjudicate_phase, opening
+from services.lobby.state import fold
 from services.visibility.view import Viewer, view
 from shared.events import GameCreated, GameSettings, GameStarted, OrdersSubmitted, PlayerJoined
 
@@ -10,7 +10,8 @@ POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 
 
 def started_log() -> list:
-    phase, document, _, must_act = opening("standard")
+    first = opening("standard", GameSettings().model_dump(), seed=987654321)
+    phase, document, must_act = first.phase, first.state, first.must_act
     log = [GameCreated(game_id="g_1", variant="standard", name="Test", settings=GameSettings(),
                        host_token_hash="h" * 64)]
     log += [PlayerJoined(player_id=f"p_{i}", codename=f"Codename {i}", token_hash=f"{i}" * 64) for i in range(7)]
@@ -55,14 +56,10 @@ def test_the_position_and_codenames() -> None:
 
 def test_resolved_phases_show_everyones_orders_and_results() -> None:
     log = started_log()
-    position = initial_position()
-    game_map = load_map("standard")
-    orders = {
-        "FRANCE": [parse_order("A PAR - BUR", game_map=game_map, phase_type=position.phase.type)],
-        "GERMANY": [parse_order("A MUN - BUR", game_map=game_map, phase_type=position.phase.type)],
-    }
+    state = fold(log)
+    orders = {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]}
     log += [submitted("FRANCE", ["A PAR - BUR"]), submitted("GERMANY", ["A MUN - BUR"]),
-            resolution_event(position, adjudicate(position, orders), "2000"),
+            adjudicate_phase(state, state.position, orders),
             submitted("GERMANY", ["A MUN - BUR"], phase="F1901M")]
     for viewer in (Viewer("power", "ENGLAND"), Viewer.public()):
         shown = view(log, viewer)
