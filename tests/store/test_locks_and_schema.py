@@ -128,3 +128,34 @@ async def test_an_exclusive_lock_keeps_submitters_out_until_it_commits(postgres_
 
     await asyncio.wait_for(asyncio.gather(resolver(), submitter()), 10)
     assert order == ["resolved", "submitted in F1901M"]
+
+
+async def test_the_unique_key_decides_a_race_the_version_check_cannot_see(
+    postgres_store: EventStore, postgres_url: str
+) -> None:
+    """A writer outside the store inserts version 1 and commits only after our version check:
+    the unique (stream_id, version) key refuses our insert, reported as a ConcurrencyError."""
+    from shared.store import ConcurrencyError
+
+    outsider = await asyncpg.connect(postgres_url)
+    try:
+        outside = outsider.transaction()
+        await outside.start()
+        await outsider.execute(
+            "INSERT INTO events (stream_id, version, type, schema_version, data, metadata, recorded_at) "
+            "VALUES ('game-race', 1, 'Outside', 1, '{}', '{}', now())")
+
+        async def ours() -> None:
+            async with postgres_store.transaction() as tx:
+                await tx.append("game-race", [NewEvent("Ours", {})], expected_version=0)
+
+        racing = asyncio.create_task(ours())
+        await asyncio.sleep(0.5)  # our insert now waits on the outsider's uncommitted row
+        assert not racing.done()
+        await outside.commit()
+        with pytest.raises(ConcurrencyError) as raised:
+            await asyncio.wait_for(racing, 10)
+    finally:
+        await outsider.close()
+    assert (raised.value.expected, raised.value.actual) == (0, 1)
+    assert [event.type for event in await postgres_store.read_stream("game-race")] == ["Outside"]
