@@ -70,6 +70,7 @@ class GameMap:
         "_fleet",
         "_fleet_locations",
         "_fleet_reach_provinces",
+        "unit_types",
     )
 
     def __init__(
@@ -82,8 +83,10 @@ class GameMap:
         starting_units: Mapping[str, tuple[Unit, ...]],
         army_adjacency: Mapping[str, frozenset[str]],
         fleet_adjacency: Mapping[str, frozenset[str]],
+        unit_types: tuple[UnitType, ...] = (UnitType.ARMY, UnitType.FLEET),
     ) -> None:
         self.variant = variant
+        self.unit_types = unit_types  # the Dirigible variant adds UnitType.DIRIGIBLE
         self.provinces: Mapping[str, Province] = MappingProxyType(dict(provinces))
         self.power_info: Mapping[str, PowerInfo] = MappingProxyType(dict(power_info))
         self.powers: tuple[str, ...] = tuple(sorted(power_info))
@@ -274,6 +277,7 @@ def _build(data: Mapping[str, Any]) -> GameMap:
         starting_units=starting_units,
         army_adjacency=army,
         fleet_adjacency=fleet,
+        unit_types=tuple(UnitType(t) for t in data.get("unit_types", ("A", "F"))),
     )
 
 

@@ -13,6 +13,7 @@ from enum import Enum
 class UnitType(str, Enum):
     ARMY = "A"
     FLEET = "F"
+    DIRIGIBLE = "D"  # the Dirigible variant's air unit (docs/rules/dirigible.md)
 
 
 def province_of(location: str) -> str:
@@ -118,6 +119,16 @@ class Remove:
 
 
 @dataclass(frozen=True, slots=True)
+class Devastate:
+    """Dirigible variant: a dirigible devastates the centre below it (declared with the retreats)."""
+
+    unit: Unit
+
+    def __str__(self) -> str:
+        return f"{self.unit} DEVASTATE"
+
+
+@dataclass(frozen=True, slots=True)
 class Waive:
     def __str__(self) -> str:
         return "WAIVE"
@@ -126,4 +137,4 @@ class Waive:
 MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy
 RetreatOrder = Retreat | Disband
 AdjustmentOrder = Build | Remove | Waive
-Order = MovementOrder | RetreatOrder | AdjustmentOrder
+Order = MovementOrder | RetreatOrder | AdjustmentOrder | Devastate

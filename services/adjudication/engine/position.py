@@ -31,6 +31,8 @@ class Position:
 
     ``units`` is keyed by province (one unit per province); ``centres`` maps each owned
     supply-centre province to its owner; ``dislodged`` is non-empty only in retreat phases.
+    The Dirigible variant adds ``air_units`` (dirigibles, keyed by province, above the ground
+    units) and ``devastated`` (centres devastated this game-year); both stay empty otherwise.
     """
 
     phase: Phase
@@ -38,6 +40,8 @@ class Position:
     centres: Mapping[str, Power]
     dislodged: tuple[DislodgedUnit, ...] = ()
     variant: str = "standard"
+    air_units: Mapping[str, PowerUnit] = field(default_factory=dict)
+    devastated: frozenset[str] = frozenset()
 
     def units_of(self, power: Power) -> list[Unit]:
         return [pu.unit for pu in self.units.values() if pu.power == power]

@@ -28,6 +28,7 @@ class Verb(str, Enum):
     REMOVE = "remove"
     WAIVE = "waive"
     VIA = "via"
+    DEVASTATE = "devastate"  # Dirigible variant only
 
 
 VERB_WORDS: Mapping[str, Verb] = {
@@ -48,6 +49,8 @@ VERB_WORDS: Mapping[str, Verb] = {
     "remove": Verb.REMOVE, "removes": Verb.REMOVE, "fjern": Verb.REMOVE,
     "waive": Verb.WAIVE, "waives": Verb.WAIVE,
     "via": Verb.VIA,
+    "devastate": Verb.DEVASTATE, "devastates": Verb.DEVASTATE, "dev": Verb.DEVASTATE,
+    "hærger": Verb.DEVASTATE, "haerger": Verb.DEVASTATE,
 }
 """One word per verb. ``to`` after a move or retreat verb ("moves to") is a filler."""
 
@@ -65,6 +68,20 @@ UNIT_WORDS: Mapping[str, UnitType] = {
     "f": UnitType.FLEET, "fleet": UnitType.FLEET, "flåde": UnitType.FLEET, "flåden": UnitType.FLEET,
     "flaade": UnitType.FLEET, "flaaden": UnitType.FLEET,
 }
+
+AIR_UNIT_WORDS: Mapping[str, UnitType] = {
+    "d": UnitType.DIRIGIBLE, "dirigible": UnitType.DIRIGIBLE, "dirigibles": UnitType.DIRIGIBLE,
+    "luftskib": UnitType.DIRIGIBLE, "luftskibet": UnitType.DIRIGIBLE,
+}
+"""Unit words read only on a map whose ``unit_types`` include the dirigible: there a ``D``
+before a province is the unit (``D LON - NTH``); after the unit it stays the disband verb."""
+
+
+def unit_words_for(game_map: GameMap) -> Mapping[str, UnitType]:
+    if UnitType.DIRIGIBLE in game_map.unit_types:
+        return {**UNIT_WORDS, **AIR_UNIT_WORDS}
+    return UNIT_WORDS
+
 
 COAST_PHRASES: Mapping[tuple[str, ...], str] = {
     **{(w,): "NC" for w in ("nc", "ncs", "north", "nordkyst", "nordkysten")},

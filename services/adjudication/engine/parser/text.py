@@ -19,6 +19,7 @@ from ..geography import GameMap
 from ..orders import (
     Build,
     Convoy,
+    Devastate,
     Hold,
     Move,
     Order,
@@ -37,11 +38,11 @@ from .lexicon import (
     CONVOY_NOUNS,
     COAST_PHRASES,
     SHORT_COASTS,
-    UNIT_WORDS,
     VERB_FIRST,
     VERB_WORDS,
     Lexicon,
     Verb,
+    unit_words_for,
 )
 
 _EXPECTED_VERBS = ("H", "-", "S", "C", "R", "D", "B")
@@ -63,6 +64,8 @@ class TextGrammar:
         self.phase_type = phase_type
         self.power = power
         self._location_token: Token | None = None
+        self.unit_words = unit_words_for(game_map)
+        self.dirigibles = UnitType.DIRIGIBLE in game_map.unit_types
 
     # --- the order -------------------------------------------------------------------------
 
@@ -72,7 +75,7 @@ class TextGrammar:
         if verb is Verb.WAIVE:
             self.cur.advance()
             return self._finish(Waive())
-        if verb in VERB_FIRST and self._unit_follows(1):
+        if verb in VERB_FIRST and self._unit_follows(1) and not self._dirigible_first():
             self.cur.advance()
             if verb is Verb.BUILD:
                 return self._finish(self._build(*self._unit_spec()))
@@ -102,6 +105,8 @@ class TextGrammar:
             return self._convoy(unit)
         if verb in (Verb.DISBAND, Verb.REMOVE):
             return self._finish(disband_or_remove(unit, verb is Verb.REMOVE, self.phase_type))
+        if verb is Verb.DEVASTATE and self.dirigibles:
+            return self._finish(Devastate(unit))
         self.cur.i -= 1
         raise self.cur.stumble(_EXPECTED_VERBS, self._unexpected("an order verb (H, -, S, C, R, D, B)"))
 
@@ -156,7 +161,7 @@ class TextGrammar:
                 )
             else:
                 unit_type = UnitType.ARMY
-        if unit_type is UnitType.ARMY:
+        if unit_type is not UnitType.FLEET:
             location = province_of(location)
         return Build(Unit(unit_type, location))
 
@@ -182,21 +187,21 @@ class TextGrammar:
         """Skip "Turkish"/"RUSSIA" before a supported or convoyed unit (DATC 4.C.5, 4.C.6)."""
         match = self.lex.match_power(self.cur.tokens, self.cur.i)
         if match is not None and match[1] < len(self.cur.tokens):
-            if self.cur.tokens[match[1]].key in UNIT_WORDS:
+            if self.cur.tokens[match[1]].key in self.unit_words:
                 self.cur.i = match[1]
 
     def _unit_spec(self) -> tuple[UnitType | None, str]:
         token = self.cur.peek()
         written_type = None
-        if token is not None and token.key in UNIT_WORDS:
-            written_type = UNIT_WORDS[token.key]
+        if token is not None and token.key in self.unit_words:
+            written_type = self.unit_words[token.key]
             self.cur.advance()
         return written_type, self._location(expected=_EXPECTED_UNIT if written_type is None else None)
 
     def _make_unit(self, written_type: UnitType | None, location: str) -> Unit:
         unit_type = written_type or self._guess_type(location)
-        if unit_type is UnitType.ARMY:
-            location = province_of(location)  # armies stand in provinces
+        if unit_type is not UnitType.FLEET:
+            location = province_of(location)  # armies and dirigibles stand in provinces
         return Unit(unit_type, location)
 
     def _guess_type(self, location: str) -> UnitType:
@@ -207,7 +212,7 @@ class TextGrammar:
 
     def _destination(self, unit: Unit) -> str:
         location = self._location()
-        return province_of(location) if unit.type is UnitType.ARMY else location
+        return location if unit.type is UnitType.FLEET else province_of(location)
 
     def _location(self, expected: tuple[str, ...] | None = None) -> str:
         cur = self.cur
@@ -298,9 +303,13 @@ class TextGrammar:
     def _location_follows(self, ahead: int) -> bool:
         return self.lex.match_province(self.cur.tokens, self.cur.i + ahead) is not None
 
+    def _dirigible_first(self) -> bool:
+        """On a dirigible map a leading ``D`` before a province is the unit, not "disband"."""
+        return self.dirigibles and self.cur.peek_key() == "d"
+
     def _unit_follows(self, ahead: int) -> bool:
         key = self.cur.peek_key(ahead)
-        if key in UNIT_WORDS:
+        if key in self.unit_words:
             return self._location_follows(ahead + 1)
         return self._location_follows(ahead)
 
