@@ -373,6 +373,8 @@ def mila_saved_game(game_id: str, records: Sequence[RecordedEvent]) -> dict[str,
 
     typed = [(r, from_recorded(r)) for r in records if r.stream_id == game_stream_id(game_id)]
     variant = next((e.variant for _, e in typed if isinstance(e, GameCreated)), "standard")
+    if variant != "standard":
+        raise OpsError(f"the MILA format has the standard map only; game {game_id} plays {variant!r}")
     homes = {power: sorted(centres) for power, centres in load_map(variant).home_centres.items()}
     phases: list[dict[str, Any]] = []
     current: tuple[dict, RecordedEvent] | None = None

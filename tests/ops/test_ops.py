@@ -216,3 +216,18 @@ def test_mila_export_has_every_phase_with_state_orders_and_results(
         assert set(phase["results"]) == {" ".join(o["order"].split()[:2]) for items in stored["orders"].values()
                                           for o in items if o["order"] != "WAIVE"}
     assert saved["phases"][-1]["orders"] == {}
+
+
+def test_mila_export_refuses_a_game_on_another_map(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    created = {"stream_id": "game-g9", "version": 1, "position": 1, "type": "GameCreated", "schema_version": 1,
+               "data": {"game_id": "g9", "variant": "ekonia", "name": "Elsewhere", "settings": {},
+                        "host_token_hash": "0" * 64},
+               "metadata": {}, "recorded_at": "2026-01-01T00:00:00+00:00"}
+    log = tmp_path / "ekonia.jsonl"
+    log.write_text(json.dumps(created) + "\n", encoding="utf-8")
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    assert run("import", [str(log), "--database", url]) == 0
+    assert run("export", ["g9", "--database", url, "--format", "mila"]) == 1
+    assert "the MILA format has the standard map only" in capsys.readouterr().err
+    assert run("export", ["g9", "--database", url]) == 0
+    assert json.loads(capsys.readouterr().out) == created
