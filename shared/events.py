@@ -10,9 +10,9 @@ Streams: a game's own events live in ``game-{game_id}``; orders live in
 """
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal, Union
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict
 
 from shared.store.records import NewEvent, RecordedEvent
 
@@ -121,15 +121,25 @@ class GameFinished(Event):
     phase: str
 
 
-GameEvent = Annotated[
-    Union[GameCreated, PlayerJoined, GameStarted, OrdersSubmitted, PhaseResolved, GameFinished],
-    Field(discriminator="type"),
-]
-EVENT_CLASSES: dict[str, type[Event]] = {
-    cls.model_fields["type"].default: cls
-    for cls in (GameCreated, PlayerJoined, GameStarted, OrdersSubmitted, PhaseResolved, GameFinished)
-}
-_adapter: TypeAdapter[Any] = TypeAdapter(GameEvent)
+EVENT_CLASSES: dict[str, type[Event]] = {}
+
+
+def register_event(cls: type[Event]) -> type[Event]:
+    """Add an event class to the catalogue (a decorator). Events of one area of the product may
+    live in their own module; ``CATALOGUE_MODULES`` below names each such module, so importing
+    this module always loads the whole catalogue."""
+    name = cls.model_fields["type"].default
+    if EVENT_CLASSES.get(name, cls) is not cls:
+        raise TypeError(f"two event classes are called {name!r}")
+    EVENT_CLASSES[name] = cls
+    return cls
+
+
+for _cls in (GameCreated, PlayerJoined, GameStarted, OrdersSubmitted, PhaseResolved, GameFinished):
+    register_event(_cls)
+
+# Modules that define further events with @register_event (imported at the end of this module).
+CATALOGUE_MODULES: tuple[str, ...] = ()
 
 
 class UnknownEvent(ValueError):
@@ -150,4 +160,14 @@ def from_recorded(record: RecordedEvent) -> Event:
     data = dict(record.data)
     if record.schema_version < cls.SCHEMA_VERSION:
         data = cls.upcast(data, record.schema_version)
-    return _adapter.validate_python({**data, "type": record.type})
+    return cls.model_validate({**data, "type": record.type})
+
+
+def _load_catalogue() -> None:
+    import importlib
+
+    for module in CATALOGUE_MODULES:
+        importlib.import_module(module)
+
+
+_load_catalogue()
