@@ -4,9 +4,13 @@ from __future__ import annotations
 import copy
 import re
 from collections import deque
+from importlib import resources
+from xml.etree import ElementTree
 
 import pytest
 
+from services.adjudication.variants.ekonia.draw import main as draw_main
+from services.adjudication.variants.ekonia.draw import render_svg
 from services.adjudication.variants.ekonia.geography import (
     EkoniaMapError,
     build_ekonia_map,
@@ -339,3 +343,39 @@ def test_a_designer_may_add_a_link_by_listing_it(raw):
         _link_not_on_grid(data)
     bridged = build_ekonia_map(_broken(raw, bridge))
     assert bridged.adjacent("vieren", "nikea")
+
+
+# --- the drawing -----------------------------------------------------------------------------------
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def committed_svg():
+    return resources.files("shared.variants").joinpath("ekonia", "map.svg").read_text("utf-8")
+
+
+def test_the_committed_svg_is_what_the_data_draws(ekonia, committed_svg):
+    assert committed_svg == render_svg(ekonia), (
+        "map.svg is stale: run python -m services.adjudication.variants.ekonia.draw")
+
+
+def test_the_svg_is_well_formed_and_draws_every_territory(ekonia, committed_svg):
+    root = ElementTree.fromstring(committed_svg.encode("utf-8"))
+    assert root.tag == f"{SVG}svg"
+    polygons = {p.get("id"): p for p in root.iter(f"{SVG}polygon") if p.get("id")}
+    assert set(polygons) == set(ekonia.territories)
+    fills = {tid: p.get("fill") for tid, p in polygons.items()}
+    assert fills["ninerest"] == fills["tios-mountains"]  # neutral grey
+    assert fills["vieren"] == fills["thade"] != fills["paresque"]
+    assert fills["vesk-bay"] != fills["vieren"]
+    dashed = [p for p in root.iter(f"{SVG}polygon") if p.get("stroke-dasharray")]
+    assert len(dashed) == len(ekonia.sea_lanes)
+    texts = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
+    assert "Metoan" in texts and "Fields" in texts and "Vieren: 80 gold" in texts
+
+
+def test_the_generator_writes_the_file(tmp_path, ekonia):
+    target = tmp_path / "map.svg"
+    assert draw_main([str(target)]) == 0
+    assert target.read_text("utf-8") == render_svg(ekonia)
