@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlmodel import SQLModel
 
+from shared.store.notify import BACKSTOP_SECONDS, CHANNEL, POLL_SECONDS, CommitListener
 from shared.store.records import ConcurrencyError, GameNotFound, GameRow, NewEvent, RecordedEvent
 from shared.store.tables import STORE_TABLES, EventTable, GameTable
 
@@ -259,7 +260,10 @@ class Transaction:
 
     async def _take_position_lock(self) -> None:
         if self.dialect == "postgresql" and not self._holds_position_lock:
-            await self._connection.execute(select(func.pg_advisory_xact_lock(POSITION_LOCK_KEY)))
+            # the notification is delivered when (and only if) the transaction commits
+            await self._connection.execute(
+                select(func.pg_advisory_xact_lock(POSITION_LOCK_KEY), func.pg_notify(CHANNEL, ""))
+            )
             self._holds_position_lock = True
 
     def _doom(self, error: ConcurrencyError) -> ConcurrencyError:
@@ -279,12 +283,18 @@ class EventStore:
         self.dialect = dialect
         # An in-memory SQLite database lives in one shared connection: take turns on it.
         self._turns = asyncio.Lock() if single_connection else None
+        self._listener: CommitListener | None = None
+        if dialect == "postgresql":
+            dsn = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+            self._listener = CommitListener(dsn)
 
     @property
     def engine(self) -> AsyncEngine:
         return self._engine
 
     async def close(self) -> None:
+        if self._listener is not None:
+            await self._listener.close()
         await self._engine.dispose()
 
     async def create_schema(self) -> None:
@@ -343,6 +353,33 @@ class EventStore:
     async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[RecordedEvent]:
         async with self._transaction(None, "none", write=False) as tx:
             return await tx.read_all(after_position, limit)
+
+    async def wait_for_events(
+        self, after_position: int, timeout: float, limit: int = 1000
+    ) -> list[RecordedEvent]:
+        """Events after ``after_position``; when there are none yet, wait up to ``timeout``
+        seconds for some to commit (an empty list when none did). For live views: tail the log
+        with ``after_position`` = the last position seen."""
+        deadline = asyncio.get_running_loop().time() + max(timeout, 0.0)
+        listening = self._listener is not None and await self._listener.ensure_listening()
+        slice_seconds = BACKSTOP_SECONDS if listening else POLL_SECONDS
+        while True:
+            waiter = self._listener.register() if listening else None  # before reading: no lost wake-up
+            try:
+                events = await self.read_all(after_position, limit)
+                remaining = deadline - asyncio.get_running_loop().time()
+                if events or remaining <= 0:
+                    return events
+                try:
+                    if waiter is None:
+                        await asyncio.sleep(min(slice_seconds, remaining))
+                    else:
+                        await asyncio.wait_for(waiter.wait(), min(slice_seconds, remaining))
+                except asyncio.TimeoutError:
+                    pass
+            finally:
+                if waiter is not None:
+                    self._listener.unregister(waiter)  # type: ignore[union-attr]
 
     async def get_game(self, game_id: str) -> GameRow | None:
         async with self._transaction(None, "none", write=False) as tx:

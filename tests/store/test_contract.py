@@ -308,3 +308,28 @@ async def test_in_memory_sqlite_store_works() -> None:
 def test_unsupported_urls_are_refused() -> None:
     with pytest.raises(ValueError, match="unsupported database URL"):
         asyncio.run(open_store("mysql://localhost/db"))
+
+
+async def test_a_waiting_reader_wakes_when_events_commit(store: EventStore) -> None:
+    async with store.transaction() as tx:
+        (first,) = await tx.append("game-g1", numbered(1), 0)
+    loop = asyncio.get_running_loop()
+
+    async def append_later() -> float:
+        await asyncio.sleep(0.3)
+        async with store.transaction() as tx:
+            await tx.append("game-g1", numbered(2, "Later"), 1)
+        return loop.time()
+
+    started = loop.time()
+    waited, committed_at = await asyncio.gather(
+        store.wait_for_events(first.position, timeout=30), append_later())
+    woke_after = loop.time() - committed_at
+    assert [event.type for event in waited] == ["Later", "Later"]
+    assert woke_after < 2.0, "woken by the commit, not by the timeout or the 5 s backstop"
+    assert loop.time() - started < 10
+
+    started = loop.time()
+    assert await store.wait_for_events(waited[-1].position, timeout=0.3) == []
+    assert 0.25 <= loop.time() - started < 5
+    assert await store.wait_for_events(0, timeout=0) == [first, *waited]
