@@ -139,7 +139,8 @@ def render_svg(ekonia: EkoniaMap) -> str:
 
 def _legend(ekonia: EkoniaMap, colours: dict[str, str], left: float, top: float) -> list[str]:
     out = ['<g id="legend" font-size="13">',
-           f'<text x="{_fmt(left)}" y="{_fmt(top)}" font-weight="bold" fill="{INK}">States (income at start)</text>']
+           f'<text x="{_fmt(left)}" y="{_fmt(top)}" font-weight="bold" fill="{INK}">'
+           "States (income at start)</text>"]
     y = top + 14
     for sid, state in ekonia.states.items():
         out.append(f'<rect x="{_fmt(left)}" y="{_fmt(y)}" width="20" height="14" fill="{colours[sid]}"/>')

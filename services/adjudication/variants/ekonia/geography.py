@@ -357,7 +357,8 @@ def _pair(raw: Any, territories: Mapping[str, Territory], what: str) -> tuple[st
     return a, b
 
 
-def _checked_adjacency(data: Mapping[str, Any], territories: Mapping[str, Territory]) -> dict[str, frozenset[str]]:
+def _checked_adjacency(data: Mapping[str, Any],
+                       territories: Mapping[str, Territory]) -> dict[str, frozenset[str]]:
     """The stored adjacency, checked: known ids, symmetric, and equal to the grid's edges
     plus ``links_added`` minus ``links_cut``."""
     raw: Mapping[str, Any] = data["adjacency"]
@@ -399,8 +400,8 @@ def _check_territories(territories: Mapping[str, Territory], adjacency: Mapping[
             raise EkoniaMapError(f"{tid} is isolated: it has no neighbour")
         touches_sea = any(territories[n].kind == "sea" for n in adjacency[tid])
         if info.kind == "land" and info.coastal != touches_sea:
-            raise EkoniaMapError(f"{tid}: coastal is {info.coastal} but it {'does' if touches_sea else 'does not'}"
-                                 " touch a sea")
+            touches = "touches" if touches_sea else "does not touch"
+            raise EkoniaMapError(f"{tid}: coastal is {info.coastal} but it {touches} a sea")
         if info.kind == "sea" and not any(territories[n].kind == "land" for n in adjacency[tid]):
             raise EkoniaMapError(f"sea {tid} touches no coast")
 
@@ -454,7 +455,8 @@ def _check_states(states: Mapping[str, StateSetup], territories: Mapping[str, Te
 
 
 def _check_starting_unit(sid: str, state: StateSetup, unit_type: str, where: str,
-                         territories: Mapping[str, Territory], adjacency: Mapping[str, frozenset[str]]) -> None:
+                         territories: Mapping[str, Territory],
+                         adjacency: Mapping[str, frozenset[str]]) -> None:
     """Land units on the state's own land; ships at sea off the state's own coast; airships
     at the capital (their base; no forts exist at the start)."""
     if where not in territories:
