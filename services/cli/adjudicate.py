@@ -5,7 +5,8 @@ document a line in, one result a line out, in order, written as each line is rea
 thousands of phases go through one call. Blank lines are skipped. The document format is
 services/adjudication/engine/document.py's (the ``entente adjudicate`` contract).
 
-Bad JSON or a bad document stops the run: a message naming the line on stderr, exit code 2
+The document's ``"variant"`` picks the rules (services/adjudication/variants): ``"standard"``
+(the default), ``"dirigible"``, ... Bad JSON, a bad document or an unknown variant stops the run: a message naming the line on stderr, exit code 2
 (the results already printed stand).
 """
 from __future__ import annotations
@@ -13,9 +14,9 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import IO, Iterator
+from typing import IO, Any, Iterator, Mapping
 
-from services.adjudication.engine import adjudicate_document
+from services.adjudication.variants import get_variant
 
 USAGE = """usage: entente adjudicate < phase.json
        entente adjudicate < phases.jsonl
@@ -42,7 +43,7 @@ def run(command: str, argv: list[str], stdin: IO[str] | None = None, stdout: IO[
     try:
         for line_number, document in read_documents(stdin):
             try:
-                result = adjudicate_document(document)
+                result = adjudicate_any(document)
             except ValueError as exc:
                 raise InputError(line_number, str(exc)) from exc
             stdout.write(json.dumps(result) + "\n")
@@ -54,6 +55,13 @@ def run(command: str, argv: list[str], stdin: IO[str] | None = None, stdout: IO[
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     return 0
+
+
+def adjudicate_any(document: Any) -> dict:
+    """The document adjudicated by the variant it names (``"standard"`` when it names none);
+    an unknown variant is a ValueError (UnknownVariant) like any other bad document."""
+    name = document.get("variant", "standard") if isinstance(document, Mapping) else "standard"
+    return get_variant(name).adjudicate_document(document)
 
 
 def read_documents(stream: IO[str]) -> Iterator[tuple[int, object]]:

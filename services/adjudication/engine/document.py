@@ -42,7 +42,13 @@ class DocumentError(ValueError):
 
 
 def adjudicate_document(doc: Any) -> dict:
-    """Adjudicate one phase given as a contract document; returns the output document."""
+    """Adjudicate one phase given as a contract document; returns the output document.
+
+    A ``"dirigible"`` document goes to the Dirigible rules (``engine.dirigible.document``)."""
+    if isinstance(doc, Mapping) and doc.get("variant") == "dirigible":
+        from .dirigible.document import adjudicate_dirigible_document
+
+        return adjudicate_dirigible_document(doc)
     position = position_from_document(doc)
     game_map = load_map(position.variant)
     edition = doc.get("edition", "2000")

@@ -31,13 +31,23 @@ class MovementOutcome:
     units: dict[str, PowerUnit]  # province -> unit after the moves (dislodged ones removed)
     dislodged: tuple[DislodgedUnit, ...]  # with attacker_from and legal retreats, sorted
     standoffs: frozenset[str]  # provinces left empty by a standoff (no retreat there)
+    air_supports_given: tuple[bool, ...] = ()  # one per ``air_supports`` entry: matched a ground order
 
 
 def resolve_movement(
-    position: Position, orders: Mapping[Power, Sequence[Order]], game_map: GameMap
+    position: Position,
+    orders: Mapping[Power, Sequence[Order]],
+    game_map: GameMap,
+    *,
+    air_supports: Sequence[tuple[Power, SupportHold | SupportMove]] = (),
 ) -> MovementOutcome:
-    """Adjudicate one movement phase. Pure: the position and the orders are not changed."""
-    return _Phase(position, orders, game_map).run()
+    """Adjudicate one movement phase. Pure: the position and the orders are not changed.
+
+    ``air_supports`` (the Dirigible variant): supports given from above to the ground unit in,
+    or moving into, the supporter's own province, already known to be uncut (only dirigibles
+    cut them). Each adds strength like a ground support the ground units cannot touch.
+    """
+    return _Phase(position, orders, game_map, air_supports).run()
 
 
 @dataclass(slots=True)
@@ -55,7 +65,14 @@ class _Submitted:
 class _Phase:
     """The state of one adjudication; every helper reads the board, none changes it."""
 
-    def __init__(self, position: Position, orders: Mapping[Power, Sequence[Order]], game_map: GameMap):
+    def __init__(
+        self,
+        position: Position,
+        orders: Mapping[Power, Sequence[Order]],
+        game_map: GameMap,
+        air_supports: Sequence[tuple[Power, SupportHold | SupportMove]] = (),
+    ):
+        self.air_supports = air_supports
         self.map = movement_tables(game_map)
         self.board: Mapping[str, PowerUnit] = position.units  # keyed by province
         self.provinces = sorted(self.board)
@@ -90,11 +107,15 @@ class _Phase:
         moves = [self._prepare_move(sub) for sub in by_kind[Move]]
         for sub in sorted(by_kind[SupportHold] + by_kind[SupportMove], key=lambda s: s.unit_province):
             self._prepare_support(sub)
+        air_given = tuple(self._prepare_air_support(power, order) for power, order in self.air_supports)
         resolver = Resolver(self.entries, self.at, self.sea_neighbours, moves)
         for entry in self.entries:
             if entry.has_decision:
                 resolver.resolve(entry.index)
-        return _Outcome(self, resolver, moves).build()
+        outcome = _Outcome(self, resolver, moves).build()
+        if not air_given:
+            return outcome
+        return MovementOutcome(outcome.results, outcome.units, outcome.dislodged, outcome.standoffs, air_given)
 
     # -- legality (DATC 4.E.1: an illegal order is ignored, the unit holds) -------------
 
@@ -289,6 +310,32 @@ class _Phase:
                 supported.supporters.append(entry.index)
             else:
                 supported.supporters = [entry.index]
+
+
+    def _prepare_air_support(self, power: Power, order: SupportHold | SupportMove) -> bool:
+        """A support from the air as an extra entry no ground move can reach (so never cut
+        here); whether it matched the supported unit's order."""
+        province = province_of(order.unit.location)
+        target = province_of(order.supported.location)
+        supported_index = self.at.get(target)
+        if supported_index is None:
+            return False
+        supported = self.entries[supported_index]
+        entry = Prepared(len(self.entries), power, "^" + province, target=target)
+        if type(order) is SupportHold:
+            entry.kind, entry.destination = SUPPORT_HOLD, target
+            matches = supported.kind != MOVE
+        else:
+            entry.kind, entry.destination = SUPPORT_MOVE, province_of(order.destination)
+            matches = supported.kind == MOVE and supported.destination == entry.destination
+        self.entries.append(entry)
+        if matches:
+            entry.has_decision = True
+            if supported.supporters:
+                supported.supporters.append(entry.index)
+            else:
+                supported.supporters = [entry.index]
+        return matches
 
 
 class _Outcome:

@@ -1,0 +1,129 @@
+"""The Dirigible variant (issue 5) behind the ``Variant`` protocol.
+
+A thin adapter: the rules live in ``services.adjudication.engine.dirigible``; this module turns
+JSON documents into engine values and back. The game opens in Winter 1900 with no units:
+every power builds with the supply points of its home centres.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from services.adjudication.engine import ParseError, load_map
+from services.adjudication.engine.dirigible import adjudicate_dirigible, balances, opening_position, supply_points
+from services.adjudication.engine.dirigible.document import (
+    VARIANT as NAME, adjudicate_dirigible_document, dirigible_position_from_document,
+    dirigible_position_to_document, read_dirigible_order,
+)
+from services.adjudication.engine.dirigible.possible import dirigible_possible_orders
+from services.adjudication.engine.orders import Order
+from services.adjudication.engine.phase import PhaseType
+from services.adjudication.engine.position import Position, Resolution
+
+from .base import Opening, OrderCheck, PhaseOutcome
+
+
+def read_orders(texts: Sequence[str], power: str, position: Position) -> list[Order | ParseError]:
+    game_map = load_map(NAME)
+    return [read_dirigible_order(text, power, position, game_map) for text in texts]
+
+
+def check_orders(texts: Sequence[str], power: str, position: Position) -> list[OrderCheck]:
+    """Each text read, then judged by resolving the power's submission alone: an order the
+    rules would ignore (void) is rejected with the rules' reason, and so, in a Winter, is a
+    build the points cannot pay for."""
+    readings = read_orders(texts, power, position)
+    orders = [r for r in readings if not isinstance(r, ParseError)]
+    trial = adjudicate_dirigible(position, {power: orders}) if orders else None
+    answers = iter(trial.results if trial is not None else ())
+    winter = position.phase.type is PhaseType.ADJUSTMENTS
+    checks = []
+    for text, reading in zip(texts, readings):
+        if isinstance(reading, ParseError):
+            checks.append(OrderCheck(text, False, reason=reading.message, where=reading.word,
+                                     expected=tuple(reading.expected)))
+            continue
+        answer = next(answers)
+        rejected = answer.result == "void" or (winter and answer.result == "fails")
+        checks.append(OrderCheck(text, not rejected, order=None if rejected else str(reading),
+                                 reason=answer.reason if rejected else None))
+    return checks
+
+
+def position_view(position: Position) -> dict[str, Any]:
+    """The board as every viewer sees it (nothing is hidden): dirigibles in ``units`` beside the
+    armies and fleets, the centres devastated this year, and in a Winter each power's supply
+    points and its balance (points minus upkeep: builds to pay for, or upkeep to shed)."""
+    units: dict[str, list[str]] = {}
+    everything = list(position.units.values()) + list(position.air_units.values())
+    for pu in sorted(everything, key=lambda pu: (pu.power, pu.unit.location, pu.unit.type.value)):
+        units.setdefault(pu.power, []).append(str(pu.unit))
+    centres: dict[str, list[str]] = {}
+    for province, owner in sorted(position.centres.items()):
+        centres.setdefault(owner, []).append(province)
+    winter = position.phase.type is PhaseType.ADJUSTMENTS
+    return {
+        "phase": str(position.phase),
+        "units": units,
+        "centres": centres,
+        "devastated": sorted(position.devastated),
+        "points": dict(sorted(supply_points(position).items())) if winter else {},
+        "adjustments": {p: n for p, n in balances(position).items() if n} if winter else {},
+        "dislodged": [{"power": d.power, "unit": str(d.unit), "attacker_from": d.attacker_from,
+                       "retreats": list(d.retreats)} for d in position.dislodged],
+    }
+
+
+def outcome_of(before: Position, resolution: Resolution) -> PhaseOutcome:
+    orders: dict[str, list[dict[str, str]]] = {}
+    for result in resolution.results:
+        orders.setdefault(result.power, []).append(
+            {"order": str(result.order), "result": result.result, "reason": result.reason})
+    dislodged = [{"power": d.power, "unit": str(d.unit), "attacker_from": d.attacker_from,
+                  "retreats": list(d.retreats)} for d in resolution.dislodged]
+    details: dict[str, Any] = {"dislodged": dislodged, "devastated": sorted(resolution.position.devastated)}
+    if before.phase.type is PhaseType.ADJUSTMENTS:
+        details["points"] = dict(sorted(supply_points(before).items()))
+    return PhaseOutcome(
+        phase=str(resolution.phase), orders=orders, state=dirigible_position_to_document(resolution.position),
+        next_phase=str(resolution.next_phase), must_act=sorted(resolution.must_act),
+        winners=sorted(resolution.winners), details=details)
+
+
+class DirigibleVariant:
+    name = NAME
+
+    def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
+        position = opening_position(NAME, load_map(NAME))
+        powers = sorted(load_map(NAME).powers)
+        return Opening(str(position.phase), dirigible_position_to_document(position),
+                       [[power] for power in powers], powers)
+
+    def phase_of(self, state: Mapping[str, Any]) -> str:
+        return str(state["phase"])
+
+    def check_orders(self, state: Mapping[str, Any], power: str, texts: Sequence[str]) -> list[OrderCheck]:
+        return check_orders(texts, power, dirigible_position_from_document(dict(state)))
+
+    def resolve(self, state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
+                settings: Mapping[str, Any], seed: int,
+                civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
+        position = dirigible_position_from_document(dict(state))
+        read = {power: [o for o in read_orders(texts, power, position) if not isinstance(o, ParseError)]
+                for power, texts in sorted(orders.items())}
+        resolution = adjudicate_dirigible(position, read, edition=str(settings.get("edition", "2000")),
+                                          civil_disorder=frozenset(civil_disorder))
+        return outcome_of(position, resolution)
+
+    def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]:
+        position = dirigible_position_from_document(dict(state))
+        options = dirigible_possible_orders(position, power, load_map(NAME))
+        return {key: [str(o) for o in found] for key, found in sorted(options.items())}
+
+    def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        return position_view(dirigible_position_from_document(dict(state)))
+
+    def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        return adjudicate_dirigible_document(dict(doc))
+
+
+VARIANT = DirigibleVariant()
