@@ -1,0 +1,79 @@
+"""Espionage missions: each succeeds on its own roll of 1-100 against its odds, and what it
+finds is written into the spying state's knowledge with the turn it was learnt.
+
+Missions look at the state at the end of the turn (after the battles), which is the position
+the spy's owner plans the next turn against. A failed mission teaches nothing; the target
+learns of missions against it only through counter-espionage.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Sequence
+
+from . import catalogue as C
+from .orders import Spy
+from .state import State, unit_order
+
+Mission = tuple[str, int, Spy, int]  # power, order index, mission, cost
+
+
+def mission_roll(seed: int, turn: int, power: str, index: int) -> int:
+    return random.Random(f"{seed}:{turn}:spy:{power}:{index}").randint(1, 100)
+
+
+def target_power(state: State, spy: Spy) -> str | None:
+    """The state a mission is used on (the owner of an investigated territory)."""
+    if spy.mission.startswith("INVESTIGATE"):
+        return state["territories"][spy.target]["owner"] if spy.target in state["territories"] else None
+    return spy.target
+
+
+def _count_units(units: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    counts: dict[tuple[str, str, bool], int] = {}
+    for unit in units:
+        key = (unit["owner"], unit["type"], unit["privateer"])
+        counts[key] = counts.get(key, 0) + 1
+    return [{"owner": o, "type": t, "privateer": p, "count": n}
+            for (o, t, p), n in sorted(counts.items())]
+
+
+def findings(state: State, spy: Spy, power: str, turn: int, spending: Mapping[str, Any],
+             missions: Sequence[Mission], start_targets: Mapping[tuple[str, int], str | None]) -> Any:
+    units = sorted(state["units"].values(), key=unit_order)
+    if spy.mission == "INVESTIGATE":
+        return _count_units([u for u in units if u["location"] == spy.target and not u["stored"]])
+    if spy.mission == "INVESTIGATE FLEET":
+        return _count_units([u for u in units if u["location"] == spy.target and u["stored"]])
+    if spy.mission == "MAP":
+        return {"shipyards": sorted(t for t, terr in state["territories"].items()
+                                    if terr["owner"] == spy.target and terr["shipyard"]),
+                "gas_vents": sorted(t for t, terr in state["territories"].items()
+                                    if terr["owner"] == spy.target and terr["gas_vent"])}
+    if spy.mission == "RECORDS":
+        return dict(spending.get(spy.target, {}).get("by_location", {}))
+    used_on_me = [{"by": who, "mission": m.mission, "target": m.target}
+                  for who, idx, m, _ in missions
+                  if who != power and start_targets.get((who, idx)) == power
+                  and (spy.mission == "COUNTER ALL" or who == spy.target)]
+    return used_on_me
+
+
+def run_missions(state: State, turn: int, seed: int, missions: Sequence[Mission],
+                 spending: Mapping[str, Any], start_targets: Mapping[tuple[str, int], str | None]
+                 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Roll every mission, record what succeeded in ``state['knowledge']``; return the
+    per-mission results and the rolls."""
+    results, rolls = [], []
+    for power, index, spy, cost in sorted(missions, key=lambda m: (m[0], m[1])):
+        roll = mission_roll(seed, turn, power, index)
+        odds = C.MISSION_ODDS[spy.mission]
+        success = roll <= odds
+        entry = {"turn": turn, "mission": spy.mission, "target": spy.target,
+                 "success": success, "found": None}
+        if success:
+            entry["found"] = findings(state, spy, power, turn, spending, missions, start_targets)
+        state["knowledge"].setdefault(power, []).append(entry)
+        results.append({"power": power, "index": index, **entry})
+        rolls.append({"kind": "mission", "power": power, "mission": spy.mission,
+                      "target": spy.target, "roll": roll, "needed": odds, "success": success})
+    return results, rolls

@@ -1,0 +1,286 @@
+"""One turn of Tale of Ekonia, as a readable script over pure steps.
+
+1. read every state's orders; plan them on its own units (planning.py), twice: the first
+   pass finds the gold given, the second lets the receivers spend it;
+2. diplomacy (wars, peace, trade proposals, spared states) and gold paid;
+3. units bought, disbanded, moved, loaded, unloaded, dropped;
+4. battles, territory by territory (combat.py);
+5. captures, capitals, forts (captures.py); improvements finished; units hidden;
+6. sea lanes, trade, espionage, income (economy.py, espionage.py);
+7. states destroyed, winners, and the next turn.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from .board import Board
+from .captures import apply_captures
+from .combat import BattleContext, fight, is_battle, sides_at
+from .economy import ledger, may_trade, update_sea_lanes
+from .espionage import run_missions, target_power
+from .orders import Order, Spy
+from .parser import ParseError, parse_order
+from .planning import Plan, plan_orders
+from .state import State, alive_powers, clone, pair, phase_name, territories_of
+
+PLAN_ONLY = ("moved", "used", "entered_from", "landed", "carrying")
+
+
+@dataclass
+class TurnResult:
+    phase: str
+    orders: dict[str, list[dict[str, str]]]
+    state: State
+    next_phase: str
+    winners: list[str] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+def read_orders(board: Board, texts: Sequence[str]) -> list[tuple[str, Order | ParseError]]:
+    return [(text, parse_order(text, board)) for text in texts]
+
+
+def resolve_turn(state: Mapping[str, Any], board: Board, orders: Mapping[str, Sequence[str]], *,
+                 seed: int, settings: Mapping[str, Any] | None = None) -> TurnResult:
+    start = clone(state)
+    work = clone(state)
+    turn = start["turn"]
+    phase = phase_name(turn)
+    powers = alive_powers(start)
+    read = {p: read_orders(board, list(orders.get(p, ()))) for p in powers}
+    valid = {p: [o for _, o in read[p] if not isinstance(o, ParseError)] for p in powers}
+
+    first = {p: plan_orders(start, board, p, valid[p]) for p in powers}
+    received: dict[str, int] = defaultdict(int)
+    for plan in first.values():
+        for _, amount, to in plan.gives:
+            received[to] += amount
+    plans = {p: plan_orders(start, board, p, valid[p], received=received[p]) for p in powers}
+
+    outcome: dict[str, dict[int, tuple[str, str]]] = {p: {} for p in powers}
+    wars, trade_offers = _diplomacy(work, plans, turn, outcome)
+    _pay_and_place(work, plans, received)
+
+    battles, bounty = _battles(work, board, start, plans, wars, turn, seed)
+
+    razes = {p: {at for _, at in plans[p].razes} for p in powers}
+    events = apply_captures(work, board, turn, razes)
+    for p in powers:
+        for index, at in plans[p].razes:
+            done = any(e["event"] == "fort razed" and e["territory"] == at and e["by"] == p
+                       for e in events)
+            outcome[p][index] = ("ok", "fort razed") if done else \
+                ("failed", f"{p} did not hold {at} alone at the end of the turn")
+    events += _finish_improvements(work, plans, outcome)
+    _hide(work, plans, turn)
+    lane_changes = update_sea_lanes(work)
+    _trade(work, board, trade_offers, plans, outcome)
+
+    spending = {}
+    for p in powers:
+        by_location: dict[str, int] = defaultdict(int)
+        for _, gold, where in plans[p].spent:
+            if where:
+                by_location[where] += gold
+        spending[p] = {"total": plans[p].total_spent, "by_location": dict(sorted(by_location.items()))}
+        work["spending"][p][phase] = spending[p]
+    missions = [(p, i, o, c) for p in powers for i, o, c in plans[p].missions]
+    start_targets = {(p, i): target_power(start, o) for p, i, o, _ in missions}
+    mission_results, mission_rolls = run_missions(work, turn, seed, missions, spending, start_targets)
+    for result in mission_results:
+        outcome[result["power"]][result["index"]] = (
+            "ok", "mission succeeded" if result["success"] else "mission failed")
+
+    ledgers = {}
+    for p in powers:
+        plan = plans[p]
+        given = sum(amount for _, amount, _ in plan.gives)
+        ledgers[p] = ledger(work, board, p, turn, start_gold=start["powers"][p]["gold"],
+                            spent=plan.total_spent, given=given, received=received[p],
+                            refund=plan.refund, bounty=bounty.get(p, 0))
+        work["powers"][p]["gold"] = ledgers[p]["end_gold"]
+        work["ledger"][p] = ledgers[p]
+
+    destroyed = _eliminate(work)
+    winners = _winners(work, turn, settings or {})
+    work["turn"] = turn + 1
+    work["winners"] = winners
+    work["last_turn"] = {"turn": turn, "battles": battles, "events": events,
+                         "sea_lanes": lane_changes,
+                         "spent": {p: spending[p]["total"] for p in powers},
+                         "destroyed_states": destroyed}
+    results = {p: _order_results(read[p], plans[p], outcome[p]) for p in powers}
+    rolls = [{"kind": "battle", "territory": b["territory"], "power": s["power"], "roll": s["roll"]}
+             for b in battles for s in b["sides"]] + mission_rolls
+    details = {"battles": battles, "events": events, "missions": mission_results,
+               "rolls": rolls, "ledgers": ledgers, "sea_lanes": lane_changes,
+               "spending": spending, "destroyed_states": destroyed}
+    return TurnResult(phase, results, work, phase_name(turn + 1), winners, details)
+
+
+def _diplomacy(work: State, plans: Mapping[str, Plan], turn: int,
+               outcome: dict[str, dict[int, tuple[str, str]]]) -> tuple[set[tuple[str, str]], dict]:
+    wars = {tuple(w) for w in work["wars"]}
+    offers: dict[str, dict[str, set[str]]] = {"PEACE": defaultdict(set), "TRADE": defaultdict(set)}
+    where: dict[tuple[str, str, str], int] = {}
+    for p, plan in sorted(plans.items()):
+        for index, order in plan.diplomacy:
+            if order.kind == "WAR":
+                wars.add(tuple(pair(p, order.other)))
+                work["war_since"][":".join(pair(p, order.other))] = turn
+                outcome[p][index] = ("ok", f"at war with {order.other}")
+            elif order.kind in offers:
+                offers[order.kind][p].add(order.other)
+                where[(order.kind, p, order.other)] = index
+            elif order.kind == "END TRADE":
+                if pair(p, order.other) in work["trade"]:
+                    work["trade"].remove(pair(p, order.other))
+                outcome[p][index] = ("ok", f"trade with {order.other} ended")
+            elif order.kind == "SPARE":
+                spared = set(work["powers"][p]["spared"]) | {order.other}
+                work["powers"][p]["spared"] = sorted(spared)
+            elif order.kind == "HUNT":
+                work["powers"][p]["spared"] = sorted(set(work["powers"][p]["spared"]) - {order.other})
+    for p, others in offers["PEACE"].items():
+        for other in others:
+            index = where[("PEACE", p, other)]
+            if p in offers["PEACE"].get(other, set()):
+                wars.discard(tuple(pair(p, other)))
+                outcome[p][index] = ("ok", f"peace with {other}")
+            else:
+                outcome[p][index] = ("failed", f"{other} did not offer peace this turn")
+    for a, b in list(wars):
+        if sorted([a, b]) in work["trade"]:
+            work["trade"].remove(sorted([a, b]))
+    work["wars"] = sorted(list(w) for w in wars)
+    return wars, {"offers": offers["TRADE"], "where": where}
+
+
+def _pay_and_place(work: State, plans: Mapping[str, Plan], received: Mapping[str, int]) -> None:
+    for p, plan in plans.items():
+        work["powers"][p]["gold"] = work["powers"][p]["gold"] - plan.total_spent + received.get(p, 0)
+        work["powers"][p]["next_unit"] = plan.next_unit
+        for uid in plan.disbanded:
+            work["units"].pop(uid, None)
+        for uid, unit in plan.units.items():
+            if uid not in plan.disbanded:
+                work["units"][uid] = {k: v for k, v in unit.items() if k not in PLAN_ONLY}
+
+
+def _battles(work: State, board: Board, start: State, plans: Mapping[str, Plan],
+             wars: set, turn: int, seed: int) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    planned = {uid: u for plan in plans.values() for uid, u in plan.units.items()
+               if uid not in plan.disbanded}
+    ctx = BattleContext(board, start, wars, turn, seed,
+                        morale={p: plan.morale for p, plan in plans.items()}, units=planned,
+                        bombardments=[(p, ids, sea, target) for p, plan in plans.items()
+                                      for _, ids, sea, target in plan.bombardments])
+    by_place: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for unit in planned.values():
+        if not unit["stored"]:
+            by_place[unit["location"]].append(unit)
+    battles, bounty = [], defaultdict(int)
+    for place in sorted(by_place):
+        sides = sides_at(by_place[place])
+        if len(sides) < 2 or not is_battle(ctx, sides):
+            continue
+        report = fight(ctx, place, sides)
+        for ids in report["destroyed"].values():
+            for uid in ids:
+                work["units"].pop(uid, None)
+        for p, gold in report["bounty"].items():
+            bounty[p] += gold
+        battles.append(report)
+    return battles, dict(bounty)
+
+
+def _finish_improvements(work: State, plans: Mapping[str, Plan],
+                         outcome: dict[str, dict[int, tuple[str, str]]]) -> list[dict[str, Any]]:
+    flag = {"FORT": "fort", "SHIPYARD": "shipyard", "GASVENT": "gas_vent"}
+    events = []
+    for p, plan in sorted(plans.items()):
+        for index, kind, at in plan.improvements:
+            if work["territories"][at]["owner"] == p:
+                work["territories"][at][flag[kind]] = True
+                events.append({"event": "built", "what": kind, "territory": at, "by": p})
+            else:
+                outcome[p][index] = ("failed", f"{at} was lost before the work was done")
+    return events
+
+
+def _hide(work: State, plans: Mapping[str, Plan], turn: int) -> None:
+    for unit in work["units"].values():
+        if unit["hidden_until"] is not None and unit["hidden_until"] <= turn:
+            unit["hidden_until"] = None
+    for p, plan in plans.items():
+        for uid in plan.hidden_units:
+            if uid in work["units"]:
+                work["units"][uid]["hidden_until"] = turn + 1
+        level = plan.hide_cities
+        work["powers"][p]["hide_cities"] = {"turn": turn + 1, "bonus": level} if level else None
+
+
+def _trade(work: State, board: Board, trade: dict, plans: Mapping[str, Plan],
+           outcome: dict[str, dict[int, tuple[str, str]]]) -> None:
+    offers, where = trade["offers"], trade["where"]
+    for p, others in sorted(offers.items()):
+        for other in sorted(others):
+            index = where[("TRADE", p, other)]
+            if p not in offers.get(other, set()):
+                outcome[p][index] = ("failed", f"{other} did not propose trade this turn")
+            elif not may_trade(work, board, p, other):
+                outcome[p][index] = ("failed", f"{p} and {other} neither border each other nor "
+                                               "both hold a sea lane under their flag")
+            else:
+                if pair(p, other) not in work["trade"]:
+                    work["trade"].append(pair(p, other))
+                    work["trade"].sort()
+                outcome[p][index] = ("ok", f"trading with {other}")
+
+
+def _eliminate(work: State) -> list[str]:
+    gone = []
+    for p in alive_powers(work):
+        if not territories_of(work, p) and not any(u["owner"] == p for u in work["units"].values()):
+            work["powers"][p]["alive"] = False
+            work["powers"][p]["capital"] = None
+            work["wars"] = [w for w in work["wars"] if p not in w]
+            work["trade"] = [t for t in work["trade"] if p not in t]
+            gone.append(p)
+    return gone
+
+
+def _winners(work: State, turn: int, settings: Mapping[str, Any]) -> list[str]:
+    """The last state standing; a state holding over half the land; or, when the game's
+    ``max_turns`` is reached, the states holding the most territories."""
+    alive = alive_powers(work)
+    if len(alive) <= 1:
+        return alive
+    land = len(work["territories"])
+    held = {p: len(territories_of(work, p)) for p in alive}
+    leaders = [p for p in alive if held[p] * 2 > land]
+    if leaders:
+        return leaders
+    max_turns = settings.get("max_turns")
+    if max_turns and turn >= int(max_turns):
+        best = max(held.values())
+        return sorted(p for p in alive if held[p] == best)
+    return []
+
+
+def _order_results(read: list[tuple[str, Order | ParseError]], plan: Plan,
+                   outcome: Mapping[int, tuple[str, str]]) -> list[dict[str, str]]:
+    results, index = [], 0
+    for text, order in read:
+        if isinstance(order, ParseError):
+            results.append({"order": text, "result": "invalid", "reason": order.reason})
+            continue
+        if index in plan.reasons:
+            result, reason = "failed", plan.reasons[index]
+        else:
+            result, reason = outcome.get(index, ("ok", plan.notes.get(index, "")))
+        results.append({"order": order.text(), "result": result, "reason": reason})
+        index += 1
+    return results
