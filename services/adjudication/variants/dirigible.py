@@ -15,7 +15,7 @@ from services.adjudication.engine.dirigible.document import (
     dirigible_position_to_document, read_dirigible_order,
 )
 from services.adjudication.engine.dirigible.possible import dirigible_possible_orders
-from services.adjudication.engine.orders import Order
+from services.adjudication.engine.orders import Build, Order, UnitType
 from services.adjudication.engine.phase import PhaseType
 from services.adjudication.engine.position import Position, Resolution
 
@@ -32,21 +32,42 @@ def check_orders(texts: Sequence[str], power: str, position: Position) -> list[O
     rules would ignore (void) is rejected with the rules' reason, and so, in a Winter, is a
     build the points cannot pay for."""
     readings = read_orders(texts, power, position)
-    orders = [r for r in readings if not isinstance(r, ParseError)]
+    again = _second_orders(readings)
+    orders = [r for i, r in enumerate(readings) if not isinstance(r, ParseError) and i not in again]
     trial = adjudicate_dirigible(position, {power: orders}) if orders else None
     answers = iter(trial.results if trial is not None else ())
     winter = position.phase.type is PhaseType.ADJUSTMENTS
     checks = []
-    for text, reading in zip(texts, readings):
+    for index, (text, reading) in enumerate(zip(texts, readings)):
         if isinstance(reading, ParseError):
             checks.append(OrderCheck(text, False, reason=reading.message, where=reading.word,
                                      expected=tuple(reading.expected)))
+            continue
+        if index in again:
+            checks.append(OrderCheck(text, False, reason=again[index]))
             continue
         answer = next(answers)
         rejected = answer.result == "void" or (winter and answer.result == "fails")
         checks.append(OrderCheck(text, not rejected, order=None if rejected else str(reading),
                                  reason=answer.reason if rejected else None))
     return checks
+
+
+def _second_orders(readings: Sequence[Order | ParseError]) -> dict[int, str]:
+    """Index -> problem for each later order to a unit (or build site) already ordered: the
+    first order is the one kept, as in the standard game."""
+    seen: set[tuple[bool, str]] = set()
+    problems: dict[int, str] = {}
+    for index, reading in enumerate(readings):
+        unit = getattr(reading, "unit", None)
+        if isinstance(reading, ParseError) or unit is None:
+            continue
+        key = (unit.type is UnitType.DIRIGIBLE, unit.province)
+        if key in seen:
+            problems[index] = (f"a unit is already built at {unit.province}" if isinstance(reading, Build)
+                               else f"{unit} already has an order")
+        seen.add(key)
+    return problems
 
 
 def position_view(position: Position) -> dict[str, Any]:

@@ -1,0 +1,103 @@
+"""Writing dirigible orders (rule 2, reading R7), the variant's order check and menu, and the
+``entente adjudicate`` command with ``"variant": "dirigible"``."""
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from services.adjudication.engine import ParseError, load_map, parse_order
+from services.adjudication.engine.phase import PhaseType
+from services.adjudication.variants import get_variant
+from services.cli.adjudicate import run
+
+DIRIGIBLE_MAP = load_map("dirigible")
+VARIANT = get_variant("dirigible")
+
+
+@pytest.mark.parametrize("text, phase, canonical", [
+    ("D LON - NTH", PhaseType.MOVEMENT, "D LON - NTH"),
+    ("D BEL S A HOL - BEL", PhaseType.MOVEMENT, "D BEL S A HOL - BEL"),
+    ("D BEL S A BEL", PhaseType.MOVEMENT, "D BEL S A BEL"),
+    ("D NTH S D LON - EDI", PhaseType.MOVEMENT, "D NTH S D LON - EDI"),
+    ("D BEL devastate", PhaseType.RETREATS, "D BEL DEVASTATE"),
+    ("D LON B", PhaseType.ADJUSTMENTS, "D LON B"),
+    ("Build D LON", PhaseType.ADJUSTMENTS, "D LON B"),
+    ("D LON D", PhaseType.ADJUSTMENTS, "D LON D"),
+    ("A HOL D", PhaseType.RETREATS, "A HOL D"),
+    ("Dirigible London to North Sea", PhaseType.MOVEMENT, "D LON - NTH"),
+    ("Dirigible Belgium supports Army Holland to Belgium", PhaseType.MOVEMENT, "D BEL S A HOL - BEL"),
+    ("Dirigible Belgium devastates", PhaseType.RETREATS, "D BEL DEVASTATE"),
+    ("Luftskib Belgien hærger", PhaseType.RETREATS, "D BEL DEVASTATE"),
+])
+def test_rule_2_dirigible_orders_in_the_written_notations(text: str, phase: PhaseType, canonical: str) -> None:
+    order = parse_order(text, game_map=DIRIGIBLE_MAP, phase_type=phase)
+    assert not isinstance(order, ParseError), order
+    assert str(order) == canonical
+
+
+def test_the_standard_map_knows_no_dirigible() -> None:
+    assert str(parse_order("D LON", phase_type=PhaseType.RETREATS)) == "A LON D"  # "disband London"
+    assert isinstance(parse_order("A BEL devastate", phase_type=PhaseType.RETREATS), ParseError)
+
+
+def test_reading_R7_a_unit_named_without_its_type_is_the_dirigible_where_only_one_flies() -> None:
+    state = {"variant": "dirigible", "phase": "S1901M", "units": {"ENGLAND": ["D NTH", "F LON", "D LON"]},
+             "centers": {}}
+    checks = VARIANT.check_orders(state, "ENGLAND", ["NTH - NWG", "LON - ENG"])
+    assert [c.order for c in checks] == ["D NTH - NWG", "F LON - ENG"]
+
+
+def test_the_order_check_rejects_what_the_rules_would_ignore_and_keeps_the_first_order() -> None:
+    state = {"variant": "dirigible", "phase": "S1901M", "units": {"ENGLAND": ["A WAL", "D LON"]}, "centers": {}}
+    checks = VARIANT.check_orders(state, "ENGLAND", ["D LON S A WAL - LON", "D LON - NTH", "D LON S A WAL - YOR"])
+    assert [c.accepted for c in checks] == [True, False, False]
+    assert checks[1].reason == "D LON already has an order"
+    winter = VARIANT.opening({}, seed=0).state
+    checks = VARIANT.check_orders(winter, "ENGLAND", ["F LVP B", "F LON B", "F EDI B", "D LON B", "D EDI B"])
+    assert [c.accepted for c in checks] == [True, True, True, True, False]
+    assert checks[4].reason == "D EDI costs 3 SP, 0 left"
+
+
+def test_the_menu_offers_each_dirigible_its_moves_and_supports() -> None:
+    state = {"variant": "dirigible", "phase": "S1901M", "units": {"ENGLAND": ["A WAL", "D LON", "F LON"]},
+             "centers": {}}
+    menu = VARIANT.possible_orders(state, "ENGLAND")
+    assert menu["D LON"] == ["D LON H", "D LON - ENG", "D LON - NTH", "D LON - WAL", "D LON - YOR",
+                             "D LON S F LON", "D LON S A WAL - LON"]
+    for order in menu["D LON"]:
+        assert VARIANT.check_orders(state, "ENGLAND", [order])[0].accepted, order
+    russia = VARIANT.possible_orders(VARIANT.opening({}, seed=0).state, "RUSSIA")
+    assert "F STP/SC B" in russia["STP"] and "F STP/NC B" not in russia["STP"]
+
+
+def entente_adjudicate(documents: list[dict]) -> tuple[int, list[dict]]:
+    out = io.StringIO()
+    code = run("adjudicate", [], io.StringIO("".join(json.dumps(d) + "\n" for d in documents)), out)
+    return code, [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def test_entente_adjudicate_takes_the_dirigible_variant() -> None:
+    code, [winter] = entente_adjudicate([{
+        "variant": "dirigible", "phase": "W1900A", "units": {}, "centers": {"ENGLAND": ["EDI", "LON", "LVP"]},
+        "orders": {"ENGLAND": ["F LVP B", "F LON B", "F EDI B", "D LON B"]}}])
+    assert code == 0
+    assert winter["units"] == {"ENGLAND": ["D LON", "F EDI", "F LON", "F LVP"]}
+    assert winter["points"] == {"ENGLAND": 15} and winter["devastated"] == [] and winter["next_phase"] == "S1901M"
+
+
+def test_entente_adjudicate_still_takes_standard_documents_and_refuses_unknown_variants(capsys) -> None:
+    standard = {"variant": "standard", "phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "centers": {},
+                "orders": {"FRANCE": ["A PAR - BUR"]}}
+    code, [out] = entente_adjudicate([standard])
+    assert code == 0 and out["units"] == {"FRANCE": ["A BUR"]} and "points" not in out
+    code, _ = entente_adjudicate([{**standard, "variant": "atlantis"}])
+    assert code == 2 and "atlantis" in capsys.readouterr().err
+
+
+def test_a_bad_dirigible_document_names_the_field() -> None:
+    with pytest.raises(ValueError, match=r"devastated\[0\]"):
+        VARIANT.adjudicate_document({"variant": "dirigible", "phase": "S1901M", "units": {}, "devastated": ["NTH"]})
+    with pytest.raises(ValueError, match="units.ENGLAND"):
+        VARIANT.adjudicate_document({"variant": "dirigible", "phase": "S1901M", "units": {"ENGLAND": ["D SWI"]}})
