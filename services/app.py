@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
+from services.accounts.api import install as install_accounts
+from services.accounts.api import router as accounts_router
 from services.adjudication.api import router as adjudication_router
 from services.factory import build_app
 from services.lobby.api import router as lobby_router
@@ -11,7 +13,8 @@ from shared.settings import Settings
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    return build_app("Entente", [lobby_router, adjudication_router, visibility_router], settings)
+    routers = [lobby_router, adjudication_router, visibility_router, accounts_router]
+    return install_accounts(build_app("Entente", routers, settings))
 
 
 app = create_app()

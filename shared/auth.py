@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Annotated, Literal, Mapping
 
@@ -37,6 +38,7 @@ def same_hash(a: str, b: str) -> bool:
 class Caller:
     role: Role
     player_id: str | None = None
+    via: Literal["account", "bot"] | None = None  # a player acting through an account or bot token
 
     @property
     def is_operator(self) -> bool:
@@ -44,6 +46,25 @@ class Caller:
 
 
 PUBLIC = Caller("public")
+
+
+@dataclass(frozen=True, slots=True)
+class Delegation:
+    """A token that acts for seats without being a seat's own token: an account's session token
+    (every seat the account took) or a bot token (one seat of one game). services/accounts
+    resolves it from the store before the endpoint runs and sets it with ``delegate``."""
+
+    token_hash: str
+    kind: Literal["account", "bot"]
+    player_ids: frozenset[str]
+
+
+_delegation: ContextVar[Delegation | None] = ContextVar("entente_delegation", default=None)
+
+
+def delegate(delegation: Delegation | None) -> None:
+    """Make ``delegation`` known to ``identify`` for the rest of this request's context."""
+    _delegation.set(delegation)
 
 
 def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
@@ -75,8 +96,26 @@ def identify(token: str | None, *, operator_hash: str, host_hash: str | None = N
     for player_id, player_hash in (player_hashes or {}).items():
         if same_hash(presented, player_hash):
             return Caller("player", player_id)
+    delegated = _delegated_caller(presented, player_hashes or {})
+    if delegated is not None:
+        return delegated
     raise Unauthorized("token not recognised for this game", code="invalid_token",
                        where="header.authorization")
+
+
+def _delegated_caller(presented: str, player_hashes: Mapping[str, str]) -> Caller | None:
+    """The seat an account or bot token acts for in this game; None if it is no such token.
+    An account without a seat here is the public caller; a bot token of another seat is 403."""
+    delegation = _delegation.get()
+    if delegation is None or not same_hash(presented, delegation.token_hash):
+        return None
+    for player_id in player_hashes:
+        if player_id in delegation.player_ids:
+            return Caller("player", player_id, via=delegation.kind)
+    if delegation.kind == "bot":
+        raise Forbidden("this bot token is scoped to one seat of another game", code="out_of_scope",
+                        where="header.authorization")
+    return PUBLIC
 
 
 def require(caller: Caller, *roles: Role) -> Caller:

@@ -32,6 +32,21 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     environment: Literal["development", "test", "production"] = "development"
+    # sign-in (docs/social.md): an OAuth2 provider speaking Discord's authorization-code flow
+    oauth_provider: str = "discord"
+    oauth_authorize_url: str = "https://discord.com/oauth2/authorize"
+    oauth_token_url: str = "https://discord.com/api/oauth2/token"
+    oauth_user_url: str = "https://discord.com/api/users/@me"
+    oauth_client_id: str = ""
+    oauth_client_secret: SecretStr | None = None
+    oauth_redirect_uri: str = "http://127.0.0.1:8000/auth/callback"
+    oauth_scope: str = "identify"
+    # notifications (docs/social.md): webhook delivery from the outbox
+    webhook_max_attempts: int = 6
+    webhook_backoff_seconds: float = 30.0  # first retry after this; doubles each time
+    webhook_timeout_seconds: float = 5.0
+    webhook_allow_private_hosts: bool = False  # http and loopback/private addresses (tests, LAN)
+    deadline_warning_minutes: int = 60  # "deadline approaching" this long before a deadline
 
     def checked(self) -> "Settings":
         """These settings, safe to run: raises SettingsError, or fills a development token."""

@@ -1,0 +1,225 @@
+"""Sign-in, the account's own games, bot tokens, and identities revealed at the end.
+
+Runs alone with ``uvicorn services.accounts.api:app``; ``services.app`` serves it with the rest.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi.responses import JSONResponse, RedirectResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from services.factory import build_app
+from services.lobby.dependencies import CurrentCaller, CurrentGame, StoreDep, load_game, request_metadata
+from shared.auth import BearerToken, Caller, require
+from shared.errors import Conflict, DomainError, Forbidden, Unauthorized
+from shared.settings import Settings
+
+from . import oauth, service
+from .middleware import SocialAuthMiddleware
+
+router = APIRouter(tags=["accounts"])
+
+
+# ----------------------------------------------------------------------------- sign-in
+
+@router.get("/auth/login", status_code=302, response_class=RedirectResponse)
+async def login(request: Request) -> RedirectResponse:
+    """Send the browser to the provider (Discord by default) to sign in."""
+    settings = request.app.state.settings
+    state, nonce = oauth.new_state(settings)
+    response = RedirectResponse(oauth.authorize_url(settings, state), status_code=302)
+    response.set_cookie(oauth.STATE_COOKIE, nonce, max_age=oauth.STATE_SECONDS, httponly=True,
+                        samesite="lax", path="/auth", secure=settings.oauth_redirect_uri.startswith("https:"))
+    return response
+
+
+class SignedIn(BaseModel):
+    account_id: str
+    name: str
+    token: str = Field(..., description="the account's session token: keep it, it is shown once")
+
+
+@router.get("/auth/callback", response_model=SignedIn)
+async def callback(request: Request, store: StoreDep,
+                   code: Annotated[str | None, Query(max_length=512)] = None,
+                   state: Annotated[str | None, Query(max_length=512)] = None,
+                   error: Annotated[str | None, Query(max_length=200)] = None) -> Any:
+    """Where the provider sends the browser back: exchange the code, find or create the account,
+    and answer with a session token."""
+    settings = request.app.state.settings
+    if error:
+        raise Unauthorized("the sign-in was declined at the provider", code="oauth_denied", where="query.error")
+    oauth.check_state(settings, state, request.cookies.get(oauth.STATE_COOKIE))
+    user = await oauth.exchange_code(settings, code or "")
+    signed_in = await service.sign_in(store, settings.oauth_provider, user.user_id, user.name,
+                                      {"actor": "account"})
+    response = SignedIn(account_id=signed_in.account.account_id, name=signed_in.account.name,
+                        token=signed_in.token)
+    answer = JSONResponse(response.model_dump())
+    answer.delete_cookie(oauth.STATE_COOKIE, path="/auth")
+    return answer
+
+
+async def current_account(request: Request, token: BearerToken, store: StoreDep) -> service.Account:
+    """The signed-in account of the request (its session token); 401 otherwise."""
+    if token is None:
+        raise Unauthorized("this needs an account's session token", code="token_required",
+                           where="header.authorization")
+    account = getattr(request.state, "account", None) or await service.account_for_session(store, token)
+    if account is None:
+        raise Unauthorized("not a session token of a signed-in account", code="invalid_token",
+                           where="header.authorization")
+    return account
+
+
+CurrentAccount = Annotated[service.Account, Depends(current_account)]
+
+
+@router.post("/auth/logout", status_code=204, response_class=Response)
+async def logout(account: CurrentAccount, token: BearerToken, store: StoreDep) -> Response:
+    """Close this session: its token stops working everywhere (bot tokens stay)."""
+    await service.sign_out(store, account, token or "")
+    return Response(status_code=204)
+
+
+class Me(BaseModel):
+    account_id: str
+    name: str
+    provider: str
+
+
+@router.get("/me", response_model=Me)
+async def me(account: CurrentAccount) -> dict:
+    return {"account_id": account.account_id, "name": account.name, "provider": account.provider}
+
+
+class MySeat(BaseModel):
+    game_id: str
+    name: str
+    status: str
+    phase: str | None
+    player_id: str
+    codename: str
+    power: Any = Field(None, description="the power (or powers) of the seat once the game started")
+
+
+class MyGames(BaseModel):
+    games: list[MySeat]
+
+
+@router.get("/me/games", response_model=MyGames)
+async def my_games(account: CurrentAccount, store: StoreDep) -> dict:
+    """The games the account has a seat in; its session token plays each of those seats."""
+    seats = []
+    for game_id, player_id in sorted(account.seats.items()):
+        try:
+            game = await load_game(store, game_id)
+        except DomainError:
+            continue
+        seat = game.seat(player_id)
+        if seat is not None:
+            seats.append({"game_id": game_id, "name": game.name, "status": game.status, "phase": game.phase,
+                          "player_id": player_id, "codename": seat.codename, "power": seat.power})
+    return {"games": seats}
+
+
+# ----------------------------------------------------------------------------- bot tokens
+
+def seat_owner(caller: CurrentCaller) -> Caller:
+    """The seat's own player (its seat token or its account), not a bot acting for it."""
+    require(caller, "player")
+    if caller.via == "bot":
+        raise Forbidden("a bot token cannot manage bot tokens", code="wrong_role", where="header.authorization")
+    return caller
+
+
+SeatOwner = Annotated[Caller, Depends(seat_owner)]
+
+
+class NewBotToken(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    label: str = Field("", max_length=60, description="a note for yourself, e.g. the bot's name")
+
+
+class BotTokenOut(BaseModel):
+    token_id: str
+    label: str
+
+
+class IssuedBotToken(BotTokenOut):
+    token: str = Field(..., description="the bot's token: shown once, it acts for this seat in this game only")
+
+
+class BotTokenList(BaseModel):
+    bot_tokens: list[BotTokenOut]
+
+
+@router.post("/games/{game_id}/bot-tokens", status_code=201, response_model=IssuedBotToken)
+async def create_bot_token(game: CurrentGame, caller: SeatOwner, store: StoreDep, request: Request,
+                           body: NewBotToken | None = None) -> dict:
+    """A long-lived token for a bot playing the caller's seat in this game, and nowhere else."""
+    if game.status == "finished":
+        raise Conflict(f"game {game.game_id} is finished", code="game_finished")
+    assert caller.player_id is not None
+    issued = await service.issue_bot_token(store, game.game_id, caller.player_id, body.label if body else "",
+                                           request_metadata(request, "player", caller.player_id))
+    return {"token_id": issued.bot.token_id, "label": issued.bot.label, "token": issued.token}
+
+
+@router.get("/games/{game_id}/bot-tokens", response_model=BotTokenList)
+async def list_bot_tokens(game: CurrentGame, caller: SeatOwner, store: StoreDep) -> dict:
+    bots = await service.load_bots(store, game.game_id)
+    return {"bot_tokens": [{"token_id": b.token_id, "label": b.label}
+                           for b in bots.values() if b.player_id == caller.player_id]}
+
+
+@router.delete("/games/{game_id}/bot-tokens/{token_id}", status_code=204, response_class=Response)
+async def revoke_bot_token(game: CurrentGame, caller: SeatOwner, store: StoreDep, request: Request,
+                           token_id: str) -> Response:
+    """Revoke one of the seat's bot tokens: it stops working at once."""
+    assert caller.player_id is not None
+    await service.revoke_bot_token(store, game.game_id, caller.player_id, token_id[:40],
+                                   request_metadata(request, "player", caller.player_id))
+    return Response(status_code=204)
+
+
+# ----------------------------------------------------------------------------- identities
+
+class SeatIdentity(BaseModel):
+    power: Any
+    codename: str
+    name: str | None = Field(None, description="the account's name; None for a seat taken without signing in")
+
+
+class Identities(BaseModel):
+    identities: list[SeatIdentity]
+
+
+@router.get("/games/{game_id}/identities", response_model=Identities)
+async def identities(game: CurrentGame, caller: CurrentCaller, store: StoreDep) -> dict:
+    """Who played which power: for everyone once the game has ended, if the host chose to
+    reveal identities; for the operator at any time. Otherwise 403 ``identities_hidden``."""
+    revealed = game.status == "finished" and getattr(game.settings, "reveal_identities", False)
+    if not (revealed or caller.is_operator):
+        raise Forbidden("identities are not revealed in this game (or not yet)", code="identities_hidden")
+    accounts = await service.seat_accounts(store, game.game_id)
+    rows = []
+    for seat in sorted(game.seats, key=lambda s: (str(s.power), s.codename)):
+        account = await service.load_account(store, accounts[seat.player_id]) if seat.player_id in accounts else None
+        rows.append({"power": seat.power, "codename": seat.codename, "name": account.name if account else None})
+    return {"identities": rows}
+
+
+def install(app: Any) -> Any:
+    """Let account and bot tokens act on every game endpoint of ``app`` (see middleware.py)."""
+    app.add_middleware(SocialAuthMiddleware)
+    return app
+
+
+def create_app(settings: Settings | None = None):
+    return install(build_app("Entente accounts", [router], settings))
+
+
+app = create_app()

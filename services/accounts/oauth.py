@@ -1,0 +1,117 @@
+"""The OAuth2 authorization-code flow against a provider that speaks Discord's protocol.
+
+``/auth/login`` sends the browser to the provider's authorize URL with a ``state`` that is
+signed here (nonce, expiry, HMAC) and whose nonce is also set in a short-lived cookie: the
+callback accepts only a state this server made, not expired, for this browser (no login CSRF).
+``/auth/callback`` exchanges the code at the token URL (client id and secret in the form, as
+Discord accepts them) and reads the user at the user URL with the access token.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+import httpx
+
+from shared.errors import BadRequest, DomainError, Unauthorized
+from shared.settings import Settings
+
+STATE_COOKIE = "entente_oauth_state"
+STATE_SECONDS = 600
+PROVIDER_TIMEOUT_SECONDS = 10.0
+
+
+class ProviderError(DomainError):
+    status_code = 502
+    code = "provider_error"
+
+
+def _state_key(settings: Settings) -> bytes:
+    client_secret = settings.oauth_client_secret.get_secret_value() if settings.oauth_client_secret else ""
+    material = f"entente-oauth-state\0{client_secret}\0{settings.operator_secret()}"
+    return hashlib.sha256(material.encode("utf-8")).digest()
+
+
+def _signature(key: bytes, nonce: str, expires: int) -> str:
+    return hmac.new(key, f"{nonce}.{expires}".encode("ascii"), hashlib.sha256).hexdigest()
+
+
+def new_state(settings: Settings, now: float | None = None) -> tuple[str, str]:
+    """A signed state for the authorize URL, and the nonce to keep in the browser's cookie."""
+    nonce = secrets.token_urlsafe(16)
+    expires = int((now if now is not None else time.time()) + STATE_SECONDS)
+    return f"{nonce}.{expires}.{_signature(_state_key(settings), nonce, expires)}", nonce
+
+
+def check_state(settings: Settings, state: str | None, cookie_nonce: str | None, now: float | None = None) -> None:
+    """400 ``invalid_state`` unless ``state`` was signed here, is fresh, and matches the cookie."""
+    nonce, expires_text, signature = (state or "").split(".", 2) if (state or "").count(".") == 2 else ("", "", "")
+    problem = None
+    if not nonce or not expires_text.isdigit():
+        problem = "the sign-in state is missing or malformed"
+    elif not hmac.compare_digest(signature, _signature(_state_key(settings), nonce, int(expires_text))):
+        problem = "the sign-in state was not issued by this server"
+    elif int(expires_text) < (now if now is not None else time.time()):
+        problem = "the sign-in took too long; start again"
+    elif not cookie_nonce or not hmac.compare_digest(cookie_nonce, nonce):
+        problem = "the sign-in was started in another browser; start again"
+    if problem:
+        raise BadRequest(problem, code="invalid_state", where="query.state")
+
+
+def authorize_url(settings: Settings, state: str) -> str:
+    query = urlencode({"response_type": "code", "client_id": settings.oauth_client_id,
+                       "scope": settings.oauth_scope, "redirect_uri": settings.oauth_redirect_uri,
+                       "state": state, "prompt": "none"})
+    separator = "&" if "?" in settings.oauth_authorize_url else "?"
+    return f"{settings.oauth_authorize_url}{separator}{query}"
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderUser:
+    user_id: str
+    name: str
+
+
+async def exchange_code(settings: Settings, code: str) -> ProviderUser:
+    """The provider's user behind ``code``: token exchange, then the user endpoint."""
+    if not code or len(code) > 512:
+        raise BadRequest("the provider sent no usable code", code="invalid_code", where="query.code")
+    client_secret = settings.oauth_client_secret.get_secret_value() if settings.oauth_client_secret else ""
+    form = {"grant_type": "authorization_code", "code": code, "redirect_uri": settings.oauth_redirect_uri,
+            "client_id": settings.oauth_client_id, "client_secret": client_secret}
+    try:
+        async with httpx.AsyncClient(timeout=PROVIDER_TIMEOUT_SECONDS) as client:
+            token_response = await client.post(settings.oauth_token_url, data=form,
+                                               headers={"accept": "application/json"})
+            if token_response.status_code in (400, 401):
+                raise Unauthorized("the sign-in provider refused the code; start again", code="oauth_refused")
+            if token_response.status_code != 200:
+                raise ProviderError(f"the sign-in provider answered {token_response.status_code} to the code exchange")
+            access_token = _field(token_response, "access_token")
+            user_response = await client.get(settings.oauth_user_url,
+                                             headers={"authorization": f"Bearer {access_token}"})
+            if user_response.status_code != 200:
+                raise ProviderError(f"the sign-in provider answered {user_response.status_code} for the user")
+            user = user_response.json()
+    except httpx.HTTPError as error:
+        raise ProviderError(f"the sign-in provider could not be reached ({type(error).__name__})") from None
+    except ValueError:
+        raise ProviderError("the sign-in provider sent something that is not JSON") from None
+    user_id = str(user.get("id") or "") if isinstance(user, dict) else ""
+    if not user_id:
+        raise ProviderError("the sign-in provider sent a user without an id")
+    name = str(user.get("global_name") or user.get("username") or user_id)[:100]
+    return ProviderUser(user_id[:100], name)
+
+
+def _field(response: httpx.Response, name: str) -> str:
+    body = response.json()
+    value = body.get(name) if isinstance(body, dict) else None
+    if not isinstance(value, str) or not value:
+        raise ProviderError(f"the sign-in provider's answer has no {name}")
+    return value

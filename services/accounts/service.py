@@ -1,0 +1,220 @@
+"""Accounts, their sessions and seats, and bot tokens: decisions over the event store.
+
+- An account is created at its first sign-in; its id is derived from the provider's user id,
+  so two racing first sign-ins of one user clash on ``account-{id}`` version 0 (one wins).
+- A session token ``s.{account_id}.{secret}`` acts for the account; the account's stream keeps
+  only its hash. Every seat the account took (``SeatLinked``) can be played with it.
+- A bot token ``b.{game_id}.{secret}`` acts for one seat of one game, until revoked; the game's
+  ``bots-{game_id}`` stream keeps the hashes. The game id in the token tells where to look and
+  lets a request for another game be refused before anything is read.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from shared.auth import hash_token, same_hash
+from shared.errors import Conflict, NotFound
+from shared.events import Event, from_recorded, to_new_event
+from shared.events_social import (
+    AccountCreated, BotTokenIssued, BotTokenRevoked, SeatLinked, SessionClosed, SessionOpened,
+    account_stream, bots_stream, members_stream,
+)
+from shared.store import EventStore
+
+MAX_BOT_TOKENS_PER_SEAT = 10
+
+
+# ----------------------------------------------------------------------------- tokens, pure
+
+def account_id_for(provider: str, provider_user_id: str) -> str:
+    digest = hashlib.sha256(f"{provider}:{provider_user_id}".encode("utf-8")).hexdigest()
+    return "a_" + digest[:16]
+
+
+def new_session_token(account_id: str) -> str:
+    return f"s.{account_id}.{secrets.token_urlsafe(32)}"
+
+
+def new_bot_token(game_id: str) -> str:
+    return f"b.{game_id}.{secrets.token_urlsafe(32)}"
+
+
+def session_account_id(token: str) -> str | None:
+    """The account a session token claims to belong to (checked against its hash later)."""
+    kind, _, rest = token.partition(".")
+    account_id, _, secret = rest.partition(".")
+    return account_id if kind == "s" and account_id.startswith("a_") and secret else None
+
+
+def bot_game_id(token: str) -> str | None:
+    """The game a bot token claims to be scoped to (checked against its hash later)."""
+    kind, _, rest = token.partition(".")
+    game_id, _, secret = rest.partition(".")
+    return game_id if kind == "b" and game_id.startswith("g_") and secret else None
+
+
+# ----------------------------------------------------------------------------- folds, pure
+
+@dataclass(slots=True)
+class Account:
+    account_id: str
+    provider: str
+    provider_user_id: str
+    name: str
+    sessions: set[str] = field(default_factory=set)  # hashes of open session tokens
+    seats: dict[str, str] = field(default_factory=dict)  # game_id -> player_id
+    version: int = 0
+
+    def has_session(self, token_hash: str) -> bool:
+        return any(same_hash(token_hash, known) for known in self.sessions)
+
+
+def fold_account(events: Iterable[Event]) -> Account | None:
+    account: Account | None = None
+    count = 0
+    for event in events:
+        count += 1
+        if isinstance(event, AccountCreated):
+            account = Account(event.account_id, event.provider, event.provider_user_id, event.name)
+        elif account is None:
+            raise ValueError("an account stream must start with AccountCreated")
+        elif isinstance(event, SessionOpened):
+            account.sessions.add(event.token_hash)
+            account.name = event.name
+        elif isinstance(event, SessionClosed):
+            account.sessions.discard(event.token_hash)
+        elif isinstance(event, SeatLinked):
+            account.seats.setdefault(event.game_id, event.player_id)
+    if account is not None:
+        account.version = count
+    return account
+
+
+@dataclass(frozen=True, slots=True)
+class BotToken:
+    token_id: str
+    player_id: str
+    token_hash: str
+    label: str
+
+
+def fold_bots(events: Iterable[Event]) -> dict[str, BotToken]:
+    """The live (not revoked) bot tokens of a game, by token id."""
+    live: dict[str, BotToken] = {}
+    for event in events:
+        if isinstance(event, BotTokenIssued):
+            live[event.token_id] = BotToken(event.token_id, event.player_id, event.token_hash, event.label)
+        elif isinstance(event, BotTokenRevoked):
+            live.pop(event.token_id, None)
+    return live
+
+
+def bot_for_token(bots: dict[str, BotToken], token: str) -> BotToken | None:
+    presented = hash_token(token)
+    return next((b for b in bots.values() if same_hash(presented, b.token_hash)), None)
+
+
+# ----------------------------------------------------------------------------- store
+
+async def load_account(store: EventStore, account_id: str) -> Account | None:
+    records = await store.read_stream(account_stream(account_id)) if len(account_id) <= 40 else []
+    return fold_account(from_recorded(r) for r in records)
+
+
+async def account_for_session(store: EventStore, token: str) -> Account | None:
+    """The account whose open session ``token`` is, or None."""
+    account_id = session_account_id(token)
+    if account_id is None:
+        return None
+    account = await load_account(store, account_id)
+    return account if account is not None and account.has_session(hash_token(token)) else None
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    account: Account
+    token: str
+
+
+async def sign_in(store: EventStore, provider: str, provider_user_id: str, name: str,
+                  metadata: dict | None = None) -> SignedIn:
+    """Find or create the provider user's account and open a session for it."""
+    account_id = account_id_for(provider, provider_user_id)
+    token = new_session_token(account_id)
+    opened = SessionOpened(token_hash=hash_token(token), name=name)
+    async with store.transaction() as tx:
+        stream = account_stream(account_id)
+        version = await tx.stream_version(stream)
+        new: list[Event] = []
+        if version == 0:
+            new.append(AccountCreated(account_id=account_id, provider=provider,
+                                      provider_user_id=provider_user_id, name=name))
+        new.append(opened)
+        await tx.append(stream, [to_new_event(e, metadata) for e in new], expected_version=version)
+        account = fold_account(from_recorded(r) for r in await tx.read_stream(stream))
+    assert account is not None
+    return SignedIn(account, token)
+
+
+async def sign_out(store: EventStore, account: Account, token: str) -> None:
+    async with store.transaction() as tx:
+        await tx.append(account_stream(account.account_id),
+                        [to_new_event(SessionClosed(token_hash=hash_token(token)))], expected_version=None)
+
+
+async def link_seat(store: EventStore, account: Account, game_id: str, player_id: str,
+                    metadata: dict | None = None) -> None:
+    linked = SeatLinked(game_id=game_id, player_id=player_id, account_id=account.account_id)
+    async with store.transaction() as tx:
+        await tx.append(account_stream(account.account_id), [to_new_event(linked, metadata)], expected_version=None)
+        await tx.append(members_stream(game_id), [to_new_event(linked, metadata)], expected_version=None)
+
+
+async def seat_accounts(store: EventStore, game_id: str) -> dict[str, str]:
+    """player_id -> account_id for the seats of a game that accounts took."""
+    linked = (from_recorded(r) for r in await store.read_stream(members_stream(game_id)))
+    return {e.player_id: e.account_id for e in linked if isinstance(e, SeatLinked)}
+
+
+async def load_bots(store: EventStore, game_id: str) -> dict[str, BotToken]:
+    return fold_bots(from_recorded(r) for r in await store.read_stream(bots_stream(game_id)))
+
+
+@dataclass(frozen=True)
+class IssuedBot:
+    bot: BotToken
+    token: str
+
+
+async def issue_bot_token(store: EventStore, game_id: str, player_id: str, label: str,
+                          metadata: dict | None = None) -> IssuedBot:
+    token = new_bot_token(game_id)
+    issued = BotTokenIssued(token_id="bt_" + secrets.token_hex(6), player_id=player_id,
+                            token_hash=hash_token(token), label=label)
+    async with store.transaction() as tx:
+        stream = bots_stream(game_id)
+        records = await tx.read_stream(stream)
+        live = fold_bots(from_recorded(r) for r in records)
+        if sum(1 for b in live.values() if b.player_id == player_id) >= MAX_BOT_TOKENS_PER_SEAT:
+            raise Conflict(f"a seat may hold at most {MAX_BOT_TOKENS_PER_SEAT} bot tokens; revoke one first",
+                           code="too_many_bot_tokens")
+        await tx.append(stream, [to_new_event(issued, metadata)], expected_version=len(records))
+    bot = BotToken(issued.token_id, player_id, issued.token_hash, label)
+    return IssuedBot(bot, token)
+
+
+async def revoke_bot_token(store: EventStore, game_id: str, player_id: str, token_id: str,
+                           metadata: dict | None = None) -> None:
+    """Revoke one of the seat's bot tokens; another seat's token is as unknown as a missing one."""
+    async with store.transaction() as tx:
+        stream = bots_stream(game_id)
+        records = await tx.read_stream(stream)
+        bot = fold_bots(from_recorded(r) for r in records).get(token_id)
+        if bot is None or bot.player_id != player_id:
+            raise NotFound(f"no live bot token {token_id!r} for this seat", code="bot_token_not_found",
+                           where="path.token_id")
+        await tx.append(stream, [to_new_event(BotTokenRevoked(token_id=token_id), metadata)],
+                        expected_version=len(records))

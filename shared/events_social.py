@@ -1,0 +1,112 @@
+"""Events of the social side: accounts, sessions and seats, bot tokens, press, webhooks.
+
+None of them lives in a game's own stream (``game-{id}``), so none contends with the game's
+version: accounts in ``account-{account_id}`` (and the seats
+they took in ``members-{game_id}``), bot tokens in ``bots-{game_id}``, messages in
+``press-{game_id}``, webhooks in ``webhooks-{game_id}``. Tokens appear only as sha256 hashes.
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from shared.events import Event, register_event
+
+
+def account_stream(account_id: str) -> str:
+    return f"account-{account_id}"
+
+
+def members_stream(game_id: str) -> str:
+    """The seats of a game that accounts took (SeatLinked), for revealing identities at the end."""
+    return f"members-{game_id}"
+
+
+def bots_stream(game_id: str) -> str:
+    return f"bots-{game_id}"
+
+
+def press_stream(game_id: str) -> str:
+    return f"press-{game_id}"
+
+
+def webhooks_stream(game_id: str) -> str:
+    return f"webhooks-{game_id}"
+
+
+@register_event
+class AccountCreated(Event):
+    """The first sign-in of a provider's user; ``account_id`` is derived from the provider's id."""
+
+    type: Literal["AccountCreated"] = "AccountCreated"
+    account_id: str
+    provider: str
+    provider_user_id: str
+    name: str
+
+
+@register_event
+class SessionOpened(Event):
+    """A sign-in: a session token (its hash) that acts for the account; ``name`` as the provider
+    gives it now."""
+
+    type: Literal["SessionOpened"] = "SessionOpened"
+    token_hash: str
+    name: str
+
+
+@register_event
+class SessionClosed(Event):
+    type: Literal["SessionClosed"] = "SessionClosed"
+    token_hash: str
+
+
+@register_event
+class SeatLinked(Event):
+    """The account took a seat: its session tokens act as that seat's player in that game.
+    Written to the account's stream and to the game's ``members-{game_id}`` stream."""
+
+    type: Literal["SeatLinked"] = "SeatLinked"
+    game_id: str
+    player_id: str
+    account_id: str
+
+
+@register_event
+class BotTokenIssued(Event):
+    type: Literal["BotTokenIssued"] = "BotTokenIssued"
+    token_id: str
+    player_id: str
+    token_hash: str
+    label: str = ""
+
+
+@register_event
+class BotTokenRevoked(Event):
+    type: Literal["BotTokenRevoked"] = "BotTokenRevoked"
+    token_id: str
+
+
+@register_event
+class MessageSent(Event):
+    """A press message, signed by power and codename; ``recipients`` None: public (everyone)."""
+
+    type: Literal["MessageSent"] = "MessageSent"
+    message_id: str
+    phase: str
+    sender: str
+    codename: str
+    recipients: list[str] | None
+    text: str
+
+
+@register_event
+class WebhookSet(Event):
+    type: Literal["WebhookSet"] = "WebhookSet"
+    player_id: str
+    url: str
+
+
+@register_event
+class WebhookRemoved(Event):
+    type: Literal["WebhookRemoved"] = "WebhookRemoved"
+    player_id: str

@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.utils.oauth_provider import LocalProvider, serve_in_thread
+
+from .helpers import social_app, social_settings
+
+
+@pytest.fixture(scope="session")
+def provider() -> LocalProvider:
+    return LocalProvider()
+
+
+@pytest.fixture(scope="session")
+def provider_url(provider: LocalProvider) -> Iterator[str]:
+    with serve_in_thread(provider.app()) as url:
+        yield url
+
+
+@pytest.fixture
+async def social(sqlite_url: str, provider_url: str) -> AsyncIterator[tuple[Any, httpx.AsyncClient]]:
+    """The combined app on a fresh SQLite store, signing in at the local provider."""
+    async with social_app(social_settings(sqlite_url, provider_url)) as opened:
+        yield opened
