@@ -1,0 +1,1 @@
+"""Press: public and private messages between powers, stored as events."""

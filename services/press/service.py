@@ -1,0 +1,142 @@
+"""Press: messages between powers, stored as MessageSent events in ``press-{game_id}``.
+
+A message is public (``to: "all"``) or private to a set of powers; its participants are its
+sender and recipients. It is signed by power and codename, never by player. The game's
+``press`` setting decides what may be sent: "full" (anything), "public" (public messages only)
+or "none" (gunboat). Checks run under the game row's share lock, like order submissions, so a
+message is never accepted after the GameFinished it raced with has committed.
+"""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from services.adjudication.variants import get_variant
+from services.lobby.service import fold_records
+from services.lobby.state import GameState
+from shared.errors import Conflict, Forbidden, Unprocessable
+from shared.events import from_recorded, game_stream, to_new_event
+from shared.events_social import MessageSent, press_stream
+from shared.store import EventStore, RecordedEvent
+
+MAX_TEXT = 2000
+
+
+# ----------------------------------------------------------------------------- pure rules
+
+def seat_powers(state: GameState, player_id: str | None) -> list[str]:
+    """The powers a seat plays (one in a seven-player game, several in smaller ones)."""
+    seat = state.seat(player_id) if player_id else None
+    if seat is None:
+        return []
+    powers = getattr(seat, "powers", None)
+    return list(powers) if powers is not None else ([seat.power] if seat.power else [])
+
+
+def surviving_powers(state: GameState) -> set[str]:
+    """Powers with a unit or a supply centre on the board now."""
+    if state.position is None:
+        return set()
+    board = get_variant(state.variant).view(state.position, None)
+    return {p for p, units in board.get("units", {}).items() if units} | \
+           {p for p, centres in board.get("centres", {}).items() if centres}
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    sender: str
+    codename: str
+    recipients: list[str] | None  # None: public
+    text: str
+
+
+def check_message(state: GameState, player_id: str, sender: str | None, to: str | Sequence[str],
+                  text: str) -> Draft:
+    """The message a seat may send, or the 4xx that says why not (nothing is written then)."""
+    if state.status == "forming":
+        raise Conflict(f"game {state.game_id} has not started", code="game_not_started")
+    if state.status == "finished":
+        raise Conflict(f"game {state.game_id} is finished", code="game_finished")
+    powers = seat_powers(state, player_id)
+    if not powers:
+        raise Forbidden("this player has no power in this game", code="no_power")
+    if sender is not None and sender.upper() not in powers:
+        raise Forbidden(f"this seat does not play {sender.upper()}", code="not_your_power", where="body.from")
+    power = sender.upper() if sender else powers[0]
+    if power not in surviving_powers(state):
+        raise Conflict(f"{power} is out of the game and cannot send messages", code="power_eliminated")
+    press = getattr(state.settings, "press", "full")
+    if press == "none":
+        raise Forbidden("this is a gunboat game: no messages", code="press_disabled", where="body")
+    recipients = _recipients(state, power, to)
+    if recipients is not None and press == "public":
+        raise Forbidden("this game allows public messages only (to: \"all\")", code="private_press_disabled",
+                        where="body.to")
+    if not text.strip():
+        raise Unprocessable("a message needs some text", code="invalid_request", where="body.text")
+    seat = state.seat(player_id)
+    assert seat is not None
+    return Draft(power, seat.codename, recipients, text)
+
+
+def _recipients(state: GameState, sender: str, to: str | Sequence[str]) -> list[str] | None:
+    if isinstance(to, str):
+        if to.lower() != "all":
+            raise Unprocessable('"to" is "all" or a list of powers', code="invalid_request", where="body.to")
+        return None
+    in_game = set(state.codenames_by_power())
+    wanted = sorted({p.upper() for p in to})
+    unknown = [p for p in wanted if p not in in_game]
+    if unknown:
+        raise Unprocessable(f"not a power of this game: {', '.join(unknown)}", code="unknown_power", where="body.to")
+    others = [p for p in wanted if p != sender]
+    if not others:
+        raise Unprocessable("a private message needs at least one other power", code="no_recipient", where="body.to")
+    return others
+
+
+def visible_to(message: MessageSent, powers: Iterable[str] | None) -> bool:
+    """Whether a viewer playing ``powers`` may read it (None: the operator, who reads all)."""
+    if powers is None or message.recipients is None:
+        return True
+    return bool(set(powers) & ({message.sender} | set(message.recipients)))
+
+
+def message_json(message: MessageSent, record: RecordedEvent) -> dict[str, Any]:
+    return {"id": message.message_id, "position": record.position, "phase": message.phase,
+            "from": {"power": message.sender, "codename": message.codename},
+            "to": "all" if message.recipients is None else list(message.recipients),
+            "text": message.text, "sent_at": record.recorded_at.isoformat()}
+
+
+def readable(records: Iterable[RecordedEvent], powers: Iterable[str] | None) -> list[dict[str, Any]]:
+    """The messages among ``records`` a viewer playing ``powers`` may read, in log order.
+    ``powers`` None: everything (operator); an empty list: public messages only."""
+    powers = None if powers is None else list(powers)
+    out = []
+    for record in records:
+        message = from_recorded(record)
+        if isinstance(message, MessageSent) and visible_to(message, powers):
+            out.append(message_json(message, record))
+    return out
+
+
+# ----------------------------------------------------------------------------- store
+
+async def send_message(store: EventStore, game_id: str, player_id: str, sender: str | None,
+                       to: str | Sequence[str], text: str, metadata: dict | None = None) -> dict[str, Any]:
+    async with store.transaction(game_id, lock="share") as tx:
+        state = fold_records(await tx.read_stream(game_stream(game_id)))
+        draft = check_message(state, player_id, sender, to, text)
+        message = MessageSent(message_id="m_" + secrets.token_hex(8), phase=state.phase or "",
+                              sender=draft.sender, codename=draft.codename, recipients=draft.recipients,
+                              text=draft.text)
+        [record] = await tx.append(press_stream(game_id), [to_new_event(message, metadata)], expected_version=None)
+    return message_json(message, record)
+
+
+async def read_messages(store: EventStore, game_id: str, powers: Iterable[str] | None,
+                        after_position: int = 0) -> list[dict[str, Any]]:
+    records = await store.read_stream(press_stream(game_id))
+    return readable((r for r in records if r.position > after_position), powers)
