@@ -97,6 +97,9 @@ def test_rule_6_points_left_unspent_are_lost() -> None:
 def test_removals_until_the_upkeep_fits_then_no_more() -> None:
     units = {"ENGLAND": ["F NTH", "F LON", "D LON"]}  # 11 SP upkeep on 10 SP
     out = adjudicate("W1901A", units, {"ENGLAND": ["D LON D", "F NTH D"]}, {"ENGLAND": ["LON", "EDI"]})
+    view = VARIANT.view({"variant": "dirigible", "phase": "W1901A", "units": units,
+                         "centers": {"ENGLAND": ["LON", "EDI"]}}, None)
+    assert view["balance"] == {"ENGLAND": -1} and view["adjustments"] == {"ENGLAND": -1}  # one unit to remove
     assert results(out, "ENGLAND") == [("D LON D", "succeeds"), ("F NTH D", "fails")]
     assert reasons(out, "ENGLAND")[1] == "the upkeep already fits the points"
     assert units_of(out, "ENGLAND") == {"F NTH", "F LON"}
@@ -131,8 +134,8 @@ def test_rule_40_england_has_11_points_and_may_not_build_d_lon_beside_a_french_d
     units = {"ENGLAND": ["F NTH", "A NWY", "F DEN", "F BEL", "D NTH"], "FRANCE": ["D LON"]}
     out = adjudicate("W1901A", units, {"ENGLAND": ["D LON B", "F LON B", "D EDI B", "A LVP B", "D LVP B"]}, centres)
     assert out["points"]["ENGLAND"] == 30
-    assert VARIANT.view({"variant": "dirigible", "phase": "W1901A", "units": units, "centers": centres},
-                        None)["adjustments"]["ENGLAND"] == 11
+    view = VARIANT.view({"variant": "dirigible", "phase": "W1901A", "units": units, "centers": centres}, None)
+    assert view["balance"]["ENGLAND"] == 11 and view["adjustments"]["ENGLAND"] == 11
     assert results(out, "ENGLAND") == [("D LON B", "void"), ("F LON B", "succeeds"), ("D EDI B", "succeeds"),
                                        ("A LVP B", "succeeds"), ("D LVP B", "fails")]  # 4 + 3 + 4 = 11
     assert reasons(out, "ENGLAND")[0] == "a dirigible is already in LON"

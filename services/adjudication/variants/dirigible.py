@@ -10,6 +10,7 @@ from typing import Any, Mapping, Sequence
 
 from services.adjudication.engine import ParseError, load_map
 from services.adjudication.engine.dirigible import adjudicate_dirigible, balances, opening_position, supply_points
+from services.adjudication.engine.dirigible.economy import removals_needed
 from services.adjudication.engine.dirigible.document import (
     VARIANT as NAME, adjudicate_dirigible_document, dirigible_position_from_document,
     dirigible_position_to_document, read_dirigible_order,
@@ -73,7 +74,8 @@ def _second_orders(readings: Sequence[Order | ParseError]) -> dict[int, str]:
 def position_view(position: Position) -> dict[str, Any]:
     """The board as every viewer sees it (nothing is hidden): dirigibles in ``units`` beside the
     armies and fleets, the centres devastated this year, and in a Winter each power's supply
-    points and its balance (points minus upkeep: builds to pay for, or upkeep to shed)."""
+    points, its balance (points minus upkeep) and its ``adjustments``: the points it may spend
+    on builds (positive), or minus the fewest units it must remove (negative)."""
     units: dict[str, list[str]] = {}
     everything = list(position.units.values()) + list(position.air_units.values())
     for pu in sorted(everything, key=lambda pu: (pu.power, pu.unit.location, pu.unit.type.value)):
@@ -88,7 +90,9 @@ def position_view(position: Position) -> dict[str, Any]:
         "centres": centres,
         "devastated": sorted(position.devastated),
         "points": dict(sorted(supply_points(position).items())) if winter else {},
-        "adjustments": {p: n for p, n in balances(position).items() if n} if winter else {},
+        "balance": balances(position) if winter else {},
+        "adjustments": {p: n if n > 0 else -removals_needed(position, p)
+                        for p, n in balances(position).items() if n} if winter else {},
         "dislodged": [{"power": d.power, "unit": str(d.unit), "attacker_from": d.attacker_from,
                        "retreats": list(d.retreats)} for d in position.dislodged],
     }

@@ -47,6 +47,17 @@ def balances(position: Position) -> dict[Power, int]:
     return {p: points.get(p, 0) - cost.get(p, 0) for p in sorted(set(points) | set(cost))}
 
 
+def removals_needed(position: Position, power: Power) -> int:
+    """The fewest units the power must remove for its upkeep to fit its points (dearest first)."""
+    shortfall = -balances(position).get(power, 0)
+    costs = sorted((UPKEEP[pu.unit.type] for pu in _all_units(position) if pu.power == power), reverse=True)
+    count = 0
+    while shortfall > 0 and count < len(costs):
+        shortfall -= costs[count]
+        count += 1
+    return count
+
+
 def build_problem(unit: Unit, power: Power, position: Position, game_map: GameMap,
                   ground: Mapping[str, PowerUnit], air: Mapping[str, PowerUnit]) -> str | None:
     """Why ``power`` cannot build ``unit`` now (``ground``/``air``: the units, builds included)."""
