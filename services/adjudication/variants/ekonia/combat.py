@@ -32,6 +32,12 @@ class BattleContext:
     morale: Mapping[str, int] = field(default_factory=dict)
     units: Mapping[str, Unit] = field(default_factory=dict)  # every unit's planned place
     bombardments: Iterable[tuple[str, list[str], str, str]] = ()  # power, ship ids, sea, target
+    spared: Mapping[str, Iterable[str]] | None = None  # by privateer owner, this turn's orders in
+
+    def spares(self, owner: str, other: str) -> bool:
+        spared = self.spared if self.spared is not None else {
+            p: power["spared"] for p, power in self.start["powers"].items()}
+        return other in spared.get(owner, ())
 
     def at_war(self, a: str, b: str) -> bool:
         return tuple(sorted((a, b))) in self.wars
@@ -44,10 +50,9 @@ def hostile(ctx: BattleContext, a: str, a_units: list[Unit], b: str, b_units: li
     """At war, or privateers meeting ships of a state their owner does not spare."""
     if ctx.at_war(a, b):
         return True
-    spared = {p: set(ctx.start["powers"][p]["spared"]) for p in (a, b)}
-    if any(u["privateer"] for u in a_units) and b not in spared[a]:
+    if any(u["privateer"] for u in a_units) and not ctx.spares(a, b):
         return True
-    return any(u["privateer"] for u in b_units) and a not in spared[b]
+    return any(u["privateer"] for u in b_units) and not ctx.spares(b, a)
 
 
 def sides_at(units: Iterable[Unit]) -> dict[str, list[Unit]]:
@@ -159,10 +164,13 @@ def fight(ctx: BattleContext, tile: str, sides: Mapping[str, list[Unit]],
     roles = {p: _defends(ctx, p, tile, units) for p, units in sides.items()}
     attackers = [p for p in sides if not roles[p]]
     defenders = [p for p in sides if roles[p]]
-    rolls = dict(rolls) if rolls else roll_dice(ctx.seed, ctx.turn, tile, list(sides))
+    armed = [p for p in sides if _can_fight(ctx, tile, p, sides[p], roles[p])]
+    if len(armed) < 2:
+        return _overrun(tile, sides, armed)
+    rolls = dict(rolls) if rolls else roll_dice(ctx.seed, ctx.turn, tile, armed)
     bonus = dice_bonus(rolls)
     reports: dict[str, dict[str, Any]] = {}
-    for power, units in sorted(sides.items()):
+    for power, units in sorted((p, sides[p]) for p in armed):
         defending = roles[power]
         fighters = [u for u in units if u["aboard"] is None]
         directions = sorted({u["entered_from"] for u in fighters if u["moved"] and u["entered_from"]})
@@ -217,7 +225,33 @@ def fight(ctx: BattleContext, tile: str, sides: Mapping[str, list[Unit]],
             "directions": directions, "bombardment": bombard_strength,
             "roll": rolls[power], "dice_bonus": bonus[power], "total": round(total, 4),
         }
-    return _outcome(tile, sides, reports)
+    report = _outcome(tile, {p: sides[p] for p in armed}, reports)
+    for power in sorted(set(sides) - set(armed)):
+        report["destroyed"][power] = [u["id"] for u in sides[power]]
+        report["overrun"] = sorted(set(sides) - set(armed))
+    return report
+
+
+def _can_fight(ctx: BattleContext, tile: str, power: str, units: list[Unit], defending: bool) -> bool:
+    """A side whose units have no strength (transports, airships) does not fight: any armed
+    enemy overruns it without dice and without losses."""
+    role = "defence" if defending else "attack"
+    if any(getattr(C.UNIT_TYPES[u["type"]], role) > 0 for u in units if u["aboard"] is None):
+        return True
+    return not defending and any(p == power and target == tile for p, _, _, target in ctx.bombardments)
+
+
+def _overrun(tile: str, sides: Mapping[str, list[Unit]], armed: list[str]) -> dict[str, Any]:
+    winner = armed[0] if armed else None
+    destroyed = {p: [u["id"] for u in units] for p, units in sorted(sides.items())
+                 if winner is not None and p != winner}
+    bounty = {}
+    if winner and any(u["privateer"] for u in sides[winner]):
+        sunk = [u for p in destroyed for u in sides[p] if C.UNIT_TYPES[u["type"]].naval]
+        if sunk:
+            bounty[winner] = len(sunk) * C.PRIVATEER_BOUNTY
+    return {"territory": tile, "sides": [], "winner": winner, "survivor_strength": None,
+            "destroyed": destroyed, "bounty": bounty, "overrun": sorted(destroyed)}
 
 
 def choose_survivors(fighters: list[Unit], worth: Mapping[str, float], strength: int) -> set[str]:

@@ -176,7 +176,8 @@ def _battles(work: State, board: Board, start: State, plans: Mapping[str, Plan],
     ctx = BattleContext(board, start, wars, turn, seed,
                         morale={p: plan.morale for p, plan in plans.items()}, units=planned,
                         bombardments=[(p, ids, sea, target) for p, plan in plans.items()
-                                      for _, ids, sea, target in plan.bombardments])
+                                      for _, ids, sea, target in plan.bombardments],
+                        spared={p: work["powers"][p]["spared"] for p in plans})
     by_place: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for unit in planned.values():
         if not unit["stored"]:
