@@ -10,9 +10,10 @@ Streams: a game's own events live in ``game-{game_id}``; orders live in
 """
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from shared.store.records import NewEvent, RecordedEvent
 
@@ -44,6 +45,14 @@ class GameSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     player_count: int = 7
     edition: Literal["2000", "2023"] = "2000"
+    press: Literal["full", "public", "none"] = "full"  # none: gunboat; public: no private messages
+    reveal_identities: bool = False  # identities shown to everyone once the game has ended
+    # the clocks (docs/hosting.md): minutes per movement phase, per retreat or build phase
+    movement_minutes: int = 24 * 60
+    retreat_minutes: int = 6 * 60
+    require_ready: bool = False  # early resolution also waits for every power's ready flag
+    public_votes: bool = False  # draw votes shown to everyone (secret by default)
+    max_pause_minutes: int = 3 * 24 * 60  # a pause resumes by itself after at most this long
 
 
 class GameCreated(Event):
@@ -62,13 +71,39 @@ class PlayerJoined(Event):
     token_hash: str
 
 
+class PowerJoin(BaseModel):
+    """A power nobody played so far that ``player_id``'s seat takes over from ``phase`` on."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    power: str
+    player_id: str
+    phase: str
+
+
 class GameStarted(Event):
+    """Version 2: each player holds a list of powers (a seat); version 1 held one power."""
+
+    SCHEMA_VERSION: ClassVar[int] = 2
     type: Literal["GameStarted"] = "GameStarted"
     seed: int
-    powers: dict[str, str]  # player_id -> POWER
+    powers: dict[str, list[str]]  # player_id -> the powers of their seat
     phase: str
     position: dict[str, Any]  # the engine's position document
     must_act: list[str]
+    joins: list[PowerJoin] = []  # the two-player game: Italy joins a seat in 1915
+
+    @field_validator("powers", mode="before")
+    @classmethod
+    def _one_power_is_a_seat(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            return {player: [power] if isinstance(power, str) else power for player, power in value.items()}
+        return value
+
+    @classmethod
+    def upcast(cls, data: dict[str, Any], from_version: int) -> dict[str, Any]:
+        if from_version < 2:
+            data = {**data, "powers": {player: [power] for player, power in data["powers"].items()}}
+        return data
 
 
 class OrdersSubmitted(Event):
@@ -119,6 +154,67 @@ class GameFinished(Event):
     reason: Literal["victory", "draw", "abandoned"]
     winners: list[str] = []
     phase: str
+    drawn: list[str] = []  # a draw: the surviving powers that share it
+    # abandoned: the surviving powers, every one of them in civil disorder
+    in_disorder: list[str] = []
+
+
+# ----------------------------------------------------------------------------- the clock
+
+class DeadlineSet(Event):
+    """A phase began (the game started, or a phase was resolved): its deadline."""
+
+    type: Literal["DeadlineSet"] = "DeadlineSet"
+    phase: str
+    deadline: datetime
+    minutes: int  # the phase's clock length
+
+
+class DeadlineExtended(Event):
+    type: Literal["DeadlineExtended"] = "DeadlineExtended"
+    phase: str
+    minutes: int
+    deadline: datetime  # the new deadline
+    by: Literal["host", "operator"]
+
+
+class GamePaused(Event):
+    """The clock stops; it starts again by itself at ``until`` unless resumed earlier."""
+
+    type: Literal["GamePaused"] = "GamePaused"
+    phase: str
+    until: datetime
+    remaining_seconds: float  # time that was left before the deadline
+    by: Literal["host", "operator"]
+
+
+class GameResumed(Event):
+    type: Literal["GameResumed"] = "GameResumed"
+    phase: str
+    deadline: datetime
+    by: Literal["host", "operator", "clock"]
+
+
+# ----------------------------------------------------------------------------- readiness and draws
+
+class ReadySet(Event):
+    """A power marks its submission for ``phase`` final (or not); lives in its order stream.
+    A later OrdersSubmitted in the stream clears it."""
+
+    type: Literal["ReadySet"] = "ReadySet"
+    phase: str
+    power: str
+    ready: bool
+
+
+class DrawVoted(Event):
+    """A seat votes for a draw (``vote``) or withdraws its vote; secret unless public_votes."""
+
+    type: Literal["DrawVoted"] = "DrawVoted"
+    player_id: str
+    powers: list[str]
+    vote: bool
+    phase: str
 
 
 EVENT_CLASSES: dict[str, type[Event]] = {}
@@ -135,11 +231,12 @@ def register_event(cls: type[Event]) -> type[Event]:
     return cls
 
 
-for _cls in (GameCreated, PlayerJoined, GameStarted, OrdersSubmitted, PhaseResolved, GameFinished):
+for _cls in (GameCreated, PlayerJoined, GameStarted, OrdersSubmitted, PhaseResolved, GameFinished,
+             DeadlineSet, DeadlineExtended, GamePaused, GameResumed, ReadySet, DrawVoted):
     register_event(_cls)
 
 # Modules that define further events with @register_event (imported at the end of this module).
-CATALOGUE_MODULES: tuple[str, ...] = ()
+CATALOGUE_MODULES: tuple[str, ...] = ("shared.events_social",)
 
 
 class UnknownEvent(ValueError):

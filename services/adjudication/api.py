@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Request
+from fastapi import APIRouter, Body, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from services.factory import build_app
-from services.lobby.dependencies import CurrentGame, CurrentPlayer, HostOrOperator, StoreDep, request_metadata
-from shared.errors import Forbidden
+from services.lobby.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, Now, StoreDep, request_metadata
+from shared.auth import require
 from shared.settings import Settings
 
 from . import service
@@ -24,6 +24,22 @@ class SubmitOrders(BaseModel):
     phase: str | None = Field(None, max_length=10, description=(
         "the phase these orders are meant for, e.g. S1901M; when the game is elsewhere the "
         "answer is 409 wrong_phase and nothing is stored"))
+    power: str | None = Field(None, max_length=20, description=(
+        "which power of the caller's seat these orders are for; needed only when the seat plays "
+        "several powers that must act now"))
+
+
+class ReadyRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    power: str | None = Field(None, max_length=20, description="as for orders: needed only for a seat of several")
+    phase: str | None = Field(None, max_length=10, description="the phase meant; 409 wrong_phase when elsewhere")
+
+
+class ReadyResult(BaseModel):
+    phase: str
+    power: str
+    ready: bool
+    resolved: bool = Field(..., description="the phase resolved at once: nobody was waited for any more")
 
 
 class OrderFeedback(BaseModel):
@@ -41,6 +57,7 @@ class SubmissionResult(BaseModel):
     accepted: int
     rejected: int
     orders: list[OrderFeedback]
+    resolved: bool = Field(False, description="the phase resolved at once: these were the last orders waited for")
 
 
 class ResolveRequest(BaseModel):
@@ -71,26 +88,53 @@ class PossibleOrders(BaseModel):
 
 @router.put("/games/{game_id}/orders", response_model=SubmissionResult, response_model_exclude_none=True)
 async def submit_orders(game: CurrentGame, caller: CurrentPlayer, body: SubmitOrders,
-                        store: StoreDep, request: Request) -> dict:
+                        store: StoreDep, request: Request, now: Now) -> dict:
     """Replace the caller's orders for the current phase; each order comes back accepted
     (in canonical notation) or rejected with the reason. Rejected orders are not stored; when
-    none is accepted the answer is 422 and nothing is stored."""
+    none is accepted the answer is 422 and nothing is stored. After the deadline: 409
+    ``deadline_passed``, nothing stored. An empty list holds every unit."""
     assert caller.player_id is not None
     submission = await service.submit_orders(
         store, game.game_id, caller.player_id, body.orders, body.phase,
-        request_metadata(request, "player", caller.player_id))
+        request_metadata(request, "player", caller.player_id), power=body.power, now=now)
     checks = [c.as_json() for c in submission.checks]
     accepted = sum(1 for c in submission.checks if c.accepted)
+    resolved = await service.resolve_if_complete(store, game.game_id, submission.phase, now)
     return {"phase": submission.phase, "power": submission.power, "accepted": accepted,
-            "rejected": len(checks) - accepted, "orders": checks}
+            "rejected": len(checks) - accepted, "orders": checks, "resolved": resolved}
+
+
+async def _ready(game, caller, body: ReadyRequest | None, store, request: Request, now, ready: bool) -> dict:
+    phase, power = await service.set_ready(
+        store, game.game_id, str(caller.player_id), ready, power=body.power if body else None,
+        phase=body.phase if body else None, metadata=request_metadata(request, "player", caller.player_id), now=now)
+    resolved = await service.resolve_if_complete(store, game.game_id, phase, now)
+    return {"phase": phase, "power": power, "ready": ready, "resolved": resolved}
+
+
+@router.post("/games/{game_id}/ready", response_model=ReadyResult)
+async def mark_ready(game: CurrentGame, caller: CurrentPlayer, store: StoreDep, request: Request, now: Now,
+                     body: Annotated[ReadyRequest | None, Body()] = None) -> dict:
+    """Mark the submitted orders final. In games with ``require_ready`` a phase resolves early
+    only once every power that must act has submitted and is ready; a new submission clears it."""
+    return await _ready(game, caller, body, store, request, now, True)
+
+
+@router.delete("/games/{game_id}/ready", response_model=ReadyResult)
+async def unmark_ready(game: CurrentGame, caller: CurrentPlayer, store: StoreDep, request: Request, now: Now,
+                       body: Annotated[ReadyRequest | None, Body()] = None) -> dict:
+    """Take the ready flag back (the orders stay submitted)."""
+    return await _ready(game, caller, body, store, request, now, False)
 
 
 @router.post("/games/{game_id}/resolve", response_model=ResolvedPhase)
-async def resolve(game: CurrentGame, caller: HostOrOperator, store: StoreDep, request: Request,
+async def resolve(game: CurrentGame, caller: CurrentCaller, store: StoreDep, request: Request, now: Now,
                   body: Annotated[ResolveRequest | None, Body()] = None) -> dict:
-    """Resolve the current phase now (host or operator)."""
+    """Resolve the current phase now (operator only: a host who plays could abuse it; hosted
+    games resolve by their clock)."""
+    require(caller, "operator")
     event = await service.resolve_phase(store, game.game_id, body.phase if body else None,
-                                        request_metadata(request, caller.role))
+                                        request_metadata(request, caller.role), now)
     return {"phase": event.phase, "next_phase": event.next_phase,
             "orders": {p: [o.model_dump() for o in orders] for p, orders in event.orders.items()},
             "dislodged": [d.model_dump() for d in event.dislodged],
@@ -98,12 +142,13 @@ async def resolve(game: CurrentGame, caller: HostOrOperator, store: StoreDep, re
 
 
 @router.get("/games/{game_id}/possible-orders", response_model=PossibleOrders)
-async def possible_orders(game: CurrentGame, caller: CurrentPlayer, store: StoreDep) -> dict:
-    """The legal orders of each of the caller's units now, and which still lack an order."""
-    power = game.power_of(caller.player_id)
-    if power is None:
+async def possible_orders(game: CurrentGame, caller: CurrentPlayer, store: StoreDep,
+                          power: Annotated[str | None, Query(max_length=20)] = None) -> dict:
+    """The legal orders of each of the caller's units now, and which still lack an order
+    (``?power=`` picks a power of a seat that plays several)."""
+    if not game.powers_of(caller.player_id):
         service.playable_state(game)  # 409 before the start
-        raise Forbidden("this player has no power in this game", code="no_power")
+    power = service.choose_power(game, str(caller.player_id), power)
     phase = game.phase or ""
     submitted = (await service.current_orders(store, game.game_id, phase)).get(power, [])
     return service.possible_for(game, power, submitted)

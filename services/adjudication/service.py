@@ -1,30 +1,42 @@
 """Order intake and phase resolution: where the hosted game meets the rules engine.
 
 - ``submit_orders``: under the games row's share lock (many powers at once), check the game
-  is in a phase this power must act in, read each order with the engine's parser, check it
-  with the engine's legality rules, and append the accepted ones as one OrdersSubmitted to the
-  power's own stream ``orders-{game}-{phase}-{POWER}``; the latest event there is the power's
-  current orders. Rejected orders are not stored.
-- ``resolve_phase``: under the exclusive lock, read the phase's order streams, adjudicate, and
-  append PhaseResolved (and GameFinished on a win) to the game stream with the expected
-  version. A resolve that names a phase which has already moved on gets 409
-  ``phase_already_resolved``: a phase is resolved exactly once however many requests race.
+  is in a phase this power must act in and that its deadline has not passed (by the injected
+  clock, against the deadline folded from the log: 409 ``deadline_passed``), read each order
+  with the engine's parser, check it with the engine's legality rules, and append the accepted
+  ones as one OrdersSubmitted to the power's own stream ``orders-{game}-{phase}-{POWER}``; the
+  latest event there is the power's current orders. Rejected orders are not stored.
+  ``set_ready`` appends ReadySet to the same stream (a later submission clears it).
+- After a submission or a ready flag, the API calls ``resolve_if_complete``, which resolves the phase at once when
+  every power that must act has submitted (and is ready, where the game asks for it).
+- ``resolve_in``: inside a transaction holding the game's exclusive lock, read the phase's
+  order streams, adjudicate (powers that missed the deadline in civil disorder), and append
+  PhaseResolved, then GameFinished (victory, abandoned) or the next phase's DeadlineSet, to the
+  game stream with the expected version. Phases in which nobody has anything to do are
+  resolved in the same transaction. A resolve that names a phase which has already moved on
+  gets 409 ``phase_already_resolved``: a phase is resolved exactly once however many race.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Mapping, Sequence
 
 from services.adjudication.engine import ENGINE_VERSION
 from services.adjudication.variants import Opening, OrderCheck, PhaseOutcome, Variant, get_variant
-from services.lobby.service import fold_records, game_row
-from services.lobby.state import GameState
+from services.lobby import clock
+from services.lobby.draws import surviving_powers
+from services.lobby.service import game_row, read_state
+from services.lobby.state import GameState, apply
+from shared.clock import SYSTEM_CLOCK
 from shared.errors import Conflict, Forbidden, Unprocessable
 from shared.events import (
-    AdjudicatedOrder, DislodgedRecord, GameFinished, OrdersSubmitted, PhaseResolved, from_recorded,
-    game_stream, orders_prefix, orders_stream, to_new_event,
+    AdjudicatedOrder, DislodgedRecord, Event, GameFinished, OrdersSubmitted, PhaseResolved,
+    ReadySet, from_recorded, game_stream, orders_prefix, orders_stream, to_new_event,
 )
-from shared.store import EventStore
+from shared.store import EventStore, Transaction
+
+MAX_CHAINED_PHASES = 8  # phases resolved in one go when nobody has anything to do in them
 
 
 # ----------------------------------------------------------------------------- the rules, pure
@@ -79,6 +91,79 @@ def power_must_act(state: GameState, power: str) -> None:
                        where="phase")
 
 
+def choose_power(state: GameState, player_id: str, wanted: str | None) -> str:
+    """The power a player acts for: ``wanted`` (one of their seat's), or the only one that
+    must act now. 403 for a power of another seat; 422 when the seat must say which."""
+    powers = state.powers_of(player_id)
+    if not powers:
+        raise Forbidden("this player has no power in this game", code="no_power")
+    if wanted is not None:
+        power = wanted.strip().upper()
+        if power not in powers:
+            raise Forbidden(f"{power} is not one of this player's powers ({', '.join(powers)})",
+                            code="not_your_power", where="power")
+        return power
+    acting = [p for p in powers if p in state.must_act]
+    if len(powers) == 1 or not acting:
+        return powers[0]
+    if len(acting) > 1:
+        raise Unprocessable(f"this seat plays {', '.join(acting)} in {state.phase}: say which with 'power'",
+                            code="power_required", where="power")
+    return acting[0]
+
+
+def forced_only(state: GameState, power: str) -> bool:
+    """Whether the power's only possible orders are forced (removing every unit it has): it is
+    then never waited for nor counted as missing its deadline."""
+    if state.position is None:
+        return False
+    board = variant_of(state).view(state.position, power)
+    owed = board.get("adjustments", {}).get(power, 0)
+    return owed < 0 and -owed >= len(board.get("units", {}).get(power, []))
+
+
+@dataclass(frozen=True)
+class PowerSubmission:
+    orders: list[str] | None = None  # None: nothing submitted in this phase
+    ready: bool = False
+
+
+def phase_submissions(streams: Mapping[str, list]) -> dict[str, PowerSubmission]:
+    """Each power's latest orders and ready flag, folded from its order stream."""
+    found: dict[str, PowerSubmission] = {}
+    for records in streams.values():
+        for record in records:
+            event = from_recorded(record)
+            if isinstance(event, OrdersSubmitted):
+                found[event.power] = PowerSubmission(list(event.orders), False)
+            elif isinstance(event, ReadySet):
+                found[event.power] = PowerSubmission(found.get(event.power, PowerSubmission()).orders, event.ready)
+    return found
+
+
+def missing_powers(state: GameState, submissions: Mapping[str, PowerSubmission]) -> list[str]:
+    """Powers that must act and have submitted nothing (forced-only powers never miss)."""
+    return [p for p in state.must_act
+            if submissions.get(p, PowerSubmission()).orders is None and not forced_only(state, p)]
+
+
+def waiting_for(state: GameState, submissions: Mapping[str, PowerSubmission]) -> list[str]:
+    """Powers the phase still waits for before it may resolve early."""
+    if state.status != "active":
+        return []
+    waiting = set(missing_powers(state, submissions))
+    if state.settings.require_ready:
+        waiting |= {p for p in state.must_act if p in submissions and not submissions[p].ready
+                    and not forced_only(state, p)}
+    return sorted(waiting)
+
+
+def abandoned(state: GameState) -> list[str]:
+    """The surviving powers when every one of them is in civil disorder (else [])."""
+    alive = surviving_powers(state) & set(state.played_powers())
+    return sorted(alive) if alive and alive <= state.disorder else []
+
+
 # ----------------------------------------------------------------------------- the I/O edges
 
 @dataclass(frozen=True)
@@ -88,27 +173,61 @@ class Submission:
     checks: list[OrderCheck]
 
 
+def _now(now: datetime | None) -> datetime:
+    return now or SYSTEM_CLOCK.now()
+
+
+def _open_phase(state: GameState, now: datetime, phase: str | None) -> None:
+    """409 unless orders may be given now: the game is being played, in ``phase`` if one is
+    named, and its deadline has not passed."""
+    playable_state(state)
+    if phase is not None and phase.strip().upper() != state.phase:
+        raise Conflict(f"the game is at {state.phase}, not {phase}", code="wrong_phase", where="body.phase")
+    if clock.deadline_passed(state, now):
+        raise Conflict(f"the deadline of {state.phase} has passed; these orders were not stored",
+                       code="deadline_passed")
+
+
 async def submit_orders(store: EventStore, game_id: str, player_id: str, texts: Sequence[str],
-                        phase: str | None = None, metadata: dict | None = None) -> Submission:
+                        phase: str | None = None, metadata: dict | None = None, *,
+                        power: str | None = None, now: datetime | None = None) -> Submission:
+    now = _now(now)
     async with store.transaction(game_id, lock="share") as tx:
-        state = fold_records(await tx.read_stream(game_stream(game_id)))
-        playable_state(state)
-        if phase is not None and phase.strip().upper() != state.phase:
-            raise Conflict(f"the game is at {state.phase}, not {phase}", code="wrong_phase", where="body.phase")
-        power = state.power_of(player_id)
-        if power is None:
-            raise Forbidden("this player has no power in this game", code="no_power")
-        power_must_act(state, power)
-        checks = check_orders(state, power, texts)
+        state = await read_state(tx, game_id)
+        _open_phase(state, now, phase)
+        acting = choose_power(state, player_id, power)
+        power_must_act(state, acting)
+        checks = check_orders(state, acting, texts)
         accepted = [c.order for c in checks if c.accepted and c.order]
         if texts and not accepted:
             raise Unprocessable("no order of this submission was accepted; nothing was stored",
                                 code="orders_rejected", where="body.orders",
                                 details=[c.as_json() for c in checks])
-        event = OrdersSubmitted(phase=str(state.phase), power=power, player_id=player_id, orders=accepted)
-        await tx.append(orders_stream(game_id, event.phase, power), [to_new_event(event, metadata)],
+        event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=accepted)
+        await tx.append(orders_stream(game_id, event.phase, acting), [to_new_event(event, metadata)],
                         expected_version=None)
-    return Submission(event.phase, power, checks)
+    return Submission(event.phase, acting, checks)
+
+
+async def set_ready(store: EventStore, game_id: str, player_id: str, ready: bool, *,
+                    power: str | None = None, phase: str | None = None, metadata: dict | None = None,
+                    now: datetime | None = None) -> tuple[str, str]:
+    """Mark the power's submission final (or not); the phase and the power."""
+    now = _now(now)
+    async with store.transaction(game_id, lock="share") as tx:
+        state = await read_state(tx, game_id)
+        _open_phase(state, now, phase)
+        acting = choose_power(state, player_id, power)
+        power_must_act(state, acting)
+        current = str(state.phase)
+        own = phase_submissions(await tx.read_streams(orders_prefix(game_id, current) + acting))
+        if ready and own.get(acting, PowerSubmission()).orders is None:
+            raise Conflict(f"{acting} has submitted no orders for {current} (submit an empty list to hold)",
+                           code="nothing_submitted")
+        event = ReadySet(phase=current, power=acting, ready=ready)
+        await tx.append(orders_stream(game_id, current, acting), [to_new_event(event, metadata)],
+                        expected_version=None)
+    return current, acting
 
 
 async def current_orders(store: EventStore, game_id: str, phase: str) -> dict[str, list[str]]:
@@ -118,36 +237,103 @@ async def current_orders(store: EventStore, game_id: str, phase: str) -> dict[st
     return latest_orders(streams)
 
 
-def latest_orders(streams: dict[str, list]) -> dict[str, list[str]]:
-    orders: dict[str, list[str]] = {}
-    for records in streams.values():
-        if records:
-            event = from_recorded(records[-1])
-            if isinstance(event, OrdersSubmitted):
-                orders[event.power] = list(event.orders)
-    return orders
+async def current_submissions(store: EventStore, game_id: str, phase: str) -> dict[str, PowerSubmission]:
+    async with store.transaction() as tx:
+        return phase_submissions(await tx.read_streams(orders_prefix(game_id, phase)))
+
+
+def latest_orders(streams: Mapping[str, list]) -> dict[str, list[str]]:
+    return {power: list(s.orders) for power, s in phase_submissions(streams).items() if s.orders is not None}
+
+
+async def resolve_if_complete(store: EventStore, game_id: str, phase: str, now: datetime) -> bool:
+    """Resolve ``phase`` now if nobody is waited for any more (early resolution); whether it was."""
+    async with store.transaction() as tx:  # a cheap look first: most submissions are not the last
+        state = await read_state(tx, game_id)
+        if state.phase != phase or waiting_for(state, phase_submissions(
+                await tx.read_streams(orders_prefix(game_id, phase)))) or clock.deadline_passed(state, now):
+            return False
+    async with store.transaction(game_id, lock="exclusive") as tx:
+        state = await read_state(tx, game_id)
+        if state.status != "active" or state.phase != phase or clock.deadline_passed(state, now):
+            return False  # resolved meanwhile, or due: the clock worker's
+        streams = await tx.read_streams(orders_prefix(game_id, phase))
+        if waiting_for(state, phase_submissions(streams)):
+            return False
+        await resolve_in(tx, state, now, metadata={"actor": "clock", "reason": "early"})
+        return True
+
+
+async def resolve_in(tx: Transaction, state: GameState, now: datetime, *, deadline: bool = False,
+                     metadata: dict | None = None) -> list[PhaseResolved]:
+    """Resolve the current phase of ``state`` in ``tx`` (which holds the game's exclusive lock).
+
+    ``deadline``: the phase's deadline passed, so powers that submitted nothing are in civil
+    disorder. Phases that follow in which nobody has anything to do are resolved at once too.
+    """
+    start_version = state.version
+    streams = await tx.read_streams(orders_prefix(state.game_id, str(state.phase)))
+    submissions = phase_submissions(streams)
+    submitted = {p: list(s.orders) for p, s in submissions.items() if s.orders is not None}
+    disorder = frozenset(missing_powers(state, submissions)) if deadline else frozenset()
+    pending: list[Event] = []
+    resolved: list[PhaseResolved] = []
+    for _ in range(MAX_CHAINED_PHASES):
+        event = adjudicate_phase(state, playable_state(state), submitted, disorder)
+        resolved.append(event)
+        pending.append(event)
+        state = apply(state, event)
+        if event.winners:
+            pending.append(GameFinished(reason="victory", winners=event.winners, phase=event.next_phase))
+            break
+        if given_up := abandoned(state):
+            pending.append(GameFinished(reason="abandoned", phase=event.next_phase, in_disorder=given_up))
+            break
+        if waiting_for(state, {}):
+            break
+        submitted, disorder = {}, frozenset()  # nobody has anything to do: on at once
+    if not isinstance(pending[-1], GameFinished):
+        pending.append(clock.deadline_for(state.settings, str(state.phase), now))
+    await tx.append(game_stream(state.game_id), [to_new_event(e, metadata) for e in pending],
+                    expected_version=start_version)
+    for event in pending:
+        if not isinstance(event, PhaseResolved):  # those are folded in already
+            state = apply(state, event)
+    await tx.put_game(game_row(state, now))
+    return resolved
 
 
 async def resolve_phase(store: EventStore, game_id: str, phase: str | None,
-                        metadata: dict | None = None) -> PhaseResolved:
+                        metadata: dict | None = None, now: datetime | None = None) -> PhaseResolved:
+    """Resolve the current phase now (the operator's act): submitted orders count, nobody is
+    put in civil disorder."""
+    now = _now(now)
     async with store.transaction(game_id, lock="exclusive") as tx:
-        state = fold_records(await tx.read_stream(game_stream(game_id)))
+        state = await read_state(tx, game_id)
         if phase is not None and state.phase != phase and any(r.phase == phase for r in state.resolved):
             raise Conflict(f"phase {phase} has already been resolved; the game is at {state.phase}",
                            code="phase_already_resolved", where="body.phase")
-        position_before = playable_state(state)
+        playable_state(state)
         if phase is not None and state.phase != phase:
             raise Conflict(f"the game is at {state.phase}, not {phase}", code="wrong_phase", where="body.phase")
-        submitted = latest_orders(await tx.read_streams(orders_prefix(game_id, str(state.phase))))
-        event = adjudicate_phase(state, position_before, submitted)
-        events: list = [event]
-        if event.winners:
-            events.append(GameFinished(reason="victory", winners=event.winners, phase=event.next_phase))
-        await tx.append(game_stream(game_id), [to_new_event(e, metadata) for e in events],
+        return (await resolve_in(tx, state, now, metadata=metadata))[0]
+
+
+async def handle_due(tx: Transaction, game_id: str, now: datetime) -> str | None:
+    """The clock worker's act on one claimed game: resolve a phase whose deadline passed,
+    resume a pause that ran out, or just correct the games row. What was done, if anything."""
+    state = await read_state(tx, game_id)
+    action = clock.due_action(state, now)
+    if action == "resolve":
+        await resolve_in(tx, state, now, deadline=True, metadata={"actor": "clock", "reason": "deadline"})
+    elif action == "resume":
+        resumed = clock.resume(state, now, "clock")
+        await tx.append(game_stream(game_id), [to_new_event(resumed, {"actor": "clock"})],
                         expected_version=state.version)
-        new_state = fold_records(await tx.read_stream(game_stream(game_id)))
-        await tx.put_game(game_row(new_state))
-    return event
+        await tx.put_game(game_row(apply(state, resumed), now))
+    else:
+        await tx.put_game(game_row(state, now))  # a stale deadline in the row: set it right
+    return action
 
 
 def possible_for(state: GameState, power: str, submitted: list[str]) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Body, Query, Request
 
 from services.factory import build_app
 from shared.auth import require
@@ -14,19 +14,23 @@ from shared.events import GameSettings
 from shared.settings import Settings
 
 from . import service
-from .dependencies import CurrentCaller, CurrentGame, HostOrOperator, StoreDep, request_metadata
-from .schemas import CreatedGame, CreateGame, FinishGame, GameList, GameSummary, JoinedGame
+from .dependencies import CurrentCaller, CurrentGame, CurrentPlayer, HostOrOperator, Now, StoreDep, request_metadata
+from .schemas import (
+    CreatedGame, CreateGame, DrawStatus, DrawVote, ExtendDeadline, FinishGame, GameList, GameSummary,
+    JoinedGame, PauseGame,
+)
+from .state import GameState
 
 router = APIRouter(tags=["lobby"])
 
 
 @router.post("/games", status_code=201, response_model=CreatedGame)
-async def create_game(body: CreateGame, store: StoreDep, request: Request) -> dict:
+async def create_game(body: CreateGame, store: StoreDep, request: Request, now: Now) -> dict:
     """Create a game; the response holds the host token, shown only this once."""
     created = await service.create_game(
         store, name=body.name, variant=body.variant,
         settings=GameSettings(**body.settings.model_dump()),
-        metadata=request_metadata(request, "host"))
+        metadata=request_metadata(request, "host"), now=now)
     return {**created.state.summary(), "host_token": created.host_token}
 
 
@@ -44,17 +48,19 @@ async def game_summary(game: CurrentGame) -> dict:
 
 
 @router.post("/games/{game_id}/players", status_code=201, response_model=JoinedGame)
-async def join_game(game: CurrentGame, store: StoreDep, request: Request) -> dict:
+async def join_game(game: CurrentGame, store: StoreDep, request: Request, now: Now) -> dict:
     """Take a seat: a player id, a secret token and a codename unique in the game."""
-    joined = await service.join_game(store, game.game_id, request_metadata(request, "player"))
+    joined = await service.join_game(store, game.game_id, request_metadata(request, "player"), now)
     return {"game_id": game.game_id, "player_id": joined.player_id, "codename": joined.codename,
             "token": joined.token}
 
 
 @router.post("/games/{game_id}/start", response_model=GameSummary)
-async def start_game(game: CurrentGame, caller: HostOrOperator, store: StoreDep, request: Request) -> dict:
-    """Start a full game (host or operator): powers are drawn at random from a stored seed."""
-    state = await service.start_game(store, game.game_id, request_metadata(request, caller.role))
+async def start_game(game: CurrentGame, caller: HostOrOperator, store: StoreDep, request: Request,
+                     now: Now) -> dict:
+    """Start a full game (host or operator): seats are drawn at random from a stored seed and
+    the first phase's clock starts."""
+    state = await service.start_game(store, game.game_id, request_metadata(request, caller.role), now)
     return state.summary()
 
 
@@ -65,6 +71,55 @@ async def finish_game(game: CurrentGame, caller: CurrentCaller, body: FinishGame
     require(caller, "operator")
     state = await service.finish_game(store, game.game_id, body.reason, request_metadata(request, "operator"))
     return state.summary()
+
+
+@router.post("/games/{game_id}/extend", response_model=GameSummary)
+async def extend_deadline(game: CurrentGame, caller: HostOrOperator, body: ExtendDeadline, store: StoreDep,
+                          request: Request, now: Now) -> dict:
+    """Push the current deadline back (host or operator): at most one phase length per phase."""
+    state = await service.clock_act(store, game.game_id, "extend", now=now, by=caller.role, minutes=body.minutes,
+                                    metadata=request_metadata(request, caller.role))
+    return state.summary()
+
+
+@router.post("/games/{game_id}/pause", response_model=GameSummary)
+async def pause_game(game: CurrentGame, caller: HostOrOperator, store: StoreDep, request: Request, now: Now,
+                     body: Annotated[PauseGame | None, Body()] = None) -> dict:
+    """Stop the clock (host or operator): once per phase; it resumes by itself after the pause."""
+    state = await service.clock_act(store, game.game_id, "pause", now=now, by=caller.role,
+                                    minutes=body.minutes if body else None,
+                                    metadata=request_metadata(request, caller.role))
+    return state.summary()
+
+
+@router.post("/games/{game_id}/resume", response_model=GameSummary)
+async def resume_game(game: CurrentGame, caller: HostOrOperator, store: StoreDep, request: Request,
+                      now: Now) -> dict:
+    """Start the clock again with the time that was left when it stopped."""
+    state = await service.clock_act(store, game.game_id, "resume", now=now, by=caller.role,
+                                    metadata=request_metadata(request, caller.role))
+    return state.summary()
+
+
+def draw_status(state: GameState, player_id: str | None) -> dict:
+    public = state.summary()["draw"]
+    return {**public, "your_vote": state.draw_votes.get(player_id) if player_id else None}
+
+
+@router.post("/games/{game_id}/draw", response_model=DrawStatus, response_model_exclude_none=True)
+async def vote_draw(game: CurrentGame, caller: CurrentPlayer, body: DrawVote, store: StoreDep, request: Request,
+                    now: Now) -> dict:
+    """Vote for a draw (``{"vote": true}``) or withdraw the vote (``false``); the draw passes,
+    and the game ends, when every surviving player has voted for it."""
+    state = await service.vote_draw(store, game.game_id, str(caller.player_id), body.vote,
+                                    request_metadata(request, "player", caller.player_id), now)
+    return draw_status(state, caller.player_id)
+
+
+@router.get("/games/{game_id}/draw", response_model=DrawStatus, response_model_exclude_none=True)
+async def get_draw(game: CurrentGame, caller: CurrentPlayer) -> dict:
+    """Whether the draw passed, and the caller's own vote (everyone's only with public votes)."""
+    return draw_status(game, caller.player_id)
 
 
 def create_app(settings: Settings | None = None):

@@ -1,11 +1,13 @@
 """Request dependencies shared by the three services, as ``Annotated`` aliases."""
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 from fastapi import Depends, Request
 
 from shared.auth import BearerToken, Caller, identify, require
+from shared.clock import SYSTEM_CLOCK, Clock
 from shared.events import from_recorded, game_stream
 from shared.errors import NotFound
 from shared.store import EventStore
@@ -18,6 +20,19 @@ def get_store(request: Request) -> EventStore:
 
 
 StoreDep = Annotated[EventStore, Depends(get_store)]
+
+
+def get_clock(request: Request) -> Clock:
+    """The app's clock: ``app.state.clock`` when set (tests set a ManualClock), else the wall clock."""
+    return getattr(request.app.state, "clock", None) or SYSTEM_CLOCK
+
+
+def get_now(request: Request) -> datetime:
+    """The time of this request, read once when it arrives."""
+    return get_clock(request).now()
+
+
+Now = Annotated[datetime, Depends(get_now)]
 
 
 def game_not_found(game_id: str) -> NotFound:
@@ -56,7 +71,6 @@ def player(caller: CurrentCaller) -> Caller:
 
 HostOrOperator = Annotated[Caller, Depends(host_or_operator)]
 CurrentPlayer = Annotated[Caller, Depends(player)]
-
 
 
 def request_metadata(request: Request, actor: str, player_id: str | None = None) -> dict:

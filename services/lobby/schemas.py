@@ -8,8 +8,18 @@ from pydantic import BaseModel, ConfigDict, Field
 
 class SettingsIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    player_count: int = Field(7, ge=1, le=7, description="players seated; only 7 for now")
+    player_count: int = Field(7, ge=1, le=7, description=(
+        "players seated, 2 to 7; fewer than seven share the powers as seed 003's table says"))
     edition: Literal["2000", "2023"] = Field("2000", description="rules edition for civil disorder")
+    press: Literal["full", "public", "none"] = Field("full", description=(
+        "full: public and private messages; public: public messages only; none: gunboat"))
+    reveal_identities: bool = Field(False, description="show who played which power once the game ends")
+    movement_minutes: int = Field(24 * 60, description="the movement clock, 1 minute to 30 days")
+    retreat_minutes: int = Field(6 * 60, description="the shorter clock of retreats and builds, 1 minute to 30 days")
+    require_ready: bool = Field(False, description=(
+        "early resolution also waits for every power that must act to mark itself ready"))
+    public_votes: bool = Field(False, description="show every seat's draw vote (secret by default)")
+    max_pause_minutes: int = Field(3 * 24 * 60, description="a pause resumes by itself after at most this long")
 
 
 class CreateGame(BaseModel):
@@ -21,6 +31,24 @@ class CreateGame(BaseModel):
 
 class PowerSeat(BaseModel):
     codename: str
+
+
+class ClockInfo(BaseModel):
+    deadline: str | None = Field(None, description="when the current phase resolves (ISO 8601, UTC)")
+    paused_until: str | None = Field(None, description="a paused game resumes by itself then")
+    phase_minutes: int = 0
+    extended_minutes: int = Field(0, description="added to this phase by the host so far")
+
+
+class DrawInfo(BaseModel):
+    passed: bool
+    votes: dict[str, bool] | None = Field(None, description="every power's vote, only in games with public votes")
+
+
+class GameResult(BaseModel):
+    reason: Literal["victory", "draw", "abandoned"] | None
+    winners: list[str]
+    drawn: list[str]
 
 
 class GameSummary(BaseModel):
@@ -35,6 +63,10 @@ class GameSummary(BaseModel):
     powers: dict[str, PowerSeat]
     must_act: list[str]
     winners: list[str]
+    clock: ClockInfo | None = None
+    civil_disorder: list[str] = Field(default_factory=list, description="powers that missed their last deadline")
+    draw: DrawInfo = Field(default_factory=lambda: DrawInfo(passed=False))
+    result: GameResult | None = None
 
 
 class CreatedGame(GameSummary):
@@ -55,3 +87,25 @@ class GameList(BaseModel):
 class FinishGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
     reason: Literal["draw", "abandoned"]
+
+
+class ExtendDeadline(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    minutes: int = Field(..., ge=1, le=30 * 24 * 60, description="at most one phase length per phase, in all")
+
+
+class PauseGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    minutes: int | None = Field(None, ge=1, le=30 * 24 * 60, description=(
+        "how long until the game resumes by itself (default and limit: the game's max_pause_minutes)"))
+
+
+class DrawVote(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    vote: bool = Field(..., description="true: for a draw; false: withdraw the vote")
+
+
+class DrawStatus(BaseModel):
+    passed: bool
+    your_vote: bool | None = Field(None, description="the caller's own vote (null: none cast)")
+    votes: dict[str, bool] | None = Field(None, description="every power's vote, only in games with public votes")

@@ -1,28 +1,32 @@
-"""The lobby's decisions: create a game, seat a player, start a game. Each writes its events
-to the game stream and the games row in one transaction.
+"""The lobby's decisions: create a game, seat a player, start it, and the host's clock acts
+(extend, pause, resume) and the players' draw votes. Each writes its events to the game
+stream and the games row (with the deadline the clock worker sweeps) in one transaction.
 """
 from __future__ import annotations
 
 import random
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
+from typing import Any, Sequence
 
 from shared.auth import hash_token, new_token
+from shared.clock import SYSTEM_CLOCK
 from shared.codenames import pick_codename
 from shared.errors import Conflict, Unprocessable
 from shared.events import (
-    Event, GameCreated, GameFinished, GameSettings, GameStarted, PlayerJoined, from_recorded,
+    Event, GameCreated, GameFinished, GameSettings, GameStarted, PlayerJoined, PowerJoin, from_recorded,
     game_stream, to_new_event,
 )
-from shared.store import EventStore, GameRow
+from shared.store import EventStore, GameRow, Transaction
 from shared.store.records import RecordedEvent
 
-from services.adjudication.variants import variant_names
+from services.adjudication.variants import get_variant, variant_names
 
-from .state import GameState, fold
+from . import clock, draws
+from .state import GameState, apply, fold
 
-SUPPORTED_PLAYER_COUNTS = (7,)
+MIN_PLAYERS, MAX_PLAYERS = 2, 7
 _codename_rng = random.SystemRandom()
 
 
@@ -34,14 +38,33 @@ def new_player_id() -> str:
     return "p_" + secrets.token_hex(6)
 
 
-def game_row(state: GameState) -> GameRow:
+def game_row(state: GameState, now: datetime | None = None) -> GameRow:
+    """The games row of ``state``: the list's summary and the deadline index."""
     return GameRow(game_id=state.game_id, variant=state.variant, name=state.name,
-                   status=state.status, phase=state.phase, deadline=None,
-                   summary=state.summary(), updated_at=datetime.now(timezone.utc))
+                   status=state.status, phase=state.phase, deadline=state.wake_at(),
+                   summary=state.summary(), updated_at=now or SYSTEM_CLOCK.now())
 
 
 def fold_records(records: list[RecordedEvent]) -> GameState:
     return fold(from_recorded(r) for r in records)
+
+
+async def read_state(tx: Transaction, game_id: str) -> GameState:
+    return fold_records(await tx.read_stream(game_stream(game_id)))
+
+
+async def append_events(tx: Transaction, state: GameState, events: Sequence[Event], metadata: dict | None,
+                        now: datetime | None = None) -> GameState:
+    """Append ``events`` after the version ``state`` was folded from, and write the games row;
+    the state after them (``state`` itself is folded forward)."""
+    if not events:
+        return state
+    await tx.append(game_stream(state.game_id), [to_new_event(e, metadata) for e in events],
+                    expected_version=state.version)
+    for event in events:
+        state = apply(state, event)
+    await tx.put_game(game_row(state, now))
+    return state
 
 
 @dataclass(frozen=True)
@@ -58,36 +81,38 @@ class Joined:
     token: str
 
 
-async def create_game(store: EventStore, *, name: str, variant: str, settings: GameSettings,
-                      metadata: dict | None = None) -> Created:
+def check_settings(variant: str, settings: GameSettings) -> None:
     if variant not in variant_names():
         raise Unprocessable(f"variant {variant!r} is not supported; expected one of {variant_names()}",
                             code="unsupported_variant", where="body.variant")
-    if settings.player_count not in SUPPORTED_PLAYER_COUNTS:
-        raise Unprocessable(f"player_count {settings.player_count} is not supported yet; expected 7",
+    if not MIN_PLAYERS <= settings.player_count <= MAX_PLAYERS:
+        raise Unprocessable(f"player_count must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {settings.player_count}",
                             code="unsupported_player_count", where="body.settings.player_count")
+    clock.check_clock_settings(settings)
+    try:
+        get_variant(variant).opening(settings.model_dump(), 0)
+    except ValueError as error:
+        raise Unprocessable(f"the {variant} game cannot be set up so: {error}",
+                            code="unsupported_player_count", where="body.settings.player_count") from None
+
+
+async def create_game(store: EventStore, *, name: str, variant: str, settings: GameSettings,
+                      metadata: dict | None = None, now: datetime | None = None) -> Created:
+    check_settings(variant, settings)
     game_id, host_token = new_game_id(), new_token()
     created = GameCreated(game_id=game_id, variant=variant, name=name, settings=settings,
                           host_token_hash=hash_token(host_token))
     state = fold([created])
     async with store.transaction() as tx:
         await tx.append(game_stream(game_id), [to_new_event(created, metadata)], expected_version=0)
-        await tx.put_game(game_row(state))
+        await tx.put_game(game_row(state, now))
     return Created(state, host_token)
 
 
-async def _append_to_game(tx, state: GameState, events: list[Event], metadata: dict | None) -> GameState:
-    await tx.append(game_stream(state.game_id), [to_new_event(e, metadata) for e in events],
-                    expected_version=state.version)
-    records = await tx.read_stream(game_stream(state.game_id))
-    new_state = fold_records(records)
-    await tx.put_game(game_row(new_state))
-    return new_state
-
-
-async def join_game(store: EventStore, game_id: str, metadata: dict | None = None) -> Joined:
+async def join_game(store: EventStore, game_id: str, metadata: dict | None = None,
+                    now: datetime | None = None) -> Joined:
     async with store.transaction(game_id, lock="exclusive") as tx:
-        state = fold_records(await tx.read_stream(game_stream(game_id)))
+        state = await read_state(tx, game_id)
         if state.status != "forming":
             raise Conflict(f"game {game_id} has already started", code="game_started")
         if len(state.seats) >= state.settings.player_count:
@@ -95,44 +120,85 @@ async def join_game(store: EventStore, game_id: str, metadata: dict | None = Non
         token = new_token()
         codename = pick_codename(_codename_rng, [s.codename for s in state.seats])
         joined = PlayerJoined(player_id=new_player_id(), codename=codename, token_hash=hash_token(token))
-        state = await _append_to_game(tx, state, [joined], metadata)
+        state = await append_events(tx, state, [joined], metadata, now)
     return Joined(state, joined.player_id, codename, token)
 
 
-def draw_powers(seed: int, player_ids: list[str], powers: list[str]) -> dict[str, str]:
-    """Powers for players in join order, drawn by ``random.Random(seed)``: a replay draws the same."""
-    shuffled = sorted(powers)
+def draw_seats(seed: int, player_ids: list[str], seats: Sequence[Sequence[str]]) -> dict[str, list[str]]:
+    """Each player's seat (the powers they play), drawn by ``random.Random(seed)``: a replay
+    draws the same. Seats are put in a canonical order first, so only the seed decides."""
+    shuffled = sorted(sorted(seat) for seat in seats)
     random.Random(seed).shuffle(shuffled)
     return dict(zip(player_ids, shuffled))
 
 
-async def start_game(store: EventStore, game_id: str, metadata: dict | None = None) -> GameState:
+def draw_powers(seed: int, player_ids: list[str], powers: list[str]) -> dict[str, str]:
+    """One power per player (the seven-player game): ``draw_seats`` with one-power seats."""
+    return {player: seat[0] for player, seat in draw_seats(seed, player_ids, [[p] for p in powers]).items()}
+
+
+def started_event(state: GameState, seed: int) -> GameStarted:
     from services.adjudication.service import opening  # the rules engine, behind the adjudication service
 
+    first = opening(state.variant, state.settings.model_dump(), seed)
+    player_ids = [s.player_id for s in state.seats]
+    seats = draw_seats(seed, player_ids, first.seats)
+    seat_index = {tuple(sorted(seat)): i for i, seat in enumerate(first.seats)}
+    player_of_seat = {seat_index[tuple(powers)]: player for player, powers in seats.items()}
+    joins = [PowerJoin(power=power, player_id=player_of_seat[index], phase=phase)
+             for power, index, phase in first.joins if index in player_of_seat]
+    return GameStarted(seed=seed, powers=seats, phase=first.phase, position=first.state,
+                       must_act=first.must_act, joins=joins)
+
+
+async def start_game(store: EventStore, game_id: str, metadata: dict | None = None,
+                     now: datetime | None = None) -> GameState:
+    now = now or SYSTEM_CLOCK.now()
     async with store.transaction(game_id, lock="exclusive") as tx:
-        state = fold_records(await tx.read_stream(game_stream(game_id)))
+        state = await read_state(tx, game_id)
         if state.status != "forming":
             raise Conflict(f"game {game_id} has already started", code="game_started")
         needed = state.settings.player_count
         if len(state.seats) != needed:
             raise Conflict(f"game {game_id} needs {needed} players to start, has {len(state.seats)}",
                            code="not_enough_players")
-        seed = secrets.randbits(63)
-        first = opening(state.variant, state.settings.model_dump(), seed)
-        powers = [power for seat in first.seats for power in seat]
-        started = GameStarted(seed=seed, powers=draw_powers(seed, [s.player_id for s in state.seats], powers),
-                              phase=first.phase, position=first.state, must_act=first.must_act)
-        return await _append_to_game(tx, state, [started], metadata)
+        started = started_event(state, secrets.randbits(63))
+        deadline = clock.deadline_for(state.settings, started.phase, now)
+        return await append_events(tx, state, [started, deadline], metadata, now)
 
 
-async def finish_game(store: EventStore, game_id: str, reason: str, metadata: dict | None = None) -> GameState:
+async def finish_game(store: EventStore, game_id: str, reason: str, metadata: dict | None = None,
+                      now: datetime | None = None) -> GameState:
     """End a game without a winner (a draw agreed by the players, or an abandoned game)."""
     async with store.transaction(game_id, lock="exclusive") as tx:
-        state = fold_records(await tx.read_stream(game_stream(game_id)))
+        state = await read_state(tx, game_id)
         if state.status == "finished":
             raise Conflict(f"game {game_id} is already finished", code="game_finished")
         finished = GameFinished(reason=reason, winners=[], phase=state.phase or "")  # type: ignore[arg-type]
-        return await _append_to_game(tx, state, [finished], metadata)
+        return await append_events(tx, state, [finished], metadata, now)
+
+
+async def clock_act(store: EventStore, game_id: str, act: str, *, now: datetime, by: Any,
+                    minutes: int | None = None, metadata: dict | None = None) -> GameState:
+    """The host's (or operator's) clock acts, each bounded by ``clock``: extend, pause, resume."""
+    async with store.transaction(game_id, lock="exclusive") as tx:
+        state = await read_state(tx, game_id)
+        if act == "extend":
+            event: Event = clock.extend(state, int(minutes or 0), now, by)
+        elif act == "pause":
+            event = clock.pause(state, minutes, now, by)
+        elif act == "resume":
+            event = clock.resume(state, now, by)
+        else:  # pragma: no cover - the API names the act
+            raise ValueError(act)
+        return await append_events(tx, state, [event], metadata, now)
+
+
+async def vote_draw(store: EventStore, game_id: str, player_id: str, in_favour: bool,
+                    metadata: dict | None = None, now: datetime | None = None) -> GameState:
+    async with store.transaction(game_id, lock="exclusive") as tx:
+        state = await read_state(tx, game_id)
+        return await append_events(tx, state, draws.vote(state, player_id, in_favour), metadata, now)
 
 
 async def list_games(store: EventStore, status: str | None, limit: int) -> list[dict]:

@@ -33,12 +33,14 @@ def viewer_for(caller: Caller, game: GameState, power: str | None) -> Viewer:
         return Viewer("power", wanted) if wanted else Viewer("operator")
     if caller.role == "player":
         seat = game.seat(caller.player_id)
-        own = seat.power if seat else None
-        if wanted and wanted != own:
+        own = tuple(seat.powers) if seat else ()
+        if wanted and wanted not in own:
             raise Forbidden(f"a player may see only their own power's view, not {wanted}",
                             code="not_your_power", where="query.power")
         codename = seat.codename if seat else None
-        return Viewer("power", own, codename) if own else Viewer("public", None, codename)
+        if not own:
+            return Viewer("public", None, codename, player_id=caller.player_id)
+        return Viewer("power", wanted or own[0], codename, own, caller.player_id)
     if wanted:
         raise Forbidden(f"the view of {wanted} needs that player's token", code="not_your_power",
                         where="query.power")

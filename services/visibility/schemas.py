@@ -19,6 +19,7 @@ class ViewerInfo(BaseModel):
     kind: Literal["power", "public", "operator"]
     power: str | None
     codename: str | None
+    powers: list[str] = []  # every power of the viewer's seat
 
 
 class DislodgedView(BaseModel):
@@ -61,3 +62,7 @@ class GameView(BaseModel):
     orders: dict[str, list[str]]
     history: list[ResolvedPhaseView]
     winners: list[str]
+    clock: dict[str, Any] | None = None  # deadline, paused_until, phase_minutes, extended_minutes
+    civil_disorder: list[str] = []  # powers that missed their last deadline
+    draw: dict[str, Any] = {}  # passed, your_vote (and votes, with public votes)
+    result: dict[str, Any] | None = None  # reason, winners, drawn once the game is over

@@ -12,6 +12,12 @@ field:
 | resolved phases (all orders and results) | yes    | yes               | yes      |
 | pending orders of this phase   | own only         | none              | all      |
 | token hashes, player ids, seed | never            | never             | never    |
+| clock, civil disorder, result  | yes              | yes               | yes      |
+| draw votes                     | own seat's only  | passed or not     | passed or not |
+
+(with ``public_votes`` every seat's draw vote is shown to everyone). A player whose seat
+plays several powers (games for fewer than seven) sees as one of them, with the pending orders
+of all of them.
 """
 from __future__ import annotations
 
@@ -20,7 +26,7 @@ from typing import Any, Iterable, Literal
 
 from services.adjudication.variants import get_variant
 from services.lobby.state import GameState, fold
-from shared.events import Event, OrdersSubmitted, PhaseResolved
+from shared.events import Event, OrdersSubmitted, PhaseResolved, ReadySet
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +34,8 @@ class Viewer:
     kind: Literal["power", "public", "operator"]
     power: str | None = None
     codename: str | None = None  # a seated player's own codename (also before the powers are drawn)
+    powers: tuple[str, ...] = ()  # every power of the viewer's seat (several in small games)
+    player_id: str | None = None  # only to find the viewer's own draw vote; never shown
 
     @classmethod
     def public(cls) -> "Viewer":
@@ -37,19 +45,31 @@ class Viewer:
 def view(events: Iterable[Event], viewer: Viewer) -> dict[str, Any]:
     """The viewer's picture of the game after ``events`` (game stream and order streams, in log order)."""
     events = list(events)
-    state = fold(e for e in events if not isinstance(e, OrdersSubmitted))
+    state = fold(e for e in events if not isinstance(e, (OrdersSubmitted, ReadySet)))
+    summary = state.summary()
     return {
         "game": {"id": state.game_id, "name": state.name, "variant": state.variant,
                  "status": state.status, "phase": state.phase,
                  "settings": state.settings.model_dump()},
-        "viewer": {"kind": viewer.kind, "power": viewer.power, "codename": viewer.codename},
+        "viewer": {"kind": viewer.kind, "power": viewer.power, "codename": viewer.codename,
+                   "powers": list(viewer.powers or ((viewer.power,) if viewer.power else ()))},
         "powers": _powers(state),
         "position": _position(state, viewer),
         "must_act": list(state.must_act) if state.status == "active" else [],
         "orders": _pending_orders(events, state, viewer),
         "history": [_resolved(r) for r in state.resolved],
         "winners": list(state.winners),
+        "clock": summary["clock"],
+        "civil_disorder": summary["civil_disorder"],
+        "draw": _draw(state, summary["draw"], viewer),
+        "result": summary["result"],
     }
+
+
+def _draw(state: GameState, public: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+    """Whether the draw passed (and every vote, with public votes); a player's own vote."""
+    own = state.draw_votes.get(viewer.player_id) if viewer.player_id else None
+    return {**public, "your_vote": own}
 
 
 def _powers(state: GameState) -> dict[str, dict[str, Any]]:
@@ -72,7 +92,8 @@ def _pending_orders(events: list[Event], state: GameState, viewer: Viewer) -> di
             latest[event.power] = list(event.orders)
     if viewer.kind == "operator":
         return dict(sorted(latest.items()))
-    return {viewer.power: latest[viewer.power]} if viewer.power in latest else {}
+    own = set(viewer.powers) | ({viewer.power} if viewer.power else set())
+    return {power: orders for power, orders in sorted(latest.items()) if power in own}
 
 
 def _resolved(event: PhaseResolved) -> dict[str, Any]:

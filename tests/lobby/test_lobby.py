@@ -29,7 +29,7 @@ async def test_create_and_list(lobby: httpx.AsyncClient) -> None:
     created = await create(lobby, settings={"edition": "2023"})
     assert created["id"].startswith("g_") and len(created["host_token"]) >= 32
     assert created["status"] == "forming" and created["phase"] is None
-    assert created["settings"] == {"player_count": 7, "edition": "2023"}
+    assert {k: created["settings"][k] for k in ("player_count", "edition")} == {"player_count": 7, "edition": "2023"}
     other = await create(lobby, name="Other")
     listed = (await lobby.get("/games")).json()["games"]
     assert {g["id"] for g in listed} == {created["id"], other["id"]}
@@ -52,7 +52,8 @@ async def test_join_seven_with_unique_codenames_then_full(lobby: httpx.AsyncClie
     full = await lobby.post(f"/games/{game['id']}/players")
     assert full.status_code == 409 and full.json()["error"]["code"] == "game_full"
     summary = (await lobby.get(f"/games/{game['id']}")).json()
-    assert summary["codenames"] == [s["codename"] for s in seats]
+    # sorted, never in join order
+    assert summary["codenames"] == sorted(s["codename"] for s in seats)
     text = str(summary)
     assert not any(s["token"] in text or s["player_id"] in text for s in seats)
 
@@ -77,11 +78,13 @@ async def test_start_draws_powers_from_the_stored_seed(lobby: httpx.AsyncClient,
         records = await store.read_stream(f"game-{game['id']}")
     finally:
         await store.close()
-    started_event = from_recorded(records[-1])
+    started_event = from_recorded(records[-2])
+    assert from_recorded(records[-1]).type == "DeadlineSet"
     assert isinstance(started_event, GameStarted)
     seed, powers = started_event.seed, started_event.powers
-    assert powers == draw_powers(seed, [s["player_id"] for s in seats], list(POWERS))
-    by_codename = {s["codename"]: powers[s["player_id"]] for s in seats}
+    assert powers == {player: [power] for player, power in
+                      draw_powers(seed, [s["player_id"] for s in seats], list(POWERS)).items()}
+    by_codename = {s["codename"]: powers[s["player_id"]][0] for s in seats}
     assert {p: v["codename"] for p, v in summary["powers"].items()} == {v: k for k, v in by_codename.items()}
     listed = (await lobby.get("/games", params={"status": "active"})).json()["games"]
     assert [g["id"] for g in listed] == [game["id"]]
@@ -96,7 +99,7 @@ def test_draw_powers_is_a_function_of_the_seed() -> None:
 
 
 async def test_unsupported_settings_are_refused(lobby: httpx.AsyncClient) -> None:
-    response = await lobby.post("/games", json={"name": "x", "settings": {"player_count": 3}})
+    response = await lobby.post("/games", json={"name": "x", "settings": {"player_count": 1}})
     assert response.status_code == 422
     assert response.json()["error"]["where"] == "body.settings.player_count"
     assert (await lobby.get("/games")).json()["games"] == []

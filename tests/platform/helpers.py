@@ -62,7 +62,7 @@ class Table:
 
     async def resolve(self, phase: str) -> dict[str, Any]:
         response = await self.client.post(f"/games/{self.game_id}/resolve", json={"phase": phase},
-                                          headers=self.host)
+                                          headers=OPERATOR)
         assert response.status_code == 200, response.text
         return response.json()
 
@@ -84,9 +84,15 @@ async def create_game(client: httpx.AsyncClient, name: str = "Test game", **extr
     return response.json()
 
 
-async def seated_table(client: httpx.AsyncClient) -> tuple[Table, list[dict[str, Any]]]:
+# Nobody marks ready in these tests, so a phase never resolves early: only when the operator
+# resolves it (or its deadline passes).
+MANUAL = {"require_ready": True}
+
+
+async def seated_table(client: httpx.AsyncClient, settings: dict[str, Any] | None = None
+                       ) -> tuple[Table, list[dict[str, Any]]]:
     """A created game with seven players joined, not started."""
-    created = await create_game(client)
+    created = await create_game(client, settings=MANUAL if settings is None else settings)
     table = Table(client, created["id"], created["host_token"])
     joined = []
     for _ in range(7):
@@ -96,8 +102,8 @@ async def seated_table(client: httpx.AsyncClient) -> tuple[Table, list[dict[str,
     return table, joined
 
 
-async def started_table(client: httpx.AsyncClient) -> Table:
-    table, joined = await seated_table(client)
+async def started_table(client: httpx.AsyncClient, settings: dict[str, Any] | None = None) -> Table:
+    table, joined = await seated_table(client, settings)
     response = await client.post(f"/games/{table.game_id}/start", headers=table.host)
     assert response.status_code == 200, response.text
     for seat in joined:

@@ -53,7 +53,7 @@ async def test_racing_resolutions_resolve_once(client: httpx.AsyncClient) -> Non
     table = await started_table(client)
     await table.order_ok("FRANCE", ["A PAR - BUR"])
     url = f"/games/{table.game_id}/resolve"
-    racing = await asyncio.gather(*(client.post(url, json={"phase": "S1901M"}, headers=table.host)
+    racing = await asyncio.gather(*(client.post(url, json={"phase": "S1901M"}, headers=OPERATOR)
                                      for _ in range(6)))
     statuses = sorted(r.status_code for r in racing)
     assert statuses == [200] + [409] * 5
@@ -71,7 +71,7 @@ async def test_submissions_racing_a_resolution_are_counted_or_refused(postgres_c
     submissions = [table.client.put(f"/games/{table.game_id}/orders", headers=table.player(power),
                                     json={"orders": CHOICES[power][0], "phase": "S1901M"})
                    for power in POWERS]
-    results = await asyncio.gather(*submissions[:4], postgres_client.post(url, json={"phase": "S1901M"}, headers=table.host),
+    results = await asyncio.gather(*submissions[:4], postgres_client.post(url, json={"phase": "S1901M"}, headers=OPERATOR),
                                    *submissions[4:])
     resolve = results[4]
     assert resolve.status_code == 200

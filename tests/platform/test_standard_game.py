@@ -121,7 +121,8 @@ async def test_standard_game_1901_over_http(client: httpx.AsyncClient) -> None:
     assert view["powers"]["FRANCE"] == {"codename": table.codenames["FRANCE"]}
     events = await table.events()
     kinds = [e["type"] for e in events if e["stream_id"] == f"game-{table.game_id}"]
-    assert kinds == ["GameCreated"] + ["PlayerJoined"] * 7 + ["GameStarted"] + ["PhaseResolved"] * 4
+    assert kinds == (["GameCreated"] + ["PlayerJoined"] * 7 + ["GameStarted", "DeadlineSet"]
+                     + ["PhaseResolved", "DeadlineSet"] * 4)
     log_text = str(events)
     assert table.host_token not in log_text
     assert not any(token in log_text for token in table.tokens.values())

@@ -28,6 +28,9 @@ class Opening:
     state: dict[str, Any]
     seats: list[list[str]]
     must_act: list[str]
+    # powers nobody plays at first that a seat takes over later: (POWER, seat index, phase),
+    # e.g. ("ITALY", 1, "S1915M") in the two-player game
+    joins: tuple[tuple[str, int, str], ...] = ()
 
     @property
     def powers(self) -> list[str]:

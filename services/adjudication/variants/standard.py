@@ -97,7 +97,8 @@ class StandardVariant:
         position = initial_position(self.name, year=setup.first_phase.year)
         must_act = sorted({pu.power for pu in position.units.values()} - setup.sitting_out_at(position.phase))
         return Opening(str(position.phase), position_to_document(position),
-                       [list(seat) for seat in setup.seats], must_act)
+                       [list(seat) for seat in setup.seats], must_act,
+                       tuple((j.power, j.seat, str(j.phase)) for j in setup.joins))
 
     def phase_of(self, state: Mapping[str, Any]) -> str:
         return str(state["phase"])
