@@ -32,6 +32,9 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     environment: Literal["development", "test", "production"] = "development"
+    # the clock worker (docs/hosting.md): `entente serve` runs one in-process unless switched off
+    run_worker: bool = True
+    worker_poll_seconds: float = 1.0
     # sign-in (docs/social.md): an OAuth2 provider speaking Discord's authorization-code flow
     oauth_provider: str = "discord"
     oauth_authorize_url: str = "https://discord.com/oauth2/authorize"
