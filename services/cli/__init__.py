@@ -9,6 +9,7 @@ COMMANDS = {
     "adjudicate": "services.cli.adjudicate",
     "possible-orders": "services.cli.possible_orders",
     "serve": "services.cli.serve",
+    "worker": "services.cli.worker",
     "export": "services.cli.ops",
     "import": "services.cli.ops",
     "replay": "services.cli.ops",

@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+from typing import AsyncIterator
+
+import pytest
+
+from shared.clock import ManualClock
+
+from .helpers import Host, hosting
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+async def host(sqlite_url: str, clock: ManualClock) -> AsyncIterator[Host]:
+    async with hosting(sqlite_url, clock) as opened:
+        yield opened
+
+
+@pytest.fixture
+async def any_host(store_url: str, clock: ManualClock) -> AsyncIterator[Host]:
+    """On both back ends."""
+    async with hosting(store_url, clock) as opened:
+        yield opened
