@@ -165,3 +165,13 @@ def test_rule_41_victory_needs_19_undevastated_centres_after_the_late_fall() -> 
     spring = adjudicate("S1905M", {"GERMANY": ["A MUN"]}, {}, centres)
     assert "winners" not in spring
     assert reasons(spring, "GERMANY") == []
+
+
+def test_reading_R11_a_tie_gives_no_winner_and_devastation_can_break_it() -> None:
+    """Two powers cannot both reach 19 of 34 centres; a lower threshold (``victory_centres``) shows the rule."""
+    centres = sorted(load_map("dirigible").supply_centres)
+    tied = {"GERMANY": centres[:12], "FRANCE": centres[12:24]}
+    out = adjudicate("F1905M", {}, {}, tied, victory_centres=10)
+    assert "winners" not in out
+    out = adjudicate("F1905M", {}, {}, tied, victory_centres=10, devastated=[centres[12]])
+    assert out["winners"] == ["GERMANY"]
