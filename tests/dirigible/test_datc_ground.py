@@ -41,3 +41,26 @@ def test_datc_movement_in_a_dirigible_game(case: dict) -> None:
             if "retreats" in d:
                 found = next(x for x in out["dislodged"][d["power"]] if x["unit"] == d["unit"])
                 assert found["retreats"] == d["retreats"]
+
+
+PHASE_CASES = json.loads((DATA.parent / "phases.json").read_text(encoding="utf-8"))["cases"]
+RETREAT_CASES = [case for case in PHASE_CASES if case["kind"] == "retreat"]
+
+
+def _units(units: dict[str, list[str]]) -> set[tuple[str, str]]:
+    return {(power, unit) for power, listed in units.items() for unit in listed}
+
+
+@pytest.mark.parametrize("case", RETREAT_CASES, ids=[case["id"] for case in RETREAT_CASES])
+def test_datc_retreats_in_a_dirigible_game(case: dict) -> None:
+    """DATC 6.H (retreats) through the variant, no dirigible on the board."""
+    variant = get_variant("dirigible")
+    movement = variant.adjudicate_document({"variant": "dirigible", "phase": "S1901M", "centers": {},
+                                            **case["movement"]})
+    assert movement["dislodged"] == case["dislodged"]
+    retreat = variant.adjudicate_document({
+        "variant": "dirigible", "phase": "S1901R", "units": movement["units"], "centers": movement["centers"],
+        "dislodged": movement["dislodged"], "orders": case["orders"]})
+    assert {p: [o["result"] for o in items] for p, items in retreat["orders"].items()} == case["results"]
+    assert _units(retreat["units"]) == _units(case["units_after"])
+    assert retreat["next_phase"] == "F1901M"
