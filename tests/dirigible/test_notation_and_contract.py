@@ -101,3 +101,13 @@ def test_a_bad_dirigible_document_names_the_field() -> None:
         VARIANT.adjudicate_document({"variant": "dirigible", "phase": "S1901M", "units": {}, "devastated": ["NTH"]})
     with pytest.raises(ValueError, match="units.ENGLAND"):
         VARIANT.adjudicate_document({"variant": "dirigible", "phase": "S1901M", "units": {"ENGLAND": ["D SWI"]}})
+
+
+def test_reading_R7_in_a_retreat_phase_an_untyped_unit_is_the_dislodged_one_before_the_dirigible() -> None:
+    out = VARIANT.adjudicate_document({
+        "variant": "dirigible", "phase": "F1901R", "units": {"ENGLAND": ["D HOL", "D BEL"], "GERMANY": ["A RUH"]},
+        "centers": {"FRANCE": ["BEL"]},
+        "dislodged": {"FRANCE": [{"unit": "A HOL", "attacker_from": "KIE", "retreats": ["BEL"]}]},
+        "orders": {"FRANCE": ["HOL R BEL"], "ENGLAND": ["BEL devastate"]}})
+    assert [(o["order"], o["result"]) for o in out["orders"]["FRANCE"]] == [("A HOL R BEL", "succeeds")]
+    assert [(o["order"], o["result"]) for o in out["orders"]["ENGLAND"]] == [("D BEL DEVASTATE", "fails")]

@@ -120,7 +120,8 @@ def _meant(named: Unit, position: Position) -> Unit:
     province = named.province
     if named.type is UnitType.DIRIGIBLE:
         return Unit(UnitType.DIRIGIBLE, province)
-    if province not in position.units and province in position.air_units and not position.dislodged:
+    dislodged_here = any(d.unit.province == province for d in position.dislodged)
+    if province not in position.units and province in position.air_units and not dislodged_here:
         return position.air_units[province].unit
     return named
 
