@@ -157,3 +157,27 @@ class HostedGame:
         deadline = await self.deadline()
         assert deadline is not None
         return deadline - self.host.clock.now()
+
+
+SEVEN = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+
+
+async def start_at(host: Host, position: dict[str, Any], must_act: list[str], **settings: Any) -> HostedGame:
+    """A seven-player game started at ``position`` (powers given in join order, A to T), as
+    if it had been played there: GameStarted and the phase's DeadlineSet, written through the store."""
+    from services.lobby.clock import deadline_for
+    from services.lobby.service import append_events, read_state
+    from shared.events import GameStarted
+
+    game = await host.create(7, **settings)
+    for _ in SEVEN:
+        await game.join()
+    async with host.store.transaction(game.game_id, lock="exclusive") as tx:
+        state = await read_state(tx, game.game_id)
+        started = GameStarted(seed=1, powers={p.player_id: [power] for p, power in zip(game.players, SEVEN)},
+                              phase=position["phase"], position=position, must_act=must_act)
+        await append_events(tx, state, [started, deadline_for(state.settings, position["phase"], host.clock.now())],
+                            None, host.clock.now())
+    for player, power in zip(game.players, SEVEN):
+        player.powers = [power]
+    return game
