@@ -8,11 +8,13 @@ import random
 
 import pytest
 
+from services.adjudication.engine import load_map
 from services.adjudication.engine.dirigible import balances
 from services.adjudication.engine.dirigible.document import dirigible_position_from_document
 from services.adjudication.variants import get_variant
 
 VARIANT = get_variant("dirigible")
+VARIANT_MAP = load_map("dirigible")
 YEARS = 3
 
 
@@ -61,3 +63,26 @@ def test_random_dirigible_games_keep_the_rules(seed: int) -> None:
         state, must_act = outcome.state, outcome.must_act
         phases.append(state["phase"])
     assert phases[0] == "W1900A" and phases[1] == "S1901M"
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_arbitrary_orders_never_break_the_dirigible_rules(seed: int) -> None:
+    """Orders built from random units and provinces (mostly illegal) always get one result each."""
+    rng = random.Random(seed)
+    provinces = sorted(p for p in VARIANT_MAP.provinces)
+    forms = ["{u} {a} H", "{u} {a} - {b}", "{u} {a} S {v} {b}", "{u} {a} S {v} {b} - {c}", "{u} {a} C {v} {b} - {c}",
+             "{u} {a} R {b}", "{u} {a} D", "{u} {a} B", "{u} {a} devastate", "WAIVE"]
+    opening = VARIANT.opening({}, seed)
+    state, must_act = opening.state, opening.must_act
+    for _ in range(8):
+        orders = {p: [c.order for c in VARIANT.check_orders(state, p, pick_orders(state, p, rng)) if c.accepted]
+                  for p in must_act}
+        outcome = VARIANT.resolve(state, orders, settings={}, seed=seed)
+        for power in sorted(VARIANT_MAP.powers):
+            texts = [rng.choice(forms).format(u=rng.choice("ADF"), v=rng.choice("ADF"), a=rng.choice(provinces),
+                                              b=rng.choice(provinces), c=rng.choice(provinces)) for _ in range(6)]
+            doc = {**state, "orders": {power: texts}}
+            out = VARIANT.adjudicate_document(doc)
+            assert len(out["orders"][power]) >= len(texts)
+            VARIANT.check_orders(state, power, texts)
+        state, must_act = outcome.state, outcome.must_act
