@@ -69,9 +69,12 @@ def test_gold_given_is_spendable_by_the_receiver_at_once():
     state = fresh_state()
     out = play(state, {"BETA": ["GIVE 30 TO ALPHA"],
                        "ALPHA": ["EXPECT 30 FROM BETA", "BUY 8 INFANTRY AT alpha"]})
-    assert out.orders["ALPHA"][1]["result"] == "ok"
+    assert out.orders["ALPHA"] == [
+        {"order": "EXPECT 30 FROM BETA", "result": "ok", "reason": "30 gold came from BETA"},
+        {"order": "BUY 8 INFANTRY AT alpha", "result": "ok", "reason": ""}]
     # an expected gift that does not come leaves the order unpaid
     out = play(state, {"ALPHA": ["EXPECT 30 FROM BETA", "BUY 8 INFANTRY AT alpha"]})
+    assert out.orders["ALPHA"][0]["reason"] == "BETA gave 0 of the 30 gold expected"
     assert out.orders["ALPHA"][1]["result"] == "failed"
 
 

@@ -68,6 +68,15 @@ def test_capturing_a_capital_and_its_fort_takes_two_turns():
     assert out.details["ledgers"]["ALPHA"]["bti"] == 25 + 10 + 15 + 15
 
 
+def test_peace_made_in_the_turn_stops_the_conquest():
+    state = fortified_beta()
+    out = play(state, {"ALPHA": ["MOVE 4 INFANTRY mid-two -> beta", "PEACE WITH BETA"],
+                       "BETA": ["PEACE WITH ALPHA"]})
+    assert out.state["wars"] == []
+    assert out.state["territories"]["beta"]["owner"] == "BETA"
+    assert out.details["battles"] == []
+
+
 def test_a_conquered_fort_may_be_razed_before_it_is_taken():
     state = fortified_beta()
     out = play(state, {"ALPHA": ["MOVE 4 INFANTRY mid-two -> beta", "RAZE beta"]})

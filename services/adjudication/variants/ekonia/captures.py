@@ -41,6 +41,8 @@ def apply_captures(state: State, board: Board, turn: int,
         if owner == taker:
             terr["converting"] = None
             continue
+        if owner is not None and sorted([owner, taker]) not in state["wars"]:
+            continue  # peace was made this turn: no conquest between states at peace
         if owner is not None:
             events.extend(lose_territory(state, board, tid, taker, turn))
             terr["converting"] = {"by": taker, "since": turn}

@@ -60,6 +60,11 @@ def resolve_turn(state: Mapping[str, Any], board: Board, orders: Mapping[str, Se
     plans = {p: plan_orders(start, board, p, valid[p], received=received[p]) for p in powers}
 
     outcome: dict[str, dict[int, tuple[str, str]]] = {p: {} for p in powers}
+    for p in powers:
+        for index, amount, source in plans[p].expects:
+            came = sum(a for _, a, to in plans[source].gives if to == p) if source in plans else 0
+            outcome[p][index] = ("ok", f"{came} gold came from {source}") if came >= amount else \
+                ("failed", f"{source} gave {came} of the {amount} gold expected")
     wars, trade_offers = _diplomacy(work, plans, turn, outcome)
     _pay_and_place(work, plans, received)
 
