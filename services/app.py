@@ -8,6 +8,7 @@ from services.accounts.api import router as accounts_router
 from services.adjudication.api import router as adjudication_router
 from services.factory import build_app
 from services.lobby.api import router as lobby_router
+from services.notifications.api import router as notifications_router
 from services.press.api import router as press_router
 from services.visibility.api import router as visibility_router
 from services.visibility.stream import router as stream_router
@@ -16,7 +17,7 @@ from shared.settings import Settings
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     routers = [lobby_router, adjudication_router, visibility_router, accounts_router, press_router,
-               stream_router]
+               notifications_router, stream_router]
     return install_accounts(build_app("Entente", routers, settings))
 
 

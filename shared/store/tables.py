@@ -75,4 +75,7 @@ class GameTable(SQLModel, table=True):
     updated_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
 
 
-STORE_TABLES = [EventTable.__table__, GameTable.__table__]
+# the notifications' outbox and projection positions live in their own module (shared/store/outbox_tables.py)
+from shared.store.outbox_tables import OUTBOX_TABLES  # noqa: E402  (it builds on the types above)
+
+STORE_TABLES = [EventTable.__table__, GameTable.__table__, *OUTBOX_TABLES]

@@ -9,6 +9,7 @@ import pytest
 from tests.utils.oauth_provider import LocalProvider, serve_in_thread
 
 from .helpers import social_app, social_settings
+from .receiver import Receiver
 
 
 @pytest.fixture(scope="session")
@@ -27,3 +28,26 @@ async def social(sqlite_url: str, provider_url: str) -> AsyncIterator[tuple[Any,
     """The combined app on a fresh SQLite store, signing in at the local provider."""
     async with social_app(social_settings(sqlite_url, provider_url)) as opened:
         yield opened
+
+
+@pytest.fixture(scope="session")
+def receiver() -> Receiver:
+    return Receiver()
+
+
+@pytest.fixture(scope="session")
+def receiver_url(receiver: Receiver) -> Iterator[str]:
+    with serve_in_thread(receiver.app()) as url:
+        yield url
+
+
+@pytest.fixture
+async def social_any(store_url: str, provider_url: str) -> AsyncIterator[tuple[Any, httpx.AsyncClient]]:
+    """The combined app on each back end (the notifications' tables emptied on PostgreSQL)."""
+    async with social_app(social_settings(store_url, provider_url)) as (app, client):
+        if app.state.store.dialect == "postgresql":
+            from sqlalchemy import text
+
+            async with app.state.store.engine.begin() as connection:
+                await connection.execute(text("TRUNCATE notification_outbox, projection_positions RESTART IDENTITY"))
+        yield app, client

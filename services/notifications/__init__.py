@@ -1,0 +1,1 @@
+"""Notifications: each player's own webhook, fed from an outbox with retries and backoff."""

@@ -1,0 +1,108 @@
+"""Each player's own webhook for a game: set, read, remove.
+
+Runs alone with ``uvicorn services.notifications.api:app``; the delivery worker runs with
+``python -m services.notifications``.
+"""
+from __future__ import annotations
+
+import ipaddress
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from services.factory import build_app
+from services.lobby.dependencies import CurrentGame, CurrentPlayer, StoreDep, request_metadata
+from shared.errors import Conflict, NotFound, Unprocessable
+from shared.events import from_recorded, to_new_event
+from shared.events_social import WebhookRemoved, WebhookSet, webhooks_stream
+from shared.settings import Settings
+
+router = APIRouter(tags=["notifications"])
+
+
+def check_webhook_url(url: str, allow_private: bool) -> str:
+    """The URL if notifications may be sent there: https to a public host (http and loopback or
+    private addresses too when ``allow_private``, for tests and closed networks)."""
+    parts = urlsplit(url.strip())
+    problem = None
+    if parts.scheme not in (("http", "https") if allow_private else ("https",)):
+        problem = "a webhook URL must start with https://"
+    elif not parts.hostname or parts.username or parts.password:
+        problem = "a webhook URL needs a host and no user or password"
+    elif not allow_private and _private_host(parts.hostname):
+        problem = "a webhook URL must point to a public host"
+    if problem:
+        raise Unprocessable(problem, code="invalid_webhook", where="body.url")
+    return url.strip()
+
+
+def _private_host(host: str) -> bool:
+    if host.lower() in ("localhost", "localhost.localdomain") or host.lower().endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return not address.is_global
+
+
+class WebhookIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    url: str = Field(..., min_length=8, max_length=500, description="for example a Discord webhook URL")
+
+
+class WebhookOut(BaseModel):
+    url: str | None
+
+
+async def current_webhook(store, game_id: str, player_id: str) -> str | None:
+    url = None
+    for record in await store.read_stream(webhooks_stream(game_id)):
+        event = from_recorded(record)
+        if isinstance(event, (WebhookSet, WebhookRemoved)) and event.player_id == player_id:
+            url = event.url if isinstance(event, WebhookSet) else None
+    return url
+
+
+@router.put("/games/{game_id}/webhook", response_model=WebhookOut)
+async def set_webhook(game: CurrentGame, caller: CurrentPlayer, body: WebhookIn, store: StoreDep,
+                      request: Request) -> dict:
+    """Where this seat's own notifications go: phase resolved, deadline approaching, message received."""
+    assert caller.player_id is not None
+    if game.status == "finished":
+        raise Conflict(f"game {game.game_id} is finished", code="game_finished")
+    url = check_webhook_url(body.url, request.app.state.settings.webhook_allow_private_hosts)
+    async with store.transaction() as tx:
+        await tx.append(webhooks_stream(game.game_id),
+                        [to_new_event(WebhookSet(player_id=caller.player_id, url=url),
+                                      request_metadata(request, "player", caller.player_id))], expected_version=None)
+    return {"url": url}
+
+
+@router.get("/games/{game_id}/webhook", response_model=WebhookOut)
+async def get_webhook(game: CurrentGame, caller: CurrentPlayer, store: StoreDep) -> dict:
+    assert caller.player_id is not None
+    return {"url": await current_webhook(store, game.game_id, caller.player_id)}
+
+
+@router.delete("/games/{game_id}/webhook", status_code=204, response_class=Response)
+async def remove_webhook(game: CurrentGame, caller: CurrentPlayer, store: StoreDep, request: Request) -> Response:
+    """Stop this seat's notifications (those not yet sent are dropped)."""
+    assert caller.player_id is not None
+    if await current_webhook(store, game.game_id, caller.player_id) is None:
+        raise NotFound("this seat has no webhook", code="webhook_not_found")
+    async with store.transaction() as tx:
+        await tx.append(webhooks_stream(game.game_id),
+                        [to_new_event(WebhookRemoved(player_id=caller.player_id),
+                                      request_metadata(request, "player", caller.player_id))], expected_version=None)
+    return Response(status_code=204)
+
+
+def create_app(settings: Settings | None = None):
+    from services.accounts.api import install
+
+    return install(build_app("Entente notifications", [router], settings))
+
+
+app = create_app()

@@ -1,0 +1,118 @@
+"""Delivering the outbox to webhooks, and the worker that runs the projection and delivery.
+
+Time comes from an injectable clock (``now`` arguments, ``clock`` callables), so tests step
+through retries without sleeping. A webhook answering 2xx is delivered; anything else (an error
+status, a timeout, a refused connection) is a failed attempt, retried with exponential backoff
+(at least the ``Retry-After`` a 429 asks for) until ``webhook_max_attempts``, then dead-lettered.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+import httpx
+
+from shared.settings import Settings
+from shared.store import EventStore, utc_now
+
+from . import outbox
+
+log = logging.getLogger("entente.notifications")
+PARALLEL_DELIVERIES = 10
+
+
+@dataclass
+class DeliveryReport:
+    delivered: int = 0
+    retrying: int = 0
+    dead: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def lease_for(settings: Settings) -> timedelta:
+    """How long a claimed row stays with its worker: the attempt's timeout and a margin."""
+    return timedelta(seconds=settings.webhook_timeout_seconds * 2 + 30)
+
+
+async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: float) -> tuple[str | None, float | None]:
+    """One POST of the payload: (None, None) when delivered, else (why, Retry-After seconds)."""
+    try:
+        response = await client.post(claimed.url, json=claimed.payload, timeout=timeout)
+    except httpx.HTTPError as error:
+        return f"{type(error).__name__}", None
+    if 200 <= response.status_code < 300:
+        return None, None
+    retry_after = None
+    if response.status_code == 429:
+        try:
+            retry_after = float(response.headers.get("retry-after", ""))
+        except ValueError:
+            retry_after = None
+    return f"HTTP {response.status_code}", retry_after
+
+
+async def deliver_due(store: EventStore, settings: Settings, now: datetime,
+                      client: httpx.AsyncClient | None = None, limit: int = 50) -> DeliveryReport:
+    """Attempt every notification due at ``now`` (up to ``limit``) and record the outcomes."""
+    report = DeliveryReport()
+    claimed = await outbox.claim(store, now, lease_for(settings), limit)
+    if not claimed:
+        return report
+    own_client = client is None
+    client = client or httpx.AsyncClient(follow_redirects=False)
+    gate = asyncio.Semaphore(PARALLEL_DELIVERIES)
+
+    async def one(item: outbox.Claimed) -> None:
+        async with gate:
+            error, retry_after = await attempt(client, item, settings.webhook_timeout_seconds)
+        retry_at = None if error is None else outbox.next_attempt(
+            item.attempts, settings.webhook_max_attempts, settings.webhook_backoff_seconds, now, retry_after)
+        status = await outbox.record(store, item, now, error, retry_at)
+        if status == "delivered":
+            report.delivered += 1
+        elif status == "dead":
+            report.dead += 1
+            log.warning("notification %s dead-lettered after %s attempts: %s", item.id, item.attempts, error)
+        else:
+            report.retrying += 1
+        if error:
+            report.errors.append(error)
+
+    async def in_order(items: list[outbox.Claimed]) -> None:
+        for item in items:
+            await one(item)
+
+    by_url: dict[str, list[outbox.Claimed]] = {}
+    for item in claimed:  # one webhook's notifications go one after another, in order
+        by_url.setdefault(item.url, []).append(item)
+    try:
+        await asyncio.gather(*(in_order(items) for items in by_url.values()))
+    finally:
+        if own_client:
+            await client.aclose()
+    return report
+
+
+async def step(store: EventStore, settings: Settings, now: datetime,
+               client: httpx.AsyncClient | None = None) -> DeliveryReport:
+    """Catch the projection up with the log, then deliver what is due."""
+    await outbox.project_all(store, timedelta(minutes=settings.deadline_warning_minutes))
+    return await deliver_due(store, settings, now, client)
+
+
+async def run_worker(store: EventStore, settings: Settings, stop: asyncio.Event,
+                     clock: Callable[[], datetime] = utc_now, interval: float = 1.0) -> None:
+    """Project and deliver until ``stop`` is set (any number of workers may run at once)."""
+    async with httpx.AsyncClient(follow_redirects=False) as client:
+        while not stop.is_set():
+            try:
+                await step(store, settings, clock(), client)
+            except Exception:  # a broken webhook or a lost connection must not end the worker
+                log.exception("notification step failed; trying again")
+            try:
+                await asyncio.wait_for(stop.wait(), interval)
+            except asyncio.TimeoutError:
+                pass

@@ -1,0 +1,41 @@
+"""A local webhook receiver on 127.0.0.1: ``/ok/{name}`` accepts, ``/fail/{name}`` answers 500,
+``/slow/{name}`` answers after two seconds. Every request is recorded by name."""
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import defaultdict
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+
+class Receiver:
+    def __init__(self) -> None:
+        self.received: dict[str, list[dict[str, Any]]] = defaultdict(list)
+
+    async def _record(self, request: Request) -> str:
+        name = request.path_params["name"]
+        self.received[name].append(json.loads(await request.body()))
+        return name
+
+    async def ok(self, request: Request) -> Response:
+        await self._record(request)
+        return Response(status_code=204)
+
+    async def fail(self, request: Request) -> Response:
+        await self._record(request)
+        return Response("broken", status_code=500)
+
+    async def slow(self, request: Request) -> Response:
+        await self._record(request)
+        await asyncio.sleep(2)
+        return Response(status_code=204)
+
+    def app(self) -> Starlette:
+        return Starlette(routes=[Route("/ok/{name}", self.ok, methods=["POST"]),
+                                 Route("/fail/{name}", self.fail, methods=["POST"]),
+                                 Route("/slow/{name}", self.slow, methods=["POST"])])
