@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 
 class GameInfo(BaseModel):
@@ -30,10 +30,12 @@ class DislodgedView(BaseModel):
 
 
 class PositionView(BaseModel):
+    """The board as the variant lets the viewer see it. Standard: units and centres per power,
+    dislodged units, builds or removals per power in adjustment phases; other variants add
+    their own fields (dirigible: points, devastated; see docs/rules/)."""
+
+    model_config = ConfigDict(extra="allow")
     phase: str
-    units: dict[str, list[str]]
-    centres: dict[str, list[str]]
-    dislodged: list[DislodgedView]
 
 
 class ResultView(BaseModel):
