@@ -174,3 +174,25 @@ def test_the_opening_and_the_views():
     assert "gold" not in dump(public)
     assert public["territories"]["mernesia"] == {"owner": "PARESQUE", "fort": True, "city": False,
                                                  "converting": None}
+
+
+def test_fewer_players_play_states_drawn_from_the_seed():
+    import pytest
+
+    three = VARIANT.opening({"player_count": 3}, 5)
+    assert len(three.powers) == 3 and three.seats == [[p] for p in three.powers]
+    assert three.powers == VARIANT.opening({"player_count": 3}, 5).powers
+    assert len({tuple(VARIANT.opening({"player_count": 3}, s).powers) for s in range(10)}) > 1
+    idle = sorted(set(VARIANT.board.states) - set(three.powers))
+    capital = VARIANT.board.states[idle[0]].capital
+    assert three.state["territories"][capital]["owner"] is None
+    with pytest.raises(ValueError):
+        VARIANT.opening({"player_count": 7}, 5)
+
+
+def test_the_view_lists_units_and_centres_per_power_like_every_variant():
+    state = VARIANT.opening({}, SEED).state
+    board = VARIANT.view(state, None)
+    assert board["phase"] == "T01"
+    assert board["centres"]["VIEREN"] == sorted(VARIANT.board.states["VIEREN"].territories)
+    assert {u["location"] for u in board["units"]["VIEREN"]} == {"vesk-bay"}  # troops hide in cities

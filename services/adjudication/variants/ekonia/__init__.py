@@ -5,6 +5,7 @@ Phases are turns, named ``T01``, ``T02``...; every state orders at once each tur
 """
 from __future__ import annotations
 
+import random
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
@@ -56,7 +57,13 @@ class EkoniaVariant:
         return self._board or ekonia_board()
 
     def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
-        powers = settings.get("powers") if settings else None
+        """Six states; ``player_count`` (default: all) from 2 to 6. With fewer players the
+        states that play are drawn from the game's seed; the others' land starts neutral."""
+        states = sorted(self.board.states)
+        count = int((settings or {}).get("player_count") or len(states))
+        if not 2 <= count <= len(states):
+            raise ValueError(f"Tale of Ekonia is played by 2 to {len(states)} players, not {count}")
+        powers = sorted(random.Random(f"{seed}:ekonia:states").sample(states, count))
         state = initial_state(self.board, powers)
         playing = alive_powers(state)
         return Opening(phase_name(state["turn"]), state, [[p] for p in playing], playing)

@@ -81,7 +81,16 @@ def own_view(state: State, power: str) -> dict[str, Any]:
 
 
 def view(state: Mapping[str, Any], board: Board, viewer: str | None) -> dict[str, Any]:
-    body: dict[str, Any] = {"public": public_view(dict(state), board)}
+    """``units`` and ``centres`` (power -> list) at the top, as every variant's view has them
+    (the lobby counts surviving powers from them); ``public``; ``own`` for a state."""
+    public = public_view(dict(state), board)
+    units: dict[str, list[dict[str, Any]]] = {p: [] for p in state["powers"]}
+    for unit in public["units"]:
+        units.setdefault(unit["owner"], []).append(unit)
+    centres = {p: sorted(t for t, terr in state["territories"].items() if terr["owner"] == p)
+               for p in state["powers"]}
+    body: dict[str, Any] = {"phase": f"T{state['turn']:02d}", "units": units, "centres": centres,
+                            "public": public}
     if viewer is not None and viewer in state["powers"]:
         body["own"] = own_view(dict(state), viewer)
     return body
