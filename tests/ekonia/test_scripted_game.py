@@ -124,8 +124,10 @@ def test_the_scripted_game():
     assert knowledge[4]["found"] == {"arelton": 20}
     # the gold given on T14 arrived
     assert history[13][2].details["ledgers"]["VIEREN"]["received"] == 50
-    # every state document is plain JSON
+    # every state document, result and detail is plain JSON
     assert json.loads(dump(final)) == final
+    for _, _, out in history:
+        assert json.loads(dump(out.details)) == out.details and json.loads(dump(out.orders)) == out.orders
 
 
 def test_replaying_every_turn_from_the_record_gives_the_same_game():

@@ -19,6 +19,9 @@ def add_unit(state, uid, unit_type, location, **extra):
     state["units"][uid] = {"id": uid, "type": unit_type, "owner": uid.rpartition("-")[0],
                            "location": location, "stored": False, "privateer": False, "built": 0,
                            "aboard": None, "hidden_until": None, **extra}
+    owner, _, number = uid.rpartition("-")
+    power = state["powers"][owner]
+    power["next_unit"] = max(power["next_unit"], int(number) + 1)
 
 
 def test_neutral_land_needs_strength_two_and_a_half():
@@ -196,6 +199,20 @@ def test_same_seed_same_turn_whatever_the_order_of_the_states():
     assert json.dumps(one.state, sort_keys=True) == json.dumps(two.state, sort_keys=True)
     assert one.details == two.details and one.orders == two.orders
     assert one.details["battles"], "the test wants a battle with dice"
+
+
+def test_writing_a_states_orders_in_another_order_changes_nothing():
+    state = fortified_beta()
+    state["powers"]["ALPHA"]["gold"] = 200
+    state["territories"]["alpha"]["shipyard"] = True
+    add_unit(state, "ALPHA-9", "TRANSPORT", "sea-west")
+    orders = ["MOVE 3 INFANTRY mid-two -> beta", "BUY 2 INFANTRY AT alpha", "LOAD 2 INFANTRY alpha -> sea-west",
+              "MOVE 1 TRANSPORT sea-west -> sea-east", "UNLOAD 2 INFANTRY sea-east -> beta", "SPY MAP BETA"]
+    one = play(state, {"ALPHA": orders}, seed=3)
+    two = play(state, {"ALPHA": list(reversed(orders))}, seed=3)
+    assert all(r["result"] == "ok" for r in one.orders["ALPHA"])
+    assert json.dumps(one.state["units"], sort_keys=True) == json.dumps(two.state["units"], sort_keys=True)
+    assert one.details["battles"] == two.details["battles"]
 
 
 def test_the_input_state_is_not_changed():

@@ -12,6 +12,9 @@ def add(state, uid, unit_type, location, **extra):
     state["units"][uid] = {"id": uid, "type": unit_type, "owner": uid.rpartition("-")[0],
                            "location": location, "stored": False, "privateer": False, "built": 0,
                            "aboard": None, "hidden_until": None, **extra}
+    owner, _, number = uid.rpartition("-")
+    power = state["powers"][owner]
+    power["next_unit"] = max(power["next_unit"], int(number) + 1)
 
 
 def shown_at(state, tid):

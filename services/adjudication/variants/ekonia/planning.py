@@ -195,6 +195,9 @@ def _buy(ctx: _Context, index: int, order: Buy) -> None:
     ctx.pay(index, stats.cost * order.count, at)
     for _ in range(order.count):
         uid = f"{ctx.power}-{ctx.plan.next_unit}"
+        while uid in ctx.plan.units:  # ids are never reused, even in hand-edited states
+            ctx.plan.next_unit += 1
+            uid = f"{ctx.power}-{ctx.plan.next_unit}"
         ctx.plan.next_unit += 1
         ctx.plan.units[uid] = {"id": uid, "type": order.unit, "owner": ctx.power,
                                "location": order.launch_to or at, "stored": stored,
