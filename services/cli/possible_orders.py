@@ -9,15 +9,9 @@ naming the line on stderr, exit code 2.
 """
 from __future__ import annotations
 
-import json
-import os
-import sys
-from typing import IO, Any
+from typing import IO, Any, Mapping
 
-from services.adjudication.engine.document import position_from_document
-from services.adjudication.engine.geography import load_map
-from services.adjudication.engine.possible import possible_orders_all
-from services.cli.adjudicate import InputError, read_documents
+from services.cli.documents import run_per_document, variant_of
 
 USAGE = """usage: entente possible-orders < position.json
        entente possible-orders < positions.jsonl
@@ -28,36 +22,17 @@ Exit code 2 on bad JSON, a bad document or an unknown variant, with the line on 
 
 
 def possible_orders_document(document: Any) -> dict[str, dict[str, list[str]]]:
-    """The possible orders of a contract document, as JSON-ready text."""
-    position = position_from_document(document)
-    menus = possible_orders_all(position, load_map(position.variant))
-    return {
-        power: {location: [str(order) for order in orders] for location, orders in menu.items()}
-        for power, menu in menus.items()
-    }
+    """The possible orders of every power of the document's variant, as JSON-ready text.
+
+    A document carries the variant's state as is (standard, dirigible) or under ``"state"``
+    (ekonia)."""
+    if not isinstance(document, Mapping):
+        raise ValueError("the document must be a JSON object")
+    variant = variant_of(document)
+    state = document["state"] if isinstance(document.get("state"), Mapping) else document
+    powers = variant.opening({}, 0).powers
+    return {power: variant.possible_orders(state, power) for power in powers}
 
 
 def run(command: str, argv: list[str], stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
-    stdin = sys.stdin if stdin is None else stdin
-    stdout = sys.stdout if stdout is None else stdout
-    if argv and argv[0] in ("-h", "--help"):
-        print(USAGE, file=stdout)
-        return 0
-    if argv:
-        print(f"entente {command}: unexpected argument {argv[0]!r}\n{USAGE}", file=sys.stderr)
-        return 2
-    try:
-        for line_number, document in read_documents(stdin):
-            try:
-                result = possible_orders_document(document)
-            except ValueError as exc:  # DocumentError, and anything else the document got wrong
-                raise InputError(line_number, str(exc)) from exc
-            stdout.write(json.dumps(result) + "\n")
-            stdout.flush()
-    except InputError as exc:
-        print(f"entente {command}: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:  # the reader went away (``| head``): stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
-    return 0
+    return run_per_document(command, argv, USAGE, possible_orders_document, stdin, stdout)

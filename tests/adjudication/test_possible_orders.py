@@ -197,7 +197,7 @@ def test_cli_reads_json_lines_and_answers_line_for_line():
 
 @pytest.mark.parametrize("text, message", [
     ('{"phase": "S1901M", "units": {', "line 1: bad JSON"),
-    ('{"variant": "atlantis", "phase": "S1901M"}', "line 1: variant: unknown variant 'atlantis'"),
+    ('{"variant": "atlantis", "phase": "S1901M"}', "line 1: unknown variant 'atlantis'"),
     ('{"variant": "standard", "phase": "S1901M"}\n{"variant": "standard", "phase": "X"}', "line 2: phase:"),
 ])
 def test_cli_refuses_bad_input_with_exit_code_2(text, message, capsys):

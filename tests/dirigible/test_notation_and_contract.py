@@ -111,3 +111,17 @@ def test_reading_R7_in_a_retreat_phase_an_untyped_unit_is_the_dislodged_one_befo
         "orders": {"FRANCE": ["HOL R BEL"], "ENGLAND": ["BEL devastate"]}})
     assert [(o["order"], o["result"]) for o in out["orders"]["FRANCE"]] == [("A HOL R BEL", "succeeds")]
     assert [(o["order"], o["result"]) for o in out["orders"]["ENGLAND"]] == [("D BEL DEVASTATE", "fails")]
+
+
+def test_entente_possible_orders_takes_the_dirigible_variant() -> None:
+    from services.cli.possible_orders import run as possible_orders
+
+    document = {"variant": "dirigible", "phase": "S1901M", "units": {"ENGLAND": ["D LON", "F NTH"]},
+                "centers": {"ENGLAND": ["LON"]}}
+    out = io.StringIO()
+    assert possible_orders("possible-orders", [], io.StringIO(json.dumps(document)), out) == 0
+    menus = json.loads(out.getvalue())
+    assert "D LON - NTH" in menus["ENGLAND"]["D LON"]
+    assert "D LON S F NTH - LON" in menus["ENGLAND"]["D LON"]  # support into the province below
+    assert "F NTH - LON" in menus["ENGLAND"]["NTH"]
+    assert menus["FRANCE"] == {}

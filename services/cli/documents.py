@@ -1,0 +1,87 @@
+"""What ``entente adjudicate`` and ``entente possible-orders`` share: JSON documents in on
+stdin (one document, or JSON Lines), one JSON result a document out on stdout, written as
+each line is read; bad input stops the run with a message naming the line and exit code 2.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import IO, Any, Callable, Iterator, Mapping
+
+from services.adjudication.variants import Variant, get_variant
+
+
+class InputError(Exception):
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+
+
+def variant_of(document: Any) -> Variant:
+    """The variant a document names (``"standard"`` when it names none); an unknown one is a
+    ValueError (UnknownVariant) like any other bad document."""
+    name = document.get("variant", "standard") if isinstance(document, Mapping) else "standard"
+    return get_variant(name)
+
+
+def run_per_document(command: str, argv: list[str], usage: str, transform: Callable[[Any], dict],
+                     stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
+    """Print ``transform(document)`` for each document on stdin; exit 2 on the first bad one
+    (the results already printed stand)."""
+    stdin = sys.stdin if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    if argv and argv[0] in ("-h", "--help"):
+        print(usage, file=stdout)
+        return 0
+    if argv:
+        print(f"entente {command}: unexpected argument {argv[0]!r}\n{usage}", file=sys.stderr)
+        return 2
+    try:
+        for line_number, document in read_documents(stdin):
+            try:
+                result = transform(document)
+            except (ValueError, KeyError, TypeError) as exc:  # a document the rules cannot read
+                raise InputError(line_number, str(exc)) from exc
+            stdout.write(json.dumps(result) + "\n")
+            stdout.flush()
+    except InputError as exc:
+        print(f"entente {command}: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # the reader went away (``| head``): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return 0
+
+
+def read_documents(stream: IO[str]) -> Iterator[tuple[int, object]]:
+    """(line number, document) pairs: JSON Lines, or one document over several lines.
+
+    The first non-blank line decides: if it is a whole JSON value, every line is one; if not,
+    the rest of the input is read and parsed as a single document."""
+    first: str | None = None
+    first_number = 0
+    lines = iter(stream)
+    for number, line in enumerate(lines, start=1):
+        if line.strip():
+            first, first_number = line, number
+            break
+    if first is None:
+        return
+    try:
+        document = json.loads(first)
+    except json.JSONDecodeError:
+        text = first + "".join(lines)
+        try:
+            yield first_number, json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(first_number + exc.lineno - 1, f"bad JSON: {exc.msg} (column {exc.colno})") from exc
+        return
+    yield first_number, document
+    for number, line in enumerate(lines, start=first_number + 1):
+        if not line.strip():
+            continue
+        try:
+            document = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(number, f"bad JSON: {exc.msg} (column {exc.colno})") from exc
+        yield number, document
