@@ -114,10 +114,10 @@ def _defends(ctx: BattleContext, power: str, tile: str, units: list[Unit]) -> bo
 
 
 def _unit_modifiers(ctx: BattleContext, tile: str, power: str, unit: Unit, defending: bool,
-                    side: dict[str, Any], sides: Mapping[str, list[Unit]]) -> dict[str, float]:
+                    side: dict[str, Any]) -> dict[str, float]:
+    """The modifiers (fractions) that apply to one unit; ``side`` holds the side-wide facts."""
     mods: dict[str, float] = {}
     new = unit["built"] == ctx.turn
-    terr_state = ctx.start["territories"].get(tile)
     if new:
         mods["inexperienced"] = C.INEXPERIENCED
     level = ctx.morale.get(power, 0)
@@ -185,8 +185,7 @@ def fight(ctx: BattleContext, tile: str, sides: Mapping[str, list[Unit]],
                                             if hostile(ctx, power, units, a, sides[a])),
             "enemy_fort_near": defending and is_land and any(_fort_of(ctx, a, tile) for a in attackers),
             "ambushed_tile": is_land and bool(attackers) and not terr_state["fort"]
-            and not board.territory(tile).city and not any(
-                start["powers"][p]["capital"] == tile for p in start["powers"]),
+            and not terr_state["city"],  # capitals are cities too
             "guards_yard": not is_land and any(
                 start["territories"][n]["shipyard"] and start["territories"][n]["owner"] == power
                 for n in board.land_neighbours(tile)),
@@ -205,7 +204,7 @@ def fight(ctx: BattleContext, tile: str, sides: Mapping[str, list[Unit]],
         for unit in fighters:
             stats = C.UNIT_TYPES[unit["type"]]
             value = stats.defence if defending else stats.attack
-            mods = _unit_modifiers(ctx, tile, power, unit, defending, side, sides) if value else {}
+            mods = _unit_modifiers(ctx, tile, power, unit, defending, side) if value else {}
             worth = value * max(0.0, 1 + sum(mods.values()))
             base += value
             strength += worth

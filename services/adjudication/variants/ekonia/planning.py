@@ -17,7 +17,7 @@ from .board import Board
 from .orders import (STAGE, Bombard, Buy, Diplomacy, Disband, Drop, Expect, Give, HideCities,
                      HideUnits, Improve, Load, Morale, Move, Order, Privateer, Raze, Rebase, Spy,
                      Unload)
-from .state import State, at_war, capital_owner, improvement_of, owner_of, trading, unit_order
+from .state import State, at_war, improvement_of, owner_of, trading, unit_order
 
 
 class Refused(Exception):
@@ -412,7 +412,7 @@ def _naval_path(ctx: _Context, order: Move) -> list[str]:
             raise Refused("ships go from port to sea, or from sea to port")
         terr = ctx.state["territories"][target]
         if not (ctx.is_base(target) and terr["shipyard"]):
-            raise Refused(f"ships are stored only in an own fort or capital with a ship yard")
+            raise Refused("ships are stored only in an own fort or capital with a ship yard")
         if ctx.stored_count(target, order.unit) + order.count > C.YARD_STORAGE[order.unit]:
             raise Refused(f"{target} stores at most {C.YARD_STORAGE[order.unit]} {order.unit}")
     return path

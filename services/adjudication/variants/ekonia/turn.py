@@ -20,7 +20,7 @@ from .captures import apply_captures
 from .combat import BattleContext, fight, is_battle, sides_at
 from .economy import ledger, may_trade, update_sea_lanes
 from .espionage import run_missions, target_power
-from .orders import Order, Spy
+from .orders import Order
 from .parser import ParseError, parse_order
 from .planning import Plan, plan_orders
 from .state import State, alive_powers, clone, pair, phase_name, territories_of
