@@ -62,10 +62,13 @@ async def log_head(store: EventStore) -> int:
 
 
 async def view_at(store: EventStore, game_id: str, caller: Caller, power: str | None,
-                  up_to: int) -> tuple[dict[str, Any], GameState]:
-    """The caller's view of the game as it was at log position ``up_to``, and the game then.
-    Every event up to ``up_to`` has committed, so separate reads filtered by position agree."""
+                  up_to: int) -> tuple[dict[str, Any] | None, GameState | None]:
+    """The caller's view of the game as it was at log position ``up_to``, and the game then
+    (None before the game existed). Every event up to ``up_to`` has committed, so separate
+    reads filtered by position agree."""
     game_events = [from_recorded(r) for r in await store.read_stream(game_stream(game_id)) if r.position <= up_to]
+    if not game_events:
+        return None, None
     state = fold(game_events)
     order_records: list[RecordedEvent] = []
     if state.phase:
@@ -102,6 +105,8 @@ async def projection_stream(store: EventStore, game_id: str, caller: Caller, pow
         if not ours:
             continue
         latest, state = await view_at(store, game_id, caller, power, position)
+        if state is None:
+            continue
         for message in readable((r for r in ours if r.stream_id == press_stream(game_id)), message_powers(caller, state)):
             yield sse(message["position"], "message", message)
         if latest != shown:
