@@ -155,12 +155,16 @@ def test_steal_map_and_records():
     state = fortified_beta()
     seed = first_seed(lambda s: mission_roll(s, 1, "ALPHA", 0) <= 55 and mission_roll(s, 1, "ALPHA", 1) <= 70)
     state["powers"]["ALPHA"]["gold"] = 100
+    state["powers"]["BETA"]["gold"] = 100
     out = play(state, {"ALPHA": ["SPY MAP BETA", "SPY RECORDS BETA"],
-                       "BETA": ["BUY 2 INFANTRY AT b-town"]}, seed=seed)
+                       "BETA": ["BUY 2 INFANTRY AT beta", "SHIPYARD b-field", "HIDE 1 INFANTRY AT b-field"]},
+               seed=seed)
     found = [k["found"] for k in out.state["knowledge"]["ALPHA"]]
     assert found[0] == {"shipyards": ["beta"], "gas_vents": ["beta"]}
-    assert found[1] == {}  # b-town is no fort or capital yet: BETA cannot buy there
-    assert out.orders["BETA"][0]["result"] == "failed"
+    assert out.orders["BETA"][1]["result"] == "failed"  # b-field has no coast
+    # records show the gold spent in cities and forts only: not the 10 for hiding in b-field
+    assert found[1] == {"beta": 20}
+    assert out.state["spending"]["BETA"]["T01"]["by_location"] == {"b-field": 10, "beta": 20}
 
 
 def test_hidden_units_are_marked_for_the_next_turn_and_spending_is_recorded():
