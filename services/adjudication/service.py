@@ -27,7 +27,7 @@ from services.adjudication.variants import Opening, OrderCheck, PhaseOutcome, Va
 from services.lobby import clock
 from services.lobby.draws import surviving_powers
 from services.lobby.service import game_row, read_state
-from services.lobby.state import GameState, apply
+from services.lobby.state import GameState, apply, phase_key
 from shared.clock import SYSTEM_CLOCK
 from shared.errors import Conflict, Forbidden, Unprocessable
 from shared.events import (
@@ -112,14 +112,16 @@ def choose_power(state: GameState, player_id: str, wanted: str | None) -> str:
     return acting[0]
 
 
-def forced_only(state: GameState, power: str) -> bool:
-    """Whether the power's only possible orders are forced (removing every unit it has): it is
-    then never waited for nor counted as missing its deadline."""
-    if state.position is None:
-        return False
-    board = variant_of(state).view(state.position, power)
-    owed = board.get("adjustments", {}).get(power, 0)
-    return owed < 0 and -owed >= len(board.get("units", {}).get(power, []))
+def forced_only_powers(state: GameState) -> frozenset[str]:
+    """Powers whose only possible orders are forced (removing every unit they have): they are
+    never waited for nor counted as missing their deadline. Only adjustment phases have them."""
+    key = phase_key(state.phase or "")
+    if state.position is None or (key is not None and key[2] != 2):
+        return frozenset()
+    board = variant_of(state).view(state.position, None)
+    units = board.get("units", {})
+    return frozenset(power for power, owed in board.get("adjustments", {}).items()
+                     if owed < 0 and -owed >= len(units.get(power, [])))
 
 
 @dataclass(frozen=True)
@@ -141,20 +143,21 @@ def phase_submissions(streams: Mapping[str, list]) -> dict[str, PowerSubmission]
     return found
 
 
-def missing_powers(state: GameState, submissions: Mapping[str, PowerSubmission]) -> list[str]:
+def missing_powers(state: GameState, submissions: Mapping[str, PowerSubmission],
+                   forced: frozenset[str] | None = None) -> list[str]:
     """Powers that must act and have submitted nothing (forced-only powers never miss)."""
-    return [p for p in state.must_act
-            if submissions.get(p, PowerSubmission()).orders is None and not forced_only(state, p)]
+    forced = forced_only_powers(state) if forced is None else forced
+    return [p for p in state.must_act if submissions.get(p, PowerSubmission()).orders is None and p not in forced]
 
 
 def waiting_for(state: GameState, submissions: Mapping[str, PowerSubmission]) -> list[str]:
     """Powers the phase still waits for before it may resolve early."""
     if state.status != "active":
         return []
-    waiting = set(missing_powers(state, submissions))
+    forced = forced_only_powers(state)
+    waiting = set(missing_powers(state, submissions, forced))
     if state.settings.require_ready:
-        waiting |= {p for p in state.must_act if p in submissions and not submissions[p].ready
-                    and not forced_only(state, p)}
+        waiting |= {p for p in state.must_act if p in submissions and not submissions[p].ready and p not in forced}
     return sorted(waiting)
 
 
@@ -264,23 +267,34 @@ async def resolve_if_complete(store: EventStore, game_id: str, phase: str, now: 
         return True
 
 
-async def resolve_in(tx: Transaction, state: GameState, now: datetime, *, deadline: bool = False,
-                     metadata: dict | None = None) -> list[PhaseResolved]:
-    """Resolve the current phase of ``state`` in ``tx`` (which holds the game's exclusive lock).
+@dataclass
+class Plan:
+    """Events to append to one game's stream after ``expected_version``, and the state after them."""
+
+    game_id: str
+    expected_version: int
+    events: list[Event]
+    state: GameState
+    metadata: dict | None = None
+
+    @property
+    def resolved(self) -> list[PhaseResolved]:
+        return [e for e in self.events if isinstance(e, PhaseResolved)]
+
+
+def resolution_plan(state: GameState, submissions: Mapping[str, PowerSubmission], now: datetime, *,
+                    deadline: bool = False, metadata: dict | None = None) -> Plan:
+    """The events that resolve the current phase of ``state`` (pure; ``state`` is folded on).
 
     ``deadline``: the phase's deadline passed, so powers that submitted nothing are in civil
     disorder. Phases that follow in which nobody has anything to do are resolved at once too.
     """
     start_version = state.version
-    streams = await tx.read_streams(orders_prefix(state.game_id, str(state.phase)))
-    submissions = phase_submissions(streams)
     submitted = {p: list(s.orders) for p, s in submissions.items() if s.orders is not None}
     disorder = frozenset(missing_powers(state, submissions)) if deadline else frozenset()
     pending: list[Event] = []
-    resolved: list[PhaseResolved] = []
     for _ in range(MAX_CHAINED_PHASES):
         event = adjudicate_phase(state, playable_state(state), submitted, disorder)
-        resolved.append(event)
         pending.append(event)
         state = apply(state, event)
         if event.winners:
@@ -294,13 +308,27 @@ async def resolve_in(tx: Transaction, state: GameState, now: datetime, *, deadli
         submitted, disorder = {}, frozenset()  # nobody has anything to do: on at once
     if not isinstance(pending[-1], GameFinished):
         pending.append(clock.deadline_for(state.settings, str(state.phase), now))
-    await tx.append(game_stream(state.game_id), [to_new_event(e, metadata) for e in pending],
-                    expected_version=start_version)
     for event in pending:
         if not isinstance(event, PhaseResolved):  # those are folded in already
             state = apply(state, event)
-    await tx.put_game(game_row(state, now))
-    return resolved
+    return Plan(state.game_id, start_version, pending, state, metadata)
+
+
+async def write_plan(tx: Transaction, plan: Plan, now: datetime) -> None:
+    """Append the plan's events with the expected version and write the games row."""
+    if plan.events:
+        await tx.append(game_stream(plan.game_id), [to_new_event(e, plan.metadata) for e in plan.events],
+                        expected_version=plan.expected_version)
+    await tx.put_game(game_row(plan.state, now))
+
+
+async def resolve_in(tx: Transaction, state: GameState, now: datetime, *, deadline: bool = False,
+                     metadata: dict | None = None) -> list[PhaseResolved]:
+    """Resolve the current phase of ``state`` in ``tx`` (which holds the game's exclusive lock)."""
+    submissions = phase_submissions(await tx.read_streams(orders_prefix(state.game_id, str(state.phase))))
+    plan = resolution_plan(state, submissions, now, deadline=deadline, metadata=metadata)
+    await write_plan(tx, plan, now)
+    return plan.resolved
 
 
 async def resolve_phase(store: EventStore, game_id: str, phase: str | None,
@@ -319,20 +347,26 @@ async def resolve_phase(store: EventStore, game_id: str, phase: str | None,
         return (await resolve_in(tx, state, now, metadata=metadata))[0]
 
 
-async def handle_due(tx: Transaction, game_id: str, now: datetime) -> str | None:
-    """The clock worker's act on one claimed game: resolve a phase whose deadline passed,
-    resume a pause that ran out, or just correct the games row. What was done, if anything."""
+async def plan_due(tx: Transaction, game_id: str, now: datetime) -> tuple[str | None, Plan]:
+    """What the clock worker does with one claimed game, read and decided but not yet written:
+    resolve a phase whose deadline passed, resume a pause that ran out, or (nothing due: the
+    row was stale) just write the games row again."""
     state = await read_state(tx, game_id)
     action = clock.due_action(state, now)
     if action == "resolve":
-        await resolve_in(tx, state, now, deadline=True, metadata={"actor": "clock", "reason": "deadline"})
-    elif action == "resume":
-        resumed = clock.resume(state, now, "clock")
-        await tx.append(game_stream(game_id), [to_new_event(resumed, {"actor": "clock"})],
-                        expected_version=state.version)
-        await tx.put_game(game_row(apply(state, resumed), now))
-    else:
-        await tx.put_game(game_row(state, now))  # a stale deadline in the row: set it right
+        streams = await tx.read_streams(orders_prefix(game_id, str(state.phase)))
+        return action, resolution_plan(state, phase_submissions(streams), now, deadline=True,
+                                       metadata={"actor": "clock", "reason": "deadline"})
+    if action == "resume":
+        version, resumed = state.version, clock.resume(state, now, "clock")
+        return action, Plan(game_id, version, [resumed], apply(state, resumed), {"actor": "clock"})
+    return None, Plan(game_id, state.version, [], state)
+
+
+async def handle_due(tx: Transaction, game_id: str, now: datetime) -> str | None:
+    """The clock worker's act on one claimed game, in ``tx``; what was done, if anything."""
+    action, plan = await plan_due(tx, game_id, now)
+    await write_plan(tx, plan, now)
     return action
 
 

@@ -1,13 +1,14 @@
 """The clock worker: resolves phases whose deadline has passed and resumes pauses that ran out.
 
-Safe to run any number of them against one PostgreSQL: each claims one due game at a time
+Safe to run any number of them against one PostgreSQL: each claims a few due games at a time
 with ``SELECT ... FOR UPDATE SKIP LOCKED`` on the games table's indexed ``deadline`` column
-(``EventStore.due_games(claim=True)``), and handles it in that same transaction: the row lock
-keeps every other worker and every submission out until it commits, and the new deadline is
-written to the row in the transaction that appends the events. A worker killed in the middle
-leaves nothing behind (the transaction rolls back) and the game stays due for the next one. A
-phase is resolved at most once even without the lock: the append expects the stream version
-the worker folded. On SQLite one writer at a time does the same job (run one worker).
+(``EventStore.due_games(claim=True)``), and handles them in that same transaction: the row
+locks keep every other worker and every submission out until it commits, and each game's new
+deadline is written to its row in the transaction that appends its events. A worker killed
+in the middle leaves nothing behind (the transaction rolls back) and the games stay due for
+the next one. A phase is resolved at most once even without the lock: the append expects the
+stream version the worker folded. On SQLite one writer at a time does the same job (run one
+worker, or the one ``entente serve`` runs in-process).
 
 Time comes from an injected ``Clock``, so tests move it by hand and never sleep.
 """
@@ -25,49 +26,64 @@ log = logging.getLogger("entente.worker")
 
 
 class ClockWorker:
-    def __init__(self, store: EventStore, clock: Clock = SYSTEM_CLOCK, *, poll_seconds: float = 1.0) -> None:
+    """Sweeps the deadline index; ``batch`` games are claimed, decided, then written per
+    transaction (the writes last, so that the store's short append lock is not held while
+    the rules engine runs)."""
+
+    def __init__(self, store: EventStore, clock: Clock = SYSTEM_CLOCK, *, poll_seconds: float = 1.0,
+                 batch: int = 10) -> None:
         self.store = store
         self.clock = clock
         self.poll_seconds = poll_seconds
+        self.batch = max(1, batch)
         self.done: Counter[str] = Counter()  # action -> count, for logs and benchmarks
 
-    async def handle_one(self, now: datetime, skip: frozenset[str] = frozenset(),
-                         claimed: list[str] | None = None) -> tuple[str, str | None] | None:
-        """Claim one game due at ``now`` and handle it in one transaction: (game id, action),
-        or None when no game (other than ``skip``) is due and unclaimed. The claimed game's id
-        is added to ``claimed`` before it is handled (to name it if handling fails)."""
-        from services.adjudication.service import handle_due
+    async def handle_batch(self, now: datetime, size: int = 1, skip: frozenset[str] = frozenset(),
+                           claimed: list[str] | None = None) -> list[tuple[str, str | None]]:
+        """Claim up to ``size`` games due at ``now`` (other than ``skip``) and handle them in one
+        transaction: [(game id, action)], empty when none is due and unclaimed. Claimed ids are
+        added to ``claimed`` as they are claimed (to name them if handling fails)."""
+        from services.adjudication.service import plan_due, write_plan
 
+        claimed = [] if claimed is None else claimed
         async with self.store.transaction() as tx:
-            rows = await tx.due_games(now, limit=len(skip) + 1, claim=True)
-            row = next((r for r in rows if r.game_id not in skip), None)
-            if row is None:
-                return None
-            if claimed is not None:
+            rows = [r for r in await tx.due_games(now, limit=len(skip) + size, claim=True)
+                    if r.game_id not in skip][:size]
+            plans = []
+            for row in rows:
                 claimed.append(row.game_id)
-            await tx.lock_game(row.game_id, "exclusive")  # held already on PostgreSQL; SQLite: exists
-            return row.game_id, await handle_due(tx, row.game_id, now)
+                if tx.dialect != "postgresql":  # PostgreSQL: the claim holds the row lock already
+                    await tx.lock_game(row.game_id, "exclusive")
+                plans.append(await plan_due(tx, row.game_id, now))
+            for _, plan in plans:
+                await write_plan(tx, plan, now)
+        return [(plan.game_id, action) for action, plan in plans]
 
     async def run_once(self, limit: int | None = None) -> int:
-        """Handle every game due now (at most ``limit``); how many were handled. A game whose
-        handling fails is logged and left for the next round, never retried in a tight loop."""
+        """Handle every game due now (at most ``limit``); how many were handled. When a batch
+        fails the worker goes on one game at a time, so a game whose handling fails is logged
+        and left for the next round, never retried in a tight loop."""
         handled = 0
         failed: set[str] = set()
+        size = self.batch
         while limit is None or handled < limit:
             now = self.clock.now()
             claimed: list[str] = []
+            wanted = size if limit is None else min(size, limit - handled)
             try:
-                outcome = await self.handle_one(now, frozenset(failed), claimed)
+                outcomes = await self.handle_batch(now, wanted, frozenset(failed), claimed)
             except Exception:  # noqa: BLE001 - one bad game must not stop the clock
-                log.exception("clock worker: handling game %s failed", claimed[-1] if claimed else None)
+                log.exception("clock worker: handling games %s failed", claimed)
                 if not claimed:
                     raise  # not even a claim: the store is in trouble; run() retries later
-                failed.add(claimed[-1])
+                if len(claimed) == 1:
+                    failed.add(claimed[0])
+                size = 1  # find the culprit: one game a transaction for the rest of this sweep
                 continue
-            if outcome is None:
+            if not outcomes:
                 break
-            handled += 1
-            self.done[outcome[1] or "row_corrected"] += 1
+            handled += len(outcomes)
+            self.done.update(action or "row_corrected" for _, action in outcomes)
         return handled
 
     async def run(self, stop: asyncio.Event) -> None:
