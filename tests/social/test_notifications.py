@@ -158,3 +158,21 @@ async def test_webhook_urls_are_checked(social) -> None:
     assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_webhook"
     assert (await client.get(f"/games/{table.game_id}/webhook", headers=table.player("FRANCE"))).json() == {"url": None}
     assert (await client.put(f"/games/{table.game_id}/webhook", json={"url": "https://example.com/x"})).status_code == 401
+
+
+async def test_two_workers_plan_and_deliver_each_notification_once(social_any, receiver: Receiver,
+                                                                   receiver_url: str) -> None:
+    app, client = social_any
+    store, settings = app.state.store, app.state.settings
+    table = await started_table(client)
+    names = {power: f"twice-{power}-{table.game_id}" for power in ("FRANCE", "GERMANY", "ITALY")}
+    for power, name in names.items():
+        await hook(table, power, f"{receiver_url}/ok/{name}")
+    for index in range(5):
+        await client.post(f"/games/{table.game_id}/messages", headers=table.player("ENGLAND"),
+                          json={"to": "all", "text": f"news {index}"})
+    now = utc_now()
+    reports = await asyncio.gather(step(store, settings, now), step(store, settings, now), step(store, settings, now))
+    assert sum(r.delivered for r in reports) == 15
+    for name in names.values():
+        assert [p["entente"]["text"] for p in receiver.received[name]] == [f"news {i}" for i in range(5)]
