@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from services.factory import build_app
 from services.lobby.dependencies import CurrentCaller, CurrentGame, StoreDep, load_game, request_metadata
+from services.press.service import seat_powers
 from shared.auth import BearerToken, Caller, require
 from shared.errors import Conflict, DomainError, Forbidden, Unauthorized
 from shared.settings import Settings
@@ -28,6 +29,8 @@ router = APIRouter(tags=["accounts"])
 async def login(request: Request) -> RedirectResponse:
     """Send the browser to the provider (Discord by default) to sign in."""
     settings = request.app.state.settings
+    if not settings.oauth_client_id:
+        raise oauth.SignInUnavailable("sign-in is not configured on this server (ENTENTE_OAUTH_CLIENT_ID)")
     state, nonce = oauth.new_state(settings)
     response = RedirectResponse(oauth.authorize_url(settings, state), status_code=302)
     response.set_cookie(oauth.STATE_COOKIE, nonce, max_age=oauth.STATE_SECONDS, httponly=True,
@@ -102,7 +105,8 @@ class MySeat(BaseModel):
     phase: str | None
     player_id: str
     codename: str
-    power: Any = Field(None, description="the power (or powers) of the seat once the game started")
+    power: str | None = Field(None, description="the seat's power once the game started (its first, for a seat of several)")
+    powers: list[str] = Field(default_factory=list, description="every power the seat plays")
 
 
 class MyGames(BaseModel):
@@ -120,8 +124,10 @@ async def my_games(account: CurrentAccount, store: StoreDep) -> dict:
             continue
         seat = game.seat(player_id)
         if seat is not None:
+            powers = seat_powers(game, player_id)
             seats.append({"game_id": game_id, "name": game.name, "status": game.status, "phase": game.phase,
-                          "player_id": player_id, "codename": seat.codename, "power": seat.power})
+                          "player_id": player_id, "codename": seat.codename, "power": powers[0] if powers else None,
+                          "powers": powers})
     return {"games": seats}
 
 
@@ -188,7 +194,7 @@ async def revoke_bot_token(game: CurrentGame, caller: SeatOwner, store: StoreDep
 # ----------------------------------------------------------------------------- identities
 
 class SeatIdentity(BaseModel):
-    power: Any
+    powers: list[str]
     codename: str
     name: str | None = Field(None, description="the account's name; None for a seat taken without signing in")
 
@@ -206,9 +212,10 @@ async def identities(game: CurrentGame, caller: CurrentCaller, store: StoreDep) 
         raise Forbidden("identities are not revealed in this game (or not yet)", code="identities_hidden")
     accounts = await service.seat_accounts(store, game.game_id)
     rows = []
-    for seat in sorted(game.seats, key=lambda s: (str(s.power), s.codename)):
+    for seat in sorted(game.seats, key=lambda s: (seat_powers(game, s.player_id), s.codename)):
         account = await service.load_account(store, accounts[seat.player_id]) if seat.player_id in accounts else None
-        rows.append({"power": seat.power, "codename": seat.codename, "name": account.name if account else None})
+        rows.append({"powers": seat_powers(game, seat.player_id), "codename": seat.codename,
+                     "name": account.name if account else None})
     return {"identities": rows}
 
 

@@ -56,9 +56,15 @@ class SocialAuthMiddleware:
             return
         token = _bearer(scope)
         delegate(None)
-        if token is None or not token.startswith(("b.", "s.")):
-            await self.app(scope, receive, send)
-            return
+        try:
+            if token is None or not token.startswith(("b.", "s.")):
+                await self.app(scope, receive, send)
+            else:
+                await self._resolved(scope, receive, send, token)
+        finally:
+            delegate(None)  # nothing of this request's tokens outlives it
+
+    async def _resolved(self, scope: Scope, receive: Any, send: Any, token: str) -> None:
         store: EventStore = scope["app"].state.store
         path = scope.get("path", "")
         game = GAME_PATH.match(path)

@@ -30,6 +30,11 @@ class ProviderError(DomainError):
     code = "provider_error"
 
 
+class SignInUnavailable(DomainError):
+    status_code = 503
+    code = "sign_in_unavailable"
+
+
 def _state_key(settings: Settings) -> bytes:
     client_secret = settings.oauth_client_secret.get_secret_value() if settings.oauth_client_secret else ""
     material = f"entente-oauth-state\0{client_secret}\0{settings.operator_secret()}"

@@ -133,3 +133,11 @@ async def test_a_bot_token_acts_for_its_seat_in_its_game_and_nowhere_else(social
     assert (await client.put(f"/games/{table.game_id}/orders", headers=forged, json={"orders": []})).status_code == 401
     events = (await client.get(f"/games/{table.game_id}/events", headers=OPERATOR)).text
     assert bot_token not in events
+
+
+async def test_sign_in_needs_a_configured_client(sqlite_url: str, provider_url: str) -> None:
+    from .helpers import social_app, social_settings
+
+    async with social_app(social_settings(sqlite_url, provider_url).model_copy(update={"oauth_client_id": ""})) as (_, client):
+        response = await client.get("/auth/login")
+        assert response.status_code == 503 and response.json()["error"]["code"] == "sign_in_unavailable"

@@ -158,7 +158,7 @@ async def test_one_player_sees_no_other_identity_across_a_game(
         assert identities.status_code == 403 and leaks([identities.text], table, provider) == []
         return
     assert identities.status_code == 200
-    named = {row["power"]: row["name"] for row in identities.json()["identities"]}
+    named = {power: row["name"] for row in identities.json()["identities"] for power in row["powers"]}
     assert named == {power: account["name"] for power, account in table.accounts.items()}
     revealed = leaks([identities.text], table, provider)
     assert revealed and all(label.split()[1] == "name" for label in revealed)  # names only: no ids, no tokens

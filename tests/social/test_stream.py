@@ -32,8 +32,8 @@ async def open_stream(table: Table, power: str | None, seconds: float, last_even
     return await table.client.get(f"/games/{table.game_id}/stream", params={"timeout": seconds}, headers=headers)
 
 
-async def test_a_live_stream_shows_own_changes_and_readable_messages_only(social) -> None:
-    _, client = social
+async def test_a_live_stream_shows_own_changes_and_readable_messages_only(social_any) -> None:
+    _, client = social_any
     table = await started_table(client)
     watching = asyncio.create_task(open_stream(table, "FRANCE", 1.2))
     await asyncio.sleep(0.2)  # let the stream read its starting point
