@@ -207,7 +207,7 @@ class Identities(BaseModel):
 async def identities(game: CurrentGame, caller: CurrentCaller, store: StoreDep) -> dict:
     """Who played which power: for everyone once the game has ended, if the host chose to
     reveal identities; for the operator at any time. Otherwise 403 ``identities_hidden``."""
-    revealed = game.status == "finished" and getattr(game.settings, "reveal_identities", False)
+    revealed = game.status == "finished" and game.settings.reveal_identities
     if not (revealed or caller.is_operator):
         raise Forbidden("identities are not revealed in this game (or not yet)", code="identities_hidden")
     accounts = await service.seat_accounts(store, game.game_id)

@@ -79,7 +79,7 @@ def plan(record: RecordedEvent, event: Event, context: Context,
         return [], [Cancel(game_id, None, None, event.player_id)]
     if isinstance(event, WebhookSet):
         # a webhook set during a phase still gets that phase's reminder (at its new URL)
-        deadline = getattr(state, "deadline", None)
+        deadline = state.deadline
         reminder = _deadline(record, state.phase or "", deadline, context, warning, only=event.player_id) if deadline else []
         return reminder, [Cancel(game_id, "deadline_approaching", None, event.player_id)]
     return [], []

@@ -27,11 +27,7 @@ MAX_TEXT = 2000
 
 def seat_powers(state: GameState, player_id: str | None) -> list[str]:
     """The powers a seat plays (one in a seven-player game, several in smaller ones)."""
-    seat = state.seat(player_id) if player_id else None
-    if seat is None:
-        return []
-    powers = getattr(seat, "powers", None)
-    return list(powers) if powers is not None else ([seat.power] if seat.power else [])
+    return state.powers_of(player_id) if player_id else []
 
 
 def surviving_powers(state: GameState) -> set[str]:
@@ -66,7 +62,7 @@ def check_message(state: GameState, player_id: str, sender: str | None, to: str 
     power = sender.upper() if sender else powers[0]
     if power not in surviving_powers(state):
         raise Conflict(f"{power} is out of the game and cannot send messages", code="power_eliminated")
-    press = getattr(state.settings, "press", "full")
+    press = state.settings.press
     if press == "none":
         raise Forbidden("this is a gunboat game: no messages", code="press_disabled", where="body")
     recipients = _recipients(state, power, to)
