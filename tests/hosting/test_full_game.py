@@ -101,3 +101,19 @@ async def test_a_seven_player_game_to_a_draw(host: Host, clock: ManualClock) -> 
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "game_finished"
     assert (await game.vote("FRANCE")).status_code == 409
     assert await host.tick(days=2) == 0  # a finished game is never due
+
+
+async def test_replay_reproduces_a_hosted_game_with_civil_disorder_and_skipped_phases(host: Host) -> None:
+    from services.cli.ops import read_game_log, replay_log
+
+    game = await host.started(7, movement_minutes=60, retreat_minutes=20)
+    for power in POWERS:
+        await game.order_ok(power, SPRING[power])
+    for power, orders in FALL.items():
+        await game.order_ok(power, orders)
+    await host.tick(minutes=60)
+    await game.order_ok("AUSTRIA", ["A VIE B"])
+    await host.tick(minutes=20)
+    records = await read_game_log(host.store, game.game_id)
+    outcome = replay_log(game.game_id, records)
+    assert outcome.phases_checked == 4 and outcome.difference is None
