@@ -176,3 +176,23 @@ async def test_two_workers_plan_and_deliver_each_notification_once(social_any, r
     assert sum(r.delivered for r in reports) == 15
     for name in names.values():
         assert [p["entente"]["text"] for p in receiver.received[name]] == [f"news {i}" for i in range(5)]
+
+
+async def test_the_worker_loop_delivers_until_stopped(social, receiver: Receiver, receiver_url: str) -> None:
+    from services.notifications.delivery import run_worker
+
+    app, client = social
+    table = await started_table(client)
+    name = f"worker-{table.game_id}"
+    await hook(table, "TURKEY", f"{receiver_url}/ok/{name}")
+    await client.post(f"/games/{table.game_id}/messages", headers=table.player("RUSSIA"),
+                      json={"to": ["TURKEY"], "text": "Black Sea?"})
+    stop = asyncio.Event()
+    worker = asyncio.create_task(run_worker(app.state.store, app.state.settings, stop, interval=0.05))
+    for _ in range(200):
+        if receiver.received[name]:
+            break
+        await asyncio.sleep(0.01)
+    stop.set()
+    await asyncio.wait_for(worker, 5)
+    assert [p["entente"]["text"] for p in receiver.received[name]] == ["Black Sea?"]
