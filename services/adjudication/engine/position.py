@@ -11,10 +11,19 @@ Power = str  # upper-case power name: "ENGLAND"
 ResultKind = Literal["succeeds", "fails", "void"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class PowerUnit:
     power: Power
     unit: Unit
+
+    def __init__(self, power: Power, unit: Unit) -> None:
+        # Written out for speed: see OrderResult.
+        _set_power_unit_power(self, power)
+        _set_power_unit_unit(self, unit)
+
+
+_set_power_unit_power = PowerUnit.power.__set__  # type: ignore[attr-defined]
+_set_power_unit_unit = PowerUnit.unit.__set__  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,12 +59,27 @@ class Position:
         return sorted(p for p, owner in self.centres.items() if owner == power)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class OrderResult:
     power: Power
     order: Order
     result: ResultKind
     reason: str  # short machine-friendly code plus detail, e.g. "bounced at BUR"
+
+    def __init__(self, power: Power, order: Order, result: ResultKind, reason: str) -> None:
+        # Written out for speed (one result per order, every phase): the generated __init__
+        # of a frozen dataclass calls object.__setattr__ per field, twice as slow as setting
+        # the slots directly. The instance stays frozen: __setattr__ still refuses.
+        _set_result_power(self, power)
+        _set_result_order(self, order)
+        _set_result_result(self, result)
+        _set_result_reason(self, reason)
+
+
+_set_result_power = OrderResult.power.__set__  # type: ignore[attr-defined]
+_set_result_order = OrderResult.order.__set__  # type: ignore[attr-defined]
+_set_result_result = OrderResult.result.__set__  # type: ignore[attr-defined]
+_set_result_reason = OrderResult.reason.__set__  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
