@@ -15,6 +15,7 @@ takes a game's lock, so notifications can never hold up a resolution.
 """
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ from shared.store.tables import EventTable
 from .planning import Cancel, Context, Planned, plan
 
 PROJECTION = "notifications"
+log = logging.getLogger("entente.notifications")
 outbox = NotificationTable.__table__
 positions = ProjectionPositionTable.__table__
 events = EventTable.__table__
@@ -127,10 +129,14 @@ async def project(store: EventStore, warning: timedelta, batch: int = 500) -> in
             if game_id is None or record.stream_id not in (game_stream(game_id), press_stream(game_id),
                                                          webhooks_stream(game_id)):
                 continue
-            context = await games.context_at(game_id, record.position)
-            if context is None:
+            try:
+                context = await games.context_at(game_id, record.position)
+                if context is None:
+                    continue
+                planned, cancelled = plan(record, from_recorded(record), context, warning)
+            except Exception:  # one unreadable event must not stop every notification after it
+                log.exception("no notifications for the event at position %s", record.position)
                 continue
-            planned, cancelled = plan(record, from_recorded(record), context, warning)
             for cancel in cancelled:
                 await _cancel(connection, cancel)
             for notification in planned:
