@@ -112,3 +112,18 @@ async def test_orders_after_the_deadline_are_refused_and_not_counted(host: Host,
     assert "GERMANY" not in resolved["orders"] and "FRANCE" in resolved["orders"]
     assert sorted(resolved["civil_disorder"]) == ["AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
     assert not [e for e in await game.events() if e["type"] == "OrdersSubmitted" and e["data"]["power"] == "GERMANY"]
+
+
+async def test_the_default_clocks_are_a_day_for_movement_and_six_hours_for_retreats_and_builds(host: Host) -> None:
+    game = await host.started(7)
+    assert await game.until_deadline() == timedelta(hours=24)
+    assert (await game.summary())["clock"]["phase_minutes"] == 24 * 60
+    for power in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA"):
+        await game.order_ok(power, [])
+    await game.order_ok("TURKEY", ["F ANK - BLA", "A CON - BUL"])
+    for power in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA"):
+        await game.order_ok(power, [])
+    await game.order_ok("TURKEY", [])  # Turkey takes Bulgaria: a build
+    summary = await game.summary()
+    assert summary["phase"] == "W1901A" and summary["must_act"] == ["TURKEY"]
+    assert await game.until_deadline() == timedelta(hours=6)
