@@ -7,6 +7,11 @@ convoy with the guess-and-check resolver (``resolver.py``), then read off the re
 the new positions, the dislodged units with their retreats, and the standoffs.
 
 Rule choices follow the DATC 3.0 preferences; docs/rules/datc.md lists them.
+
+Speed (docs/rules/datc.md, "Speed"): a phase costs a few dozen microseconds, so the per-order
+work reads flat per-map tables (``movement_tables.py``) and keeps its bookkeeping in one
+``Prepared`` entry per unit and in plain lists per order; the public frozen values
+(``OrderResult``, ``DislodgedUnit``) are built once, at the end.
 """
 from __future__ import annotations
 
@@ -23,6 +28,15 @@ from .resolver import CONVOY, HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Prepared, 
 
 _MOVEMENT_ORDERS = frozenset({Hold, Move, SupportHold, SupportMove, Convoy})
 _NOTHING: frozenset[str] = frozenset()
+_ARMY, _FLEET = UnitType.ARMY, UnitType.FLEET
+
+Checked = tuple[str, "str | None", str, str, str]
+"""What checking one order finds: (void reason or "", the ordered unit's province, the
+province aimed at, the supported unit's or convoyed army's province, where a move ends)."""
+
+
+def _void(reason: str) -> Checked:
+    return reason, None, "", "", ""
 
 
 @dataclass(frozen=True)
@@ -50,20 +64,14 @@ def resolve_movement(
     return _Phase(position, orders, game_map, air_supports).run()
 
 
-@dataclass(slots=True)
-class _Submitted:
-    power: Power
-    order: Order
-    unit_province: str | None = None  # the ordered unit's province, once found
-    destination: str = ""  # the province a move, support or convoy is aimed at
-    target: str = ""  # supports: the supported unit's province; convoys: the army's province
-    void: str = ""  # the reason, for an order without effect
-    entry: Prepared | None = None  # the prepared order this one became, if legal
-    destination_location: str = ""  # moves: where the unit ends if it moves
-
-
 class _Phase:
-    """The state of one adjudication; every helper reads the board, none changes it."""
+    """The state of one adjudication; every helper reads the board, none changes it.
+
+    ``entries`` holds one ``Prepared`` per unit on the board, sorted by province (so that
+    nothing depends on the order the orders came in); ``given`` the orders as given, with
+    ``void`` (why an order has no effect, or "") and ``ordered`` (the ordered unit's
+    province, once found) beside them.
+    """
 
     def __init__(
         self,
@@ -73,106 +81,123 @@ class _Phase:
         air_supports: Sequence[tuple[Power, SupportHold | SupportMove]] = (),
     ):
         self.air_supports = air_supports
-        self.map = movement_tables(game_map)
+        self.map = tables = movement_tables(game_map)
         self.board: Mapping[str, PowerUnit] = position.units  # keyed by province
-        self.provinces = sorted(self.board)
-        self.submitted = [_Submitted(power, order) for power, seq in orders.items() for order in seq]
-        self.entries: list[Prepared] = []
-        self.at: dict[str, int] = {}
-        for index, province in enumerate(self.provinces):
-            self.entries.append(Prepared(index, self.board[province].power, province))
-            self.at[province] = index
-        self.sea_fleets = frozenset(
-            p for p, pu in self.board.items() if pu.unit.type is UnitType.FLEET and p in self.map.sea
-        )
-        self.sea_neighbours = {p: self.map.fleet_reach[self.board[p].unit.location] for p in self.sea_fleets}
-        self.effective: dict[str, _Submitted] = {}  # province -> the order the unit obeys
+        board = self.board
+        self.provinces = sorted(board)
+        self.entries = [Prepared(index, board[p].power, p) for index, p in enumerate(self.provinces)]
+        self.at = {province: index for index, province in enumerate(self.provinces)}
+        sea, fleet_reach = tables.sea, tables.fleet_reach
+        self.sea_neighbours = {
+            p: fleet_reach[pu.unit.location] for p, pu in board.items() if p in sea and pu.unit.type is _FLEET
+        }
+        self.sea_fleets = frozenset(self.sea_neighbours)
+        self.given = [(power, order) for power, seq in orders.items() for order in seq]
+        self.void: list[str] = []
+        self.ordered: list[str | None] = []
         self.convoy_routes: dict[tuple[str, str], frozenset[str]] = {}  # (army, destination) -> fleets
         self.convoys_of: dict[tuple[str, str], list[int]] = {}  # (army, destination) -> convoy entries
 
     # -- the script -------------------------------------------------------------------
 
     def run(self) -> MovementOutcome:
-        for sub in self.submitted:
-            sub.void = self._illegal(sub)
-        self._pick_one_order_per_unit()
-        # Sorted by province, so that nothing depends on the order the orders came in.
-        by_kind: dict[type, list[_Submitted]] = {Move: [], Convoy: [], SupportHold: [], SupportMove: []}
-        for province in self.provinces:
-            sub = self.effective.get(province)
-            if sub is not None and type(sub.order) in by_kind:
-                by_kind[type(sub.order)].append(sub)
-        for sub in by_kind[Convoy]:
-            self._prepare_convoy(sub)
-        moves = [self._prepare_move(sub) for sub in by_kind[Move]]
-        for sub in sorted(by_kind[SupportHold] + by_kind[SupportMove], key=lambda s: s.unit_province):
-            self._prepare_support(sub)
+        self._read_orders()
+        moves = self._match_orders()
         air_given = tuple(self._prepare_air_support(power, order) for power, order in self.air_supports)
         resolver = Resolver(self.entries, self.at, self.sea_neighbours, moves)
+        resolve = resolver.resolve
         for entry in self.entries:
             if entry.has_decision:
-                resolver.resolve(entry.index)
+                resolve(entry.index)
         outcome = _Outcome(self, resolver, moves).build()
         if not air_given:
             return outcome
         return MovementOutcome(outcome.results, outcome.units, outcome.dislodged, outcome.standoffs, air_given)
 
+    def _province(self, location: str) -> str:
+        province = self.map.province_of.get(location)
+        return province if province is not None else province_of(location)
+
+    def _read_orders(self) -> None:
+        """Check every order; give each unit the legal order it obeys. Two different legal
+        orders for one unit leave it holding (DATC 4.D.3); the same order twice counts once."""
+        entries, at, void, ordered = self.entries, self.at, self.void, self.ordered
+        conflicts: list[str] = []
+        for power, order in self.given:
+            reason, province, destination, target, location = self._check(power, order)
+            void.append(reason)
+            ordered.append(province)
+            if reason:
+                continue
+            entry = entries[at[province]]  # type: ignore[index]
+            if entry.order is None:
+                entry.order = order
+                entry.destination, entry.target, entry.location = destination, target, location
+            elif entry.order != order and province not in conflicts:
+                conflicts.append(province)  # type: ignore[arg-type]
+        for province in conflicts:
+            self._leave_holding(province)
+
+    def _leave_holding(self, province: str) -> None:
+        entry = self.entries[self.at[province]]
+        entry.order, entry.destination, entry.target, entry.location = None, "", "", ""
+        reason = f"void: conflicting orders for {self.board[province].unit}"
+        for index, ordered in enumerate(self.ordered):
+            if ordered == province and not self.void[index]:
+                self.void[index] = reason
+
     # -- legality (DATC 4.E.1: an illegal order is ignored, the unit holds) -------------
 
-    def _illegal(self, sub: _Submitted) -> str:
-        order = sub.order
+    def _check(self, power: Power, order: Order) -> Checked:
         kind = type(order)
         if kind not in _MOVEMENT_ORDERS:
-            return "void: not a movement-phase order"
-        province = province_of(order.unit.location)
+            return _void("void: not a movement-phase order")
+        province = self._province(order.unit.location)
         here = self.board.get(province)
         if here is None:
-            return f"void: no unit at {province}"
-        if here.power != sub.power:
-            return f"void: {here.unit} is not your unit"
-        sub.unit_province = province
+            return _void(f"void: no unit at {province}")
+        if here.power != power:
+            return _void(f"void: {here.unit} is not your unit")
         unit = here.unit  # DATC 4.B.5, 4.C.2: a wrong coast or unit type is ignored
         if kind is Move:
-            return self._illegal_move(sub, unit, province, order)
+            return self._check_move(unit, province, order)  # type: ignore[arg-type]
+        if kind is Hold:
+            return "", province, "", "", ""
         if kind is SupportHold:
-            sub.target = sub.destination = province_of(order.supported.location)
-            return self._illegal_support(unit, province, sub.target, sub.target, None)
+            target = self._province(order.supported.location)  # type: ignore[union-attr]
+            return self._illegal_support(unit, province, target, target, None), province, target, target, ""
         if kind is SupportMove:
-            sub.target = province_of(order.supported.location)
-            sub.destination = province_of(order.destination)
-            return self._illegal_support(unit, province, sub.target, sub.destination, order.destination)
-        if kind is Convoy:
-            sub.target = province_of(order.army.location)
-            sub.destination = province_of(order.destination)
-            return self._illegal_convoy(unit, province, sub.target, sub.destination)
-        return ""
+            target = self._province(order.supported.location)  # type: ignore[union-attr]
+            destination = self._province(order.destination)  # type: ignore[union-attr]
+            reason = self._illegal_support(unit, province, target, destination, order.destination)  # type: ignore[union-attr]
+            return reason, province, destination, target, ""
+        army = self._province(order.army.location)  # type: ignore[union-attr]
+        destination = self._province(order.destination)  # type: ignore[union-attr]
+        return self._illegal_convoy(unit, province, army, destination), province, destination, army, ""
 
-    def _illegal_move(self, sub: _Submitted, unit: Unit, origin: str, order: Move) -> str:
-        target = province_of(order.destination)
-        sub.destination = target
+    def _check_move(self, unit: Unit, origin: str, order: Move) -> Checked:
+        target = self._province(order.destination)
         if target == origin:
-            return f"void: {unit} cannot move to its own province"
+            return _void(f"void: {unit} cannot move to its own province")
         if target not in self.map.provinces:
-            return f"void: no province {target}"
-        if unit.type is UnitType.FLEET:
-            location = self._fleet_destination(unit, order.destination)
+            return _void(f"void: no province {target}")
+        if unit.type is _FLEET:
+            location = self._fleet_destination(unit, order.destination, target)
             if location.startswith("void"):
-                return location
-            sub.destination_location = location
-            return ""
-        sub.destination_location = target  # DATC 4.B.6: a coast on an army move is ignored
+                return _void(location)
+            return "", origin, target, "", location
+        # DATC 4.B.6: a coast on an army move is ignored
         adjacent = target in self.map.army.get(origin, _NOTHING)
         if adjacent and not order.via_convoy:
-            return ""
+            return "", origin, target, "", target
         if not self._convoy_possible(origin, target, self.sea_fleets):
             if adjacent:
-                return f"void: no fleet could convoy {unit} to {target}"
-            return f"void: {origin} does not border {target} and no convoy is possible"
-        return ""
+                return _void(f"void: no fleet could convoy {unit} to {target}")
+            return _void(f"void: {origin} does not border {target} and no convoy is possible")
+        return "", origin, target, "", target
 
-    def _fleet_destination(self, unit: Unit, destination: str) -> str:
+    def _fleet_destination(self, unit: Unit, destination: str, target: str) -> str:
         """The exact location a fleet moves to, or a void reason (DATC 4.B.1 to 4.B.3)."""
-        target = province_of(destination)
         reachable = self.map.fleet_destinations_in(unit.location, target)
         if not reachable:
             return f"void: {unit} cannot reach {target}"
@@ -201,29 +226,34 @@ class _Phase:
         other = self.board.get(supported)
         if other is None:
             return f"void: no unit at {supported} to support"
-        if not self.map.can_reach_province(unit, target):
+        tables = self.map
+        if unit.type is _ARMY:
+            reach = tables.army.get(self._province(unit.location), _NOTHING)
+        else:
+            reach = tables.fleet_reach.get(unit.location, _NOTHING)
+        if target not in reach:
             return f"void: {origin} does not border {target}"
         if destination is None:
             return ""
         mover = other.unit
         if target == supported:
             return f"void: {mover} cannot move to its own province"
-        if mover.type is UnitType.FLEET:
-            if destination != target and target in self.map.split:
-                possible = destination in self.map.fleet_neighbours(mover.location)
+        if mover.type is _FLEET:
+            if destination != target and target in tables.split:
+                possible = destination in tables.fleet_neighbours(mover.location)
             else:
-                possible = bool(self.map.fleet_destinations_in(mover.location, target))
+                possible = bool(tables.fleet_destinations_in(mover.location, target))
         else:
-            possible = target in self.map.army.get(supported, _NOTHING) or self._convoy_possible(
+            possible = target in tables.army.get(supported, _NOTHING) or self._convoy_possible(
                 supported, target, self.sea_fleets - {origin}
             )
         return "" if possible else f"void: {mover} cannot reach {destination}"
 
     def _illegal_convoy(self, unit: Unit, origin: str, army_province: str, destination: str) -> str:
-        if unit.type is not UnitType.FLEET or origin not in self.map.sea:
+        if unit.type is not _FLEET or origin not in self.map.sea:
             return f"void: {unit} is not at sea and cannot convoy"
         army = self.board.get(army_province)
-        if army is None or army.unit.type is not UnitType.ARMY:
+        if army is None or army.unit.type is not _ARMY:
             return f"void: no army at {army_province} to convoy"
         if destination == army_province or not (
             army_province in self.map.coastal and destination in self.map.coastal
@@ -238,62 +268,51 @@ class _Phase:
             return f"void: {unit} is on no convoy route from {army_province} to {destination}"
         return ""
 
-    def _pick_one_order_per_unit(self) -> None:
-        """Legal orders per unit: one counts; two different ones leave it holding (DATC 4.D.3)."""
-        effective = self.effective
-        conflicts = set()
-        for sub in self.submitted:
-            if sub.void:
-                continue
-            first = effective.get(sub.unit_province)
-            if first is None:
-                effective[sub.unit_province] = sub
-            elif first.order != sub.order:
-                conflicts.add(sub.unit_province)
-        for sub in self.submitted:
-            if not sub.void and sub.unit_province in conflicts:
-                sub.void = f"void: conflicting orders for {self.board[sub.unit_province].unit}"
-        for province in conflicts:
-            del effective[province]
-
     # -- matching ---------------------------------------------------------------------
 
-    def _prepare_convoy(self, sub: _Submitted) -> None:
-        entry = self.entries[self.at[sub.unit_province]]
-        entry.kind = CONVOY
-        entry.target = sub.target
-        entry.destination = sub.destination
-        sub.entry = entry
-        self.convoys_of.setdefault((entry.target, entry.destination), []).append(entry.index)
+    def _match_orders(self) -> list[Prepared]:
+        """Give each entry its kind and tie supports and convoys to the orders they serve.
 
-    def _prepare_move(self, sub: _Submitted) -> Prepared:
-        order = sub.order
-        assert isinstance(order, Move)
-        entry = self.entries[self.at[sub.unit_province]]
+        Convoys first (a move looks for its convoys), supports last (a support looks at the
+        move it serves); each in province order. Returns the moves."""
+        moves: list[Prepared] = []
+        supports: list[Prepared] = []
+        for entry in self.entries:
+            kind = type(entry.order)
+            if kind is Move:
+                moves.append(entry)
+            elif kind is SupportHold or kind is SupportMove:
+                supports.append(entry)
+            elif kind is Convoy:
+                entry.kind = CONVOY
+                self.convoys_of.setdefault((entry.target, entry.destination), []).append(entry.index)
+        for entry in moves:
+            self._prepare_move(entry)
+        for entry in supports:
+            self._prepare_support(entry)
+        return moves
+
+    def _prepare_move(self, entry: Prepared) -> None:
         entry.kind = MOVE
-        entry.destination = sub.destination
         entry.has_decision = True
-        sub.entry = entry
-        if self.board[entry.province].unit.type is UnitType.FLEET:
-            return entry
+        if self.board[entry.province].unit.type is _FLEET:
+            return
         convoyers = tuple(self.convoys_of.get((entry.province, entry.destination), ()))
         adjacent = entry.destination in self.map.army.get(entry.province, _NOTHING)
-        own_fleet_convoys = any(self.entries[c].power == entry.power for c in convoyers)
         # DATC 4.A.3 (2000/2023 rules, no fallback): the convoy route is taken when it is
         # needed, asked for ("via convoy"), or offered by a fleet of the army's own power.
-        entry.by_convoy = not adjacent or order.via_convoy or own_fleet_convoys
+        entry.by_convoy = (
+            not adjacent
+            or entry.order.via_convoy  # type: ignore[union-attr]
+            or any(self.entries[c].power == entry.power for c in convoyers)
+        )
         if entry.by_convoy:
             entry.convoyers = convoyers
             for c in convoyers:
                 self.entries[c].has_decision = True
-        return entry
 
-    def _prepare_support(self, sub: _Submitted) -> None:
-        entry = self.entries[self.at[sub.unit_province]]
-        sub.entry = entry
-        order = sub.order
-        entry.target = sub.target
-        entry.destination = sub.destination
+    def _prepare_support(self, entry: Prepared) -> None:
+        order = entry.order
         supported = self.entries[self.at[entry.target]]
         if type(order) is SupportHold:
             entry.kind = SUPPORT_HOLD
@@ -301,16 +320,19 @@ class _Phase:
         else:
             entry.kind = SUPPORT_MOVE
             matches = supported.kind == MOVE and supported.destination == entry.destination
-            if matches and order.destination != entry.destination:  # a coast in the support
-                moved_to = self.effective[entry.target].destination_location
-                matches = province_of(moved_to) not in self.map.split or moved_to == order.destination
+            if matches and order.destination != entry.destination:  # type: ignore[union-attr]  # a coast in the support
+                moved_to = supported.location
+                matches = self._province(moved_to) not in self.map.split or moved_to == order.destination  # type: ignore[union-attr]
         if matches:
-            entry.has_decision = True
-            if supported.supporters:
-                supported.supporters.append(entry.index)
-            else:
-                supported.supporters = [entry.index]
+            self._add_support(supported, entry)
 
+    @staticmethod
+    def _add_support(supported: Prepared, entry: Prepared) -> None:
+        entry.has_decision = True
+        if supported.supporters:
+            supported.supporters.append(entry.index)  # type: ignore[union-attr]
+        else:
+            supported.supporters = [entry.index]
 
     def _prepare_air_support(self, power: Power, order: SupportHold | SupportMove) -> bool:
         """A support from the air as an extra entry no ground move can reach (so never cut
@@ -330,11 +352,7 @@ class _Phase:
             matches = supported.kind == MOVE and supported.destination == entry.destination
         self.entries.append(entry)
         if matches:
-            entry.has_decision = True
-            if supported.supporters:
-                supported.supporters.append(entry.index)
-            else:
-                supported.supporters = [entry.index]
+            self._add_support(supported, entry)
         return matches
 
 
@@ -364,9 +382,9 @@ class _Outcome:
         power_unit = phase.map.power_unit
         for index, moved in self.moved.items():
             if moved:
-                here = phase.board[entries[index].province]
-                sub = phase.effective[entries[index].province]
-                units[sub.destination] = power_unit(here.power, here.unit.type, sub.destination_location)
+                entry = entries[index]
+                here = phase.board[entry.province]
+                units[entry.destination] = power_unit(here.power, here.unit.type, entry.location)
         standoffs = self._standoffs(units)
         dislodged = tuple(
             sorted(
@@ -374,8 +392,7 @@ class _Outcome:
                 key=lambda d: (d.unit.province, d.power),
             )
         )
-        results = tuple(self._result(sub) for sub in phase.submitted)
-        return MovementOutcome(results, units, dislodged, frozenset(standoffs))
+        return MovementOutcome(self._results(), units, dislodged, frozenset(standoffs))
 
     def _standoffs(self, units: dict[str, PowerUnit]) -> set[str]:
         """Empty provinces that a move with some prevent strength tried to enter (DATC 6.H.6, 6.H.9)."""
@@ -395,7 +412,7 @@ class _Outcome:
         attacker = self.entries[mover]
         # DATC 4.A.5 (2023 rules): the attacker's origin is closed only when it came over land.
         closed = set(units) | standoffs | ({attacker.province} if not attacker.by_convoy else set())
-        if here.unit.type is UnitType.ARMY:
+        if here.unit.type is _ARMY:
             options = [p for p in phase.map.army_neighbours(here.unit.province) if p not in closed]
         else:
             options = [loc for loc in phase.map.fleet_neighbours(here.unit.location) if province_of(loc) not in closed]
@@ -403,39 +420,44 @@ class _Outcome:
 
     # -- results and reasons ------------------------------------------------------------
 
+    def _results(self) -> tuple[OrderResult, ...]:
+        """One result per given order, in input order. The same legal order given twice
+        shares the result of the entry it became."""
+        phase = self.phase
+        entries, at, void, ordered = self.entries, phase.at, phase.void, phase.ordered
+        results = []
+        for index, (power, order) in enumerate(phase.given):
+            reason = void[index]
+            if reason:
+                results.append(OrderResult(power, order, "void", reason))
+            else:
+                results.append(OrderResult(power, order, *self._result(entries[at[ordered[index]]])))  # type: ignore[index]
+        return tuple(results)
+
     def _unit_text(self, index: int) -> str:
         return str(self.phase.board[self.entries[index].province].unit)
 
-    def _result(self, sub: _Submitted) -> OrderResult:
-        if sub.void:
-            return OrderResult(sub.power, sub.order, "void", sub.void)
-        obeyed = self.phase.effective[sub.unit_province]
-        if obeyed is not sub:  # the same order given twice: both copies share one result
-            first = self._result(obeyed)
-            return OrderResult(sub.power, sub.order, first.result, first.reason)
-        entry = sub.entry
-        if entry is None:  # hold
-            entry = self.entries[self.phase.at[sub.unit_province]]
+    def _result(self, entry: Prepared) -> tuple[str, str]:
+        """(result, reason) of the order ``entry`` obeys."""
+        kind = entry.kind
+        if kind == MOVE:
+            return self._move_result(entry)
+        if kind == HOLD:
             if entry.index in self.dislodged_by:
-                return self._fails(sub, f"dislodged by {self._unit_text(self.dislodged_by[entry.index])}")
-            return OrderResult(sub.power, sub.order, "succeeds", "held")
-        if entry.kind == MOVE:
-            return self._move_result(sub, entry)
-        if entry.kind == CONVOY:
-            return self._convoy_result(sub, entry)
-        return self._support_result(sub, entry)
-
-    def _fails(self, sub: _Submitted, reason: str) -> OrderResult:
-        return OrderResult(sub.power, sub.order, "fails", reason)
+                return "fails", f"dislodged by {self._unit_text(self.dislodged_by[entry.index])}"
+            return "succeeds", "held"
+        if kind == CONVOY:
+            return self._convoy_result(entry)
+        return self._support_result(entry)
 
     def _with_dislodgement(self, entry: Prepared, reason: str) -> str:
         if entry.index in self.dislodged_by:
             return f"{reason}; dislodged by {self._unit_text(self.dislodged_by[entry.index])}"
         return reason
 
-    def _move_result(self, sub: _Submitted, entry: Prepared) -> OrderResult:
+    def _move_result(self, entry: Prepared) -> tuple[str, str]:
         if self.moved[entry.index]:
-            return OrderResult(sub.power, sub.order, "succeeds", f"moved to {entry.destination}")
+            return "succeeds", f"moved to {entry.destination}"
         if entry.by_convoy and not self.resolver.path(entry.index):
             reason = "convoy disrupted" if entry.convoyers else "no convoy ordered"
         else:
@@ -449,39 +471,39 @@ class _Outcome:
                 reason = f"cannot dislodge own unit at {entry.destination}"
             else:
                 reason = f"bounced at {entry.destination}"
-        return self._fails(sub, self._with_dislodgement(entry, reason))
+        return "fails", self._with_dislodgement(entry, reason)
 
-    def _support_result(self, sub: _Submitted, entry: Prepared) -> OrderResult:
+    def _support_result(self, entry: Prepared) -> tuple[str, str]:
         supported = self.entries[self.phase.at[entry.target]]
         if entry.index not in supported.supporters:
             unit = self._unit_text(supported.index)
             if entry.kind == SUPPORT_HOLD:
-                return self._fails(sub, f"{unit} did not hold")
-            return self._fails(sub, f"{unit} did not move to {sub.order.destination}")
+                return "fails", f"{unit} did not hold"
+            return "fails", f"{unit} did not move to {entry.order.destination}"  # type: ignore[union-attr]
         if self.resolver.resolve(entry.index):
-            return OrderResult(sub.power, sub.order, "succeeds", "support given")
+            return "succeeds", "support given"
         if entry.index in self.dislodged_by:
-            return self._fails(sub, f"dislodged by {self._unit_text(self.dislodged_by[entry.index])}")
+            return "fails", f"dislodged by {self._unit_text(self.dislodged_by[entry.index])}"
         for attacker in self.resolver.movers_to.get(entry.province, ()):
             other = self.entries[attacker]
             if other.power != entry.power and other.province != entry.destination and self.resolver.path(attacker):
-                return self._fails(sub, f"support cut by {self._unit_text(attacker)}")
-        return self._fails(sub, "support cut")
+                return "fails", f"support cut by {self._unit_text(attacker)}"
+        return "fails", "support cut"
 
-    def _convoy_result(self, sub: _Submitted, entry: Prepared) -> OrderResult:
+    def _convoy_result(self, entry: Prepared) -> tuple[str, str]:
         army = self.phase.at[entry.target]
         army_entry = self.entries[army]
         if not entry.has_decision:
             if army_entry.kind == MOVE and army_entry.destination == entry.destination:
-                return self._fails(sub, f"{self._unit_text(army)} took the land route")
-            return self._fails(sub, f"{self._unit_text(army)} did not move to {entry.destination}")
+                return "fails", f"{self._unit_text(army)} took the land route"
+            return "fails", f"{self._unit_text(army)} did not move to {entry.destination}"
         if entry.index in self.dislodged_by:
-            return self._fails(sub, f"dislodged by {self._unit_text(self.dislodged_by[entry.index])}")
+            return "fails", f"dislodged by {self._unit_text(self.dislodged_by[entry.index])}"
         if not self.resolver.resolve(entry.index):
-            return self._fails(sub, "convoy paradox: the fleet holds")
+            return "fails", "convoy paradox: the fleet holds"
         if not self._on_carrying_route(army_entry, entry):
-            return self._fails(sub, "convoy disrupted")
-        return OrderResult(sub.power, sub.order, "succeeds", "convoyed")
+            return "fails", "convoy disrupted"
+        return "succeeds", "convoyed"
 
     def _on_carrying_route(self, army: Prepared, fleet: Prepared) -> bool:
         """Whether kept convoys join the army's coast to this fleet and this fleet to the destination."""

@@ -15,13 +15,15 @@ _NONE: frozenset[str] = frozenset()
 
 
 class MovementTables:
-    __slots__ = ("provinces", "army", "fleet", "fleet_reach", "fleet_into", "sea", "coastal", "split", "units", "power_units")
+    __slots__ = ("provinces", "province_of", "army", "fleet", "fleet_reach", "fleet_into", "sea", "coastal", "split", "units", "power_units")
 
     def __init__(self, game_map: GameMap) -> None:
         self.provinces = frozenset(game_map.provinces)
         self.army = {p: game_map.army_neighbours(p) for p in game_map.provinces}
         locations = [loc for p in game_map.provinces for loc in game_map.fleet_locations(p)]
         self.fleet = {loc: game_map.fleet_neighbours(loc) for loc in locations}
+        # location -> province for every location of the map: a dict read instead of a split
+        self.province_of = {loc: province_of(loc) for loc in [*game_map.provinces, *locations]}
         self.fleet_reach = {loc: frozenset(province_of(n) for n in nbrs) for loc, nbrs in self.fleet.items()}
         # location -> province -> the locations of that province a fleet there can step to
         self.fleet_into: dict[str, dict[str, tuple[str, ...]]] = {}

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .convoys import route_exists
+from .orders import Order
 
 HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY = "H", "M", "SH", "SM", "C"
 
@@ -35,6 +36,9 @@ class Prepared:
     convoyers: tuple[int, ...] = ()  # moves: matching convoy orders (entry indices)
     supporters: list[int] | tuple[()] = ()  # entries giving this unit matching support
     has_decision: bool = False  # moves, matching supports, matching convoys
+    # Kept for reading the results back (movement.py), not used by the rules:
+    order: Order | None = None  # the legal order the unit obeys; None: no order, it holds
+    location: str = ""  # moves: the location the unit ends in if it moves (a fleet's coast)
 
 
 class Resolver:
