@@ -87,10 +87,16 @@ def _movement(
     threshold: int,
     teams: Sequence[frozenset[Power]],
 ) -> Resolution:
-    obeyed = {power: list(o) for power, o in orders.items() if power not in civil_disorder}
-    outcome = resolve_movement(position, obeyed, game_map)
-    results = _in_input_order(orders, civil_disorder, outcome.results)
-    dislodged = tuple(sorted(outcome.dislodged, key=lambda d: (d.power, d.unit.location)))
+    if civil_disorder:
+        obeyed = {power: list(o) for power, o in orders.items() if power not in civil_disorder}
+        outcome = resolve_movement(position, obeyed, game_map)
+        results = _in_input_order(orders, civil_disorder, outcome.results)
+    else:  # the resolver answers every order, in input order already
+        outcome = resolve_movement(position, orders, game_map)
+        results = outcome.results
+    dislodged = outcome.dislodged
+    if dislodged:
+        dislodged = tuple(sorted(dislodged, key=lambda d: (d.power, d.unit.location)))
     if not any(d.retreats for d in dislodged):
         # Nobody has a retreat to order (seed 003: a phase in which nobody has anything to do
         # is skipped): units with nowhere to go are disbanded at once.
@@ -180,10 +186,15 @@ def update_centres(centres: Mapping[str, Power], units: Mapping[str, PowerUnit],
 
 def victory(centres: Mapping[str, Power], threshold: int, teams: Sequence[frozenset[Power]] = ()) -> frozenset[Power]:
     """The winner (a power, or every power of a team) holding at least ``threshold`` centres."""
+    held: dict[Power, int] = {}
+    for owner in centres.values():
+        held[owner] = held.get(owner, 0) + 1
+    if not teams and (not held or max(held.values()) < threshold):
+        return frozenset()  # the usual case, decided without building the sides
     sides: list[frozenset[Power]] = list(teams)
     in_team = set().union(*teams) if teams else set()
-    sides += [frozenset({p}) for p in sorted(set(centres.values()) - in_team)]
-    counts = [(sum(1 for owner in centres.values() if owner in side), side) for side in sides]
+    sides += [frozenset({p}) for p in sorted(set(held) - in_team)]
+    counts = [(sum(held.get(power, 0) for power in side), side) for side in sides]
     reaching = [(n, side) for n, side in counts if n >= threshold]
     if not reaching:
         return frozenset()
@@ -193,5 +204,5 @@ def victory(centres: Mapping[str, Power], threshold: int, teams: Sequence[frozen
 
 
 def _powers_with_units(units: Mapping[str, PowerUnit]) -> frozenset[Power]:
-    return frozenset(pu.power for pu in units.values())
+    return frozenset({pu.power for pu in units.values()})
 
