@@ -118,11 +118,9 @@ class HostedGame:
         return response.json()
 
     async def ready(self, power: str, ready: bool = True) -> httpx.Response:
-        method = self.client.post if ready else self.client.request
-        if ready:
-            return await method(f"{self.url}/ready", json={"power": power}, headers=self.player(power).auth)
-        return await self.client.request("DELETE", f"{self.url}/ready", json={"power": power},
-                                         headers=self.player(power).auth)
+        """Mark the power ready (POST) or take the flag back (DELETE)."""
+        return await self.client.request("POST" if ready else "DELETE", f"{self.url}/ready",
+                                         json={"power": power}, headers=self.player(power).auth)
 
     async def vote(self, power: str, vote: bool = True) -> httpx.Response:
         return await self.client.post(f"{self.url}/draw", json={"vote": vote}, headers=self.player(power).auth)
