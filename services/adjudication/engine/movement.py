@@ -82,6 +82,7 @@ class _Phase:
     ):
         self.air_supports = air_supports
         self.map = tables = movement_tables(game_map)
+        self.where = tables.province_of  # location -> province, for the map's own locations
         self.board: Mapping[str, PowerUnit] = position.units  # keyed by province
         board = self.board
         self.provinces = sorted(board)
@@ -115,8 +116,7 @@ class _Phase:
         return MovementOutcome(outcome.results, outcome.units, outcome.dislodged, outcome.standoffs, air_given)
 
     def _province(self, location: str) -> str:
-        province = self.map.province_of.get(location)
-        return province if province is not None else province_of(location)
+        return self.where.get(location) or province_of(location)
 
     def _read_orders(self) -> None:
         """Check every order; give each unit the legal order it obeys. Two different legal
@@ -152,7 +152,9 @@ class _Phase:
         kind = type(order)
         if kind not in _MOVEMENT_ORDERS:
             return _void("void: not a movement-phase order")
-        province = self._province(order.unit.location)
+        where = self.where
+        location = order.unit.location
+        province = where.get(location) or province_of(location)
         here = self.board.get(province)
         if here is None:
             return _void(f"void: no unit at {province}")
@@ -160,7 +162,9 @@ class _Phase:
             return _void(f"void: {here.unit} is not your unit")
         unit = here.unit  # DATC 4.B.5, 4.C.2: a wrong coast or unit type is ignored
         if kind is Move:
-            return self._check_move(unit, province, order)  # type: ignore[arg-type]
+            destination = order.destination  # type: ignore[union-attr]
+            target = where.get(destination) or province_of(destination)
+            return self._check_move(unit, province, target, order)  # type: ignore[arg-type]
         if kind is Hold:
             return "", province, "", "", ""
         if kind is SupportHold:
@@ -175,8 +179,7 @@ class _Phase:
         destination = self._province(order.destination)  # type: ignore[union-attr]
         return self._illegal_convoy(unit, province, army, destination), province, destination, army, ""
 
-    def _check_move(self, unit: Unit, origin: str, order: Move) -> Checked:
-        target = self._province(order.destination)
+    def _check_move(self, unit: Unit, origin: str, target: str, order: Move) -> Checked:
         if target == origin:
             return _void(f"void: {unit} cannot move to its own province")
         if target not in self.map.provinces:
@@ -297,7 +300,7 @@ class _Phase:
         entry.has_decision = True
         if self.board[entry.province].unit.type is _FLEET:
             return
-        convoyers = tuple(self.convoys_of.get((entry.province, entry.destination), ()))
+        convoyers = tuple(self.convoys_of.get((entry.province, entry.destination), ())) if self.convoys_of else ()
         adjacent = entry.destination in self.map.army.get(entry.province, _NOTHING)
         # DATC 4.A.3 (2000/2023 rules, no fallback): the convoy route is taken when it is
         # needed, asked for ("via convoy"), or offered by a fleet of the army's own power.
@@ -363,7 +366,7 @@ class _Outcome:
         self.phase = phase
         self.resolver = resolver
         self.entries = phase.entries
-        resolution = resolver.resolution  # every decision is resolved by now
+        self.resolution = resolution = resolver.resolution  # every decision is resolved by now
         self.moved = {e.index: resolution[e.index] for e in moves}
         self.dislodged_by: dict[int, int] = {}
         for mover, success in self.moved.items():
@@ -431,21 +434,27 @@ class _Outcome:
             if reason:
                 results.append(OrderResult(power, order, "void", reason))
             else:
-                results.append(OrderResult(power, order, *self._result(entries[at[ordered[index]]])))  # type: ignore[index]
+                result, reason = self._result(entries[at[ordered[index]]])  # type: ignore[index]
+                results.append(OrderResult(power, order, result, reason))
         return tuple(results)
 
     def _unit_text(self, index: int) -> str:
         return str(self.phase.board[self.entries[index].province].unit)
 
     def _result(self, entry: Prepared) -> tuple[str, str]:
-        """(result, reason) of the order ``entry`` obeys."""
+        """(result, reason) of the order ``entry`` obeys; the common answers first."""
         kind = entry.kind
+        index = entry.index
         if kind == MOVE:
-            return self._move_result(entry)
+            if self.moved[index]:
+                return "succeeds", f"moved to {entry.destination}"
+            return self._move_failure(entry)
         if kind == HOLD:
-            if entry.index in self.dislodged_by:
-                return "fails", f"dislodged by {self._unit_text(self.dislodged_by[entry.index])}"
+            if index in self.dislodged_by:
+                return "fails", f"dislodged by {self._unit_text(self.dislodged_by[index])}"
             return "succeeds", "held"
+        if entry.has_decision and self.resolution[index] and kind != CONVOY:
+            return "succeeds", "support given"
         if kind == CONVOY:
             return self._convoy_result(entry)
         return self._support_result(entry)
@@ -455,9 +464,7 @@ class _Outcome:
             return f"{reason}; dislodged by {self._unit_text(self.dislodged_by[entry.index])}"
         return reason
 
-    def _move_result(self, entry: Prepared) -> tuple[str, str]:
-        if self.moved[entry.index]:
-            return "succeeds", f"moved to {entry.destination}"
+    def _move_failure(self, entry: Prepared) -> tuple[str, str]:
         if entry.by_convoy and not self.resolver.path(entry.index):
             reason = "convoy disrupted" if entry.convoyers else "no convoy ordered"
         else:

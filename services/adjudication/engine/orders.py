@@ -31,7 +31,7 @@ class Unit:
         return province_of(self.location)
 
     def __str__(self) -> str:
-        return f"{self.type.value} {self.location}"
+        return f"{self.type._value_} {self.location}"  # _value_: the same letter, without Enum's property
 
 
 @dataclass(frozen=True, slots=True)

@@ -136,8 +136,9 @@ class Resolver:
     def path(self, index: int) -> bool:
         """A move's PATH: always for land moves, else an unbroken chain of kept convoys."""
         entry = self.entries[index]
-        if not entry.by_convoy:
-            return True
+        return not entry.by_convoy or self._convoy_path(entry)
+
+    def _convoy_path(self, entry: Prepared) -> bool:
         if not entry.convoyers:
             return False
         by_province = {self.entries[c].province: c for c in entry.convoyers}
@@ -162,48 +163,53 @@ class Resolver:
             return other
         return None
 
-    def _support_count(self, index: int, excluded_power: str | None = None) -> int:
+    def _support_count(self, entry: Prepared, excluded_power: str | None = None) -> int:
+        """How many of the entry's matching supports are given (those of ``excluded_power`` not
+        counted); asks about each support in turn, the resolved ones without a call."""
         count = 0
-        for supporter in self.entries[index].supporters:
+        state, resolution = self.state, self.resolution
+        for supporter in entry.supporters:
             if excluded_power is not None and self.entries[supporter].power == excluded_power:
                 continue
-            if self.resolve(supporter):
+            if resolution[supporter] if state[supporter] == _RESOLVED else self.resolve(supporter):
                 count += 1
         return count
 
     def attack_strength(self, index: int) -> int:
-        if not self.path(index):
-            return 0
         entry = self.entries[index]
+        if entry.by_convoy and not self._convoy_path(entry):
+            return 0
         occupant = self.at.get(entry.destination)
         if occupant is None:
-            return 1 + self._support_count(index)
+            return 1 + self._support_count(entry) if entry.supporters else 1
         resident = self.entries[occupant]
         if (
             resident.kind == MOVE
             and self.opponents.get(index) is None
             and self.resolve(occupant)
         ):
-            return 1 + self._support_count(index)
+            return 1 + self._support_count(entry) if entry.supporters else 1
         if resident.power == entry.power:
             return 0
-        return 1 + self._support_count(index, excluded_power=resident.power)
+        return 1 + self._support_count(entry, excluded_power=resident.power) if entry.supporters else 1
 
     def hold_strength(self, province: str) -> int:
         occupant = self.at.get(province)
         if occupant is None:
             return 0
-        if self.entries[occupant].kind == MOVE:
+        resident = self.entries[occupant]
+        if resident.kind == MOVE:
             return 0 if self.resolve(occupant) else 1
-        return 1 + self._support_count(occupant)
+        return 1 + self._support_count(resident) if resident.supporters else 1
 
     def prevent_strength(self, index: int) -> int:
-        if not self.path(index):
+        entry = self.entries[index]
+        if entry.by_convoy and not self._convoy_path(entry):
             return 0
         opponent = self.opponents.get(index)
         if opponent is not None and self.resolve(opponent):
             return 0
-        return 1 + self._support_count(index)
+        return 1 + self._support_count(entry) if entry.supporters else 1
 
     def adjudicate_move(self, index: int) -> bool:
         entry = self.entries[index]
@@ -212,22 +218,26 @@ class Resolver:
             return False
         opponent = self.opponents.get(index)
         if opponent is not None:
-            if attack <= 1 + self._support_count(opponent):
+            if attack <= 1 + self._support_count(self.entries[opponent]):
                 return False
         elif attack <= self.hold_strength(entry.destination):
             return False
-        for rival in self.movers_to[entry.destination]:
-            if rival != index and attack <= self.prevent_strength(rival):
-                return False
+        rivals = self.movers_to[entry.destination]
+        if len(rivals) > 1:
+            for rival in rivals:
+                if rival != index and attack <= self.prevent_strength(rival):
+                    return False
         return True
 
     def _adjudicate_support(self, index: int) -> bool:
         entry = self.entries[index]
-        attackers = self.movers_to.get(entry.province, ())
+        attackers = self.movers_to.get(entry.province)
+        if attackers is None:
+            return True
         for attacker in attackers:
             other = self.entries[attacker]
             if other.power != entry.power and other.province != entry.destination:
-                if self.path(attacker):
+                if not other.by_convoy or self._convoy_path(other):
                     return False  # cut
         for attacker in attackers:
             if self.resolve(attacker):
