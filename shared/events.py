@@ -53,6 +53,9 @@ class GameSettings(BaseModel):
     require_ready: bool = False  # early resolution also waits for every power's ready flag
     public_votes: bool = False  # draw votes shown to everyone (secret by default)
     max_pause_minutes: int = 3 * 24 * 60  # a pause resumes by itself after at most this long
+    # the host may resolve the current phase at once (POST /games/{id}/resolve); switch it off
+    # where the host also plays among strangers: the clock and early resolution still run
+    host_may_resolve: bool = True
 
 
 class GameCreated(Event):

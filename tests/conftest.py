@@ -16,6 +16,8 @@ from typing import TypeVar
 
 import pytest
 
+from shared.store.tables import STORE_TABLES
+
 from shared.store import EventStore, open_store
 
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
@@ -84,7 +86,11 @@ async def _empty(url: str) -> None:
 
     connection = await asyncpg.connect(_asyncpg_dsn(url), timeout=5)
     try:
-        await connection.execute("TRUNCATE events, games RESTART IDENTITY")
+        # every table of the store, whichever area of the product added it
+        existing = {row["tablename"] for row in await connection.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
+        names = [table.name for table in STORE_TABLES if table.name in existing]
+        if names:
+            await connection.execute(f"TRUNCATE {', '.join(names)} RESTART IDENTITY")
     finally:
         await connection.close()
 

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from services.factory import build_app
 from services.lobby.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, Now, StoreDep, request_metadata
 from shared.auth import require
+from shared.errors import Forbidden
 from shared.settings import Settings
 
 from . import service
@@ -130,9 +131,12 @@ async def unmark_ready(game: CurrentGame, caller: CurrentPlayer, store: StoreDep
 @router.post("/games/{game_id}/resolve", response_model=ResolvedPhase)
 async def resolve(game: CurrentGame, caller: CurrentCaller, store: StoreDep, request: Request, now: Now,
                   body: Annotated[ResolveRequest | None, Body()] = None) -> dict:
-    """Resolve the current phase now (operator only: a host who plays could abuse it; hosted
-    games resolve by their clock)."""
-    require(caller, "operator")
+    """Resolve the current phase now: the operator, or the host unless the game was created
+    with ``host_may_resolve: false`` (a host who also plays could cut the others' time)."""
+    if caller.role == "host" and not game.settings.host_may_resolve:
+        raise Forbidden("this game's host may not resolve phases (host_may_resolve is off); "
+                        "it resolves by its clock", code="host_may_not_resolve", where="header.authorization")
+    require(caller, "host", "operator")
     event = await service.resolve_phase(store, game.game_id, body.phase if body else None,
                                         request_metadata(request, caller.role), now)
     return {"phase": event.phase, "next_phase": event.next_phase,
@@ -155,7 +159,9 @@ async def possible_orders(game: CurrentGame, caller: CurrentPlayer, store: Store
 
 
 def create_app(settings: Settings | None = None):
-    return build_app("Entente adjudication", [router], settings)
+    from services.accounts.api import install as install_accounts
+
+    return install_accounts(build_app("Entente adjudication", [router], settings))
 
 
 app = create_app()

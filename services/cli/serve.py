@@ -39,6 +39,7 @@ def run(command: str, argv: list[str]) -> int:
     app = create_app(settings)
     if settings.run_worker:
         with_clock_worker(app, settings.worker_poll_seconds)
+        with_notification_worker(app, settings)
     uvicorn.run(app, host=settings.host, port=settings.port, log_level=args.log_level,
                 lifespan="on")
     return 0
@@ -60,6 +61,31 @@ def with_clock_worker(app, poll_seconds: float):  # type: ignore[no-untyped-def]
             clock = getattr(running.state, "clock", None) or SYSTEM_CLOCK
             stop = asyncio.Event()
             task = asyncio.create_task(ClockWorker(running.state.store, clock, poll_seconds=poll_seconds).run(stop))
+            try:
+                yield state
+            finally:
+                stop.set()
+                await task
+
+    app.router.lifespan_context = lifespan
+    return app
+
+
+def with_notification_worker(app, settings: Settings):  # type: ignore[no-untyped-def]
+    """Deliver webhook notifications from the outbox beside the app, for its whole life (a
+    failing webhook never holds up the game: delivery runs on its own task)."""
+    import asyncio
+    from contextlib import asynccontextmanager
+
+    from services.notifications.delivery import run_worker
+
+    serve_app = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(running):  # type: ignore[no-untyped-def]
+        async with serve_app(running) as state:
+            stop = asyncio.Event()
+            task = asyncio.create_task(run_worker(running.state.store, running.state.settings, stop))
             try:
                 yield state
             finally:

@@ -123,7 +123,15 @@ async def get_draw(game: CurrentGame, caller: CurrentPlayer) -> dict:
 
 
 def create_app(settings: Settings | None = None):
-    return build_app("Entente lobby", [router], settings)
+    """The lobby alone: games and seats, and the seat-holder's own things (sign-in and bot
+    tokens, press, webhooks), routed here by deploy/nginx.conf."""
+    from services.accounts.api import install as install_accounts
+    from services.accounts.api import router as accounts_router
+    from services.notifications.api import router as notifications_router
+    from services.press.api import router as press_router
+
+    routers = [router, accounts_router, press_router, notifications_router]
+    return install_accounts(build_app("Entente lobby", routers, settings))
 
 
 app = create_app()

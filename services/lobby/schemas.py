@@ -20,6 +20,8 @@ class SettingsIn(BaseModel):
         "early resolution also waits for every power that must act to mark itself ready"))
     public_votes: bool = Field(False, description="show every seat's draw vote (secret by default)")
     max_pause_minutes: int = Field(3 * 24 * 60, description="a pause resumes by itself after at most this long")
+    host_may_resolve: bool = Field(True, description=(
+        "the host may resolve the current phase at once; switch off where the host also plays"))
 
 
 class CreateGame(BaseModel):

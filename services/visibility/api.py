@@ -82,7 +82,11 @@ async def game_events(game: CurrentGame, caller: CurrentCaller, store: StoreDep)
 
 
 def create_app(settings: Settings | None = None):
-    return build_app("Entente visibility", [router], settings)
+    """The visibility service alone: views, the live stream, the operator's log."""
+    from services.accounts.api import install as install_accounts
+    from services.visibility.stream import router as stream_router
+
+    return install_accounts(build_app("Entente visibility", [router, stream_router], settings))
 
 
 app = create_app()

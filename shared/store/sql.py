@@ -390,10 +390,11 @@ class EventStore:
             return await tx.list_games(status, limit)
 
     async def truncate(self) -> None:
-        """Empty both tables (tests only)."""
+        """Empty every table of the store (tests only)."""
         async with self._connect(write=True) as connection:
             if self.dialect == "postgresql":
-                await connection.execute(text("TRUNCATE events, games RESTART IDENTITY"))
+                names = ", ".join(table.name for table in STORE_TABLES)
+                await connection.execute(text(f"TRUNCATE {names} RESTART IDENTITY"))
             else:
-                await connection.execute(events.delete())
-                await connection.execute(games.delete())
+                for table in STORE_TABLES:
+                    await connection.execute(table.delete())

@@ -14,18 +14,29 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICES = ("lobby", "adjudication", "visibility")
-# A sample of concrete public paths and the service that must answer each (docs/api.md).
-SAMPLE_PATHS = {
-    "/games": "lobby",
-    "/games/g1": "lobby",
-    "/games/g1/players": "lobby",
-    "/games/g1/start": "lobby",
-    "/games/g1/orders": "adjudication",
-    "/games/g1/resolve": "adjudication",
-    "/games/g1/possible-orders": "adjudication",
-    "/games/g1/view": "visibility",
-    "/games/g1/events": "visibility",
-}
+# Where each public path must be served (docs/api.md); every path of the combined app is checked.
+SERVICE_OF_PATH = [
+    (r"^/games/[^/]+/(orders|resolve|possible-orders|ready)$", "adjudication"),
+    (r"^/games/[^/]+/(view|events|stream)$", "visibility"),
+    (r"^/(games|auth|me)(/|$)", "lobby"),
+]
+
+
+def public_paths() -> dict[str, str]:
+    """Every documented path of the combined app (``entente serve``), made concrete, with the
+    service that must answer it."""
+    from services.app import create_app
+
+    paths = {}
+    for template in create_app().openapi()["paths"]:
+        if template == "/healthz":
+            continue
+        concrete = re.sub(r"\{[^}]+\}", "g1", template)
+        paths[concrete] = next(service for pattern, service in SERVICE_OF_PATH if re.search(pattern, concrete))
+    return paths
+
+
+SAMPLE_PATHS = public_paths()
 
 
 def load_yaml_documents(path: Path) -> list[dict]:

@@ -23,7 +23,7 @@ async def test_orders_and_flags_from_a_power_that_is_out_another_game_or_a_finis
     assert (await host.client.post(f"{game.url}/pause", json={"minutes": "long"}, headers=game.host_auth)).status_code == 422
     assert (await host.client.post(f"{game.url}/extend", json={"minutes": 5})).status_code == 401
     assert (await host.client.post(f"{game.url}/pause", headers=game.player("FRANCE").auth)).status_code == 403
-    assert (await host.client.post(f"{game.url}/resolve", headers=game.host_auth)).status_code == 403
+    assert (await host.client.post(f"{game.url}/resolve", headers=game.player("FRANCE").auth)).status_code == 403
     assert await game.events() == before
 
     await game.vote("FRANCE")
