@@ -28,16 +28,8 @@ from .resolver import CONVOY, HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Prepared, 
 
 _MOVEMENT_ORDERS = frozenset({Hold, Move, SupportHold, SupportMove, Convoy})
 _NOTHING: frozenset[str] = frozenset()
+_NO_STEPS: dict[str, tuple[str, ...]] = {}
 _ARMY, _FLEET = UnitType.ARMY, UnitType.FLEET
-
-Checked = tuple[str, "str | None", str, str, str]
-"""What checking one order finds: (void reason or "", the ordered unit's province, the
-province aimed at, the supported unit's or convoyed army's province, where a move ends)."""
-
-
-def _void(reason: str) -> Checked:
-    return reason, None, "", "", ""
-
 
 @dataclass(frozen=True)
 class MovementOutcome:
@@ -82,7 +74,7 @@ class _Phase:
     ):
         self.air_supports = air_supports
         self.map = tables = movement_tables(game_map)
-        self.where = tables.province_of  # location -> province, for the map's own locations
+        self.where = tables.province_of  # location -> province
         self.board: Mapping[str, PowerUnit] = position.units  # keyed by province
         board = self.board
         self.provinces = sorted(board)
@@ -115,26 +107,40 @@ class _Phase:
             return outcome
         return MovementOutcome(outcome.results, outcome.units, outcome.dislodged, outcome.standoffs, air_given)
 
-    def _province(self, location: str) -> str:
-        return self.where.get(location) or province_of(location)
-
     def _read_orders(self) -> None:
         """Check every order; give each unit the legal order it obeys. Two different legal
         orders for one unit leave it holding (DATC 4.D.3); the same order twice counts once."""
-        entries, at, void, ordered = self.entries, self.at, self.void, self.ordered
+        entries, at, board, where = self.entries, self.at, self.board, self.where
+        void, ordered = self.void, self.ordered
         conflicts: list[str] = []
         for power, order in self.given:
-            reason, province, destination, target, location = self._check(power, order)
+            province = None
+            if type(order) not in _MOVEMENT_ORDERS:
+                reason = "void: not a movement-phase order"
+            else:
+                location = order.unit.location
+                province = where[location]
+                here = board.get(province)
+                if here is None:
+                    reason, province = f"void: no unit at {province}", None
+                elif here.power != power:
+                    reason, province = f"void: {here.unit} is not your unit", None
+                else:
+                    entry = entries[at[province]]
+                    if entry.order is None:
+                        kind = type(order)  # self._check, its common cases written out
+                        if kind is Move:
+                            reason = self._check_move(entry, here.unit, order)
+                        elif kind is SupportMove or kind is SupportHold:
+                            reason = self._check_support(entry, here.unit, order)
+                        else:
+                            reason = self._check(entry, here.unit, order)
+                    else:  # another order for the same unit: checked aside, it only matters if it differs
+                        reason = self._check(Prepared(-1, power, province), here.unit, order)
+                        if not reason and entry.order != order and province not in conflicts:
+                            conflicts.append(province)
             void.append(reason)
             ordered.append(province)
-            if reason:
-                continue
-            entry = entries[at[province]]  # type: ignore[index]
-            if entry.order is None:
-                entry.order = order
-                entry.destination, entry.target, entry.location = destination, target, location
-            elif entry.order != order and province not in conflicts:
-                conflicts.append(province)  # type: ignore[arg-type]
         for province in conflicts:
             self._leave_holding(province)
 
@@ -148,60 +154,67 @@ class _Phase:
 
     # -- legality (DATC 4.E.1: an illegal order is ignored, the unit holds) -------------
 
-    def _check(self, power: Power, order: Order) -> Checked:
+    def _check(self, entry: Prepared, unit: Unit, order: Order) -> str:
+        """Why ``order`` for the unit of ``entry`` (the board's ``unit``: DATC 4.B.5, 4.C.2, a
+        wrong coast or unit type in the order is ignored) is void, or "" and the order is
+        written into the entry with the provinces it names."""
         kind = type(order)
-        if kind not in _MOVEMENT_ORDERS:
-            return _void("void: not a movement-phase order")
-        where = self.where
-        location = order.unit.location
-        province = where.get(location) or province_of(location)
-        here = self.board.get(province)
-        if here is None:
-            return _void(f"void: no unit at {province}")
-        if here.power != power:
-            return _void(f"void: {here.unit} is not your unit")
-        unit = here.unit  # DATC 4.B.5, 4.C.2: a wrong coast or unit type is ignored
         if kind is Move:
-            destination = order.destination  # type: ignore[union-attr]
-            target = where.get(destination) or province_of(destination)
-            return self._check_move(unit, province, target, order)  # type: ignore[arg-type]
+            return self._check_move(entry, unit, order)  # type: ignore[arg-type]
         if kind is Hold:
-            return "", province, "", "", ""
-        if kind is SupportHold:
-            target = self._province(order.supported.location)  # type: ignore[union-attr]
-            return self._illegal_support(unit, province, target, target, None), province, target, target, ""
-        if kind is SupportMove:
-            target = self._province(order.supported.location)  # type: ignore[union-attr]
-            destination = self._province(order.destination)  # type: ignore[union-attr]
-            reason = self._illegal_support(unit, province, target, destination, order.destination)  # type: ignore[union-attr]
-            return reason, province, destination, target, ""
-        army = self._province(order.army.location)  # type: ignore[union-attr]
-        destination = self._province(order.destination)  # type: ignore[union-attr]
-        return self._illegal_convoy(unit, province, army, destination), province, destination, army, ""
+            entry.order = order
+            return ""
+        if kind is Convoy:
+            return self._check_convoy(entry, unit, order)  # type: ignore[arg-type]
+        return self._check_support(entry, unit, order)  # type: ignore[arg-type]
 
-    def _check_move(self, unit: Unit, origin: str, target: str, order: Move) -> Checked:
+    def _check_move(self, entry: Prepared, unit: Unit, order: Move) -> str:
+        origin = entry.province
+        destination = order.destination
+        target = self.where[destination]
         if target == origin:
-            return _void(f"void: {unit} cannot move to its own province")
+            return f"void: {unit} cannot move to its own province"
         if target not in self.map.provinces:
-            return _void(f"void: no province {target}")
+            return f"void: no province {target}"
         if unit.type is _FLEET:
-            location = self._fleet_destination(unit, order.destination, target)
+            location = self._fleet_destination(unit, destination, target)
             if location.startswith("void"):
-                return _void(location)
-            return "", origin, target, "", location
-        # DATC 4.B.6: a coast on an army move is ignored
-        adjacent = target in self.map.army.get(origin, _NOTHING)
-        if adjacent and not order.via_convoy:
-            return "", origin, target, "", target
-        if not self._convoy_possible(origin, target, self.sea_fleets):
-            if adjacent:
-                return _void(f"void: no fleet could convoy {unit} to {target}")
-            return _void(f"void: {origin} does not border {target} and no convoy is possible")
-        return "", origin, target, "", target
+                return location
+        else:
+            location = target  # DATC 4.B.6: a coast on an army move is ignored
+            adjacent = target in self.map.army.get(origin, _NOTHING)
+            if (not adjacent or order.via_convoy) and not self._convoy_possible(origin, target, self.sea_fleets):
+                if adjacent:
+                    return f"void: no fleet could convoy {unit} to {target}"
+                return f"void: {origin} does not border {target} and no convoy is possible"
+        entry.order, entry.destination, entry.location = order, target, location
+        return ""
+
+    def _check_support(self, entry: Prepared, unit: Unit, order: SupportHold | SupportMove) -> str:
+        where = self.where
+        location = order.supported.location
+        supported = where[location]
+        if type(order) is SupportHold:
+            target, written = supported, None
+        else:
+            written = order.destination
+            target = where[written]
+        reason = self._illegal_support(unit, entry.province, supported, target, written)
+        if not reason:
+            entry.order, entry.destination, entry.target = order, target, supported
+        return reason
+
+    def _check_convoy(self, entry: Prepared, unit: Unit, order: Convoy) -> str:
+        army = self.where[order.army.location]
+        destination = self.where[order.destination]
+        reason = self._illegal_convoy(unit, entry.province, army, destination)
+        if not reason:
+            entry.order, entry.destination, entry.target = order, destination, army
+        return reason
 
     def _fleet_destination(self, unit: Unit, destination: str, target: str) -> str:
         """The exact location a fleet moves to, or a void reason (DATC 4.B.1 to 4.B.3)."""
-        reachable = self.map.fleet_destinations_in(unit.location, target)
+        reachable = self.map.fleet_into.get(unit.location, _NO_STEPS).get(target, ())
         if not reachable:
             return f"void: {unit} cannot reach {target}"
         if target in self.map.split:
@@ -231,7 +244,7 @@ class _Phase:
             return f"void: no unit at {supported} to support"
         tables = self.map
         if unit.type is _ARMY:
-            reach = tables.army.get(self._province(unit.location), _NOTHING)
+            reach = tables.army.get(self.where[unit.location], _NOTHING)
         else:
             reach = tables.fleet_reach.get(unit.location, _NOTHING)
         if target not in reach:
@@ -243,9 +256,9 @@ class _Phase:
             return f"void: {mover} cannot move to its own province"
         if mover.type is _FLEET:
             if destination != target and target in tables.split:
-                possible = destination in tables.fleet_neighbours(mover.location)
+                possible = destination in tables.fleet.get(mover.location, _NOTHING)
             else:
-                possible = bool(tables.fleet_destinations_in(mover.location, target))
+                possible = target in tables.fleet_into.get(mover.location, _NO_STEPS)
         else:
             possible = target in tables.army.get(supported, _NOTHING) or self._convoy_possible(
                 supported, target, self.sea_fleets - {origin}
@@ -325,7 +338,7 @@ class _Phase:
             matches = supported.kind == MOVE and supported.destination == entry.destination
             if matches and order.destination != entry.destination:  # type: ignore[union-attr]  # a coast in the support
                 moved_to = supported.location
-                matches = self._province(moved_to) not in self.map.split or moved_to == order.destination  # type: ignore[union-attr]
+                matches = self.where[moved_to] not in self.map.split or moved_to == order.destination  # type: ignore[union-attr]
         if matches:
             self._add_support(supported, entry)
 
@@ -428,13 +441,18 @@ class _Outcome:
         shares the result of the entry it became."""
         phase = self.phase
         entries, at, void, ordered = self.entries, phase.at, phase.void, phase.ordered
+        moved = self.moved
         results = []
         for index, (power, order) in enumerate(phase.given):
             reason = void[index]
             if reason:
                 results.append(OrderResult(power, order, "void", reason))
+                continue
+            entry = entries[at[ordered[index]]]  # type: ignore[index]
+            if entry.kind == MOVE and moved[entry.index]:  # the most common answer, read at once
+                results.append(OrderResult(power, order, "succeeds", f"moved to {entry.destination}"))
             else:
-                result, reason = self._result(entries[at[ordered[index]]])  # type: ignore[index]
+                result, reason = self._result(entry)
                 results.append(OrderResult(power, order, result, reason))
         return tuple(results)
 

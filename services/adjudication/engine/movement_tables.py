@@ -14,6 +14,13 @@ from .position import PowerUnit
 _NONE: frozenset[str] = frozenset()
 
 
+class _Provinces(dict):
+    """location -> province; a location the map does not know is split like any other."""
+
+    def __missing__(self, location: str) -> str:
+        return province_of(location)
+
+
 class MovementTables:
     __slots__ = ("provinces", "province_of", "army", "fleet", "fleet_reach", "fleet_into", "sea", "coastal", "split", "units", "power_units")
 
@@ -22,8 +29,8 @@ class MovementTables:
         self.army = {p: game_map.army_neighbours(p) for p in game_map.provinces}
         locations = [loc for p in game_map.provinces for loc in game_map.fleet_locations(p)]
         self.fleet = {loc: game_map.fleet_neighbours(loc) for loc in locations}
-        # location -> province for every location of the map: a dict read instead of a split
-        self.province_of = {loc: province_of(loc) for loc in [*game_map.provinces, *locations]}
+        # location -> province: a dict read instead of a split for the map's own locations
+        self.province_of = _Provinces({loc: province_of(loc) for loc in [*game_map.provinces, *locations]})
         self.fleet_reach = {loc: frozenset(province_of(n) for n in nbrs) for loc, nbrs in self.fleet.items()}
         # location -> province -> the locations of that province a fleet there can step to
         self.fleet_into: dict[str, dict[str, tuple[str, ...]]] = {}
