@@ -77,9 +77,10 @@ class _Phase:
         self.where = tables.province_of  # location -> province
         self.board: Mapping[str, PowerUnit] = position.units  # keyed by province
         board = self.board
-        self.provinces = sorted(board)
-        self.entries = [Prepared(index, board[p].power, p) for index, p in enumerate(self.provinces)]
-        self.at = {province: index for index, province in enumerate(self.provinces)}
+        self.provinces = provinces = sorted(board)
+        count = range(len(provinces))
+        self.entries = list(map(Prepared, count, [board[p].power for p in provinces], provinces))
+        self.at = dict(zip(provinces, count))  # province -> entry index
         sea, fleet_reach = tables.sea, tables.fleet_reach
         self.sea_neighbours = {
             p: fleet_reach[pu.unit.location] for p, pu in board.items() if p in sea and pu.unit.type is _FLEET
@@ -392,22 +393,21 @@ class _Outcome:
     def build(self) -> MovementOutcome:
         phase = self.phase
         entries = self.entries
-        leaving = {entries[i].province for i, moved in self.moved.items() if moved}
+        movers = [entries[i] for i, moved in self.moved.items() if moved]
+        leaving = {entry.province for entry in movers}
         leaving.update(entries[i].province for i in self.dislodged_by)
         units = {p: pu for p, pu in phase.board.items() if p not in leaving}
         power_unit = phase.map.power_unit
-        for index, moved in self.moved.items():
-            if moved:
-                entry = entries[index]
-                here = phase.board[entry.province]
-                units[entry.destination] = power_unit(here.power, here.unit.type, entry.location)
+        for entry in movers:
+            here = phase.board[entry.province]
+            units[entry.destination] = power_unit(here.power, here.unit.type, entry.location)
         standoffs = self._standoffs(units)
         dislodged = tuple(
             sorted(
                 (self._dislodged(victim, mover, units, standoffs) for victim, mover in self.dislodged_by.items()),
                 key=lambda d: (d.unit.province, d.power),
             )
-        )
+        ) if self.dislodged_by else ()
         return MovementOutcome(self._results(), units, dislodged, frozenset(standoffs))
 
     def _standoffs(self, units: dict[str, PowerUnit]) -> set[str]:
@@ -438,10 +438,11 @@ class _Outcome:
 
     def _results(self) -> tuple[OrderResult, ...]:
         """One result per given order, in input order. The same legal order given twice
-        shares the result of the entry it became."""
+        shares the result of the entry it became. The common answers are read here at once,
+        the others worked out by ``_result``."""
         phase = self.phase
         entries, at, void, ordered = self.entries, phase.at, phase.void, phase.ordered
-        moved = self.moved
+        moved, resolution, dislodged_by = self.moved, self.resolution, self.dislodged_by
         results = []
         for index, (power, order) in enumerate(phase.given):
             reason = void[index]
@@ -449,8 +450,13 @@ class _Outcome:
                 results.append(OrderResult(power, order, "void", reason))
                 continue
             entry = entries[at[ordered[index]]]  # type: ignore[index]
-            if entry.kind == MOVE and moved[entry.index]:  # the most common answer, read at once
+            kind = entry.kind
+            if kind == MOVE and moved[entry.index]:
                 results.append(OrderResult(power, order, "succeeds", f"moved to {entry.destination}"))
+            elif kind == HOLD and entry.index not in dislodged_by:
+                results.append(OrderResult(power, order, "succeeds", "held"))
+            elif kind != CONVOY and entry.has_decision and resolution[entry.index]:  # a support
+                results.append(OrderResult(power, order, "succeeds", "support given"))
             else:
                 result, reason = self._result(entry)
                 results.append(OrderResult(power, order, result, reason))
@@ -460,7 +466,7 @@ class _Outcome:
         return str(self.phase.board[self.entries[index].province].unit)
 
     def _result(self, entry: Prepared) -> tuple[str, str]:
-        """(result, reason) of the order ``entry`` obeys; the common answers first."""
+        """(result, reason) of the order ``entry`` obeys."""
         kind = entry.kind
         index = entry.index
         if kind == MOVE:
@@ -471,8 +477,6 @@ class _Outcome:
             if index in self.dislodged_by:
                 return "fails", f"dislodged by {self._unit_text(self.dislodged_by[index])}"
             return "succeeds", "held"
-        if entry.has_decision and self.resolution[index] and kind != CONVOY:
-            return "succeeds", "support given"
         if kind == CONVOY:
             return self._convoy_result(entry)
         return self._support_result(entry)
