@@ -148,6 +148,7 @@ class _Phase:
     def _leave_holding(self, province: str) -> None:
         entry = self.entries[self.at[province]]
         entry.order, entry.destination, entry.target, entry.location = None, "", "", ""
+        entry.kind, entry.has_decision, entry.by_convoy = HOLD, False, False
         reason = f"void: conflicting orders for {self.board[province].unit}"
         for index, ordered in enumerate(self.ordered):
             if ordered == province and not self.void[index]:
@@ -184,11 +185,14 @@ class _Phase:
         else:
             location = target  # DATC 4.B.6: a coast on an army move is ignored
             adjacent = target in self.map.army.get(origin, _NOTHING)
-            if (not adjacent or order.via_convoy) and not self._convoy_possible(origin, target, self.sea_fleets):
-                if adjacent:
-                    return f"void: no fleet could convoy {unit} to {target}"
-                return f"void: {origin} does not border {target} and no convoy is possible"
+            if not adjacent or order.via_convoy:
+                if not self._convoy_possible(origin, target, self.sea_fleets):
+                    if adjacent:
+                        return f"void: no fleet could convoy {unit} to {target}"
+                    return f"void: {origin} does not border {target} and no convoy is possible"
+                entry.by_convoy = True  # so far: a fleet of its own may still offer one (_choose_route)
         entry.order, entry.destination, entry.location = order, target, location
+        entry.kind, entry.has_decision = MOVE, True
         return ""
 
     def _check_support(self, entry: Prepared, unit: Unit, order: SupportHold | SupportMove) -> str:
@@ -203,6 +207,7 @@ class _Phase:
         reason = self._illegal_support(unit, entry.province, supported, target, written)
         if not reason:
             entry.order, entry.destination, entry.target = order, target, supported
+            entry.kind = SUPPORT_HOLD if written is None else SUPPORT_MOVE
         return reason
 
     def _check_convoy(self, entry: Prepared, unit: Unit, order: Convoy) -> str:
@@ -210,7 +215,7 @@ class _Phase:
         destination = self.where[order.destination]
         reason = self._illegal_convoy(unit, entry.province, army, destination)
         if not reason:
-            entry.order, entry.destination, entry.target = order, destination, army
+            entry.order, entry.destination, entry.target, entry.kind = order, destination, army, CONVOY
         return reason
 
     def _fleet_destination(self, unit: Unit, destination: str, target: str) -> str:
@@ -288,41 +293,36 @@ class _Phase:
     # -- matching ---------------------------------------------------------------------
 
     def _match_orders(self) -> list[Prepared]:
-        """Give each entry its kind and tie supports and convoys to the orders they serve.
+        """Tie supports and convoys to the orders they serve; returns the moves.
 
-        Convoys first (a move looks for its convoys), supports last (a support looks at the
-        move it serves); each in province order. Returns the moves."""
+        Convoys first (an army's move looks for its convoys), supports last (a support
+        looks at the move it serves); each in province order."""
         moves: list[Prepared] = []
         supports: list[Prepared] = []
+        convoys_of = self.convoys_of
         for entry in self.entries:
-            kind = type(entry.order)
-            if kind is Move:
+            kind = entry.kind
+            if kind == MOVE:
                 moves.append(entry)
-            elif kind is SupportHold or kind is SupportMove:
+            elif kind == CONVOY:
+                convoys_of.setdefault((entry.target, entry.destination), []).append(entry.index)
+            elif kind != HOLD:
                 supports.append(entry)
-            elif kind is Convoy:
-                entry.kind = CONVOY
-                self.convoys_of.setdefault((entry.target, entry.destination), []).append(entry.index)
-        for entry in moves:
-            self._prepare_move(entry)
+        if convoys_of:
+            for entry in moves:
+                if self.board[entry.province].unit.type is not _FLEET:
+                    self._choose_route(entry)
         for entry in supports:
             self._prepare_support(entry)
         return moves
 
-    def _prepare_move(self, entry: Prepared) -> None:
-        entry.kind = MOVE
-        entry.has_decision = True
-        if self.board[entry.province].unit.type is _FLEET:
-            return
-        convoyers = tuple(self.convoys_of.get((entry.province, entry.destination), ())) if self.convoys_of else ()
-        adjacent = entry.destination in self.map.army.get(entry.province, _NOTHING)
+    def _choose_route(self, entry: Prepared) -> None:
+        """An army's move when convoys are ordered: by land or by sea (``by_convoy`` so far:
+        the move needs a convoy or asks for one)."""
+        convoyers = tuple(self.convoys_of.get((entry.province, entry.destination), ()))
         # DATC 4.A.3 (2000/2023 rules, no fallback): the convoy route is taken when it is
         # needed, asked for ("via convoy"), or offered by a fleet of the army's own power.
-        entry.by_convoy = (
-            not adjacent
-            or entry.order.via_convoy  # type: ignore[union-attr]
-            or any(self.entries[c].power == entry.power for c in convoyers)
-        )
+        entry.by_convoy = entry.by_convoy or any(self.entries[c].power == entry.power for c in convoyers)
         if entry.by_convoy:
             entry.convoyers = convoyers
             for c in convoyers:
@@ -331,11 +331,9 @@ class _Phase:
     def _prepare_support(self, entry: Prepared) -> None:
         order = entry.order
         supported = self.entries[self.at[entry.target]]
-        if type(order) is SupportHold:
-            entry.kind = SUPPORT_HOLD
+        if entry.kind == SUPPORT_HOLD:
             matches = supported.kind != MOVE
         else:
-            entry.kind = SUPPORT_MOVE
             matches = supported.kind == MOVE and supported.destination == entry.destination
             if matches and order.destination != entry.destination:  # type: ignore[union-attr]  # a coast in the support
                 moved_to = supported.location
