@@ -395,10 +395,11 @@ class _Outcome:
         leaving = {entry.province for entry in movers}
         leaving.update(entries[i].province for i in self.dislodged_by)
         units = {p: pu for p, pu in phase.board.items() if p not in leaving}
-        power_unit = phase.map.power_unit
+        shared = phase.map.power_units  # MovementTables.power_unit, read without the call
         for entry in movers:
             here = phase.board[entry.province]
-            units[entry.destination] = power_unit(here.power, here.unit.type, entry.location)
+            key = (here.power, here.unit.type, entry.location)
+            units[entry.destination] = shared.get(key) or PowerUnit(here.power, Unit(*key[1:]))
         standoffs = self._standoffs(units)
         dislodged = tuple(
             sorted(
@@ -439,25 +440,23 @@ class _Outcome:
         shares the result of the entry it became. The common answers are read here at once,
         the others worked out by ``_result``."""
         phase = self.phase
-        entries, at, void, ordered = self.entries, phase.at, phase.void, phase.ordered
-        moved, resolution, dislodged_by = self.moved, self.resolution, self.dislodged_by
+        entries, at = self.entries, phase.at
+        resolution, dislodged_by = self.resolution, self.dislodged_by
         results = []
-        for index, (power, order) in enumerate(phase.given):
-            reason = void[index]
+        for (power, order), reason, province in zip(phase.given, phase.void, phase.ordered):
             if reason:
-                results.append(OrderResult(power, order, "void", reason))
-                continue
-            entry = entries[at[ordered[index]]]  # type: ignore[index]
-            kind = entry.kind
-            if kind == MOVE and moved[entry.index]:
-                results.append(OrderResult(power, order, "succeeds", f"moved to {entry.destination}"))
-            elif kind == HOLD and entry.index not in dislodged_by:
-                results.append(OrderResult(power, order, "succeeds", "held"))
-            elif kind != CONVOY and entry.has_decision and resolution[entry.index]:  # a support
-                results.append(OrderResult(power, order, "succeeds", "support given"))
+                result = "void"
             else:
-                result, reason = self._result(entry)
-                results.append(OrderResult(power, order, result, reason))
+                entry = entries[at[province]]  # type: ignore[index]
+                kind = entry.kind
+                if kind != CONVOY and entry.has_decision and resolution[entry.index]:
+                    result = "succeeds"
+                    reason = f"moved to {entry.destination}" if kind == MOVE else "support given"
+                elif kind == HOLD and entry.index not in dislodged_by:
+                    result, reason = "succeeds", "held"
+                else:
+                    result, reason = self._result(entry)
+            results.append(OrderResult(power, order, result, reason))
         return tuple(results)
 
     def _unit_text(self, index: int) -> str:
