@@ -56,6 +56,8 @@ class GameSettings(BaseModel):
     # the host may resolve the current phase at once (POST /games/{id}/resolve); switch it off
     # where the host also plays among strangers: the clock and early resolution still run
     host_may_resolve: bool = True
+    # variants that end by the calendar (Tale of Ekonia): the last turn played; None: no limit
+    max_turns: int | None = None
 
 
 class GameCreated(Event):
@@ -120,9 +122,12 @@ class OrdersSubmitted(Event):
 
 
 class AdjudicatedOrder(BaseModel):
+    """One order as resolved. Standard and dirigible: succeeds, fails, void; Tale of Ekonia
+    (its orders are not moves that succeed or fail against others): ok, failed, invalid."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
     order: str
-    result: Literal["succeeds", "fails", "void"]
+    result: Literal["succeeds", "fails", "void", "ok", "failed", "invalid"]
     reason: str = ""
 
 

@@ -139,10 +139,11 @@ async def resolve(game: CurrentGame, caller: CurrentCaller, store: StoreDep, req
     require(caller, "host", "operator")
     event = await service.resolve_phase(store, game.game_id, body.phase if body else None,
                                         request_metadata(request, caller.role), now)
-    return {"phase": event.phase, "next_phase": event.next_phase,
-            "orders": {p: [o.model_dump() for o in orders] for p, orders in event.orders.items()},
-            "dislodged": [d.model_dump() for d in event.dislodged],
-            "must_act": event.must_act, "winners": event.winners}
+    seen = event.model_dump(mode="json")
+    if caller.role != "operator":  # the host sees what the public sees (Ekonia: no orders)
+        seen = service.variant_of(game).history_view(seen, None)
+    return {"phase": event.phase, "next_phase": event.next_phase, "orders": seen["orders"],
+            "dislodged": seen["dislodged"], "must_act": event.must_act, "winners": event.winners}
 
 
 @router.get("/games/{game_id}/possible-orders", response_model=PossibleOrders)

@@ -10,7 +10,6 @@ from fastapi import APIRouter, Body, Query, Request
 
 from services.factory import build_app
 from shared.auth import require
-from shared.events import GameSettings
 from shared.settings import Settings
 
 from . import service
@@ -29,7 +28,7 @@ async def create_game(body: CreateGame, store: StoreDep, request: Request, now: 
     """Create a game; the response holds the host token, shown only this once."""
     created = await service.create_game(
         store, name=body.name, variant=body.variant,
-        settings=GameSettings(**body.settings.model_dump()),
+        settings=service.settings_for(body.variant, body.settings.model_dump()),
         metadata=request_metadata(request, "host"), now=now)
     return {**created.state.summary(), "host_token": created.host_token}
 

@@ -19,6 +19,8 @@ def surviving_powers(state: GameState) -> set[str]:
     if state.position is None:
         return set()
     board = get_variant(state.variant).view(state.position, None)
+    if "surviving" in board:  # a variant that hides units says who is still in the game (Ekonia)
+        return set(board["surviving"])
     return {p for p, units in board.get("units", {}).items() if units} | {
         p for p, centres in board.get("centres", {}).items() if centres}
 

@@ -8,8 +8,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 class SettingsIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    player_count: int = Field(7, ge=1, le=7, description=(
-        "players seated, 2 to 7; fewer than seven share the powers as seed 003's table says"))
+    player_count: int | None = Field(None, ge=1, le=7, description=(
+        "players seated; default: the variant's full table (standard and dirigible 7, 2 to 7, "
+        "fewer than seven share the powers as seed 003's table says; ekonia 6, 2 to 6)"))
     edition: Literal["2000", "2023"] = Field("2000", description="rules edition for civil disorder")
     press: Literal["full", "public", "none"] = Field("full", description=(
         "full: public and private messages; public: public messages only; none: gunboat"))
@@ -22,6 +23,8 @@ class SettingsIn(BaseModel):
     max_pause_minutes: int = Field(3 * 24 * 60, description="a pause resumes by itself after at most this long")
     host_may_resolve: bool = Field(True, description=(
         "the host may resolve the current phase at once; switch off where the host also plays"))
+    max_turns: int | None = Field(None, ge=1, le=1000, description=(
+        "ekonia only: the game ends after this turn, won by the states holding the most land"))
 
 
 class CreateGame(BaseModel):

@@ -81,14 +81,32 @@ class Joined:
     token: str
 
 
-def check_settings(variant: str, settings: GameSettings) -> None:
+def _check_variant(variant: str) -> None:
     if variant not in variant_names():
         raise Unprocessable(f"variant {variant!r} is not supported; expected one of {variant_names()}",
                             code="unsupported_variant", where="body.variant")
+
+
+def settings_for(variant: str, given: dict[str, Any]) -> GameSettings:
+    """The settings of a new game: what the creator gave, the variant's defaults for the rest
+    (a Tale of Ekonia table is six players, a standard one seven)."""
+    _check_variant(variant)
+    chosen = {key: value for key, value in given.items() if value is not None}
+    defaults = dict(get_variant(variant).default_settings)
+    return GameSettings(**{**defaults, **chosen})
+
+
+def check_settings(variant: str, settings: GameSettings) -> None:
+    _check_variant(variant)
     if not MIN_PLAYERS <= settings.player_count <= MAX_PLAYERS:
         raise Unprocessable(f"player_count must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {settings.player_count}",
                             code="unsupported_player_count", where="body.settings.player_count")
     clock.check_clock_settings(settings)
+    try:
+        get_variant(variant).check_settings(settings.model_dump())
+    except ValueError as error:
+        raise Unprocessable(f"the {variant} game cannot be set up so: {error}",
+                            code="unsupported_setting", where="body.settings") from None
     try:
         get_variant(variant).opening(settings.model_dump(), 0)
     except ValueError as error:

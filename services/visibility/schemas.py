@@ -40,15 +40,20 @@ class PositionView(BaseModel):
 
 class ResultView(BaseModel):
     order: str
-    result: Literal["succeeds", "fails", "void"]
+    result: Literal["succeeds", "fails", "void", "ok", "failed", "invalid"]  # the last three: Ekonia
     reason: str
 
 
 class ResolvedPhaseView(BaseModel):
+    """A resolved phase as the variant lets the viewer see it (``history_view``): every order
+    in the standard game; in Tale of Ekonia the viewer's own orders and the turn's details
+    the policy shows them (services/visibility/ekonia_policy.py)."""
+
     phase: str
     orders: dict[str, list[ResultView]]
     dislodged: list[DislodgedView]
     next_phase: str
+    details: dict[str, Any] | None = None
 
 
 class PowerView(BaseModel):

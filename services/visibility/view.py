@@ -9,7 +9,7 @@ field:
 | codenames of all powers        | yes              | yes               | yes      |
 | which power the viewer plays   | own only         | -                 | -        |
 | units, centres, dislodged      | yes              | yes               | yes      |
-| resolved phases (all orders and results) | yes    | yes               | yes      |
+| resolved phases (the variant's ``history_view``: standard all orders and results; Ekonia own orders, details by services/visibility/ekonia_policy.py) | yes | yes | yes |
 | pending orders of this phase   | own only         | none              | all      |
 | token hashes, player ids, seed | never            | never             | never    |
 | clock, civil disorder, result  | yes              | yes               | yes      |
@@ -26,7 +26,7 @@ from typing import Any, Iterable, Literal
 
 from services.adjudication.variants import get_variant
 from services.lobby.state import GameState, fold
-from shared.events import Event, OrdersSubmitted, PhaseResolved, ReadySet
+from shared.events import Event, OrdersSubmitted, ReadySet
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +57,7 @@ def view(events: Iterable[Event], viewer: Viewer) -> dict[str, Any]:
         "position": _position(state, viewer),
         "must_act": list(state.must_act) if state.status == "active" else [],
         "orders": _pending_orders(events, state, viewer),
-        "history": [_resolved(r) for r in state.resolved],
+        "history": _history(state, viewer),
         "winners": list(state.winners),
         "clock": summary["clock"],
         "civil_disorder": summary["civil_disorder"],
@@ -96,10 +96,11 @@ def _pending_orders(events: list[Event], state: GameState, viewer: Viewer) -> di
     return {power: orders for power, orders in sorted(latest.items()) if power in own}
 
 
-def _resolved(event: PhaseResolved) -> dict[str, Any]:
-    return {
-        "phase": event.phase,
-        "orders": {power: [o.model_dump() for o in orders] for power, orders in event.orders.items()},
-        "dislodged": [d.model_dump() for d in event.dislodged],
-        "next_phase": event.next_phase,
-    }
+def _history(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
+    """Each resolved phase as the variant lets the viewer see it (``history_view``): every
+    order in the standard game; in Tale of Ekonia a state's own orders and what the policy
+    shows it of the turn. The operator's view is the public one (the whole log is
+    ``GET .../events``)."""
+    variant = get_variant(state.variant)
+    power = viewer.power if viewer.kind == "power" else None
+    return [variant.history_view(event.model_dump(mode="json"), power) for event in state.resolved]

@@ -78,8 +78,18 @@ class PhaseOutcome:
     details: dict[str, Any] = field(default_factory=dict)
 
 
+def every_order_and_dislodgement(resolved: Mapping[str, Any]) -> dict[str, Any]:
+    """A resolved phase as the standard and dirigible games show it to everyone: every
+    power's orders and results, and the dislodged units (``history_view``)."""
+    return {"phase": resolved["phase"], "orders": resolved.get("orders", {}),
+            "dislodged": resolved.get("dislodged", []), "next_phase": resolved["next_phase"]}
+
+
 class Variant(Protocol):
     name: str
+    # game settings the lobby fills in when the creator leaves them out (player_count: the
+    # number of seats of a full game)
+    default_settings: Mapping[str, Any]
 
     def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
         """The state of a new game; ``seed`` is the game's stored secret seed."""
@@ -98,6 +108,14 @@ class Variant(Protocol):
 
     def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         """What ``viewer`` (a power, or None for the public) may see of ``state``."""
+
+    def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        """What ``viewer`` (a power, or None) may see of a resolved phase: ``resolved`` is a
+        PhaseResolved event as JSON; the answer has phase, orders, dislodged, next_phase and
+        optionally details."""
+
+    def check_settings(self, settings: Mapping[str, Any]) -> None:
+        """Raise ValueError, saying why, for settings this variant cannot be played with."""
 
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         """The ``entente adjudicate`` contract for this variant."""

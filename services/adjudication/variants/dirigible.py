@@ -20,7 +20,7 @@ from services.adjudication.engine.orders import Build, Order, UnitType
 from services.adjudication.engine.phase import PhaseType
 from services.adjudication.engine.position import Position, Resolution
 
-from .base import Opening, OrderCheck, PhaseOutcome
+from .base import Opening, OrderCheck, PhaseOutcome, every_order_and_dislodgement
 
 
 def read_orders(texts: Sequence[str], power: str, position: Position) -> list[Order | ParseError]:
@@ -116,6 +116,7 @@ def outcome_of(before: Position, resolution: Resolution) -> PhaseOutcome:
 
 class DirigibleVariant:
     name = NAME
+    default_settings = {"player_count": 7}
 
     def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
         position = opening_position(NAME, load_map(NAME))
@@ -143,6 +144,13 @@ class DirigibleVariant:
         position = dirigible_position_from_document(dict(state))
         options = dirigible_possible_orders(position, power, load_map(NAME))
         return {key: [str(o) for o in found] for key, found in sorted(options.items())}
+
+    def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        return every_order_and_dislodgement(resolved)  # orders are public once resolved
+
+    def check_settings(self, settings: Mapping[str, Any]) -> None:
+        if settings.get("max_turns") is not None:
+            raise ValueError("max_turns is for variants that end by the calendar; this one ends by victory or draw")
 
     def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         return position_view(dirigible_position_from_document(dict(state)))

@@ -18,7 +18,7 @@ from services.adjudication.engine.phase import PhaseType
 from services.adjudication.engine.possible import adjustment_count
 from services.adjudication.engine.position import Position, Resolution
 
-from .base import Opening, OrderCheck, PhaseOutcome
+from .base import Opening, OrderCheck, PhaseOutcome, every_order_and_dislodgement
 
 
 def setup_of(settings: Mapping[str, Any], seed: int):
@@ -91,6 +91,7 @@ def outcome_of(resolution: Resolution) -> PhaseOutcome:
 
 class StandardVariant:
     name = "standard"
+    default_settings = {"player_count": 7}
 
     def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
         setup = setup_of(settings, seed)
@@ -127,6 +128,13 @@ class StandardVariant:
         position = position_from_document(dict(state))
         options = possible_orders(position, power, load_map(position.variant))
         return {loc: [str(o) for o in found] for loc, found in sorted(options.items())}
+
+    def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        return every_order_and_dislodgement(resolved)  # orders are public once resolved
+
+    def check_settings(self, settings: Mapping[str, Any]) -> None:
+        if settings.get("max_turns") is not None:
+            raise ValueError("max_turns is for variants that end by the calendar; this one ends by victory or draw")
 
     def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         return position_view(position_from_document(dict(state)))

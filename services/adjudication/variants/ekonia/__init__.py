@@ -16,6 +16,7 @@ from .parser import ParseError, parse_order
 from .planning import plan_orders
 from .state import alive_powers, initial_state, phase_name
 from .turn import resolve_turn
+from .view import history_view as ekonia_history_view
 from .view import view as ekonia_view
 
 
@@ -48,6 +49,7 @@ def check_orders(state: Mapping[str, Any], board: Board, power: str,
 
 class EkoniaVariant:
     name = "ekonia"
+    default_settings = {"player_count": 6}
 
     def __init__(self, board: Board | None = None) -> None:
         self._board = board
@@ -90,6 +92,18 @@ class EkoniaVariant:
 
     def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         return ekonia_view(state, self.board, viewer)
+
+    def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        return ekonia_history_view(resolved, viewer)
+
+    def check_settings(self, settings: Mapping[str, Any]) -> None:
+        """2 to 6 players (``opening`` says it again); ``max_turns`` a positive number or none."""
+        count = (settings or {}).get("player_count") or len(self.board.states)
+        if not 2 <= int(count) <= len(self.board.states):
+            raise ValueError(f"Tale of Ekonia is played by 2 to {len(self.board.states)} players, not {count}")
+        max_turns = (settings or {}).get("max_turns")
+        if max_turns is not None and int(max_turns) < 1:
+            raise ValueError(f"max_turns must be at least 1, not {max_turns}")
 
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         """``{"variant": "ekonia", "state", "orders": {STATE: [texts]}, "seed"}`` resolved."""
