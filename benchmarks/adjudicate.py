@@ -6,7 +6,8 @@ the opening to crowded boards with convoys and dislodgements, with the random le
 those games were played with. Each phase is timed R times and the minimum counts (the run
 least disturbed by the machine). Prints the median and 90th percentile per phase in
 microseconds; ``--datc`` also times the DATC test files through pytest; ``--profile`` shows
-where the time goes.
+where the time goes, function by function; ``--stages`` splits the median phase into the steps
+of ``movement.py`` (it calls that module's private steps, so it follows their names).
 """
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from services.adjudication.engine import movement  # noqa: E402
 from services.adjudication.engine.adjudicate import adjudicate  # noqa: E402
+from services.adjudication.engine.geography import load_map  # noqa: E402
 from services.adjudication.engine.phase import PhaseType  # noqa: E402
 from tests.utils.random_play import random_play  # noqa: E402
 
@@ -57,6 +60,59 @@ def time_phases(phases: list[tuple], repeats: int) -> list[float]:
     return timings_us
 
 
+def median_of(phases: list[tuple], repeats: int, step) -> float:
+    """Median over the phases of the best of ``repeats`` runs of ``step(position, orders)``."""
+    timings_us = []
+    for position, orders in phases:
+        best = None
+        for _ in range(repeats):
+            start = time.perf_counter_ns()
+            step(position, orders)
+            elapsed = time.perf_counter_ns() - start
+            best = elapsed if best is None else min(best, elapsed)
+        timings_us.append(best / 1000)
+    return statistics.median(timings_us)
+
+
+def time_stages(phases: list[tuple], repeats: int) -> None:
+    """Medians of ever longer prefixes of one movement phase; each stage is the difference."""
+    game_map = load_map("standard")
+
+    def setup(position, orders):
+        return movement._Phase(position, orders, game_map)
+
+    def read(position, orders):
+        phase = setup(position, orders)
+        phase._read_orders()
+        return phase
+
+    def match(position, orders):
+        phase = read(position, orders)
+        return phase, phase._match_orders()
+
+    def resolve(position, orders):
+        phase, moves = match(position, orders)
+        resolver = movement.Resolver(phase.entries, phase.at, phase.sea_neighbours, moves)
+        for entry in phase.entries:
+            if entry.has_decision:
+                resolver.resolve(entry.index)
+
+    steps = [
+        ("setup: tables, one entry per unit", setup),
+        ("reading and checking the orders", read),
+        ("matching supports and convoys", match),
+        ("the resolver", resolve),
+        ("results, new units, dislodgements", lambda p, o: movement.resolve_movement(p, o, game_map)),
+        ("adjudicate around it (next phase, centres)", adjudicate),
+    ]
+    before = 0.0
+    print("stages (median phase, each the difference from the step before):")
+    for name, step in steps:
+        total = median_of(phases, repeats, step)
+        print(f"  {name:45} {total - before:6.1f} us  (total {total:6.1f})")
+        before = total
+
+
 def time_datc() -> None:
     files = sorted(str(p) for p in (ROOT / "tests" / "adjudication").glob("test_datc_*.py"))
     start = time.perf_counter()
@@ -74,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--datc", action="store_true", help="also time the DATC test files")
     parser.add_argument("--profile", action="store_true", help="print where the time goes")
+    parser.add_argument("--stages", action="store_true", help="split a phase into the steps of movement.py")
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
@@ -94,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
         profiler = cProfile.Profile()
         profiler.runcall(lambda: [adjudicate(p, o) for p, o in phases])
         pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+    if args.stages:
+        time_stages(phases, args.repeats)
     if args.datc:
         time_datc()
     return 0
