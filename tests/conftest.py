@@ -12,13 +12,19 @@ import os
 import threading
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import pytest
 
-from shared.store.tables import STORE_TABLES
+if TYPE_CHECKING:  # the store (and SQLAlchemy) is imported only by tests that use it
+    from shared.store import EventStore
 
-from shared.store import EventStore, open_store
+
+def open_store(url: str):  # type: ignore[no-untyped-def]
+    from shared.store import open_store as opener
+
+    return opener(url)
+
 
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
 T = TypeVar("T")
@@ -88,6 +94,8 @@ async def _empty(url: str) -> None:
     try:
         # every table of the store, whichever area of the product added it
         existing = {row["tablename"] for row in await connection.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
+        from shared.store.tables import STORE_TABLES
+
         names = [table.name for table in STORE_TABLES if table.name in existing]
         if names:
             await connection.execute(f"TRUNCATE {', '.join(names)} RESTART IDENTITY")
@@ -136,7 +144,7 @@ def store_url(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-async def store(store_url: str) -> AsyncIterator[EventStore]:
+async def store(store_url: str) -> AsyncIterator["EventStore"]:
     opened = await open_store(store_url)
     try:
         yield opened
@@ -145,7 +153,7 @@ async def store(store_url: str) -> AsyncIterator[EventStore]:
 
 
 @pytest.fixture
-async def sqlite_store(sqlite_url: str) -> AsyncIterator[EventStore]:
+async def sqlite_store(sqlite_url: str) -> AsyncIterator["EventStore"]:
     opened = await open_store(sqlite_url)
     try:
         yield opened
@@ -154,7 +162,7 @@ async def sqlite_store(sqlite_url: str) -> AsyncIterator[EventStore]:
 
 
 @pytest.fixture
-async def postgres_store(postgres_url: str) -> AsyncIterator[EventStore]:
+async def postgres_store(postgres_url: str) -> AsyncIterator["EventStore"]:
     opened = await open_store(postgres_url)
     try:
         yield opened
