@@ -43,6 +43,7 @@ STATE_POLICY: dict[str, str] = {
     "territories.*.owner": EVERYONE,
     "territories.*.city": EVERYONE,
     "territories.*.fort": EVERYONE,
+    "territories.*.converting": EVERYONE,  # whether it is turning neutral (the fields below)
     "territories.*.converting.since": EVERYONE,  # the map shows the land turning neutral
     "territories.*.converting.by": OWNER,  # the taker only: its troops may be hidden there
     "territories.*.shipyard": OWNER,  # never on the map; Steal Map tells its spy
@@ -169,18 +170,31 @@ def _public(state: Mapping[str, Any], board: Any, visible_units: Any) -> dict[st
     powers = {p: _record(STATE_POLICY, "powers.*", rec, None, p) for p, rec in state["powers"].items()}
     return {
         "turn": state["turn"],
+        "powers": powers,
         "territories": territories,
-        "capitals": {p: rec["capital"] for p, rec in powers.items()},
-        "alive": {p: rec["alive"] for p, rec in powers.items()},
+        "capitals": {p: rec.get("capital") for p, rec in powers.items()},
+        "alive": {p: rec.get("alive") for p, rec in powers.items()},
         "wars": state["wars"], "war_since": state["war_since"], "trade": state["trade"],
         "sea_lanes": lanes,
-        "spent": {p: {turn: rec["total"] for turn, rec in by_turn.items()}
+        "spent": {p: {turn: shown["total"] for turn, rec in by_turn.items()
+                      if "total" in (shown := _record(STATE_POLICY, "spending.*.*", rec, None, p))}
                   for p, by_turn in state["spending"].items()},
-        "units": sorted(({"type": u["type"], "owner": flag(u["owner"], u["privateer"], None),
-                          "location": u["location"]} for u in visible_units(state, board)),
+        "units": sorted((map_unit(u) for u in visible_units(state, board)),
                         key=lambda u: (u["location"], str(u["owner"]), u["type"])),  # no order of building
         "winners": state["winners"],
     }
+
+
+def map_unit(unit: Mapping[str, Any]) -> dict[str, Any]:
+    """A unit the map shows, as the public sees it: its ``map`` fields, its flag."""
+    shown = {}
+    for key, value in unit.items():
+        who = audience(STATE_POLICY, f"units.*.{key}")
+        if who == MAP or who == EVERYONE:
+            shown[key] = value
+        elif who == FLAG:
+            shown[key] = flag(value, unit["privateer"], None)
+    return shown
 
 
 def _own(state: Mapping[str, Any], power: str) -> dict[str, Any]:
