@@ -3,12 +3,15 @@ Runs alone with ``uvicorn services.visibility.api:app``."""
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
 from services.adjudication.engine import load_map
+from services.adjudication.engine.geography import MapDataError
+from services.adjudication.variants import get_variant
 from services.factory import build_app
 from services.lobby.dependencies import CurrentCaller, CurrentGame, StoreDep
 from services.lobby.state import GameState, fold
@@ -24,9 +27,19 @@ router = APIRouter(tags=["visibility"])
 
 
 
+@lru_cache(maxsize=None)
+def variant_powers(variant: str) -> frozenset[str]:
+    """Every power of a variant: the standard map's home centres, or the powers of a full
+    opening for a variant with its own board (Tale of Ekonia's six states)."""
+    try:
+        return frozenset(load_map(variant).home_centres)
+    except MapDataError:
+        return frozenset(get_variant(variant).opening({}, 0).powers)
+
+
 def viewer_for(caller: Caller, game: GameState, power: str | None) -> Viewer:
     """The viewer a caller may be: a player sees as their power, the operator as anyone."""
-    if power is not None and power.upper() not in load_map(game.variant).home_centres:
+    if power is not None and power.upper() not in variant_powers(game.variant):
         raise Unprocessable(f"unknown power {power!r}", code="unknown_power", where="query.power")
     wanted = power.upper() if power else None
     if caller.role == "operator":
