@@ -20,7 +20,7 @@ from shared.clock import ManualClock
 from tests.hosting.helpers import Host, HostedGame, hosting
 from tests.platform.helpers import OPERATOR
 
-from .http_script import orders_for
+from .http_script import PLAYERS, orders_for
 
 TURNS = 20
 
@@ -47,13 +47,17 @@ async def started_ekonia(host: Host, **settings) -> HostedGame:
 
 
 async def play_turn(game: HostedGame, turn: int) -> None:
-    """Every state orders from its own view; the last submission resolves the turn at once."""
+    """The scripted states order from their own views, the others hold (an empty list); the
+    last submission resolves the turn at once."""
     for player in game.players:
         power = player.powers[0]
-        view = await game.view(power)
-        assert view["game"]["phase"] == f"T{turn:02d}"
-        body = await game.order_ok(power, orders_for(turn, power, view["position"]))
-        assert body["resolved"] == (player is game.players[-1])
+        orders: list[str] = []
+        if power in PLAYERS:
+            view = await game.view(power)
+            assert view["game"]["phase"] == f"T{turn:02d}"
+            orders = orders_for(turn, power, view["position"])
+        body = await game.order_ok(power, orders)
+        assert body["phase"] == f"T{turn:02d}" and body["resolved"] == (player is game.players[-1])
 
 
 async def test_the_defaults_and_checks_of_ekonia_settings(host: Host) -> None:
@@ -85,7 +89,7 @@ async def test_a_twenty_turn_game_over_http_and_its_replay(host: Host, sqlite_ur
         ["ARELTON", "HERLORNE", "PARESQUE", "TENSHORES", "THORNPIRE", "VIEREN"]
     for turn in range(1, TURNS + 1):
         await play_turn(game, turn)
-    assert time.perf_counter() - started < 20
+    assert time.perf_counter() - started < 10
 
     summary = await game.summary()
     assert summary["status"] == "finished" and summary["result"]["reason"] == "victory"
