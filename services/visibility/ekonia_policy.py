@@ -23,6 +23,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from services.adjudication.variants.ekonia.state import unit_order
+from services.adjudication.variants.ekonia.view import visible_units
+
 EVERYONE, OWNER, MAP, FLAG, SIDES, OPERATORS = "everyone", "owner", "map", "flag", "sides", "operators"
 PRIVATEERS = "PRIVATEERS"
 
@@ -139,11 +142,9 @@ def state_view(state: Mapping[str, Any], board: Any, viewer: str | None) -> dict
     """What ``viewer`` (a state, or None) sees of the position: ``public`` (the same for
     everyone), ``units`` and ``centres`` per state as every variant's view has them,
     ``surviving`` (the states still in the game) and, for a state, ``own``."""
-    from services.adjudication.variants.ekonia.view import visible_units
-
     if viewer is not None and viewer not in state["powers"]:
         viewer = None
-    public = _public(state, board, visible_units)
+    public = _public(state, board)
     units: dict[str, list[dict[str, Any]]] = {p: [] for p in state["powers"]}
     for unit in public["units"]:
         units.setdefault(unit["owner"], []).append(unit)
@@ -157,7 +158,7 @@ def state_view(state: Mapping[str, Any], board: Any, viewer: str | None) -> dict
     return body
 
 
-def _public(state: Mapping[str, Any], board: Any, visible_units: Any) -> dict[str, Any]:
+def _public(state: Mapping[str, Any], board: Any) -> dict[str, Any]:
     """The public map, the same for every viewer (a state's own privateers, lanes and
     conversions carry its name in ``own``, never here)."""
     territories = {}
@@ -199,8 +200,7 @@ def map_unit(unit: Mapping[str, Any]) -> dict[str, Any]:
 
 def _own(state: Mapping[str, Any], power: str) -> dict[str, Any]:
     """Everything of the viewer's own (``owner`` fields whose owner is the viewer)."""
-    mine = sorted((u for u in state["units"].values() if u["owner"] == power),
-                  key=lambda u: (u["built"], int(u["id"].rpartition("-")[2] or 0)))
+    mine = sorted((u for u in state["units"].values() if u["owner"] == power), key=unit_order)
     return {
         "power": power,
         "gold": state["powers"][power]["gold"],
