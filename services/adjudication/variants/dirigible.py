@@ -20,7 +20,8 @@ from services.adjudication.engine.orders import Build, Order, UnitType
 from services.adjudication.engine.phase import PhaseType
 from services.adjudication.engine.position import Position, Resolution
 
-from .base import Opening, OrderCheck, PhaseOutcome, every_order_and_dislodgement
+from .base import Opening, OrderCheck, PhaseOutcome
+from .board import BoardVariant, centres_by_power, dislodged_json, results_json, unreadable, units_by_power
 
 
 def read_orders(texts: Sequence[str], power: str, position: Position) -> list[Order | ParseError]:
@@ -41,8 +42,7 @@ def check_orders(texts: Sequence[str], power: str, position: Position) -> list[O
     checks = []
     for index, (text, reading) in enumerate(zip(texts, readings)):
         if isinstance(reading, ParseError):
-            checks.append(OrderCheck(text, False, reason=reading.message, where=reading.word,
-                                     expected=tuple(reading.expected)))
+            checks.append(unreadable(text, reading))
             continue
         if index in again:
             checks.append(OrderCheck(text, False, reason=again[index]))
@@ -76,13 +76,8 @@ def position_view(position: Position) -> dict[str, Any]:
     armies and fleets, the centres devastated this year, and in a Winter each power's supply
     points, its balance (points minus upkeep) and its ``adjustments``: the points it may spend
     on builds (positive), or minus the fewest units it must remove (negative)."""
-    units: dict[str, list[str]] = {}
-    everything = list(position.units.values()) + list(position.air_units.values())
-    for pu in sorted(everything, key=lambda pu: (pu.power, pu.unit.location, pu.unit.type.value)):
-        units.setdefault(pu.power, []).append(str(pu.unit))
-    centres: dict[str, list[str]] = {}
-    for province, owner in sorted(position.centres.items()):
-        centres.setdefault(owner, []).append(province)
+    units = units_by_power([*position.units.values(), *position.air_units.values()])
+    centres = centres_by_power(position.centres)
     winter = position.phase.type is PhaseType.ADJUSTMENTS
     return {
         "phase": str(position.phase),
@@ -93,19 +88,13 @@ def position_view(position: Position) -> dict[str, Any]:
         "balance": balances(position) if winter else {},
         "adjustments": {p: n if n > 0 else -removals_needed(position, p)
                         for p, n in balances(position).items() if n} if winter else {},
-        "dislodged": [{"power": d.power, "unit": str(d.unit), "attacker_from": d.attacker_from,
-                       "retreats": list(d.retreats)} for d in position.dislodged],
+        "dislodged": dislodged_json(position.dislodged),
     }
 
 
 def outcome_of(before: Position, resolution: Resolution) -> PhaseOutcome:
-    orders: dict[str, list[dict[str, str]]] = {}
-    for result in resolution.results:
-        orders.setdefault(result.power, []).append(
-            {"order": str(result.order), "result": result.result, "reason": result.reason})
-    dislodged = [{"power": d.power, "unit": str(d.unit), "attacker_from": d.attacker_from,
-                  "retreats": list(d.retreats)} for d in resolution.dislodged]
-    details: dict[str, Any] = {"dislodged": dislodged, "devastated": sorted(resolution.position.devastated)}
+    orders = results_json(resolution.results)
+    details: dict[str, Any] = {"dislodged": dislodged_json(resolution.dislodged), "devastated": sorted(resolution.position.devastated)}
     if before.phase.type is PhaseType.ADJUSTMENTS:
         details["points"] = dict(sorted(supply_points(before).items()))
     return PhaseOutcome(
@@ -114,7 +103,7 @@ def outcome_of(before: Position, resolution: Resolution) -> PhaseOutcome:
         winners=sorted(resolution.winners), details=details)
 
 
-class DirigibleVariant:
+class DirigibleVariant(BoardVariant):
     name = NAME
     default_settings = {"player_count": 7}
 
@@ -123,9 +112,6 @@ class DirigibleVariant:
         powers = sorted(load_map(NAME).powers)
         return Opening(str(position.phase), dirigible_position_to_document(position),
                        [[power] for power in powers], powers)
-
-    def phase_of(self, state: Mapping[str, Any]) -> str:
-        return str(state["phase"])
 
     def check_orders(self, state: Mapping[str, Any], power: str, texts: Sequence[str]) -> list[OrderCheck]:
         return check_orders(texts, power, dirigible_position_from_document(dict(state)))
@@ -144,13 +130,6 @@ class DirigibleVariant:
         position = dirigible_position_from_document(dict(state))
         options = dirigible_possible_orders(position, power, load_map(NAME))
         return {key: [str(o) for o in found] for key, found in sorted(options.items())}
-
-    def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
-        return every_order_and_dislodgement(resolved)  # orders are public once resolved
-
-    def check_settings(self, settings: Mapping[str, Any]) -> None:
-        if settings.get("max_turns") is not None:
-            raise ValueError("max_turns is for variants that end by the calendar; this one ends by victory or draw")
 
     def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         return position_view(dirigible_position_from_document(dict(state)))

@@ -18,7 +18,8 @@ from services.adjudication.engine.phase import PhaseType
 from services.adjudication.engine.possible import adjustment_count
 from services.adjudication.engine.position import Position, Resolution
 
-from .base import Opening, OrderCheck, PhaseOutcome, every_order_and_dislodgement
+from .base import Opening, OrderCheck, PhaseOutcome
+from .board import BoardVariant, centres_by_power, dislodged_json, results_json, unreadable, units_by_power
 
 
 def setup_of(settings: Mapping[str, Any], seed: int):
@@ -46,8 +47,7 @@ def check_orders(texts: Sequence[str], power: str, position: Position) -> list[O
     checks = []
     for text, reading in zip(texts, readings):
         if isinstance(reading, ParseError):
-            checks.append(OrderCheck(text, False, reason=reading.message, where=reading.word,
-                                     expected=tuple(reading.expected)))
+            checks.append(unreadable(text, reading))
             continue
         problem = next(problems)
         checks.append(OrderCheck(text, problem is None, order=str(reading) if problem is None else None,
@@ -58,12 +58,8 @@ def check_orders(texts: Sequence[str], power: str, position: Position) -> list[O
 def position_view(position: Position) -> dict[str, Any]:
     """The board as every viewer sees it (nothing is hidden in the standard game), with the
     builds allowed (positive) or removals owed (negative) of each power in adjustment phases."""
-    units: dict[str, list[str]] = {}
-    for pu in sorted(position.units.values(), key=lambda pu: (pu.power, pu.unit.location)):
-        units.setdefault(pu.power, []).append(str(pu.unit))
-    centres: dict[str, list[str]] = {}
-    for province, owner in sorted(position.centres.items()):
-        centres.setdefault(owner, []).append(province)
+    units = units_by_power(position.units.values())
+    centres = centres_by_power(position.centres)
     adjusting = position.phase.type is PhaseType.ADJUSTMENTS
     powers = sorted(set(units) | set(centres))
     return {
@@ -71,25 +67,18 @@ def position_view(position: Position) -> dict[str, Any]:
         "units": units,
         "centres": centres,
         "adjustments": {p: n for p in powers if (n := adjustment_count(position, p))} if adjusting else {},
-        "dislodged": [{"power": d.power, "unit": str(d.unit), "attacker_from": d.attacker_from,
-                       "retreats": list(d.retreats)} for d in position.dislodged],
+        "dislodged": dislodged_json(position.dislodged),
     }
 
 
 def outcome_of(resolution: Resolution) -> PhaseOutcome:
-    orders: dict[str, list[dict[str, str]]] = {}
-    for result in resolution.results:
-        orders.setdefault(result.power, []).append(
-            {"order": str(result.order), "result": result.result, "reason": result.reason})
-    dislodged = [{"power": d.power, "unit": str(d.unit), "attacker_from": d.attacker_from,
-                  "retreats": list(d.retreats)} for d in resolution.dislodged]
     return PhaseOutcome(
-        phase=str(resolution.phase), orders=orders, state=position_to_document(resolution.position),
+        phase=str(resolution.phase), orders=results_json(resolution.results), state=position_to_document(resolution.position),
         next_phase=str(resolution.next_phase), must_act=sorted(resolution.must_act),
-        winners=sorted(resolution.winners), details={"dislodged": dislodged})
+        winners=sorted(resolution.winners), details={"dislodged": dislodged_json(resolution.dislodged)})
 
 
-class StandardVariant:
+class StandardVariant(BoardVariant):
     name = "standard"
     default_settings = {"player_count": 7}
 
@@ -100,9 +89,6 @@ class StandardVariant:
         return Opening(str(position.phase), position_to_document(position),
                        [list(seat) for seat in setup.seats], must_act,
                        tuple((j.power, j.seat, str(j.phase)) for j in setup.joins))
-
-    def phase_of(self, state: Mapping[str, Any]) -> str:
-        return str(state["phase"])
 
     def check_orders(self, state: Mapping[str, Any], power: str, texts: Sequence[str]) -> list[OrderCheck]:
         return check_orders(texts, power, position_from_document(dict(state)))
@@ -128,13 +114,6 @@ class StandardVariant:
         position = position_from_document(dict(state))
         options = possible_orders(position, power, load_map(position.variant))
         return {loc: [str(o) for o in found] for loc, found in sorted(options.items())}
-
-    def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
-        return every_order_and_dislodgement(resolved)  # orders are public once resolved
-
-    def check_settings(self, settings: Mapping[str, Any]) -> None:
-        if settings.get("max_turns") is not None:
-            raise ValueError("max_turns is for variants that end by the calendar; this one ends by victory or draw")
 
     def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         return position_view(position_from_document(dict(state)))
