@@ -29,7 +29,7 @@ from .normalise import normalise_order
 from .orders import Order, Unit, UnitType, province_of
 from .parser import ParseError, parse_order
 from .phase import Phase, PhaseType
-from .position import DislodgedUnit, Position, Power, PowerUnit, Resolution
+from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, Resolution
 
 _UNIT_TEXT = re.compile(r"^\s*([AF])\s+([A-Z]{3})(?:\s*(?:/|\(|\s)\s*([A-Z]{2})\s*\)?)?\s*$")
 
@@ -70,9 +70,11 @@ def adjudicate_document(doc: Any) -> dict:
     return resolution_document(resolution, entries)
 
 
-def resolution_document(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]]) -> dict:
-    """The output document: one result per input entry, in input order, then the new position."""
-    results = iter(resolution.results)  # input-ordered first; extras (forced removals) follow
+def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]]
+                      ) -> tuple[dict[Power, list[dict]], list[OrderResult]]:
+    """One result per input entry, in input order (text the parser could not read is void with
+    the parser's message), and the results the rules added beyond them (forced removals)."""
+    results = iter(resolution.results)  # input-ordered first; extras follow
     orders: dict[Power, list[dict]] = {}
     for power, text, order in entries:
         if isinstance(order, ParseError):
@@ -81,6 +83,12 @@ def resolution_document(resolution: Resolution, entries: list[tuple[Power, str, 
             result = next(results)
             item = {"order": str(result.order), "result": result.result, "reason": result.reason}
         orders.setdefault(power, []).append(item)
+    return orders, list(results)
+
+
+def resolution_document(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]]) -> dict:
+    """The output document: one result per input entry, in input order, then the new position."""
+    orders, _ = results_per_entry(resolution, entries)
     position = resolution.position
     return {
         "phase": str(resolution.phase),

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from ..civil_disorder import EDITIONS
 from ..document import (
-    DocumentError, _centres_by_power, _dislodged_by_power, _list, _power_list, _power_mapping,
+    DocumentError, _centres_by_power, _dislodged_by_power, _list, _power_list, _power_mapping, results_per_entry,
     _units_by_power, position_from_document,
 )
 from ..geography import GameMap, load_map
@@ -162,16 +162,8 @@ def adjudicate_dirigible_document(doc: Any) -> dict:
 
 def dirigible_resolution_document(before: Position, resolution: Resolution,
                                   entries: list[tuple[Power, str, Order | ParseError]]) -> dict:
-    results = iter(resolution.results)
-    orders: dict[Power, list[dict]] = {}
-    for power, text, order in entries:
-        if isinstance(order, ParseError):
-            item = {"order": text, "result": "void", "reason": order.message}
-        else:
-            result = next(results)
-            item = {"order": str(result.order), "result": result.result, "reason": result.reason}
-        orders.setdefault(power, []).append(item)
-    for result in results:  # removals the rules made (civil disorder)
+    orders, extra = results_per_entry(resolution, entries)
+    for result in extra:  # removals the rules made (civil disorder)
         orders.setdefault(result.power, []).append(
             {"order": str(result.order), "result": result.result, "reason": result.reason})
     after = resolution.position
