@@ -15,7 +15,7 @@ The rules (DATC 6.I, 6.J, issues 4.C.3-4.C.4 and 4.D.4-4.D.8):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Container, Mapping, Sequence
 
 from .civil_disorder import forced_removals
 from .geography import GameMap
@@ -125,7 +125,7 @@ def _void_reason(
     if isinstance(order, (Build, Waive)):
         if count <= 0:
             return f"{power} has no builds ({count:+d})"
-        return _build_problem(order.unit, power, position, units, game_map) if isinstance(order, Build) else None
+        return build_site_problem(order.unit, power, position, game_map, units) if isinstance(order, Build) else None
     if isinstance(order, Remove):
         if count >= 0:
             return f"{power} has no removals to make ({count:+d})"
@@ -139,27 +139,30 @@ def _void_reason(
     return "only builds, removals and waives may be ordered in an adjustment phase"
 
 
-def _build_problem(
-    unit: Unit, power: Power, position: Position, units: Mapping[str, PowerUnit], game_map: GameMap
-) -> str | None:
+def build_site_problem(unit: Unit, power: Power, position: Position, game_map: GameMap,
+                       taken: Container[str] = ()) -> str | None:
+    """Why ``power`` cannot build ``unit`` now, or None: builds go in the power's own vacant home
+    centres, fleets only on a coast, named where there are two. ``taken``: provinces already
+    built in this phase. The one rule for the order check at submission, the resolution of an
+    adjustment phase and the dirigible variant's ground builds."""
     province = unit.province
     if province not in game_map.provinces:
         return f"unknown province {province}"
     if province not in game_map.home_centres.get(power, frozenset()):
         return f"{province} is not a home centre of {power}"
     if position.centres.get(province) != power:
-        return f"{province} is not owned by {power}"
+        return f"{power} does not own {province}"
     if province in position.units:
-        return f"{province} is occupied"
-    if province in units:
-        return f"a unit is already built in {province}"
+        return f"{province} is occupied by {position.units[province].unit}"
+    if province in taken:
+        return f"a unit is already built at {province}"
     if unit.type is UnitType.ARMY:
         return None if game_map.is_land(province) else f"an army cannot stand in {province}"
     locations = game_map.fleet_locations(province)
     if not locations:
-        return f"a fleet cannot be built in inland {province}"
+        return f"{province} is inland: fleets are built only on coasts"
     if unit.location not in locations:
         if province_of(unit.location) == unit.location and len(locations) > 1:
-            return f"name the coast for a fleet in {province}: {' or '.join(locations)}"
+            return f"a fleet at {province} needs a coast: {' or '.join(locations)}"
         return f"a fleet cannot stand at {unit.location}"
     return None

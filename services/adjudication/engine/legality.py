@@ -31,6 +31,7 @@ from .orders import (
 )
 from .phase import PhaseType
 from .position import DislodgedUnit, Position, Power
+from .adjustments import build_site_problem
 from .possible import MapTables, adjustment_count, build_sites, map_tables
 
 ARMY, FLEET = UnitType.ARMY, UnitType.FLEET
@@ -269,24 +270,4 @@ def _adjustment_problem(
         return _own_unit(order.unit, power, position)[1]
     if count <= 0:
         return f"{power} has no build"
-    return _build_problem(order.unit, power, position, tables, game_map)
-
-
-def _build_problem(unit: Unit, power: Power, position: Position, tables: MapTables, game_map: Any) -> str | None:
-    province = unit.province
-    if province not in game_map.home_centres.get(power, ()):
-        return f"{province} is not a home centre of {power}"
-    if position.centres.get(province) != power:
-        return f"{power} does not own {province}"
-    if province in position.units:
-        return f"{province} is occupied by {position.units[province].unit}"
-    if unit.type is ARMY:
-        if (ARMY, unit.location) not in tables.units:
-            return f"an army is built at {province}, not at {unit.location}"
-        return None
-    locations = list(game_map.fleet_locations(province)) if province in tables.coastal_land else []
-    if not locations:
-        return f"{province} is inland: fleets are built only on coasts"
-    if unit.location not in locations:
-        return f"a fleet at {province} needs a coast: {' or '.join(locations)}"
-    return None
+    return build_site_problem(order.unit, power, position, game_map)

@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
+from ..adjustments import build_site_problem
 from ..civil_disorder import unit_distance
 from ..geography import GameMap
-from ..orders import Build, Order, Remove, Unit, UnitType, Waive, province_of
+from ..orders import Build, Order, Remove, Unit, UnitType, Waive
 from ..phase import Phase, PhaseType, Season
 from ..position import OrderResult, Position, Power, PowerUnit
 
@@ -74,17 +75,9 @@ def build_problem(unit: Unit, power: Power, position: Position, game_map: GameMa
         if province in air:
             return f"a dirigible is already in {province}"
         return None
-    if province in ground:
-        return f"{province} is occupied"
-    if unit.type is ARMY:
-        return None if game_map.is_land(province) else f"an army cannot stand in {province}"
-    locations = game_map.fleet_locations(province)
-    if not locations:
-        return f"a fleet cannot be built in inland {province}"
-    if unit.location not in locations:
-        if province_of(unit.location) == unit.location and len(locations) > 1:
-            return f"name the coast for a fleet in {province}: {' or '.join(locations)}"
-        return f"a fleet cannot stand at {unit.location}"
+    problem = build_site_problem(unit, power, position, game_map, ground)
+    if problem is not None:
+        return problem
     if position.phase.year == OPENING_YEAR and power == "RUSSIA" and unit.location == "STP/NC":
         return "Russia may not build F STP/NC in the opening builds"
     return None
