@@ -1,23 +1,35 @@
 """Load benchmark of the HTTP API on PostgreSQL: a script that prints figures, not a test.
 
     python benchmarks/api.py [--games 100] [--phases 4] [--replay-phases 60]
+                             [--connections 32] [--client-processes 2] [--workers 2]
                              [--server-url postgresql://postgres@127.0.0.1:5432/postgres]
 
 Creates a fresh database on the PostgreSQL server (ENTENTE_BENCH_POSTGRES_URL, else
 ENTENTE_TEST_POSTGRES_URL, else postgresql://postgres@127.0.0.1:5432/test), starts
-``entente serve`` on it on a free port of 127.0.0.1, and plays ``--games`` games at once, seven
-httpx clients each: create, join, start, then for ``--phases`` phases every power fetches its
-possible orders, submits a random pick and the host resolves. Then one game is played alone for
-``--replay-phases`` phases and ``entente replay`` verifies it. Prints the order submissions per
-second, their median and 99th percentile latency, and the replay time. The server is stopped
+``entente serve --workers N`` on it on a free port of 127.0.0.1, and plays ``--games`` games at
+once, seven players each: create, join, start; then for ``--phases`` phases every power that
+must act fetches its possible orders and submits a random pick (movement and retreats; an
+empty list in adjustments). The phase resolves by itself once the last power has submitted
+(early resolution): that submission's latency includes the resolution. Then one game is played
+alone until ``--replay-phases`` phases are resolved and ``entente replay`` verifies it.
+
+The load client is lean on purpose, so that the figures measure the server: ``--client-processes``
+processes, each a small HTTP/1.1 keep-alive client on asyncio streams, with ``--connections``
+connections in all. A request waits for a free connection (as behind a proxy that keeps a
+bounded pool of upstream connections); its latency is timed from sending it to reading the whole
+response. Prints order submissions per second over the submission window, their median and 99th
+percentile latency, the other requests' latencies, and the replay time. The server is stopped
 and the database dropped at the end, whatever happens.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import multiprocessing
 import os
 import random
+import re
 import secrets
 import socket
 import statistics
@@ -26,10 +38,9 @@ import sys
 import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import AsyncIterator
+from typing import Any, AsyncIterator
 
 import asyncpg
-import httpx
 from sqlalchemy.engine import make_url
 
 DEFAULT_SERVER_URL = "postgresql://postgres@127.0.0.1:5432/test"
@@ -37,22 +48,208 @@ HOST = "127.0.0.1"
 OPERATOR_TOKEN = "bench-" + secrets.token_hex(16)
 STARTUP_SECONDS = 30
 REQUEST_TIMEOUT = 120.0
-# Forget idle connections before the server does (uvicorn closes them after 5 s): a request on
-# a connection the server has just closed would fail with "Server disconnected".
-LIMITS = httpx.Limits(keepalive_expiry=1.0)
+KEEP_ALIVE_SECONDS = 120  # the server keeps idle client connections this long
+
+
+# ----------------------------------------------------------------------------- a lean HTTP client
+
+
+class Refused(Exception):
+    """A request answered with an unexpected status."""
+
+
+class Connection:
+    """One HTTP/1.1 keep-alive connection: JSON in, (status, JSON) out; no chunked bodies."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def _open(self) -> None:
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+    async def request(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+        payload = b"" if body is None else json.dumps(body).encode()
+        head = f"{method} {path} HTTP/1.1\r\nhost: {self.host}\r\ncontent-length: {len(payload)}\r\n"
+        if body is not None:
+            head += "content-type: application/json\r\n"
+        if token:
+            head += f"authorization: Bearer {token}\r\n"
+        message = head.encode() + b"\r\n" + payload
+        for attempt in (1, 2):  # the server may have closed an idle connection: reopen once
+            if self.writer is None:
+                await self._open()
+            assert self.reader is not None and self.writer is not None
+            self.writer.write(message)
+            status_line = await self.reader.readline()
+            if status_line:
+                break
+            self.close()
+            if attempt == 2:
+                raise ConnectionResetError(f"{method} {path}: the server closed the connection")
+        status = int(status_line.split()[1])
+        length, close = 0, False
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b""):
+                break
+            name, _, value = line.partition(b":")
+            name = name.strip().lower()
+            if name == b"content-length":
+                length = int(value)
+            elif name == b"connection" and value.strip().lower() == b"close":
+                close = True
+            elif name == b"transfer-encoding":
+                raise RuntimeError(f"{method} {path}: chunked responses are not read by this client")
+        data = await self.reader.readexactly(length) if length else b""
+        if close:
+            self.close()
+        return status, json.loads(data) if data else None
 
 
 @dataclass
-class Figures:
-    submit_latencies: list[float] = field(default_factory=list)
-    submit_started: float | None = None
+class Timings:
+    """Latencies by request kind, and the window in which submissions were made."""
+
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    submit_started: float = float("inf")
     submit_finished: float = 0.0
     failures: list[str] = field(default_factory=list)
+    resolutions: int = 0
 
-    def timed(self, started: float, finished: float) -> None:
-        self.submit_latencies.append(finished - started)
-        self.submit_started = started if self.submit_started is None else min(self.submit_started, started)
-        self.submit_finished = max(self.submit_finished, finished)
+    def add(self, kind: str, started: float, finished: float) -> None:
+        self.latencies.setdefault(kind, []).append(finished - started)
+        if kind == "submit":
+            self.submit_started = min(self.submit_started, started)
+            self.submit_finished = max(self.submit_finished, finished)
+
+    def merge(self, other: Timings) -> None:
+        for kind, values in other.latencies.items():
+            self.latencies.setdefault(kind, []).extend(values)
+        self.submit_started = min(self.submit_started, other.submit_started)
+        self.submit_finished = max(self.submit_finished, other.submit_finished)
+        self.failures.extend(other.failures)
+        self.resolutions += other.resolutions
+
+
+class Pool:
+    """At most ``size`` requests in flight; each timed from send to the end of its response."""
+
+    def __init__(self, base: str, size: int, timings: Timings) -> None:
+        host, port = base.removeprefix("http://").split(":")
+        self._idle: asyncio.Queue[Connection] = asyncio.Queue()
+        for _ in range(size):
+            self._idle.put_nowait(Connection(host, int(port)))
+        self.timings = timings
+
+    async def call(self, kind: str, method: str, path: str, body: Any = None, token: str | None = None,
+                   expected: int = 200) -> Any:
+        connection = await self._idle.get()
+        try:
+            started = time.monotonic()
+            status, answer = await asyncio.wait_for(connection.request(method, path, body, token), REQUEST_TIMEOUT)
+            self.timings.add(kind, started, time.monotonic())
+        except BaseException:
+            connection.close()
+            raise
+        finally:
+            self._idle.put_nowait(connection)
+        if status != expected:
+            raise Refused(f"{method} {path}: {status} {json.dumps(answer)[:300]}")
+        return answer
+
+    def close(self) -> None:
+        while not self._idle.empty():
+            self._idle.get_nowait().close()
+
+
+# ----------------------------------------------------------------------------- the players
+
+
+@dataclass
+class Table:
+    game_id: str
+    host_token: str
+    tokens_by_power: dict[str, str]
+
+
+async def seated_game(pool: Pool, name: str) -> Table:
+    """A started seven-player game and each power's player token."""
+    created = await pool.call("setup", "POST", "/games", {"name": name, "variant": "standard"}, expected=201)
+    game_id = created["id"]
+    codenames = {}
+    for _ in range(7):  # joins one after another: each takes the game's exclusive lock
+        joined = await pool.call("setup", "POST", f"/games/{game_id}/players", expected=201)
+        codenames[joined["codename"]] = joined["token"]
+    started = await pool.call("setup", "POST", f"/games/{game_id}/start", token=created["host_token"])
+    tokens = {power: codenames[seat["codename"]] for power, seat in started["powers"].items()}
+    return Table(game_id, created["host_token"], tokens)
+
+
+def pick_orders(possible: dict, rng: random.Random) -> list[str]:
+    """A random legal order per unit in movement and retreat phases; none in adjustments
+    (builds waived, removals by the civil disorder rule)."""
+    if possible["phase"].endswith("A"):
+        return []
+    return [rng.choice(options) for _, options in sorted(possible["orders"].items()) if options]
+
+
+async def take_turn(pool: Pool, table: Table, power: str, phase: str, rng: random.Random) -> bool:
+    """One power's turn: its possible orders, then a random pick; whether the phase resolved."""
+    token = table.tokens_by_power[power]
+    possible = await pool.call("possible", "GET", f"/games/{table.game_id}/possible-orders", token=token)
+    try:
+        answer = await pool.call("submit", "PUT", f"/games/{table.game_id}/orders",
+                                 {"orders": pick_orders(possible, rng), "phase": phase}, token=token)
+    except Refused as refusal:
+        pool.timings.failures.append(str(refusal))
+        return False
+    return bool(answer["resolved"])
+
+
+async def play_phase(pool: Pool, table: Table, rng: random.Random) -> bool:
+    """Every power that must act takes its turn at once; False when the game is over."""
+    summary = await pool.call("summary", "GET", f"/games/{table.game_id}")
+    if summary["status"] != "active":
+        return False
+    phase = summary["phase"]
+    outcomes = await asyncio.gather(*(take_turn(pool, table, power, phase, rng) for power in summary["must_act"]))
+    pool.timings.resolutions += sum(outcomes)
+    return True
+
+
+async def play_games(base: str, numbers: list[int], phases: int, connections: int) -> Timings:
+    """Seat every game, then play them all at once for ``phases`` phases."""
+    timings = Timings()
+    pool = Pool(base, connections, timings)
+    try:
+        tables = await asyncio.gather(*(seated_game(pool, f"bench {n}") for n in numbers))
+
+        async def play(table: Table, number: int) -> None:
+            rng = random.Random(number)
+            for _ in range(phases):
+                if not await play_phase(pool, table, rng):
+                    break
+
+        outcomes = await asyncio.gather(*(play(t, n) for t, n in zip(tables, numbers)), return_exceptions=True)
+        timings.failures.extend(repr(o) for o in outcomes if isinstance(o, BaseException))
+    finally:
+        pool.close()
+    return timings
+
+
+def load_process(base: str, numbers: list[int], phases: int, connections: int) -> Timings:
+    """The body of one load process."""
+    return asyncio.run(play_games(base, numbers, phases, connections))
+
+
+# ----------------------------------------------------------------------------- server and database
 
 
 def free_port() -> int:
@@ -65,10 +262,14 @@ def database_url(server_url: str, name: str) -> str:
     return make_url(server_url).set(database=name).render_as_string(hide_password=False)
 
 
-async def admin(server_url: str, statement: str) -> None:
-    connection = await asyncpg.connect(server_url.replace("postgresql+asyncpg://", "postgresql://"), timeout=10)
+def asyncpg_dsn(url: str) -> str:
+    return url.replace("postgresql+asyncpg://", "postgresql://")
+
+
+async def admin(server_url: str, statement: str, *args: Any) -> Any:
+    connection = await asyncpg.connect(asyncpg_dsn(server_url), timeout=10)
     try:
-        await connection.execute(statement)
+        return await connection.fetchval(statement, *args)
     finally:
         await connection.close()
 
@@ -83,28 +284,39 @@ async def fresh_database(server_url: str) -> AsyncIterator[str]:
         await admin(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def entente(*arguments: str) -> list[str]:
+    return [sys.executable, "-c", "from services.cli import main; raise SystemExit(main())", *arguments]
+
+
+async def answers(base: str) -> bool:
+    host, port = base.removeprefix("http://").split(":")
+    connection = Connection(host, int(port))
+    try:
+        status, _ = await connection.request("GET", "/healthz")
+        return status == 200
+    except OSError:
+        return False
+    finally:
+        connection.close()
+
+
 @asynccontextmanager
-async def running_server(url: str) -> AsyncIterator[str]:
+async def running_server(url: str, workers: int) -> AsyncIterator[str]:
     port = free_port()
-    command = [sys.executable, "-c", "from services.cli import main; raise SystemExit(main())",
-               "serve", "--host", HOST, "--port", str(port), "--database", url, "--log-level", "warning"]
+    command = entente("serve", "--host", HOST, "--port", str(port), "--database", url, "--log-level", os.environ.get("BENCH_LOG_LEVEL", "warning"),
+                      "--workers", str(workers), "--keep-alive", str(KEEP_ALIVE_SECONDS))
     environment = {**os.environ, "ENTENTE_OPERATOR_TOKEN": OPERATOR_TOKEN, "ENTENTE_ENVIRONMENT": "production"}
     server = subprocess.Popen(command, env=environment)
     base = f"http://{HOST}:{port}"
     try:
-        async with httpx.AsyncClient(base_url=base, timeout=5) as probe:
-            deadline = time.monotonic() + STARTUP_SECONDS
-            while True:
-                if server.poll() is not None:
-                    raise RuntimeError(f"entente serve exited with status {server.returncode}")
-                try:
-                    if (await probe.get("/games")).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise RuntimeError("entente serve did not answer in time")
-                await asyncio.sleep(0.2)
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while not await answers(base):
+            if server.poll() is not None:
+                raise RuntimeError(f"entente serve exited with status {server.returncode}")
+            if time.monotonic() > deadline:
+                raise RuntimeError("entente serve did not answer in time")
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(1.0 if workers > 1 else 0.0)  # let every worker process come up
         yield base
     finally:
         server.terminate()
@@ -115,73 +327,7 @@ async def running_server(url: str) -> AsyncIterator[str]:
             server.wait()
 
 
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-async def checked(response: httpx.Response, expected: int = 200) -> dict:
-    if response.status_code != expected:
-        raise RuntimeError(f"{response.request.method} {response.request.url.path}: "
-                           f"{response.status_code} {response.text[:300]}")
-    return response.json()
-
-
-async def seated_game(base: str, name: str) -> tuple[str, str, list[httpx.AsyncClient], list[str]]:
-    """A started game: (game id, host token, seven player clients, their tokens)."""
-    async with httpx.AsyncClient(base_url=base, timeout=REQUEST_TIMEOUT, limits=LIMITS) as host:
-        created = await checked(await host.post("/games", json={"name": name, "variant": "standard"}), 201)
-        game_id, host_token = created["id"], created["host_token"]
-        clients = [httpx.AsyncClient(base_url=base, timeout=REQUEST_TIMEOUT, limits=LIMITS) for _ in range(7)]
-        tokens = []
-        for client in clients:  # joins one after another: each takes the game's exclusive lock
-            joined = await checked(await client.post(f"/games/{game_id}/players"), 201)
-            tokens.append(joined["token"])
-        await checked(await host.post(f"/games/{game_id}/start", headers=bearer(host_token)))
-    return game_id, host_token, clients, tokens
-
-
-async def play_phase(base: str, game_id: str, host_token: str, clients: list[httpx.AsyncClient],
-                     tokens: list[str], rng: random.Random, figures: Figures) -> str | None:
-    """Every power with units picks random possible orders (movement phases) and submits them
-    at once; then the host resolves. Returns the next phase, or None when the game is over."""
-    async def submit(client: httpx.AsyncClient, token: str) -> None:
-        possible = await checked(await client.get(f"/games/{game_id}/possible-orders", headers=bearer(token)))
-        if not possible["must_act"] or not possible["phase"].endswith("M"):
-            return  # retreats and adjustments are left to the defaults
-        orders = [rng.choice(options) for _, options in sorted(possible["orders"].items()) if options]
-        if not orders:
-            return
-        started = time.perf_counter()
-        response = await client.put(f"/games/{game_id}/orders", json={"orders": orders}, headers=bearer(token))
-        finished = time.perf_counter()
-        if response.status_code == 200:
-            figures.timed(started, finished)
-        else:
-            figures.failures.append(f"{response.status_code} {response.text[:200]}")
-
-    summary = await checked(await clients[0].get(f"/games/{game_id}"))
-    if summary["status"] != "active":
-        return None
-    await asyncio.gather(*(submit(client, token) for client, token in zip(clients, tokens)))
-    async with httpx.AsyncClient(base_url=base, timeout=REQUEST_TIMEOUT, limits=LIMITS) as host:
-        resolved = await checked(await host.post(f"/games/{game_id}/resolve", json={"phase": summary["phase"]},
-                                                 headers=bearer(host_token)))
-    return None if resolved["winners"] else resolved["next_phase"]
-
-
-async def play_game(base: str, number: int, phases: int, figures: Figures) -> tuple[str, int]:
-    rng = random.Random(number)
-    game_id, host_token, clients, tokens = await seated_game(base, f"bench {number}")
-    played = 0
-    try:
-        for _ in range(phases):
-            if await play_phase(base, game_id, host_token, clients, tokens, rng, figures) is None:
-                break
-            played += 1
-    finally:
-        for client in clients:
-            await client.aclose()
-    return game_id, played
+# ----------------------------------------------------------------------------- the figures
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -189,38 +335,78 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
-async def benchmark(args: argparse.Namespace) -> int:
-    async with fresh_database(args.server_url) as url, running_server(url) as base:
-        print(f"server up on {base}, database {make_url(url).database}", flush=True)
-        figures = Figures()
-        started = time.perf_counter()
-        outcomes = await asyncio.gather(*(play_game(base, n, args.phases, figures) for n in range(args.games)),
-                                        return_exceptions=True)
-        elapsed = time.perf_counter() - started
-        results = [outcome for outcome in outcomes if not isinstance(outcome, BaseException)]
-        for error in [outcome for outcome in outcomes if isinstance(outcome, BaseException)][:5]:
-            print(f"  a game failed: {error!r}")
-        latencies = figures.submit_latencies
-        window = figures.submit_finished - (figures.submit_started or 0.0)
-        print(f"{len(results)} of {args.games} games x 7 players played, "
-              f"{sum(p for _, p in results)} phases resolved in {elapsed:.1f}s")
-        if latencies:
-            print(f"order submissions: {len(latencies)} accepted ({len(figures.failures)} refused), "
-                  f"{len(latencies) / window:.1f} per second over the submission window")
-            print(f"submission latency: median {statistics.median(latencies) * 1000:.1f} ms, "
-                  f"p99 {percentile(latencies, 0.99) * 1000:.1f} ms")
-        for failure in figures.failures[:5]:
-            print(f"  refused: {failure}")
+def milliseconds(values: list[float]) -> str:
+    return (f"median {statistics.median(values) * 1000:.1f} ms, p99 {percentile(values, 0.99) * 1000:.1f} ms, "
+            f"max {max(values) * 1000:.1f} ms")
 
-        replay_figures = Figures()
-        game_id, played = await play_game(base, 10_000, args.replay_phases, replay_figures)
-        command = [sys.executable, "-c", "from services.cli import main; raise SystemExit(main())",
-                   "replay", game_id, "--database", url]
-        started = time.perf_counter()
-        replay = subprocess.run(command, capture_output=True, text=True, timeout=600)
-        replay_seconds = time.perf_counter() - started
-        print(f"replay-verify of a {played}-phase game: {replay_seconds:.2f}s including start-up "
-              f"(exit {replay.returncode}): {replay.stdout.strip() or replay.stderr.strip()}")
+
+def report_load(timings: Timings, games: int, elapsed: float) -> None:
+    submissions = timings.latencies.get("submit", [])
+    print(f"{games} games x 7 players: {timings.resolutions} phases resolved early, in {elapsed:.1f}s "
+          f"including setup")
+    if submissions:
+        window = timings.submit_finished - timings.submit_started
+        print(f"order submissions: {len(submissions)} accepted ({len(timings.failures)} failed), "
+              f"{len(submissions) / window:.0f} per second over the {window:.1f}s submission window")
+        print(f"submission latency: {milliseconds(submissions)}")
+    for kind in ("possible", "summary", "setup"):
+        if timings.latencies.get(kind):
+            print(f"  {kind} requests: {len(timings.latencies[kind])}, {milliseconds(timings.latencies[kind])}")
+    for failure in timings.failures[:5]:
+        print(f"  failed: {failure}")
+
+
+async def resolved_phases(url: str, game_id: str) -> int:
+    return int(await admin(url, "SELECT count(*) FROM events WHERE stream_id = $1 AND type = 'PhaseResolved'",
+                           f"game-{game_id}"))
+
+
+async def replay_benchmark(base: str, url: str, phases: int) -> None:
+    """One game played alone until ``phases`` phases are resolved, then ``entente replay``."""
+    pool = Pool(base, 7, Timings())
+    try:
+        table = await seated_game(pool, "replay")
+        rng = random.Random(10_000)
+        while await resolved_phases(url, table.game_id) < phases:
+            if not await play_phase(pool, table, rng):
+                break
+    finally:
+        pool.close()
+    played = await resolved_phases(url, table.game_id)
+    started = time.monotonic()
+    replay = subprocess.run(entente("replay", table.game_id, "--database", url),
+                            capture_output=True, text=True, timeout=600)
+    wall = time.monotonic() - started
+    output = replay.stdout.strip() or replay.stderr.strip()
+    inside = re.search(r"in ([0-9.]+) ?(ms|s)\b", output)
+    if inside:
+        value = float(inside.group(1)) * (1 if inside.group(2) == "ms" else 1000)
+        print(f"replay-verify of a {played}-phase game: {value:.1f} ms to re-adjudicate and compare "
+              f"(the command reports it), {wall:.2f}s for the whole command with start-up and reading the log")
+    print(f"  entente replay (exit {replay.returncode}): {output}")
+
+
+async def benchmark(args: argparse.Namespace) -> int:
+    async with fresh_database(args.server_url) as url, running_server(url, args.workers) as base:
+        print(f"server up on {base} ({args.workers} worker processes), database {make_url(url).database}; "
+              f"{args.client_processes} client processes with {args.connections} connections in all", flush=True)
+        shares = [list(range(k, args.games, args.client_processes)) for k in range(args.client_processes)]
+        shares = [share for share in shares if share]
+        per_process = max(1, args.connections // len(shares))
+        started = time.monotonic()
+        loop = asyncio.get_running_loop()
+        context = multiprocessing.get_context("spawn")
+        with context.Pool(len(shares)) as processes:
+            parts = await asyncio.gather(*(
+                loop.run_in_executor(None, lambda share=share: processes.apply(
+                    load_process, (base, share, args.phases, per_process)))
+                for share in shares))
+        elapsed = time.monotonic() - started
+        timings = Timings()
+        for part in parts:
+            timings.merge(part)
+        report_load(timings, args.games, elapsed)
+        await replay_benchmark(base, url, args.replay_phases)
     return 0
 
 
@@ -229,11 +415,16 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--phases", type=int, default=4, help="phases played in each game (bounded)")
     parser.add_argument("--replay-phases", type=int, default=60)
+    parser.add_argument("--connections", type=int, default=32, help="requests in flight at most, in all")
+    parser.add_argument("--client-processes", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="server worker processes")
     parser.add_argument("--server-url", default=os.environ.get("ENTENTE_BENCH_POSTGRES_URL")
                         or os.environ.get("ENTENTE_TEST_POSTGRES_URL") or DEFAULT_SERVER_URL)
     args = parser.parse_args()
     if not (1 <= args.games <= 500 and 1 <= args.phases <= 100 and 1 <= args.replay_phases <= 200):
         parser.error("keep --games within 1..500, --phases within 1..100, --replay-phases within 1..200")
+    if not (1 <= args.connections <= 1000 and 1 <= args.client_processes <= 8 and 1 <= args.workers <= 8):
+        parser.error("keep --connections within 1..1000, --client-processes within 1..8, --workers within 1..8")
     return asyncio.run(benchmark(args))
 
 

@@ -25,6 +25,7 @@ from typing import Any, Mapping, Sequence
 from services.adjudication.engine import ENGINE_VERSION
 from services.adjudication.variants import Opening, OrderCheck, PhaseOutcome, Variant, get_variant
 from services.lobby import clock
+from services.lobby.cache import read_game
 from services.lobby.draws import surviving_powers
 from services.lobby.service import game_row, read_state
 from services.lobby.state import GameState, apply, phase_key
@@ -235,14 +236,11 @@ async def set_ready(store: EventStore, game_id: str, player_id: str, ready: bool
 
 async def current_orders(store: EventStore, game_id: str, phase: str) -> dict[str, list[str]]:
     """Each power's latest submission for ``phase``."""
-    async with store.transaction() as tx:
-        streams = await tx.read_streams(orders_prefix(game_id, phase))
-    return latest_orders(streams)
+    return latest_orders(await store.read_streams(orders_prefix(game_id, phase)))
 
 
 async def current_submissions(store: EventStore, game_id: str, phase: str) -> dict[str, PowerSubmission]:
-    async with store.transaction() as tx:
-        return phase_submissions(await tx.read_streams(orders_prefix(game_id, phase)))
+    return phase_submissions(await store.read_streams(orders_prefix(game_id, phase)))
 
 
 def latest_orders(streams: Mapping[str, list]) -> dict[str, list[str]]:
@@ -251,11 +249,11 @@ def latest_orders(streams: Mapping[str, list]) -> dict[str, list[str]]:
 
 async def resolve_if_complete(store: EventStore, game_id: str, phase: str, now: datetime) -> bool:
     """Resolve ``phase`` now if nobody is waited for any more (early resolution); whether it was."""
-    async with store.transaction() as tx:  # a cheap look first: most submissions are not the last
-        state = await read_state(tx, game_id)
-        if state.phase != phase or waiting_for(state, phase_submissions(
-                await tx.read_streams(orders_prefix(game_id, phase)))) or clock.deadline_passed(state, now):
-            return False
+    # a cheap look first, outside any transaction: most submissions are not the last
+    state = await read_game(store, game_id)
+    if state is None or state.phase != phase or clock.deadline_passed(state, now) or waiting_for(
+            state, await current_submissions(store, game_id, phase)):
+        return False
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)
         if state.status != "active" or state.phase != phase or clock.deadline_passed(state, now):
@@ -315,11 +313,12 @@ def resolution_plan(state: GameState, submissions: Mapping[str, PowerSubmission]
 
 
 async def write_plan(tx: Transaction, plan: Plan, now: datetime) -> None:
-    """Append the plan's events with the expected version and write the games row."""
+    """Write the games row and append the plan's events with the expected version (the append
+    last: it holds the store's global position lock from there to the commit)."""
+    await tx.put_game(game_row(plan.state, now))
     if plan.events:
         await tx.append(game_stream(plan.game_id), [to_new_event(e, plan.metadata) for e in plan.events],
                         expected_version=plan.expected_version)
-    await tx.put_game(game_row(plan.state, now))
 
 
 async def resolve_in(tx: Transaction, state: GameState, now: datetime, *, deadline: bool = False,

@@ -1,10 +1,14 @@
-"""``entente serve``: the three services in one process under uvicorn."""
+"""``entente serve``: the three services in one process under uvicorn (or in ``--workers``
+processes, each a whole app with its own clock and notification workers: both are safe to run
+several at once, see docs/hosting.md)."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from shared.settings import Settings, SettingsError
+from shared.store import is_memory_database
 
 
 def _parser(command: str) -> argparse.ArgumentParser:
@@ -16,6 +20,10 @@ def _parser(command: str) -> argparse.ArgumentParser:
     parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     parser.add_argument("--no-worker", action="store_true",
                         help="do not run the clock worker in this process (ENTENTE_RUN_WORKER=false)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="server processes sharing the port (default 1; not with an in-memory SQLite store)")
+    parser.add_argument("--keep-alive", type=int, default=5, metavar="SECONDS",
+                        help="how long an idle client connection is kept open (default 5)")
     return parser
 
 
@@ -27,22 +35,41 @@ def run(command: str, argv: list[str]) -> int:
         overrides["run_worker"] = False
     try:
         settings = Settings(**overrides).checked()
+        if not 1 <= args.workers <= 64 or args.keep_alive < 1:
+            raise ValueError("--workers must be from 1 to 64 and --keep-alive at least 1 second")
+        if args.workers > 1 and is_memory_database(settings.database_url):
+            raise ValueError("an in-memory SQLite store lives in one process: use --workers 1")
     except (SettingsError, ValueError) as error:
         print(f"entente {command}: {error}", file=sys.stderr)
         return 2
     import uvicorn
 
+    print(f"entente: serving on http://{settings.host}:{settings.port} with {_redacted(settings.database_url)}"
+          + (f" in {args.workers} processes" if args.workers > 1 else ""), file=sys.stderr, flush=True)
+    options = {"host": settings.host, "port": settings.port, "log_level": args.log_level, "lifespan": "on",
+               "timeout_keep_alive": args.keep_alive}
+    if args.workers == 1:
+        uvicorn.run(served_app(settings), **options)
+        return 0
+    # each worker process builds its app from the environment: hand it these settings there
+    # (a generated development operator token included, so that every process has the same)
+    os.environ.update({"ENTENTE_DATABASE_URL": settings.database_url,
+                       "ENTENTE_OPERATOR_TOKEN": settings.operator_secret(),
+                       "ENTENTE_RUN_WORKER": "true" if settings.run_worker else "false"})
+    uvicorn.run("services.cli.serve:served_app", factory=True, workers=args.workers, **options)
+    return 0
+
+
+def served_app(settings: Settings | None = None):  # type: ignore[no-untyped-def]
+    """The combined app with its in-process workers (a uvicorn factory: settings from ENTENTE_*)."""
     from services.app import create_app
 
-    print(f"entente: serving on http://{settings.host}:{settings.port} with {_redacted(settings.database_url)}",
-          file=sys.stderr, flush=True)
+    settings = settings or Settings().checked()
     app = create_app(settings)
     if settings.run_worker:
         with_clock_worker(app, settings.worker_poll_seconds)
         with_notification_worker(app, settings)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level=args.log_level,
-                lifespan="on")
-    return 0
+    return app
 
 
 def with_clock_worker(app, poll_seconds: float):  # type: ignore[no-untyped-def]

@@ -8,11 +8,11 @@ from fastapi import Depends, Request
 
 from shared.auth import BearerToken, Caller, identify, require
 from shared.clock import SYSTEM_CLOCK, Clock
-from shared.events import from_recorded, game_stream
 from shared.errors import NotFound
 from shared.store import EventStore
 
-from .state import GameState, fold
+from .cache import read_game
+from .state import GameState
 
 
 def get_store(request: Request) -> EventStore:
@@ -40,10 +40,11 @@ def game_not_found(game_id: str) -> NotFound:
 
 
 async def load_game(store: EventStore, game_id: str) -> GameState:
-    records = await store.read_stream(game_stream(game_id)) if len(game_id) <= 64 else []
-    if not records:
+    """The game's state as of now (a copy the caller may change), read through the cache."""
+    state = await read_game(store, game_id) if len(game_id) <= 64 else None
+    if state is None:
         raise game_not_found(game_id)
-    return fold(from_recorded(r) for r in records)
+    return state
 
 
 async def current_game(game_id: str, store: StoreDep) -> GameState:

@@ -24,6 +24,7 @@ from shared.store.records import RecordedEvent
 from services.adjudication.variants import get_variant, variant_names
 
 from . import clock, draws
+from .cache import read_game
 from .state import GameState, apply, fold
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
@@ -50,7 +51,12 @@ def fold_records(records: list[RecordedEvent]) -> GameState:
 
 
 async def read_state(tx: Transaction, game_id: str) -> GameState:
-    return fold_records(await tx.read_stream(game_stream(game_id)))
+    """The game's state in ``tx`` (current, once ``tx`` holds the game's lock), read through
+    the per-process cache: only the events newer than the cached state are read and folded."""
+    state = await read_game(tx, game_id)
+    if state is None:
+        raise ValueError(f"no events in the stream of game {game_id!r}")
+    return state
 
 
 async def append_events(tx: Transaction, state: GameState, events: Sequence[Event], metadata: dict | None,

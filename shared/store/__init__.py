@@ -36,6 +36,7 @@ __all__ = [
     "StreamNotFound",
     "Transaction",
     "driver_url",
+    "is_memory_database",
     "open_store",
     "utc_now",
 ]
@@ -53,6 +54,12 @@ def driver_url(url: str) -> str:
         if url.startswith(plain):
             return "postgresql+asyncpg:" + url[len(plain):]
     raise ValueError(f"unsupported database URL {url!r}: expected sqlite:///FILE or postgresql://...")
+
+
+def is_memory_database(url: str) -> bool:
+    """Whether ``url`` names an in-memory SQLite database (which lives in one process only)."""
+    full_url = driver_url(url)
+    return full_url.startswith("sqlite") and _is_memory_sqlite(full_url)
 
 
 def _is_memory_sqlite(url: str) -> bool:

@@ -7,13 +7,17 @@ The dialect differences are few and kept here:
   wait up to the busy timeout), a plain deferred ``BEGIN`` for the convenience reads. WAL mode
   lets readers run beside the writer.
 - PostgreSQL: ``transaction(game_id, lock=...)`` locks the game's row ``FOR SHARE`` or
-  ``FOR UPDATE``; an append takes a transaction-level advisory lock before inserting events,
-  so global positions are assigned in the order the transactions commit (a reader tailing
-  ``read_all`` never skips an event that committed late).
+  ``FOR UPDATE``; an append takes a transaction-level advisory lock in the very statement that
+  inserts the events, so global positions are assigned in the order the transactions commit (a
+  reader tailing ``read_all`` never skips an event that committed late). That lock is global:
+  it is held from the insert to the commit only, never while the version is read. An append
+  "after the end" (``expected_version=None``) first takes a lock on its stream alone, so that
+  two of them to one stream take turns instead of clashing on the version.
 """
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from datetime import datetime, timezone
@@ -35,6 +39,23 @@ LockMode = Literal["none", "share", "exclusive"]
 # pg_advisory_xact_lock keys: any constants, as long as nothing else in the database uses them.
 POSITION_LOCK_KEY = 0x656E7465_6E746501  # "entente" + 1: serialises event inserts
 SCHEMA_LOCK_KEY = 0x656E7465_6E746502  # "entente" + 2: serialises schema creation
+# (class, hash of the stream id): one stream's appends after the end; the two-key space of
+# advisory locks does not overlap the one-key space above
+STREAM_LOCK_CLASS = 0x656E7465
+
+# Insert a batch of events of one stream, taking the global position lock first in the same
+# statement (the lock's row is produced before any row, so before any position is drawn) and
+# telling the listeners (delivered on commit).
+_POSTGRESQL_INSERT = text(
+    "INSERT INTO events (stream_id, version, type, schema_version, data, metadata, recorded_at) "
+    "SELECT :stream_id, batch.version, batch.type, batch.schema_version, batch.data::jsonb, "
+    "batch.metadata::jsonb, batch.recorded_at "
+    "FROM (SELECT pg_advisory_xact_lock(:position_key), pg_notify(:channel, '')) AS position_lock, "
+    "unnest(CAST(:versions AS integer[]), CAST(:types AS text[]), CAST(:schema_versions AS integer[]), "
+    "CAST(:datas AS text[]), CAST(:metadatas AS text[]), CAST(:recorded_ats AS timestamptz[])) "
+    "WITH ORDINALITY AS batch(version, type, schema_version, data, metadata, recorded_at, n) "
+    "ORDER BY batch.n RETURNING position, version"
+)
 
 events = EventTable.__table__
 games = GameTable.__table__
@@ -97,11 +118,16 @@ class Transaction:
         self._store = store
         self._connection = connection
         self._holds_position_lock = False
+        self.appended = False  # whether this transaction has written events (which it may read back uncommitted)
         self.failure: ConcurrencyError | None = None
 
     @property
     def dialect(self) -> str:
         return self._store.dialect
+
+    @property
+    def store(self) -> EventStore:
+        return self._store
 
     async def append(
         self, stream_id: str, events_to_append: Sequence[NewEvent], expected_version: int | None
@@ -112,13 +138,16 @@ class Transaction:
         written, even if the caller catches the error.
         """
         self._check_usable()
-        if events_to_append:
-            await self._take_position_lock()
+        postgresql = self.dialect == "postgresql"
+        if events_to_append and postgresql and expected_version is None and not self._holds_position_lock:
+            stream_lock = func.pg_advisory_xact_lock(STREAM_LOCK_CLASS, func.hashtext(stream_id))
+            await self._connection.execute(select(stream_lock))
         current = await self.stream_version(stream_id)
         if expected_version is not None and expected_version != current:
             raise self._doom(ConcurrencyError(stream_id, expected_version, current))
         if not events_to_append:
             return []
+        self.appended = True
         now = utc_now()
         rows = [
             {
@@ -132,14 +161,12 @@ class Transaction:
             }
             for offset, event in enumerate(events_to_append, start=1)
         ]
-        statement = insert(events).returning(events.c.position, sort_by_parameter_order=True)
         try:
-            result = await self._connection.execute(statement, rows)
+            positions = await (self._insert_postgresql(stream_id, rows) if postgresql else self._insert(rows))
         except IntegrityError:
             # The unique (stream_id, version) key is the arbiter: a concurrent writer got there.
             actual = await self._version_after_clash(stream_id)
             raise self._doom(ConcurrencyError(stream_id, expected_version, actual)) from None
-        positions = [row.position for row in result.all()]
         return [
             RecordedEvent(
                 stream_id=stream_id,
@@ -153,6 +180,22 @@ class Transaction:
             )
             for row, position in zip(rows, positions, strict=True)
         ]
+
+    async def _insert(self, rows: list[dict[str, Any]]) -> list[int]:
+        statement = insert(events).returning(events.c.position, sort_by_parameter_order=True)
+        return [row.position for row in (await self._connection.execute(statement, rows)).all()]
+
+    async def _insert_postgresql(self, stream_id: str, rows: list[dict[str, Any]]) -> list[int]:
+        """One statement: the position lock, then the rows in order (positions by version)."""
+        result = await self._connection.execute(_POSTGRESQL_INSERT, {
+            "stream_id": stream_id, "position_key": POSITION_LOCK_KEY, "channel": CHANNEL,
+            "versions": [row["version"] for row in rows], "types": [row["type"] for row in rows],
+            "schema_versions": [row["schema_version"] for row in rows],
+            "datas": [json.dumps(row["data"]) for row in rows],
+            "metadatas": [json.dumps(row["metadata"]) for row in rows],
+            "recorded_ats": [row["recorded_at"] for row in rows]})
+        self._holds_position_lock = True
+        return [position for position, _ in sorted(result.all(), key=lambda row: row.version)]
 
     async def stream_version(self, stream_id: str) -> int:
         self._check_usable()
@@ -258,14 +301,6 @@ class Transaction:
         # PostgreSQL has aborted this transaction; the winner has committed by now
         return await self._store.stream_version(stream_id)
 
-    async def _take_position_lock(self) -> None:
-        if self.dialect == "postgresql" and not self._holds_position_lock:
-            # the notification is delivered when (and only if) the transaction commits
-            await self._connection.execute(
-                select(func.pg_advisory_xact_lock(POSITION_LOCK_KEY), func.pg_notify(CHANNEL, ""))
-            )
-            self._holds_position_lock = True
-
     def _doom(self, error: ConcurrencyError) -> ConcurrencyError:
         self.failure = error
         return error
@@ -284,6 +319,9 @@ class EventStore:
         # An in-memory SQLite database lives in one shared connection: take turns on it.
         self._turns = asyncio.Lock() if single_connection else None
         self._listener: CommitListener | None = None
+        # per-process caches of what callers fold from this store's log, by the caller's key
+        # (services/lobby/cache.py); ``truncate`` empties it with the tables
+        self.memo: dict[str, Any] = {}
         if dialect == "postgresql":
             dsn = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
             self._listener = CommitListener(dsn)
@@ -333,6 +371,12 @@ class EventStore:
     async def _connect(self, *, write: bool) -> AsyncIterator[AsyncConnection]:
         async with self._turns or nullcontext():
             async with self._engine.connect() as connection:
+                if self.dialect == "postgresql" and not write:
+                    # the convenience reads are one statement each, consistent by itself:
+                    # no BEGIN and COMMIT round trips around it
+                    await connection.execution_options(isolation_level="AUTOCOMMIT")
+                    yield connection
+                    return
                 if self.dialect == "sqlite":
                     await connection.execution_options(sqlite_begin="BEGIN IMMEDIATE" if write else "BEGIN")
                 async with connection.begin():
@@ -391,6 +435,7 @@ class EventStore:
 
     async def truncate(self) -> None:
         """Empty every table of the store (tests only)."""
+        self.memo.clear()
         async with self._connect(write=True) as connection:
             if self.dialect == "postgresql":
                 names = ", ".join(table.name for table in STORE_TABLES)

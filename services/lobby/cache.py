@@ -1,0 +1,94 @@
+"""A per-process cache of folded game states, so that a request reads and folds only the events
+its game stream gained since the last request, not the whole stream.
+
+Each store keeps its own cache (in ``store.memo``, which ``truncate`` empties). An entry is a
+state folded from versions 1..v of ``game-{id}`` and the global position of version v. A read
+asks the store for the events from version v on: version v must come back at the same position
+(else the log is not the one the entry was folded from, and the stream is folded again from
+the start), and the newer ones are folded onto a copy of the entry. So a state is as fresh as
+the read that produced it: read inside a transaction that holds the game's lock, it is the
+game's current state, exactly as a full fold would give it.
+
+Only states read from committed events are kept: a transaction that has appended events may
+read its own uncommitted writes, so what it reads is folded but never cached.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, fields
+from typing import Any, Protocol
+
+from shared.events import from_recorded, game_stream
+from shared.store import EventStore, RecordedEvent, Transaction
+
+from .state import GameState, Seat, apply, fold
+
+CAPACITY = 2_000  # games per store and process; the least recently used one is dropped first
+MEMO_KEY = "lobby.game_states"
+
+
+class StreamReader(Protocol):
+    async def read_stream(self, stream_id: str, after_version: int = 0) -> list[RecordedEvent]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    state: GameState  # never handed out: callers get copies, and may fold them forward in place
+    position: int  # the global position of the stream's version ``state.version``
+
+
+def copy_state(state: GameState) -> GameState:
+    """A copy that ``apply`` may fold forward without touching ``state``: every list, set and
+    dict is copied (seats too); events and position documents are shared, they are never
+    changed in place."""
+    copied = GameState.__new__(GameState)
+    for spec in fields(GameState):
+        setattr(copied, spec.name, _copied(getattr(state, spec.name)))
+    return copied
+
+
+def _copied(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    if isinstance(value, Seat):
+        return Seat(value.player_id, value.codename, value.token_hash, list(value.powers))
+    if isinstance(value, (dict, set)):
+        return value.copy()
+    return value
+
+
+def _entries(store: EventStore) -> OrderedDict[str, Entry]:
+    return store.memo.setdefault(MEMO_KEY, OrderedDict())
+
+
+async def read_game(reader: EventStore | Transaction, game_id: str) -> GameState | None:
+    """The game's state as of this read (None when its stream is empty), from the cache and
+    the events the stream gained since."""
+    store = reader if isinstance(reader, EventStore) else reader.store
+    entries = _entries(store)
+    entry = entries.get(game_id)
+    stream = game_stream(game_id)
+    records = await reader.read_stream(stream, after_version=entry.state.version - 1) if entry else []
+    if entry is not None and records and records[0].position == entry.position \
+            and records[0].version == entry.state.version:
+        state = copy_state(entry.state) if len(records) > 1 else entry.state
+        for record in records[1:]:
+            state = apply(state, from_recorded(record))
+    else:
+        records = await reader.read_stream(stream)
+        if not records:
+            entries.pop(game_id, None)
+            return None
+        state = fold(from_recorded(record) for record in records)
+    if isinstance(reader, EventStore) or not reader.appended:
+        _remember(entries, game_id, Entry(state, records[-1].position))
+    return copy_state(state)
+
+
+def _remember(entries: OrderedDict[str, Entry], game_id: str, entry: Entry) -> None:
+    current = entries.get(game_id)
+    if current is None or current.state.version <= entry.state.version:
+        entries[game_id] = entry
+        entries.move_to_end(game_id)
+    while len(entries) > CAPACITY:
+        entries.popitem(last=False)
