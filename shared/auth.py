@@ -67,8 +67,9 @@ def delegate(delegation: Delegation | None) -> None:
     _delegation.set(delegation)
 
 
-def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
-    """The token of an ``Authorization: Bearer`` header, None without the header."""
+async def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
+    """The token of an ``Authorization: Bearer`` header, None without the header (``async``:
+    FastAPI would run a plain function in a worker thread)."""
     if authorization is None:
         return None
     scheme, _, token = authorization.strip().partition(" ")

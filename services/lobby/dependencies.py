@@ -15,7 +15,7 @@ from .cache import read_game
 from .state import GameState
 
 
-def get_store(request: Request) -> EventStore:
+async def get_store(request: Request) -> EventStore:
     return request.app.state.store
 
 
@@ -27,8 +27,9 @@ def get_clock(request: Request) -> Clock:
     return getattr(request.app.state, "clock", None) or SYSTEM_CLOCK
 
 
-def get_now(request: Request) -> datetime:
-    """The time of this request, read once when it arrives."""
+async def get_now(request: Request) -> datetime:
+    """The time of this request, read once when it arrives. (The dependencies are ``async``:
+    FastAPI runs a plain ``def`` dependency in a worker thread, a thread hop per dependency.)"""
     return get_clock(request).now()
 
 
@@ -54,7 +55,7 @@ async def current_game(game_id: str, store: StoreDep) -> GameState:
 CurrentGame = Annotated[GameState, Depends(current_game)]
 
 
-def current_caller(request: Request, game: CurrentGame, token: BearerToken) -> Caller:
+async def current_caller(request: Request, game: CurrentGame, token: BearerToken) -> Caller:
     return identify(token, operator_hash=request.app.state.operator_hash,
                     host_hash=game.host_token_hash, player_hashes=game.player_hashes())
 
@@ -62,11 +63,11 @@ def current_caller(request: Request, game: CurrentGame, token: BearerToken) -> C
 CurrentCaller = Annotated[Caller, Depends(current_caller)]
 
 
-def host_or_operator(caller: CurrentCaller) -> Caller:
+async def host_or_operator(caller: CurrentCaller) -> Caller:
     return require(caller, "host", "operator")
 
 
-def player(caller: CurrentCaller) -> Caller:
+async def player(caller: CurrentCaller) -> Caller:
     return require(caller, "player")
 
 

@@ -26,10 +26,12 @@ from typing import Any, Literal
 from sqlalchemy import func, insert, select, text
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from asyncpg.exceptions import UniqueViolationError
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlmodel import SQLModel
 
+from shared.store import postgresql
 from shared.store.notify import BACKSTOP_SECONDS, CHANNEL, POLL_SECONDS, CommitListener
 from shared.store.records import ConcurrencyError, GameNotFound, GameRow, NewEvent, RecordedEvent
 from shared.store.tables import STORE_TABLES, EventTable, GameTable
@@ -120,6 +122,15 @@ class Transaction:
         self._holds_position_lock = False
         self.appended = False  # whether this transaction has written events (which it may read back uncommitted)
         self.failure: ConcurrencyError | None = None
+        self._raw: Any = None  # PostgreSQL: the asyncpg connection, once a hot statement needed it
+        self._raw_known = store.dialect != "postgresql"
+
+    async def _driver(self) -> Any | None:
+        """The asyncpg connection for the hot statements (shared/store/postgresql.py), or None:
+        SQLite, or an adapter this store does not know."""
+        if not self._raw_known:
+            self._raw, self._raw_known = await postgresql.driver(self._connection), True
+        return self._raw
 
     @property
     def dialect(self) -> str:
@@ -138,10 +149,13 @@ class Transaction:
         written, even if the caller catches the error.
         """
         self._check_usable()
-        postgresql = self.dialect == "postgresql"
-        if events_to_append and postgresql and expected_version is None and not self._holds_position_lock:
-            stream_lock = func.pg_advisory_xact_lock(STREAM_LOCK_CLASS, func.hashtext(stream_id))
-            await self._connection.execute(select(stream_lock))
+        on_postgresql = self.dialect == "postgresql"
+        if events_to_append and on_postgresql and expected_version is None and not self._holds_position_lock:
+            if raw := await self._driver():
+                await postgresql.lock_stream(raw, STREAM_LOCK_CLASS, stream_id)
+            else:
+                await self._connection.execute(select(func.pg_advisory_xact_lock(STREAM_LOCK_CLASS,
+                                                                                 func.hashtext(stream_id))))
         current = await self.stream_version(stream_id)
         if expected_version is not None and expected_version != current:
             raise self._doom(ConcurrencyError(stream_id, expected_version, current))
@@ -162,8 +176,8 @@ class Transaction:
             for offset, event in enumerate(events_to_append, start=1)
         ]
         try:
-            positions = await (self._insert_postgresql(stream_id, rows) if postgresql else self._insert(rows))
-        except IntegrityError:
+            positions = await (self._insert_postgresql(stream_id, rows) if on_postgresql else self._insert(rows))
+        except (IntegrityError, UniqueViolationError):
             # The unique (stream_id, version) key is the arbiter: a concurrent writer got there.
             actual = await self._version_after_clash(stream_id)
             raise self._doom(ConcurrencyError(stream_id, expected_version, actual)) from None
@@ -187,6 +201,10 @@ class Transaction:
 
     async def _insert_postgresql(self, stream_id: str, rows: list[dict[str, Any]]) -> list[int]:
         """One statement: the position lock, then the rows in order (positions by version)."""
+        if raw := await self._driver():
+            positions = await postgresql.insert_events(raw, stream_id, rows, POSITION_LOCK_KEY, CHANNEL)
+            self._holds_position_lock = True
+            return positions
         result = await self._connection.execute(_POSTGRESQL_INSERT, {
             "stream_id": stream_id, "position_key": POSITION_LOCK_KEY, "channel": CHANNEL,
             "versions": [row["version"] for row in rows], "types": [row["type"] for row in rows],
@@ -199,11 +217,15 @@ class Transaction:
 
     async def stream_version(self, stream_id: str) -> int:
         self._check_usable()
+        if raw := await self._driver():
+            return await postgresql.stream_version(raw, stream_id)
         statement = select(func.coalesce(func.max(events.c.version), 0)).where(events.c.stream_id == stream_id)
         return int((await self._connection.execute(statement)).scalar_one())
 
     async def read_stream(self, stream_id: str, after_version: int = 0) -> list[RecordedEvent]:
         self._check_usable()
+        if raw := await self._driver():
+            return await postgresql.read_stream(raw, stream_id, after_version)
         statement = (
             select(*_EVENT_COLUMNS)
             .where(events.c.stream_id == stream_id, events.c.version > after_version)
@@ -214,6 +236,8 @@ class Transaction:
     async def read_streams(self, prefix: str) -> dict[str, list[RecordedEvent]]:
         """Every stream whose id starts with ``prefix``, by stream id, each in version order."""
         self._check_usable()
+        if raw := await self._driver():
+            return await postgresql.read_streams(raw, prefix)
         statement = (
             select(*_EVENT_COLUMNS)
             .where(events.c.stream_id.startswith(prefix, autoescape=True))
@@ -248,6 +272,9 @@ class Transaction:
         lock: two share-lock holders updating the same row deadlock.
         """
         self._check_usable()
+        if raw := await self._driver():
+            await postgresql.put_game(raw, row)
+            return
         values = {
             "game_id": row.game_id,
             "variant": row.variant,
@@ -289,6 +316,10 @@ class Transaction:
 
     async def lock_game(self, game_id: str, lock: LockMode) -> None:
         """Lock the game's row (PostgreSQL) or check it exists (SQLite). GameNotFound if absent."""
+        if raw := await self._driver():
+            if not await postgresql.lock_game(raw, game_id, lock):
+                raise GameNotFound(game_id)
+            return
         statement = select(games.c.game_id).where(games.c.game_id == game_id)
         if self.dialect == "postgresql" and lock != "none":
             statement = statement.with_for_update(read=(lock == "share"))
