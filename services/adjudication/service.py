@@ -208,8 +208,8 @@ async def submit_orders(store: EventStore, game_id: str, player_id: str, texts: 
                                 code="orders_rejected", where="body.orders",
                                 details=[c.as_json() for c in checks])
         event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=accepted)
-        await tx.append(orders_stream(game_id, event.phase, acting), [to_new_event(event, metadata)],
-                        expected_version=None)
+        await tx.append_on_commit(orders_stream(game_id, event.phase, acting), [to_new_event(event, metadata)],
+                                  expected_version=None)
     return Submission(event.phase, acting, checks)
 
 
@@ -229,8 +229,8 @@ async def set_ready(store: EventStore, game_id: str, player_id: str, ready: bool
             raise Conflict(f"{acting} has submitted no orders for {current} (submit an empty list to hold)",
                            code="nothing_submitted")
         event = ReadySet(phase=current, power=acting, ready=ready)
-        await tx.append(orders_stream(game_id, current, acting), [to_new_event(event, metadata)],
-                        expected_version=None)
+        await tx.append_on_commit(orders_stream(game_id, current, acting), [to_new_event(event, metadata)],
+                                  expected_version=None)
     return current, acting
 
 
@@ -313,12 +313,12 @@ def resolution_plan(state: GameState, submissions: Mapping[str, PowerSubmission]
 
 
 async def write_plan(tx: Transaction, plan: Plan, now: datetime) -> None:
-    """Write the games row and append the plan's events with the expected version (the append
-    last: it holds the store's global position lock from there to the commit)."""
+    """Write the games row and append the plan's events with the expected version, with the
+    commit (the store's global position lock is then held for no round trip)."""
     await tx.put_game(game_row(plan.state, now))
     if plan.events:
-        await tx.append(game_stream(plan.game_id), [to_new_event(e, plan.metadata) for e in plan.events],
-                        expected_version=plan.expected_version)
+        await tx.append_on_commit(game_stream(plan.game_id), [to_new_event(e, plan.metadata) for e in plan.events],
+                                  expected_version=plan.expected_version)
 
 
 async def resolve_in(tx: Transaction, state: GameState, now: datetime, *, deadline: bool = False,

@@ -110,6 +110,26 @@ async def insert_events(raw: Any, stream_id: str, rows: list[dict[str, Any]], po
     return [position for position, _ in sorted(((r[0], r[1]) for r in result), key=lambda pair: pair[1])]
 
 
+def _literal(text: str) -> str:
+    """A string constant that means ``text`` whatever standard_conforming_strings says."""
+    return "E'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def insert_events_literally(stream_id: str, rows: list[dict[str, Any]], position_key: int, channel: str) -> str:
+    """INSERT_EVENTS with the values written out, for a message of several statements (the
+    simple query protocol has no parameters): the caller's insert-and-commit in one message."""
+    values = ", ".join(
+        f"({_literal(stream_id)}, {int(row['version'])}, {_literal(row['type'])}, {int(row['schema_version'])}, "
+        f"{_literal(json.dumps(row['data']))}::jsonb, {_literal(json.dumps(row['metadata']))}::jsonb, "
+        f"{_literal(_utc(row['recorded_at']).isoformat())}::timestamptz)"
+        for row in rows)
+    return ("INSERT INTO events (stream_id, version, type, schema_version, data, metadata, recorded_at) "
+            "SELECT batch.stream_id, batch.version, batch.type, batch.schema_version, batch.data, batch.metadata, "
+            f"batch.recorded_at FROM (SELECT pg_advisory_xact_lock({int(position_key)}), "
+            f"pg_notify({_literal(channel)}, '')) AS position_lock, (VALUES {values}) "
+            "AS batch(stream_id, version, type, schema_version, data, metadata, recorded_at) ORDER BY batch.version")
+
+
 async def put_game(raw: Any, row: GameRow) -> None:
     await raw.execute(PUT_GAME, row.game_id, row.variant, row.name, row.status, row.phase,
                       _utc(row.deadline) if row.deadline else None, json.dumps(row.summary), _utc(row.updated_at))

@@ -124,6 +124,7 @@ class Transaction:
         self.failure: ConcurrencyError | None = None
         self._raw: Any = None  # PostgreSQL: the asyncpg connection, once a hot statement needed it
         self._raw_known = store.dialect != "postgresql"
+        self._pending: list[tuple[str, int | None, list[dict[str, Any]]]] = []  # append_on_commit's
 
     async def _driver(self) -> Any | None:
         """The asyncpg connection for the hot statements (shared/store/postgresql.py), or None:
@@ -148,34 +149,13 @@ class Transaction:
         A clash raises ConcurrencyError and dooms the whole transaction: nothing of it is
         written, even if the caller catches the error.
         """
-        self._check_usable()
-        on_postgresql = self.dialect == "postgresql"
-        if events_to_append and on_postgresql and expected_version is None and not self._holds_position_lock:
-            if raw := await self._driver():
-                await postgresql.lock_stream(raw, STREAM_LOCK_CLASS, stream_id)
-            else:
-                await self._connection.execute(select(func.pg_advisory_xact_lock(STREAM_LOCK_CLASS,
-                                                                                 func.hashtext(stream_id))))
-        current = await self.stream_version(stream_id)
-        if expected_version is not None and expected_version != current:
-            raise self._doom(ConcurrencyError(stream_id, expected_version, current))
-        if not events_to_append:
+        if self._pending:
+            raise RuntimeError("append after append_on_commit in one transaction: it would not see those events")
+        rows = await self._checked_rows(stream_id, events_to_append, expected_version)
+        if not rows:
             return []
-        self.appended = True
-        now = utc_now()
-        rows = [
-            {
-                "stream_id": stream_id,
-                "version": current + offset,
-                "type": event.type,
-                "schema_version": event.schema_version,
-                "data": event.data,
-                "metadata": event.metadata,
-                "recorded_at": as_utc(event.recorded_at) if event.recorded_at else now,
-            }
-            for offset, event in enumerate(events_to_append, start=1)
-        ]
         try:
+            on_postgresql = self.dialect == "postgresql"
             positions = await (self._insert_postgresql(stream_id, rows) if on_postgresql else self._insert(rows))
         except (IntegrityError, UniqueViolationError):
             # The unique (stream_id, version) key is the arbiter: a concurrent writer got there.
@@ -193,6 +173,71 @@ class Transaction:
                 recorded_at=row["recorded_at"],
             )
             for row, position in zip(rows, positions, strict=True)
+        ]
+
+    async def append_on_commit(
+        self, stream_id: str, events_to_append: Sequence[NewEvent], expected_version: int | None
+    ) -> None:
+        """Append events as this transaction's last write, for a caller that needs no positions
+        back: the version is checked now, the events are written with the commit. On PostgreSQL
+        the insert and the COMMIT go in one message, so the global position lock is held for no
+        round trip to this process (that lock is what limits the rate of appends). Call it once
+        per stream at most; ``append`` may not follow it in this transaction, and the
+        transaction's own reads do not see these events. A clash raises ConcurrencyError when
+        the transaction ends."""
+        rows = await self._checked_rows(stream_id, events_to_append, expected_version)
+        if not rows:
+            return
+        if await self._driver() is None:
+            await self.append(stream_id, events_to_append, expected_version)  # SQLite: at once
+            return
+        self._pending.append((stream_id, expected_version, rows))
+
+    async def _commit_pending(self) -> None:
+        """Write the events held back by ``append_on_commit`` and commit, in one message (the
+        transaction SQLAlchemy then commits is an empty one, begun in the same message)."""
+        if not self._pending:
+            return
+        script = [postgresql.insert_events_literally(stream_id, rows, POSITION_LOCK_KEY, CHANNEL)
+                  for stream_id, _, rows in self._pending]
+        try:
+            await self._raw.execute(";\n".join([*script, "COMMIT", "BEGIN"]))
+        except UniqueViolationError:
+            stream_id, expected_version, _ = self._pending[0]
+            actual = await self._version_after_clash(stream_id)
+            raise self._doom(ConcurrencyError(stream_id, expected_version, actual)) from None
+
+    async def _checked_rows(
+        self, stream_id: str, events_to_append: Sequence[NewEvent], expected_version: int | None
+    ) -> list[dict[str, Any]]:
+        """The rows to insert after the stream's current version, once ``expected_version`` is
+        checked (an append after the end first locks its stream on PostgreSQL)."""
+        self._check_usable()
+        on_postgresql = self.dialect == "postgresql"
+        if events_to_append and on_postgresql and expected_version is None and not self._holds_position_lock:
+            if raw := await self._driver():
+                await postgresql.lock_stream(raw, STREAM_LOCK_CLASS, stream_id)
+            else:
+                await self._connection.execute(select(func.pg_advisory_xact_lock(STREAM_LOCK_CLASS,
+                                                                                 func.hashtext(stream_id))))
+        current = await self.stream_version(stream_id)
+        if expected_version is not None and expected_version != current:
+            raise self._doom(ConcurrencyError(stream_id, expected_version, current))
+        if not events_to_append:
+            return []
+        self.appended = True
+        now = utc_now()
+        return [
+            {
+                "stream_id": stream_id,
+                "version": current + offset,
+                "type": event.type,
+                "schema_version": event.schema_version,
+                "data": event.data,
+                "metadata": event.metadata,
+                "recorded_at": as_utc(event.recorded_at) if event.recorded_at else now,
+            }
+            for offset, event in enumerate(events_to_append, start=1)
         ]
 
     async def _insert(self, rows: list[dict[str, Any]]) -> list[int]:
@@ -397,6 +442,7 @@ class EventStore:
             if tx.failure is not None:
                 # the caller swallowed a ConcurrencyError: nothing of this transaction is written
                 raise tx.failure
+            await tx._commit_pending()
 
     @asynccontextmanager
     async def _connect(self, *, write: bool) -> AsyncIterator[AsyncConnection]:
