@@ -87,8 +87,14 @@ def _location(loc: tuple | list) -> str:
 
 
 def _short(value: Any, limit: int = 80) -> Any:
+    """The offending input, safe to put in a JSON body and short: plain JSON scalars as they
+    are, anything else (bytes, objects, long values) as a truncated repr."""
+    if isinstance(value, (bool, int, float, type(None))):
+        return value
+    if isinstance(value, str) and len(value) <= limit:
+        return value
     text = repr(value)
-    return value if len(text) <= limit else text[:limit] + "..."
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 async def _domain_error(_: Request, exc: DomainError) -> JSONResponse:
@@ -103,6 +109,10 @@ async def _validation_error(_: Request, exc: RequestValidationError) -> JSONResp
         reason = (first.get("ctx") or {}).get("error", "invalid JSON")
         return error_response(400, "malformed_json", f"the request body is not valid JSON: {reason}",
                               where="body")
+    if any(tuple(e.get("loc", ())) == ("body",) and isinstance(e.get("input"), (bytes, bytearray)) for e in errors):
+        return error_response(415, "unsupported_media_type",
+                              "the request body must be JSON, sent with content-type: application/json",
+                              where="header.content-type")
     details = [{"where": _location(e.get("loc", ())), "message": e.get("msg", ""),
                 "input": _short(e.get("input"))} for e in errors]
     first = details[0] if details else {"where": "request", "message": "invalid request"}

@@ -31,7 +31,7 @@ class ProviderError(DomainError):
 
 
 class SignInUnavailable(DomainError):
-    status_code = 503
+    status_code = 404  # this server offers no sign-in: nothing to find here
     code = "sign_in_unavailable"
 
 

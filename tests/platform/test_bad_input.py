@@ -112,3 +112,19 @@ async def test_wrong_phase_and_finished_game(table: Table) -> None:
     assert error_of(await client.get(f"{game}/possible-orders", headers=table.player("FRANCE")), 409)["code"] == "game_finished"
     assert await table.events() == before
     assert (await table.view())["game"]["status"] == "finished"
+
+
+async def test_a_body_that_is_not_declared_json_gets_415_and_writes_nothing(table: Table) -> None:
+    """Found by fuzzing the OpenAPI document: a JSON text sent as text/plain used to reach the
+    validation handler as bytes, which it could not put in its JSON answer (a 500)."""
+    client = table.client
+    before = await all_events(client)
+    for path, body in ((f"/games/{table.game_id}/resolve", b'{"phase": ""}'),
+                       (f"/games/{table.game_id}/extend", b'{"minutes": 1}'),
+                       ("/games", b'{"name": "x"}')):
+        error = error_of(await client.post(path, content=body, headers={**OPERATOR, "content-type": "text/plain"}), 415)
+        assert error["code"] == "unsupported_media_type" and error["where"] == "header.content-type"
+    sent_as_orders = await client.put(f"/games/{table.game_id}/orders", content=b"\xff\xfe not json",
+                                      headers={**table.player("FRANCE"), "content-type": "application/octet-stream"})
+    assert sent_as_orders.status_code == 415
+    assert await all_events(client) == before

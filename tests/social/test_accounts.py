@@ -140,4 +140,4 @@ async def test_sign_in_needs_a_configured_client(sqlite_url: str, provider_url: 
 
     async with social_app(social_settings(sqlite_url, provider_url).model_copy(update={"oauth_client_id": ""})) as (_, client):
         response = await client.get("/auth/login")
-        assert response.status_code == 503 and response.json()["error"]["code"] == "sign_in_unavailable"
+        assert response.status_code == 404 and response.json()["error"]["code"] == "sign_in_unavailable"
