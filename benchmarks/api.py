@@ -1,7 +1,7 @@
 """Load benchmark of the HTTP API on PostgreSQL: a script that prints figures, not a test.
 
     python benchmarks/api.py [--games 100] [--phases 4] [--replay-phases 60]
-                             [--connections 32] [--client-processes 2] [--workers 2]
+                             [--connections 8] [--client-processes 2] [--workers 2]
                              [--server-url postgresql://postgres@127.0.0.1:5432/postgres]
 
 Creates a fresh database on the PostgreSQL server (ENTENTE_BENCH_POSTGRES_URL, else
@@ -301,10 +301,12 @@ async def answers(base: str) -> bool:
 
 
 @asynccontextmanager
-async def running_server(url: str, workers: int) -> AsyncIterator[str]:
+async def running_server(url: str, workers: int, plain: bool) -> AsyncIterator[str]:
     port = free_port()
-    command = entente("serve", "--host", HOST, "--port", str(port), "--database", url, "--log-level", os.environ.get("BENCH_LOG_LEVEL", "warning"),
-                      "--workers", str(workers), "--keep-alive", str(KEEP_ALIVE_SECONDS))
+    command = entente("serve", "--host", HOST, "--port", str(port), "--database", url,
+                      "--log-level", os.environ.get("BENCH_LOG_LEVEL", "warning"),
+                      "--workers", str(workers), "--keep-alive", str(KEEP_ALIVE_SECONDS),
+                      *(["--loop", "asyncio", "--http", "h11"] if plain else []))
     environment = {**os.environ, "ENTENTE_OPERATOR_TOKEN": OPERATOR_TOKEN, "ENTENTE_ENVIRONMENT": "production"}
     server = subprocess.Popen(command, env=environment)
     base = f"http://{HOST}:{port}"
@@ -387,7 +389,7 @@ async def replay_benchmark(base: str, url: str, phases: int) -> None:
 
 
 async def benchmark(args: argparse.Namespace) -> int:
-    async with fresh_database(args.server_url) as url, running_server(url, args.workers) as base:
+    async with fresh_database(args.server_url) as url, running_server(url, args.workers, args.plain) as base:
         print(f"server up on {base} ({args.workers} worker processes), database {make_url(url).database}; "
               f"{args.client_processes} client processes with {args.connections} connections in all", flush=True)
         shares = [list(range(k, args.games, args.client_processes)) for k in range(args.client_processes)]
@@ -415,9 +417,11 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--phases", type=int, default=4, help="phases played in each game (bounded)")
     parser.add_argument("--replay-phases", type=int, default=60)
-    parser.add_argument("--connections", type=int, default=32, help="requests in flight at most, in all")
+    parser.add_argument("--connections", type=int, default=8, help="requests in flight at most, in all")
     parser.add_argument("--client-processes", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2, help="server worker processes")
+    parser.add_argument("--plain", action="store_true",
+                        help="serve on asyncio's own loop and h11 even when uvloop and httptools are installed")
     parser.add_argument("--server-url", default=os.environ.get("ENTENTE_BENCH_POSTGRES_URL")
                         or os.environ.get("ENTENTE_TEST_POSTGRES_URL") or DEFAULT_SERVER_URL)
     args = parser.parse_args()

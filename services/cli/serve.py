@@ -24,6 +24,10 @@ def _parser(command: str) -> argparse.ArgumentParser:
                         help="server processes sharing the port (default 1; not with an in-memory SQLite store)")
     parser.add_argument("--keep-alive", type=int, default=5, metavar="SECONDS",
                         help="how long an idle client connection is kept open (default 5)")
+    parser.add_argument("--loop", choices=["auto", "asyncio", "uvloop"], default="auto",
+                        help="event loop (auto: uvloop when installed)")
+    parser.add_argument("--http", choices=["auto", "h11", "httptools"], default="auto",
+                        help="HTTP parser (auto: httptools when installed)")
     return parser
 
 
@@ -47,7 +51,7 @@ def run(command: str, argv: list[str]) -> int:
     print(f"entente: serving on http://{settings.host}:{settings.port} with {_redacted(settings.database_url)}"
           + (f" in {args.workers} processes" if args.workers > 1 else ""), file=sys.stderr, flush=True)
     options = {"host": settings.host, "port": settings.port, "log_level": args.log_level, "lifespan": "on",
-               "timeout_keep_alive": args.keep_alive}
+               "timeout_keep_alive": args.keep_alive, "loop": args.loop, "http": args.http}
     if args.workers == 1:
         uvicorn.run(served_app(settings), **options)
         return 0

@@ -125,6 +125,7 @@ class Transaction:
         self._raw: Any = None  # PostgreSQL: the asyncpg connection, once a hot statement needed it
         self._raw_known = store.dialect != "postgresql"
         self._pending: list[tuple[str, int | None, list[dict[str, Any]]]] = []  # append_on_commit's
+        self._appended_on_commit = False
 
     async def _driver(self) -> Any | None:
         """The asyncpg connection for the hot statements (shared/store/postgresql.py), or None:
@@ -149,8 +150,13 @@ class Transaction:
         A clash raises ConcurrencyError and dooms the whole transaction: nothing of it is
         written, even if the caller catches the error.
         """
-        if self._pending:
+        if self._appended_on_commit:
             raise RuntimeError("append after append_on_commit in one transaction: it would not see those events")
+        return await self._append_now(stream_id, events_to_append, expected_version)
+
+    async def _append_now(
+        self, stream_id: str, events_to_append: Sequence[NewEvent], expected_version: int | None
+    ) -> list[RecordedEvent]:
         rows = await self._checked_rows(stream_id, events_to_append, expected_version)
         if not rows:
             return []
@@ -185,13 +191,11 @@ class Transaction:
         per stream at most; ``append`` may not follow it in this transaction, and the
         transaction's own reads do not see these events. A clash raises ConcurrencyError when
         the transaction ends."""
-        rows = await self._checked_rows(stream_id, events_to_append, expected_version)
-        if not rows:
-            return
         if await self._driver() is None:
-            await self.append(stream_id, events_to_append, expected_version)  # SQLite: at once
-            return
-        self._pending.append((stream_id, expected_version, rows))
+            await self._append_now(stream_id, events_to_append, expected_version)  # SQLite: at once
+        elif rows := await self._checked_rows(stream_id, events_to_append, expected_version):
+            self._pending.append((stream_id, expected_version, rows))
+        self._appended_on_commit = True
 
     async def _commit_pending(self) -> None:
         """Write the events held back by ``append_on_commit`` and commit, in one message (the
