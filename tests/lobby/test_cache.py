@@ -1,0 +1,56 @@
+"""The per-process cache of folded game states (services/lobby/cache.py) gives what a full fold
+of the stream gives, hands out copies, and never keeps what a transaction has not committed."""
+from __future__ import annotations
+
+import pytest
+
+from services.lobby.cache import read_game
+from services.lobby.service import create_game, fold_records, join_game, start_game
+from shared.events import GameSettings, PlayerJoined, game_stream, to_new_event
+from shared.store import EventStore
+
+
+async def full_fold(store: EventStore, game_id: str):  # type: ignore[no-untyped-def]
+    return fold_records(await store.read_stream(game_stream(game_id)))
+
+
+async def test_reads_through_the_cache_equal_a_full_fold_as_the_stream_grows(store: EventStore) -> None:
+    game_id = (await create_game(store, name="cached", variant="standard", settings=GameSettings())).state.game_id
+    for _ in range(7):
+        await join_game(store, game_id)
+        cached = await read_game(store, game_id)
+        assert cached is not None and cached.summary() == (await full_fold(store, game_id)).summary()
+    await start_game(store, game_id)
+    cached, folded = await read_game(store, game_id), await full_fold(store, game_id)
+    assert cached is not None
+    assert (cached.version, cached.phase, cached.position, cached.player_hashes()) == \
+        (folded.version, folded.phase, folded.position, folded.player_hashes())
+    assert await read_game(store, "g_nosuchgame") is None
+
+
+async def test_a_state_handed_out_may_be_changed_without_touching_the_next(store: EventStore) -> None:
+    game_id = (await create_game(store, name="copies", variant="standard", settings=GameSettings())).state.game_id
+    await join_game(store, game_id)
+    first = await read_game(store, game_id)
+    assert first is not None
+    first.seats.append(first.seats[0])
+    first.seats[0].powers.append("FRANCE")
+    first.version += 10
+    again = await read_game(store, game_id)
+    assert again is not None and len(again.seats) == 1 and again.seats[0].powers == [] and again.version == 2
+
+
+async def test_what_a_rolled_back_transaction_read_of_its_own_writes_is_never_kept(store: EventStore) -> None:
+    game_id = (await create_game(store, name="rollback", variant="standard", settings=GameSettings())).state.game_id
+    assert (await read_game(store, game_id)).version == 1  # type: ignore[union-attr]
+    joined = PlayerJoined(player_id="p_ghost", codename="Ghost", token_hash="0" * 64)
+    with pytest.raises(RuntimeError):
+        async with store.transaction(game_id, lock="exclusive") as tx:
+            await tx.append(game_stream(game_id), [to_new_event(joined)], expected_version=1)
+            inside = await read_game(tx, game_id)
+            assert inside is not None and [s.player_id for s in inside.seats] == ["p_ghost"]
+            raise RuntimeError("the request failed after appending")
+    await join_game(store, game_id)  # a real version 2, at another position
+    after = await read_game(store, game_id)
+    assert after is not None and after.version == 2 and [s.player_id for s in after.seats] != ["p_ghost"]
+    assert after.summary() == (await full_fold(store, game_id)).summary()
