@@ -2,12 +2,22 @@
 values into the JSON of views and outcomes, and the behaviour both give the platform."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
-from services.adjudication.engine import ParseError
+from services.adjudication.engine import ParseError, load_map, parse_order
+from services.adjudication.engine.orders import Order
+from services.adjudication.engine.phase import PhaseType
 from services.adjudication.engine.position import DislodgedUnit, OrderResult, PowerUnit
 
 from .base import OrderCheck, every_order_and_dislodgement
+
+
+@lru_cache(maxsize=65536)
+def parse_cached(text: str, variant: str, phase_type: PhaseType, power: str) -> Order | ParseError:
+    """``parse_order`` remembered: the parser is a pure function of these four, and its results
+    are frozen values, so a replay or a busy server reads each stored order text only once."""
+    return parse_order(text, game_map=load_map(variant), phase_type=phase_type, power=power)
 
 
 def unreadable(text: str, error: ParseError) -> OrderCheck:

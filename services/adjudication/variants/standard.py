@@ -9,7 +9,7 @@ from typing import Any, Mapping, Sequence
 
 from services.adjudication.engine import (
     ParseError, adjudicate, adjudicate_document, draw_italy_side, initial_position, load_map,
-    normalise_order, parse_order, position_from_document, position_to_document, possible_orders,
+    normalise_order, position_from_document, position_to_document, possible_orders,
     small_game,
 )
 from services.adjudication.engine.legality import orders_problems
@@ -19,7 +19,9 @@ from services.adjudication.engine.possible import adjustment_count
 from services.adjudication.engine.position import Position, Resolution
 
 from .base import Opening, OrderCheck, PhaseOutcome
-from .board import BoardVariant, centres_by_power, dislodged_json, results_json, unreadable, units_by_power
+from .board import (
+    BoardVariant, centres_by_power, dislodged_json, parse_cached, results_json, unreadable, units_by_power,
+)
 
 
 def setup_of(settings: Mapping[str, Any], seed: int):
@@ -32,7 +34,7 @@ def read_orders(texts: Sequence[str], power: str, position: Position) -> list[Or
     game_map = load_map(position.variant)
     readings: list[Order | ParseError] = []
     for text in texts:
-        reading = parse_order(text, game_map=game_map, phase_type=position.phase.type, power=power)
+        reading = parse_cached(text, position.variant, position.phase.type, power)
         if not isinstance(reading, ParseError):
             reading = normalise_order(reading, position, game_map)
         readings.append(reading)
