@@ -16,6 +16,7 @@ from typing import Iterable
 from ..geography import GameMap, load_map
 from ..orders import Order
 from ..phase import PhaseType
+from .canonical import read_canonical
 from .cursor import Cursor
 from .daide import DaideGrammar, looks_like_daide
 from .errors import ParseError, Stumble
@@ -50,8 +51,12 @@ def parse_order(
             word="", offset=0, expected=("order text",),
             message=f"an order must be text, not {type(text).__name__}",
         )
+    game_map = game_map or load_map()
+    fast = read_canonical(text, game_map, phase_type)
+    if fast is not None:
+        return fast
     try:
-        return _parse(text, game_map or load_map(), phase_type, power)
+        return _parse(text, game_map, phase_type, power)
     except Stumble as stumble:
         return stumble.to_error(text)
     except Exception as exc:  # the parser's promise: a ParseError, whatever the input
