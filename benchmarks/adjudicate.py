@@ -92,10 +92,7 @@ def time_stages(phases: list[tuple], repeats: int) -> None:
 
     def resolve(position, orders):
         phase, moves = match(position, orders)
-        resolver = movement.Resolver(phase.entries, phase.at, phase.sea_neighbours, moves)
-        for entry in phase.entries:
-            if entry.has_decision:
-                resolver.resolve(entry.index)
+        phase._resolve(moves)
 
     steps = [
         ("setup: tables, one entry per unit", setup),

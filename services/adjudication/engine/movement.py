@@ -31,13 +31,27 @@ _NOTHING: frozenset[str] = frozenset()
 _NO_STEPS: dict[str, tuple[str, ...]] = {}
 _ARMY, _FLEET = UnitType.ARMY, UnitType.FLEET
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class MovementOutcome:
     results: tuple[OrderResult, ...]  # one per input order, in input order
     units: dict[str, PowerUnit]  # province -> unit after the moves (dislodged ones removed)
     dislodged: tuple[DislodgedUnit, ...]  # with attacker_from and legal retreats, sorted
     standoffs: frozenset[str]  # provinces left empty by a standoff (no retreat there)
     air_supports_given: tuple[bool, ...] = ()  # one per ``air_supports`` entry: matched a ground order
+
+    def __init__(
+        self,
+        results: tuple[OrderResult, ...],
+        units: dict[str, PowerUnit],
+        dislodged: tuple[DislodgedUnit, ...],
+        standoffs: frozenset[str],
+        air_supports_given: tuple[bool, ...] = (),
+    ) -> None:
+        # Written out for speed, like Position's: one update of the instance dict.
+        self.__dict__.update(
+            results=results, units=units, dislodged=dislodged, standoffs=standoffs,
+            air_supports_given=air_supports_given,
+        )
 
 
 def resolve_movement(
@@ -98,15 +112,20 @@ class _Phase:
         self._read_orders()
         moves = self._match_orders()
         air_given = tuple(self._prepare_air_support(power, order) for power, order in self.air_supports)
+        resolver = self._resolve(moves)
+        outcome = _Outcome(self, resolver, moves).build()
+        if not air_given:
+            return outcome
+        return MovementOutcome(outcome.results, outcome.units, outcome.dislodged, outcome.standoffs, air_given)
+
+    def _resolve(self, moves: list[Prepared]) -> Resolver:
+        """A resolver with every decision made."""
         resolver = Resolver(self.entries, self.at, self.sea_neighbours, moves)
         resolve = resolver.resolve
         for entry in self.entries:
             if entry.has_decision:
                 resolve(entry.index)
-        outcome = _Outcome(self, resolver, moves).build()
-        if not air_given:
-            return outcome
-        return MovementOutcome(outcome.results, outcome.units, outcome.dislodged, outcome.standoffs, air_given)
+        return resolver
 
     def _read_orders(self) -> None:
         """Check every order; give each unit the legal order it obeys. Two different legal

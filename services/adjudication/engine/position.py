@@ -34,7 +34,10 @@ class DislodgedUnit:
     retreats: tuple[str, ...] = ()  # legal retreat locations, sorted
 
 
-@dataclass(frozen=True)
+_NEW_DICT: Mapping = {}  # marks "no air_units given": each position then gets its own empty dict
+
+
+@dataclass(frozen=True, init=False)
 class Position:
     """Everything the rules need to play the next phase.
 
@@ -51,6 +54,23 @@ class Position:
     variant: str = "standard"
     air_units: Mapping[str, PowerUnit] = field(default_factory=dict)
     devastated: frozenset[str] = frozenset()
+
+    def __init__(
+        self,
+        phase: Phase,
+        units: Mapping[str, PowerUnit],
+        centres: Mapping[str, Power],
+        dislodged: tuple[DislodgedUnit, ...] = (),
+        variant: str = "standard",
+        air_units: Mapping[str, PowerUnit] = _NEW_DICT,
+        devastated: frozenset[str] = frozenset(),
+    ) -> None:
+        # Written out for speed (two per phase): one update of the instance dict instead of
+        # the generated frozen __init__'s object.__setattr__ per field. Still frozen.
+        self.__dict__.update(
+            phase=phase, units=units, centres=centres, dislodged=dislodged, variant=variant,
+            air_units={} if air_units is _NEW_DICT else air_units, devastated=devastated,
+        )
 
     def units_of(self, power: Power) -> list[Unit]:
         return [pu.unit for pu in self.units.values() if pu.power == power]
@@ -82,7 +102,7 @@ _set_result_result = OrderResult.result.__set__  # type: ignore[attr-defined]
 _set_result_reason = OrderResult.reason.__set__  # type: ignore[attr-defined]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Resolution:
     """The outcome of one phase: results in input order, the new position, who acts next."""
 
@@ -93,3 +113,19 @@ class Resolution:
     next_phase: Phase
     must_act: frozenset[Power]
     winners: frozenset[Power] = field(default_factory=frozenset)
+
+    def __init__(
+        self,
+        phase: Phase,
+        results: tuple[OrderResult, ...],
+        dislodged: tuple[DislodgedUnit, ...],
+        position: Position,
+        next_phase: Phase,
+        must_act: frozenset[Power],
+        winners: frozenset[Power] = frozenset(),
+    ) -> None:
+        # Written out for speed, like Position's.
+        self.__dict__.update(
+            phase=phase, results=results, dislodged=dislodged, position=position,
+            next_phase=next_phase, must_act=must_act, winners=winners,
+        )
