@@ -28,7 +28,7 @@ from .resolver import CONVOY, HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Prepared, 
 
 _MOVEMENT_ORDERS = frozenset({Hold, Move, SupportHold, SupportMove, Convoy})
 _NOTHING: frozenset[str] = frozenset()
-_NO_STEPS: dict[str, tuple[str, ...]] = {}
+_NO_STEPS: dict = {}
 _ARMY, _FLEET = UnitType.ARMY, UnitType.FLEET
 
 @dataclass(frozen=True, init=False)
@@ -190,6 +190,14 @@ class _Phase:
         return self._check_support(entry, unit, order)  # type: ignore[arg-type]
 
     def _check_move(self, entry: Prepared, unit: Unit, order: Move) -> str:
+        if unit.type is _FLEET:
+            step = self.map.fleet_steps.get(unit.location, _NO_STEPS).get(order.destination)
+        else:
+            step = None if order.via_convoy else self.map.army_steps.get(unit.location, _NO_STEPS).get(order.destination)
+        if step is not None:  # the common case, a step to a neighbour, read off the table
+            entry.order, (entry.destination, entry.location) = order, step
+            entry.kind, entry.has_decision = MOVE, True
+            return ""
         origin = entry.province
         destination = order.destination
         target = self.where[destination]

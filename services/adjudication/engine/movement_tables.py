@@ -22,7 +22,8 @@ class _Provinces(dict):
 
 
 class MovementTables:
-    __slots__ = ("provinces", "province_of", "army", "fleet", "fleet_reach", "fleet_into", "sea", "coastal", "split", "units", "power_units")
+    __slots__ = ("provinces", "province_of", "army", "fleet", "fleet_reach", "fleet_into", "sea", "coastal", "split", "units", "power_units",
+                 "army_steps", "fleet_steps")
 
     def __init__(self, game_map: GameMap) -> None:
         self.provinces = frozenset(game_map.provinces)
@@ -42,6 +43,7 @@ class MovementTables:
         self.sea = frozenset(p for p in game_map.provinces if game_map.is_sea(p))
         self.coastal = frozenset(p for p in game_map.provinces if game_map.is_coastal(p))
         self.split = frozenset(p for p in game_map.provinces if game_map.is_split(p))
+        self.army_steps, self.fleet_steps = self._steps()
         # Units are immutable values: one shared instance per (type, location) saves allocations.
         self.units = {(UnitType.ARMY, p): Unit(UnitType.ARMY, p) for p in self.army}
         self.units.update({(UnitType.FLEET, loc): Unit(UnitType.FLEET, loc) for loc in self.fleet})
@@ -50,6 +52,36 @@ class MovementTables:
             for power in game_map.powers
             for unit in self.units.values()
         }
+
+    def _steps(self) -> tuple[dict[str, dict[str, tuple[str, str]]], dict[str, dict[str, tuple[str, str]]]]:
+        """Every move order that is legal without a convoy, by the moving unit's location and
+        the destination as an order may write it (a province, or a location with a coast):
+        the province entered and the location the unit ends at. An army's coast is ignored
+        (DATC 4.B.6); a fleet needs the coast where it could reach both (DATC 4.B.1 to 4.B.3).
+        Anything else (unknown names, convoys, void orders) is checked the long way."""
+        written = {*self.provinces, *self.fleet}  # every province and every fleet location
+        army_steps: dict[str, dict[str, tuple[str, str]]] = {}
+        for origin, neighbours in self.army.items():
+            army_steps[origin] = {
+                name: (province_of(name), province_of(name))
+                for name in written
+                if province_of(name) in neighbours and province_of(name) != origin
+            }
+        fleet_steps: dict[str, dict[str, tuple[str, str]]] = {}
+        for location, into in self.fleet_into.items():
+            steps = fleet_steps[location] = {}
+            for name in written:
+                target = province_of(name)
+                reachable = into.get(target, ())
+                if not reachable or target == province_of(location):
+                    continue
+                if target not in self.split:
+                    steps[name] = (target, reachable[0])
+                elif name != target and name in reachable:
+                    steps[name] = (target, name)
+                elif name == target and len(reachable) == 1:
+                    steps[name] = (target, reachable[0])
+        return army_steps, fleet_steps
 
     def power_unit(self, power: str, unit_type: UnitType, location: str) -> PowerUnit:
         found = self.power_units.get((power, unit_type, location))
