@@ -76,7 +76,7 @@ class _Phase:
     ``entries`` holds one ``Prepared`` per unit on the board, sorted by province (so that
     nothing depends on the order the orders came in); ``given`` the orders as given, with
     ``void`` (why an order has no effect, or "") and ``ordered`` (the ordered unit's
-    province, once found) beside them.
+    entry, once found) beside them.
     """
 
     def __init__(
@@ -102,7 +102,7 @@ class _Phase:
         self.sea_fleets = frozenset(self.sea_neighbours)
         self.given = [(power, order) for power, seq in orders.items() for order in seq]
         self.void: list[str] = []
-        self.ordered: list[str | None] = []
+        self.ordered: list[Prepared | None] = []
         self.convoy_routes: dict[tuple[str, str], frozenset[str]] = {}  # (army, destination) -> fleets
         self.convoys_of: dict[tuple[str, str], list[int]] = {}  # (army, destination) -> convoy entries
 
@@ -134,7 +134,7 @@ class _Phase:
         void, ordered = self.void, self.ordered
         conflicts: list[str] = []
         for power, order in self.given:
-            province = None
+            entry = None
             if type(order) not in _MOVEMENT_ORDERS:
                 reason = "void: not a movement-phase order"
             else:
@@ -142,9 +142,9 @@ class _Phase:
                 province = where[location]
                 here = board.get(province)
                 if here is None:
-                    reason, province = f"void: no unit at {province}", None
+                    reason = f"void: no unit at {province}"
                 elif here.power != power:
-                    reason, province = f"void: {here.unit} is not your unit", None
+                    reason = f"void: {here.unit} is not your unit"
                 else:
                     entry = entries[at[province]]
                     if entry.order is None:
@@ -160,7 +160,7 @@ class _Phase:
                         if not reason and entry.order != order and province not in conflicts:
                             conflicts.append(province)
             void.append(reason)
-            ordered.append(province)
+            ordered.append(entry)
         for province in conflicts:
             self._leave_holding(province)
 
@@ -170,7 +170,7 @@ class _Phase:
         entry.kind, entry.has_decision, entry.by_convoy = HOLD, False, False
         reason = f"void: conflicting orders for {self.board[province].unit}"
         for index, ordered in enumerate(self.ordered):
-            if ordered == province and not self.void[index]:
+            if ordered is entry and not self.void[index]:
                 self.void[index] = reason
 
     # -- legality (DATC 4.E.1: an illegal order is ignored, the unit holds) -------------
@@ -285,6 +285,9 @@ class _Phase:
         if destination is None:
             return ""
         mover = other.unit
+        steps = tables.fleet_steps if mover.type is _FLEET else tables.army_steps
+        if destination in steps.get(mover.location, _NO_STEPS):
+            return ""  # the common case: a step the mover could take without a convoy
         if target == supported:
             return f"void: {mover} cannot move to its own province"
         if mover.type is _FLEET:
@@ -421,7 +424,9 @@ class _Outcome:
         movers = [entries[i] for i, moved in self.moved.items() if moved]
         leaving = {entry.province for entry in movers}
         leaving.update(entries[i].province for i in self.dislodged_by)
-        units = {p: pu for p, pu in phase.board.items() if p not in leaving}
+        units = dict(phase.board)  # the units that stay, in board order; the movers follow
+        for province in leaving:
+            del units[province]
         shared = phase.map.power_units  # MovementTables.power_unit, read without the call
         for entry in movers:
             here = phase.board[entry.province]
@@ -467,15 +472,13 @@ class _Outcome:
         shares the result of the entry it became. The common answers are read here at once,
         the others worked out by ``_result``."""
         phase = self.phase
-        entries, at = self.entries, phase.at
         resolution, dislodged_by = self.resolution, self.dislodged_by
         results = []
-        for (power, order), reason, province in zip(phase.given, phase.void, phase.ordered):
+        for (power, order), reason, entry in zip(phase.given, phase.void, phase.ordered):
             if reason:
                 result = "void"
             else:
-                entry = entries[at[province]]  # type: ignore[index]
-                kind = entry.kind
+                kind = entry.kind  # type: ignore[union-attr]
                 if kind != CONVOY and entry.has_decision and resolution[entry.index]:
                     result = "succeeds"
                     reason = f"moved to {entry.destination}" if kind == MOVE else "support given"
