@@ -131,11 +131,13 @@ class _Phase:
         """Check every order; give each unit the legal order it obeys. Two different legal
         orders for one unit leave it holding (DATC 4.D.3); the same order twice counts once."""
         entries, at, board, where = self.entries, self.at, self.board, self.where
+        army_steps, fleet_steps = self.map.army_steps, self.map.fleet_steps
         void, ordered = self.void, self.ordered
         conflicts: list[str] = []
         for power, order in self.given:
             entry = None
-            if type(order) not in _MOVEMENT_ORDERS:
+            kind = type(order)
+            if kind not in _MOVEMENT_ORDERS:
                 reason = "void: not a movement-phase order"
             else:
                 location = order.unit.location
@@ -147,10 +149,19 @@ class _Phase:
                     reason = f"void: {here.unit} is not your unit"
                 else:
                     entry = entries[at[province]]
-                    if entry.order is None:
-                        kind = type(order)  # self._check, its common cases written out
+                    if entry.order is None:  # self._check, its common cases written out
                         if kind is Move:
-                            reason = self._check_move(entry, here.unit, order)
+                            unit = here.unit  # a step to a neighbour, read off the table (see _check_move)
+                            if unit.type is _FLEET:
+                                step = fleet_steps.get(unit.location, _NO_STEPS).get(order.destination)
+                            else:
+                                step = None if order.via_convoy else army_steps.get(unit.location, _NO_STEPS).get(order.destination)
+                            if step is not None:
+                                entry.order, (entry.destination, entry.location) = order, step
+                                entry.kind, entry.has_decision = MOVE, True
+                                reason = ""
+                            else:
+                                reason = self._check_move(entry, unit, order)
                         elif kind is SupportMove or kind is SupportHold:
                             reason = self._check_support(entry, here.unit, order)
                         else:

@@ -60,11 +60,16 @@ class Resolver:
         self.dependencies: list[int] = []
         self.movers_to: dict[str, list[int]] = {}
         self.opponents: dict[int, int] = {}  # move -> the move coming the other way (head to head)
+        movers_to, opponents = self.movers_to, self.opponents
         for entry in moves:
-            self.movers_to.setdefault(entry.destination, []).append(entry.index)
-            other = self._opposite_move(entry)
-            if other is not None:
-                self.opponents[entry.index] = other
+            destination = entry.destination
+            movers_to.setdefault(destination, []).append(entry.index)
+            # A head-to-head battle: the unit at the destination moves here, neither by convoy.
+            other = at.get(destination)
+            if other is not None and not entry.by_convoy:
+                opposite = entries[other]
+                if opposite.kind == MOVE and opposite.destination == entry.province and not opposite.by_convoy:
+                    opponents[entry.index] = other
 
     # -- the generic part: guess, check, backup rule --------------------------------
 
@@ -153,15 +158,6 @@ class Resolver:
     def opponent(self, index: int) -> int | None:
         """The unit moving the opposite way over the same border (a head-to-head battle)."""
         return self.opponents.get(index)
-
-    def _opposite_move(self, entry: Prepared) -> int | None:
-        other = self.at.get(entry.destination)
-        if other is None or entry.by_convoy:
-            return None
-        opposite = self.entries[other]
-        if opposite.kind == MOVE and opposite.destination == entry.province and not opposite.by_convoy:
-            return other
-        return None
 
     def _support_count(self, entry: Prepared, excluded_power: str | None = None) -> int:
         """How many of the entry's matching supports are given (those of ``excluded_power`` not
