@@ -481,43 +481,36 @@ class _Outcome:
     def _results(self) -> tuple[OrderResult, ...]:
         """One result per given order, in input order. The same legal order given twice
         shares the result of the entry it became. The common answers are read here at once,
-        the others worked out by ``_result``."""
+        the others worked out by the ``_..._result`` helpers."""
         phase = self.phase
         resolution, dislodged_by = self.resolution, self.dislodged_by
         results = []
         for (power, order), reason, entry in zip(phase.given, phase.void, phase.ordered):
             if reason:
                 result = "void"
-            else:
-                kind = entry.kind  # type: ignore[union-attr]
-                if kind != CONVOY and entry.has_decision and resolution[entry.index]:
-                    result = "succeeds"
-                    reason = f"moved to {entry.destination}" if kind == MOVE else "support given"
-                elif kind == HOLD and entry.index not in dislodged_by:
-                    result, reason = "succeeds", "held"
+            else:  # a legal order: ``entry`` is its unit's
+                kind = entry.kind
+                if kind == MOVE:
+                    if resolution[entry.index]:
+                        result, reason = "succeeds", f"moved to {entry.destination}"
+                    else:
+                        result, reason = self._move_failure(entry)
+                elif kind == HOLD:
+                    if entry.index in dislodged_by:
+                        result, reason = "fails", f"dislodged by {self._unit_text(dislodged_by[entry.index])}"
+                    else:
+                        result, reason = "succeeds", "held"
+                elif kind == CONVOY:
+                    result, reason = self._convoy_result(entry)
+                elif entry.has_decision and resolution[entry.index]:
+                    result, reason = "succeeds", "support given"
                 else:
-                    result, reason = self._result(entry)
+                    result, reason = self._support_result(entry)
             results.append(OrderResult(power, order, result, reason))
         return tuple(results)
 
     def _unit_text(self, index: int) -> str:
         return str(self.phase.board[self.entries[index].province].unit)
-
-    def _result(self, entry: Prepared) -> tuple[str, str]:
-        """(result, reason) of the order ``entry`` obeys."""
-        kind = entry.kind
-        index = entry.index
-        if kind == MOVE:
-            if self.moved[index]:
-                return "succeeds", f"moved to {entry.destination}"
-            return self._move_failure(entry)
-        if kind == HOLD:
-            if index in self.dislodged_by:
-                return "fails", f"dislodged by {self._unit_text(self.dislodged_by[index])}"
-            return "succeeds", "held"
-        if kind == CONVOY:
-            return self._convoy_result(entry)
-        return self._support_result(entry)
 
     def _with_dislodgement(self, entry: Prepared, reason: str) -> str:
         if entry.index in self.dislodged_by:
@@ -541,9 +534,8 @@ class _Outcome:
         return "fails", self._with_dislodgement(entry, reason)
 
     def _support_result(self, entry: Prepared) -> tuple[str, str]:
-        supported = self.entries[self.phase.at[entry.target]]
-        if entry.index not in supported.supporters:
-            unit = self._unit_text(supported.index)
+        if not entry.has_decision:  # it matched no order (_prepare_support)
+            unit = self._unit_text(self.phase.at[entry.target])
             if entry.kind == SUPPORT_HOLD:
                 return "fails", f"{unit} did not hold"
             return "fails", f"{unit} did not move to {entry.order.destination}"  # type: ignore[union-attr]
