@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from .adjustments import powers_to_adjust, resolve_adjustments
+from .adjustments import centre_counts, powers_to_adjust, resolve_adjustments
 from .civil_disorder import check_edition
 from .geography import GameMap, load_map
 from .movement import resolve_movement
@@ -157,8 +157,9 @@ def _season_end(
             must_act=_powers_with_units(units),
         )
     centres = update_centres(position.centres, units, game_map)
-    winners = victory(centres, threshold, teams)
-    acting = powers_to_adjust(units, centres, game_map)
+    owned = centre_counts(centres)  # counted once for both questions
+    winners = victory(centres, threshold, teams, owned)
+    acting = powers_to_adjust(units, centres, game_map, owned)
     if acting:
         next_phase = Phase(phase.year, Season.WINTER, PhaseType.ADJUSTMENTS)
     else:
@@ -184,11 +185,15 @@ def update_centres(centres: Mapping[str, Power], units: Mapping[str, PowerUnit],
     return updated
 
 
-def victory(centres: Mapping[str, Power], threshold: int, teams: Sequence[frozenset[Power]] = ()) -> frozenset[Power]:
-    """The winner (a power, or every power of a team) holding at least ``threshold`` centres."""
-    held: dict[Power, int] = {}
-    for owner in centres.values():
-        held[owner] = held.get(owner, 0) + 1
+def victory(
+    centres: Mapping[str, Power],
+    threshold: int,
+    teams: Sequence[frozenset[Power]] = (),
+    owned: Mapping[Power, int] | None = None,
+) -> frozenset[Power]:
+    """The winner (a power, or every power of a team) holding at least ``threshold`` centres.
+    ``owned``: ``centre_counts(centres)`` when the caller has it already."""
+    held = centre_counts(centres) if owned is None else owned
     if not teams and (not held or max(held.values()) < threshold):
         return frozenset()  # the usual case, decided without building the sides
     sides: list[frozenset[Power]] = list(teams)

@@ -30,11 +30,20 @@ class AdjustmentOutcome:
     forced: tuple[PowerUnit, ...]  # units removed by the civil-disorder rule
 
 
-def adjustment_counts(units: Mapping[str, PowerUnit], centres: Mapping[str, Power]) -> dict[Power, int]:
-    """Owned centres minus units, per power that has either; positive means builds."""
+def centre_counts(centres: Mapping[str, Power]) -> dict[Power, int]:
+    """How many centres each owner holds."""
     counts: dict[Power, int] = {}
     for owner in centres.values():
         counts[owner] = counts.get(owner, 0) + 1
+    return counts
+
+
+def adjustment_counts(
+    units: Mapping[str, PowerUnit], centres: Mapping[str, Power], owned: Mapping[Power, int] | None = None
+) -> dict[Power, int]:
+    """Owned centres minus units, per power that has either; positive means builds.
+    ``owned``: ``centre_counts(centres)`` when the caller has it already."""
+    counts = centre_counts(centres) if owned is None else dict(owned)
     for pu in units.values():
         counts[pu.power] = counts.get(pu.power, 0) - 1
     return counts
@@ -46,12 +55,21 @@ def build_sites(power: Power, units: Mapping[str, PowerUnit], centres: Mapping[s
     return sorted(p for p in homes if centres.get(p) == power and p not in units)
 
 
-def powers_to_adjust(units: Mapping[str, PowerUnit], centres: Mapping[str, Power], game_map: GameMap) -> frozenset[Power]:
-    """Powers that have something to order: a removal, or a build with somewhere to build."""
+def powers_to_adjust(
+    units: Mapping[str, PowerUnit],
+    centres: Mapping[str, Power],
+    game_map: GameMap,
+    owned: Mapping[Power, int] | None = None,
+) -> frozenset[Power]:
+    """Powers that have something to order: a removal, or a build with somewhere to build.
+    ``owned``: ``centre_counts(centres)`` when the caller has it already (after every fall)."""
+    home_centres = game_map.home_centres
     acting = set()
-    for power, diff in adjustment_counts(units, centres).items():
-        if diff < 0 or (diff > 0 and build_sites(power, units, centres, game_map)):
+    for power, diff in adjustment_counts(units, centres, owned).items():
+        if diff < 0:
             acting.add(power)
+        elif diff > 0 and any(centres.get(p) == power and p not in units for p in home_centres.get(power, ())):
+            acting.add(power)  # build_sites(power, ...) is not empty
     return frozenset(acting)
 
 

@@ -164,6 +164,8 @@ class _Phase:
                                 reason = self._check_move(entry, unit, order)
                         elif kind is SupportMove or kind is SupportHold:
                             reason = self._check_support(entry, here.unit, order)
+                        elif kind is Hold:
+                            entry.order, reason = order, ""
                         else:
                             reason = self._check(entry, here.unit, order)
                     else:  # another order for the same unit: checked aside, it only matters if it differs
