@@ -422,19 +422,22 @@ class _Outcome:
         self.resolver = resolver
         self.entries = phase.entries
         self.resolution = resolution = resolver.resolution  # every decision is resolved by now
-        self.moved = {e.index: resolution[e.index] for e in moves}
+        self.movers = [entry for entry in moves if resolution[entry.index]]  # the moves that succeed
         self.dislodged_by: dict[int, int] = {}
-        for mover, success in self.moved.items():
-            if not success:
-                continue
-            occupant = phase.at.get(self.entries[mover].destination)
-            if occupant is not None and not self.moved.get(occupant, False):
-                self.dislodged_by[occupant] = mover
+        at = phase.at
+        for mover in self.movers:
+            occupant = at.get(mover.destination)
+            if occupant is not None and not self._moved(occupant):
+                self.dislodged_by[occupant] = mover.index
+
+    def _moved(self, index: int) -> bool:
+        """Whether the unit of entry ``index`` leaves its province by a successful move."""
+        return self.entries[index].kind == MOVE and self.resolution[index]
 
     def build(self) -> MovementOutcome:
         phase = self.phase
         entries = self.entries
-        movers = [entries[i] for i, moved in self.moved.items() if moved]
+        movers = self.movers
         leaving = {entry.province for entry in movers}
         leaving.update(entries[i].province for i in self.dislodged_by)
         units = dict(phase.board)  # the units that stay, in board order; the movers follow
@@ -527,7 +530,7 @@ class _Outcome:
             own_unit_stays = (
                 occupant is not None
                 and self.entries[occupant].power == entry.power
-                and not self.moved.get(occupant, False)
+                and not self._moved(occupant)
             )
             if own_unit_stays and self.resolver.attack_strength(entry.index) == 0:
                 reason = f"cannot dislodge own unit at {entry.destination}"
