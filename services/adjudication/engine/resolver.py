@@ -60,6 +60,11 @@ class Resolver:
         self.dependencies: list[int] = []
         self.movers_to: dict[str, list[int]] = {}
         self.opponents: dict[int, int] = {}  # move -> the move coming the other way (head to head)
+        # kind of order -> the rule that decides it (DATC 5.B)
+        self.rules = {
+            MOVE: self.adjudicate_move, CONVOY: self._adjudicate_convoy,
+            SUPPORT_HOLD: self._adjudicate_support, SUPPORT_MOVE: self._adjudicate_support,
+        }
         movers_to, opponents = self.movers_to, self.opponents
         for entry in moves:
             destination = entry.destination
@@ -74,22 +79,23 @@ class Resolver:
     # -- the generic part: guess, check, backup rule --------------------------------
 
     def resolve(self, index: int) -> bool:
-        state = self.state[index]
+        states, resolution = self.state, self.resolution
+        state = states[index]
         if state == _RESOLVED:
-            return self.resolution[index]
+            return resolution[index]
         dependencies = self.dependencies
         if state == _GUESSING:
             if index not in dependencies:
                 dependencies.append(index)
-            return self.resolution[index]
+            return resolution[index]
         old_count = len(dependencies)
-        self.resolution[index] = False
-        self.state[index] = _GUESSING
-        first = self.adjudicate(index)
+        resolution[index] = False
+        states[index] = _GUESSING
+        first = self.rules[self.entries[index].kind](index)  # self.adjudicate(index), one call less
         if len(dependencies) == old_count:
-            if self.state[index] != _RESOLVED:  # the backup rule may have settled it
-                self.resolution[index] = first
-                self.state[index] = _RESOLVED
+            if states[index] != _RESOLVED:  # the backup rule may have settled it
+                resolution[index] = first
+                states[index] = _RESOLVED
             return first
         if dependencies[old_count] != index:
             # Depends on a guess made further up: report upwards, keep guessing.
@@ -131,12 +137,7 @@ class Resolver:
     # -- the rules (DATC 5.B) ---------------------------------------------------------
 
     def adjudicate(self, index: int) -> bool:
-        kind = self.entries[index].kind
-        if kind == MOVE:
-            return self.adjudicate_move(index)
-        if kind == CONVOY:
-            return self._adjudicate_convoy(index)
-        return self._adjudicate_support(index)
+        return self.rules[self.entries[index].kind](index)
 
     def path(self, index: int) -> bool:
         """A move's PATH: always for land moves, else an unbroken chain of kept convoys."""
