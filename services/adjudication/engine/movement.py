@@ -532,7 +532,7 @@ class _Outcome:
                 and self.entries[occupant].power == entry.power
                 and not self._moved(occupant)
             )
-            if own_unit_stays and self.resolver.attack_strength(entry.index) == 0:
+            if own_unit_stays:  # then its attack strength is 0 (DATC 5.B, attack strength)
                 reason = f"cannot dislodge own unit at {entry.destination}"
             else:
                 reason = f"bounced at {entry.destination}"
