@@ -22,7 +22,7 @@ from .convoys import fleets_on_some_route, route_exists
 from .geography import GameMap
 from .movement_tables import movement_tables
 from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, Unit, UnitType, province_of
-from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, order_result
+from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit
 from .resolver import CONVOY, HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Prepared, Resolver
 
 
@@ -511,7 +511,7 @@ class _Outcome:
                     result, reason = "succeeds", "support given"
                 else:
                     result, reason = self._support_result(entry)
-            results.append(order_result(power, order, result, reason))
+            results.append(OrderResult(power, order, result, reason))
         return tuple(results)
 
     def _unit_text(self, index: int) -> str:

@@ -102,25 +102,6 @@ _set_result_result = OrderResult.result.__set__  # type: ignore[attr-defined]
 _set_result_reason = OrderResult.reason.__set__  # type: ignore[attr-defined]
 
 
-class _OrderResultDraft:
-    """OrderResult's slots, in the same order, without the frozen ``__setattr__``."""
-
-    __slots__ = ("power", "order", "result", "reason")
-
-    def __init__(self, power: Power, order: Order, result: ResultKind, reason: str) -> None:
-        self.power, self.order, self.result, self.reason = power, order, result, reason
-
-
-def order_result(power: Power, order: Order, result: ResultKind, reason: str) -> OrderResult:
-    """``OrderResult(power, order, result, reason)`` a third cheaper, for the movement phase that
-    makes one per order: the slots are filled on a mutable draft of the same layout, which then
-    becomes an OrderResult (Python allows ``__class__`` to change between classes with the same
-    slots). What comes out is an ordinary, frozen OrderResult."""
-    draft = _OrderResultDraft(power, order, result, reason)
-    draft.__class__ = OrderResult  # type: ignore[assignment]
-    return draft  # type: ignore[return-value]
-
-
 @dataclass(frozen=True, init=False)
 class Resolution:
     """The outcome of one phase: results in input order, the new position, who acts next."""
