@@ -157,6 +157,17 @@ def _void_reason(
     return "only builds, removals and waives may be ordered in an adjustment phase"
 
 
+def home_centre_problem(province: str, power: Power, position: Position, game_map: GameMap) -> str | None:
+    """Why ``province`` is not one of ``power``'s own home centres now, or None."""
+    if province not in game_map.provinces:
+        return f"unknown province {province}"
+    if province not in game_map.home_centres.get(power, frozenset()):
+        return f"{province} is not a home centre of {power}"
+    if position.centres.get(province) != power:
+        return f"{power} does not own {province}"
+    return None
+
+
 def build_site_problem(unit: Unit, power: Power, position: Position, game_map: GameMap,
                        taken: Container[str] = ()) -> str | None:
     """Why ``power`` cannot build ``unit`` now, or None: builds go in the power's own vacant home
@@ -164,12 +175,9 @@ def build_site_problem(unit: Unit, power: Power, position: Position, game_map: G
     built in this phase. The one rule for the order check at submission, the resolution of an
     adjustment phase and the dirigible variant's ground builds."""
     province = unit.province
-    if province not in game_map.provinces:
-        return f"unknown province {province}"
-    if province not in game_map.home_centres.get(power, frozenset()):
-        return f"{province} is not a home centre of {power}"
-    if position.centres.get(province) != power:
-        return f"{power} does not own {province}"
+    problem = home_centre_problem(province, power, position, game_map)
+    if problem is not None:
+        return problem
     if province in position.units:
         return f"{province} is occupied by {position.units[province].unit}"
     if province in taken:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from ..adjustments import build_site_problem
+from ..adjustments import build_site_problem, home_centre_problem
 from ..civil_disorder import unit_distance
 from ..geography import GameMap
 from ..orders import Build, Order, Remove, Unit, UnitType, Waive
@@ -63,12 +63,9 @@ def build_problem(unit: Unit, power: Power, position: Position, game_map: GameMa
                   ground: Mapping[str, PowerUnit], air: Mapping[str, PowerUnit]) -> str | None:
     """Why ``power`` cannot build ``unit`` now (``ground``/``air``: the units, builds included)."""
     province = unit.province
-    if province not in game_map.provinces:
-        return f"unknown province {province}"
-    if province not in game_map.home_centres.get(power, frozenset()):
-        return f"{province} is not a home centre of {power}"
-    if position.centres.get(province) != power:
-        return f"{province} is not owned by {power}"
+    problem = home_centre_problem(province, power, position, game_map)
+    if problem is not None:
+        return problem
     if province in position.devastated:
         return f"{province} is devastated this year"
     if unit.type is DIRIGIBLE:
