@@ -1,6 +1,8 @@
 """Order intake and resolution over HTTP. Runs alone with ``uvicorn services.adjudication.api:app``."""
 from __future__ import annotations
 
+import logging
+
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query, Request
@@ -14,6 +16,7 @@ from shared.settings import Settings
 
 from . import service
 
+log = logging.getLogger("entente.adjudication")
 router = APIRouter(tags=["adjudication"])
 
 OrderText = Annotated[str, StringConstraints(min_length=1, max_length=200)]
@@ -87,6 +90,17 @@ class PossibleOrders(BaseModel):
     adjustment: int = Field(0, description="adjustment phases: builds allowed (positive) or removals owed (negative)")
 
 
+async def _resolve_if_complete(store, game_id: str, phase: str, now) -> bool:  # type: ignore[no-untyped-def]
+    """Early resolution after a stored submission or ready flag. The caller's own write has
+    committed already, so a failure here must not turn into an error for it: the clock worker
+    resolves the phase at its deadline anyway."""
+    try:
+        return await service.resolve_if_complete(store, game_id, phase, now)
+    except Exception:  # logged, never the caller's problem
+        log.exception("early resolution of %s %s failed; the clock will resolve it", game_id, phase)
+        return False
+
+
 @router.put("/games/{game_id}/orders", response_model=SubmissionResult, response_model_exclude_none=True)
 async def submit_orders(game: CurrentGame, caller: CurrentPlayer, body: SubmitOrders,
                         store: StoreDep, request: Request, now: Now) -> dict:
@@ -95,12 +109,14 @@ async def submit_orders(game: CurrentGame, caller: CurrentPlayer, body: SubmitOr
     none is accepted the answer is 422 and nothing is stored. After the deadline: 409
     ``deadline_passed``, nothing stored. An empty list holds every unit."""
     assert caller.player_id is not None
+    # the phase the caller saw when the request arrived: a resolution in between makes this a
+    # 409 wrong_phase, never orders silently stored for the next phase
     submission = await service.submit_orders(
-        store, game.game_id, caller.player_id, body.orders, body.phase,
+        store, game.game_id, caller.player_id, body.orders, body.phase or game.phase,
         request_metadata(request, "player", caller.player_id), power=body.power, now=now)
     checks = [c.as_json() for c in submission.checks]
     accepted = sum(1 for c in submission.checks if c.accepted)
-    resolved = await service.resolve_if_complete(store, game.game_id, submission.phase, now)
+    resolved = await _resolve_if_complete(store, game.game_id, submission.phase, now)
     return {"phase": submission.phase, "power": submission.power, "accepted": accepted,
             "rejected": len(checks) - accepted, "orders": checks, "resolved": resolved}
 
@@ -108,8 +124,9 @@ async def submit_orders(game: CurrentGame, caller: CurrentPlayer, body: SubmitOr
 async def _ready(game, caller, body: ReadyRequest | None, store, request: Request, now, ready: bool) -> dict:
     phase, power = await service.set_ready(
         store, game.game_id, str(caller.player_id), ready, power=body.power if body else None,
-        phase=body.phase if body else None, metadata=request_metadata(request, "player", caller.player_id), now=now)
-    resolved = await service.resolve_if_complete(store, game.game_id, phase, now)
+        phase=(body.phase if body else None) or game.phase,
+        metadata=request_metadata(request, "player", caller.player_id), now=now)
+    resolved = await _resolve_if_complete(store, game.game_id, phase, now)
     return {"phase": phase, "power": power, "ready": ready, "resolved": resolved}
 
 
@@ -137,7 +154,8 @@ async def resolve(game: CurrentGame, caller: CurrentCaller, store: StoreDep, req
         raise Forbidden("this game's host may not resolve phases (host_may_resolve is off); "
                         "it resolves by its clock", code="host_may_not_resolve", where="header.authorization")
     require(caller, "host", "operator")
-    event = await service.resolve_phase(store, game.game_id, body.phase if body else None,
+    # without a body: the phase the caller saw, so that a retried request cannot resolve the next one
+    event = await service.resolve_phase(store, game.game_id, (body.phase if body else None) or game.phase,
                                         request_metadata(request, caller.role), now)
     seen = event.model_dump(mode="json")
     if caller.role != "operator":  # the host sees what the public sees (Ekonia: no orders)
