@@ -5,6 +5,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from shared.text import UserText
+
 
 class SettingsIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -29,7 +31,7 @@ class SettingsIn(BaseModel):
 
 class CreateGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(..., min_length=1, max_length=100)
+    name: UserText = Field(..., min_length=1, max_length=100)
     variant: str = Field("standard", min_length=1, max_length=40)
     settings: SettingsIn = Field(default_factory=SettingsIn)
 

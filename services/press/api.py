@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from services.factory import build_app
 from services.lobby.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, StoreDep, request_metadata
 from shared.settings import Settings
+from shared.text import UserText
 
 from . import service
 
@@ -24,7 +25,7 @@ class SendMessage(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
     to: Literal["all"] | Annotated[list[PowerName], Field(min_length=1, max_length=10)] = Field(
         ..., description='"all" for a public message, or the powers of a private one')
-    text: str = Field(..., min_length=1, max_length=service.MAX_TEXT)
+    text: UserText = Field(..., min_length=1, max_length=service.MAX_TEXT)
     sender: PowerName | None = Field(None, alias="from", description=(
         "which of the seat's powers signs (only for seats of several powers; default: the first)"))
 

@@ -5,7 +5,7 @@ from typing import Any
 
 import httpx
 
-from .helpers import OPERATOR, Table, bearer, seated_table
+from .helpers import OPERATOR, Table, bearer, seated_table, started_table
 
 
 def error_of(response: httpx.Response, status: int) -> dict[str, Any]:
@@ -128,3 +128,19 @@ async def test_a_body_that_is_not_declared_json_gets_415_and_writes_nothing(tabl
                                       headers={**table.player("FRANCE"), "content-type": "application/octet-stream"})
     assert sent_as_orders.status_code == 415
     assert await all_events(client) == before
+
+
+async def test_control_characters_in_user_text_are_refused_alike_on_both_back_ends(client: httpx.AsyncClient) -> None:
+    """PostgreSQL's JSONB cannot hold U+0000 (it was a 500 there, and stored on SQLite): names
+    and messages with control characters get a 422 naming the field, and nothing is written."""
+    table = await started_table(client)
+    before = await all_events(client)
+    named = error_of(await client.post("/games", json={"name": "bad\u0000name"}), 422)
+    assert named["where"] == "body.name" and "U+0000" in named["message"]
+    said = error_of(await client.post(f"/games/{table.game_id}/messages", headers=table.player("FRANCE"),
+                                      json={"to": "all", "text": "hello\u0000there"}), 422)
+    assert said["where"] == "body.text"
+    assert await all_events(client) == before
+    fine = await client.post(f"/games/{table.game_id}/messages", headers=table.player("FRANCE"),
+                             json={"to": "all", "text": "line one\nline two\ttabbed"})
+    assert fine.status_code == 201, fine.text
