@@ -8,6 +8,7 @@ without configuration but never runs with a guessable secret.
 from __future__ import annotations
 
 import logging
+import sys
 import secrets
 from typing import Literal
 
@@ -63,8 +64,10 @@ class Settings(BaseSettings):
                 f"{MINIMUM_TOKEN_LENGTH} characters; set a long random value "
                 f"(environment {self.environment!r} refuses to start without one)")
         generated = secrets.token_urlsafe(24)
-        log.warning("no usable ENTENTE_OPERATOR_TOKEN in development: generated operator token %s",
-                    generated)
+        # to the terminal that started the server, not to the logs (which are kept and shipped)
+        print(f"entente: no usable ENTENTE_OPERATOR_TOKEN in development; this run's operator token: {generated}",
+              file=sys.stderr, flush=True)
+        log.warning("no usable ENTENTE_OPERATOR_TOKEN in development: generated one (printed on stderr)")
         return self.model_copy(update={"operator_token": SecretStr(generated)})
 
     def operator_secret(self) -> str:

@@ -362,13 +362,6 @@ async def plan_due(tx: Transaction, game_id: str, now: datetime) -> tuple[str | 
     return None, Plan(game_id, state.version, [], state)
 
 
-async def handle_due(tx: Transaction, game_id: str, now: datetime) -> str | None:
-    """The clock worker's act on one claimed game, in ``tx``; what was done, if anything."""
-    action, plan = await plan_due(tx, game_id, now)
-    await write_plan(tx, plan, now)
-    return action
-
-
 def possible_for(state: GameState, power: str, submitted: list[str]) -> dict[str, Any]:
     """The legal orders of each of the power's units now, which units still lack an order, and
     in adjustment phases the builds allowed (positive) or removals owed (negative)."""

@@ -16,19 +16,15 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, fields
-from typing import Any, Protocol
+from typing import Any
 
 from shared.events import from_recorded, game_stream
-from shared.store import EventStore, RecordedEvent, Transaction
+from shared.store import EventStore, Transaction
 
 from .state import GameState, Seat, apply, fold
 
 CAPACITY = 2_000  # games per store and process; the least recently used one is dropped first
 MEMO_KEY = "lobby.game_states"
-
-
-class StreamReader(Protocol):
-    async def read_stream(self, stream_id: str, after_version: int = 0) -> list[RecordedEvent]: ...
 
 
 @dataclass(frozen=True, slots=True)

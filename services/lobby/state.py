@@ -62,16 +62,9 @@ class GameState:
     def seat(self, player_id: str | None) -> Seat | None:
         return next((s for s in self.seats if s.player_id == player_id), None)
 
-    def power_of(self, player_id: str | None) -> str | None:
-        seat = self.seat(player_id)
-        return seat.power if seat else None
-
     def powers_of(self, player_id: str | None) -> list[str]:
         seat = self.seat(player_id)
         return list(seat.powers) if seat else []
-
-    def seat_of_power(self, power: str) -> Seat | None:
-        return next((s for s in self.seats if power in s.powers), None)
 
     def played_powers(self) -> list[str]:
         """Powers some seat plays now (the others sit out)."""

@@ -12,7 +12,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from services.adjudication.variants import get_variant
+from services.lobby.draws import surviving_powers
 from services.lobby.service import fold_records
 from services.lobby.state import GameState
 from shared.errors import Conflict, Forbidden, Unprocessable
@@ -28,17 +28,6 @@ MAX_TEXT = 2000
 def seat_powers(state: GameState, player_id: str | None) -> list[str]:
     """The powers a seat plays (one in a seven-player game, several in smaller ones)."""
     return state.powers_of(player_id) if player_id else []
-
-
-def surviving_powers(state: GameState) -> set[str]:
-    """Powers with a unit or a supply centre on the board now."""
-    if state.position is None:
-        return set()
-    board = get_variant(state.variant).view(state.position, None)
-    if "surviving" in board:  # a variant that hides units says who is still in the game (Ekonia)
-        return set(board["surviving"])
-    return {p for p, units in board.get("units", {}).items() if units} | \
-           {p for p, centres in board.get("centres", {}).items() if centres}
 
 
 @dataclass(frozen=True, slots=True)

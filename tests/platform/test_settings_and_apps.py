@@ -28,12 +28,14 @@ def test_weak_operator_tokens_are_refused_outside_development(token: str | None)
         Settings(operator_token=token, environment="production").checked()
 
 
-def test_development_generates_a_token_and_logs_it(caplog: pytest.LogCaptureFixture) -> None:
+def test_development_generates_a_token_shown_on_the_terminal_not_in_the_logs(
+        caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]) -> None:
     with caplog.at_level(logging.WARNING, logger="entente.settings"):
         checked = Settings(operator_token=None, environment="development").checked()
     assert len(checked.operator_secret()) >= 16
-    assert checked.operator_secret() in caplog.text
-    assert checked.checked() is checked  # a good token is kept as it is, and not logged again
+    assert checked.operator_secret() in capsys.readouterr().err
+    assert "generated" in caplog.text and checked.operator_secret() not in caplog.text
+    assert checked.checked() is checked  # a good token is kept as it is, and not shown again
 
 
 async def test_a_service_refuses_to_start_with_a_default_token(sqlite_url: str) -> None:

@@ -32,7 +32,7 @@ from .orders import (
     province_of,
 )
 from .phase import PhaseType
-from .position import Position, Power, PowerUnit
+from .position import Position, Power
 
 ARMY, FLEET = UnitType.ARMY, UnitType.FLEET
 
