@@ -3,12 +3,13 @@
 A pure ASGI middleware, ahead of the routers:
 
 - A bot token (``b.{game_id}.{secret}``) is refused with 403 ``out_of_scope`` on any path that
-  is not under ``/games/{its game}/``; under it, a live token is resolved to its seat and handed
-  to ``shared.auth.identify`` through ``delegate`` (a revoked or unknown one stays unknown: 401).
+  is not under ``/games/{its game}/``, and on ``POST /games/{id}/players`` (a bot never takes
+  a seat); under it, a live token is resolved to its seat and handed to
+  ``shared.auth.identify`` through ``delegate`` (a revoked or unknown one stays unknown: 401).
 - An account's session token (``s.{account_id}.{secret}``) is resolved to the account's seats,
-  so the game endpoints see the seat's player. ``POST /games/{id}/players`` with it links the new
-  seat to the account once the lobby has answered 201 (one seat per account and game: 409
-  ``already_seated`` before the lobby is asked).
+  so the game endpoints see the seat's player, and the account is put in the request's state:
+  ``POST /games/{id}/players`` passes it to ``lobby.service.join_game``, which links the new
+  seat to the account in the join's own transaction (409 ``already_seated`` for a second seat).
 
 Other tokens pass through untouched and cost no read.
 """
@@ -19,7 +20,7 @@ import re
 from typing import Any
 
 from shared.auth import Delegation, delegate, hash_token
-from shared.errors import DomainError, Forbidden, Conflict
+from shared.errors import DomainError, Forbidden
 from shared.store import EventStore
 
 from . import service
@@ -70,16 +71,15 @@ class SocialAuthMiddleware:
         game = GAME_PATH.match(path)
         try:
             if token.startswith("b."):
+                if JOIN_PATH.match(path) and scope.get("method") == "POST":
+                    raise Forbidden("a bot token acts for its own seat; it cannot take a new one",
+                                    code="out_of_scope", where="header.authorization")
                 await self._bot(store, token, game.group(1) if game else None)
             else:
                 account = await service.account_for_session(store, token)
                 if account is not None:
                     scope.setdefault("state", {})["account"] = account
                     delegate(Delegation(hash_token(token), "account", frozenset(account.seats.values())))
-                    join = JOIN_PATH.match(path)
-                    if join and scope.get("method") == "POST":
-                        await self._join(scope, receive, send, store, account, join.group(1))
-                        return
         except DomainError as error:
             await _send_error(send, error)
             return
@@ -94,21 +94,3 @@ class SocialAuthMiddleware:
         if bot is not None:
             delegate(Delegation(hash_token(token), "bot", frozenset({bot.player_id})))
 
-    async def _join(self, scope: Scope, receive: Any, send: Any, store: EventStore,
-                    account: service.Account, game_id: str) -> None:
-        """Let the lobby seat the player, then link the seat before the answer goes out."""
-        if game_id in account.seats:
-            raise Conflict("this account already has a seat in this game", code="already_seated")
-        held: list[dict] = []
-
-        async def hold(message: dict) -> None:
-            held.append(message)
-
-        await self.app(scope, receive, hold)
-        start = next((m for m in held if m["type"] == "http.response.start"), None)
-        if start is not None and start["status"] == 201:
-            body = b"".join(m.get("body", b"") for m in held if m["type"] == "http.response.body")
-            player_id = json.loads(body)["player_id"]
-            await service.link_seat(store, account, game_id, player_id, {"actor": "account"})
-        for message in held:
-            await send(message)

@@ -165,14 +165,6 @@ async def sign_out(store: EventStore, account: Account, token: str) -> None:
                         [to_new_event(SessionClosed(token_hash=hash_token(token)))], expected_version=None)
 
 
-async def link_seat(store: EventStore, account: Account, game_id: str, player_id: str,
-                    metadata: dict | None = None) -> None:
-    linked = SeatLinked(game_id=game_id, player_id=player_id, account_id=account.account_id)
-    async with store.transaction() as tx:
-        await tx.append(account_stream(account.account_id), [to_new_event(linked, metadata)], expected_version=None)
-        await tx.append(members_stream(game_id), [to_new_event(linked, metadata)], expected_version=None)
-
-
 async def seat_accounts(store: EventStore, game_id: str) -> dict[str, str]:
     """player_id -> account_id for the seats of a game that accounts took."""
     linked = (from_recorded(r) for r in await store.read_stream(members_stream(game_id)))

@@ -48,8 +48,12 @@ async def game_summary(game: CurrentGame) -> dict:
 
 @router.post("/games/{game_id}/players", status_code=201, response_model=JoinedGame)
 async def join_game(game: CurrentGame, store: StoreDep, request: Request, now: Now) -> dict:
-    """Take a seat: a player id, a secret token and a codename unique in the game."""
-    joined = await service.join_game(store, game.game_id, request_metadata(request, "player"), now)
+    """Take a seat: a player id, a secret token and a codename unique in the game. With an
+    account's session token the seat is also linked to the account (one seat per account and
+    game); services/accounts' middleware puts the account in ``request.state`` and refuses bot tokens."""
+    account = getattr(request.state, "account", None)
+    joined = await service.join_game(store, game.game_id, request_metadata(request, "player"), now,
+                                     account_id=account.account_id if account is not None else None)
     return {"game_id": game.game_id, "player_id": joined.player_id, "codename": joined.codename,
             "token": joined.token}
 

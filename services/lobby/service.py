@@ -18,6 +18,7 @@ from shared.events import (
     Event, GameCreated, GameFinished, GameSettings, GameStarted, PlayerJoined, PowerJoin, from_recorded,
     game_stream, to_new_event,
 )
+from shared.events_social import SeatLinked, account_stream, members_stream
 from shared.store import EventStore, GameRow, Transaction
 from shared.store.records import RecordedEvent
 
@@ -134,18 +135,34 @@ async def create_game(store: EventStore, *, name: str, variant: str, settings: G
 
 
 async def join_game(store: EventStore, game_id: str, metadata: dict | None = None,
-                    now: datetime | None = None) -> Joined:
+                    now: datetime | None = None, account_id: str | None = None) -> Joined:
+    """Seat a new player; with ``account_id`` (a signed-in account joining), the seat is linked
+    to the account (``SeatLinked`` in ``members-{game_id}`` and the account's stream) in the same
+    transaction, under the game's lock, and an account already seated here gets 409."""
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)
         if state.status != "forming":
             raise Conflict(f"game {game_id} has already started", code="game_started")
+        members = await tx.read_stream(members_stream(game_id)) if account_id else []
+        if account_id and any(_seated(record, account_id) for record in members):
+            raise Conflict("this account already has a seat in this game", code="already_seated")
         if len(state.seats) >= state.settings.player_count:
             raise Conflict(f"game {game_id} is full ({state.settings.player_count} players)", code="game_full")
         token = new_token()
         codename = pick_codename(_codename_rng, [s.codename for s in state.seats])
         joined = PlayerJoined(player_id=new_player_id(), codename=codename, token_hash=hash_token(token))
         state = await append_events(tx, state, [joined], metadata, now)
+        if account_id:
+            linked = to_new_event(SeatLinked(game_id=game_id, player_id=joined.player_id, account_id=account_id),
+                                  {**(metadata or {}), "actor": "account"})
+            await tx.append(members_stream(game_id), [linked], expected_version=len(members))
+            await tx.append(account_stream(account_id), [linked], expected_version=None)
     return Joined(state, joined.player_id, codename, token)
+
+
+def _seated(record: RecordedEvent, account_id: str) -> bool:
+    event = from_recorded(record)
+    return isinstance(event, SeatLinked) and event.account_id == account_id
 
 
 def draw_seats(seed: int, player_ids: list[str], seats: Sequence[Sequence[str]]) -> dict[str, list[str]]:
