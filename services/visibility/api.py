@@ -65,7 +65,7 @@ async def game_view(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
                     power: Annotated[str | None, Query(max_length=20)] = None) -> dict[str, Any]:
     """The caller's view: a player's own power (and own pending orders); public without a token."""
     viewer = viewer_for(caller, game, power)
-    async with store.transaction() as tx:
+    async with store.reading() as tx:
         records = await tx.read_stream(game_stream(game.game_id))
         events = [from_recorded(r) for r in records]
         current = fold(events).phase
@@ -82,7 +82,7 @@ async def game_view(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
 async def game_events(game: CurrentGame, caller: CurrentCaller, store: StoreDep) -> Response:
     """The whole log of the game, its own stream and its order streams, as JSON lines (operator)."""
     require(caller, "operator")
-    async with store.transaction() as tx:
+    async with store.reading() as tx:
         records = list(await tx.read_stream(game_stream(game.game_id)))
         for stream in (await tx.read_streams(orders_prefix(game.game_id))).values():
             records.extend(stream)

@@ -436,6 +436,13 @@ class EventStore:
             raise ValueError("a locked transaction needs a game_id")
         return self._transaction(game_id, lock, write=True)
 
+    def reading(self) -> AbstractAsyncContextManager[Transaction]:
+        """A transaction for reads only: it never takes the writer's lock (SQLite: a deferred
+        BEGIN, one snapshot under WAL; PostgreSQL: each statement on its own, no BEGIN/COMMIT
+        round trips). Appending in it is a mistake the database refuses on neither back end, so
+        don't."""
+        return self._transaction(None, "none", write=False)
+
     @asynccontextmanager
     async def _transaction(self, game_id: str | None, lock: LockMode, *, write: bool) -> AsyncIterator[Transaction]:
         async with self._connect(write=write) as connection:
