@@ -5,7 +5,7 @@ Runs alone with ``uvicorn services.notifications.api:app``; the delivery worker 
 """
 from __future__ import annotations
 
-import ipaddress
+import socket
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, Response
@@ -18,33 +18,38 @@ from shared.events import from_recorded, to_new_event
 from shared.events_social import WebhookRemoved, WebhookSet, webhooks_stream
 from shared.settings import Settings
 
+from .addresses import AddressRefused, Resolver, checked_addresses
+
 router = APIRouter(tags=["notifications"])
 
 
 def check_webhook_url(url: str, allow_private: bool) -> str:
-    """The URL if notifications may be sent there: https to a public host (http and loopback or
-    private addresses too when ``allow_private``, for tests and closed networks)."""
+    """The URL if it has the form of a webhook: https (or http too when ``allow_private``, for
+    tests and closed networks), a host, no user or password. Where the host leads is
+    :func:`accept_webhook_url`'s question."""
     parts = urlsplit(url.strip())
     problem = None
     if parts.scheme not in (("http", "https") if allow_private else ("https",)):
         problem = "a webhook URL must start with https://"
     elif not parts.hostname or parts.username or parts.password:
         problem = "a webhook URL needs a host and no user or password"
-    elif not allow_private and _private_host(parts.hostname):
-        problem = "a webhook URL must point to a public host"
     if problem:
         raise Unprocessable(problem, code="invalid_webhook", where="body.url")
     return url.strip()
 
 
-def _private_host(host: str) -> bool:
-    if host.lower() in ("localhost", "localhost.localdomain") or host.lower().endswith(".localhost"):
-        return True
+async def accept_webhook_url(url: str, allow_private: bool, resolver: Resolver = socket.getaddrinfo) -> str:
+    """The URL if notifications may be sent there: of the right form, and its host resolving
+    only to public addresses unless ``allow_private`` (delivery checks again at every attempt)."""
+    url = check_webhook_url(url, allow_private)
+    parts = urlsplit(url)
     try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return not address.is_global
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        await checked_addresses(parts.hostname or "", port, allow_private, resolver)
+    except (AddressRefused, ValueError) as error:
+        raise Unprocessable(f"a webhook URL must point to a public host: {error}",
+                            code="invalid_webhook", where="body.url") from error
+    return url
 
 
 class WebhookIn(BaseModel):
@@ -72,7 +77,7 @@ async def set_webhook(game: CurrentGame, caller: CurrentPlayer, body: WebhookIn,
     assert caller.player_id is not None
     if game.status == "finished":
         raise Conflict(f"game {game.game_id} is finished", code="game_finished")
-    url = check_webhook_url(body.url, request.app.state.settings.webhook_allow_private_hosts)
+    url = await accept_webhook_url(body.url, request.app.state.settings.webhook_allow_private_hosts)
     async with store.transaction() as tx:
         await tx.append(webhooks_stream(game.game_id),
                         [to_new_event(WebhookSet(player_id=caller.player_id, url=url),

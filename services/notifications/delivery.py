@@ -4,11 +4,14 @@ Time comes from an injectable clock (``now`` arguments, ``clock`` callables), so
 through retries without sleeping. A webhook answering 2xx is delivered; anything else (an error
 status, a timeout, a refused connection) is a failed attempt, retried with exponential backoff
 (at least the ``Retry-After`` a 429 asks for) until ``webhook_max_attempts``, then dead-lettered.
+Each attempt resolves the webhook's host again and connects only to an address it checked
+(``addresses.py``); a host that resolves to a non-public address is a failed attempt too.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -19,6 +22,7 @@ from shared.settings import Settings
 from shared.store import EventStore, utc_now
 
 from . import outbox
+from .addresses import AddressRefused, Resolver, webhook_client
 
 log = logging.getLogger("entente.notifications")
 PARALLEL_DELIVERIES = 10
@@ -43,6 +47,8 @@ async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: f
         response = await client.post(claimed.url, json=claimed.payload, timeout=timeout)
     except httpx.HTTPError as error:
         return f"{type(error).__name__}", None
+    except AddressRefused as error:
+        return f"refused: {error}", None
     if 200 <= response.status_code < 300:
         return None, None
     retry_after = None
@@ -55,14 +61,17 @@ async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: f
 
 
 async def deliver_due(store: EventStore, settings: Settings, now: datetime,
-                      client: httpx.AsyncClient | None = None, limit: int = 50) -> DeliveryReport:
-    """Attempt every notification due at ``now`` (up to ``limit``) and record the outcomes."""
+                      client: httpx.AsyncClient | None = None, limit: int = 50,
+                      resolver: Resolver = socket.getaddrinfo) -> DeliveryReport:
+    """Attempt every notification due at ``now`` (up to ``limit``) and record the outcomes.
+    A ``client`` passed in must come from :func:`addresses.webhook_client` (it does the
+    address checks); without one, such a client is made with ``resolver``."""
     report = DeliveryReport()
     claimed = await outbox.claim(store, now, lease_for(settings), limit)
     if not claimed:
         return report
     own_client = client is None
-    client = client or httpx.AsyncClient(follow_redirects=False)
+    client = client or webhook_client(settings.webhook_allow_private_hosts, resolver)
     gate = asyncio.Semaphore(PARALLEL_DELIVERIES)
 
     async def one(item: outbox.Claimed) -> None:
@@ -97,16 +106,17 @@ async def deliver_due(store: EventStore, settings: Settings, now: datetime,
 
 
 async def step(store: EventStore, settings: Settings, now: datetime,
-               client: httpx.AsyncClient | None = None) -> DeliveryReport:
+               client: httpx.AsyncClient | None = None, resolver: Resolver = socket.getaddrinfo) -> DeliveryReport:
     """Catch the projection up with the log, then deliver what is due."""
     await outbox.project_all(store, timedelta(minutes=settings.deadline_warning_minutes))
-    return await deliver_due(store, settings, now, client)
+    return await deliver_due(store, settings, now, client, resolver=resolver)
 
 
 async def run_worker(store: EventStore, settings: Settings, stop: asyncio.Event,
-                     clock: Callable[[], datetime] = utc_now, interval: float = 1.0) -> None:
+                     clock: Callable[[], datetime] = utc_now, interval: float = 1.0,
+                     resolver: Resolver = socket.getaddrinfo) -> None:
     """Project and deliver until ``stop`` is set (any number of workers may run at once)."""
-    async with httpx.AsyncClient(follow_redirects=False) as client:
+    async with webhook_client(settings.webhook_allow_private_hosts, resolver) as client:
         while not stop.is_set():
             try:
                 await step(store, settings, clock(), client)

@@ -144,9 +144,10 @@ async def test_webhook_urls_are_checked(social) -> None:
     settings = app.state.settings
     from services.notifications.api import check_webhook_url
 
+    # the form only; where the host leads is tests/social/test_webhook_addresses.py's part
     assert check_webhook_url("https://discord.com/api/webhooks/1/abc", False)
-    for url in ("http://discord.com/api/webhooks/1/abc", "https://127.0.0.1/x", "https://localhost/x",
-                "https://10.1.2.3/x", "https://user:pw@example.com/x", "ftp://example.com/x"):
+    for url in ("http://discord.com/api/webhooks/1/abc", "https://user:pw@example.com/x", "ftp://example.com/x",
+                "https:///x"):
         try:
             check_webhook_url(url, False)
         except Exception as error:
