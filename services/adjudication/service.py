@@ -115,9 +115,10 @@ def choose_power(state: GameState, player_id: str, wanted: str | None) -> str:
 
 def forced_only_powers(state: GameState) -> frozenset[str]:
     """Powers whose only possible orders are forced (removing every unit they have): they are
-    never waited for nor counted as missing their deadline. Only adjustment phases have them."""
+    never waited for nor counted as missing their deadline. Only the adjustment phases of the
+    variants on the Diplomacy board have them (Ekonia's turns, "T01", have no forced orders)."""
     key = phase_key(state.phase or "")
-    if state.position is None or (key is not None and key[2] != 2):
+    if state.position is None or key is None or key[2] != 2:
         return frozenset()
     board = variant_of(state).view(state.position, None)
     units = board.get("units", {})
