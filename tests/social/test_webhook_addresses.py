@@ -8,6 +8,7 @@ import socket
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -162,3 +163,46 @@ async def test_the_worker_checks_again_before_every_attempt(social, receiver: Re
     assert report.delivered == 0 and report.retrying == 1 and receiver.received[name] == []
     [row] = [r for r in await outbox.notifications(store, table.game_id) if r["kind"] == "message_received"]
     assert row["status"] == "pending" and row["last_error"].startswith("refused: 127.0.0.1")
+
+
+async def test_https_delivery_to_a_pinned_address_verifies_the_name(tmp_path) -> None:
+    """TLS is spoken with the URL's name (server name and certificate check), on the address
+    that was checked: a certificate for hooks.entente.test only, served on 127.0.0.1."""
+    import asyncio
+    import shutil
+    import ssl
+    import subprocess
+
+    if shutil.which("openssl") is None:
+        pytest.skip("needs the openssl command to make a certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "1", "-subj", "/CN=hooks.entente.test",
+                    "-addext", "subjectAltName=DNS:hooks.entente.test"], check=True, capture_output=True)
+    server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_context.load_cert_chain(cert, key)
+    server_names: list[str | None] = []
+    server_context.sni_callback = lambda connection, name, context: server_names.append(name)
+    requests: list[bytes] = []
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        requests.append(await reader.readuntil(b"\r\n\r\n"))
+        writer.write(b"HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(answer, "127.0.0.1", 0, ssl=server_context)
+    port = server.sockets[0].getsockname()[1]
+    trusting = ssl.create_default_context(cafile=str(cert))
+    resolver = resolver_of({"hooks.entente.test": ["127.0.0.1"], "other.entente.test": ["127.0.0.1"]})
+    try:
+        async with webhook_client(True, resolver, trusting) as client:
+            response = await client.post(f"https://hooks.entente.test:{port}/hook", json={"content": "hi"})
+            assert response.status_code == 204
+            with pytest.raises(httpx.ConnectError, match="CERTIFICATE_VERIFY_FAILED"):
+                await client.post(f"https://other.entente.test:{port}/hook", json={})  # a name the certificate is not for
+    finally:
+        server.close()
+        await server.wait_closed()
+    assert server_names[0] == "hooks.entente.test"
+    assert requests[0].startswith(b"POST /hook HTTP/1.1") and f"host: hooks.entente.test:{port}".encode() in requests[0].lower()
