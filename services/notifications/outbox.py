@@ -75,6 +75,15 @@ def game_of(stream_id: str) -> str | None:
 
 # ----------------------------------------------------------------------------- the projection
 
+async def _behind(store: EventStore) -> bool:
+    """Whether the log holds events past the projection's position: two plain reads."""
+    async with store.engine.connect() as connection:
+        done = (await connection.execute(select(positions.c.position)
+                                         .where(positions.c.name == PROJECTION))).scalar_one_or_none()
+        newest = (await connection.execute(select(func.max(events.c.position)))).scalar_one_or_none()
+    return newest is not None and (done is None or newest > done)
+
+
 async def _position(connection: AsyncConnection, dialect: str) -> int:
     await connection.execute(_insert(dialect, positions).values(name=PROJECTION, position=0)
                              .on_conflict_do_nothing(index_elements=[positions.c.name]))
@@ -117,6 +126,8 @@ class _Games:
 
 async def project(store: EventStore, warning: timedelta, batch: int = 500) -> int:
     """Plan the notifications of the next ``batch`` events of the log; how many were read."""
+    if not await _behind(store):
+        return 0  # nothing new: no write transaction (on SQLite, no writer's lock every second)
     async with write_transaction(store) as connection:
         after = await _position(connection, store.dialect)
         statement = select(*_COLUMNS).where(events.c.position > after).order_by(events.c.position).limit(batch)
