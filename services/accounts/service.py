@@ -22,7 +22,7 @@ from shared.events_social import (
     AccountCreated, BotTokenIssued, BotTokenRevoked, SeatLinked, SessionClosed, SessionOpened,
     account_stream, bots_stream, members_stream,
 )
-from shared.store import EventStore
+from shared.store import ConcurrencyError, EventStore
 
 MAX_BOT_TOKENS_PER_SEAT = 10
 
@@ -145,16 +145,25 @@ async def sign_in(store: EventStore, provider: str, provider_user_id: str, name:
     account_id = account_id_for(provider, provider_user_id)
     token = new_session_token(account_id)
     opened = SessionOpened(token_hash=hash_token(token), name=name)
-    async with store.transaction() as tx:
-        stream = account_stream(account_id)
-        version = await tx.stream_version(stream)
-        new: list[Event] = []
-        if version == 0:
-            new.append(AccountCreated(account_id=account_id, provider=provider,
-                                      provider_user_id=provider_user_id, name=name))
-        new.append(opened)
-        await tx.append(stream, [to_new_event(e, metadata) for e in new], expected_version=version)
-        account = fold_account(from_recorded(r) for r in await tx.read_stream(stream))
+    stream = account_stream(account_id)
+    for attempt in (1, 2):
+        try:
+            async with store.transaction() as tx:
+                version = await tx.stream_version(stream)
+                new: list[Event] = []
+                if version == 0:  # only the creation needs the version check: one account per user
+                    new.append(AccountCreated(account_id=account_id, provider=provider,
+                                              provider_user_id=provider_user_id, name=name))
+                new.append(opened)
+                await tx.append(stream, [to_new_event(e, metadata) for e in new],
+                                expected_version=0 if version == 0 else None)
+                account = fold_account(from_recorded(r) for r in await tx.read_stream(stream))
+            break
+        except ConcurrencyError:
+            if attempt == 2:
+                raise
+            # a first sign-in of the same user raced this one and created the account: open the
+            # session on it
     assert account is not None
     return SignedIn(account, token)
 

@@ -141,3 +141,14 @@ async def test_sign_in_needs_a_configured_client(sqlite_url: str, provider_url: 
     async with social_app(social_settings(sqlite_url, provider_url).model_copy(update={"oauth_client_id": ""})) as (_, client):
         response = await client.get("/auth/login")
         assert response.status_code == 404 and response.json()["error"]["code"] == "sign_in_unavailable"
+
+
+async def test_racing_first_sign_ins_of_one_user_both_open_a_session_on_one_account(store) -> None:
+    """Two first sign-ins of the same provider user at once: one account, two sessions, no 409."""
+    import asyncio
+
+    from services.accounts.service import sign_in as open_session
+
+    first, second = await asyncio.gather(*(open_session(store, "discord", "race-1", "Ada") for _ in range(2)))
+    assert first.account.account_id == second.account.account_id
+    assert first.token != second.token
