@@ -76,22 +76,19 @@ def served_app(settings: Settings | None = None):  # type: ignore[no-untyped-def
     return app
 
 
-def with_clock_worker(app, poll_seconds: float):  # type: ignore[no-untyped-def]
-    """Run a clock worker beside the app, on the app's store and clock, for its whole life."""
+def with_background_task(app, run):  # type: ignore[no-untyped-def]
+    """Run ``run(running_app, stop)`` as a task beside the app for its whole life: started once
+    the app's own lifespan (the store) is up, told to stop and awaited before it goes down."""
     import asyncio
     from contextlib import asynccontextmanager
-
-    from services.lobby.worker import ClockWorker
-    from shared.clock import SYSTEM_CLOCK
 
     serve_app = app.router.lifespan_context
 
     @asynccontextmanager
     async def lifespan(running):  # type: ignore[no-untyped-def]
         async with serve_app(running) as state:
-            clock = getattr(running.state, "clock", None) or SYSTEM_CLOCK
             stop = asyncio.Event()
-            task = asyncio.create_task(ClockWorker(running.state.store, clock, poll_seconds=poll_seconds).run(stop))
+            task = asyncio.create_task(run(running, stop))
             try:
                 yield state
             finally:
@@ -100,31 +97,26 @@ def with_clock_worker(app, poll_seconds: float):  # type: ignore[no-untyped-def]
 
     app.router.lifespan_context = lifespan
     return app
+
+
+def with_clock_worker(app, poll_seconds: float):  # type: ignore[no-untyped-def]
+    """Run a clock worker beside the app, on the app's store and clock, for its whole life."""
+    from services.lobby.worker import ClockWorker
+    from shared.clock import SYSTEM_CLOCK
+
+    def clock_worker(running, stop):  # type: ignore[no-untyped-def]
+        clock = getattr(running.state, "clock", None) or SYSTEM_CLOCK
+        return ClockWorker(running.state.store, clock, poll_seconds=poll_seconds).run(stop)
+
+    return with_background_task(app, clock_worker)
 
 
 def with_notification_worker(app, settings: Settings):  # type: ignore[no-untyped-def]
     """Deliver webhook notifications from the outbox beside the app, for its whole life (a
     failing webhook never holds up the game: delivery runs on its own task)."""
-    import asyncio
-    from contextlib import asynccontextmanager
-
     from services.notifications.delivery import run_worker
 
-    serve_app = app.router.lifespan_context
-
-    @asynccontextmanager
-    async def lifespan(running):  # type: ignore[no-untyped-def]
-        async with serve_app(running) as state:
-            stop = asyncio.Event()
-            task = asyncio.create_task(run_worker(running.state.store, running.state.settings, stop))
-            try:
-                yield state
-            finally:
-                stop.set()
-                await task
-
-    app.router.lifespan_context = lifespan
-    return app
+    return with_background_task(app, lambda running, stop: run_worker(running.state.store, running.state.settings, stop))
 
 
 def _redacted(url: str) -> str:
