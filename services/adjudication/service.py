@@ -182,6 +182,17 @@ def _now(now: datetime | None) -> datetime:
     return now or SYSTEM_CLOCK.now()
 
 
+async def _acting_power(tx: Transaction, game_id: str, player_id: str, power: str | None, phase: str | None,
+                        now: datetime) -> tuple[GameState, str]:
+    """Under the share lock: the game's state and the power the player acts for, after checking
+    that it may act now (the phase is open, named rightly, before its deadline; the power must act)."""
+    state = await read_state(tx, game_id)
+    _open_phase(state, now, phase)
+    acting = choose_power(state, player_id, power)
+    power_must_act(state, acting)
+    return state, acting
+
+
 def _open_phase(state: GameState, now: datetime, phase: str | None) -> None:
     """409 unless orders may be given now: the game is being played, in ``phase`` if one is
     named, and its deadline has not passed."""
@@ -196,12 +207,8 @@ def _open_phase(state: GameState, now: datetime, phase: str | None) -> None:
 async def submit_orders(store: EventStore, game_id: str, player_id: str, texts: Sequence[str],
                         phase: str | None = None, metadata: dict | None = None, *,
                         power: str | None = None, now: datetime | None = None) -> Submission:
-    now = _now(now)
     async with store.transaction(game_id, lock="share") as tx:
-        state = await read_state(tx, game_id)
-        _open_phase(state, now, phase)
-        acting = choose_power(state, player_id, power)
-        power_must_act(state, acting)
+        state, acting = await _acting_power(tx, game_id, player_id, power, phase, _now(now))
         checks = check_orders(state, acting, texts)
         accepted = [c.order for c in checks if c.accepted and c.order]
         if texts and not accepted:
@@ -218,12 +225,8 @@ async def set_ready(store: EventStore, game_id: str, player_id: str, ready: bool
                     power: str | None = None, phase: str | None = None, metadata: dict | None = None,
                     now: datetime | None = None) -> tuple[str, str]:
     """Mark the power's submission final (or not); the phase and the power."""
-    now = _now(now)
     async with store.transaction(game_id, lock="share") as tx:
-        state = await read_state(tx, game_id)
-        _open_phase(state, now, phase)
-        acting = choose_power(state, player_id, power)
-        power_must_act(state, acting)
+        state, acting = await _acting_power(tx, game_id, player_id, power, phase, _now(now))
         current = str(state.phase)
         own = phase_submissions(await tx.read_streams(orders_prefix(game_id, current) + acting))
         if ready and own.get(acting, PowerSubmission()).orders is None:
