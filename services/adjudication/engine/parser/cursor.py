@@ -1,12 +1,16 @@
 """A cursor over tokens, and the phase-dependent choice of order class shared by both grammars."""
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ..orders import Disband, Move, Order, Remove, Retreat, Unit
 from ..phase import PhaseType
 from .errors import Stumble
 from .tokens import Token
+
+if TYPE_CHECKING:
+    from ..geography import GameMap
+    from .lexicon import Lexicon
 
 
 class Cursor:
@@ -67,3 +71,16 @@ def disband_or_remove(unit: Unit, written_remove: bool, phase_type: PhaseType | 
     if phase_type is PhaseType.ADJUSTMENTS:
         return Remove(unit)
     return Remove(unit) if written_remove else Disband(unit)
+
+
+class Grammar:
+    """What each notation's grammar reads with: the tokens, the words it knows, the map, the
+    phase (which decides what ``D`` and ``-`` mean) and the submitting power, if known."""
+
+    def __init__(self, cursor: Cursor, lexicon: "Lexicon", game_map: "GameMap",
+                 phase_type: PhaseType | None, power: str | None) -> None:
+        self.cur = cursor
+        self.lex = lexicon
+        self.map = game_map
+        self.phase_type = phase_type
+        self.power = power

@@ -12,10 +12,9 @@ sea path after VIA is read (it must name provinces) but not used: the resolver f
 """
 from __future__ import annotations
 
-from ..geography import GameMap
 from ..orders import Build, Convoy, Hold, Order, SupportHold, SupportMove, Unit, UnitType, Waive, province_of
 from ..phase import PhaseType
-from .cursor import Cursor, disband_or_remove, move_or_retreat
+from .cursor import Cursor, Grammar, disband_or_remove, move_or_retreat
 from .errors import Stumble
 from .lexicon import DAIDE_COASTS, DAIDE_UNITS, Lexicon
 
@@ -28,20 +27,8 @@ def looks_like_daide(cursor: Cursor, lexicon: Lexicon) -> bool:
     return first == "(" or (first in lexicon.daide_powers and cursor.peek_key(1) == "wve")
 
 
-class DaideGrammar:
-    def __init__(
-        self,
-        cursor: Cursor,
-        lexicon: Lexicon,
-        game_map: GameMap,
-        phase_type: PhaseType | None,
-        power: str | None,
-    ) -> None:
-        self.cur = cursor
-        self.lex = lexicon
-        self.map = game_map
-        self.phase_type = phase_type
-        self.power = power
+class DaideGrammar(Grammar):
+    """Reads DAIDE order tokens: the grammar in this module's docstring."""
 
     def order(self) -> Order:
         cur = self.cur

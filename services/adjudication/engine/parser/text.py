@@ -31,7 +31,7 @@ from ..orders import (
     province_of,
 )
 from ..phase import PhaseType
-from .cursor import Cursor, disband_or_remove, move_or_retreat
+from .cursor import Cursor, Grammar, disband_or_remove, move_or_retreat
 from .errors import Stumble
 from .tokens import Token
 from .lexicon import (
@@ -49,20 +49,10 @@ _EXPECTED_VERBS = ("H", "-", "S", "C", "R", "D", "B")
 _EXPECTED_UNIT = ("A", "F", "province")
 
 
-class TextGrammar:
-    def __init__(
-        self,
-        cursor: Cursor,
-        lexicon: Lexicon,
-        game_map: GameMap,
-        phase_type: PhaseType | None,
-        power: str | None,
-    ) -> None:
-        self.cur = cursor
-        self.lex = lexicon
-        self.map = game_map
-        self.phase_type = phase_type
-        self.power = power
+class TextGrammar(Grammar):
+    def __init__(self, cursor: Cursor, lexicon: Lexicon, game_map: GameMap,
+                 phase_type: PhaseType | None, power: str | None) -> None:
+        super().__init__(cursor, lexicon, game_map, phase_type, power)
         self._location_token: Token | None = None
         self.unit_words = unit_words_for(game_map)
         self.dirigibles = UnitType.DIRIGIBLE in game_map.unit_types
