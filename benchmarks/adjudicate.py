@@ -23,10 +23,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from services.adjudication.engine import movement  # noqa: E402
-from services.adjudication.engine.adjudicate import adjudicate  # noqa: E402
-from services.adjudication.engine.geography import load_map  # noqa: E402
-from services.adjudication.engine.phase import PhaseType  # noqa: E402
+from shared.rules.diplomacy import movement  # noqa: E402
+from shared.rules.diplomacy.adjudicate import adjudicate  # noqa: E402
+from shared.rules.diplomacy.geography import load_map  # noqa: E402
+from shared.rules.diplomacy.phase import PhaseType  # noqa: E402
 from tests.utils.random_play import random_play  # noqa: E402
 
 

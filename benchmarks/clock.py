@@ -40,8 +40,9 @@ BATCH = 250
 def due_game_events(index: int, now: datetime, *, french_orders: bool = True):
     """The events of one started game whose deadline passed a minute before ``now``: its
     stream's events, its order streams' events, and its games row."""
-    from services.lobby.service import game_row, started_event
-    from services.lobby.state import fold
+    from services.lobby.service import started_event
+    from shared.game.repository import game_row
+    from shared.game.state import fold
 
     game_id = f"g_bench{index:07d}"
     events = [GameCreated(game_id=game_id, variant="standard", name=f"Bench {index}",

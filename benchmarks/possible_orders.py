@@ -15,9 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from services.adjudication.engine.geography import load_map  # noqa: E402
-from services.adjudication.engine.phase import PhaseType  # noqa: E402
-from services.adjudication.engine.possible import possible_orders_all  # noqa: E402
+from shared.rules.diplomacy.geography import load_map  # noqa: E402
+from shared.rules.diplomacy.phase import PhaseType  # noqa: E402
+from shared.rules.diplomacy.possible import possible_orders_all  # noqa: E402
 from tests.utils.random_play import random_positions  # noqa: E402
 
 

@@ -3,10 +3,9 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from services.accounts.api import install as install_accounts
 from services.accounts.api import router as accounts_router
 from services.adjudication.api import router as adjudication_router
-from services.factory import build_app
+from shared.http.app import build_app
 from services.lobby.api import router as lobby_router
 from services.notifications.api import router as notifications_router
 from services.press.api import router as press_router
@@ -18,7 +17,7 @@ from shared.settings import Settings
 def create_app(settings: Settings | None = None) -> FastAPI:
     routers = [lobby_router, adjudication_router, visibility_router, accounts_router, press_router,
                notifications_router, stream_router]
-    return install_accounts(build_app("Entente", routers, settings))
+    return build_app("Entente", routers, settings)
 
 
 app = create_app()

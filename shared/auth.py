@@ -12,9 +12,7 @@ import hmac
 import secrets
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Annotated, Literal, Mapping
-
-from fastapi import Depends, Header
+from typing import Literal, Mapping
 
 from shared.errors import Forbidden, Unauthorized
 
@@ -51,8 +49,9 @@ PUBLIC = Caller("public")
 @dataclass(frozen=True, slots=True)
 class Delegation:
     """A token that acts for seats without being a seat's own token: an account's session token
-    (every seat the account took) or a bot token (one seat of one game). services/accounts
-    resolves it from the store before the endpoint runs and sets it with ``delegate``."""
+    (every seat the account took) or a bot token (one seat of one game). The HTTP middleware
+    (shared/http/middleware.py) resolves it from the store before the endpoint runs and sets it
+    with ``delegate``."""
 
     token_hash: str
     kind: Literal["account", "bot"]
@@ -65,23 +64,6 @@ _delegation: ContextVar[Delegation | None] = ContextVar("entente_delegation", de
 def delegate(delegation: Delegation | None) -> None:
     """Make ``delegation`` known to ``identify`` for the rest of this request's context."""
     _delegation.set(delegation)
-
-
-async def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
-    """The token of an ``Authorization: Bearer`` header, None without the header (``async``:
-    FastAPI would run a plain function in a worker thread)."""
-    if authorization is None:
-        return None
-    scheme, _, token = authorization.strip().partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
-        raise Unauthorized("the Authorization header must be 'Bearer <token>'", where="header.authorization")
-    if len(token) > MAX_TOKEN_LENGTH:
-        raise Unauthorized("token not recognised", code="invalid_token", where="header.authorization")
-    return token
-
-
-BearerToken = Annotated[str | None, Depends(bearer_token)]
 
 
 def identify(token: str | None, *, operator_hash: str, host_hash: str | None = None,

@@ -1,21 +1,12 @@
-"""Domain errors that carry their HTTP status and a machine code, and the handlers that turn
-every failure into one JSON shape: ``{"error": {"code", "message", "where"?, "details"?}}``.
+"""Domain errors that carry their HTTP status and a machine code: the one JSON shape of every
+failure is ``{"error": {"code", "message", "where"?, "details"?}}``.
 
-Endpoints raise these errors; nothing else in the services builds an error response.
+The rules' callers, the game core and the services raise these; shared/http/errors.py turns
+them (and the framework's own failures) into responses. Nothing here knows the web framework.
 """
 from __future__ import annotations
 
-import logging
 from typing import Any
-
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
-from starlette.exceptions import HTTPException as StarletteHTTPException
-
-from shared.store.records import ConcurrencyError, GameNotFound, StreamNotFound
-
-log = logging.getLogger("entente.errors")
 
 
 class DomainError(Exception):
@@ -70,83 +61,3 @@ class Conflict(DomainError):
 class Unprocessable(DomainError):
     status_code = 422
     code = "unprocessable"
-
-
-def error_response(status: int, code: str, message: str, where: str | None = None,
-                   details: Any = None, headers: dict | None = None) -> JSONResponse:
-    return JSONResponse(DomainError(message, code=code, where=where, details=details).body(),
-                        status_code=status, headers=headers)
-
-
-def _location(loc: tuple | list) -> str:
-    """``("body", "orders", 2)`` -> ``"body.orders[2]"``."""
-    text = ""
-    for part in loc:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text
-
-
-def _short(value: Any, limit: int = 80) -> Any:
-    """The offending input, safe to put in a JSON body and short: plain JSON scalars as they
-    are, anything else (bytes, objects, long values) as a truncated repr."""
-    if isinstance(value, (bool, int, float, type(None))):
-        return value
-    if isinstance(value, str) and len(value) <= limit:
-        return value
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
-async def _domain_error(_: Request, exc: DomainError) -> JSONResponse:
-    headers = {"WWW-Authenticate": "Bearer"} if exc.status_code == 401 else None
-    return JSONResponse(exc.body(), status_code=exc.status_code, headers=headers)
-
-
-async def _validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
-    errors = exc.errors()
-    if any(e.get("type") == "json_invalid" for e in errors):
-        first = next(e for e in errors if e.get("type") == "json_invalid")
-        reason = (first.get("ctx") or {}).get("error", "invalid JSON")
-        return error_response(400, "malformed_json", f"the request body is not valid JSON: {reason}",
-                              where="body")
-    if any(tuple(e.get("loc", ())) == ("body",) and isinstance(e.get("input"), (bytes, bytearray)) for e in errors):
-        return error_response(415, "unsupported_media_type",
-                              "the request body must be JSON, sent with content-type: application/json",
-                              where="header.content-type")
-    details = [{"where": _location(e.get("loc", ())), "message": e.get("msg", ""),
-                "input": _short(e.get("input"))} for e in errors]
-    first = details[0] if details else {"where": "request", "message": "invalid request"}
-    return error_response(422, "invalid_request", f"{first['where']}: {first['message']}",
-                          where=first["where"], details=details)
-
-
-async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-    codes = {404: "not_found", 405: "method_not_allowed", 400: "bad_request", 413: "too_large"}
-    message = exc.detail if isinstance(exc.detail, str) else "request failed"
-    return error_response(exc.status_code, codes.get(exc.status_code, "http_error"), message,
-                          headers=getattr(exc, "headers", None))
-
-
-async def _concurrency_error(_: Request, exc: ConcurrencyError) -> JSONResponse:
-    return error_response(409, "concurrent_update",
-                          "the game changed while this request ran; read it again and retry",
-                          details={"stream": exc.stream_id})
-
-
-async def _missing_game(_: Request, exc: GameNotFound | StreamNotFound) -> JSONResponse:
-    return error_response(404, "game_not_found", str(exc), where="path.game_id")
-
-
-async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
-    log.exception("unexpected error", exc_info=exc)
-    return error_response(500, "internal_error", "an unexpected error occurred; it has been logged")
-
-
-def install_error_handlers(app: FastAPI) -> None:
-    app.add_exception_handler(DomainError, _domain_error)  # type: ignore[arg-type]
-    app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
-    app.add_exception_handler(StarletteHTTPException, _http_error)  # type: ignore[arg-type]
-    app.add_exception_handler(ConcurrencyError, _concurrency_error)  # type: ignore[arg-type]
-    app.add_exception_handler(GameNotFound, _missing_game)  # type: ignore[arg-type]
-    app.add_exception_handler(StreamNotFound, _missing_game)  # type: ignore[arg-type]
-    app.add_exception_handler(Exception, _unexpected)

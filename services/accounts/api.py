@@ -10,15 +10,15 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from services.factory import build_app
-from services.lobby.dependencies import CurrentCaller, CurrentGame, StoreDep, load_game, request_metadata
-from services.press.service import seat_powers
-from shared.auth import BearerToken, Caller, require
+from shared.http.app import build_app
+from shared.http.dependencies import BearerToken, CurrentCaller, CurrentGame, StoreDep, load_game, request_metadata
+from shared.auth import Caller, require
 from shared.errors import Conflict, DomainError, Forbidden, Unauthorized
 from shared.settings import Settings
 
+from shared import credentials
+
 from . import oauth, service
-from .middleware import SocialAuthMiddleware
 
 router = APIRouter(tags=["accounts"])
 
@@ -65,19 +65,19 @@ async def callback(request: Request, store: StoreDep,
     return answer
 
 
-async def current_account(request: Request, token: BearerToken, store: StoreDep) -> service.Account:
+async def current_account(request: Request, token: BearerToken, store: StoreDep) -> credentials.Account:
     """The signed-in account of the request (its session token); 401 otherwise."""
     if token is None:
         raise Unauthorized("this needs an account's session token", code="token_required",
                            where="header.authorization")
-    account = getattr(request.state, "account", None) or await service.account_for_session(store, token)
+    account = getattr(request.state, "account", None) or await credentials.account_for_session(store, token)
     if account is None:
         raise Unauthorized("not a session token of a signed-in account", code="invalid_token",
                            where="header.authorization")
     return account
 
 
-CurrentAccount = Annotated[service.Account, Depends(current_account)]
+CurrentAccount = Annotated[credentials.Account, Depends(current_account)]
 
 
 @router.post("/auth/logout", status_code=204, response_class=Response)
@@ -124,7 +124,7 @@ async def my_games(account: CurrentAccount, store: StoreDep) -> dict:
             continue
         seat = game.seat(player_id)
         if seat is not None:
-            powers = seat_powers(game, player_id)
+            powers = game.powers_of(player_id)
             seats.append({"game_id": game_id, "name": game.name, "status": game.status, "phase": game.phase,
                           "player_id": player_id, "codename": seat.codename, "power": powers[0] if powers else None,
                           "powers": powers})
@@ -176,7 +176,7 @@ async def create_bot_token(game: CurrentGame, caller: SeatOwner, store: StoreDep
 
 @router.get("/games/{game_id}/bot-tokens", response_model=BotTokenList)
 async def list_bot_tokens(game: CurrentGame, caller: SeatOwner, store: StoreDep) -> dict:
-    bots = await service.load_bots(store, game.game_id)
+    bots = await credentials.load_bots(store, game.game_id)
     return {"bot_tokens": [{"token_id": b.token_id, "label": b.label}
                            for b in bots.values() if b.player_id == caller.player_id]}
 
@@ -212,21 +212,15 @@ async def identities(game: CurrentGame, caller: CurrentCaller, store: StoreDep) 
         raise Forbidden("identities are not revealed in this game (or not yet)", code="identities_hidden")
     accounts = await service.seat_accounts(store, game.game_id)
     rows = []
-    for seat in sorted(game.seats, key=lambda s: (seat_powers(game, s.player_id), s.codename)):
-        account = await service.load_account(store, accounts[seat.player_id]) if seat.player_id in accounts else None
-        rows.append({"powers": seat_powers(game, seat.player_id), "codename": seat.codename,
+    for seat in sorted(game.seats, key=lambda s: (game.powers_of(s.player_id), s.codename)):
+        account = await credentials.load_account(store, accounts[seat.player_id]) if seat.player_id in accounts else None
+        rows.append({"powers": game.powers_of(seat.player_id), "codename": seat.codename,
                      "name": account.name if account else None})
     return {"identities": rows}
 
 
-def install(app: Any) -> Any:
-    """Let account and bot tokens act on every game endpoint of ``app`` (see middleware.py)."""
-    app.add_middleware(SocialAuthMiddleware)
-    return app
-
-
 def create_app(settings: Settings | None = None):
-    return install(build_app("Entente accounts", [router], settings))
+    return build_app("Entente accounts", [router], settings)
 
 
 app = create_app()

@@ -15,7 +15,8 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from shared.auth import hash_token, same_hash
+from shared.auth import hash_token
+from shared.credentials import Account, BotToken, fold_account, fold_bots, load_account, load_bots
 from shared.errors import Conflict, NotFound
 from shared.events import Event, from_recorded, to_new_event
 from shared.events_social import (
@@ -42,96 +43,7 @@ def new_bot_token(game_id: str) -> str:
     return f"b.{game_id}.{secrets.token_urlsafe(32)}"
 
 
-def session_account_id(token: str) -> str | None:
-    """The account a session token claims to belong to (checked against its hash later)."""
-    kind, _, rest = token.partition(".")
-    account_id, _, secret = rest.partition(".")
-    return account_id if kind == "s" and account_id.startswith("a_") and secret else None
-
-
-def bot_game_id(token: str) -> str | None:
-    """The game a bot token claims to be scoped to (checked against its hash later)."""
-    kind, _, rest = token.partition(".")
-    game_id, _, secret = rest.partition(".")
-    return game_id if kind == "b" and game_id.startswith("g_") and secret else None
-
-
-# ----------------------------------------------------------------------------- folds, pure
-
-@dataclass(slots=True)
-class Account:
-    account_id: str
-    provider: str
-    provider_user_id: str
-    name: str
-    sessions: set[str] = field(default_factory=set)  # hashes of open session tokens
-    seats: dict[str, str] = field(default_factory=dict)  # game_id -> player_id
-    version: int = 0
-
-    def has_session(self, token_hash: str) -> bool:
-        return any(same_hash(token_hash, known) for known in self.sessions)
-
-
-def fold_account(events: Iterable[Event]) -> Account | None:
-    account: Account | None = None
-    count = 0
-    for event in events:
-        count += 1
-        if isinstance(event, AccountCreated):
-            account = Account(event.account_id, event.provider, event.provider_user_id, event.name)
-        elif account is None:
-            raise ValueError("an account stream must start with AccountCreated")
-        elif isinstance(event, SessionOpened):
-            account.sessions.add(event.token_hash)
-            account.name = event.name
-        elif isinstance(event, SessionClosed):
-            account.sessions.discard(event.token_hash)
-        elif isinstance(event, SeatLinked):
-            account.seats.setdefault(event.game_id, event.player_id)
-    if account is not None:
-        account.version = count
-    return account
-
-
-@dataclass(frozen=True, slots=True)
-class BotToken:
-    token_id: str
-    player_id: str
-    token_hash: str
-    label: str
-
-
-def fold_bots(events: Iterable[Event]) -> dict[str, BotToken]:
-    """The live (not revoked) bot tokens of a game, by token id."""
-    live: dict[str, BotToken] = {}
-    for event in events:
-        if isinstance(event, BotTokenIssued):
-            live[event.token_id] = BotToken(event.token_id, event.player_id, event.token_hash, event.label)
-        elif isinstance(event, BotTokenRevoked):
-            live.pop(event.token_id, None)
-    return live
-
-
-def bot_for_token(bots: dict[str, BotToken], token: str) -> BotToken | None:
-    presented = hash_token(token)
-    return next((b for b in bots.values() if same_hash(presented, b.token_hash)), None)
-
-
 # ----------------------------------------------------------------------------- store
-
-async def load_account(store: EventStore, account_id: str) -> Account | None:
-    records = await store.read_stream(account_stream(account_id)) if len(account_id) <= 40 else []
-    return fold_account(from_recorded(r) for r in records)
-
-
-async def account_for_session(store: EventStore, token: str) -> Account | None:
-    """The account whose open session ``token`` is, or None."""
-    account_id = session_account_id(token)
-    if account_id is None:
-        return None
-    account = await load_account(store, account_id)
-    return account if account is not None and account.has_session(hash_token(token)) else None
-
 
 @dataclass(frozen=True)
 class SignedIn:
@@ -178,10 +90,6 @@ async def seat_accounts(store: EventStore, game_id: str) -> dict[str, str]:
     """player_id -> account_id for the seats of a game that accounts took."""
     linked = (from_recorded(r) for r in await store.read_stream(members_stream(game_id)))
     return {e.player_id: e.account_id for e in linked if isinstance(e, SeatLinked)}
-
-
-async def load_bots(store: EventStore, game_id: str) -> dict[str, BotToken]:
-    return fold_bots(from_recorded(r) for r in await store.read_stream(bots_stream(game_id)))
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Body, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from services.factory import build_app
-from services.lobby.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, Now, StoreDep, request_metadata
+from shared.http.app import build_app
+from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, Now, StoreDep, request_metadata
 from shared.auth import require
 from shared.errors import Forbidden
 from shared.settings import Settings
@@ -178,9 +178,7 @@ async def possible_orders(game: CurrentGame, caller: CurrentPlayer, store: Store
 
 
 def create_app(settings: Settings | None = None):
-    from services.accounts.api import install as install_accounts
-
-    return install_accounts(build_app("Entente adjudication", [router], settings))
+    return build_app("Entente adjudication", [router], settings)
 
 
 app = create_app()

@@ -22,13 +22,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Mapping, Sequence
 
-from services.adjudication.engine import ENGINE_VERSION
-from services.adjudication.variants import Opening, OrderCheck, PhaseOutcome, Variant, get_variant
-from services.lobby import clock
-from services.lobby.cache import read_game
-from services.lobby.draws import surviving_powers
-from services.lobby.service import game_row, read_state
-from services.lobby.state import GameState, apply, phase_key
+from shared.rules.variants import Opening, OrderCheck, PhaseOutcome, Variant, get_variant
+from shared.game import deadlines
+from shared.game.draws import surviving_powers
+from shared.game.repository import game_row, read_game, read_state
+from shared.game.state import GameState, apply
 from shared.clock import SYSTEM_CLOCK
 from shared.errors import Conflict, Forbidden, Unprocessable
 from shared.events import (
@@ -60,12 +58,13 @@ def adjudicate_phase(state: GameState, position_before: dict[str, Any], submitte
     """Resolve one phase from stored canonical orders: the same call for a live resolution
     and for ``entente replay``, so that a replay checks exactly what was stored."""
     seed = state.seed if state.seed is not None else 0
-    outcome = variant_of(state).resolve(position_before, submitted, settings=state.settings.model_dump(),
-                                        seed=seed, civil_disorder=civil_disorder)
-    return resolution_event(position_before, outcome, state.settings.edition, civil_disorder)
+    variant = variant_of(state)
+    outcome = variant.resolve(position_before, submitted, settings=state.settings.model_dump(),
+                              seed=seed, civil_disorder=civil_disorder)
+    return resolution_event(position_before, outcome, state.settings.edition, variant.engine_version, civil_disorder)
 
 
-def resolution_event(position_before: dict[str, Any], outcome: PhaseOutcome, edition: str,
+def resolution_event(position_before: dict[str, Any], outcome: PhaseOutcome, edition: str, engine_version: str,
                      civil_disorder: frozenset[str] = frozenset()) -> PhaseResolved:
     orders = {power: [AdjudicatedOrder(**result) for result in results] for power, results in outcome.orders.items()}
     details = dict(outcome.details)
@@ -73,7 +72,7 @@ def resolution_event(position_before: dict[str, Any], outcome: PhaseOutcome, edi
     return PhaseResolved(
         phase=outcome.phase, position_before=position_before, orders=orders, dislodged=dislodged,
         position=outcome.state, next_phase=outcome.next_phase, must_act=list(outcome.must_act),
-        winners=list(outcome.winners), edition=edition, engine_version=ENGINE_VERSION,
+        winners=list(outcome.winners), edition=edition, engine_version=engine_version,
         civil_disorder=sorted(civil_disorder), details=details)
 
 
@@ -115,15 +114,8 @@ def choose_power(state: GameState, player_id: str, wanted: str | None) -> str:
 
 def forced_only_powers(state: GameState) -> frozenset[str]:
     """Powers whose only possible orders are forced (removing every unit they have): they are
-    never waited for nor counted as missing their deadline. Only the adjustment phases of the
-    variants on the Diplomacy board have them (Ekonia's turns, "T01", have no forced orders)."""
-    key = phase_key(state.phase or "")
-    if state.position is None or key is None or key[2] != 2:
-        return frozenset()
-    board = variant_of(state).view(state.position, None)
-    units = board.get("units", {})
-    return frozenset(power for power, owed in board.get("adjustments", {}).items()
-                     if owed < 0 and -owed >= len(units.get(power, [])))
+    never waited for nor counted as missing their deadline."""
+    return frozenset() if state.position is None else variant_of(state).forced_only(state.position)
 
 
 @dataclass(frozen=True)
@@ -199,7 +191,7 @@ def _open_phase(state: GameState, now: datetime, phase: str | None) -> None:
     playable_state(state)
     if phase is not None and phase.strip().upper() != state.phase:
         raise Conflict(f"the game is at {state.phase}, not {phase}", code="wrong_phase", where="body.phase")
-    if clock.deadline_passed(state, now):
+    if deadlines.deadline_passed(state, now):
         raise Conflict(f"the deadline of {state.phase} has passed; these orders were not stored",
                        code="deadline_passed")
 
@@ -255,12 +247,12 @@ async def resolve_if_complete(store: EventStore, game_id: str, phase: str, now: 
     """Resolve ``phase`` now if nobody is waited for any more (early resolution); whether it was."""
     # a cheap look first, outside any transaction: most submissions are not the last
     state = await read_game(store, game_id)
-    if state is None or state.phase != phase or clock.deadline_passed(state, now) or waiting_for(
+    if state is None or state.phase != phase or deadlines.deadline_passed(state, now) or waiting_for(
             state, await current_submissions(store, game_id, phase)):
         return False
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)
-        if state.status != "active" or state.phase != phase or clock.deadline_passed(state, now):
+        if state.status != "active" or state.phase != phase or deadlines.deadline_passed(state, now):
             return False  # resolved meanwhile, or due: the clock worker's
         streams = await tx.read_streams(orders_prefix(game_id, phase))
         if waiting_for(state, phase_submissions(streams)):
@@ -309,7 +301,7 @@ def resolution_plan(state: GameState, submissions: Mapping[str, PowerSubmission]
             break
         submitted, disorder = {}, frozenset()  # nobody has anything to do: on at once
     if not isinstance(pending[-1], GameFinished):
-        pending.append(clock.deadline_for(state.settings, str(state.phase), now))
+        pending.append(deadlines.deadline_for(state, str(state.phase), now))
     for event in pending:
         if not isinstance(event, PhaseResolved):  # those are folded in already
             state = apply(state, event)
@@ -355,13 +347,13 @@ async def plan_due(tx: Transaction, game_id: str, now: datetime) -> tuple[str | 
     resolve a phase whose deadline passed, resume a pause that ran out, or (nothing due: the
     row was stale) just write the games row again."""
     state = await read_state(tx, game_id)
-    action = clock.due_action(state, now)
+    action = deadlines.due_action(state, now)
     if action == "resolve":
         streams = await tx.read_streams(orders_prefix(game_id, str(state.phase)))
         return action, resolution_plan(state, phase_submissions(streams), now, deadline=True,
                                        metadata={"actor": "clock", "reason": "deadline"})
     if action == "resume":
-        version, resumed = state.version, clock.resume(state, now, "clock")
+        version, resumed = state.version, deadlines.resume(state, now, "clock")
         return action, Plan(game_id, version, [resumed], apply(state, resumed), {"actor": "clock"})
     return None, Plan(game_id, state.version, [], state)
 
@@ -373,7 +365,7 @@ def possible_for(state: GameState, power: str, submitted: list[str]) -> dict[str
     variant = variant_of(state)
     options = variant.possible_orders(current, power)
     chosen = set(submitted)
-    adjustment = variant.view(current, power).get("adjustments", {}).get(power, 0)
+    adjustment = variant.adjustments(current).get(power, 0)
     return {
         "phase": str(state.phase),
         "power": power,

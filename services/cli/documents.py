@@ -9,7 +9,7 @@ import os
 import sys
 from typing import IO, Any, Callable, Iterator, Mapping
 
-from services.adjudication.variants import Variant, get_variant
+from shared.rules.variants import Variant, get_variant
 
 
 class InputError(Exception):

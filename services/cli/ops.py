@@ -241,7 +241,7 @@ async def import_command(args: argparse.Namespace) -> int:
 async def import_log(store: EventStore, game_id: str, records: Sequence[RecordedEvent]) -> None:
     """Append the log's events in order (new positions, same versions and times) and rebuild
     the games row, in one transaction; refuse a game the store already has."""
-    from services.lobby.service import fold_records, game_row
+    from shared.game.repository import fold_records, game_row
     from shared.store import ConcurrencyError
 
     game_records = [r for r in records if r.stream_id == game_stream_id(game_id)]
@@ -285,15 +285,16 @@ async def replay_command(args: argparse.Namespace) -> int:
     if outcome.difference is not None:
         print(f"entente replay: game {args.game_id}: phase {outcome.difference}", file=sys.stderr)
         return 1
-    from services.adjudication.engine import ENGINE_VERSION
-    from services.lobby.service import fold_records
+    from shared.game.repository import fold_records
+    from shared.rules.variants import get_variant
 
     state = fold_records([r for r in records if r.stream_id == game_stream_id(args.game_id)])
     if row is not None and (row.status, row.phase) != (state.status, state.phase):
         print(f"entente replay: warning: the games row says {row.status} {row.phase}, "
               f"the log says {state.status} {state.phase}", file=sys.stderr)
+    engine = get_variant(state.variant).engine_version
     print(f"game {args.game_id}: {outcome.phases_checked} resolved phases re-adjudicated with engine "
-          f"{ENGINE_VERSION} in {elapsed * 1000:.1f} ms (the rules loaded in {(started - loading) * 1000:.0f} ms "
+          f"{engine} in {elapsed * 1000:.1f} ms (the rules loaded in {(started - loading) * 1000:.0f} ms "
           f"before); every result and position matches")
     return 0
 
@@ -302,7 +303,7 @@ def load_rules(game_id: str, records: Sequence[RecordedEvent]) -> None:
     """Load the game's variant (its modules, map and order vocabulary) before the timed replay,
     so that the figure printed is the verification itself, not the start-up of the command."""
     import services.adjudication.service  # noqa: F401  (what replay_log calls, with its imports)
-    from services.adjudication.variants import get_variant
+    from shared.rules.variants import get_variant
     from shared.events import GameCreated, from_recorded
 
     created = next((from_recorded(r) for r in records if r.type == "GameCreated"), None)
@@ -316,7 +317,7 @@ def replay_log(game_id: str, records: Sequence[RecordedEvent], progress: TextIO 
     """Re-adjudicate each stored PhaseResolved from its stored position and the orders that
     were current when it was resolved; stop at the first phase that differs."""
     from services.adjudication.service import adjudicate_phase
-    from services.lobby.state import fold
+    from shared.game.state import fold
     from shared.events import GameStarted, OrdersSubmitted, PhaseResolved, from_recorded
 
     typed = [(record, from_recorded(record)) for record in records]
@@ -385,7 +386,7 @@ def mila_saved_game(game_id: str, records: Sequence[RecordedEvent]) -> dict[str,
     (``diplomacy.utils.export.from_saved_game_format`` / ``load_saved_games_from_disk``):
     one entry per phase with the state before it, the orders as adjudicated and the results
     keyed by unit, then the current phase with no orders yet."""
-    from services.adjudication.engine import load_map
+    from shared.rules.diplomacy import load_map
     from shared.events import GameCreated, GameStarted, PhaseResolved, from_recorded
 
     typed = [(r, from_recorded(r)) for r in records if r.stream_id == game_stream_id(game_id)]

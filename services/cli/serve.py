@@ -101,7 +101,7 @@ def with_background_task(app, run):  # type: ignore[no-untyped-def]
 
 def with_clock_worker(app, poll_seconds: float):  # type: ignore[no-untyped-def]
     """Run a clock worker beside the app, on the app's store and clock, for its whole life."""
-    from services.lobby.worker import ClockWorker
+    from services.adjudication.worker import ClockWorker
     from shared.clock import SYSTEM_CLOCK
 
     def clock_worker(running, stop):  # type: ignore[no-untyped-def]

@@ -20,7 +20,7 @@ def _parser(command: str) -> argparse.ArgumentParser:
 
 
 async def _work(database_url: str, poll: float, once: bool) -> int:
-    from services.lobby.worker import ClockWorker
+    from services.adjudication.worker import ClockWorker
     from shared.store import open_store
 
     store = await open_store(database_url)

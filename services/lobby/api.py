@@ -6,19 +6,19 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Body, Query, Request
+from fastapi import APIRouter, Body, FastAPI, Query, Request
 
-from services.factory import build_app
+from shared.http.app import build_app
 from shared.auth import require
 from shared.settings import Settings
 
 from . import service
-from .dependencies import CurrentCaller, CurrentGame, CurrentPlayer, HostOrOperator, Now, StoreDep, request_metadata
+from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, HostOrOperator, Now, StoreDep, request_metadata
 from .schemas import (
     CreatedGame, CreateGame, DrawStatus, DrawVote, ExtendDeadline, FinishGame, GameList, GameSummary,
     JoinedGame, PauseGame,
 )
-from .state import GameState
+from shared.game.state import GameState
 
 router = APIRouter(tags=["lobby"])
 
@@ -125,16 +125,9 @@ async def get_draw(game: CurrentGame, caller: CurrentPlayer) -> dict:
     return draw_status(game, caller.player_id)
 
 
-def create_app(settings: Settings | None = None):
-    """The lobby alone: games and seats, and the seat-holder's own things (sign-in and bot
-    tokens, press, webhooks), routed here by deploy/nginx.conf."""
-    from services.accounts.api import install as install_accounts
-    from services.accounts.api import router as accounts_router
-    from services.notifications.api import router as notifications_router
-    from services.press.api import router as press_router
-
-    routers = [router, accounts_router, press_router, notifications_router]
-    return install_accounts(build_app("Entente lobby", routers, settings))
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The lobby alone: games, seats, the clock's host acts and draws."""
+    return build_app("Entente lobby", [router], settings)
 
 
 app = create_app()

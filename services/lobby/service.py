@@ -22,11 +22,12 @@ from shared.events_social import SeatLinked, account_stream, members_stream
 from shared.store import EventStore, GameRow, Transaction
 from shared.store.records import RecordedEvent
 
-from services.adjudication.variants import get_variant, variant_names
+from shared.rules.variants import get_variant, variant_names
 
-from . import clock, draws
-from .cache import read_game
-from .state import GameState, apply, fold
+from shared.game import deadlines
+from shared.game import draws
+from shared.game.repository import append_events, fold_records, game_row, read_state
+from shared.game.state import GameState, apply, fold
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
 _codename_rng = random.SystemRandom()
@@ -38,40 +39,6 @@ def new_game_id() -> str:
 
 def new_player_id() -> str:
     return "p_" + secrets.token_hex(6)
-
-
-def game_row(state: GameState, now: datetime | None = None) -> GameRow:
-    """The games row of ``state``: the list's summary and the deadline index."""
-    return GameRow(game_id=state.game_id, variant=state.variant, name=state.name,
-                   status=state.status, phase=state.phase, deadline=state.wake_at(),
-                   summary=state.summary(), updated_at=now or SYSTEM_CLOCK.now())
-
-
-def fold_records(records: list[RecordedEvent]) -> GameState:
-    return fold(from_recorded(r) for r in records)
-
-
-async def read_state(tx: Transaction, game_id: str) -> GameState:
-    """The game's state in ``tx`` (current, once ``tx`` holds the game's lock), read through
-    the per-process cache: only the events newer than the cached state are read and folded."""
-    state = await read_game(tx, game_id)
-    if state is None:
-        raise ValueError(f"no events in the stream of game {game_id!r}")
-    return state
-
-
-async def append_events(tx: Transaction, state: GameState, events: Sequence[Event], metadata: dict | None,
-                        now: datetime | None = None) -> GameState:
-    """Append ``events`` after the version ``state`` was folded from, and write the games row;
-    the state after them (``state`` itself is folded forward)."""
-    if not events:
-        return state
-    await tx.append(game_stream(state.game_id), [to_new_event(e, metadata) for e in events],
-                    expected_version=state.version)
-    for event in events:
-        state = apply(state, event)
-    await tx.put_game(game_row(state, now))
-    return state
 
 
 @dataclass(frozen=True)
@@ -108,7 +75,7 @@ def check_settings(variant: str, settings: GameSettings) -> None:
     if not MIN_PLAYERS <= settings.player_count <= MAX_PLAYERS:
         raise Unprocessable(f"player_count must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {settings.player_count}",
                             code="unsupported_player_count", where="body.settings.player_count")
-    clock.check_clock_settings(settings)
+    deadlines.check_clock_settings(settings)
     try:
         get_variant(variant).check_settings(settings.model_dump())
     except ValueError as error:
@@ -173,15 +140,8 @@ def draw_seats(seed: int, player_ids: list[str], seats: Sequence[Sequence[str]])
     return dict(zip(player_ids, shuffled))
 
 
-def draw_powers(seed: int, player_ids: list[str], powers: list[str]) -> dict[str, str]:
-    """One power per player (the seven-player game): ``draw_seats`` with one-power seats."""
-    return {player: seat[0] for player, seat in draw_seats(seed, player_ids, [[p] for p in powers]).items()}
-
-
 def started_event(state: GameState, seed: int) -> GameStarted:
-    from services.adjudication.service import opening  # the rules engine, behind the adjudication service
-
-    first = opening(state.variant, state.settings.model_dump(), seed)
+    first = get_variant(state.variant).opening(state.settings.model_dump(), seed)
     player_ids = [s.player_id for s in state.seats]
     seats = draw_seats(seed, player_ids, first.seats)
     seat_index = {tuple(sorted(seat)): i for i, seat in enumerate(first.seats)}
@@ -204,7 +164,7 @@ async def start_game(store: EventStore, game_id: str, metadata: dict | None = No
             raise Conflict(f"game {game_id} needs {needed} players to start, has {len(state.seats)}",
                            code="not_enough_players")
         started = started_event(state, secrets.randbits(63))
-        deadline = clock.deadline_for(state.settings, started.phase, now)
+        deadline = deadlines.deadline_for(state, started.phase, now)
         return await append_events(tx, state, [started, deadline], metadata, now)
 
 
@@ -225,11 +185,11 @@ async def clock_act(store: EventStore, game_id: str, act: str, *, now: datetime,
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)
         if act == "extend":
-            event: Event = clock.extend(state, int(minutes or 0), now, by)
+            event: Event = deadlines.extend(state, int(minutes or 0), now, by)
         elif act == "pause":
-            event = clock.pause(state, minutes, now, by)
+            event = deadlines.pause(state, minutes, now, by)
         elif act == "resume":
-            event = clock.resume(state, now, by)
+            event = deadlines.resume(state, now, by)
         else:  # pragma: no cover - the API names the act
             raise ValueError(act)
         return await append_events(tx, state, [event], metadata, now)

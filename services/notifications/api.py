@@ -11,8 +11,8 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from services.factory import build_app
-from services.lobby.dependencies import CurrentGame, CurrentPlayer, StoreDep, request_metadata
+from shared.http.app import build_app
+from shared.http.dependencies import CurrentGame, CurrentPlayer, StoreDep, request_metadata
 from shared.errors import Conflict, NotFound, Unprocessable
 from shared.events import from_recorded, to_new_event
 from shared.events_social import WebhookRemoved, WebhookSet, webhooks_stream
@@ -105,9 +105,7 @@ async def remove_webhook(game: CurrentGame, caller: CurrentPlayer, store: StoreD
 
 
 def create_app(settings: Settings | None = None):
-    from services.accounts.api import install
-
-    return install(build_app("Entente notifications", [router], settings))
+    return build_app("Entente notifications", [router], settings)
 
 
 app = create_app()

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from services.lobby.state import GameState
-from services.press.service import seat_powers
+from shared.game.state import GameState
 from shared.events import (
     DeadlineExtended, DeadlineSet, Event, GameFinished, GamePaused, GameResumed, PhaseResolved,
 )
@@ -96,7 +95,7 @@ def _to_all(record: RecordedEvent, context: Context, kind: str, phase: str, cont
             facts: dict[str, Any]) -> list[Planned]:
     game_id = context.state.game_id
     return [Planned(f"{record.position}:{player_id}", game_id, player_id, kind, phase, url,
-                    _payload(kind, game_id, phase, content, {**facts, "your_powers": seat_powers(context.state, player_id)}),
+                    _payload(kind, game_id, phase, content, {**facts, "your_powers": context.state.powers_of(player_id)}),
                     record.recorded_at)
             for player_id, url in sorted(context.webhooks.items())]
 
@@ -109,7 +108,7 @@ def _message(record: RecordedEvent, message: MessageSent, context: Context) -> l
     content = f"{state.name}: {scope} message from {message.sender} ({message.codename}): {preview}"
     planned = []
     for player_id, url in sorted(context.webhooks.items()):
-        powers = set(seat_powers(state, player_id))
+        powers = set(state.powers_of(player_id))
         if not powers & readers or message.sender in powers:
             continue
         facts = {"from": {"power": message.sender, "codename": message.codename},
@@ -129,7 +128,7 @@ def _deadline(record: RecordedEvent, phase: str, deadline: datetime, context: Co
     must_act = set(state.must_act)
     planned = []
     for player_id, url in sorted(context.webhooks.items()):
-        owing = sorted(must_act & set(seat_powers(state, player_id)))
+        owing = sorted(must_act & set(state.powers_of(player_id)))
         if not owing or only not in (None, player_id):
             continue
         content = f"{state.name}: the deadline of {phase} is {deadline.isoformat()}; orders are due for {', '.join(owing)}."

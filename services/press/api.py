@@ -9,8 +9,8 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from services.factory import build_app
-from services.lobby.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, StoreDep, request_metadata
+from shared.http.app import build_app
+from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, StoreDep, request_metadata
 from shared.settings import Settings
 from shared.text import UserText
 
@@ -64,14 +64,12 @@ async def read(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
                after: Annotated[int, Query(ge=0, description="only messages after this log position")] = 0) -> dict:
     """The messages the caller may read: public ones, and private ones they sent or received.
     Without a player token: public messages only; the operator reads everything."""
-    powers = None if caller.is_operator else service.seat_powers(game, caller.player_id)
+    powers = None if caller.is_operator else game.powers_of(caller.player_id)
     return {"messages": await service.read_messages(store, game.game_id, powers, after)}
 
 
 def create_app(settings: Settings | None = None):
-    from services.accounts.api import install
-
-    return install(build_app("Entente press", [router], settings))
+    return build_app("Entente press", [router], settings)
 
 
 app = create_app()

@@ -12,23 +12,19 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from services.lobby.draws import surviving_powers
-from services.lobby.service import fold_records
-from services.lobby.state import GameState
+from shared.game.draws import surviving_powers
+from shared.game.repository import fold_records
+from shared.game.state import GameState
 from shared.errors import Conflict, Forbidden, Unprocessable
 from shared.events import from_recorded, game_stream, to_new_event
 from shared.events_social import MessageSent, press_stream
+from shared.game.press import message_json, readable
 from shared.store import EventStore, RecordedEvent
 
 MAX_TEXT = 2000
 
 
 # ----------------------------------------------------------------------------- pure rules
-
-def seat_powers(state: GameState, player_id: str | None) -> list[str]:
-    """The powers a seat plays (one in a seven-player game, several in smaller ones)."""
-    return state.powers_of(player_id) if player_id else []
-
 
 @dataclass(frozen=True, slots=True)
 class Draft:
@@ -45,7 +41,7 @@ def check_message(state: GameState, player_id: str, sender: str | None, to: str 
         raise Conflict(f"game {state.game_id} has not started", code="game_not_started")
     if state.status == "finished":
         raise Conflict(f"game {state.game_id} is finished", code="game_finished")
-    powers = seat_powers(state, player_id)
+    powers = state.powers_of(player_id)
     if not powers:
         raise Forbidden("this player has no power in this game", code="no_power")
     if sender is not None and sender.upper() not in powers:
@@ -81,32 +77,6 @@ def _recipients(state: GameState, sender: str, to: str | Sequence[str]) -> list[
     if not others:
         raise Unprocessable("a private message needs at least one other power", code="no_recipient", where="body.to")
     return others
-
-
-def visible_to(message: MessageSent, powers: Iterable[str] | None) -> bool:
-    """Whether a viewer playing ``powers`` may read it (None: the operator, who reads all)."""
-    if powers is None or message.recipients is None:
-        return True
-    return bool(set(powers) & ({message.sender} | set(message.recipients)))
-
-
-def message_json(message: MessageSent, record: RecordedEvent) -> dict[str, Any]:
-    return {"id": message.message_id, "position": record.position, "phase": message.phase,
-            "from": {"power": message.sender, "codename": message.codename},
-            "to": "all" if message.recipients is None else list(message.recipients),
-            "text": message.text, "sent_at": record.recorded_at.isoformat()}
-
-
-def readable(records: Iterable[RecordedEvent], powers: Iterable[str] | None) -> list[dict[str, Any]]:
-    """The messages among ``records`` a viewer playing ``powers`` may read, in log order.
-    ``powers`` None: everything (operator); an empty list: public messages only."""
-    powers = None if powers is None else list(powers)
-    out = []
-    for record in records:
-        message = from_recorded(record)
-        if isinstance(message, MessageSent) and visible_to(message, powers):
-            out.append(message_json(message, record))
-    return out
 
 
 # ----------------------------------------------------------------------------- store

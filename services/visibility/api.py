@@ -3,61 +3,22 @@ Runs alone with ``uvicorn services.visibility.api:app``."""
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
-from services.adjudication.engine import load_map
-from services.adjudication.engine.geography import MapDataError
-from services.adjudication.variants import get_variant
-from services.factory import build_app
-from services.lobby.dependencies import CurrentCaller, CurrentGame, StoreDep
-from services.lobby.state import GameState, fold
-from shared.auth import Caller, require
-from shared.errors import Forbidden, Unprocessable
+from shared.http.app import build_app
+from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
+from shared.game.state import GameState, fold
+from shared.auth import require
 from shared.events import from_recorded, game_stream, orders_prefix
 from shared.settings import Settings
 
 from .schemas import GameView
-from .view import Viewer, view
+from .view import view, viewer_for
 
 router = APIRouter(tags=["visibility"])
-
-
-
-@lru_cache(maxsize=None)
-def variant_powers(variant: str) -> frozenset[str]:
-    """Every power of a variant: the standard map's home centres, or the powers of a full
-    opening for a variant with its own board (Tale of Ekonia's six states)."""
-    try:
-        return frozenset(load_map(variant).home_centres)
-    except MapDataError:
-        return frozenset(get_variant(variant).opening({}, 0).powers)
-
-
-def viewer_for(caller: Caller, game: GameState, power: str | None) -> Viewer:
-    """The viewer a caller may be: a player sees as their power, the operator as anyone."""
-    if power is not None and power.upper() not in variant_powers(game.variant):
-        raise Unprocessable(f"unknown power {power!r}", code="unknown_power", where="query.power")
-    wanted = power.upper() if power else None
-    if caller.role == "operator":
-        return Viewer("power", wanted) if wanted else Viewer("operator")
-    if caller.role == "player":
-        seat = game.seat(caller.player_id)
-        own = tuple(seat.powers) if seat else ()
-        if wanted and wanted not in own:
-            raise Forbidden(f"a player may see only their own power's view, not {wanted}",
-                            code="not_your_power", where="query.power")
-        codename = seat.codename if seat else None
-        if not own:
-            return Viewer("public", None, codename, player_id=caller.player_id)
-        return Viewer("power", wanted or own[0], codename, own, caller.player_id)
-    if wanted:
-        raise Forbidden(f"the view of {wanted} needs that player's token", code="not_your_power",
-                        where="query.power")
-    return Viewer.public()
 
 
 @router.get("/games/{game_id}/view", response_model=GameView)
@@ -96,10 +57,9 @@ async def game_events(game: CurrentGame, caller: CurrentCaller, store: StoreDep)
 
 def create_app(settings: Settings | None = None):
     """The visibility service alone: views, the live stream, the operator's log."""
-    from services.accounts.api import install as install_accounts
     from services.visibility.stream import router as stream_router
 
-    return install_accounts(build_app("Entente visibility", [router, stream_router], settings))
+    return build_app("Entente visibility", [router, stream_router], settings)
 
 
 app = create_app()

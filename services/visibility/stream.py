@@ -24,9 +24,9 @@ from fastapi import APIRouter, Header, Query
 from fastapi.responses import StreamingResponse
 from sqlalchemy import func, select
 
-from services.lobby.dependencies import CurrentCaller, CurrentGame, StoreDep
-from services.lobby.state import GameState, fold
-from services.press.service import readable, seat_powers
+from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
+from shared.game.state import GameState, fold
+from shared.game.press import readable
 from shared.auth import Caller
 from shared.errors import BadRequest
 from shared.events import from_recorded, game_stream, orders_prefix
@@ -34,9 +34,8 @@ from shared.events_social import press_stream
 from shared.store import EventStore, RecordedEvent
 from shared.store.tables import EventTable
 
-from .api import viewer_for
 from .schemas import GameView
-from .view import view
+from .view import view, viewer_for
 
 router = APIRouter(tags=["visibility"])
 
@@ -81,7 +80,7 @@ async def view_at(store: EventStore, game_id: str, caller: Caller, power: str | 
 
 def message_powers(caller: Caller, game: Any) -> list[str] | None:
     """Whose messages the caller reads: the operator all (None), a player their seat's, others public."""
-    return None if caller.is_operator else seat_powers(game, caller.player_id)
+    return None if caller.is_operator else game.powers_of(caller.player_id)
 
 
 async def projection_stream(store: EventStore, game_id: str, caller: Caller, power: str | None,

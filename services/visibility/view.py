@@ -24,9 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Literal
 
-from services.adjudication.variants import get_variant
-from services.lobby.state import GameState, fold
+from shared.auth import Caller
+from shared.errors import Forbidden, Unprocessable
 from shared.events import Event, OrdersSubmitted, ReadySet
+from shared.game.state import GameState, fold
+from shared.rules.variants import get_variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +42,29 @@ class Viewer:
     @classmethod
     def public(cls) -> "Viewer":
         return cls("public")
+
+
+def viewer_for(caller: Caller, game: GameState, power: str | None) -> Viewer:
+    """The viewer a caller may be: a player sees as their power, the operator as anyone."""
+    if power is not None and power.upper() not in get_variant(game.variant).powers():
+        raise Unprocessable(f"unknown power {power!r}", code="unknown_power", where="query.power")
+    wanted = power.upper() if power else None
+    if caller.role == "operator":
+        return Viewer("power", wanted) if wanted else Viewer("operator")
+    if caller.role == "player":
+        seat = game.seat(caller.player_id)
+        own = tuple(seat.powers) if seat else ()
+        if wanted and wanted not in own:
+            raise Forbidden(f"a player may see only their own power's view, not {wanted}",
+                            code="not_your_power", where="query.power")
+        codename = seat.codename if seat else None
+        if not own:
+            return Viewer("public", None, codename, player_id=caller.player_id)
+        return Viewer("power", wanted or own[0], codename, own, caller.player_id)
+    if wanted:
+        raise Forbidden(f"the view of {wanted} needs that player's token", code="not_your_power",
+                        where="query.power")
+    return Viewer.public()
 
 
 def view(events: Iterable[Event], viewer: Viewer) -> dict[str, Any]:

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-from services.adjudication.engine import adjudicate, load_map
-from services.adjudication.engine.adjustments import adjustment_counts, powers_to_adjust, resolve_adjustments
-from services.adjudication.engine.civil_disorder import forced_removals, unit_distance
-from services.adjudication.engine.orders import Build, Hold, Remove, Unit, UnitType, Waive
-from services.adjudication.engine.phase import Phase
-from services.adjudication.engine.position import Position, PowerUnit
+from shared.rules.diplomacy import adjudicate, load_map
+from shared.rules.diplomacy.adjustments import adjustment_counts, powers_to_adjust, resolve_adjustments
+from shared.rules.diplomacy.civil_disorder import forced_removals, unit_distance
+from shared.rules.diplomacy.orders import Build, Hold, Remove, Unit, UnitType, Waive
+from shared.rules.diplomacy.phase import Phase
+from shared.rules.diplomacy.position import Position, PowerUnit
 
 MAP = load_map("standard")
 WINTER = Phase.parse("W1905A")

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from services.adjudication.engine.geography import load_map
-from services.adjudication.engine.movement import resolve_movement
-from services.adjudication.engine.orders import (
+from shared.rules.diplomacy.geography import load_map
+from shared.rules.diplomacy.movement import resolve_movement
+from shared.rules.diplomacy.orders import (
     Convoy,
     Hold,
     Move,
@@ -25,8 +25,8 @@ from services.adjudication.engine.orders import (
     Unit,
     UnitType,
 )
-from services.adjudication.engine.phase import Phase
-from services.adjudication.engine.position import Position, PowerUnit
+from shared.rules.diplomacy.phase import Phase
+from shared.rules.diplomacy.position import Position, PowerUnit
 
 DATA = Path(__file__).parent / "datc" / "movement.json"
 CASES = json.loads(DATA.read_text(encoding="utf-8"))
@@ -113,8 +113,8 @@ def test_canonical_notation_round_trips() -> None:
 @pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
 def test_datc_through_the_parser(case: dict) -> None:
     """The same cases with the orders read by the real order parser give the same results."""
-    from services.adjudication.engine.parser import parse_order
-    from services.adjudication.engine.phase import PhaseType
+    from shared.rules.diplomacy.parser import parse_order
+    from shared.rules.diplomacy.phase import PhaseType
 
     game_map = load_map("standard")
     orders = {

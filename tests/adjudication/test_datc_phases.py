@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from services.adjudication.engine import adjudicate_document
+from shared.rules.diplomacy import adjudicate_document
 
 CASES = json.loads((Path(__file__).parent / "datc" / "phases.json").read_text(encoding="utf-8"))["cases"]
 

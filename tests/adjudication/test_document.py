@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from services.adjudication.engine import (
+from shared.rules.diplomacy import (
     DocumentError,
     adjudicate,
     adjudicate_document,
@@ -103,8 +103,8 @@ def test_position_documents_round_trip() -> None:
 
 
 def test_json_round_trip_of_a_position_with_dislodged_units() -> None:
-    from services.adjudication.engine import load_map, parse_order
-    from services.adjudication.engine.phase import PhaseType
+    from shared.rules.diplomacy import load_map, parse_order
+    from shared.rules.diplomacy.phase import PhaseType
 
     doc = {"variant": "standard", "phase": "F1901M", "units": {"RUSSIA": ["F SEV"], "TURKEY": ["F BLA", "A ARM"]},
            "centers": {}}

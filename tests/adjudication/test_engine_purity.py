@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import services.adjudication.engine as engine
+import shared.rules.diplomacy as engine
 
 ENGINE_DIR = Path(engine.__file__).parent
 REPO_ROOT = ENGINE_DIR.parents[2]
@@ -32,8 +32,8 @@ def engine_modules() -> list[str]:
 
 def test_there_are_engine_modules_to_check() -> None:
     modules = engine_modules()
-    assert "services.adjudication.engine.adjudicate" in modules
-    assert "services.adjudication.engine.retreats" in modules
+    assert "shared.rules.diplomacy.adjudicate" in modules
+    assert "shared.rules.diplomacy.retreats" in modules
     assert len(modules) >= 10
 
 
@@ -43,7 +43,7 @@ def test_importing_every_engine_module_loads_nothing_forbidden() -> None:
         f"before = set(sys.modules)\n"
         f"for name in {engine_modules()!r}:\n"
         "    importlib.import_module(name)\n"
-        "import services.adjudication.engine as e\n"
+        "import shared.rules.diplomacy as e\n"
         "for name in e.__all__:\n"
         "    getattr(e, name)\n"
         "print(json.dumps(sorted(set(sys.modules) - before)))\n"

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from services.adjudication.engine.geography import load_map
-from services.adjudication.engine.legality import order_problem, orders_problems
-from services.adjudication.engine.orders import (
+from shared.rules.diplomacy.geography import load_map
+from shared.rules.diplomacy.legality import order_problem, orders_problems
+from shared.rules.diplomacy.orders import (
     Build,
     Convoy,
     Disband,
@@ -17,7 +17,7 @@ from services.adjudication.engine.orders import (
     SupportMove,
     Waive,
 )
-from services.adjudication.engine.position import DislodgedUnit
+from shared.rules.diplomacy.position import DislodgedUnit
 from tests.utils.random_play import make_position, parse_unit as u
 
 STANDARD = load_map("standard")

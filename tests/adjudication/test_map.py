@@ -7,8 +7,8 @@ from importlib import resources
 
 import pytest
 
-from services.adjudication.engine.geography import MapDataError, build_map, load_map
-from services.adjudication.engine.orders import Unit, UnitType
+from shared.rules.diplomacy.geography import MapDataError, build_map, load_map
+from shared.rules.diplomacy.orders import Unit, UnitType
 
 A, F = UnitType.ARMY, UnitType.FLEET
 

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from services.adjudication.engine.geography import load_map
-from services.adjudication.engine.movement import resolve_movement
-from services.adjudication.engine.orders import Build, Hold, Move, Unit, UnitType
-from services.adjudication.engine.phase import Phase
-from services.adjudication.engine.position import Position, PowerUnit
+from shared.rules.diplomacy.geography import load_map
+from shared.rules.diplomacy.movement import resolve_movement
+from shared.rules.diplomacy.orders import Build, Hold, Move, Unit, UnitType
+from shared.rules.diplomacy.phase import Phase
+from shared.rules.diplomacy.position import Position, PowerUnit
 from tests.adjudication.test_datc_movement import CASES, orders_of, position_of, read_order, read_unit
 
 MAP = load_map("standard")
@@ -350,7 +350,7 @@ def test_a_full_board_resolves() -> None:
 
 
 def _random_movement_phases(count: int) -> list[tuple]:
-    from services.adjudication.engine.phase import PhaseType
+    from shared.rules.diplomacy.phase import PhaseType
     from tests.utils.random_play import random_play
 
     phases = []
@@ -403,7 +403,7 @@ def test_random_play_does_not_depend_on_order_of_input(random_phases: list[tuple
 def test_arbitrary_orders_never_break_the_resolver() -> None:
     """Random boards with random orders, legal or not (wrong units, far destinations, foreign
     units, coasts, convoys of anything): every order gets a result and the invariants hold."""
-    from services.adjudication.engine.orders import Convoy, SupportHold, SupportMove
+    from shared.rules.diplomacy.orders import Convoy, SupportHold, SupportMove
 
     rng = random.Random(20240223)
     provinces = sorted(MAP.provinces)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from services.adjudication.engine.geography import load_map
-from services.adjudication.engine.orders import (
+from shared.rules.diplomacy.geography import load_map
+from shared.rules.diplomacy.orders import (
     Build,
     Convoy,
     Disband,
@@ -18,8 +18,8 @@ from services.adjudication.engine.orders import (
     UnitType,
     Waive,
 )
-from services.adjudication.engine.parser import ParseError, parse_order, parse_orders
-from services.adjudication.engine.phase import PhaseType
+from shared.rules.diplomacy.parser import ParseError, parse_order, parse_orders
+from shared.rules.diplomacy.phase import PhaseType
 
 GAME_MAP = load_map()
 
@@ -470,7 +470,7 @@ def test_game_map_defaults_to_standard():
 
 
 def test_no_two_provinces_share_a_name():
-    from services.adjudication.engine.parser.lexicon import lexicon_for
+    from shared.rules.diplomacy.parser.lexicon import lexicon_for
 
     lexicon = lexicon_for(GAME_MAP)
     assert len(set(lexicon.provinces.values())) == 76

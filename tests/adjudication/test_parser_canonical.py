@@ -7,13 +7,13 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from services.adjudication.engine.geography import load_map
-from services.adjudication.engine.orders import Move, Unit, UnitType
-from services.adjudication.engine.parser import _parse, parse_order
-from services.adjudication.engine.parser.canonical import read_canonical
-from services.adjudication.engine.parser.errors import ParseError, Stumble
-from services.adjudication.engine.phase import PhaseType
-from services.adjudication.engine.possible import possible_orders_all
+from shared.rules.diplomacy.geography import load_map
+from shared.rules.diplomacy.orders import Move, Unit, UnitType
+from shared.rules.diplomacy.parser import _parse, parse_order
+from shared.rules.diplomacy.parser.canonical import read_canonical
+from shared.rules.diplomacy.parser.errors import ParseError, Stumble
+from shared.rules.diplomacy.phase import PhaseType
+from shared.rules.diplomacy.possible import possible_orders_all
 from tests.utils.random_play import random_play
 
 STANDARD = load_map("standard")

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-from services.adjudication.engine.geography import load_map
-from services.adjudication.engine.normalise import normalise_order
-from services.adjudication.engine.orders import Build, Move, Unit, UnitType
-from services.adjudication.engine.parser import parse_order
-from services.adjudication.engine.phase import Phase
-from services.adjudication.engine.position import DislodgedUnit, Position, PowerUnit
+from shared.rules.diplomacy.geography import load_map
+from shared.rules.diplomacy.normalise import normalise_order
+from shared.rules.diplomacy.orders import Build, Move, Unit, UnitType
+from shared.rules.diplomacy.parser import parse_order
+from shared.rules.diplomacy.phase import Phase
+from shared.rules.diplomacy.position import DislodgedUnit, Position, PowerUnit
 
 GAME_MAP = load_map()
 A, F = UnitType.ARMY, UnitType.FLEET

@@ -4,8 +4,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from services.adjudication.engine.geography import load_map
-from services.adjudication.engine.orders import (
+from shared.rules.diplomacy.geography import load_map
+from shared.rules.diplomacy.orders import (
     Build,
     Convoy,
     Disband,
@@ -20,9 +20,9 @@ from services.adjudication.engine.orders import (
     UnitType,
     Waive,
 )
-from services.adjudication.engine.parser import ParseError, parse_order
-from services.adjudication.engine.parser.lexicon import UNIT_WORDS, VERB_WORDS
-from services.adjudication.engine.phase import PhaseType
+from shared.rules.diplomacy.parser import ParseError, parse_order
+from shared.rules.diplomacy.parser.lexicon import UNIT_WORDS, VERB_WORDS
+from shared.rules.diplomacy.phase import PhaseType
 
 GAME_MAP = load_map()
 LAND = sorted(p for p in GAME_MAP.provinces if GAME_MAP.is_land(p))

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import random
 
-from services.adjudication.engine import adjudicate, initial_position, load_map, parse_order
-from services.adjudication.engine.phase import Phase
-from services.adjudication.engine.position import Position, PowerUnit
+from shared.rules.diplomacy import adjudicate, initial_position, load_map, parse_order
+from shared.rules.diplomacy.phase import Phase
+from shared.rules.diplomacy.position import Position, PowerUnit
 
 MAP = load_map("standard")
 

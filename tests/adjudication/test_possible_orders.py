@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from services.adjudication.engine.geography import load_map
-from services.adjudication.engine.position import DislodgedUnit
-from services.adjudication.engine.possible import possible_orders, possible_orders_all
+from shared.rules.diplomacy.geography import load_map
+from shared.rules.diplomacy.position import DislodgedUnit
+from shared.rules.diplomacy.possible import possible_orders, possible_orders_all
 from services.cli import main as entente
 from services.cli.possible_orders import run
 from tests.utils.random_play import make_position, parse_unit

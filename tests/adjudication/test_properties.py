@@ -11,12 +11,12 @@ from functools import lru_cache
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from services.adjudication.engine.adjudicate import adjudicate
-from services.adjudication.engine.geography import load_map
-from services.adjudication.engine.legality import order_problem
-from services.adjudication.engine.normalise import normalise_order
-from services.adjudication.engine.parser import parse_order
-from services.adjudication.engine.orders import (
+from shared.rules.diplomacy.adjudicate import adjudicate
+from shared.rules.diplomacy.geography import load_map
+from shared.rules.diplomacy.legality import order_problem
+from shared.rules.diplomacy.normalise import normalise_order
+from shared.rules.diplomacy.parser import parse_order
+from shared.rules.diplomacy.orders import (
     Convoy,
     Hold,
     Move,
@@ -26,9 +26,9 @@ from services.adjudication.engine.orders import (
     UnitType,
     province_of,
 )
-from services.adjudication.engine.phase import PhaseType
-from services.adjudication.engine.position import Position
-from services.adjudication.engine.possible import possible_orders_all
+from shared.rules.diplomacy.phase import PhaseType
+from shared.rules.diplomacy.position import Position
+from shared.rules.diplomacy.possible import possible_orders_all
 from tests.utils.random_play import random_orders, random_play
 
 STANDARD = load_map("standard")
@@ -182,7 +182,7 @@ def test_legal_orders_without_convoys_are_exactly_the_possible_ones(position, se
 @SETTINGS
 @given(position=pool_positions(PhaseType.RETREATS))
 def test_retreat_menus_match_legality(position):
-    from services.adjudication.engine.orders import Disband, Retreat
+    from shared.rules.diplomacy.orders import Disband, Retreat
 
     menus = possible_orders_all(position, STANDARD)
     for power in menus:
@@ -198,7 +198,7 @@ def test_retreat_menus_match_legality(position):
 @SETTINGS
 @given(position=pool_positions(PhaseType.ADJUSTMENTS))
 def test_adjustment_menus_match_legality(position):
-    from services.adjudication.engine.orders import Build, Remove, Waive
+    from shared.rules.diplomacy.orders import Build, Remove, Waive
 
     menus = possible_orders_all(position, STANDARD)
     for power, menu in menus.items():

@@ -1,11 +1,11 @@
 """Retreat phases: resolve_retreats directly, and the phase that follows through adjudicate."""
 from __future__ import annotations
 
-from services.adjudication.engine import adjudicate
-from services.adjudication.engine.orders import Disband, Hold, Move, Retreat, SupportMove, Unit, UnitType
-from services.adjudication.engine.phase import Phase
-from services.adjudication.engine.position import DislodgedUnit, Position, PowerUnit
-from services.adjudication.engine.retreats import resolve_retreats
+from shared.rules.diplomacy import adjudicate
+from shared.rules.diplomacy.orders import Disband, Hold, Move, Retreat, SupportMove, Unit, UnitType
+from shared.rules.diplomacy.phase import Phase
+from shared.rules.diplomacy.position import DislodgedUnit, Position, PowerUnit
+from shared.rules.diplomacy.retreats import resolve_retreats
 
 
 def army(location: str) -> Unit:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from services.adjudication.engine import adjudicate
-from services.adjudication.engine.geography import load_map
-from services.adjudication.engine.normalise import normalise_order
-from services.adjudication.engine.orders import Unit, UnitType
-from services.adjudication.engine.parser import ParseError, parse_order
-from services.adjudication.engine.phase import Phase
-from services.adjudication.engine.position import Position, PowerUnit
+from shared.rules.diplomacy import adjudicate
+from shared.rules.diplomacy.geography import load_map
+from shared.rules.diplomacy.normalise import normalise_order
+from shared.rules.diplomacy.orders import Unit, UnitType
+from shared.rules.diplomacy.parser import ParseError, parse_order
+from shared.rules.diplomacy.phase import Phase
+from shared.rules.diplomacy.position import Position, PowerUnit
 
 GAME_MAP = load_map()
 

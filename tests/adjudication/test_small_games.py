@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-from services.adjudication.engine import adjudicate, initial_position, load_map, parse_order
-from services.adjudication.engine.adjudicate import victory
-from services.adjudication.engine.orders import Retreat, Unit, UnitType
-from services.adjudication.engine.phase import Phase
-from services.adjudication.engine.position import DislodgedUnit, Position, PowerUnit
-from services.adjudication.engine.small_games import POWERS, draw_italy_side, small_game
+from shared.rules.diplomacy import adjudicate, initial_position, load_map, parse_order
+from shared.rules.diplomacy.adjudicate import victory
+from shared.rules.diplomacy.orders import Retreat, Unit, UnitType
+from shared.rules.diplomacy.phase import Phase
+from shared.rules.diplomacy.position import DislodgedUnit, Position, PowerUnit
+from shared.rules.diplomacy.small_games import POWERS, draw_italy_side, small_game
 
 MAP = load_map("standard")
 

@@ -13,12 +13,16 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-SERVICES = ("lobby", "adjudication", "visibility")
+SERVICES = ("lobby", "adjudication", "visibility", "accounts", "press", "notifications")
 # Where each public path must be served (docs/api.md); every path of the combined app is checked.
 SERVICE_OF_PATH = [
     (r"^/games/[^/]+/(orders|resolve|possible-orders|ready)$", "adjudication"),
     (r"^/games/[^/]+/(view|events|stream)$", "visibility"),
-    (r"^/(games|auth|me)(/|$)", "lobby"),
+    (r"^/games/[^/]+/(bot-tokens(/[^/]+)?|identities)$", "accounts"),
+    (r"^/(auth|me)(/|$)", "accounts"),
+    (r"^/games/[^/]+/messages$", "press"),
+    (r"^/games/[^/]+/webhook$", "notifications"),
+    (r"^/games(/|$)", "lobby"),
 ]
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.adjudication.variants import get_variant
+from shared.rules.variants import get_variant
 
 
 def adjudicate(phase: str, units: dict[str, list[str]], orders: dict[str, list[str]] | None = None,

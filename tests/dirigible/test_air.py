@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.adjudication.engine import DocumentError
+from shared.rules.diplomacy import DocumentError
 
 from .board import adjudicate, reasons, results, units_of
 

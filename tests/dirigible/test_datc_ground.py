@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from services.adjudication.variants import get_variant
+from shared.rules.variants import get_variant
 
 DATA = Path(__file__).parents[1] / "adjudication" / "datc" / "movement.json"
 CASES = json.loads(DATA.read_text(encoding="utf-8"))

@@ -2,8 +2,8 @@
 readings R2, R3, R6 of docs/rules/dirigible.md."""
 from __future__ import annotations
 
-from services.adjudication.engine import load_map, parse_order
-from services.adjudication.engine.phase import PhaseType
+from shared.rules.diplomacy import load_map, parse_order
+from shared.rules.diplomacy.phase import PhaseType
 
 from .board import adjudicate, reasons, results, units_of
 

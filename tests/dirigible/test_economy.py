@@ -1,10 +1,10 @@
 """Supply points, the opening builds and the Winter: rules 3-12, 35-37, 39-40 and readings R4-R7."""
 from __future__ import annotations
 
-from services.adjudication.engine import load_map
-from services.adjudication.engine.dirigible import adjudicate_dirigible, balances, opening_position, supply_points
-from services.adjudication.engine.dirigible.document import read_dirigible_order
-from services.adjudication.variants import get_variant
+from shared.rules.diplomacy import load_map
+from shared.rules.dirigible import adjudicate_dirigible, balances, opening_position, supply_points
+from shared.rules.dirigible.document import read_dirigible_order
+from shared.rules.variants import get_variant
 
 from .board import adjudicate, reasons, results, units_of
 

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from services.adjudication.engine import ParseError, load_map, parse_order
-from services.adjudication.engine.phase import PhaseType
-from services.adjudication.variants import get_variant
+from shared.rules.diplomacy import ParseError, load_map, parse_order
+from shared.rules.diplomacy.phase import PhaseType
+from shared.rules.variants import get_variant
 from services.cli.adjudicate import run
 
 DIRIGIBLE_MAP = load_map("dirigible")

@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from services.adjudication.engine import load_map
-from services.adjudication.engine.dirigible import balances
-from services.adjudication.engine.dirigible.document import dirigible_position_from_document
-from services.adjudication.variants import get_variant
+from shared.rules.diplomacy import load_map
+from shared.rules.dirigible import balances
+from shared.rules.dirigible.document import dirigible_position_from_document
+from shared.rules.variants import get_variant
 
 VARIANT = get_variant("dirigible")
 VARIANT_MAP = load_map("dirigible")

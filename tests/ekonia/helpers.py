@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.adjudication.variants.ekonia.board import Board, StartingState, Territory, make_board
-from services.adjudication.variants.ekonia.combat import BattleContext
-from services.adjudication.variants.ekonia.state import State, initial_state
+from shared.rules.ekonia.board import Board, StartingState, Territory, make_board
+from shared.rules.ekonia.combat import BattleContext
+from shared.rules.ekonia.state import State, initial_state
 
 
 def land(tid: str, *, city: bool = False, coastal: bool = False) -> Territory:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.adjudication.variants.ekonia.combat import (choose_survivors, dice_bonus, fight,
+from shared.rules.ekonia.combat import (choose_survivors, dice_bonus, fight,
                                                           is_battle, roll_dice, round_survivors,
                                                           sides_at)
 

@@ -1,7 +1,7 @@
 """Income over several turns, to the gold piece (rules 1-4, 9-13, 80-86)."""
 from __future__ import annotations
 
-from services.adjudication.variants.ekonia import EkoniaVariant
+from shared.rules.variants.ekonia import EkoniaVariant
 
 from .helpers import fresh_state, small_board
 

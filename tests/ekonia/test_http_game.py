@@ -127,7 +127,7 @@ async def test_the_dice_come_from_the_seed_stored_in_game_started(host: Host) ->
     """Two games play the same orders; each replays to itself from its own stored seed, and a
     different seed gives different dice."""
     from services.adjudication.service import adjudicate_phase
-    from services.lobby.state import fold
+    from shared.game.state import fold
     from shared.events import GameStarted, from_recorded
     from shared.store import RecordedEvent
 

@@ -9,9 +9,9 @@ from xml.etree import ElementTree
 
 import pytest
 
-from services.adjudication.variants.ekonia.draw import main as draw_main
-from services.adjudication.variants.ekonia.draw import render_svg
-from services.adjudication.variants.ekonia.geography import (
+from shared.rules.ekonia.draw import main as draw_main
+from shared.rules.ekonia.draw import render_svg
+from shared.rules.ekonia.geography import (
     EkoniaMapError,
     build_ekonia_map,
     load_ekonia_map,
@@ -357,7 +357,7 @@ def committed_svg():
 
 def test_the_committed_svg_is_what_the_data_draws(ekonia, committed_svg):
     assert committed_svg == render_svg(ekonia), (
-        "map.svg is stale: run python -m services.adjudication.variants.ekonia.draw")
+        "map.svg is stale: run python -m shared.rules.ekonia.draw")
 
 
 def test_the_svg_is_well_formed_and_draws_every_territory(ekonia, committed_svg):

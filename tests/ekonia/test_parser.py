@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from services.adjudication.variants.ekonia.orders import Buy, Move, Spy
-from services.adjudication.variants.ekonia.parser import ParseError, parse_order
+from shared.rules.ekonia.orders import Buy, Move, Spy
+from shared.rules.ekonia.parser import ParseError, parse_order
 
 from .helpers import small_board
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import services.adjudication.variants.ekonia as ekonia
+import shared.rules.ekonia as ekonia
 
 PACKAGE = Path(ekonia.__file__).parent
 ENGINE_FILES = sorted(p for p in PACKAGE.glob("*.py") if p.name not in ("geography.py", "draw.py"))

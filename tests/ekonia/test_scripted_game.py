@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import time
 
-from services.adjudication.variants.ekonia import VARIANT
+from shared.rules.variants.ekonia import VARIANT
 
 SEED = 2026
 

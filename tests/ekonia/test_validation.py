@@ -1,7 +1,7 @@
 """Orders checked against what the state holds, can afford and can reach (rules 1-39, 70)."""
 from __future__ import annotations
 
-from services.adjudication.variants.ekonia import EkoniaVariant
+from shared.rules.variants.ekonia import EkoniaVariant
 
 from .helpers import fresh_state, small_board
 

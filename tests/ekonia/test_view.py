@@ -1,7 +1,7 @@
 """Hidden strength values and what the placeholder views show (rules 50-53, 92-95)."""
 from __future__ import annotations
 
-from services.adjudication.variants.ekonia import EkoniaVariant
+from shared.rules.variants.ekonia import EkoniaVariant
 
 from .helpers import fresh_state, small_board
 

@@ -16,7 +16,7 @@ from typing import Any, AsyncIterator
 
 import pytest
 
-from services.lobby.state import fold
+from shared.game.state import fold
 from services.notifications.planning import Context, plan
 from shared.clock import ManualClock
 from shared.events import PhaseResolved, from_recorded

@@ -2,7 +2,7 @@
 a field added to the engine without a row would be for operators only, and this test says so."""
 from __future__ import annotations
 
-from services.visibility.ekonia_policy import OPERATORS, STATE_POLICY, TURN_POLICY, audience
+from shared.rules.ekonia.policy import OPERATORS, STATE_POLICY, TURN_POLICY, audience
 
 from .test_scripted_game import play
 

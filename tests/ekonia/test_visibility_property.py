@@ -14,8 +14,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from services.adjudication.variants.ekonia import catalogue as C
-from services.adjudication.variants.ekonia.view import hidden_strength_limit
+from shared.rules.ekonia import catalogue as C
+from shared.rules.ekonia.public_map import hidden_strength_limit
 
 from .visibility import VARIANT, add_unit, fresh_state
 

@@ -10,7 +10,7 @@ from typing import Any, AsyncIterator
 import httpx
 
 from services.app import create_app
-from services.lobby.worker import ClockWorker
+from services.adjudication.worker import ClockWorker
 from shared.clock import ManualClock
 from shared.settings import Settings
 from shared.store import EventStore
@@ -163,8 +163,8 @@ SEVEN = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 async def start_at(host: Host, position: dict[str, Any], must_act: list[str], **settings: Any) -> HostedGame:
     """A seven-player game started at ``position`` (powers given in join order, A to T), as
     if it had been played there: GameStarted and the phase's DeadlineSet, written through the store."""
-    from services.lobby.clock import deadline_for
-    from services.lobby.service import append_events, read_state
+    from shared.game.deadlines import deadline_for
+    from shared.game.repository import append_events, read_state
     from shared.events import GameStarted
 
     game = await host.create(7, **settings)
@@ -174,7 +174,7 @@ async def start_at(host: Host, position: dict[str, Any], must_act: list[str], **
         state = await read_state(tx, game.game_id)
         started = GameStarted(seed=1, powers={p.player_id: [power] for p, power in zip(game.players, SEVEN)},
                               phase=position["phase"], position=position, must_act=must_act)
-        await append_events(tx, state, [started, deadline_for(state.settings, position["phase"], host.clock.now())],
+        await append_events(tx, state, [started, deadline_for(state, position["phase"], host.clock.now())],
                             None, host.clock.now())
     for player, power in zip(game.players, SEVEN):
         player.powers = [power]

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.clock import put_due_games, resolutions_per_game
-from services.lobby.service import fold_records
-from services.lobby.worker import ClockWorker
+from shared.game.repository import fold_records
+from services.adjudication.worker import ClockWorker
 from shared.clock import ManualClock
 from shared.events import game_stream
 from shared.store import EventStore, open_store

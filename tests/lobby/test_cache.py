@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from services.lobby.cache import read_game
-from services.lobby.service import create_game, fold_records, join_game, start_game
+from shared.game.repository import read_game
+from services.lobby.service import create_game, join_game, start_game
+from shared.game.repository import fold_records
 from shared.events import GameSettings, PlayerJoined, game_stream, to_new_event
 from shared.store import EventStore
 

@@ -7,7 +7,7 @@ import httpx
 import pytest
 
 from services.lobby.api import create_app as create_lobby_app
-from services.lobby.service import draw_powers
+from services.lobby.service import draw_seats
 from shared.events import GameStarted, from_recorded
 from shared.store import open_store
 from tests.platform.helpers import POWERS, bearer, running_client
@@ -82,20 +82,20 @@ async def test_start_draws_powers_from_the_stored_seed(lobby: httpx.AsyncClient,
     assert from_recorded(records[-1]).type == "DeadlineSet"
     assert isinstance(started_event, GameStarted)
     seed, powers = started_event.seed, started_event.powers
-    assert powers == {player: [power] for player, power in
-                      draw_powers(seed, [s["player_id"] for s in seats], list(POWERS)).items()}
+    assert powers == draw_seats(seed, [s["player_id"] for s in seats], [[p] for p in POWERS])
     by_codename = {s["codename"]: powers[s["player_id"]][0] for s in seats}
     assert {p: v["codename"] for p, v in summary["powers"].items()} == {v: k for k, v in by_codename.items()}
     listed = (await lobby.get("/games", params={"status": "active"})).json()["games"]
     assert [g["id"] for g in listed] == [game["id"]]
 
 
-def test_draw_powers_is_a_function_of_the_seed() -> None:
+def test_drawn_seats_are_a_function_of_the_seed() -> None:
     players = [f"p{i}" for i in range(7)]
-    first = draw_powers(12345, players, list(POWERS))
-    assert first == draw_powers(12345, players, list(reversed(POWERS)))
-    assert sorted(first.values()) == list(POWERS)
-    assert any(draw_powers(seed, players, list(POWERS)) != first for seed in range(5))
+    seats = [[p] for p in POWERS]
+    first = draw_seats(12345, players, seats)
+    assert first == draw_seats(12345, players, list(reversed(seats)))
+    assert sorted(power for [power] in first.values()) == list(POWERS)
+    assert any(draw_seats(seed, players, seats) != first for seed in range(5))
 
 
 async def test_unsupported_settings_are_refused(lobby: httpx.AsyncClient) -> None:

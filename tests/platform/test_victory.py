@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from services.adjudication.service import resolve_phase, submit_orders
-from services.lobby.service import create_game, fold_records, game_row, join_game
+from services.lobby.service import create_game, join_game
+from shared.game.repository import fold_records, game_row
 from shared.errors import Conflict
 from shared.events import GameSettings, GameStarted, game_stream, to_new_event
 from shared.store import open_store

@@ -7,7 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
-from services.lobby.service import fold_records
+from shared.game.repository import fold_records
 from services.press.service import check_message
 from shared.errors import Conflict
 from shared.events import game_stream

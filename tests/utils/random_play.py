@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 from typing import Iterable, Iterator, Mapping, Sequence
 
-from services.adjudication.engine.geography import GameMap, load_map
-from services.adjudication.engine.orders import (
+from shared.rules.diplomacy.geography import GameMap, load_map
+from shared.rules.diplomacy.orders import (
     Convoy,
     Hold,
     Move,
@@ -22,9 +22,9 @@ from services.adjudication.engine.orders import (
     Waive,
     province_of,
 )
-from services.adjudication.engine.phase import Phase, PhaseType
-from services.adjudication.engine.position import DislodgedUnit, Position, Power, PowerUnit, Resolution
-from services.adjudication.engine.possible import adjustment_count, possible_orders_all
+from shared.rules.diplomacy.phase import Phase, PhaseType
+from shared.rules.diplomacy.position import DislodgedUnit, Position, Power, PowerUnit, Resolution
+from shared.rules.diplomacy.possible import adjustment_count, possible_orders_all
 
 Orders = dict[Power, list[Order]]
 
@@ -124,7 +124,7 @@ def random_play(
     seed: int, phases: int = 40, variant: str = "standard"
 ) -> Iterator[tuple[Position, Orders, Resolution]]:
     """Play up to ``phases`` random phases of one game (fewer if someone wins)."""
-    from services.adjudication.engine.adjudicate import adjudicate, initial_position
+    from shared.rules.diplomacy.adjudicate import adjudicate, initial_position
 
     rng = random.Random(seed)
     game_map = load_map(variant)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from services.adjudication.service import adjudicate_phase, opening
-from services.lobby.state import fold
+from shared.game.state import fold
 from services.visibility.view import Viewer, view
 from shared.events import GameCreated, GameSettings, GameStarted, OrdersSubmitted, PlayerJoined
 

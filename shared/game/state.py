@@ -1,0 +1,211 @@
+"""A game's state folded from its own stream (``game-{id}``): what the services decide with.
+
+Pure: events in, state out. The player-facing view is the visibility service's job; this state
+holds token hashes and must never be returned to a caller as is.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Iterable, Literal
+
+from shared.events import (
+    DeadlineExtended, DeadlineSet, DrawVoted, Event, GameCreated, GameFinished, GamePaused,
+    GameResumed, GameSettings, GameStarted, OrdersSubmitted, PhaseResolved, PlayerJoined, PowerJoin,
+)
+from shared.rules.variants import get_variant
+
+Status = Literal["forming", "active", "finished"]
+
+
+@dataclass(slots=True)
+class Seat:
+    player_id: str
+    codename: str
+    token_hash: str
+    powers: list[str] = field(default_factory=list)  # several in the games for fewer than seven
+
+    @property
+    def power(self) -> str | None:
+        """The seat's first power (the only one in a seven-player game)."""
+        return self.powers[0] if self.powers else None
+
+
+@dataclass(slots=True)
+class GameState:
+    game_id: str
+    variant: str
+    name: str
+    settings: GameSettings
+    host_token_hash: str
+    seats: list[Seat] = field(default_factory=list)
+    status: Status = "forming"
+    seed: int | None = None
+    phase: str | None = None
+    position: dict[str, Any] | None = None
+    must_act: list[str] = field(default_factory=list)
+    winners: list[str] = field(default_factory=list)
+    resolved: list[PhaseResolved] = field(default_factory=list)
+    version: int = 0  # the game stream's version this state was folded from
+    # the clock of the current phase
+    deadline: datetime | None = None  # None while paused or once finished
+    phase_minutes: int = 0
+    extended_minutes: int = 0  # added by the host to this phase so far
+    paused_until: datetime | None = None
+    paused_remaining: float = 0.0  # seconds that were left when the clock stopped
+    paused_this_phase: bool = False
+    joins: list[PowerJoin] = field(default_factory=list)
+    disorder: set[str] = field(default_factory=set)  # powers that missed the last phase they had to act in
+    draw_votes: dict[str, bool] = field(default_factory=dict)  # player_id -> vote
+    finish_reason: str | None = None
+    drawn: list[str] = field(default_factory=list)
+
+    def seat(self, player_id: str | None) -> Seat | None:
+        return next((s for s in self.seats if s.player_id == player_id), None)
+
+    def powers_of(self, player_id: str | None) -> list[str]:
+        seat = self.seat(player_id)
+        return list(seat.powers) if seat else []
+
+    def played_powers(self) -> list[str]:
+        """Powers some seat plays now (the others sit out)."""
+        return sorted(p for s in self.seats for p in s.powers)
+
+    def codenames_by_power(self) -> dict[str, str]:
+        return {p: s.codename for s in self.seats for p in s.powers}
+
+    def player_hashes(self) -> dict[str, str]:
+        return {s.player_id: s.token_hash for s in self.seats}
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_until is not None
+
+    def wake_at(self) -> datetime | None:
+        """When the clock worker must look at this game: the deadline, or the end of a pause."""
+        if self.status != "active":
+            return None
+        return self.paused_until if self.paused else self.deadline
+
+    def summary(self) -> dict[str, Any]:
+        """The public summary: also the games row's ``summary``.
+
+        Codenames are sorted (never in join order); no player ids, tokens or accounts.
+        """
+        votes = {p: vote for pid, vote in self.draw_votes.items() for p in self.powers_of(pid)}
+        draw: dict[str, Any] = {"passed": self.finish_reason == "draw"}
+        if self.settings.public_votes:
+            draw["votes"] = dict(sorted(votes.items()))
+        return {
+            "id": self.game_id,
+            "name": self.name,
+            "variant": self.variant,
+            "status": self.status,
+            "phase": self.phase,
+            "settings": self.settings.model_dump(),
+            "players": len(self.seats),
+            "codenames": sorted(s.codename for s in self.seats),
+            "powers": {p: {"codename": c} for p, c in sorted(self.codenames_by_power().items())},
+            "must_act": list(self.must_act) if self.status == "active" else [],
+            "winners": list(self.winners),
+            "clock": self.clock(),
+            "civil_disorder": sorted(self.disorder) if self.status != "forming" else [],
+            "draw": draw,
+            "result": self.result(),
+        }
+
+    def clock(self) -> dict[str, Any]:
+        return {
+            "deadline": _iso(self.deadline) if self.status == "active" else None,
+            "paused_until": _iso(self.paused_until) if self.status == "active" else None,
+            "phase_minutes": self.phase_minutes,
+            "extended_minutes": self.extended_minutes,
+        }
+
+    def result(self) -> dict[str, Any] | None:
+        if self.status != "finished":
+            return None
+        return {"reason": self.finish_reason, "winners": list(self.winners), "drawn": list(self.drawn)}
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def _joined(variant: str, join: PowerJoin, phase: str) -> bool:
+    """Whether ``phase`` is the phase a power joins its seat in, or later."""
+    rules = get_variant(variant)
+    return rules.phase_order(phase) >= rules.phase_order(join.phase)
+
+
+def apply(state: GameState | None, event: Event) -> GameState:
+    """``state`` after one more event of its game stream (a new state for GameCreated)."""
+    if isinstance(event, GameCreated):
+        created = GameState(event.game_id, event.variant, event.name, event.settings, event.host_token_hash)
+        created.version = 1
+        return created
+    if state is None:
+        raise ValueError("a game stream must start with GameCreated")
+    state.version += 1
+    if isinstance(event, PlayerJoined):
+        state.seats.append(Seat(event.player_id, event.codename, event.token_hash))
+    elif isinstance(event, GameStarted):
+        for seat in state.seats:
+            seat.powers = sorted(event.powers.get(seat.player_id, []))
+        state.joins = list(event.joins)
+        state.status, state.seed = "active", event.seed
+        state.phase, state.position, state.must_act = event.phase, event.position, list(event.must_act)
+        _apply_joins(state)
+    elif isinstance(event, PhaseResolved):
+        _resolved(state, event)
+    elif isinstance(event, DeadlineSet):
+        state.deadline, state.phase_minutes = event.deadline, event.minutes
+        state.extended_minutes, state.paused_this_phase = 0, False
+        state.paused_until, state.paused_remaining = None, 0.0
+    elif isinstance(event, DeadlineExtended):
+        state.deadline = event.deadline
+        state.extended_minutes += event.minutes
+    elif isinstance(event, GamePaused):
+        state.deadline, state.paused_until = None, event.until
+        state.paused_remaining, state.paused_this_phase = event.remaining_seconds, True
+    elif isinstance(event, GameResumed):
+        state.deadline, state.paused_until, state.paused_remaining = event.deadline, None, 0.0
+    elif isinstance(event, DrawVoted):
+        state.draw_votes[event.player_id] = event.vote
+    elif isinstance(event, GameFinished):
+        state.status, state.winners = "finished", list(event.winners)
+        state.finish_reason, state.drawn = event.reason, list(event.drawn)
+        state.deadline = state.paused_until = None
+    elif isinstance(event, OrdersSubmitted):
+        pass  # orders live in their own streams
+    return state
+
+
+def _resolved(state: GameState, event: PhaseResolved) -> None:
+    # who had to act in the resolved phase: acted (submitted) or missed (civil disorder)
+    for power in state.must_act:
+        if power in event.civil_disorder:
+            state.disorder.add(power)
+        else:
+            state.disorder.discard(power)
+    state.resolved.append(event)
+    state.phase, state.position = event.next_phase, event.position
+    state.must_act, state.winners = list(event.must_act), list(event.winners)
+    _apply_joins(state)
+
+
+def _apply_joins(state: GameState) -> None:
+    for join in state.joins:
+        seat = state.seat(join.player_id)
+        if seat is not None and join.power not in seat.powers and state.phase and _joined(state.variant, join, state.phase):
+            seat.powers = sorted([*seat.powers, join.power])
+
+
+def fold(events: Iterable[Event]) -> GameState:
+    """The state after ``events`` of one game stream (the first must be GameCreated)."""
+    state: GameState | None = None
+    for event in events:
+        state = apply(state, event)
+    if state is None:
+        raise ValueError("no events")
+    return state

@@ -1,0 +1,49 @@
+"""The app factory every service uses: settings checked and the store opened in the lifespan,
+the one error shape installed, account and bot tokens resolved (middleware.py), the routers
+mounted, and ``/healthz``.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+
+from fastapi import APIRouter, FastAPI
+
+from shared.auth import hash_token
+from shared.settings import Settings
+from shared.store import open_store
+
+from .errors import install_error_handlers
+from .middleware import SocialAuthMiddleware
+
+log = logging.getLogger("entente")
+
+
+def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | None = None) -> FastAPI:
+    """A FastAPI app serving ``routers``; ``settings`` default to the ENTENTE_* environment."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        checked = (settings if settings is not None else Settings()).checked()
+        store = await open_store(checked.database_url)
+        app.state.settings = checked
+        app.state.store = store
+        app.state.operator_hash = hash_token(checked.operator_secret())
+        try:
+            yield
+        finally:
+            await store.close()
+
+    app = FastAPI(title=title, version="0.1.0", lifespan=lifespan)
+    install_error_handlers(app)
+    app.add_middleware(SocialAuthMiddleware)
+
+    @app.get("/healthz", tags=["health"])
+    async def healthz() -> dict[str, str]:
+        """Liveness and readiness: the process answers and its store is open."""
+        return {"status": "ok", "store": app.state.store.dialect}
+
+    for router in routers:
+        app.include_router(router)
+    return app

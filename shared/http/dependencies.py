@@ -1,0 +1,103 @@
+"""Request dependencies shared by the three services, as ``Annotated`` aliases."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+
+from shared.auth import MAX_TOKEN_LENGTH, Caller, identify, require
+from shared.clock import SYSTEM_CLOCK, Clock
+from shared.errors import NotFound, Unauthorized
+from shared.store import EventStore
+
+from shared.game.repository import read_game
+from shared.game.state import GameState
+
+
+async def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
+    """The token of an ``Authorization: Bearer`` header, None without the header (``async``:
+    FastAPI would run a plain function in a worker thread)."""
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise Unauthorized("the Authorization header must be 'Bearer <token>'", where="header.authorization")
+    if len(token) > MAX_TOKEN_LENGTH:
+        raise Unauthorized("token not recognised", code="invalid_token", where="header.authorization")
+    return token
+
+
+BearerToken = Annotated[str | None, Depends(bearer_token)]
+
+
+async def get_store(request: Request) -> EventStore:
+    return request.app.state.store
+
+
+StoreDep = Annotated[EventStore, Depends(get_store)]
+
+
+def get_clock(request: Request) -> Clock:
+    """The app's clock: ``app.state.clock`` when set (tests set a ManualClock), else the wall clock."""
+    return getattr(request.app.state, "clock", None) or SYSTEM_CLOCK
+
+
+async def get_now(request: Request) -> datetime:
+    """The time of this request, read once when it arrives. (The dependencies are ``async``:
+    FastAPI runs a plain ``def`` dependency in a worker thread, a thread hop per dependency.)"""
+    return get_clock(request).now()
+
+
+Now = Annotated[datetime, Depends(get_now)]
+
+
+def game_not_found(game_id: str) -> NotFound:
+    return NotFound(f"no game {game_id!r}", code="game_not_found", where="path.game_id")
+
+
+async def load_game(store: EventStore, game_id: str) -> GameState:
+    """The game's state as of now (a copy the caller may change), read through the cache."""
+    state = await read_game(store, game_id) if len(game_id) <= 64 else None
+    if state is None:
+        raise game_not_found(game_id)
+    return state
+
+
+async def current_game(game_id: str, store: StoreDep) -> GameState:
+    return await load_game(store, game_id)
+
+
+CurrentGame = Annotated[GameState, Depends(current_game)]
+
+
+async def current_caller(request: Request, game: CurrentGame, token: BearerToken) -> Caller:
+    return identify(token, operator_hash=request.app.state.operator_hash,
+                    host_hash=game.host_token_hash, player_hashes=game.player_hashes())
+
+
+CurrentCaller = Annotated[Caller, Depends(current_caller)]
+
+
+async def host_or_operator(caller: CurrentCaller) -> Caller:
+    return require(caller, "host", "operator")
+
+
+async def player(caller: CurrentCaller) -> Caller:
+    return require(caller, "player")
+
+
+HostOrOperator = Annotated[Caller, Depends(host_or_operator)]
+CurrentPlayer = Annotated[Caller, Depends(player)]
+
+
+def request_metadata(request: Request, actor: str, player_id: str | None = None) -> dict:
+    """Who asked, and the request id, stored with the events a request writes."""
+    metadata = {"actor": actor}
+    if player_id:
+        metadata["player_id"] = player_id
+    request_id = request.headers.get("x-request-id")
+    if request_id:
+        metadata["request_id"] = request_id[:100]
+    return metadata

@@ -1,0 +1,96 @@
+"""Account and bot tokens on the game endpoints of every service, without touching them.
+
+A pure ASGI middleware, ahead of the routers:
+
+- A bot token (``b.{game_id}.{secret}``) is refused with 403 ``out_of_scope`` on any path that
+  is not under ``/games/{its game}/``, and on ``POST /games/{id}/players`` (a bot never takes
+  a seat); under it, a live token is resolved to its seat and handed to
+  ``shared.auth.identify`` through ``delegate`` (a revoked or unknown one stays unknown: 401).
+- An account's session token (``s.{account_id}.{secret}``) is resolved to the account's seats,
+  so the game endpoints see the seat's player, and the account is put in the request's state:
+  ``POST /games/{id}/players`` (the lobby) passes it to ``join_game``, which links the new
+  seat to the account in the join's own transaction (409 ``already_seated`` for a second seat).
+
+Other tokens pass through untouched and cost no read.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from shared.auth import Delegation, delegate, hash_token
+from shared.errors import DomainError, Forbidden
+from shared.store import EventStore
+
+from shared import credentials
+
+GAME_PATH = re.compile(r"^/games/([^/]+)(/.*)?$")
+JOIN_PATH = re.compile(r"^/games/([^/]+)/players/?$")
+
+Scope = dict[str, Any]
+
+
+def _bearer(scope: Scope) -> str | None:
+    for name, value in scope.get("headers", []):
+        if name == b"authorization":
+            scheme, _, token = value.decode("latin-1").strip().partition(" ")
+            token = token.strip()
+            return token if scheme.lower() == "bearer" and 0 < len(token) <= 256 else None
+    return None
+
+
+async def _send_error(send: Any, error: DomainError) -> None:
+    body = json.dumps(error.body()).encode("utf-8")
+    await send({"type": "http.response.start", "status": error.status_code,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class SocialAuthMiddleware:
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        token = _bearer(scope)
+        delegate(None)
+        try:
+            if token is None or not token.startswith(("b.", "s.")):
+                await self.app(scope, receive, send)
+            else:
+                await self._resolved(scope, receive, send, token)
+        finally:
+            delegate(None)  # nothing of this request's tokens outlives it
+
+    async def _resolved(self, scope: Scope, receive: Any, send: Any, token: str) -> None:
+        store: EventStore = scope["app"].state.store
+        path = scope.get("path", "")
+        game = GAME_PATH.match(path)
+        try:
+            if token.startswith("b."):
+                if JOIN_PATH.match(path) and scope.get("method") == "POST":
+                    raise Forbidden("a bot token acts for its own seat; it cannot take a new one",
+                                    code="out_of_scope", where="header.authorization")
+                await self._bot(store, token, game.group(1) if game else None)
+            else:
+                account = await credentials.account_for_session(store, token)
+                if account is not None:
+                    scope.setdefault("state", {})["account"] = account
+                    delegate(Delegation(hash_token(token), "account", frozenset(account.seats.values())))
+        except DomainError as error:
+            await _send_error(send, error)
+            return
+        await self.app(scope, receive, send)
+
+    async def _bot(self, store: EventStore, token: str, path_game: str | None) -> None:
+        game_id = credentials.bot_game_id(token)
+        if game_id is None or path_game != game_id:
+            raise Forbidden("a bot token may act only in its own seat's game", code="out_of_scope",
+                            where="header.authorization")
+        bot = credentials.bot_for_token(await credentials.load_bots(store, game_id), token)
+        if bot is not None:
+            delegate(Delegation(hash_token(token), "bot", frozenset({bot.player_id})))
+

@@ -1,0 +1,228 @@
+"""The JSON contract of ``entente adjudicate``: one phase in as a dict, its outcome out.
+
+Input::
+
+    {"variant": "standard", "phase": "F1907M", "edition": "2000" (optional),
+     "units": {"ENGLAND": ["A LON", "F NTH"]}, "centers": {"ENGLAND": ["LON"]},
+     "dislodged": {"RUSSIA": [{"unit": "F SEV", "attacker_from": "BLA", "retreats": ["RUM"]}]},
+     "orders": {"ENGLAND": ["A LON - HOL VIA"]},
+     "civil_disorder": ["ITALY"] (optional), "victory_centres": 18 (optional)}
+
+Output::
+
+    {"phase", "orders": {POWER: [{"order", "result", "reason"}]}, "units", "dislodged",
+     "centers", "next_phase"}
+
+Orders may be written in any notation the parser reads; text it cannot read comes back
+as written with a ``void`` result and the parser's message as the reason. A malformed
+document raises ``DocumentError`` (a ValueError) naming the offending field.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from .adjudicate import adjudicate
+from .civil_disorder import EDITIONS
+from .geography import GameMap, MapDataError, load_map
+from .normalise import normalise_order
+from .orders import Order, Unit, UnitType, province_of
+from .parser import ParseError, parse_order
+from .phase import Phase, PhaseType
+from .document_fields import (
+    DocumentError, centres_by_power, checked_list, dislodged_by_power, power_list, power_mapping, units_by_power,
+)
+from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, Resolution
+
+_UNIT_TEXT = re.compile(r"^\s*([AF])\s+([A-Z]{3})(?:\s*(?:/|\(|\s)\s*([A-Z]{2})\s*\)?)?\s*$")
+
+
+# --- the whole contract ----------------------------------------------------------------------
+
+
+def adjudicate_document(doc: Any) -> dict:
+    """Adjudicate one phase given as a contract document; returns the output document. (Each
+    variant has its own document reader; ``shared.rules.variants`` picks it by ``"variant"``.)"""
+    position = position_from_document(doc)
+    game_map = load_map(position.variant)
+    edition = doc.get("edition", "2000")
+    if edition not in EDITIONS:
+        raise DocumentError(f"edition: {edition!r} is not one of {', '.join(EDITIONS)}")
+    civil_disorder = frozenset(power_list(doc.get("civil_disorder", []), "civil_disorder", game_map))
+    victory_centres = doc.get("victory_centres")
+    if victory_centres is not None and (not isinstance(victory_centres, int) or victory_centres < 1):
+        raise DocumentError(f"victory_centres: expected a positive integer, got {victory_centres!r}")
+
+    entries = _read_orders(doc.get("orders", {}), position, game_map)
+    parsed: dict[Power, list[Order]] = {}
+    for power, _text, order in entries:
+        if not isinstance(order, ParseError):
+            parsed.setdefault(power, []).append(order)
+    resolution = adjudicate(
+        position, parsed, edition=edition, civil_disorder=civil_disorder, victory_centres=victory_centres
+    )
+    return resolution_document(resolution, entries)
+
+
+def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]]
+                      ) -> tuple[dict[Power, list[dict]], list[OrderResult]]:
+    """One result per input entry, in input order (text the parser could not read is void with
+    the parser's message), and the results the rules added beyond them (forced removals)."""
+    results = iter(resolution.results)  # input-ordered first; extras follow
+    orders: dict[Power, list[dict]] = {}
+    for power, text, order in entries:
+        if isinstance(order, ParseError):
+            item = {"order": text, "result": "void", "reason": order.message}
+        else:
+            result = next(results)
+            item = {"order": str(result.order), "result": result.result, "reason": result.reason}
+        orders.setdefault(power, []).append(item)
+    return orders, list(results)
+
+
+def resolution_document(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]]) -> dict:
+    """The output document: one result per input entry, in input order, then the new position."""
+    orders, _ = results_per_entry(resolution, entries)
+    position = resolution.position
+    return {
+        "phase": str(resolution.phase),
+        "orders": orders,
+        "units": units_by_power(position.units.values()),
+        "dislodged": dislodged_by_power(resolution.dislodged),
+        "centers": centres_by_power(position.centres),
+        "next_phase": str(resolution.next_phase),
+    }
+
+
+# --- positions -------------------------------------------------------------------------------
+
+
+def position_to_document(position: Position) -> dict:
+    """A position as a contract document (without orders)."""
+    return {
+        "variant": position.variant,
+        "phase": str(position.phase),
+        "units": units_by_power(position.units.values()),
+        "centers": centres_by_power(position.centres),
+        "dislodged": dislodged_by_power(position.dislodged),
+    }
+
+
+def position_from_document(doc: Any) -> Position:
+    """Read and check the position part of a contract document."""
+    if not isinstance(doc, Mapping):
+        raise DocumentError(f"document: expected a JSON object, got {type(doc).__name__}")
+    variant = doc.get("variant", "standard")
+    try:
+        game_map = load_map(variant)
+    except MapDataError as exc:
+        raise DocumentError(f"variant: unknown variant {variant!r}") from exc
+    if "phase" not in doc:
+        raise DocumentError("phase: missing (expected like S1901M)")
+    try:
+        phase = Phase.parse(doc["phase"])
+    except ValueError as exc:
+        raise DocumentError(f"phase: {exc}") from exc
+
+    units: dict[str, PowerUnit] = {}
+    for power, texts in power_mapping(doc.get("units", {}), "units", game_map).items():
+        for index, text in enumerate(checked_list(texts, f"units.{power}")):
+            unit = read_unit(text, game_map, f"units.{power}[{index}]")
+            if unit.province in units:
+                raise DocumentError(
+                    f"units.{power}[{index}]: two units in {unit.province} ({units[unit.province].unit} and {unit})"
+                )
+            units[unit.province] = PowerUnit(power, unit)
+
+    centres: dict[str, Power] = {}
+    for power, provinces in power_mapping(doc.get("centers", {}), "centers", game_map).items():
+        for index, province in enumerate(checked_list(provinces, f"centers.{power}")):
+            field = f"centers.{power}[{index}]"
+            if not isinstance(province, str) or province.strip().upper() not in game_map.supply_centres:
+                raise DocumentError(f"{field}: {province!r} is not a supply centre")
+            province = province.strip().upper()
+            if province in centres:
+                raise DocumentError(f"{field}: {province} is owned by both {centres[province]} and {power}")
+            centres[province] = power
+
+    dislodged = _read_dislodged(doc.get("dislodged", {}), units, game_map)
+    if dislodged and phase.type is not PhaseType.RETREATS:
+        raise DocumentError(f"dislodged: units are dislodged only in a retreat phase, not in {phase}")
+    return Position(phase, units, centres, dislodged, variant)
+
+
+def read_unit(text: Any, game_map: GameMap, field: str) -> Unit:
+    """``"A PAR"``, ``"F STP/NC"`` (also ``"F STP(NC)"``) checked against the map."""
+    match = _UNIT_TEXT.match(text.upper()) if isinstance(text, str) else None
+    if not match:
+        raise DocumentError(f"{field}: {text!r} is not a unit (expected like 'A PAR' or 'F STP/NC')")
+    kind, province, coast = match.groups()
+    if province not in game_map.provinces:
+        raise DocumentError(f"{field}: unknown province {province!r} in {text!r}")
+    if kind == "A":
+        if not game_map.is_land(province):
+            raise DocumentError(f"{field}: an army cannot stand in {province}")
+        return Unit(UnitType.ARMY, province)
+    locations = game_map.fleet_locations(province)
+    location = f"{province}/{coast}" if coast else province
+    if location not in locations:
+        if not locations:
+            raise DocumentError(f"{field}: a fleet cannot stand in {province}")
+        raise DocumentError(f"{field}: a fleet in {province} stands at one of {', '.join(locations)}, not {text!r}")
+    return Unit(UnitType.FLEET, location)
+
+
+def default_retreats(unit: Unit, attacker_from: str, units: Mapping[str, PowerUnit], game_map: GameMap) -> tuple[str, ...]:
+    """Retreat options when the document does not list them: every place the unit could
+    move to that is empty and is not the attacker's province. (Standoffs of the movement
+    phase are not known here; give ``retreats`` explicitly when there were any.)"""
+    if unit.type is UnitType.ARMY:
+        steps = [p for p in game_map.army_neighbours(unit.location)]
+    else:
+        steps = list(game_map.fleet_neighbours(unit.location))
+    return tuple(sorted(s for s in steps if province_of(s) not in units and province_of(s) != attacker_from))
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _read_dislodged(raw: Any, units: Mapping[str, PowerUnit], game_map: GameMap) -> tuple[DislodgedUnit, ...]:
+    dislodged: list[DislodgedUnit] = []
+    seen: set[str] = set()
+    for power, items in power_mapping(raw, "dislodged", game_map).items():
+        for index, item in enumerate(checked_list(items, f"dislodged.{power}")):
+            field = f"dislodged.{power}[{index}]"
+            if not isinstance(item, Mapping):
+                raise DocumentError(f"{field}: expected an object with unit and attacker_from")
+            unit = read_unit(item.get("unit"), game_map, f"{field}.unit")
+            if unit.province in seen:
+                raise DocumentError(f"{field}: two dislodged units in {unit.province}")
+            seen.add(unit.province)
+            attacker = item.get("attacker_from")
+            if not isinstance(attacker, str) or province_of(attacker.strip().upper()) not in game_map.provinces:
+                raise DocumentError(f"{field}.attacker_from: {attacker!r} is not a province")
+            attacker = province_of(attacker.strip().upper())
+            if "retreats" in item:
+                retreats = []
+                for j, loc in enumerate(checked_list(item["retreats"], f"{field}.retreats")):
+                    if not isinstance(loc, str) or loc.strip().upper() not in game_map.locations:
+                        raise DocumentError(f"{field}.retreats[{j}]: {loc!r} is not a location")
+                    retreats.append(loc.strip().upper())
+                options = tuple(sorted(retreats))
+            else:
+                options = default_retreats(unit, attacker, units, game_map)
+            dislodged.append(DislodgedUnit(power, unit, attacker, options))
+    return tuple(dislodged)
+
+
+def _read_orders(raw: Any, position: Position, game_map: GameMap) -> list[tuple[Power, str, Order | ParseError]]:
+    entries: list[tuple[Power, str, Order | ParseError]] = []
+    for power, texts in power_mapping(raw, "orders", game_map).items():
+        for index, text in enumerate(checked_list(texts, f"orders.{power}")):
+            if not isinstance(text, str):
+                raise DocumentError(f"orders.{power}[{index}]: expected a string, got {text!r}")
+            order = parse_order(text, game_map=game_map, phase_type=position.phase.type, power=power)
+            if not isinstance(order, ParseError):
+                order = normalise_order(order, position, game_map)
+            entries.append((power, text, order))
+    return entries

@@ -1,0 +1,65 @@
+"""The fields of an ``entente adjudicate`` document, read and written: objects keyed by power,
+lists, and the units, centres and dislodged units of a position grouped by power. The standard
+document (document.py) and the Dirigible one (shared/rules/dirigible/document.py) share them.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .geography import GameMap
+from .position import Power
+
+
+class DocumentError(ValueError):
+    """The input document is malformed; the message names the field."""
+
+
+def power_mapping(raw: Any, field: str, game_map: GameMap) -> dict[Power, Any]:
+    if not isinstance(raw, Mapping):
+        raise DocumentError(f"{field}: expected an object keyed by power")
+    result: dict[Power, Any] = {}
+    for key, value in raw.items():
+        power = key.strip().upper() if isinstance(key, str) else key
+        if power not in game_map.power_info:
+            raise DocumentError(f"{field}: unknown power {key!r} (expected one of {', '.join(game_map.powers)})")
+        result[power] = value
+    return result
+
+
+def power_list(raw: Any, field: str, game_map: GameMap) -> list[Power]:
+    powers = []
+    for index, item in enumerate(checked_list(raw, field)):
+        power = item.strip().upper() if isinstance(item, str) else item
+        if power not in game_map.power_info:
+            raise DocumentError(f"{field}[{index}]: unknown power {item!r}")
+        powers.append(power)
+    return powers
+
+
+def checked_list(raw: Any, field: str) -> list:
+    if not isinstance(raw, list):
+        raise DocumentError(f"{field}: expected a list, got {type(raw).__name__}")
+    return raw
+
+
+def units_by_power(units: Any) -> dict[Power, list[str]]:
+    grouped: dict[Power, list[str]] = {}
+    for pu in units:
+        grouped.setdefault(pu.power, []).append(str(pu.unit))
+    return {power: sorted(grouped[power]) for power in sorted(grouped)}
+
+
+def centres_by_power(centres: Mapping[str, Power]) -> dict[Power, list[str]]:
+    grouped: dict[Power, list[str]] = {}
+    for province, power in centres.items():
+        grouped.setdefault(power, []).append(province)
+    return {power: sorted(grouped[power]) for power in sorted(grouped)}
+
+
+def dislodged_by_power(dislodged: Any) -> dict[Power, list[dict]]:
+    grouped: dict[Power, list[dict]] = {}
+    for d in sorted(dislodged, key=lambda d: (d.power, d.unit.location)):
+        grouped.setdefault(d.power, []).append(
+            {"unit": str(d.unit), "attacker_from": d.attacker_from, "retreats": list(d.retreats)}
+        )
+    return grouped

@@ -1,0 +1,157 @@
+"""The full game state: one JSON document, read and written through these small helpers.
+
+Everything that some players must not see is its own field, so that the per-player views can
+leave it out: stored units (``stored``), privateer owners (``privateer``), hidden units
+(``hidden_until``), ship yards and gas vents, gold, spending per place, espionage knowledge.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any, Iterable
+
+from .board import CAPITAL_INCOME, CITY_INCOME, TILE_INCOME, Board
+
+State = dict[str, Any]
+
+
+def phase_name(turn: int) -> str:
+    return f"T{turn:02d}"
+
+
+_PHASE = re.compile(r"T(\d{1,6})", re.ASCII)
+
+
+def turn_of(phase: str) -> int:
+    """The turn number of a phase name ``T07``; raises ValueError on anything else."""
+    match = _PHASE.fullmatch(str(phase).strip().upper())
+    if match is None or int(match.group(1)) < 1:
+        raise ValueError(f"not an Ekonia phase: {phase!r} (expected like T01)")
+    return int(match.group(1))
+
+
+def new_unit(state: State, owner: str, unit_type: str, location: str, turn: int, *,
+             stored: bool = False) -> dict[str, Any]:
+    """Add a unit with the owner's next id (``FRANCE-7``) and return it."""
+    power = state["powers"][owner]
+    uid = f"{owner}-{power['next_unit']}"
+    power["next_unit"] += 1
+    unit = {"id": uid, "type": unit_type, "owner": owner, "location": location,
+            "stored": stored, "privateer": False, "built": turn, "aboard": None,
+            "hidden_until": None}
+    state["units"][uid] = unit
+    return unit
+
+
+def initial_state(board: Board, powers: Iterable[str] | None = None) -> State:
+    """Turn 1: every state with its territories, capital, starting units and gold."""
+    chosen = sorted(powers) if powers is not None else sorted(board.states)
+    state: State = {
+        "variant": "ekonia", "turn": 1,
+        "powers": {}, "territories": {}, "sea_lanes": {}, "units": {},
+        "wars": [], "war_since": {}, "trade": [], "knowledge": {}, "spending": {},
+        "ledger": {}, "last_turn": {}, "winners": [],
+    }
+    for tid, terr in sorted(board.territories.items()):
+        if terr.is_sea:
+            if terr.sea_lane:
+                state["sea_lanes"][tid] = {"controller": None, "privateer": False}
+            continue
+        state["territories"][tid] = {"owner": None, "city": terr.city, "fort": False,
+                                     "shipyard": False, "gas_vent": False, "converting": None}
+    for name in chosen:
+        start = board.states[name]
+        state["powers"][name] = {"gold": start.gold, "capital": start.capital, "alive": True,
+                                 "next_unit": 1, "refund_due": 0, "spared": [],
+                                 "hide_cities": None}
+        state["knowledge"][name] = []
+        state["spending"][name] = {}
+        for tid in {*start.territories, start.capital}:
+            state["territories"][tid]["owner"] = name
+        state["territories"][start.capital]["city"] = True  # a capital is a city with a bonus
+        for tid in start.forts:
+            state["territories"][tid]["fort"] = True
+        for unit_type, location in start.units:
+            new_unit(state, name, unit_type, location, 0)
+    return state
+
+
+def clone(state: Any) -> State:
+    return copy.deepcopy(dict(state))
+
+
+def owner_of(state: State, tid: str) -> str | None:
+    terr = state["territories"].get(tid)
+    return terr["owner"] if terr else None
+
+
+def capital_owner(state: State, tid: str) -> str | None:
+    for name, power in state["powers"].items():
+        if power["capital"] == tid:
+            return name
+    return None
+
+
+def is_fort(state: State, tid: str) -> bool:
+    terr = state["territories"].get(tid)
+    return bool(terr and terr["fort"])
+
+
+def improvement_of(state: State, board: Board, tid: str) -> str:
+    """fort, capital, city or tile: what the public map shows of a land territory."""
+    if is_fort(state, tid):
+        return "fort"
+    if capital_owner(state, tid):
+        return "capital"
+    if state["territories"][tid]["city"]:
+        return "city"
+    return "tile"
+
+
+def base_income(state: State, board: Board, tid: str) -> int:
+    terr = state["territories"].get(tid)
+    if terr is None:
+        return 0
+    if terr["owner"] and state["powers"][terr["owner"]]["capital"] == tid:
+        return CAPITAL_INCOME
+    return CITY_INCOME if terr["city"] else TILE_INCOME
+
+
+def territories_of(state: State, power: str) -> list[str]:
+    return sorted(t for t, terr in state["territories"].items() if terr["owner"] == power)
+
+
+def bti(state: State, board: Board, power: str) -> int:
+    """Base tile income: capital, cities and other tiles the power owns."""
+    return sum(base_income(state, board, t) for t in territories_of(state, power))
+
+
+def units_of(state: State, power: str) -> list[dict[str, Any]]:
+    return sorted((u for u in state["units"].values() if u["owner"] == power), key=unit_order)
+
+
+def units_at(state: State, location: str) -> list[dict[str, Any]]:
+    return sorted((u for u in state["units"].values() if u["location"] == location),
+                  key=unit_order)
+
+
+def unit_order(unit: dict[str, Any]) -> tuple[int, str, int]:
+    """Oldest first: the order in which groups are picked for orders and survive battles."""
+    owner, _, number = unit["id"].rpartition("-")
+    return (unit["built"], owner, int(number) if number.isdigit() else 0)
+
+
+def pair(a: str, b: str) -> list[str]:
+    return sorted([a, b])
+
+
+def at_war(state: State, a: str, b: str) -> bool:
+    return pair(a, b) in state["wars"]
+
+
+def trading(state: State, a: str, b: str) -> bool:
+    return pair(a, b) in state["trade"]
+
+
+def alive_powers(state: State) -> list[str]:
+    return sorted(p for p, power in state["powers"].items() if power["alive"])

@@ -1,0 +1,38 @@
+"""The variants the platform hosts, each behind the ``Variant`` protocol (base.py).
+
+Variants are looked up by name; each lives in its own module and is imported on first use,
+so that hosting the standard game never loads another variant's engine.
+"""
+from __future__ import annotations
+
+import importlib
+
+from .base import Opening, OrderCheck, PhaseOutcome, UnknownVariant, Variant
+
+_MODULES = {
+    "standard": "shared.rules.variants.standard",
+    "dirigible": "shared.rules.variants.dirigible",
+    "ekonia": "shared.rules.variants.ekonia",
+}
+
+
+def variant_names() -> list[str]:
+    """The names of the variants whose module is present."""
+    return [name for name in _MODULES if importlib.util.find_spec(_MODULES[name]) is not None]
+
+
+def get_variant(name: str) -> Variant:
+    """The variant called ``name``; raises UnknownVariant for any other name."""
+    module_name = _MODULES.get(name) if isinstance(name, str) else None
+    if module_name is None:
+        raise UnknownVariant(f"unknown variant {name!r}; expected one of {variant_names()}")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as missing:
+        if missing.name and module_name.startswith(missing.name):
+            raise UnknownVariant(f"variant {name!r} is not available in this build") from None
+        raise
+    return module.VARIANT
+
+
+__all__ = ["Opening", "OrderCheck", "PhaseOutcome", "UnknownVariant", "Variant", "get_variant", "variant_names"]

@@ -1,0 +1,149 @@
+"""What the platform needs from a variant's rules, in JSON documents at the boundary.
+
+The hosted game stores each variant's full state as a JSON document inside its events, so the
+platform (lobby, order intake, resolution, replay, views) talks to every variant through this
+one small protocol and never imports a variant's engine directly. Each implementation is a
+thin adapter over a pure engine: no I/O, no clock; randomness only from the ``seed`` given.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Mapping, Protocol, Sequence
+
+
+PhaseKind = Literal["movement", "retreats", "adjustments"]
+
+
+class UnknownVariant(ValueError):
+    """A variant name that no registered variant answers to."""
+
+
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """A new game: its first phase, the full state document, the seats, who acts.
+
+    ``seats`` lists the powers each player takes: one power a seat in a full standard game,
+    several in the small games (seed 003: "Four: England; Austria and France; ..."). The
+    platform draws which player gets which seat from the game's stored seed.
+    """
+
+    phase: str
+    state: dict[str, Any]
+    seats: list[list[str]]
+    must_act: list[str]
+    # powers nobody plays at first that a seat takes over later: (POWER, seat index, phase),
+    # e.g. ("ITALY", 1, "S1915M") in the two-player game
+    joins: tuple[tuple[str, int, str], ...] = ()
+
+    @property
+    def powers(self) -> list[str]:
+        return sorted(p for seat in self.seats for p in seat)
+
+
+@dataclass(frozen=True, slots=True)
+class OrderCheck:
+    """One submitted text, accepted in canonical notation or rejected with the reason."""
+
+    text: str
+    accepted: bool
+    order: str | None = None
+    reason: str | None = None
+    where: str | None = None  # the word the parser stumbled on
+    expected: tuple[str, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        if self.accepted:
+            return {"text": self.text, "status": "accepted", "order": self.order}
+        body: dict[str, Any] = {"text": self.text, "status": "rejected", "reason": self.reason}
+        if self.where is not None:
+            body["word"] = self.where
+        if self.expected:
+            body["expected"] = list(self.expected)
+        return body
+
+
+@dataclass(frozen=True)
+class PhaseOutcome:
+    """A resolved phase: everything a PhaseResolved event stores.
+
+    ``orders``: POWER -> [{"order", "result", "reason"}] in submission order (plus any orders
+    the rules gave, such as forced removals); ``details``: variant-specific facts such as
+    dislodged units, dice rolls or espionage outcomes (the visibility policy decides who sees
+    which).
+    """
+
+    phase: str
+    orders: dict[str, list[dict[str, str]]]
+    state: dict[str, Any]
+    next_phase: str
+    must_act: list[str]
+    winners: list[str] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+def every_order_and_dislodgement(resolved: Mapping[str, Any]) -> dict[str, Any]:
+    """A resolved phase as the standard and dirigible games show it to everyone: every
+    power's orders and results, and the dislodged units (``history_view``)."""
+    return {"phase": resolved["phase"], "orders": resolved.get("orders", {}),
+            "dislodged": resolved.get("dislodged", []), "next_phase": resolved["next_phase"]}
+
+
+class Variant(Protocol):
+    """Everything the platform asks of a game's rules. The platform decides nothing by reading
+    a view: who survives, who must adjust and the kind of a phase are asked here."""
+
+    name: str
+    # game settings the lobby fills in when the creator leaves them out (player_count: the
+    # number of seats of a full game)
+    default_settings: Mapping[str, Any]
+    # stored in each PhaseResolved; bumped when the same orders may give other results
+    engine_version: str
+
+    def powers(self) -> list[str]:
+        """Every power (state) of the variant's full table, sorted."""
+
+    def phase_kind(self, phase: str) -> PhaseKind:
+        """What is done in ``phase``: movement (Ekonia's turns too), retreats or adjustments."""
+
+    def phase_order(self, phase: str) -> tuple[int, ...]:
+        """A key that sorts the variant's phase names in the order they are played."""
+
+    def surviving(self, state: Mapping[str, Any]) -> frozenset[str]:
+        """The powers still in the game (a standard power with a unit or a centre left)."""
+
+    def adjustments(self, state: Mapping[str, Any]) -> dict[str, int]:
+        """Builds allowed (positive) or removals owed (negative) per power in an adjustment
+        phase; empty in every other phase."""
+
+    def forced_only(self, state: Mapping[str, Any]) -> frozenset[str]:
+        """Powers whose only possible orders are forced (removing every unit they have): never
+        waited for, never in civil disorder for missing a deadline."""
+
+    def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
+        """The state of a new game; ``seed`` is the game's stored secret seed."""
+
+    def phase_of(self, state: Mapping[str, Any]) -> str: ...
+
+    def check_orders(self, state: Mapping[str, Any], power: str, texts: Sequence[str]) -> list[OrderCheck]:
+        """Read and check one power's submission against the current state."""
+
+    def resolve(self, state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
+                settings: Mapping[str, Any], seed: int,
+                civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
+        """Resolve the current phase from stored canonical orders; pure and deterministic."""
+
+    def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]: ...
+
+    def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        """What ``viewer`` (a power, or None for the public) may see of ``state``."""
+
+    def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        """What ``viewer`` (a power, or None) may see of a resolved phase: ``resolved`` is a
+        PhaseResolved event as JSON; the answer has phase, orders, dislodged, next_phase and
+        optionally details."""
+
+    def check_settings(self, settings: Mapping[str, Any]) -> None:
+        """Raise ValueError, saying why, for settings this variant cannot be played with."""
+
+    def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        """The ``entente adjudicate`` contract for this variant."""

@@ -1,0 +1,109 @@
+"""What the variants played on the Diplomacy board (standard, dirigible) share: turning engine
+values into the JSON of views and outcomes, and the behaviour both give the platform."""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Iterable, Mapping
+
+from shared.rules.diplomacy import ENGINE_VERSION, ParseError, load_map, parse_order
+from shared.rules.diplomacy.orders import Order
+from shared.rules.diplomacy.phase import Phase, PhaseType, Season
+from shared.rules.diplomacy.position import DislodgedUnit, OrderResult, PowerUnit
+
+from .base import OrderCheck, PhaseKind, every_order_and_dislodgement
+
+
+@lru_cache(maxsize=65536)
+def parse_cached(text: str, variant: str, phase_type: PhaseType, power: str) -> Order | ParseError:
+    """``parse_order`` remembered: the parser is a pure function of these four, and its results
+    are frozen values, so a replay or a busy server reads each stored order text only once."""
+    return parse_order(text, game_map=load_map(variant), phase_type=phase_type, power=power)
+
+
+def unreadable(text: str, error: ParseError) -> OrderCheck:
+    """The check of a text the parser could not read: the parser's message, word and hopes."""
+    return OrderCheck(text, False, reason=error.message, where=error.word, expected=tuple(error.expected))
+
+
+def units_by_power(units: Iterable[PowerUnit]) -> dict[str, list[str]]:
+    by_power: dict[str, list[str]] = {}
+    for pu in sorted(units, key=lambda pu: (pu.power, pu.unit.location, pu.unit.type.value)):
+        by_power.setdefault(pu.power, []).append(str(pu.unit))
+    return by_power
+
+
+def centres_by_power(centres: Mapping[str, str]) -> dict[str, list[str]]:
+    by_power: dict[str, list[str]] = {}
+    for province, owner in sorted(centres.items()):
+        by_power.setdefault(owner, []).append(province)
+    return by_power
+
+
+def dislodged_json(dislodged: Iterable[DislodgedUnit]) -> list[dict[str, Any]]:
+    return [{"power": d.power, "unit": str(d.unit), "attacker_from": d.attacker_from,
+             "retreats": list(d.retreats)} for d in dislodged]
+
+
+def results_json(results: Iterable[OrderResult]) -> dict[str, list[dict[str, str]]]:
+    """POWER -> [{"order", "result", "reason"}], in the order the results come."""
+    orders: dict[str, list[dict[str, str]]] = {}
+    for result in results:
+        orders.setdefault(result.power, []).append(
+            {"order": str(result.order), "result": result.result, "reason": result.reason})
+    return orders
+
+
+PHASE_KINDS: dict[PhaseType, PhaseKind] = {
+    PhaseType.MOVEMENT: "movement", PhaseType.RETREATS: "retreats", PhaseType.ADJUSTMENTS: "adjustments"}
+SEASON_ORDER = {Season.SPRING: 0, Season.FALL: 1, Season.WINTER: 2}
+TYPE_ORDER = {PhaseType.MOVEMENT: 0, PhaseType.RETREATS: 1, PhaseType.ADJUSTMENTS: 2}
+
+
+class BoardVariant:
+    """Behaviour common to the variants on the Diplomacy board: phases named like S1901M,
+    nothing hidden once a phase is resolved, a power survives while it holds a unit or a
+    centre, and the game ends by victory or draw, never by the calendar."""
+
+    name: str
+    engine_version = ENGINE_VERSION
+
+    def powers(self) -> list[str]:
+        return sorted(load_map(self.name).home_centres)
+
+    def phase_of(self, state: Mapping[str, Any]) -> str:
+        return str(state["phase"])
+
+    def phase_kind(self, phase: str) -> PhaseKind:
+        return PHASE_KINDS[Phase.parse(phase).type]
+
+    def phase_order(self, phase: str) -> tuple[int, ...]:
+        parsed = Phase.parse(phase)
+        return parsed.year, SEASON_ORDER[parsed.season], TYPE_ORDER[parsed.type]
+
+    def board(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        """The board every viewer sees: units, centres and adjustments by power."""
+        return self.view(state, None)
+
+    def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def surviving(self, state: Mapping[str, Any]) -> frozenset[str]:
+        board = self.board(state)
+        return frozenset({p for p, units in board["units"].items() if units}
+                         | {p for p, centres in board["centres"].items() if centres})
+
+    def adjustments(self, state: Mapping[str, Any]) -> dict[str, int]:
+        return dict(self.board(state)["adjustments"])
+
+    def forced_only(self, state: Mapping[str, Any]) -> frozenset[str]:
+        board = self.board(state)
+        units = board["units"]
+        return frozenset(power for power, owed in board["adjustments"].items()
+                         if owed < 0 and -owed >= len(units.get(power, [])))
+
+    def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        return every_order_and_dislodgement(resolved)  # orders are public once resolved
+
+    def check_settings(self, settings: Mapping[str, Any]) -> None:
+        if settings.get("max_turns") is not None:
+            raise ValueError("max_turns is for variants that end by the calendar; this one ends by victory or draw")

@@ -1,0 +1,141 @@
+"""The Dirigible variant (issue 5) behind the ``Variant`` protocol.
+
+A thin adapter: the rules live in ``shared.rules.dirigible``; this module turns
+JSON documents into engine values and back. The game opens in Winter 1900 with no units:
+every power builds with the supply points of its home centres.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from shared.rules.diplomacy import ParseError, load_map
+from shared.rules.dirigible import adjudicate_dirigible, balances, opening_position, supply_points
+from shared.rules.dirigible.economy import removals_needed
+from shared.rules.dirigible.document import (
+    VARIANT as NAME, adjudicate_dirigible_document, dirigible_position_from_document,
+    dirigible_position_to_document, read_dirigible_order,
+)
+from shared.rules.dirigible.possible import dirigible_possible_orders
+from shared.rules.diplomacy.orders import Build, Order, UnitType
+from shared.rules.diplomacy.phase import PhaseType
+from shared.rules.diplomacy.position import Position, Resolution
+
+from .base import Opening, OrderCheck, PhaseOutcome
+from .board import BoardVariant, centres_by_power, dislodged_json, results_json, unreadable, units_by_power
+
+
+def read_orders(texts: Sequence[str], power: str, position: Position) -> list[Order | ParseError]:
+    game_map = load_map(NAME)
+    return [read_dirigible_order(text, power, position, game_map) for text in texts]
+
+
+def check_orders(texts: Sequence[str], power: str, position: Position) -> list[OrderCheck]:
+    """Each text read, then judged by resolving the power's submission alone: an order the
+    rules would ignore (void) is rejected with the rules' reason, and so, in a Winter, is a
+    build the points cannot pay for."""
+    readings = read_orders(texts, power, position)
+    again = _second_orders(readings)
+    orders = [r for i, r in enumerate(readings) if not isinstance(r, ParseError) and i not in again]
+    trial = adjudicate_dirigible(position, {power: orders}) if orders else None
+    answers = iter(trial.results if trial is not None else ())
+    winter = position.phase.type is PhaseType.ADJUSTMENTS
+    checks = []
+    for index, (text, reading) in enumerate(zip(texts, readings)):
+        if isinstance(reading, ParseError):
+            checks.append(unreadable(text, reading))
+            continue
+        if index in again:
+            checks.append(OrderCheck(text, False, reason=again[index]))
+            continue
+        answer = next(answers)
+        rejected = answer.result == "void" or (winter and answer.result == "fails")
+        checks.append(OrderCheck(text, not rejected, order=None if rejected else str(reading),
+                                 reason=answer.reason if rejected else None))
+    return checks
+
+
+def _second_orders(readings: Sequence[Order | ParseError]) -> dict[int, str]:
+    """Index -> problem for each later order to a unit (or build site) already ordered: the
+    first order is the one kept, as in the standard game."""
+    seen: set[tuple[bool, str]] = set()
+    problems: dict[int, str] = {}
+    for index, reading in enumerate(readings):
+        unit = getattr(reading, "unit", None)
+        if isinstance(reading, ParseError) or unit is None:
+            continue
+        key = (unit.type is UnitType.DIRIGIBLE, unit.province)
+        if key in seen:
+            problems[index] = (f"a unit is already built at {unit.province}" if isinstance(reading, Build)
+                               else f"{unit} already has an order")
+        seen.add(key)
+    return problems
+
+
+def position_view(position: Position) -> dict[str, Any]:
+    """The board as every viewer sees it (nothing is hidden): dirigibles in ``units`` beside the
+    armies and fleets, the centres devastated this year, and in a Winter each power's supply
+    points, its balance (points minus upkeep) and its ``adjustments``: the points it may spend
+    on builds (positive), or minus the fewest units it must remove (negative)."""
+    units = units_by_power([*position.units.values(), *position.air_units.values()])
+    centres = centres_by_power(position.centres)
+    winter = position.phase.type is PhaseType.ADJUSTMENTS
+    return {
+        "phase": str(position.phase),
+        "units": units,
+        "centres": centres,
+        "devastated": sorted(position.devastated),
+        "points": dict(sorted(supply_points(position).items())) if winter else {},
+        "balance": balances(position) if winter else {},
+        "adjustments": {p: n if n > 0 else -removals_needed(position, p)
+                        for p, n in balances(position).items() if n} if winter else {},
+        "dislodged": dislodged_json(position.dislodged),
+    }
+
+
+def outcome_of(before: Position, resolution: Resolution) -> PhaseOutcome:
+    orders = results_json(resolution.results)
+    details: dict[str, Any] = {"dislodged": dislodged_json(resolution.dislodged), "devastated": sorted(resolution.position.devastated)}
+    if before.phase.type is PhaseType.ADJUSTMENTS:
+        details["points"] = dict(sorted(supply_points(before).items()))
+    return PhaseOutcome(
+        phase=str(resolution.phase), orders=orders, state=dirigible_position_to_document(resolution.position),
+        next_phase=str(resolution.next_phase), must_act=sorted(resolution.must_act),
+        winners=sorted(resolution.winners), details=details)
+
+
+class DirigibleVariant(BoardVariant):
+    name = NAME
+    default_settings = {"player_count": 7}
+
+    def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
+        position = opening_position(NAME, load_map(NAME))
+        powers = sorted(load_map(NAME).powers)
+        return Opening(str(position.phase), dirigible_position_to_document(position),
+                       [[power] for power in powers], powers)
+
+    def check_orders(self, state: Mapping[str, Any], power: str, texts: Sequence[str]) -> list[OrderCheck]:
+        return check_orders(texts, power, dirigible_position_from_document(dict(state)))
+
+    def resolve(self, state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
+                settings: Mapping[str, Any], seed: int,
+                civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
+        position = dirigible_position_from_document(dict(state))
+        read = {power: [o for o in read_orders(texts, power, position) if not isinstance(o, ParseError)]
+                for power, texts in sorted(orders.items())}
+        resolution = adjudicate_dirigible(position, read, edition=str(settings.get("edition", "2000")),
+                                          civil_disorder=frozenset(civil_disorder))
+        return outcome_of(position, resolution)
+
+    def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]:
+        position = dirigible_position_from_document(dict(state))
+        options = dirigible_possible_orders(position, power, load_map(NAME))
+        return {key: [str(o) for o in found] for key, found in sorted(options.items())}
+
+    def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        return position_view(dirigible_position_from_document(dict(state)))
+
+    def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        return adjudicate_dirigible_document(dict(doc))
+
+
+VARIANT = DirigibleVariant()

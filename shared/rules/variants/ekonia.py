@@ -1,0 +1,144 @@
+"""Tale of Ekonia for the platform: ``VARIANT`` implements the ``Variant`` protocol in JSON
+documents over the pure rules in ``shared.rules.ekonia`` (planning, combat, captures, economy,
+espionage, the turn, and the visibility policy).
+
+Phases are turns, named ``T01``, ``T02``...; every state orders at once each turn, and there
+are no retreat or adjustment phases.
+"""
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Any, Mapping, Sequence
+
+from shared.rules.ekonia.board import Board, board_from_map
+from shared.rules.ekonia.menu import possible_orders
+from shared.rules.ekonia.parser import ParseError, parse_order
+from shared.rules.ekonia.planning import plan_orders
+from shared.rules.ekonia.state import alive_powers, initial_state, phase_name, turn_of
+from shared.rules.ekonia.turn import resolve_turn
+
+from .base import Opening, OrderCheck, PhaseKind, PhaseOutcome
+from shared.rules.ekonia import ENGINE_VERSION
+from shared.rules.ekonia.policy import state_view, turn_view
+
+
+@lru_cache(maxsize=1)
+def ekonia_board() -> Board:
+    from shared.rules.ekonia.geography import load_ekonia_map
+    return board_from_map(load_ekonia_map())
+
+
+def check_orders(state: Mapping[str, Any], board: Board, power: str,
+                 texts: Sequence[str]) -> list[OrderCheck]:
+    """Each text read and checked with the others of the submission, counting gold the
+    submission EXPECTs from other states as if it will arrive."""
+    if power not in state["powers"] or not state["powers"][power]["alive"]:
+        return [OrderCheck(t, False, reason=f"{power} does not play this game") for t in texts]
+    read = [(t, parse_order(t, board)) for t in texts]
+    valid = [o for _, o in read if not isinstance(o, ParseError)]
+    plan = plan_orders(dict(state), board, power, valid, count_expected=True)
+    checks, index = [], 0
+    for text, order in read:
+        if isinstance(order, ParseError):
+            checks.append(OrderCheck(text, False, reason=order.reason, where=order.where,
+                                     expected=order.expected))
+            continue
+        reason = plan.reasons.get(index)
+        checks.append(OrderCheck(text, reason is None, order=order.text(), reason=reason))
+        index += 1
+    return checks
+
+
+class EkoniaVariant:
+    name = "ekonia"
+    default_settings = {"player_count": 6}
+    engine_version = ENGINE_VERSION
+
+    def __init__(self, board: Board | None = None) -> None:
+        self._board = board
+
+    @property
+    def board(self) -> Board:
+        return self._board or ekonia_board()
+
+    def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
+        """Six states; ``player_count`` (default: all) from 2 to 6. With fewer players the
+        states that play are drawn from the game's seed; the others' land starts neutral."""
+        states = sorted(self.board.states)
+        count = int((settings or {}).get("player_count") or len(states))
+        if not 2 <= count <= len(states):
+            raise ValueError(f"Tale of Ekonia is played by 2 to {len(states)} players, not {count}")
+        powers = sorted(random.Random(f"{seed}:ekonia:states").sample(states, count))
+        state = initial_state(self.board, powers)
+        playing = alive_powers(state)
+        return Opening(phase_name(state["turn"]), state, [[p] for p in playing], playing)
+
+    def phase_of(self, state: Mapping[str, Any]) -> str:
+        return phase_name(state["turn"])
+
+    def powers(self) -> list[str]:
+        return sorted(self.board.states)
+
+    def phase_kind(self, phase: str) -> PhaseKind:
+        return "movement"
+
+    def phase_order(self, phase: str) -> tuple[int, ...]:
+        return (turn_of(phase),)
+
+    def surviving(self, state: Mapping[str, Any]) -> frozenset[str]:
+        return frozenset(alive_powers(state))
+
+    def adjustments(self, state: Mapping[str, Any]) -> dict[str, int]:
+        return {}
+
+    def forced_only(self, state: Mapping[str, Any]) -> frozenset[str]:
+        return frozenset()
+
+    def check_orders(self, state: Mapping[str, Any], power: str,
+                     texts: Sequence[str]) -> list[OrderCheck]:
+        return check_orders(state, self.board, power, texts)
+
+    def resolve(self, state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
+                settings: Mapping[str, Any], seed: int,
+                civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
+        """Civil disorder needs nothing special: a state without orders buys nothing, its
+        units stay where they are and its income still comes in."""
+        result = resolve_turn(state, self.board, orders, seed=seed, settings=settings)
+        must_act = [] if result.winners else alive_powers(result.state)
+        return PhaseOutcome(result.phase, result.orders, result.state, result.next_phase,
+                            must_act, result.winners, result.details)
+
+    def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]:
+        return possible_orders(dict(state), self.board, power)
+
+    def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        return state_view(state, self.board, viewer)
+
+    def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        return turn_view(resolved, viewer)
+
+    def check_settings(self, settings: Mapping[str, Any]) -> None:
+        """2 to 6 players (``opening`` says it again); ``max_turns`` a positive number or none."""
+        count = (settings or {}).get("player_count") or len(self.board.states)
+        if not 2 <= int(count) <= len(self.board.states):
+            raise ValueError(f"Tale of Ekonia is played by 2 to {len(self.board.states)} players, not {count}")
+        max_turns = (settings or {}).get("max_turns")
+        if max_turns is not None and int(max_turns) < 1:
+            raise ValueError(f"max_turns must be at least 1, not {max_turns}")
+
+    def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        """``{"variant": "ekonia", "state", "orders": {STATE: [texts]}, "seed"}`` resolved."""
+        state = doc.get("state") or self.opening(doc.get("settings") or {}, int(doc.get("seed", 0))).state
+        result = resolve_turn(state, self.board, doc.get("orders") or {},
+                              seed=int(doc.get("seed", 0)), settings=doc.get("settings") or {})
+        return {"variant": "ekonia", "phase": result.phase, "orders": result.orders,
+                "state": result.state, "next_phase": result.next_phase,
+                "rolls": result.details["rolls"], "battles": result.details["battles"],
+                "events": result.details["events"], "missions": result.details["missions"],
+                "ledgers": result.details["ledgers"], "winners": result.winners}
+
+
+VARIANT = EkoniaVariant()
+
+__all__ = ["VARIANT", "EkoniaVariant", "check_orders", "ekonia_board"]

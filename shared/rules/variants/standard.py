@@ -1,0 +1,127 @@
+"""The standard game (and the small games of seed 003) behind the ``Variant`` protocol.
+
+A thin adapter: every rule lives in ``shared.rules.diplomacy``; this module only turns
+JSON documents into engine values and back.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from shared.rules.diplomacy import (
+    ParseError, adjudicate, adjudicate_document, draw_italy_side, initial_position, load_map,
+    normalise_order, position_from_document, position_to_document, possible_orders,
+    small_game,
+)
+from shared.rules.diplomacy.legality import orders_problems
+from shared.rules.diplomacy.orders import Order
+from shared.rules.diplomacy.phase import PhaseType
+from shared.rules.diplomacy.possible import adjustment_count
+from shared.rules.diplomacy.position import Position, Resolution
+
+from .base import Opening, OrderCheck, PhaseOutcome
+from .board import (
+    BoardVariant, centres_by_power, dislodged_json, parse_cached, results_json, unreadable, units_by_power,
+)
+
+
+def setup_of(settings: Mapping[str, Any], seed: int):
+    """The small-game setup (2 to 7 players) of a game's settings and stored seed."""
+    players = int(settings.get("player_count", 7))
+    return small_game(players, italy_joins_seat=draw_italy_side(seed) if players == 2 else 0)
+
+
+def read_orders(texts: Sequence[str], power: str, position: Position) -> list[Order | ParseError]:
+    game_map = load_map(position.variant)
+    readings: list[Order | ParseError] = []
+    for text in texts:
+        reading = parse_cached(text, position.variant, position.phase.type, power)
+        if not isinstance(reading, ParseError):
+            reading = normalise_order(reading, position, game_map)
+        readings.append(reading)
+    return readings
+
+
+def check_orders(texts: Sequence[str], power: str, position: Position) -> list[OrderCheck]:
+    """Each text read and checked: accepted in canonical notation, or rejected with the reason."""
+    readings = read_orders(texts, power, position)
+    orders = [r for r in readings if not isinstance(r, ParseError)]
+    problems = iter(orders_problems(orders, power, position, load_map(position.variant)))
+    checks = []
+    for text, reading in zip(texts, readings):
+        if isinstance(reading, ParseError):
+            checks.append(unreadable(text, reading))
+            continue
+        problem = next(problems)
+        checks.append(OrderCheck(text, problem is None, order=str(reading) if problem is None else None,
+                                 reason=problem))
+    return checks
+
+
+def position_view(position: Position) -> dict[str, Any]:
+    """The board as every viewer sees it (nothing is hidden in the standard game), with the
+    builds allowed (positive) or removals owed (negative) of each power in adjustment phases."""
+    units = units_by_power(position.units.values())
+    centres = centres_by_power(position.centres)
+    adjusting = position.phase.type is PhaseType.ADJUSTMENTS
+    powers = sorted(set(units) | set(centres))
+    return {
+        "phase": str(position.phase),
+        "units": units,
+        "centres": centres,
+        "adjustments": {p: n for p in powers if (n := adjustment_count(position, p))} if adjusting else {},
+        "dislodged": dislodged_json(position.dislodged),
+    }
+
+
+def outcome_of(resolution: Resolution) -> PhaseOutcome:
+    return PhaseOutcome(
+        phase=str(resolution.phase), orders=results_json(resolution.results), state=position_to_document(resolution.position),
+        next_phase=str(resolution.next_phase), must_act=sorted(resolution.must_act),
+        winners=sorted(resolution.winners), details={"dislodged": dislodged_json(resolution.dislodged)})
+
+
+class StandardVariant(BoardVariant):
+    name = "standard"
+    default_settings = {"player_count": 7}
+
+    def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
+        setup = setup_of(settings, seed)
+        position = initial_position(self.name, year=setup.first_phase.year)
+        must_act = sorted({pu.power for pu in position.units.values()} - setup.sitting_out_at(position.phase))
+        return Opening(str(position.phase), position_to_document(position),
+                       [list(seat) for seat in setup.seats], must_act,
+                       tuple((j.power, j.seat, str(j.phase)) for j in setup.joins))
+
+    def check_orders(self, state: Mapping[str, Any], power: str, texts: Sequence[str]) -> list[OrderCheck]:
+        return check_orders(texts, power, position_from_document(dict(state)))
+
+    def resolve(self, state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
+                settings: Mapping[str, Any], seed: int,
+                civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
+        position = position_from_document(dict(state))
+        setup = setup_of(settings, seed)
+        read = {power: [o for o in read_orders(texts, power, position) if not isinstance(o, ParseError)]
+                for power, texts in sorted(orders.items())}
+        resolution = adjudicate(
+            position, read, edition=str(settings.get("edition", "2000")),
+            civil_disorder=frozenset(civil_disorder) | setup.sitting_out_at(position.phase),
+            victory_centres=setup.victory_centres, teams=setup.teams_at(position.phase))
+        outcome = outcome_of(resolution)
+        sitting_out = setup.sitting_out_at(resolution.next_phase)
+        return PhaseOutcome(outcome.phase, outcome.orders, outcome.state, outcome.next_phase,
+                            [p for p in outcome.must_act if p not in sitting_out], outcome.winners,
+                            outcome.details)
+
+    def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]:
+        position = position_from_document(dict(state))
+        options = possible_orders(position, power, load_map(position.variant))
+        return {loc: [str(o) for o in found] for loc, found in sorted(options.items())}
+
+    def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        return position_view(position_from_document(dict(state)))
+
+    def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        return adjudicate_document(dict(doc))
+
+
+VARIANT = StandardVariant()
