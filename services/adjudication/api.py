@@ -12,6 +12,7 @@ from shared.http.app import build_app
 from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, Now, StoreDep, request_metadata
 from shared.auth import require
 from shared.errors import Forbidden
+from shared.game.guards import choose_power, require_playing
 from shared.settings import Settings
 
 from . import service
@@ -170,8 +171,8 @@ async def possible_orders(game: CurrentGame, caller: CurrentPlayer, store: Store
     """The legal orders of each of the caller's units now, and which still lack an order
     (``?power=`` picks a power of a seat that plays several)."""
     if not game.powers_of(caller.player_id):
-        service.playable_state(game)  # 409 before the start
-    power = service.choose_power(game, str(caller.player_id), power)
+        require_playing(game)  # 409 before the start
+    power = choose_power(game, str(caller.player_id), power)
     phase = game.phase or ""
     submitted = (await service.current_orders(store, game.game_id, phase)).get(power, [])
     return service.possible_for(game, power, submitted)

@@ -24,16 +24,18 @@ from typing import Any, Mapping, Sequence
 
 from shared.rules.variants import Opening, OrderCheck, PhaseOutcome, Variant, get_variant
 from shared.game import deadlines
-from shared.game.draws import surviving_powers
 from shared.game.repository import game_row, read_game, read_state
+from shared.game.guards import choose_power, require_must_act, require_open_phase, require_playing
+from shared.game.log import phase_submissions
 from shared.game.state import GameState, apply
+from shared.game.submissions import PowerSubmission, latest_submissions, submitted_orders
 from shared.clock import SYSTEM_CLOCK
 from shared.errors import Conflict, Forbidden, Unprocessable
 from shared.events import (
     AdjudicatedOrder, DislodgedRecord, Event, GameFinished, OrdersSubmitted, PhaseResolved,
     ReadySet, from_recorded, game_stream, orders_prefix, orders_stream, to_new_event,
 )
-from shared.store import EventStore, Transaction
+from shared.store import EventStore, RecordedEvent, Transaction
 
 MAX_CHAINED_PHASES = 8  # phases resolved in one go when nobody has anything to do in them
 
@@ -50,7 +52,7 @@ def opening(variant: str, settings: Mapping[str, Any], seed: int) -> Opening:
 
 
 def check_orders(state: GameState, power: str, texts: Sequence[str]) -> list[OrderCheck]:
-    return variant_of(state).check_orders(playable_state(state), power, texts)
+    return variant_of(state).check_orders(require_playing(state), power, texts)
 
 
 def adjudicate_phase(state: GameState, position_before: dict[str, Any], submitted: Mapping[str, Sequence[str]],
@@ -76,65 +78,10 @@ def resolution_event(position_before: dict[str, Any], outcome: PhaseOutcome, edi
         civil_disorder=sorted(civil_disorder), details=details)
 
 
-def playable_state(state: GameState) -> dict[str, Any]:
-    """The current state document of a game that is being played (409 otherwise)."""
-    if state.status == "forming":
-        raise Conflict(f"game {state.game_id} has not started", code="game_not_started")
-    if state.status == "finished" or state.position is None:
-        raise Conflict(f"game {state.game_id} is finished", code="game_finished")
-    return state.position
-
-
-def power_must_act(state: GameState, power: str) -> None:
-    if power not in state.must_act:
-        raise Conflict(f"{power} has nothing to order in {state.phase}", code="nothing_to_order",
-                       where="phase")
-
-
-def choose_power(state: GameState, player_id: str, wanted: str | None) -> str:
-    """The power a player acts for: ``wanted`` (one of their seat's), or the only one that
-    must act now. 403 for a power of another seat; 422 when the seat must say which."""
-    powers = state.powers_of(player_id)
-    if not powers:
-        raise Forbidden("this player has no power in this game", code="no_power")
-    if wanted is not None:
-        power = wanted.strip().upper()
-        if power not in powers:
-            raise Forbidden(f"{power} is not one of this player's powers ({', '.join(powers)})",
-                            code="not_your_power", where="power")
-        return power
-    acting = [p for p in powers if p in state.must_act]
-    if len(powers) == 1 or not acting:
-        return powers[0]
-    if len(acting) > 1:
-        raise Unprocessable(f"this seat plays {', '.join(acting)} in {state.phase}: say which with 'power'",
-                            code="power_required", where="power")
-    return acting[0]
-
-
 def forced_only_powers(state: GameState) -> frozenset[str]:
     """Powers whose only possible orders are forced (removing every unit they have): they are
     never waited for nor counted as missing their deadline."""
     return frozenset() if state.position is None else variant_of(state).forced_only(state.position)
-
-
-@dataclass(frozen=True)
-class PowerSubmission:
-    orders: list[str] | None = None  # None: nothing submitted in this phase
-    ready: bool = False
-
-
-def phase_submissions(streams: Mapping[str, list]) -> dict[str, PowerSubmission]:
-    """Each power's latest orders and ready flag, folded from its order stream."""
-    found: dict[str, PowerSubmission] = {}
-    for records in streams.values():
-        for record in records:
-            event = from_recorded(record)
-            if isinstance(event, OrdersSubmitted):
-                found[event.power] = PowerSubmission(list(event.orders), False)
-            elif isinstance(event, ReadySet):
-                found[event.power] = PowerSubmission(found.get(event.power, PowerSubmission()).orders, event.ready)
-    return found
 
 
 def missing_powers(state: GameState, submissions: Mapping[str, PowerSubmission],
@@ -157,7 +104,7 @@ def waiting_for(state: GameState, submissions: Mapping[str, PowerSubmission]) ->
 
 def abandoned(state: GameState) -> list[str]:
     """The surviving powers when every one of them is in civil disorder (else [])."""
-    alive = surviving_powers(state) & set(state.played_powers())
+    alive = state.surviving_powers() & set(state.played_powers())
     return sorted(alive) if alive and alive <= state.disorder else []
 
 
@@ -179,21 +126,10 @@ async def _acting_power(tx: Transaction, game_id: str, player_id: str, power: st
     """Under the share lock: the game's state and the power the player acts for, after checking
     that it may act now (the phase is open, named rightly, before its deadline; the power must act)."""
     state = await read_state(tx, game_id)
-    _open_phase(state, now, phase)
+    require_open_phase(state, now, phase)
     acting = choose_power(state, player_id, power)
-    power_must_act(state, acting)
+    require_must_act(state, acting)
     return state, acting
-
-
-def _open_phase(state: GameState, now: datetime, phase: str | None) -> None:
-    """409 unless orders may be given now: the game is being played, in ``phase`` if one is
-    named, and its deadline has not passed."""
-    playable_state(state)
-    if phase is not None and phase.strip().upper() != state.phase:
-        raise Conflict(f"the game is at {state.phase}, not {phase}", code="wrong_phase", where="body.phase")
-    if deadlines.deadline_passed(state, now):
-        raise Conflict(f"the deadline of {state.phase} has passed; these orders were not stored",
-                       code="deadline_passed")
 
 
 async def submit_orders(store: EventStore, game_id: str, player_id: str, texts: Sequence[str],
@@ -220,7 +156,7 @@ async def set_ready(store: EventStore, game_id: str, player_id: str, ready: bool
     async with store.transaction(game_id, lock="share") as tx:
         state, acting = await _acting_power(tx, game_id, player_id, power, phase, _now(now))
         current = str(state.phase)
-        own = phase_submissions(await tx.read_streams(orders_prefix(game_id, current) + acting))
+        own = latest_submissions(from_recorded(r) for r in await tx.read_stream(orders_stream(game_id, current, acting)))
         if ready and own.get(acting, PowerSubmission()).orders is None:
             raise Conflict(f"{acting} has submitted no orders for {current} (submit an empty list to hold)",
                            code="nothing_submitted")
@@ -232,30 +168,21 @@ async def set_ready(store: EventStore, game_id: str, player_id: str, ready: bool
 
 async def current_orders(store: EventStore, game_id: str, phase: str) -> dict[str, list[str]]:
     """Each power's latest submission for ``phase``."""
-    return latest_orders(await store.read_streams(orders_prefix(game_id, phase)))
-
-
-async def current_submissions(store: EventStore, game_id: str, phase: str) -> dict[str, PowerSubmission]:
-    return phase_submissions(await store.read_streams(orders_prefix(game_id, phase)))
-
-
-def latest_orders(streams: Mapping[str, list]) -> dict[str, list[str]]:
-    return {power: list(s.orders) for power, s in phase_submissions(streams).items() if s.orders is not None}
+    return submitted_orders(await phase_submissions(store, game_id, phase))
 
 
 async def resolve_if_complete(store: EventStore, game_id: str, phase: str, now: datetime) -> bool:
     """Resolve ``phase`` now if nobody is waited for any more (early resolution); whether it was."""
     # a cheap look first, outside any transaction: most submissions are not the last
     state = await read_game(store, game_id)
-    if state is None or state.phase != phase or deadlines.deadline_passed(state, now) or waiting_for(
-            state, await current_submissions(store, game_id, phase)):
+    if state is None or state.phase != phase or state.deadline_passed(now) or waiting_for(
+            state, await phase_submissions(store, game_id, phase)):
         return False
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)
-        if state.status != "active" or state.phase != phase or deadlines.deadline_passed(state, now):
+        if state.status != "active" or state.phase != phase or state.deadline_passed(now):
             return False  # resolved meanwhile, or due: the clock worker's
-        streams = await tx.read_streams(orders_prefix(game_id, phase))
-        if waiting_for(state, phase_submissions(streams)):
+        if waiting_for(state, await phase_submissions(tx, game_id, phase)):
             return False
         await resolve_in(tx, state, now, metadata={"actor": "clock", "reason": "early"})
         return True
@@ -288,7 +215,7 @@ def resolution_plan(state: GameState, submissions: Mapping[str, PowerSubmission]
     disorder = frozenset(missing_powers(state, submissions)) if deadline else frozenset()
     pending: list[Event] = []
     for _ in range(MAX_CHAINED_PHASES):
-        event = adjudicate_phase(state, playable_state(state), submitted, disorder)
+        event = adjudicate_phase(state, require_playing(state), submitted, disorder)
         pending.append(event)
         state = apply(state, event)
         if event.winners:
@@ -320,7 +247,7 @@ async def write_plan(tx: Transaction, plan: Plan, now: datetime) -> None:
 async def resolve_in(tx: Transaction, state: GameState, now: datetime, *, deadline: bool = False,
                      metadata: dict | None = None) -> list[PhaseResolved]:
     """Resolve the current phase of ``state`` in ``tx`` (which holds the game's exclusive lock)."""
-    submissions = phase_submissions(await tx.read_streams(orders_prefix(state.game_id, str(state.phase))))
+    submissions = await phase_submissions(tx, state.game_id, str(state.phase))
     plan = resolution_plan(state, submissions, now, deadline=deadline, metadata=metadata)
     await write_plan(tx, plan, now)
     return plan.resolved
@@ -336,7 +263,7 @@ async def resolve_phase(store: EventStore, game_id: str, phase: str | None,
         if phase is not None and state.phase != phase and any(r.phase == phase for r in state.resolved):
             raise Conflict(f"phase {phase} has already been resolved; the game is at {state.phase}",
                            code="phase_already_resolved", where="body.phase")
-        playable_state(state)
+        require_playing(state)
         if phase is not None and state.phase != phase:
             raise Conflict(f"the game is at {state.phase}, not {phase}", code="wrong_phase", where="body.phase")
         return (await resolve_in(tx, state, now, metadata=metadata))[0]
@@ -349,8 +276,8 @@ async def plan_due(tx: Transaction, game_id: str, now: datetime) -> tuple[str | 
     state = await read_state(tx, game_id)
     action = deadlines.due_action(state, now)
     if action == "resolve":
-        streams = await tx.read_streams(orders_prefix(game_id, str(state.phase)))
-        return action, resolution_plan(state, phase_submissions(streams), now, deadline=True,
+        submissions = await phase_submissions(tx, game_id, str(state.phase))
+        return action, resolution_plan(state, submissions, now, deadline=True,
                                        metadata={"actor": "clock", "reason": "deadline"})
     if action == "resume":
         version, resumed = state.version, deadlines.resume(state, now, "clock")
@@ -361,7 +288,7 @@ async def plan_due(tx: Transaction, game_id: str, now: datetime) -> tuple[str | 
 def possible_for(state: GameState, power: str, submitted: list[str]) -> dict[str, Any]:
     """The legal orders of each of the power's units now, which units still lack an order, and
     in adjustment phases the builds allowed (positive) or removals owed (negative)."""
-    current = playable_state(state)
+    current = require_playing(state)
     variant = variant_of(state)
     options = variant.possible_orders(current, power)
     chosen = set(submitted)

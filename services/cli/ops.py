@@ -22,6 +22,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from shared.game.log import is_order_stream_of
 from shared.store import EventStore, NewEvent, RecordedEvent, open_store
 
 DEFAULT_DATABASE_URL = "sqlite:///./entente.db"
@@ -94,21 +95,14 @@ def game_stream_id(game_id: str) -> str:
     return f"game-{game_id}"
 
 
-def is_order_stream_of(stream_id: str, game_id: str) -> bool:
-    """``orders-{game}-{phase}-{POWER}``: phase and power contain no dash, a game id may."""
-    prefix = f"orders-{game_id}-"
-    return stream_id.startswith(prefix) and stream_id[len(prefix):].count("-") == 1
-
-
 async def read_game_log(store: EventStore, game_id: str) -> list[RecordedEvent]:
     """The game's stream and its order streams, in global position order."""
-    records = await store.read_stream(game_stream_id(game_id))
-    if not records:
+    from shared.game.log import read_log
+
+    log = await read_log(store, game_id, all_orders=True)
+    if not log.game:
         raise OpsError(f"no game {game_id!r} in this store")
-    for stream_id, stream in (await store.read_streams(f"orders-{game_id}-")).items():
-        if is_order_stream_of(stream_id, game_id):
-            records.extend(stream)
-    return sorted(records, key=lambda record: record.position)
+    return log.records()
 
 
 def record_to_json(record: RecordedEvent) -> dict[str, Any]:
@@ -345,11 +339,9 @@ def replay_log(game_id: str, records: Sequence[RecordedEvent], progress: TextIO 
 
 def orders_at(submissions: Sequence[tuple[int, Any]], phase: str, before_position: int) -> dict[str, list[str]]:
     """Each power's latest submission for ``phase`` recorded before the resolution."""
-    latest: dict[str, list[str]] = {}
-    for position, event in submissions:
-        if event.phase == phase and position < before_position:
-            latest[event.power] = list(event.orders)
-    return latest
+    from shared.game.submissions import latest_submissions, submitted_orders
+
+    return submitted_orders(latest_submissions((e for position, e in submissions if position < before_position), phase))
 
 
 COMPARED_FIELDS = ("phase", "orders", "dislodged", "position", "next_phase", "must_act", "winners", "details")

@@ -12,13 +12,13 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from shared.game.draws import surviving_powers
-from shared.game.repository import fold_records
 from shared.game.state import GameState
 from shared.errors import Conflict, Forbidden, Unprocessable
 from shared.events import from_recorded, game_stream, to_new_event
 from shared.events_social import MessageSent, press_stream
+from shared.game.guards import require_own_power, require_seat_powers, require_started, require_surviving
 from shared.game.press import message_json, readable
+from shared.game.repository import read_state
 from shared.store import EventStore, RecordedEvent
 
 MAX_TEXT = 2000
@@ -37,18 +37,10 @@ class Draft:
 def check_message(state: GameState, player_id: str, sender: str | None, to: str | Sequence[str],
                   text: str) -> Draft:
     """The message a seat may send, or the 4xx that says why not (nothing is written then)."""
-    if state.status == "forming":
-        raise Conflict(f"game {state.game_id} has not started", code="game_not_started")
-    if state.status == "finished":
-        raise Conflict(f"game {state.game_id} is finished", code="game_finished")
-    powers = state.powers_of(player_id)
-    if not powers:
-        raise Forbidden("this player has no power in this game", code="no_power")
-    if sender is not None and sender.upper() not in powers:
-        raise Forbidden(f"this seat does not play {sender.upper()}", code="not_your_power", where="body.from")
-    power = sender.upper() if sender else powers[0]
-    if power not in surviving_powers(state):
-        raise Conflict(f"{power} is out of the game and cannot send messages", code="power_eliminated")
+    require_started(state)
+    powers = require_seat_powers(state, player_id)
+    power = require_own_power(state, player_id, sender, "body.from") if sender is not None else powers[0]
+    require_surviving(state, power, "send messages")
     press = state.settings.press
     if press == "none":
         raise Forbidden("this is a gunboat game: no messages", code="press_disabled", where="body")
@@ -84,7 +76,7 @@ def _recipients(state: GameState, sender: str, to: str | Sequence[str]) -> list[
 async def send_message(store: EventStore, game_id: str, player_id: str, sender: str | None,
                        to: str | Sequence[str], text: str, metadata: dict | None = None) -> dict[str, Any]:
     async with store.transaction(game_id, lock="share") as tx:
-        state = fold_records(await tx.read_stream(game_stream(game_id)))
+        state = await read_state(tx, game_id)
         draft = check_message(state, player_id, sender, to, text)
         message = MessageSent(message_id="m_" + secrets.token_hex(8), phase=state.phase or "",
                               sender=draft.sender, codename=draft.codename, recipients=draft.recipients,

@@ -10,13 +10,12 @@ from fastapi.responses import Response
 
 from shared.http.app import build_app
 from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
-from shared.game.state import GameState, fold
 from shared.auth import require
-from shared.events import from_recorded, game_stream, orders_prefix
+from shared.game.log import phase_submissions, read_log
 from shared.settings import Settings
 
 from .schemas import GameView
-from .view import view, viewer_for
+from .view import view_of, viewer_for
 
 router = APIRouter(tags=["visibility"])
 
@@ -26,16 +25,9 @@ async def game_view(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
                     power: Annotated[str | None, Query(max_length=20)] = None) -> dict[str, Any]:
     """The caller's view: a player's own power (and own pending orders); public without a token."""
     viewer = viewer_for(caller, game, power)
-    async with store.reading() as tx:
-        records = await tx.read_stream(game_stream(game.game_id))
-        events = [from_recorded(r) for r in records]
-        current = fold(events).phase
-        order_records = []
-        if current:
-            for stream in (await tx.read_streams(orders_prefix(game.game_id, current))).values():
-                order_records.extend(stream)
-    order_records.sort(key=lambda r: r.position)
-    return view(events + [from_recorded(r) for r in order_records], viewer)
+    active = game.status == "active" and game.phase
+    submissions = await phase_submissions(store, game.game_id, str(game.phase)) if active else {}
+    return view_of(game, submissions, viewer)
 
 
 @router.get("/games/{game_id}/events", response_class=Response,
@@ -44,10 +36,7 @@ async def game_events(game: CurrentGame, caller: CurrentCaller, store: StoreDep)
     """The whole log of the game, its own stream and its order streams, as JSON lines (operator)."""
     require(caller, "operator")
     async with store.reading() as tx:
-        records = list(await tx.read_stream(game_stream(game.game_id)))
-        for stream in (await tx.read_streams(orders_prefix(game.game_id))).values():
-            records.extend(stream)
-    records.sort(key=lambda r: r.position)
+        records = (await read_log(tx, game.game_id, all_orders=True)).records()
     lines = [json.dumps({"stream_id": r.stream_id, "version": r.version, "position": r.position,
                          "type": r.type, "schema_version": r.schema_version, "data": r.data,
                          "metadata": r.metadata, "recorded_at": r.recorded_at.isoformat()})

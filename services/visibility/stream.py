@@ -25,7 +25,8 @@ from fastapi.responses import StreamingResponse
 from sqlalchemy import func, select
 
 from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
-from shared.game.state import GameState, fold
+from shared.game.log import read_log_at
+from shared.game.state import GameState
 from shared.game.press import readable
 from shared.auth import Caller
 from shared.errors import BadRequest
@@ -35,7 +36,7 @@ from shared.store import EventStore, RecordedEvent
 from shared.store.tables import EventTable
 
 from .schemas import GameView
-from .view import view, viewer_for
+from .view import view_of, viewer_for
 
 router = APIRouter(tags=["visibility"])
 
@@ -63,18 +64,11 @@ async def log_head(store: EventStore) -> int:
 async def view_at(store: EventStore, game_id: str, caller: Caller, power: str | None,
                   up_to: int) -> tuple[dict[str, Any] | None, GameState | None]:
     """The caller's view of the game as it was at log position ``up_to``, and the game then
-    (None before the game existed). Every event up to ``up_to`` has committed, so separate
-    reads filtered by position agree."""
-    game_events = [from_recorded(r) for r in await store.read_stream(game_stream(game_id)) if r.position <= up_to]
-    if not game_events:
+    (None before the game existed)."""
+    log, state = await read_log_at(store, game_id, up_to)
+    if state is None:
         return None, None
-    state = fold(game_events)
-    order_records: list[RecordedEvent] = []
-    if state.phase:
-        for records in (await store.read_streams(orders_prefix(game_id, state.phase))).values():
-            order_records.extend(r for r in records if r.position <= up_to)
-    order_records.sort(key=lambda r: r.position)
-    seen = view(game_events + [from_recorded(r) for r in order_records], viewer_for(caller, state, power))
+    seen = view_of(state, log.submissions(state.phase), viewer_for(caller, state, power))
     return GameView.model_validate(seen).model_dump(mode="json"), state  # the same shape as GET .../view
 
 

@@ -22,12 +22,14 @@ of all of them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Literal
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal
 
 from shared.auth import Caller
 from shared.errors import Forbidden, Unprocessable
 from shared.events import Event, OrdersSubmitted, ReadySet
 from shared.game.state import GameState, fold
+from shared.game.submissions import PowerSubmission, latest_submissions, submitted_orders
 from shared.rules.variants import get_variant
 
 
@@ -71,6 +73,11 @@ def view(events: Iterable[Event], viewer: Viewer) -> dict[str, Any]:
     """The viewer's picture of the game after ``events`` (game stream and order streams, in log order)."""
     events = list(events)
     state = fold(e for e in events if not isinstance(e, (OrdersSubmitted, ReadySet)))
+    return view_of(state, latest_submissions(events, state.phase), viewer)
+
+
+def view_of(state: GameState, submissions: Mapping[str, PowerSubmission], viewer: Viewer) -> dict[str, Any]:
+    """The viewer's picture of ``state``, whose current phase has these latest submissions."""
     summary = state.summary()
     return {
         "game": {"id": state.game_id, "name": state.name, "variant": state.variant,
@@ -81,7 +88,7 @@ def view(events: Iterable[Event], viewer: Viewer) -> dict[str, Any]:
         "powers": _powers(state),
         "position": _position(state, viewer),
         "must_act": list(state.must_act) if state.status == "active" else [],
-        "orders": _pending_orders(events, state, viewer),
+        "orders": _pending_orders(submissions, state, viewer),
         "history": _history(state, viewer),
         "winners": list(state.winners),
         "clock": summary["clock"],
@@ -108,13 +115,11 @@ def _position(state: GameState, viewer: Viewer) -> dict[str, Any] | None:
     return get_variant(state.variant).view(state.position, viewer.power if viewer.kind == "power" else None)
 
 
-def _pending_orders(events: list[Event], state: GameState, viewer: Viewer) -> dict[str, list[str]]:
+def _pending_orders(submissions: Mapping[str, PowerSubmission], state: GameState,
+                    viewer: Viewer) -> dict[str, list[str]]:
     if state.status != "active" or viewer.kind == "public":
         return {}
-    latest: dict[str, list[str]] = {}
-    for event in events:
-        if isinstance(event, OrdersSubmitted) and event.phase == state.phase:
-            latest[event.power] = list(event.orders)
+    latest = submitted_orders(dict(submissions))
     if viewer.kind == "operator":
         return dict(sorted(latest.items()))
     own = set(viewer.powers) | ({viewer.power} if viewer.power else set())

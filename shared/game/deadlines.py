@@ -18,6 +18,7 @@ from shared.events import DeadlineExtended, DeadlineSet, GamePaused, GameResumed
 
 from shared.rules.variants import get_variant
 
+from .guards import require_started
 from .state import GameState
 
 MIN_MINUTES = 1
@@ -61,15 +62,9 @@ def due_action(state: GameState, now: datetime) -> DueAction | None:
     return None
 
 
-def deadline_passed(state: GameState, now: datetime) -> bool:
-    return state.status == "active" and state.deadline is not None and now >= state.deadline
-
-
 def _running(state: GameState, now: datetime) -> datetime:
     """The deadline of a game whose clock runs and has not run out (409 otherwise)."""
-    if state.status != "active":
-        code = "game_not_started" if state.status == "forming" else "game_finished"
-        raise Conflict(f"game {state.game_id} is not being played", code=code)
+    require_started(state)
     if state.paused:
         raise Conflict("the game is paused", code="game_paused")
     if state.deadline is None or now >= state.deadline:

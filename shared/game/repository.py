@@ -19,15 +19,14 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from shared.clock import SYSTEM_CLOCK
 from shared.events import Event, from_recorded, game_stream, to_new_event
 from shared.store import EventStore, GameRow, RecordedEvent, Transaction
 
-from .state import GameState, Seat, apply, fold
+from .state import GameState, fold
 
 CAPACITY = 2_000  # games per store and process; the least recently used one is dropped first
 MEMO_KEY = "game.states"
@@ -35,28 +34,8 @@ MEMO_KEY = "game.states"
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    state: GameState  # never handed out: callers get copies, and may fold them forward in place
+    state: GameState  # shared with every reader: never changed (the fold makes new states)
     position: int  # the global position of the stream's version ``state.version``
-
-
-def copy_state(state: GameState) -> GameState:
-    """A copy that ``apply`` may fold forward without touching ``state``: every list, set and
-    dict is copied (seats too); events and position documents are shared, they are never
-    changed in place."""
-    copied = GameState.__new__(GameState)
-    for spec in fields(GameState):
-        setattr(copied, spec.name, _copied(getattr(state, spec.name)))
-    return copied
-
-
-def _copied(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_copied(item) for item in value]
-    if isinstance(value, Seat):
-        return Seat(value.player_id, value.codename, value.token_hash, list(value.powers))
-    if isinstance(value, (dict, set)):
-        return value.copy()
-    return value
 
 
 def _entries(store: EventStore) -> OrderedDict[str, Entry]:
@@ -65,7 +44,7 @@ def _entries(store: EventStore) -> OrderedDict[str, Entry]:
 
 async def read_game(reader: EventStore | Transaction, game_id: str) -> GameState | None:
     """The game's state as of this read (None when its stream is empty), from the cache and
-    the events the stream gained since."""
+    the events the stream gained since. The state is shared: read it, never change it."""
     store = reader if isinstance(reader, EventStore) else reader.store
     entries = _entries(store)
     entry = entries.get(game_id)
@@ -73,9 +52,8 @@ async def read_game(reader: EventStore | Transaction, game_id: str) -> GameState
     records = await reader.read_stream(stream, after_version=entry.state.version - 1) if entry else []
     if entry is not None and records and records[0].position == entry.position \
             and records[0].version == entry.state.version:
-        state = copy_state(entry.state) if len(records) > 1 else entry.state
-        for record in records[1:]:
-            state = apply(state, from_recorded(record))
+        state = fold((from_recorded(record) for record in records[1:]), onto=entry.state) \
+            if len(records) > 1 else entry.state
     else:
         records = await reader.read_stream(stream)
         if not records:
@@ -84,7 +62,7 @@ async def read_game(reader: EventStore | Transaction, game_id: str) -> GameState
         state = fold(from_recorded(record) for record in records)
     if isinstance(reader, EventStore) or not reader.appended:
         _remember(entries, game_id, Entry(state, records[-1].position))
-    return copy_state(state)
+    return state
 
 
 def _remember(entries: OrderedDict[str, Entry], game_id: str, entry: Entry) -> None:
@@ -119,12 +97,11 @@ def game_row(state: GameState, now: datetime | None = None) -> GameRow:
 async def append_events(tx: Transaction, state: GameState, events: Sequence[Event], metadata: dict | None,
                         now: datetime | None = None) -> GameState:
     """Append ``events`` after the version ``state`` was folded from, and write the games row;
-    the state after them (``state`` itself is folded forward)."""
+    the state after them (a new one: ``state`` is left as it was)."""
     if not events:
         return state
     await tx.append(game_stream(state.game_id), [to_new_event(e, metadata) for e in events],
                     expected_version=state.version)
-    for event in events:
-        state = apply(state, event)
+    state = fold(events, onto=state)
     await tx.put_game(game_row(state, now))
     return state

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Iterable, Literal
+from collections.abc import Callable, Iterable
+from typing import Any, Literal
 
 from shared.events import (
     DeadlineExtended, DeadlineSet, DrawVoted, Event, GameCreated, GameFinished, GamePaused,
-    GameResumed, GameSettings, GameStarted, OrdersSubmitted, PhaseResolved, PlayerJoined, PowerJoin,
+    GameResumed, GameSettings, GameStarted, PhaseResolved, PlayerJoined, PowerJoin,
 )
 from shared.rules.variants import get_variant
 
@@ -60,12 +61,32 @@ class GameState:
     finish_reason: str | None = None
     drawn: list[str] = field(default_factory=list)
 
+    def copy(self) -> GameState:
+        """A copy that the fold may change in place: every list, set and dict is copied (seats
+        too); events and position documents are shared, they are never changed in place."""
+        copied = GameState.__new__(GameState)
+        for name in GameState.__slots__:
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = [Seat(s.player_id, s.codename, s.token_hash, list(s.powers)) if isinstance(s, Seat) else s
+                         for s in value]
+            elif isinstance(value, (dict, set)):
+                value = value.copy()
+            setattr(copied, name, value)
+        return copied
+
     def seat(self, player_id: str | None) -> Seat | None:
         return next((s for s in self.seats if s.player_id == player_id), None)
 
     def powers_of(self, player_id: str | None) -> list[str]:
         seat = self.seat(player_id)
         return list(seat.powers) if seat else []
+
+    def surviving_powers(self) -> set[str]:
+        """Powers still in the game (the variant says: a standard power holds a unit or a centre)."""
+        if self.position is None:
+            return set()
+        return set(get_variant(self.variant).surviving(self.position))
 
     def played_powers(self) -> list[str]:
         """Powers some seat plays now (the others sit out)."""
@@ -80,6 +101,10 @@ class GameState:
     @property
     def paused(self) -> bool:
         return self.paused_until is not None
+
+    def deadline_passed(self, now: datetime) -> bool:
+        """Whether the current phase of a game being played is due (its clock ran out)."""
+        return self.status == "active" and self.deadline is not None and now >= self.deadline
 
     def wake_at(self) -> datetime | None:
         """When the clock worker must look at this game: the deadline, or the end of a pause."""
@@ -138,50 +163,26 @@ def _joined(variant: str, join: PowerJoin, phase: str) -> bool:
     return rules.phase_order(phase) >= rules.phase_order(join.phase)
 
 
-def apply(state: GameState | None, event: Event) -> GameState:
-    """``state`` after one more event of its game stream (a new state for GameCreated)."""
-    if isinstance(event, GameCreated):
-        created = GameState(event.game_id, event.variant, event.name, event.settings, event.host_token_hash)
-        created.version = 1
-        return created
-    if state is None:
-        raise ValueError("a game stream must start with GameCreated")
-    state.version += 1
-    if isinstance(event, PlayerJoined):
-        state.seats.append(Seat(event.player_id, event.codename, event.token_hash))
-    elif isinstance(event, GameStarted):
-        for seat in state.seats:
-            seat.powers = sorted(event.powers.get(seat.player_id, []))
-        state.joins = list(event.joins)
-        state.status, state.seed = "active", event.seed
-        state.phase, state.position, state.must_act = event.phase, event.position, list(event.must_act)
-        _apply_joins(state)
-    elif isinstance(event, PhaseResolved):
-        _resolved(state, event)
-    elif isinstance(event, DeadlineSet):
-        state.deadline, state.phase_minutes = event.deadline, event.minutes
-        state.extended_minutes, state.paused_this_phase = 0, False
-        state.paused_until, state.paused_remaining = None, 0.0
-    elif isinstance(event, DeadlineExtended):
-        state.deadline = event.deadline
-        state.extended_minutes += event.minutes
-    elif isinstance(event, GamePaused):
-        state.deadline, state.paused_until = None, event.until
-        state.paused_remaining, state.paused_this_phase = event.remaining_seconds, True
-    elif isinstance(event, GameResumed):
-        state.deadline, state.paused_until, state.paused_remaining = event.deadline, None, 0.0
-    elif isinstance(event, DrawVoted):
-        state.draw_votes[event.player_id] = event.vote
-    elif isinstance(event, GameFinished):
-        state.status, state.winners = "finished", list(event.winners)
-        state.finish_reason, state.drawn = event.reason, list(event.drawn)
-        state.deadline = state.paused_until = None
-    elif isinstance(event, OrdersSubmitted):
-        pass  # orders live in their own streams
-    return state
+# ----------------------------------------------------------------------------- the fold
+#
+# One handler per event type changes a state in place; only ``fold`` and ``apply`` call them,
+# on a state nobody else holds (a new one, or a copy made once). States handed out (by the
+# repository's cache, to every request) are shared: never change one, fold a new one instead.
+
+def _player_joined(state: GameState, event: PlayerJoined) -> None:
+    state.seats.append(Seat(event.player_id, event.codename, event.token_hash))
 
 
-def _resolved(state: GameState, event: PhaseResolved) -> None:
+def _game_started(state: GameState, event: GameStarted) -> None:
+    for seat in state.seats:
+        seat.powers = sorted(event.powers.get(seat.player_id, []))
+    state.joins = list(event.joins)
+    state.status, state.seed = "active", event.seed
+    state.phase, state.position, state.must_act = event.phase, event.position, list(event.must_act)
+    _apply_joins(state)
+
+
+def _phase_resolved(state: GameState, event: PhaseResolved) -> None:
     # who had to act in the resolved phase: acted (submitted) or missed (civil disorder)
     for power in state.must_act:
         if power in event.civil_disorder:
@@ -194,6 +195,36 @@ def _resolved(state: GameState, event: PhaseResolved) -> None:
     _apply_joins(state)
 
 
+def _deadline_set(state: GameState, event: DeadlineSet) -> None:
+    state.deadline, state.phase_minutes = event.deadline, event.minutes
+    state.extended_minutes, state.paused_this_phase = 0, False
+    state.paused_until, state.paused_remaining = None, 0.0
+
+
+def _deadline_extended(state: GameState, event: DeadlineExtended) -> None:
+    state.deadline = event.deadline
+    state.extended_minutes += event.minutes
+
+
+def _game_paused(state: GameState, event: GamePaused) -> None:
+    state.deadline, state.paused_until = None, event.until
+    state.paused_remaining, state.paused_this_phase = event.remaining_seconds, True
+
+
+def _game_resumed(state: GameState, event: GameResumed) -> None:
+    state.deadline, state.paused_until, state.paused_remaining = event.deadline, None, 0.0
+
+
+def _draw_voted(state: GameState, event: DrawVoted) -> None:
+    state.draw_votes[event.player_id] = event.vote
+
+
+def _game_finished(state: GameState, event: GameFinished) -> None:
+    state.status, state.winners = "finished", list(event.winners)
+    state.finish_reason, state.drawn = event.reason, list(event.drawn)
+    state.deadline = state.paused_until = None
+
+
 def _apply_joins(state: GameState) -> None:
     for join in state.joins:
         seat = state.seat(join.player_id)
@@ -201,11 +232,48 @@ def _apply_joins(state: GameState) -> None:
             seat.powers = sorted([*seat.powers, join.power])
 
 
-def fold(events: Iterable[Event]) -> GameState:
-    """The state after ``events`` of one game stream (the first must be GameCreated)."""
-    state: GameState | None = None
+_HANDLERS: dict[type[Event], Callable[[GameState, Any], None]] = {
+    PlayerJoined: _player_joined,
+    GameStarted: _game_started,
+    PhaseResolved: _phase_resolved,
+    DeadlineSet: _deadline_set,
+    DeadlineExtended: _deadline_extended,
+    GamePaused: _game_paused,
+    GameResumed: _game_resumed,
+    DrawVoted: _draw_voted,
+    GameFinished: _game_finished,
+}  # any other event of the stream only moves the version on
+
+
+def _created(event: GameCreated) -> GameState:
+    state = GameState(event.game_id, event.variant, event.name, event.settings, event.host_token_hash)
+    state.version = 1
+    return state
+
+
+def _apply_in_place(state: GameState, event: Event) -> None:
+    state.version += 1
+    handler = _HANDLERS.get(type(event))
+    if handler is not None:
+        handler(state, event)
+
+
+def fold(events: Iterable[Event], onto: GameState | None = None) -> GameState:
+    """The state after ``events`` of one game stream: from its start (the first event must be
+    GameCreated), or after ``onto``, which is left as it was (copied once)."""
+    state = onto.copy() if onto is not None else None
     for event in events:
-        state = apply(state, event)
+        if isinstance(event, GameCreated):
+            state = _created(event)
+        elif state is None:
+            raise ValueError("a game stream must start with GameCreated")
+        else:
+            _apply_in_place(state, event)
     if state is None:
         raise ValueError("no events")
     return state
+
+
+def apply(state: GameState | None, event: Event) -> GameState:
+    """A new state: ``state`` after one more event of its stream (``state`` is left as it was)."""
+    return fold([event], onto=state)

@@ -1,0 +1,83 @@
+"""A game's log as its readers need it: the game stream and its order streams in log order,
+up to a global position if asked. The views, the live stream, the operator's export of the log
+and replay all read it here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shared.events import Event, from_recorded, game_stream, orders_prefix
+from shared.store import EventStore, RecordedEvent, Transaction
+
+from .state import GameState, fold
+from .submissions import PowerSubmission, latest_submissions
+
+
+def is_order_stream_of(stream_id: str, game_id: str) -> bool:
+    """``orders-{game}-{phase}-{POWER}``: the phase and the power hold no dash (a game id may)."""
+    prefix = orders_prefix(game_id)
+    return stream_id.startswith(prefix) and stream_id[len(prefix):].count("-") == 1
+
+
+@dataclass(frozen=True)
+class GameLog:
+    """The game stream's records and the order streams' records (one phase, or all), each
+    list in global position order."""
+
+    game: list[RecordedEvent]
+    orders: list[RecordedEvent]
+
+    def records(self) -> list[RecordedEvent]:
+        """Every record, in global position order."""
+        return sorted([*self.game, *self.orders], key=lambda record: record.position)
+
+    def state(self) -> GameState | None:
+        """The game folded from its stream (None when the log is empty)."""
+        return fold(from_recorded(r) for r in self.game) if self.game else None
+
+    def order_events(self) -> list[Event]:
+        return [from_recorded(r) for r in self.orders]
+
+    def submissions(self, phase: str | None) -> dict[str, PowerSubmission]:
+        """Each power's latest submission for ``phase`` among the order records."""
+        return latest_submissions(self.order_events(), phase) if phase else {}
+
+
+def _until(records: list[RecordedEvent], up_to: int | None) -> list[RecordedEvent]:
+    return records if up_to is None else [r for r in records if r.position <= up_to]
+
+
+async def _order_records(reader: EventStore | Transaction, game_id: str, phase: str | None,
+                         up_to: int | None) -> list[RecordedEvent]:
+    """The order records of ``phase`` (None: of every phase), in global position order."""
+    streams = await reader.read_streams(orders_prefix(game_id, phase))
+    orders = [record for stream_id, records in streams.items()
+              if is_order_stream_of(stream_id, game_id) for record in _until(records, up_to)]
+    return sorted(orders, key=lambda record: record.position)
+
+
+async def read_log(reader: EventStore | Transaction, game_id: str, *, phase: str | None = None,
+                   all_orders: bool = False, up_to: int | None = None) -> GameLog:
+    """The game's log: its stream and the order streams of ``phase`` (or of every phase with
+    ``all_orders``), only records at or before ``up_to`` when given. Every record up to a
+    position the caller has seen has committed, so separate reads filtered by it agree."""
+    game = _until(await reader.read_stream(game_stream(game_id)), up_to)
+    if not game or not (phase or all_orders):
+        return GameLog(game, [])
+    return GameLog(game, await _order_records(reader, game_id, None if all_orders else phase, up_to))
+
+
+async def read_log_at(reader: EventStore | Transaction, game_id: str,
+                      up_to: int) -> tuple[GameLog, GameState | None]:
+    """The log as it was at position ``up_to``, with the order streams of the phase the game
+    was in then, and the game's state then (None before the game existed)."""
+    log = await read_log(reader, game_id, up_to=up_to)
+    state = log.state()
+    if state is None or not state.phase:
+        return log, state
+    return GameLog(log.game, await _order_records(reader, game_id, state.phase, up_to)), state
+
+
+async def phase_submissions(reader: EventStore | Transaction, game_id: str, phase: str) -> dict[str, PowerSubmission]:
+    """Each power's latest orders and ready flag in ``phase``, read from its order streams."""
+    return latest_submissions(from_recorded(r) for r in await _order_records(reader, game_id, phase, None))

@@ -1,0 +1,36 @@
+"""Each power's latest submission in a phase: the one rule for which orders count.
+
+Orders live in one stream per power and phase (``orders-{game}-{phase}-{POWER}``); the latest
+OrdersSubmitted there is the power's current orders, and a ReadySet after it marks them final
+(a later submission clears the flag). Resolution, early resolution, views and replay all read
+submissions through ``latest_submissions``.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from shared.events import Event, OrdersSubmitted, ReadySet
+
+
+@dataclass(frozen=True, slots=True)
+class PowerSubmission:
+    orders: tuple[str, ...] | None = None  # None: nothing submitted in this phase
+    ready: bool = False
+
+
+def latest_submissions(events: Iterable[Event], phase: str | None = None) -> dict[str, PowerSubmission]:
+    """Each power's latest orders and ready flag among ``events`` (in log order), counting only
+    events of ``phase`` when one is given."""
+    found: dict[str, PowerSubmission] = {}
+    for event in events:
+        if isinstance(event, OrdersSubmitted) and (phase is None or event.phase == phase):
+            found[event.power] = PowerSubmission(tuple(event.orders), False)
+        elif isinstance(event, ReadySet) and (phase is None or event.phase == phase):
+            found[event.power] = PowerSubmission(found.get(event.power, PowerSubmission()).orders, event.ready)
+    return found
+
+
+def submitted_orders(submissions: dict[str, PowerSubmission]) -> dict[str, list[str]]:
+    """POWER -> orders, for the powers that submitted something."""
+    return {power: list(s.orders) for power, s in submissions.items() if s.orders is not None}
