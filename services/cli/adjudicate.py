@@ -3,9 +3,9 @@
 Either one JSON document (it may span several lines) and one result, or JSON Lines: one
 document a line in, one result a line out, in order, written as each line is read, so
 thousands of phases go through one call. Blank lines are skipped. The document format is
-services/adjudication/engine/document.py's (the ``entente adjudicate`` contract).
+shared/rules/diplomacy/document.py's (the ``entente adjudicate`` contract).
 
-The document's ``"variant"`` picks the rules (services/adjudication/variants): ``"standard"``
+The document's ``"variant"`` picks the rules (shared/rules/variants): ``"standard"``
 (the default), ``"dirigible"``, ``"ekonia"``. Bad JSON, a bad document or an unknown variant
 stops the run: a message naming the line on stderr, exit code 2 (the results already printed
 stand).

@@ -47,7 +47,7 @@ class ResultView(BaseModel):
 class ResolvedPhaseView(BaseModel):
     """A resolved phase as the variant lets the viewer see it (``history_view``): every order
     in the standard game; in Tale of Ekonia the viewer's own orders and the turn's details
-    the policy shows them (services/visibility/ekonia_policy.py)."""
+    the policy shows them (shared/rules/ekonia/policy.py)."""
 
     phase: str
     orders: dict[str, list[ResultView]]

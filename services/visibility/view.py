@@ -9,7 +9,7 @@ field:
 | codenames of all powers        | yes              | yes               | yes      |
 | which power the viewer plays   | own only         | -                 | -        |
 | units, centres, dislodged      | yes              | yes               | yes      |
-| resolved phases (the variant's ``history_view``: standard all orders and results; Ekonia own orders, details by services/visibility/ekonia_policy.py) | yes | yes | yes |
+| resolved phases (the variant's ``history_view``: standard all orders and results; Ekonia own orders, details by shared/rules/ekonia/policy.py) | yes | yes | yes |
 | pending orders of this phase   | own only         | none              | all      |
 | token hashes, player ids, seed | never            | never             | never    |
 | clock, civil disorder, result  | yes              | yes               | yes      |

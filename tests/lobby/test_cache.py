@@ -1,4 +1,4 @@
-"""The per-process cache of folded game states (services/lobby/cache.py) gives what a full fold
+"""The per-process cache of folded game states (shared/game/repository.py) gives what a full fold
 of the stream gives, hands out copies, and never keeps what a transaction has not committed."""
 from __future__ import annotations
 
