@@ -37,7 +37,8 @@ class Heartbeat:
     """What a worker's loop last did: ``beat(True)`` after each sweep (or batch) that worked,
     ``beat(False)`` after one that failed."""
 
-    def __init__(self, name: str, stale_seconds: float = STALE_SECONDS, monotonic=time.monotonic) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, name: str, stale_seconds: float = STALE_SECONDS,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
         self.name = name
         self.stale_seconds = stale_seconds
         self._monotonic = monotonic
