@@ -11,12 +11,19 @@ stream version the worker folded. On SQLite one writer at a time does the same j
 worker, or the one ``entente serve`` runs in-process).
 
 Time comes from an injected ``Clock``, so tests move it by hand and never sleep.
+
+Health and stopping (docs/deploy.md): ``on_beat(ok)``, when given, is called after each batch
+written and each sweep (``ok`` false when a sweep failed), so that a process can report how
+recently its loop made progress. Once ``stop`` is set the worker finishes the batch in hand
+(its transaction commits) and stops, leaving the rest of a backlog to the next sweep of any
+worker: a batch is short, a sweep through a large backlog is not.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 from collections import Counter
+from collections.abc import Callable
 from datetime import datetime
 
 from shared.clock import SYSTEM_CLOCK, Clock
@@ -31,11 +38,12 @@ class ClockWorker:
     the rules engine runs)."""
 
     def __init__(self, store: EventStore, clock: Clock = SYSTEM_CLOCK, *, poll_seconds: float = 1.0,
-                 batch: int = 10) -> None:
+                 batch: int = 10, on_beat: Callable[[bool], None] | None = None) -> None:
         self.store = store
         self.clock = clock
         self.poll_seconds = poll_seconds
         self.batch = max(1, batch)
+        self.on_beat = on_beat
         self.done: Counter[str] = Counter()  # action -> count, for logs and benchmarks
 
     async def handle_batch(self, now: datetime, size: int = 1, skip: frozenset[str] = frozenset(),
@@ -59,14 +67,19 @@ class ClockWorker:
                 await write_plan(tx, plan, now)
         return [(plan.game_id, action) for action, plan in plans]
 
-    async def run_once(self, limit: int | None = None) -> int:
-        """Handle every game due now (at most ``limit``); how many were handled. When a batch
-        fails the worker goes on one game at a time, so a game whose handling fails is logged
-        and left for the next round, never retried in a tight loop."""
+    def _beat(self, ok: bool) -> None:
+        if self.on_beat is not None:
+            self.on_beat(ok)
+
+    async def run_once(self, limit: int | None = None, stop: asyncio.Event | None = None) -> int:
+        """Handle every game due now (at most ``limit``, and no new batch once ``stop`` is set);
+        how many were handled. When a batch fails the worker goes on one game at a time, so a
+        game whose handling fails is logged and left for the next round, never retried in a
+        tight loop."""
         handled = 0
         failed: set[str] = set()
         size = self.batch
-        while limit is None or handled < limit:
+        while (limit is None or handled < limit) and not (stop is not None and stop.is_set()):
             now = self.clock.now()
             claimed: list[str] = []
             wanted = size if limit is None else min(size, limit - handled)
@@ -82,17 +95,21 @@ class ClockWorker:
                 continue
             if not outcomes:
                 break
+            self._beat(True)
             handled += len(outcomes)
             self.done.update(action or "row_corrected" for _, action in outcomes)
         return handled
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Sweep every ``poll_seconds`` until ``stop`` is set."""
+        """Sweep every ``poll_seconds`` until ``stop`` is set (the batch in hand is finished)."""
         while not stop.is_set():
             try:
-                await self.run_once()
+                await self.run_once(stop=stop)
             except Exception:  # noqa: BLE001 - the database may be away for a while: try again
                 log.exception("clock worker: sweep failed")
+                self._beat(False)
+            else:
+                self._beat(True)
             try:
                 await asyncio.wait_for(stop.wait(), self.poll_seconds)
             except asyncio.TimeoutError:

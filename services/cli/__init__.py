@@ -10,6 +10,8 @@ COMMANDS = {
     "possible-orders": "services.cli.possible_orders",
     "serve": "services.cli.serve",
     "worker": "services.cli.worker",
+    "notifier": "services.cli.notifier",
+    "health": "services.cli.health",
     "export": "services.cli.ops",
     "import": "services.cli.ops",
     "replay": "services.cli.ops",

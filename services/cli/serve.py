@@ -1,19 +1,30 @@
-"""``entente serve``: the three services in one process under uvicorn (or in ``--workers``
+"""``entente serve``: every service in one process under uvicorn (or in ``--workers``
 processes, each a whole app with its own clock and notification workers: both are safe to run
-several at once, see docs/hosting.md)."""
+several at once, see docs/hosting.md); ``--service NAME`` serves one service's app alone, as
+the deployments do (docs/deploy.md).
+
+SIGTERM or SIGINT: uvicorn stops gracefully (open requests finish, the lifespan closes the
+store), then the process exits 0.
+"""
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
+import signal
 import sys
 
 from shared.settings import Settings, SettingsError
 from shared.store import is_memory_database
 
+SERVICES = ("lobby", "adjudication", "visibility", "accounts", "press", "notifications")
+
 
 def _parser(command: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=f"entente {command}",
-                                     description="Run lobby, adjudication and visibility in one process.")
+                                     description="Run every service in one process, or one service alone.")
+    parser.add_argument("--service", choices=SERVICES,
+                        help="serve this service's app alone (services.NAME.api), without in-process workers")
     parser.add_argument("--host", help="address to listen on (ENTENTE_HOST, default 127.0.0.1)")
     parser.add_argument("--port", type=int, help="port to listen on (ENTENTE_PORT, default 8000)")
     parser.add_argument("--database", help="store URL (ENTENTE_DATABASE_URL, default sqlite:///./entente.db)")
@@ -35,7 +46,7 @@ def run(command: str, argv: list[str]) -> int:
     args = _parser(command).parse_args(argv)
     overrides = {k: v for k, v in {"host": args.host, "port": args.port,
                                    "database_url": args.database}.items() if v is not None}
-    if args.no_worker:
+    if args.no_worker or args.service:
         overrides["run_worker"] = False
     try:
         settings = Settings(**overrides).checked()
@@ -48,20 +59,39 @@ def run(command: str, argv: list[str]) -> int:
         return 2
     import uvicorn
 
-    print(f"entente: serving on http://{settings.host}:{settings.port} with {_redacted(settings.database_url)}"
+    print(f"entente: serving {args.service or 'every service'} on http://{settings.host}:{settings.port}"
+          f" with {_redacted(settings.database_url)}"
           + (f" in {args.workers} processes" if args.workers > 1 else ""), file=sys.stderr, flush=True)
     options = {"host": settings.host, "port": settings.port, "log_level": args.log_level, "lifespan": "on",
                "timeout_keep_alive": args.keep_alive, "loop": args.loop, "http": args.http}
+    _exit_cleanly_on_signals()
     if args.workers == 1:
-        uvicorn.run(served_app(settings), **options)
+        uvicorn.run(service_app(args.service, settings) if args.service else served_app(settings), **options)
         return 0
     # each worker process builds its app from the environment: hand it these settings there
     # (a generated development operator token included, so that every process has the same)
     os.environ.update({"ENTENTE_DATABASE_URL": settings.database_url,
                        "ENTENTE_OPERATOR_TOKEN": settings.operator_secret(),
                        "ENTENTE_RUN_WORKER": "true" if settings.run_worker else "false"})
-    uvicorn.run("services.cli.serve:served_app", factory=True, workers=args.workers, **options)
+    factory = f"services.{args.service}.api:create_app" if args.service else "services.cli.serve:served_app"
+    uvicorn.run(factory, factory=True, workers=args.workers, **options)
     return 0
+
+
+def _exit_cleanly_on_signals() -> None:
+    """After its graceful shutdown uvicorn raises the signal that stopped it again, with the
+    handler that was there before it started: make that handler end the process with 0 (a
+    stop asked for and carried out is a success; it also ends a start-up interrupted early)."""
+    def stopped(signum: int, frame: object) -> None:
+        raise SystemExit(0)
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, stopped)
+
+
+def service_app(name: str, settings: Settings):  # type: ignore[no-untyped-def]
+    """One service's app alone (``services.NAME.api.create_app``) with these settings."""
+    return importlib.import_module(f"services.{name}.api").create_app(settings)
 
 
 def served_app(settings: Settings | None = None):  # type: ignore[no-untyped-def]

@@ -1,13 +1,18 @@
-"""``entente worker``: the clock worker as a process of its own (any number, on PostgreSQL)."""
+"""``entente worker``: the clock worker as a process of its own (any number, on PostgreSQL).
+
+SIGTERM or SIGINT: the batch in hand is finished, then the process exits 0. ``--health-port``
+answers ``/healthz`` and ``/livez`` (services/cli/health.py, docs/deploy.md).
+"""
 from __future__ import annotations
 
 import argparse
 import asyncio
 import logging
-import signal
 import sys
 
 from shared.settings import Settings
+
+from .health import add_health_options, run_until_signalled
 
 
 def _parser(command: str) -> argparse.ArgumentParser:
@@ -16,29 +21,32 @@ def _parser(command: str) -> argparse.ArgumentParser:
     parser.add_argument("--database", help="store URL (ENTENTE_DATABASE_URL, default sqlite:///./entente.db)")
     parser.add_argument("--poll", type=float, help="seconds between sweeps (ENTENTE_WORKER_POLL_SECONDS, default 1)")
     parser.add_argument("--once", action="store_true", help="handle every game due now, then stop")
+    add_health_options(parser)
     return parser
 
 
-async def _work(database_url: str, poll: float, once: bool) -> int:
+async def _work(command: str, database_url: str, poll: float, args: argparse.Namespace) -> int:
     from services.adjudication.worker import ClockWorker
     from shared.store import open_store
 
-    store = await open_store(database_url)
-    try:
-        worker = ClockWorker(store, poll_seconds=poll)
-        if once:
-            handled = await worker.run_once()
-            print(f"entente worker: handled {handled} games", file=sys.stderr)
-            return 0
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        print(f"entente worker: sweeping every {poll} s", file=sys.stderr, flush=True)
-        await worker.run(stop)
+    if args.once:
+        store = await open_store(database_url)
+        try:
+            handled = await ClockWorker(store, poll_seconds=poll).run_once()
+        finally:
+            await store.close()
+        print(f"entente {command}: handled {handled} games", file=sys.stderr)
         return 0
-    finally:
-        await store.close()
+
+    async def sweep(stop: asyncio.Event, beat) -> None:  # type: ignore[no-untyped-def]
+        store = await open_store(database_url)
+        try:
+            print(f"entente {command}: sweeping every {poll} s", file=sys.stderr, flush=True)
+            await ClockWorker(store, poll_seconds=poll, on_beat=beat).run(stop)
+        finally:
+            await store.close()
+
+    return await run_until_signalled(command, args, sweep)
 
 
 def run(command: str, argv: list[str]) -> int:
@@ -47,7 +55,7 @@ def run(command: str, argv: list[str]) -> int:
     settings = Settings(**overrides)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     poll = args.poll if args.poll is not None else settings.worker_poll_seconds
-    return asyncio.run(_work(settings.database_url, poll, args.once))
+    return asyncio.run(_work(command, settings.database_url, poll, args))
 
 
 if __name__ == "__main__":  # pragma: no cover

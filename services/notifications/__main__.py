@@ -1,5 +1,7 @@
 """``python -m services.notifications [--database URL]``: the notification worker (projection and
-webhook delivery) until interrupted. Any number may run against one PostgreSQL."""
+webhook delivery) until SIGTERM or SIGINT (the step in hand is finished; exit status 0). Any
+number may run against one PostgreSQL. ``entente notifier`` runs the same loop with a health
+listener, as the deployments do (docs/deploy.md)."""
 from __future__ import annotations
 
 import argparse
@@ -17,11 +19,11 @@ async def main(database_url: str | None) -> None:
     settings = Settings()
     if database_url:
         settings = settings.model_copy(update={"database_url": database_url})
-    store = await open_store(settings.database_url)
     stop = asyncio.Event()
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    for signum in (signal.SIGINT, signal.SIGTERM):  # before anything else: a stop is never missed
         with contextlib.suppress(NotImplementedError):
             asyncio.get_running_loop().add_signal_handler(signum, stop.set)
+    store = await open_store(settings.database_url)
     try:
         await run_worker(store, settings, stop)
     finally:

@@ -6,6 +6,11 @@ status, a timeout, a refused connection) is a failed attempt, retried with expon
 (at least the ``Retry-After`` a 429 asks for) until ``webhook_max_attempts``, then dead-lettered.
 Each attempt resolves the webhook's host again and connects only to an address it checked
 (``addresses.py``); a host that resolves to a non-public address is a failed attempt too.
+
+Health and stopping (docs/deploy.md): ``on_beat(ok)``, when given, is called after each attempt
+recorded and each step (``ok`` false when a step failed), so that a process can report that its
+loop is making progress even while slow webhooks hold a step up. Once ``stop`` is set the worker
+finishes the step in hand and returns.
 """
 from __future__ import annotations
 
@@ -62,7 +67,8 @@ async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: f
 
 async def deliver_due(store: EventStore, settings: Settings, now: datetime,
                       client: httpx.AsyncClient | None = None, limit: int = 50,
-                      resolver: Resolver = socket.getaddrinfo) -> DeliveryReport:
+                      resolver: Resolver = socket.getaddrinfo,
+                      on_beat: Callable[[bool], None] | None = None) -> DeliveryReport:
     """Attempt every notification due at ``now`` (up to ``limit``) and record the outcomes.
     A ``client`` passed in must come from :func:`addresses.webhook_client` (it does the
     address checks); without one, such a client is made with ``resolver``."""
@@ -80,6 +86,8 @@ async def deliver_due(store: EventStore, settings: Settings, now: datetime,
         retry_at = None if error is None else outbox.next_attempt(
             item.attempts, settings.webhook_max_attempts, settings.webhook_backoff_seconds, now, retry_after)
         status = await outbox.record(store, item, now, error, retry_at)
+        if on_beat is not None:
+            on_beat(True)
         if status == "delivered":
             report.delivered += 1
         elif status == "dead":
@@ -106,22 +114,29 @@ async def deliver_due(store: EventStore, settings: Settings, now: datetime,
 
 
 async def step(store: EventStore, settings: Settings, now: datetime,
-               client: httpx.AsyncClient | None = None, resolver: Resolver = socket.getaddrinfo) -> DeliveryReport:
+               client: httpx.AsyncClient | None = None, resolver: Resolver = socket.getaddrinfo,
+               on_beat: Callable[[bool], None] | None = None) -> DeliveryReport:
     """Catch the projection up with the log, then deliver what is due."""
     await outbox.project_all(store, timedelta(minutes=settings.deadline_warning_minutes))
-    return await deliver_due(store, settings, now, client, resolver=resolver)
+    return await deliver_due(store, settings, now, client, resolver=resolver, on_beat=on_beat)
 
 
 async def run_worker(store: EventStore, settings: Settings, stop: asyncio.Event,
                      clock: Callable[[], datetime] = utc_now, interval: float = 1.0,
-                     resolver: Resolver = socket.getaddrinfo) -> None:
+                     resolver: Resolver = socket.getaddrinfo,
+                     on_beat: Callable[[bool], None] | None = None) -> None:
     """Project and deliver until ``stop`` is set (any number of workers may run at once)."""
     async with webhook_client(settings.webhook_allow_private_hosts, resolver) as client:
         while not stop.is_set():
             try:
-                await step(store, settings, clock(), client)
+                await step(store, settings, clock(), client, on_beat=on_beat)
             except Exception:  # a broken webhook or a lost connection must not end the worker
                 log.exception("notification step failed; trying again")
+                if on_beat is not None:
+                    on_beat(False)
+            else:
+                if on_beat is not None:
+                    on_beat(True)
             try:
                 await asyncio.wait_for(stop.wait(), interval)
             except asyncio.TimeoutError:

@@ -1,19 +1,24 @@
 """docker-compose.yml, deploy/nginx.conf and deploy/k8s cannot run here (no container engine).
 
-These tests parse them and check that every command, module path, port, route and environment
-variable they name exists in the code, so that the manifests cannot silently rot.
+These tests parse them and check that every command, option, port, route, probe and environment
+variable they name exists in the code, so that the manifests cannot silently rot. Each entente
+container runs an ``entente`` sub-command, parsed here with that command's own parser;
+tests/deploy/test_compose_topology.py runs them.
 """
 from __future__ import annotations
 
+import argparse
 import importlib
 import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICES = ("lobby", "adjudication", "visibility", "accounts", "press", "notifications")
+WORKERS = ("worker", "notifier")  # the clock worker and the notification worker: no HTTP API
 # Where each public path must be served (docs/api.md); every path of the combined app is checked.
 SERVICE_OF_PATH = [
     (r"^/games/[^/]+/(orders|resolve|possible-orders|ready)$", "adjudication"),
@@ -60,11 +65,28 @@ def settings_env_names() -> set[str]:
     return names
 
 
-def uvicorn_target(command: list[str]) -> tuple[str, int]:
-    assert command[0] == "uvicorn", command
-    target = command[1]
-    port = int(command[command.index("--port") + 1])
-    return target, port
+def parsed(command: list[str]) -> tuple[str, argparse.Namespace]:
+    """An ``entente`` command's sub-command and its arguments, read by that sub-command's own
+    parser (an option the code does not know fails here)."""
+    from services.cli import COMMANDS
+
+    assert command[0] == "entente" and command[1] in COMMANDS, command
+    module = importlib.import_module(COMMANDS[command[1]])
+    return command[1], module._parser(command[1]).parse_args(command[2:])
+
+
+def served(command: list[str]) -> tuple[str, int]:
+    """The service an ``entente serve --service NAME --port P`` command serves, and its port."""
+    name, args = parsed(command)
+    assert name == "serve" and args.service, command
+    assert args.workers == 1, "one process per container: replicas scale, not uvicorn workers"
+    return args.service, args.port
+
+
+def worker_health(command: list[str]) -> tuple[str, argparse.Namespace]:
+    name, args = parsed(command)
+    assert name in WORKERS and args.health_port is not None and not args.once, command
+    return name, args
 
 
 def import_app(target: str):
@@ -80,18 +102,35 @@ def app_serves(app, path: str) -> bool:
     return any(re.fullmatch(re.sub(r"\{[^}]+\}", "[^/]+", t), path) for t in templates)
 
 
+def compose_health_url(service: dict) -> str:
+    test = service["healthcheck"]["test"]
+    assert test[:3] == ["CMD", "entente", "health"] and len(test) == 4, test
+    parsed(test[1:])
+    return test[3]
+
+
 def test_compose_commands_ports_and_environment_exist_in_the_code():
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     env_names = settings_env_names()
+    assert set(compose["services"]) == {"postgres", "proxy", *SERVICES, *WORKERS}
     for name in SERVICES:
         service = compose["services"][name]
-        target, port = uvicorn_target(service["command"])
-        assert target == f"services.{name}.api:app"
-        import_app(target)
+        served_name, port = served(service["command"])
+        assert served_name == name
+        import_app(f"services.{name}.api:app")
         assert str(port) in [str(p) for p in service["expose"]]
+        url = urlsplit(compose_health_url(service))
+        assert url.port == port and app_serves(import_app(f"services.{name}.api:app"), url.path)
         for variable in service["environment"]:
             assert variable in env_names, f"{name} sets {variable}, which no setting reads"
-    assert "postgres" in compose["services"] and "proxy" in compose["services"]
+    for name in WORKERS:
+        service = compose["services"][name]
+        assert worker_health(service["command"])[0] == name
+        url = urlsplit(compose_health_url(service))
+        assert (url.hostname, url.port, url.path) == ("127.0.0.1", worker_health(service["command"])[1].health_port, "/healthz")
+        for variable in service["environment"]:
+            assert variable in env_names, f"{name} sets {variable}, which no setting reads"
+    assert set(compose["services"]["proxy"]["depends_on"]) == set(SERVICES)
 
 
 def nginx_upstreams(conf: str) -> dict[str, int]:
@@ -114,7 +153,7 @@ def test_nginx_routes_every_public_path_to_the_service_that_serves_it():
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     upstreams = nginx_upstreams(conf)
     for name in SERVICES:
-        _, port = uvicorn_target(compose["services"][name]["command"])
+        _, port = served(compose["services"][name]["command"])
         assert upstreams[name] == port
     for path, service in SAMPLE_PATHS.items():
         assert nginx_route(conf, path) == service, path
@@ -124,26 +163,64 @@ def test_nginx_routes_every_public_path_to_the_service_that_serves_it():
 def test_dockerfile_default_command_exists():
     text = (ROOT / "deploy" / "Dockerfile").read_text()
     command = yaml.safe_load(re.search(r"^CMD (\[.*\])$", text, re.M).group(1))
-    import_app(uvicorn_target(command)[0])
+    name, port = served(command)
+    import_app(f"services.{name}.api:app")
+    exposed = {int(p) for p in re.search(r"^EXPOSE (.*)$", text, re.M).group(1).split()}
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    ports = {served(compose["services"][n]["command"])[1] for n in SERVICES}
+    ports |= {worker_health(compose["services"][n]["command"])[1].health_port for n in WORKERS}
+    assert exposed == ports
+
+
+def kubernetes_container(name: str) -> tuple[list[dict], dict]:
+    documents = load_yaml_documents(ROOT / "deploy" / "k8s" / f"{name}.yaml")
+    deployment = next(d for d in documents if d["kind"] == "Deployment")
+    return documents, deployment["spec"]["template"]["spec"]["containers"][0]
+
+
+def assert_env_like_compose(name: str, container: dict) -> None:
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    names = [variable["name"] for variable in container["env"]]
+    assert set(names) <= settings_env_names()
+    assert set(names) == set(compose["services"][name]["environment"]), f"{name} sets other variables than compose"
 
 
 @pytest.mark.parametrize("name", SERVICES)
 def test_kubernetes_deployment_matches_the_code(name):
-    documents = load_yaml_documents(ROOT / "deploy" / "k8s" / f"{name}.yaml")
-    deployment = next(d for d in documents if d["kind"] == "Deployment")
+    documents, container = kubernetes_container(name)
     service = next(d for d in documents if d["kind"] == "Service")
-    container = deployment["spec"]["template"]["spec"]["containers"][0]
-    target, port = uvicorn_target(container["command"])
-    app = import_app(target)
-    assert target == f"services.{name}.api:app"
+    served_name, port = served(container["command"])
+    app = import_app(f"services.{name}.api:app")
+    assert served_name == name
     assert container["ports"][0]["containerPort"] == port
     assert service["spec"]["ports"][0]["targetPort"] == port
     for probe in ("readinessProbe", "livenessProbe"):
         assert container[probe]["httpGet"]["port"] == port
         assert app_serves(app, container[probe]["httpGet"]["path"])
-    env_names = settings_env_names()
-    for variable in container["env"]:
-        assert variable["name"] in env_names
+    assert_env_like_compose(name, container)
+
+
+@pytest.mark.parametrize("name", WORKERS)
+def test_kubernetes_workers_probe_their_health_listener(name):
+    """Readiness asks /healthz (a sweep succeeded lately), liveness /livez (the loop turns), on
+    the port the worker's health listener is told to open, on every address (the kubelet
+    probes the pod's address)."""
+    from services.cli.health import Heartbeat, answer
+
+    documents, container = kubernetes_container(name)
+    assert not [d for d in documents if d["kind"] == "Service"], "nothing connects to a worker"
+    command_name, args = worker_health(container["command"])
+    assert command_name == name and args.health_host == "0.0.0.0"
+    assert container["ports"][0]["containerPort"] == args.health_port
+    probes = {kind: container[kind]["httpGet"] for kind in ("readinessProbe", "livenessProbe")}
+    assert {kind: probe["port"] for kind, probe in probes.items()} == {
+        "readinessProbe": args.health_port, "livenessProbe": args.health_port}
+    assert (probes["readinessProbe"]["path"], probes["livenessProbe"]["path"]) == ("/healthz", "/livez")
+    heartbeat = Heartbeat(name, args.health_stale)
+    heartbeat.beat(True)
+    for probe in probes.values():
+        assert answer(heartbeat, f"GET {probe['path']} HTTP/1.1").startswith(b"HTTP/1.1 200 ")
+    assert_env_like_compose(name, container)
 
 
 def test_kubernetes_ingress_routes_like_nginx():

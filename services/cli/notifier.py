@@ -1,0 +1,67 @@
+"""``entente notifier``: the notification worker (the outbox's projection and webhook delivery)
+as a process of its own; any number may run against one PostgreSQL (docs/social.md).
+``python -m services.notifications`` runs the same loop without a health listener.
+
+SIGTERM or SIGINT: the step in hand is finished, then the process exits 0. ``--health-port``
+answers ``/healthz`` and ``/livez`` (services/cli/health.py, docs/deploy.md).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+from shared.settings import Settings
+
+from .health import add_health_options, run_until_signalled
+
+
+def _parser(command: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=f"entente {command}",
+                                     description="Plan notifications from the log and deliver them to the seats' webhooks.")
+    parser.add_argument("--database", help="store URL (ENTENTE_DATABASE_URL, default sqlite:///./entente.db)")
+    parser.add_argument("--poll", type=float, default=1.0, help="seconds between steps (default 1)")
+    parser.add_argument("--once", action="store_true", help="plan and deliver what is due now, then stop")
+    add_health_options(parser)
+    return parser
+
+
+async def _work(command: str, settings: Settings, args: argparse.Namespace) -> int:
+    from services.notifications.delivery import run_worker, step
+    from shared.store import open_store, utc_now
+
+    if args.once:
+        store = await open_store(settings.database_url)
+        try:
+            report = await step(store, settings, utc_now())
+        finally:
+            await store.close()
+        print(f"entente {command}: delivered {report.delivered}, retrying {report.retrying}, dead {report.dead}",
+              file=sys.stderr)
+        return 0
+
+    async def deliver(stop: asyncio.Event, beat) -> None:  # type: ignore[no-untyped-def]
+        store = await open_store(settings.database_url)
+        try:
+            print(f"entente {command}: delivering every {args.poll} s", file=sys.stderr, flush=True)
+            await run_worker(store, settings, stop, interval=args.poll, on_beat=beat)
+        finally:
+            await store.close()
+
+    return await run_until_signalled(command, args, deliver)
+
+
+def run(command: str, argv: list[str]) -> int:
+    args = _parser(command).parse_args(argv)
+    if args.poll <= 0:
+        print(f"entente {command}: --poll must be positive", file=sys.stderr)
+        return 2
+    overrides = {"database_url": args.database} if args.database else {}
+    settings = Settings(**overrides)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    return asyncio.run(_work(command, settings, args))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(run("notifier", sys.argv[1:]))

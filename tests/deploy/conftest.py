@@ -1,0 +1,36 @@
+"""A fresh PostgreSQL database per test, for the tests that run the deployment's processes."""
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+from tests.conftest import _create_database, _drop_database, _server_url, _with_database, run_coroutine_in_thread
+
+
+@pytest.fixture
+def fresh_database_url() -> Iterator[str]:
+    """An empty database (no schema: the processes make it, as on a fresh deployment), made on
+    the test server the way tests/conftest.py makes the session's, and dropped at the end."""
+    server_url = _server_url()
+    name = f"entente_deploy_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    try:
+        run_coroutine_in_thread(lambda: _create_database(server_url, name))
+    except Exception as error:
+        reason = f"PostgreSQL unreachable at {server_url} (set ENTENTE_TEST_POSTGRES_URL): {error!r}"
+        if os.environ.get("ENTENTE_REQUIRE_POSTGRES") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    try:
+        yield _with_database(server_url, name)
+    finally:
+        run_coroutine_in_thread(lambda: _drop_database(server_url, name))
+
+
+def drop_database(url: str) -> None:
+    """Drop the database at ``url`` now, closing its connections (as if it went away)."""
+    from sqlalchemy.engine import make_url
+
+    run_coroutine_in_thread(lambda: _drop_database(_server_url(), make_url(url).database))

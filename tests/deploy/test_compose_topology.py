@@ -1,0 +1,315 @@
+"""docker-compose.yml's topology run as local processes, playing a phase to its deadline.
+
+No container engine runs here, so the test runs what the containers would: every service of
+docker-compose.yml except postgres and proxy, with its own ``command`` and ``environment``
+(host names mapped to 127.0.0.1, ports to free ones, the operator token substituted), against
+a PostgreSQL database made for the test; and Debian's nginx with deploy/nginx.conf, rewritten
+only for the upstreams, the listen port and paths into the test's directory. Through the
+proxy, seven players join a game with a one-minute clock and set their webhooks to a local
+receiver; nobody orders; the real clock runs out, the worker process resolves the phase in
+civil disorder and the notifier process delivers ``phase_resolved`` to every seat. Every
+process then gets SIGTERM and must exit 0. Finally the Kubernetes manifests must run exactly
+the commands this test ran (modulo hosts and ports). docs/deploy.md describes it.
+"""
+from __future__ import annotations
+
+import grp
+import os
+import pwd
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+import yaml
+
+from tests.social.receiver import Receiver
+from tests.utils.oauth_provider import serve_in_thread
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+NOT_RUN = ("postgres", "proxy")  # PostgreSQL is the test's server; nginx is run below, as itself
+NGINX = "/usr/sbin/nginx"
+POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+HOST_OPTIONS = ("--host", "--health-host")
+PORT_OPTIONS = ("--port", "--health-port")
+# the receiver listens on 127.0.0.1: webhooks there are refused unless this is set (docs/social.md)
+TEST_ONLY_ENVIRONMENT = {"ENTENTE_WEBHOOK_ALLOW_PRIVATE_HOSTS": "true"}
+
+
+# ----------------------------------------------------------------------------- compose's rules
+
+
+class MissingVariable(ValueError):
+    """A ``${VAR:?message}`` (or ``${VAR?message}``) whose variable is not set."""
+
+
+def interpolate(value: str, variables: Mapping[str, str]) -> str:
+    """Compose's variable substitution: ``${VAR}``, ``${VAR:-default}``, ``${VAR-default}``,
+    ``${VAR:?error}``, ``${VAR?error}`` and ``$$`` for a dollar sign."""
+
+    def one(match: re.Match[str]) -> str:
+        if match.group(0) == "$$":
+            return "$"
+        name, operator, argument = match.group(1), match.group(2) or "", match.group(3) or ""
+        present = name in variables and (variables[name] != "" or not operator.startswith(":"))
+        if present:
+            return variables[name]
+        if operator.endswith("?"):
+            raise MissingVariable(f"{name}: {argument}")
+        return argument if operator.endswith("-") else ""
+
+    return re.sub(r"\$\$|\$\{(\w+)(?:(:?[?-])([^}]*))?\}", one, value)
+
+
+def test_compose_refuses_to_start_without_an_operator_token() -> None:
+    for name, service in COMPOSE["services"].items():
+        for value in service.get("environment", {}).values():
+            interpolate(str(value), {"ENTENTE_OPERATOR_TOKEN": "x" * 32})  # given a token, all is set
+    with pytest.raises(MissingVariable, match="ENTENTE_OPERATOR_TOKEN"):
+        interpolate(COMPOSE["services"]["lobby"]["environment"]["ENTENTE_OPERATOR_TOKEN"], {})
+
+
+def normalized(argv: list[str]) -> list[str]:
+    """A command with its listening addresses and ports (options and URLs) left out."""
+    result, previous = [], ""
+    for word in argv:
+        if previous in HOST_OPTIONS:
+            word = "HOST"
+        elif previous in PORT_OPTIONS:
+            word = "PORT"
+        else:
+            word = re.sub(r"^(https?://)[^/:]+(:\d+)?", r"\1HOST:PORT", word)
+        result.append(word)
+        previous = argv[len(result) - 1]
+    return result
+
+
+# ----------------------------------------------------------------------------- local processes
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@dataclass
+class Topology:
+    """Where each compose (service, port) listens here, and the processes started."""
+
+    tmp: Path
+    database_url: str
+    token: str
+    ports: dict[tuple[str, int], int] = field(default_factory=dict)
+    processes: dict[str, subprocess.Popen] = field(default_factory=dict)
+    ran: dict[str, list[str]] = field(default_factory=dict)  # service -> the compose argv it ran
+
+    def port(self, service: str, port: int) -> int:
+        return self.ports.setdefault((service, int(port)), free_port())
+
+    def local_argv(self, service: str, argv: list[str]) -> list[str]:
+        """The service's command with its addresses on 127.0.0.1 and its ports mapped; a URL
+        to 127.0.0.1 inside the container is a URL to this service."""
+        local, previous = [], ""
+        for word in argv:
+            if previous in HOST_OPTIONS:
+                word = "127.0.0.1"
+            elif previous in PORT_OPTIONS:
+                word = str(self.port(service, int(word)))
+            else:
+                parts = urlsplit(word)
+                if parts.scheme in ("http", "https") and parts.port:
+                    owner = service if parts.hostname in ("127.0.0.1", "localhost") else parts.hostname
+                    word = word.replace(parts.netloc, f"127.0.0.1:{self.port(owner, parts.port)}", 1)
+            local.append(word)
+            previous = argv[len(local) - 1]
+        program = shutil.which(local[0], path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+        assert program, f"{local[0]} is not installed next to {sys.executable}"
+        return [program, *local[1:]]
+
+    def local_environment(self, service: str, environment: Mapping[str, object]) -> dict[str, str]:
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.tmp), "LANG": "C.UTF-8"}
+        for name, value in environment.items():
+            value = interpolate(str(value), {"ENTENTE_OPERATOR_TOKEN": self.token})
+            if name == "ENTENTE_DATABASE_URL":
+                # compose's database is the postgres service: here, the test's own database
+                assert urlsplit(value).hostname == "postgres" and urlsplit(value).port == 5432, value
+                value = self.database_url
+            env[name] = value
+        return {**env, **TEST_ONLY_ENVIRONMENT}
+
+    def start(self, service: str) -> None:
+        spec = COMPOSE["services"][service]
+        argv = self.local_argv(service, spec["command"])
+        self.processes[service] = self.spawn(service, argv, cwd=self.tmp,
+                                             env=self.local_environment(service, spec["environment"]))
+        self.ran[service] = spec["command"]
+
+    def spawn(self, name: str, argv: list[str], **options) -> subprocess.Popen:  # type: ignore[no-untyped-def]
+        """A process logging to its own file in the test's directory (never to a pipe that
+        nobody reads, which would fill up and block it)."""
+        with open(self.tmp / f"{name}.log", "wb") as log:
+            return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, **options)
+
+    def start_nginx(self) -> int:
+        conf = (ROOT / "deploy" / "nginx.conf").read_text()
+
+        def upstream(match: re.Match[str]) -> str:
+            return f"server 127.0.0.1:{self.port(match.group(1), int(match.group(2)))};"
+
+        conf = re.sub(r"server\s+([\w-]+):(\d+);", upstream, conf)
+        listen = COMPOSE["services"]["proxy"]["ports"][0].split(":")[-1]
+        conf, listens = re.subn(rf"listen\s+{listen};", f"listen 127.0.0.1:{self.port('proxy', int(listen))};", conf)
+        assert listens == 1, "deploy/nginx.conf listens on another port than compose publishes"
+        paths = "".join(f"  {name}_temp_path {self.tmp}/nginx-{name};\n"
+                        for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        conf = conf.replace("http {", f"http {{\n  access_log {self.tmp}/nginx-access.log;\n{paths}", 1)
+        user = ""
+        if os.geteuid() == 0:  # nginx would hand its workers to "nobody": keep them as this user
+            user = f"user {pwd.getpwuid(os.geteuid()).pw_name} {grp.getgrgid(os.getegid()).gr_name};\n"
+        head = (f"daemon off;\n{user}worker_processes 1;\npid {self.tmp}/nginx.pid;\n"
+                f"error_log {self.tmp}/nginx-error.log info;\n")
+        (self.tmp / "nginx.conf").write_text(head + conf)
+        self.processes["proxy"] = self.spawn(
+            "proxy", [NGINX, "-p", str(self.tmp), "-e", str(self.tmp / "nginx-error.log"), "-c", str(self.tmp / "nginx.conf")])
+        return self.port("proxy", int(listen))
+
+    def logs(self) -> str:
+        return "\n".join(f"--- {path.name}\n" + path.read_text(errors="replace")[-3000:]
+                         for path in sorted(self.tmp.glob("*.log")))
+
+    def check_running(self) -> None:
+        for service, process in self.processes.items():
+            if process.poll() is not None:
+                raise AssertionError(f"{service} exited with {process.returncode}\n{self.logs()}")
+
+    def healthy(self, service: str) -> bool:
+        """Whether the service's own compose health check passes here."""
+        check = COMPOSE["services"][service]["healthcheck"]["test"]
+        assert check[0] == "CMD", check
+        done = subprocess.run(self.local_argv(service, check[1:]), capture_output=True, timeout=30,
+                              env={"PATH": os.environ.get("PATH", "")})
+        return done.returncode == 0
+
+    def stop_all(self, timeout: float = 30.0) -> dict[str, int | None]:
+        """SIGTERM to every process at once; each one's exit status (None: had to be killed)."""
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and any(p.poll() is None for p in self.processes.values()):
+            time.sleep(0.05)
+        codes: dict[str, int | None] = {}
+        for service, process in self.processes.items():
+            codes[service] = process.poll()
+            if codes[service] is None:
+                process.kill()
+                process.wait()
+        return codes
+
+
+def wait_for(what: str, condition, topology: Topology, timeout: float, every: float = 0.5):  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        topology.check_running()
+        try:
+            value = condition()
+        except httpx.TransportError:  # not listening yet
+            value = None
+        if value:
+            return value
+        time.sleep(every)
+    raise AssertionError(f"timed out waiting for {what}\n{topology.logs()}")
+
+
+# ----------------------------------------------------------------------------- the test
+
+
+def play_to_the_deadline(base_url: str, receiver: Receiver, receiver_url: str, topology: Topology) -> None:
+    with httpx.Client(base_url=base_url, timeout=30) as client:
+        created = client.post("/games", json={"name": "deploy test", "variant": "standard",
+                                              "settings": {"movement_minutes": 1}})
+        assert created.status_code == 201, created.text
+        game_id, host_token = created.json()["id"], created.json()["host_token"]
+        seats = []
+        for index in range(7):
+            joined = client.post(f"/games/{game_id}/players")
+            assert joined.status_code == 201, joined.text
+            seat = f"{game_id}-seat{index}"
+            hooked = client.put(f"/games/{game_id}/webhook", json={"url": f"{receiver_url}/ok/{seat}"},
+                                headers={"authorization": f"Bearer {joined.json()['token']}"})
+            assert hooked.status_code == 200, hooked.text
+            seats.append(seat)
+        started = client.post(f"/games/{game_id}/start", headers={"authorization": f"Bearer {host_token}"})
+        assert started.status_code == 200, started.text
+        assert started.json()["phase"] == "S1901M" and started.json()["clock"]["deadline"]
+
+        # nobody orders: only the clock worker can move the game on, at the deadline
+        summary = wait_for("the clock worker to resolve S1901M",
+                           lambda: (s := client.get(f"/games/{game_id}").json())["phase"] != "S1901M" and s,
+                           topology, timeout=120, every=1.0)
+        assert summary["phase"] == "F1901M", summary
+        assert sorted(summary["civil_disorder"]) == POWERS, summary
+        # every surviving power in civil disorder: the game is abandoned (docs/hosting.md)
+        assert summary["status"] == "finished" and summary["result"]["reason"] == "abandoned", summary
+
+    def delivered(kind: str) -> dict[str, dict] | None:
+        found = {seat: next((p["entente"] for p in receiver.received.get(seat, [])
+                             if p["entente"]["kind"] == kind), None) for seat in seats}
+        return found if all(found.values()) else None
+
+    resolved = wait_for("the notifier to deliver phase_resolved to every seat",
+                        lambda: delivered("phase_resolved"), topology, timeout=30)
+    for facts in resolved.values():
+        assert facts["game_id"] == game_id and facts["phase"] == "S1901M" and facts["next_phase"] == "F1901M"
+    assert sorted(power for facts in resolved.values() for power in facts["your_powers"]) == POWERS
+    finished = wait_for("game_finished to every seat", lambda: delivered("game_finished"), topology, timeout=30)
+    assert {facts["reason"] for facts in finished.values()} == {"abandoned"}
+
+
+@pytest.mark.postgres
+def test_the_compose_topology_runs_a_game_to_its_deadline(fresh_database_url: str, tmp_path: Path) -> None:
+    if not Path(NGINX).exists():
+        reason = f"nginx is not installed at {NGINX} (apt-get install -y nginx; .ci/run does)"
+        if os.environ.get("ENTENTE_REQUIRE_POSTGRES") == "1":  # CI, which installs nginx with PostgreSQL
+            pytest.fail(reason)
+        pytest.skip(reason)
+    topology = Topology(tmp_path, fresh_database_url, secrets.token_urlsafe(32))
+    services = [name for name in COMPOSE["services"] if name not in NOT_RUN]
+    assert {"worker", "notifier"} <= set(services), "compose runs no clock worker or no notifier"
+    receiver = Receiver()
+    codes: dict[str, int | None] = {}
+    with serve_in_thread(receiver.app()) as receiver_url:
+        try:
+            for service in services:
+                topology.start(service)
+            proxy_port = topology.start_nginx()
+            for service in services:
+                wait_for(f"{service}'s compose health check", lambda: topology.healthy(service), topology, timeout=60)
+            base_url = f"http://127.0.0.1:{proxy_port}"
+            wait_for("the proxy", lambda: httpx.get(f"{base_url}/healthz", timeout=5).status_code == 200,
+                     topology, timeout=20)
+            play_to_the_deadline(base_url, receiver, receiver_url, topology)
+            topology.check_running()
+        finally:
+            codes = topology.stop_all()
+    assert codes == {name: 0 for name in topology.processes}, f"exit statuses after SIGTERM: {codes}\n{topology.logs()}"
+
+    # Kubernetes runs exactly these commands (and nothing else), modulo addresses and ports
+    ran = sorted(normalized(argv) for argv in topology.ran.values())
+    k8s = sorted(normalized(container["command"])
+                 for path in sorted((ROOT / "deploy" / "k8s").glob("*.yaml"))
+                 for doc in yaml.safe_load_all(path.read_text()) if doc and doc["kind"] == "Deployment"
+                 for container in doc["spec"]["template"]["spec"]["containers"])
+    assert k8s == ran
