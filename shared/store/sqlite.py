@@ -44,6 +44,7 @@ from shared.store.schema import TABLE_NAMES, create_statements
 BUSY_TIMEOUT_MS = 30_000
 POOL_SIZE = 15  # connections at most (each is a thread of aiosqlite's)
 ROWS_PER_INSERT = 1000  # 7 parameters a row, well under SQLite's 32766
+MINIMUM_VERSION = (3, 35)  # RETURNING
 
 _EVENT_COLUMNS = "position, stream_id, version, type, schema_version, data, metadata, recorded_at"
 READ_STREAM = f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = ? AND version > ? ORDER BY version"
@@ -305,6 +306,9 @@ class SQLiteStore(EventStore):
     dialect = "sqlite"
 
     def __init__(self, url: str) -> None:
+        if sqlite3.sqlite_version_info < MINIMUM_VERSION:
+            raise RuntimeError(f"the store needs SQLite {'.'.join(map(str, MINIMUM_VERSION))} or later, "
+                               f"not {sqlite3.sqlite_version}")
         super().__init__()
         self._database, self._uri, self._in_memory = sqlite_target(url)
         # an in-memory database is its one connection: transactions take turns on it
