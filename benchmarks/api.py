@@ -39,9 +39,9 @@ import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator
+from urllib.parse import urlsplit
 
 import asyncpg
-from sqlalchemy.engine import make_url
 
 DEFAULT_SERVER_URL = "postgresql://postgres@127.0.0.1:5432/test"
 HOST = "127.0.0.1"
@@ -259,7 +259,7 @@ def free_port() -> int:
 
 
 def database_url(server_url: str, name: str) -> str:
-    return make_url(server_url).set(database=name).render_as_string(hide_password=False)
+    return urlsplit(server_url)._replace(path=f"/{name}").geturl()
 
 
 def asyncpg_dsn(url: str) -> str:
@@ -390,7 +390,7 @@ async def replay_benchmark(base: str, url: str, phases: int) -> None:
 
 async def benchmark(args: argparse.Namespace) -> int:
     async with fresh_database(args.server_url) as url, running_server(url, args.workers, args.plain) as base:
-        print(f"server up on {base} ({args.workers} worker processes), database {make_url(url).database}; "
+        print(f"server up on {base} ({args.workers} worker processes), database {urlsplit(url).path.lstrip('/')}; "
               f"{args.client_processes} client processes with {args.connections} connections in all", flush=True)
         shares = [list(range(k, args.games, args.client_processes)) for k in range(args.client_processes)]
         shares = [share for share in shares if share]

@@ -21,6 +21,7 @@ import sys
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -78,16 +79,15 @@ async def put_due_games(store: EventStore, count: int, now: datetime, *, start: 
 
 
 async def resolutions_per_game(store: EventStore) -> dict[str, int]:
-    from sqlalchemy import func, select
-
-    from shared.store.tables import EventTable
-
-    events = EventTable.__table__
-    async with store.engine.connect() as connection:
-        rows = await connection.execute(
-            select(events.c.stream_id, func.count()).where(events.c.type == "PhaseResolved")
-            .group_by(events.c.stream_id))
-        return {stream: count for stream, count in rows}
+    """PhaseResolved events by game stream, read through the whole log."""
+    counts: dict[str, int] = {}
+    position = 0
+    while records := await store.read_all(position, limit=5000):
+        for record in records:
+            if record.type == "PhaseResolved":
+                counts[record.stream_id] = counts.get(record.stream_id, 0) + 1
+        position = records[-1].position
+    return counts
 
 
 async def _database(server_url: str, name: str, create: bool) -> None:
@@ -110,11 +110,9 @@ async def main() -> int:
     parser.add_argument("--server-url", default=os.environ.get("ENTENTE_BENCH_POSTGRES_URL")
                         or os.environ.get("ENTENTE_TEST_POSTGRES_URL") or DEFAULT_SERVER_URL)
     args = parser.parse_args()
-    from sqlalchemy.engine import make_url
-
     name = f"entente_bench_clock_{secrets.token_hex(4)}"
     await _database(args.server_url, name, create=True)
-    url = make_url(args.server_url).set(database=name).render_as_string(hide_password=False)
+    url = urlsplit(args.server_url)._replace(path=f"/{name}").geturl()
     try:
         store = await open_store(url)
         try:

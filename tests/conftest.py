@@ -13,10 +13,11 @@ import threading
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar
+from urllib.parse import urlsplit
 
 import pytest
 
-if TYPE_CHECKING:  # the store (and SQLAlchemy) is imported only by tests that use it
+if TYPE_CHECKING:  # the store is imported only by tests that use it
     from shared.store import EventStore
 
 
@@ -56,10 +57,9 @@ def _asyncpg_dsn(url: str) -> str:
     return url.replace("postgresql+asyncpg://", "postgresql://", 1)
 
 
-def _with_database(url: str, database: str) -> str:
-    from sqlalchemy.engine import make_url
-
-    return make_url(url).set(database=database).render_as_string(hide_password=False)
+def with_database(url: str, database: str) -> str:
+    """The server URL ``url`` naming the database ``database`` instead."""
+    return urlsplit(url)._replace(path=f"/{database}").geturl()
 
 
 async def _create_database(server_url: str, name: str) -> None:
@@ -94,9 +94,9 @@ async def _empty(url: str) -> None:
     try:
         # every table of the store, whichever area of the product added it
         existing = {row["tablename"] for row in await connection.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
-        from shared.store.tables import STORE_TABLES
+        from shared.store import TABLE_NAMES
 
-        names = [table.name for table in STORE_TABLES if table.name in existing]
+        names = [name for name in TABLE_NAMES if name in existing]
         if names:
             await connection.execute(f"TRUNCATE {', '.join(names)} RESTART IDENTITY")
     finally:
@@ -115,7 +115,7 @@ def postgres_database_url() -> Iterator[str]:
         if os.environ.get("ENTENTE_REQUIRE_POSTGRES") == "1":
             pytest.fail(reason)
         pytest.skip(reason)
-    url = _with_database(server_url, name)
+    url = with_database(server_url, name)
     try:
         run_coroutine_in_thread(lambda: _create_schema(url))
         yield url

@@ -22,7 +22,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query
 from fastapi.responses import StreamingResponse
-from sqlalchemy import func, select
 
 from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
 from shared.game.log import read_log_at
@@ -33,7 +32,6 @@ from shared.errors import BadRequest
 from shared.events import from_recorded, game_stream, orders_prefix
 from shared.events_social import press_stream
 from shared.store import EventStore, RecordedEvent
-from shared.store.tables import EventTable
 
 from .schemas import GameView
 from .view import view_of, viewer_for
@@ -56,9 +54,7 @@ def sse(event_id: int, kind: str, data: Any) -> str:
 
 async def log_head(store: EventStore) -> int:
     """The position of the last event in the log (0 when empty)."""
-    events = EventTable.__table__
-    async with store.engine.connect() as connection:
-        return int((await connection.execute(select(func.coalesce(func.max(events.c.position), 0)))).scalar_one())
+    return await store.head()
 
 
 async def view_at(store: EventStore, game_id: str, caller: Caller, power: str | None,

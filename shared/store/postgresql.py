@@ -1,113 +1,145 @@
-"""The store's hot statements on PostgreSQL, sent to asyncpg directly.
+"""The store on PostgreSQL: asyncpg directly, through a pool of its connections.
 
-Every request of the hosted game reads a game stream, many lock a game row, read order streams
-and append: through SQLAlchemy each statement costs several times its round trip in Python
-(compiling, pooling, result processing). Here the same statements go to the asyncpg connection
-under the store's SQLAlchemy connection (in its transaction, begun first), as plain SQL that
-asyncpg prepares once per connection. Only these statements; the rest of the store stays on
-SQLAlchemy, and SQLite takes the SQLAlchemy path for all of them.
+Every statement is plain SQL that asyncpg prepares once per connection. What this back end
+adds to the shared semantics (docs/store.md, "Transactions and locking"):
+
+- ``transaction(game_id, lock=...)`` locks the game's row ``FOR SHARE`` or ``FOR UPDATE``;
+- the statement that inserts a batch of events takes the global position lock
+  (``pg_advisory_xact_lock``) first, so positions become visible in commit order, and sends
+  ``pg_notify`` to wake the readers of other processes (delivered at commit);
+- an append after the end (``expected_version=None``) first locks its stream alone, so that
+  appenders to one stream take turns instead of clashing on the version;
+- ``append_on_commit`` holds its rows back and sends them with the COMMIT, in one message;
+- ``reading()`` and the convenience reads run each statement on its own (no BEGIN/COMMIT).
 """
 from __future__ import annotations
 
+import asyncio
 import json
-from datetime import datetime, timezone
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncConnection
+import asyncpg
+from asyncpg.exceptions import UniqueViolationError
 
-from shared.store.records import GameRow, RecordedEvent
+from shared.store.base import CONNECTION_WAIT_SECONDS, EventRow, EventStore, LockMode, Session, Transaction, as_utc
+from shared.store.notify import CHANNEL, CommitListener
+from shared.store.outbox import (
+    NOTIFICATION_COLUMNS,
+    ClaimedNotification,
+    Dead,
+    Delivered,
+    NewNotification,
+    Notification,
+    Outcome,
+    Retry,
+)
+from shared.store.records import ConcurrencyError, GameNotFound, GameRow, NewEvent, RecordedEvent
+from shared.store.schema import TABLE_NAMES, create_statements
+
+# pg_advisory_xact_lock keys: any constants, as long as nothing else in the database uses them.
+POSITION_LOCK_KEY = 0x656E7465_6E746501  # "entente" + 1: serialises event inserts
+SCHEMA_LOCK_KEY = 0x656E7465_6E746502  # "entente" + 2: serialises schema creation
+# (class, hash of the stream id): one stream's appends after the end; the two-key space of
+# advisory locks does not overlap the one-key space above
+STREAM_LOCK_CLASS = 0x656E7465
+CLOSE_SECONDS = 10.0  # how long ``close`` waits for connections still in use
 
 _EVENT_COLUMNS = "position, stream_id, version, type, schema_version, data, metadata, recorded_at"
 READ_STREAM = f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = $1 AND version > $2 ORDER BY version"
 # a prefix as a byte-wise range, which the text_pattern_ops index answers even in a generic plan
 READ_STREAMS = (f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id ~>=~ $1 AND stream_id ~<~ $2 "
                 "ORDER BY stream_id, version")
+PREFIX_END = "\U0010ffff"  # after every character a stream id holds
+READ_ALL = f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > $1 ORDER BY position LIMIT $2"
 STREAM_VERSION = "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = $1"
-LOCK_GAME = {"none": "SELECT game_id FROM games WHERE game_id = $1",
-             "share": "SELECT game_id FROM games WHERE game_id = $1 FOR SHARE",
-             "exclusive": "SELECT game_id FROM games WHERE game_id = $1 FOR UPDATE"}
+HEAD = "SELECT coalesce(max(position), 0) FROM events"
 STREAM_LOCK = "SELECT pg_advisory_xact_lock($1, hashtext($2))"
+_INSERT_COLUMNS = "INSERT INTO events (stream_id, version, type, schema_version, data, metadata, recorded_at) "
 # the global position lock first, in the same statement (its row comes before any row, so
 # before any position is drawn), the listeners told (delivered on commit), the rows in order
 INSERT_EVENTS = (
-    "INSERT INTO events (stream_id, version, type, schema_version, data, metadata, recorded_at) "
-    "SELECT $1, batch.version, batch.type, batch.schema_version, batch.data::jsonb, batch.metadata::jsonb, "
-    "batch.recorded_at "
+    _INSERT_COLUMNS + "SELECT $1, batch.version, batch.type, batch.schema_version, batch.data::jsonb, "
+    "batch.metadata::jsonb, batch.recorded_at "
     "FROM (SELECT pg_advisory_xact_lock($2), pg_notify($3, '')) AS position_lock, "
     "unnest($4::integer[], $5::text[], $6::integer[], $7::text[], $8::text[], $9::timestamptz[]) "
     "WITH ORDINALITY AS batch(version, type, schema_version, data, metadata, recorded_at, n) "
     "ORDER BY batch.n RETURNING position, version"
 )
+
+_GAME_COLUMNS = "game_id, variant, name, status, phase, deadline, summary, updated_at"
+GET_GAME = f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = $1"
 PUT_GAME = (
-    "INSERT INTO games (game_id, variant, name, status, phase, deadline, summary, updated_at) "
-    "VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb, $8) ON CONFLICT (game_id) DO UPDATE SET "
-    "variant = EXCLUDED.variant, name = EXCLUDED.name, status = EXCLUDED.status, phase = EXCLUDED.phase, "
-    "deadline = EXCLUDED.deadline, summary = EXCLUDED.summary, updated_at = EXCLUDED.updated_at"
+    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8) "
+    "ON CONFLICT (game_id) DO UPDATE SET variant = EXCLUDED.variant, name = EXCLUDED.name, "
+    "status = EXCLUDED.status, phase = EXCLUDED.phase, deadline = EXCLUDED.deadline, "
+    "summary = EXCLUDED.summary, updated_at = EXCLUDED.updated_at"
 )
-PREFIX_END = "\U0010ffff"  # after every character a stream id holds
+_DUE = f"SELECT {_GAME_COLUMNS} FROM games WHERE deadline IS NOT NULL AND deadline <= $1 ORDER BY deadline, game_id LIMIT $2"
+DUE_GAMES = {False: _DUE, True: _DUE + " FOR UPDATE SKIP LOCKED"}
+LIST_GAMES = f"SELECT {_GAME_COLUMNS} FROM games ORDER BY updated_at DESC, game_id LIMIT $1"
+LIST_GAMES_WITH_STATUS = f"SELECT {_GAME_COLUMNS} FROM games WHERE status = $1 ORDER BY updated_at DESC, game_id LIMIT $2"
+LOCK_GAME = {"none": "SELECT game_id FROM games WHERE game_id = $1",
+             "share": "SELECT game_id FROM games WHERE game_id = $1 FOR SHARE",
+             "exclusive": "SELECT game_id FROM games WHERE game_id = $1 FOR UPDATE"}
+
+PROJECTION_POSITION = "SELECT position FROM projection_positions WHERE name = $1"
+# an upsert that always updates: it creates the row at 0 if missing and row-locks it either way
+LOCK_PROJECTION = ("INSERT INTO projection_positions (name, position) VALUES ($1, 0) ON CONFLICT (name) "
+                   "DO UPDATE SET position = projection_positions.position RETURNING position")
+SET_PROJECTION = "UPDATE projection_positions SET position = $2 WHERE name = $1"
+
+PLAN_NOTIFICATION = (
+    "INSERT INTO notification_outbox (dedupe_key, game_id, player_id, kind, phase, url, payload, status, attempts, "
+    "next_attempt_at, source_position, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, 'pending', 0, $8, $9, $10) "
+    "ON CONFLICT (dedupe_key) DO NOTHING"
+)
+CANCEL_NOTIFICATIONS = (
+    "UPDATE notification_outbox SET status = 'cancelled' WHERE status = 'pending' AND game_id = $1 "
+    "AND ($2::text IS NULL OR kind = $2) AND ($3::text IS NULL OR phase = $3) AND ($4::text IS NULL OR player_id = $4)"
+)
+CLAIM_NOTIFICATIONS = (
+    "WITH due AS (SELECT id, next_attempt_at FROM notification_outbox WHERE status = 'pending' "
+    "AND next_attempt_at <= $1 ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED) "
+    "UPDATE notification_outbox AS claimed SET attempts = claimed.attempts + 1, next_attempt_at = $2 FROM due "
+    "WHERE claimed.id = due.id RETURNING claimed.id, claimed.url, claimed.payload, claimed.attempts, due.next_attempt_at"
+)
+_STILL_LEASED = " WHERE id = $1 AND status = 'pending' AND attempts = $2"
+RECORD_OUTCOME = {
+    Delivered: "UPDATE notification_outbox SET status = 'delivered', delivered_at = $3, last_error = NULL" + _STILL_LEASED,
+    Retry: "UPDATE notification_outbox SET next_attempt_at = $3, last_error = $4" + _STILL_LEASED,
+    Dead: "UPDATE notification_outbox SET status = 'dead', last_error = $3" + _STILL_LEASED,
+}
+LIST_NOTIFICATIONS = f"SELECT {NOTIFICATION_COLUMNS} FROM notification_outbox ORDER BY id"
+LIST_GAME_NOTIFICATIONS = f"SELECT {NOTIFICATION_COLUMNS} FROM notification_outbox WHERE game_id = $1 ORDER BY id"
+COUNT_NOTIFICATIONS = "SELECT status, count(*) FROM notification_outbox GROUP BY status"
 
 
-async def driver(connection: AsyncConnection) -> Any | None:
-    """The asyncpg connection under ``connection``, with the transaction SQLAlchemy would
-    begin lazily begun now (none on an autocommit connection); None when the adapter is not
-    the one this module knows (then the caller takes the SQLAlchemy path)."""
-    proxied = await connection.get_raw_connection()
-    adapted = proxied.dbapi_connection
-    start = getattr(adapted, "_start_transaction", None)
-    if start is None or not hasattr(adapted, "_transaction"):
-        return None
-    if adapted._transaction is None:
-        await start()
-    return proxied.driver_connection
-
-
-def _json(value: Any) -> Any:
-    return json.loads(value) if isinstance(value, (str, bytes)) else value
-
-
-def _utc(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
-
+# ----------------------------------------------------------------------------- rows to records
 
 def recorded(row: Any) -> RecordedEvent:
     return RecordedEvent(stream_id=row[1], version=row[2], position=row[0], type=row[3], schema_version=row[4],
-                         data=_json(row[5]), metadata=_json(row[6]), recorded_at=_utc(row[7]))
+                         data=json.loads(row[5]), metadata=json.loads(row[6]), recorded_at=as_utc(row[7]))
 
 
-async def read_stream(raw: Any, stream_id: str, after_version: int) -> list[RecordedEvent]:
-    return [recorded(row) for row in await raw.fetch(READ_STREAM, stream_id, after_version)]
+def game(row: Any) -> GameRow:
+    return GameRow(game_id=row[0], variant=row[1], name=row[2], status=row[3], phase=row[4],
+                   deadline=None if row[5] is None else as_utc(row[5]), summary=json.loads(row[6]),
+                   updated_at=as_utc(row[7]))
 
 
-async def read_streams(raw: Any, prefix: str) -> dict[str, list[RecordedEvent]]:
-    streams: dict[str, list[RecordedEvent]] = {}
-    for row in await raw.fetch(READ_STREAMS, prefix, prefix + PREFIX_END):
-        if row[1].startswith(prefix):
-            streams.setdefault(row[1], []).append(recorded(row))
-    return streams
+def notification(row: Any) -> Notification:
+    return Notification(id=row[0], dedupe_key=row[1], game_id=row[2], player_id=row[3], kind=row[4], phase=row[5],
+                        url=row[6], payload=json.loads(row[7]), status=row[8], attempts=row[9],
+                        next_attempt_at=as_utc(row[10]), last_error=row[11], source_position=row[12],
+                        created_at=as_utc(row[13]), delivered_at=None if row[14] is None else as_utc(row[14]))
 
 
-async def stream_version(raw: Any, stream_id: str) -> int:
-    return int(await raw.fetchval(STREAM_VERSION, stream_id))
-
-
-async def lock_game(raw: Any, game_id: str, lock: str) -> bool:
-    """Whether the game has a row (locked as asked)."""
-    return await raw.fetchrow(LOCK_GAME[lock], game_id) is not None
-
-
-async def lock_stream(raw: Any, lock_class: int, stream_id: str) -> None:
-    await raw.fetchval(STREAM_LOCK, lock_class, stream_id)
-
-
-async def insert_events(raw: Any, stream_id: str, rows: list[dict[str, Any]], position_key: int,
-                        channel: str) -> list[int]:
-    """The rows' positions, in version order."""
-    result = await raw.fetch(
-        INSERT_EVENTS, stream_id, position_key, channel,
-        [row["version"] for row in rows], [row["type"] for row in rows], [row["schema_version"] for row in rows],
-        [json.dumps(row["data"]) for row in rows], [json.dumps(row["metadata"]) for row in rows],
-        [row["recorded_at"] for row in rows])
-    return [position for position, _ in sorted(((r[0], r[1]) for r in result), key=lambda pair: pair[1])]
+def _affected(status: str) -> int:
+    """The row count of a command's status ("UPDATE 3", "INSERT 0 1")."""
+    return int(status.rsplit(" ", 1)[-1])
 
 
 def _literal(text: str) -> str:
@@ -115,21 +147,230 @@ def _literal(text: str) -> str:
     return "E'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
-def insert_events_literally(stream_id: str, rows: list[dict[str, Any]], position_key: int, channel: str) -> str:
+def insert_events_literally(stream_id: str, rows: list[EventRow]) -> str:
     """INSERT_EVENTS with the values written out, for a message of several statements (the
-    simple query protocol has no parameters): the caller's insert-and-commit in one message."""
+    simple query protocol has no parameters): the insert-and-commit in one message."""
     values = ", ".join(
-        f"({_literal(stream_id)}, {int(row['version'])}, {_literal(row['type'])}, {int(row['schema_version'])}, "
-        f"{_literal(json.dumps(row['data']))}::jsonb, {_literal(json.dumps(row['metadata']))}::jsonb, "
-        f"{_literal(_utc(row['recorded_at']).isoformat())}::timestamptz)"
+        f"({_literal(stream_id)}, {int(row.version)}, {_literal(row.type)}, {int(row.schema_version)}, "
+        f"{_literal(json.dumps(row.data))}::jsonb, {_literal(json.dumps(row.metadata))}::jsonb, "
+        f"{_literal(as_utc(row.recorded_at).isoformat())}::timestamptz)"
         for row in rows)
-    return ("INSERT INTO events (stream_id, version, type, schema_version, data, metadata, recorded_at) "
-            "SELECT batch.stream_id, batch.version, batch.type, batch.schema_version, batch.data, batch.metadata, "
-            f"batch.recorded_at FROM (SELECT pg_advisory_xact_lock({int(position_key)}), "
-            f"pg_notify({_literal(channel)}, '')) AS position_lock, (VALUES {values}) "
+    return (_INSERT_COLUMNS + "SELECT batch.stream_id, batch.version, batch.type, batch.schema_version, batch.data, "
+            f"batch.metadata, batch.recorded_at FROM (SELECT pg_advisory_xact_lock({POSITION_LOCK_KEY}), "
+            f"pg_notify({_literal(CHANNEL)}, '')) AS position_lock, (VALUES {values}) "
             "AS batch(stream_id, version, type, schema_version, data, metadata, recorded_at) ORDER BY batch.version")
 
 
-async def put_game(raw: Any, row: GameRow) -> None:
-    await raw.execute(PUT_GAME, row.game_id, row.variant, row.name, row.status, row.phase,
-                      _utc(row.deadline) if row.deadline else None, json.dumps(row.summary), _utc(row.updated_at))
+# ----------------------------------------------------------------------------- the transaction
+
+class PostgresTransaction(Transaction):
+    dialect = "postgresql"
+
+    def __init__(self, store: PostgresStore, connection: Any, *, writing: bool) -> None:
+        super().__init__(store)
+        self._connection = connection
+        self._writing = writing  # False: no BEGIN was sent, each statement commits by itself
+        self._holds_position_lock = False
+        self._pending: list[tuple[str, int | None, list[EventRow]]] = []  # append_on_commit's
+
+    def _live(self) -> Any:
+        self._check_usable()
+        return self._connection
+
+    async def _checked_rows(self, stream_id: str, events: list[NewEvent], expected_version: int | None) -> list[EventRow]:
+        if events and expected_version is None and not self._holds_position_lock:
+            await self._live().fetchval(STREAM_LOCK, STREAM_LOCK_CLASS, stream_id)
+        return self._rows_after(stream_id, events, expected_version, await self.stream_version(stream_id))
+
+    async def _append(self, stream_id: str, events: list[NewEvent], expected_version: int | None) -> list[RecordedEvent]:
+        rows = await self._checked_rows(stream_id, events, expected_version)
+        if not rows:
+            return []
+        try:
+            result = await self._live().fetch(
+                INSERT_EVENTS, stream_id, POSITION_LOCK_KEY, CHANNEL, [row.version for row in rows],
+                [row.type for row in rows], [row.schema_version for row in rows],
+                [json.dumps(row.data) for row in rows], [json.dumps(row.metadata) for row in rows],
+                [row.recorded_at for row in rows])
+        except UniqueViolationError:
+            # The unique (stream_id, version) key is the arbiter: a concurrent writer got there.
+            # This transaction is aborted; the winner has committed by now.
+            actual = await self._store.stream_version(stream_id)
+            raise self._doom(ConcurrencyError(stream_id, expected_version, actual)) from None
+        self._holds_position_lock = True
+        positions = [position for position, _ in sorted(((r[0], r[1]) for r in result), key=lambda pair: pair[1])]
+        return self._recorded(stream_id, rows, positions)
+
+    async def _append_on_commit(self, stream_id: str, events: list[NewEvent], expected_version: int | None) -> None:
+        if rows := await self._checked_rows(stream_id, events, expected_version):
+            self._pending.append((stream_id, expected_version, rows))
+
+    async def _commit(self) -> None:
+        if not self._writing:
+            return
+        script = [insert_events_literally(stream_id, rows) for stream_id, _, rows in self._pending]
+        try:
+            await self._connection.execute(";\n".join([*script, "COMMIT"]))
+        except UniqueViolationError:
+            raise self._doom(await self._pending_clash()) from None
+
+    async def _pending_clash(self) -> ConcurrencyError:
+        """Which held-back append lost its race (the first whose stream moved on)."""
+        clashes = []
+        for stream_id, expected_version, rows in self._pending:
+            actual = await self._store.stream_version(stream_id)
+            clashes.append(ConcurrencyError(stream_id, expected_version, actual))
+            if actual != rows[0].version - 1:
+                return clashes[-1]
+        return clashes[0]
+
+    async def stream_version(self, stream_id: str) -> int:
+        return int(await self._live().fetchval(STREAM_VERSION, stream_id))
+
+    async def read_stream(self, stream_id: str, after_version: int = 0) -> list[RecordedEvent]:
+        return [recorded(row) for row in await self._live().fetch(READ_STREAM, stream_id, after_version)]
+
+    async def read_streams(self, prefix: str) -> dict[str, list[RecordedEvent]]:
+        streams: dict[str, list[RecordedEvent]] = {}
+        for row in await self._live().fetch(READ_STREAMS, prefix, prefix + PREFIX_END):
+            if row[1].startswith(prefix):
+                streams.setdefault(row[1], []).append(recorded(row))
+        return streams
+
+    async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[RecordedEvent]:
+        return [recorded(row) for row in await self._live().fetch(READ_ALL, after_position, limit)]
+
+    async def head(self) -> int:
+        return int(await self._live().fetchval(HEAD))
+
+    async def get_game(self, game_id: str) -> GameRow | None:
+        row = await self._live().fetchrow(GET_GAME, game_id)
+        return None if row is None else game(row)
+
+    async def put_game(self, row: GameRow) -> None:
+        await self._live().execute(PUT_GAME, row.game_id, row.variant, row.name, row.status, row.phase,
+                                   None if row.deadline is None else as_utc(row.deadline), json.dumps(row.summary),
+                                   as_utc(row.updated_at))
+
+    async def due_games(self, now: datetime, limit: int, *, claim: bool = False) -> list[GameRow]:
+        return [game(row) for row in await self._live().fetch(DUE_GAMES[claim], as_utc(now), limit)]
+
+    async def list_games(self, status: str | None = None, limit: int = 100) -> list[GameRow]:
+        if status is None:
+            rows = await self._live().fetch(LIST_GAMES, limit)
+        else:
+            rows = await self._live().fetch(LIST_GAMES_WITH_STATUS, status, limit)
+        return [game(row) for row in rows]
+
+    async def lock_game(self, game_id: str, lock: LockMode) -> None:
+        if await self._live().fetchrow(LOCK_GAME[lock], game_id) is None:
+            raise GameNotFound(game_id)
+
+    async def projection_position(self, name: str) -> int:
+        return int(await self._live().fetchval(PROJECTION_POSITION, name) or 0)
+
+    async def _lock_projection(self, name: str) -> int:
+        return int(await self._live().fetchval(LOCK_PROJECTION, name))
+
+    async def _set_projection(self, name: str, position: int) -> None:
+        await self._live().execute(SET_PROJECTION, name, position)
+
+    async def plan_notification(self, planned: NewNotification) -> bool:
+        status = await self._live().execute(
+            PLAN_NOTIFICATION, planned.dedupe_key, planned.game_id, planned.player_id, planned.kind, planned.phase,
+            planned.url, json.dumps(planned.payload), as_utc(planned.not_before), planned.source_position,
+            as_utc(planned.created_at))
+        return _affected(status) == 1
+
+    async def cancel_notifications(self, game_id: str, *, kind: str | None = None, phase: str | None = None,
+                                   player_id: str | None = None) -> int:
+        return _affected(await self._live().execute(CANCEL_NOTIFICATIONS, game_id, kind, phase, player_id))
+
+    async def claim_notifications(self, now: datetime, lease: timedelta, limit: int) -> list[ClaimedNotification]:
+        rows = await self._live().fetch(CLAIM_NOTIFICATIONS, as_utc(now), as_utc(now + lease), limit)
+        rows = sorted(rows, key=lambda row: (row[4], row[0]))  # the order they fell due in
+        return [ClaimedNotification(row[0], row[1], json.loads(row[2]), row[3]) for row in rows]
+
+    async def record_outcome(self, notification_id: int, attempts: int, outcome: Outcome) -> bool:
+        match outcome:
+            case Delivered(at=at):
+                values: tuple[Any, ...] = (as_utc(at),)
+            case Retry(error=error, at=at):
+                values = (as_utc(at), error)
+            case Dead(error=error):
+                values = (error,)
+        status = await self._live().execute(RECORD_OUTCOME[type(outcome)], notification_id, attempts, *values)
+        return _affected(status) == 1
+
+    async def notifications(self, game_id: str | None = None) -> list[Notification]:
+        if game_id is None:
+            rows = await self._live().fetch(LIST_NOTIFICATIONS)
+        else:
+            rows = await self._live().fetch(LIST_GAME_NOTIFICATIONS, game_id)
+        return [notification(row) for row in rows]
+
+    async def notification_counts(self) -> dict[str, int]:
+        return {row[0]: int(row[1]) for row in await self._live().fetch(COUNT_NOTIFICATIONS)}
+
+
+# ----------------------------------------------------------------------------- the store
+
+async def _keep_session(_connection: Any) -> None:
+    """The pool's reset of a returned connection: nothing to reset (no session state is ever
+    set, advisory locks are transaction-level, LISTEN has its own connection), so no round trip."""
+
+
+async def _roll_back(connection: Any) -> None:
+    if connection.is_closed() or not connection.is_in_transaction():
+        return
+    try:
+        await connection.execute("ROLLBACK")
+    except Exception:  # a broken or busy connection: the pool replaces it
+        connection.terminate()
+
+
+class PostgresStore(EventStore):
+    dialect = "postgresql"
+
+    def __init__(self, pool: Any, dsn: str) -> None:
+        super().__init__(CommitListener(dsn))
+        self._pool = pool
+
+    @classmethod
+    async def open(cls, dsn: str, *, pool_size: int, max_overflow: int) -> PostgresStore:
+        """A store on a pool of up to ``pool_size + max_overflow`` connections, opened as needed."""
+        pool = await asyncpg.create_pool(dsn, min_size=0, max_size=pool_size + max_overflow, reset=_keep_session)
+        return cls(pool, dsn)
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            await self._listener.close()
+        try:
+            await asyncio.wait_for(self._pool.close(), CLOSE_SECONDS)
+        except asyncio.TimeoutError:
+            self._pool.terminate()
+
+    @asynccontextmanager
+    async def _session(self, kind: Session) -> AsyncIterator[Transaction]:
+        connection = await self._pool.acquire(timeout=CONNECTION_WAIT_SECONDS)
+        try:
+            writing = kind == "write"
+            if writing:
+                await connection.execute("BEGIN")
+            yield PostgresTransaction(self, connection, writing=writing)
+        except BaseException:
+            await _roll_back(connection)
+            raise
+        finally:
+            await self._pool.release(connection)
+
+    async def create_schema(self) -> None:
+        """Under ``pg_advisory_xact_lock(SCHEMA_LOCK_KEY)``, in one message."""
+        script = [f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK_KEY})", *create_statements(self.dialect)]
+        async with self._pool.acquire(timeout=CONNECTION_WAIT_SECONDS) as connection:
+            async with connection.transaction():
+                await connection.execute(";\n".join(script))
+
+    async def _empty_tables(self) -> None:
+        async with self._pool.acquire(timeout=CONNECTION_WAIT_SECONDS) as connection:
+            await connection.execute(f"TRUNCATE {', '.join(TABLE_NAMES)} RESTART IDENTITY")

@@ -1,4 +1,9 @@
-"""The two tables of the store, as SQLModel classes (SQLAlchemy Core underneath)."""
+"""The store's tables, as SQLModel classes (SQLAlchemy Core underneath): the schema's single source.
+
+The DDL is written from these definitions (shared/store/schema.py); the back ends then read and
+write with their own SQL (shared/store/sqlite.py, shared/store/postgresql.py), storing values
+as the types below do, so that SQLAlchemy (migrations, an operator's session) reads the same.
+"""
 from __future__ import annotations
 
 from datetime import datetime, timezone

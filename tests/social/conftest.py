@@ -43,11 +43,6 @@ def receiver_url(receiver: Receiver) -> Iterator[str]:
 
 @pytest.fixture
 async def social_any(store_url: str, provider_url: str) -> AsyncIterator[tuple[Any, httpx.AsyncClient]]:
-    """The combined app on each back end (the notifications' tables emptied on PostgreSQL)."""
+    """The combined app on each back end (``store_url`` gives an empty store, outbox included)."""
     async with social_app(social_settings(store_url, provider_url)) as (app, client):
-        if app.state.store.dialect == "postgresql":
-            from sqlalchemy import text
-
-            async with app.state.store.engine.begin() as connection:
-                await connection.execute(text("TRUNCATE notification_outbox, projection_positions RESTART IDENTITY"))
         yield app, client

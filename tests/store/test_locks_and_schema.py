@@ -9,9 +9,9 @@ from datetime import datetime, timezone
 
 import asyncpg
 import pytest
-from sqlalchemy.engine import make_url
 
 from shared.store import EventStore, GameRow, NewEvent
+from tests.conftest import with_database
 
 OPEN_STORE = "import asyncio, sys; from shared.store import open_store\n" \
     "async def main():\n    store = await open_store(sys.argv[1]); await store.close()\n" \
@@ -55,7 +55,7 @@ def test_schema_creation_from_several_processes_at_once_on_postgresql(postgres_d
 
     asyncio.run(admin(f'CREATE DATABASE "{name}"'))
     try:
-        url = make_url(postgres_database_url).set(database=name).render_as_string(hide_password=False)
+        url = with_database(postgres_database_url, name)
         for result in open_in_processes(url, 3):
             assert result.returncode == 0, result.stderr
     finally:

@@ -1,0 +1,136 @@
+"""The event store alone, in one process: a script that prints figures, not a test.
+
+    python benchmarks/store.py [--backend postgresql|sqlite] [--games 100] [--transactions 3000]
+                               [--concurrency 50] [--repeats 3] [--server-url postgresql://...]
+
+Creates a fresh database (PostgreSQL: on the server at ENTENTE_BENCH_POSTGRES_URL, else
+ENTENTE_TEST_POSTGRES_URL, else postgresql://postgres@127.0.0.1:5432/test; SQLite: a file in a
+temporary directory) with ``--games`` games of 30 events each, then times two loads, each
+``--transactions`` at most ``--concurrency`` at once, ``--repeats`` times:
+
+- a submission as the order intake makes it: a share-locked transaction that reads the game
+  stream, the phase's order streams and the games row, then ``append_on_commit`` one event;
+- two convenience reads (a game stream and a games row), as a view request makes them.
+
+Prints the best round of each: per second, and this process's CPU time per item (the store's
+own cost: the database server's work is not in it). It uses only the store's public API, so
+it runs on any version of the store. The database is dropped at the end, whatever happens.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import secrets
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from shared.store import EventStore, GameRow, NewEvent, open_store  # noqa: E402
+
+DEFAULT_SERVER_URL = "postgresql://postgres@127.0.0.1:5432/test"
+POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+
+
+async def seed(store: EventStore, games: list[str]) -> None:
+    async with store.transaction() as tx:
+        for game_id in games:
+            await tx.put_game(GameRow(game_id, "standard", game_id, "active", "S1901M", None, {"powers": list(POWERS)},
+                                      datetime.now(timezone.utc)))
+            await tx.append(f"game-{game_id}", [NewEvent("Seeded", {"n": n, "pad": "x" * 200}) for n in range(30)], 0)
+
+
+def submission(store: EventStore, games: list[str]):  # type: ignore[no-untyped-def]
+    async def one(number: int) -> None:
+        game_id = games[number % len(games)]
+        async with store.transaction(game_id, lock="share") as tx:
+            await tx.read_stream(f"game-{game_id}")
+            await tx.read_streams(f"orders-{game_id}-S1901M-")
+            await tx.get_game(game_id)
+            power = POWERS[number % len(POWERS)]
+            await tx.append_on_commit(f"orders-{game_id}-S1901M-{power}",
+                                      [NewEvent("OrdersSubmitted", {"power": power, "orders": ["A VIE H"]})], None)
+    return one
+
+
+def reads(store: EventStore, games: list[str]):  # type: ignore[no-untyped-def]
+    async def one(number: int) -> None:
+        game_id = games[number % len(games)]
+        await store.read_stream(f"game-{game_id}")
+        await store.get_game(game_id)
+    return one
+
+
+async def best_round(work, count: int, concurrency: int, repeats: int) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    """(seconds, CPU seconds) of the fastest of ``repeats`` rounds."""
+    gate = asyncio.Semaphore(concurrency)
+
+    async def gated(number: int) -> None:
+        async with gate:
+            await work(number)
+
+    rounds = []
+    for _ in range(repeats):
+        cpu, wall = time.process_time(), time.perf_counter()
+        await asyncio.gather(*(gated(number) for number in range(count)))
+        rounds.append((time.perf_counter() - wall, time.process_time() - cpu))
+    return min(rounds)
+
+
+async def measure(url: str, args: argparse.Namespace) -> None:
+    store = await open_store(url)
+    try:
+        games = [f"g{n}" for n in range(args.games)]
+        await seed(store, games)
+        for label, work in (("share-locked submission transactions", submission(store, games)),
+                            ("convenience read pairs", reads(store, games))):
+            seconds, cpu = await best_round(work, args.transactions, args.concurrency, args.repeats)
+            print(f"{label}: {args.transactions / seconds:.0f} per second "
+                  f"({args.transactions} in {seconds:.2f}s, {args.concurrency} at once), "
+                  f"{cpu / args.transactions * 1e6:.0f} us of this process's CPU each", flush=True)
+    finally:
+        await store.close()
+
+
+async def admin(server_url: str, statement: str) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(server_url.replace("postgresql+asyncpg://", "postgresql://"), timeout=10)
+    try:
+        await connection.execute(statement)
+    finally:
+        await connection.close()
+
+
+async def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--backend", choices=("postgresql", "sqlite"), default="postgresql")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--transactions", type=int, default=3000)
+    parser.add_argument("--concurrency", type=int, default=50)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--server-url", default=os.environ.get("ENTENTE_BENCH_POSTGRES_URL")
+                        or os.environ.get("ENTENTE_TEST_POSTGRES_URL") or DEFAULT_SERVER_URL)
+    args = parser.parse_args()
+    if args.backend == "sqlite":
+        with tempfile.TemporaryDirectory() as folder:
+            await measure(f"sqlite:///{folder}/bench.db", args)
+        return 0
+    name = f"entente_bench_store_{secrets.token_hex(4)}"
+    await admin(args.server_url, f'CREATE DATABASE "{name}"')
+    try:
+        await measure(urlsplit(args.server_url)._replace(path=f"/{name}").geturl(), args)
+    finally:
+        await admin(args.server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main()))

@@ -1,0 +1,392 @@
+"""The store's API, shared by both back ends: ``EventStore`` and ``Transaction``.
+
+Each back end is one pair of classes (shared/store/sqlite.py, shared/store/postgresql.py)
+that implements the abstract methods below with its own SQL on its own driver. What is the
+same everywhere lives here: the arguments checked, a ConcurrencyError dooming its
+transaction, the rows an append writes, the convenience reads, the projection positions'
+bookkeeping and waiting for new events. docs/store.md describes the semantics.
+"""
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from datetime import datetime, timedelta, timezone
+from typing import Any, ClassVar, Literal, NamedTuple
+
+from shared.store.notify import BACKSTOP_SECONDS, POLL_SECONDS, CommitListener
+from shared.store.outbox import ClaimedNotification, NewNotification, Notification, Outcome
+from shared.store.records import ConcurrencyError, GameRow, NewEvent, RecordedEvent
+
+LockMode = Literal["none", "share", "exclusive"]
+# write: a transaction that may write; snapshot: reads that see one state (``reading()``);
+# statement: one read on its own (the store's convenience reads)
+Session = Literal["write", "snapshot", "statement"]
+CONNECTION_WAIT_SECONDS = 30.0  # how long a transaction waits for a free connection of the pool
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def as_utc(moment: datetime) -> datetime:
+    """An aware UTC datetime; a naive one is taken as UTC."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc)
+
+
+class EventRow(NamedTuple):
+    """An event about to be inserted into one stream."""
+
+    version: int
+    type: str
+    schema_version: int
+    data: dict
+    metadata: dict
+    recorded_at: datetime
+
+
+class Transaction(ABC):
+    """One database transaction of the store; obtained from ``EventStore.transaction`` or
+    ``EventStore.reading``. Each back end subclasses it."""
+
+    dialect: ClassVar[str]
+
+    def __init__(self, store: EventStore) -> None:
+        self._store = store
+        self.appended = False  # whether this transaction has written events (which it may read back uncommitted)
+        self.failure: ConcurrencyError | None = None
+        self._appended_on_commit = False
+        self._projections: dict[str, int] = {}  # positions locked in this transaction, by projection
+
+    @property
+    def store(self) -> EventStore:
+        return self._store
+
+    # ------------------------------------------------------------------------- appending
+
+    async def append(
+        self, stream_id: str, events: Sequence[NewEvent], expected_version: int | None
+    ) -> list[RecordedEvent]:
+        """Append events after version ``expected_version`` of the stream (None: after its end).
+
+        A clash raises ConcurrencyError and dooms the whole transaction: nothing of it is
+        written, even if the caller catches the error.
+        """
+        if self._appended_on_commit:
+            raise RuntimeError("append after append_on_commit in one transaction: it would not see those events")
+        self._check_usable()
+        return await self._append(stream_id, list(events), expected_version)
+
+    async def append_on_commit(
+        self, stream_id: str, events: Sequence[NewEvent], expected_version: int | None
+    ) -> None:
+        """Append events as this transaction's last write, for a caller that needs no positions
+        back: the version is checked now, the events are written with the commit (on
+        PostgreSQL the insert and the COMMIT go in one message, so the global position lock is
+        held for no round trip to this process). Call it once per stream at most; ``append``
+        may not follow it in this transaction, and the transaction's own reads need not see
+        these events. A clash found at the commit raises ConcurrencyError when the
+        transaction ends."""
+        self._check_usable()
+        await self._append_on_commit(stream_id, list(events), expected_version)
+        self._appended_on_commit = True
+
+    @abstractmethod
+    async def _append(self, stream_id: str, events: list[NewEvent], expected_version: int | None) -> list[RecordedEvent]:
+        ...
+
+    @abstractmethod
+    async def _append_on_commit(self, stream_id: str, events: list[NewEvent], expected_version: int | None) -> None:
+        ...
+
+    @abstractmethod
+    async def _commit(self) -> None:
+        """End the transaction: commit it (with what ``append_on_commit`` held back)."""
+
+    def _rows_after(self, stream_id: str, events: list[NewEvent], expected_version: int | None,
+                    current: int) -> list[EventRow]:
+        """The rows that follow version ``current`` of the stream, once ``expected_version`` is
+        checked against it."""
+        if expected_version is not None and expected_version != current:
+            raise self._doom(ConcurrencyError(stream_id, expected_version, current))
+        if not events:
+            return []
+        self.appended = True
+        now = utc_now()
+        return [EventRow(current + offset, event.type, event.schema_version, event.data, event.metadata,
+                         as_utc(event.recorded_at) if event.recorded_at else now)
+                for offset, event in enumerate(events, start=1)]
+
+    @staticmethod
+    def _recorded(stream_id: str, rows: list[EventRow], positions: list[int]) -> list[RecordedEvent]:
+        return [RecordedEvent(stream_id=stream_id, version=row.version, position=position, type=row.type,
+                              schema_version=row.schema_version, data=row.data, metadata=row.metadata,
+                              recorded_at=row.recorded_at)
+                for row, position in zip(rows, positions, strict=True)]
+
+    def _doom(self, error: ConcurrencyError) -> ConcurrencyError:
+        self.failure = error
+        return error
+
+    def _check_usable(self) -> None:
+        if self.failure is not None:
+            raise self.failure
+
+    # ------------------------------------------------------------------------- reading the log
+
+    @abstractmethod
+    async def stream_version(self, stream_id: str) -> int:
+        """The stream's last version (0 for a stream without events)."""
+
+    @abstractmethod
+    async def read_stream(self, stream_id: str, after_version: int = 0) -> list[RecordedEvent]:
+        ...
+
+    @abstractmethod
+    async def read_streams(self, prefix: str) -> dict[str, list[RecordedEvent]]:
+        """Every stream whose id starts with ``prefix`` (exactly, case-sensitively), by stream
+        id, each in version order."""
+
+    @abstractmethod
+    async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[RecordedEvent]:
+        ...
+
+    @abstractmethod
+    async def head(self) -> int:
+        """The position of the last event in the log (0 when it is empty)."""
+
+    # ------------------------------------------------------------------------- the games read model
+
+    @abstractmethod
+    async def get_game(self, game_id: str) -> GameRow | None:
+        ...
+
+    @abstractmethod
+    async def put_game(self, row: GameRow) -> None:
+        """Insert or update the game's read-model row.
+
+        On PostgreSQL, update an existing row only in a transaction that holds its exclusive
+        lock: two share-lock holders updating the same row deadlock.
+        """
+
+    @abstractmethod
+    async def due_games(self, now: datetime, limit: int, *, claim: bool = False) -> list[GameRow]:
+        """Games whose deadline is at or before ``now``, earliest first.
+
+        ``claim=True`` (PostgreSQL) locks the returned rows FOR UPDATE SKIP LOCKED, so that
+        concurrent clock workers each get different games; SQLite has one writer anyway.
+        """
+
+    @abstractmethod
+    async def list_games(self, status: str | None = None, limit: int = 100) -> list[GameRow]:
+        """The latest updated games first."""
+
+    @abstractmethod
+    async def lock_game(self, game_id: str, lock: LockMode) -> None:
+        """Lock the game's row (PostgreSQL) or check it exists (SQLite). GameNotFound if absent."""
+
+    # ------------------------------------------------------------------------- tracking projections
+
+    @abstractmethod
+    async def projection_position(self, name: str) -> int:
+        """How far the projection ``name`` has read the log (0 before it ever ran); no lock."""
+
+    async def lock_projection(self, name: str) -> int:
+        """The projection's position, its row locked to the end of this transaction (so that
+        two runs of the projection take turns); the projection then writes its output and
+        ``advance_projection`` in this same transaction."""
+        self._check_usable()
+        position = await self._lock_projection(name)
+        self._projections[name] = position
+        return position
+
+    async def advance_projection(self, name: str, position: int) -> None:
+        """Record that the projection has read the log up to ``position`` (committed with its
+        output). Only after ``lock_projection`` in this transaction, and never backwards."""
+        self._check_usable()
+        if name not in self._projections:
+            raise RuntimeError(f"advance_projection({name!r}) without lock_projection in this transaction")
+        if position < self._projections[name]:
+            raise ValueError(f"projection {name!r} is at {self._projections[name]}, not moving back to {position}")
+        await self._set_projection(name, position)
+        self._projections[name] = position
+
+    @abstractmethod
+    async def _lock_projection(self, name: str) -> int:
+        ...
+
+    @abstractmethod
+    async def _set_projection(self, name: str, position: int) -> None:
+        ...
+
+    # ------------------------------------------------------------------------- the notifications outbox
+
+    @abstractmethod
+    async def plan_notification(self, notification: NewNotification) -> bool:
+        """Add a pending row; False (and nothing written) if its dedupe key is planned already."""
+
+    @abstractmethod
+    async def cancel_notifications(self, game_id: str, *, kind: str | None = None, phase: str | None = None,
+                                   player_id: str | None = None) -> int:
+        """Cancel the game's pending rows that match every criterion given; how many."""
+
+    @abstractmethod
+    async def claim_notifications(self, now: datetime, lease: timedelta, limit: int) -> list[ClaimedNotification]:
+        """Up to ``limit`` pending rows due at ``now``, earliest first, each with its attempt
+        counted and leased (not due again) until ``now + lease``. On PostgreSQL the rows are
+        taken FOR UPDATE SKIP LOCKED, so concurrent workers each get different rows."""
+
+    @abstractmethod
+    async def record_outcome(self, notification_id: int, attempts: int, outcome: Outcome) -> bool:
+        """Store an attempt's outcome, only if the row is still pending with ``attempts``
+        attempts (the attempt's own lease); whether it was."""
+
+    @abstractmethod
+    async def notifications(self, game_id: str | None = None) -> list[Notification]:
+        """The outbox rows (of one game), oldest first."""
+
+    @abstractmethod
+    async def notification_counts(self) -> dict[str, int]:
+        """How many rows have each status."""
+
+
+class EventStore(ABC):
+    """The store: open it with ``open_store(url)``; close it when done. Each back end subclasses it."""
+
+    dialect: ClassVar[str]
+
+    def __init__(self, listener: CommitListener | None = None) -> None:
+        self._listener = listener  # PostgreSQL: wakes waiting readers; elsewhere they poll
+        # per-process caches of what callers fold from this store's log, by the caller's key
+        # (shared/game/repository.py); ``truncate`` empties it with the tables
+        self.memo: dict[str, Any] = {}
+
+    @abstractmethod
+    async def close(self) -> None:
+        ...
+
+    @abstractmethod
+    async def create_schema(self) -> None:
+        """Create the tables and indexes if missing; safe to run concurrently from many processes."""
+
+    @abstractmethod
+    def _session(self, kind: Session) -> AbstractAsyncContextManager[Transaction]:
+        """A begun transaction on a connection of the pool, rolled back if the block raises."""
+
+    @abstractmethod
+    async def _empty_tables(self) -> None:
+        ...
+
+    async def truncate(self) -> None:
+        """Empty every table of the store (tests only)."""
+        self.memo.clear()
+        await self._empty_tables()
+
+    def transaction(
+        self, game_id: str | None = None, lock: LockMode = "none"
+    ) -> AbstractAsyncContextManager[Transaction]:
+        """A write transaction: commits on exit, rolls back on an exception.
+
+        ``lock="share"`` lets many order submissions for one game in at once while keeping a
+        resolution (``"exclusive"``) out; raises GameNotFound if the game has no row.
+        """
+        if lock not in ("none", "share", "exclusive"):
+            raise ValueError(f"lock must be 'none', 'share' or 'exclusive', not {lock!r}")
+        if lock != "none" and game_id is None:
+            raise ValueError("a locked transaction needs a game_id")
+        return self._transaction(game_id, lock, "write")
+
+    def reading(self) -> AbstractAsyncContextManager[Transaction]:
+        """A transaction for reads only: it never takes the writer's lock (SQLite: a deferred
+        BEGIN, one snapshot under WAL; PostgreSQL: each statement on its own, no BEGIN/COMMIT
+        round trips). Appending in it is a mistake the database refuses on neither back end, so
+        don't."""
+        return self._transaction(None, "none", "snapshot")
+
+    @asynccontextmanager
+    async def _transaction(self, game_id: str | None, lock: LockMode, kind: Session) -> AsyncIterator[Transaction]:
+        async with self._session(kind) as tx:
+            if game_id is not None and lock != "none":
+                await tx.lock_game(game_id, lock)
+            yield tx
+            if tx.failure is not None:
+                # the caller swallowed a ConcurrencyError: nothing of this transaction is written
+                raise tx.failure
+            await tx._commit()
+
+    def _statement(self) -> AbstractAsyncContextManager[Transaction]:
+        return self._transaction(None, "none", "statement")
+
+    # ------------------------------------------------------------------------- convenience reads
+
+    async def read_stream(self, stream_id: str, after_version: int = 0) -> list[RecordedEvent]:
+        async with self._statement() as tx:
+            return await tx.read_stream(stream_id, after_version)
+
+    async def read_streams(self, prefix: str) -> dict[str, list[RecordedEvent]]:
+        async with self._statement() as tx:
+            return await tx.read_streams(prefix)
+
+    async def stream_version(self, stream_id: str) -> int:
+        async with self._statement() as tx:
+            return await tx.stream_version(stream_id)
+
+    async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[RecordedEvent]:
+        async with self._statement() as tx:
+            return await tx.read_all(after_position, limit)
+
+    async def head(self) -> int:
+        """The position of the last event in the log (0 when it is empty)."""
+        async with self._statement() as tx:
+            return await tx.head()
+
+    async def get_game(self, game_id: str) -> GameRow | None:
+        async with self._statement() as tx:
+            return await tx.get_game(game_id)
+
+    async def list_games(self, status: str | None = None, limit: int = 100) -> list[GameRow]:
+        async with self._statement() as tx:
+            return await tx.list_games(status, limit)
+
+    async def projection_position(self, name: str) -> int:
+        async with self._statement() as tx:
+            return await tx.projection_position(name)
+
+    async def notifications(self, game_id: str | None = None) -> list[Notification]:
+        async with self._statement() as tx:
+            return await tx.notifications(game_id)
+
+    async def notification_counts(self) -> dict[str, int]:
+        async with self._statement() as tx:
+            return await tx.notification_counts()
+
+    async def wait_for_events(
+        self, after_position: int, timeout: float, limit: int = 1000
+    ) -> list[RecordedEvent]:
+        """Events after ``after_position``; when there are none yet, wait up to ``timeout``
+        seconds for some to commit (an empty list when none did). For live views: tail the log
+        with ``after_position`` = the last position seen."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + max(timeout, 0.0)
+        listener = self._listener if self._listener is not None and await self._listener.ensure_listening() else None
+        slice_seconds = BACKSTOP_SECONDS if listener else POLL_SECONDS
+        while True:
+            waiter = listener.register() if listener else None  # before reading: no lost wake-up
+            try:
+                events = await self.read_all(after_position, limit)
+                remaining = deadline - loop.time()
+                if events or remaining <= 0:
+                    return events
+                try:
+                    if waiter is None:
+                        await asyncio.sleep(min(slice_seconds, remaining))
+                    else:
+                        await asyncio.wait_for(waiter.wait(), min(slice_seconds, remaining))
+                except asyncio.TimeoutError:
+                    pass
+            finally:
+                if listener and waiter is not None:
+                    listener.unregister(waiter)
