@@ -36,9 +36,10 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator
+from typing import Any
 
 import asyncpg
 from sqlalchemy.engine import make_url

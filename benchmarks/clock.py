@@ -28,7 +28,13 @@ if str(ROOT) not in sys.path:
 
 from shared.auth import hash_token  # noqa: E402
 from shared.events import (  # noqa: E402
-    DeadlineSet, GameCreated, GameSettings, OrdersSubmitted, PlayerJoined, game_stream, orders_stream,
+    DeadlineSet,
+    GameCreated,
+    GameSettings,
+    OrdersSubmitted,
+    PlayerJoined,
+    game_stream,
+    orders_stream,
     to_new_event,
 )
 from shared.store import EventStore, open_store  # noqa: E402

@@ -144,7 +144,7 @@ def store_url(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-async def store(store_url: str) -> AsyncIterator["EventStore"]:
+async def store(store_url: str) -> AsyncIterator[EventStore]:
     opened = await open_store(store_url)
     try:
         yield opened
@@ -153,7 +153,7 @@ async def store(store_url: str) -> AsyncIterator["EventStore"]:
 
 
 @pytest.fixture
-async def sqlite_store(sqlite_url: str) -> AsyncIterator["EventStore"]:
+async def sqlite_store(sqlite_url: str) -> AsyncIterator[EventStore]:
     opened = await open_store(sqlite_url)
     try:
         yield opened
@@ -162,7 +162,7 @@ async def sqlite_store(sqlite_url: str) -> AsyncIterator["EventStore"]:
 
 
 @pytest.fixture
-async def postgres_store(postgres_url: str) -> AsyncIterator["EventStore"]:
+async def postgres_store(postgres_url: str) -> AsyncIterator[EventStore]:
     opened = await open_store(postgres_url)
     try:
         yield opened

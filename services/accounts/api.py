@@ -10,13 +10,12 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from shared.http.app import build_app
-from shared.http.dependencies import BearerToken, CurrentCaller, CurrentGame, StoreDep, load_game, request_metadata
+from shared import credentials
 from shared.auth import Caller, require
 from shared.errors import Conflict, DomainError, Forbidden, Unauthorized
+from shared.http.app import build_app
+from shared.http.dependencies import BearerToken, CurrentCaller, CurrentGame, StoreDep, load_game, request_metadata
 from shared.settings import Settings
-
-from shared import credentials
 
 from . import oauth, service
 

@@ -2,16 +2,15 @@
 from __future__ import annotations
 
 import logging
-
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from shared.http.app import build_app
-from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, Now, StoreDep, request_metadata
 from shared.auth import require
 from shared.errors import Forbidden
+from shared.http.app import build_app
+from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, Now, StoreDep, request_metadata
 from shared.settings import Settings
 
 from . import service

@@ -18,21 +18,32 @@
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Mapping, Sequence
+from typing import Any
 
-from shared.rules.variants import Opening, OrderCheck, PhaseOutcome, Variant, get_variant
+from shared.clock import SYSTEM_CLOCK
+from shared.errors import Conflict, Forbidden, Unprocessable
+from shared.events import (
+    AdjudicatedOrder,
+    DislodgedRecord,
+    Event,
+    GameFinished,
+    OrdersSubmitted,
+    PhaseResolved,
+    ReadySet,
+    from_recorded,
+    game_stream,
+    orders_prefix,
+    orders_stream,
+    to_new_event,
+)
 from shared.game import deadlines
 from shared.game.draws import surviving_powers
 from shared.game.repository import game_row, read_game, read_state
 from shared.game.state import GameState, apply
-from shared.clock import SYSTEM_CLOCK
-from shared.errors import Conflict, Forbidden, Unprocessable
-from shared.events import (
-    AdjudicatedOrder, DislodgedRecord, Event, GameFinished, OrdersSubmitted, PhaseResolved,
-    ReadySet, from_recorded, game_stream, orders_prefix, orders_stream, to_new_event,
-)
+from shared.rules.variants import Opening, OrderCheck, PhaseOutcome, Variant, get_variant
 from shared.store import EventStore, Transaction
 
 MAX_CHAINED_PHASES = 8  # phases resolved in one go when nobody has anything to do in them

@@ -95,5 +95,5 @@ class ClockWorker:
                 log.exception("clock worker: sweep failed")
             try:
                 await asyncio.wait_for(stop.wait(), self.poll_seconds)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass

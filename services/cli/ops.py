@@ -303,8 +303,8 @@ def load_rules(game_id: str, records: Sequence[RecordedEvent]) -> None:
     """Load the game's variant (its modules, map and order vocabulary) before the timed replay,
     so that the figure printed is the verification itself, not the start-up of the command."""
     import services.adjudication.service  # noqa: F401  (what replay_log calls, with its imports)
-    from shared.rules.variants import get_variant
     from shared.events import GameCreated, from_recorded
+    from shared.rules.variants import get_variant
 
     created = next((from_recorded(r) for r in records if r.type == "GameCreated"), None)
     if isinstance(created, GameCreated):
@@ -317,8 +317,8 @@ def replay_log(game_id: str, records: Sequence[RecordedEvent], progress: TextIO 
     """Re-adjudicate each stored PhaseResolved from its stored position and the orders that
     were current when it was resolved; stop at the first phase that differs."""
     from services.adjudication.service import adjudicate_phase
-    from shared.game.state import fold
     from shared.events import GameStarted, OrdersSubmitted, PhaseResolved, from_recorded
+    from shared.game.state import fold
 
     typed = [(record, from_recorded(record)) for record in records]
     game = fold(e for r, e in typed if r.stream_id == game_stream_id(game_id))
@@ -386,8 +386,8 @@ def mila_saved_game(game_id: str, records: Sequence[RecordedEvent]) -> dict[str,
     (``diplomacy.utils.export.from_saved_game_format`` / ``load_saved_games_from_disk``):
     one entry per phase with the state before it, the orders as adjudicated and the results
     keyed by unit, then the current phase with no orders yet."""
-    from shared.rules.diplomacy import load_map
     from shared.events import GameCreated, GameStarted, PhaseResolved, from_recorded
+    from shared.rules.diplomacy import load_map
 
     typed = [(r, from_recorded(r)) for r in records if r.stream_id == game_stream_id(game_id)]
     variant = next((e.variant for _, e in typed if isinstance(e, GameCreated)), "standard")

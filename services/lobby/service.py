@@ -6,28 +6,34 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Sequence
+from typing import Any
 
 from shared.auth import hash_token, new_token
 from shared.clock import SYSTEM_CLOCK
 from shared.codenames import pick_codename
 from shared.errors import Conflict, Unprocessable
 from shared.events import (
-    Event, GameCreated, GameFinished, GameSettings, GameStarted, PlayerJoined, PowerJoin, from_recorded,
-    game_stream, to_new_event,
+    Event,
+    GameCreated,
+    GameFinished,
+    GameSettings,
+    GameStarted,
+    PlayerJoined,
+    PowerJoin,
+    from_recorded,
+    game_stream,
+    to_new_event,
 )
 from shared.events_social import SeatLinked, account_stream, members_stream
-from shared.store import EventStore, GameRow, Transaction
-from shared.store.records import RecordedEvent
-
+from shared.game import deadlines, draws
+from shared.game.repository import append_events, game_row, read_state
+from shared.game.state import GameState, fold
 from shared.rules.variants import get_variant, variant_names
-
-from shared.game import deadlines
-from shared.game import draws
-from shared.game.repository import append_events, fold_records, game_row, read_state
-from shared.game.state import GameState, apply, fold
+from shared.store import EventStore
+from shared.store.records import RecordedEvent
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
 _codename_rng = random.SystemRandom()

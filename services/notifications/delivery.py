@@ -124,5 +124,5 @@ async def run_worker(store: EventStore, settings: Settings, stop: asyncio.Event,
                 log.exception("notification step failed; trying again")
             try:
                 await asyncio.wait_for(stop.wait(), interval)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass

@@ -27,9 +27,9 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from shared.game.state import fold
 from shared.events import from_recorded, game_stream
 from shared.events_social import WebhookRemoved, WebhookSet, press_stream, webhooks_stream
+from shared.game.state import fold
 from shared.store import EventStore, RecordedEvent
 from shared.store.outbox_tables import NotificationTable, ProjectionPositionTable
 from shared.store.tables import EventTable

@@ -15,11 +15,17 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from shared.game.state import GameState
 from shared.events import (
-    DeadlineExtended, DeadlineSet, Event, GameFinished, GamePaused, GameResumed, PhaseResolved,
+    DeadlineExtended,
+    DeadlineSet,
+    Event,
+    GameFinished,
+    GamePaused,
+    GameResumed,
+    PhaseResolved,
 )
 from shared.events_social import MessageSent, WebhookRemoved, WebhookSet
+from shared.game.state import GameState
 from shared.store import RecordedEvent
 
 MESSAGE_PREVIEW = 500

@@ -8,11 +8,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
-from shared.http.app import build_app
-from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
-from shared.game.state import GameState, fold
 from shared.auth import require
 from shared.events import from_recorded, game_stream, orders_prefix
+from shared.game.state import fold
+from shared.http.app import build_app
+from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
 from shared.settings import Settings
 
 from .schemas import GameView

@@ -24,13 +24,13 @@ from fastapi import APIRouter, Header, Query
 from fastapi.responses import StreamingResponse
 from sqlalchemy import func, select
 
-from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
-from shared.game.state import GameState, fold
-from shared.game.press import readable
 from shared.auth import Caller
 from shared.errors import BadRequest
 from shared.events import from_recorded, game_stream, orders_prefix
 from shared.events_social import press_stream
+from shared.game.press import readable
+from shared.game.state import GameState, fold
+from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
 from shared.store import EventStore, RecordedEvent
 from shared.store.tables import EventTable
 

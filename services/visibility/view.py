@@ -21,8 +21,9 @@ of all of them.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable, Literal
+from typing import Any, Literal
 
 from shared.auth import Caller
 from shared.errors import Forbidden, Unprocessable
@@ -40,7 +41,7 @@ class Viewer:
     player_id: str | None = None  # only to find the viewer's own draw vote; never shown
 
     @classmethod
-    def public(cls) -> "Viewer":
+    def public(cls) -> Viewer:
         return cls("public")
 
 

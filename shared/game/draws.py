@@ -7,9 +7,9 @@
 """
 from __future__ import annotations
 
-from shared.rules.variants import get_variant
 from shared.errors import Conflict, Forbidden
 from shared.events import DrawVoted, Event, GameFinished
+from shared.rules.variants import get_variant
 
 from .state import GameState, Seat
 

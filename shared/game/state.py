@@ -5,13 +5,26 @@ holds token hashes and must never be returned to a caller as is.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Iterable, Literal
+from typing import Any, Literal
 
 from shared.events import (
-    DeadlineExtended, DeadlineSet, DrawVoted, Event, GameCreated, GameFinished, GamePaused,
-    GameResumed, GameSettings, GameStarted, OrdersSubmitted, PhaseResolved, PlayerJoined, PowerJoin,
+    DeadlineExtended,
+    DeadlineSet,
+    DrawVoted,
+    Event,
+    GameCreated,
+    GameFinished,
+    GamePaused,
+    GameResumed,
+    GameSettings,
+    GameStarted,
+    OrdersSubmitted,
+    PhaseResolved,
+    PlayerJoined,
+    PowerJoin,
 )
 from shared.rules.variants import get_variant
 

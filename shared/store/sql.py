@@ -23,10 +23,10 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcon
 from datetime import datetime, timezone
 from typing import Any, Literal
 
+from asyncpg.exceptions import UniqueViolationError
 from sqlalchemy import func, insert, select, text
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from asyncpg.exceptions import UniqueViolationError
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlmodel import SQLModel

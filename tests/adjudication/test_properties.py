@@ -9,13 +9,13 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from shared.rules.diplomacy.adjudicate import adjudicate
 from shared.rules.diplomacy.geography import load_map
 from shared.rules.diplomacy.legality import order_problem
 from shared.rules.diplomacy.normalise import normalise_order
-from shared.rules.diplomacy.parser import parse_order
 from shared.rules.diplomacy.orders import (
     Convoy,
     Hold,
@@ -26,6 +26,7 @@ from shared.rules.diplomacy.orders import (
     UnitType,
     province_of,
 )
+from shared.rules.diplomacy.parser import parse_order
 from shared.rules.diplomacy.phase import PhaseType
 from shared.rules.diplomacy.position import Position
 from shared.rules.diplomacy.possible import possible_orders_all

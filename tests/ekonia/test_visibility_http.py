@@ -11,15 +11,16 @@ detail of the turn.
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
-from typing import Any, AsyncIterator
+from typing import Any
 
 import pytest
 
-from shared.game.state import fold
 from services.notifications.planning import Context, plan
 from shared.clock import ManualClock
 from shared.events import PhaseResolved, from_recorded
+from shared.game.state import fold
 from shared.store import RecordedEvent
 from tests.hosting.helpers import Host, HostedGame, hosting
 from tests.platform.helpers import OPERATOR, bearer

@@ -4,8 +4,17 @@ privateers and their lanes. Each test looks through the owner (ALPHA), another s
 a state whose mission succeeded (GAMMA) and the public."""
 from __future__ import annotations
 
-from .visibility import (VARIANT, add_unit, fresh_state, public_units_at, resolved_event, seed_where, shared_part,
-                         text, views)
+from .visibility import (
+    VARIANT,
+    add_unit,
+    fresh_state,
+    public_units_at,
+    resolved_event,
+    seed_where,
+    shared_part,
+    text,
+    views,
+)
 
 
 def test_units_in_a_capital_hide_up_to_its_hidden_strength_then_all_show():

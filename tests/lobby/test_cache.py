@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from shared.game.repository import read_game
 from services.lobby.service import create_game, join_game, start_game
-from shared.game.repository import fold_records
 from shared.events import GameSettings, PlayerJoined, game_stream, to_new_event
+from shared.game.repository import fold_records, read_game
 from shared.store import EventStore
 
 

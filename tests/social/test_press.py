@@ -7,10 +7,10 @@ from typing import Any
 import httpx
 import pytest
 
-from shared.game.repository import fold_records
 from services.press.service import check_message
 from shared.errors import Conflict
 from shared.events import game_stream
+from shared.game.repository import fold_records
 from shared.store import open_store
 from tests.platform.helpers import OPERATOR, Table, bearer, seated_table, started_table
 

@@ -5,7 +5,7 @@ import asyncio
 import subprocess
 import sys
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import asyncpg
 import pytest
@@ -31,7 +31,7 @@ def open_in_processes(url: str, count: int) -> list[subprocess.CompletedProcess]
 
 
 async def add_game(store: EventStore, game_id: str) -> None:
-    row = GameRow(game_id, "standard", "locks", "active", "S1901M", None, {}, datetime.now(timezone.utc))
+    row = GameRow(game_id, "standard", "locks", "active", "S1901M", None, {}, datetime.now(UTC))
     async with store.transaction() as tx:
         await tx.put_game(row)
 

@@ -7,7 +7,7 @@ builds a position from short unit texts for hand-written tests.
 from __future__ import annotations
 
 import random
-from typing import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from shared.rules.diplomacy.geography import GameMap, load_map
 from shared.rules.diplomacy.orders import (

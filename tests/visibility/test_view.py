@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from services.adjudication.service import adjudicate_phase, opening
-from shared.game.state import fold
 from services.visibility.view import Viewer, view
 from shared.events import GameCreated, GameSettings, GameStarted, OrdersSubmitted, PlayerJoined
+from shared.game.state import fold
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 

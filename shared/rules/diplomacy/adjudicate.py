@@ -9,7 +9,7 @@ stands on. Victory is checked at the same moment.
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from .adjustments import centre_counts, powers_to_adjust, resolve_adjustments
 from .civil_disorder import check_edition

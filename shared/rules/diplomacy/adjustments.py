@@ -14,8 +14,8 @@ The rules (DATC 6.I, 6.J, issues 4.C.3-4.C.4 and 4.D.4-4.D.8):
 """
 from __future__ import annotations
 
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Container, Mapping, Sequence
 
 from .civil_disorder import forced_removals
 from .geography import GameMap

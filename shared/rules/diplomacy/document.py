@@ -20,18 +20,25 @@ document raises ``DocumentError`` (a ValueError) naming the offending field.
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .adjudicate import adjudicate
 from .civil_disorder import EDITIONS
+from .document_fields import (
+    DocumentError,
+    centres_by_power,
+    checked_list,
+    dislodged_by_power,
+    power_list,
+    power_mapping,
+    units_by_power,
+)
 from .geography import GameMap, MapDataError, load_map
 from .normalise import normalise_order
 from .orders import Order, Unit, UnitType, province_of
 from .parser import ParseError, parse_order
 from .phase import Phase, PhaseType
-from .document_fields import (
-    DocumentError, centres_by_power, checked_list, dislodged_by_power, power_list, power_mapping, units_by_power,
-)
 from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, Resolution
 
 _UNIT_TEXT = re.compile(r"^\s*([AF])\s+([A-Z]{3})(?:\s*(?:/|\(|\s)\s*([A-Z]{2})\s*\)?)?\s*$")

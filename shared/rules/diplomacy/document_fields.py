@@ -4,7 +4,8 @@ document (document.py) and the Dirigible one (shared/rules/dirigible/document.py
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .geography import GameMap
 from .position import Power

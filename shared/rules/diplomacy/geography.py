@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from .orders import Unit, UnitType, province_of
 
@@ -193,7 +194,7 @@ def load_map(variant: str = "standard") -> GameMap:
     return _load_cached(variant)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load_cached(variant: str) -> GameMap:
     resource = resources.files("shared.variants").joinpath(variant, "map.json")
     try:

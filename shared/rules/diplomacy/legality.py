@@ -11,8 +11,10 @@ Messages name the unit and the place: "A PAR cannot reach MOS", "no unit at PAR"
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
+from .adjustments import build_site_problem
 from .orders import (
     Build,
     Convoy,
@@ -31,7 +33,6 @@ from .orders import (
 )
 from .phase import PhaseType
 from .position import DislodgedUnit, Position, Power
-from .adjustments import build_site_problem
 from .possible import MapTables, adjustment_count, build_sites, map_tables
 
 ARMY, FLEET = UnitType.ARMY, UnitType.FLEET

@@ -15,8 +15,8 @@ work reads flat per-map tables (``movement_tables.py``) and keeps its bookkeepin
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from .convoys import fleets_on_some_route, route_exists
 from .geography import GameMap
@@ -24,7 +24,6 @@ from .movement_tables import movement_tables
 from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, Unit, UnitType, province_of
 from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit
 from .resolver import CONVOY, HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Prepared, Resolver
-
 
 _MOVEMENT_ORDERS = frozenset({Hold, Move, SupportHold, SupportMove, Convoy})
 _NOTHING: frozenset[str] = frozenset()

@@ -1,8 +1,9 @@
 """The position of a game between phases, and the resolution of one phase."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal, Mapping
+from typing import Literal
 
 from .orders import Order, Unit
 from .phase import Phase

@@ -12,8 +12,9 @@ a convoy order only where it lies on a chain that cannot be shortened (``necessa
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from .orders import (
     Build,

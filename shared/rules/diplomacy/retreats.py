@@ -9,8 +9,8 @@ Every other order in a retreat phase is void.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from .orders import Disband, Order, Retreat, Unit, province_of
 from .position import DislodgedUnit, OrderResult, Power, PowerUnit

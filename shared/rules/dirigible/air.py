@@ -14,13 +14,23 @@ ground resolution as extra strength that no army or fleet can cut.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Mapping, Sequence
 
 from shared.rules.diplomacy.geography import GameMap, load_map
 from shared.rules.diplomacy.movement import resolve_movement
-from shared.rules.diplomacy.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, Unit, UnitType, province_of
+from shared.rules.diplomacy.orders import (
+    Convoy,
+    Hold,
+    Move,
+    Order,
+    SupportHold,
+    SupportMove,
+    Unit,
+    UnitType,
+    province_of,
+)
 from shared.rules.diplomacy.phase import Phase
 from shared.rules.diplomacy.position import DislodgedUnit, OrderResult, Position, Power, PowerUnit
 

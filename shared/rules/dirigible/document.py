@@ -10,22 +10,41 @@ that Winter) and ``"winners"`` when somebody won. Dislodged dirigibles appear in
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Any
 
 from shared.rules.diplomacy.civil_disorder import EDITIONS
 from shared.rules.diplomacy.document import position_from_document, results_per_entry
 from shared.rules.diplomacy.document_fields import (
-    DocumentError, centres_by_power, checked_list, dislodged_by_power, power_list, power_mapping, units_by_power,
+    DocumentError,
+    centres_by_power,
+    checked_list,
+    dislodged_by_power,
+    power_list,
+    power_mapping,
+    units_by_power,
 )
 from shared.rules.diplomacy.geography import GameMap, load_map
 from shared.rules.diplomacy.normalise import normalise_order
 from shared.rules.diplomacy.orders import (
-    Build, Convoy, Devastate, Hold, Move, Order, Remove, SupportHold, SupportMove, Unit, UnitType, Waive,
+    Build,
+    Convoy,
+    Devastate,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    SupportHold,
+    SupportMove,
+    Unit,
+    UnitType,
+    Waive,
 )
 from shared.rules.diplomacy.parser import ParseError, parse_order
 from shared.rules.diplomacy.phase import PhaseType
 from shared.rules.diplomacy.position import Position, Power, PowerUnit, Resolution
+
 from .economy import supply_points
 from .turn import adjudicate_dirigible
 

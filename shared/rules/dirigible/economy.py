@@ -8,8 +8,8 @@ its points removes units until the upkeep fits, and the civil-disorder rule remo
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from shared.rules.diplomacy.adjustments import build_site_problem, home_centre_problem
 from shared.rules.diplomacy.civil_disorder import unit_distance

@@ -12,10 +12,23 @@ from __future__ import annotations
 from dataclasses import replace
 
 from shared.rules.diplomacy.geography import GameMap
-from shared.rules.diplomacy.orders import Build, Devastate, Hold, Move, Order, Remove, SupportHold, SupportMove, Unit, UnitType, Waive
+from shared.rules.diplomacy.orders import (
+    Build,
+    Devastate,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    SupportHold,
+    SupportMove,
+    Unit,
+    UnitType,
+    Waive,
+)
 from shared.rules.diplomacy.phase import PhaseType
-from shared.rules.diplomacy.possible import possible_orders
 from shared.rules.diplomacy.position import Position, Power
+from shared.rules.diplomacy.possible import possible_orders
+
 from .air import dirigible_reach, ground_support_problem
 from .economy import UPKEEP, balances, build_problem
 from .turn import devastation_options

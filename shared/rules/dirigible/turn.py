@@ -9,15 +9,25 @@ only; victory (19 undevastated centres) is checked then. Devastation lasts to th
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from shared.rules.diplomacy.adjudicate import update_centres
 from shared.rules.diplomacy.geography import GameMap, load_map
 from shared.rules.diplomacy.movement import resolve_movement
-from shared.rules.diplomacy.orders import Devastate, Order, Retreat, SupportHold, SupportMove, Unit, UnitType, province_of
+from shared.rules.diplomacy.orders import (
+    Devastate,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    UnitType,
+    province_of,
+)
 from shared.rules.diplomacy.phase import Phase, PhaseType, Season
 from shared.rules.diplomacy.position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, Resolution
 from shared.rules.diplomacy.retreats import resolve_retreats
+
 from .air import is_air_order, resolve_air
 from .economy import powers_to_adjust, resolve_winter
 

@@ -7,7 +7,8 @@ gas vent and based airships are lost), and can be taken from the next turn on.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from . import catalogue as C
 from .board import Board

@@ -8,7 +8,8 @@ learns of missions against it only through counter-espionage.
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from . import catalogue as C
 from .orders import Spy

@@ -15,11 +15,12 @@ from __future__ import annotations
 import heapq
 import json
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 KINDS = ("land", "sea")
 UNIT_TYPES = ("infantry", "cavalry", "trireme", "transport", "airship")

@@ -5,13 +5,31 @@ their name (``Chalein Coast``); states by their upper-case name. A count may be 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .board import Board
-from .orders import (Bombard, Buy, Diplomacy, Disband, Drop, Expect, Give, HideCities,
-                     HideUnits, Improve, Load, Morale, Move, Order, Privateer, Raze, Rebase, Spy,
-                     Unload)
+from .orders import (
+    Bombard,
+    Buy,
+    Diplomacy,
+    Disband,
+    Drop,
+    Expect,
+    Give,
+    HideCities,
+    HideUnits,
+    Improve,
+    Load,
+    Morale,
+    Move,
+    Order,
+    Privateer,
+    Raze,
+    Rebase,
+    Spy,
+    Unload,
+)
 
 UNIT_WORDS = {"INFANTRY": "INFANTRY", "INFANTRIES": "INFANTRY", "CAVALRY": "CAVALRY",
               "CAVALRIES": "CAVALRY", "TRIREME": "TRIREME", "TRIREMES": "TRIREME",

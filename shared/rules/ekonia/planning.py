@@ -9,14 +9,34 @@ and returns every unit's planned place. It sees only the state at the start of t
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from . import catalogue as C
 from .board import Board
-from .orders import (STAGE, Bombard, Buy, Diplomacy, Disband, Drop, Expect, Give, HideCities,
-                     HideUnits, Improve, Load, Morale, Move, Order, Privateer, Raze, Rebase, Spy,
-                     Unload)
+from .orders import (
+    STAGE,
+    Bombard,
+    Buy,
+    Diplomacy,
+    Disband,
+    Drop,
+    Expect,
+    Give,
+    HideCities,
+    HideUnits,
+    Improve,
+    Load,
+    Morale,
+    Move,
+    Order,
+    Privateer,
+    Raze,
+    Rebase,
+    Spy,
+    Unload,
+)
 from .state import State, at_war, improvement_of, owner_of, trading, unit_order
 
 

@@ -21,7 +21,8 @@ reaches Ekonia state only through them. docs/rules/ekonia.md section 14 says the
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .public_map import visible_units
 from .state import unit_order

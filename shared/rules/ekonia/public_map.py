@@ -4,11 +4,11 @@ docs/rules/ekonia.md section 14).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
 from . import catalogue as C
-from .state import State, improvement_of, unit_order
 from .board import Board
+from .state import State, improvement_of, unit_order
 
 
 def hidden_strength_limit(state: State, board: Board, tid: str) -> float:

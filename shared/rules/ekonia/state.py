@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from .board import CAPITAL_INCOME, CITY_INCOME, TILE_INCOME, Board
 

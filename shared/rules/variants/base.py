@@ -7,9 +7,9 @@ thin adapter over a pure engine: no I/O, no clock; randomness only from the ``se
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping, Protocol, Sequence
-
+from typing import Any, Literal, Protocol
 
 PhaseKind = Literal["movement", "retreats", "adjustments"]
 

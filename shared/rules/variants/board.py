@@ -2,8 +2,9 @@
 values into the JSON of views and outcomes, and the behaviour both give the platform."""
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from shared.rules.diplomacy import ENGINE_VERSION, ParseError, load_map, parse_order
 from shared.rules.diplomacy.orders import Order

@@ -5,22 +5,37 @@ JSON documents into engine values and back.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from shared.rules.diplomacy import (
-    ParseError, adjudicate, adjudicate_document, draw_italy_side, initial_position, load_map,
-    normalise_order, position_from_document, position_to_document, possible_orders,
+    ParseError,
+    adjudicate,
+    adjudicate_document,
+    draw_italy_side,
+    initial_position,
+    load_map,
+    normalise_order,
+    position_from_document,
+    position_to_document,
+    possible_orders,
     small_game,
 )
 from shared.rules.diplomacy.legality import orders_problems
 from shared.rules.diplomacy.orders import Order
 from shared.rules.diplomacy.phase import PhaseType
-from shared.rules.diplomacy.possible import adjustment_count
 from shared.rules.diplomacy.position import Position, Resolution
+from shared.rules.diplomacy.possible import adjustment_count
 
 from .base import Opening, OrderCheck, PhaseOutcome
 from .board import (
-    BoardVariant, centres_by_power, dislodged_json, parse_cached, results_json, unreadable, units_by_power,
+    BoardVariant,
+    centres_by_power,
+    dislodged_json,
+    parse_cached,
+    results_json,
+    units_by_power,
+    unreadable,
 )
 
 
