@@ -369,7 +369,7 @@ def first_difference(stored: Any, engine: Any, path: str) -> str:
             if stored.get(key) != engine.get(key):
                 return first_difference(stored.get(key), engine.get(key), f"{path}.{key}")
     if isinstance(stored, list) and isinstance(engine, list):
-        for index, (left, right) in enumerate(zip(stored, engine)):
+        for index, (left, right) in enumerate(zip(stored, engine, strict=False)):
             if left != right:
                 label = f" {left['order']!r}" if isinstance(left, dict) and "order" in left else ""
                 return first_difference(left, right, f"{path}[{index}{label}]")

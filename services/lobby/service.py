@@ -143,7 +143,7 @@ def draw_seats(seed: int, player_ids: list[str], seats: Sequence[Sequence[str]])
     draws the same. Seats are put in a canonical order first, so only the seed decides."""
     shuffled = sorted(sorted(seat) for seat in seats)
     random.Random(seed).shuffle(shuffled)
-    return dict(zip(player_ids, shuffled))
+    return dict(zip(player_ids, shuffled, strict=False))
 
 
 def started_event(state: GameState, seed: int) -> GameStarted:

@@ -75,7 +75,7 @@ async def test_a_burst_of_orders_at_the_deadline_with_two_workers(postgres_url: 
         resolutions = await game.resolutions()
         assert [r["phase"] for r in resolutions] == ["S1901M"]
         counted = set(resolutions[0]["orders"]) | {"FRANCE"}
-        for power, reply in zip([p for p in SEVEN if p != "FRANCE"], replies[:-1]):
+        for power, reply in zip([p for p in SEVEN if p != "FRANCE"], replies[:-1], strict=True):
             if reply.status_code == 200:  # accepted before the deadline: counted, not in disorder
                 assert power not in resolutions[0]["civil_disorder"], power
             else:

@@ -75,7 +75,7 @@ async def test_submissions_racing_a_resolution_are_counted_or_refused(postgres_c
                                    *submissions[4:])
     resolve = results[4]
     assert resolve.status_code == 200
-    replies = dict(zip(POWERS, results[:4] + results[5:]))
+    replies = dict(zip(POWERS, results[:4] + results[5:], strict=True))
     for power, reply in replies.items():
         if reply.status_code == 200:
             assert power in resolve.json()["orders"], power

@@ -93,7 +93,7 @@ class _Phase:
         self.provinces = provinces = sorted(board)
         count = range(len(provinces))
         self.entries = list(map(Prepared, count, [board[p].power for p in provinces], provinces))
-        self.at = dict(zip(provinces, count))  # province -> entry index
+        self.at = dict(zip(provinces, count, strict=True))  # province -> entry index
         sea, fleet_reach = tables.sea, tables.fleet_reach
         self.sea_neighbours = {
             p: fleet_reach[pu.unit.location] for p, pu in board.items() if p in sea and pu.unit.type is _FLEET
@@ -489,7 +489,7 @@ class _Outcome:
         phase = self.phase
         resolution, dislodged_by = self.resolution, self.dislodged_by
         results = []
-        for (power, order), reason, entry in zip(phase.given, phase.void, phase.ordered):
+        for (power, order), reason, entry in zip(phase.given, phase.void, phase.ordered, strict=True):
             if reason:
                 result = "void"
             else:  # a legal order: ``entry`` is its unit's

@@ -3,16 +3,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class Season(str, Enum):
+class Season(StrEnum):
     SPRING = "S"
     FALL = "F"
     WINTER = "W"
 
 
-class PhaseType(str, Enum):
+class PhaseType(StrEnum):
     MOVEMENT = "M"
     RETREATS = "R"
     ADJUSTMENTS = "A"

@@ -43,7 +43,7 @@ def resolve_retreats(
 
     arrivals = Counter(province_of(dest) for dest in chosen.values() if dest is not None)
     results: list[OrderResult] = []
-    for power, order, target, destination, void_reason in judged:
+    for power, order, _target, destination, void_reason in judged:
         if void_reason:
             results.append(OrderResult(power, order, "void", void_reason))
         elif destination is None:

@@ -80,7 +80,7 @@ def _movement(position: Position, orders: Mapping[Power, Sequence[Order]], game_
     given = [(power, order) for _, power, order in air.ground_supports]
     ground = resolve_movement(position, ground_orders, game_map, air_supports=given)
     air_results = list(air.results)
-    for (index, _, order), matched in zip(air.ground_supports, ground.air_supports_given):
+    for (index, _, order), matched in zip(air.ground_supports, ground.air_supports_given, strict=True):
         if not matched:
             air_results[index] = OrderResult(air_results[index].power, order, "fails", _unmatched(order, position))
     results = _interleave(slots, iter(air_results), iter(ground.results))

@@ -67,7 +67,7 @@ def run_missions(state: State, turn: int, seed: int, missions: Sequence[Mission]
     """Roll every mission, record what succeeded in ``state['knowledge']``; return the
     per-mission results and the rolls."""
     results, rolls = [], []
-    for power, index, spy, cost in sorted(missions, key=lambda m: (m[0], m[1])):
+    for power, index, spy, _cost in sorted(missions, key=lambda m: (m[0], m[1])):
         roll = mission_roll(seed, turn, power, index)
         odds = C.MISSION_ODDS[spy.mission]
         success = roll <= odds

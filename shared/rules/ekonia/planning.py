@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from . import catalogue as C
@@ -411,7 +412,7 @@ def _land_path(ctx: _Context, order: Move, movement: int) -> list[str]:
         path = [path[0], passable[0], path[1]]
     if len(path) - 1 > movement:
         raise Refused(f"{order.unit} moves at most {movement} step(s)")
-    for a, b in zip(path, path[1:]):
+    for a, b in pairwise(path):
         if b not in board.land_neighbours(a):
             raise Refused(f"{b} is not next to {a} by land")
     for middle in path[1:-1]:

@@ -46,7 +46,7 @@ def check_orders(texts: Sequence[str], power: str, position: Position) -> list[O
     answers = iter(trial.results if trial is not None else ())
     winter = position.phase.type is PhaseType.ADJUSTMENTS
     checks = []
-    for index, (text, reading) in enumerate(zip(texts, readings)):
+    for index, (text, reading) in enumerate(zip(texts, readings, strict=True)):
         if isinstance(reading, ParseError):
             checks.append(unreadable(text, reading))
             continue

@@ -62,7 +62,7 @@ def check_orders(texts: Sequence[str], power: str, position: Position) -> list[O
     orders = [r for r in readings if not isinstance(r, ParseError)]
     problems = iter(orders_problems(orders, power, position, load_map(position.variant)))
     checks = []
-    for text, reading in zip(texts, readings):
+    for text, reading in zip(texts, readings, strict=True):
         if isinstance(reading, ParseError):
             checks.append(unreadable(text, reading))
             continue

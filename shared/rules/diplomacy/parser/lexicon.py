@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from functools import lru_cache
 
 from ..geography import GameMap
@@ -17,7 +17,7 @@ from ..orders import UnitType
 from .tokens import Token, tokenize
 
 
-class Verb(str, Enum):
+class Verb(StrEnum):
     HOLD = "hold"
     MOVE = "move"
     SUPPORT = "support"
