@@ -238,7 +238,8 @@ async def play_games(base: str, numbers: list[int], phases: int, connections: in
                 if not await play_phase(pool, table, rng):
                     break
 
-        outcomes = await asyncio.gather(*(play(t, n) for t, n in zip(tables, numbers, strict=True)), return_exceptions=True)
+        outcomes = await asyncio.gather(*(play(t, n) for t, n in zip(tables, numbers, strict=True)),
+                                        return_exceptions=True)
         timings.failures.extend(repr(o) for o in outcomes if isinstance(o, BaseException))
     finally:
         pool.close()

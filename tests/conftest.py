@@ -93,7 +93,8 @@ async def _empty(url: str) -> None:
     connection = await asyncpg.connect(_asyncpg_dsn(url), timeout=5)
     try:
         # every table of the store, whichever area of the product added it
-        existing = {row["tablename"] for row in await connection.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
+        rows = await connection.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+        existing = {row["tablename"] for row in rows}
         from shared.store.tables import STORE_TABLES
 
         names = [table.name for table in STORE_TABLES if table.name in existing]

@@ -116,7 +116,8 @@ def with_notification_worker(app, settings: Settings):  # type: ignore[no-untype
     failing webhook never holds up the game: delivery runs on its own task)."""
     from services.notifications.delivery import run_worker
 
-    return with_background_task(app, lambda running, stop: run_worker(running.state.store, running.state.settings, stop))
+    return with_background_task(app, lambda running, stop: run_worker(running.state.store, running.state.settings,
+                                                                      stop))
 
 
 def _redacted(url: str) -> str:

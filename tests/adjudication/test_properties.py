@@ -190,7 +190,8 @@ def test_retreat_menus_match_legality(position):
         offered = {order for orders in menus[power].values() for order in orders}
         for dislodged in position.dislodged:
             unit = dislodged.unit
-            near = STANDARD.army_neighbours(unit.province) if unit.type is UnitType.ARMY else STANDARD.fleet_neighbours(unit.location)
+            near = (STANDARD.army_neighbours(unit.province) if unit.type is UnitType.ARMY
+                    else STANDARD.fleet_neighbours(unit.location))
             for order in [Disband(unit), *(Retreat(unit, place) for place in sorted(near))]:
                 legal = order_problem(order, power, position, STANDARD) is None
                 assert legal == (order in offered), f"{power}: {order} legal={legal}"

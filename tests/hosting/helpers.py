@@ -173,7 +173,8 @@ async def start_at(host: Host, position: dict[str, Any], must_act: list[str], **
         await game.join()
     async with host.store.transaction(game.game_id, lock="exclusive") as tx:
         state = await read_state(tx, game.game_id)
-        started = GameStarted(seed=1, powers={p.player_id: [power] for p, power in zip(game.players, SEVEN, strict=True)},
+        powers = {p.player_id: [power] for p, power in zip(game.players, SEVEN, strict=True)}
+        started = GameStarted(seed=1, powers=powers,
                               phase=position["phase"], position=position, must_act=must_act)
         await append_events(tx, state, [started, deadline_for(state, position["phase"], host.clock.now())],
                             None, host.clock.now())

@@ -211,7 +211,8 @@ def test_mila_export_has_every_phase_with_state_orders_and_results(
     first = saved["phases"][0]
     assert first["state"]["units"]["FRANCE"] == ["A MAR", "A PAR", "F BRE"]
     assert first["state"]["centers"]["RUSSIA"] == ["MOS", "SEV", "STP", "WAR"]
-    assert first["orders"] == {power: [item["order"] for item in items] for power, items in resolved[0]["orders"].items()}
+    assert first["orders"] == {power: [item["order"] for item in items]
+                               for power, items in resolved[0]["orders"].items()}
     for phase, stored in zip(saved["phases"][:-1], resolved, strict=True):
         assert set(phase["results"]) == {" ".join(o["order"].split()[:2]) for items in stored["orders"].values()
                                           for o in items if o["order"] != "WAIVE"}

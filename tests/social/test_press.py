@@ -76,7 +76,8 @@ async def test_bad_messages_are_refused_with_a_clear_error_and_nothing_written(s
         (await send(table, "FRANCE", "all", "x" * 2001), 422, "invalid_request"),
         (await client.post(f"/games/{other.game_id}/messages", headers=table.player("FRANCE"),
                            json={"to": "all", "text": "wrong game"}), 401, "invalid_token"),
-        (await client.post(f"/games/{table.game_id}/messages", json={"to": "all", "text": "who?"}), 401, "token_required"),
+        (await client.post(f"/games/{table.game_id}/messages", json={"to": "all", "text": "who?"}),
+         401, "token_required"),
         (await client.post(f"/games/{table.game_id}/messages", headers=table.host,
                            json={"to": "all", "text": "host"}), 403, "wrong_role"),
     ]

@@ -240,7 +240,8 @@ async def test_due_games_are_those_whose_deadline_has_passed_earliest_first(stor
         await tx.put_game(game_row("future", deadline=now + timedelta(seconds=1)))
         await tx.put_game(game_row("none", deadline=None))
         # a deadline given in another time zone is the same instant
-        await tx.put_game(game_row("tz", deadline=(now - timedelta(minutes=30)).astimezone(timezone(timedelta(hours=5)))))
+        five_hours_east = timezone(timedelta(hours=5))
+        await tx.put_game(game_row("tz", deadline=(now - timedelta(minutes=30)).astimezone(five_hours_east)))
     async with store.transaction() as tx:
         assert [row.game_id for row in await tx.due_games(now, limit=10)] == ["late", "tz", "later", "exact"]
         assert [row.game_id for row in await tx.due_games(now, limit=2)] == ["late", "tz"]

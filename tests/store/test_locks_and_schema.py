@@ -20,7 +20,8 @@ OPEN_STORE = "import asyncio, sys; from shared.store import open_store\n" \
 
 def open_in_processes(url: str, count: int) -> list[subprocess.CompletedProcess]:
     processes = [
-        subprocess.Popen([sys.executable, "-c", OPEN_STORE, url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen([sys.executable, "-c", OPEN_STORE, url], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
         for _ in range(count)
     ]
     results = []
@@ -77,7 +78,8 @@ async def test_share_locks_admit_many_submitters_while_the_exclusive_lock_waits(
     async def resolver() -> None:
         async with store.transaction("g1", lock="exclusive") as tx:
             inside.append("resolver")
-            assert sorted(await tx.read_streams("orders-g1-S1901M-")) == ["orders-g1-S1901M-ENGLAND", "orders-g1-S1901M-FRANCE"]
+            assert sorted(await tx.read_streams("orders-g1-S1901M-")) == ["orders-g1-S1901M-ENGLAND",
+                                                                           "orders-g1-S1901M-FRANCE"]
 
     submitters = [asyncio.create_task(submitter(power)) for power in ("FRANCE", "ENGLAND")]
     # both submitters get in together (their appends then take turns on the advisory lock)

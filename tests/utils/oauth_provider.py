@@ -53,7 +53,8 @@ class LocalProvider:
         redirect_uri = query.get("redirect_uri", "")
         user_id = query.get("user", "")
         if user_id not in self.users:
-            return RedirectResponse(f"{redirect_uri}?{urlencode({'error': 'access_denied', 'state': query.get('state', '')})}")
+            denied = urlencode({"error": "access_denied", "state": query.get("state", "")})
+            return RedirectResponse(f"{redirect_uri}?{denied}")
         code = secrets.token_urlsafe(16)
         self.codes[code] = (user_id, redirect_uri)
         return RedirectResponse(f"{redirect_uri}?{urlencode({'code': code, 'state': query.get('state', '')})}")

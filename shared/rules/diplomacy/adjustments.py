@@ -49,7 +49,8 @@ def adjustment_counts(
     return counts
 
 
-def build_sites(power: Power, units: Mapping[str, PowerUnit], centres: Mapping[str, Power], game_map: GameMap) -> list[str]:
+def build_sites(power: Power, units: Mapping[str, PowerUnit], centres: Mapping[str, Power],
+                game_map: GameMap) -> list[str]:
     """The vacant home centres the power owns, sorted: where it may build."""
     homes = game_map.home_centres.get(power, frozenset())
     return sorted(p for p in homes if centres.get(p) == power and p not in units)

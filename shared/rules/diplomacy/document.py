@@ -179,7 +179,8 @@ def read_unit(text: Any, game_map: GameMap, field: str) -> Unit:
     return Unit(UnitType.FLEET, location)
 
 
-def default_retreats(unit: Unit, attacker_from: str, units: Mapping[str, PowerUnit], game_map: GameMap) -> tuple[str, ...]:
+def default_retreats(unit: Unit, attacker_from: str, units: Mapping[str, PowerUnit],
+                     game_map: GameMap) -> tuple[str, ...]:
     """Retreat options when the document does not list them: every place the unit could
     move to that is empty and is not the attacker's province. (Standoffs of the movement
     phase are not known here; give ``retreats`` explicitly when there were any.)"""

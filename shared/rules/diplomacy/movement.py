@@ -154,7 +154,8 @@ class _Phase:
                             if unit.type is _FLEET:
                                 step = fleet_steps.get(unit.location, _NO_STEPS).get(order.destination)
                             else:
-                                step = None if order.via_convoy else army_steps.get(unit.location, _NO_STEPS).get(order.destination)
+                                step = (None if order.via_convoy
+                                        else army_steps.get(unit.location, _NO_STEPS).get(order.destination))
                             if step is not None:
                                 entry.order, (entry.destination, entry.location) = order, step
                                 entry.kind, entry.has_decision = MOVE, True
@@ -205,7 +206,8 @@ class _Phase:
         if unit.type is _FLEET:
             step = self.map.fleet_steps.get(unit.location, _NO_STEPS).get(order.destination)
         else:
-            step = None if order.via_convoy else self.map.army_steps.get(unit.location, _NO_STEPS).get(order.destination)
+            step = (None if order.via_convoy
+                    else self.map.army_steps.get(unit.location, _NO_STEPS).get(order.destination))
         if step is not None:  # the common case, a step to a neighbour, read off the table
             entry.order, (entry.destination, entry.location) = order, step
             entry.kind, entry.has_decision = MOVE, True

@@ -22,8 +22,8 @@ class _Provinces(dict):
 
 
 class MovementTables:
-    __slots__ = ("provinces", "province_of", "army", "fleet", "fleet_reach", "fleet_into", "sea", "coastal", "split", "units", "power_units",
-                 "army_steps", "fleet_steps")
+    __slots__ = ("provinces", "province_of", "army", "fleet", "fleet_reach", "fleet_into", "sea", "coastal", "split",
+                 "units", "power_units", "army_steps", "fleet_steps")
 
     def __init__(self, game_map: GameMap) -> None:
         self.provinces = frozenset(game_map.provinces)

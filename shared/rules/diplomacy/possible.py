@@ -144,7 +144,8 @@ def _build_tables(game_map: Any) -> MapTables:
         reach=reach,
         holds=holds,
         by_key={
-            ("A " if t is ARMY else "F ") + loc: _UnitEntry(unit, holds[unit], moves[unit], reach[unit], frozenset(reach[unit]))
+            ("A " if t is ARMY else "F ") + loc: _UnitEntry(unit, holds[unit], moves[unit], reach[unit],
+                                                            frozenset(reach[unit]))
             for (t, loc), unit in units.items()
         },
         adjacent_seas={p: tuple(sorted(s)) for p, s in adjacent_seas.items()},

@@ -140,7 +140,9 @@ def _judge(power: Power, order: Order, position: Position, game_map: GameMap,
         return result("void", "civil disorder: orders ignored")
     balance = left.get(power, 0)
     if isinstance(order, Waive):
-        return result("succeeds", "build waived") if initial > 0 else result("void", f"{power} has nothing to build with")
+        if initial > 0:
+            return result("succeeds", "build waived")
+        return result("void", f"{power} has nothing to build with")
     if isinstance(order, Build):
         if initial <= 0:
             return result("void", f"{power} has no supply points to build with ({initial:+d})")

@@ -244,11 +244,13 @@ def details_view(details: Mapping[str, Any], before: Mapping[str, Any], after: M
     return {
         "battles": [battle_view(b, viewer, flags[b["territory"]], before) for b in battles],
         "events": [_event(e, viewer) for e in details.get("events", []) if _event_shown(e, viewer)],
-        "missions": [m for m in details.get("missions", []) if may_see(TURN_POLICY, "details.missions.*", viewer, m["power"])],
+        "missions": [m for m in details.get("missions", [])
+                     if may_see(TURN_POLICY, "details.missions.*", viewer, m["power"])],
         "rolls": [_roll(r, viewer, flags.get(r.get("territory"), {})) for r in details.get("rolls", [])
                   if may_see(TURN_POLICY, f"details.rolls.{r['kind']}", viewer, r["power"],
                              fought.get(r.get("territory"), frozenset()))],
-        "ledgers": {p: v for p, v in details.get("ledgers", {}).items() if may_see(TURN_POLICY, "details.ledgers.*", viewer, p)},
+        "ledgers": {p: v for p, v in details.get("ledgers", {}).items()
+                    if may_see(TURN_POLICY, "details.ledgers.*", viewer, p)},
         "sea_lanes": [_lane_change(c, before, viewer) for c in details.get("sea_lanes", [])],
         "spending": {p: _record(TURN_POLICY, "details.spending.*", rec, viewer, p)
                      for p, rec in details.get("spending", {}).items()},

@@ -100,7 +100,8 @@ def position_view(position: Position) -> dict[str, Any]:
 
 def outcome_of(before: Position, resolution: Resolution) -> PhaseOutcome:
     orders = results_json(resolution.results)
-    details: dict[str, Any] = {"dislodged": dislodged_json(resolution.dislodged), "devastated": sorted(resolution.position.devastated)}
+    details: dict[str, Any] = {"dislodged": dislodged_json(resolution.dislodged),
+                               "devastated": sorted(resolution.position.devastated)}
     if before.phase.type is PhaseType.ADJUSTMENTS:
         details["points"] = dict(sorted(supply_points(before).items()))
     return PhaseOutcome(

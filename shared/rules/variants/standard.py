@@ -90,7 +90,8 @@ def position_view(position: Position) -> dict[str, Any]:
 
 def outcome_of(resolution: Resolution) -> PhaseOutcome:
     return PhaseOutcome(
-        phase=str(resolution.phase), orders=results_json(resolution.results), state=position_to_document(resolution.position),
+        phase=str(resolution.phase), orders=results_json(resolution.results),
+        state=position_to_document(resolution.position),
         next_phase=str(resolution.next_phase), must_act=sorted(resolution.must_act),
         winners=sorted(resolution.winners), details={"dislodged": dislodged_json(resolution.dislodged)})
 
