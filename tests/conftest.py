@@ -1,4 +1,4 @@
-"""Store fixtures shared by every test: ``store_url``, ``store``, ``sqlite_store``, ``postgres_store``.
+"""Store fixtures shared by every test: ``store_url``, ``store``, ``postgres_store``.
 
 ``store_url`` runs a test on both back ends: a fresh SQLite file in tmp_path, and a PostgreSQL
 database created for this test session on the server at ENTENTE_TEST_POSTGRES_URL (default
@@ -152,14 +152,6 @@ async def store(store_url: str) -> AsyncIterator[EventStore]:
     finally:
         await opened.close()
 
-
-@pytest.fixture
-async def sqlite_store(sqlite_url: str) -> AsyncIterator[EventStore]:
-    opened = await open_store(sqlite_url)
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 @pytest.fixture

@@ -153,12 +153,19 @@ def candidate_orders(position: Position, rng: random.Random, count: int):
             yield pu.power, Convoy(unit, other, province_of(rng.choice(locations)))
 
 
+def steps_into(unit: Unit, province: str) -> bool:
+    """Whether the unit could step into ``province`` (by some coast), no convoy."""
+    if unit.type is UnitType.ARMY:
+        return province_of(province) in STANDARD.army_neighbours(unit.location)
+    return province_of(province) in {province_of(n) for n in STANDARD.fleet_neighbours(unit.location)}
+
+
 def is_land_move_or_support(order) -> bool:
     """Orders that legality judges by the board alone (no convoy: that needs the fleets' orders)."""
     if isinstance(order, Move):
-        return not order.via_convoy and STANDARD.can_reach_province(order.unit, order.destination)
+        return not order.via_convoy and steps_into(order.unit, order.destination)
     if isinstance(order, SupportMove):
-        return STANDARD.can_reach_province(order.supported, order.destination)
+        return steps_into(order.supported, order.destination)
     return isinstance(order, (Hold, SupportHold))
 
 

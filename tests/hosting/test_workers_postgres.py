@@ -86,13 +86,6 @@ async def test_a_burst_of_orders_at_the_deadline_with_two_workers(postgres_url: 
         assert "FRANCE" not in resolutions[0]["civil_disorder"]
 
 
-async def _count_resolved(url: str) -> int:
-    store = await open_store(url)
-    try:
-        return sum((await resolutions_per_game(store)).values())
-    finally:
-        await store.close()
-
 
 async def test_a_worker_killed_mid_sweep_leaves_a_consistent_log(postgres_store: EventStore, postgres_url: str) -> None:
     game_ids = await put_due_games(postgres_store, 600, datetime.now(UTC), batch=200)

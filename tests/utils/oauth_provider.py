@@ -39,7 +39,6 @@ class LocalProvider:
     users: dict[str, ProviderUser] = field(default_factory=dict)
     codes: dict[str, tuple[str, str]] = field(default_factory=dict)  # code -> (user id, redirect_uri)
     access_tokens: dict[str, str] = field(default_factory=dict)  # token -> user id
-    token_requests: int = 0
 
     def add_user(self, user_id: str, username: str, global_name: str | None = None) -> ProviderUser:
         user = ProviderUser(user_id, username, global_name or username.title())
@@ -60,7 +59,7 @@ class LocalProvider:
         return RedirectResponse(f"{redirect_uri}?{urlencode({'code': code, 'state': query.get('state', '')})}")
 
     async def token(self, request: Request) -> Response:
-        self.token_requests += 1
+
         form = {k: v[0] for k, v in parse_qs((await request.body()).decode("utf-8")).items()}
         if form.get("client_id") != CLIENT_ID or form.get("client_secret") != CLIENT_SECRET:
             return JSONResponse({"error": "invalid_client"}, status_code=401)

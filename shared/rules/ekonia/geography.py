@@ -65,8 +65,7 @@ class EkoniaMap:
 
     __slots__ = (
         "territories", "states", "income", "neutral_capture_strength", "impassable_hexes",
-        "_neighbours", "_land", "_sea", "_owner", "_capital_of", "_distance", "_land_distance",
-        "_sea_distance",
+        "_neighbours", "_land", "_sea", "_owner", "_capital_of", "_distance",
     )
 
     def __init__(
@@ -92,9 +91,6 @@ class EkoniaMap:
         self._capital_of = MappingProxyType({s.capital: s.name for s in states.values()})
         ids = list(territories)
         self._distance = _all_pairs(ids, adjacency, lambda t: 2 if t in seas else 1)
-        self._land_distance = _all_pairs(
-            [t for t in ids if t not in seas], self._land, lambda t: 1)
-        self._sea_distance = _all_pairs(sorted(seas), self._sea, lambda t: 1)
 
     # --- lookups -----------------------------------------------------------------------------
 
@@ -128,11 +124,6 @@ class EkoniaMap:
     def is_land(self, territory: str) -> bool:
         return self.territory(territory).kind == "land"
 
-    def is_sea_lane(self, territory: str) -> bool:
-        return self.territory(territory).sea_lane
-
-    def name_of(self, territory: str) -> str:
-        return self.territory(territory).name
 
     @property
     def land_territories(self) -> frozenset[str]:
@@ -147,26 +138,15 @@ class EkoniaMap:
         return frozenset(t for t, info in self.territories.items() if info.sea_lane)
 
     @property
-    def coastal_territories(self) -> frozenset[str]:
-        return frozenset(t for t, info in self.territories.items() if info.coastal)
-
-    @property
     def cities(self) -> frozenset[str]:
         return frozenset(t for t, info in self.territories.items() if info.city)
 
-    @property
-    def neutral_territories(self) -> frozenset[str]:
-        """Land that no state owns at the start (neutral tiles and neutral cities)."""
-        return frozenset(t for t in self.land_territories if t not in self._owner)
 
     # --- states and income -------------------------------------------------------------------
 
     def owner_at_start(self, territory: str) -> str | None:
         self.territory(territory)
         return self._owner.get(territory)
-
-    def capital_of(self, state: str) -> str:
-        return self.states[state].capital
 
     def is_starting_capital(self, territory: str) -> bool:
         return territory in self._capital_of
@@ -206,27 +186,6 @@ class EkoniaMap:
         table = _dijkstra(a, self._neighbours, lambda t: sea_cost if t in seas else 1)
         return table[b]
 
-    def within(self, territory: str, radius: int, *, sea_cost: int = 2) -> frozenset[str]:
-        """Every territory at most ``radius`` away (the start included), e.g. airship drop zones."""
-        self.territory(territory)
-        if sea_cost == 2:
-            row = self._distance[territory]
-        else:
-            seas = self.seas
-            row = _dijkstra(territory, self._neighbours, lambda t: sea_cost if t in seas else 1)
-        return frozenset(t for t, d in row.items() if d <= radius)
-
-    def land_path_length(self, a: str, b: str) -> int | None:
-        """Fewest land steps between two land territories; None when no land path joins them."""
-        self.territory(a)
-        self.territory(b)
-        return self._land_distance.get(a, {}).get(b)
-
-    def sea_path_length(self, a: str, b: str) -> int | None:
-        """Fewest sea steps between two seas; None when no chain of seas joins them."""
-        self.territory(a)
-        self.territory(b)
-        return self._sea_distance.get(a, {}).get(b)
 
 
 # --- graph helpers ---------------------------------------------------------------------------

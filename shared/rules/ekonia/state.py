@@ -131,11 +131,6 @@ def units_of(state: State, power: str) -> list[dict[str, Any]]:
     return sorted((u for u in state["units"].values() if u["owner"] == power), key=unit_order)
 
 
-def units_at(state: State, location: str) -> list[dict[str, Any]]:
-    return sorted((u for u in state["units"].values() if u["location"] == location),
-                  key=unit_order)
-
-
 def unit_order(unit: dict[str, Any]) -> tuple[int, str, int]:
     """Oldest first: the order in which groups are picked for orders and survive battles."""
     owner, _, number = unit["id"].rpartition("-")
