@@ -21,9 +21,11 @@ from .orders import (
     Disband,
     Hold,
     Move,
+    MovementOrder,
     Order,
     Remove,
     Retreat,
+    RetreatOrder,
     SupportHold,
     SupportMove,
     Unit,
@@ -101,7 +103,7 @@ def orders_problems(
 # --------------------------------------------------------------------------- movement
 
 
-def _movement_problem(order: Order, power: Power, position: Position, tables: MapTables) -> str | None:
+def _movement_problem(order: MovementOrder, power: Power, position: Position, tables: MapTables) -> str | None:
     unit, problem = _own_unit(order.unit, power, position)
     if problem:
         return problem
@@ -230,7 +232,7 @@ def _same_unit(named: Unit, actual: Unit) -> bool:
 # --------------------------------------------------------------------------- retreats
 
 
-def _retreat_problem(order: Order, power: Power, position: Position) -> str | None:
+def _retreat_problem(order: RetreatOrder, power: Power, position: Position) -> str | None:
     dislodged = _dislodged_unit(order.unit, position.dislodged)
     if dislodged is None:
         return f"no dislodged unit {order.unit}"

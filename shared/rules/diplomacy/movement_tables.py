@@ -14,7 +14,7 @@ from .position import PowerUnit
 _NONE: frozenset[str] = frozenset()
 
 
-class _Provinces(dict):
+class _Provinces(dict[str, str]):
     """location -> province; a location the map does not know is split like any other."""
 
     def __missing__(self, location: str) -> str:

@@ -12,7 +12,7 @@ a convoy order only where it lies on a chain that cannot be shortened (``necessa
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,12 +66,12 @@ class MapTables:
     sea_group: dict[str, int]  # sea -> number of its connected group of seas
     convoy_reach: dict[str, frozenset[str]]  # coastal land -> coasts reachable through any seas
     by_key: dict[str, _UnitEntry]  # "A PAR" -> the unit, its hold, moves and reach
-    cache: dict[tuple, Order] = field(default_factory=dict)  # shared orders made on demand
+    cache: dict[tuple[Any, ...], Order] = field(default_factory=dict)  # shared orders made on demand
 
     def unit(self, unit_type: UnitType, location: str) -> Unit:
         return self.units.get((unit_type, location)) or Unit(unit_type, location)
 
-    def shared(self, key: tuple, make: Any, *args: Any) -> Order:
+    def shared(self, key: tuple[Any, ...], make: Callable[..., Order], *args: Any) -> Order:
         """The one shared order object for ``key``, made by ``make(*args)`` the first time."""
         order = self.cache.get(key)
         if order is None:

@@ -16,7 +16,7 @@ from shared.rules.diplomacy.civil_disorder import unit_distance
 from shared.rules.diplomacy.geography import GameMap
 from shared.rules.diplomacy.orders import Build, Order, Remove, Unit, UnitType, Waive
 from shared.rules.diplomacy.phase import Phase, PhaseType, Season
-from shared.rules.diplomacy.position import OrderResult, Position, Power, PowerUnit
+from shared.rules.diplomacy.position import OrderResult, Position, Power, PowerUnit, ResultKind
 
 ARMY, FLEET, DIRIGIBLE = UnitType.ARMY, UnitType.FLEET, UnitType.DIRIGIBLE
 POINTS_PER_CENTRE = 5
@@ -133,7 +133,7 @@ def resolve_winter(position: Position, orders: Mapping[Power, Sequence[Order]], 
 def _judge(power: Power, order: Order, position: Position, game_map: GameMap,
            ground: dict[str, PowerUnit], air: dict[str, PowerUnit], left: dict[Power, int],
            initial: int, civil_disorder: frozenset[Power]) -> OrderResult:
-    def result(kind: str, reason: str) -> OrderResult:
+    def result(kind: ResultKind, reason: str) -> OrderResult:
         return OrderResult(power, order, kind, reason)
 
     if power in civil_disorder:
@@ -183,7 +183,7 @@ def _forced_order(power: Power, ground: Mapping[str, PowerUnit], air: Mapping[st
     owned = [p for p, owner in position.centres.items() if owner == power]
     rank = {FLEET: 0, DIRIGIBLE: 1, ARMY: 2}
 
-    def key(pu: PowerUnit):
+    def key(pu: PowerUnit) -> tuple[int, int, str]:
         measured = pu.unit if pu.unit.type is not DIRIGIBLE else Unit(ARMY, pu.unit.province)
         distance = unit_distance(measured, power=power, owned_centres=owned, game_map=game_map, edition=edition)
         return (-distance, rank[pu.unit.type], game_map.provinces[pu.unit.province].name.upper())

@@ -93,7 +93,7 @@ def _winter(position: Position, power: Power, game_map: GameMap) -> dict[str, li
             if game_map.is_land(province):
                 kinds.append(Unit(UnitType.ARMY, province))
             kinds += [Unit(UnitType.FLEET, loc) for loc in game_map.fleet_locations(province)]
-            builds = [Build(u) for u in kinds if UPKEEP[u.type] <= balance
+            builds: list[Order] = [Build(u) for u in kinds if UPKEEP[u.type] <= balance
                       and build_problem(u, power, position, game_map, ground, air) is None]
             if builds:
                 options[province] = builds

@@ -9,7 +9,7 @@ only; victory (19 undevastated centres) is checked then. Devastation lasts to th
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from shared.rules.diplomacy.adjudicate import update_centres
 from shared.rules.diplomacy.geography import GameMap, load_map
@@ -123,7 +123,8 @@ def _unmatched(order: SupportHold | SupportMove, position: Position) -> str:
     return f"{supported} did not move to {order.destination}"
 
 
-def _interleave(slots: Sequence[tuple[Power, Order, str]], air, ground) -> tuple[OrderResult, ...]:
+def _interleave(slots: Sequence[tuple[Power, Order, str]], air: Iterator[OrderResult],
+                ground: Iterator[OrderResult]) -> tuple[OrderResult, ...]:
     out = []
     for power, order, where in slots:
         if where == "air":

@@ -85,8 +85,8 @@ def lose_territory(state: State, board: Board, tid: str, taker: str | None, turn
 
 
 def _next_capital(state: State, board: Board, power: str, old: str) -> str | None:
-    cities = [t for t, terr in state["territories"].items()
-              if terr["owner"] == power and terr["city"]]
+    cities: list[str] = [t for t, terr in state["territories"].items()
+                         if terr["owner"] == power and terr["city"]]
     if not cities:
         return None
     return min(cities, key=lambda t: (board.distance(old, t), t))

@@ -52,7 +52,8 @@ def findings(state: State, spy: Spy, power: str, turn: int, spending: Mapping[st
                                     if terr["owner"] == spy.target and terr["gas_vent"])}
     if spy.mission == "RECORDS":  # gold spent in each city or fort (so no plain land yard shows)
         terrs = state["territories"]
-        return {t: gold for t, gold in spending.get(spy.target, {}).get("by_location", {}).items()
+        spent = spending.get(spy.target, {}) if spy.target is not None else {}
+        return {t: gold for t, gold in spent.get("by_location", {}).items()
                 if t in terrs and (terrs[t]["city"] or terrs[t]["fort"])}
     used_on_me = [{"by": who, "mission": m.mission, "target": m.target}
                   for who, idx, m, _ in missions

@@ -15,7 +15,7 @@ from __future__ import annotations
 import heapq
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -191,7 +191,7 @@ class EkoniaMap:
 # --- graph helpers ---------------------------------------------------------------------------
 
 
-def _dijkstra(start: str, graph: Mapping[str, Iterable[str]], cost_to_enter) -> dict[str, int]:
+def _dijkstra(start: str, graph: Mapping[str, Iterable[str]], cost_to_enter: Callable[[str], int]) -> dict[str, int]:
     best = {start: 0}
     queue = [(0, start)]
     while queue:
@@ -207,7 +207,7 @@ def _dijkstra(start: str, graph: Mapping[str, Iterable[str]], cost_to_enter) -> 
 
 
 def _all_pairs(ids: list[str], graph: Mapping[str, Iterable[str]],
-               cost_to_enter) -> Mapping[str, Mapping[str, int]]:
+               cost_to_enter: Callable[[str], int]) -> Mapping[str, Mapping[str, int]]:
     return MappingProxyType({t: MappingProxyType(_dijkstra(t, graph, cost_to_enter)) for t in ids})
 
 
@@ -239,7 +239,8 @@ def _load_cached() -> EkoniaMap:
 def read_ekonia_data() -> dict[str, Any]:
     """The raw map.json document (for tests and tools such as the SVG drawing)."""
     text = resources.files("shared.variants").joinpath("ekonia", "map.json").read_text("utf-8")
-    return json.loads(text)
+    data: dict[str, Any] = json.loads(text)
+    return data
 
 
 def build_ekonia_map(data: Mapping[str, Any]) -> EkoniaMap:

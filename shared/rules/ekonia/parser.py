@@ -101,7 +101,7 @@ class _Reader:
 
     def territory(self) -> str:
         start = self.pos
-        while self.peek() is not None and self.peek().upper() not in SEPARATORS:
+        while (word := self.peek()) is not None and word.upper() not in SEPARATORS:
             self.pos += 1
         words = self.tokens[start:self.pos]
         if not words:
@@ -253,9 +253,10 @@ def parse_order(text: str, board: Board) -> Order | ParseError:
     if not isinstance(text, str) or not text.strip():
         return ParseError("empty order", None, VERBS)
     reader = _Reader(text, board)
-    verb = reader.peek().upper()
+    first = reader.peek()
+    verb = first.upper() if first is not None else ""
     if verb not in PARSERS:
-        return ParseError(f"unknown order {reader.peek()!r}", reader.peek(), VERBS)
+        return ParseError(f"unknown order {first!r}", first, VERBS)
     reader.pos += 1
     try:
         order = PARSERS[verb](reader)

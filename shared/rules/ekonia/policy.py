@@ -308,7 +308,7 @@ def battle_view(battle: Mapping[str, Any], viewer: str | None, privateer: Mappin
         return {"territory": battle["territory"]}
 
     def name(power: str | None) -> str | None:
-        return flag(power, privateer.get(power, False), viewer)
+        return flag(power, power is not None and privateer.get(power, False), viewer)
 
     shown_sides = []
     for side in battle["sides"]:

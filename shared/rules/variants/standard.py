@@ -26,6 +26,7 @@ from shared.rules.diplomacy.orders import Order
 from shared.rules.diplomacy.phase import PhaseType
 from shared.rules.diplomacy.position import Position, Resolution
 from shared.rules.diplomacy.possible import adjustment_count
+from shared.rules.diplomacy.small_games import SmallGame
 
 from .base import Opening, OrderCheck, PhaseOutcome
 from .board import (
@@ -39,7 +40,7 @@ from .board import (
 )
 
 
-def setup_of(settings: Mapping[str, Any], seed: int):
+def setup_of(settings: Mapping[str, Any], seed: int) -> SmallGame:
     """The small-game setup (2 to 7 players) of a game's settings and stored seed."""
     players = int(settings.get("player_count", 7))
     return small_game(players, italy_joins_seat=draw_italy_side(seed) if players == 2 else 0)
