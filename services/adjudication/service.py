@@ -77,7 +77,8 @@ def adjudicate_phase(state: GameState, position_before: dict[str, Any], submitte
 
 def resolution_event(position_before: dict[str, Any], outcome: PhaseOutcome, edition: str, engine_version: str,
                      civil_disorder: frozenset[str] = frozenset()) -> PhaseResolved:
-    orders = {power: [AdjudicatedOrder(**result) for result in results] for power, results in outcome.orders.items()}
+    orders = {power: [AdjudicatedOrder.model_validate(result) for result in results]
+              for power, results in outcome.orders.items()}
     details = dict(outcome.details)
     dislodged = [DislodgedRecord(**d) for d in details.pop("dislodged", [])]
     return PhaseResolved(
@@ -313,9 +314,9 @@ def resolution_plan(state: GameState, submissions: Mapping[str, PowerSubmission]
         submitted, disorder = {}, frozenset()  # nobody has anything to do: on at once
     if not isinstance(pending[-1], GameFinished):
         pending.append(deadlines.deadline_for(state, str(state.phase), now))
-    for event in pending:
-        if not isinstance(event, PhaseResolved):  # those are folded in already
-            state = apply(state, event)
+    for planned in pending:
+        if not isinstance(planned, PhaseResolved):  # those are folded in already
+            state = apply(state, planned)
     return Plan(state.game_id, start_version, pending, state, metadata)
 
 

@@ -72,7 +72,7 @@ class ClockWorker:
             wanted = size if limit is None else min(size, limit - handled)
             try:
                 outcomes = await self.handle_batch(now, wanted, frozenset(failed), claimed)
-            except Exception:  # noqa: BLE001 - one bad game must not stop the clock
+            except Exception:  # one bad game must not stop the clock
                 log.exception("clock worker: handling games %s failed", claimed)
                 if not claimed:
                     raise  # not even a claim: the store is in trouble; run() retries later
@@ -91,7 +91,7 @@ class ClockWorker:
         while not stop.is_set():
             try:
                 await self.run_once()
-            except Exception:  # noqa: BLE001 - the database may be away for a while: try again
+            except Exception:  # the database may be away for a while: try again
                 log.exception("clock worker: sweep failed")
             try:
                 await asyncio.wait_for(stop.wait(), self.poll_seconds)

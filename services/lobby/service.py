@@ -9,7 +9,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from shared.auth import hash_token, new_token
 from shared.clock import SYSTEM_CLOCK
@@ -174,14 +174,15 @@ async def start_game(store: EventStore, game_id: str, metadata: dict | None = No
         return await append_events(tx, state, [started, deadline], metadata, now)
 
 
-async def finish_game(store: EventStore, game_id: str, reason: str, metadata: dict | None = None,
+async def finish_game(store: EventStore, game_id: str, reason: Literal["draw", "abandoned"],
+                      metadata: dict | None = None,
                       now: datetime | None = None) -> GameState:
     """End a game without a winner (a draw agreed by the players, or an abandoned game)."""
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)
         if state.status == "finished":
             raise Conflict(f"game {game_id} is already finished", code="game_finished")
-        finished = GameFinished(reason=reason, winners=[], phase=state.phase or "")  # type: ignore[arg-type]
+        finished = GameFinished(reason=reason, winners=[], phase=state.phase or "")
         return await append_events(tx, state, [finished], metadata, now)
 
 

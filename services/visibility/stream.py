@@ -55,7 +55,7 @@ def sse(event_id: int, kind: str, data: Any) -> str:
 
 async def log_head(store: EventStore) -> int:
     """The position of the last event in the log (0 when empty)."""
-    events = EventTable.__table__
+    events = EventTable.__table__  # type: ignore[attr-defined]  # sqlmodel declares no __table__
     async with store.engine.connect() as connection:
         return int((await connection.execute(select(func.coalesce(func.max(events.c.position), 0)))).scalar_one())
 
