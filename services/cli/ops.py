@@ -387,13 +387,13 @@ def mila_saved_game(game_id: str, records: Sequence[RecordedEvent]) -> dict[str,
     one entry per phase with the state before it, the orders as adjudicated and the results
     keyed by unit, then the current phase with no orders yet."""
     from shared.events import GameCreated, GameStarted, PhaseResolved, from_recorded
-    from shared.rules.diplomacy import load_map
+    from shared.rules.variants.standard import home_centres
 
     typed = [(r, from_recorded(r)) for r in records if r.stream_id == game_stream_id(game_id)]
     variant = next((e.variant for _, e in typed if isinstance(e, GameCreated)), "standard")
     if variant != "standard":
         raise OpsError(f"the MILA format has the standard map only; game {game_id} plays {variant!r}")
-    homes = {power: sorted(centres) for power, centres in load_map(variant).home_centres.items()}
+    homes = home_centres()
     phases: list[dict[str, Any]] = []
     current: tuple[dict, RecordedEvent] | None = None
     for record, event in typed:

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -93,7 +95,8 @@ def test_replay_on_postgresql_and_sqlite(store_url: str, capsys: pytest.CaptureF
     assert "4 resolved phases re-adjudicated" in capsys.readouterr().out
 
 
-def tampered_log(played: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str], change) -> tuple[Path, str, str]:  # type: ignore[no-untyped-def]
+def tampered_log(played: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                 change: Callable[[dict[str, Any]], None]) -> tuple[Path, str, str]:
     """The played game's log with one PhaseResolved changed by hand; (file, game, phase changed)."""
     url, game_id = played
     lines = export_lines(url, game_id, capsys)

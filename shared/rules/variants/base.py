@@ -122,8 +122,6 @@ class Variant(Protocol):
     def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
         """The state of a new game; ``seed`` is the game's stored secret seed."""
 
-    def phase_of(self, state: Mapping[str, Any]) -> str: ...
-
     def check_orders(self, state: Mapping[str, Any], power: str, texts: Sequence[str]) -> list[OrderCheck]:
         """Read and check one power's submission against the current state."""
 

@@ -71,9 +71,6 @@ class BoardVariant:
     def powers(self) -> list[str]:
         return sorted(load_map(self.name).home_centres)
 
-    def phase_of(self, state: Mapping[str, Any]) -> str:
-        return str(state["phase"])
-
     def phase_kind(self, phase: str) -> PhaseKind:
         return PHASE_KINDS[Phase.parse(phase).type]
 

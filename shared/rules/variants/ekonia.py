@@ -75,9 +75,6 @@ class EkoniaVariant:
         playing = alive_powers(state)
         return Opening(phase_name(state["turn"]), state, [[p] for p in playing], playing)
 
-    def phase_of(self, state: Mapping[str, Any]) -> str:
-        return phase_name(state["turn"])
-
     def powers(self) -> list[str]:
         return sorted(self.board.states)
 

@@ -141,4 +141,9 @@ class StandardVariant(BoardVariant):
         return adjudicate_document(dict(doc))
 
 
+def home_centres() -> dict[str, list[str]]:
+    """Each power's home centres on the standard map, sorted (the MILA saved-game export names them)."""
+    return {power: sorted(centres) for power, centres in load_map("standard").home_centres.items()}
+
+
 VARIANT = StandardVariant()
