@@ -11,8 +11,9 @@ import asyncio
 import os
 import threading
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:  # the store (and SQLAlchemy) is imported only by tests that u
     from shared.store import EventStore
 
 
-def open_store(url: str):  # type: ignore[no-untyped-def]
+def open_store(url: str) -> Coroutine[Any, Any, EventStore]:
     from shared.store import open_store as opener
 
     return opener(url)
@@ -30,22 +31,23 @@ DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
 T = TypeVar("T")
 
 
-def run_coroutine_in_thread(make_coroutine: Callable[[], Awaitable[T]]) -> T:
+def run_coroutine_in_thread(make_coroutine: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """Run a coroutine to completion on a private event loop (safe inside sync fixtures)."""
-    outcome: dict[str, object] = {}
+    values: list[T] = []
+    errors: list[BaseException] = []
 
     def target() -> None:
         try:
-            outcome["value"] = asyncio.run(make_coroutine())  # type: ignore[arg-type]
+            values.append(asyncio.run(make_coroutine()))
         except BaseException as error:  # re-raised in the caller's thread
-            outcome["error"] = error
+            errors.append(error)
 
     thread = threading.Thread(target=target)
     thread.start()
     thread.join()
-    if "error" in outcome:
-        raise outcome["error"]  # type: ignore[misc]
-    return outcome["value"]  # type: ignore[return-value]
+    if errors:
+        raise errors[0]
+    return values[0]
 
 
 def _server_url() -> str:
@@ -132,7 +134,7 @@ def postgres_url(postgres_database_url: str) -> str:
 
 
 @pytest.fixture
-def sqlite_url(tmp_path) -> str:  # type: ignore[no-untyped-def]
+def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'store.db'}"
 
 

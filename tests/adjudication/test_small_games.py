@@ -64,7 +64,7 @@ def test_the_side_italy_joins_is_drawn_from_the_seed_reproducibly() -> None:
 @pytest.mark.parametrize("players", [0, 1, 8, "two"])
 def test_player_counts_outside_two_to_seven_are_refused(players: object) -> None:
     with pytest.raises(ValueError, match="2 to 7"):
-        small_game(players)  # type: ignore[arg-type]
+        small_game(players)  # type: ignore[arg-type]  # on purpose
 
 
 def test_a_two_player_game_starts_from_the_usual_position_in_1914() -> None:

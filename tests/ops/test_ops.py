@@ -11,7 +11,7 @@ import pytest
 
 from services.cli import main
 from services.cli.ops import run
-from shared.store import open_store
+from shared.store import GameRow, RecordedEvent, open_store
 from tests.ops.played_game import play_game
 
 PHASES = 12
@@ -28,8 +28,8 @@ def play(url: str, phases: int = PHASES, seed: int = 1) -> str:
     return asyncio.run(go())
 
 
-def stored_game(url: str, game_id: str):  # type: ignore[no-untyped-def]
-    async def go():  # type: ignore[no-untyped-def]
+def stored_game(url: str, game_id: str) -> tuple[GameRow | None, list[RecordedEvent]]:
+    async def go() -> tuple[GameRow | None, list[RecordedEvent]]:
         store = await open_store(url)
         try:
             return await store.get_game(game_id), await store.read_all(limit=100_000)
@@ -74,6 +74,7 @@ def test_export_then_import_into_a_fresh_store_gives_the_same_events(
 
     source_row, _ = stored_game(source, game_id)
     imported_row, _ = stored_game(store_url, game_id)
+    assert source_row is not None and imported_row is not None
     assert (imported_row.status, imported_row.phase, imported_row.summary) == (
         source_row.status, source_row.phase, source_row.summary)
 

@@ -256,7 +256,7 @@ async def test_locking_a_game_without_a_row_raises_game_not_found(store: EventSt
             async with store.transaction("nowhere", lock=lock):
                 pass
     with pytest.raises(ValueError):
-        async with store.transaction("g1", lock="sideways"):  # type: ignore[arg-type]
+        async with store.transaction("g1", lock="sideways"):  # type: ignore[arg-type]  # on purpose
             pass
 
 

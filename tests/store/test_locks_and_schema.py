@@ -6,6 +6,7 @@ import subprocess
 import sys
 import uuid
 from datetime import UTC, datetime
+from pathlib import Path
 
 import asyncpg
 import pytest
@@ -37,7 +38,7 @@ async def add_game(store: EventStore, game_id: str) -> None:
         await tx.put_game(row)
 
 
-def test_schema_creation_from_several_processes_at_once_on_sqlite(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_schema_creation_from_several_processes_at_once_on_sqlite(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'fresh.db'}"
     for result in open_in_processes(url, 3):
         assert result.returncode == 0, result.stderr
