@@ -17,7 +17,7 @@ The re-exports are plain imports, so a type checker sees each name's real type (
 module ``__getattr__`` made every one of them ``Any``). They cost nothing where the engine is
 used: the standard and Dirigible variants load every one of these modules anyway, and Tale of
 Ekonia never imports this package. Only a bare ``import shared.rules.diplomacy`` pays for
-them, about 13 ms on top of 64 ms (``python -X importtime``, median of 21 runs).
+them, 13 to 15 ms on top of about 60 ms (``python -X importtime``, medians of 21 runs).
 
 Nothing here reads the clock, the network or a database (tests/architecture/test_boundaries.py).
 """
