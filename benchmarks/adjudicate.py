@@ -20,14 +20,15 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository: tests.utils below
 
-from shared.rules.diplomacy import movement  # noqa: E402
-from shared.rules.diplomacy.adjudicate import adjudicate  # noqa: E402
-from shared.rules.diplomacy.geography import load_map  # noqa: E402
-from shared.rules.diplomacy.phase import PhaseType  # noqa: E402
-from tests.utils.random_play import random_play  # noqa: E402
+from shared.rules.diplomacy import movement
+from shared.rules.diplomacy.adjudicate import adjudicate
+from shared.rules.diplomacy.geography import load_map
+from shared.rules.diplomacy.phase import PhaseType
+from tests.utils.random_play import random_play
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def movement_phases(count: int, seed: int) -> list[tuple]:

@@ -36,9 +36,10 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator
+from typing import Any
 from urllib.parse import urlsplit
 
 import asyncpg
@@ -237,7 +238,8 @@ async def play_games(base: str, numbers: list[int], phases: int, connections: in
                 if not await play_phase(pool, table, rng):
                     break
 
-        outcomes = await asyncio.gather(*(play(t, n) for t, n in zip(tables, numbers)), return_exceptions=True)
+        outcomes = await asyncio.gather(*(play(t, n) for t, n in zip(tables, numbers, strict=True)),
+                                        return_exceptions=True)
         timings.failures.extend(repr(o) for o in outcomes if isinstance(o, BaseException))
     finally:
         pool.close()

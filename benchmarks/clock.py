@@ -23,16 +23,22 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository, for a run from anywhere
 
-from shared.auth import hash_token  # noqa: E402
-from shared.events import (  # noqa: E402
-    DeadlineSet, GameCreated, GameSettings, OrdersSubmitted, PlayerJoined, game_stream, orders_stream,
+from shared.auth import hash_token
+from shared.events import (
+    DeadlineSet,
+    GameCreated,
+    GameSettings,
+    OrdersSubmitted,
+    PlayerJoined,
+    game_stream,
+    orders_stream,
     to_new_event,
 )
-from shared.store import EventStore, open_store  # noqa: E402
+from shared.store import EventStore, open_store
+
+ROOT = Path(__file__).resolve().parents[1]
 
 DEFAULT_SERVER_URL = "postgresql://postgres@127.0.0.1:5432/test"
 BATCH = 250

@@ -15,10 +15,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from shared.rules.diplomacy.geography import load_map  # noqa: E402
-from shared.rules.diplomacy.phase import PhaseType  # noqa: E402
-from shared.rules.diplomacy.possible import possible_orders_all  # noqa: E402
-from tests.utils.random_play import random_positions  # noqa: E402
+from shared.rules.diplomacy.geography import load_map
+from shared.rules.diplomacy.phase import PhaseType
+from shared.rules.diplomacy.possible import possible_orders_all
+from tests.utils.random_play import random_positions
 
 
 def percentile(values: list[float], fraction: float) -> float:

@@ -25,7 +25,7 @@ import secrets
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -43,7 +43,7 @@ async def seed(store: EventStore, games: list[str]) -> None:
     async with store.transaction() as tx:
         for game_id in games:
             await tx.put_game(GameRow(game_id, "standard", game_id, "active", "S1901M", None, {"powers": list(POWERS)},
-                                      datetime.now(timezone.utc)))
+                                      datetime.now(UTC)))
             await tx.append(f"game-{game_id}", [NewEvent("Seeded", {"n": n, "pad": "x" * 200}) for n in range(30)], 0)
 
 

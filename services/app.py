@@ -5,12 +5,12 @@ from fastapi import FastAPI
 
 from services.accounts.api import router as accounts_router
 from services.adjudication.api import router as adjudication_router
-from shared.http.app import build_app
 from services.lobby.api import router as lobby_router
 from services.notifications.api import router as notifications_router
 from services.press.api import router as press_router
 from services.visibility.api import router as visibility_router
 from services.visibility.stream import router as stream_router
+from shared.http.app import build_app
 from shared.settings import Settings
 
 

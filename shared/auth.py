@@ -10,9 +10,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Literal, Mapping
+from typing import Literal
 
 from shared.errors import Forbidden, Unauthorized
 

@@ -5,7 +5,7 @@ tests move time forward by hand (``ManualClock.advance``) and never sleep.
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 
@@ -18,14 +18,14 @@ class SystemClock:
     """The wall clock."""
 
     def now(self) -> datetime:
-        return datetime.now(timezone.utc)
+        return datetime.now(UTC)
 
 
 class ManualClock:
     """A clock that moves only when told to (tests)."""
 
     def __init__(self, start: datetime | None = None) -> None:
-        self._now = start or datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)
+        self._now = start or datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
         if self._now.tzinfo is None:
             raise ValueError("ManualClock needs a timezone-aware start")
 

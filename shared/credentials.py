@@ -11,14 +11,20 @@ request that carries such a token.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from shared.auth import hash_token, same_hash
 from shared.events import Event, from_recorded
 from shared.events_social import (
-    AccountCreated, BotTokenIssued, BotTokenRevoked, SeatLinked, SessionClosed, SessionOpened,
-    account_stream, bots_stream,
+    AccountCreated,
+    BotTokenIssued,
+    BotTokenRevoked,
+    SeatLinked,
+    SessionClosed,
+    SessionOpened,
+    account_stream,
+    bots_stream,
 )
 from shared.store import EventStore
 

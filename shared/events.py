@@ -253,7 +253,7 @@ class UnknownEvent(ValueError):
 
 def to_new_event(event: Event, metadata: dict[str, Any] | None = None) -> NewEvent:
     data = event.model_dump(mode="json", exclude={"type"})
-    return NewEvent(type=event.type, data=data, schema_version=event.SCHEMA_VERSION,  # type: ignore[attr-defined]
+    return NewEvent(type=event.type, data=data, schema_version=event.SCHEMA_VERSION,  # type: ignore[attr-defined]  # each event class declares its type
                     metadata=dict(metadata or {}))
 
 

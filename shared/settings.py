@@ -8,8 +8,8 @@ without configuration but never runs with a guessable secret.
 from __future__ import annotations
 
 import logging
-import sys
 import secrets
+import sys
 from typing import Literal
 
 from pydantic import SecretStr
@@ -52,7 +52,7 @@ class Settings(BaseSettings):
     webhook_allow_private_hosts: bool = False  # http and loopback/private addresses (tests, LAN)
     deadline_warning_minutes: int = 60  # "deadline approaching" this long before a deadline
 
-    def checked(self) -> "Settings":
+    def checked(self) -> Settings:
         """These settings, safe to run: raises SettingsError, or fills a development token."""
         token = self.operator_token.get_secret_value() if self.operator_token else ""
         weak = token.strip().lower() in WELL_KNOWN_TOKENS or len(token) < MINIMUM_TOKEN_LENGTH

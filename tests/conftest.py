@@ -1,4 +1,4 @@
-"""Store fixtures shared by every test: ``store_url``, ``store``, ``sqlite_store``, ``postgres_store``.
+"""Store fixtures shared by every test: ``store_url``, ``store``, ``postgres_store``.
 
 ``store_url`` runs a test on both back ends: a fresh SQLite file in tmp_path, and a PostgreSQL
 database created for this test session on the server at ENTENTE_TEST_POSTGRES_URL (default
@@ -11,8 +11,9 @@ import asyncio
 import os
 import threading
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
 import pytest
@@ -21,7 +22,7 @@ if TYPE_CHECKING:  # the store is imported only by tests that use it
     from shared.store import EventStore
 
 
-def open_store(url: str):  # type: ignore[no-untyped-def]
+def open_store(url: str) -> Coroutine[Any, Any, EventStore]:
     from shared.store import open_store as opener
 
     return opener(url)
@@ -31,22 +32,23 @@ DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
 T = TypeVar("T")
 
 
-def run_coroutine_in_thread(make_coroutine: Callable[[], Awaitable[T]]) -> T:
+def run_coroutine_in_thread(make_coroutine: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """Run a coroutine to completion on a private event loop (safe inside sync fixtures)."""
-    outcome: dict[str, object] = {}
+    values: list[T] = []
+    errors: list[BaseException] = []
 
     def target() -> None:
         try:
-            outcome["value"] = asyncio.run(make_coroutine())  # type: ignore[arg-type]
+            values.append(asyncio.run(make_coroutine()))
         except BaseException as error:  # re-raised in the caller's thread
-            outcome["error"] = error
+            errors.append(error)
 
     thread = threading.Thread(target=target)
     thread.start()
     thread.join()
-    if "error" in outcome:
-        raise outcome["error"]  # type: ignore[misc]
-    return outcome["value"]  # type: ignore[return-value]
+    if errors:
+        raise errors[0]
+    return values[0]
 
 
 def _server_url() -> str:
@@ -93,7 +95,8 @@ async def _empty(url: str) -> None:
     connection = await asyncpg.connect(_asyncpg_dsn(url), timeout=5)
     try:
         # every table of the store, whichever area of the product added it
-        existing = {row["tablename"] for row in await connection.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
+        rows = await connection.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+        existing = {row["tablename"] for row in rows}
         from shared.store import TABLE_NAMES
 
         names = [name for name in TABLE_NAMES if name in existing]
@@ -131,7 +134,7 @@ def postgres_url(postgres_database_url: str) -> str:
 
 
 @pytest.fixture
-def sqlite_url(tmp_path) -> str:  # type: ignore[no-untyped-def]
+def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'store.db'}"
 
 
@@ -144,7 +147,7 @@ def store_url(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-async def store(store_url: str) -> AsyncIterator["EventStore"]:
+async def store(store_url: str) -> AsyncIterator[EventStore]:
     opened = await open_store(store_url)
     try:
         yield opened
@@ -152,17 +155,9 @@ async def store(store_url: str) -> AsyncIterator["EventStore"]:
         await opened.close()
 
 
-@pytest.fixture
-async def sqlite_store(sqlite_url: str) -> AsyncIterator["EventStore"]:
-    opened = await open_store(sqlite_url)
-    try:
-        yield opened
-    finally:
-        await opened.close()
-
 
 @pytest.fixture
-async def postgres_store(postgres_url: str) -> AsyncIterator["EventStore"]:
+async def postgres_store(postgres_url: str) -> AsyncIterator[EventStore]:
     opened = await open_store(postgres_url)
     try:
         yield opened

@@ -10,13 +10,12 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from shared.http.app import build_app
-from shared.http.dependencies import BearerToken, CurrentCaller, CurrentGame, StoreDep, load_game, request_metadata
+from shared import credentials
 from shared.auth import Caller, require
 from shared.errors import Conflict, DomainError, Forbidden, Unauthorized
+from shared.http.app import build_app
+from shared.http.dependencies import BearerToken, CurrentCaller, CurrentGame, StoreDep, load_game, request_metadata
 from shared.settings import Settings
-
-from shared import credentials
 
 from . import oauth, service
 
@@ -105,7 +104,8 @@ class MySeat(BaseModel):
     phase: str | None
     player_id: str
     codename: str
-    power: str | None = Field(None, description="the seat's power once the game started (its first, for a seat of several)")
+    power: str | None = Field(None, description="the seat's power once the game started "
+                                                "(its first, for a seat of several)")
     powers: list[str] = Field(default_factory=list, description="every power the seat plays")
 
 
@@ -213,7 +213,8 @@ async def identities(game: CurrentGame, caller: CurrentCaller, store: StoreDep) 
     accounts = await service.seat_accounts(store, game.game_id)
     rows = []
     for seat in sorted(game.seats, key=lambda s: (game.powers_of(s.player_id), s.codename)):
-        account = await credentials.load_account(store, accounts[seat.player_id]) if seat.player_id in accounts else None
+        account_id = accounts.get(seat.player_id)
+        account = await credentials.load_account(store, account_id) if account_id is not None else None
         rows.append({"powers": game.powers_of(seat.player_id), "codename": seat.codename,
                      "name": account.name if account else None})
     return {"identities": rows}

@@ -12,16 +12,22 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from dataclasses import dataclass, field
-from typing import Iterable
+from dataclasses import dataclass
 
 from shared.auth import hash_token
-from shared.credentials import Account, BotToken, fold_account, fold_bots, load_account, load_bots
+from shared.credentials import Account, BotToken, fold_account, fold_bots
 from shared.errors import Conflict, NotFound
 from shared.events import Event, from_recorded, to_new_event
 from shared.events_social import (
-    AccountCreated, BotTokenIssued, BotTokenRevoked, SeatLinked, SessionClosed, SessionOpened,
-    account_stream, bots_stream, members_stream,
+    AccountCreated,
+    BotTokenIssued,
+    BotTokenRevoked,
+    SeatLinked,
+    SessionClosed,
+    SessionOpened,
+    account_stream,
+    bots_stream,
+    members_stream,
 )
 from shared.store import ConcurrencyError, EventStore
 
@@ -31,7 +37,7 @@ MAX_BOT_TOKENS_PER_SEAT = 10
 # ----------------------------------------------------------------------------- tokens, pure
 
 def account_id_for(provider: str, provider_user_id: str) -> str:
-    digest = hashlib.sha256(f"{provider}:{provider_user_id}".encode("utf-8")).hexdigest()
+    digest = hashlib.sha256(f"{provider}:{provider_user_id}".encode()).hexdigest()
     return "a_" + digest[:16]
 
 

@@ -2,18 +2,19 @@
 from __future__ import annotations
 
 import logging
-
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from shared.http.app import build_app
-from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, Now, StoreDep, request_metadata
 from shared.auth import require
 from shared.errors import Forbidden
 from shared.game.guards import choose_power, require_playing
+from shared.http.app import build_app
+from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, Now, StoreDep, request_metadata
 from shared.settings import Settings
+from shared.store import EventStore
 
 from . import service
 
@@ -91,7 +92,7 @@ class PossibleOrders(BaseModel):
     adjustment: int = Field(0, description="adjustment phases: builds allowed (positive) or removals owed (negative)")
 
 
-async def _resolve_if_complete(store, game_id: str, phase: str, now) -> bool:  # type: ignore[no-untyped-def]
+async def _resolve_if_complete(store: EventStore, game_id: str, phase: str, now: datetime) -> bool:
     """Early resolution after a stored submission or ready flag. The caller's own write has
     committed already, so a failure here must not turn into an error for it: the clock worker
     resolves the phase at its deadline anyway."""

@@ -18,24 +18,34 @@
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Mapping, Sequence
+from typing import Any
 
-from shared.rules.variants import Opening, OrderCheck, PhaseOutcome, Variant, get_variant
+from shared.clock import SYSTEM_CLOCK
+from shared.errors import Conflict, Unprocessable
+from shared.events import (
+    AdjudicatedOrder,
+    DislodgedRecord,
+    Event,
+    GameFinished,
+    OrdersSubmitted,
+    PhaseResolved,
+    ReadySet,
+    from_recorded,
+    game_stream,
+    orders_stream,
+    to_new_event,
+)
 from shared.game import deadlines
-from shared.game.repository import game_row, read_game, read_state
 from shared.game.guards import choose_power, require_must_act, require_open_phase, require_playing
 from shared.game.log import phase_submissions
+from shared.game.repository import game_row, read_game, read_state
 from shared.game.state import GameState, apply
 from shared.game.submissions import PowerSubmission, latest_submissions, submitted_orders
-from shared.clock import SYSTEM_CLOCK
-from shared.errors import Conflict, Forbidden, Unprocessable
-from shared.events import (
-    AdjudicatedOrder, DislodgedRecord, Event, GameFinished, OrdersSubmitted, PhaseResolved,
-    ReadySet, from_recorded, game_stream, orders_prefix, orders_stream, to_new_event,
-)
-from shared.store import EventStore, RecordedEvent, Transaction
+from shared.rules.variants import Opening, OrderCheck, PhaseOutcome, Variant, get_variant
+from shared.store import EventStore, Transaction
 
 MAX_CHAINED_PHASES = 8  # phases resolved in one go when nobody has anything to do in them
 
@@ -68,7 +78,8 @@ def adjudicate_phase(state: GameState, position_before: dict[str, Any], submitte
 
 def resolution_event(position_before: dict[str, Any], outcome: PhaseOutcome, edition: str, engine_version: str,
                      civil_disorder: frozenset[str] = frozenset()) -> PhaseResolved:
-    orders = {power: [AdjudicatedOrder(**result) for result in results] for power, results in outcome.orders.items()}
+    orders = {power: [AdjudicatedOrder.model_validate(result) for result in results]
+              for power, results in outcome.orders.items()}
     details = dict(outcome.details)
     dislodged = [DislodgedRecord(**d) for d in details.pop("dislodged", [])]
     return PhaseResolved(
@@ -229,9 +240,9 @@ def resolution_plan(state: GameState, submissions: Mapping[str, PowerSubmission]
         submitted, disorder = {}, frozenset()  # nobody has anything to do: on at once
     if not isinstance(pending[-1], GameFinished):
         pending.append(deadlines.deadline_for(state, str(state.phase), now))
-    for event in pending:
-        if not isinstance(event, PhaseResolved):  # those are folded in already
-            state = apply(state, event)
+    for planned in pending:
+        if not isinstance(planned, PhaseResolved):  # those are folded in already
+            state = apply(state, planned)
     return Plan(state.game_id, start_version, pending, state, metadata)
 
 

@@ -85,7 +85,7 @@ class ClockWorker:
             wanted = size if limit is None else min(size, limit - handled)
             try:
                 outcomes = await self.handle_batch(now, wanted, frozenset(failed), claimed)
-            except Exception:  # noqa: BLE001 - one bad game must not stop the clock
+            except Exception:  # one bad game must not stop the clock
                 log.exception("clock worker: handling games %s failed", claimed)
                 if not claimed:
                     raise  # not even a claim: the store is in trouble; run() retries later
@@ -105,12 +105,12 @@ class ClockWorker:
         while not stop.is_set():
             try:
                 await self.run_once(stop=stop)
-            except Exception:  # noqa: BLE001 - the database may be away for a while: try again
+            except Exception:  # the database may be away for a while: try again
                 log.exception("clock worker: sweep failed")
                 self._beat(False)
             else:
                 self._beat(True)
             try:
                 await asyncio.wait_for(stop.wait(), self.poll_seconds)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass

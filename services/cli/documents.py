@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import IO, Any, Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from typing import IO, Any
 
 from shared.rules.variants import Variant, get_variant
 

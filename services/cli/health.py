@@ -26,7 +26,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Awaitable, Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 STALE_SECONDS = 60.0
 REQUEST_TIMEOUT = 5.0
@@ -52,7 +52,7 @@ class Heartbeat:
 
     def beat(self, ok: bool) -> None:
         now = self._monotonic()
-        self.last_beat, self.last_beat_at = now, datetime.now(timezone.utc)
+        self.last_beat, self.last_beat_at = now, datetime.now(UTC)
         self.sweeps += 1
         if ok:
             self.last_success, self.last_success_at = now, self.last_beat_at
@@ -114,7 +114,7 @@ async def serve_health(heartbeat: Heartbeat, host: str, port: int) -> asyncio.Ab
             if len(head) <= MAX_REQUEST_BYTES:
                 writer.write(answer(heartbeat, head.split(b"\r\n", 1)[0].decode("latin-1")))
                 await writer.drain()
-        except (asyncio.TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
+        except (TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
             pass
         finally:
             writer.close()

@@ -297,8 +297,8 @@ def load_rules(game_id: str, records: Sequence[RecordedEvent]) -> None:
     """Load the game's variant (its modules, map and order vocabulary) before the timed replay,
     so that the figure printed is the verification itself, not the start-up of the command."""
     import services.adjudication.service  # noqa: F401  (what replay_log calls, with its imports)
-    from shared.rules.variants import get_variant
     from shared.events import GameCreated, from_recorded
+    from shared.rules.variants import get_variant
 
     created = next((from_recorded(r) for r in records if r.type == "GameCreated"), None)
     if isinstance(created, GameCreated):
@@ -311,8 +311,8 @@ def replay_log(game_id: str, records: Sequence[RecordedEvent], progress: TextIO 
     """Re-adjudicate each stored PhaseResolved from its stored position and the orders that
     were current when it was resolved; stop at the first phase that differs."""
     from services.adjudication.service import adjudicate_phase
-    from shared.game.state import fold
     from shared.events import GameStarted, OrdersSubmitted, PhaseResolved, from_recorded
+    from shared.game.state import fold
 
     typed = [(record, from_recorded(record)) for record in records]
     game = fold(e for r, e in typed if r.stream_id == game_stream_id(game_id))
@@ -361,7 +361,7 @@ def first_difference(stored: Any, engine: Any, path: str) -> str:
             if stored.get(key) != engine.get(key):
                 return first_difference(stored.get(key), engine.get(key), f"{path}.{key}")
     if isinstance(stored, list) and isinstance(engine, list):
-        for index, (left, right) in enumerate(zip(stored, engine)):
+        for index, (left, right) in enumerate(zip(stored, engine, strict=False)):
             if left != right:
                 label = f" {left['order']!r}" if isinstance(left, dict) and "order" in left else ""
                 return first_difference(left, right, f"{path}[{index}{label}]")
@@ -378,14 +378,14 @@ def mila_saved_game(game_id: str, records: Sequence[RecordedEvent]) -> dict[str,
     (``diplomacy.utils.export.from_saved_game_format`` / ``load_saved_games_from_disk``):
     one entry per phase with the state before it, the orders as adjudicated and the results
     keyed by unit, then the current phase with no orders yet."""
-    from shared.rules.diplomacy import load_map
     from shared.events import GameCreated, GameStarted, PhaseResolved, from_recorded
+    from shared.rules.variants.standard import home_centres
 
     typed = [(r, from_recorded(r)) for r in records if r.stream_id == game_stream_id(game_id)]
     variant = next((e.variant for _, e in typed if isinstance(e, GameCreated)), "standard")
     if variant != "standard":
         raise OpsError(f"the MILA format has the standard map only; game {game_id} plays {variant!r}")
-    homes = {power: sorted(centres) for power, centres in load_map(variant).home_centres.items()}
+    homes = home_centres()
     phases: list[dict[str, Any]] = []
     current: tuple[dict, RecordedEvent] | None = None
     for record, event in typed:

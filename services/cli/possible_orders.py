@@ -9,7 +9,8 @@ naming the line on stderr, exit code 2.
 """
 from __future__ import annotations
 
-from typing import IO, Any, Mapping
+from collections.abc import Mapping
+from typing import IO, Any
 
 from services.cli.documents import run_per_document, variant_of
 

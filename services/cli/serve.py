@@ -13,11 +13,20 @@ import importlib
 import os
 import signal
 import sys
+from collections.abc import AsyncIterator, Callable, Coroutine
+from typing import TYPE_CHECKING, Any
 
 from shared.settings import Settings, SettingsError
 from shared.store import is_memory_database
 
 SERVICES = ("lobby", "adjudication", "visibility", "accounts", "press", "notifications")
+
+if TYPE_CHECKING:  # the app's modules load when it is served, not when the command starts
+    import asyncio
+
+    from fastapi import FastAPI
+
+BackgroundTask = Callable[["FastAPI", "asyncio.Event"], Coroutine[Any, Any, None]]
 
 
 def _parser(command: str) -> argparse.ArgumentParser:
@@ -94,7 +103,7 @@ def service_app(name: str, settings: Settings):  # type: ignore[no-untyped-def]
     return importlib.import_module(f"services.{name}.api").create_app(settings)
 
 
-def served_app(settings: Settings | None = None):  # type: ignore[no-untyped-def]
+def served_app(settings: Settings | None = None) -> FastAPI:
     """The combined app with its in-process workers (a uvicorn factory: settings from ENTENTE_*)."""
     from services.app import create_app
 
@@ -106,7 +115,7 @@ def served_app(settings: Settings | None = None):  # type: ignore[no-untyped-def
     return app
 
 
-def with_background_task(app, run):  # type: ignore[no-untyped-def]
+def with_background_task(app: FastAPI, run: BackgroundTask) -> FastAPI:
     """Run ``run(running_app, stop)`` as a task beside the app for its whole life: started once
     the app's own lifespan (the store) is up, told to stop and awaited before it goes down."""
     import asyncio
@@ -115,7 +124,7 @@ def with_background_task(app, run):  # type: ignore[no-untyped-def]
     serve_app = app.router.lifespan_context
 
     @asynccontextmanager
-    async def lifespan(running):  # type: ignore[no-untyped-def]
+    async def lifespan(running: FastAPI) -> AsyncIterator[Any]:
         async with serve_app(running) as state:
             stop = asyncio.Event()
             task = asyncio.create_task(run(running, stop))
@@ -129,24 +138,25 @@ def with_background_task(app, run):  # type: ignore[no-untyped-def]
     return app
 
 
-def with_clock_worker(app, poll_seconds: float):  # type: ignore[no-untyped-def]
+def with_clock_worker(app: FastAPI, poll_seconds: float) -> FastAPI:
     """Run a clock worker beside the app, on the app's store and clock, for its whole life."""
     from services.adjudication.worker import ClockWorker
     from shared.clock import SYSTEM_CLOCK
 
-    def clock_worker(running, stop):  # type: ignore[no-untyped-def]
+    def clock_worker(running: FastAPI, stop: asyncio.Event) -> Coroutine[Any, Any, None]:
         clock = getattr(running.state, "clock", None) or SYSTEM_CLOCK
         return ClockWorker(running.state.store, clock, poll_seconds=poll_seconds).run(stop)
 
     return with_background_task(app, clock_worker)
 
 
-def with_notification_worker(app, settings: Settings):  # type: ignore[no-untyped-def]
+def with_notification_worker(app: FastAPI, settings: Settings) -> FastAPI:
     """Deliver webhook notifications from the outbox beside the app, for its whole life (a
     failing webhook never holds up the game: delivery runs on its own task)."""
     from services.notifications.delivery import run_worker
 
-    return with_background_task(app, lambda running, stop: run_worker(running.state.store, running.state.settings, stop))
+    return with_background_task(app, lambda running, stop: run_worker(running.state.store, running.state.settings,
+                                                                      stop))
 
 
 def _redacted(url: str) -> str:

@@ -16,8 +16,9 @@ from .health import add_health_options, run_until_signalled
 
 
 def _parser(command: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=f"entente {command}",
-                                     description="Resolve phases whose deadline has passed, and resume pauses that ran out.")
+    parser = argparse.ArgumentParser(
+        prog=f"entente {command}",
+        description="Resolve phases whose deadline has passed, and resume pauses that ran out.")
     parser.add_argument("--database", help="store URL (ENTENTE_DATABASE_URL, default sqlite:///./entente.db)")
     parser.add_argument("--poll", type=float, help="seconds between sweeps (ENTENTE_WORKER_POLL_SECONDS, default 1)")
     parser.add_argument("--once", action="store_true", help="handle every game due now, then stop")

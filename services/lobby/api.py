@@ -8,17 +8,33 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Body, FastAPI, Query, Request
 
-from shared.http.app import build_app
 from shared.auth import require
+from shared.game.state import GameState
+from shared.http.app import build_app
+from shared.http.dependencies import (
+    CurrentCaller,
+    CurrentGame,
+    CurrentPlayer,
+    HostOrOperator,
+    Now,
+    StoreDep,
+    request_metadata,
+)
 from shared.settings import Settings
 
 from . import service
-from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, HostOrOperator, Now, StoreDep, request_metadata
 from .schemas import (
-    CreatedGame, CreateGame, DrawStatus, DrawVote, ExtendDeadline, FinishGame, GameList, GameSummary,
-    JoinedGame, PauseGame,
+    CreatedGame,
+    CreateGame,
+    DrawStatus,
+    DrawVote,
+    ExtendDeadline,
+    FinishGame,
+    GameList,
+    GameSummary,
+    JoinedGame,
+    PauseGame,
 )
-from shared.game.state import GameState
 
 router = APIRouter(tags=["lobby"])
 

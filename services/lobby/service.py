@@ -6,28 +6,34 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Sequence
+from typing import Any, Literal
 
 from shared.auth import hash_token, new_token
 from shared.clock import SYSTEM_CLOCK
 from shared.codenames import pick_codename
 from shared.errors import Conflict, Unprocessable
 from shared.events import (
-    Event, GameCreated, GameFinished, GameSettings, GameStarted, PlayerJoined, PowerJoin, from_recorded,
-    game_stream, to_new_event,
+    Event,
+    GameCreated,
+    GameFinished,
+    GameSettings,
+    GameStarted,
+    PlayerJoined,
+    PowerJoin,
+    from_recorded,
+    game_stream,
+    to_new_event,
 )
 from shared.events_social import SeatLinked, account_stream, members_stream
-from shared.store import EventStore, GameRow, Transaction
-from shared.store.records import RecordedEvent
-
+from shared.game import deadlines, draws
+from shared.game.repository import append_events, game_row, read_state
+from shared.game.state import GameState, fold
 from shared.rules.variants import get_variant, variant_names
-
-from shared.game import deadlines
-from shared.game import draws
-from shared.game.repository import append_events, fold_records, game_row, read_state
-from shared.game.state import GameState, apply, fold
+from shared.store import EventStore
+from shared.store.records import RecordedEvent
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
 _codename_rng = random.SystemRandom()
@@ -137,7 +143,7 @@ def draw_seats(seed: int, player_ids: list[str], seats: Sequence[Sequence[str]])
     draws the same. Seats are put in a canonical order first, so only the seed decides."""
     shuffled = sorted(sorted(seat) for seat in seats)
     random.Random(seed).shuffle(shuffled)
-    return dict(zip(player_ids, shuffled))
+    return dict(zip(player_ids, shuffled, strict=False))
 
 
 def started_event(state: GameState, seed: int) -> GameStarted:
@@ -168,14 +174,15 @@ async def start_game(store: EventStore, game_id: str, metadata: dict | None = No
         return await append_events(tx, state, [started, deadline], metadata, now)
 
 
-async def finish_game(store: EventStore, game_id: str, reason: str, metadata: dict | None = None,
+async def finish_game(store: EventStore, game_id: str, reason: Literal["draw", "abandoned"],
+                      metadata: dict | None = None,
                       now: datetime | None = None) -> GameState:
     """End a game without a winner (a draw agreed by the players, or an abandoned game)."""
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)
         if state.status == "finished":
             raise Conflict(f"game {game_id} is already finished", code="game_finished")
-        finished = GameFinished(reason=reason, winners=[], phase=state.phase or "")  # type: ignore[arg-type]
+        finished = GameFinished(reason=reason, winners=[], phase=state.phase or "")
         return await append_events(tx, state, [finished], metadata, now)
 
 

@@ -11,11 +11,11 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from shared.http.app import build_app
-from shared.http.dependencies import CurrentGame, CurrentPlayer, StoreDep, request_metadata
 from shared.errors import Conflict, NotFound, Unprocessable
 from shared.events import from_recorded, to_new_event
 from shared.events_social import WebhookRemoved, WebhookSet, webhooks_stream
+from shared.http.app import build_app
+from shared.http.dependencies import CurrentGame, CurrentPlayer, StoreDep, request_metadata
 from shared.settings import Settings
 
 from .addresses import AddressRefused, Resolver, checked_addresses

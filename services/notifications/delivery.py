@@ -46,7 +46,8 @@ def lease_for(settings: Settings) -> timedelta:
     return timedelta(seconds=settings.webhook_timeout_seconds * 2 + 30)
 
 
-async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: float) -> tuple[str | None, float | None]:
+async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed,
+                  timeout: float) -> tuple[str | None, float | None]:
     """One POST of the payload: (None, None) when delivered, else (why, Retry-After seconds)."""
     try:
         response = await client.post(claimed.url, json=claimed.payload, timeout=timeout)
@@ -139,5 +140,5 @@ async def run_worker(store: EventStore, settings: Settings, stop: asyncio.Event,
                     on_beat(True)
             try:
                 await asyncio.wait_for(stop.wait(), interval)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass

@@ -22,9 +22,9 @@ from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import Any
 
-from shared.game.state import fold
 from shared.events import from_recorded, game_stream
 from shared.events_social import WebhookRemoved, WebhookSet, press_stream, webhooks_stream
+from shared.game.state import fold
 from shared.store import (
     ClaimedNotification,
     Dead,

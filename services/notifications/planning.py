@@ -15,11 +15,17 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from shared.game.state import GameState
 from shared.events import (
-    DeadlineExtended, DeadlineSet, Event, GameFinished, GamePaused, GameResumed, PhaseResolved,
+    DeadlineExtended,
+    DeadlineSet,
+    Event,
+    GameFinished,
+    GamePaused,
+    GameResumed,
+    PhaseResolved,
 )
 from shared.events_social import MessageSent, WebhookRemoved, WebhookSet
+from shared.game.state import GameState
 from shared.store import RecordedEvent
 
 MESSAGE_PREVIEW = 500
@@ -67,8 +73,9 @@ def plan(record: RecordedEvent, event: Event, context: Context,
                        {"next_phase": event.next_phase, "winners": list(event.winners)}), cancel
     if isinstance(event, GameFinished):
         text = f"{state.name} has ended ({event.reason})."
-        return _to_all(record, context, "game_finished", event.phase, text,
-                       {"reason": event.reason, "winners": list(event.winners)}), [Cancel(game_id, "deadline_approaching")]
+        return (_to_all(record, context, "game_finished", event.phase, text,
+                        {"reason": event.reason, "winners": list(event.winners)}),
+                [Cancel(game_id, "deadline_approaching")])
     if isinstance(event, (DeadlineSet, DeadlineExtended, GameResumed)):
         return _deadline(record, event.phase, event.deadline, context, warning), \
             [Cancel(game_id, "deadline_approaching", event.phase)]
@@ -79,7 +86,8 @@ def plan(record: RecordedEvent, event: Event, context: Context,
     if isinstance(event, WebhookSet):
         # a webhook set during a phase still gets that phase's reminder (at its new URL)
         deadline = state.deadline
-        reminder = _deadline(record, state.phase or "", deadline, context, warning, only=event.player_id) if deadline else []
+        reminder = (_deadline(record, state.phase or "", deadline, context, warning, only=event.player_id)
+                    if deadline else [])
         return reminder, [Cancel(game_id, "deadline_approaching", None, event.player_id)]
     return [], []
 
@@ -95,7 +103,8 @@ def _to_all(record: RecordedEvent, context: Context, kind: str, phase: str, cont
             facts: dict[str, Any]) -> list[Planned]:
     game_id = context.state.game_id
     return [Planned(f"{record.position}:{player_id}", game_id, player_id, kind, phase, url,
-                    _payload(kind, game_id, phase, content, {**facts, "your_powers": context.state.powers_of(player_id)}),
+                    _payload(kind, game_id, phase, content,
+                             {**facts, "your_powers": context.state.powers_of(player_id)}),
                     record.recorded_at)
             for player_id, url in sorted(context.webhooks.items())]
 
@@ -131,7 +140,8 @@ def _deadline(record: RecordedEvent, phase: str, deadline: datetime, context: Co
         owing = sorted(must_act & set(state.powers_of(player_id)))
         if not owing or only not in (None, player_id):
             continue
-        content = f"{state.name}: the deadline of {phase} is {deadline.isoformat()}; orders are due for {', '.join(owing)}."
+        content = (f"{state.name}: the deadline of {phase} is {deadline.isoformat()}; "
+                   f"orders are due for {', '.join(owing)}.")
         planned.append(Planned(f"deadline:{game_id}:{phase}:{deadline.isoformat()}:{player_id}", game_id, player_id,
                                "deadline_approaching", phase, url,
                                _payload("deadline_approaching", game_id, phase, content,

@@ -9,17 +9,18 @@ message is never accepted after the GameFinished it raced with has committed.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any
 
-from shared.game.state import GameState
-from shared.errors import Conflict, Forbidden, Unprocessable
-from shared.events import from_recorded, game_stream, to_new_event
+from shared.errors import Forbidden, Unprocessable
+from shared.events import to_new_event
 from shared.events_social import MessageSent, press_stream
 from shared.game.guards import require_own_power, require_seat_powers, require_started, require_surviving
 from shared.game.press import message_json, readable
 from shared.game.repository import read_state
-from shared.store import EventStore, RecordedEvent
+from shared.game.state import GameState
+from shared.store import EventStore
 
 MAX_TEXT = 2000
 

@@ -8,10 +8,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
-from shared.http.app import build_app
-from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
 from shared.auth import require
 from shared.game.log import phase_submissions, read_log
+from shared.http.app import build_app
+from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
 from shared.settings import Settings
 
 from .schemas import GameView

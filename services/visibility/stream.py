@@ -23,15 +23,15 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query
 from fastapi.responses import StreamingResponse
 
-from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
-from shared.game.log import read_log_at
-from shared.game.state import GameState
-from shared.game.press import readable
 from shared.auth import Caller
 from shared.errors import BadRequest
-from shared.events import from_recorded, game_stream, orders_prefix
+from shared.events import game_stream, orders_prefix
 from shared.events_social import press_stream
-from shared.store import EventStore, RecordedEvent
+from shared.game.log import read_log_at
+from shared.game.press import readable
+from shared.game.state import GameState
+from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
+from shared.store import EventStore
 
 from .schemas import GameView
 from .view import view_of, viewer_for
@@ -96,7 +96,8 @@ async def projection_stream(store: EventStore, game_id: str, caller: Caller, pow
         latest, state = await view_at(store, game_id, caller, power, position)
         if state is None:
             continue
-        for message in readable((r for r in ours if r.stream_id == press_stream(game_id)), message_powers(caller, state)):
+        press = (r for r in ours if r.stream_id == press_stream(game_id))
+        for message in readable(press, message_powers(caller, state)):
             yield sse(message["position"], "message", message)
         if latest != shown:
             shown = latest
@@ -108,7 +109,8 @@ async def projection_stream(store: EventStore, game_id: str, caller: Caller, pow
 async def stream(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
                  last_event_id: Annotated[str | None, Header(max_length=20)] = None,
                  power: Annotated[str | None, Query(max_length=20)] = None,
-                 timeout: Annotated[float, Query(gt=0, le=MAX_STREAM_SECONDS)] = MAX_STREAM_SECONDS) -> StreamingResponse:
+                 timeout: Annotated[float, Query(gt=0, le=MAX_STREAM_SECONDS)] = MAX_STREAM_SECONDS,
+                 ) -> StreamingResponse:
     """Server-sent events of the caller's view (``view``) and readable messages (``message``),
     resumable with ``Last-Event-ID``; the stream ends after ``timeout`` seconds."""
     viewer_for(caller, game, power)  # 403 / 422 now, before the stream starts

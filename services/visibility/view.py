@@ -9,20 +9,22 @@ field:
 | codenames of all powers        | yes              | yes               | yes      |
 | which power the viewer plays   | own only         | -                 | -        |
 | units, centres, dislodged      | yes              | yes               | yes      |
-| resolved phases (the variant's ``history_view``: standard all orders and results; Ekonia own orders, details by shared/rules/ekonia/policy.py) | yes | yes | yes |
+| resolved phases (see below)    | yes              | yes               | yes      |
 | pending orders of this phase   | own only         | none              | all      |
 | token hashes, player ids, seed | never            | never             | never    |
 | clock, civil disorder, result  | yes              | yes               | yes      |
 | draw votes                     | own seat's only  | passed or not     | passed or not |
 
-(with ``public_votes`` every seat's draw vote is shown to everyone). A player whose seat
-plays several powers (games for fewer than seven) sees as one of them, with the pending orders
-of all of them.
+(with ``public_votes`` every seat's draw vote is shown to everyone). Resolved phases are the
+variant's ``history_view``: in the standard game all orders and results; in Tale of Ekonia the
+viewer's own orders and the details its visibility policy allows (shared/rules/ekonia/policy.py).
+A player whose seat plays several powers (games for fewer than seven) sees as one of them, with
+the pending orders of all of them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from shared.auth import Caller
@@ -42,7 +44,7 @@ class Viewer:
     player_id: str | None = None  # only to find the viewer's own draw vote; never shown
 
     @classmethod
-    def public(cls) -> "Viewer":
+    def public(cls) -> Viewer:
         return cls("public")
 
 

@@ -15,7 +15,6 @@ from typing import Literal
 
 from shared.errors import Conflict, Unprocessable
 from shared.events import DeadlineExtended, DeadlineSet, GamePaused, GameResumed, GameSettings
-
 from shared.rules.variants import get_variant
 
 from .guards import require_started

@@ -4,7 +4,8 @@ both show messages through ``readable``.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from shared.events import from_recorded
 from shared.events_social import MessageSent

@@ -5,14 +5,25 @@ holds token hashes and must never be returned to a caller as is.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from collections.abc import Callable, Iterable
 from typing import Any, Literal
 
 from shared.events import (
-    DeadlineExtended, DeadlineSet, DrawVoted, Event, GameCreated, GameFinished, GamePaused,
-    GameResumed, GameSettings, GameStarted, PhaseResolved, PlayerJoined, PowerJoin,
+    DeadlineExtended,
+    DeadlineSet,
+    DrawVoted,
+    Event,
+    GameCreated,
+    GameFinished,
+    GamePaused,
+    GameResumed,
+    GameSettings,
+    GameStarted,
+    PhaseResolved,
+    PlayerJoined,
+    PowerJoin,
 )
 from shared.rules.variants import get_variant
 

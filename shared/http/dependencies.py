@@ -9,10 +9,9 @@ from fastapi import Depends, Header, Request
 from shared.auth import MAX_TOKEN_LENGTH, Caller, identify, require
 from shared.clock import SYSTEM_CLOCK, Clock
 from shared.errors import NotFound, Unauthorized
-from shared.store import EventStore
-
 from shared.game.repository import read_game
 from shared.game.state import GameState
+from shared.store import EventStore
 
 
 async def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:

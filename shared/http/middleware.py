@@ -19,11 +19,10 @@ import json
 import re
 from typing import Any
 
+from shared import credentials
 from shared.auth import Delegation, delegate, hash_token
 from shared.errors import DomainError, Forbidden
 from shared.store import EventStore
-
-from shared import credentials
 
 GAME_PATH = re.compile(r"^/games/([^/]+)(/.*)?$")
 JOIN_PATH = re.compile(r"^/games/([^/]+)/players/?$")

@@ -12,7 +12,7 @@ import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar, Literal, NamedTuple
 
 from shared.store.notify import BACKSTOP_SECONDS, POLL_SECONDS, CommitListener
@@ -27,14 +27,14 @@ CONNECTION_WAIT_SECONDS = 30.0  # how long a transaction waits for a free connec
 
 
 def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def as_utc(moment: datetime) -> datetime:
     """An aware UTC datetime; a naive one is taken as UTC."""
     if moment.tzinfo is None:
-        return moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc)
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
 
 
 class EventRow(NamedTuple):
@@ -385,7 +385,7 @@ class EventStore(ABC):
                         await asyncio.sleep(min(slice_seconds, remaining))
                     else:
                         await asyncio.wait_for(waiter.wait(), min(slice_seconds, remaining))
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
             finally:
                 if listener and waiter is not None:

@@ -54,7 +54,7 @@ class CommitListener:
             try:
                 connection = await asyncpg.connect(self._dsn, timeout=10)
                 await connection.add_listener(CHANNEL, self._notified)
-            except (OSError, asyncpg.PostgresError, asyncio.TimeoutError) as error:
+            except (TimeoutError, OSError, asyncpg.PostgresError) as error:
                 self._retry_at = time.monotonic() + RETRY_SECONDS
                 log.warning("cannot LISTEN for new events (%s); readers poll every %.0f s, trying again in %.0f s",
                             error, BACKSTOP_SECONDS, RETRY_SECONDS)

@@ -347,7 +347,7 @@ class PostgresStore(EventStore):
             await self._listener.close()
         try:
             await asyncio.wait_for(self._pool.close(), CLOSE_SECONDS)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self._pool.terminate()
 
     @asynccontextmanager

@@ -63,12 +63,14 @@ def test_an_army_build_named_with_a_coast_stands_in_the_province() -> None:
 
 
 def test_a_void_build_uses_up_nothing() -> None:
-    orders = {"RUSSIA": [Build(fleet("MOS")), Build(army("BER")), Build(army("MOS")), Build(army("WAR")), Build(army("STP"))]}
+    orders = {"RUSSIA": [Build(fleet("MOS")), Build(army("BER")), Build(army("MOS")), Build(army("WAR")),
+                         Build(army("STP"))]}
     assert results(RUSSIA_TWO_BUILDS, orders) == ["void", "void", "succeeds", "succeeds", "fails"]
 
 
 def test_a_waive_uses_up_one_build() -> None:
-    assert results(RUSSIA_TWO_BUILDS, {"RUSSIA": [Waive(), Build(army("MOS")), Build(army("WAR"))]}) == ["succeeds", "succeeds", "fails"]
+    orders = {"RUSSIA": [Waive(), Build(army("MOS")), Build(army("WAR"))]}
+    assert results(RUSSIA_TWO_BUILDS, orders) == ["succeeds", "succeeds", "fails"]
 
 
 def test_builds_are_void_for_a_power_without_builds() -> None:
@@ -83,7 +85,8 @@ def test_movement_orders_are_void_in_an_adjustment_phase() -> None:
 def test_removals_of_own_units_up_to_the_number_required() -> None:
     pos = position({"TURKEY": [army("ANK"), army("CON"), fleet("BLA")], "RUSSIA": [army("SEV")]},
                    {"TURKEY": ["ANK"], "RUSSIA": ["SEV"]})
-    outcome = resolve_adjustments(pos, {"TURKEY": [Remove(army("SEV")), Remove(fleet("BLA")), Remove(army("CON")), Remove(army("ANK"))]}, MAP)
+    removals = [Remove(army("SEV")), Remove(fleet("BLA")), Remove(army("CON")), Remove(army("ANK"))]
+    outcome = resolve_adjustments(pos, {"TURKEY": removals}, MAP)
     assert [r.result for r in outcome.results] == ["void", "succeeds", "succeeds", "fails"]
     assert set(outcome.units) == {"ANK", "SEV"}
     assert outcome.forced == ()
@@ -105,7 +108,8 @@ def test_a_power_in_civil_disorder_has_its_orders_ignored() -> None:
 
 
 def test_powers_to_adjust_leaves_out_a_power_with_nowhere_to_build() -> None:
-    pos = position({"RUSSIA": [army("MOS"), army("SEV"), army("STP"), army("WAR")], "TURKEY": [army("ANK"), army("CON")]},
+    pos = position({"RUSSIA": [army("MOS"), army("SEV"), army("STP"), army("WAR")],
+                    "TURKEY": [army("ANK"), army("CON")]},
                    {"RUSSIA": ["MOS", "SEV", "STP", "WAR", "RUM"], "TURKEY": ["ANK"]})
     assert powers_to_adjust(pos.units, pos.centres, MAP) == {"TURKEY"}
 

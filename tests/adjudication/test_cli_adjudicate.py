@@ -26,7 +26,7 @@ def test_json_lines_in_json_lines_out_matching_the_contract() -> None:
     got = [json.loads(line) for line in done.stdout.splitlines()]
     expected = [json.loads(line) for line in (CONTRACT / "adjudicate-output.jsonl").read_text().splitlines()]
     assert len(got) == len(expected) == 4
-    for g, e in zip(got, expected):
+    for g, e in zip(got, expected, strict=True):
         assert set(g) == set(e)
         assert (g["phase"], g["next_phase"], g["dislodged"]) == (e["phase"], e["next_phase"], e["dislodged"])
         assert as_sets(g["units"]) == as_sets(e["units"])

@@ -80,5 +80,6 @@ def test_datc(case: dict) -> None:
 
 def test_every_case_from_6H1_to_6J11_is_here() -> None:
     ids = {case["id"] for case in CASES}
-    expected = {f"6.H.{n}" for n in range(1, 17)} | {f"6.I.{n}" for n in range(1, 8)} | {f"6.J.{n}" for n in range(1, 12)}
+    expected = ({f"6.H.{n}" for n in range(1, 17)} | {f"6.I.{n}" for n in range(1, 8)}
+                | {f"6.J.{n}" for n in range(1, 12)})
     assert expected <= ids

@@ -18,7 +18,8 @@ from shared.rules.diplomacy.orders import (
     Waive,
 )
 from shared.rules.diplomacy.position import DislodgedUnit
-from tests.utils.random_play import make_position, parse_unit as u
+from tests.utils.random_play import make_position
+from tests.utils.random_play import parse_unit as u
 
 STANDARD = load_map("standard")
 

@@ -8,7 +8,7 @@ from importlib import resources
 import pytest
 
 from shared.rules.diplomacy.geography import MapDataError, build_map, load_map
-from shared.rules.diplomacy.orders import Unit, UnitType
+from shared.rules.diplomacy.orders import UnitType
 
 A, F = UnitType.ARMY, UnitType.FLEET
 
@@ -106,18 +106,13 @@ def test_army_adjacency_spot_checks(game_map):
     assert game_map.army_neighbours("NTH") == frozenset()
 
 
-def test_can_move(game_map):
-    assert game_map.can_move(Unit(A, "PAR"), "BUR")
-    assert not game_map.can_move(Unit(A, "MAR"), "SWI")
-    assert not game_map.can_move(Unit(A, "LVP"), "IRI")
-    assert not game_map.can_move(Unit(F, "KIE"), "MUN")
-    assert not game_map.can_move(Unit(F, "ROM"), "VEN")
-    assert game_map.can_move(Unit(F, "STP/SC"), "BOT")
-    assert not game_map.can_move(Unit(F, "STP/NC"), "BOT")
-    assert game_map.can_move(Unit(F, "MAO"), "SPA/NC")
-    assert not game_map.can_move(Unit(F, "MAO"), "SPA")  # a fleet's destination needs its coast
-    assert game_map.can_move(Unit(A, "GAS"), "SPA")
-    assert game_map.can_move(Unit(A, "NWY"), "STP/NC")  # armies go by province
+def test_fleet_adjacency_spot_checks(game_map):
+    assert "MUN" not in game_map.fleet_neighbours("KIE")
+    assert "VEN" not in game_map.fleet_neighbours("ROM")  # the coasts do not touch
+    assert "BOT" in game_map.fleet_neighbours("STP/SC")
+    assert "BOT" not in game_map.fleet_neighbours("STP/NC")
+    assert "SPA/NC" in game_map.fleet_neighbours("MAO")
+    assert "SPA" not in game_map.fleet_neighbours("MAO")  # a fleet steps to a coast
 
 
 def test_fleets_never_reach_inland_provinces(game_map):
@@ -126,17 +121,15 @@ def test_fleets_never_reach_inland_provinces(game_map):
         assert not (game_map.fleet_neighbours(location) & inland)
 
 
-def test_can_reach_province_for_supports(game_map):
-    assert game_map.can_reach_province(Unit(F, "MAR"), "SPA")
-    assert game_map.can_reach_province(Unit(F, "GAS"), "SPA")
-    assert not game_map.can_reach_province(Unit(F, "BOT"), "NWY")
+def test_fleet_destinations_in_a_split_province(game_map):
+    assert game_map.fleet_destinations_in("MAR", "SPA") == ("SPA/SC",)
     assert game_map.fleet_destinations_in("GAS", "SPA") == ("SPA/NC",)
     assert game_map.fleet_destinations_in("MAO", "SPA") == ("SPA/NC", "SPA/SC")
 
 
 def test_kind_helpers(game_map):
     assert game_map.is_sea("NTH") and not game_map.is_land("NTH")
-    assert game_map.is_land("PAR") and game_map.is_inland("PAR") and not game_map.is_coastal("PAR")
+    assert game_map.is_land("PAR") and not game_map.is_coastal("PAR")
     assert game_map.is_land("BRE") and game_map.is_coastal("BRE")
     assert game_map.is_coastal("STP/NC")
     assert not game_map.is_land("SWI") and not game_map.is_sea("SWI")
@@ -204,9 +197,5 @@ def test_malformed_data_is_a_map_error(raw_data):
         build_map(data)
 
 
-def test_where_units_may_stand(game_map):
-    assert game_map.can_stand(A, "PAR") and game_map.can_stand(A, "BRE")
-    assert not game_map.can_stand(A, "NTH") and not game_map.can_stand(A, "SWI")
-    assert game_map.can_stand(F, "STP/NC") and game_map.can_stand(F, "NTH")
-    assert not game_map.can_stand(F, "STP") and not game_map.can_stand(F, "PAR")
+def test_the_split_provinces(game_map):
     assert [p for p in game_map.provinces if game_map.is_split(p)] == ["BUL", "SPA", "STP"]

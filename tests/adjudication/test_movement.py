@@ -34,7 +34,8 @@ def retreats_of(outcome, unit: str) -> list[str]:
 
 def test_contract_spring_bounce_and_standoff() -> None:
     outcome = resolve(
-        {"ENGLAND": ["F LON", "F EDI", "A LVP"], "FRANCE": ["F BRE", "A PAR", "A MAR"], "GERMANY": ["F KIE", "A BER", "A MUN"]},
+        {"ENGLAND": ["F LON", "F EDI", "A LVP"], "FRANCE": ["F BRE", "A PAR", "A MAR"],
+         "GERMANY": ["F KIE", "A BER", "A MUN"]},
         {
             "ENGLAND": ["F LON - ENG", "F EDI - NTH", "A LVP - YOR"],
             "FRANCE": ["F BRE - ENG", "A PAR - BUR", "A MAR S A PAR - BUR"],
@@ -58,7 +59,8 @@ def test_contract_spring_bounce_and_standoff() -> None:
 def test_contract_fall_void_support_and_supported_hold() -> None:
     outcome = resolve(
         {"GERMANY": ["A RUH", "F HOL", "A MUN"], "FRANCE": ["A BEL", "A BUR"]},
-        {"GERMANY": ["A RUH - BEL", "F HOL S A RUH - BEL", "A MUN S A RUH - BEL"], "FRANCE": ["A BEL H", "A BUR S A BEL"]},
+        {"GERMANY": ["A RUH - BEL", "F HOL S A RUH - BEL", "A MUN S A RUH - BEL"],
+         "FRANCE": ["A BEL H", "A BUR S A BEL"]},
     )
     assert [(str(r.order), r.result) for r in outcome.results] == [
         ("A RUH - BEL", "fails"),
@@ -187,7 +189,8 @@ def test_no_retreat_to_the_attackers_province() -> None:  # 6.H.5
 def test_no_retreat_to_a_standoff() -> None:  # 6.H.6
     outcome = resolve(
         {"AUSTRIA": ["A BUD", "A TRI"], "GERMANY": ["A MUN", "A SIL"], "ITALY": ["A VIE"]},
-        {"AUSTRIA": ["A BUD S A TRI - VIE", "A TRI - VIE"], "GERMANY": ["A MUN - BOH", "A SIL - BOH"], "ITALY": ["A VIE H"]},
+        {"AUSTRIA": ["A BUD S A TRI - VIE", "A TRI - VIE"], "GERMANY": ["A MUN - BOH", "A SIL - BOH"],
+         "ITALY": ["A VIE H"]},
     )
     assert outcome.standoffs == frozenset({"BOH"})
     assert retreats_of(outcome, "A VIE") == ["GAL", "TYR"]

@@ -452,7 +452,7 @@ def test_huge_text_is_refused_quickly():
 def test_parse_error_is_frozen():
     error = parse("A PAR xyz")
     with pytest.raises(AttributeError):
-        error.word = "other"  # type: ignore[misc]
+        error.word = "other"
 
 
 def test_parse_orders_keeps_one_result_per_item():

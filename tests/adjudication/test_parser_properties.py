@@ -81,7 +81,8 @@ def test_canonical_text_round_trips_in_lower_case_with_odd_spacing(order):
 @given(st.text(max_size=200), PHASES, st.sampled_from([None, "ENGLAND", "FRANCE"]))
 def test_arbitrary_text_never_raises(text, phase_type, power):
     result = parse_order(text, game_map=GAME_MAP, phase_type=phase_type, power=power)
-    assert isinstance(result, (ParseError, Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Remove, Waive))
+    assert isinstance(result, (ParseError, Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build,
+                               Remove, Waive))
     if isinstance(result, ParseError):
         assert 0 <= result.offset <= len(text)
         assert result.message and "could not be read" not in result.message

@@ -35,7 +35,8 @@ def test_a_first_year_with_a_bounce_a_capture_and_builds() -> None:
     assert fall.must_act == {"FRANCE", "GERMANY"}
 
     winter_position = fall.position
-    winter = adjudicate(winter_position, read(winter_position, {"FRANCE": ["A MAR B", "F BRE B"], "GERMANY": ["A BER B"]}))
+    builds = {"FRANCE": ["A MAR B", "F BRE B"], "GERMANY": ["A BER B"]}
+    winter = adjudicate(winter_position, read(winter_position, builds))
     assert [r.result for r in winter.results] == ["succeeds", "succeeds", "succeeds"]
     assert str(winter.next_phase) == "S1902M"
     assert len(winter.position.units) == 25
@@ -80,8 +81,10 @@ def test_the_outcome_does_not_depend_on_the_order_of_the_input() -> None:
         again = adjudicate(start, read(start, shuffled))
         assert again.position == baseline.position
         assert again.next_phase == baseline.next_phase
-        assert {(r.power, r.order, r.result) for r in again.results} == {(r.power, r.order, r.result) for r in baseline.results}
-        assert [(r.power, r.order) for r in again.results] == [(p, o) for p, os in read(start, shuffled).items() for o in os]
+        assert ({(r.power, r.order, r.result) for r in again.results}
+                == {(r.power, r.order, r.result) for r in baseline.results})
+        assert ([(r.power, r.order) for r in again.results]
+                == [(p, o) for p, os in read(start, shuffled).items() for o in os])
 
 
 def test_a_retreat_phase_in_which_nobody_can_retreat_is_skipped() -> None:

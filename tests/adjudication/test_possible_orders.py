@@ -6,11 +6,11 @@ import json
 
 import pytest
 
+from services.cli import main as entente
+from services.cli.possible_orders import run
 from shared.rules.diplomacy.geography import load_map
 from shared.rules.diplomacy.position import DislodgedUnit
 from shared.rules.diplomacy.possible import possible_orders, possible_orders_all
-from services.cli import main as entente
-from services.cli.possible_orders import run
 from tests.utils.random_play import make_position, parse_unit
 
 STANDARD = load_map("standard")

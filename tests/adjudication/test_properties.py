@@ -9,13 +9,13 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from shared.rules.diplomacy.adjudicate import adjudicate
 from shared.rules.diplomacy.geography import load_map
 from shared.rules.diplomacy.legality import order_problem
 from shared.rules.diplomacy.normalise import normalise_order
-from shared.rules.diplomacy.parser import parse_order
 from shared.rules.diplomacy.orders import (
     Convoy,
     Hold,
@@ -26,6 +26,7 @@ from shared.rules.diplomacy.orders import (
     UnitType,
     province_of,
 )
+from shared.rules.diplomacy.parser import parse_order
 from shared.rules.diplomacy.phase import PhaseType
 from shared.rules.diplomacy.position import Position
 from shared.rules.diplomacy.possible import possible_orders_all
@@ -152,12 +153,19 @@ def candidate_orders(position: Position, rng: random.Random, count: int):
             yield pu.power, Convoy(unit, other, province_of(rng.choice(locations)))
 
 
+def steps_into(unit: Unit, province: str) -> bool:
+    """Whether the unit could step into ``province`` (by some coast), no convoy."""
+    if unit.type is UnitType.ARMY:
+        return province_of(province) in STANDARD.army_neighbours(unit.location)
+    return province_of(province) in {province_of(n) for n in STANDARD.fleet_neighbours(unit.location)}
+
+
 def is_land_move_or_support(order) -> bool:
     """Orders that legality judges by the board alone (no convoy: that needs the fleets' orders)."""
     if isinstance(order, Move):
-        return not order.via_convoy and STANDARD.can_reach_province(order.unit, order.destination)
+        return not order.via_convoy and steps_into(order.unit, order.destination)
     if isinstance(order, SupportMove):
-        return STANDARD.can_reach_province(order.supported, order.destination)
+        return steps_into(order.supported, order.destination)
     return isinstance(order, (Hold, SupportHold))
 
 
@@ -189,7 +197,8 @@ def test_retreat_menus_match_legality(position):
         offered = {order for orders in menus[power].values() for order in orders}
         for dislodged in position.dislodged:
             unit = dislodged.unit
-            near = STANDARD.army_neighbours(unit.province) if unit.type is UnitType.ARMY else STANDARD.fleet_neighbours(unit.location)
+            near = (STANDARD.army_neighbours(unit.province) if unit.type is UnitType.ARMY
+                    else STANDARD.fleet_neighbours(unit.location))
             for order in [Disband(unit), *(Retreat(unit, place) for place in sorted(near))]:
                 legal = order_problem(order, power, position, STANDARD) is None
                 assert legal == (order in offered), f"{power}: {order} legal={legal}"

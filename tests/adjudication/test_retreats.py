@@ -44,7 +44,8 @@ def test_two_retreats_to_one_province_both_fail_and_disband() -> None:
 def test_retreats_of_different_powers_bounce_too() -> None:
     nwy = DislodgedUnit("ENGLAND", fleet("NWY"), "FIN", ("NTH", "SKA"))
     edi = DislodgedUnit("RUSSIA", fleet("EDI"), "LVP", ("NTH", "NWG"))
-    outcome = resolve_retreats({}, [nwy, edi], {"ENGLAND": [Retreat(fleet("NWY"), "NTH")], "RUSSIA": [Retreat(fleet("EDI"), "NTH")]})
+    outcome = resolve_retreats({}, [nwy, edi], {"ENGLAND": [Retreat(fleet("NWY"), "NTH")],
+                                                "RUSSIA": [Retreat(fleet("EDI"), "NTH")]})
     assert [r.result for r in outcome.results] == ["fails", "fails"]
     assert outcome.units == {}
 
@@ -95,7 +96,8 @@ def test_a_void_retreat_does_not_bounce_a_legal_one() -> None:
     """DATC 6.H.10: a retreat to the attacker's province is void; it contests nothing."""
     kie = DislodgedUnit("ENGLAND", army("KIE"), "BER", ("DEN", "HOL", "RUH"))
     pru = DislodgedUnit("GERMANY", army("PRU"), "WAR", ("BER", "LVN"))
-    outcome = resolve_retreats({}, [kie, pru], {"ENGLAND": [Retreat(army("KIE"), "BER")], "GERMANY": [Retreat(army("PRU"), "BER")]})
+    outcome = resolve_retreats({}, [kie, pru], {"ENGLAND": [Retreat(army("KIE"), "BER")],
+                                                "GERMANY": [Retreat(army("PRU"), "BER")]})
     assert [r.result for r in outcome.results] == ["void", "succeeds"]
     assert outcome.units == {"BER": PowerUnit("GERMANY", army("BER"))}
 
@@ -114,7 +116,8 @@ def test_a_fleet_retreat_without_coast_is_void_when_both_coasts_are_open() -> No
 
 
 def test_civil_disorder_ignores_the_orders_and_disbands_the_units() -> None:
-    outcome = resolve_retreats(UNITS, [VIE], {"ITALY": [Retreat(army("VIE"), "GAL")]}, civil_disorder=frozenset({"ITALY"}))
+    outcome = resolve_retreats(UNITS, [VIE], {"ITALY": [Retreat(army("VIE"), "GAL")]},
+                               civil_disorder=frozenset({"ITALY"}))
     assert outcome.results[0].result == "void"
     assert outcome.disbanded == (VIE,)
 

@@ -50,7 +50,8 @@ def test_two_players_start_in_1914_italy_joins_the_drawn_side_in_1915() -> None:
         assert game.sitting_out_at(Phase.parse(phase)) == {"ITALY"}
         assert game.seats_at(Phase.parse(phase))[1] == ("AUSTRIA", "GERMANY", "TURKEY")
     assert game.sitting_out_at(Phase.parse("S1915M")) == frozenset()
-    assert game.seats_at(Phase.parse("S1915M")) == (("ENGLAND", "FRANCE", "RUSSIA"), ("AUSTRIA", "GERMANY", "ITALY", "TURKEY"))
+    assert game.seats_at(Phase.parse("S1915M")) == (("ENGLAND", "FRANCE", "RUSSIA"),
+                                                    ("AUSTRIA", "GERMANY", "ITALY", "TURKEY"))
     assert game.teams_at(Phase.parse("F1916M"))[1] == {"AUSTRIA", "GERMANY", "ITALY", "TURKEY"}
 
 
@@ -63,7 +64,7 @@ def test_the_side_italy_joins_is_drawn_from_the_seed_reproducibly() -> None:
 @pytest.mark.parametrize("players", [0, 1, 8, "two"])
 def test_player_counts_outside_two_to_seven_are_refused(players: object) -> None:
     with pytest.raises(ValueError, match="2 to 7"):
-        small_game(players)  # type: ignore[arg-type]
+        small_game(players)  # type: ignore[arg-type]  # on purpose
 
 
 def test_a_two_player_game_starts_from_the_usual_position_in_1914() -> None:
@@ -121,7 +122,8 @@ def test_eighteen_centres_win_alone() -> None:
 
 def test_a_team_wins_together_with_24_centres() -> None:
     teams = small_game(2).teams_at(Phase.parse("F1915M"))
-    assert victory(centres(ENGLAND=10, FRANCE=8, RUSSIA=6, GERMANY=10), 24, teams) == {"ENGLAND", "FRANCE", "RUSSIA", "ITALY"}
+    assert victory(centres(ENGLAND=10, FRANCE=8, RUSSIA=6, GERMANY=10), 24, teams) == {"ENGLAND", "FRANCE", "RUSSIA",
+                                                                                       "ITALY"}
     assert victory(centres(ENGLAND=10, FRANCE=8, RUSSIA=5, GERMANY=11), 24, teams) == frozenset()
     # 18 for one power of a team is no win in the two-player game
     assert victory(centres(ENGLAND=18), 24, teams) == frozenset()

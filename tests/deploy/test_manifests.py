@@ -56,7 +56,8 @@ def settings_env_names() -> set[str]:
     from pydantic_settings import BaseSettings
 
     module = importlib.import_module("shared.settings")
-    classes = [v for v in vars(module).values() if isinstance(v, type) and issubclass(v, BaseSettings) and v is not BaseSettings]
+    classes = [v for v in vars(module).values()
+               if isinstance(v, type) and issubclass(v, BaseSettings) and v is not BaseSettings]
     assert classes, "shared.settings defines no settings class"
     names = set()
     for cls in classes:
@@ -233,7 +234,10 @@ def test_kubernetes_ingress_routes_like_nginx():
     paths = ingress["spec"]["rules"][0]["http"]["paths"]
     for path, expected in SAMPLE_PATHS.items():
         for rule in paths:
-            matches = re.search(rule["path"], path) if rule["pathType"] == "ImplementationSpecific" else path.startswith(rule["path"])
+            if rule["pathType"] == "ImplementationSpecific":
+                matches = re.search(rule["path"], path) is not None
+            else:
+                matches = path.startswith(rule["path"])
             if matches:
                 backend = rule["backend"]["service"]
                 name, port = services[backend["name"]]

@@ -10,7 +10,7 @@ import socket
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -84,7 +84,7 @@ def test_the_listener_answers_only_its_two_paths() -> None:
 async def test_a_stopped_clock_worker_finishes_its_batch_and_leaves_the_rest(tmp_path: Path) -> None:
     store = await open_store(f"sqlite:///{tmp_path / 'store.db'}")
     try:
-        clock = ManualClock(datetime.now(timezone.utc))
+        clock = ManualClock(datetime.now(UTC))
         await put_due_games(store, 7, clock.now())
         stop = asyncio.Event()
         worker = ClockWorker(store, clock, batch=3, on_beat=lambda ok: stop.set())  # SIGTERM during the first batch

@@ -10,7 +10,7 @@ removed too little, loses its fleet to civil disorder. The game is then replayed
 from __future__ import annotations
 
 import asyncio
-from typing import AsyncIterator
+from collections.abc import AsyncIterator
 
 import httpx
 import pytest

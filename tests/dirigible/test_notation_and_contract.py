@@ -7,10 +7,10 @@ import json
 
 import pytest
 
+from services.cli.adjudicate import run
 from shared.rules.diplomacy import ParseError, load_map, parse_order
 from shared.rules.diplomacy.phase import PhaseType
 from shared.rules.variants import get_variant
-from services.cli.adjudicate import run
 
 DIRIGIBLE_MAP = load_map("dirigible")
 VARIANT = get_variant("dirigible")

@@ -6,9 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from shared.rules.ekonia.combat import (choose_survivors, dice_bonus, fight,
-                                                          is_battle, roll_dice, round_survivors,
-                                                          sides_at)
+from shared.rules.ekonia.combat import (
+    choose_survivors,
+    dice_bonus,
+    fight,
+    is_battle,
+    roll_dice,
+    round_survivors,
+    sides_at,
+)
 
 from .helpers import at_war, battle_context, fresh_state, small_board, unit
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator
 from datetime import datetime
-from typing import AsyncIterator
 
 import pytest
 
@@ -127,8 +127,8 @@ async def test_the_dice_come_from_the_seed_stored_in_game_started(host: Host) ->
     """Two games play the same orders; each replays to itself from its own stored seed, and a
     different seed gives different dice."""
     from services.adjudication.service import adjudicate_phase
-    from shared.game.state import fold
     from shared.events import GameStarted, from_recorded
+    from shared.game.state import fold
     from shared.store import RecordedEvent
 
     game = await started_ekonia(host)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import json
 
-from shared.rules.variants.ekonia import EkoniaVariant
 from shared.rules.ekonia.espionage import mission_roll
+from shared.rules.variants.ekonia import EkoniaVariant
 
 from .helpers import fresh_state, small_board
 
@@ -28,7 +28,8 @@ def test_neutral_land_needs_strength_two_and_a_half():
     state = fresh_state()
     out = play(state, {"ALPHA": ["MOVE 1 INFANTRY a-field -> mid-one", "MOVE 1 INFANTRY alpha -> mid-one"]})
     assert out.state["territories"]["mid-one"]["owner"] is None
-    assert {"event": "too weak to take", "territory": "mid-one", "by": "ALPHA", "strength": 2.0} in out.details["events"]
+    too_weak = {"event": "too weak to take", "territory": "mid-one", "by": "ALPHA", "strength": 2.0}
+    assert too_weak in out.details["events"]
     # a cavalry (1.5 when attacking) with an infantry makes 2.5
     state["powers"]["ALPHA"]["gold"] = 100
     out = play(state, {"ALPHA": ["BUY 1 CAVALRY AT alpha", "MOVE 1 CAVALRY alpha -> mid-one",

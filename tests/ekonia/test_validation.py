@@ -165,7 +165,8 @@ def test_hiding_units_only_on_plain_tiles():
     assert check(state, "ALPHA", "HIDE 1 INFANTRY AT alpha")[0][1] == \
         "units are hidden only in tiles without a fort, city or capital"
     # hiding applies where the units end the turn
-    assert check(state, "ALPHA", "MOVE 1 INFANTRY a-field -> mid-one", "HIDE 1 INFANTRY AT mid-one") == [(True, None)] * 2
+    moved_and_hidden = check(state, "ALPHA", "MOVE 1 INFANTRY a-field -> mid-one", "HIDE 1 INFANTRY AT mid-one")
+    assert moved_and_hidden == [(True, None)] * 2
 
 
 def test_possible_orders_are_all_accepted():

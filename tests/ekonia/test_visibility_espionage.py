@@ -37,7 +37,8 @@ def test_counter_espionage_names_the_missions_used_on_the_state_to_it_alone():
     assert seen["owner"]["own"]["knowledge"] == [{"turn": 1, "mission": "COUNTER ALL", "target": None, "success": True,
                                                   "found": [{"by": "GAMMA", "mission": "MAP", "target": "ALPHA"}]}]
     # a failed mission teaches the spy nothing and shows nobody else anything
-    assert seen["spy"]["own"]["knowledge"] == [{"turn": 1, "mission": "MAP", "target": "ALPHA", "success": False, "found": None}]
+    assert seen["spy"]["own"]["knowledge"] == [{"turn": 1, "mission": "MAP", "target": "ALPHA", "success": False,
+                                                "found": None}]
     for name in ("other", "public"):
         assert "MAP" not in text(seen[name]) and "COUNTER" not in text(seen[name])
     history = turn_views(event)

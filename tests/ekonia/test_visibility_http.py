@@ -11,15 +11,16 @@ detail of the turn.
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
-from typing import Any, AsyncIterator
+from typing import Any
 
 import pytest
 
-from shared.game.state import fold
 from services.notifications.planning import Context, plan
 from shared.clock import ManualClock
 from shared.events import PhaseResolved, from_recorded
+from shared.game.state import fold
 from shared.store import RecordedEvent
 from tests.hosting.helpers import Host, HostedGame, hosting
 from tests.platform.helpers import OPERATOR, bearer
@@ -79,7 +80,8 @@ async def test_a_hidden_unit_and_a_mission_change_nothing_the_others_see(host: H
     assert answers[0].json() == answers[1].json()
     assert answers[0].json()["orders"] == [{"text": MOVE_INTO_DERMORE[0], "status": "accepted",
                                             "order": MOVE_INTO_DERMORE[0]}]
-    possible = [await host.client.get(f"{g.url}/possible-orders", headers=g.player("VIEREN").auth) for g in games.values()]
+    possible = [await host.client.get(f"{g.url}/possible-orders", headers=g.player("VIEREN").auth)
+                for g in games.values()]
     assert possible[0].json() == possible[1].json()
     # the stream sends Vieren the same view
     streams = [await host.client.get(f"{g.url}/stream", params={"timeout": 0.2}, headers=g.player("VIEREN").auth)
@@ -103,7 +105,8 @@ async def test_the_full_state_is_for_the_operator_alone(host: Host) -> None:
     # the operator's view of a state is that state's view, not the full state
     as_operator = (await host.client.get(f"{game.url}/view", params={"power": "VIEREN"}, headers=OPERATOR)).json()
     assert board_of(as_operator) == board_of(await game.view("VIEREN"))
-    assert "PARESQUE-" not in json.dumps(as_operator["position"]) and "ledgers\": {\"PARESQUE" not in json.dumps(as_operator)
+    assert "PARESQUE-" not in json.dumps(as_operator["position"])
+    assert "ledgers\": {\"PARESQUE" not in json.dumps(as_operator)
     # the host resolves a turn and sees no orders (it may be playing too)
     for player in game.players[:-1]:
         await game.order_ok(player.powers[0], [])

@@ -4,8 +4,17 @@ privateers and their lanes. Each test looks through the owner (ALPHA), another s
 a state whose mission succeeded (GAMMA) and the public."""
 from __future__ import annotations
 
-from .visibility import (VARIANT, add_unit, fresh_state, public_units_at, resolved_event, seed_where, shared_part,
-                         text, views)
+from .visibility import (
+    VARIANT,
+    add_unit,
+    fresh_state,
+    public_units_at,
+    resolved_event,
+    seed_where,
+    shared_part,
+    text,
+    views,
+)
 
 
 def test_units_in_a_capital_hide_up_to_its_hidden_strength_then_all_show():
@@ -104,7 +113,8 @@ def test_privateers_show_without_an_owner_and_so_do_the_lanes_they_hold():
     seen = views(after)
     for name in ("other", "spy", "public"):
         assert seen[name]["public"]["sea_lanes"]["sea-west"] == "PRIVATEERS"
-        assert public_units_at(seen[name], "sea-west") == [{"type": "TRIREME", "owner": "PRIVATEERS", "location": "sea-west"}]
+        assert public_units_at(seen[name], "sea-west") == [{"type": "TRIREME", "owner": "PRIVATEERS",
+                                                             "location": "sea-west"}]
         assert seen[name]["units"]["ALPHA"] == [u for u in seen[name]["units"]["ALPHA"] if u["location"] != "sea-west"]
     assert seen["owner"]["own"]["sea_lanes"] == ["sea-west"]
     assert any(u["privateer"] for u in seen["owner"]["own"]["units"])
@@ -133,7 +143,9 @@ def test_who_took_a_territory_to_neutral_is_known_to_the_taker_only():
     assert seen["public"]["public"]["territories"]["b-field"] == {
         "owner": None, "city": False, "fort": False, "converting": {"since": 1}}
     assert seen["owner"]["own"]["converting"] == ["b-field"]
-    history = {name: VARIANT.history_view(event, power) for name, power in (("owner", "ALPHA"), ("other", "BETA"), ("public", None))}
-    assert {"event": "neutralised", "territory": "b-field", "from": "BETA", "by": "ALPHA"} in history["owner"]["details"]["events"]
+    history = {name: VARIANT.history_view(event, power)
+               for name, power in (("owner", "ALPHA"), ("other", "BETA"), ("public", None))}
+    assert ({"event": "neutralised", "territory": "b-field", "from": "BETA", "by": "ALPHA"}
+            in history["owner"]["details"]["events"])
     assert {"event": "neutralised", "territory": "b-field", "from": "BETA"} in history["other"]["details"]["events"]
     assert {"event": "neutralised", "territory": "b-field", "from": "BETA"} in history["public"]["details"]["events"]

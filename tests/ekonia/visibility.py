@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from shared.rules.variants.ekonia import EkoniaVariant
 from shared.rules.ekonia.espionage import mission_roll
+from shared.rules.variants.ekonia import EkoniaVariant
 
 from .helpers import fresh_state, small_board
 

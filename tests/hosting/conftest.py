@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import AsyncIterator
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -19,9 +19,3 @@ async def host(sqlite_url: str, clock: ManualClock) -> AsyncIterator[Host]:
     async with hosting(sqlite_url, clock) as opened:
         yield opened
 
-
-@pytest.fixture
-async def any_host(store_url: str, clock: ManualClock) -> AsyncIterator[Host]:
-    """On both back ends."""
-    async with hosting(store_url, clock) as opened:
-        yield opened

@@ -2,15 +2,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, AsyncIterator
+from typing import Any
 
 import httpx
 
-from services.app import create_app
 from services.adjudication.worker import ClockWorker
+from services.app import create_app
 from shared.clock import ManualClock
 from shared.settings import Settings
 from shared.store import EventStore
@@ -31,14 +32,14 @@ class Host:
         self.clock.advance(**units)
         return await self.worker.run_once()
 
-    async def create(self, players: int = 7, **settings: Any) -> "HostedGame":
+    async def create(self, players: int = 7, **settings: Any) -> HostedGame:
         body = {"name": "Hosted", "variant": "standard", "settings": {"player_count": players, **settings}}
         response = await self.client.post("/games", json=body)
         assert response.status_code == 201, response.text
         created = response.json()
         return HostedGame(self, created["id"], created["host_token"])
 
-    async def started(self, players: int = 7, **settings: Any) -> "HostedGame":
+    async def started(self, players: int = 7, **settings: Any) -> HostedGame:
         game = await self.create(players, **settings)
         for _ in range(players):
             await game.join()
@@ -163,19 +164,20 @@ SEVEN = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 async def start_at(host: Host, position: dict[str, Any], must_act: list[str], **settings: Any) -> HostedGame:
     """A seven-player game started at ``position`` (powers given in join order, A to T), as
     if it had been played there: GameStarted and the phase's DeadlineSet, written through the store."""
+    from shared.events import GameStarted
     from shared.game.deadlines import deadline_for
     from shared.game.repository import append_events, read_state
-    from shared.events import GameStarted
 
     game = await host.create(7, **settings)
     for _ in SEVEN:
         await game.join()
     async with host.store.transaction(game.game_id, lock="exclusive") as tx:
         state = await read_state(tx, game.game_id)
-        started = GameStarted(seed=1, powers={p.player_id: [power] for p, power in zip(game.players, SEVEN)},
+        powers = {p.player_id: [power] for p, power in zip(game.players, SEVEN, strict=True)}
+        started = GameStarted(seed=1, powers=powers,
                               phase=position["phase"], position=position, must_act=must_act)
         await append_events(tx, state, [started, deadline_for(state, position["phase"], host.clock.now())],
                             None, host.clock.now())
-    for player, power in zip(game.players, SEVEN):
+    for player, power in zip(game.players, SEVEN, strict=True):
         player.powers = [power]
     return game

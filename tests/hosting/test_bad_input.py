@@ -19,8 +19,10 @@ async def test_orders_and_flags_from_a_power_that_is_out_another_game_or_a_finis
     wrong_power = await host.client.put(f"{game.url}/orders", json={"orders": ["A MUN H"], "power": "GERMANY"},
                                         headers=game.player("FRANCE").auth)
     assert wrong_power.status_code == 403 and wrong_power.json()["error"]["code"] == "not_your_power"
-    assert (await host.client.post(f"{game.url}/extend", json={"minutes": 0}, headers=game.host_auth)).status_code == 422
-    assert (await host.client.post(f"{game.url}/pause", json={"minutes": "long"}, headers=game.host_auth)).status_code == 422
+    extend_by_nothing = await host.client.post(f"{game.url}/extend", json={"minutes": 0}, headers=game.host_auth)
+    assert extend_by_nothing.status_code == 422
+    pause_for_words = await host.client.post(f"{game.url}/pause", json={"minutes": "long"}, headers=game.host_auth)
+    assert pause_for_words.status_code == 422
     assert (await host.client.post(f"{game.url}/extend", json={"minutes": 5})).status_code == 401
     assert (await host.client.post(f"{game.url}/pause", headers=game.player("FRANCE").auth)).status_code == 403
     assert (await host.client.post(f"{game.url}/resolve", headers=game.player("FRANCE").auth)).status_code == 403

@@ -61,7 +61,8 @@ async def test_a_forced_only_power_is_not_waited_for(host: Host) -> None:
     assert (await game.view())["position"]["units"]["GERMANY"] == ["F NAO"]
 
 
-async def test_a_game_whose_every_surviving_power_is_in_civil_disorder_is_abandoned(host: Host, clock: ManualClock) -> None:
+async def test_a_game_whose_every_surviving_power_is_in_civil_disorder_is_abandoned(host: Host,
+                                                                                     clock: ManualClock) -> None:
     game = await host.started(7, movement_minutes=60)
     await game.order_ok("FRANCE", ["A PAR - BUR"])
     assert await host.tick(minutes=60) == 1

@@ -67,7 +67,8 @@ async def test_a_pause_resumes_by_itself_with_the_time_that_was_left(host: Host,
     assert paused.json()["clock"]["paused_until"] == (clock.now() + timedelta(minutes=90)).isoformat()
     # orders may still be given during a pause; extensions wait for the clock
     assert (await game.order("FRANCE", ["A PAR - BUR"])).status_code == 200
-    assert (await host.client.post(f"{game.url}/extend", json={"minutes": 5}, headers=game.host_auth)).json()["error"]["code"] == "game_paused"
+    extended = await host.client.post(f"{game.url}/extend", json={"minutes": 5}, headers=game.host_auth)
+    assert extended.json()["error"]["code"] == "game_paused"
     assert await host.tick(minutes=89) == 0
     assert await host.tick(minutes=1) == 1  # the worker resumes it
     summary = await game.summary()

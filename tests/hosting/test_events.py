@@ -2,15 +2,23 @@
 logs; every new event round-trips through the store's records."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from shared.events import (
-    DeadlineExtended, DeadlineSet, DrawVoted, GamePaused, GameResumed, GameStarted, PowerJoin, ReadySet,
-    from_recorded, to_new_event,
+    DeadlineExtended,
+    DeadlineSet,
+    DrawVoted,
+    GamePaused,
+    GameResumed,
+    GameStarted,
+    PowerJoin,
+    ReadySet,
+    from_recorded,
+    to_new_event,
 )
 from shared.store.records import RecordedEvent
 
-MOMENT = datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)
+MOMENT = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 
 
 def recorded(new, schema_version: int | None = None) -> RecordedEvent:

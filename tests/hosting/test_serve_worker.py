@@ -23,7 +23,8 @@ async def test_the_in_process_worker_resolves_due_phases(sqlite_url: str) -> Non
             game = f"/games/{created['id']}"
             tokens = [(await client.post(f"{game}/players")).json()["token"] for _ in range(7)]
             await client.post(f"{game}/start", headers=bearer(created["host_token"]))
-            assert (await client.put(f"{game}/orders", json={"orders": []}, headers=bearer(tokens[0]))).status_code == 200
+            ordered = await client.put(f"{game}/orders", json={"orders": []}, headers=bearer(tokens[0]))
+            assert ordered.status_code == 200
             clock.advance(minutes=1)
             for _ in range(500):  # the worker sweeps every 10 ms of real time
                 if (await client.get(game)).json()["phase"] != "S1901M":

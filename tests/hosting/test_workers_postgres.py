@@ -9,17 +9,16 @@ import signal
 import subprocess
 import sys
 import time
-from collections import Counter
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from benchmarks.clock import put_due_games, resolutions_per_game
-from shared.game.repository import fold_records
 from services.adjudication.worker import ClockWorker
 from shared.clock import ManualClock
 from shared.events import game_stream
+from shared.game.repository import fold_records
 from shared.store import EventStore, open_store
 
 from .helpers import SEVEN, hosting
@@ -29,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_two_workers_resolve_every_phase_once(postgres_store: EventStore, postgres_url: str) -> None:
-    clock = ManualClock(datetime.now(timezone.utc))
+    clock = ManualClock(datetime.now(UTC))
     game_ids = await put_due_games(postgres_store, 60, clock.now(), batch=30)
     second_store = await open_store(postgres_url)  # as if in another process: its own connections
     try:
@@ -76,7 +75,7 @@ async def test_a_burst_of_orders_at_the_deadline_with_two_workers(postgres_url: 
         resolutions = await game.resolutions()
         assert [r["phase"] for r in resolutions] == ["S1901M"]
         counted = set(resolutions[0]["orders"]) | {"FRANCE"}
-        for power, reply in zip([p for p in SEVEN if p != "FRANCE"], replies[:-1]):
+        for power, reply in zip([p for p in SEVEN if p != "FRANCE"], replies[:-1], strict=True):
             if reply.status_code == 200:  # accepted before the deadline: counted, not in disorder
                 assert power not in resolutions[0]["civil_disorder"], power
             else:
@@ -87,16 +86,9 @@ async def test_a_burst_of_orders_at_the_deadline_with_two_workers(postgres_url: 
         assert "FRANCE" not in resolutions[0]["civil_disorder"]
 
 
-async def _count_resolved(url: str) -> int:
-    store = await open_store(url)
-    try:
-        return sum((await resolutions_per_game(store)).values())
-    finally:
-        await store.close()
-
 
 async def test_a_worker_killed_mid_sweep_leaves_a_consistent_log(postgres_store: EventStore, postgres_url: str) -> None:
-    game_ids = await put_due_games(postgres_store, 600, datetime.now(timezone.utc), batch=200)
+    game_ids = await put_due_games(postgres_store, 600, datetime.now(UTC), batch=200)
     worker = subprocess.Popen([sys.executable, "-m", "services.cli", "worker", "--database", postgres_url,
                                "--poll", "0.05"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from shared.game.repository import read_game
 from services.lobby.service import create_game, join_game, start_game
-from shared.game.repository import fold_records
 from shared.events import GameSettings, PlayerJoined, game_stream, to_new_event
+from shared.game.repository import fold_records, read_game
+from shared.game.state import GameState
 from shared.store import EventStore
 
 
-async def full_fold(store: EventStore, game_id: str):  # type: ignore[no-untyped-def]
+async def full_fold(store: EventStore, game_id: str) -> GameState:
     return fold_records(await store.read_stream(game_stream(game_id)))
 
 
@@ -43,7 +43,8 @@ async def test_a_state_handed_out_may_be_changed_without_touching_the_next(store
 
 async def test_what_a_rolled_back_transaction_read_of_its_own_writes_is_never_kept(store: EventStore) -> None:
     game_id = (await create_game(store, name="rollback", variant="standard", settings=GameSettings())).state.game_id
-    assert (await read_game(store, game_id)).version == 1  # type: ignore[union-attr]
+    created = await read_game(store, game_id)
+    assert created is not None and created.version == 1
     joined = PlayerJoined(player_id="p_ghost", codename="Ghost", token_hash="0" * 64)
     with pytest.raises(RuntimeError):
         async with store.transaction(game_id, lock="exclusive") as tx:

@@ -1,7 +1,7 @@
 """The lobby on its own app: create, list, join, start; powers drawn from the stored seed."""
 from __future__ import annotations
 
-from typing import AsyncIterator
+from collections.abc import AsyncIterator
 
 import httpx
 import pytest

@@ -3,13 +3,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from services.cli import main
 from services.cli.ops import run
-from shared.store import open_store
+from shared.store import GameRow, RecordedEvent, open_store
 from tests.ops.played_game import play_game
 
 PHASES = 12
@@ -26,8 +28,8 @@ def play(url: str, phases: int = PHASES, seed: int = 1) -> str:
     return asyncio.run(go())
 
 
-def stored_game(url: str, game_id: str):  # type: ignore[no-untyped-def]
-    async def go():  # type: ignore[no-untyped-def]
+def stored_game(url: str, game_id: str) -> tuple[GameRow | None, list[RecordedEvent]]:
+    async def go() -> tuple[GameRow | None, list[RecordedEvent]]:
         store = await open_store(url)
         try:
             return await store.get_game(game_id), await store.read_all(limit=100_000)
@@ -72,6 +74,7 @@ def test_export_then_import_into_a_fresh_store_gives_the_same_events(
 
     source_row, _ = stored_game(source, game_id)
     imported_row, _ = stored_game(store_url, game_id)
+    assert source_row is not None and imported_row is not None
     assert (imported_row.status, imported_row.phase, imported_row.summary) == (
         source_row.status, source_row.phase, source_row.summary)
 
@@ -93,7 +96,8 @@ def test_replay_on_postgresql_and_sqlite(store_url: str, capsys: pytest.CaptureF
     assert "4 resolved phases re-adjudicated" in capsys.readouterr().out
 
 
-def tampered_log(played: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str], change) -> tuple[Path, str, str]:  # type: ignore[no-untyped-def]
+def tampered_log(played: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                 change: Callable[[dict[str, Any]], None]) -> tuple[Path, str, str]:
     """The played game's log with one PhaseResolved changed by hand; (file, game, phase changed)."""
     url, game_id = played
     lines = export_lines(url, game_id, capsys)
@@ -211,8 +215,9 @@ def test_mila_export_has_every_phase_with_state_orders_and_results(
     first = saved["phases"][0]
     assert first["state"]["units"]["FRANCE"] == ["A MAR", "A PAR", "F BRE"]
     assert first["state"]["centers"]["RUSSIA"] == ["MOS", "SEV", "STP", "WAR"]
-    assert first["orders"] == {power: [item["order"] for item in items] for power, items in resolved[0]["orders"].items()}
-    for phase, stored in zip(saved["phases"], resolved):
+    assert first["orders"] == {power: [item["order"] for item in items]
+                               for power, items in resolved[0]["orders"].items()}
+    for phase, stored in zip(saved["phases"][:-1], resolved, strict=True):
         assert set(phase["results"]) == {" ".join(o["order"].split()[:2]) for items in stored["orders"].values()
                                           for o in items if o["order"] != "WAIVE"}
     assert saved["phases"][-1]["orders"] == {}

@@ -42,12 +42,15 @@ async def test_malformed_and_mistyped_bodies(table: Table) -> None:
 
     orders = f"/games/{table.game_id}/orders"
     france = table.player("FRANCE")
-    assert error_of(await client.put(orders, json={"orders": "A PAR - BUR"}, headers=france), 422)["where"] == "body.orders"
+    assert error_of(await client.put(orders, json={"orders": "A PAR - BUR"}, headers=france),
+                    422)["where"] == "body.orders"
     assert error_of(await client.put(orders, json={"orders": [1, 2]}, headers=france), 422)["where"] == "body.orders[0]"
     assert error_of(await client.put(orders, json={"orders": ["A PAR - BUR" * 10_000]}, headers=france),
                     422)["where"] == "body.orders[0]"
-    assert error_of(await client.put(orders, json={"orders": ["A PAR H"] * 1000}, headers=france), 422)["where"] == "body.orders"
-    assert error_of(await client.put(orders, content=b"\xff\xfe", headers={**france, "content-type": "application/json"}),
+    assert error_of(await client.put(orders, json={"orders": ["A PAR H"] * 1000}, headers=france),
+                    422)["where"] == "body.orders"
+    assert error_of(await client.put(orders, content=b"\xff\xfe",
+                                     headers={**france, "content-type": "application/json"}),
                     400)["code"] == "malformed_json"
     assert error_of(await client.put(orders, json=None, headers=france), 422)["where"] == "body"
     assert await all_events(client) == before
@@ -74,7 +77,8 @@ async def test_unknown_games_and_routes(sqlite_client: httpx.AsyncClient) -> Non
     client = sqlite_client
     assert error_of(await client.get("/games/g_000000000000"), 404)["code"] == "game_not_found"
     assert error_of(await client.get("/games/" + "x" * 5000), 404)["code"] == "game_not_found"
-    assert error_of(await client.put("/games/nope/orders", json={"orders": []}, headers=bearer("t")), 404)["where"] == "path.game_id"
+    assert error_of(await client.put("/games/nope/orders", json={"orders": []}, headers=bearer("t")),
+                    404)["where"] == "path.game_id"
     assert error_of(await client.post("/games/nope/players"), 404)["code"] == "game_not_found"
     assert error_of(await client.post("/games/nope/resolve", headers=OPERATOR), 404)["code"] == "game_not_found"
     assert error_of(await client.get("/games/nope/view"), 404)["code"] == "game_not_found"
@@ -90,7 +94,8 @@ async def test_orders_outside_an_order_phase(sqlite_client: httpx.AsyncClient) -
     before = await all_events(client)
     early = await client.put(orders, json={"orders": ["A PAR - BUR"]}, headers=bearer(joined[0]["token"]))
     assert error_of(early, 409)["code"] == "game_not_started"
-    assert error_of(await client.post(f"/games/{table.game_id}/resolve", headers=OPERATOR), 409)["code"] == "game_not_started"
+    assert error_of(await client.post(f"/games/{table.game_id}/resolve", headers=OPERATOR),
+                    409)["code"] == "game_not_started"
     assert error_of(await client.post(f"/games/{table.game_id}/players"), 409)["code"] == "game_full"
     assert await all_events(client) == before
 
@@ -101,15 +106,18 @@ async def test_wrong_phase_and_finished_game(table: Table) -> None:
     late = await client.put(f"{game}/orders", json={"orders": ["A PAR H"], "phase": "F1905M"},
                             headers=table.player("FRANCE"))
     assert error_of(late, 409)["code"] == "wrong_phase"
-    assert error_of(await client.post(f"{game}/finish", json={"reason": "draw"}, headers=table.host), 403)["code"] == "wrong_role"
+    assert error_of(await client.post(f"{game}/finish", json={"reason": "draw"}, headers=table.host),
+                    403)["code"] == "wrong_role"
     finished = await client.post(f"{game}/finish", json={"reason": "draw"}, headers=OPERATOR)
     assert finished.status_code == 200 and finished.json()["status"] == "finished"
     before = await table.events()
     after_end = await table.order("FRANCE", ["A PAR - BUR"])
     assert error_of(after_end, 409)["code"] == "game_finished"
     assert error_of(await client.post(f"{game}/resolve", headers=OPERATOR), 409)["code"] == "game_finished"
-    assert error_of(await client.post(f"{game}/finish", json={"reason": "draw"}, headers=OPERATOR), 409)["code"] == "game_finished"
-    assert error_of(await client.get(f"{game}/possible-orders", headers=table.player("FRANCE")), 409)["code"] == "game_finished"
+    assert error_of(await client.post(f"{game}/finish", json={"reason": "draw"}, headers=OPERATOR),
+                    409)["code"] == "game_finished"
+    assert error_of(await client.get(f"{game}/possible-orders", headers=table.player("FRANCE")),
+                    409)["code"] == "game_finished"
     assert await table.events() == before
     assert (await table.view())["game"]["status"] == "finished"
 

@@ -71,11 +71,12 @@ async def test_submissions_racing_a_resolution_are_counted_or_refused(postgres_c
     submissions = [table.client.put(f"/games/{table.game_id}/orders", headers=table.player(power),
                                     json={"orders": CHOICES[power][0], "phase": "S1901M"})
                    for power in POWERS]
-    results = await asyncio.gather(*submissions[:4], postgres_client.post(url, json={"phase": "S1901M"}, headers=OPERATOR),
+    results = await asyncio.gather(*submissions[:4],
+                                   postgres_client.post(url, json={"phase": "S1901M"}, headers=OPERATOR),
                                    *submissions[4:])
     resolve = results[4]
     assert resolve.status_code == 200
-    replies = dict(zip(POWERS, results[:4] + results[5:]))
+    replies = dict(zip(POWERS, results[:4] + results[5:], strict=True))
     for power, reply in replies.items():
         if reply.status_code == 200:
             assert power in resolve.json()["orders"], power

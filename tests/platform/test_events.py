@@ -1,14 +1,24 @@
 """The event catalogue: records round-trip, old schema versions are upcast, unknown types refused."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from shared.events import (
-    AdjudicatedOrder, DislodgedRecord, GameCreated, GameFinished, GameSettings, GameStarted,
-    OrdersSubmitted, PhaseResolved, PlayerJoined, UnknownEvent, from_recorded, to_new_event,
+    AdjudicatedOrder,
+    DislodgedRecord,
+    GameCreated,
+    GameFinished,
+    GameSettings,
+    GameStarted,
+    OrdersSubmitted,
+    PhaseResolved,
+    PlayerJoined,
+    UnknownEvent,
+    from_recorded,
+    to_new_event,
 )
 from shared.store import RecordedEvent
 
@@ -30,7 +40,7 @@ EXAMPLES = [
 def recorded(event_type: str, data: dict[str, Any], schema_version: int = 1) -> RecordedEvent:
     return RecordedEvent(stream_id="game-g_1", version=1, position=1, type=event_type,
                          schema_version=schema_version, data=data, metadata={},
-                         recorded_at=datetime.now(timezone.utc))
+                         recorded_at=datetime.now(UTC))
 
 
 @pytest.mark.parametrize("event", EXAMPLES, ids=lambda e: e.type)

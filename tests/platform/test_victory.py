@@ -5,9 +5,9 @@ import pytest
 
 from services.adjudication.service import resolve_phase, submit_orders
 from services.lobby.service import create_game, join_game
-from shared.game.repository import fold_records, game_row
 from shared.errors import Conflict
 from shared.events import GameSettings, GameStarted, game_stream, to_new_event
+from shared.game.repository import fold_records, game_row
 from shared.store import open_store
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
@@ -24,7 +24,7 @@ async def test_the_eighteenth_centre_finishes_the_game(store_url: str) -> None:
         position = {"variant": "standard", "phase": "F1910M",
                     "units": {"FRANCE": ["A BUR"], "GERMANY": ["A BER"]},
                     "centers": {"FRANCE": FRENCH_CENTRES, "GERMANY": ["BER", "MUN"]}}
-        started = GameStarted(seed=1, powers={s.player_id: p for s, p in zip(seats, POWERS)},
+        started = GameStarted(seed=1, powers={s.player_id: p for s, p in zip(seats, POWERS, strict=True)},
                               phase="F1910M", position=position, must_act=["FRANCE", "GERMANY"])
         async with store.transaction(game_id, lock="exclusive") as tx:
             await tx.append(game_stream(game_id), [to_new_event(started)], expected_version=8)

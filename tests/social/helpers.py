@@ -2,9 +2,10 @@
 the whole authorization-code flow, and a seven-player table of signed-in accounts."""
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import httpx

@@ -123,7 +123,8 @@ async def test_a_bot_token_acts_for_its_seat_in_its_game_and_nowhere_else(social
         assert response.json()["error"]["code"] in ("out_of_scope", "not_your_power", "wrong_role")
     listed = (await client.get(f"/games/{table.game_id}/bot-tokens", headers=owner)).json()
     assert listed == {"bot_tokens": [{"token_id": token_id, "label": "my bot"}]}
-    assert (await client.get(f"/games/{table.game_id}/bot-tokens", headers=table.player("ITALY"))).json() == {"bot_tokens": []}
+    others = await client.get(f"/games/{table.game_id}/bot-tokens", headers=table.player("ITALY"))
+    assert others.json() == {"bot_tokens": []}
     stolen = await client.delete(f"/games/{table.game_id}/bot-tokens/{token_id}", headers=table.player("ITALY"))
     assert stolen.status_code == 404
     assert (await client.delete(f"/games/{table.game_id}/bot-tokens/{token_id}", headers=owner)).status_code == 204
@@ -138,7 +139,8 @@ async def test_a_bot_token_acts_for_its_seat_in_its_game_and_nowhere_else(social
 async def test_sign_in_needs_a_configured_client(sqlite_url: str, provider_url: str) -> None:
     from .helpers import social_app, social_settings
 
-    async with social_app(social_settings(sqlite_url, provider_url).model_copy(update={"oauth_client_id": ""})) as (_, client):
+    no_client = social_settings(sqlite_url, provider_url).model_copy(update={"oauth_client_id": ""})
+    async with social_app(no_client) as (_, client):
         response = await client.get("/auth/login")
         assert response.status_code == 404 and response.json()["error"]["code"] == "sign_in_unavailable"
 

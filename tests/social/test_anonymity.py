@@ -97,7 +97,8 @@ async def play_a_short_game(table: AccountTable, me: Witness, receiver_url: str)
     await me("GET", f"/games/{game}/bot-tokens")
     last_id = parse_sse((await me("GET", f"/games/{game}/stream", params={"timeout": 0.05})).text)[0]["id"]
     chatter = [("ENGLAND", ["GERMANY"], "secret between us"), ("GERMANY", "all", "hello everyone"),
-               ("ITALY", [ME], "just for France"), (ME, "all", "France speaks"), ("RUSSIA", ["TURKEY", ME], "three of us")]
+               ("ITALY", [ME], "just for France"), (ME, "all", "France speaks"),
+               ("RUSSIA", ["TURKEY", ME], "three of us")]
     for phase in ("S1901M", "F1901M"):
         for sender, to, text in chatter:
             response = await client.post(f"/games/{game}/messages", headers=table.player(sender),
@@ -112,7 +113,8 @@ async def play_a_short_game(table: AccountTable, me: Witness, receiver_url: str)
                 await table.order_ok(power, orders)
         await me("GET", f"/games/{game}/view")
         await me("GET", f"/games/{game}/messages")
-        resumed = await me("GET", f"/games/{game}/stream", params={"timeout": 0.1}, headers={"last-event-id": str(last_id)})
+        resumed = await me("GET", f"/games/{game}/stream", params={"timeout": 0.1},
+                           headers={"last-event-id": str(last_id)})
         last_id = parse_sse(resumed.text)[-1]["id"]
         if (await client.get(f"/games/{game}")).json()["phase"] == phase:  # else it resolved early
             await table.resolve(phase)

@@ -35,7 +35,8 @@ async def test_delivered_to_the_players_own_webhook_only(social_any, receiver: R
         response = await client.post(f"/games/{table.game_id}/messages", headers=table.player("ITALY"),
                                      json={"to": to, "text": text})
         assert response.status_code == 201
-    await client.post(f"/games/{table.game_id}/messages", headers=table.player("FRANCE"), json={"to": "all", "text": "mine"})
+    await client.post(f"/games/{table.game_id}/messages", headers=table.player("FRANCE"),
+                      json={"to": "all", "text": "mine"})
     await table.resolve("S1901M")
     report = await step(store, settings, utc_now())
     assert report.delivered == 6 and report.errors == []
@@ -98,7 +99,8 @@ async def test_a_hanging_webhook_never_holds_up_a_resolution(social, receiver: R
     table = await started_table(client)
     name = f"slow-{table.game_id}"
     await hook(table, "RUSSIA", f"{receiver_url}/slow/{name}")
-    await client.post(f"/games/{table.game_id}/messages", headers=table.player("TURKEY"), json={"to": "all", "text": "hi"})
+    await client.post(f"/games/{table.game_id}/messages", headers=table.player("TURKEY"),
+                      json={"to": "all", "text": "hi"})
     delivering = asyncio.create_task(step(store, settings, utc_now()))
     while not receiver.received[name]:
         await asyncio.sleep(0.01)  # the delivery is in flight
@@ -158,7 +160,8 @@ async def test_webhook_urls_are_checked(social) -> None:
     bad = await client.put(f"/games/{table.game_id}/webhook", headers=table.player("FRANCE"), json={"url": "ftp://x.org/y"})
     assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_webhook"
     assert (await client.get(f"/games/{table.game_id}/webhook", headers=table.player("FRANCE"))).json() == {"url": None}
-    assert (await client.put(f"/games/{table.game_id}/webhook", json={"url": "https://example.com/x"})).status_code == 401
+    anonymous = await client.put(f"/games/{table.game_id}/webhook", json={"url": "https://example.com/x"})
+    assert anonymous.status_code == 401
 
 
 async def test_two_workers_plan_and_deliver_each_notification_once(social_any, receiver: Receiver,

@@ -7,10 +7,10 @@ from typing import Any
 import httpx
 import pytest
 
-from shared.game.repository import fold_records
 from services.press.service import check_message
 from shared.errors import Conflict
 from shared.events import game_stream
+from shared.game.repository import fold_records
 from shared.store import open_store
 from tests.platform.helpers import OPERATOR, Table, bearer, seated_table, started_table
 
@@ -76,7 +76,8 @@ async def test_bad_messages_are_refused_with_a_clear_error_and_nothing_written(s
         (await send(table, "FRANCE", "all", "x" * 2001), 422, "invalid_request"),
         (await client.post(f"/games/{other.game_id}/messages", headers=table.player("FRANCE"),
                            json={"to": "all", "text": "wrong game"}), 401, "invalid_token"),
-        (await client.post(f"/games/{table.game_id}/messages", json={"to": "all", "text": "who?"}), 401, "token_required"),
+        (await client.post(f"/games/{table.game_id}/messages", json={"to": "all", "text": "who?"}),
+         401, "token_required"),
         (await client.post(f"/games/{table.game_id}/messages", headers=table.host,
                            json={"to": "all", "text": "host"}), 403, "wrong_role"),
     ]

@@ -25,7 +25,8 @@ def parse_sse(text: str) -> list[dict[str, Any]]:
     return events
 
 
-async def open_stream(table: Table, power: str | None, seconds: float, last_event_id: int | None = None) -> httpx.Response:
+async def open_stream(table: Table, power: str | None, seconds: float,
+                      last_event_id: int | None = None) -> httpx.Response:
     headers = dict(table.player(power)) if power else {}
     if last_event_id is not None:
         headers["last-event-id"] = str(last_event_id)

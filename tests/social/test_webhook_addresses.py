@@ -89,7 +89,8 @@ async def test_the_api_refuses_what_resolves_to_a_private_address(social) -> Non
     table = await started_table(client)
     app.state.settings = app.state.settings.model_copy(update={"webhook_allow_private_hosts": False})
     for url in ("https://127.1/x", "https://2130706433/x", "https://localhost/x", "https://[::1]/x"):
-        response = await client.put(f"/games/{table.game_id}/webhook", headers=table.player("FRANCE"), json={"url": url})
+        response = await client.put(f"/games/{table.game_id}/webhook", headers=table.player("FRANCE"),
+                                    json={"url": url})
         assert response.status_code == 422 and response.json()["error"]["code"] == "invalid_webhook", url
     assert (await client.get(f"/games/{table.game_id}/webhook", headers=table.player("FRANCE"))).json() == {"url": None}
     accepted = await client.put(f"/games/{table.game_id}/webhook", headers=table.player("FRANCE"),
@@ -200,9 +201,11 @@ async def test_https_delivery_to_a_pinned_address_verifies_the_name(tmp_path) ->
             response = await client.post(f"https://hooks.entente.test:{port}/hook", json={"content": "hi"})
             assert response.status_code == 204
             with pytest.raises(httpx.ConnectError, match="CERTIFICATE_VERIFY_FAILED"):
-                await client.post(f"https://other.entente.test:{port}/hook", json={})  # a name the certificate is not for
+                # a name the certificate is not for
+                await client.post(f"https://other.entente.test:{port}/hook", json={})
     finally:
         server.close()
         await server.wait_closed()
     assert server_names[0] == "hooks.entente.test"
-    assert requests[0].startswith(b"POST /hook HTTP/1.1") and f"host: hooks.entente.test:{port}".encode() in requests[0].lower()
+    assert requests[0].startswith(b"POST /hook HTTP/1.1")
+    assert f"host: hooks.entente.test:{port}".encode() in requests[0].lower()

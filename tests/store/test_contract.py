@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
@@ -23,7 +23,7 @@ def game_row(game_id: str, *, status: str = "active", deadline: datetime | None 
         phase="S1901M",
         deadline=deadline,
         summary={"powers": ["FRANCE"]},
-        updated_at=datetime(2026, 1, 1, tzinfo=timezone.utc),
+        updated_at=datetime(2026, 1, 1, tzinfo=UTC),
     )
     values.update(changes)
     return GameRow(**values)
@@ -46,13 +46,13 @@ async def test_appended_events_read_back_in_order_with_versions_one_to_n(store: 
 
 
 async def test_recorded_event_carries_schema_version_metadata_and_utc_time(store: EventStore) -> None:
-    before = datetime.now(timezone.utc)
+    before = datetime.now(UTC)
     async with store.transaction() as tx:
         await tx.append("game-g1", [NewEvent("GameCreated", {"a": 1}, 3, {"who": "alice", "request": "r1"})], 0)
     (event,) = await store.read_stream("game-g1")
     assert (event.type, event.schema_version, event.metadata) == ("GameCreated", 3, {"who": "alice", "request": "r1"})
     assert event.recorded_at.tzinfo is not None
-    assert before - timedelta(seconds=5) <= event.recorded_at <= datetime.now(timezone.utc) + timedelta(seconds=5)
+    assert before - timedelta(seconds=5) <= event.recorded_at <= datetime.now(UTC) + timedelta(seconds=5)
 
 
 async def test_an_event_copied_from_another_log_keeps_its_recording_time(store: EventStore) -> None:
@@ -213,14 +213,14 @@ async def test_a_tailing_reader_sees_every_event_once_in_increasing_positions(st
 
 async def test_game_rows_put_get_update_and_list(store: EventStore) -> None:
     async with store.transaction() as tx:
-        await tx.put_game(game_row("g1", status="forming", updated_at=datetime(2026, 1, 1, tzinfo=timezone.utc)))
-        await tx.put_game(game_row("g2", status="active", updated_at=datetime(2026, 1, 3, tzinfo=timezone.utc)))
-        await tx.put_game(game_row("g3", status="active", updated_at=datetime(2026, 1, 2, tzinfo=timezone.utc)))
-    assert await store.get_game("g1") == game_row("g1", status="forming", updated_at=datetime(2026, 1, 1, tzinfo=timezone.utc))
+        await tx.put_game(game_row("g1", status="forming", updated_at=datetime(2026, 1, 1, tzinfo=UTC)))
+        await tx.put_game(game_row("g2", status="active", updated_at=datetime(2026, 1, 3, tzinfo=UTC)))
+        await tx.put_game(game_row("g3", status="active", updated_at=datetime(2026, 1, 2, tzinfo=UTC)))
+    assert await store.get_game("g1") == game_row("g1", status="forming", updated_at=datetime(2026, 1, 1, tzinfo=UTC))
     assert await store.get_game("missing") is None
 
     changed = game_row("g1", status="active", phase="F1901M", summary={"centres": {"FRANCE": 5}},
-                       updated_at=datetime(2026, 1, 4, tzinfo=timezone.utc))
+                       updated_at=datetime(2026, 1, 4, tzinfo=UTC))
     async with store.transaction("g1", lock="exclusive") as tx:
         await tx.put_game(changed)
         assert await tx.get_game("g1") == changed
@@ -232,7 +232,7 @@ async def test_game_rows_put_get_update_and_list(store: EventStore) -> None:
 
 
 async def test_due_games_are_those_whose_deadline_has_passed_earliest_first(store: EventStore) -> None:
-    now = datetime(2026, 6, 1, 12, 0, tzinfo=timezone.utc)
+    now = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
     async with store.transaction() as tx:
         await tx.put_game(game_row("late", deadline=now - timedelta(hours=1)))
         await tx.put_game(game_row("later", deadline=now - timedelta(minutes=1)))
@@ -240,7 +240,8 @@ async def test_due_games_are_those_whose_deadline_has_passed_earliest_first(stor
         await tx.put_game(game_row("future", deadline=now + timedelta(seconds=1)))
         await tx.put_game(game_row("none", deadline=None))
         # a deadline given in another time zone is the same instant
-        await tx.put_game(game_row("tz", deadline=(now - timedelta(minutes=30)).astimezone(timezone(timedelta(hours=5)))))
+        five_hours_east = timezone(timedelta(hours=5))
+        await tx.put_game(game_row("tz", deadline=(now - timedelta(minutes=30)).astimezone(five_hours_east)))
     async with store.transaction() as tx:
         assert [row.game_id for row in await tx.due_games(now, limit=10)] == ["late", "tz", "later", "exact"]
         assert [row.game_id for row in await tx.due_games(now, limit=2)] == ["late", "tz"]
@@ -255,7 +256,7 @@ async def test_locking_a_game_without_a_row_raises_game_not_found(store: EventSt
             async with store.transaction("nowhere", lock=lock):
                 pass
     with pytest.raises(ValueError):
-        async with store.transaction("g1", lock="sideways"):  # type: ignore[arg-type]
+        async with store.transaction("g1", lock="sideways"):  # type: ignore[arg-type]  # on purpose
             pass
 
 

@@ -5,7 +5,8 @@ import asyncio
 import subprocess
 import sys
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
+from pathlib import Path
 
 import asyncpg
 import pytest
@@ -20,7 +21,8 @@ OPEN_STORE = "import asyncio, sys; from shared.store import open_store\n" \
 
 def open_in_processes(url: str, count: int) -> list[subprocess.CompletedProcess]:
     processes = [
-        subprocess.Popen([sys.executable, "-c", OPEN_STORE, url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen([sys.executable, "-c", OPEN_STORE, url], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
         for _ in range(count)
     ]
     results = []
@@ -31,12 +33,12 @@ def open_in_processes(url: str, count: int) -> list[subprocess.CompletedProcess]
 
 
 async def add_game(store: EventStore, game_id: str) -> None:
-    row = GameRow(game_id, "standard", "locks", "active", "S1901M", None, {}, datetime.now(timezone.utc))
+    row = GameRow(game_id, "standard", "locks", "active", "S1901M", None, {}, datetime.now(UTC))
     async with store.transaction() as tx:
         await tx.put_game(row)
 
 
-def test_schema_creation_from_several_processes_at_once_on_sqlite(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_schema_creation_from_several_processes_at_once_on_sqlite(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'fresh.db'}"
     for result in open_in_processes(url, 3):
         assert result.returncode == 0, result.stderr
@@ -77,7 +79,8 @@ async def test_share_locks_admit_many_submitters_while_the_exclusive_lock_waits(
     async def resolver() -> None:
         async with store.transaction("g1", lock="exclusive") as tx:
             inside.append("resolver")
-            assert sorted(await tx.read_streams("orders-g1-S1901M-")) == ["orders-g1-S1901M-ENGLAND", "orders-g1-S1901M-FRANCE"]
+            assert sorted(await tx.read_streams("orders-g1-S1901M-")) == ["orders-g1-S1901M-ENGLAND",
+                                                                           "orders-g1-S1901M-FRANCE"]
 
     submitters = [asyncio.create_task(submitter(power)) for power in ("FRANCE", "ENGLAND")]
     # both submitters get in together (their appends then take turns on the advisory lock)

@@ -3,13 +3,13 @@ outbox's operations, on both back ends (the ``store`` fixture); SKIP LOCKED on P
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from shared.store import Dead, Delivered, EventStore, NewEvent, NewNotification, Retry
 
-NOW = datetime(2026, 6, 1, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 
 
 def planned(key: str, *, game_id: str = "g1", player_id: str = "p1", kind: str = "phase_resolved",

@@ -39,7 +39,6 @@ class LocalProvider:
     users: dict[str, ProviderUser] = field(default_factory=dict)
     codes: dict[str, tuple[str, str]] = field(default_factory=dict)  # code -> (user id, redirect_uri)
     access_tokens: dict[str, str] = field(default_factory=dict)  # token -> user id
-    token_requests: int = 0
 
     def add_user(self, user_id: str, username: str, global_name: str | None = None) -> ProviderUser:
         user = ProviderUser(user_id, username, global_name or username.title())
@@ -53,13 +52,14 @@ class LocalProvider:
         redirect_uri = query.get("redirect_uri", "")
         user_id = query.get("user", "")
         if user_id not in self.users:
-            return RedirectResponse(f"{redirect_uri}?{urlencode({'error': 'access_denied', 'state': query.get('state', '')})}")
+            denied = urlencode({"error": "access_denied", "state": query.get("state", "")})
+            return RedirectResponse(f"{redirect_uri}?{denied}")
         code = secrets.token_urlsafe(16)
         self.codes[code] = (user_id, redirect_uri)
         return RedirectResponse(f"{redirect_uri}?{urlencode({'code': code, 'state': query.get('state', '')})}")
 
     async def token(self, request: Request) -> Response:
-        self.token_requests += 1
+
         form = {k: v[0] for k, v in parse_qs((await request.body()).decode("utf-8")).items()}
         if form.get("client_id") != CLIENT_ID or form.get("client_secret") != CLIENT_SECRET:
             return JSONResponse({"error": "invalid_client"}, status_code=401)

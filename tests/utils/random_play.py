@@ -7,7 +7,7 @@ builds a position from short unit texts for hand-written tests.
 from __future__ import annotations
 
 import random
-from typing import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from shared.rules.diplomacy.geography import GameMap, load_map
 from shared.rules.diplomacy.orders import (
@@ -103,7 +103,7 @@ def _random_movement_orders(menus: Mapping[Power, Mapping[str, list[Order]]], rn
             backing = [o for o in options if o.supported not in movers]
         picked[index] = rng.choice(backing if backing and rng.random() < 0.8 else options)
     orders: Orders = {}
-    for (power, _, _), order in zip(plans, picked):
+    for (power, _, _), order in zip(plans, picked, strict=True):
         orders.setdefault(power, []).append(order)
     return orders
 

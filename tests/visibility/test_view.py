@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from services.adjudication.service import adjudicate_phase, opening
-from shared.game.state import fold
 from services.visibility.view import Viewer, view
 from shared.events import GameCreated, GameSettings, GameStarted, OrdersSubmitted, PlayerJoined
+from shared.game.state import fold
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 
@@ -66,8 +66,9 @@ def test_resolved_phases_show_everyones_orders_and_results() -> None:
         assert shown["game"]["phase"] == "F1901M"
         history = shown["history"][0]
         assert history["phase"] == "S1901M"
-        assert history["orders"]["FRANCE"] == [{"order": "A PAR - BUR", "result": "fails", "reason": history["orders"]["FRANCE"][0]["reason"]}]
-        assert history["orders"]["GERMANY"][0]["result"] == "fails"
+        # a standoff in Burgundy, in everyone's history
+        assert history["orders"]["FRANCE"] == [{"order": "A PAR - BUR", "result": "fails", "reason": "bounced at BUR"}]
+        assert history["orders"]["GERMANY"] == [{"order": "A MUN - BUR", "result": "fails", "reason": "bounced at BUR"}]
         assert shown["orders"] == {}  # Germany's fall orders stay hidden
     assert view(log, Viewer("power", "GERMANY"))["orders"] == {"GERMANY": ["A MUN - BUR"]}
 

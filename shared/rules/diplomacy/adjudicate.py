@@ -9,7 +9,7 @@ stands on. Victory is checked at the same moment.
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from .adjustments import centre_counts, powers_to_adjust, resolve_adjustments
 from .civil_disorder import check_edition
@@ -63,19 +63,20 @@ def adjudicate(
     if kind is PhaseType.MOVEMENT:
         return _movement(position, orders, game_map, civil_disorder, threshold, teams)
     if kind is PhaseType.RETREATS:
-        outcome = resolve_retreats(position.units, position.dislodged, orders, civil_disorder=civil_disorder)
-        return _season_end(position, outcome.results, outcome.units, game_map, threshold, teams)
-    outcome = resolve_adjustments(position, orders, game_map, edition=edition, civil_disorder=civil_disorder)
-    forced = tuple(OrderResult(pu.power, Remove(pu.unit), "succeeds", CIVIL_DISORDER_REMOVAL) for pu in outcome.forced)
+        retreats = resolve_retreats(position.units, position.dislodged, orders, civil_disorder=civil_disorder)
+        return _season_end(position, retreats.results, retreats.units, game_map, threshold, teams)
+    adjustments = resolve_adjustments(position, orders, game_map, edition=edition, civil_disorder=civil_disorder)
+    forced = tuple(OrderResult(pu.power, Remove(pu.unit), "succeeds", CIVIL_DISORDER_REMOVAL)
+                   for pu in adjustments.forced)
     next_phase = position.phase.following()
-    new_position = Position(next_phase, outcome.units, dict(position.centres), (), position.variant)
+    new_position = Position(next_phase, adjustments.units, dict(position.centres), (), position.variant)
     return Resolution(
         phase=position.phase,
-        results=outcome.results + forced,
+        results=adjustments.results + forced,
         dislodged=(),
         position=new_position,
         next_phase=next_phase,
-        must_act=_powers_with_units(outcome.units),
+        must_act=_powers_with_units(adjustments.units),
     )
 
 

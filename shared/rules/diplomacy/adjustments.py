@@ -14,8 +14,8 @@ The rules (DATC 6.I, 6.J, issues 4.C.3-4.C.4 and 4.D.4-4.D.8):
 """
 from __future__ import annotations
 
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Container, Mapping, Sequence
 
 from .civil_disorder import forced_removals
 from .geography import GameMap
@@ -49,7 +49,8 @@ def adjustment_counts(
     return counts
 
 
-def build_sites(power: Power, units: Mapping[str, PowerUnit], centres: Mapping[str, Power], game_map: GameMap) -> list[str]:
+def build_sites(power: Power, units: Mapping[str, PowerUnit], centres: Mapping[str, Power],
+                game_map: GameMap) -> list[str]:
     """The vacant home centres the power owns, sorted: where it may build."""
     homes = game_map.home_centres.get(power, frozenset())
     return sorted(p for p in homes if centres.get(p) == power and p not in units)

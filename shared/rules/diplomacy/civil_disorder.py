@@ -16,7 +16,7 @@ A unit that cannot reach any target at all counts as infinitely far and goes fir
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .geography import GameMap
 from .orders import Unit, UnitType, province_of

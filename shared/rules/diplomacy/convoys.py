@@ -6,7 +6,7 @@ the next, the first adjacent to the army's province and the last to the destinat
 """
 from __future__ import annotations
 
-from typing import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 
 
 def route_exists(

@@ -20,18 +20,25 @@ document raises ``DocumentError`` (a ValueError) naming the offending field.
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .adjudicate import adjudicate
 from .civil_disorder import EDITIONS
+from .document_fields import (
+    DocumentError,
+    centres_by_power,
+    checked_list,
+    dislodged_by_power,
+    power_list,
+    power_mapping,
+    units_by_power,
+)
 from .geography import GameMap, MapDataError, load_map
 from .normalise import normalise_order
 from .orders import Order, Unit, UnitType, province_of
 from .parser import ParseError, parse_order
 from .phase import Phase, PhaseType
-from .document_fields import (
-    DocumentError, centres_by_power, checked_list, dislodged_by_power, power_list, power_mapping, units_by_power,
-)
 from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, Resolution
 
 _UNIT_TEXT = re.compile(r"^\s*([AF])\s+([A-Z]{3})(?:\s*(?:/|\(|\s)\s*([A-Z]{2})\s*\)?)?\s*$")
@@ -40,7 +47,7 @@ _UNIT_TEXT = re.compile(r"^\s*([AF])\s+([A-Z]{3})(?:\s*(?:/|\(|\s)\s*([A-Z]{2})\
 # --- the whole contract ----------------------------------------------------------------------
 
 
-def adjudicate_document(doc: Any) -> dict:
+def adjudicate_document(doc: Any) -> dict[str, Any]:
     """Adjudicate one phase given as a contract document; returns the output document. (Each
     variant has its own document reader; ``shared.rules.variants`` picks it by ``"variant"``.)"""
     position = position_from_document(doc)
@@ -65,11 +72,11 @@ def adjudicate_document(doc: Any) -> dict:
 
 
 def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]]
-                      ) -> tuple[dict[Power, list[dict]], list[OrderResult]]:
+                      ) -> tuple[dict[Power, list[dict[str, Any]]], list[OrderResult]]:
     """One result per input entry, in input order (text the parser could not read is void with
     the parser's message), and the results the rules added beyond them (forced removals)."""
     results = iter(resolution.results)  # input-ordered first; extras follow
-    orders: dict[Power, list[dict]] = {}
+    orders: dict[Power, list[dict[str, Any]]] = {}
     for power, text, order in entries:
         if isinstance(order, ParseError):
             item = {"order": text, "result": "void", "reason": order.message}
@@ -80,7 +87,7 @@ def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Or
     return orders, list(results)
 
 
-def resolution_document(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]]) -> dict:
+def resolution_document(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]]) -> dict[str, Any]:
     """The output document: one result per input entry, in input order, then the new position."""
     orders, _ = results_per_entry(resolution, entries)
     position = resolution.position
@@ -97,7 +104,7 @@ def resolution_document(resolution: Resolution, entries: list[tuple[Power, str, 
 # --- positions -------------------------------------------------------------------------------
 
 
-def position_to_document(position: Position) -> dict:
+def position_to_document(position: Position) -> dict[str, Any]:
     """A position as a contract document (without orders)."""
     return {
         "variant": position.variant,
@@ -172,7 +179,8 @@ def read_unit(text: Any, game_map: GameMap, field: str) -> Unit:
     return Unit(UnitType.FLEET, location)
 
 
-def default_retreats(unit: Unit, attacker_from: str, units: Mapping[str, PowerUnit], game_map: GameMap) -> tuple[str, ...]:
+def default_retreats(unit: Unit, attacker_from: str, units: Mapping[str, PowerUnit],
+                     game_map: GameMap) -> tuple[str, ...]:
     """Retreat options when the document does not list them: every place the unit could
     move to that is empty and is not the attacker's province. (Standoffs of the movement
     phase are not known here; give ``retreats`` explicitly when there were any.)"""

@@ -4,7 +4,8 @@ document (document.py) and the Dirigible one (shared/rules/dirigible/document.py
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .geography import GameMap
 from .position import Power
@@ -36,7 +37,7 @@ def power_list(raw: Any, field: str, game_map: GameMap) -> list[Power]:
     return powers
 
 
-def checked_list(raw: Any, field: str) -> list:
+def checked_list(raw: Any, field: str) -> list[Any]:
     if not isinstance(raw, list):
         raise DocumentError(f"{field}: expected a list, got {type(raw).__name__}")
     return raw
@@ -56,8 +57,8 @@ def centres_by_power(centres: Mapping[str, Power]) -> dict[Power, list[str]]:
     return {power: sorted(grouped[power]) for power in sorted(grouped)}
 
 
-def dislodged_by_power(dislodged: Any) -> dict[Power, list[dict]]:
-    grouped: dict[Power, list[dict]] = {}
+def dislodged_by_power(dislodged: Any) -> dict[Power, list[dict[str, Any]]]:
+    grouped: dict[Power, list[dict[str, Any]]] = {}
     for d in sorted(dislodged, key=lambda d: (d.power, d.unit.location)):
         grouped.setdefault(d.power, []).append(
             {"unit": str(d.unit), "attacker_from": d.attacker_from, "retreats": list(d.retreats)}

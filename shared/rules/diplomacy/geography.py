@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from .orders import Unit, UnitType, province_of
 
@@ -69,7 +70,7 @@ class GameMap:
         "_army",
         "_fleet",
         "_fleet_locations",
-        "_fleet_reach_provinces",
+
         "unit_types",
     )
 
@@ -100,9 +101,7 @@ class GameMap:
         self._fleet_locations: Mapping[str, tuple[str, ...]] = MappingProxyType(
             {code: _fleet_locations_of(p) for code, p in provinces.items()}
         )
-        self._fleet_reach_provinces: Mapping[str, frozenset[str]] = MappingProxyType(
-            {loc: frozenset(province_of(n) for n in nbrs) for loc, nbrs in fleet_adjacency.items()}
-        )
+
         self.locations: frozenset[str] = frozenset(provinces) | frozenset(
             loc for locs in self._fleet_locations.values() for loc in locs
         )
@@ -123,18 +122,6 @@ class GameMap:
         """
         return self._fleet.get(location, _EMPTY)
 
-    def can_move(self, unit: Unit, destination: str) -> bool:
-        """One step, no convoy: armies by province, fleets by exact location (coast included)."""
-        if unit.type is UnitType.ARMY:
-            return province_of(destination) in self.army_neighbours(unit.location)
-        return destination in self.fleet_neighbours(unit.location)
-
-    def can_reach_province(self, unit: Unit, province: str) -> bool:
-        """Whether the unit could step into ``province`` by some coast: the test for support."""
-        province = province_of(province)
-        if unit.type is UnitType.ARMY:
-            return province in self.army_neighbours(unit.location)
-        return province in self._fleet_reach_provinces.get(unit.location, _EMPTY)
 
     def fleet_destinations_in(self, location: str, province: str) -> tuple[str, ...]:
         """The locations of ``province`` a fleet at ``location`` can step to, sorted."""
@@ -160,19 +147,11 @@ class GameMap:
         p = self.provinces.get(province_of(province))
         return p is not None and p.kind in ("land", "coast")
 
-    def is_inland(self, province: str) -> bool:
-        p = self.provinces.get(province_of(province))
-        return p is not None and p.kind == "land"
 
     def is_coastal(self, province: str) -> bool:
         p = self.provinces.get(province_of(province))
         return p is not None and p.kind == "coast"
 
-    def can_stand(self, unit_type: UnitType, location: str) -> bool:
-        """Whether a unit of this type may occupy the location (armies without coast)."""
-        if unit_type is UnitType.ARMY:
-            return location in self.provinces and self.is_land(location)
-        return location in self._fleet
 
 
 def _fleet_locations_of(p: Province) -> tuple[str, ...]:
@@ -193,7 +172,7 @@ def load_map(variant: str = "standard") -> GameMap:
     return _load_cached(variant)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load_cached(variant: str) -> GameMap:
     resource = resources.files("shared.variants").joinpath(variant, "map.json")
     try:

@@ -11,17 +11,21 @@ Messages name the unit and the place: "A PAR cannot reach MOS", "no unit at PAR"
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
+from .adjustments import build_site_problem
 from .orders import (
     Build,
     Convoy,
     Disband,
     Hold,
     Move,
+    MovementOrder,
     Order,
     Remove,
     Retreat,
+    RetreatOrder,
     SupportHold,
     SupportMove,
     Unit,
@@ -31,7 +35,6 @@ from .orders import (
 )
 from .phase import PhaseType
 from .position import DislodgedUnit, Position, Power
-from .adjustments import build_site_problem
 from .possible import MapTables, adjustment_count, build_sites, map_tables
 
 ARMY, FLEET = UnitType.ARMY, UnitType.FLEET
@@ -100,7 +103,7 @@ def orders_problems(
 # --------------------------------------------------------------------------- movement
 
 
-def _movement_problem(order: Order, power: Power, position: Position, tables: MapTables) -> str | None:
+def _movement_problem(order: MovementOrder, power: Power, position: Position, tables: MapTables) -> str | None:
     unit, problem = _own_unit(order.unit, power, position)
     if problem:
         return problem
@@ -229,7 +232,7 @@ def _same_unit(named: Unit, actual: Unit) -> bool:
 # --------------------------------------------------------------------------- retreats
 
 
-def _retreat_problem(order: Order, power: Power, position: Position) -> str | None:
+def _retreat_problem(order: RetreatOrder, power: Power, position: Position) -> str | None:
     dislodged = _dislodged_unit(order.unit, position.dislodged)
     if dislodged is None:
         return f"no dislodged unit {order.unit}"

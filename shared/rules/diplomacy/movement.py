@@ -15,20 +15,21 @@ work reads flat per-map tables (``movement_tables.py``) and keeps its bookkeepin
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Never
 
 from .convoys import fleets_on_some_route, route_exists
 from .geography import GameMap
 from .movement_tables import movement_tables
-from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, Unit, UnitType, province_of
-from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit
+from .orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove, Unit, UnitType, province_of
+from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, ResultKind
 from .resolver import CONVOY, HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Prepared, Resolver
 
-
-_MOVEMENT_ORDERS = frozenset({Hold, Move, SupportHold, SupportMove, Convoy})
+_MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
 _NOTHING: frozenset[str] = frozenset()
-_NO_STEPS: dict = {}
+_NO_STEPS: Mapping[str, Never] = {}
+_NOT_FOUND = Prepared(-1, "", "")  # ``ordered`` for an order whose unit was not found
 _ARMY, _FLEET = UnitType.ARMY, UnitType.FLEET
 
 @dataclass(frozen=True, init=False)
@@ -94,7 +95,7 @@ class _Phase:
         self.provinces = provinces = sorted(board)
         count = range(len(provinces))
         self.entries = list(map(Prepared, count, [board[p].power for p in provinces], provinces))
-        self.at = dict(zip(provinces, count))  # province -> entry index
+        self.at = dict(zip(provinces, count, strict=True))  # province -> entry index
         sea, fleet_reach = tables.sea, tables.fleet_reach
         self.sea_neighbours = {
             p: fleet_reach[pu.unit.location] for p, pu in board.items() if p in sea and pu.unit.type is _FLEET
@@ -102,7 +103,7 @@ class _Phase:
         self.sea_fleets = frozenset(self.sea_neighbours)
         self.given = [(power, order) for power, seq in orders.items() for order in seq]
         self.void: list[str] = []
-        self.ordered: list[Prepared | None] = []
+        self.ordered: list[Prepared] = []
         self.convoy_routes: dict[tuple[str, str], frozenset[str]] = {}  # (army, destination) -> fleets
         self.convoys_of: dict[tuple[str, str], list[int]] = {}  # (army, destination) -> convoy entries
 
@@ -135,9 +136,8 @@ class _Phase:
         void, ordered = self.void, self.ordered
         conflicts: list[str] = []
         for power, order in self.given:
-            entry = None
-            kind = type(order)
-            if kind not in _MOVEMENT_ORDERS:
+            entry = _NOT_FOUND
+            if not isinstance(order, _MOVEMENT_ORDERS):
                 reason = "void: not a movement-phase order"
             else:
                 location = order.unit.location
@@ -150,21 +150,22 @@ class _Phase:
                 else:
                     entry = entries[at[province]]
                     if entry.order is None:  # self._check, its common cases written out
-                        if kind is Move:
+                        if type(order) is Move:
                             unit = here.unit  # a step to a neighbour, read off the table (see _check_move)
                             if unit.type is _FLEET:
                                 step = fleet_steps.get(unit.location, _NO_STEPS).get(order.destination)
                             else:
-                                step = None if order.via_convoy else army_steps.get(unit.location, _NO_STEPS).get(order.destination)
+                                step = (None if order.via_convoy
+                                        else army_steps.get(unit.location, _NO_STEPS).get(order.destination))
                             if step is not None:
                                 entry.order, (entry.destination, entry.location) = order, step
                                 entry.kind, entry.has_decision = MOVE, True
                                 reason = ""
                             else:
                                 reason = self._check_move(entry, unit, order)
-                        elif kind is SupportMove or kind is SupportHold:
+                        elif type(order) is SupportMove or type(order) is SupportHold:
                             reason = self._check_support(entry, here.unit, order)
-                        elif kind is Hold:
+                        elif type(order) is Hold:
                             entry.order, reason = order, ""
                         else:
                             reason = self._check(entry, here.unit, order)
@@ -188,25 +189,25 @@ class _Phase:
 
     # -- legality (DATC 4.E.1: an illegal order is ignored, the unit holds) -------------
 
-    def _check(self, entry: Prepared, unit: Unit, order: Order) -> str:
+    def _check(self, entry: Prepared, unit: Unit, order: MovementOrder) -> str:
         """Why ``order`` for the unit of ``entry`` (the board's ``unit``: DATC 4.B.5, 4.C.2, a
         wrong coast or unit type in the order is ignored) is void, or "" and the order is
         written into the entry with the provinces it names."""
-        kind = type(order)
-        if kind is Move:
-            return self._check_move(entry, unit, order)  # type: ignore[arg-type]
-        if kind is Hold:
+        if isinstance(order, Move):
+            return self._check_move(entry, unit, order)
+        if isinstance(order, Hold):
             entry.order = order
             return ""
-        if kind is Convoy:
-            return self._check_convoy(entry, unit, order)  # type: ignore[arg-type]
-        return self._check_support(entry, unit, order)  # type: ignore[arg-type]
+        if isinstance(order, Convoy):
+            return self._check_convoy(entry, unit, order)
+        return self._check_support(entry, unit, order)
 
     def _check_move(self, entry: Prepared, unit: Unit, order: Move) -> str:
         if unit.type is _FLEET:
             step = self.map.fleet_steps.get(unit.location, _NO_STEPS).get(order.destination)
         else:
-            step = None if order.via_convoy else self.map.army_steps.get(unit.location, _NO_STEPS).get(order.destination)
+            step = (None if order.via_convoy
+                    else self.map.army_steps.get(unit.location, _NO_STEPS).get(order.destination))
         if step is not None:  # the common case, a step to a neighbour, read off the table
             entry.order, (entry.destination, entry.location) = order, step
             entry.kind, entry.has_decision = MOVE, True
@@ -239,11 +240,12 @@ class _Phase:
         where = self.where
         location = order.supported.location
         supported = where[location]
-        if type(order) is SupportHold:
-            target, written = supported, None
-        else:
+        written: str | None
+        if type(order) is SupportMove:
             written = order.destination
             target = where[written]
+        else:
+            target, written = supported, None
         reason = self._illegal_support(unit, entry.province, supported, target, written)
         if not reason:
             entry.order, entry.destination, entry.target = order, target, supported
@@ -378,9 +380,10 @@ class _Phase:
             matches = supported.kind != MOVE
         else:
             matches = supported.kind == MOVE and supported.destination == entry.destination
-            if matches and order.destination != entry.destination:  # type: ignore[union-attr]  # a coast in the support
+            # a coast in the support (the kind says the order is a SupportMove)
+            if matches and type(order) is SupportMove and order.destination != entry.destination:
                 moved_to = supported.location
-                matches = self.where[moved_to] not in self.map.split or moved_to == order.destination  # type: ignore[union-attr]
+                matches = self.where[moved_to] not in self.map.split or moved_to == order.destination
         if matches:
             self._add_support(supported, entry)
 
@@ -388,7 +391,7 @@ class _Phase:
     def _add_support(supported: Prepared, entry: Prepared) -> None:
         entry.has_decision = True
         if supported.supporters:
-            supported.supporters.append(entry.index)  # type: ignore[union-attr]
+            supported.supporters.append(entry.index)
         else:
             supported.supporters = [entry.index]
 
@@ -402,12 +405,12 @@ class _Phase:
             return False
         supported = self.entries[supported_index]
         entry = Prepared(len(self.entries), power, "^" + province, target=target)
-        if type(order) is SupportHold:
-            entry.kind, entry.destination = SUPPORT_HOLD, target
-            matches = supported.kind != MOVE
-        else:
+        if type(order) is SupportMove:
             entry.kind, entry.destination = SUPPORT_MOVE, province_of(order.destination)
             matches = supported.kind == MOVE and supported.destination == entry.destination
+        else:
+            entry.kind, entry.destination = SUPPORT_HOLD, target
+            matches = supported.kind != MOVE
         self.entries.append(entry)
         if matches:
             self._add_support(supported, entry)
@@ -443,7 +446,7 @@ class _Outcome:
         units = dict(phase.board)  # the units that stay, in board order; the movers follow
         for province in leaving:
             del units[province]
-        shared = phase.map.power_units  # MovementTables.power_unit, read without the call
+        shared = phase.map.power_units  # one shared PowerUnit per (power, type, location)
         for entry in movers:
             here = phase.board[entry.province]
             key = (here.power, here.unit.type, entry.location)
@@ -469,7 +472,7 @@ class _Outcome:
                         break
         return result
 
-    def _dislodged(self, victim: int, mover: int, units: dict, standoffs: set[str]) -> DislodgedUnit:
+    def _dislodged(self, victim: int, mover: int, units: dict[str, PowerUnit], standoffs: set[str]) -> DislodgedUnit:
         phase = self.phase
         here = phase.board[self.entries[victim].province]
         attacker = self.entries[mover]
@@ -490,7 +493,8 @@ class _Outcome:
         phase = self.phase
         resolution, dislodged_by = self.resolution, self.dislodged_by
         results = []
-        for (power, order), reason, entry in zip(phase.given, phase.void, phase.ordered):
+        result: ResultKind
+        for (power, order), reason, entry in zip(phase.given, phase.void, phase.ordered, strict=True):
             if reason:
                 result = "void"
             else:  # a legal order: ``entry`` is its unit's
@@ -522,7 +526,7 @@ class _Outcome:
             return f"{reason}; dislodged by {self._unit_text(self.dislodged_by[entry.index])}"
         return reason
 
-    def _move_failure(self, entry: Prepared) -> tuple[str, str]:
+    def _move_failure(self, entry: Prepared) -> tuple[ResultKind, str]:
         if entry.by_convoy and not self.resolver.path(entry.index):
             reason = "convoy disrupted" if entry.convoyers else "no convoy ordered"
         else:
@@ -538,12 +542,12 @@ class _Outcome:
                 reason = f"bounced at {entry.destination}"
         return "fails", self._with_dislodgement(entry, reason)
 
-    def _support_result(self, entry: Prepared) -> tuple[str, str]:
+    def _support_result(self, entry: Prepared) -> tuple[ResultKind, str]:
         if not entry.has_decision:  # it matched no order (_prepare_support)
             unit = self._unit_text(self.phase.at[entry.target])
-            if entry.kind == SUPPORT_HOLD:
-                return "fails", f"{unit} did not hold"
-            return "fails", f"{unit} did not move to {entry.order.destination}"  # type: ignore[union-attr]
+            if isinstance(entry.order, SupportMove):
+                return "fails", f"{unit} did not move to {entry.order.destination}"
+            return "fails", f"{unit} did not hold"
         if self.resolver.resolve(entry.index):
             return "succeeds", "support given"
         if entry.index in self.dislodged_by:
@@ -554,7 +558,7 @@ class _Outcome:
                 return "fails", f"support cut by {self._unit_text(attacker)}"
         return "fails", "support cut"
 
-    def _convoy_result(self, entry: Prepared) -> tuple[str, str]:
+    def _convoy_result(self, entry: Prepared) -> tuple[ResultKind, str]:
         army = self.phase.at[entry.target]
         army_entry = self.entries[army]
         if not entry.has_decision:

@@ -14,7 +14,7 @@ from .position import PowerUnit
 _NONE: frozenset[str] = frozenset()
 
 
-class _Provinces(dict):
+class _Provinces(dict[str, str]):
     """location -> province; a location the map does not know is split like any other."""
 
     def __missing__(self, location: str) -> str:
@@ -22,8 +22,8 @@ class _Provinces(dict):
 
 
 class MovementTables:
-    __slots__ = ("provinces", "province_of", "army", "fleet", "fleet_reach", "fleet_into", "sea", "coastal", "split", "units", "power_units",
-                 "army_steps", "fleet_steps")
+    __slots__ = ("provinces", "province_of", "army", "fleet", "fleet_reach", "fleet_into", "sea", "coastal", "split",
+                 "units", "power_units", "army_steps", "fleet_steps")
 
     def __init__(self, game_map: GameMap) -> None:
         self.provinces = frozenset(game_map.provinces)
@@ -83,9 +83,6 @@ class MovementTables:
                     steps[name] = (target, reachable[0])
         return army_steps, fleet_steps
 
-    def power_unit(self, power: str, unit_type: UnitType, location: str) -> PowerUnit:
-        found = self.power_units.get((power, unit_type, location))
-        return found if found is not None else PowerUnit(power, Unit(unit_type, location))
 
     def unit(self, unit_type: UnitType, location: str) -> Unit:
         found = self.units.get((unit_type, location))
@@ -100,10 +97,6 @@ class MovementTables:
     def fleet_destinations_in(self, location: str, province: str) -> tuple[str, ...]:
         return self.fleet_into.get(location, {}).get(province, ())
 
-    def can_reach_province(self, unit: Unit, province: str) -> bool:
-        if unit.type is UnitType.ARMY:
-            return province in self.army.get(unit.location.split("/", 1)[0], _NONE)
-        return province in self.fleet_reach.get(unit.location, _NONE)
 
 
 @lru_cache(maxsize=16)

@@ -7,10 +7,10 @@ canonical strings: a province code (``"PAR"``) or a province with a coast
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class UnitType(str, Enum):
+class UnitType(StrEnum):
     ARMY = "A"
     FLEET = "F"
     DIRIGIBLE = "D"  # the Dirigible variant's air unit (docs/rules/dirigible.md)

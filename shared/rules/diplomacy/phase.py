@@ -3,16 +3,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class Season(str, Enum):
+class Season(StrEnum):
     SPRING = "S"
     FALL = "F"
     WINTER = "W"
 
 
-class PhaseType(str, Enum):
+class PhaseType(StrEnum):
     MOVEMENT = "M"
     RETREATS = "R"
     ADJUSTMENTS = "A"
@@ -28,7 +28,7 @@ class Phase:
     type: PhaseType
 
     @classmethod
-    def parse(cls, text: str) -> "Phase":
+    def parse(cls, text: str) -> Phase:
         """Parse ``S1901M``; raises ValueError on anything else (callers at the edge catch it)."""
         match = _PHASE_RE.match(text.strip().upper()) if isinstance(text, str) else None
         if not match:
@@ -42,7 +42,7 @@ class Phase:
     def __str__(self) -> str:
         return f"{self.season.value}{self.year}{self.type.value}"
 
-    def following(self) -> "Phase":
+    def following(self) -> Phase:
         """The phase that comes next when none is skipped."""
         if self.type is PhaseType.MOVEMENT:
             return Phase(self.year, self.season, PhaseType.RETREATS)

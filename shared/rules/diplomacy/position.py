@@ -1,14 +1,22 @@
 """The position of a game between phases, and the resolution of one phase."""
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal, Mapping
+from typing import Any, Literal
 
 from .orders import Order, Unit
 from .phase import Phase
 
 Power = str  # upper-case power name: "ENGLAND"
 ResultKind = Literal["succeeds", "fails", "void"]
+
+
+def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    """The raw setter of the slot ``name`` of ``cls``: it sets a frozen dataclass's field from
+    its own ``__init__`` without the generated one's ``object.__setattr__`` per field."""
+    setter: Callable[[Any, Any], None] = vars(cls)[name].__set__
+    return setter
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -22,8 +30,8 @@ class PowerUnit:
         _set_power_unit_unit(self, unit)
 
 
-_set_power_unit_power = PowerUnit.power.__set__  # type: ignore[attr-defined]
-_set_power_unit_unit = PowerUnit.unit.__set__  # type: ignore[attr-defined]
+_set_power_unit_power = _slot_setter(PowerUnit, "power")
+_set_power_unit_unit = _slot_setter(PowerUnit, "unit")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +42,7 @@ class DislodgedUnit:
     retreats: tuple[str, ...] = ()  # legal retreat locations, sorted
 
 
-_NEW_DICT: Mapping = {}  # marks "no air_units given": each position then gets its own empty dict
+_NEW_DICT: Mapping[str, PowerUnit] = {}  # marks "no air_units given": each position then gets its own empty dict
 
 
 @dataclass(frozen=True, init=False)
@@ -75,9 +83,6 @@ class Position:
     def units_of(self, power: Power) -> list[Unit]:
         return [pu.unit for pu in self.units.values() if pu.power == power]
 
-    def centres_of(self, power: Power) -> list[str]:
-        return sorted(p for p, owner in self.centres.items() if owner == power)
-
 
 @dataclass(frozen=True, slots=True, init=False)
 class OrderResult:
@@ -96,10 +101,10 @@ class OrderResult:
         _set_result_reason(self, reason)
 
 
-_set_result_power = OrderResult.power.__set__  # type: ignore[attr-defined]
-_set_result_order = OrderResult.order.__set__  # type: ignore[attr-defined]
-_set_result_result = OrderResult.result.__set__  # type: ignore[attr-defined]
-_set_result_reason = OrderResult.reason.__set__  # type: ignore[attr-defined]
+_set_result_power = _slot_setter(OrderResult, "power")
+_set_result_order = _slot_setter(OrderResult, "order")
+_set_result_result = _slot_setter(OrderResult, "result")
+_set_result_reason = _slot_setter(OrderResult, "reason")
 
 
 @dataclass(frozen=True, init=False)

@@ -12,8 +12,9 @@ a convoy order only where it lies on a chain that cannot be shortened (``necessa
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from .orders import (
     Build,
@@ -65,12 +66,12 @@ class MapTables:
     sea_group: dict[str, int]  # sea -> number of its connected group of seas
     convoy_reach: dict[str, frozenset[str]]  # coastal land -> coasts reachable through any seas
     by_key: dict[str, _UnitEntry]  # "A PAR" -> the unit, its hold, moves and reach
-    cache: dict[tuple, Order] = field(default_factory=dict)  # shared orders made on demand
+    cache: dict[tuple[Any, ...], Order] = field(default_factory=dict)  # shared orders made on demand
 
     def unit(self, unit_type: UnitType, location: str) -> Unit:
         return self.units.get((unit_type, location)) or Unit(unit_type, location)
 
-    def shared(self, key: tuple, make: Any, *args: Any) -> Order:
+    def shared(self, key: tuple[Any, ...], make: Callable[..., Order], *args: Any) -> Order:
         """The one shared order object for ``key``, made by ``make(*args)`` the first time."""
         order = self.cache.get(key)
         if order is None:
@@ -143,7 +144,8 @@ def _build_tables(game_map: Any) -> MapTables:
         reach=reach,
         holds=holds,
         by_key={
-            ("A " if t is ARMY else "F ") + loc: _UnitEntry(unit, holds[unit], moves[unit], reach[unit], frozenset(reach[unit]))
+            ("A " if t is ARMY else "F ") + loc: _UnitEntry(unit, holds[unit], moves[unit], reach[unit],
+                                                            frozenset(reach[unit]))
             for (t, loc), unit in units.items()
         },
         adjacent_seas={p: tuple(sorted(s)) for p, s in adjacent_seas.items()},

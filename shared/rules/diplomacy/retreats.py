@@ -9,8 +9,8 @@ Every other order in a retreat phase is void.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from .orders import Disband, Order, Retreat, Unit, province_of
 from .position import DislodgedUnit, OrderResult, Power, PowerUnit
@@ -43,7 +43,7 @@ def resolve_retreats(
 
     arrivals = Counter(province_of(dest) for dest in chosen.values() if dest is not None)
     results: list[OrderResult] = []
-    for power, order, target, destination, void_reason in judged:
+    for power, order, _target, destination, void_reason in judged:
         if void_reason:
             results.append(OrderResult(power, order, "void", void_reason))
         elif destination is None:

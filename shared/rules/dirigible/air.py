@@ -14,13 +14,24 @@ ground resolution as extra strength that no army or fleet can cut.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Mapping, Sequence
 
 from shared.rules.diplomacy.geography import GameMap, load_map
 from shared.rules.diplomacy.movement import resolve_movement
-from shared.rules.diplomacy.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, Unit, UnitType, province_of
+from shared.rules.diplomacy.orders import (
+    Convoy,
+    Hold,
+    Move,
+    Order,
+    SupportHold,
+    SupportMove,
+    Unit,
+    UnitType,
+    Waive,
+    province_of,
+)
 from shared.rules.diplomacy.phase import Phase
 from shared.rules.diplomacy.position import DislodgedUnit, OrderResult, Position, Power, PowerUnit
 
@@ -114,7 +125,7 @@ def resolve_air(
     ground_supports: list[tuple[int, Power, SupportHold | SupportMove]] = []
     for power, order in orders:
         as_army, void = _as_army(power, order, air_units, ground, game_map)
-        if void:
+        if as_army is None:
             slots.append((power, order, None, void))
             continue
         translated.setdefault(power, []).append(as_army)
@@ -134,11 +145,11 @@ def resolve_air(
             continue
         answer = by_power[power][index]
         if isinstance(order, (SupportHold, SupportMove)) and order.supported.type is not DIRIGIBLE:
-            cutter = next((a for a in attackers.get(order.unit.province, ()) if a.power != power), None)
+            cutter = next((move for who, move in attackers.get(order.unit.province, ()) if who != power), None)
             if answer.result == "void":
                 results.append(OrderResult(power, order, "void", _as_dirigibles(answer.reason)))
             elif cutter is not None:
-                results.append(OrderResult(power, order, "fails", f"support cut by D {cutter.order.unit.province}"))
+                results.append(OrderResult(power, order, "fails", f"support cut by D {cutter.unit.province}"))
             else:
                 results.append(OrderResult(power, order, "succeeds", "support given"))
                 ground_supports.append((len(results) - 1, power, order))
@@ -155,7 +166,9 @@ def resolve_air(
 
 def _as_army(power: Power, order: Order, air_units: Mapping[str, PowerUnit],
              ground: Mapping[str, PowerUnit], game_map: GameMap) -> tuple[Order | None, str]:
-    """The order as the air map's resolver reads it, or a void reason."""
+    """The order as the air map's resolver reads it, or None and a void reason."""
+    if isinstance(order, Waive):
+        return None, "void: not a movement-phase order"
     here = air_units.get(order.unit.province)
     if here is None:
         return None, f"void: no dirigible at {order.unit.province}"
@@ -183,13 +196,14 @@ def _as_army(power: Power, order: Order, air_units: Mapping[str, PowerUnit],
     return None, "void: not a movement-phase order"
 
 
-def _effective_attackers(by_power: Mapping[Power, list[OrderResult]]) -> dict[str, list[OrderResult]]:
-    """Province -> the air moves into it that were not void (each cuts a support there)."""
-    found: dict[str, list[OrderResult]] = {}
+def _effective_attackers(by_power: Mapping[Power, list[OrderResult]]) -> dict[str, list[tuple[Power, Move]]]:
+    """Province -> the air moves into it that were not void, with their powers (each cuts a
+    support there)."""
+    found: dict[str, list[tuple[Power, Move]]] = {}
     for answers in by_power.values():
         for answer in answers:
             if isinstance(answer.order, Move) and answer.result != "void":
-                found.setdefault(province_of(answer.order.destination), []).append(answer)
+                found.setdefault(province_of(answer.order.destination), []).append((answer.power, answer.order))
     return found
 
 

@@ -10,22 +10,41 @@ that Winter) and ``"winners"`` when somebody won. Dislodged dirigibles appear in
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Any
 
 from shared.rules.diplomacy.civil_disorder import EDITIONS
 from shared.rules.diplomacy.document import position_from_document, results_per_entry
 from shared.rules.diplomacy.document_fields import (
-    DocumentError, centres_by_power, checked_list, dislodged_by_power, power_list, power_mapping, units_by_power,
+    DocumentError,
+    centres_by_power,
+    checked_list,
+    dislodged_by_power,
+    power_list,
+    power_mapping,
+    units_by_power,
 )
 from shared.rules.diplomacy.geography import GameMap, load_map
 from shared.rules.diplomacy.normalise import normalise_order
 from shared.rules.diplomacy.orders import (
-    Build, Convoy, Devastate, Hold, Move, Order, Remove, SupportHold, SupportMove, Unit, UnitType, Waive,
+    Build,
+    Convoy,
+    Devastate,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    SupportHold,
+    SupportMove,
+    Unit,
+    UnitType,
+    Waive,
 )
 from shared.rules.diplomacy.parser import ParseError, parse_order
 from shared.rules.diplomacy.phase import PhaseType
 from shared.rules.diplomacy.position import Position, Power, PowerUnit, Resolution
+
 from .economy import supply_points
 from .turn import adjudicate_dirigible
 
@@ -41,7 +60,7 @@ def dirigible_position_from_document(doc: Any) -> Position:
     if doc.get("variant", VARIANT) != VARIANT:
         raise DocumentError(f"variant: expected {VARIANT!r}, got {doc.get('variant')!r}")
     game_map = load_map(VARIANT)
-    ground_units: dict[str, list] = {}
+    ground_units: dict[str, list[Any]] = {}
     air_units: dict[str, PowerUnit] = {}
     for power, texts in power_mapping(doc.get("units", {}), "units", game_map).items():
         for index, text in enumerate(checked_list(texts, f"units.{power}")):
@@ -66,7 +85,7 @@ def dirigible_position_from_document(doc: Any) -> Position:
     return replace(position, air_units=air_units, devastated=frozenset(devastated))
 
 
-def dirigible_position_to_document(position: Position) -> dict:
+def dirigible_position_to_document(position: Position) -> dict[str, Any]:
     return {
         "variant": position.variant,
         "phase": str(position.phase),
@@ -134,7 +153,7 @@ def _ground_unit(named: Unit, position: Position) -> Unit:
 # --- the whole contract --------------------------------------------------------------------------
 
 
-def adjudicate_dirigible_document(doc: Any) -> dict:
+def adjudicate_dirigible_document(doc: Any) -> dict[str, Any]:
     """``entente adjudicate`` for ``"variant": "dirigible"``: one phase in, its outcome out."""
     position = dirigible_position_from_document(doc)
     game_map = load_map(VARIANT)
@@ -161,7 +180,7 @@ def adjudicate_dirigible_document(doc: Any) -> dict:
 
 
 def dirigible_resolution_document(before: Position, resolution: Resolution,
-                                  entries: list[tuple[Power, str, Order | ParseError]]) -> dict:
+                                  entries: list[tuple[Power, str, Order | ParseError]]) -> dict[str, Any]:
     orders, extra = results_per_entry(resolution, entries)
     for result in extra:  # removals the rules made (civil disorder)
         orders.setdefault(result.power, []).append(

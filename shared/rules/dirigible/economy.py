@@ -8,15 +8,15 @@ its points removes units until the upkeep fits, and the civil-disorder rule remo
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from shared.rules.diplomacy.adjustments import build_site_problem, home_centre_problem
 from shared.rules.diplomacy.civil_disorder import unit_distance
 from shared.rules.diplomacy.geography import GameMap
 from shared.rules.diplomacy.orders import Build, Order, Remove, Unit, UnitType, Waive
 from shared.rules.diplomacy.phase import Phase, PhaseType, Season
-from shared.rules.diplomacy.position import OrderResult, Position, Power, PowerUnit
+from shared.rules.diplomacy.position import OrderResult, Position, Power, PowerUnit, ResultKind
 
 ARMY, FLEET, DIRIGIBLE = UnitType.ARMY, UnitType.FLEET, UnitType.DIRIGIBLE
 POINTS_PER_CENTRE = 5
@@ -133,14 +133,16 @@ def resolve_winter(position: Position, orders: Mapping[Power, Sequence[Order]], 
 def _judge(power: Power, order: Order, position: Position, game_map: GameMap,
            ground: dict[str, PowerUnit], air: dict[str, PowerUnit], left: dict[Power, int],
            initial: int, civil_disorder: frozenset[Power]) -> OrderResult:
-    def result(kind: str, reason: str) -> OrderResult:
+    def result(kind: ResultKind, reason: str) -> OrderResult:
         return OrderResult(power, order, kind, reason)
 
     if power in civil_disorder:
         return result("void", "civil disorder: orders ignored")
     balance = left.get(power, 0)
     if isinstance(order, Waive):
-        return result("succeeds", "build waived") if initial > 0 else result("void", f"{power} has nothing to build with")
+        if initial > 0:
+            return result("succeeds", "build waived")
+        return result("void", f"{power} has nothing to build with")
     if isinstance(order, Build):
         if initial <= 0:
             return result("void", f"{power} has no supply points to build with ({initial:+d})")
@@ -181,7 +183,7 @@ def _forced_order(power: Power, ground: Mapping[str, PowerUnit], air: Mapping[st
     owned = [p for p, owner in position.centres.items() if owner == power]
     rank = {FLEET: 0, DIRIGIBLE: 1, ARMY: 2}
 
-    def key(pu: PowerUnit):
+    def key(pu: PowerUnit) -> tuple[int, int, str]:
         measured = pu.unit if pu.unit.type is not DIRIGIBLE else Unit(ARMY, pu.unit.province)
         distance = unit_distance(measured, power=power, owned_centres=owned, game_map=game_map, edition=edition)
         return (-distance, rank[pu.unit.type], game_map.provinces[pu.unit.province].name.upper())

@@ -12,10 +12,23 @@ from __future__ import annotations
 from dataclasses import replace
 
 from shared.rules.diplomacy.geography import GameMap
-from shared.rules.diplomacy.orders import Build, Devastate, Hold, Move, Order, Remove, SupportHold, SupportMove, Unit, UnitType, Waive
+from shared.rules.diplomacy.orders import (
+    Build,
+    Devastate,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    SupportHold,
+    SupportMove,
+    Unit,
+    UnitType,
+    Waive,
+)
 from shared.rules.diplomacy.phase import PhaseType
-from shared.rules.diplomacy.possible import possible_orders
 from shared.rules.diplomacy.position import Position, Power
+from shared.rules.diplomacy.possible import possible_orders
+
 from .air import dirigible_reach, ground_support_problem
 from .economy import UPKEEP, balances, build_problem
 from .turn import devastation_options
@@ -80,7 +93,7 @@ def _winter(position: Position, power: Power, game_map: GameMap) -> dict[str, li
             if game_map.is_land(province):
                 kinds.append(Unit(UnitType.ARMY, province))
             kinds += [Unit(UnitType.FLEET, loc) for loc in game_map.fleet_locations(province)]
-            builds = [Build(u) for u in kinds if UPKEEP[u.type] <= balance
+            builds: list[Order] = [Build(u) for u in kinds if UPKEEP[u.type] <= balance
                       and build_problem(u, power, position, game_map, ground, air) is None]
             if builds:
                 options[province] = builds

@@ -9,15 +9,25 @@ only; victory (19 undevastated centres) is checked then. Devastation lasts to th
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from shared.rules.diplomacy.adjudicate import update_centres
 from shared.rules.diplomacy.geography import GameMap, load_map
 from shared.rules.diplomacy.movement import resolve_movement
-from shared.rules.diplomacy.orders import Devastate, Order, Retreat, SupportHold, SupportMove, Unit, UnitType, province_of
+from shared.rules.diplomacy.orders import (
+    Devastate,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    UnitType,
+    province_of,
+)
 from shared.rules.diplomacy.phase import Phase, PhaseType, Season
 from shared.rules.diplomacy.position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, Resolution
 from shared.rules.diplomacy.retreats import resolve_retreats
+
 from .air import is_air_order, resolve_air
 from .economy import powers_to_adjust, resolve_winter
 
@@ -70,7 +80,7 @@ def _movement(position: Position, orders: Mapping[Power, Sequence[Order]], game_
     given = [(power, order) for _, power, order in air.ground_supports]
     ground = resolve_movement(position, ground_orders, game_map, air_supports=given)
     air_results = list(air.results)
-    for (index, _, order), matched in zip(air.ground_supports, ground.air_supports_given):
+    for (index, _, order), matched in zip(air.ground_supports, ground.air_supports_given, strict=True):
         if not matched:
             air_results[index] = OrderResult(air_results[index].power, order, "fails", _unmatched(order, position))
     results = _interleave(slots, iter(air_results), iter(ground.results))
@@ -113,7 +123,8 @@ def _unmatched(order: SupportHold | SupportMove, position: Position) -> str:
     return f"{supported} did not move to {order.destination}"
 
 
-def _interleave(slots: Sequence[tuple[Power, Order, str]], air, ground) -> tuple[OrderResult, ...]:
+def _interleave(slots: Sequence[tuple[Power, Order, str]], air: Iterator[OrderResult],
+                ground: Iterator[OrderResult]) -> tuple[OrderResult, ...]:
     out = []
     for power, order, where in slots:
         if where == "air":

@@ -6,8 +6,9 @@ map (geography.py, another module) to it; tests build small boards by hand with 
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 CAPITAL_INCOME = 25
 CITY_INCOME = 15

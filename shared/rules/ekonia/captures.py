@@ -7,7 +7,8 @@ gas vent and based airships are lost), and can be taken from the next turn on.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from . import catalogue as C
 from .board import Board
@@ -84,8 +85,8 @@ def lose_territory(state: State, board: Board, tid: str, taker: str | None, turn
 
 
 def _next_capital(state: State, board: Board, power: str, old: str) -> str | None:
-    cities = [t for t, terr in state["territories"].items()
-              if terr["owner"] == power and terr["city"]]
+    cities: list[str] = [t for t, terr in state["territories"].items()
+                         if terr["owner"] == power and terr["city"]]
     if not cities:
         return None
     return min(cities, key=lambda t: (board.distance(old, t), t))

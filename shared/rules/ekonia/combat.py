@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from . import catalogue as C
 from .board import Board

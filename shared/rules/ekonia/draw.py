@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import sys
+from importlib import resources
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -172,9 +173,8 @@ def _legend(ekonia: EkoniaMap, colours: dict[str, str], left: float, top: float)
 
 
 def default_svg_path() -> Path:
-    import shared.variants.ekonia as package
-
-    return Path(package.__file__).resolve().parent / "map.svg"
+    """map.svg beside map.json in the maps' package data (a file on disk: this command writes it)."""
+    return Path(str(resources.files("shared.variants").joinpath("ekonia", "map.svg")))
 
 
 def main(argv: list[str] | None = None) -> int:

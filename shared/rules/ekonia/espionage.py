@@ -8,7 +8,8 @@ learns of missions against it only through counter-espionage.
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from . import catalogue as C
 from .orders import Spy
@@ -51,7 +52,8 @@ def findings(state: State, spy: Spy, power: str, turn: int, spending: Mapping[st
                                     if terr["owner"] == spy.target and terr["gas_vent"])}
     if spy.mission == "RECORDS":  # gold spent in each city or fort (so no plain land yard shows)
         terrs = state["territories"]
-        return {t: gold for t, gold in spending.get(spy.target, {}).get("by_location", {}).items()
+        spent = spending.get(spy.target, {}) if spy.target is not None else {}
+        return {t: gold for t, gold in spent.get("by_location", {}).items()
                 if t in terrs and (terrs[t]["city"] or terrs[t]["fort"])}
     used_on_me = [{"by": who, "mission": m.mission, "target": m.target}
                   for who, idx, m, _ in missions
@@ -66,7 +68,7 @@ def run_missions(state: State, turn: int, seed: int, missions: Sequence[Mission]
     """Roll every mission, record what succeeded in ``state['knowledge']``; return the
     per-mission results and the rolls."""
     results, rolls = [], []
-    for power, index, spy, cost in sorted(missions, key=lambda m: (m[0], m[1])):
+    for power, index, spy, _cost in sorted(missions, key=lambda m: (m[0], m[1])):
         roll = mission_roll(seed, turn, power, index)
         odds = C.MISSION_ODDS[spy.mission]
         success = roll <= odds

@@ -15,11 +15,12 @@ from __future__ import annotations
 import heapq
 import json
 import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 KINDS = ("land", "sea")
 UNIT_TYPES = ("infantry", "cavalry", "trireme", "transport", "airship")
@@ -64,8 +65,7 @@ class EkoniaMap:
 
     __slots__ = (
         "territories", "states", "income", "neutral_capture_strength", "impassable_hexes",
-        "_neighbours", "_land", "_sea", "_owner", "_capital_of", "_distance", "_land_distance",
-        "_sea_distance",
+        "_neighbours", "_land", "_sea", "_owner", "_capital_of", "_distance",
     )
 
     def __init__(
@@ -91,9 +91,6 @@ class EkoniaMap:
         self._capital_of = MappingProxyType({s.capital: s.name for s in states.values()})
         ids = list(territories)
         self._distance = _all_pairs(ids, adjacency, lambda t: 2 if t in seas else 1)
-        self._land_distance = _all_pairs(
-            [t for t in ids if t not in seas], self._land, lambda t: 1)
-        self._sea_distance = _all_pairs(sorted(seas), self._sea, lambda t: 1)
 
     # --- lookups -----------------------------------------------------------------------------
 
@@ -127,11 +124,6 @@ class EkoniaMap:
     def is_land(self, territory: str) -> bool:
         return self.territory(territory).kind == "land"
 
-    def is_sea_lane(self, territory: str) -> bool:
-        return self.territory(territory).sea_lane
-
-    def name_of(self, territory: str) -> str:
-        return self.territory(territory).name
 
     @property
     def land_territories(self) -> frozenset[str]:
@@ -146,26 +138,15 @@ class EkoniaMap:
         return frozenset(t for t, info in self.territories.items() if info.sea_lane)
 
     @property
-    def coastal_territories(self) -> frozenset[str]:
-        return frozenset(t for t, info in self.territories.items() if info.coastal)
-
-    @property
     def cities(self) -> frozenset[str]:
         return frozenset(t for t, info in self.territories.items() if info.city)
 
-    @property
-    def neutral_territories(self) -> frozenset[str]:
-        """Land that no state owns at the start (neutral tiles and neutral cities)."""
-        return frozenset(t for t in self.land_territories if t not in self._owner)
 
     # --- states and income -------------------------------------------------------------------
 
     def owner_at_start(self, territory: str) -> str | None:
         self.territory(territory)
         return self._owner.get(territory)
-
-    def capital_of(self, state: str) -> str:
-        return self.states[state].capital
 
     def is_starting_capital(self, territory: str) -> bool:
         return territory in self._capital_of
@@ -205,33 +186,12 @@ class EkoniaMap:
         table = _dijkstra(a, self._neighbours, lambda t: sea_cost if t in seas else 1)
         return table[b]
 
-    def within(self, territory: str, radius: int, *, sea_cost: int = 2) -> frozenset[str]:
-        """Every territory at most ``radius`` away (the start included), e.g. airship drop zones."""
-        self.territory(territory)
-        if sea_cost == 2:
-            row = self._distance[territory]
-        else:
-            seas = self.seas
-            row = _dijkstra(territory, self._neighbours, lambda t: sea_cost if t in seas else 1)
-        return frozenset(t for t, d in row.items() if d <= radius)
-
-    def land_path_length(self, a: str, b: str) -> int | None:
-        """Fewest land steps between two land territories; None when no land path joins them."""
-        self.territory(a)
-        self.territory(b)
-        return self._land_distance.get(a, {}).get(b)
-
-    def sea_path_length(self, a: str, b: str) -> int | None:
-        """Fewest sea steps between two seas; None when no chain of seas joins them."""
-        self.territory(a)
-        self.territory(b)
-        return self._sea_distance.get(a, {}).get(b)
 
 
 # --- graph helpers ---------------------------------------------------------------------------
 
 
-def _dijkstra(start: str, graph: Mapping[str, Iterable[str]], cost_to_enter) -> dict[str, int]:
+def _dijkstra(start: str, graph: Mapping[str, Iterable[str]], cost_to_enter: Callable[[str], int]) -> dict[str, int]:
     best = {start: 0}
     queue = [(0, start)]
     while queue:
@@ -247,7 +207,7 @@ def _dijkstra(start: str, graph: Mapping[str, Iterable[str]], cost_to_enter) -> 
 
 
 def _all_pairs(ids: list[str], graph: Mapping[str, Iterable[str]],
-               cost_to_enter) -> Mapping[str, Mapping[str, int]]:
+               cost_to_enter: Callable[[str], int]) -> Mapping[str, Mapping[str, int]]:
     return MappingProxyType({t: MappingProxyType(_dijkstra(t, graph, cost_to_enter)) for t in ids})
 
 
@@ -279,7 +239,8 @@ def _load_cached() -> EkoniaMap:
 def read_ekonia_data() -> dict[str, Any]:
     """The raw map.json document (for tests and tools such as the SVG drawing)."""
     text = resources.files("shared.variants").joinpath("ekonia", "map.json").read_text("utf-8")
-    return json.loads(text)
+    data: dict[str, Any] = json.loads(text)
+    return data
 
 
 def build_ekonia_map(data: Mapping[str, Any]) -> EkoniaMap:

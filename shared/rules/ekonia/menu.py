@@ -6,8 +6,7 @@ from collections import Counter
 
 from . import catalogue as C
 from .board import Board
-from .orders import (Buy, Diplomacy, Disband, Improve, Load, Morale, Move, Order, Rebase, Spy,
-                     HideCities)
+from .orders import Buy, Diplomacy, Disband, HideCities, Improve, Load, Morale, Move, Order, Rebase, Spy
 from .planning import plan_orders
 from .state import State, at_war, territories_of, trading
 

@@ -6,7 +6,6 @@ the engine picks the group's units itself, oldest first, so players never handle
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,8 +191,8 @@ class Disband:
         return f"DISBAND {self.count} {self.unit} AT {self.at}"
 
 
-Order = Union[Buy, Improve, Move, Bombard, Load, Unload, Drop, Rebase, Morale, Spy, HideCities,
-              HideUnits, Give, Expect, Diplomacy, Privateer, Raze, Disband]
+Order = (Buy | Improve | Move | Bombard | Load | Unload | Drop | Rebase | Morale | Spy | HideCities
+         | HideUnits | Give | Expect | Diplomacy | Privateer | Raze | Disband)
 
 # The stages in which a state's orders take effect, whatever the order they were written in.
 STAGE = {Diplomacy: 0, Give: 0, Expect: 0, Buy: 1, Improve: 1, Morale: 1, Spy: 1,

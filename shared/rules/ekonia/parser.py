@@ -5,13 +5,31 @@ their name (``Chalein Coast``); states by their upper-case name. A count may be 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .board import Board
-from .orders import (Bombard, Buy, Diplomacy, Disband, Drop, Expect, Give, HideCities,
-                     HideUnits, Improve, Load, Morale, Move, Order, Privateer, Raze, Rebase, Spy,
-                     Unload)
+from .orders import (
+    Bombard,
+    Buy,
+    Diplomacy,
+    Disband,
+    Drop,
+    Expect,
+    Give,
+    HideCities,
+    HideUnits,
+    Improve,
+    Load,
+    Morale,
+    Move,
+    Order,
+    Privateer,
+    Raze,
+    Rebase,
+    Spy,
+    Unload,
+)
 
 UNIT_WORDS = {"INFANTRY": "INFANTRY", "INFANTRIES": "INFANTRY", "CAVALRY": "CAVALRY",
               "CAVALRIES": "CAVALRY", "TRIREME": "TRIREME", "TRIREMES": "TRIREME",
@@ -83,7 +101,7 @@ class _Reader:
 
     def territory(self) -> str:
         start = self.pos
-        while self.peek() is not None and self.peek().upper() not in SEPARATORS:
+        while (word := self.peek()) is not None and word.upper() not in SEPARATORS:
             self.pos += 1
         words = self.tokens[start:self.pos]
         if not words:
@@ -235,9 +253,10 @@ def parse_order(text: str, board: Board) -> Order | ParseError:
     if not isinstance(text, str) or not text.strip():
         return ParseError("empty order", None, VERBS)
     reader = _Reader(text, board)
-    verb = reader.peek().upper()
+    first = reader.peek()
+    verb = first.upper() if first is not None else ""
     if verb not in PARSERS:
-        return ParseError(f"unknown order {reader.peek()!r}", reader.peek(), VERBS)
+        return ParseError(f"unknown order {first!r}", first, VERBS)
     reader.pos += 1
     try:
         order = PARSERS[verb](reader)

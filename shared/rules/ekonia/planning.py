@@ -9,14 +9,35 @@ and returns every unit's planned place. It sees only the state at the start of t
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from itertools import pairwise
+from typing import Any
 
 from . import catalogue as C
-from .board import Board
-from .orders import (STAGE, Bombard, Buy, Diplomacy, Disband, Drop, Expect, Give, HideCities,
-                     HideUnits, Improve, Load, Morale, Move, Order, Privateer, Raze, Rebase, Spy,
-                     Unload)
+from .board import Board, Territory
+from .orders import (
+    STAGE,
+    Bombard,
+    Buy,
+    Diplomacy,
+    Disband,
+    Drop,
+    Expect,
+    Give,
+    HideCities,
+    HideUnits,
+    Improve,
+    Load,
+    Morale,
+    Move,
+    Order,
+    Privateer,
+    Raze,
+    Rebase,
+    Spy,
+    Unload,
+)
 from .state import State, at_war, improvement_of, owner_of, trading, unit_order
 
 
@@ -84,7 +105,7 @@ class _Context:
         self.declared_war: set[str] = set()
 
     # -- small checks -------------------------------------------------------------------
-    def territory(self, tid: str):
+    def territory(self, tid: str) -> Territory:
         return self.board.territory(tid)
 
     def owns(self, tid: str) -> bool:
@@ -264,7 +285,7 @@ def _spy(ctx: _Context, index: int, order: Spy) -> None:
     if any(m == order for _, m, _ in ctx.plan.missions):
         raise Refused("the same mission is already ordered")
     if order.mission.startswith("INVESTIGATE"):
-        if order.target not in ctx.state["territories"]:
+        if order.target is None or order.target not in ctx.state["territories"]:
             raise Refused("only land territories can be investigated")
         kind = improvement_of(ctx.state, ctx.board, order.target)
         cost = C.INVESTIGATE[kind]
@@ -391,7 +412,7 @@ def _land_path(ctx: _Context, order: Move, movement: int) -> list[str]:
         path = [path[0], passable[0], path[1]]
     if len(path) - 1 > movement:
         raise Refused(f"{order.unit} moves at most {movement} step(s)")
-    for a, b in zip(path, path[1:]):
+    for a, b in pairwise(path):
         if b not in board.land_neighbours(a):
             raise Refused(f"{b} is not next to {a} by land")
     for middle in path[1:-1]:
@@ -479,7 +500,9 @@ def _raze(ctx: _Context, index: int, order: Raze) -> None:
     ctx.plan.razes.append((index, order.at))
 
 
-_HANDLERS = {Diplomacy: _diplomacy, Give: _give, Expect: _expect, Buy: _buy, Improve: _improve,
-             Morale: _morale, Spy: _spy, HideCities: _hide_cities, HideUnits: _hide_units,
-             Privateer: _privateer, Disband: _disband, Load: _load, Move: _move, Rebase: _rebase,
-             Unload: _unload, Drop: _drop, Bombard: _bombard, Raze: _raze}
+_Handler = Callable[[_Context, int, Any], None]  # each takes its own kind of order
+_HANDLERS: dict[type[Order], _Handler] = {
+    Diplomacy: _diplomacy, Give: _give, Expect: _expect, Buy: _buy, Improve: _improve, Morale: _morale, Spy: _spy,
+    HideCities: _hide_cities, HideUnits: _hide_units, Privateer: _privateer, Disband: _disband, Load: _load,
+    Move: _move, Rebase: _rebase, Unload: _unload, Drop: _drop, Bombard: _bombard, Raze: _raze,
+}

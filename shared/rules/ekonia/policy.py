@@ -21,7 +21,8 @@ reaches Ekonia state only through them. docs/rules/ekonia.md section 14 says the
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .public_map import visible_units
 from .state import unit_order
@@ -243,11 +244,13 @@ def details_view(details: Mapping[str, Any], before: Mapping[str, Any], after: M
     return {
         "battles": [battle_view(b, viewer, flags[b["territory"]], before) for b in battles],
         "events": [_event(e, viewer) for e in details.get("events", []) if _event_shown(e, viewer)],
-        "missions": [m for m in details.get("missions", []) if may_see(TURN_POLICY, "details.missions.*", viewer, m["power"])],
+        "missions": [m for m in details.get("missions", [])
+                     if may_see(TURN_POLICY, "details.missions.*", viewer, m["power"])],
         "rolls": [_roll(r, viewer, flags.get(r.get("territory"), {})) for r in details.get("rolls", [])
                   if may_see(TURN_POLICY, f"details.rolls.{r['kind']}", viewer, r["power"],
                              fought.get(r.get("territory"), frozenset()))],
-        "ledgers": {p: v for p, v in details.get("ledgers", {}).items() if may_see(TURN_POLICY, "details.ledgers.*", viewer, p)},
+        "ledgers": {p: v for p, v in details.get("ledgers", {}).items()
+                    if may_see(TURN_POLICY, "details.ledgers.*", viewer, p)},
         "sea_lanes": [_lane_change(c, before, viewer) for c in details.get("sea_lanes", [])],
         "spending": {p: _record(TURN_POLICY, "details.spending.*", rec, viewer, p)
                      for p, rec in details.get("spending", {}).items()},
@@ -305,7 +308,7 @@ def battle_view(battle: Mapping[str, Any], viewer: str | None, privateer: Mappin
         return {"territory": battle["territory"]}
 
     def name(power: str | None) -> str | None:
-        return flag(power, privateer.get(power, False), viewer)
+        return flag(power, power is not None and privateer.get(power, False), viewer)
 
     shown_sides = []
     for side in battle["sides"]:

@@ -4,14 +4,15 @@ docs/rules/ekonia.md section 14).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from . import catalogue as C
-from .state import State, improvement_of, unit_order
 from .board import Board
+from .state import improvement_of, unit_order
 
 
-def hidden_strength_limit(state: State, board: Board, tid: str) -> float:
+def hidden_strength_limit(state: Mapping[str, Any], board: Board, tid: str) -> float:
     kind = improvement_of(state, board, tid)
     if kind == "tile":
         return 0.0
@@ -21,7 +22,7 @@ def hidden_strength_limit(state: State, board: Board, tid: str) -> float:
     return float(C.HSV[kind] + bonus)
 
 
-def visible_units(state: State, board: Board) -> list[dict[str, Any]]:
+def visible_units(state: Mapping[str, Any], board: Board) -> list[dict[str, Any]]:
     """The units the public map shows (full records: the policy decides which fields)."""
     shown: list[dict[str, Any]] = []
     strength: dict[str, float] = {}

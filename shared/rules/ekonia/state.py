@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from .board import CAPITAL_INCOME, CITY_INCOME, TILE_INCOME, Board
 
@@ -85,19 +86,20 @@ def owner_of(state: State, tid: str) -> str | None:
     return terr["owner"] if terr else None
 
 
-def capital_owner(state: State, tid: str) -> str | None:
+def capital_owner(state: Mapping[str, Any], tid: str) -> str | None:
+    name: str
     for name, power in state["powers"].items():
         if power["capital"] == tid:
             return name
     return None
 
 
-def is_fort(state: State, tid: str) -> bool:
+def is_fort(state: Mapping[str, Any], tid: str) -> bool:
     terr = state["territories"].get(tid)
     return bool(terr and terr["fort"])
 
 
-def improvement_of(state: State, board: Board, tid: str) -> str:
+def improvement_of(state: Mapping[str, Any], board: Board, tid: str) -> str:
     """fort, capital, city or tile: what the public map shows of a land territory."""
     if is_fort(state, tid):
         return "fort"
@@ -130,11 +132,6 @@ def units_of(state: State, power: str) -> list[dict[str, Any]]:
     return sorted((u for u in state["units"].values() if u["owner"] == power), key=unit_order)
 
 
-def units_at(state: State, location: str) -> list[dict[str, Any]]:
-    return sorted((u for u in state["units"].values() if u["location"] == location),
-                  key=unit_order)
-
-
 def unit_order(unit: dict[str, Any]) -> tuple[int, str, int]:
     """Oldest first: the order in which groups are picked for orders and survive battles."""
     owner, _, number = unit["id"].rpartition("-")
@@ -153,5 +150,5 @@ def trading(state: State, a: str, b: str) -> bool:
     return pair(a, b) in state["trade"]
 
 
-def alive_powers(state: State) -> list[str]:
+def alive_powers(state: Mapping[str, Any]) -> list[str]:
     return sorted(p for p, power in state["powers"].items() if power["alive"])

@@ -12,8 +12,9 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from .board import Board
 from .captures import apply_captures
@@ -126,7 +127,7 @@ def resolve_turn(state: Mapping[str, Any], board: Board, orders: Mapping[str, Se
 
 
 def _diplomacy(work: State, plans: Mapping[str, Plan], turn: int,
-               outcome: dict[str, dict[int, tuple[str, str]]]) -> tuple[set[tuple[str, str]], dict]:
+               outcome: dict[str, dict[int, tuple[str, str]]]) -> tuple[set[tuple[str, str]], dict[str, Any]]:
     wars = {tuple(w) for w in work["wars"]}
     offers: dict[str, dict[str, set[str]]] = {"PEACE": defaultdict(set), "TRADE": defaultdict(set)}
     where: dict[tuple[str, str, str], int] = {}
@@ -175,7 +176,7 @@ def _pay_and_place(work: State, plans: Mapping[str, Plan], received: Mapping[str
 
 
 def _battles(work: State, board: Board, start: State, plans: Mapping[str, Plan],
-             wars: set, turn: int, seed: int) -> tuple[list[dict[str, Any]], dict[str, int]]:
+             wars: set[tuple[str, str]], turn: int, seed: int) -> tuple[list[dict[str, Any]], dict[str, int]]:
     planned = {uid: u for plan in plans.values() for uid, u in plan.units.items()
                if uid not in plan.disbanded}
     ctx = BattleContext(board, start, wars, turn, seed,
@@ -187,7 +188,8 @@ def _battles(work: State, board: Board, start: State, plans: Mapping[str, Plan],
     for unit in planned.values():
         if not unit["stored"]:
             by_place[unit["location"]].append(unit)
-    battles, bounty = [], defaultdict(int)
+    battles: list[dict[str, Any]] = []
+    bounty: defaultdict[str, int] = defaultdict(int)
     for place in sorted(by_place):
         sides = sides_at(by_place[place])
         if len(sides) < 2 or not is_battle(ctx, sides):
@@ -228,7 +230,7 @@ def _hide(work: State, plans: Mapping[str, Plan], turn: int) -> None:
         work["powers"][p]["hide_cities"] = {"turn": turn + 1, "bonus": level} if level else None
 
 
-def _trade(work: State, board: Board, trade: dict, plans: Mapping[str, Plan],
+def _trade(work: State, board: Board, trade: dict[str, Any], plans: Mapping[str, Plan],
            outcome: dict[str, dict[int, tuple[str, str]]]) -> None:
     offers, where = trade["offers"], trade["where"]
     for p, others in sorted(offers.items()):

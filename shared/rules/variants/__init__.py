@@ -6,6 +6,7 @@ so that hosting the standard game never loads another variant's engine.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
 from .base import Opening, OrderCheck, PhaseOutcome, UnknownVariant, Variant
 
@@ -32,7 +33,8 @@ def get_variant(name: str) -> Variant:
         if missing.name and module_name.startswith(missing.name):
             raise UnknownVariant(f"variant {name!r} is not available in this build") from None
         raise
-    return module.VARIANT
+    variant: Variant = module.VARIANT
+    return variant
 
 
 __all__ = ["Opening", "OrderCheck", "PhaseOutcome", "UnknownVariant", "Variant", "get_variant", "variant_names"]

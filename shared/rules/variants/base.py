@@ -7,9 +7,9 @@ thin adapter over a pure engine: no I/O, no clock; randomness only from the ``se
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping, Protocol, Sequence
-
+from typing import Any, Literal, Protocol
 
 PhaseKind = Literal["movement", "retreats", "adjustments"]
 
@@ -121,8 +121,6 @@ class Variant(Protocol):
 
     def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
         """The state of a new game; ``seed`` is the game's stored secret seed."""
-
-    def phase_of(self, state: Mapping[str, Any]) -> str: ...
 
     def check_orders(self, state: Mapping[str, Any], power: str, texts: Sequence[str]) -> list[OrderCheck]:
         """Read and check one power's submission against the current state."""

@@ -2,8 +2,9 @@
 values into the JSON of views and outcomes, and the behaviour both give the platform."""
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from shared.rules.diplomacy import ENGINE_VERSION, ParseError, load_map, parse_order
 from shared.rules.diplomacy.orders import Order
@@ -69,9 +70,6 @@ class BoardVariant:
 
     def powers(self) -> list[str]:
         return sorted(load_map(self.name).home_centres)
-
-    def phase_of(self, state: Mapping[str, Any]) -> str:
-        return str(state["phase"])
 
     def phase_kind(self, phase: str) -> PhaseKind:
         return PHASE_KINDS[Phase.parse(phase).type]

@@ -6,22 +6,28 @@ every power builds with the supply points of its home centres.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from shared.rules.diplomacy import ParseError, load_map
-from shared.rules.dirigible import adjudicate_dirigible, balances, opening_position, supply_points
-from shared.rules.dirigible.economy import removals_needed
-from shared.rules.dirigible.document import (
-    VARIANT as NAME, adjudicate_dirigible_document, dirigible_position_from_document,
-    dirigible_position_to_document, read_dirigible_order,
-)
-from shared.rules.dirigible.possible import dirigible_possible_orders
 from shared.rules.diplomacy.orders import Build, Order, UnitType
 from shared.rules.diplomacy.phase import PhaseType
 from shared.rules.diplomacy.position import Position, Resolution
+from shared.rules.dirigible import adjudicate_dirigible, balances, opening_position, supply_points
+from shared.rules.dirigible.document import (
+    VARIANT as NAME,
+)
+from shared.rules.dirigible.document import (
+    adjudicate_dirigible_document,
+    dirigible_position_from_document,
+    dirigible_position_to_document,
+    read_dirigible_order,
+)
+from shared.rules.dirigible.economy import removals_needed
+from shared.rules.dirigible.possible import dirigible_possible_orders
 
 from .base import Opening, OrderCheck, PhaseOutcome
-from .board import BoardVariant, centres_by_power, dislodged_json, results_json, unreadable, units_by_power
+from .board import BoardVariant, centres_by_power, dislodged_json, results_json, units_by_power, unreadable
 
 
 def read_orders(texts: Sequence[str], power: str, position: Position) -> list[Order | ParseError]:
@@ -40,7 +46,7 @@ def check_orders(texts: Sequence[str], power: str, position: Position) -> list[O
     answers = iter(trial.results if trial is not None else ())
     winter = position.phase.type is PhaseType.ADJUSTMENTS
     checks = []
-    for index, (text, reading) in enumerate(zip(texts, readings)):
+    for index, (text, reading) in enumerate(zip(texts, readings, strict=True)):
         if isinstance(reading, ParseError):
             checks.append(unreadable(text, reading))
             continue
@@ -94,7 +100,8 @@ def position_view(position: Position) -> dict[str, Any]:
 
 def outcome_of(before: Position, resolution: Resolution) -> PhaseOutcome:
     orders = results_json(resolution.results)
-    details: dict[str, Any] = {"dislodged": dislodged_json(resolution.dislodged), "devastated": sorted(resolution.position.devastated)}
+    details: dict[str, Any] = {"dislodged": dislodged_json(resolution.dislodged),
+                               "devastated": sorted(resolution.position.devastated)}
     if before.phase.type is PhaseType.ADJUSTMENTS:
         details["points"] = dict(sorted(supply_points(before).items()))
     return PhaseOutcome(

@@ -8,19 +8,20 @@ are no retreat or adjustment phases.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any, Mapping, Sequence
+from typing import Any
 
+from shared.rules.ekonia import ENGINE_VERSION
 from shared.rules.ekonia.board import Board, board_from_map
 from shared.rules.ekonia.menu import possible_orders
 from shared.rules.ekonia.parser import ParseError, parse_order
 from shared.rules.ekonia.planning import plan_orders
+from shared.rules.ekonia.policy import state_view, turn_view
 from shared.rules.ekonia.state import alive_powers, initial_state, phase_name, turn_of
 from shared.rules.ekonia.turn import resolve_turn
 
 from .base import Opening, OrderCheck, PhaseKind, PhaseOutcome
-from shared.rules.ekonia import ENGINE_VERSION
-from shared.rules.ekonia.policy import state_view, turn_view
 
 
 @lru_cache(maxsize=1)
@@ -73,9 +74,6 @@ class EkoniaVariant:
         state = initial_state(self.board, powers)
         playing = alive_powers(state)
         return Opening(phase_name(state["turn"]), state, [[p] for p in playing], playing)
-
-    def phase_of(self, state: Mapping[str, Any]) -> str:
-        return phase_name(state["turn"])
 
     def powers(self) -> list[str]:
         return sorted(self.board.states)

@@ -5,26 +5,42 @@ JSON documents into engine values and back.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from shared.rules.diplomacy import (
-    ParseError, adjudicate, adjudicate_document, draw_italy_side, initial_position, load_map,
-    normalise_order, position_from_document, position_to_document, possible_orders,
+    ParseError,
+    adjudicate,
+    adjudicate_document,
+    draw_italy_side,
+    initial_position,
+    load_map,
+    normalise_order,
+    position_from_document,
+    position_to_document,
+    possible_orders,
     small_game,
 )
 from shared.rules.diplomacy.legality import orders_problems
 from shared.rules.diplomacy.orders import Order
 from shared.rules.diplomacy.phase import PhaseType
-from shared.rules.diplomacy.possible import adjustment_count
 from shared.rules.diplomacy.position import Position, Resolution
+from shared.rules.diplomacy.possible import adjustment_count
+from shared.rules.diplomacy.small_games import SmallGame
 
 from .base import Opening, OrderCheck, PhaseOutcome
 from .board import (
-    BoardVariant, centres_by_power, dislodged_json, parse_cached, results_json, unreadable, units_by_power,
+    BoardVariant,
+    centres_by_power,
+    dislodged_json,
+    parse_cached,
+    results_json,
+    units_by_power,
+    unreadable,
 )
 
 
-def setup_of(settings: Mapping[str, Any], seed: int):
+def setup_of(settings: Mapping[str, Any], seed: int) -> SmallGame:
     """The small-game setup (2 to 7 players) of a game's settings and stored seed."""
     players = int(settings.get("player_count", 7))
     return small_game(players, italy_joins_seat=draw_italy_side(seed) if players == 2 else 0)
@@ -47,7 +63,7 @@ def check_orders(texts: Sequence[str], power: str, position: Position) -> list[O
     orders = [r for r in readings if not isinstance(r, ParseError)]
     problems = iter(orders_problems(orders, power, position, load_map(position.variant)))
     checks = []
-    for text, reading in zip(texts, readings):
+    for text, reading in zip(texts, readings, strict=True):
         if isinstance(reading, ParseError):
             checks.append(unreadable(text, reading))
             continue
@@ -75,7 +91,8 @@ def position_view(position: Position) -> dict[str, Any]:
 
 def outcome_of(resolution: Resolution) -> PhaseOutcome:
     return PhaseOutcome(
-        phase=str(resolution.phase), orders=results_json(resolution.results), state=position_to_document(resolution.position),
+        phase=str(resolution.phase), orders=results_json(resolution.results),
+        state=position_to_document(resolution.position),
         next_phase=str(resolution.next_phase), must_act=sorted(resolution.must_act),
         winners=sorted(resolution.winners), details={"dislodged": dislodged_json(resolution.dislodged)})
 
@@ -122,6 +139,11 @@ class StandardVariant(BoardVariant):
 
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         return adjudicate_document(dict(doc))
+
+
+def home_centres() -> dict[str, list[str]]:
+    """Each power's home centres on the standard map, sorted (the MILA saved-game export names them)."""
+    return {power: sorted(centres) for power, centres in load_map("standard").home_centres.items()}
 
 
 VARIANT = StandardVariant()

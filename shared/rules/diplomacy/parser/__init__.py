@@ -11,7 +11,7 @@ The parser reads text only; it does not look at the position. ``normalise_order`
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..geography import GameMap, load_map
 from ..orders import Order

@@ -11,7 +11,16 @@ from __future__ import annotations
 
 from ..geography import GameMap
 from ..orders import (
-    Build, Convoy, Hold, Order, Retreat, SupportHold, SupportMove, Unit, UnitType, Waive,
+    Build,
+    Convoy,
+    Hold,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    UnitType,
+    Waive,
 )
 from ..phase import PhaseType
 from .cursor import disband_or_remove, move_or_retreat

@@ -1,7 +1,8 @@
 """A cursor over tokens, and the phase-dependent choice of order class shared by both grammars."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..orders import Disband, Move, Order, Remove, Retreat, Unit
 from ..phase import PhaseType
@@ -77,7 +78,7 @@ class Grammar:
     """What each notation's grammar reads with: the tokens, the words it knows, the map, the
     phase (which decides what ``D`` and ``-`` mean) and the submitting power, if known."""
 
-    def __init__(self, cursor: Cursor, lexicon: "Lexicon", game_map: "GameMap",
+    def __init__(self, cursor: Cursor, lexicon: Lexicon, game_map: GameMap,
                  phase_type: PhaseType | None, power: str | None) -> None:
         self.cur = cursor
         self.lex = lexicon

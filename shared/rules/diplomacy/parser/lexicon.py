@@ -7,17 +7,17 @@ gathered once per map into lookup tables keyed by the name's words, case-folded.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from functools import lru_cache
-from typing import Iterable, Mapping, Sequence
 
 from ..geography import GameMap
 from ..orders import UnitType
 from .tokens import Token, tokenize
 
 
-class Verb(str, Enum):
+class Verb(StrEnum):
     HOLD = "hold"
     MOVE = "move"
     SUPPORT = "support"

@@ -33,10 +33,9 @@ from ..orders import (
 from ..phase import PhaseType
 from .cursor import Cursor, Grammar, disband_or_remove, move_or_retreat
 from .errors import Stumble
-from .tokens import Token
 from .lexicon import (
-    CONVOY_NOUNS,
     COAST_PHRASES,
+    CONVOY_NOUNS,
     SHORT_COASTS,
     VERB_FIRST,
     VERB_WORDS,
@@ -44,6 +43,7 @@ from .lexicon import (
     Verb,
     unit_words_for,
 )
+from .tokens import Token
 
 _EXPECTED_VERBS = ("H", "-", "S", "C", "R", "D", "B")
 _EXPECTED_UNIT = ("A", "F", "province")
