@@ -167,7 +167,8 @@ async def set_ready(store: EventStore, game_id: str, player_id: str, ready: bool
     async with store.transaction(game_id, lock="share") as tx:
         state, acting = await _acting_power(tx, game_id, player_id, power, phase, _now(now))
         current = str(state.phase)
-        own = latest_submissions(from_recorded(r) for r in await tx.read_stream(orders_stream(game_id, current, acting)))
+        own_stream = await tx.read_stream(orders_stream(game_id, current, acting))
+        own = latest_submissions(from_recorded(r) for r in own_stream)
         if ready and own.get(acting, PowerSubmission()).orders is None:
             raise Conflict(f"{acting} has submitted no orders for {current} (submit an empty list to hold)",
                            code="nothing_submitted")

@@ -123,7 +123,8 @@ async def serve_health(heartbeat: Heartbeat, host: str, port: int) -> asyncio.Ab
 
 
 def add_health_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--health-port", type=int, help="answer /healthz and /livez on this port (default: no listener)")
+    parser.add_argument("--health-port", type=int,
+                        help="answer /healthz and /livez on this port (default: no listener)")
     parser.add_argument("--health-host", default="127.0.0.1", help="address of the health listener (default 127.0.0.1)")
     parser.add_argument("--health-stale", type=float, default=STALE_SECONDS, metavar="SECONDS",
                         help=f"unhealthy after this long without a sweep (default {STALE_SECONDS:g})")
@@ -156,7 +157,8 @@ async def run_until_signalled(name: str, args: argparse.Namespace,
 
 def _parser(command: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=f"entente {command}",
-                                     description="Probe a health URL (for container health checks): exit 0 when it answers 2xx.")
+                                     description="Probe a health URL (for container health checks): "
+                                                 "exit 0 when it answers 2xx.")
     parser.add_argument("url", help="for example http://127.0.0.1:8007/healthz")
     parser.add_argument("--timeout", type=float, default=REQUEST_TIMEOUT, help="seconds (default 5)")
     return parser

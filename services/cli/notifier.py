@@ -19,7 +19,8 @@ from .health import add_health_options, run_until_signalled
 
 def _parser(command: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=f"entente {command}",
-                                     description="Plan notifications from the log and deliver them to the seats' webhooks.")
+                                     description="Plan notifications from the log and deliver them "
+                                                 "to the seats' webhooks.")
     parser.add_argument("--database", help="store URL (ENTENTE_DATABASE_URL, default sqlite:///./entente.db)")
     parser.add_argument("--poll", type=float, default=1.0, help="seconds between steps (default 1)")
     parser.add_argument("--once", action="store_true", help="plan and deliver what is due now, then stop")
@@ -41,7 +42,7 @@ async def _work(command: str, settings: Settings, args: argparse.Namespace) -> i
               file=sys.stderr)
         return 0
 
-    async def deliver(stop: asyncio.Event, beat) -> None:  # type: ignore[no-untyped-def]
+    async def deliver(stop: asyncio.Event, beat) -> None:
         store = await open_store(settings.database_url)
         try:
             print(f"entente {command}: delivering every {args.poll} s", file=sys.stderr, flush=True)

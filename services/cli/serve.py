@@ -98,7 +98,7 @@ def _exit_cleanly_on_signals() -> None:
         signal.signal(signum, stopped)
 
 
-def service_app(name: str, settings: Settings):  # type: ignore[no-untyped-def]
+def service_app(name: str, settings: Settings) -> FastAPI:
     """One service's app alone (``services.NAME.api.create_app``) with these settings."""
     return importlib.import_module(f"services.{name}.api").create_app(settings)
 

@@ -39,7 +39,7 @@ async def _work(command: str, database_url: str, poll: float, args: argparse.Nam
         print(f"entente {command}: handled {handled} games", file=sys.stderr)
         return 0
 
-    async def sweep(stop: asyncio.Event, beat) -> None:  # type: ignore[no-untyped-def]
+    async def sweep(stop: asyncio.Event, beat) -> None:
         store = await open_store(database_url)
         try:
             print(f"entente {command}: sweeping every {poll} s", file=sys.stderr, flush=True)

@@ -21,6 +21,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from shared.clock import SYSTEM_CLOCK
 from shared.events import Event, from_recorded, game_stream, to_new_event
@@ -39,7 +40,8 @@ class Entry:
 
 
 def _entries(store: EventStore) -> OrderedDict[str, Entry]:
-    return store.memo.setdefault(MEMO_KEY, OrderedDict())
+    entries: OrderedDict[str, Entry] = store.memo.setdefault(MEMO_KEY, OrderedDict())
+    return entries
 
 
 async def read_game(reader: EventStore | Transaction, game_id: str) -> GameState | None:
@@ -94,7 +96,7 @@ def game_row(state: GameState, now: datetime | None = None) -> GameRow:
                    summary=state.summary(), updated_at=now or SYSTEM_CLOCK.now())
 
 
-async def append_events(tx: Transaction, state: GameState, events: Sequence[Event], metadata: dict | None,
+async def append_events(tx: Transaction, state: GameState, events: Sequence[Event], metadata: dict[str, Any] | None,
                         now: datetime | None = None) -> GameState:
     """Append ``events`` after the version ``state`` was folded from, and write the games row;
     the state after them (a new one: ``state`` is left as it was)."""

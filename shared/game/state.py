@@ -239,7 +239,9 @@ def _game_finished(state: GameState, event: GameFinished) -> None:
 def _apply_joins(state: GameState) -> None:
     for join in state.joins:
         seat = state.seat(join.player_id)
-        if seat is not None and join.power not in seat.powers and state.phase and _joined(state.variant, join, state.phase):
+        if seat is None or join.power in seat.powers or not state.phase:
+            continue
+        if _joined(state.variant, join, state.phase):
             seat.powers = sorted([*seat.powers, join.power])
 
 

@@ -95,7 +95,8 @@ class Transaction(ABC):
         self._appended_on_commit = True
 
     @abstractmethod
-    async def _append(self, stream_id: str, events: list[NewEvent], expected_version: int | None) -> list[RecordedEvent]:
+    async def _append(self, stream_id: str, events: list[NewEvent],
+                      expected_version: int | None) -> list[RecordedEvent]:
         ...
 
     @abstractmethod

@@ -46,6 +46,3 @@ class ProjectionPositionTable(SQLModel, table=True):
 
     name: str = Field(sa_column=Column(String(), primary_key=True))
     position: int = Field(sa_column=Column(BigInteger, nullable=False))
-
-
-OUTBOX_TABLES = [NotificationTable.__table__, ProjectionPositionTable.__table__]

@@ -77,10 +77,12 @@ PUT_GAME = (
     "status = EXCLUDED.status, phase = EXCLUDED.phase, deadline = EXCLUDED.deadline, "
     "summary = EXCLUDED.summary, updated_at = EXCLUDED.updated_at"
 )
-_DUE = f"SELECT {_GAME_COLUMNS} FROM games WHERE deadline IS NOT NULL AND deadline <= $1 ORDER BY deadline, game_id LIMIT $2"
+_DUE = (f"SELECT {_GAME_COLUMNS} FROM games WHERE deadline IS NOT NULL AND deadline <= $1 "
+        "ORDER BY deadline, game_id LIMIT $2")
 DUE_GAMES = {False: _DUE, True: _DUE + " FOR UPDATE SKIP LOCKED"}
 LIST_GAMES = f"SELECT {_GAME_COLUMNS} FROM games ORDER BY updated_at DESC, game_id LIMIT $1"
-LIST_GAMES_WITH_STATUS = f"SELECT {_GAME_COLUMNS} FROM games WHERE status = $1 ORDER BY updated_at DESC, game_id LIMIT $2"
+LIST_GAMES_WITH_STATUS = (f"SELECT {_GAME_COLUMNS} FROM games WHERE status = $1 "
+                          "ORDER BY updated_at DESC, game_id LIMIT $2")
 LOCK_GAME = {"none": "SELECT game_id FROM games WHERE game_id = $1",
              "share": "SELECT game_id FROM games WHERE game_id = $1 FOR SHARE",
              "exclusive": "SELECT game_id FROM games WHERE game_id = $1 FOR UPDATE"}
@@ -93,7 +95,8 @@ SET_PROJECTION = "UPDATE projection_positions SET position = $2 WHERE name = $1"
 
 PLAN_NOTIFICATION = (
     "INSERT INTO notification_outbox (dedupe_key, game_id, player_id, kind, phase, url, payload, status, attempts, "
-    "next_attempt_at, source_position, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, 'pending', 0, $8, $9, $10) "
+    "next_attempt_at, source_position, created_at) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, 'pending', 0, $8, $9, $10) "
     "ON CONFLICT (dedupe_key) DO NOTHING"
 )
 CANCEL_NOTIFICATIONS = (
@@ -104,11 +107,13 @@ CLAIM_NOTIFICATIONS = (
     "WITH due AS (SELECT id, next_attempt_at FROM notification_outbox WHERE status = 'pending' "
     "AND next_attempt_at <= $1 ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED) "
     "UPDATE notification_outbox AS claimed SET attempts = claimed.attempts + 1, next_attempt_at = $2 FROM due "
-    "WHERE claimed.id = due.id RETURNING claimed.id, claimed.url, claimed.payload, claimed.attempts, due.next_attempt_at"
+    "WHERE claimed.id = due.id "
+    "RETURNING claimed.id, claimed.url, claimed.payload, claimed.attempts, due.next_attempt_at"
 )
 _STILL_LEASED = " WHERE id = $1 AND status = 'pending' AND attempts = $2"
 RECORD_OUTCOME = {
-    Delivered: "UPDATE notification_outbox SET status = 'delivered', delivered_at = $3, last_error = NULL" + _STILL_LEASED,
+    Delivered: ("UPDATE notification_outbox SET status = 'delivered', delivered_at = $3, last_error = NULL"
+                + _STILL_LEASED),
     Retry: "UPDATE notification_outbox SET next_attempt_at = $3, last_error = $4" + _STILL_LEASED,
     Dead: "UPDATE notification_outbox SET status = 'dead', last_error = $3" + _STILL_LEASED,
 }
@@ -177,12 +182,14 @@ class PostgresTransaction(Transaction):
         self._check_usable()
         return self._connection
 
-    async def _checked_rows(self, stream_id: str, events: list[NewEvent], expected_version: int | None) -> list[EventRow]:
+    async def _checked_rows(self, stream_id: str, events: list[NewEvent],
+                            expected_version: int | None) -> list[EventRow]:
         if events and expected_version is None and not self._holds_position_lock:
             await self._live().fetchval(STREAM_LOCK, STREAM_LOCK_CLASS, stream_id)
         return self._rows_after(stream_id, events, expected_version, await self.stream_version(stream_id))
 
-    async def _append(self, stream_id: str, events: list[NewEvent], expected_version: int | None) -> list[RecordedEvent]:
+    async def _append(self, stream_id: str, events: list[NewEvent],
+                      expected_version: int | None) -> list[RecordedEvent]:
         rows = await self._checked_rows(stream_id, events, expected_version)
         if not rows:
             return []

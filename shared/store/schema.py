@@ -6,8 +6,14 @@ from functools import cache
 
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.schema import CreateIndex, CreateTable
+from sqlmodel import SQLModel
 
-from shared.store.tables import STORE_TABLES
+import shared.store.outbox_tables  # noqa: F401  (registers the outbox's tables)
+import shared.store.tables  # noqa: F401  (registers the events and games tables)
+
+# every table of the store, in the order they are created
+STORE_TABLES = [SQLModel.metadata.tables[name]
+                for name in ("events", "games", "notification_outbox", "projection_positions")]
 
 TABLE_NAMES = tuple(table.name for table in STORE_TABLES)
 _DIALECTS = {"postgresql": postgresql.dialect, "sqlite": sqlite.dialect}

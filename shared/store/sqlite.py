@@ -64,7 +64,8 @@ PUT_GAME = (
     "status = excluded.status, phase = excluded.phase, deadline = excluded.deadline, "
     "summary = excluded.summary, updated_at = excluded.updated_at"
 )
-DUE_GAMES = f"SELECT {_GAME_COLUMNS} FROM games WHERE deadline IS NOT NULL AND deadline <= ? ORDER BY deadline, game_id LIMIT ?"
+DUE_GAMES = (f"SELECT {_GAME_COLUMNS} FROM games WHERE deadline IS NOT NULL AND deadline <= ? "
+             "ORDER BY deadline, game_id LIMIT ?")
 LIST_GAMES = f"SELECT {_GAME_COLUMNS} FROM games ORDER BY updated_at DESC, game_id LIMIT ?"
 LIST_GAMES_WITH_STATUS = f"SELECT {_GAME_COLUMNS} FROM games WHERE status = ? ORDER BY updated_at DESC, game_id LIMIT ?"
 GAME_EXISTS = "SELECT 1 FROM games WHERE game_id = ?"
@@ -88,7 +89,8 @@ DUE_NOTIFICATIONS = ("SELECT id, url, payload, attempts FROM notification_outbox
 LEASE_NOTIFICATION = "UPDATE notification_outbox SET attempts = ?, next_attempt_at = ? WHERE id = ?"
 _STILL_LEASED = " WHERE id = ? AND status = 'pending' AND attempts = ? RETURNING id"
 RECORD_OUTCOME = {
-    Delivered: "UPDATE notification_outbox SET status = 'delivered', delivered_at = ?, last_error = NULL" + _STILL_LEASED,
+    Delivered: ("UPDATE notification_outbox SET status = 'delivered', delivered_at = ?, last_error = NULL"
+                + _STILL_LEASED),
     Retry: "UPDATE notification_outbox SET next_attempt_at = ?, last_error = ?" + _STILL_LEASED,
     Dead: "UPDATE notification_outbox SET status = 'dead', last_error = ?" + _STILL_LEASED,
 }
@@ -142,7 +144,8 @@ class SQLiteTransaction(Transaction):
         self._check_usable()
         return list(await self._connection.execute_fetchall(sql, parameters))
 
-    async def _append(self, stream_id: str, events: list[NewEvent], expected_version: int | None) -> list[RecordedEvent]:
+    async def _append(self, stream_id: str, events: list[NewEvent],
+                      expected_version: int | None) -> list[RecordedEvent]:
         rows = self._rows_after(stream_id, events, expected_version, await self.stream_version(stream_id))
         positions: list[int] = []
         try:
@@ -151,7 +154,8 @@ class SQLiteTransaction(Transaction):
                 parameters = tuple(value for row in chunk for value in (
                     stream_id, row.version, row.type, row.schema_version, json.dumps(row.data),
                     json.dumps(row.metadata), stored_time(row.recorded_at)))
-                sql = _INSERT_EVENTS + ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk)) + " RETURNING position, version"
+                values = ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
+                sql = _INSERT_EVENTS + values + " RETURNING position, version"
                 # RETURNING gives its rows in no promised order: by version
                 positions += [position for position, _ in sorted(await self._run(sql, parameters), key=lambda r: r[1])]
         except sqlite3.IntegrityError:

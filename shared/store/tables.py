@@ -78,9 +78,3 @@ class GameTable(SQLModel, table=True):
     deadline: datetime | None = Field(default=None, sa_column=Column(UTCDateTime, nullable=True, index=True))
     summary: dict = Field(sa_column=Column(JSONDocument, nullable=False))
     updated_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
-
-
-# the notifications' outbox and projection positions live in their own module (shared/store/outbox_tables.py)
-from shared.store.outbox_tables import OUTBOX_TABLES  # noqa: E402  (it builds on the types above)
-
-STORE_TABLES = [EventTable.__table__, GameTable.__table__, *OUTBOX_TABLES]

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.conftest import _create_database, _drop_database, _server_url, _with_database, run_coroutine_in_thread
+from tests.conftest import _create_database, _drop_database, _server_url, run_coroutine_in_thread, with_database
 
 
 @pytest.fixture
@@ -24,13 +24,13 @@ def fresh_database_url() -> Iterator[str]:
             pytest.fail(reason)
         pytest.skip(reason)
     try:
-        yield _with_database(server_url, name)
+        yield with_database(server_url, name)
     finally:
         run_coroutine_in_thread(lambda: _drop_database(server_url, name))
 
 
 def drop_database(url: str) -> None:
     """Drop the database at ``url`` now, closing its connections (as if it went away)."""
-    from sqlalchemy.engine import make_url
+    from urllib.parse import urlsplit
 
-    run_coroutine_in_thread(lambda: _drop_database(_server_url(), make_url(url).database))
+    run_coroutine_in_thread(lambda: _drop_database(_server_url(), urlsplit(url).path.lstrip("/")))

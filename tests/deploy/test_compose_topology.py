@@ -73,7 +73,7 @@ def interpolate(value: str, variables: Mapping[str, str]) -> str:
 
 
 def test_compose_refuses_to_start_without_an_operator_token() -> None:
-    for name, service in COMPOSE["services"].items():
+    for service in COMPOSE["services"].values():
         for value in service.get("environment", {}).values():
             interpolate(str(value), {"ENTENTE_OPERATOR_TOKEN": "x" * 32})  # given a token, all is set
     with pytest.raises(MissingVariable, match="ENTENTE_OPERATOR_TOKEN"):
@@ -182,7 +182,8 @@ class Topology:
                 f"error_log {self.tmp}/nginx-error.log info;\n")
         (self.tmp / "nginx.conf").write_text(head + conf)
         self.processes["proxy"] = self.spawn(
-            "proxy", [NGINX, "-p", str(self.tmp), "-e", str(self.tmp / "nginx-error.log"), "-c", str(self.tmp / "nginx.conf")])
+            "proxy", [NGINX, "-p", str(self.tmp), "-e", str(self.tmp / "nginx-error.log"),
+                      "-c", str(self.tmp / "nginx.conf")])
         return self.port("proxy", int(listen))
 
     def logs(self) -> str:
@@ -296,7 +297,8 @@ def test_the_compose_topology_runs_a_game_to_its_deadline(fresh_database_url: st
                 topology.start(service)
             proxy_port = topology.start_nginx()
             for service in services:
-                wait_for(f"{service}'s compose health check", lambda: topology.healthy(service), topology, timeout=60)
+                wait_for(f"{service}'s compose health check", lambda name=service: topology.healthy(name), topology,
+                         timeout=60)
             base_url = f"http://127.0.0.1:{proxy_port}"
             wait_for("the proxy", lambda: httpx.get(f"{base_url}/healthz", timeout=5).status_code == 200,
                      topology, timeout=20)

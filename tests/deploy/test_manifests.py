@@ -128,7 +128,8 @@ def test_compose_commands_ports_and_environment_exist_in_the_code():
         service = compose["services"][name]
         assert worker_health(service["command"])[0] == name
         url = urlsplit(compose_health_url(service))
-        assert (url.hostname, url.port, url.path) == ("127.0.0.1", worker_health(service["command"])[1].health_port, "/healthz")
+        health_port = worker_health(service["command"])[1].health_port
+        assert (url.hostname, url.port, url.path) == ("127.0.0.1", health_port, "/healthz")
         for variable in service["environment"]:
             assert variable in env_names, f"{name} sets {variable}, which no setting reads"
     assert set(compose["services"]["proxy"]["depends_on"]) == set(SERVICES)

@@ -145,7 +145,8 @@ def stopped(process: subprocess.Popen, log: Path) -> tuple[int, str]:
 
 @pytest.mark.postgres
 @pytest.mark.parametrize("command", WORKERS)
-def test_a_worker_reports_its_health_and_stops_with_status_0(command: str, fresh_database_url: str, tmp_path: Path) -> None:
+def test_a_worker_reports_its_health_and_stops_with_status_0(command: str, fresh_database_url: str,
+                                                             tmp_path: Path) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = tmp_path / "worker.log"

@@ -90,7 +90,8 @@ async def test_a_planned_notification_is_stored_once_per_dedupe_key(store: Event
     async with store.transaction() as tx:
         assert await tx.plan_notification(planned("k1")) is False
     (row,) = await store.notifications()
-    assert (row.dedupe_key, row.game_id, row.player_id, row.kind, row.phase) == ("k1", "g1", "p1", "phase_resolved", "S1901M")
+    assert (row.dedupe_key, row.game_id, row.player_id, row.kind, row.phase) == (
+        "k1", "g1", "p1", "phase_resolved", "S1901M")
     assert (row.url, row.payload) == ("https://hooks.example/p1", {"content": "about k1 🙂"})
     assert (row.status, row.attempts, row.last_error, row.delivered_at) == ("pending", 0, None, None)
     assert (row.next_attempt_at, row.created_at, row.source_position) == (NOW, NOW - timedelta(minutes=1), 1)
