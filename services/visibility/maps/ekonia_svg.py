@@ -134,7 +134,7 @@ def _territories(geometry: Mapping[str, Any], territories: Mapping[str, Mapping[
         owner = terr.get("owner")
         if owner in colours:
             out.append(f'<path data-owner="{owner}" d="{path_d(region["points"])}" fill="{colours[owner]}"'
-                       ' fill-opacity="0.75"/>')
+                       ' fill-opacity="0.6"/>')
         x, y = region["mark"]
         if tid in capital_of:
             out.append(f'<polygon data-capital="{capital_of[tid]}" points="{_star(x, y)}" fill="#b8860b"'
