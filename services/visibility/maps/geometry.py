@@ -1,15 +1,14 @@
 """Where things are drawn on each board: regions, unit places, labels (docs/maps.md).
 
 The standard board's geometry is package data made by ``standard_geometry.py``; Tale of
-Ekonia's is its hex grid, laid out by the rules' own drawing (shared/rules/ekonia/draw.py) so
-that both pictures of that map agree. Both come in one shape: ``width``, ``height``,
+Ekonia's is its hex grid, as the variant's map data gives it (laid out by the rules' own
+drawing, shared/rules/ekonia/draw.py, so that both pictures of that map agree). Both come in one shape: ``width``, ``height``,
 ``regions`` (id -> kind, points, unit, label, and centre for supply centres), ``coasts``,
 ``borders``.
 """
 from __future__ import annotations
 
 import json
-import math
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -25,26 +24,23 @@ def standard_geometry() -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def ekonia_geometry() -> dict[str, Any]:
-    """One hexagon per territory (and the Maelstrom), as the rules' SVG lays them out."""
-    from shared.rules.ekonia import draw
-    from shared.rules.ekonia.geography import load_ekonia_map
+    """One hexagon per territory (and the Maelstrom), where the variant's map data puts them
+    (the cells as the rules' own drawing lays them out), moved to start at the margin."""
+    from shared.rules.variants import get_variant
 
-    ekonia = load_ekonia_map()
-    cells = {tid: info.hex for tid, info in ekonia.territories.items()}
-    maelstrom = {f"maelstrom-{i}": cell for i, cell in enumerate(sorted(ekonia.impassable_hexes))}
-    centres = {name: draw.hex_centre(cell) for name, cell in {**cells, **maelstrom}.items()}
-    half_width = draw.HEX_SIZE * math.sqrt(3) / 2
+    data = get_variant("ekonia").map_data()
+    cells = {tid: info["cell"] for tid, info in data["territories"].items()}
+    cells.update({f"maelstrom-{i}": c for i, c in enumerate(data["hex_grid"]["impassable_cells"])})
+    corners = [p for c in cells.values() for p in c["corners"]]
     margin = 12.0
-    min_x = min(x for x, _ in centres.values()) - half_width - margin
-    min_y = min(y for _, y in centres.values()) - draw.HEX_SIZE - margin
-    width = max(x for x, _ in centres.values()) + half_width + margin - min_x
-    height = max(y for _, y in centres.values()) + draw.HEX_SIZE + margin - min_y
+    min_x, min_y = min(x for x, _ in corners) - margin, min(y for _, y in corners) - margin
+    width = max(x for x, _ in corners) + margin - min_x
+    height = max(y for _, y in corners) + margin - min_y
     regions = {}
-    for name, (x, y) in sorted(centres.items()):
-        x, y = x - min_x, y - min_y
-        kind = "impassable" if name in maelstrom else ekonia.territories[name].kind
-        regions[name] = {"kind": kind,
-                         "points": [[round(px, 1), round(py, 1)] for px, py in draw.hex_corners(x, y)],
+    for name, c in sorted(cells.items()):
+        x, y = c["centre"][0] - min_x, c["centre"][1] - min_y
+        kind = data["territories"][name]["kind"] if name in data["territories"] else "impassable"
+        regions[name] = {"kind": kind, "points": [[round(px - min_x, 1), round(py - min_y, 1)] for px, py in c["corners"]],
                          "unit": [round(x, 1), round(y + 4, 1)], "label": [round(x, 1), round(y + 30, 1)],
                          "mark": [round(x, 1), round(y - 24, 1)]}
     return {"board": "ekonia", "width": round(width, 1), "height": round(height, 1), "regions": regions,

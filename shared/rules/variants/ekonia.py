@@ -54,15 +54,21 @@ def check_orders(state: Mapping[str, Any], board: Board, power: str,
 def ekonia_map_data(variant: "EkoniaVariant") -> dict[str, Any]:
     """The hex map of Tale of Ekonia: territories and seas with their cells, sea lanes,
     adjacency, the states at the start with their colours, and the opening (docs/maps.md)."""
-    from shared.rules.ekonia.draw import state_colours
+    from shared.rules.ekonia.draw import HEX_SIZE, hex_centre, hex_corners, state_colours
     from shared.rules.ekonia.geography import load_ekonia_map, read_ekonia_data
 
     ekonia = load_ekonia_map()
     grid = read_ekonia_data()["hex_grid"]
     colours = state_colours(ekonia)
+    def cell(hex_: tuple[int, int]) -> dict[str, Any]:
+        """Where the rules' drawing (draw.py) puts a cell: its centre and corners, in pixels."""
+        x, y = hex_centre(hex_)
+        return {"centre": [round(x, 1), round(y, 1)],
+                "corners": [[round(cx, 1), round(cy, 1)] for cx, cy in hex_corners(x, y)]}
+
     territories = {tid: {"name": t.name, "kind": t.kind, "coastal": t.coastal, "city": t.city,
                          "sea_lane": t.sea_lane, "hex": list(t.hex), "owner": ekonia.owner_at_start(tid),
-                         "income": ekonia.base_income(tid)}
+                         "income": ekonia.base_income(tid), "cell": cell(t.hex)}
                    for tid, t in sorted(ekonia.territories.items())}
     states = {sid: {"name": st.display_name, "colour": colours[sid], "capital": st.capital,
                     "cities": list(st.cities), "territories": sorted(st.territories),
@@ -76,8 +82,9 @@ def ekonia_map_data(variant: "EkoniaVariant") -> dict[str, Any]:
             "seas": sorted(t for t, info in territories.items() if info["kind"] == "sea"),
             "sea_lanes": sorted(ekonia.sea_lanes),
             "adjacency": {tid: sorted(ekonia.neighbours(tid)) for tid in sorted(ekonia.territories)},
-            "hex_grid": {"system": grid["system"], "orientation": grid["orientation"],
-                         "impassable": [list(c) for c in sorted(ekonia.impassable_hexes)]},
+            "hex_grid": {"system": grid["system"], "orientation": grid["orientation"], "size": HEX_SIZE,
+                         "impassable": [list(c) for c in sorted(ekonia.impassable_hexes)],
+                         "impassable_cells": [cell(c) for c in sorted(ekonia.impassable_hexes)]},
             "income": dict(ekonia.income),
             "states": states,
             "opening": variant.view(opening.state, None) if opening else None}
