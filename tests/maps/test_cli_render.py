@@ -71,3 +71,14 @@ def test_png_and_bad_input(capsys) -> None:
     assert run("render", [], io.StringIO("\n".join(json.dumps(d) for d in documents())), io.StringIO()) == 2
     assert "expected exactly one document" in capsys.readouterr().err
     assert main(["render", "--help"]) == 0
+
+
+def test_supports_builds_and_removals_are_drawn() -> None:
+    fall, winter = documents()[1], documents()[3]
+    code, svg = render(fall)
+    assert code == 0 and {"F HOL S A RUH - BEL", "A MUN S A RUH - BEL", "A BUR S A BEL", "A BEL H"} <= set(
+        re.findall(r'data-order="([^"]+)"', svg))
+    code, svg = render(winter)
+    assert code == 0
+    assert set(re.findall(r'data-order="([^"]+)"', svg)) == {"F KIE B", "A BER B", "F MAO D"}
+    assert 'data-built="F KIE"' in svg and 'data-built="A BER"' in svg
