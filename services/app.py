@@ -9,6 +9,7 @@ from services.lobby.api import router as lobby_router
 from services.notifications.api import router as notifications_router
 from services.press.api import router as press_router
 from services.visibility.api import router as visibility_router
+from services.visibility.maps.api import router as maps_router
 from services.visibility.stream import router as stream_router
 from shared.http.app import build_app
 from shared.settings import Settings
@@ -16,7 +17,7 @@ from shared.settings import Settings
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     routers = [lobby_router, adjudication_router, visibility_router, accounts_router, press_router,
-               notifications_router, stream_router]
+               notifications_router, stream_router, maps_router]
     return build_app("Entente", routers, settings)
 
 

@@ -8,6 +8,7 @@ import sys
 COMMANDS = {
     "adjudicate": "services.cli.adjudicate",
     "possible-orders": "services.cli.possible_orders",
+    "render": "services.cli.render",
     "serve": "services.cli.serve",
     "worker": "services.cli.worker",
     "notifier": "services.cli.notifier",

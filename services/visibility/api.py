@@ -46,9 +46,10 @@ async def game_events(game: CurrentGame, caller: CurrentCaller, store: StoreDep)
 
 def create_app(settings: Settings | None = None):
     """The visibility service alone: views, the live stream, the operator's log."""
+    from services.visibility.maps.api import router as maps_router
     from services.visibility.stream import router as stream_router
 
-    return build_app("Entente visibility", [router, stream_router], settings)
+    return build_app("Entente visibility", [router, stream_router, maps_router], settings)
 
 
 app = create_app()

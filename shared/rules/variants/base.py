@@ -145,3 +145,9 @@ class Variant(Protocol):
 
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         """The ``entente adjudicate`` contract for this variant."""
+
+    def map_data(self) -> dict[str, Any]:
+        """Everything a frontend needs to draw and check the board, as JSON (docs/maps.md):
+        ``variant``, ``board`` (the drawing it is played on: ``standard``, ``ekonia``),
+        ``unit_types``, the powers with their colours, the places, the adjacency, the opening
+        position, and whatever else the variant's map has."""

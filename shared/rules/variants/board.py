@@ -54,6 +54,40 @@ def results_json(results: Iterable[OrderResult]) -> dict[str, list[dict[str, str
     return orders
 
 
+POWER_COLOURS = {
+    "AUSTRIA": "#c8413b", "ENGLAND": "#2f4a9e", "FRANCE": "#4fa3dc", "GERMANY": "#5a5a5a",
+    "ITALY": "#3d9a4b", "RUSSIA": "#8a5bb0", "TURKEY": "#e0b32d",
+}
+"""The colours a Diplomacy player expects: Austria red, England dark blue, France light blue,
+Germany grey, Italy green, Russia purple, Turkey yellow."""
+
+
+def board_map_data(variant: "BoardVariant") -> dict[str, Any]:
+    """The Diplomacy board as a variant plays it: provinces, adjacency by unit type and coast,
+    powers and the opening position (docs/maps.md)."""
+    game_map = load_map(variant.name)
+    provinces = {
+        code: {"name": p.name, "kind": p.kind, "supply_centre": p.supply_centre, "home": p.home_of,
+               "coasts": [f"{code}/{c}" for c in p.coasts]}
+        for code, p in sorted(game_map.provinces.items())}
+    army = {code: sorted(game_map.army_neighbours(code)) for code in sorted(game_map.provinces)
+            if game_map.army_neighbours(code)}
+    fleet = {loc: sorted(game_map.fleet_neighbours(loc)) for loc in sorted(game_map.locations)
+             if game_map.fleet_neighbours(loc)}
+    powers = {name: {"adjective": info.adjective, "colour": POWER_COLOURS.get(name, "#999999"),
+                     "home_centres": sorted(game_map.home_centres.get(name, ()))}
+              for name, info in sorted(game_map.power_info.items())}
+    opening = variant.opening(variant.default_settings, 0)
+    adjacency = {"A": army, "F": fleet}
+    if any(t.value == "D" for t in game_map.unit_types):
+        adjacency["D"] = {code: sorted(set(army.get(code, ())) | {n.split("/")[0] for loc in game_map.fleet_locations(code)
+                                                                  for n in fleet.get(loc, ())})
+                          for code, p in sorted(game_map.provinces.items()) if p.kind != "impassable"}
+    return {"variant": variant.name, "board": "standard", "unit_types": [t.value for t in game_map.unit_types],
+            "powers": powers, "provinces": provinces, "adjacency": adjacency,
+            "opening": variant.view(opening.state, None)}
+
+
 PHASE_KINDS: dict[PhaseType, PhaseKind] = {
     PhaseType.MOVEMENT: "movement", PhaseType.RETREATS: "retreats", PhaseType.ADJUSTMENTS: "adjustments"}
 SEASON_ORDER = {Season.SPRING: 0, Season.FALL: 1, Season.WINTER: 2}
@@ -101,6 +135,9 @@ class BoardVariant:
 
     def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         return every_order_and_dislodgement(resolved)  # orders are public once resolved
+
+    def map_data(self) -> dict[str, Any]:
+        return board_map_data(self)
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
         if settings.get("max_turns") is not None:

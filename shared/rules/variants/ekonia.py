@@ -14,6 +14,7 @@ from typing import Any
 
 from shared.rules.ekonia import ENGINE_VERSION
 from shared.rules.ekonia.board import Board, board_from_map
+from shared.rules.ekonia.catalogue import UNIT_TYPES
 from shared.rules.ekonia.menu import possible_orders
 from shared.rules.ekonia.parser import ParseError, parse_order
 from shared.rules.ekonia.planning import plan_orders
@@ -49,6 +50,45 @@ def check_orders(state: Mapping[str, Any], board: Board, power: str,
         checks.append(OrderCheck(text, reason is None, order=order.text(), reason=reason))
         index += 1
     return checks
+
+
+def ekonia_map_data(variant: "EkoniaVariant") -> dict[str, Any]:
+    """The hex map of Tale of Ekonia: territories and seas with their cells, sea lanes,
+    adjacency, the states at the start with their colours, and the opening (docs/maps.md)."""
+    from shared.rules.ekonia.draw import HEX_SIZE, hex_centre, hex_corners, state_colours
+    from shared.rules.ekonia.geography import load_ekonia_map, read_ekonia_data
+
+    ekonia = load_ekonia_map()
+    grid = read_ekonia_data()["hex_grid"]
+    colours = state_colours(ekonia)
+    def cell(hex_: tuple[int, int]) -> dict[str, Any]:
+        """Where the rules' drawing (draw.py) puts a cell: its centre and corners, in pixels."""
+        x, y = hex_centre(hex_)
+        return {"centre": [round(x, 1), round(y, 1)],
+                "corners": [[round(cx, 1), round(cy, 1)] for cx, cy in hex_corners(x, y)]}
+
+    territories = {tid: {"name": t.name, "kind": t.kind, "coastal": t.coastal, "city": t.city,
+                         "sea_lane": t.sea_lane, "hex": list(t.hex), "owner": ekonia.owner_at_start(tid),
+                         "income": ekonia.base_income(tid), "cell": cell(t.hex)}
+                   for tid, t in sorted(ekonia.territories.items())}
+    states = {sid: {"name": st.display_name, "colour": colours[sid], "capital": st.capital,
+                    "cities": list(st.cities), "territories": sorted(st.territories),
+                    "starting_units": [list(u) for u in st.starting_units], "gold": st.gold,
+                    "income": ekonia.starting_income(sid)}
+              for sid, st in sorted(ekonia.states.items())}
+    opening = variant.opening({}, 0) if variant._board is None else None
+    return {"variant": "ekonia", "board": "ekonia", "unit_types": list(UNIT_TYPES),
+            "powers": {sid: {"name": st["name"], "colour": st["colour"]} for sid, st in states.items()},
+            "territories": territories,
+            "seas": sorted(t for t, info in territories.items() if info["kind"] == "sea"),
+            "sea_lanes": sorted(ekonia.sea_lanes),
+            "adjacency": {tid: sorted(ekonia.neighbours(tid)) for tid in sorted(ekonia.territories)},
+            "hex_grid": {"system": grid["system"], "orientation": grid["orientation"], "size": HEX_SIZE,
+                         "impassable": [list(c) for c in sorted(ekonia.impassable_hexes)],
+                         "impassable_cells": [cell(c) for c in sorted(ekonia.impassable_hexes)]},
+            "income": dict(ekonia.income),
+            "states": states,
+            "opening": variant.view(opening.state, None) if opening else None}
 
 
 class EkoniaVariant:
@@ -124,6 +164,9 @@ class EkoniaVariant:
         max_turns = (settings or {}).get("max_turns")
         if max_turns is not None and int(max_turns) < 1:
             raise ValueError(f"max_turns must be at least 1, not {max_turns}")
+
+    def map_data(self) -> dict[str, Any]:
+        return ekonia_map_data(self)
 
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         """``{"variant": "ekonia", "state", "orders": {STATE: [texts]}, "seed"}`` resolved."""

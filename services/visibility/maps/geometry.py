@@ -1,0 +1,56 @@
+"""Where things are drawn on each board: regions, unit places, labels (docs/maps.md).
+
+The standard board's geometry is package data made by ``standard_geometry.py``; Tale of
+Ekonia's is its hex grid, as the variant's map data gives it (laid out by the rules' own
+drawing, shared/rules/ekonia/draw.py, so that both pictures of that map agree). Both come in one shape: ``width``, ``height``,
+``regions`` (id -> kind, points, unit, label, and centre for supply centres), ``coasts``,
+``borders``.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from shared.rules.variants import UnknownVariant
+
+
+@lru_cache(maxsize=1)
+def standard_geometry() -> dict[str, Any]:
+    text = resources.files("shared.variants").joinpath("standard", "geometry.json").read_text("utf-8")
+    return json.loads(text)
+
+
+@lru_cache(maxsize=1)
+def ekonia_geometry() -> dict[str, Any]:
+    """One hexagon per territory (and the Maelstrom), where the variant's map data puts them
+    (the cells as the rules' own drawing lays them out), moved to start at the margin."""
+    from shared.rules.variants import get_variant
+
+    data = get_variant("ekonia").map_data()
+    cells = {tid: info["cell"] for tid, info in data["territories"].items()}
+    cells.update({f"maelstrom-{i}": c for i, c in enumerate(data["hex_grid"]["impassable_cells"])})
+    corners = [p for c in cells.values() for p in c["corners"]]
+    margin = 12.0
+    min_x, min_y = min(x for x, _ in corners) - margin, min(y for _, y in corners) - margin
+    width = max(x for x, _ in corners) + margin - min_x
+    height = max(y for _, y in corners) + margin - min_y
+    regions = {}
+    for name, c in sorted(cells.items()):
+        x, y = c["centre"][0] - min_x, c["centre"][1] - min_y
+        kind = data["territories"][name]["kind"] if name in data["territories"] else "impassable"
+        regions[name] = {"kind": kind, "points": [[round(px - min_x, 1), round(py - min_y, 1)] for px, py in c["corners"]],
+                         "unit": [round(x, 1), round(y + 4, 1)], "label": [round(x, 1), round(y + 30, 1)],
+                         "mark": [round(x, 1), round(y - 24, 1)]}
+    return {"board": "ekonia", "width": round(width, 1), "height": round(height, 1), "regions": regions,
+            "coasts": {}, "borders": [], "crossings": []}
+
+
+def geometry_for(board: str) -> dict[str, Any]:
+    """The geometry of a board named by a variant's ``map_data()["board"]``."""
+    if board == "standard":
+        return standard_geometry()
+    if board == "ekonia":
+        return ekonia_geometry()
+    raise UnknownVariant(f"no drawing of the board {board!r}")

@@ -1,0 +1,128 @@
+"""A game's picture for one caller, built from that caller's view and nothing else.
+
+``game_layers(state, submissions, viewer, phase)``: the board as ``view_of`` shows it to the
+viewer now, or at a past phase (the view of the game as it stood then, with that phase's
+orders and results as the viewer's history shows them). The raw state never reaches the
+drawing: standard and Dirigible boards take the view's position and orders; Tale of
+Ekonia's map takes the view's public map and the viewer's own section (docs/maps.md).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Mapping
+
+from shared.errors import Conflict, NotFound, Unprocessable
+from shared.game.state import GameState
+from shared.game.submissions import PowerSubmission
+from shared.rules.variants import get_variant
+
+from ..view import Viewer, view_of
+from .board_svg import BoardPicture, DrawnOrder, Layers, board_layers
+from .ekonia_svg import EkoniaPicture, ekonia_layers
+from .geometry import geometry_for
+
+
+@lru_cache(maxsize=8)
+def map_data_of(variant: str) -> dict[str, Any]:
+    return get_variant(variant).map_data()
+
+
+def empty_layers(variant: str) -> Layers:
+    data = map_data_of(variant)
+    geometry = geometry_for(data["board"])
+    if data["board"] == "ekonia":
+        return ekonia_layers(data, geometry, None)
+    return board_layers(data, geometry, None)
+
+
+def checked_phase(state: GameState, phase: str | None) -> int | None:
+    """The index in ``state.resolved`` of the phase asked for; None for the current phase.
+    A name the variant does not use is a 422; a phase this game has not played, 404."""
+    if phase is None:
+        return None
+    wanted = phase.strip().upper()
+    try:
+        get_variant(state.variant).phase_order(wanted)
+    except (ValueError, KeyError):
+        raise Unprocessable(f"{phase!r} is not a phase name of this variant", code="invalid_phase",
+                            where="query.phase") from None
+    if wanted == (state.phase or "").upper():
+        return None
+    for index, resolved in enumerate(state.resolved):
+        if resolved.phase.upper() == wanted:
+            return index
+    raise NotFound(f"this game has not played the phase {wanted}", code="phase_not_found", where="query.phase")
+
+
+def state_at(state: GameState, index: int) -> GameState:
+    """The game as it stood when its ``index``-th resolved phase was being played."""
+    then = state.copy()
+    resolved = state.resolved[index]
+    then.phase, then.position, then.status = resolved.phase, resolved.position_before, "active"
+    then.resolved = list(state.resolved[:index])
+    then.winners = []
+    return then
+
+
+def game_layers(state: GameState, submissions: Mapping[str, PowerSubmission], viewer: Viewer,
+                phase: str | None = None) -> Layers:
+    if state.position is None:
+        raise Conflict("the game has not started: there is no board to draw yet", code="game_not_started")
+    index = checked_phase(state, phase)
+    if index is None:
+        view = view_of(state, submissions, viewer)
+        entry = None
+    else:
+        view = view_of(state_at(state, index), {}, viewer)
+        after = state.copy()
+        after.resolved = list(state.resolved[:index + 1])
+        entry = view_of(after, {}, viewer)["history"][index]
+    data = map_data_of(state.variant)
+    geometry = geometry_for(data["board"])
+    if data["board"] == "ekonia":
+        return ekonia_layers(data, geometry, ekonia_picture(state.name, view, entry, viewer))
+    return board_layers(data, geometry, board_picture(state.name, view, entry, viewer))
+
+
+def _caption(viewer: Viewer, orders: Mapping[str, Any]) -> str:
+    if not orders:
+        return ""
+    return "Pending orders (operator)" if viewer.kind == "operator" else "Your orders (not yet resolved)"
+
+
+def board_picture(title: str, view: Mapping[str, Any], entry: Mapping[str, Any] | None, viewer: Viewer) -> BoardPicture:
+    """A standard or Dirigible board picture from a view (and a resolved phase of its history)."""
+    position = view["position"]
+    units = {p: list(us) for p, us in position.get("units", {}).items()}
+    if entry is None:
+        orders = [DrawnOrder(p, o) for p, found in sorted(view["orders"].items()) for o in found]
+        dislodged, caption = list(position.get("dislodged", [])), _caption(viewer, view["orders"])
+    else:
+        orders = [DrawnOrder(p, r["order"], r["result"], r.get("reason", ""))
+                  for p, found in sorted(entry["orders"].items()) for r in found]
+        waiting = list(position.get("dislodged", []))  # a retreat phase: the units that had to retreat
+        dislodged = waiting + list(entry.get("dislodged", []))
+        for d in entry.get("dislodged", []):  # dislodged by this phase: drawn apart, not twice
+            if d["unit"] in units.get(d["power"], []):
+                units[d["power"]] = [u for u in units[d["power"]] if u != d["unit"]]
+        caption = "Orders and results"
+    return BoardPicture(title, position.get("phase"), units, position.get("centres", {}), dislodged, orders,
+                        caption, position.get("devastated", ()), position.get("adjustments", {}),
+                        position.get("points", {}))
+
+
+def ekonia_picture(title: str, view: Mapping[str, Any], entry: Mapping[str, Any] | None, viewer: Viewer) -> EkoniaPicture:
+    """Tale of Ekonia's picture from a view: its public map and the viewer's own section."""
+    position = view["position"]
+    own = [position["own"]] if position.get("own") else []
+    if entry is None:
+        orders = [DrawnOrder(p, o) for p, found in sorted(view["orders"].items()) for o in found]
+        battles: list[str] = []
+        caption = _caption(viewer, view["orders"])
+    else:
+        orders = [DrawnOrder(p, r["order"], r["result"], r.get("reason", ""))
+                  for p, found in sorted(entry["orders"].items()) for r in found]
+        battles = [b["territory"] for b in (entry.get("details") or {}).get("battles", [])]
+        caption = "Your orders and results" if orders else "Turn resolved"
+    return EkoniaPicture(title, position.get("phase"), position["public"], own, orders, battles, caption,
+                         tuple(position.get("surviving", ())))
