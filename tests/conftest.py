@@ -1,4 +1,6 @@
-"""Store fixtures shared by every test: ``store_url``, ``store``, ``postgres_store``.
+"""Fixtures shared by every test: the store's (``store_url``, ``store``, ``postgres_store``), the
+HTTP ones (``client``, ``table``, ``host``, ``social``...: the app of tests/utils/http.py on such a
+store) and the local OAuth2 provider and webhook receiver.
 
 ``store_url`` runs a test on both back ends: a fresh SQLite file in tmp_path, and a PostgreSQL
 database created for this test session on the server at ENTENTE_TEST_POSTGRES_URL (default
@@ -18,8 +20,14 @@ from urllib.parse import urlsplit
 
 import pytest
 
-if TYPE_CHECKING:  # the store is imported only by tests that use it
+if TYPE_CHECKING:  # the store and the app are imported only by tests that use them
+    import httpx
+
+    from shared.clock import ManualClock
     from shared.store import EventStore
+    from tests.utils.http import Host, Table
+    from tests.utils.oauth_provider import LocalProvider
+    from tests.utils.webhook_receiver import Receiver
 
 
 def open_store(url: str) -> Coroutine[Any, Any, EventStore]:
@@ -155,7 +163,6 @@ async def store(store_url: str) -> AsyncIterator[EventStore]:
         await opened.close()
 
 
-
 @pytest.fixture
 async def postgres_store(postgres_url: str) -> AsyncIterator[EventStore]:
     opened = await open_store(postgres_url)
@@ -163,3 +170,102 @@ async def postgres_store(postgres_url: str) -> AsyncIterator[EventStore]:
         yield opened
     finally:
         await opened.close()
+
+
+# ---------------------------------------------------------------------------- the app over HTTP
+# (tests/utils/http.py; imported inside the fixtures, so that the rules' tests never load the app)
+
+@pytest.fixture
+async def client(store_url: str) -> AsyncIterator[httpx.AsyncClient]:
+    from tests.utils.http import running_client
+
+    async with running_client(store_url) as opened:
+        yield opened
+
+
+@pytest.fixture
+async def sqlite_client(sqlite_url: str) -> AsyncIterator[httpx.AsyncClient]:
+    from tests.utils.http import running_client
+
+    async with running_client(sqlite_url) as opened:
+        yield opened
+
+
+@pytest.fixture
+async def postgres_client(postgres_url: str) -> AsyncIterator[httpx.AsyncClient]:
+    from tests.utils.http import running_client
+
+    async with running_client(postgres_url) as opened:
+        yield opened
+
+
+@pytest.fixture
+async def table(sqlite_client: httpx.AsyncClient) -> Table:
+    from tests.utils.http import started_table
+
+    return await started_table(sqlite_client)
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    from shared.clock import ManualClock
+
+    return ManualClock()
+
+
+@pytest.fixture
+async def host(sqlite_url: str, clock: ManualClock) -> AsyncIterator[Host]:
+    from tests.utils.http import hosting
+
+    async with hosting(sqlite_url, clock) as opened:
+        yield opened
+
+
+# ---------------------------------------------------------------------------- sign-in and webhooks
+
+@pytest.fixture(scope="session")
+def provider() -> LocalProvider:
+    from tests.utils.oauth_provider import LocalProvider
+
+    return LocalProvider()
+
+
+@pytest.fixture(scope="session")
+def provider_url(provider: LocalProvider) -> Iterator[str]:
+    from tests.utils.oauth_provider import serve_in_thread
+
+    with serve_in_thread(provider.app()) as url:
+        yield url
+
+
+@pytest.fixture
+async def social(sqlite_url: str, provider_url: str) -> AsyncIterator[tuple[Any, httpx.AsyncClient]]:
+    """The combined app on a fresh SQLite store, signing in at the local provider."""
+    from tests.utils.http import running_app, social_settings
+
+    async with running_app(social_settings(sqlite_url, provider_url)) as opened:
+        yield opened
+
+
+@pytest.fixture
+async def social_any(store_url: str, provider_url: str) -> AsyncIterator[tuple[Any, httpx.AsyncClient]]:
+    """The combined app on each back end (``store_url`` gives an empty store, outbox included)."""
+    from tests.utils.http import running_app, social_settings
+
+    async with running_app(social_settings(store_url, provider_url)) as (app, client):
+        yield app, client
+
+
+@pytest.fixture(scope="session")
+def receiver() -> Receiver:
+    from tests.utils.webhook_receiver import Receiver
+
+    return Receiver()
+
+
+@pytest.fixture(scope="session")
+def receiver_url(receiver: Receiver) -> Iterator[str]:
+    from tests.utils.oauth_provider import serve_in_thread
+
+    with serve_in_thread(receiver.app()) as url:
+        yield url

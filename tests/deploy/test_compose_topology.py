@@ -33,8 +33,8 @@ import httpx
 import pytest
 import yaml
 
-from tests.social.receiver import Receiver
 from tests.utils.oauth_provider import serve_in_thread
+from tests.utils.webhook_receiver import Receiver
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())

@@ -5,7 +5,7 @@ Every stored order is in the canonical notation that ``str(order)`` prints (``A 
 ``A BUD R GAL``, ``A BUD D``, ``F STP/NC B``, ``WAIVE``), and bots send it too. This reader
 takes exactly that grammar, upper-case words split by single spaces with the map's own codes,
 and answers None for anything else, which the general parser then reads. It must give the same
-order as the general parser for every text it accepts (tests/adjudication/test_parser_canonical.py).
+order as the general parser for every text it accepts (tests/rules/diplomacy/test_parser_canonical.py).
 """
 from __future__ import annotations
 

@@ -1,0 +1,77 @@
+"""`entente serve` as a real uvicorn process on PostgreSQL, playing 1901 over the network."""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.games.test_standard_game import play_1901
+from tests.utils.http import OPERATOR_TOKEN
+
+pytestmark = pytest.mark.postgres
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+
+def entente_command() -> list[str]:
+    """The installed ``entente`` script, or the same entry point through this interpreter."""
+    script = Path(sys.executable).parent / "entente"
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "import sys; from services.cli import main; sys.exit(main())"]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_until_serving(base_url: str, process: subprocess.Popen, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"entente serve exited with {process.returncode}: {process.stderr.read()}")
+        try:
+            if httpx.get(f"{base_url}/games", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.1)
+    raise AssertionError("entente serve did not answer in time")
+
+
+async def test_entente_serve_plays_1901(postgres_url: str) -> None:
+    port = free_port()
+    env = {**os.environ, "ENTENTE_OPERATOR_TOKEN": OPERATOR_TOKEN, "ENTENTE_ENVIRONMENT": "test"}
+    process = subprocess.Popen(
+        [*entente_command(), "serve", "--port", str(port), "--database", postgres_url,
+         "--log-level", "warning"],
+        cwd=REPOSITORY, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        base_url = f"http://127.0.0.1:{port}"
+        wait_until_serving(base_url, process)
+        async with httpx.AsyncClient(base_url=base_url, timeout=30) as client:
+            table = await play_1901(client)
+            assert (await client.get(f"/games/{table.game_id}")).json()["phase"] == "S1902M"
+            assert (await client.get("/openapi.json")).status_code == 200
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    assert process.returncode in (0, -15)
+
+
+def test_serve_refuses_unsafe_settings(tmp_path: Path) -> None:
+    env = {**os.environ, "ENTENTE_ENVIRONMENT": "production"}
+    env.pop("ENTENTE_OPERATOR_TOKEN", None)
+    done = subprocess.run([*entente_command(), "serve", "--database", f"sqlite:///{tmp_path}/x.db"],
+                          cwd=REPOSITORY, env=env, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2 and "ENTENTE_OPERATOR_TOKEN" in done.stderr

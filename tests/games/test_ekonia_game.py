@@ -1,0 +1,139 @@
+"""A whole Tale of Ekonia game of twenty turns hosted over HTTP (issue 6), then replayed.
+
+Six players join, the platform draws who plays which state from the game's stored seed, and
+each scripted player decides from its own view (tests/utils/ekonia_players.py): buying, a fort,
+a ship yard, a sea lane, trade, espionage, war, the fort of Mernesia and the capital Paresque
+taken in battles. ``max_turns: 20`` ends the game. ``entente replay`` re-adjudicates every
+turn through ``adjudicate_phase`` with the seed stored in GameStarted, and finds the same game.
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import datetime
+
+import pytest
+
+from services.cli.ops import run
+from tests.utils.ekonia_players import PLAYERS, orders_for
+from tests.utils.http import OPERATOR, Host, HostedGame
+
+TURNS = 20
+
+
+async def create_ekonia(host: Host, **settings) -> HostedGame:
+    response = await host.client.post("/games", json={"name": "Ekonia", "variant": "ekonia", "settings": settings})
+    assert response.status_code == 201, response.text
+    created = response.json()
+    return HostedGame(host, created["id"], created["host_token"])
+
+
+async def started_ekonia(host: Host, **settings) -> HostedGame:
+    game = await create_ekonia(host, **settings)
+    for _ in range(int(settings.get("player_count", 6))):
+        await game.join()
+    await game.start()
+    return game
+
+
+async def play_turn(game: HostedGame, turn: int) -> None:
+    """The scripted states order from their own views, the others hold (an empty list); the
+    last submission resolves the turn at once."""
+    for player in game.players:
+        power = player.powers[0]
+        orders: list[str] = []
+        if power in PLAYERS:
+            view = await game.view(power)
+            assert view["game"]["phase"] == f"T{turn:02d}"
+            orders = orders_for(turn, power, view["position"])
+        body = await game.order_ok(power, orders)
+        assert body["phase"] == f"T{turn:02d}" and body["resolved"] == (player is game.players[-1])
+
+
+async def test_the_defaults_and_checks_of_ekonia_settings(host: Host) -> None:
+    game = await create_ekonia(host)
+    summary = await game.summary()
+    assert summary["settings"]["player_count"] == 6 and summary["settings"]["max_turns"] is None
+    for bad in ({"player_count": 7}, {"player_count": 1}, {"max_turns": 0}):
+        response = await host.client.post("/games", json={"name": "E", "variant": "ekonia", "settings": bad})
+        assert response.status_code == 422, (bad, response.text)
+    standard = await host.client.post("/games", json={"name": "S", "settings": {"max_turns": 20}})
+    assert standard.status_code == 422 and "max_turns" in standard.text
+    assert (await host.client.post("/games", json={"name": "S"})).json()["settings"]["player_count"] == 7
+
+
+async def test_two_players_play_two_states_drawn_from_the_seed(host: Host) -> None:
+    game = await started_ekonia(host, player_count=2)
+    powers = sorted(p.powers[0] for p in game.players)
+    assert len(set(powers)) == 2
+    public = await game.view()
+    assert public["must_act"] == powers
+    assert public["position"]["surviving"] == powers
+
+
+async def test_a_twenty_turn_game_over_http_and_its_replay(host: Host, sqlite_url: str,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    started = time.perf_counter()
+    game = await started_ekonia(host, max_turns=TURNS)
+    assert sorted(p.powers[0] for p in game.players) == \
+        ["ARELTON", "HERLORNE", "PARESQUE", "TENSHORES", "THORNPIRE", "VIEREN"]
+    for turn in range(1, TURNS + 1):
+        await play_turn(game, turn)
+    assert time.perf_counter() - started < 10
+
+    summary = await game.summary()
+    assert summary["status"] == "finished" and summary["result"]["reason"] == "victory"
+    assert summary["winners"] == ["VIEREN"]  # the most land after the last turn
+    resolved = await game.resolutions()
+    assert [r["phase"] for r in resolved] == [f"T{t:02d}" for t in range(1, TURNS + 1)]
+    final = resolved[-1]["position"]
+    events = [(r["phase"], e) for r in resolved for e in r["details"]["events"]]
+    battles = [(r["phase"], b["territory"], b["winner"]) for r in resolved for b in r["details"]["battles"]]
+    # the fort of Mernesia: its stored trireme lost when it fell (T07), taken the turn after
+    assert ("T07", "mernesia", "VIEREN") in battles
+    assert any(e["event"] == "stored units lost" and e["territory"] == "mernesia" for _, e in events)
+    assert ("T08", {"event": "taken", "territory": "mernesia", "by": "VIEREN"}) in events
+    assert final["territories"]["mernesia"]["owner"] == "VIEREN"
+    # the capital Paresque falls (T09) and moves; Vieren takes it (T10)
+    assert ("T09", "paresque", "VIEREN") in battles
+    assert any(p == "T09" and e["event"] == "capital moved" and e["power"] == "PARESQUE" for p, e in events)
+    assert final["territories"]["paresque"]["owner"] == "VIEREN"
+    assert final["powers"]["PARESQUE"]["capital"] != "paresque"
+    # a sea lane held, trade through the lanes, espionage with its rolls
+    assert resolved[1]["position"]["sea_lanes"]["serane-sound"]["controller"] == "VIEREN"
+    assert resolved[2]["position"]["trade"] == [["PARESQUE", "VIEREN"]]
+    assert resolved[2]["details"]["ledgers"]["VIEREN"]["trade"]["PARESQUE"] > 0
+    missions = [(m["power"], m["mission"]) for r in resolved for m in r["details"]["missions"]]
+    assert missions == [("VIEREN", "MAP"), ("PARESQUE", "COUNTER"), ("VIEREN", "INVESTIGATE"),
+                        ("VIEREN", "INVESTIGATE FLEET")]
+    assert all(r["kind"] in ("battle", "mission") for res in resolved for r in res["details"]["rolls"])
+
+    replayed = await asyncio.to_thread(run, "replay", [game.game_id, "--database", sqlite_url])
+    assert replayed == 0
+    assert f"{TURNS} resolved phases re-adjudicated" in capsys.readouterr().out
+
+
+async def test_the_dice_come_from_the_seed_stored_in_game_started(host: Host) -> None:
+    """Two games play the same orders; each replays to itself from its own stored seed, and a
+    different seed gives different dice."""
+    from services.adjudication.service import adjudicate_phase
+    from shared.events import GameStarted, from_recorded
+    from shared.game.state import fold
+    from shared.store import RecordedEvent
+
+    game = await started_ekonia(host)
+    for turn in range(1, 8):
+        await play_turn(game, turn)
+    records = [RecordedEvent(**{**e, "recorded_at": datetime.fromisoformat(e["recorded_at"])})
+               for e in await game.game_events()]
+    typed = [from_recorded(r) for r in records]
+    state = fold(typed)
+    seed = next(e.seed for e in typed if isinstance(e, GameStarted))
+    battle_turn = next(r for r in await game.resolutions() if r["details"]["battles"])
+    submitted = {p: [o["order"] for o in found] for p, found in battle_turn["orders"].items()}
+    again = adjudicate_phase(state, battle_turn["position_before"], submitted)
+    assert again.details["rolls"] == battle_turn["details"]["rolls"] and state.seed == seed
+    state.seed = seed + 1
+    other = adjudicate_phase(state, battle_turn["position_before"], submitted)
+    assert other.details["rolls"] != battle_turn["details"]["rolls"]
+    assert (await host.client.get(f"{game.url}/events", headers=OPERATOR)).status_code == 200

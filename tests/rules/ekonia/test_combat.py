@@ -1,0 +1,257 @@
+"""Worked battles, computed by hand in the comments (rules 40-62 of docs/rules/ekonia.md).
+
+Each unit's strength is base x (1 + the sum of its modifiers); bombardment is added after;
+the dice add 1.5 to the single highest roll (2.5 for a six against a one)."""
+from __future__ import annotations
+
+import pytest
+
+from shared.rules.ekonia.combat import (
+    choose_survivors,
+    dice_bonus,
+    fight,
+    is_battle,
+    roll_dice,
+    round_survivors,
+    sides_at,
+)
+from tests.utils.ekonia_board import at_war, battle_context, fresh_state, small_board, unit
+
+
+def battle(units, rolls, tile, *, start_wars=(("ALPHA", "BETA"),), wars=None, state=None, **kw):
+    board = small_board()
+    state = state or fresh_state(board)
+    at_war(state, *start_wars)
+    ctx = battle_context(state, board, units, wars=wars or {tuple(sorted(w)) for w in start_wars}, **kw)
+    here = [u for u in units if u["location"] == tile]
+    return fight(ctx, tile, sides_at(here), rolls=rolls)
+
+
+def side(report, power):
+    return next(s for s in report["sides"] if s["power"] == power)
+
+
+def test_plain_attack_against_an_entrenched_defender():
+    # ALPHA: 3 infantry x 1 = 3, one direction (no flanking), roll 5 beats 2: +1.5 -> 4.5
+    # BETA: 1 infantry entrenched 1 x 1.3 = 1.3, roll 2 -> 1.3
+    # difference 3.2, attackers round down -> 3 survivors
+    units = [unit(f"ALPHA-{i}", "INFANTRY", "b-field", moved=True, entered_from="mid-two")
+             for i in (1, 2, 3)] + [unit("BETA-1", "INFANTRY", "b-field")]
+    report = battle(units, {"ALPHA": 5, "BETA": 2}, "b-field")
+    assert side(report, "ALPHA")["total"] == 4.5
+    assert side(report, "BETA")["total"] == 1.3
+    assert side(report, "BETA")["units"][0]["modifiers"] == {"entrenched": 0.3}
+    assert report["winner"] == "ALPHA" and report["survivor_strength"] == 3
+    assert report["destroyed"] == {"BETA": ["BETA-1"]}
+
+
+def test_flanking_and_blitz():
+    # directions mid-two and mid-three: flanking +20% for every attacker
+    # infantry from mid-two ride with cavalry from mid-two: blitz +20% -> 2 x 1.4 = 2.8
+    # cavalry 1.5 x 1.2 = 1.8; infantry from mid-three 1 x 1.2 = 1.2; ALPHA 5.8
+    # BETA 2 infantry entrenched 2 x 1.3 = 2.6; rolls 3 and 3: no bonus
+    # difference 3.2 -> 3: the best fit is three infantry (3.0), the cavalry falls
+    units = [unit("ALPHA-1", "INFANTRY", "b-field", moved=True, entered_from="mid-two"),
+             unit("ALPHA-2", "INFANTRY", "b-field", moved=True, entered_from="mid-two"),
+             unit("ALPHA-3", "CAVALRY", "b-field", moved=True, entered_from="mid-two"),
+             unit("ALPHA-4", "INFANTRY", "b-field", moved=True, entered_from="mid-three"),
+             unit("BETA-1", "INFANTRY", "b-field"), unit("BETA-2", "INFANTRY", "b-field")]
+    report = battle(units, {"ALPHA": 3, "BETA": 3}, "b-field")
+    alpha = side(report, "ALPHA")
+    assert alpha["directions"] == ["mid-three", "mid-two"]
+    assert alpha["units"][0]["modifiers"] == {"flanking": 0.2, "blitz": 0.2}
+    assert alpha["units"][3]["modifiers"] == {"flanking": 0.2}
+    assert alpha["total"] == 5.8 and side(report, "BETA")["total"] == 2.6
+    assert report["survivor_strength"] == 3
+    assert report["destroyed"]["ALPHA"] == ["ALPHA-3"]
+
+
+def test_naval_bombardment_is_capped_at_four_and_flanks():
+    # ALPHA: 1 infantry from alpha into mid-one, 5 triremes bombard from sea-west:
+    # directions alpha + sea-west: flanking 1 x 1.2 = 1.2; bombardment min(5, 4) = 4 -> 5.2
+    # BETA holds mid-one with 2 entrenched infantry: 2.6; rolls 4 and 4
+    # difference 2.6 -> 2 (attackers round 2.6 to 3, but only one infantry fought)
+    ships = [unit(f"ALPHA-{i}", "TRIREME", "sea-west") for i in range(2, 7)]
+    units = [unit("ALPHA-1", "INFANTRY", "mid-one", moved=True, entered_from="alpha"),
+             unit("BETA-1", "INFANTRY", "mid-one"), unit("BETA-2", "INFANTRY", "mid-one")] + ships
+    report = battle(units, {"ALPHA": 4, "BETA": 4}, "mid-one",
+                    bombardments=[("ALPHA", [s["id"] for s in ships], "sea-west", "mid-one")])
+    alpha = side(report, "ALPHA")
+    assert alpha["bombardment"] == 4.0 and alpha["total"] == 5.2
+    assert report["winner"] == "ALPHA" and report["survivor_strength"] == 3
+    assert "ALPHA" not in report["destroyed"]
+
+
+def test_amphibious_landing_against_inexperienced_troops_with_six_against_one():
+    # ALPHA lands 3 infantry from sea-east: 3 x 0.9 = 2.7, rolls 6 against 1: +2.5 -> 5.2
+    # BETA's infantry was bought this turn: 1 x 0.8 = 0.8 and no entrenchment
+    # difference 4.4 -> 4, all three landed infantry live
+    units = [unit(f"ALPHA-{i}", "INFANTRY", "beta", moved=True, entered_from="sea-east", landed=True)
+             for i in (1, 2, 3)] + [unit("BETA-9", "INFANTRY", "beta", built=1)]
+    report = battle(units, {"ALPHA": 6, "BETA": 1}, "beta")
+    assert side(report, "ALPHA")["dice_bonus"] == 2.5
+    assert side(report, "ALPHA")["total"] == 5.2
+    assert side(report, "BETA")["units"][0]["modifiers"] == {"inexperienced": -0.2}
+    assert report["survivor_strength"] == 4 and "ALPHA" not in report["destroyed"]
+
+
+def test_manned_fort_penalty_and_a_tie_destroys_both_sides():
+    # BETA's fort at b-field is manned: attackers -30% -> 4 x 0.7 = 2.8
+    # BETA: 1 entrenched infantry 1.3 + roll 5 over 2: 1.5 -> 2.8; a tie: nobody survives
+    state = fresh_state()
+    state["territories"]["b-field"]["fort"] = True
+    units = [unit(f"ALPHA-{i}", "INFANTRY", "b-field", moved=True, entered_from="mid-two")
+             for i in (1, 2, 3, 4)] + [unit("BETA-1", "INFANTRY", "b-field")]
+    report = battle(units, {"ALPHA": 2, "BETA": 5}, "b-field", state=state)
+    assert side(report, "ALPHA")["units"][0]["modifiers"] == {"fort": -0.3}
+    assert side(report, "ALPHA")["total"] == side(report, "BETA")["total"] == 2.8
+    assert report["winner"] is None
+    assert report["destroyed"] == {"ALPHA": ["ALPHA-1", "ALPHA-2", "ALPHA-3", "ALPHA-4"],
+                                   "BETA": ["BETA-1"]}
+
+
+def test_forts_next_door_weaken_attackers_and_defenders():
+    # ALPHA holds a fort in mid-one, BETA one in beta; ALPHA attacks BETA's mid-two from mid-one
+    # ALPHA: 2 x (1 - 0.15: BETA's fort next to BETA's tile) = 1.7
+    # BETA: 2 x (1 + 0.3 entrenched - 0.15: ALPHA's fort next door) = 2.3; rolls 4 and 4
+    # difference 0.6, defenders round up from a half -> 1 survivor
+    state = fresh_state()
+    state["territories"]["mid-one"].update(owner="ALPHA", fort=True)
+    state["territories"]["mid-two"]["owner"] = "BETA"
+    state["territories"]["beta"]["fort"] = True
+    units = [unit("ALPHA-1", "INFANTRY", "mid-two", moved=True, entered_from="mid-one"),
+             unit("ALPHA-2", "INFANTRY", "mid-two", moved=True, entered_from="mid-one"),
+             unit("BETA-1", "INFANTRY", "mid-two"), unit("BETA-2", "INFANTRY", "mid-two")]
+    report = battle(units, {"ALPHA": 4, "BETA": 4}, "mid-two", state=state)
+    assert side(report, "ALPHA")["total"] == 1.7
+    assert side(report, "BETA")["units"][0]["modifiers"] == {"entrenched": 0.3, "enemy fort near": -0.15}
+    assert side(report, "BETA")["total"] == 2.3
+    assert report["winner"] == "BETA" and report["survivor_strength"] == 1
+    assert report["destroyed"] == {"ALPHA": ["ALPHA-1", "ALPHA-2"], "BETA": ["BETA-2"]}
+
+
+def test_surprise_attack_on_unprepared_defenders():
+    # ALPHA declared war this turn, attacking with 2 infantry hidden by espionage:
+    # 2 x 1.5 = 3, roll 3 over 1: 4.5; BETA entrenched but unprepared: 2 x 1.2 = 2.4
+    # difference 2.1 -> 2 survivors
+    units = [unit("ALPHA-1", "INFANTRY", "b-field", moved=True, entered_from="mid-three", hidden_until=1),
+             unit("ALPHA-2", "INFANTRY", "b-field", moved=True, entered_from="mid-three", hidden_until=1),
+             unit("BETA-1", "INFANTRY", "b-field"), unit("BETA-2", "INFANTRY", "b-field")]
+    report = battle(units, {"ALPHA": 3, "BETA": 1}, "b-field", start_wars=(), wars={("ALPHA", "BETA")})
+    assert side(report, "ALPHA")["units"][0]["modifiers"] == {"surprise": 0.5}
+    assert side(report, "BETA")["units"][0]["modifiers"] == {"entrenched": 0.3, "unprepared": -0.1}
+    assert side(report, "ALPHA")["total"] == 4.5 and side(report, "BETA")["total"] == 2.4
+    assert report["survivor_strength"] == 2 and "ALPHA" not in report["destroyed"]
+
+
+def test_ambush_in_a_plain_tile():
+    # BETA walks 3 infantry into mid-three onto 2 hidden ALPHA infantry:
+    # ALPHA 2 x (1 + 0.3 + 0.6) = 3.8; BETA 3; rolls 2 and 2
+    # difference 0.8, defenders round up -> 1 survivor
+    units = [unit("ALPHA-1", "INFANTRY", "mid-three", hidden_until=1),
+             unit("ALPHA-2", "INFANTRY", "mid-three", hidden_until=1)] + [
+        unit(f"BETA-{i}", "INFANTRY", "mid-three", moved=True, entered_from="b-field") for i in (1, 2, 3)]
+    report = battle(units, {"ALPHA": 2, "BETA": 2}, "mid-three")
+    assert side(report, "ALPHA")["units"][0]["modifiers"] == {"entrenched": 0.3, "ambush": 0.6}
+    assert side(report, "ALPHA")["total"] == 3.8
+    assert report["winner"] == "ALPHA" and report["survivor_strength"] == 1
+    assert report["destroyed"]["ALPHA"] == ["ALPHA-2"]
+
+
+def test_last_stand_against_morale():
+    # GAMMA holds nothing but gamma and has no other unit: last stand +100%
+    # GAMMA: 1 x (1 + 0.3 + 1.0) = 2.3, roll 6 against 1: +2.5 -> 4.8
+    # ALPHA with morale 2 (+50%): 4 x 1.5 = 6; difference 1.2 -> attackers 1 survivor
+    state = fresh_state()
+    state["territories"]["g-field"]["owner"] = None
+    units = [unit(f"ALPHA-{i}", "INFANTRY", "gamma", moved=True, entered_from="mid-three")
+             for i in (1, 2, 3, 4)] + [unit("GAMMA-1", "INFANTRY", "gamma")]
+    report = battle(units, {"ALPHA": 1, "GAMMA": 6}, "gamma", state=state,
+                    start_wars=(("ALPHA", "GAMMA"),), morale={"ALPHA": 2})
+    assert side(report, "GAMMA")["units"][0]["modifiers"] == {"last stand": 1.0, "entrenched": 0.3}
+    assert side(report, "GAMMA")["total"] == 4.8
+    assert side(report, "ALPHA")["units"][0]["modifiers"] == {"morale 2": 0.5}
+    assert side(report, "ALPHA")["total"] == 6.0
+    assert report["winner"] == "ALPHA" and report["survivor_strength"] == 1
+
+
+def test_privateers_against_sea_lane_triremes_guarding_a_ship_yard():
+    # ALPHA's 2 triremes hold the sea-west lane next to ALPHA's ship yard in alpha:
+    # 2 x (1 + 0.3 entrenched - 0.2 sea lane - 0.1 unprepared - 0.2 inspecting trade) = 1.6
+    # BETA's privateers (no war declared) sail in: 2 x 1 = 2, roll 5 over 3: 3.5
+    # difference 1.9 -> 2 survivors; two ships sunk by privateers: 40 gold bounty
+    state = fresh_state()
+    state["sea_lanes"]["sea-west"]["controller"] = "ALPHA"
+    state["territories"]["alpha"]["shipyard"] = True
+    units = [unit("ALPHA-1", "TRIREME", "sea-west"), unit("ALPHA-2", "TRIREME", "sea-west"),
+             unit("BETA-1", "TRIREME", "sea-west", moved=True, entered_from="sea-east", privateer=True),
+             unit("BETA-2", "TRIREME", "sea-west", moved=True, entered_from="sea-east", privateer=True)]
+    report = battle(units, {"ALPHA": 3, "BETA": 5}, "sea-west", state=state, start_wars=(), wars=set())
+    assert side(report, "ALPHA")["units"][0]["modifiers"] == {
+        "sea lane trireme": -0.2, "entrenched": 0.3, "unprepared": -0.1, "inspecting trade": -0.2}
+    assert side(report, "ALPHA")["total"] == 1.6
+    assert side(report, "BETA")["privateers"] is True and side(report, "BETA")["total"] == 3.5
+    assert report["survivor_strength"] == 2
+    assert report["bounty"] == {"BETA": 40}
+
+
+def test_three_sides_one_winner():
+    # all three at war meet in neutral mid-three: ALPHA 3, BETA 2 + 1.5 (roll 5) = 3.5, GAMMA 1
+    # BETA wins by 0.5 over ALPHA; attackers round 0.5 down: nobody survives at all
+    units = [unit(f"ALPHA-{i}", "INFANTRY", "mid-three", moved=True, entered_from="mid-one") for i in (1, 2, 3)]
+    units += [unit(f"BETA-{i}", "INFANTRY", "mid-three", moved=True, entered_from="b-field") for i in (1, 2)]
+    units += [unit("GAMMA-1", "INFANTRY", "mid-three", moved=True, entered_from="gamma")]
+    wars = (("ALPHA", "BETA"), ("ALPHA", "GAMMA"), ("BETA", "GAMMA"))
+    report = battle(units, {"ALPHA": 2, "BETA": 5, "GAMMA": 1}, "mid-three", start_wars=wars)
+    assert [s["total"] for s in report["sides"]] == [3.0, 3.5, 1.0]
+    assert report["winner"] == "BETA" and report["survivor_strength"] == 0
+    assert sum(len(v) for v in report["destroyed"].values()) == 6
+
+
+def test_no_battle_between_states_at_peace():
+    board = small_board()
+    state = fresh_state(board)
+    units = [unit("ALPHA-1", "INFANTRY", "mid-three", moved=True, entered_from="mid-one"),
+             unit("BETA-1", "INFANTRY", "mid-three", moved=True, entered_from="b-field")]
+    ctx = battle_context(state, board, units, wars=set())
+    assert not is_battle(ctx, sides_at(units))
+    ctx = battle_context(state, board, units, wars={("ALPHA", "BETA")})
+    assert is_battle(ctx, sides_at(units))
+
+
+@pytest.mark.parametrize("rolls, bonus", [
+    ({"A": 4, "B": 2}, {"A": 1.5, "B": 0.0}),
+    ({"A": 6, "B": 1}, {"A": 2.5, "B": 0.0}),
+    ({"A": 1, "B": 6}, {"A": 0.0, "B": 2.5}),
+    ({"A": 6, "B": 2}, {"A": 1.5, "B": 0.0}),
+    ({"A": 3, "B": 3}, {"A": 0.0, "B": 0.0}),
+    ({"A": 6, "B": 6, "C": 1}, {"A": 0.0, "B": 0.0, "C": 0.0}),
+    ({"A": 6, "B": 4, "C": 1}, {"A": 2.5, "B": 0.0, "C": 0.0}),
+])
+def test_dice_bonus(rolls, bonus):
+    assert dice_bonus(rolls) == bonus
+
+
+@pytest.mark.parametrize("difference, defending, survivors", [
+    (1.5, True, 2), (1.5, False, 1), (1.4, True, 1), (1.6, False, 2), (0.5, False, 0),
+    (0.5, True, 1), (3.0, False, 3), (0.0, True, 0),
+])
+def test_rounding(difference, defending, survivors):
+    assert round_survivors(difference, defending) == survivors
+
+
+def test_dice_depend_only_on_seed_turn_and_territory():
+    first = roll_dice(11, 3, "mid-two", ["BETA", "ALPHA"])
+    assert first == roll_dice(11, 3, "mid-two", ["ALPHA", "BETA"])
+    assert all(1 <= r <= 6 for r in first.values())
+    samples = {tuple(roll_dice(s, 1, "mid-two", ["ALPHA", "BETA"]).values()) for s in range(30)}
+    assert len(samples) > 5
+
+
+def test_survivors_fill_the_strength_with_whole_units():
+    units = [unit("A-1", "CAVALRY", "x"), unit("A-2", "INFANTRY", "x"), unit("A-3", "INFANTRY", "x"),
+             unit("A-4", "TRANSPORT", "x")]
+    worth = {"A-1": 1.5, "A-2": 1.0, "A-3": 1.0, "A-4": 0.0}
+    assert choose_survivors(units, worth, 2) == {"A-2", "A-3", "A-4"}
+    assert choose_survivors(units, worth, 3) == {"A-1", "A-2", "A-4"}
+    assert choose_survivors(units, worth, 0) == {"A-4"}
