@@ -12,7 +12,7 @@ from services.cli import main
 from services.cli.adjudicate import adjudicate_any
 from services.cli.render import run
 
-CONTRACT = Path(__file__).resolve().parents[1] / "adjudication" / "contract" / "adjudicate-input.jsonl"
+CONTRACT = Path(__file__).resolve().parents[1] / "rules" / "diplomacy" / "contract" / "adjudicate-input.jsonl"
 
 
 def documents() -> list[dict]:

@@ -20,8 +20,8 @@ from services.visibility.maps.pictures import ekonia_picture, map_data_of
 from services.visibility.view import Viewer
 from shared.clock import ManualClock
 from shared.rules.variants import get_variant
-from tests.ekonia.test_visibility_http import twin_games
-from tests.hosting.helpers import Host, hosting
+from tests.games.test_ekonia_hidden_information import twin_games
+from tests.utils.http import Host, hosting
 
 VARIANT = get_variant("ekonia")
 

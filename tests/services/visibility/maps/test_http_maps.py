@@ -9,8 +9,8 @@ import pytest
 from PIL import Image
 
 from shared.clock import ManualClock
-from tests.hosting.helpers import Host, HostedGame, hosting
-from tests.platform.helpers import OPERATOR, bearer
+from tests.utils.http import Host, HostedGame, hosting
+from tests.utils.http import OPERATOR, bearer
 
 
 @pytest.fixture
