@@ -84,7 +84,7 @@ async def play(phases: int, repeats: int) -> None:
             for name, path, params in (("France's map.svg (pending orders)", "map.svg", {"as_france": "1"}),
                                        ("public map.svg of the last resolved phase", "map.svg", {"phase": last}),
                                        ("France's map.png (pending orders)", "map.png", {"as_france": "1"})):
-                times, body = await timed(lambda: get(path, **params), repeats)
+                times, body = await timed(lambda path=path, params=params: get(path, **params), repeats)
                 print(summary(f"HTTP {name}", times, len(body)))
 
             async with host.store.reading() as tx:

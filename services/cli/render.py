@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import IO
+from typing import IO, Any
 
 from services.cli.documents import InputError, read_documents
 
@@ -44,6 +44,7 @@ def run(command: str, argv: list[str], stdin: IO[str] | None = None, stdout: IO 
     except InputError as exc:
         print(f"entente {command}: {exc}", file=sys.stderr)
         return 2
+    out: IO[Any]
     if args.png:
         from services.visibility.maps.png import PngUnavailable, layers_to_png
 

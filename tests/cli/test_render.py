@@ -54,7 +54,8 @@ def test_dirigible_and_ekonia_documents() -> None:
     assert code == 0 and 'data-unit="D LON"' in svg and 'data-order="D LON - NTH"' in svg
     # dirigibles are drawn above ground units: after them in the document, higher on the board
     assert svg.index('data-unit="D LON"') > svg.index('data-unit="F LON"')
-    ekonia = adjudicate_any({"variant": "ekonia", "seed": 3, "orders": {"VIEREN": ["MOVE 1 INFANTRY vieren -> ninerest"]}})
+    ekonia = adjudicate_any({"variant": "ekonia", "seed": 3,
+                             "orders": {"VIEREN": ["MOVE 1 INFANTRY vieren -> ninerest"]}})
     code, svg = render(ekonia)
     assert code == 0 and 'data-unit="VIEREN INFANTRY ninerest"' in svg
     assert 'data-order="MOVE 1 INFANTRY vieren -&gt; ninerest" data-power="VIEREN" data-result="ok"' in svg

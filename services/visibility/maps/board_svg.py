@@ -8,14 +8,28 @@ board's geometry. Every province's region carries ``data-province``, every coast
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from .orders import Shape, shape_of
 from .svg import (
-    FAILED, FONT, INK, LAND, PAPER, SEA, SEA_INK, arrow_head, attr, cross, darker, num,
-    path_d, shorten, text,
+    FAILED,
+    FONT,
+    INK,
+    LAND,
+    PAPER,
+    SEA,
+    SEA_INK,
+    arrow_head,
+    attr,
+    cross,
+    darker,
+    num,
+    path_d,
+    shorten,
+    text,
 )
 
 LEGEND_WIDTH = 310.0
@@ -149,15 +163,16 @@ def _static_board(variant: str, key: str, geometry: Mapping[str, Any], map_data:
 def _overlay(geometry: Mapping[str, Any]) -> str:
     """Borders (coastlines thicker), names and coast markers."""
     kinds = {code: r["kind"] for code, r in geometry["regions"].items()}
-    thin, coast = [], []
+    thin: list[str] = []
+    coastal: list[str] = []
     for border in geometry.get("borders", []):
         a, b = border["between"]
         is_coast = (kinds[a] == "sea") != (kinds[b] == "sea")
         for line in border["lines"]:
-            (coast if is_coast else thin).append(path_d(line, closed=False))
+            (coastal if is_coast else thin).append(path_d(line, closed=False))
     out = [f'<path id="borders" d="{"".join(thin)}" fill="none" stroke="#6b6455" stroke-width="1"'
            ' stroke-linejoin="round"/>',
-           f'<path id="coastlines" d="{"".join(coast)}" fill="none" stroke="#3c3a33" stroke-width="2.6"'
+           f'<path id="coastlines" d="{"".join(coastal)}" fill="none" stroke="#3c3a33" stroke-width="2.6"'
            ' stroke-linejoin="round" stroke-linecap="round"/>',
            f'<rect width="{num(geometry["width"])}" height="{num(geometry["height"])}" fill="none"'
            ' stroke="#3c3a33" stroke-width="3"/>',
@@ -185,7 +200,8 @@ def _ownership(geometry: Mapping[str, Any], owner: Mapping[str, str], colours: M
     for code, power in sorted(owner.items()):
         region = geometry["regions"].get(code)
         if region is not None and power in colours:
-            out.append(f'<path data-owner="{power}" d="{path_d(region["points"])}" fill="{colours[power]}" fill-opacity="0.38"/>')
+            out.append(f'<path data-owner="{power}" d="{path_d(region["points"])}"'
+                       f' fill="{colours[power]}" fill-opacity="0.38"/>')
     out.append("</g>")
     return "\n".join(out)
 
@@ -285,8 +301,10 @@ def _order_svg(geometry: Mapping[str, Any], order: DrawnOrder, shape: Shape, col
         a, b = shorten(here, there, UNIT_RADIUS + 2, UNIT_RADIUS + 1)
         line = f"M{num(a[0])} {num(a[1])}L{num(b[0])} {num(b[1])}"
         width = 4.2 if shape.kind == "move" else 3.2
-        parts.append(f'<path d="{line}" stroke="#ffffff" stroke-width="{num(width + 3)}" stroke-linecap="round" fill="none"/>')
-        parts.append(f'<path d="{line}" stroke="{ink}" stroke-width="{num(width)}" stroke-linecap="round" fill="none"{dash}/>')
+        parts.append(f'<path d="{line}" stroke="#ffffff" stroke-width="{num(width + 3)}"'
+                     ' stroke-linecap="round" fill="none"/>')
+        parts.append(f'<path d="{line}" stroke="{ink}" stroke-width="{num(width)}"'
+                     f' stroke-linecap="round" fill="none"{dash}/>')
         parts.append(f'<polygon points="{arrow_head(b, a, 14)}" fill="{ink}" stroke="#ffffff" stroke-width="1"/>')
         mark = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
     elif shape.kind in ("support_move", "convoy"):
@@ -391,7 +409,8 @@ def _legend_static(map_data: Mapping[str, Any], left: float, height: float) -> s
     y += 28
     out.append(cross(x + 12, y + 12, 6) + f'<text x="{num(x + 34)}" y="{num(y + 17)}">Failed order, removal</text>')
     y += 28
-    out.append(f'<circle cx="{num(x + 12)}" cy="{num(y + 12)}" r="8" fill="{key_colour}" stroke="{FAILED}" stroke-width="2.6"/>'
+    out.append(f'<circle cx="{num(x + 12)}" cy="{num(y + 12)}" r="8" fill="{key_colour}"'
+               f' stroke="{FAILED}" stroke-width="2.6"/>'
                f'<text x="{num(x + 34)}" y="{num(y + 17)}">Dislodged unit</text>')
     y += 28
     out.append(f'<rect x="{num(x)}" y="{num(y + 4)}" width="24" height="16" fill="url(#impassable)"/>'
@@ -414,7 +433,8 @@ def _legend(map_data: Mapping[str, Any], picture: BoardPicture | None, left: flo
     units = {p: len(us) for p, us in (picture.units.items() if picture else ())}
     y = POWERS_TOP
     for power, info in sorted(map_data["powers"].items()):
-        counts = f"{centres.get(power, 0)} / {units.get(power, 0)}" if picture else str(len(info.get("home_centres", ())))
+        counts = (f"{centres.get(power, 0)} / {units.get(power, 0)}" if picture
+                  else str(len(info.get("home_centres", ()))))
         adjust = picture.adjustments.get(power) if picture else None
         if adjust:
             counts += f" ({adjust:+d})"

@@ -9,7 +9,8 @@ each taken from the variant's views of that state.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from shared.rules.variants import Variant, get_variant
 
@@ -57,7 +58,8 @@ def _board_picture(variant: Variant, name: str, doc: Mapping[str, Any]) -> Board
             for check in variant.check_orders(state, power, list(texts)):
                 if check.accepted and check.order:
                     orders.append(DrawnOrder(power, check.order))
-        title, caption, phase = str(doc.get("phase", "")), "Orders (not adjudicated)" if orders else "", doc.get("phase")
+        title, caption = str(doc.get("phase", "")), "Orders (not adjudicated)" if orders else ""
+        phase = doc.get("phase")
         variant.view(state, None)  # the position must be one the variant reads
     return BoardPicture(title, phase, doc.get("units") or {}, doc.get("centers") or doc.get("centres") or {},
                         dislodged, orders, caption, doc.get("devastated") or ())

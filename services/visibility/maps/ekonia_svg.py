@@ -9,12 +9,25 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from .board_svg import DrawnOrder, Layers
 from .svg import (
-    FAILED, FONT, INK, PAPER, SEA_INK, arrow_head, attr, cross, darker, num, path_d, shorten, text,
+    FAILED,
+    FONT,
+    INK,
+    PAPER,
+    SEA_INK,
+    arrow_head,
+    attr,
+    cross,
+    darker,
+    num,
+    path_d,
+    shorten,
+    text,
 )
 
 LEGEND_WIDTH = 330.0
@@ -77,7 +90,8 @@ def ekonia_layers(map_data: Mapping[str, Any], geometry: Mapping[str, Any], pict
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{round(total * scale)}"'
             f' height="{round(max(height, 640) * scale)}"'
             f' viewBox="0 0 {num(total)} {num(max(height, 640))}" font-family="{FONT}" data-variant="ekonia"'
-            f'{" data-phase=" + attr(picture.phase) if picture and picture.phase else ""}>\n<title>{text(title)}</title>')
+            f'{" data-phase=" + attr(picture.phase) if picture and picture.phase else ""}>\n'
+            f'<title>{text(title)}</title>')
     static = _static(map_data, geometry, total, max(height, 640))
     colours = {p: info["colour"] for p, info in map_data["powers"].items()}
     out = []
@@ -132,7 +146,7 @@ def _territories(geometry: Mapping[str, Any], territories: Mapping[str, Mapping[
         if region is None:
             continue
         owner = terr.get("owner")
-        if owner in colours:
+        if owner is not None and owner in colours:
             out.append(f'<path data-owner="{owner}" d="{path_d(region["points"])}" fill="{colours[owner]}"'
                        ' fill-opacity="0.6"/>')
         x, y = region["mark"]
@@ -151,7 +165,8 @@ def _territories(geometry: Mapping[str, Any], territories: Mapping[str, Mapping[
         region = geometry["regions"].get(tid)
         if region is None:
             continue
-        stroke = colours.get(holder, "#222222" if holder == PRIVATEERS else LANE_STROKE)
+        unheld = "#222222" if holder == PRIVATEERS else LANE_STROKE
+        stroke = colours.get(holder, unheld) if holder is not None else unheld
         points = [[x + (region["unit"][0] - x) * 0.12, y + (region["unit"][1] - y) * 0.12] for x, y in region["points"]]
         out.append(f'<path data-lane="{tid}"{f" data-holder={attr(holder)}" if holder else ""} d="{path_d(points)}"'
                    f' fill="none" stroke="{stroke}" stroke-width="2.5" stroke-dasharray="6 4"/>')
@@ -203,7 +218,8 @@ def _units(geometry: Mapping[str, Any], counts: Counter, colours: Mapping[str, s
                        f'<rect x="{num(x - 11)}" y="{num(y - 7)}" width="22" height="14" rx="3" fill="{colour}"'
                        f' stroke="{darker(colour, 0.45) if owner in colours else "#000000"}" stroke-width="1.2"{dash}/>'
                        f'<text x="{num(x)}" y="{num(y + 4)}" fill="#ffffff">{text(label)}</text>'
-                       f"<title>{text(owner.title())}: {count} {text(unit_type.lower())}{' (' + mark + ')' if mark else ''}"
+                       f"<title>{text(owner.title())}: {count} {text(unit_type.lower())}"
+                       f"{' (' + mark + ')' if mark else ''}"
                        "</title></g>")
     out.append("</g>")
     return "\n".join(out)
@@ -222,7 +238,8 @@ def _orders(geometry: Mapping[str, Any], orders: Sequence[DrawnOrder], colours: 
                 line = f"M{num(start[0])} {num(start[1])}L{num(end[0])} {num(end[1])}"
                 dash = ' stroke-dasharray="7 5"' if failed else ""
                 parts.append(f'<path d="{line}" stroke="#ffffff" stroke-width="7" stroke-linecap="round" fill="none"/>'
-                             f'<path d="{line}" stroke="{colour}" stroke-width="4" stroke-linecap="round" fill="none"{dash}/>'
+                             f'<path d="{line}" stroke="{colour}" stroke-width="4"'
+                             f' stroke-linecap="round" fill="none"{dash}/>'
                              f'<polygon points="{arrow_head(end, start, 13)}" fill="{colour}"/>')
                 if failed:
                     parts.append(cross((start[0] + end[0]) / 2, (start[1] + end[1]) / 2, 6))
@@ -250,18 +267,21 @@ def _legend(map_data: Mapping[str, Any], picture: EkoniaPicture | None, colours:
     out.append(f'<text x="{num(x)}" y="34" font-size="20" font-weight="bold">{text(title[:28])}</text>')
     y = 60.0
     if picture and picture.phase:
-        out.append(f'<text x="{num(x)}" y="{num(y)}" font-size="16">Turn {text(picture.phase[1:].lstrip("0") or "0")}</text>')
+        turn = text(picture.phase[1:].lstrip("0") or "0")
+        out.append(f'<text x="{num(x)}" y="{num(y)}" font-size="16">Turn {turn}</text>')
     y = 96.0
     owned = Counter(t.get("owner") for t in (picture.public.get("territories", {}).values() if picture else
                                              map_data["territories"].values()))
     out.append(f'<text x="{num(x)}" y="{num(y - 10)}" font-weight="bold">State</text>'
-               f'<text x="{num(left + LEGEND_WIDTH - 18)}" y="{num(y - 10)}" text-anchor="end" font-weight="bold">land</text>')
+               f'<text x="{num(left + LEGEND_WIDTH - 18)}" y="{num(y - 10)}" text-anchor="end"'
+               ' font-weight="bold">land</text>')
     alive = set(picture.alive) if picture else set(map_data["powers"])
     for sid, info in sorted(map_data["powers"].items()):
         name = info["name"] + ("" if sid in alive else " (out)")
         out.append(f'<rect x="{num(x)}" y="{num(y + 6)}" width="22" height="16" fill="{colours[sid]}" stroke="{INK}"'
                    f' stroke-width="0.8"/><text x="{num(x + 30)}" y="{num(y + 20)}">{text(name)}</text>'
-                   f'<text x="{num(left + LEGEND_WIDTH - 18)}" y="{num(y + 20)}" text-anchor="end">{owned.get(sid, 0)}</text>')
+                   f'<text x="{num(left + LEGEND_WIDTH - 18)}" y="{num(y + 20)}" text-anchor="end">'
+                   f'{owned.get(sid, 0)}</text>')
         y += 24
     y += 26
     if picture:
@@ -274,7 +294,8 @@ def _legend(map_data: Mapping[str, Any], picture: EkoniaPicture | None, colours:
             for order in list(picture.orders)[:14]:
                 mark = "" if order.result in (None, "ok") else f" ({order.result})"
                 fill = f' fill="{FAILED}"' if order.result in ("failed", "invalid") else ""
-                out.append(f'<text x="{num(x)}" y="{num(y)}" font-size="12"{fill}>{text((order.order + mark)[:44])}</text>')
+                label = text((order.order + mark)[:44])
+                out.append(f'<text x="{num(x)}" y="{num(y)}" font-size="12"{fill}>{label}</text>')
                 y += 16
             if len(picture.orders) > 14:
                 out.append(f'<text x="{num(x)}" y="{num(y)}" font-size="12">and {len(picture.orders) - 14} more</text>')

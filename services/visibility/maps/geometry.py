@@ -2,9 +2,9 @@
 
 The standard board's geometry is package data made by ``standard_geometry.py``; Tale of
 Ekonia's is its hex grid, as the variant's map data gives it (laid out by the rules' own
-drawing, shared/rules/ekonia/draw.py, so that both pictures of that map agree). Both come in one shape: ``width``, ``height``,
-``regions`` (id -> kind, points, unit, label, and centre for supply centres), ``coasts``,
-``borders``.
+drawing, shared/rules/ekonia/draw.py, so that both pictures of that map agree). Both come in
+one shape: ``width``, ``height``, ``regions`` (id -> kind, points, unit, label, and centre for
+supply centres), ``coasts``, ``borders``.
 """
 from __future__ import annotations
 
@@ -40,7 +40,8 @@ def ekonia_geometry() -> dict[str, Any]:
     for name, c in sorted(cells.items()):
         x, y = c["centre"][0] - min_x, c["centre"][1] - min_y
         kind = data["territories"][name]["kind"] if name in data["territories"] else "impassable"
-        regions[name] = {"kind": kind, "points": [[round(px - min_x, 1), round(py - min_y, 1)] for px, py in c["corners"]],
+        points = [[round(px - min_x, 1), round(py - min_y, 1)] for px, py in c["corners"]]
+        regions[name] = {"kind": kind, "points": points,
                          "unit": [round(x, 1), round(y + 4, 1)], "label": [round(x, 1), round(y + 30, 1)],
                          "mark": [round(x, 1), round(y - 24, 1)]}
     return {"board": "ekonia", "width": round(width, 1), "height": round(height, 1), "regions": regions,

@@ -8,8 +8,9 @@ Ekonia's map takes the view's public map and the viewer's own section (docs/maps
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 from shared.errors import Conflict, NotFound, Unprocessable
 from shared.game.state import GameState
@@ -111,7 +112,8 @@ def board_picture(title: str, view: Mapping[str, Any], entry: Mapping[str, Any] 
                         position.get("points", {}))
 
 
-def ekonia_picture(title: str, view: Mapping[str, Any], entry: Mapping[str, Any] | None, viewer: Viewer) -> EkoniaPicture:
+def ekonia_picture(title: str, view: Mapping[str, Any], entry: Mapping[str, Any] | None,
+                   viewer: Viewer) -> EkoniaPicture:
     """Tale of Ekonia's picture from a view: its public map and the viewer's own section."""
     position = view["position"]
     own = [position["own"]] if position.get("own") else []

@@ -36,6 +36,7 @@ def _cairo() -> tuple[Any, Any, Any]:
 def _draw(document: str, background: bytes | None) -> Any:
     """A cairo image surface with ``document`` drawn on ``background`` (pixels of the same
     size, or None for a transparent start)."""
+    PNGSurface: Any  # CairoSVG's class, untyped; declared so that mypy lets it be a base class
     cairo, Tree, PNGSurface = _cairo()
 
     class OnBackground(PNGSurface):
@@ -68,7 +69,8 @@ def _encode(surface: Any) -> bytes:
     row = width * 3
     raw = b"".join(b"\x00" + rgb[y * row:(y + 1) * row] for y in range(height))
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(raw, 1)) + _chunk(b"IEND", b"")
+    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(raw, 1))
+            + _chunk(b"IEND", b""))
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import math
 import sys
-from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -166,8 +165,9 @@ def drawing_graph(data: dict[str, Any]) -> tuple[dict[str, Point], list[tuple[st
     for i, name in enumerate(frame):
         points[name] = project(*FRAME[i])
         after = frame[(i + 1) % len(frame)]
-        edges |= {(name, after), tuple(sorted((name, BOUNDARY[i]))),
-                  tuple(sorted((name, BOUNDARY[(i + 1) % len(BOUNDARY)])))}
+        beside, next_beside = BOUNDARY[i], BOUNDARY[(i + 1) % len(BOUNDARY)]
+        edges |= {(name, after), (min(name, beside), max(name, beside)),
+                  (min(name, next_beside), max(name, next_beside))}
     return points, sorted(edges)
 
 

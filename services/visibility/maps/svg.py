@@ -34,7 +34,8 @@ def path_d(points: Sequence[Sequence[float]], closed: bool = True) -> str:
     return d + "Z" if closed else d
 
 
-def shorten(a: Sequence[float], b: Sequence[float], start: float, end: float) -> tuple[tuple[float, float], tuple[float, float]]:
+def shorten(a: Sequence[float], b: Sequence[float], start: float,
+            end: float) -> tuple[tuple[float, float], tuple[float, float]]:
     """The segment a-b with ``start`` pixels cut from a's end and ``end`` from b's."""
     dx, dy = b[0] - a[0], b[1] - a[1]
     length = math.hypot(dx, dy) or 1.0

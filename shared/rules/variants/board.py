@@ -11,7 +11,7 @@ from shared.rules.diplomacy.orders import Order
 from shared.rules.diplomacy.phase import Phase, PhaseType, Season
 from shared.rules.diplomacy.position import DislodgedUnit, OrderResult, PowerUnit
 
-from .base import OrderCheck, PhaseKind, every_order_and_dislodgement
+from .base import Opening, OrderCheck, PhaseKind, every_order_and_dislodgement
 
 
 @lru_cache(maxsize=65536)
@@ -62,7 +62,7 @@ POWER_COLOURS = {
 Germany grey, Italy green, Russia purple, Turkey yellow."""
 
 
-def board_map_data(variant: "BoardVariant") -> dict[str, Any]:
+def board_map_data(variant: BoardVariant) -> dict[str, Any]:
     """The Diplomacy board as a variant plays it: provinces, adjacency by unit type and coast,
     powers and the opening position (docs/maps.md)."""
     game_map = load_map(variant.name)
@@ -80,8 +80,9 @@ def board_map_data(variant: "BoardVariant") -> dict[str, Any]:
     opening = variant.opening(variant.default_settings, 0)
     adjacency = {"A": army, "F": fleet}
     if any(t.value == "D" for t in game_map.unit_types):
-        adjacency["D"] = {code: sorted(set(army.get(code, ())) | {n.split("/")[0] for loc in game_map.fleet_locations(code)
-                                                                  for n in fleet.get(loc, ())})
+        adjacency["D"] = {code: sorted(set(army.get(code, ()))
+                                       | {n.split("/")[0] for loc in game_map.fleet_locations(code)
+                                          for n in fleet.get(loc, ())})
                           for code, p in sorted(game_map.provinces.items()) if p.kind != "impassable"}
     return {"variant": variant.name, "board": "standard", "unit_types": [t.value for t in game_map.unit_types],
             "powers": powers, "provinces": provinces, "adjacency": adjacency,
@@ -100,6 +101,7 @@ class BoardVariant:
     centre, and the game ends by victory or draw, never by the calendar."""
 
     name: str
+    default_settings: Mapping[str, Any]
     engine_version = ENGINE_VERSION
 
     def powers(self) -> list[str]:
@@ -115,6 +117,9 @@ class BoardVariant:
     def board(self, state: Mapping[str, Any]) -> dict[str, Any]:
         """The board every viewer sees: units, centres and adjustments by power."""
         return self.view(state, None)
+
+    def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
+        raise NotImplementedError
 
     def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         raise NotImplementedError

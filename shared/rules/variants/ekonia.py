@@ -52,7 +52,7 @@ def check_orders(state: Mapping[str, Any], board: Board, power: str,
     return checks
 
 
-def ekonia_map_data(variant: "EkoniaVariant") -> dict[str, Any]:
+def ekonia_map_data(variant: EkoniaVariant) -> dict[str, Any]:
     """The hex map of Tale of Ekonia: territories and seas with their cells, sea lanes,
     adjacency, the states at the start with their colours, and the opening (docs/maps.md)."""
     from shared.rules.ekonia.draw import HEX_SIZE, hex_centre, hex_corners, state_colours

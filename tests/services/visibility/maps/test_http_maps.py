@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import io
 import re
-from typing import AsyncIterator
+from collections.abc import AsyncIterator
 
 import pytest
 from PIL import Image
@@ -53,7 +53,8 @@ async def test_the_empty_boards_name_every_province_and_coast(host: Host) -> Non
         assert response.status_code == 200 and response.headers["content-type"].startswith("image/svg+xml")
         provinces = set(attribute(response.text, "data-province"))
         assert len(provinces) == 76 and {"PAR", "SWI", "NAO"} <= provinces
-        assert set(attribute(response.text, "data-coast")) == {"BUL/EC", "BUL/SC", "SPA/NC", "SPA/SC", "STP/NC", "STP/SC"}
+        assert set(attribute(response.text, "data-coast")) == {"BUL/EC", "BUL/SC", "SPA/NC", "SPA/SC",
+                                                               "STP/NC", "STP/SC"}
         assert attribute(response.text, "data-unit") == [] and attribute(response.text, "data-order") == []
     ekonia = (await host.client.get("/variants/ekonia/map.svg")).text
     territories = (await host.client.get("/variants/ekonia")).json()["territories"]
@@ -130,4 +131,5 @@ async def test_the_png_is_a_wide_picture_with_a_board_on_it(host: Host) -> None:
     assert most < 0.6 * 300 * 220
     colour = (await host.client.get("/variants/standard")).json()["powers"]["FRANCE"]["colour"]
     france_blue = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))  # France's units are on it
-    assert any(sum(abs(a - b) for a, b in zip(seen, france_blue)) < 12 for _, seen in image.getcolors(10**6))
+    assert any(sum(abs(a - b) for a, b in zip(seen, france_blue, strict=True)) < 12
+               for _, seen in image.getcolors(10**6))
