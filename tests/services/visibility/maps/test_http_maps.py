@@ -9,8 +9,7 @@ import pytest
 from PIL import Image
 
 from shared.clock import ManualClock
-from tests.utils.http import Host, HostedGame, hosting
-from tests.utils.http import OPERATOR, bearer
+from tests.utils.http import OPERATOR, Host, HostedGame, bearer, hosting
 
 
 @pytest.fixture
