@@ -79,11 +79,10 @@ def _movement(position: Position, orders: Mapping[Power, Sequence[Order]], game_
     air = resolve_air(position.air_units, position.units, air_orders, position.phase, game_map)
     given = [(power, order) for _, power, order in air.ground_supports]
     ground = resolve_movement(position, ground_orders, game_map, air_supports=given)
-    air_results = list(air.results)
-    for (index, _, order), matched in zip(air.ground_supports, ground.air_supports_given, strict=True):
-        if not matched:
-            air_results[index] = OrderResult(air_results[index].power, order, "fails", _unmatched(order, position))
-    results = _interleave(slots, iter(air_results), iter(ground.results))
+    unmatched = {index: OrderResult(power, order, "fails", _unmatched(order, position))
+                 for (index, power, order), matched in zip(air.ground_supports, ground.air_supports_given, strict=True)
+                 if not matched}
+    results = _interleave(slots, iter(air.with_answers(unmatched)), iter(ground.results))
 
     dislodged = tuple(sorted(ground.dislodged, key=lambda d: (d.power, d.unit.location)))
     reported = dislodged + air.disbanded
