@@ -170,7 +170,7 @@ async def start_game(store: EventStore, game_id: str, metadata: dict | None = No
             raise Conflict(f"game {game_id} needs {needed} players to start, has {len(state.seats)}",
                            code="not_enough_players")
         started = started_event(state, secrets.randbits(63))
-        deadline = deadlines.deadline_for(state, started.phase, now)
+        deadline = deadlines.opening_deadline(state, started.phase, now)
         return await append_events(tx, state, [started, deadline], metadata, now)
 
 

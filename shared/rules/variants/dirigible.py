@@ -142,11 +142,17 @@ def outcome_of(before: Position, resolution: Resolution) -> PhaseOutcome:
         winners=sorted(resolution.winners), details=details)
 
 
+SEATS = 7  # one power each: the small games of the standard game are not offered
+
+
 class DirigibleVariant(BoardVariant):
     name = NAME
-    default_settings = {"player_count": 7}
+    default_settings = {"player_count": SEATS}
 
     def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
+        players = settings.get("player_count", SEATS)
+        if players != SEATS:  # docs/rules/dirigible.md, reading R12
+            raise ValueError(f"a Dirigible game seats {SEATS} players, one power each, not {players}")
         position = opening_position(NAME, load_map(NAME))
         powers = sorted(load_map(NAME).powers)
         return Opening(str(position.phase), dirigible_position_to_document(position),
