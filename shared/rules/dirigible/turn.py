@@ -10,6 +10,7 @@ only; victory (19 undevastated centres) is checked then. Devastation lasts to th
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 
 from shared.rules.diplomacy.adjudicate import update_centres
 from shared.rules.diplomacy.geography import GameMap, load_map
@@ -177,7 +178,9 @@ def _retreats(position: Position, orders: Mapping[Power, Sequence[Order]], game_
     )
     after = Position(position.phase, dict(outcome.units), dict(position.centres), (), position.variant,
                      dict(position.air_units), frozenset(devastated))
-    return _season_end(position, results, after, game_map, threshold, outcome.disbanded)
+    # reported like every disbanded unit: with no retreat left (docs/rules/dirigible.md, R10)
+    disbanded = tuple(replace(d, retreats=()) for d in outcome.disbanded)
+    return _season_end(position, results, after, game_map, threshold, disbanded)
 
 
 def _devastation(power: Power, order: Devastate, options: Mapping[str, PowerUnit], retreats_to: set[str],
