@@ -192,7 +192,8 @@ def test_rule_1_the_same_support_given_twice_by_a_dirigible_counts_once() -> Non
 
 def test_rule_1_a_dirigible_ordered_to_hold_and_to_support_holds_and_gives_no_support() -> None:
     units = {"ENGLAND": ["D BEL", "A PIC"], "FRANCE": ["A BEL"]}
-    for orders in (["A PIC - BEL", "D BEL H", "D BEL S A PIC - BEL"], ["A PIC - BEL", "D BEL S A PIC - BEL", "D BEL H"]):
+    for orders in (["A PIC - BEL", "D BEL H", "D BEL S A PIC - BEL"],
+                   ["A PIC - BEL", "D BEL S A PIC - BEL", "D BEL H"]):
         out = adjudicate("S1901M", units, {"ENGLAND": orders}, HOMES)
         assert [r for _, r in results(out, "ENGLAND")] == ["fails", "void", "void"]
         assert reasons(out, "ENGLAND")[1:] == ["void: conflicting orders for D BEL"] * 2

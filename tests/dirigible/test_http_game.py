@@ -133,7 +133,8 @@ async def test_a_dirigible_game_from_winter_1900_to_winter_1901_over_http(
     winter = await play(table, "W1901A", {"FRANCE": ["A MAR D"], "GERMANY": ["A KIE B"]})
     assert winter["orders"]["FRANCE"] == [
         {"order": "A MAR D", "result": "succeeds", "reason": "removed"},
-        {"order": "F MAO D", "result": "succeeds", "reason": "removal not ordered: removed by the rules, farthest from home"}]
+        {"order": "F MAO D", "result": "succeeds",
+         "reason": "removal not ordered: removed by the rules, farthest from home"}]
     assert results(winter, "GERMANY") == [("A KIE B", "succeeds")]
     assert winter["next_phase"] == "S1902M"
     after = (await table.view("FRANCE"))["position"]

@@ -126,7 +126,8 @@ def resolve_winter(position: Position, orders: Mapping[Power, Sequence[Order]], 
                 break
             (air if pu.unit.type is DIRIGIBLE else ground).pop(pu.unit.province)
             left[power] += UPKEEP[pu.unit.type]
-            results.append(OrderResult(power, Remove(pu.unit), "succeeds", forced_removal_reason(power, civil_disorder)))
+            reason = forced_removal_reason(power, civil_disorder)
+            results.append(OrderResult(power, Remove(pu.unit), "succeeds", reason))
     return WinterOutcome(tuple(results), ground, air, supply_points(position))
 
 
