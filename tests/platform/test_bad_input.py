@@ -193,3 +193,13 @@ async def test_booleans_and_integers_of_request_bodies_are_strict(table: Table) 
     schemas = (await client.get("/openapi.json")).json()["components"]["schemas"]  # strictness reads as before
     assert schemas["DrawVote"]["properties"]["vote"]["type"] == "boolean"
     assert schemas["ExtendDeadline"]["properties"]["minutes"]["type"] == "integer"
+
+
+async def test_an_order_of_200_characters_is_taken_and_one_of_201_refused_as_docs_notation_says(table: Table) -> None:
+    orders = f"/games/{table.game_id}/orders"
+    taken = await table.client.put(orders, json={"orders": ["A PAR - BUR".ljust(200)]}, headers=table.player("FRANCE"))
+    assert taken.status_code == 200, taken.text
+    assert taken.json()["orders"][0]["order"] == "A PAR - BUR"
+    error = error_of(await table.client.put(orders, json={"orders": ["A PAR - BUR".ljust(201)]},
+                                            headers=table.player("FRANCE")), 422)
+    assert (error["code"], error["where"]) == ("invalid_request", "body.orders[0]")

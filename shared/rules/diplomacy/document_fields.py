@@ -46,13 +46,13 @@ def dislodged_items(raw: Any, game_map: GameMap) -> list[tuple[Power, str, Any]]
     if not isinstance(raw, (list, Mapping)):
         raise DocumentError("dislodged: expected an object keyed by power, or a list of objects with power")
     if isinstance(raw, list):
-        items = []
+        items: list[tuple[Power, str, Any]] = []
         for index, item in enumerate(raw):
             field = f"dislodged[{index}]"
             if not isinstance(item, Mapping):
                 raise DocumentError(f"{field}: expected an object with power, unit and attacker_from")
             power = item.get("power")
-            key = power.strip().upper() if isinstance(power, str) else power
+            key = power.strip().upper() if isinstance(power, str) else ""
             if key not in game_map.power_info:
                 raise DocumentError(f"{field}.power: unknown power {power!r}")
             items.append((key, field, {k: v for k, v in item.items() if k != "power"}))
