@@ -1,4 +1,4 @@
-"""The Dirigible variant (issue 5) behind the ``Variant`` protocol.
+"""The Dirigible variant behind the ``Variant`` protocol.
 
 A thin adapter: the rules live in ``shared.rules.dirigible``; this module turns
 JSON documents into engine values and back. The game opens in Winter 1900 with no units:
