@@ -1,4 +1,4 @@
-"""The ``entente adjudicate`` document as users chain it (docs/api.md, "The document"): an output
+"""The ``entente adjudicate`` document as users chain it (docs/api.md, "The entente adjudicate document"): an output
 read back as the next phase's document, the views' spellings and shapes, unknown fields refused.
 The command's own ``run`` reads stdin and writes stdout as the installed command does (which
 tests/adjudication/test_cli_adjudicate.py runs as a process); one chain here runs the process too."""
@@ -33,11 +33,12 @@ def adjudicate(document: dict[str, Any]) -> Done:
 
 
 def adjudicated(document: dict[str, Any], *, process: bool = False) -> dict[str, Any]:
-    done = adjudicate(document)
     if process:
         ran = subprocess.run([ENTENTE, "adjudicate"], input=json.dumps(document), capture_output=True, text=True,
                              timeout=120)
         done = Done(ran.returncode, ran.stdout, ran.stderr)
+    else:
+        done = adjudicate(document)
     assert done.returncode == 0, done.stderr
     result: dict[str, Any] = json.loads(done.stdout)
     return result

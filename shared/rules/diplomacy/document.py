@@ -18,7 +18,7 @@ as written with a ``void`` result and the parser's message as the reason. A malf
 document raises ``DocumentError`` (a ValueError) naming the offending field, and so does a
 field the format does not have.
 
-The shapes of outputs and views read back (docs/api.md, "The document"): ``centres`` is
+The shapes of outputs and views read back (docs/api.md, "The entente adjudicate document"): ``centres`` is
 ``centers``; ``dislodged`` may be the views' list; an output's ``next_phase`` and a view's
 ``adjustments`` are ignored; outside a retreat phase the units an output reported disbanded
 (``"retreats": []``) are ignored. So an output, with ``phase`` set to its ``next_phase`` and

@@ -17,7 +17,7 @@ class DocumentError(ValueError):
 
 INPUT_FIELDS = frozenset({"variant", "phase", "edition", "units", "centers", "centres", "dislodged", "orders",
                           "civil_disorder", "victory_centres"})
-"""The fields an ``entente adjudicate`` document may give (docs/api.md, "The document")."""
+"""The fields an ``entente adjudicate`` document may give (docs/api.md, "The entente adjudicate document")."""
 REPORT_FIELDS = frozenset({"next_phase", "winners", "adjustments"})
 """Fields an output or a view writes that mean nothing as input: accepted and ignored, so an
 output (with ``phase`` set to its ``next_phase`` and new ``orders``) reads as the next document."""
