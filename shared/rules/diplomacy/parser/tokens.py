@@ -34,7 +34,8 @@ class Token:
 
 
 def tokenize(text: str) -> list[Token]:
-    read, origin = (text, None) if text.isascii() else _compatibility_form(text)
+    plain = text.isascii() or unicodedata.is_normalized("NFKC", text)  # the usual cases, at C speed
+    read, origin = (text, None) if plain else _compatibility_form(text)
     tokens = []
     for match in _TOKEN.finditer(read):
         kind = match.lastgroup or "other"
