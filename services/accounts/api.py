@@ -144,8 +144,13 @@ def seat_owner(caller: CurrentCaller) -> Caller:
 SeatOwner = Annotated[Caller, Depends(seat_owner)]
 
 
+# Request bodies are strict (docs/api.md, "Errors"): a boolean is true or false, an integer a
+# JSON integer; "yes", 1 or "7" in their place is a client's mistake, answered 422.
+REQUEST_BODY = ConfigDict(extra="forbid", strict=True)
+
+
 class NewBotToken(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST_BODY
     label: str = Field("", max_length=60, description="a note for yourself, e.g. the bot's name")
 
 

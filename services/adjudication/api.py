@@ -21,11 +21,15 @@ from . import service
 log = logging.getLogger("entente.adjudication")
 router = APIRouter(tags=["adjudication"])
 
+# Request bodies are strict (docs/api.md, "Errors"): a boolean is true or false, an integer a
+# JSON integer; "yes", 1 or "7" in their place is a client's mistake, answered 422.
+REQUEST_BODY = ConfigDict(extra="forbid", strict=True)
+
 OrderText = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 
 
 class SubmitOrders(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST_BODY
     orders: list[OrderText] = Field(..., max_length=64, description="orders in any notation the engine reads")
     phase: str | None = Field(None, max_length=10, description=(
         "the phase these orders are meant for, e.g. S1901M; when the game is elsewhere the "
@@ -36,7 +40,7 @@ class SubmitOrders(BaseModel):
 
 
 class ReadyRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST_BODY
     power: str | None = Field(None, max_length=20, description="as for orders: needed only for a seat of several")
     phase: str | None = Field(None, max_length=10, description="the phase meant; 409 wrong_phase when elsewhere")
 
@@ -67,7 +71,7 @@ class SubmissionResult(BaseModel):
 
 
 class ResolveRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST_BODY
     phase: str | None = Field(None, max_length=10, description=(
         "the phase the caller means to resolve, e.g. S1901M: with it a phase is resolved exactly "
         "once however many requests race (the others get 409 phase_already_resolved)"))

@@ -7,12 +7,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from shared.text import UserText
 
+# Request bodies are strict (docs/api.md, "Errors"): a boolean is true or false, an integer a
+# JSON integer; "yes", 1 or "7" in their place is a client's mistake, answered 422.
+REQUEST_BODY = ConfigDict(extra="forbid", strict=True)
+
 
 class SettingsIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST_BODY
     player_count: int | None = Field(None, ge=1, le=7, description=(
-        "players seated; default: the variant's full table (standard and dirigible 7, 2 to 7, "
-        "fewer than seven share the powers as seed 003's table says; ekonia 6, 2 to 6)"))
+        "players seated; default: the variant's full table. standard: 2 to 7 (fewer than seven "
+        "share the powers, docs/hosting.md); dirigible: 7 only; ekonia: 2 to 6 (default 6)"))
     edition: Literal["2000", "2023"] = Field("2000", description="rules edition for civil disorder")
     press: Literal["full", "public", "none"] = Field("full", description=(
         "full: public and private messages; public: public messages only; none: gunboat"))
@@ -30,7 +34,7 @@ class SettingsIn(BaseModel):
 
 
 class CreateGame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST_BODY
     name: UserText = Field(..., min_length=1, max_length=100)
     variant: str = Field("standard", min_length=1, max_length=40)
     settings: SettingsIn = Field(default_factory=SettingsIn)
@@ -92,23 +96,23 @@ class GameList(BaseModel):
 
 
 class FinishGame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST_BODY
     reason: Literal["draw", "abandoned"]
 
 
 class ExtendDeadline(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST_BODY
     minutes: int = Field(..., ge=1, le=30 * 24 * 60, description="at most one phase length per phase, in all")
 
 
 class PauseGame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST_BODY
     minutes: int | None = Field(None, ge=1, le=30 * 24 * 60, description=(
         "how long until the game resumes by itself (default and limit: the game's max_pause_minutes)"))
 
 
 class DrawVote(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST_BODY
     vote: bool = Field(..., description="true: for a draw; false: withdraw the vote")
 
 

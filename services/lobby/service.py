@@ -28,7 +28,7 @@ from shared.events import (
     to_new_event,
 )
 from shared.events_social import SeatLinked, account_stream, members_stream
-from shared.game import deadlines, draws
+from shared.game import deadlines, draws, guards
 from shared.game.repository import append_events, game_row, read_state
 from shared.game.state import GameState, fold
 from shared.rules.variants import get_variant, variant_names
@@ -114,8 +114,7 @@ async def join_game(store: EventStore, game_id: str, metadata: dict | None = Non
     transaction, under the game's lock, and an account already seated here gets 409."""
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)
-        if state.status != "forming":
-            raise Conflict(f"game {game_id} has already started", code="game_started")
+        guards.require_forming(state)
         members = await tx.read_stream(members_stream(game_id)) if account_id else []
         if account_id and any(_seated(record, account_id) for record in members):
             raise Conflict("this account already has a seat in this game", code="already_seated")
@@ -163,14 +162,13 @@ async def start_game(store: EventStore, game_id: str, metadata: dict | None = No
     now = now or SYSTEM_CLOCK.now()
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)
-        if state.status != "forming":
-            raise Conflict(f"game {game_id} has already started", code="game_started")
+        guards.require_forming(state)
         needed = state.settings.player_count
         if len(state.seats) != needed:
             raise Conflict(f"game {game_id} needs {needed} players to start, has {len(state.seats)}",
                            code="not_enough_players")
         started = started_event(state, secrets.randbits(63))
-        deadline = deadlines.deadline_for(state, started.phase, now)
+        deadline = deadlines.opening_deadline(state, started.phase, now)
         return await append_events(tx, state, [started, deadline], metadata, now)
 
 

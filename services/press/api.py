@@ -22,7 +22,7 @@ PowerName = Annotated[str, StringConstraints(min_length=1, max_length=20)]
 
 
 class SendMessage(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)  # as every request body
     to: Literal["all"] | Annotated[list[PowerName], Field(min_length=1, max_length=10)] = Field(
         ..., description='"all" for a public message, or the powers of a private one')
     text: UserText = Field(..., min_length=1, max_length=service.MAX_TEXT)

@@ -45,7 +45,7 @@ def check_message(state: GameState, player_id: str, sender: str | None, to: str 
     press = state.settings.press
     if press == "none":
         raise Forbidden("this is a gunboat game: no messages", code="press_disabled", where="body")
-    recipients = _recipients(state, power, to)
+    recipients = _recipients(state, powers, to)
     if recipients is not None and press == "public":
         raise Forbidden("this game allows public messages only (to: \"all\")", code="private_press_disabled",
                         where="body.to")
@@ -56,7 +56,9 @@ def check_message(state: GameState, player_id: str, sender: str | None, to: str 
     return Draft(power, seat.codename, recipients, text)
 
 
-def _recipients(state: GameState, sender: str, to: str | Sequence[str]) -> list[str] | None:
+def _recipients(state: GameState, seat: Sequence[str], to: str | Sequence[str]) -> list[str] | None:
+    """The powers a private message goes to: those named that another seat plays. The sender's
+    own seat already reads it, whichever of its powers signs (docs/social.md)."""
     if isinstance(to, str):
         if to.lower() != "all":
             raise Unprocessable('"to" is "all" or a list of powers', code="invalid_request", where="body.to")
@@ -66,9 +68,10 @@ def _recipients(state: GameState, sender: str, to: str | Sequence[str]) -> list[
     unknown = [p for p in wanted if p not in in_game]
     if unknown:
         raise Unprocessable(f"not a power of this game: {', '.join(unknown)}", code="unknown_power", where="body.to")
-    others = [p for p in wanted if p != sender]
+    others = [p for p in wanted if p not in seat]
     if not others:
-        raise Unprocessable("a private message needs at least one other power", code="no_recipient", where="body.to")
+        raise Unprocessable("a private message needs at least one power another player plays",
+                            code="no_recipient", where="body.to")
     return others
 
 

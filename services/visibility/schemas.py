@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class GameInfo(BaseModel):
@@ -16,7 +16,9 @@ class GameInfo(BaseModel):
 
 
 class ViewerInfo(BaseModel):
-    kind: Literal["power", "public", "operator"]
+    kind: Literal["power", "player", "public", "operator"] = Field(..., description=(
+        "power: a player seeing as their power; player: a seated player before the powers are "
+        "drawn (a forming game: codename only); public; operator"))
     power: str | None
     codename: str | None
     powers: list[str] = []  # every power of the viewer's seat

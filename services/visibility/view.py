@@ -8,6 +8,7 @@ field:
 | status, phase, must_act        | yes              | yes               | yes      |
 | codenames of all powers        | yes              | yes               | yes      |
 | which power the viewer plays   | own only         | -                 | -        |
+| own codename before the start  | own (``player``) | -                 | -        |
 | units, centres, dislodged      | yes              | yes               | yes      |
 | resolved phases (see below)    | yes              | yes               | yes      |
 | pending orders of this phase   | own only         | none              | all      |
@@ -37,7 +38,7 @@ from shared.rules.variants import get_variant
 
 @dataclass(frozen=True, slots=True)
 class Viewer:
-    kind: Literal["power", "public", "operator"]
+    kind: Literal["power", "player", "public", "operator"]  # player: seated, no power drawn yet
     power: str | None = None
     codename: str | None = None  # a seated player's own codename (also before the powers are drawn)
     powers: tuple[str, ...] = ()  # every power of the viewer's seat (several in small games)
@@ -62,8 +63,8 @@ def viewer_for(caller: Caller, game: GameState, power: str | None) -> Viewer:
             raise Forbidden(f"a player may see only their own power's view, not {wanted}",
                             code="not_your_power", where="query.power")
         codename = seat.codename if seat else None
-        if not own:
-            return Viewer("public", None, codename, player_id=caller.player_id)
+        if not own:  # a seat in a forming game: the powers are drawn at the start
+            return Viewer("player", None, codename, player_id=caller.player_id)
         return Viewer("power", wanted or own[0], codename, own, caller.player_id)
     if wanted:
         raise Forbidden(f"the view of {wanted} needs that player's token", code="not_your_power",

@@ -50,6 +50,14 @@ def deadline_for(state: GameState, phase: str, now: datetime) -> DeadlineSet:
     return DeadlineSet(phase=phase, deadline=now + timedelta(minutes=minutes), minutes=minutes)
 
 
+def opening_deadline(state: GameState, phase: str, now: datetime) -> DeadlineSet:
+    """The deadline of a game's first phase: always the movement clock, whatever the phase.
+    A game opens with a negotiation period (docs/hosting.md): the players have not spoken yet,
+    and a Dirigible game's first phase is its Winter 1900 builds (docs/rules/dirigible.md)."""
+    minutes = state.settings.movement_minutes
+    return DeadlineSet(phase=phase, deadline=now + timedelta(minutes=minutes), minutes=minutes)
+
+
 def due_action(state: GameState, now: datetime) -> DueAction | None:
     """What the clock worker must do with this game now, if anything."""
     if state.status != "active":

@@ -22,6 +22,15 @@ def require_started(state: GameState) -> None:
         raise Conflict(f"game {state.game_id} is finished", code="game_finished")
 
 
+def require_forming(state: GameState) -> None:
+    """409 unless the game still takes players: ``game_started`` or, for a game the operator
+    finished before it started (or one played out), ``game_finished``."""
+    if state.status == "finished":
+        raise Conflict(f"game {state.game_id} is finished", code="game_finished")
+    if state.status != "forming":
+        raise Conflict(f"game {state.game_id} has already started", code="game_started")
+
+
 def require_playing(state: GameState) -> dict[str, Any]:
     """The current state document of a game that is being played (409 otherwise)."""
     require_started(state)

@@ -126,7 +126,8 @@ async def test_a_dirigible_game_from_winter_1900_to_winter_1901_over_http(
     winter = await play(table, "W1901A", {"FRANCE": ["A MAR D"], "GERMANY": ["A KIE B"]})
     assert winter["orders"]["FRANCE"] == [
         {"order": "A MAR D", "result": "succeeds", "reason": "removed"},
-        {"order": "F MAO D", "result": "succeeds", "reason": "civil disorder: removed, farthest from home"}]
+        {"order": "F MAO D", "result": "succeeds",
+         "reason": "removal not ordered: removed by the rules, farthest from home"}]
     assert results(winter, "GERMANY") == [("A KIE B", "succeeds")]
     assert winter["next_phase"] == "S1902M"
     after = (await table.view("FRANCE"))["position"]
@@ -139,3 +140,38 @@ async def test_a_dirigible_game_from_winter_1900_to_winter_1901_over_http(
     replayed = await asyncio.to_thread(run, "replay", [table.game_id, "--database", sqlite_url])
     assert replayed == 0
     assert "5 resolved phases re-adjudicated" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+async def test_reading_R12_a_dirigible_game_for_fewer_than_seven_is_refused(client: httpx.AsyncClient,
+                                                                           players: int) -> None:
+    response = await client.post("/games", json={"name": "Few zeppelins", "variant": "dirigible",
+                                                 "settings": {"player_count": players}})
+    assert response.status_code == 422, response.text
+    error = response.json()["error"]
+    assert error["code"] == "unsupported_player_count"
+    assert error["where"] == "body.settings.player_count"
+    assert f"seats 7 players, one power each, not {players}" in error["message"]
+    assert (await client.get("/games")).json()["games"] == []  # nothing was written
+    seven = await client.post("/games", json={"name": "Zeppelins", "variant": "dirigible",
+                                              "settings": {"player_count": 7}})
+    assert seven.status_code == 201, seven.text
+
+
+async def test_rule_7_the_game_opens_with_a_negotiation_period_on_the_movement_clock(
+        client: httpx.AsyncClient) -> None:
+    response = await client.post("/games", json={"name": "Talks first", "variant": "dirigible",
+                                                 "settings": {"movement_minutes": 2880, "retreat_minutes": 30}})
+    assert response.status_code == 201, response.text
+    game = response.json()
+    for _ in range(7):
+        assert (await client.post(f"/games/{game['id']}/players")).status_code == 201
+    started = await client.post(f"/games/{game['id']}/start", headers=bearer(game["host_token"]))
+    assert started.status_code == 200, started.text
+    summary = started.json()
+    assert summary["phase"] == "W1900A"
+    assert summary["clock"]["phase_minutes"] == 2880  # talks, then the builds: not the 30-minute build clock
+    # the host may extend the opening by up to one such phase length
+    extended = await client.post(f"/games/{game['id']}/extend", headers=bearer(game["host_token"]),
+                                 json={"minutes": 2880})
+    assert extended.status_code == 200, extended.text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.utils.http import Host
+from tests.utils.http import OPERATOR_TOKEN, Host, bearer
 
 TABLE = {
     6: [["AUSTRIA"], ["ENGLAND"], ["FRANCE"], ["GERMANY"], ["RUSSIA"], ["TURKEY"]],
@@ -84,3 +84,21 @@ async def test_two_players_from_1914_and_italy_joins_a_side_in_1915(host: Host) 
     started = next(e for e in await game.game_events() if e["type"] == "GameStarted")
     assert started["schema_version"] == 2 and started["data"]["joins"] == [
         {"power": "ITALY", "player_id": joined[0].player_id, "phase": "S1915M"}]
+
+
+async def test_a_seat_of_several_powers_sends_no_private_message_to_itself(host: Host) -> None:
+    game = await host.started(4)
+    seat = game.player("AUSTRIA")  # Austria and France
+    assert sorted(seat.powers) == ["AUSTRIA", "FRANCE"]
+    url = f"{game.url}/messages"
+    for to in (["FRANCE"], ["AUSTRIA", "FRANCE"]):
+        refused = await host.client.post(url, json={"to": to, "text": "note to self", "from": "AUSTRIA"},
+                                         headers=seat.auth)
+        assert refused.status_code == 422, refused.text
+        assert refused.json()["error"]["code"] == "no_recipient"
+    mixed = await host.client.post(url, json={"to": ["FRANCE", "ENGLAND"], "text": "hello", "from": "AUSTRIA"},
+                                   headers=seat.auth)
+    assert mixed.status_code == 201, mixed.text
+    assert mixed.json()["to"] == ["ENGLAND"]  # the seat's own France reads it already
+    messages = (await host.client.get(url, headers=bearer(OPERATOR_TOKEN))).json()["messages"]
+    assert [m["text"] for m in messages] == ["hello"]

@@ -152,3 +152,54 @@ async def test_control_characters_in_user_text_are_refused_alike_on_both_back_en
     fine = await client.post(f"/games/{table.game_id}/messages", headers=table.player("FRANCE"),
                              json={"to": "all", "text": "line one\nline two\ttabbed"})
     assert fine.status_code == 201, fine.text
+
+
+STRICT_GAME_BODIES = [
+    ({"settings": {"player_count": "7"}}, "body.settings.player_count"),
+    ({"settings": {"player_count": True}}, "body.settings.player_count"),
+    ({"settings": {"player_count": 7.0}}, "body.settings.player_count"),
+    ({"settings": {"movement_minutes": "60"}}, "body.settings.movement_minutes"),
+    ({"settings": {"retreat_minutes": False}}, "body.settings.retreat_minutes"),
+    ({"settings": {"max_pause_minutes": "60"}}, "body.settings.max_pause_minutes"),
+    ({"settings": {"max_turns": "30"}}, "body.settings.max_turns"),
+    ({"settings": {"require_ready": "true"}}, "body.settings.require_ready"),
+    ({"settings": {"public_votes": 1}}, "body.settings.public_votes"),
+    ({"settings": {"reveal_identities": "yes"}}, "body.settings.reveal_identities"),
+    ({"settings": {"host_may_resolve": 0}}, "body.settings.host_may_resolve"),
+]
+
+
+async def test_booleans_and_integers_of_request_bodies_are_strict(table: Table) -> None:
+    """docs/api.md: true or false for a boolean, a JSON integer for an integer; nothing else."""
+    client = table.client
+    before = await all_events(client)
+    for body, where in STRICT_GAME_BODIES:
+        error = error_of(await client.post("/games", json={"name": "Strict", **body}), 422)
+        assert (error["code"], error["where"]) == ("invalid_request", where), body
+    draw = f"/games/{table.game_id}/draw"
+    for vote in ("yes", "no", "true", 1, 0, None):
+        error = error_of(await client.post(draw, json={"vote": vote}, headers=table.player("FRANCE")), 422)
+        assert (error["code"], error["where"]) == ("invalid_request", "body.vote"), vote
+    for act, minutes in (("extend", "120"), ("extend", True), ("pause", "60"), ("pause", 60.0)):
+        error = error_of(await client.post(f"/games/{table.game_id}/{act}", json={"minutes": minutes},
+                                           headers=table.host), 422)
+        assert (error["code"], error["where"]) == ("invalid_request", "body.minutes"), (act, minutes)
+    orders = f"/games/{table.game_id}/orders"
+    error = error_of(await client.put(orders, json={"orders": [], "phase": 1901}, headers=table.player("FRANCE")),
+                     422)
+    assert error["where"] == "body.phase"
+    assert await all_events(client) == before
+    assert (await client.post(draw, json={"vote": True}, headers=table.player("FRANCE"))).status_code == 200
+    schemas = (await client.get("/openapi.json")).json()["components"]["schemas"]  # strictness reads as before
+    assert schemas["DrawVote"]["properties"]["vote"]["type"] == "boolean"
+    assert schemas["ExtendDeadline"]["properties"]["minutes"]["type"] == "integer"
+
+
+async def test_an_order_of_200_characters_is_taken_and_one_of_201_refused_as_docs_notation_says(table: Table) -> None:
+    orders = f"/games/{table.game_id}/orders"
+    taken = await table.client.put(orders, json={"orders": ["A PAR - BUR".ljust(200)]}, headers=table.player("FRANCE"))
+    assert taken.status_code == 200, taken.text
+    assert taken.json()["orders"][0]["order"] == "A PAR - BUR"
+    error = error_of(await table.client.put(orders, json={"orders": ["A PAR - BUR".ljust(201)]},
+                                            headers=table.player("FRANCE")), 422)
+    assert (error["code"], error["where"]) == ("invalid_request", "body.orders[0]")

@@ -57,7 +57,7 @@ from .possible import possible_orders, possible_orders_all
 from .retreats import resolve_retreats
 from .small_games import SmallGame, draw_italy_side, small_game
 
-ENGINE_VERSION = "1"
+ENGINE_VERSION = "2"  # the versions and what changed: docs/rules/standard.md
 
 __all__ = [
     "ENGINE_VERSION",

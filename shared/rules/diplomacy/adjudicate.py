@@ -21,6 +21,13 @@ from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, Re
 from .retreats import resolve_retreats
 
 CIVIL_DISORDER_REMOVAL = "civil disorder: removed, farthest from home"
+RULES_REMOVAL = "removal not ordered: removed by the rules, farthest from home"
+
+
+def forced_removal_reason(power: Power, civil_disorder: frozenset[Power]) -> str:
+    """Why the rules removed a unit: its power missed the deadline (civil disorder), or ordered
+    fewer removals than it owed (docs/rules/standard.md)."""
+    return CIVIL_DISORDER_REMOVAL if power in civil_disorder else RULES_REMOVAL
 
 
 def initial_position(variant: str = "standard", year: int = 1901) -> Position:
@@ -66,7 +73,7 @@ def adjudicate(
         retreats = resolve_retreats(position.units, position.dislodged, orders, civil_disorder=civil_disorder)
         return _season_end(position, retreats.results, retreats.units, game_map, threshold, teams)
     adjustments = resolve_adjustments(position, orders, game_map, edition=edition, civil_disorder=civil_disorder)
-    forced = tuple(OrderResult(pu.power, Remove(pu.unit), "succeeds", CIVIL_DISORDER_REMOVAL)
+    forced = tuple(OrderResult(pu.power, Remove(pu.unit), "succeeds", forced_removal_reason(pu.power, civil_disorder))
                    for pu in adjustments.forced)
     next_phase = position.phase.following()
     new_position = Position(next_phase, adjustments.units, dict(position.centres), (), position.variant)

@@ -15,7 +15,14 @@ Output::
 
 Orders may be written in any notation the parser reads; text it cannot read comes back
 as written with a ``void`` result and the parser's message as the reason. A malformed
-document raises ``DocumentError`` (a ValueError) naming the offending field.
+document raises ``DocumentError`` (a ValueError) naming the offending field, and so does a
+field the format does not have.
+
+The shapes of outputs and views read back (docs/api.md, "The entente adjudicate document"): ``centres`` is
+``centers``; ``dislodged`` may be the views' list; an output's ``next_phase`` and a view's
+``adjustments`` are ignored; outside a retreat phase the units an output reported disbanded
+(``"retreats": []``) are ignored. So an output, with ``phase`` set to its ``next_phase`` and
+new ``orders``, is the next phase's document.
 """
 from __future__ import annotations
 
@@ -26,10 +33,15 @@ from typing import Any
 from .adjudicate import adjudicate
 from .civil_disorder import EDITIONS
 from .document_fields import (
+    INPUT_FIELDS,
+    REPORT_FIELDS,
     DocumentError,
     centres_by_power,
+    centres_field,
+    check_fields,
     checked_list,
     dislodged_by_power,
+    dislodged_items,
     power_list,
     power_mapping,
     units_by_power,
@@ -51,6 +63,7 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
     """Adjudicate one phase given as a contract document; returns the output document. (Each
     variant has its own document reader; ``shared.rules.variants`` picks it by ``"variant"``.)"""
     position = position_from_document(doc)
+    check_fields(doc, INPUT_FIELDS | REPORT_FIELDS)
     game_map = load_map(position.variant)
     edition = doc.get("edition", "2000")
     if edition not in EDITIONS:
@@ -142,9 +155,10 @@ def position_from_document(doc: Any) -> Position:
             units[unit.province] = PowerUnit(power, unit)
 
     centres: dict[str, Power] = {}
-    for power, provinces in power_mapping(doc.get("centers", {}), "centers", game_map).items():
-        for index, province in enumerate(checked_list(provinces, f"centers.{power}")):
-            field = f"centers.{power}[{index}]"
+    spelling = centres_field(doc)
+    for power, provinces in power_mapping(doc.get(spelling, {}), spelling, game_map).items():
+        for index, province in enumerate(checked_list(provinces, f"{spelling}.{power}")):
+            field = f"{spelling}.{power}[{index}]"
             if not isinstance(province, str) or province.strip().upper() not in game_map.supply_centres:
                 raise DocumentError(f"{field}: {province!r} is not a supply centre")
             province = province.strip().upper()
@@ -152,7 +166,7 @@ def position_from_document(doc: Any) -> Position:
                 raise DocumentError(f"{field}: {province} is owned by both {centres[province]} and {power}")
             centres[province] = power
 
-    dislodged = _read_dislodged(doc.get("dislodged", {}), units, game_map)
+    dislodged = _read_dislodged(doc.get("dislodged", {}), units, game_map, phase)
     if dislodged and phase.type is not PhaseType.RETREATS:
         raise DocumentError(f"dislodged: units are dislodged only in a retreat phase, not in {phase}")
     return Position(phase, units, centres, dislodged, variant)
@@ -194,33 +208,45 @@ def default_retreats(unit: Unit, attacker_from: str, units: Mapping[str, PowerUn
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def _read_dislodged(raw: Any, units: Mapping[str, PowerUnit], game_map: GameMap) -> tuple[DislodgedUnit, ...]:
+def _read_dislodged(raw: Any, units: Mapping[str, PowerUnit], game_map: GameMap,
+                    phase: Phase) -> tuple[DislodgedUnit, ...]:
     dislodged: list[DislodgedUnit] = []
     seen: set[str] = set()
-    for power, items in power_mapping(raw, "dislodged", game_map).items():
-        for index, item in enumerate(checked_list(items, f"dislodged.{power}")):
-            field = f"dislodged.{power}[{index}]"
-            if not isinstance(item, Mapping):
-                raise DocumentError(f"{field}: expected an object with unit and attacker_from")
-            unit = read_unit(item.get("unit"), game_map, f"{field}.unit")
-            if unit.province in seen:
-                raise DocumentError(f"{field}: two dislodged units in {unit.province}")
-            seen.add(unit.province)
-            attacker = item.get("attacker_from")
-            if not isinstance(attacker, str) or province_of(attacker.strip().upper()) not in game_map.provinces:
-                raise DocumentError(f"{field}.attacker_from: {attacker!r} is not a province")
-            attacker = province_of(attacker.strip().upper())
-            if "retreats" in item:
-                retreats = []
-                for j, loc in enumerate(checked_list(item["retreats"], f"{field}.retreats")):
-                    if not isinstance(loc, str) or loc.strip().upper() not in game_map.locations:
-                        raise DocumentError(f"{field}.retreats[{j}]: {loc!r} is not a location")
-                    retreats.append(loc.strip().upper())
-                options = tuple(sorted(retreats))
-            else:
-                options = default_retreats(unit, attacker, units, game_map)
-            dislodged.append(DislodgedUnit(power, unit, attacker, options))
+    air = UnitType.DIRIGIBLE in game_map.unit_types
+    for power, field, item in dislodged_items(raw, game_map):
+        if not isinstance(item, Mapping):
+            raise DocumentError(f"{field}: expected an object with unit and attacker_from")
+        if _disbanded_report(item, air, phase):
+            continue
+        unit = read_unit(item.get("unit"), game_map, f"{field}.unit")
+        if unit.province in seen:
+            raise DocumentError(f"{field}: two dislodged units in {unit.province}")
+        seen.add(unit.province)
+        attacker = item.get("attacker_from")
+        if not isinstance(attacker, str) or province_of(attacker.strip().upper()) not in game_map.provinces:
+            raise DocumentError(f"{field}.attacker_from: {attacker!r} is not a province")
+        attacker = province_of(attacker.strip().upper())
+        if "retreats" in item:
+            retreats = []
+            for j, loc in enumerate(checked_list(item["retreats"], f"{field}.retreats")):
+                if not isinstance(loc, str) or loc.strip().upper() not in game_map.locations:
+                    raise DocumentError(f"{field}.retreats[{j}]: {loc!r} is not a location")
+                retreats.append(loc.strip().upper())
+            options = tuple(sorted(retreats))
+        else:
+            options = default_retreats(unit, attacker, units, game_map)
+        dislodged.append(DislodgedUnit(power, unit, attacker, options))
     return tuple(dislodged)
+
+
+def _disbanded_report(item: Mapping[str, Any], air: bool, phase: Phase) -> bool:
+    """Whether an entry is an output's report of a unit disbanded already, read as nothing: a
+    unit with no retreats outside a retreat phase, or (on a map with dirigibles) a dislodged
+    dirigible, which is disbanded at once (docs/rules/dirigible.md)."""
+    if item.get("retreats") != []:
+        return False
+    dirigible = air and isinstance(item.get("unit"), str) and item["unit"].strip().upper().startswith("D ")
+    return dirigible or phase.type is not PhaseType.RETREATS
 
 
 def _read_orders(raw: Any, position: Position, game_map: GameMap) -> list[tuple[Power, str, Order | ParseError]]:

@@ -15,6 +15,53 @@ class DocumentError(ValueError):
     """The input document is malformed; the message names the field."""
 
 
+INPUT_FIELDS = frozenset({"variant", "phase", "edition", "units", "centers", "centres", "dislodged", "orders",
+                          "civil_disorder", "victory_centres"})
+"""The fields an ``entente adjudicate`` document may give (docs/api.md, "The entente adjudicate document")."""
+REPORT_FIELDS = frozenset({"next_phase", "winners", "adjustments"})
+"""Fields an output or a view writes that mean nothing as input: accepted and ignored, so an
+output (with ``phase`` set to its ``next_phase`` and new ``orders``) reads as the next document."""
+
+
+def check_fields(doc: Mapping[str, Any], known: frozenset[str]) -> None:
+    """A field the document format does not have is refused: a misspelt one would be ignored."""
+    for key in doc:
+        if key not in known:
+            raise DocumentError(f"{key}: not a field of the document (expected {', '.join(sorted(known))})")
+
+
+def centres_field(doc: Mapping[str, Any]) -> str:
+    """``centers`` (the documents' spelling) or ``centres`` (the views'): either, not both."""
+    if "centres" in doc:
+        if "centers" in doc:
+            raise DocumentError("centres: give the owned centres once, as centers or as centres")
+        return "centres"
+    return "centers"
+
+
+def dislodged_items(raw: Any, game_map: GameMap) -> list[tuple[Power, str, Any]]:
+    """(power, field, item) for each dislodged unit, from either shape: the documents' object
+    by power, ``{"RUSSIA": [{"unit", "attacker_from", "retreats"}]}``, or the views' list,
+    ``[{"power": "RUSSIA", "unit", "attacker_from", "retreats"}]``."""
+    if not isinstance(raw, (list, Mapping)):
+        raise DocumentError("dislodged: expected an object keyed by power, or a list of objects with power")
+    if isinstance(raw, list):
+        items: list[tuple[Power, str, Any]] = []
+        for index, item in enumerate(raw):
+            field = f"dislodged[{index}]"
+            if not isinstance(item, Mapping):
+                raise DocumentError(f"{field}: expected an object with power, unit and attacker_from")
+            power = item.get("power")
+            key = power.strip().upper() if isinstance(power, str) else ""
+            if key not in game_map.power_info:
+                raise DocumentError(f"{field}.power: unknown power {power!r}")
+            items.append((key, field, {k: v for k, v in item.items() if k != "power"}))
+        return items
+    return [(power, f"dislodged.{power}[{index}]", item)
+            for power, listed in power_mapping(raw, "dislodged", game_map).items()
+            for index, item in enumerate(checked_list(listed, f"dislodged.{power}"))]
+
+
 def power_mapping(raw: Any, field: str, game_map: GameMap) -> dict[Power, Any]:
     if not isinstance(raw, Mapping):
         raise DocumentError(f"{field}: expected an object keyed by power")

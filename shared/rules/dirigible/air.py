@@ -10,12 +10,17 @@ A dirigible that supports a ground unit (only into, or the defence of, its own p
 holds in the air; its support is cut by any move of another power's dirigible into its
 province (a dislodgement comes from such a move too). Uncut supports are handed to the
 ground resolution as extra strength that no army or fleet can cut.
+
+One unit, one order, as on the ground (docs/rules/datc.md, DATC 4.D.3): the same order given
+twice counts once (and shares its result), and two different orders a dirigible could obey
+leave it holding, both void. The translation for the air map sends every support to the
+ground to a plain hold, so the resolver cannot see those conflicts: they are found here.
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from shared.rules.diplomacy.geography import GameMap, load_map
@@ -78,6 +83,14 @@ class AirOutcome:
     air_units: dict[str, PowerUnit]  # the dirigibles after the moves (the dislodged are gone)
     disbanded: tuple[DislodgedUnit, ...]  # dislodged dirigibles: disbanded at once
     ground_supports: tuple[tuple[int, Power, SupportHold | SupportMove], ...]  # (result index, power, order) uncut
+    repeats: Mapping[int, int] = field(default_factory=dict)  # result index of a repeated order -> of its first
+
+    def with_answers(self, answers: Mapping[int, OrderResult]) -> tuple[OrderResult, ...]:
+        """The results with ``answers`` (result index -> new result) put in, repeats included."""
+        results = [answers.get(i, r) for i, r in enumerate(self.results)]
+        for repeat, first in self.repeats.items():
+            results[repeat] = results[first]
+        return tuple(results)
 
 
 def is_air_order(order: Order) -> bool:
@@ -123,7 +136,14 @@ def resolve_air(
     slots: list[tuple[Power, Order, int | None, str]] = []  # power, order, index in translated, void reason
     counts: dict[Power, int] = {}
     ground_supports: list[tuple[int, Power, SupportHold | SupportMove]] = []
+    first_given: dict[tuple[Power, Order], int] = {}
+    repeats: dict[int, int] = {}  # slot of a repeated order -> slot of its first
     for power, order in orders:
+        earlier = first_given.setdefault((power, order), len(slots))
+        if earlier != len(slots):  # the same order again: it counts once
+            repeats[len(slots)] = earlier
+            slots.append((power, order, None, ""))
+            continue
         as_army, void = _as_army(power, order, air_units, ground, game_map)
         if as_army is None:
             slots.append((power, order, None, void))
@@ -136,12 +156,19 @@ def resolve_air(
     flat = iter(outcome.results)
     for power, power_orders in translated.items():
         by_power[power] = [next(flat) for _ in power_orders]
+    conflicting = _conflicting(slots, by_power)
 
     attackers = _effective_attackers(by_power)
     results: list[OrderResult] = []
-    for power, order, index, void in slots:
+    for number, (power, order, index, void) in enumerate(slots):
+        if number in repeats:
+            results.append(results[repeats[number]])
+            continue
         if index is None:
             results.append(OrderResult(power, order, "void", void))
+            continue
+        if number in conflicting:
+            results.append(OrderResult(power, order, "void", f"void: conflicting orders for D {_province(order)}"))
             continue
         answer = by_power[power][index]
         if isinstance(order, (SupportHold, SupportMove)) and order.supported.type is not DIRIGIBLE:
@@ -161,7 +188,19 @@ def resolve_air(
         DislodgedUnit(d.power, Unit(DIRIGIBLE, d.unit.province), d.attacker_from, ())
         for d in outcome.dislodged
     )
-    return AirOutcome(tuple(results), after, disbanded, tuple(ground_supports))
+    return AirOutcome(tuple(results), after, disbanded, tuple(ground_supports), repeats)
+
+
+def _conflicting(slots: Sequence[tuple[Power, Order, int | None, str]],
+                 by_power: Mapping[Power, list[OrderResult]]) -> frozenset[int]:
+    """The slots of dirigibles given two different orders the resolver obeyed (those whose
+    translations are the same hold: a hold and a support to the ground, two such supports)."""
+    obeyed: dict[str, list[int]] = {}
+    for number, (power, order, index, _) in enumerate(slots):
+        unit = getattr(order, "unit", None)
+        if index is not None and isinstance(unit, Unit) and by_power[power][index].result != "void":
+            obeyed.setdefault(unit.province, []).append(number)
+    return frozenset(n for numbers in obeyed.values() if len(numbers) > 1 for n in numbers)
 
 
 def _as_army(power: Power, order: Order, air_units: Mapping[str, PowerUnit],
@@ -180,7 +219,10 @@ def _as_army(power: Power, order: Order, air_units: Mapping[str, PowerUnit],
     if isinstance(order, Move):
         if order.via_convoy:
             return None, "void: dirigibles are never convoyed"
-        return Move(unit, province_of(order.destination)), ""
+        destination = province_of(order.destination)
+        if destination != unit.province and destination not in dirigible_reach(unit.province, game_map.variant):
+            return None, f"void: {order.unit} cannot reach {destination} (a dirigible moves to a neighbour)"
+        return Move(unit, destination), ""
     if isinstance(order, Convoy):
         return None, "void: dirigibles carry nothing"
     if isinstance(order, (SupportHold, SupportMove)):
@@ -194,6 +236,11 @@ def _as_army(power: Power, order: Order, air_units: Mapping[str, PowerUnit],
             return SupportHold(unit, supported), ""
         return SupportMove(unit, supported, province_of(order.destination)), ""
     return None, "void: not a movement-phase order"
+
+
+def _province(order: Order) -> str:
+    unit = getattr(order, "unit", None)
+    return unit.province if isinstance(unit, Unit) else ""
 
 
 def _effective_attackers(by_power: Mapping[Power, list[OrderResult]]) -> dict[str, list[tuple[Power, Move]]]:

@@ -17,8 +17,11 @@ from typing import Any
 from shared.rules.diplomacy.civil_disorder import EDITIONS
 from shared.rules.diplomacy.document import position_from_document, results_per_entry
 from shared.rules.diplomacy.document_fields import (
+    INPUT_FIELDS,
+    REPORT_FIELDS,
     DocumentError,
     centres_by_power,
+    check_fields,
     checked_list,
     dislodged_by_power,
     power_list,
@@ -49,6 +52,7 @@ from .economy import supply_points
 from .turn import adjudicate_dirigible
 
 VARIANT = "dirigible"
+FIELDS = INPUT_FIELDS | REPORT_FIELDS | {"devastated", "points", "balance"}  # the last two: read as nothing
 _DIRIGIBLE_TEXT = re.compile(r"^\s*D\s+([A-Z]{3})\s*$")
 
 
@@ -156,6 +160,7 @@ def _ground_unit(named: Unit, position: Position) -> Unit:
 def adjudicate_dirigible_document(doc: Any) -> dict[str, Any]:
     """``entente adjudicate`` for ``"variant": "dirigible"``: one phase in, its outcome out."""
     position = dirigible_position_from_document(doc)
+    check_fields(doc, FIELDS)
     game_map = load_map(VARIANT)
     edition = doc.get("edition", "2000")
     if edition not in EDITIONS:

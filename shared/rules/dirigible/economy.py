@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from shared.rules.diplomacy.adjudicate import forced_removal_reason
 from shared.rules.diplomacy.adjustments import build_site_problem, home_centre_problem
 from shared.rules.diplomacy.civil_disorder import unit_distance
 from shared.rules.diplomacy.geography import GameMap
@@ -23,7 +24,6 @@ POINTS_PER_CENTRE = 5
 UPKEEP = {ARMY: 4, FLEET: 4, DIRIGIBLE: 3}
 CHEAPEST = min(UPKEEP.values())
 OPENING_YEAR = 1900  # W1900A: the opening builds
-CIVIL_DISORDER_REMOVAL = "civil disorder: removed, farthest from home"
 
 
 def supply_points(position: Position) -> dict[Power, int]:
@@ -126,7 +126,8 @@ def resolve_winter(position: Position, orders: Mapping[Power, Sequence[Order]], 
                 break
             (air if pu.unit.type is DIRIGIBLE else ground).pop(pu.unit.province)
             left[power] += UPKEEP[pu.unit.type]
-            results.append(OrderResult(power, Remove(pu.unit), "succeeds", CIVIL_DISORDER_REMOVAL))
+            reason = forced_removal_reason(power, civil_disorder)
+            results.append(OrderResult(power, Remove(pu.unit), "succeeds", reason))
     return WinterOutcome(tuple(results), ground, air, supply_points(position))
 
 

@@ -10,6 +10,7 @@ only; victory (19 undevastated centres) is checked then. Devastation lasts to th
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 
 from shared.rules.diplomacy.adjudicate import update_centres
 from shared.rules.diplomacy.geography import GameMap, load_map
@@ -79,11 +80,10 @@ def _movement(position: Position, orders: Mapping[Power, Sequence[Order]], game_
     air = resolve_air(position.air_units, position.units, air_orders, position.phase, game_map)
     given = [(power, order) for _, power, order in air.ground_supports]
     ground = resolve_movement(position, ground_orders, game_map, air_supports=given)
-    air_results = list(air.results)
-    for (index, _, order), matched in zip(air.ground_supports, ground.air_supports_given, strict=True):
-        if not matched:
-            air_results[index] = OrderResult(air_results[index].power, order, "fails", _unmatched(order, position))
-    results = _interleave(slots, iter(air_results), iter(ground.results))
+    unmatched = {index: OrderResult(power, order, "fails", _unmatched(order, position))
+                 for (index, power, order), matched in zip(air.ground_supports, ground.air_supports_given, strict=True)
+                 if not matched}
+    results = _interleave(slots, iter(air.with_answers(unmatched)), iter(ground.results))
 
     dislodged = tuple(sorted(ground.dislodged, key=lambda d: (d.power, d.unit.location)))
     reported = dislodged + air.disbanded
@@ -178,7 +178,9 @@ def _retreats(position: Position, orders: Mapping[Power, Sequence[Order]], game_
     )
     after = Position(position.phase, dict(outcome.units), dict(position.centres), (), position.variant,
                      dict(position.air_units), frozenset(devastated))
-    return _season_end(position, results, after, game_map, threshold, outcome.disbanded)
+    # reported like every disbanded unit: with no retreat left (docs/rules/dirigible.md, R10)
+    disbanded = tuple(replace(d, retreats=()) for d in outcome.disbanded)
+    return _season_end(position, results, after, game_map, threshold, disbanded)
 
 
 def _devastation(power: Power, order: Devastate, options: Mapping[str, PowerUnit], retreats_to: set[str],

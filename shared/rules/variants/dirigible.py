@@ -1,4 +1,4 @@
-"""The Dirigible variant (issue 5) behind the ``Variant`` protocol.
+"""The Dirigible variant behind the ``Variant`` protocol.
 
 A thin adapter: the rules live in ``shared.rules.dirigible``; this module turns
 JSON documents into engine values and back. The game opens in Winter 1900 with no units:
@@ -10,9 +10,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shared.rules.diplomacy import ParseError, load_map
-from shared.rules.diplomacy.orders import Build, Order, UnitType
+from shared.rules.diplomacy.orders import Build, Order, Unit, UnitType
 from shared.rules.diplomacy.phase import PhaseType
-from shared.rules.diplomacy.position import Position, Resolution
+from shared.rules.diplomacy.position import OrderResult, Position, Resolution
 from shared.rules.dirigible import adjudicate_dirigible, balances, opening_position, supply_points
 from shared.rules.dirigible.document import (
     VARIANT as NAME,
@@ -38,40 +38,72 @@ def read_orders(texts: Sequence[str], power: str, position: Position) -> list[Or
 def check_orders(texts: Sequence[str], power: str, position: Position) -> list[OrderCheck]:
     """Each text read, then judged by resolving the power's submission alone: an order the
     rules would ignore (void) is rejected with the rules' reason, and so, in a Winter, is a
-    build the points cannot pay for."""
+    build the points cannot pay for. Of two orders to one unit (or build site) the first the
+    rules would obey is kept, as in the standard game: an order rejected on its own claims
+    nothing, so a correction written after it stands."""
     readings = read_orders(texts, power, position)
-    again = _second_orders(readings)
-    orders = [r for i, r in enumerate(readings) if not isinstance(r, ParseError) and i not in again]
+    alone = _rejected_alone(readings, power, position)
+    again = _second_orders(readings, alone)
+    kept = [(i, r) for i, r in enumerate(readings)
+            if not isinstance(r, ParseError) and i not in again and i not in alone]
+    orders = [order for _, order in kept]
     trial = adjudicate_dirigible(position, {power: orders}) if orders else None
-    answers = iter(trial.results if trial is not None else ())
-    winter = position.phase.type is PhaseType.ADJUSTMENTS
+    answers = dict(zip((i for i, _ in kept), trial.results if trial is not None else (), strict=False))
     checks = []
     for index, (text, reading) in enumerate(zip(texts, readings, strict=True)):
         if isinstance(reading, ParseError):
             checks.append(unreadable(text, reading))
-            continue
-        if index in again:
+        elif index in alone:
+            checks.append(OrderCheck(text, False, reason=alone[index]))
+        elif index in again:
             checks.append(OrderCheck(text, False, reason=again[index]))
-            continue
-        answer = next(answers)
-        rejected = answer.result == "void" or (winter and answer.result == "fails")
-        checks.append(OrderCheck(text, not rejected, order=None if rejected else str(reading),
-                                 reason=answer.reason if rejected else None))
+        else:
+            problem = _rejection(answers[index], position)
+            checks.append(OrderCheck(text, problem is None, order=None if problem else str(reading), reason=problem))
     return checks
 
 
-def _second_orders(readings: Sequence[Order | ParseError]) -> dict[int, str]:
-    """Index -> problem for each later order to a unit (or build site) already ordered: the
-    first order is the one kept, as in the standard game."""
+def _rejection(answer: OrderResult, position: Position) -> str | None:
+    """Why the order check rejects an order the trial resolution answered so, or None."""
+    winter = position.phase.type is PhaseType.ADJUSTMENTS
+    return answer.reason if answer.result == "void" or (winter and answer.result == "fails") else None
+
+
+def _rejected_alone(readings: Sequence[Order | ParseError], power: str, position: Position) -> dict[int, str]:
+    """Index -> reason for each order to a unit that has other orders too, if the rules would
+    reject it given on its own (only such orders need the extra trial)."""
+    keys = [_claim(r) for r in readings]
+    shared = {k for k in keys if k is not None and keys.count(k) > 1}
+    rejected: dict[int, str] = {}
+    for index, reading in enumerate(readings):
+        if keys[index] in shared and not isinstance(reading, ParseError):
+            (answer,) = adjudicate_dirigible(position, {power: [reading]}).results[:1]
+            problem = _rejection(answer, position)
+            if problem is not None:
+                rejected[index] = problem
+    return rejected
+
+
+def _claim(reading: Order | ParseError) -> tuple[bool, str] | None:
+    """What an order claims: a unit (or a build site) of the ground or of the air."""
+    unit = getattr(reading, "unit", None)
+    if isinstance(reading, ParseError) or not isinstance(unit, Unit):
+        return None
+    return unit.type is UnitType.DIRIGIBLE, unit.province
+
+
+def _second_orders(readings: Sequence[Order | ParseError], rejected: Mapping[int, str]) -> dict[int, str]:
+    """Index -> problem for each later order to a unit (or build site) already claimed by an
+    order not rejected on its own: the first order is the one kept, as in the standard game."""
     seen: set[tuple[bool, str]] = set()
     problems: dict[int, str] = {}
     for index, reading in enumerate(readings):
-        unit = getattr(reading, "unit", None)
-        if isinstance(reading, ParseError) or unit is None:
+        key = _claim(reading)
+        if key is None or index in rejected:
             continue
-        key = (unit.type is UnitType.DIRIGIBLE, unit.province)
         if key in seen:
-            problems[index] = (f"a unit is already built at {unit.province}" if isinstance(reading, Build)
+            unit = getattr(reading, "unit", None)
+            problems[index] = (f"a unit is already built at {key[1]}" if isinstance(reading, Build)
                                else f"{unit} already has an order")
         seen.add(key)
     return problems
@@ -110,11 +142,17 @@ def outcome_of(before: Position, resolution: Resolution) -> PhaseOutcome:
         winners=sorted(resolution.winners), details=details)
 
 
+SEATS = 7  # one power each: the small games of the standard game are not offered
+
+
 class DirigibleVariant(BoardVariant):
     name = NAME
-    default_settings = {"player_count": 7}
+    default_settings = {"player_count": SEATS}
 
     def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
+        players = settings.get("player_count", SEATS)
+        if players != SEATS:  # docs/rules/dirigible.md, reading R12
+            raise ValueError(f"a Dirigible game seats {SEATS} players, one power each, not {players}")
         position = opening_position(NAME, load_map(NAME))
         powers = sorted(load_map(NAME).powers)
         return Opening(str(position.phase), dirigible_position_to_document(position),

@@ -168,7 +168,7 @@ def test_after_winter_comes_the_next_spring_and_forced_removals_are_reported() -
         ("RUSSIA", "A SEV B", "succeeds"),
         ("TURKEY", "F NAF D", "succeeds"),  # forced, after the orders given
     ]
-    assert resolution.results[1].reason.startswith("civil disorder")
+    assert resolution.results[1].reason.startswith("removal not ordered")  # not in civil disorder: see below
     assert resolution.must_act == {"RUSSIA", "TURKEY"}
     assert set(resolution.position.units) == {"ANK", "CON", "MOS", "SEV"}
     assert resolution.position.centres == pos.centres
@@ -179,3 +179,15 @@ def test_the_2023_edition_is_an_option_of_adjudicate() -> None:
     kept_2000 = set(adjudicate(pos, {}).position.units)
     kept_2023 = set(adjudicate(pos, {}, edition="2023").position.units)
     assert (kept_2000, kept_2023) == ({"TUS"}, {"WAR"})
+
+
+def test_a_removal_the_power_did_not_order_is_made_by_the_rules_and_says_so() -> None:
+    """A power that submitted (here an empty list) but ordered no removal is not in civil
+    disorder: the history says the rules removed the unit (docs/rules/standard.md)."""
+    pos = position({"TURKEY": [army("ANK"), army("CON"), fleet("NAF")]}, {"TURKEY": ["ANK", "CON"]})
+    submitted = adjudicate(pos, {"TURKEY": []})
+    assert [(str(r.order), r.result, r.reason) for r in submitted.results] == [
+        ("F NAF D", "succeeds", "removal not ordered: removed by the rules, farthest from home")]
+    missed = adjudicate(pos, {}, civil_disorder=frozenset({"TURKEY"}))
+    assert [(str(r.order), r.result, r.reason) for r in missed.results] == [
+        ("F NAF D", "succeeds", "civil disorder: removed, farthest from home")]

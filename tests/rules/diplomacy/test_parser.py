@@ -474,3 +474,74 @@ def test_no_two_provinces_share_a_name():
 
     lexicon = lexicon_for(GAME_MAP)
     assert len(set(lexicon.provinces.values())) == 76
+
+
+# --- docs/notation.md: Danish retreats, every dash, full-width forms, one order a text, 200 characters
+
+
+@pytest.mark.parametrize("text", [
+    "Flåde Trieste trækker sig tilbage til Albanien",
+    "Flåden Trieste trækkes tilbage til Albanien",
+    "Flaade Trieste traekker sig tilbage til Albanien",
+    "Flåde Trieste til Albanien",
+])
+def test_danish_retreats_as_seed_004_writes_them(text):
+    assert canonical(text, phase_type=PhaseType.RETREATS) == "F TRI R ALB"
+
+
+@pytest.mark.parametrize("sign", ["-", "\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2015", "\u2212",
+                                  "\ufe58", "\ufe63", "\uff0d", "->", "=>", "→", "⇒", "⟶"])
+def test_the_minus_sign_and_every_dash_are_the_move_sign(sign):
+    assert canonical(f"A PAR {sign} BUR") == "A PAR - BUR"
+    assert canonical(f"A MUN S A BER {sign} SIL") == "A MUN S A BER - SIL"
+
+
+def test_full_width_forms_read_as_their_plain_forms_and_errors_point_at_the_text_as_written():
+    assert canonical("Ａ ＰＡＲ － ＢＵＲ") == "A PAR - BUR"
+    assert canonical("ＦＲＡＮＣＥ： Ｆ ＢＲＥ － ＭＡＯ", power="FRANCE") == "F BRE - MAO"
+    assert canonical("Ｆ ＳＴＰ／ＳＣ － ＢＯＴ") == "F STP/SC - BOT"
+    assert canonical("Hær Mu\u0308nchen til Tyrolia") == "A MUN - TYR"  # a combining mark composes
+    error = parse("Ａ ＰＡＲ － ＡＴＬ")
+    assert isinstance(error, ParseError)
+    assert (error.word, error.offset) == ("ＡＴＬ", 8)
+
+
+@pytest.mark.parametrize("text, first, second", [
+    ("A PAR - BUR A MAR - SPA", "A PAR - BUR", "A MAR - SPA"),
+    ("A PAR - BUR, A MAR - SPA", "A PAR - BUR", "A MAR - SPA"),
+    ("A PAR - BUR; F BRE - MAO", "A PAR - BUR", "F BRE - MAO"),
+    ("A PAR - BUR\nA MAR - SPA", "A PAR - BUR", "A MAR - SPA"),
+    ("Hær Paris holder Hær Marseille holder", "Hær Paris holder", "Hær Marseille holder"),
+])
+def test_two_orders_in_one_text_are_named_as_such(text, first, second):
+    error = parse(text)
+    assert isinstance(error, ParseError)
+    assert error.message == (f"two orders in one text: {first!r}, then {second!r}; "
+                             "send each order as a text of its own")
+    assert error.word == second.split()[0]
+
+
+def test_three_orders_in_one_text_are_several():
+    error = parse("A PAR H A MAR H F BRE H")
+    assert isinstance(error, ParseError)
+    assert error.message.startswith("several orders in one text: 'A PAR H', then 'A MAR H F BRE H'")
+
+
+def test_an_order_is_at_most_200_characters_long():
+    padded = "A PAR - BUR".ljust(200)
+    assert canonical(padded) == "A PAR - BUR"
+    error = parse(padded + " ")
+    assert isinstance(error, ParseError)
+    assert error.message == "an order is at most 200 characters long"
+
+
+def test_docs_notation_lists_every_danish_verb():
+    from pathlib import Path
+
+    from shared.rules.diplomacy.parser.lexicon import DANISH_VERB_WORDS
+
+    notation = (Path(__file__).resolve().parents[2] / "docs" / "notation.md").read_text()
+    listed = notation.split("Danish verbs:", 1)[1].split("\n\n", 1)[0]
+    words = {w.strip("`") for w in listed.replace(",", " ").replace(";", " ").replace(".", " ").split()
+             if w.startswith("`")}
+    assert words == set(DANISH_VERB_WORDS)

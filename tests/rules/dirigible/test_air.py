@@ -175,3 +175,41 @@ def test_rule_27_dirigibles_are_never_convoyed() -> None:
                      {"ENGLAND": ["D LON - NWY VIA", "F NTH C D LON - NWY"]}, HOMES)
     assert results(out, "ENGLAND") == [("D LON - NWY VIA", "void"), ("F NTH C D LON - NWY", "void")]
     assert units_of(out, "ENGLAND") == {"D LON", "F NTH"}
+
+
+# --- rule 1: one unit, one order, in the air as on the ground (DATC 4.D.3) ------------------------------
+
+
+def test_rule_1_the_same_support_given_twice_by_a_dirigible_counts_once() -> None:
+    units = {"ENGLAND": ["D BEL", "A PIC"], "FRANCE": ["A BEL", "A HOL"]}
+    twice = ["A PIC - BEL", "D BEL S A PIC - BEL", "D BEL S A PIC - BEL"]
+    out = adjudicate("S1901M", units, {"ENGLAND": twice, "FRANCE": ["A HOL S A BEL"]}, HOMES)
+    assert results(out, "ENGLAND") == [("A PIC - BEL", "fails"), ("D BEL S A PIC - BEL", "succeeds"),
+                                       ("D BEL S A PIC - BEL", "succeeds")]
+    assert units_of(out, "FRANCE") == {"A BEL", "A HOL"}  # one support against one: a standoff
+
+
+def test_rule_1_a_dirigible_ordered_to_hold_and_to_support_holds_and_gives_no_support() -> None:
+    units = {"ENGLAND": ["D BEL", "A PIC"], "FRANCE": ["A BEL"]}
+    for orders in (["A PIC - BEL", "D BEL H", "D BEL S A PIC - BEL"],
+                   ["A PIC - BEL", "D BEL S A PIC - BEL", "D BEL H"]):
+        out = adjudicate("S1901M", units, {"ENGLAND": orders}, HOMES)
+        assert [r for _, r in results(out, "ENGLAND")] == ["fails", "void", "void"]
+        assert reasons(out, "ENGLAND")[1:] == ["void: conflicting orders for D BEL"] * 2
+        assert units_of(out, "FRANCE") == {"A BEL"}
+
+
+def test_rule_1_two_different_supports_to_the_ground_leave_the_dirigible_holding() -> None:
+    units = {"ENGLAND": ["D BEL", "A PIC", "A RUH"], "FRANCE": ["A BEL"]}
+    out = adjudicate("S1901M", units, {"ENGLAND": ["A PIC - BEL", "D BEL S A PIC - BEL", "D BEL S A RUH - BEL"]},
+                     HOMES)
+    assert results(out, "ENGLAND") == [("A PIC - BEL", "fails"), ("D BEL S A PIC - BEL", "void"),
+                                       ("D BEL S A RUH - BEL", "void")]
+
+
+def test_rule_1_a_hold_and_a_move_of_one_dirigible_leave_it_holding_as_on_the_ground() -> None:
+    out = adjudicate("S1901M", {"ENGLAND": ["D LON"]}, {"ENGLAND": ["D LON - NTH", "D LON H"]}, HOMES)
+    assert results(out, "ENGLAND") == [("D LON - NTH", "void"), ("D LON H", "void")]
+    assert units_of(out, "ENGLAND") == {"D LON"}
+    out = adjudicate("S1901M", {"ENGLAND": ["D LON"]}, {"ENGLAND": ["D LON - NTH", "D LON - NTH"]}, HOMES)
+    assert results(out, "ENGLAND") == [("D LON - NTH", "succeeds")] * 2

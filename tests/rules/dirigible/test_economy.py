@@ -111,13 +111,14 @@ def test_reading_R5_civil_disorder_removes_farthest_first_until_the_upkeep_fits(
     assert units_of(out, "ENGLAND") == {"F LON", "D LON"}
 
 
-def test_reading_R5_a_too_small_removal_is_completed_by_civil_disorder() -> None:
+def test_reading_R5_a_too_small_removal_is_completed_by_the_rules() -> None:
     units = {"ENGLAND": ["F NTH", "F LON", "D LON", "D EDI"]}  # 14 SP upkeep on 5 SP
     out = adjudicate("W1901A", units, {"ENGLAND": ["D LON D"]}, {"ENGLAND": ["LON"]})
     assert results(out, "ENGLAND")[0] == ("D LON D", "succeeds")
+    by_the_rules = "removal not ordered: removed by the rules, farthest from home"
     assert [r for r in out["orders"]["ENGLAND"][1:]] == [
-        {"order": "F NTH D", "result": "succeeds", "reason": "civil disorder: removed, farthest from home"},
-        {"order": "F LON D", "result": "succeeds", "reason": "civil disorder: removed, farthest from home"}]
+        {"order": "F NTH D", "result": "succeeds", "reason": by_the_rules},
+        {"order": "F LON D", "result": "succeeds", "reason": by_the_rules}]
     assert units_of(out, "ENGLAND") == {"D EDI"}  # at equal distance fleets go before dirigibles
 
 

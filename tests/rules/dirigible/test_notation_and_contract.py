@@ -84,3 +84,15 @@ def test_reading_R7_in_a_retreat_phase_an_untyped_unit_is_the_dislodged_one_befo
         "orders": {"FRANCE": ["HOL R BEL"], "ENGLAND": ["BEL devastate"]}})
     assert [(o["order"], o["result"]) for o in out["orders"]["FRANCE"]] == [("A HOL R BEL", "succeeds")]
     assert [(o["order"], o["result"]) for o in out["orders"]["ENGLAND"]] == [("D BEL DEVASTATE", "fails")]
+
+
+def test_reading_R9_an_order_rejected_on_its_own_claims_no_unit_so_its_correction_stands() -> None:
+    state = {"variant": "dirigible", "phase": "S1901M", "units": {"FRANCE": ["D PAR"]}, "centers": {}}
+    checks = VARIANT.check_orders(state, "FRANCE", ["D PAR - MOS", "D PAR - BUR", "D PAR - PIC"])
+    assert [(c.accepted, c.order) for c in checks] == [(False, None), (True, "D PAR - BUR"), (False, None)]
+    assert checks[0].reason == "void: D PAR cannot reach MOS (a dirigible moves to a neighbour)"
+    assert checks[2].reason == "D PAR already has an order"
+    winter = VARIANT.opening({}, seed=0).state
+    checks = VARIANT.check_orders(winter, "RUSSIA", ["F STP/NC B", "F STP/SC B"])
+    assert [(c.accepted, c.order) for c in checks] == [(False, None), (True, "F STP/SC B")]
+    assert checks[0].reason == "Russia may not build F STP/NC in the opening builds"

@@ -10,7 +10,7 @@ from services.lobby.api import create_app as create_lobby_app
 from services.lobby.service import draw_seats
 from shared.events import GameStarted, from_recorded
 from shared.store import open_store
-from tests.utils.http import POWERS, bearer, running_client
+from tests.utils.http import OPERATOR, POWERS, bearer, running_client
 
 
 @pytest.fixture
@@ -103,3 +103,28 @@ async def test_unsupported_settings_are_refused(lobby: httpx.AsyncClient) -> Non
     assert response.status_code == 422
     assert response.json()["error"]["where"] == "body.settings.player_count"
     assert (await lobby.get("/games")).json()["games"] == []
+
+
+async def test_a_forming_game_the_operator_finished_answers_game_finished_not_game_started(store_url: str) -> None:
+    async with running_client(store_url) as client:
+        created = (await client.post("/games", json={"name": "Called off"})).json()
+        url = f"/games/{created['id']}"
+        assert (await client.post(f"{url}/players")).status_code == 201
+        finished = await client.post(f"{url}/finish", json={"reason": "abandoned"}, headers=OPERATOR)
+        assert finished.status_code == 200, finished.text
+        joining = await client.post(f"{url}/players")
+        starting = await client.post(f"{url}/start", headers=bearer(created["host_token"]))
+        for refused in (joining, starting):
+            assert refused.status_code == 409, refused.text
+            assert refused.json()["error"]["code"] == "game_finished"
+        assert (await client.get(url)).json()["players"] == 1  # nothing was written
+
+
+async def test_a_seated_players_view_of_a_forming_game_says_player_with_the_codename(store_url: str) -> None:
+    async with running_client(store_url) as client:
+        created = (await client.post("/games", json={"name": "Forming"})).json()
+        seat = (await client.post(f"/games/{created['id']}/players")).json()
+        viewer = (await client.get(f"/games/{created['id']}/view", headers=bearer(seat["token"]))).json()["viewer"]
+        assert viewer == {"kind": "player", "power": None, "codename": seat["codename"], "powers": []}
+        public = (await client.get(f"/games/{created['id']}/view")).json()["viewer"]
+        assert public == {"kind": "public", "power": None, "codename": None, "powers": []}

@@ -26,8 +26,9 @@ from .tokens import tokenize
 
 __all__ = ["ParseError", "parse_order", "parse_orders", "MAX_ORDER_LENGTH"]
 
-MAX_ORDER_LENGTH = 400
-"""Longer text is refused at once: no order is that long, and the parser's work stays bounded."""
+MAX_ORDER_LENGTH = 200
+"""Longer text is refused at once: no order is that long, and the parser's work stays bounded.
+The same limit as the order intake's (docs/api.md), so a text reads alike everywhere."""
 
 _BULLETS = frozenset({"-", "*", "•", "·"})
 

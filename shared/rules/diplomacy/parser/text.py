@@ -36,6 +36,7 @@ from .errors import Stumble
 from .lexicon import (
     COAST_PHRASES,
     CONVOY_NOUNS,
+    RETREAT_FILLERS,
     SHORT_COASTS,
     VERB_FIRST,
     VERB_WORDS,
@@ -46,6 +47,7 @@ from .lexicon import (
 from .tokens import Token
 
 _EXPECTED_VERBS = ("H", "-", "S", "C", "R", "D", "B")
+ORDERS_IN_ONE_TEXT = "orders in one text"
 _EXPECTED_UNIT = ("A", "F", "province")
 
 
@@ -86,7 +88,8 @@ class TextGrammar(Grammar):
             self._skip_to(verb_token)
             return self._move(unit)
         if verb is Verb.RETREAT:
-            self.cur.accept("to", "til")
+            for filler in RETREAT_FILLERS:  # "trækker sig tilbage til", "retreats to"
+                self.cur.accept(filler)
             destination = self._destination(unit)
             return self._finish(move_or_retreat(unit, destination, False, PhaseType.RETREATS))
         if verb is Verb.SUPPORT:
@@ -276,8 +279,27 @@ class TextGrammar(Grammar):
                 while cur.accept(".", ",", ";"):
                     pass
         if not cur.at_end():
+            second = self._second_order()
+            if second is not None:
+                raise cur.stumble(("end of order",), second)
             raise cur.stumble(("end of order",), self._unexpected("the end of the order"))
         return order
+
+    def _second_order(self) -> str | None:
+        """The message for a text holding a second order where the first one ends, or None."""
+        cur = self.cur
+        rest = Cursor(cur.tokens[cur.i:], cur.text)
+        how_many = "two"
+        try:
+            TextGrammar(rest, self.lex, self.map, self.phase_type, self.power).order()
+        except Stumble as stumble:
+            if ORDERS_IN_ONE_TEXT not in stumble.message:
+                return None
+            how_many = "several"
+        start = cur.tokens[cur.i].offset
+        first = cur.text[:start].strip().rstrip(",;").strip()
+        return (f"{how_many} {ORDERS_IN_ONE_TEXT}: {first!r}, then {cur.text[start:].strip()!r}; "
+                "send each order as a text of its own")
 
     # --- lookahead helpers -----------------------------------------------------------------
 
