@@ -36,8 +36,7 @@ SCRIPT = {
       "PARESQUE": ["PEACE WITH VIEREN"], "ARELTON": ["SHIPYARD tunport"]},
  11: {"VIEREN": ["BUY 1 TRANSPORT AT vieren -> vesk-bay", "BUY 3 INFANTRY AT vieren", "TRADE WITH PARESQUE"],
       "PARESQUE": ["TRADE WITH VIEREN"], "ARELTON": ["BUY 1 TRIREME AT tunport -> ardel-narrows"]},
- 12: {"VIEREN": ["LOAD 3 INFANTRY vieren -> vesk-bay", "MOVE 1 TRANSPORT vesk-bay -> ardel-narrows",
-                 "UNLOAD 3 INFANTRY ardel-narrows -> pinalta"],
+ 12: {"VIEREN": ["LOAD 3 INFANTRY vieren -> ardel-narrows", "MOVE 1 TRANSPORT vesk-bay -> ardel-narrows"],
       "ARELTON": ["PRIVATEER 1 TRIREME AT ardel-narrows"]},
  13: {"VIEREN": ["MORALE 1", "HIDE 1 INFANTRY AT anesia"],
       "ARELTON": ["BUY 2 TRIREME AT tunport -> ardel-narrows"]},
@@ -110,9 +109,14 @@ def test_the_scripted_game():
                        ("T14", "serane-sound")]
     rolls = [r for _, _, out in history for r in out.details["rolls"] if r["kind"] == "battle"]
     assert len(rolls) == 6
-    # privateers overran a transport (after it had landed its troops): 20 gold bounty
+    # the transport sailed, then loaded three infantry (R18: move, then load), and privateers
+    # overran it with its cargo: 20 gold bounty for the ship
     assert history[11][2].details["ledgers"]["ARELTON"]["bounty"] == 20
-    assert final["territories"]["pinalta"]["owner"] == "VIEREN"
+    assert [r["result"] for r in history[11][2].orders["VIEREN"]] == ["ok", "ok"]
+    battle = history[11][2].details["battles"][0]
+    carried = next(s for s in battle["sides"] if s["powers"] == ["VIEREN"])["passengers"]
+    assert [p["type"] for p in carried] == ["INFANTRY"] * 3 and len(battle["destroyed"]["VIEREN"]) == 4
+    assert final["territories"]["pinalta"]["owner"] is None
     # the airship dropped three infantry on anesia
     assert final["territories"]["anesia"]["owner"] == "VIEREN"
     # sea lanes: held since T02; lost in the battle of T14

@@ -139,7 +139,8 @@ def test_espionage_finds_units_and_counter_espionage_finds_the_spy():
     out = play(state, {"ALPHA": ["SPY INVESTIGATE FLEET beta"], "BETA": ["SPY COUNTER ALL"]}, seed=seed)
     alpha_knows = out.state["knowledge"]["ALPHA"][-1]
     assert alpha_knows == {"turn": 1, "mission": "INVESTIGATE FLEET", "target": "beta", "success": True,
-                           "found": [{"owner": "BETA", "type": "TRIREME", "privateer": False, "count": 1}]}
+                           "found": {"units": [{"owner": "BETA", "type": "AIRSHIP", "privateer": False, "count": 1}],
+                                     "fleet": [{"owner": "BETA", "type": "TRIREME", "privateer": False, "count": 1}]}}
     beta_knows = out.state["knowledge"]["BETA"][-1]
     assert beta_knows["found"] == [{"by": "ALPHA", "mission": "INVESTIGATE FLEET", "target": "beta"}]
     rolls = [r for r in out.details["rolls"] if r["kind"] == "mission"]
@@ -212,7 +213,7 @@ def test_writing_a_states_orders_in_another_order_changes_nothing():
     state["territories"]["alpha"]["shipyard"] = True
     add_unit(state, "ALPHA-9", "TRANSPORT", "sea-west")
     orders = ["MOVE 3 INFANTRY mid-two -> beta", "BUY 2 INFANTRY AT alpha", "LOAD 2 INFANTRY alpha -> sea-west",
-              "MOVE 1 TRANSPORT sea-west -> sea-east", "UNLOAD 2 INFANTRY sea-east -> beta", "SPY MAP BETA"]
+              "MOVE 1 TRANSPORT sea-west -> sea-east", "SPY MAP BETA"]
     one = play(state, {"ALPHA": orders}, seed=3)
     two = play(state, {"ALPHA": list(reversed(orders))}, seed=3)
     assert all(r["result"] == "ok" for r in one.orders["ALPHA"])

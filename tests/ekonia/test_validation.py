@@ -105,13 +105,17 @@ def test_transport_rules():
     # a transport made this turn may not carry
     assert check(state, "ALPHA", "BUY 1 TRANSPORT AT alpha -> sea-west",
                  "LOAD 1 INFANTRY alpha -> sea-west")[1][1] == \
-        "no transport of ALPHA at sea-west able to carry this turn"
+        "no transport of ALPHA at sea-west able to carry this turn (a transport loads, moves and unloads only " \
+        "two of these a turn)"
     state["units"]["ALPHA-9"] = {"id": "ALPHA-9", "type": "TRANSPORT", "owner": "ALPHA",
                                  "location": "sea-west", "stored": False, "privateer": False,
                                  "built": 0, "aboard": None, "hidden_until": None}
-    # load, sail and unload in one turn
+    # load and sail (written in reverse order) in one turn; unloading as well would be a third step
+    assert check(state, "ALPHA", "MOVE 1 TRANSPORT sea-west -> sea-east", "LOAD 1 INFANTRY alpha -> sea-west") == \
+        [(True, None)] * 2
     assert check(state, "ALPHA", "UNLOAD 1 INFANTRY sea-east -> mid-two",
-                 "MOVE 1 TRANSPORT sea-west -> sea-east", "LOAD 1 INFANTRY alpha -> sea-west") == [(True, None)] * 3
+                 "MOVE 1 TRANSPORT sea-west -> sea-east", "LOAD 1 INFANTRY alpha -> sea-west")[0][1] == \
+        "a transport loads, moves and unloads only two of these a turn: the one at sea-east has loaded and moved"
     # capacity 6: four cavalry weigh 6
     orders = ["BUY 2 CAVALRY AT alpha", "LOAD 2 CAVALRY alpha -> sea-west", "LOAD 1 INFANTRY alpha -> sea-west"]
     assert [a for a, _ in check(state, "ALPHA", *orders)] == [True, True, True]

@@ -108,7 +108,7 @@ def history_hidden_from(viewer: str | None, turn: dict[str, Any]) -> list[str]:
     for battle in details["battles"]:
         if set(battle) == {"territory"}:  # a battle of others: only where it was
             continue
-        if viewer not in {s["power"] for s in battle["sides"]} | set(battle["destroyed"]) | {battle["winner"]}:
+        if viewer not in {p for s in battle["sides"] for p in s["powers"]} | set(battle["destroyed"]):
             problems.append(f"a battle of others: {battle['territory']}")
     if any("by_location" in rec for p, rec in details["spending"].items() if p != viewer):
         problems.append("where another state spent")

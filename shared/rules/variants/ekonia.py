@@ -17,7 +17,7 @@ from shared.rules.ekonia.board import Board, board_from_map
 from shared.rules.ekonia.menu import possible_orders
 from shared.rules.ekonia.parser import ParseError, parse_order
 from shared.rules.ekonia.planning import plan_orders
-from shared.rules.ekonia.policy import state_view, turn_view
+from shared.rules.ekonia.policy import planning_view, state_view, turn_view
 from shared.rules.ekonia.state import alive_powers, initial_state, phase_name, turn_of
 from shared.rules.ekonia.turn import resolve_turn
 
@@ -38,7 +38,7 @@ def check_orders(state: Mapping[str, Any], board: Board, power: str,
         return [OrderCheck(t, False, reason=f"{power} does not play this game") for t in texts]
     read = [(t, parse_order(t, board)) for t in texts]
     valid = [o for _, o in read if not isinstance(o, ParseError)]
-    plan = plan_orders(dict(state), board, power, valid, count_expected=True)
+    plan = plan_orders(planning_view(state, power), board, power, valid, count_expected=True)
     checks, index = [], 0
     for text, order in read:
         if isinstance(order, ParseError):
@@ -108,7 +108,9 @@ class EkoniaVariant:
                             must_act, result.winners, result.details)
 
     def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]:
-        return possible_orders(dict(state), self.board, power)
+        if power not in state["powers"]:
+            return {}
+        return possible_orders(planning_view(state, power), self.board, power)
 
     def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         return state_view(state, self.board, viewer)
