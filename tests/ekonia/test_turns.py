@@ -226,3 +226,42 @@ def test_the_input_state_is_not_changed():
     before = json.dumps(state, sort_keys=True)
     play(state, {"ALPHA": ["MOVE 4 INFANTRY mid-two -> beta", "SPY MAP BETA"]})
     assert json.dumps(state, sort_keys=True) == before
+
+
+def test_r49_a_state_at_peace_keeps_its_units_through_a_battle_of_others():
+    state = fresh_state()
+    state["wars"] = [["ALPHA", "BETA"]]
+    add_unit(state, "ALPHA-7", "INFANTRY", "mid-one")
+    add_unit(state, "ALPHA-8", "INFANTRY", "mid-one")
+    for seed in range(8):
+        out = play(state, {"ALPHA": ["MOVE 2 INFANTRY mid-one -> mid-three"],
+                           "BETA": ["MOVE 1 INFANTRY b-field -> mid-three"],
+                           "GAMMA": ["MOVE 1 INFANTRY gamma -> mid-three"]}, seed=seed)
+        battle, = out.details["battles"]
+        assert sorted(p for s in battle["sides"] for p in s["powers"]) == ["ALPHA", "BETA"]
+        assert out.state["units"]["GAMMA-1"]["location"] == "mid-three"
+
+
+def test_r42_privateers_sparing_a_state_on_its_lane_can_be_attacked_by_it_without_war():
+    state = fresh_state()
+    state["units"]["ALPHA-3"].update(privateer=True, location="sea-east")
+    state["powers"]["ALPHA"]["spared"] = ["BETA"]
+    add_unit(state, "BETA-7", "TRIREME", "sea-west")
+    add_unit(state, "BETA-8", "TRIREME", "sea-west")
+    quiet = play(state, {"BETA": ["MOVE 2 TRIREME sea-west -> sea-east"]})
+    assert quiet.details["battles"] == [] and quiet.state["wars"] == []
+    out = play(state, {"BETA": ["MOVE 2 TRIREME sea-west -> sea-east", "ATTACK PRIVATEERS AT sea-east"]})
+    assert [r["result"] for r in out.orders["BETA"]] == ["ok", "ok"]
+    battle, = out.details["battles"]
+    assert battle["territory"] == "sea-east" and out.state["wars"] == []
+    assert sorted(s["powers"] for s in battle["sides"]) == [["ALPHA"], ["BETA"]]
+
+
+def test_r31_investigating_a_sea_finds_who_owns_its_privateers():
+    state = fresh_state()
+    state["units"]["ALPHA-3"]["privateer"] = True
+    seed = first_seed(lambda s: mission_roll(s, 1, "BETA", 0) <= 70)
+    out = play(state, {"BETA": ["SPY INVESTIGATE sea-west"]}, seed=seed)
+    assert out.state["knowledge"]["BETA"][-1]["found"] == [
+        {"owner": "ALPHA", "type": "TRIREME", "privateer": True, "count": 1}]
+    assert out.details["ledgers"]["BETA"]["costs"] == 10

@@ -7,7 +7,6 @@ are no retreat or adjustment phases.
 """
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -18,6 +17,7 @@ from shared.rules.ekonia.menu import possible_orders
 from shared.rules.ekonia.parser import ParseError, parse_order
 from shared.rules.ekonia.planning import plan_orders
 from shared.rules.ekonia.policy import planning_view, state_view, turn_view
+from shared.rules.ekonia.seats import states_played
 from shared.rules.ekonia.state import alive_powers, initial_state, phase_name, turn_of
 from shared.rules.ekonia.turn import resolve_turn
 
@@ -65,12 +65,13 @@ class EkoniaVariant:
 
     def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
         """Six states; ``player_count`` (default: all) from 2 to 6. With fewer players the
-        states that play are drawn from the game's seed; the others' land starts neutral."""
+        states that play sit evenly around the ring where they can (seats.py), at an offset
+        drawn from the game's seed; the others' land starts neutral."""
         states = sorted(self.board.states)
         count = int((settings or {}).get("player_count") or len(states))
         if not 2 <= count <= len(states):
             raise ValueError(f"Tale of Ekonia is played by 2 to {len(states)} players, not {count}")
-        powers = sorted(random.Random(f"{seed}:ekonia:states").sample(states, count))
+        powers = states_played(self.board, count, seed)
         state = initial_state(self.board, powers)
         playing = alive_powers(state)
         return Opening(phase_name(state["turn"]), state, [[p] for p in playing], playing)
