@@ -251,13 +251,14 @@ def test_r4_no_count_or_gold_in_an_order_makes_the_check_do_more_than_the_rules_
     worst = ["EXPECT 100000 FROM BETA", *(["BUY 1000 INFANTRY AT alpha"] * 30),
              "EXPECT 1000000000000000000000000000000 FROM BETA", "EXPECT 10^30 FROM BETA", "BUY ² INFANTRY AT alpha",
              "GIVE 99999999999999999999 TO BETA", "MOVE 1000 INFANTRY alpha -> a-field",
-             "DROP 1000 INFANTRY alpha -> mid-one", "HIDE 1000 INFANTRY AT a-field", *(["EXPECT 100000 FROM GAMMA"] * 20)]
+             "DROP 1000 INFANTRY alpha -> mid-one", "HIDE 1000 INFANTRY AT a-field",
+             *(["EXPECT 100000 FROM GAMMA"] * 20)]
     checks = check(state, "ALPHA", *worst)
     # every promise counts only up to one gift's largest amount: 100 000 + 50 buys 10 005 infantry, at most
     assert [accepted for accepted, _ in checks[1:11]] == [True] * 10 and not checks[11][0]
     assert checks[11][1] == "cannot afford: costs 10000 gold, 50 left"
-    from shared.rules.ekonia.planning import plan_orders
     from shared.rules.ekonia.parser import parse_order
+    from shared.rules.ekonia.planning import plan_orders
     orders = [o for o in (parse_order(t, VARIANT.board) for t in worst) if not hasattr(o, "reason")]
     plan = plan_orders(state, VARIANT.board, "ALPHA", orders, count_expected=True)
     assert len(plan.units) <= 3 + (100_000 + 50) // 10
