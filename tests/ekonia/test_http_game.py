@@ -148,3 +148,46 @@ async def test_the_dice_come_from_the_seed_stored_in_game_started(host: Host) ->
     other = adjudicate_phase(state, battle_turn["position_before"], submitted)
     assert other.details["rolls"] != battle_turn["details"]["rolls"]
     assert (await host.client.get(f"{game.url}/events", headers=OPERATOR)).status_code == 200
+
+
+WORST_ORDERS = [
+    ["EXPECT 100000 FROM PARESQUE"] + ["BUY 1000 INFANTRY AT vieren"] * 63,
+    [f"EXPECT 100000 FROM {p}" for p in ("PARESQUE", "ARELTON", "HERLORNE", "TENSHORES", "THORNPIRE")] * 10
+    + ["BUY 1000 INFANTRY AT vieren"] * 14,
+    ["EXPECT 1" + "0" * 30 + " FROM PARESQUE", "BUY 1000000000 INFANTRY AT vieren"],
+    ["EXPECT " + "9" * 185 + " FROM PARESQUE", "BUY " + "9" * 180 + " INFANTRY AT vieren"],
+    ["EXPECT 10^30 FROM PARESQUE", "BUY 1e9 INFANTRY AT vieren", "GIVE -5 TO PARESQUE"],
+    ["BUY ² INFANTRY AT vieren", "GIVE ¹⁰ TO PARESQUE", "EXPECT ٣٠ FROM PARESQUE", "MORALE ³", "HIDE CITIES ⁵",
+     "MOVE ⁹⁹⁹⁹⁹⁹ INFANTRY vieren -> ninerest", "BUY １０ INFANTRY AT vieren"],
+    ["DROP 1000 INFANTRY vieren -> anesia"] * 32 + ["LOAD 1000 INFANTRY vieren -> vesk-bay"] * 32,
+    ["MOVE 1000 CAVALRY vieren -> ninerest -> lonarc -> vieren -> ninerest -> lonarc -> vieren"] * 64,
+    ["HIDE 1000 INFANTRY AT lonarc", "DISBAND 1000 TRIREME AT vesk-bay", "PRIVATEER 1000 TRIREME AT vesk-bay"] * 21,
+    ["B" * 201],  # longer than an order may be: 422
+    ["BUY 1 INFANTRY AT vieren"] * 65,  # more orders than a submission may hold: 422
+]
+
+
+async def test_r4_the_worst_orders_get_a_fast_answer_rejecting_them_never_a_500(host: Host) -> None:
+    """No number written in an order makes the check do more than the rules allow (counts up
+    to 1000, gold up to 100 000, promises counted up to one gift's largest amount); digits
+    that are not 0-9 are refused. The loose time bound catches a check that builds a unit per
+    count (seconds for a million, forever for 10^30); benchmarks/ekonia_orders.py measures."""
+    game = await started_ekonia(host)
+    power = "VIEREN"
+    for orders in WORST_ORDERS:
+        started = time.perf_counter()
+        response = await game.order(power, orders)
+        took = time.perf_counter() - started
+        assert response.status_code in (200, 422), (orders[:2], response.status_code, response.text[:300])
+        assert took < 3, (orders[:2], took)
+        body = response.json()
+        if response.status_code == 422:
+            assert set(body["error"]) >= {"code", "message"}
+            continue
+        assert body["rejected"] >= 1, orders[:2]
+        assert all(c["status"] == "accepted" or c["reason"] for c in body["orders"])
+    first = (await game.order(power, WORST_ORDERS[0])).json()["orders"]
+    # 50 gold held and 100 000 promised: ten lots of 1000 infantry, then nothing more
+    assert [c["status"] for c in first[1:12]] == ["accepted"] * 10 + ["rejected"]
+    menu = await host.client.get(f"/games/{game.game_id}/possible-orders", headers=game.player(power).auth)
+    assert menu.status_code == 200
