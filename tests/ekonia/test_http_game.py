@@ -9,6 +9,7 @@ turn through ``adjudicate_phase`` with the seed stored in GameStarted, and finds
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import AsyncIterator
 from datetime import datetime
@@ -17,6 +18,8 @@ import pytest
 
 from services.cli.ops import run
 from shared.clock import ManualClock
+from shared.rules.variants import get_variant
+from shared.store import RecordedEvent
 from tests.hosting.helpers import Host, HostedGame, hosting
 from tests.platform.helpers import OPERATOR
 
@@ -191,3 +194,34 @@ async def test_r4_the_worst_orders_get_a_fast_answer_rejecting_them_never_a_500(
     assert [c["status"] for c in first[1:12]] == ["accepted"] * 10 + ["rejected"]
     menu = await host.client.get(f"/games/{game.game_id}/possible-orders", headers=game.player(power).auth)
     assert menu.status_code == 200
+
+
+async def test_d38_replay_names_the_engine_a_game_was_played_with_when_its_results_differ(host: Host) -> None:
+    """A game whose battle turn was resolved by an older engine (its stored version and roll
+    differ from what this engine gives) is reported as played with that engine, not as a
+    mismatch; the same difference under this engine's version is a mismatch."""
+    from services.cli.ops import replay_log
+
+    game = await started_ekonia(host)
+    for turn in range(1, 8):
+        await play_turn(game, turn)
+    events = await game.events()
+    assert replay_log(game.game_id, [_record(e) for e in events]).difference is None
+    battle = next(i for i, e in enumerate(events) if e["type"] == "PhaseResolved" and e["data"]["details"]["battles"])
+
+    def altered(version: str) -> list[RecordedEvent]:
+        changed = [dict(e) for e in events]
+        data = json.loads(json.dumps(changed[battle]["data"]))
+        data["engine_version"] = version
+        data["details"]["rolls"][0]["roll"] = 7 - data["details"]["rolls"][0]["roll"]
+        changed[battle] = {**changed[battle], "data": data}
+        return [_record(e) for e in changed]
+
+    older = replay_log(game.game_id, altered("ekonia-1"))
+    assert older.played_with == "ekonia-1" and "details.rolls" in (older.difference or "")
+    tampered = replay_log(game.game_id, altered(get_variant("ekonia").engine_version))
+    assert tampered.played_with is None and tampered.difference is not None
+
+
+def _record(event: dict) -> RecordedEvent:
+    return RecordedEvent(**{**event, "recorded_at": datetime.fromisoformat(event["recorded_at"])})
