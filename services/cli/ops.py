@@ -262,6 +262,7 @@ async def import_log(store: EventStore, game_id: str, records: Sequence[Recorded
 class ReplayOutcome:
     phases_checked: int
     difference: str | None = None  # "F1901M: orders.FRANCE[0 'A PAR - BUR'].result: stored ..., engine ..."
+    played_with: str | None = None  # the engine version of the first phase that differs, when not this one
 
 
 async def replay_command(args: argparse.Namespace) -> int:
@@ -276,6 +277,14 @@ async def replay_command(args: argparse.Namespace) -> int:
     started = time.monotonic()
     outcome = replay_log(args.game_id, records, progress=sys.stderr)
     elapsed = time.monotonic() - started
+    if outcome.difference is not None and outcome.played_with is not None:
+        from shared.rules.variants import get_variant
+
+        current = get_variant(fold_game_variant(records, args.game_id)).engine_version
+        print(f"entente replay: game {args.game_id}: played with engine {outcome.played_with}, replayed with "
+              f"{current}, whose rules differ; the first phase the new rules resolve differently "
+              f"({outcome.phases_checked} matched before it): {outcome.difference}", file=sys.stderr)
+        return 3
     if outcome.difference is not None:
         print(f"entente replay: game {args.game_id}: phase {outcome.difference}", file=sys.stderr)
         return 1
@@ -291,6 +300,14 @@ async def replay_command(args: argparse.Namespace) -> int:
           f"{engine} in {elapsed * 1000:.1f} ms (the rules loaded in {(started - loading) * 1000:.0f} ms "
           f"before); every result and position matches")
     return 0
+
+
+def fold_game_variant(records: Sequence[RecordedEvent], game_id: str) -> str:
+    from shared.events import GameCreated, from_recorded
+
+    created = next((from_recorded(r) for r in records if r.type == "GameCreated"
+                    and r.stream_id == game_stream_id(game_id)), None)
+    return created.variant if isinstance(created, GameCreated) else "standard"
 
 
 def load_rules(game_id: str, records: Sequence[RecordedEvent]) -> None:
@@ -331,8 +348,9 @@ def replay_log(game_id: str, records: Sequence[RecordedEvent], progress: TextIO 
         except Exception as error:  # the engine must not fail on a stored game: report it as the difference
             return ReplayOutcome(checked, f"{stored.phase}: the engine failed: {error!r}")
         difference = compare_resolutions(stored.model_dump(mode="json"), again.model_dump(mode="json"))
-        if difference is not None:
-            return ReplayOutcome(checked, f"{stored.phase}: {difference}")
+        if difference is not None:  # a phase of an older engine may differ by the engine's change alone
+            played_with = stored.engine_version if stored.engine_version != again.engine_version else None
+            return ReplayOutcome(checked, f"{stored.phase}: {difference}", played_with)
         expected_before = stored.position
     return ReplayOutcome(len(resolved))
 

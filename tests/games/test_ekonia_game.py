@@ -9,12 +9,15 @@ turn through ``adjudicate_phase`` with the seed stored in GameStarted, and finds
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from datetime import datetime
 
 import pytest
 
 from services.cli.ops import run
+from shared.rules.variants import get_variant
+from shared.store import RecordedEvent
 from tests.utils.ekonia_players import PLAYERS, orders_for
 from tests.utils.http import OPERATOR, Host, HostedGame
 
@@ -88,7 +91,8 @@ async def test_a_twenty_turn_game_over_http_and_its_replay(host: Host, sqlite_ur
     assert [r["phase"] for r in resolved] == [f"T{t:02d}" for t in range(1, TURNS + 1)]
     final = resolved[-1]["position"]
     events = [(r["phase"], e) for r in resolved for e in r["details"]["events"]]
-    battles = [(r["phase"], b["territory"], b["winner"]) for r in resolved for b in r["details"]["battles"]]
+    battles = [(r["phase"], b["territory"], "+".join(b["winner"] or ()))
+               for r in resolved for b in r["details"]["battles"]]
     # the fort of Mernesia: its stored trireme lost when it fell (T07), taken the turn after
     assert ("T07", "mernesia", "VIEREN") in battles
     assert any(e["event"] == "stored units lost" and e["territory"] == "mernesia" for _, e in events)
@@ -137,3 +141,77 @@ async def test_the_dice_come_from_the_seed_stored_in_game_started(host: Host) ->
     other = adjudicate_phase(state, battle_turn["position_before"], submitted)
     assert other.details["rolls"] != battle_turn["details"]["rolls"]
     assert (await host.client.get(f"{game.url}/events", headers=OPERATOR)).status_code == 200
+
+
+WORST_ORDERS = [
+    ["EXPECT 100000 FROM PARESQUE"] + ["BUY 1000 INFANTRY AT vieren"] * 63,
+    [f"EXPECT 100000 FROM {p}" for p in ("PARESQUE", "ARELTON", "HERLORNE", "TENSHORES", "THORNPIRE")] * 10
+    + ["BUY 1000 INFANTRY AT vieren"] * 14,
+    ["EXPECT 1" + "0" * 30 + " FROM PARESQUE", "BUY 1000000000 INFANTRY AT vieren"],
+    ["EXPECT " + "9" * 185 + " FROM PARESQUE", "BUY " + "9" * 180 + " INFANTRY AT vieren"],
+    ["EXPECT 10^30 FROM PARESQUE", "BUY 1e9 INFANTRY AT vieren", "GIVE -5 TO PARESQUE"],
+    ["BUY ² INFANTRY AT vieren", "GIVE ¹⁰ TO PARESQUE", "EXPECT ٣٠ FROM PARESQUE", "MORALE ³", "HIDE CITIES ⁵",
+     "MOVE ⁹⁹⁹⁹⁹⁹ INFANTRY vieren -> ninerest", "BUY １０ INFANTRY AT vieren"],
+    ["DROP 1000 INFANTRY vieren -> anesia"] * 32 + ["LOAD 1000 INFANTRY vieren -> vesk-bay"] * 32,
+    ["MOVE 1000 CAVALRY vieren -> ninerest -> lonarc -> vieren -> ninerest -> lonarc -> vieren"] * 64,
+    ["HIDE 1000 INFANTRY AT lonarc", "DISBAND 1000 TRIREME AT vesk-bay", "PRIVATEER 1000 TRIREME AT vesk-bay"] * 21,
+    ["B" * 201],  # longer than an order may be: 422
+    ["BUY 1 INFANTRY AT vieren"] * 65,  # more orders than a submission may hold: 422
+]
+
+
+async def test_r4_the_worst_orders_get_a_fast_answer_rejecting_them_never_a_500(host: Host) -> None:
+    """No number written in an order makes the check do more than the rules allow (counts up
+    to 1000, gold up to 100 000, promises counted up to one gift's largest amount); digits
+    that are not 0-9 are refused. The loose time bound catches a check that builds a unit per
+    count (seconds for a million, forever for 10^30); benchmarks/ekonia_orders.py measures."""
+    game = await started_ekonia(host)
+    power = "VIEREN"
+    for orders in WORST_ORDERS:
+        started = time.perf_counter()
+        response = await game.order(power, orders)
+        took = time.perf_counter() - started
+        assert response.status_code in (200, 422), (orders[:2], response.status_code, response.text[:300])
+        assert took < 3, (orders[:2], took)
+        body = response.json()
+        if response.status_code == 422:
+            assert set(body["error"]) >= {"code", "message"}
+            continue
+        assert body["rejected"] >= 1, orders[:2]
+        assert all(c["status"] == "accepted" or c["reason"] for c in body["orders"])
+    first = (await game.order(power, WORST_ORDERS[0])).json()["orders"]
+    # 50 gold held and 100 000 promised: ten lots of 1000 infantry, then nothing more
+    assert [c["status"] for c in first[1:12]] == ["accepted"] * 10 + ["rejected"]
+    menu = await host.client.get(f"/games/{game.game_id}/possible-orders", headers=game.player(power).auth)
+    assert menu.status_code == 200
+
+
+async def test_d38_replay_names_the_engine_a_game_was_played_with_when_its_results_differ(host: Host) -> None:
+    """A game whose battle turn was resolved by an older engine (its stored version and roll
+    differ from what this engine gives) is reported as played with that engine, not as a
+    mismatch; the same difference under this engine's version is a mismatch."""
+    from services.cli.ops import replay_log
+
+    game = await started_ekonia(host)
+    for turn in range(1, 8):
+        await play_turn(game, turn)
+    events = await game.events()
+    assert replay_log(game.game_id, [_record(e) for e in events]).difference is None
+    battle = next(i for i, e in enumerate(events) if e["type"] == "PhaseResolved" and e["data"]["details"]["battles"])
+
+    def altered(version: str) -> list[RecordedEvent]:
+        changed = [dict(e) for e in events]
+        data = json.loads(json.dumps(changed[battle]["data"]))
+        data["engine_version"] = version
+        data["details"]["rolls"][0]["roll"] = 7 - data["details"]["rolls"][0]["roll"]
+        changed[battle] = {**changed[battle], "data": data}
+        return [_record(e) for e in changed]
+
+    older = replay_log(game.game_id, altered("ekonia-1"))
+    assert older.played_with == "ekonia-1" and "details.rolls" in (older.difference or "")
+    tampered = replay_log(game.game_id, altered(get_variant("ekonia").engine_version))
+    assert tampered.played_with is None and tampered.difference is not None
+
+
+def _record(event: dict) -> RecordedEvent:
+    return RecordedEvent(**{**event, "recorded_at": datetime.fromisoformat(event["recorded_at"])})

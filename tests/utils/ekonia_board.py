@@ -64,11 +64,11 @@ def unit(uid: str, unit_type: str, location: str, *, moved: bool = False, built:
 def battle_context(state: State, board: Board, units: list[dict[str, Any]], *,
                    wars: set[tuple[str, str]] | None = None, morale: dict[str, int] | None = None,
                    bombardments: list[tuple[str, list[str], str, str]] | None = None,
-                   turn: int = 1) -> BattleContext:
+                   turn: int = 1, hunts: dict[str, set[str]] | None = None) -> BattleContext:
     every_unit = {u["id"]: u for u in units}
     return BattleContext(board, state, wars if wars is not None else {("ALPHA", "BETA")}, turn,
                          seed=7, morale=morale or {}, units=every_unit,
-                         bombardments=bombardments or [])
+                         bombardments=bombardments or [], hunts=hunts or {})
 
 
 def at_war(state: State, *pairs: tuple[str, str]) -> State:

@@ -44,13 +44,18 @@ HSV = {"fort": 8, "capital": 5, "city": 3}
 HIDE_CITIES = {3: 20, 5: 40}  # HSV increase: cost
 HIDE_UNIT_COST = 10
 
-INVESTIGATE = {"fort": 30, "capital": 20, "city": 15, "tile": 10}
+INVESTIGATE = {"fort": 30, "capital": 20, "city": 15, "tile": 10, "sea": 10}
 INVESTIGATE_FLEET_EXTRA = 10
 MISSION_ODDS = {  # mission: percent chance of success
     "INVESTIGATE": 70, "INVESTIGATE FLEET": 55, "MAP": 55, "RECORDS": 70,
     "COUNTER": 75, "COUNTER ALL": 50,
 }
 MISSION_COST = {"MAP": 40, "RECORDS": 25, "COUNTER": 25, "COUNTER ALL": 70}
+
+# The notation's limits (docs/rules/ekonia.md R4): far above what a game can use (all of
+# Ekonia pays about 800 gold a turn), so that no order makes the engine count or build more.
+MAX_COUNT = 1_000
+MAX_GOLD = 100_000
 
 NEUTRAL_CAPTURE_STRENGTH = 2.5
 SEA_LANE_BONUS_PERCENT = 15

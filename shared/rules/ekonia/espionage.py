@@ -41,10 +41,11 @@ def _count_units(units: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 def findings(state: State, spy: Spy, power: str, turn: int, spending: Mapping[str, Any],
              missions: Sequence[Mission], start_targets: Mapping[tuple[str, int], str | None]) -> Any:
     units = sorted(state["units"].values(), key=unit_order)
-    if spy.mission == "INVESTIGATE":
+    if spy.mission == "INVESTIGATE":  # the living units, on land or at sea (privateers' owners too)
         return _count_units([u for u in units if u["location"] == spy.target and not u["stored"]])
-    if spy.mission == "INVESTIGATE FLEET":
-        return _count_units([u for u in units if u["location"] == spy.target and u["stored"]])
+    if spy.mission == "INVESTIGATE FLEET":  # the living units and the stored ships, in one mission
+        return {"units": _count_units([u for u in units if u["location"] == spy.target and not u["stored"]]),
+                "fleet": _count_units([u for u in units if u["location"] == spy.target and u["stored"]])}
     if spy.mission == "MAP":
         return {"shipyards": sorted(t for t, terr in state["territories"].items()
                                     if terr["owner"] == spy.target and terr["shipyard"]),

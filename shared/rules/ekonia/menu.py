@@ -6,7 +6,20 @@ from collections import Counter
 
 from . import catalogue as C
 from .board import Board
-from .orders import Buy, Diplomacy, Disband, HideCities, Improve, Load, Morale, Move, Order, Rebase, Spy
+from .orders import (
+    AttackPrivateers,
+    Buy,
+    Diplomacy,
+    Disband,
+    HideCities,
+    Improve,
+    Load,
+    Morale,
+    Move,
+    Order,
+    Rebase,
+    Spy,
+)
 from .planning import plan_orders
 from .state import State, at_war, territories_of, trading
 
@@ -45,6 +58,11 @@ def possible_orders(state: State, board: Board, power: str) -> dict[str, list[st
             menu[tid] = found
     general: list[Order] = [Morale(1), Morale(2), Morale(3), HideCities(3), HideCities(5),
                             Spy("COUNTER ALL", None)]
+    # any state may attack privateers without war (R42): where its ships are or can sail
+    ships = {u["location"] for u in state["units"].values() if u["owner"] == power
+             and C.UNIT_TYPES[u["type"]].naval and u["location"] in board.territories}
+    seas = {s for loc in ships for s in ({loc} | set(board.neighbours(loc))) if board.territory(s).is_sea}
+    general += [AttackPrivateers(sea) for sea in sorted(seas)]
     for other in sorted(state["powers"]):
         if other == power or not state["powers"][other]["alive"]:
             continue

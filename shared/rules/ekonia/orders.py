@@ -174,6 +174,16 @@ class Privateer:
 
 
 @dataclass(frozen=True, slots=True)
+class AttackPrivateers:
+    """This turn, the state's ships at ``at`` fight any privateers there, war or not (R42)."""
+
+    at: str
+
+    def text(self) -> str:
+        return f"ATTACK PRIVATEERS AT {self.at}"
+
+
+@dataclass(frozen=True, slots=True)
 class Raze:
     at: str
 
@@ -192,9 +202,13 @@ class Disband:
 
 
 Order = (Buy | Improve | Move | Bombard | Load | Unload | Drop | Rebase | Morale | Spy | HideCities
-         | HideUnits | Give | Expect | Diplomacy | Privateer | Raze | Disband)
+         | HideUnits | Give | Expect | Diplomacy | Privateer | AttackPrivateers | Raze | Disband)
 
-# The stages in which a state's orders take effect, whatever the order they were written in.
-STAGE = {Diplomacy: 0, Give: 0, Expect: 0, Buy: 1, Improve: 1, Morale: 1, Spy: 1,
-         HideCities: 1, Privateer: 1, Disband: 2, Load: 3, Move: 4, Rebase: 4, Unload: 5, Drop: 5,
-         Bombard: 6, HideUnits: 6, Raze: 7}
+# The stages in which a state's orders take effect, whatever the order they were written in
+# (docs/rules/ekonia.md R2). Morale is priced after buying and disbanding, on the units that
+# will fight (R63); a load that finds no transport at its sea before the moves is tried again
+# after them (LATE_LOAD, R18).
+STAGE = {Diplomacy: 0, Give: 0, Expect: 0, AttackPrivateers: 0, Buy: 1, Improve: 1, Spy: 1,
+         HideCities: 1, Privateer: 1, Disband: 2, Morale: 3, Load: 4, Move: 5, Rebase: 5,
+         Unload: 6, Drop: 6, Bombard: 8, HideUnits: 8, Raze: 9}
+LATE_LOAD = 7

@@ -8,8 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from . import catalogue as C
 from .board import Board
 from .orders import (
+    AttackPrivateers,
     Bombard,
     Buy,
     Diplomacy,
@@ -37,7 +39,7 @@ UNIT_WORDS = {"INFANTRY": "INFANTRY", "INFANTRIES": "INFANTRY", "CAVALRY": "CAVA
               "AIRSHIPS": "AIRSHIP"}
 VERBS = ("BUY", "FORT", "SHIPYARD", "GASVENT", "MOVE", "BOMBARD", "LOAD", "UNLOAD", "DROP",
          "REBASE", "MORALE", "SPY", "HIDE", "GIVE", "EXPECT", "WAR", "PEACE", "TRADE", "END",
-         "SPARE", "HUNT", "PRIVATEER", "RAZE", "DISBAND")
+         "SPARE", "HUNT", "PRIVATEER", "ATTACK", "RAZE", "DISBAND")
 SEPARATORS = {"->", "AT", "TO", "FROM"}
 
 
@@ -79,16 +81,23 @@ class _Reader:
             return True
         return False
 
-    def number(self, what: str = "a number") -> int:
+    def number(self, what: str = "a number", most: int = C.MAX_COUNT) -> int:
+        """A whole number from 1 to ``most``, in the digits 0-9, checked before it is read:
+        no count or amount larger than the rules could ever use gets into the engine
+        (docs/rules/ekonia.md R4)."""
         token = self.peek()
-        if token is None or not token.isdigit() or int(token) <= 0:
+        if token is None or not token.isdigit():
             raise self.fail(f"expected {what} (a whole number above 0)", ("<number>",))
+        if not token.isascii():
+            raise self.fail(f"expected {what} written with the digits 0-9", ("<number>",))
+        if len(token.lstrip("0")) > len(str(most)) or not 1 <= int(token) <= most:
+            raise self.fail(f"expected {what} from 1 to {most}", ("<number>",))
         self.pos += 1
         return int(token)
 
     def count(self) -> int:
         token = self.peek()
-        return self.number() if token is not None and token.isdigit() else 1
+        return self.number("a count") if token is not None and token.isdigit() else 1
 
     def unit(self, *allowed: str) -> str:
         token = self.peek()
@@ -171,7 +180,7 @@ def _spy(r: _Reader) -> Order:
 
 def _hide(r: _Reader) -> Order:
     if r.optional("CITIES"):
-        level = r.number("3 or 5")
+        level = r.number("3 or 5", most=5)
         if level not in (3, 5):
             r.pos -= 1
             raise r.fail("hidden strength rises by 3 or by 5", ("3", "5"))
@@ -183,7 +192,7 @@ def _hide(r: _Reader) -> Order:
 
 
 def _morale(r: _Reader) -> Order:
-    level = r.number("a morale level")
+    level = r.number("a morale level", most=3)
     if level not in (1, 2, 3):
         r.pos -= 1
         raise r.fail("morale levels are 1, 2 and 3", ("1", "2", "3"))
@@ -209,13 +218,19 @@ def _diplomacy(kind: str, joiner: str | None) -> Callable[[_Reader], Order]:
 
 
 def _give(r: _Reader) -> Order:
-    amount = r.number("an amount of gold")
+    amount = r.number("an amount of gold", most=C.MAX_GOLD)
     r.word("TO")
     return Give(amount, r.state())
 
 
+def _attack(r: _Reader) -> Order:
+    r.word("PRIVATEERS")
+    r.word("AT")
+    return AttackPrivateers(r.territory())
+
+
 def _expect(r: _Reader) -> Order:
-    amount = r.number("an amount of gold")
+    amount = r.number("an amount of gold", most=C.MAX_GOLD)
     r.word("FROM")
     return Expect(amount, r.state())
 
@@ -243,6 +258,7 @@ PARSERS: dict[str, Callable[[_Reader], Order]] = {
     "SPARE": _diplomacy("SPARE", None),
     "HUNT": _diplomacy("HUNT", None),
     "PRIVATEER": _at_order(lambda n, u, at: Privateer(n, at), "TRIREME"),
+    "ATTACK": _attack,
     "RAZE": lambda r: Raze(r.territory()),
     "DISBAND": _at_order(Disband),
 }

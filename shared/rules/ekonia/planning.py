@@ -8,6 +8,7 @@ and returns every unit's planned place. It sees only the state at the start of t
 """
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -17,7 +18,9 @@ from typing import Any
 from . import catalogue as C
 from .board import Board, Territory
 from .orders import (
+    LATE_LOAD,
     STAGE,
+    AttackPrivateers,
     Bombard,
     Buy,
     Diplomacy,
@@ -45,6 +48,10 @@ class Refused(Exception):
     """An order that cannot be carried out, with the reason the player reads."""
 
 
+class _Later(Exception):
+    """A load that finds no transport at its sea before the moves: tried again after them."""
+
+
 @dataclass
 class Plan:
     power: str
@@ -68,6 +75,8 @@ class Plan:
     diplomacy: list[tuple[int, Diplomacy]] = field(default_factory=list)
     bombardments: list[tuple[int, list[str], str, str]] = field(default_factory=list)
     razes: list[tuple[int, str]] = field(default_factory=list)
+    hunts: list[tuple[int, str]] = field(default_factory=list)  # ATTACK PRIVATEERS: index, sea
+    transport_steps: dict[str, set[str]] = field(default_factory=dict)  # load, move, unload
     own_gold: float = 0
     budget: float = 0
 
@@ -86,13 +95,19 @@ def plan_orders(state: State, board: Board, power: str, orders: Sequence[Order],
                   for u in state["units"].values() if u["owner"] == power}
     plan.own_gold = pstate["gold"]
     plan.budget = pstate["gold"] + received
-    if count_expected:
-        plan.budget += sum(o.amount for o in orders if isinstance(o, Expect))
+    if count_expected:  # a promise counts, up to what any gift could be (R13, R4)
+        plan.budget += min(C.MAX_GOLD, sum(o.amount for o in orders if isinstance(o, Expect)))
     ctx = _Context(state, board, plan)
-    for index in sorted(range(len(orders)), key=lambda i: (STAGE[type(orders[i])], i)):
+    queue = [(STAGE[type(order)], index) for index, order in enumerate(orders)]
+    heapq.heapify(queue)
+    while queue:
+        stage, index = heapq.heappop(queue)
         order = orders[index]
+        ctx.late = stage == LATE_LOAD
         try:
             _HANDLERS[type(order)](ctx, index, order)
+        except _Later:
+            heapq.heappush(queue, (LATE_LOAD, index))
         except Refused as refusal:
             plan.reasons[index] = str(refusal)
     return plan
@@ -103,6 +118,7 @@ class _Context:
         self.state, self.board, self.plan = state, board, plan
         self.power = plan.power
         self.declared_war: set[str] = set()
+        self.late = False  # loading after the moves (R18)
 
     # -- small checks -------------------------------------------------------------------
     def territory(self, tid: str) -> Territory:
@@ -274,7 +290,7 @@ def _improve(ctx: _Context, index: int, order: Improve) -> None:
 def _morale(ctx: _Context, index: int, order: Morale) -> None:
     if ctx.plan.morale:
         raise Refused("morale is already bought this turn")
-    count = sum(1 for u in ctx.state["units"].values() if u["owner"] == ctx.power)
+    count = sum(1 for uid in ctx.plan.units if uid not in ctx.plan.disbanded)  # bought ones too (R63)
     per_unit, _ = C.MORALE[order.level]
     ctx.pay(index, per_unit * count)
     ctx.plan.morale = order.level
@@ -285,9 +301,11 @@ def _spy(ctx: _Context, index: int, order: Spy) -> None:
     if any(m == order for _, m, _ in ctx.plan.missions):
         raise Refused("the same mission is already ordered")
     if order.mission.startswith("INVESTIGATE"):
-        if order.target is None or order.target not in ctx.state["territories"]:
-            raise Refused("only land territories can be investigated")
-        kind = improvement_of(ctx.state, ctx.board, order.target)
+        sea = order.target is not None and order.target in ctx.board.territories \
+            and ctx.board.territory(order.target).is_sea
+        if order.target is None or not (sea or order.target in ctx.state["territories"]):
+            raise Refused("only territories and seas can be investigated")
+        kind = "sea" if sea else improvement_of(ctx.state, ctx.board, order.target)
         cost = C.INVESTIGATE[kind]
         if order.mission == "INVESTIGATE FLEET":
             if kind not in ("fort", "capital"):
@@ -358,21 +376,28 @@ def _load(ctx: _Context, index: int, order: Load) -> None:
     if order.sea not in ctx.board.sea_neighbours(order.origin):
         raise Refused(f"{order.sea} is not a sea next to {order.origin}")
     units = ctx.pick(order.count, order.unit, order.origin, stored=False)
-    transports = [t for t in _transports(ctx, order.sea) if t["built"] != ctx.plan.turn]
+    transports = [t for t in _transports(ctx, order.sea) if t["built"] != ctx.plan.turn
+                  and len(ctx.plan.transport_steps.get(t["id"], set()) | {"load"}) < 3]
     if not transports:
-        raise Refused(f"no transport of {ctx.power} at {order.sea} able to carry this turn")
+        if not ctx.late:
+            raise _Later()
+        raise Refused(f"no transport of {ctx.power} at {order.sea} able to carry this turn "
+                      "(a transport loads, moves and unloads only two of these a turn)")
     room = {t["id"]: C.TRANSPORT_CAPACITY - _cargo(ctx, t["id"]) for t in transports}
     placing: list[tuple[dict[str, Any], str]] = []
     for unit in units:
         weight = C.CARGO_WEIGHT[unit["type"]]
         spot = next((tid for tid in room if room[tid] >= weight), None)
         if spot is None:
+            if not ctx.late:
+                raise _Later()
             raise Refused(f"the transports at {order.sea} have no room left")
         room[spot] -= weight
         placing.append((unit, spot))
     for unit, transport in placing:
         unit.update(location=order.sea, aboard=transport, used=True, moved=True)
         ctx.plan.units[transport]["carrying"] = True
+        ctx.plan.transport_steps.setdefault(transport, set()).add("load")
 
 
 def _move(ctx: _Context, index: int, order: Move) -> None:
@@ -391,6 +416,8 @@ def _move(ctx: _Context, index: int, order: Move) -> None:
     ctx.may_enter(target)
     stores = stats.naval and target in ctx.state["territories"]
     for unit in units:
+        if unit["type"] == "TRANSPORT":
+            ctx.plan.transport_steps.setdefault(unit["id"], set()).add("move")
         unit.update(location=target, moved=True, used=True, entered_from=path[-2], stored=stores)
         for cargo in ctx.plan.units.values():
             if cargo["aboard"] == unit["id"]:
@@ -456,8 +483,12 @@ def _unload(ctx: _Context, index: int, order: Unload) -> None:
     for unit in units:
         if ctx.plan.units[unit["aboard"]]["built"] == ctx.plan.turn:
             raise Refused("transports may not carry troops on the turn they are made")
+        if ctx.plan.transport_steps.get(unit["aboard"], set()) >= {"load", "move"}:
+            raise Refused("a transport loads, moves and unloads only two of these a turn: "
+                          f"the one at {order.sea} has loaded and moved")
     ctx.may_enter(order.target)
     for unit in units:
+        ctx.plan.transport_steps.setdefault(unit["aboard"], set()).add("unload")
         ctx.plan.units[unit["aboard"]]["carrying"] = True
         unit.update(location=order.target, aboard=None, moved=True, used=True,
                     entered_from=order.sea, landed=True)
@@ -492,6 +523,14 @@ def _bombard(ctx: _Context, index: int, order: Bombard) -> None:
     ctx.plan.bombardments.append((index, [s["id"] for s in ships], order.origin, order.target))
 
 
+def _attack_privateers(ctx: _Context, index: int, order: AttackPrivateers) -> None:
+    if not ctx.board.territory(order.at).is_sea:
+        raise Refused("privateers sail the seas: name a sea")
+    if any(sea == order.at for _, sea in ctx.plan.hunts):
+        raise Refused(f"privateers at {order.at} are already attacked this turn")
+    ctx.plan.hunts.append((index, order.at))
+
+
 def _raze(ctx: _Context, index: int, order: Raze) -> None:
     if order.at not in ctx.state["territories"] or not ctx.state["territories"][order.at]["fort"]:
         raise Refused(f"there is no fort at {order.at}")
@@ -505,4 +544,5 @@ _HANDLERS: dict[type[Order], _Handler] = {
     Diplomacy: _diplomacy, Give: _give, Expect: _expect, Buy: _buy, Improve: _improve, Morale: _morale, Spy: _spy,
     HideCities: _hide_cities, HideUnits: _hide_units, Privateer: _privateer, Disband: _disband, Load: _load,
     Move: _move, Rebase: _rebase, Unload: _unload, Drop: _drop, Bombard: _bombard, Raze: _raze,
+    AttackPrivateers: _attack_privateers,
 }

@@ -21,6 +21,7 @@ reaches Ekonia state only through them. docs/rules/ekonia.md section 14 says the
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -75,14 +76,39 @@ TURN_POLICY: dict[str, str] = {
     "next_phase": EVERYONE,
     "orders.*": OWNER,  # Ekonia publishes no orders, only the gold spent
     "details.battles.*.territory": EVERYONE,
-    "details.battles.*.sides": SIDES,  # units by type, modifiers, rolls, totals; ids of own units only
-    "details.battles.*.winner": SIDES,
+    "details.battles.*.sides": SIDES,  # each camp of the battle, to the states that fought it
+    "details.battles.*.sides.*.powers": FLAG,
+    "details.battles.*.sides.*.privateers": OPERATORS,  # would name the privateers' owners
+    "details.battles.*.sides.*.role": SIDES,
+    "details.battles.*.sides.*.armed": SIDES,
+    "details.battles.*.sides.*.units": SIDES,
+    "details.battles.*.sides.*.units.*.unit": OWNER,  # unit ids: the unit's owner only
+    "details.battles.*.sides.*.units.*.owner": FLAG,
+    "details.battles.*.sides.*.units.*.type": SIDES,
+    "details.battles.*.sides.*.units.*.base": SIDES,
+    "details.battles.*.sides.*.units.*.modifiers": SIDES,  # none depends on a hidden fact (D30, D31)
+    "details.battles.*.sides.*.units.*.strength": SIDES,
+    "details.battles.*.sides.*.passengers": SIDES,
+    "details.battles.*.sides.*.passengers.*.unit": OWNER,
+    "details.battles.*.sides.*.passengers.*.owner": FLAG,
+    "details.battles.*.sides.*.passengers.*.type": SIDES,
+    "details.battles.*.sides.*.base_strength": SIDES,
+    "details.battles.*.sides.*.strength": SIDES,
+    "details.battles.*.sides.*.directions": SIDES,
+    "details.battles.*.sides.*.bombardment": SIDES,
+    "details.battles.*.sides.*.roll": SIDES,
+    "details.battles.*.sides.*.dice_bonus": SIDES,
+    "details.battles.*.sides.*.total": SIDES,
+    "details.battles.*.sides.*.outcome": SIDES,
+    "details.battles.*.sides.*.survivors": SIDES,
+    "details.battles.*.winner": FLAG,  # to the sides only (the battle's ``sides`` row)
     "details.battles.*.survivor_strength": SIDES,
-    "details.battles.*.destroyed": SIDES,  # own unit ids; the other sides' losses by type
-    "details.battles.*.overrun": SIDES,
+    "details.battles.*.destroyed": SIDES,  # by owner (flagged): own unit ids, the others' by type
+    "details.battles.*.overrun": FLAG,
     "details.battles.*.bounty": OWNER,  # would name the privateers' owner
     "details.events.taken": EVERYONE,
-    "details.events.neutralised": EVERYONE,  # without "by" but for the taker
+    "details.events.neutralised": EVERYONE,
+    "details.events.neutralised.by": OWNER,  # the taker only: its troops may be hidden there
     "details.events.fort razed": EVERYONE,
     "details.events.capital moved": EVERYONE,
     "details.events.built FORT": EVERYONE,
@@ -92,10 +118,10 @@ TURN_POLICY: dict[str, str] = {
     "details.events.improvements razed": OWNER,
     "details.events.too weak to take": OWNER,  # its troops may be hidden
     "details.missions.*": OWNER,
-    "details.rolls.battle": SIDES,
+    "details.rolls.battle": SIDES,  # shown as the battle reports show them (flagged, in their order)
     "details.rolls.mission": OWNER,
     "details.ledgers.*": OWNER,
-    "details.sea_lanes.*": FLAG,
+    "details.sea_lanes.*": FLAG,  # a change nobody could see (privateers to privateers) is no change
     "details.spending.*.total": EVERYONE,
     "details.spending.*.by_location": OWNER,
     "details.destroyed_states": EVERYONE,
@@ -130,10 +156,16 @@ def flag(owner: str | None, privateer: bool, viewer: str | None) -> str | None:
 
 
 def _record(table: Mapping[str, str], prefix: str, record: Mapping[str, Any], viewer: str | None,
-            owner: str | None) -> dict[str, Any]:
+            owner: str | None, *, only: tuple[str, ...] = (EVERYONE, OWNER)) -> dict[str, Any]:
+    """The fields of ``record`` that ``viewer`` may see, among those whose audience is in ``only``."""
     return {key: value for key, value in record.items()
-            if audience(table, f"{prefix}.{key}") in (EVERYONE, OWNER) and
+            if audience(table, f"{prefix}.{key}") in only and
             may_see(table, f"{prefix}.{key}", viewer, owner)}
+
+
+def canonical(value: Any) -> str:
+    """The order of things a viewer is shown: by what it shows, never by what it hides."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
 # ----------------------------------------------------------------------------- the position
@@ -181,40 +213,96 @@ def _public(state: Mapping[str, Any], board: Any) -> dict[str, Any]:
         "spent": {p: {turn: shown["total"] for turn, rec in by_turn.items()
                       if "total" in (shown := _record(STATE_POLICY, "spending.*.*", rec, None, p))}
                   for p, by_turn in state["spending"].items()},
-        "units": sorted((map_unit(u) for u in visible_units(state, board)),
-                        key=lambda u: (u["location"], str(u["owner"]), u["type"])),  # no order of building
+        "units": sorted((map_unit(u) for u in visible_units(state, board)), key=canonical),
         "winners": state["winners"],
     }
 
 
-def map_unit(unit: Mapping[str, Any]) -> dict[str, Any]:
-    """A unit the map shows, as the public sees it: its ``map`` fields, its flag."""
+def map_unit(unit: Mapping[str, Any], viewer: str | None = None) -> dict[str, Any]:
+    """A unit as ``viewer`` sees it: every field the table gives it (its owner all of them;
+    anyone else, where the map shows the unit, its ``map`` fields and its flag)."""
+    owner = unit["owner"]
     shown = {}
     for key, value in unit.items():
-        who = audience(STATE_POLICY, f"units.*.{key}")
-        if who == MAP or who == EVERYONE:
+        path = f"units.*.{key}"
+        who = audience(STATE_POLICY, path)
+        if who in (MAP, EVERYONE) or (who == OWNER and may_see(STATE_POLICY, path, viewer, owner)):
             shown[key] = value
         elif who == FLAG:
-            shown[key] = flag(value, unit["privateer"], None)
+            shown[key] = flag(value, unit["privateer"], viewer)
     return shown
 
 
 def _own(state: Mapping[str, Any], power: str) -> dict[str, Any]:
-    """Everything of the viewer's own (``owner`` fields whose owner is the viewer)."""
+    """Everything of the viewer's own, field by field as the table gives it to the owner."""
+    record = _record(STATE_POLICY, "powers.*", state["powers"][power], power, power)
     mine = sorted((u for u in state["units"].values() if u["owner"] == power), key=unit_order)
+    improvements = {}
+    for tid, terr in sorted(state["territories"].items()):
+        if terr["owner"] == power:
+            improvements[tid] = _record(STATE_POLICY, "territories.*", terr, power, power, only=(OWNER,))
+    converting = sorted(tid for tid, t in state["territories"].items() if t["converting"]
+                        and may_see(STATE_POLICY, "territories.*.converting.by", power, t["converting"]["by"]))
+    lanes = sorted(tid for tid, lane in state["sea_lanes"].items()
+                   if flag(lane["controller"], lane["privateer"], power) == power)
+    spending = {turn: _record(STATE_POLICY, "spending.*.*", rec, power, power)
+                for turn, rec in state["spending"].get(power, {}).items()}
     return {
         "power": power,
-        "gold": state["powers"][power]["gold"],
-        "state": _record(STATE_POLICY, "powers.*", state["powers"][power], power, power),
-        "units": [dict(u) for u in mine],  # every field of its own units
-        "improvements": {tid: {"shipyard": t["shipyard"], "gas_vent": t["gas_vent"]}
-                         for tid, t in sorted(state["territories"].items()) if t["owner"] == power},
-        "converting": sorted(tid for tid, t in state["territories"].items()
-                             if t["converting"] and t["converting"]["by"] == power),
-        "sea_lanes": sorted(tid for tid, lane in state["sea_lanes"].items() if lane["controller"] == power),
-        "knowledge": list(state["knowledge"].get(power, [])),
-        "spending": state["spending"].get(power, {}),
-        "ledger": state["ledger"].get(power),
+        "gold": record["gold"],
+        "state": record,
+        "units": [map_unit(u, power) for u in mine],
+        "improvements": improvements,
+        "converting": converting,
+        "sea_lanes": lanes,
+        "knowledge": list(state["knowledge"].get(power, []))
+        if may_see(STATE_POLICY, "knowledge.*", power, power) else [],
+        "spending": spending,
+        "ledger": state["ledger"].get(power) if may_see(STATE_POLICY, "ledger.*", power, power) else None,
+    }
+
+
+def _blank(value: Any) -> Any:
+    """What a field the viewer may not see reads as in its planning document."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        return 0
+    if isinstance(value, list):
+        return []
+    if isinstance(value, dict):
+        return {}
+    return None
+
+
+def planning_view(state: Mapping[str, Any], viewer: str) -> dict[str, Any]:
+    """The state document as ``viewer`` may know it, in the engine's own shape: every field
+    the table hides from it blanked, other states' units left out (the map shows them without
+    ids). Order checks, possible orders, their messages and each state's own plan at
+    resolution are computed on this, so none of them can depend on a hidden fact."""
+    powers = {p: {k: (v if may_see(STATE_POLICY, f"powers.*.{k}", viewer, p) else _blank(v))
+                  for k, v in rec.items()} for p, rec in state["powers"].items()}
+    territories = {}
+    for tid, terr in state["territories"].items():
+        shown = {k: (v if may_see(STATE_POLICY, f"territories.*.{k}", viewer, terr["owner"]) else _blank(v))
+                 for k, v in terr.items() if k != "converting"}
+        conv = terr["converting"]
+        shown["converting"] = None if conv is None else {
+            k: (v if may_see(STATE_POLICY, f"territories.*.converting.{k}", viewer, conv["by"]) else None)
+            for k, v in conv.items()}
+        territories[tid] = shown
+    lanes = {tid: {"controller": lane["controller"] if flag(lane["controller"], lane["privateer"], viewer)
+                   == lane["controller"] else None, "privateer": lane["privateer"]}
+             for tid, lane in state["sea_lanes"].items()}
+    mine = {uid: dict(u) for uid, u in state["units"].items() if u["owner"] == viewer}
+    return {
+        **{k: v for k, v in state.items() if audience(STATE_POLICY, k) == EVERYONE},
+        "powers": powers, "territories": territories, "sea_lanes": lanes, "units": mine,
+        "knowledge": {p: (list(v) if p == viewer else []) for p, v in state["knowledge"].items()},
+        "spending": {p: ({t: dict(r) for t, r in v.items()} if p == viewer else {})
+                     for p, v in state["spending"].items()},
+        "ledger": {p: v for p, v in state["ledger"].items() if p == viewer},
+        "last_turn": {},
     }
 
 
@@ -225,106 +313,134 @@ def turn_view(resolved: Mapping[str, Any], viewer: str | None) -> dict[str, Any]
     """What ``viewer`` sees of a resolved turn (a PhaseResolved event as JSON): its own
     orders and results, and the details the policy shows it."""
     orders = resolved.get("orders", {})
-    before, after = resolved.get("position_before") or {}, resolved.get("position") or {}
+    before = resolved.get("position_before") or {}
     details = resolved.get("details") or {}
     return {
         "phase": resolved["phase"],
         "orders": {p: list(found) for p, found in orders.items() if may_see(TURN_POLICY, "orders.*", viewer, p)},
         "dislodged": [],
         "next_phase": resolved["next_phase"],
-        "details": details_view(details, before, after, viewer),
+        "details": details_view(details, before, viewer),
     }
 
 
-def details_view(details: Mapping[str, Any], before: Mapping[str, Any], after: Mapping[str, Any],
-                 viewer: str | None) -> dict[str, Any]:
-    battles = details.get("battles", [])
-    fought = {b["territory"]: _fighters(b) for b in battles}
-    flags = {b["territory"]: privateer_sides(b, after) for b in battles}
+def details_view(details: Mapping[str, Any], before: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+    types = {uid: u["type"] for uid, u in (before.get("units") or {}).items()}
+    battles = sorted((battle_view(b, viewer, types) for b in details.get("battles", [])),
+                     key=lambda b: (b["territory"], canonical(b)))
+    missions = [m for m in details.get("missions", [])
+                if may_see(TURN_POLICY, "details.missions.*", viewer, m["power"])]
+    mission_rolls = [dict(r) for r in details.get("rolls", []) if r["kind"] == "mission"
+                     and may_see(TURN_POLICY, "details.rolls.mission", viewer, r["power"])]
+    changes = [_lane_change(c, before, viewer) for c in details.get("sea_lanes", [])]
     return {
-        "battles": [battle_view(b, viewer, flags[b["territory"]], before) for b in battles],
+        "battles": battles,
         "events": [_event(e, viewer) for e in details.get("events", []) if _event_shown(e, viewer)],
-        "missions": [m for m in details.get("missions", [])
-                     if may_see(TURN_POLICY, "details.missions.*", viewer, m["power"])],
-        "rolls": [_roll(r, viewer, flags.get(r.get("territory"), {})) for r in details.get("rolls", [])
-                  if may_see(TURN_POLICY, f"details.rolls.{r['kind']}", viewer, r["power"],
-                             fought.get(r.get("territory"), frozenset()))],
+        "missions": missions,
+        "rolls": _battle_rolls(battles) + mission_rolls,
         "ledgers": {p: v for p, v in details.get("ledgers", {}).items()
                     if may_see(TURN_POLICY, "details.ledgers.*", viewer, p)},
-        "sea_lanes": [_lane_change(c, before, viewer) for c in details.get("sea_lanes", [])],
+        "sea_lanes": [{k: v for k, v in c.items() if k != "was_privateer"} for c in changes
+                      if (c["from"], c["was_privateer"]) != (c["to"], c["privateer"])],
         "spending": {p: _record(TURN_POLICY, "details.spending.*", rec, viewer, p)
                      for p, rec in details.get("spending", {}).items()},
         "destroyed_states": list(details.get("destroyed_states", [])),
     }
 
 
+def _battle_rolls(battles: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The battle rolls a viewer may see: those of the battles it fought, as their reports
+    show them (privateers unnamed, camps in the report's order)."""
+    return [{"kind": "battle", "territory": b["territory"], "powers": side["powers"], "roll": side["roll"]}
+            for b in battles for side in b.get("sides", []) if side.get("roll") is not None]
+
+
+def _event_kind(event: Mapping[str, Any]) -> str:
+    kind = str(event["event"])
+    return kind + (f" {event['what']}" if kind == "built" else "")
+
+
+def _event_owner(event: Mapping[str, Any]) -> str | None:
+    owner: str | None = event.get("owner") or event.get("by") or event.get("power")
+    return owner
+
+
 def _event_shown(event: Mapping[str, Any], viewer: str | None) -> bool:
-    kind = event["event"] + (f" {event['what']}" if event["event"] == "built" else "")
-    owner = event.get("owner") or event.get("by") or event.get("power")
-    return may_see(TURN_POLICY, f"details.events.{kind}", viewer, owner)
+    return may_see(TURN_POLICY, f"details.events.{_event_kind(event)}", viewer, _event_owner(event))
 
 
 def _event(event: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
-    if event["event"] == "neutralised" and event.get("by") != viewer:
-        return {key: value for key, value in event.items() if key != "by"}
-    return dict(event)
-
-
-def _roll(roll: Mapping[str, Any], viewer: str | None, privateers: Mapping[str, bool]) -> dict[str, Any]:
-    if roll["kind"] != "battle":
-        return dict(roll)
-    return {**roll, "power": flag(roll["power"], privateers.get(roll["power"], False), viewer)}
-
-
-def _fighters(battle: Mapping[str, Any]) -> frozenset[str]:
-    """Every state in a battle: the sides that fought, the overrun and the winner."""
-    found = {s["power"] for s in battle["sides"]} | set(battle.get("overrun", [])) | set(battle.get("destroyed", {}))
-    return frozenset(found | ({battle["winner"]} if battle.get("winner") else set()))
-
-
-def privateer_sides(battle: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, bool]:
-    """Which states fought as privateers: the report says so for the sides that fought; an
-    overrunning winner (no report of its side) by its triremes there after the battle."""
-    flags = {s["power"]: bool(s["privateers"]) for s in battle["sides"]}
-    winner = battle.get("winner")
-    if winner and winner not in flags:
-        ships = [u for u in (after.get("units") or {}).values() if u["owner"] == winner
-                 and u["location"] == battle["territory"] and u["type"] == "TRIREME" and not u["stored"]]
-        flags[winner] = bool(ships) and all(u["privateer"] for u in ships)
-    return flags
+    """An event with the fields the table gives ``viewer`` (a field without a row of its own
+    has the event's audience)."""
+    kind = _event_kind(event)
+    shown = {}
+    for key, value in event.items():
+        path = f"details.events.{kind}.{key}"
+        if path not in TURN_POLICY or may_see(TURN_POLICY, path, viewer, value if key == "by" else _event_owner(event)):
+            shown[key] = value
+    return shown
 
 
 def _lane_change(change: Mapping[str, Any], before: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
     was_privateer = bool(before.get("sea_lanes", {}).get(change["sea_lane"], {}).get("privateer"))
     return {"sea_lane": change["sea_lane"], "from": flag(change["from"], was_privateer, viewer),
-            "to": flag(change["to"], change["privateer"], viewer), "privateer": change["privateer"]}
+            "to": flag(change["to"], change["privateer"], viewer), "privateer": change["privateer"],
+            "was_privateer": was_privateer}
 
 
-def battle_view(battle: Mapping[str, Any], viewer: str | None, privateer: Mapping[str, bool],
-                before: Mapping[str, Any]) -> dict[str, Any]:
-    """A battle report as ``viewer`` sees it: bystanders learn where; each side learns the
-    whole battle, with the other sides' units by type (no ids), privateers without a name."""
-    if not may_see(TURN_POLICY, "details.battles.*.sides", viewer, None, _fighters(battle)):
+def fighters(battle: Mapping[str, Any]) -> frozenset[str]:
+    """Every state in a battle: every state of every camp, the overrun included."""
+    return frozenset(p for side in battle["sides"] for p in side["powers"])
+
+
+def battle_view(battle: Mapping[str, Any], viewer: str | None,
+                types: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """A battle report as ``viewer`` sees it, field by field from ``TURN_POLICY``: bystanders
+    learn where; each side the whole battle, other states' units by type (no ids),
+    privateers without a name; everything in an order that depends only on what it shows."""
+    prefix = "details.battles.*"
+    sides = fighters(battle)
+    if not may_see(TURN_POLICY, f"{prefix}.sides", viewer, None, sides):
         return {"territory": battle["territory"]}
+    hidden = frozenset(p for side in battle["sides"] for p in side.get("privateers", []))
 
     def name(power: str | None) -> str | None:
-        return flag(power, power is not None and privateer.get(power, False), viewer)
+        return flag(power, power in hidden, viewer)
 
-    shown_sides = []
+    def shown(path: str, value: Any, owner: str | None) -> tuple[bool, Any]:
+        who = audience(TURN_POLICY, path)
+        if who == FLAG:
+            return True, sorted(name(p) for p in value) if isinstance(value, list) else name(value)
+        return may_see(TURN_POLICY, path, viewer, owner, sides), value
+
+    def record(path: str, rec: Mapping[str, Any], owner: str | None) -> dict[str, Any]:
+        out = {}
+        for key, value in rec.items():
+            visible, value = shown(f"{path}.{key}", value, owner)
+            if visible:
+                out[key] = value
+        return out
+
+    camps = []
     for side in battle["sides"]:
-        own = side["power"] == viewer
-        shown_sides.append({
-            **side, "power": name(side["power"]),
-            "units": [u if own else {k: v for k, v in u.items() if k != "unit"} for u in side["units"]],
-            "passengers": side["passengers"] if own else len(side["passengers"]),
-        })
-    types = {**{uid: u["type"] for uid, u in (before.get("units") or {}).items()},
-             **{u["unit"]: u["type"] for s in battle["sides"] for u in s["units"]}}
-    destroyed = {name(p): (ids if p == viewer else sorted(types.get(i, "UNIT") for i in ids))
-                 for p, ids in battle.get("destroyed", {}).items()}
-    return {
-        "territory": battle["territory"], "sides": shown_sides, "winner": name(battle.get("winner")),
-        "survivor_strength": battle.get("survivor_strength"), "destroyed": destroyed,
-        "overrun": [name(p) for p in battle.get("overrun", [])],
-        "bounty": {p: g for p, g in battle.get("bounty", {}).items() if p == viewer},
-    }
+        camp = record(f"{prefix}.sides.*", {k: v for k, v in side.items() if k not in ("units", "passengers")}, None)
+        camp["units"] = sorted((record(f"{prefix}.sides.*.units.*", u, u["owner"]) for u in side["units"]),
+                               key=canonical)
+        camp["passengers"] = sorted((record(f"{prefix}.sides.*.passengers.*", u, u["owner"])
+                                     for u in side["passengers"]), key=canonical)
+        camps.append(camp)
+    known = {**(types or {}), **{u["unit"]: u["type"] for side in battle["sides"]
+                                 for u in (*side["units"], *side["passengers"])}}
+    destroyed: dict[str, list[str]] = {}
+    for power, ids in battle.get("destroyed", {}).items():
+        own = may_see(TURN_POLICY, f"{prefix}.sides.*.units.*.unit", viewer, power)
+        destroyed.setdefault(str(name(power)), []).extend(ids if own else [known.get(i, "UNIT") for i in ids])
+    view: dict[str, Any] = {"territory": battle["territory"], "sides": sorted(camps, key=canonical)}
+    for key in ("winner", "survivor_strength", "overrun"):
+        visible, value = shown(f"{prefix}.{key}", battle.get(key), None)
+        if visible:
+            view[key] = value
+    view["destroyed"] = {p: sorted(found) for p, found in sorted(destroyed.items())}
+    view["bounty"] = {p: g for p, g in battle.get("bounty", {}).items()
+                      if may_see(TURN_POLICY, f"{prefix}.bounty", viewer, p)}
+    return view

@@ -135,7 +135,7 @@ def units_of(state: State, power: str) -> list[dict[str, Any]]:
 def unit_order(unit: dict[str, Any]) -> tuple[int, str, int]:
     """Oldest first: the order in which groups are picked for orders and survive battles."""
     owner, _, number = unit["id"].rpartition("-")
-    return (unit["built"], owner, int(number) if number.isdigit() else 0)
+    return (unit["built"], owner, int(number) if number.isascii() and number.isdigit() and len(number) < 10 else 0)
 
 
 def pair(a: str, b: str) -> list[str]:

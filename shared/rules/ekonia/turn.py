@@ -18,12 +18,13 @@ from typing import Any
 
 from .board import Board
 from .captures import apply_captures
-from .combat import BattleContext, fight, is_battle, sides_at
+from .combat import BattleContext, battles_at, fight, sides_at
 from .economy import ledger, may_trade, update_sea_lanes
 from .espionage import run_missions, target_power
 from .orders import Order
 from .parser import ParseError, parse_order
 from .planning import Plan, plan_orders
+from .policy import planning_view
 from .state import State, alive_powers, clone, pair, phase_name, territories_of
 
 PLAN_ONLY = ("moved", "used", "entered_from", "landed", "carrying")
@@ -53,12 +54,13 @@ def resolve_turn(state: Mapping[str, Any], board: Board, orders: Mapping[str, Se
     read = {p: read_orders(board, list(orders.get(p, ()))) for p in powers}
     valid = {p: [o for _, o in read[p] if not isinstance(o, ParseError)] for p in powers}
 
-    first = {p: plan_orders(start, board, p, valid[p]) for p in powers}
+    known = {p: planning_view(start, p) for p in powers}  # each plans on what it may know (V11)
+    first = {p: plan_orders(known[p], board, p, valid[p]) for p in powers}
     received: dict[str, int] = defaultdict(int)
     for plan in first.values():
         for _, amount, to in plan.gives:
             received[to] += amount
-    plans = {p: plan_orders(start, board, p, valid[p], received=received[p]) for p in powers}
+    plans = {p: plan_orders(known[p], board, p, valid[p], received=received[p]) for p in powers}
 
     outcome: dict[str, dict[int, tuple[str, str]]] = {p: {} for p in powers}
     for p in powers:
@@ -118,8 +120,8 @@ def resolve_turn(state: Mapping[str, Any], board: Board, orders: Mapping[str, Se
                          "spent": {p: spending[p]["total"] for p in powers},
                          "destroyed_states": destroyed}
     results = {p: _order_results(read[p], plans[p], outcome[p]) for p in powers}
-    rolls = [{"kind": "battle", "territory": b["territory"], "power": s["power"], "roll": s["roll"]}
-             for b in battles for s in b["sides"]] + mission_rolls
+    rolls = [{"kind": "battle", "territory": b["territory"], "battle": i, "powers": s["powers"], "roll": s["roll"]}
+             for i, b in enumerate(battles) for s in b["sides"] if s["roll"] is not None] + mission_rolls
     details = {"battles": battles, "events": events, "missions": mission_results,
                "rolls": rolls, "ledgers": ledgers, "sea_lanes": lane_changes,
                "spending": spending, "destroyed_states": destroyed}
@@ -183,7 +185,8 @@ def _battles(work: State, board: Board, start: State, plans: Mapping[str, Plan],
                         morale={p: plan.morale for p, plan in plans.items()}, units=planned,
                         bombardments=[(p, ids, sea, target) for p, plan in plans.items()
                                       for _, ids, sea, target in plan.bombardments],
-                        spared={p: work["powers"][p]["spared"] for p in plans})
+                        spared={p: work["powers"][p]["spared"] for p in plans},
+                        hunts={p: {sea for _, sea in plan.hunts} for p, plan in plans.items()})
     by_place: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for unit in planned.values():
         if not unit["stored"]:
@@ -192,15 +195,16 @@ def _battles(work: State, board: Board, start: State, plans: Mapping[str, Plan],
     bounty: defaultdict[str, int] = defaultdict(int)
     for place in sorted(by_place):
         sides = sides_at(by_place[place])
-        if len(sides) < 2 or not is_battle(ctx, sides):
+        if len(sides) < 2:
             continue
-        report = fight(ctx, place, sides)
-        for ids in report["destroyed"].values():
-            for uid in ids:
-                work["units"].pop(uid, None)
-        for p, gold in report["bounty"].items():
-            bounty[p] += gold
-        battles.append(report)
+        for camps in battles_at(ctx, place, sides):
+            report = fight(ctx, place, sides, camps=camps)
+            for ids in report["destroyed"].values():
+                for uid in ids:
+                    work["units"].pop(uid, None)
+            for p, gold in report["bounty"].items():
+                bounty[p] += gold
+            battles.append(report)
     return battles, dict(bounty)
 
 

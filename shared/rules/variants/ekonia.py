@@ -7,7 +7,6 @@ are no retreat or adjustment phases.
 """
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -18,7 +17,8 @@ from shared.rules.ekonia.catalogue import UNIT_TYPES
 from shared.rules.ekonia.menu import possible_orders
 from shared.rules.ekonia.parser import ParseError, parse_order
 from shared.rules.ekonia.planning import plan_orders
-from shared.rules.ekonia.policy import state_view, turn_view
+from shared.rules.ekonia.policy import planning_view, state_view, turn_view
+from shared.rules.ekonia.seats import states_played
 from shared.rules.ekonia.state import alive_powers, initial_state, phase_name, turn_of
 from shared.rules.ekonia.turn import resolve_turn
 
@@ -39,7 +39,7 @@ def check_orders(state: Mapping[str, Any], board: Board, power: str,
         return [OrderCheck(t, False, reason=f"{power} does not play this game") for t in texts]
     read = [(t, parse_order(t, board)) for t in texts]
     valid = [o for _, o in read if not isinstance(o, ParseError)]
-    plan = plan_orders(dict(state), board, power, valid, count_expected=True)
+    plan = plan_orders(planning_view(state, power), board, power, valid, count_expected=True)
     checks, index = [], 0
     for text, order in read:
         if isinstance(order, ParseError):
@@ -105,12 +105,13 @@ class EkoniaVariant:
 
     def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
         """Six states; ``player_count`` (default: all) from 2 to 6. With fewer players the
-        states that play are drawn from the game's seed; the others' land starts neutral."""
+        states that play sit evenly around the ring where they can (seats.py), at an offset
+        drawn from the game's seed; the others' land starts neutral."""
         states = sorted(self.board.states)
         count = int((settings or {}).get("player_count") or len(states))
         if not 2 <= count <= len(states):
             raise ValueError(f"Tale of Ekonia is played by 2 to {len(states)} players, not {count}")
-        powers = sorted(random.Random(f"{seed}:ekonia:states").sample(states, count))
+        powers = states_played(self.board, count, seed)
         state = initial_state(self.board, powers)
         playing = alive_powers(state)
         return Opening(phase_name(state["turn"]), state, [[p] for p in playing], playing)
@@ -148,7 +149,9 @@ class EkoniaVariant:
                             must_act, result.winners, result.details)
 
     def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]:
-        return possible_orders(dict(state), self.board, power)
+        if power not in state["powers"]:
+            return {}
+        return possible_orders(planning_view(state, power), self.board, power)
 
     def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         return state_view(state, self.board, viewer)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from shared.rules.ekonia.combat import (
+    battles_at,
     choose_survivors,
     dice_bonus,
     fight,
@@ -28,7 +29,7 @@ def battle(units, rolls, tile, *, start_wars=(("ALPHA", "BETA"),), wars=None, st
 
 
 def side(report, power):
-    return next(s for s in report["sides"] if s["power"] == power)
+    return next(s for s in report["sides"] if power in s["powers"])
 
 
 def test_plain_attack_against_an_entrenched_defender():
@@ -41,7 +42,7 @@ def test_plain_attack_against_an_entrenched_defender():
     assert side(report, "ALPHA")["total"] == 4.5
     assert side(report, "BETA")["total"] == 1.3
     assert side(report, "BETA")["units"][0]["modifiers"] == {"entrenched": 0.3}
-    assert report["winner"] == "ALPHA" and report["survivor_strength"] == 3
+    assert report["winner"] == ["ALPHA"] and report["survivor_strength"] == 3
     assert report["destroyed"] == {"BETA": ["BETA-1"]}
 
 
@@ -78,7 +79,7 @@ def test_naval_bombardment_is_capped_at_four_and_flanks():
                     bombardments=[("ALPHA", [s["id"] for s in ships], "sea-west", "mid-one")])
     alpha = side(report, "ALPHA")
     assert alpha["bombardment"] == 4.0 and alpha["total"] == 5.2
-    assert report["winner"] == "ALPHA" and report["survivor_strength"] == 3
+    assert report["winner"] == ["ALPHA"] and report["survivor_strength"] == 3
     assert "ALPHA" not in report["destroyed"]
 
 
@@ -126,7 +127,7 @@ def test_forts_next_door_weaken_attackers_and_defenders():
     assert side(report, "ALPHA")["total"] == 1.7
     assert side(report, "BETA")["units"][0]["modifiers"] == {"entrenched": 0.3, "enemy fort near": -0.15}
     assert side(report, "BETA")["total"] == 2.3
-    assert report["winner"] == "BETA" and report["survivor_strength"] == 1
+    assert report["winner"] == ["BETA"] and report["survivor_strength"] == 1
     assert report["destroyed"] == {"ALPHA": ["ALPHA-1", "ALPHA-2"], "BETA": ["BETA-2"]}
 
 
@@ -154,7 +155,7 @@ def test_ambush_in_a_plain_tile():
     report = battle(units, {"ALPHA": 2, "BETA": 2}, "mid-three")
     assert side(report, "ALPHA")["units"][0]["modifiers"] == {"entrenched": 0.3, "ambush": 0.6}
     assert side(report, "ALPHA")["total"] == 3.8
-    assert report["winner"] == "ALPHA" and report["survivor_strength"] == 1
+    assert report["winner"] == ["ALPHA"] and report["survivor_strength"] == 1
     assert report["destroyed"]["ALPHA"] == ["ALPHA-2"]
 
 
@@ -172,14 +173,15 @@ def test_last_stand_against_morale():
     assert side(report, "GAMMA")["total"] == 4.8
     assert side(report, "ALPHA")["units"][0]["modifiers"] == {"morale 2": 0.5}
     assert side(report, "ALPHA")["total"] == 6.0
-    assert report["winner"] == "ALPHA" and report["survivor_strength"] == 1
+    assert report["winner"] == ["ALPHA"] and report["survivor_strength"] == 1
 
 
 def test_privateers_against_sea_lane_triremes_guarding_a_ship_yard():
-    # ALPHA's 2 triremes hold the sea-west lane next to ALPHA's ship yard in alpha:
-    # 2 x (1 + 0.3 entrenched - 0.2 sea lane - 0.1 unprepared - 0.2 inspecting trade) = 1.6
+    # ALPHA's 2 triremes hold the sea-west lane next to ALPHA's ship yard in alpha (they did
+    # not come out of it this turn, so no inspecting trade, D31):
+    # 2 x (1 + 0.3 entrenched - 0.2 sea lane - 0.1 unprepared) = 2.0
     # BETA's privateers (no war declared) sail in: 2 x 1 = 2, roll 5 over 3: 3.5
-    # difference 1.9 -> 2 survivors; two ships sunk by privateers: 40 gold bounty
+    # difference 1.5, attackers round down -> 1 survivor; two ships sunk by privateers: 40 gold
     state = fresh_state()
     state["sea_lanes"]["sea-west"]["controller"] = "ALPHA"
     state["territories"]["alpha"]["shipyard"] = True
@@ -188,10 +190,10 @@ def test_privateers_against_sea_lane_triremes_guarding_a_ship_yard():
              unit("BETA-2", "TRIREME", "sea-west", moved=True, entered_from="sea-east", privateer=True)]
     report = battle(units, {"ALPHA": 3, "BETA": 5}, "sea-west", state=state, start_wars=(), wars=set())
     assert side(report, "ALPHA")["units"][0]["modifiers"] == {
-        "sea lane trireme": -0.2, "entrenched": 0.3, "unprepared": -0.1, "inspecting trade": -0.2}
-    assert side(report, "ALPHA")["total"] == 1.6
-    assert side(report, "BETA")["privateers"] is True and side(report, "BETA")["total"] == 3.5
-    assert report["survivor_strength"] == 2
+        "sea lane trireme": -0.2, "entrenched": 0.3, "unprepared": -0.1}
+    assert side(report, "ALPHA")["total"] == 2.0
+    assert side(report, "BETA")["privateers"] == ["BETA"] and side(report, "BETA")["total"] == 3.5
+    assert report["survivor_strength"] == 1
     assert report["bounty"] == {"BETA": 40}
 
 
@@ -204,7 +206,7 @@ def test_three_sides_one_winner():
     wars = (("ALPHA", "BETA"), ("ALPHA", "GAMMA"), ("BETA", "GAMMA"))
     report = battle(units, {"ALPHA": 2, "BETA": 5, "GAMMA": 1}, "mid-three", start_wars=wars)
     assert [s["total"] for s in report["sides"]] == [3.0, 3.5, 1.0]
-    assert report["winner"] == "BETA" and report["survivor_strength"] == 0
+    assert report["winner"] == ["BETA"] and report["survivor_strength"] == 0
     assert sum(len(v) for v in report["destroyed"].values()) == 6
 
 
@@ -214,9 +216,9 @@ def test_no_battle_between_states_at_peace():
     units = [unit("ALPHA-1", "INFANTRY", "mid-three", moved=True, entered_from="mid-one"),
              unit("BETA-1", "INFANTRY", "mid-three", moved=True, entered_from="b-field")]
     ctx = battle_context(state, board, units, wars=set())
-    assert not is_battle(ctx, sides_at(units))
+    assert not is_battle(ctx, sides_at(units), "mid-three")
     ctx = battle_context(state, board, units, wars={("ALPHA", "BETA")})
-    assert is_battle(ctx, sides_at(units))
+    assert is_battle(ctx, sides_at(units), "mid-three")
 
 
 @pytest.mark.parametrize("rolls, bonus", [
@@ -240,12 +242,14 @@ def test_rounding(difference, defending, survivors):
     assert round_survivors(difference, defending) == survivors
 
 
-def test_dice_depend_only_on_seed_turn_and_territory():
-    first = roll_dice(11, 3, "mid-two", ["BETA", "ALPHA"])
-    assert first == roll_dice(11, 3, "mid-two", ["ALPHA", "BETA"])
+def test_dice_depend_only_on_seed_turn_territory_and_what_each_camp_looks_like():
+    first = roll_dice(11, 3, "mid-two", ["BETA|INFANTRY:1", "ALPHA|INFANTRY:2"])
+    assert first == roll_dice(11, 3, "mid-two", ["ALPHA|INFANTRY:2", "BETA|INFANTRY:1"])
     assert all(1 <= r <= 6 for r in first.values())
-    samples = {tuple(roll_dice(s, 1, "mid-two", ["ALPHA", "BETA"]).values()) for s in range(30)}
+    samples = {tuple(roll_dice(s, 1, "mid-two", ["ALPHA|I", "BETA|I"]).values()) for s in range(30)}
     assert len(samples) > 5
+    twins = roll_dice(11, 3, "sea-west", ["PRIVATEERS|TRIREME:1", "PRIVATEERS|TRIREME:1"])
+    assert set(twins) == {"PRIVATEERS|TRIREME:1", "PRIVATEERS|TRIREME:1#1"}
 
 
 def test_survivors_fill_the_strength_with_whole_units():
@@ -255,3 +259,163 @@ def test_survivors_fill_the_strength_with_whole_units():
     assert choose_survivors(units, worth, 2) == {"A-2", "A-3", "A-4"}
     assert choose_survivors(units, worth, 3) == {"A-1", "A-2", "A-4"}
     assert choose_survivors(units, worth, 0) == {"A-4"}
+
+
+# -- who fights whom (R49, D9) ----------------------------------------------------------------
+
+
+def test_r49_a_state_at_peace_with_everyone_there_is_no_side_and_keeps_its_units():
+    # ALPHA and BETA at war meet in mid-three; GAMMA, at peace with both, stands there too.
+    # ALPHA 3 + 1.5 (roll 5 over 2) = 4.5, BETA 2: difference 2.5, attackers round down -> 2
+    units = [unit(f"ALPHA-{i}", "INFANTRY", "mid-three", moved=True, entered_from="mid-one") for i in (1, 2, 3)]
+    units += [unit(f"BETA-{i}", "INFANTRY", "mid-three", moved=True, entered_from="b-field") for i in (1, 2)]
+    units += [unit(f"GAMMA-{i}", "INFANTRY", "mid-three", moved=True, entered_from="gamma") for i in (1, 2, 3, 4)]
+    report = battle(units, {"ALPHA": 5, "BETA": 2}, "mid-three")
+    assert [s["powers"] for s in report["sides"]] == [["ALPHA"], ["BETA"]]
+    assert report["winner"] == ["ALPHA"] and report["survivor_strength"] == 2
+    assert "GAMMA" not in report["destroyed"]  # strong or weak, it fights nobody
+
+
+def test_r49_states_at_peace_attacking_a_common_enemy_are_one_camp():
+    # ALPHA and GAMMA, at peace with each other, both at war with BETA, attack BETA's 3
+    # entrenched infantry in mid-three from two directions: one camp, one die, flanking +20%.
+    # ALPHA+GAMMA: 4 x 1.2 = 4.8; BETA 3 x 1.3 = 3.9; rolls 3 and 3: no bonus.
+    # difference 0.9, attackers round down -> 1 survivor (the oldest unit: ALPHA-1)
+    units = [unit(f"ALPHA-{i}", "INFANTRY", "mid-three", moved=True, entered_from="mid-one") for i in (1, 2)]
+    units += [unit(f"GAMMA-{i}", "INFANTRY", "mid-three", moved=True, entered_from="gamma") for i in (1, 2)]
+    units += [unit(f"BETA-{i}", "INFANTRY", "mid-three") for i in (1, 2, 3)]
+    report = battle(units, {"ALPHA": 3, "BETA": 3}, "mid-three", start_wars=(("ALPHA", "BETA"), ("BETA", "GAMMA")))
+    assert [s["powers"] for s in report["sides"]] == [["ALPHA", "GAMMA"], ["BETA"]]
+    assert side(report, "GAMMA")["total"] == 4.8 and side(report, "BETA")["total"] == 3.9
+    assert side(report, "GAMMA")["directions"] == ["gamma", "mid-one"]
+    assert report["winner"] == ["ALPHA", "GAMMA"] and report["survivor_strength"] == 1
+    assert report["destroyed"] == {"ALPHA": ["ALPHA-2"], "BETA": ["BETA-1", "BETA-2", "BETA-3"],
+                                   "GAMMA": ["GAMMA-1", "GAMMA-2"]}
+
+
+def test_d9_crossed_wars_of_three_states():
+    board = small_board()
+    state = fresh_state(board)
+    here = [unit("ALPHA-1", "INFANTRY", "mid-three", moved=True, entered_from="mid-one"),
+            unit("BETA-1", "INFANTRY", "mid-three", moved=True, entered_from="b-field"),
+            unit("GAMMA-1", "INFANTRY", "mid-three", moved=True, entered_from="gamma")]
+
+    def camps(*wars):
+        ctx = battle_context(state, board, here, wars={tuple(sorted(w)) for w in wars})
+        return battles_at(ctx, "mid-three", sides_at(here))
+
+    # one war: the third state is no side
+    assert camps(("ALPHA", "BETA")) == [[("ALPHA",), ("BETA",)]]
+    # ALPHA at war with both, BETA and GAMMA at peace: they are allies against ALPHA
+    assert camps(("ALPHA", "BETA"), ("ALPHA", "GAMMA")) == [[("ALPHA",), ("BETA", "GAMMA")]]
+    # BETA at war with both: ALPHA and GAMMA are allies
+    assert camps(("ALPHA", "BETA"), ("BETA", "GAMMA")) == [[("ALPHA", "GAMMA"), ("BETA",)]]
+    # all at war: three camps, one winner (test_three_sides_one_winner)
+    assert camps(("ALPHA", "BETA"), ("ALPHA", "GAMMA"), ("BETA", "GAMMA")) == [[("ALPHA",), ("BETA",), ("GAMMA",)]]
+    # nobody at war: no battle
+    assert camps() == []
+
+
+def four_states():
+    state = fresh_state()
+    state["powers"]["DELTA"] = {**state["powers"]["GAMMA"], "capital": None}
+    state["knowledge"]["DELTA"], state["spending"]["DELTA"] = [], {}
+    return state
+
+
+def test_d9_the_camps_not_at_war_with_the_winner_fight_on_among_themselves():
+    # a chain of wars ALPHA - BETA - GAMMA - DELTA in mid-three: four camps (nobody shares
+    # all its enemies with another). BETA is strongest: it beats ALPHA and GAMMA, its
+    # enemies; DELTA, at war only with GAMMA, is no enemy of BETA's and keeps its units.
+    state = four_states()
+    units = [unit("ALPHA-1", "INFANTRY", "mid-three", moved=True, entered_from="mid-one"),
+             unit("BETA-1", "INFANTRY", "mid-three", moved=True, entered_from="b-field"),
+             unit("BETA-2", "INFANTRY", "mid-three", moved=True, entered_from="b-field"),
+             unit("BETA-3", "INFANTRY", "mid-three", moved=True, entered_from="b-field"),
+             unit("GAMMA-1", "INFANTRY", "mid-three", moved=True, entered_from="gamma"),
+             unit("DELTA-1", "INFANTRY", "mid-three", moved=True, entered_from="g-field"),
+             unit("DELTA-2", "INFANTRY", "alpha")]  # DELTA has a unit elsewhere: no last stand
+    wars = (("ALPHA", "BETA"), ("BETA", "GAMMA"), ("DELTA", "GAMMA"))
+    # BETA 3 + 1.5 (roll 6 over 2s) = 4.5 beats ALPHA 1 and GAMMA 1: survivors 3.5 -> 3
+    report = battle(units, {"ALPHA": 2, "BETA": 6, "GAMMA": 2, "DELTA": 2}, "mid-three",
+                    start_wars=wars, state=state)
+    assert [s["powers"] for s in report["sides"]] == [["ALPHA"], ["BETA"], ["DELTA"], ["GAMMA"]]
+    assert report["winner"] == ["BETA"] and report["survivor_strength"] == 3
+    assert report["destroyed"] == {"ALPHA": ["ALPHA-1"], "GAMMA": ["GAMMA-1"]}
+    assert side(report, "DELTA")["outcome"] == "untouched"
+
+
+def test_d9_unlinked_wars_in_one_territory_are_separate_battles():
+    state = four_states()
+    units = [unit("ALPHA-1", "INFANTRY", "mid-three", moved=True, entered_from="mid-one"),
+             unit("BETA-1", "INFANTRY", "mid-three", moved=True, entered_from="b-field"),
+             unit("GAMMA-1", "INFANTRY", "mid-three", moved=True, entered_from="gamma"),
+             unit("DELTA-1", "INFANTRY", "mid-three", moved=True, entered_from="g-field")]
+    ctx = battle_context(state, small_board(), units, wars={("ALPHA", "BETA"), ("DELTA", "GAMMA")})
+    assert battles_at(ctx, "mid-three", sides_at(units)) == [[("ALPHA",), ("BETA",)], [("DELTA",), ("GAMMA",)]]
+
+
+# -- privateers (R42, R43) --------------------------------------------------------------------
+
+
+def test_r42_any_state_may_attack_privateers_without_war():
+    # ALPHA's privateers spare BETA and sit on BETA's lane: no battle, unless BETA attacks them
+    board = small_board()
+    state = fresh_state(board)
+    state["powers"]["ALPHA"]["spared"] = ["BETA"]
+    units = [unit("ALPHA-1", "TRIREME", "sea-east", privateer=True),
+             unit("BETA-1", "TRIREME", "sea-east", moved=True, entered_from="sea-west")]
+    quiet = battle_context(state, board, units, wars=set())
+    assert battles_at(quiet, "sea-east", sides_at(units)) == []
+    hunting = battle_context(state, board, units, wars=set(), hunts={"BETA": {"sea-east"}})
+    assert battles_at(hunting, "sea-east", sides_at(units)) == [[("ALPHA",), ("BETA",)]]
+    elsewhere = battle_context(state, board, units, wars=set(), hunts={"BETA": {"sea-west"}})
+    assert battles_at(elsewhere, "sea-east", sides_at(units)) == []
+
+
+def test_r43_privateers_are_paid_for_every_ship_they_destroy_even_in_a_battle_they_lose():
+    # ALPHA's 3 triremes defend sea-west: 3 x (1 + 0.3 entrenched - 0.1 unprepared) = 3.6
+    # BETA's 2 privateers: 2 + 1.5 (roll 4 over 2) = 3.5. ALPHA wins by 0.1: defenders round
+    # 0.1 to 0, so all three of its ships are lost as well: 3 x 20 = 60 gold to BETA
+    units = [unit(f"ALPHA-{i}", "TRIREME", "sea-west") for i in (1, 2, 3)]
+    units += [unit(f"BETA-{i}", "TRIREME", "sea-west", moved=True, entered_from="sea-east", privateer=True)
+              for i in (1, 2)]
+    report = battle(units, {"ALPHA": 2, "BETA": 4}, "sea-west", start_wars=(), wars=set())
+    assert side(report, "ALPHA")["total"] == 3.6 and side(report, "BETA")["total"] == 3.5
+    assert report["winner"] == ["ALPHA"] and report["survivor_strength"] == 0
+    assert report["bounty"] == {"BETA": 60}
+
+
+def test_d30_privateers_fight_without_a_nation_no_morale_no_last_stand_and_always_unexpected():
+    # GAMMA has nothing but its privateer and has bought morale 3: neither applies at sea-west.
+    # ALPHA, at war with GAMMA since long ago, is still unprepared: nobody knows whose ships they are
+    state = fresh_state()
+    for tid in ("gamma", "g-field"):
+        state["territories"][tid]["owner"] = None
+    units = [unit("ALPHA-1", "TRIREME", "sea-west"),
+             unit("GAMMA-1", "TRIREME", "sea-west", moved=True, entered_from="sea-east", privateer=True)]
+    report = battle(units, {"ALPHA": 3, "GAMMA": 3}, "sea-west", start_wars=(("ALPHA", "GAMMA"),),
+                    state=state, morale={"GAMMA": 3})
+    assert side(report, "GAMMA")["units"][0]["modifiers"] == {}
+    assert side(report, "ALPHA")["units"][0]["modifiers"] == {"entrenched": 0.3, "unprepared": -0.1}
+
+
+# -- inspecting trade (R65, D31) ---------------------------------------------------------------
+
+
+def test_d31_inspecting_trade_weakens_triremes_defending_the_turn_they_leave_their_yard():
+    # ALPHA's yard in alpha is hidden. A trireme launched from it this turn defends sea-west at
+    # 1 x (1 - 0.2 inexperienced - 0.2 inspecting trade) = 0.6; an old trireme of ALPHA's next
+    # to the same yard fights as any other (nothing in the report says a yard is there)
+    state = fresh_state()
+    state["territories"]["alpha"]["shipyard"] = True
+    launched = [unit("ALPHA-1", "TRIREME", "sea-west", built=1),
+                unit("BETA-1", "TRIREME", "sea-west", moved=True, entered_from="sea-east")]
+    report = battle(launched, {"ALPHA": 3, "BETA": 3}, "sea-west", state=state)
+    assert side(report, "ALPHA")["units"][0]["modifiers"] == {"inexperienced": -0.2, "inspecting trade": -0.2}
+    old = [unit("ALPHA-1", "TRIREME", "sea-west"),
+           unit("BETA-1", "TRIREME", "sea-west", moved=True, entered_from="sea-east")]
+    with_yard = battle(old, {"ALPHA": 3, "BETA": 3}, "sea-west", state=state)
+    without = battle(old, {"ALPHA": 3, "BETA": 3}, "sea-west")
+    assert side(with_yard, "ALPHA")["units"][0]["modifiers"] == {"entrenched": 0.3} == \
+        side(without, "ALPHA")["units"][0]["modifiers"]

@@ -36,8 +36,7 @@ SCRIPT = {
       "PARESQUE": ["PEACE WITH VIEREN"], "ARELTON": ["SHIPYARD tunport"]},
  11: {"VIEREN": ["BUY 1 TRANSPORT AT vieren -> vesk-bay", "BUY 3 INFANTRY AT vieren", "TRADE WITH PARESQUE"],
       "PARESQUE": ["TRADE WITH VIEREN"], "ARELTON": ["BUY 1 TRIREME AT tunport -> ardel-narrows"]},
- 12: {"VIEREN": ["LOAD 3 INFANTRY vieren -> vesk-bay", "MOVE 1 TRANSPORT vesk-bay -> ardel-narrows",
-                 "UNLOAD 3 INFANTRY ardel-narrows -> pinalta"],
+ 12: {"VIEREN": ["LOAD 3 INFANTRY vieren -> ardel-narrows", "MOVE 1 TRANSPORT vesk-bay -> ardel-narrows"],
       "ARELTON": ["PRIVATEER 1 TRIREME AT ardel-narrows"]},
  13: {"VIEREN": ["MORALE 1", "HIDE 1 INFANTRY AT anesia"],
       "ARELTON": ["BUY 2 TRIREME AT tunport -> ardel-narrows"]},
@@ -110,9 +109,14 @@ def test_the_scripted_game():
                        ("T14", "serane-sound")]
     rolls = [r for _, _, out in history for r in out.details["rolls"] if r["kind"] == "battle"]
     assert len(rolls) == 6
-    # privateers overran a transport (after it had landed its troops): 20 gold bounty
+    # the transport sailed, then loaded three infantry (R18: move, then load), and privateers
+    # overran it with its cargo: 20 gold bounty for the ship
     assert history[11][2].details["ledgers"]["ARELTON"]["bounty"] == 20
-    assert final["territories"]["pinalta"]["owner"] == "VIEREN"
+    assert [r["result"] for r in history[11][2].orders["VIEREN"]] == ["ok", "ok"]
+    battle = history[11][2].details["battles"][0]
+    carried = next(s for s in battle["sides"] if s["powers"] == ["VIEREN"])["passengers"]
+    assert [p["type"] for p in carried] == ["INFANTRY"] * 3 and len(battle["destroyed"]["VIEREN"]) == 4
+    assert final["territories"]["pinalta"]["owner"] is None
     # the airship dropped three infantry on anesia
     assert final["territories"]["anesia"]["owner"] == "VIEREN"
     # sea lanes: held since T02; lost in the battle of T14
@@ -201,3 +205,32 @@ def test_the_view_lists_units_and_centres_per_power_like_every_variant():
     assert board["phase"] == "T01"
     assert board["centres"]["VIEREN"] == sorted(VARIANT.board.states["VIEREN"].territories)
     assert {u["location"] for u in board["units"]["VIEREN"]} == {"vesk-bay"}  # troops hide in cities
+
+
+def geometry(state, seated):
+    """What a seated state faces: for each other seated state, the distance between capitals,
+    from its starting trireme to their land, and from theirs to its land."""
+    board = VARIANT.board
+
+    def fleet(s):
+        return next(where for kind, where in board.states[s].units if kind == "TRIREME")
+
+    def nearest(sea, s):
+        return min(board.distance(sea, t) for t in board.states[s].territories)
+
+    return sorted((board.distance(board.states[state].capital, board.states[o].capital),
+                   nearest(fleet(state), o), nearest(fleet(o), state)) for o in seated if o != state)
+
+
+def test_r75_two_three_or_six_players_sit_so_that_every_state_faces_the_same_map():
+    for count in (2, 3, 6):
+        for seed in range(12):
+            seated = VARIANT.opening({"player_count": count}, seed).powers
+            assert len({tuple(geometry(s, seated)) for s in seated}) == 1, (count, seated)
+    # two players sit opposite (the old draw could seat neighbours: one trireme a move from the
+    # other's coast, the other's four moves away); the offset comes from the seed
+    assert {tuple(VARIANT.opening({"player_count": 2}, s).powers) for s in range(12)} == {
+        ("ARELTON", "THORNPIRE"), ("HERLORNE", "VIEREN"), ("PARESQUE", "TENSHORES")}
+    # four and five cannot (D35): four sit as two opposite pairs, two kinds of seat, mirror images
+    four = VARIANT.opening({"player_count": 4}, 1).powers
+    assert len({tuple(geometry(s, four)) for s in four}) == 2

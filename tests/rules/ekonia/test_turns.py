@@ -138,7 +138,8 @@ def test_espionage_finds_units_and_counter_espionage_finds_the_spy():
     out = play(state, {"ALPHA": ["SPY INVESTIGATE FLEET beta"], "BETA": ["SPY COUNTER ALL"]}, seed=seed)
     alpha_knows = out.state["knowledge"]["ALPHA"][-1]
     assert alpha_knows == {"turn": 1, "mission": "INVESTIGATE FLEET", "target": "beta", "success": True,
-                           "found": [{"owner": "BETA", "type": "TRIREME", "privateer": False, "count": 1}]}
+                           "found": {"units": [{"owner": "BETA", "type": "AIRSHIP", "privateer": False, "count": 1}],
+                                     "fleet": [{"owner": "BETA", "type": "TRIREME", "privateer": False, "count": 1}]}}
     beta_knows = out.state["knowledge"]["BETA"][-1]
     assert beta_knows["found"] == [{"by": "ALPHA", "mission": "INVESTIGATE FLEET", "target": "beta"}]
     rolls = [r for r in out.details["rolls"] if r["kind"] == "mission"]
@@ -211,7 +212,7 @@ def test_writing_a_states_orders_in_another_order_changes_nothing():
     state["territories"]["alpha"]["shipyard"] = True
     add_unit(state, "ALPHA-9", "TRANSPORT", "sea-west")
     orders = ["MOVE 3 INFANTRY mid-two -> beta", "BUY 2 INFANTRY AT alpha", "LOAD 2 INFANTRY alpha -> sea-west",
-              "MOVE 1 TRANSPORT sea-west -> sea-east", "UNLOAD 2 INFANTRY sea-east -> beta", "SPY MAP BETA"]
+              "MOVE 1 TRANSPORT sea-west -> sea-east", "SPY MAP BETA"]
     one = play(state, {"ALPHA": orders}, seed=3)
     two = play(state, {"ALPHA": list(reversed(orders))}, seed=3)
     assert all(r["result"] == "ok" for r in one.orders["ALPHA"])
@@ -224,3 +225,42 @@ def test_the_input_state_is_not_changed():
     before = json.dumps(state, sort_keys=True)
     play(state, {"ALPHA": ["MOVE 4 INFANTRY mid-two -> beta", "SPY MAP BETA"]})
     assert json.dumps(state, sort_keys=True) == before
+
+
+def test_r49_a_state_at_peace_keeps_its_units_through_a_battle_of_others():
+    state = fresh_state()
+    state["wars"] = [["ALPHA", "BETA"]]
+    add_unit(state, "ALPHA-7", "INFANTRY", "mid-one")
+    add_unit(state, "ALPHA-8", "INFANTRY", "mid-one")
+    for seed in range(8):
+        out = play(state, {"ALPHA": ["MOVE 2 INFANTRY mid-one -> mid-three"],
+                           "BETA": ["MOVE 1 INFANTRY b-field -> mid-three"],
+                           "GAMMA": ["MOVE 1 INFANTRY gamma -> mid-three"]}, seed=seed)
+        battle, = out.details["battles"]
+        assert sorted(p for s in battle["sides"] for p in s["powers"]) == ["ALPHA", "BETA"]
+        assert out.state["units"]["GAMMA-1"]["location"] == "mid-three"
+
+
+def test_r42_privateers_sparing_a_state_on_its_lane_can_be_attacked_by_it_without_war():
+    state = fresh_state()
+    state["units"]["ALPHA-3"].update(privateer=True, location="sea-east")
+    state["powers"]["ALPHA"]["spared"] = ["BETA"]
+    add_unit(state, "BETA-7", "TRIREME", "sea-west")
+    add_unit(state, "BETA-8", "TRIREME", "sea-west")
+    quiet = play(state, {"BETA": ["MOVE 2 TRIREME sea-west -> sea-east"]})
+    assert quiet.details["battles"] == [] and quiet.state["wars"] == []
+    out = play(state, {"BETA": ["MOVE 2 TRIREME sea-west -> sea-east", "ATTACK PRIVATEERS AT sea-east"]})
+    assert [r["result"] for r in out.orders["BETA"]] == ["ok", "ok"]
+    battle, = out.details["battles"]
+    assert battle["territory"] == "sea-east" and out.state["wars"] == []
+    assert sorted(s["powers"] for s in battle["sides"]) == [["ALPHA"], ["BETA"]]
+
+
+def test_r31_investigating_a_sea_finds_who_owns_its_privateers():
+    state = fresh_state()
+    state["units"]["ALPHA-3"]["privateer"] = True
+    seed = first_seed(lambda s: mission_roll(s, 1, "BETA", 0) <= 70)
+    out = play(state, {"BETA": ["SPY INVESTIGATE sea-west"]}, seed=seed)
+    assert out.state["knowledge"]["BETA"][-1]["found"] == [
+        {"owner": "ALPHA", "type": "TRIREME", "privateer": True, "count": 1}]
+    assert out.details["ledgers"]["BETA"]["costs"] == 10

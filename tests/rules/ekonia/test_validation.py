@@ -104,13 +104,17 @@ def test_transport_rules():
     # a transport made this turn may not carry
     assert check(state, "ALPHA", "BUY 1 TRANSPORT AT alpha -> sea-west",
                  "LOAD 1 INFANTRY alpha -> sea-west")[1][1] == \
-        "no transport of ALPHA at sea-west able to carry this turn"
+        "no transport of ALPHA at sea-west able to carry this turn (a transport loads, moves and unloads only " \
+        "two of these a turn)"
     state["units"]["ALPHA-9"] = {"id": "ALPHA-9", "type": "TRANSPORT", "owner": "ALPHA",
                                  "location": "sea-west", "stored": False, "privateer": False,
                                  "built": 0, "aboard": None, "hidden_until": None}
-    # load, sail and unload in one turn
+    # load and sail (written in reverse order) in one turn; unloading as well would be a third step
+    assert check(state, "ALPHA", "MOVE 1 TRANSPORT sea-west -> sea-east", "LOAD 1 INFANTRY alpha -> sea-west") == \
+        [(True, None)] * 2
     assert check(state, "ALPHA", "UNLOAD 1 INFANTRY sea-east -> mid-two",
-                 "MOVE 1 TRANSPORT sea-west -> sea-east", "LOAD 1 INFANTRY alpha -> sea-west") == [(True, None)] * 3
+                 "MOVE 1 TRANSPORT sea-west -> sea-east", "LOAD 1 INFANTRY alpha -> sea-west")[0][1] == \
+        "a transport loads, moves and unloads only two of these a turn: the one at sea-east has loaded and moved"
     # capacity 6: four cavalry weigh 6
     orders = ["BUY 2 CAVALRY AT alpha", "LOAD 2 CAVALRY alpha -> sea-west", "LOAD 1 INFANTRY alpha -> sea-west"]
     assert [a for a, _ in check(state, "ALPHA", *orders)] == [True, True, True]
@@ -177,3 +181,83 @@ def test_possible_orders_are_all_accepted():
     for options in menu.values():
         for text in options:
             assert VARIANT.check_orders(state, "ALPHA", [text])[0].accepted, text
+
+
+def transport_at(state, uid, sea, **extra):
+    state["units"][uid] = {"id": uid, "type": "TRANSPORT", "owner": "ALPHA", "location": sea, "stored": False,
+                           "privateer": False, "built": 0, "aboard": None, "hidden_until": None, **extra}
+
+
+def test_r18_a_transport_loads_and_unloads_or_moves_and_loads_or_moves_and_unloads_in_a_turn():
+    state = fresh_state()
+    transport_at(state, "ALPHA-9", "sea-west")
+    # load and unload, without moving: a ferry from alpha to mid-one
+    assert check(state, "ALPHA", "LOAD 1 INFANTRY alpha -> sea-west", "UNLOAD 1 INFANTRY sea-west -> mid-one") == \
+        [(True, None)] * 2
+    # move, then load at the sea it reaches (a transport that starts at sea-east)
+    state["units"]["ALPHA-9"]["location"] = "sea-east"
+    out = VARIANT.resolve(state, {"ALPHA": ["LOAD 1 INFANTRY alpha -> sea-west",
+                                            "MOVE 1 TRANSPORT sea-east -> sea-west"]}, settings={}, seed=1)
+    assert [r["result"] for r in out.orders["ALPHA"]] == ["ok", "ok"]
+    assert out.state["units"]["ALPHA-1"]["aboard"] == "ALPHA-9"
+    assert out.state["units"]["ALPHA-1"]["location"] == "sea-west"
+    # move and unload troops already aboard
+    state = out.state
+    assert check(state, "ALPHA", "MOVE 1 TRANSPORT sea-west -> sea-east", "UNLOAD 1 INFANTRY sea-east -> mid-two") == \
+        [(True, None)] * 2
+    # moving, unloading and loading again would be three steps
+    state["units"]["ALPHA-8"] = {**state["units"]["ALPHA-2"], "id": "ALPHA-8", "location": "mid-two"}
+    assert check(state, "ALPHA", "MOVE 1 TRANSPORT sea-west -> sea-east", "UNLOAD 1 INFANTRY sea-east -> mid-two",
+                 "LOAD 1 INFANTRY mid-two -> sea-east")[2][1].startswith("no transport of ALPHA at sea-east")
+
+
+def test_r63_morale_is_priced_on_every_unit_that_fights_including_those_bought_with_it():
+    state = fresh_state()
+    state["powers"]["GAMMA"]["gold"] = 1000  # GAMMA holds one infantry and buys nine
+    for orders in (["MORALE 3", "BUY 9 INFANTRY AT gamma"], ["BUY 9 INFANTRY AT gamma", "MORALE 3"]):
+        assert check(state, "GAMMA", *orders) == [(True, None)] * 2
+        out = VARIANT.resolve(state, {"GAMMA": orders}, settings={}, seed=1)
+        assert out.details["spending"]["GAMMA"]["total"] == 90 + 15 * 10
+        assert "15 gold x 10 units" in [r["reason"] for r in out.orders["GAMMA"]]
+    # units disbanded this turn do not fight, and are not paid for
+    assert check(state, "ALPHA", "DISBAND 1 INFANTRY AT a-field", "MORALE 1") == [(True, None)] * 2
+    out = VARIANT.resolve(state, {"ALPHA": ["DISBAND 1 INFANTRY AT a-field", "MORALE 1"]}, settings={}, seed=1)
+    assert out.details["spending"]["ALPHA"]["total"] == 5 * 2
+
+
+def test_r31_r32_seas_are_investigated_and_a_fleet_investigation_is_one_mission():
+    state = fresh_state()
+    state["powers"]["ALPHA"]["gold"] = 100
+    assert check(state, "ALPHA", "SPY INVESTIGATE sea-east") == [(True, None)]
+    out = VARIANT.resolve(state, {"ALPHA": ["SPY INVESTIGATE sea-east", "SPY INVESTIGATE FLEET beta"]},
+                          settings={}, seed=1)
+    assert out.details["spending"]["ALPHA"]["total"] == 10 + (20 + 10)  # a sea 10; a capital 20, its fleet 10 more
+
+
+def test_r42_attack_privateers_is_an_order_of_the_notation_and_the_menu():
+    state = fresh_state()
+    assert check(state, "BETA", "attack privateers at Sea East") == [(True, None)]
+    assert check(state, "BETA", "ATTACK PRIVATEERS AT beta")[0][1] == "privateers sail the seas: name a sea"
+    assert check(state, "BETA", "ATTACK PRIVATEERS AT sea-east", "ATTACK PRIVATEERS AT sea-east")[1][1] == \
+        "privateers at sea-east are already attacked this turn"
+    general = VARIANT.possible_orders(state, "ALPHA")["general"]  # ALPHA's trireme is at sea-west
+    assert {"ATTACK PRIVATEERS AT sea-west", "ATTACK PRIVATEERS AT sea-east"} <= set(general)
+    assert not any(o.startswith("ATTACK") for o in VARIANT.possible_orders(state, "GAMMA")["general"])
+
+
+def test_r4_no_count_or_gold_in_an_order_makes_the_check_do_more_than_the_rules_allow():
+    state = fresh_state()
+    worst = ["EXPECT 100000 FROM BETA", *(["BUY 1000 INFANTRY AT alpha"] * 30),
+             "EXPECT 1000000000000000000000000000000 FROM BETA", "EXPECT 10^30 FROM BETA", "BUY ² INFANTRY AT alpha",
+             "GIVE 99999999999999999999 TO BETA", "MOVE 1000 INFANTRY alpha -> a-field",
+             "DROP 1000 INFANTRY alpha -> mid-one", "HIDE 1000 INFANTRY AT a-field",
+             *(["EXPECT 100000 FROM GAMMA"] * 20)]
+    checks = check(state, "ALPHA", *worst)
+    # every promise counts only up to one gift's largest amount: 100 000 + 50 buys 10 005 infantry, at most
+    assert [accepted for accepted, _ in checks[1:11]] == [True] * 10 and not checks[11][0]
+    assert checks[11][1] == "cannot afford: costs 10000 gold, 50 left"
+    from shared.rules.ekonia.parser import parse_order
+    from shared.rules.ekonia.planning import plan_orders
+    orders = [o for o in (parse_order(t, VARIANT.board) for t in worst) if not hasattr(o, "reason")]
+    plan = plan_orders(state, VARIANT.board, "ALPHA", orders, count_expected=True)
+    assert len(plan.units) <= 3 + (100_000 + 50) // 10

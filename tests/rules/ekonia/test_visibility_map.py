@@ -102,7 +102,8 @@ def test_stored_ships_do_not_show_and_a_fleet_investigation_finds_them():
     orders = {"GAMMA": ["SPY INVESTIGATE FLEET alpha"]}
     after = resolved_event(state, orders, seed=seed_where("GAMMA", 1, 0, True, 55))["position"]
     found = views(after)["spy"]["own"]["knowledge"][0]["found"]
-    assert found == [{"owner": "ALPHA", "type": "TRIREME", "privateer": False, "count": 1}]
+    assert found == {"units": [{"owner": "ALPHA", "type": "INFANTRY", "privateer": False, "count": 1}],
+                     "fleet": [{"owner": "ALPHA", "type": "TRIREME", "privateer": False, "count": 1}]}
 
 
 def test_privateers_show_without_an_owner_and_so_do_the_lanes_they_hold():

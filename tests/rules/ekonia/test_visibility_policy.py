@@ -48,3 +48,30 @@ def test_every_field_of_a_resolved_turn_has_a_row():
     battle_fields = {k for _, _, out in history for b in out.details["battles"] for k in b}
     assert {f"details.battles.*.{k}" for k in battle_fields} <= set(TURN_POLICY)
     assert {f"details.rolls.{r['kind']}" for _, _, out in history for r in out.details["rolls"]} <= set(TURN_POLICY)
+
+
+def test_every_field_of_a_battle_report_has_a_row_down_to_its_units():
+    history = play(turns=14)
+    rows = set()
+    for _, _, out in history:
+        for battle in out.details["battles"]:
+            for side in battle["sides"]:
+                rows |= {f"details.battles.*.sides.*.{k}" for k in side}
+                for key in ("units", "passengers"):
+                    rows |= {f"details.battles.*.sides.*.{key}.*.{k}" for u in side[key] for k in u}
+    assert "details.battles.*.sides.*.passengers.*.unit" in rows  # the T12 transport carried troops
+    assert sorted(r for r in rows if r not in TURN_POLICY) == []
+    assert audience(TURN_POLICY, "details.battles.*.sides.*.privateers") == OPERATORS
+
+
+def test_what_a_state_plans_on_holds_nothing_the_policy_hides_from_it():
+    from shared.rules.ekonia.policy import planning_view
+
+    state = play(turns=14)[-1][2].state
+    for power in state["powers"]:
+        known = planning_view(state, power)
+        assert {u["owner"] for u in known["units"].values()} <= {power}
+        assert all(rec["gold"] == 0 for p, rec in known["powers"].items() if p != power)
+        assert not any(t["shipyard"] or t["gas_vent"] for t in known["territories"].values() if t["owner"] != power)
+        assert all(not v for p, v in known["knowledge"].items() if p != power)
+        assert set(known["ledger"]) <= {power}

@@ -107,7 +107,7 @@ def history_hidden_from(viewer: str | None, turn: dict[str, Any]) -> list[str]:
     for battle in details["battles"]:
         if set(battle) == {"territory"}:  # a battle of others: only where it was
             continue
-        if viewer not in {s["power"] for s in battle["sides"]} | set(battle["destroyed"]) | {battle["winner"]}:
+        if viewer not in {p for s in battle["sides"] for p in s["powers"]} | set(battle["destroyed"]):
             problems.append(f"a battle of others: {battle['territory']}")
     if any("by_location" in rec for p, rec in details["spending"].items() if p != viewer):
         problems.append("where another state spent")
@@ -137,18 +137,50 @@ def test_no_view_holds_what_the_policy_hides_from_its_viewer(game: dict[str, Any
             assert history_hidden_from(viewer, VARIANT.history_view(turn, viewer)) == [], (viewer, orders)
 
 
-def twin(state: dict[str, Any], secret: str, kind: str) -> dict[str, Any]:
-    """``state`` with some of ``secret``'s hidden facts changed."""
-    changed = json.loads(json.dumps(state))
-    mine = changed["powers"][secret]
+# -- twin games --------------------------------------------------------------------------------
+#
+# Two games identical to a viewer but for one hidden fact must look byte-identical to that
+# viewer and to the public: the state view, the history, the platform's view of the whole log
+# (services/visibility/view.py, what the stream sends), possible orders and order checks.
+# The kinds of hidden fact: one state's records (gold, unit numbering, knowledge), a unit
+# hidden in its capital, a ship yard and a gas vent of its on the coast of a sea where ships
+# fight, and who owns a privateer (ALPHA or BETA) that sails, holds lanes and fights GAMMA's
+# ships. TWINS counts the pairs compared and the differences seen (benchmarks/ekonia_twins.py
+# prints them).
+
+KINDS = ("records", "garrison", "improvements", "privateer")
+FIELD = {"ALPHA": "a-field", "BETA": "beta", "GAMMA": "g-field"}  # a-field and beta are coasts
+TWINS = {"pairs": 0, "differences": 0}
+
+
+def twin(state: dict[str, Any], secret: str, kind: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two games that differ only in one of ``secret``'s hidden facts."""
+    first = json.loads(json.dumps(state))
+    if kind == "privateer":  # the ships of ALPHA and BETA leave, GAMMA sails two; ALPHA or BETA owns a privateer
+        for uid in ("ALPHA-3", "BETA-5"):
+            first["units"].pop(uid)
+        add_unit(first, "GAMMA-8", "TRIREME", "sea-west")
+        add_unit(first, "GAMMA-9", "TRIREME", "sea-west")
+        second = json.loads(json.dumps(first))
+        add_unit(first, "ALPHA-50", "TRIREME", "sea-east", privateer=True)
+        add_unit(second, "BETA-50", "TRIREME", "sea-east", privateer=True)
+        return first, second
+    second = json.loads(json.dumps(first))
+    mine = second["powers"][secret]
     if kind == "records":
         mine["gold"] += 1234
         mine["next_unit"] += 7
-        changed["knowledge"][secret].append({"turn": 0, "mission": "MAP", "target": "BETA", "success": False,
-                                             "found": None})
-    else:  # one more infantry inside the capital, under its hidden strength value
-        add_unit(changed, f"{secret}-90", "INFANTRY", mine["capital"])
-    return changed
+        second["knowledge"][secret].append({"turn": 0, "mission": "MAP", "target": "BETA", "success": False,
+                                            "found": None})
+    elif kind == "garrison":  # one more infantry inside the capital, under its hidden strength value
+        add_unit(second, f"{secret}-90", "INFANTRY", mine["capital"])
+    else:  # a hidden ship yard and gas vent on a territory of its (on a coast where ships fight)
+        second["territories"][FIELD[secret]].update(shipyard=True, gas_vent=True)
+    return first, second
+
+
+def secrets_of(kind: str, secret: str) -> tuple[str, ...]:
+    return ("ALPHA", "BETA") if kind == "privateer" else (secret,)
 
 
 def capital_still_hides(state: dict[str, Any], secret: str) -> bool:
@@ -160,31 +192,139 @@ def capital_still_hides(state: dict[str, Any], secret: str) -> bool:
     return strength <= hidden_strength_limit(state, VARIANT.board, capital)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(game=game_strategy, secret=st.sampled_from(POWERS), kind=st.sampled_from(["records", "garrison"]))
-def test_games_that_differ_only_in_hidden_facts_look_the_same_to_everyone_else(
-        game: dict[str, Any], secret: str, kind: str) -> None:
-    first = rich_start()
-    second = twin(first, secret, kind)
-    others = [p for p in (*POWERS, None) if p != secret]
-    for picks in game["turns"]:
+def privateer_of(state: dict[str, Any]) -> dict[str, Any] | None:
+    return next((u for uid, u in state["units"].items() if uid.endswith("-50")), None)
+
+
+def privateer_alone(state: dict[str, Any]) -> bool:
+    """The privateer shares no place with ships of ALPHA or BETA (whom it would spare in one twin)."""
+    ship = privateer_of(state)
+    return ship is None or not any(u["owner"] in ("ALPHA", "BETA") and u["location"] == ship["location"]
+                                   and u is not ship for u in state["units"].values())
+
+
+def privateer_met_nobody_it_knows(turn: dict[str, Any]) -> bool:
+    """After the moves, the privateer was nowhere with units of ALPHA or BETA (found from the
+    battles, which name every unit lost, and the position)."""
+    ship_id = next((uid for uid in turn["position_before"]["units"] if uid.endswith("-50")), None)
+    if ship_id is None:
+        return True
+    after = turn["position"]["units"]
+    lost = {uid: b["territory"] for b in turn["details"]["battles"] for ids in b["destroyed"].values() for uid in ids}
+    where = after[ship_id]["location"] if ship_id in after else lost.get(ship_id)
+    here = [u["owner"] for uid, u in after.items() if u["location"] == where and uid != ship_id]
+    here += [uid.rpartition("-")[0] for uid, place in lost.items() if place == where and uid != ship_id]
+    return not set(here) & {"ALPHA", "BETA"}
+
+
+def privateer_orders(state: dict[str, Any], pick: int) -> list[str]:
+    ship = privateer_of(state)
+    if ship is None:
+        return []
+    seas = sorted(n for n in VARIANT.board.neighbours(ship["location"]) if VARIANT.board.territory(n).is_sea)
+    options = [""] + [f"MOVE 1 TRIREME {ship['location']} -> {sea}" for sea in seas]
+    return [o for o in [options[pick % len(options)]] if o]
+
+
+def platform_events(start: dict[str, Any], turns: list[dict[str, Any]], seed: int) -> list[Any]:
+    """The twin as a hosted game's log: what services/visibility/view.py folds for the stream."""
+    from shared.events import AdjudicatedOrder, GameCreated, GameSettings, GameStarted, PhaseResolved, PlayerJoined
+
+    events: list[Any] = [GameCreated(game_id="g_twins", variant="ekonia", name="twins", host_token_hash="h",
+                                     settings=GameSettings(player_count=3))]
+    events += [PlayerJoined(player_id=f"p_{p}", codename=f"c_{p}", token_hash="t") for p in POWERS]
+    events.append(GameStarted(seed=seed, powers={f"p_{p}": [p] for p in POWERS}, phase="T01", position=start,
+                              must_act=list(POWERS)))
+    for turn in turns:
+        events.append(PhaseResolved(
+            phase=turn["phase"], position_before=turn["position_before"], dislodged=[],
+            orders={p: [AdjudicatedOrder(**o) for o in found] for p, found in turn["orders"].items()},
+            position=turn["position"], next_phase=turn["next_phase"], must_act=list(POWERS),
+            engine_version=VARIANT.engine_version, details=turn["details"]))
+    return events
+
+
+def platform_view(events: list[Any], viewer: str | None) -> str:
+    from services.visibility.view import Viewer, view
+
+    who = Viewer("power", viewer, f"c_{viewer}", (viewer,), f"p_{viewer}") if viewer else Viewer.public()
+    return text(view(events, who))
+
+
+def same(one: Any, two: Any) -> bool:
+    TWINS["pairs"] += 1
+    if text(one) != text(two):
+        TWINS["differences"] += 1
+        return False
+    return True
+
+
+def play_twins(game: dict[str, Any], secret: str, kind: str) -> None:
+    """Play the twins turn by turn, asserting that every viewer not in the secret sees the same."""
+    start_one, start_two = twin(rich_start(), secret, kind)
+    first, second = start_one, start_two
+    hidden = secrets_of(kind, secret)
+    others = [p for p in (*POWERS, None) if p not in hidden]
+    history: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
+    for turn_number, picks in enumerate(game["turns"]):
         if kind == "garrison" and not capital_still_hides(second, secret):
             return  # the extra unit shows, or fought: no longer a hidden fact
+        if kind == "privateer" and not (privateer_alone(first) and privateer_alone(second)):
+            return
         for viewer in others:
-            assert text(VARIANT.view(first, viewer)) == text(VARIANT.view(second, viewer))
+            assert same(VARIANT.view(first, viewer), VARIANT.view(second, viewer)), (kind, viewer)
             if viewer is not None:
-                assert VARIANT.possible_orders(first, viewer) == VARIANT.possible_orders(second, viewer)
+                assert same(VARIANT.possible_orders(first, viewer), VARIANT.possible_orders(second, viewer))
         orders = {p: orders_of(first, p, picks[p]) for p in POWERS}
-        if kind == "garrison" and any(o.startswith("MORALE") for o in orders[secret]):
+        if kind == "improvements":  # the secret does not touch its hidden works; nobody steals its map
+            orders = {p: [o for o in found if FIELD[secret] not in o and not o.startswith("SPY MAP")]
+                      for p, found in orders.items()}
+        twin_orders = (orders, dict(orders))
+        if kind == "privateer":  # its owner's menu offered it to ALPHA only: only the twin move sails it
+            orders = {p: [o for o in found if p == "GAMMA" or "TRIREME" not in o or o.startswith("BUY")]
+                      for p, found in orders.items()}
+            moves = privateer_orders(first, picks["GAMMA"][0] if picks["GAMMA"] else turn_number)
+            twin_orders = ({**orders, "ALPHA": orders["ALPHA"] + moves}, {**orders, "BETA": orders["BETA"] + moves})
+        if any(o.startswith("MORALE") for p in hidden for o in orders[p]) and kind in ("garrison", "privateer"):
             return  # morale is priced per unit held, and the total spent is public
         for viewer in others:
             if viewer is not None:
                 checks = [c.as_json() for c in VARIANT.check_orders(first, viewer, orders[viewer])]
-                assert checks == [c.as_json() for c in VARIANT.check_orders(second, viewer, orders[viewer])]
-        one, two = resolve(first, orders, game["seed"]), resolve(second, orders, game["seed"])
+                assert same(checks, [c.as_json() for c in VARIANT.check_orders(second, viewer, orders[viewer])])
+        one, two = resolve(first, twin_orders[0], game["seed"]), resolve(second, twin_orders[1], game["seed"])
         if kind == "garrison" and any(b["territory"] == first["powers"][secret]["capital"]
                                       for b in one["details"]["battles"]):
             return
+        if kind == "garrison" and not capital_still_hides(two["position"], secret):
+            for viewer in others:
+                assert same(VARIANT.history_view(one, viewer), VARIANT.history_view(two, viewer)), (kind, viewer)
+            return
+        if kind == "privateer" and not (privateer_met_nobody_it_knows(one) and privateer_met_nobody_it_knows(two)):
+            return
+        history[0].append(one)
+        history[1].append(two)
+        events = (platform_events(start_one, history[0], game["seed"]),
+                  platform_events(start_two, history[1], game["seed"]))
         for viewer in others:
-            assert text(VARIANT.history_view(one, viewer)) == text(VARIANT.history_view(two, viewer)), viewer
+            assert same(VARIANT.history_view(one, viewer), VARIANT.history_view(two, viewer)), (kind, viewer)
+            assert same(platform_view(events[0], viewer), platform_view(events[1], viewer)), (kind, viewer)
         first, second = one["position"], two["position"]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=game_strategy, secret=st.sampled_from(POWERS), kind=st.sampled_from(KINDS))
+def test_games_that_differ_only_in_hidden_facts_look_the_same_to_everyone_else(
+        game: dict[str, Any], secret: str, kind: str) -> None:
+    play_twins(game, secret, kind)
+
+
+def test_privateer_twins_fight_gammas_ships_and_hold_lanes():
+    """The privateer twins are not vacuous: a fixed game where the privateer (ALPHA's or
+    BETA's) takes a lane and fights GAMMA's ships, compared turn by turn."""
+    before = dict(TWINS)
+    game = {"seed": 3, "turns": [{"ALPHA": [], "BETA": [], "GAMMA": [1]}, {"ALPHA": [], "BETA": [], "GAMMA": [1]},
+                                 {"ALPHA": [], "BETA": [], "GAMMA": [2]}]}
+    one, _ = twin(rich_start(), "ALPHA", "privateer")
+    assert privateer_orders(one, 1) == ["MOVE 1 TRIREME sea-east -> sea-west"]
+    play_twins(game, "ALPHA", "privateer")
+    assert TWINS["pairs"] - before["pairs"] >= 12 and TWINS["differences"] == before["differences"]
