@@ -540,7 +540,7 @@ def test_docs_notation_lists_every_danish_verb():
 
     from shared.rules.diplomacy.parser.lexicon import DANISH_VERB_WORDS
 
-    notation = (Path(__file__).resolve().parents[2] / "docs" / "notation.md").read_text()
+    notation = (Path(__file__).resolve().parents[3] / "docs" / "notation.md").read_text()
     listed = notation.split("Danish verbs:", 1)[1].split("\n\n", 1)[0]
     words = {w.strip("`") for w in listed.replace(",", " ").replace(";", " ").replace(".", " ").split()
              if w.startswith("`")}
