@@ -14,6 +14,7 @@ import sys
 
 from shared.settings import Settings
 
+from .common import check_schema
 from .health import add_health_options, run_until_signalled
 
 
@@ -32,6 +33,8 @@ async def _work(command: str, settings: Settings, args: argparse.Namespace) -> i
     from services.notifications.delivery import run_worker, step
     from shared.store import open_store, utc_now
 
+    if (refused := await check_schema(command, settings.database_url)) is not None:
+        return refused
     if args.once:
         store = await open_store(settings.database_url)
         try:

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 from shared.settings import Settings, SettingsError
 from shared.store import is_memory_database
 
+from .common import check_schema
+
 SERVICES = ("lobby", "adjudication", "visibility", "accounts", "press", "notifications")
 
 if TYPE_CHECKING:  # the app's modules load when it is served, not when the command starts
@@ -66,6 +68,11 @@ def run(command: str, argv: list[str]) -> int:
     except (SettingsError, ValueError) as error:
         print(f"entente {command}: {error}", file=sys.stderr)
         return 2
+    if not is_memory_database(settings.database_url):
+        import asyncio
+
+        if (refused := asyncio.run(check_schema(command, settings.database_url))) is not None:
+            return refused
     import uvicorn
 
     print(f"entente: serving {args.service or 'every service'} on http://{settings.host}:{settings.port}"

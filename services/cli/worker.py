@@ -12,6 +12,7 @@ import sys
 
 from shared.settings import Settings
 
+from .common import check_schema
 from .health import add_health_options, run_until_signalled
 
 
@@ -30,6 +31,8 @@ async def _work(command: str, database_url: str, poll: float, args: argparse.Nam
     from services.adjudication.worker import ClockWorker
     from shared.store import open_store
 
+    if (refused := await check_schema(command, database_url)) is not None:
+        return refused
     if args.once:
         store = await open_store(database_url)
         try:

@@ -37,11 +37,10 @@ from shared.store.outbox import (
     Retry,
 )
 from shared.store.records import ConcurrencyError, GameNotFound, GameRow, NewEvent, RecordedEvent
-from shared.store.schema import TABLE_NAMES, create_statements
+from shared.store.schema import SCHEMA_LOCK_KEY, TABLE_NAMES, VERSION_TABLE, create_statements, schema_state
 
 # pg_advisory_xact_lock keys: any constants, as long as nothing else in the database uses them.
 POSITION_LOCK_KEY = 0x656E7465_6E746501  # "entente" + 1: serialises event inserts
-SCHEMA_LOCK_KEY = 0x656E7465_6E746502  # "entente" + 2: serialises schema creation
 # (class, hash of the stream id): one stream's appends after the end; the two-key space of
 # advisory locks does not overlap the one-key space above
 STREAM_LOCK_CLASS = 0x656E7465
@@ -120,6 +119,9 @@ RECORD_OUTCOME = {
 LIST_NOTIFICATIONS = f"SELECT {NOTIFICATION_COLUMNS} FROM notification_outbox ORDER BY id"
 LIST_GAME_NOTIFICATIONS = f"SELECT {NOTIFICATION_COLUMNS} FROM notification_outbox WHERE game_id = $1 ORDER BY id"
 COUNT_NOTIFICATIONS = "SELECT status, count(*) FROM notification_outbox GROUP BY status"
+EXISTING_TABLES = ("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+                   "AND tablename = ANY($1::text[])")
+STAMPED_REVISION = "SELECT version_num FROM alembic_version LIMIT 1"
 
 
 # ----------------------------------------------------------------------------- rows to records
@@ -372,11 +374,16 @@ class PostgresStore(EventStore):
             await self._pool.release(connection)
 
     async def create_schema(self) -> None:
-        """Under ``pg_advisory_xact_lock(SCHEMA_LOCK_KEY)``, in one message."""
-        script = [f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK_KEY})", *create_statements(self.dialect)]
+        """Under ``pg_advisory_xact_lock(SCHEMA_LOCK_KEY)`` (which ``entente migrate`` takes too),
+        so that processes starting at once on a fresh database take turns."""
         async with self._pool.acquire(timeout=CONNECTION_WAIT_SECONDS) as connection:
             async with connection.transaction():
-                await connection.execute(";\n".join(script))
+                await connection.execute(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK_KEY})")
+                names = {row[0] for row in await connection.fetch(EXISTING_TABLES,
+                                                                  [*TABLE_NAMES, VERSION_TABLE.name])}
+                revision = await connection.fetchval(STAMPED_REVISION) if VERSION_TABLE.name in names else None
+                if schema_state(bool(names & set(TABLE_NAMES)), revision) == "fresh":
+                    await connection.execute(";\n".join(create_statements(self.dialect)))
 
     async def _empty_tables(self) -> None:
         async with self._pool.acquire(timeout=CONNECTION_WAIT_SECONDS) as connection:

@@ -39,7 +39,7 @@ from shared.store.outbox import (
     Retry,
 )
 from shared.store.records import ConcurrencyError, GameNotFound, GameRow, NewEvent, RecordedEvent
-from shared.store.schema import TABLE_NAMES, create_statements
+from shared.store.schema import TABLE_NAMES, VERSION_TABLE, create_statements, schema_state
 
 BUSY_TIMEOUT_MS = 30_000
 POOL_SIZE = 15  # connections at most (each is a thread of aiosqlite's)
@@ -97,6 +97,8 @@ RECORD_OUTCOME = {
 LIST_NOTIFICATIONS = f"SELECT {NOTIFICATION_COLUMNS} FROM notification_outbox ORDER BY id"
 LIST_GAME_NOTIFICATIONS = f"SELECT {NOTIFICATION_COLUMNS} FROM notification_outbox WHERE game_id = ? ORDER BY id"
 COUNT_NOTIFICATIONS = "SELECT status, count(*) FROM notification_outbox GROUP BY status"
+EXISTING_TABLES = "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?, ?, ?, ?)"
+STAMPED_REVISION = "SELECT version_num FROM alembic_version"
 
 
 # ----------------------------------------------------------------------------- values and rows
@@ -352,8 +354,14 @@ class SQLiteStore(EventStore):
     async def create_schema(self) -> None:
         """Inside ``BEGIN IMMEDIATE``, so that several processes creating it take turns."""
         async with self._session("write") as tx:
-            for statement in create_statements(self.dialect):
-                await tx._run(statement)
+            names = {row[0] for row in await tx._run(EXISTING_TABLES, (*TABLE_NAMES, VERSION_TABLE.name))}
+            revision = None
+            if VERSION_TABLE.name in names:
+                stamped = await tx._run(STAMPED_REVISION)
+                revision = stamped[0][0] if stamped else None
+            if schema_state(bool(names & set(TABLE_NAMES)), revision) == "fresh":
+                for statement in create_statements(self.dialect):
+                    await tx._run(statement)
             await tx._commit()
 
     async def _empty_tables(self) -> None:
