@@ -38,8 +38,8 @@ def _parser(command: str) -> argparse.ArgumentParser:
 
 
 def run(command: str, argv: list[str]) -> int:
+    from shared.store import SchemaError
     from shared.store.migrate import migrate, status, upgrade_sql
-    from shared.store.schema import SchemaError
 
     args = _parser(command).parse_args(argv)
     url = args.database or Settings().database_url

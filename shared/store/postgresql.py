@@ -82,6 +82,7 @@ DUE_GAMES = {False: _DUE, True: _DUE + " FOR UPDATE SKIP LOCKED"}
 LIST_GAMES = f"SELECT {_GAME_COLUMNS} FROM games ORDER BY updated_at DESC, game_id LIMIT $1"
 LIST_GAMES_WITH_STATUS = (f"SELECT {_GAME_COLUMNS} FROM games WHERE status = $1 "
                           "ORDER BY updated_at DESC, game_id LIMIT $2")
+OLDEST_DUE = "SELECT min(deadline) FROM games WHERE deadline IS NOT NULL AND deadline <= $1"
 LOCK_GAME = {"none": "SELECT game_id FROM games WHERE game_id = $1",
              "share": "SELECT game_id FROM games WHERE game_id = $1 FOR SHARE",
              "exclusive": "SELECT game_id FROM games WHERE game_id = $1 FOR UPDATE"}
@@ -116,6 +117,8 @@ RECORD_OUTCOME = {
     Retry: "UPDATE notification_outbox SET next_attempt_at = $3, last_error = $4" + _STILL_LEASED,
     Dead: "UPDATE notification_outbox SET status = 'dead', last_error = $3" + _STILL_LEASED,
 }
+RELEASE_NOTIFICATION = ("UPDATE notification_outbox SET attempts = attempts - 1, next_attempt_at = $3"
+                        + _STILL_LEASED)
 LIST_NOTIFICATIONS = f"SELECT {NOTIFICATION_COLUMNS} FROM notification_outbox ORDER BY id"
 LIST_GAME_NOTIFICATIONS = f"SELECT {NOTIFICATION_COLUMNS} FROM notification_outbox WHERE game_id = $1 ORDER BY id"
 COUNT_NOTIFICATIONS = "SELECT status, count(*) FROM notification_outbox GROUP BY status"
@@ -271,6 +274,10 @@ class PostgresTransaction(Transaction):
             rows = await self._live().fetch(LIST_GAMES_WITH_STATUS, status, limit)
         return [game(row) for row in rows]
 
+    async def oldest_due_deadline(self, now: datetime) -> datetime | None:
+        oldest = await self._live().fetchval(OLDEST_DUE, as_utc(now))
+        return None if oldest is None else as_utc(oldest)
+
     async def lock_game(self, game_id: str, lock: LockMode) -> None:
         if await self._live().fetchrow(LOCK_GAME[lock], game_id) is None:
             raise GameNotFound(game_id)
@@ -309,6 +316,10 @@ class PostgresTransaction(Transaction):
             case Dead(error=error):
                 values = (error,)
         status = await self._live().execute(RECORD_OUTCOME[type(outcome)], notification_id, attempts, *values)
+        return _affected(status) == 1
+
+    async def release_notification(self, notification_id: int, attempts: int, now: datetime) -> bool:
+        status = await self._live().execute(RELEASE_NOTIFICATION, notification_id, attempts, as_utc(now))
         return _affected(status) == 1
 
     async def notifications(self, game_id: str | None = None) -> list[Notification]:
