@@ -14,7 +14,7 @@ measurement, and the open streams gauge adds up the live processes'.
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from ipaddress import IPv4Network, IPv6Network, ip_address
 from typing import TYPE_CHECKING
@@ -88,16 +88,6 @@ def may_read(token: str | None, address: str | None, operator_hash: str | None,
 def record_resolution(variant: str, trigger: str, phases: int, seconds: float) -> None:
     PHASES_RESOLVED.labels(variant, trigger).inc(phases)
     RESOLUTION_SECONDS.labels(variant, trigger).observe(seconds)
-
-
-async def counted_stream(chunks: AsyncIterator[str]) -> AsyncIterator[str]:
-    """``chunks``, counted in ``entente_open_streams`` while they are being sent."""
-    OPEN_STREAMS.inc()
-    try:
-        async for chunk in chunks:
-            yield chunk
-    finally:
-        OPEN_STREAMS.dec()
 
 
 async def refresh_from_store(store: EventStore, now: datetime) -> None:

@@ -18,7 +18,7 @@ from shared.store import open_store
 
 from .errors import install_error_handlers
 from .middleware import SocialAuthMiddleware
-from .observability import RequestObservability, metrics_endpoint
+from .observability import DRAINING, RequestObservability, metrics_endpoint
 
 log = logging.getLogger("entente")
 
@@ -34,6 +34,7 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
         app.state.store = store
         app.state.operator_hash = hash_token(checked.operator_secret())
         app.state.metrics_networks = checked.metrics_networks()
+        DRAINING.watch()  # the server's signal handlers are in place by now (uvicorn's lifespan)
         try:
             yield
         finally:

@@ -14,13 +14,22 @@ A pure ASGI middleware, the outermost of the app's own (``build_app`` installs i
 
 ``/metrics`` itself is served by ``metrics_endpoint``: the operator token or an allowed
 address (shared/metrics.py ``may_read``), the database's gauges read, the text format out.
+
+A live stream's body goes through ``live_stream``: counted in ``entente_open_streams`` while it
+is sent, and ended after its next chunk once the server is stopping (SIGTERM), so that a
+graceful shutdown waits for no stream longer than one keep-alive; the client reconnects with
+its ``Last-Event-ID`` to a server still running (docs/operations.md, "Stopping").
 """
 from __future__ import annotations
 
 import logging
 import re
+import signal
+import threading
 import time
 import uuid
+from collections.abc import AsyncIterator
+from types import FrameType
 from typing import Any
 
 from starlette.requests import Request
@@ -90,6 +99,46 @@ class RequestObservability:
                 "method": method, "route": route, "status": status, "duration_ms": round(seconds * 1000, 2),
                 **({"game_id": game_id} if isinstance(game_id, str) and len(game_id) <= 64 else {})})
             REQUEST_ID.reset(token)
+
+
+class Draining:
+    """Whether this server has been told to stop: set by SIGTERM or SIGINT once ``watch`` has
+    put its handler in front of the server's own (which still runs)."""
+
+    def __init__(self) -> None:
+        self.stopping = False
+
+    def watch(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return  # signals reach the main thread only (a test's server in a thread: never set)
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            previous = signal.getsignal(signum)
+            if getattr(previous, "drains", False):
+                continue  # in front already (another app of this process)
+
+            def stop(received: int, frame: FrameType | None, previous: Any = previous) -> None:
+                self.stopping = True
+                if callable(previous):
+                    previous(received, frame)
+
+            stop.drains = True  # type: ignore[attr-defined]
+            signal.signal(signum, stop)
+
+
+DRAINING = Draining()
+
+
+async def live_stream(chunks: AsyncIterator[str]) -> AsyncIterator[str]:
+    """``chunks``, counted in ``entente_open_streams`` while they are sent, ended once the
+    server is stopping."""
+    metrics.OPEN_STREAMS.inc()
+    try:
+        async for chunk in chunks:
+            yield chunk
+            if DRAINING.stopping:
+                break
+    finally:
+        metrics.OPEN_STREAMS.dec()
 
 
 def _bearer(request: Request) -> str | None:
