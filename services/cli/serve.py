@@ -42,6 +42,11 @@ if TYPE_CHECKING:  # the app's modules load when it is served, not when the comm
 
     from fastapi import FastAPI
 
+# Fixed options of uvicorn: no X-Forwarded-For trusted (the connection's own address is the one
+# that ENTENTE_METRICS_ALLOW checks: a header a client sends through a proxy proves nothing),
+# no access log (the request middleware logs each request once, without its query string).
+UVICORN_OPTIONS: dict[str, Any] = {"proxy_headers": False, "access_log": False}
+
 BackgroundTask = Callable[["FastAPI", "asyncio.Event"], Coroutine[Any, Any, None]]
 
 
@@ -104,8 +109,8 @@ def run(command: str, argv: list[str]) -> int:
 
     options = {"host": settings.host, "port": settings.port, "log_level": args.log_level, "lifespan": "on",
                "timeout_keep_alive": args.keep_alive, "loop": args.loop, "http": args.http,
-               "log_config": logging_config(args.log_level, args.log_format), "access_log": False,
-               "timeout_graceful_shutdown": args.graceful_timeout}
+               "log_config": logging_config(args.log_level, args.log_format),
+               "timeout_graceful_shutdown": args.graceful_timeout, **UVICORN_OPTIONS}
     _exit_cleanly_on_signals()
     if args.workers == 1:
         uvicorn.run(service_app(args.service, settings) if args.service else served_app(settings), **options)
