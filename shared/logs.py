@@ -27,6 +27,7 @@ Format = Literal["json", "text"]
 # what every LogRecord has: anything else on a record came from ``extra=``
 _STANDARD = frozenset(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {"message", "asctime", "taskName"}
 _UVICORN_NOISE = ("uvicorn.access",)  # requests are logged once, by the middleware
+_OWN = ("entente", "uvicorn", "uvicorn.error", "alembic")  # at the level asked for; the rest at warning
 
 
 def fields_of(record: logging.LogRecord) -> dict[str, Any]:
@@ -76,8 +77,11 @@ def chosen_format(wanted: str | None = None) -> Format:
 
 
 def logging_config(level: str | None = None, format: str | None = None) -> dict[str, Any]:
-    """A ``logging.config.dictConfig`` document: every logger (uvicorn's too) to stderr in the
-    chosen format; uvicorn's access log off (the middleware logs each request once)."""
+    """A ``logging.config.dictConfig`` document: every logger to stderr in the chosen format,
+    entente's own and uvicorn's at ``level``, every other library's at warning whatever the
+    level (at debug the database drivers log each statement with its values, the HTTP
+    clients each webhook's URL: secrets); uvicorn's access log off (the middleware logs each
+    request once)."""
     level = (level or os.environ.get("ENTENTE_LOG_LEVEL") or "info").upper()
     formatter = JsonFormatter if chosen_format(format) == "json" else TextFormatter
     return {
@@ -85,9 +89,9 @@ def logging_config(level: str | None = None, format: str | None = None) -> dict[
         "disable_existing_loggers": False,
         "formatters": {"entente": {"()": f"{formatter.__module__}.{formatter.__qualname__}"}},
         "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "entente", "stream": "ext://sys.stderr"}},
-        "root": {"handlers": ["stderr"], "level": level},
+        "root": {"handlers": ["stderr"], "level": "WARNING"},
         "loggers": {
-            **{name: {"handlers": [], "propagate": True, "level": level} for name in ("uvicorn", "uvicorn.error")},
+            **{name: {"handlers": [], "propagate": True, "level": level} for name in _OWN},
             **{name: {"handlers": [], "propagate": False, "level": "WARNING"} for name in _UVICORN_NOISE},
         },
     }
