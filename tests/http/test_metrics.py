@@ -6,10 +6,15 @@ the test process's)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import httpx
 import pytest
@@ -28,6 +33,12 @@ from tests.social.receiver import Receiver
 from tests.utils.oauth_provider import serve_in_thread
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 @contextmanager
@@ -182,3 +193,36 @@ def test_the_request_id_is_taken_or_given_and_returned(sqlite_url: str) -> None:
         assert odd.headers["x-request-id"] != "no spaces or\tcontrols please"
         events = client.get(f"/games/{given.json()['id']}/events", headers=OPERATOR).text
         assert '"request_id": "edge-1234"' in events or '"request_id":"edge-1234"' in events
+
+
+def test_the_server_processes_metrics_add_up_under_workers(tmp_path: Path) -> None:
+    """``entente serve --workers 2``: whichever process answers a scrape, it counts every
+    process's requests (prometheus_client's multiprocess mode, in a directory serve makes)."""
+    port = free_port()
+    environment = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path), "ENTENTE_OPERATOR_TOKEN": OPERATOR_TOKEN,
+                   "ENTENTE_DATABASE_URL": f"sqlite:///{tmp_path / 'workers.db'}"}
+    with open(tmp_path / "serve.log", "wb") as log:
+        server = subprocess.Popen([str(Path(sys.executable).parent / "entente"), "serve", "--workers", "2",
+                                   "--port", str(port), "--no-worker"], stdin=subprocess.DEVNULL, stdout=log,
+                                  stderr=subprocess.STDOUT, env=environment)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+            for _ in range(300):
+                try:
+                    if client.get("/healthz").status_code == 200:
+                        break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            for _ in range(40):  # new connections each: the kernel spreads them over both processes
+                with httpx.Client(base_url=f"http://127.0.0.1:{port}") as fresh:
+                    assert fresh.get("/games").status_code == 200
+            counts = []
+            for _ in range(6):
+                with httpx.Client(base_url=f"http://127.0.0.1:{port}") as fresh:
+                    samples = scrape(fresh)
+                    counts.append(value(samples, "entente_http_requests_total", method="GET", route="/games",
+                                        status="200"))
+            assert counts == [40.0] * 6
+    finally:
+        server.terminate()
+        assert server.wait(timeout=60) == 0, (tmp_path / "serve.log").read_text()
