@@ -2,10 +2,11 @@
 then started again: nothing acknowledged is lost, nothing is done twice (docs/operations.md,
 "Stopping"; the machinery is test_compose_topology.py's).
 
-Players of several two-player games of Tale of Ekonia (one state a seat) submit their orders through the proxy, four at a time,
-each phase resolving early when its last orders arrive, each resolution a webhook to both
-seats. While they do, every process (the services, the clock worker, the notifier, nginx) gets
-SIGTERM at once and must exit 0. The topology starts again on the same database and the
+Players of several two-player games of Tale of Ekonia (one state a seat) submit their orders
+through the proxy, four at a time, each phase resolving early when its last orders arrive, each
+resolution a webhook to both seats. While they do, every process (the services, the clock
+worker, the notifier, nginx) gets SIGTERM at once and must exit 0. The topology starts again
+on the same database and the
 notifier drains the outbox. Then: every submission answered 200 is in the log; no phase of any
 game is resolved twice; every notification due is delivered (the reminders of deadlines a day
 away stay pending), and each seat received each ``phase_resolved`` once.
