@@ -226,3 +226,20 @@ def test_the_server_processes_metrics_add_up_under_workers(tmp_path: Path) -> No
     finally:
         server.terminate()
         assert server.wait(timeout=60) == 0, (tmp_path / "serve.log").read_text()
+
+
+def test_the_grafana_dashboard_reads_metrics_that_exist() -> None:
+    """deploy/grafana-dashboard.json queries only metrics that the code defines, and all of them."""
+    import json
+    import re
+
+    from prometheus_client import REGISTRY
+
+    dashboard = json.loads((Path(__file__).resolve().parents[2] / "deploy" / "grafana-dashboard.json").read_text())
+    queried = {name for panel in dashboard["panels"] for target in panel["targets"]
+               for name in re.findall(r"\b(entente_[a-z_]+)", target["expr"])}
+    defined = {sample for family in REGISTRY.collect() if family.name.startswith("entente_")
+               for sample in {family.name, f"{family.name}_total", f"{family.name}_bucket"}}
+    assert queried <= defined, queried - defined
+    families = {family.name for family in REGISTRY.collect() if family.name.startswith("entente_")}
+    assert {name.removesuffix("_total").removesuffix("_bucket") for name in queried} == families
