@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import secrets
 import sys
+from ipaddress import IPv4Network, IPv6Network, ip_network
 from typing import Literal
 
 from pydantic import SecretStr
@@ -51,9 +52,23 @@ class Settings(BaseSettings):
     webhook_timeout_seconds: float = 5.0
     webhook_allow_private_hosts: bool = False  # http and loopback/private addresses (tests, LAN)
     deadline_warning_minutes: int = 60  # "deadline approaching" this long before a deadline
+    # metrics (docs/operations.md): /metrics answers the operator token, or these addresses
+    # and networks without one, comma-separated ("10.0.0.0/8, 127.0.0.1"); none by default
+    metrics_allow: str = ""
+
+    def metrics_networks(self) -> tuple[IPv4Network | IPv6Network, ...]:
+        """ENTENTE_METRICS_ALLOW read; SettingsError when an entry is not an address or network."""
+        networks = []
+        for entry in filter(None, (part.strip() for part in self.metrics_allow.split(","))):
+            try:
+                networks.append(ip_network(entry, strict=False))
+            except ValueError:
+                raise SettingsError(f"ENTENTE_METRICS_ALLOW: {entry!r} is not an address or a network") from None
+        return tuple(networks)
 
     def checked(self) -> Settings:
         """These settings, safe to run: raises SettingsError, or fills a development token."""
+        self.metrics_networks()
         token = self.operator_token.get_secret_value() if self.operator_token else ""
         weak = token.strip().lower() in WELL_KNOWN_TOKENS or len(token) < MINIMUM_TOKEN_LENGTH
         if not weak:

@@ -18,11 +18,14 @@
 """
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from shared import metrics
 from shared.clock import SYSTEM_CLOCK
 from shared.errors import Conflict, Unprocessable
 from shared.events import (
@@ -48,6 +51,7 @@ from shared.rules.variants import Opening, OrderCheck, PhaseOutcome, Variant, ge
 from shared.store import EventStore, Transaction
 
 MAX_CHAINED_PHASES = 8  # phases resolved in one go when nobody has anything to do in them
+log = logging.getLogger("entente.adjudication")
 
 
 # ----------------------------------------------------------------------------- the rules, pure
@@ -157,6 +161,9 @@ async def submit_orders(store: EventStore, game_id: str, player_id: str, texts: 
         event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=accepted)
         await tx.append_on_commit(orders_stream(game_id, event.phase, acting), [to_new_event(event, metadata)],
                                   expected_version=None)
+    metrics.ORDER_SUBMISSIONS.labels(state.variant).inc()
+    metrics.ORDERS.labels(state.variant, "accepted").inc(len(accepted))
+    metrics.ORDERS.labels(state.variant, "rejected").inc(len(checks) - len(accepted))
     return Submission(event.phase, acting, checks)
 
 
@@ -190,14 +197,26 @@ async def resolve_if_complete(store: EventStore, game_id: str, phase: str, now: 
     if state is None or state.phase != phase or state.deadline_passed(now) or waiting_for(
             state, await phase_submissions(store, game_id, phase)):
         return False
+    locked = time.perf_counter()
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)
         if state.status != "active" or state.phase != phase or state.deadline_passed(now):
             return False  # resolved meanwhile, or due: the clock worker's
         if waiting_for(state, await phase_submissions(tx, game_id, phase)):
             return False
-        await resolve_in(tx, state, now, metadata={"actor": "clock", "reason": "early"})
-        return True
+        resolved = await resolve_in(tx, state, now, metadata={"actor": "clock", "reason": "early"})
+    record_resolution(game_id, state.variant, "early", resolved, time.perf_counter() - locked)
+    return True
+
+
+def record_resolution(game_id: str, variant: str, trigger: str, resolved: Sequence[PhaseResolved],
+                      seconds: float) -> None:
+    """Count a committed resolution (docs/operations.md, "Metrics") and log it: the phase
+    names are public, the orders are not logged."""
+    metrics.record_resolution(variant, trigger, len(resolved), seconds)
+    log.info("phase resolved", extra={"game_id": game_id, "variant": variant, "trigger": trigger,
+                                      "phases": [event.phase for event in resolved],
+                                      "duration_ms": round(seconds * 1000, 2)})
 
 
 @dataclass
@@ -270,6 +289,8 @@ async def resolve_phase(store: EventStore, game_id: str, phase: str | None,
     """Resolve the current phase now (the operator's act): submitted orders count, nobody is
     put in civil disorder."""
     now = _now(now)
+    trigger = "host" if (metadata or {}).get("actor") == "host" else "operator"
+    locked = time.perf_counter()
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)
         if phase is not None and state.phase != phase and any(r.phase == phase for r in state.resolved):
@@ -278,7 +299,9 @@ async def resolve_phase(store: EventStore, game_id: str, phase: str | None,
         require_playing(state)
         if phase is not None and state.phase != phase:
             raise Conflict(f"the game is at {state.phase}, not {phase}", code="wrong_phase", where="body.phase")
-        return (await resolve_in(tx, state, now, metadata=metadata))[0]
+        resolved = await resolve_in(tx, state, now, metadata=metadata)
+    record_resolution(game_id, state.variant, trigger, resolved, time.perf_counter() - locked)
+    return resolved[0]
 
 
 async def plan_due(tx: Transaction, game_id: str, now: datetime) -> tuple[str | None, Plan]:

@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import Counter
 from collections.abc import Callable
 from datetime import datetime
 
+from shared import metrics
 from shared.clock import SYSTEM_CLOCK, Clock
 from shared.store import EventStore
 
@@ -51,9 +53,10 @@ class ClockWorker:
         """Claim up to ``size`` games due at ``now`` (other than ``skip``) and handle them in one
         transaction: [(game id, action)], empty when none is due and unclaimed. Claimed ids are
         added to ``claimed`` as they are claimed (to name them if handling fails)."""
-        from services.adjudication.service import plan_due, write_plan
+        from services.adjudication.service import plan_due, record_resolution, write_plan
 
         claimed = [] if claimed is None else claimed
+        began = time.perf_counter()  # the claim locks the batch's games until the commit
         async with self.store.transaction() as tx:
             rows = [r for r in await tx.due_games(now, limit=len(skip) + size, claim=True)
                     if r.game_id not in skip][:size]
@@ -65,6 +68,12 @@ class ClockWorker:
                 plans.append(await plan_due(tx, row.game_id, now))
             for _, plan in plans:
                 await write_plan(tx, plan, now)
+        held = time.perf_counter() - began
+        for action, plan in plans:
+            if plan.resolved:
+                record_resolution(plan.game_id, plan.state.variant, "clock", plan.resolved, held)
+            elif action is not None:
+                log.info("clock worker: %s", action, extra={"game_id": plan.game_id})
         return [(plan.game_id, action) for action, plan in plans]
 
     def _beat(self, ok: bool) -> None:
@@ -103,12 +112,18 @@ class ClockWorker:
     async def run(self, stop: asyncio.Event) -> None:
         """Sweep every ``poll_seconds`` until ``stop`` is set (the batch in hand is finished)."""
         while not stop.is_set():
+            began = time.perf_counter()
             try:
-                await self.run_once(stop=stop)
+                handled = await self.run_once(stop=stop)
             except Exception:  # the database may be away for a while: try again
                 log.exception("clock worker: sweep failed")
+                metrics.CLOCK_SWEEPS.labels("failed").inc()
                 self._beat(False)
             else:
+                metrics.CLOCK_SWEEPS.labels("ok").inc()
+                # one line per sweep that did something; the idle ones only at debug level
+                log.log(logging.INFO if handled else logging.DEBUG, "clock sweep", extra={
+                    "handled": handled, "duration_ms": round((time.perf_counter() - began) * 1000, 2)})
                 self._beat(True)
             try:
                 await asyncio.wait_for(stop.wait(), self.poll_seconds)

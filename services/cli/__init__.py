@@ -4,31 +4,51 @@ from __future__ import annotations
 import importlib
 import sys
 
-# sub-command -> module that defines ``run(command: str, argv: list[str]) -> int``
+# sub-command -> (module that defines ``run(command: str, argv: list[str]) -> int``, what it does)
 COMMANDS = {
-    "adjudicate": "services.cli.adjudicate",
-    "possible-orders": "services.cli.possible_orders",
-    "render": "services.cli.render",
-    "serve": "services.cli.serve",
-    "worker": "services.cli.worker",
-    "notifier": "services.cli.notifier",
-    "health": "services.cli.health",
-    "export": "services.cli.ops",
-    "import": "services.cli.ops",
-    "replay": "services.cli.ops",
+    "serve": ("services.cli.serve", "run the HTTP services: every one in one process, or one alone"),
+    "worker": ("services.cli.worker", "run the clock worker: resolve phases whose deadline has passed"),
+    "notifier": ("services.cli.notifier", "run the notification worker: plan and deliver the webhooks"),
+    "migrate": ("services.cli.migrate", "upgrade the database schema to this release's, or check it"),
+    "export": ("services.cli.ops", "write a game's event log (or every game's) as JSON lines"),
+    "import": ("services.cli.ops", "load exported game logs into a database"),
+    "replay": ("services.cli.ops", "re-adjudicate a game (or every game) and compare with what is stored"),
+    "health": ("services.cli.health", "probe a health URL, exit 0 when it answers (container health checks)"),
+    "adjudicate": ("services.cli.adjudicate", "adjudicate phases given as JSON on standard input"),
+    "possible-orders": ("services.cli.possible_orders", "list every legal order of positions given as JSON"),
+    "render": ("services.cli.render", "draw an adjudicate document as an SVG or PNG board (docs/maps.md)"),
 }
+
+
+def usage() -> str:
+    width = max(map(len, COMMANDS))
+    lines = [f"  {name.ljust(width)}  {summary}" for name, (_, summary) in COMMANDS.items()]
+    return "\n".join([
+        "usage: entente COMMAND [options]",
+        "",
+        "Host online games of Diplomacy: an event-sourced backend (README.md, docs/operations.md).",
+        "",
+        "commands:",
+        *lines,
+        "",
+        "`entente COMMAND --help` shows a command's options and examples, for instance:",
+        "  entente serve --help",
+        "",
+        "exit codes: 0 done, 1 failed, 2 bad arguments or settings, 3 the database needs `entente migrate`",
+    ])
 
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] in {"-h", "--help", "help"}:
-        print("usage: entente {" + ",".join(COMMANDS) + "} [options]")
+        print(usage(), file=sys.stdout if args else sys.stderr)
         return 0 if args else 2
     name, rest = args[0], args[1:]
     if name not in COMMANDS:
-        print(f"entente: unknown command {name!r}; expected one of: {', '.join(COMMANDS)}", file=sys.stderr)
+        print(f"entente: unknown command {name!r}; expected one of: {', '.join(COMMANDS)} "
+              "(entente --help says what each does)", file=sys.stderr)
         return 2
-    module = importlib.import_module(COMMANDS[name])
+    module = importlib.import_module(COMMANDS[name][0])
     return int(module.run(name, rest) or 0)
 
 

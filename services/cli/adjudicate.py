@@ -21,7 +21,11 @@ USAGE = """usage: entente adjudicate < phase.json
 
 Reads one JSON document, or one document per line (JSON Lines), from stdin and prints the
 adjudicated outcome of each: {"phase", "orders", "units", "dislodged", "centers", "next_phase"}.
-Exit code 2 on bad JSON or a bad document, with the line on stderr."""
+Exit code 2 on bad JSON or a bad document, with the line on stderr.
+
+example:
+  echo '{"variant": "standard", "phase": "S1901M", "units": {"FRANCE": ["A PAR"]},
+         "centers": {"FRANCE": ["PAR"]}, "orders": {"FRANCE": ["A PAR - BUR"]}}' | entente adjudicate"""
 
 
 def adjudicate_any(document: Any) -> dict:

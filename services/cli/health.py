@@ -13,7 +13,9 @@ times out. Two paths:
   worker whose database is down is therefore not ready but is not restarted for it either.
 
 Both answer the same JSON: the worker's name, the times of its last sweep and last success,
-and how many sweeps failed in a row.
+and how many sweeps failed in a row. ``/metrics`` answers the worker's Prometheus metrics
+(shared/metrics.py) to the operator token or an address in ENTENTE_METRICS_ALLOW, as the
+services' own ``/metrics`` does.
 """
 from __future__ import annotations
 
@@ -27,6 +29,16 @@ import urllib.error
 import urllib.request
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from .common import command_parser
+
+if TYPE_CHECKING:
+    from shared.settings import Settings
+    from shared.store import EventStore
+
+# (bearer token or None, the peer's address) -> the metrics' text, or None when refused
+MetricsSource = Callable[[str | None, str | None], Awaitable[bytes | None]]
 
 STALE_SECONDS = 60.0
 REQUEST_TIMEOUT = 5.0
@@ -81,11 +93,11 @@ class Heartbeat:
                 "failures_in_a_row": self.failures_in_a_row}
 
 
-def _response(status: int, body: dict[str, object]) -> bytes:
-    reason = {200: "OK", 404: "Not Found", 405: "Method Not Allowed", 400: "Bad Request",
+def _response(status: int, body: dict[str, object] | bytes, content_type: str = "application/json") -> bytes:
+    reason = {200: "OK", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed", 400: "Bad Request",
               503: "Service Unavailable"}[status]
-    payload = json.dumps(body).encode()
-    head = (f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
+    payload = body if isinstance(body, bytes) else json.dumps(body).encode()
+    head = (f"HTTP/1.1 {status} {reason}\r\ncontent-type: {content_type}\r\n"
             f"content-length: {len(payload)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n")
     return head.encode() + payload
 
@@ -105,14 +117,45 @@ def answer(heartbeat: Heartbeat, request_line: str) -> bytes:
     return response.split(b"\r\n\r\n", 1)[0] + b"\r\n\r\n" if method == "HEAD" else response
 
 
-async def serve_health(heartbeat: Heartbeat, host: str, port: int) -> asyncio.AbstractServer:
-    """Start answering health probes on host:port (on the running loop); close it when done."""
+def bearer_of(head: bytes) -> str | None:
+    """The bearer token of a request head's Authorization header."""
+    for line in head.decode("latin-1").split("\r\n")[1:]:
+        name, _, value = line.partition(":")
+        if name.strip().lower() == "authorization":
+            scheme, _, token = value.strip().partition(" ")
+            return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+    return None
+
+
+async def answer_metrics(source: MetricsSource, head: bytes, peer: str | None) -> bytes:
+    parts = head.split(b"\r\n", 1)[0].decode("latin-1").split()
+    if parts[0] not in ("GET", "HEAD"):
+        return _response(405, {"error": "only GET"})
+    text = await source(bearer_of(head), peer)
+    if text is None:
+        return _response(403, {"error": "the metrics are for the operator token, or for the addresses in "
+                                        "ENTENTE_METRICS_ALLOW"})
+    from shared.metrics import CONTENT_TYPE
+
+    return _response(200, text, CONTENT_TYPE)
+
+
+async def serve_health(heartbeat: Heartbeat, host: str, port: int,
+                       metrics: MetricsSource | None = None) -> asyncio.AbstractServer:
+    """Start answering health probes (and ``/metrics``, given a source) on host:port (on the
+    running loop); close it when done."""
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), REQUEST_TIMEOUT)
             if len(head) <= MAX_REQUEST_BYTES:
-                writer.write(answer(heartbeat, head.split(b"\r\n", 1)[0].decode("latin-1")))
+                line = head.split(b"\r\n", 1)[0].decode("latin-1")
+                target = line.split()[1].split("?", 1)[0] if len(line.split()) == 3 else ""
+                if target == "/metrics" and metrics is not None:
+                    peer = writer.get_extra_info("peername")
+                    writer.write(await answer_metrics(metrics, head, peer[0] if peer else None))
+                else:
+                    writer.write(answer(heartbeat, line))
                 await writer.drain()
         except (TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
             pass
@@ -124,14 +167,39 @@ async def serve_health(heartbeat: Heartbeat, host: str, port: int) -> asyncio.Ab
 
 def add_health_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--health-port", type=int,
-                        help="answer /healthz and /livez on this port (default: no listener)")
+                        help="answer /healthz, /livez and /metrics on this port (default: no listener)")
     parser.add_argument("--health-host", default="127.0.0.1", help="address of the health listener (default 127.0.0.1)")
     parser.add_argument("--health-stale", type=float, default=STALE_SECONDS, metavar="SECONDS",
                         help=f"unhealthy after this long without a sweep (default {STALE_SECONDS:g})")
 
 
+def worker_metrics(settings: Settings, store: EventStore) -> MetricsSource:
+    """A worker's ``/metrics``: its own counters, and the database's gauges read at the scrape."""
+    import logging
+
+    from shared import metrics
+    from shared.auth import hash_token
+    from shared.store import utc_now
+
+    secret = settings.operator_secret()
+    operator_hash = hash_token(secret) if secret else None
+    networks = settings.metrics_networks()
+
+    async def render(token: str | None, peer: str | None) -> bytes | None:
+        if not metrics.may_read(token, peer, operator_hash, networks):
+            return None
+        try:
+            await metrics.refresh_from_store(store, utc_now())
+        except Exception:  # the database away: the counters still answer
+            logging.getLogger("entente.metrics").warning("cannot read the database's gauges", exc_info=True)
+        return metrics.exposition()
+
+    return render
+
+
 async def run_until_signalled(name: str, args: argparse.Namespace,
-                              work: Callable[[asyncio.Event, Callable[[bool], None]], Awaitable[None]]) -> int:
+                              work: Callable[[asyncio.Event, Callable[[bool], None]], Awaitable[None]],
+                              metrics: MetricsSource | None = None) -> int:
     """Run a worker's loop, ``work(stop, beat)``, until SIGTERM or SIGINT sets ``stop`` (the
     loop then finishes what it has in hand and returns), with its health listener when
     ``--health-port`` is given; 0 once it has stopped cleanly."""
@@ -142,9 +210,9 @@ async def run_until_signalled(name: str, args: argparse.Namespace,
     heartbeat = Heartbeat(name, args.health_stale)
     server = None
     if args.health_port is not None:
-        server = await serve_health(heartbeat, args.health_host, args.health_port)
-        print(f"entente {name}: health on http://{args.health_host}:{args.health_port}/healthz and /livez",
-              file=sys.stderr, flush=True)
+        server = await serve_health(heartbeat, args.health_host, args.health_port, metrics)
+        print(f"entente {name}: health on http://{args.health_host}:{args.health_port}/healthz and /livez"
+              + (", metrics on /metrics" if metrics else ""), file=sys.stderr, flush=True)
     try:
         await work(stop, heartbeat.beat)
     finally:
@@ -156,9 +224,10 @@ async def run_until_signalled(name: str, args: argparse.Namespace,
 
 
 def _parser(command: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=f"entente {command}",
-                                     description="Probe a health URL (for container health checks): "
-                                                 "exit 0 when it answers 2xx.")
+    parser = command_parser(command, "Probe a health URL (for container health checks): exit 0 when it answers "
+                                     "2xx, 1 when it does not.", """\
+entente health http://127.0.0.1:8001/healthz
+entente health http://127.0.0.1:8007/healthz --timeout 2""")
     parser.add_argument("url", help="for example http://127.0.0.1:8007/healthz")
     parser.add_argument("--timeout", type=float, default=REQUEST_TIMEOUT, help="seconds (default 5)")
     return parser

@@ -9,19 +9,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
 
+from shared.logs import configure as configure_logs
 from shared.settings import Settings
 
+from .common import DATABASE_HELP, check_schema, command_parser
 from .health import add_health_options, run_until_signalled
+
+EXAMPLES = """\
+entente notifier --database postgresql://entente@db/entente --health-port 8008
+entente notifier --once    # plan and deliver what is due now, then stop"""
 
 
 def _parser(command: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=f"entente {command}",
-                                     description="Plan notifications from the log and deliver them "
-                                                 "to the seats' webhooks.")
-    parser.add_argument("--database", help="store URL (ENTENTE_DATABASE_URL, default sqlite:///./entente.db)")
+    parser = command_parser(command, "Plan notifications from the log and deliver them to the seats' webhooks; "
+                                     "any number of them on PostgreSQL.", EXAMPLES)
+    parser.add_argument("--database", help=DATABASE_HELP)
     parser.add_argument("--poll", type=float, default=1.0, help="seconds between steps (default 1)")
     parser.add_argument("--once", action="store_true", help="plan and deliver what is due now, then stop")
     add_health_options(parser)
@@ -32,6 +36,10 @@ async def _work(command: str, settings: Settings, args: argparse.Namespace) -> i
     from services.notifications.delivery import run_worker, step
     from shared.store import open_store, utc_now
 
+    from .health import worker_metrics
+
+    if (refused := await check_schema(command, settings.database_url)) is not None:
+        return refused
     if args.once:
         store = await open_store(settings.database_url)
         try:
@@ -42,15 +50,16 @@ async def _work(command: str, settings: Settings, args: argparse.Namespace) -> i
               file=sys.stderr)
         return 0
 
-    async def deliver(stop: asyncio.Event, beat) -> None:
-        store = await open_store(settings.database_url)
-        try:
-            print(f"entente {command}: delivering every {args.poll} s", file=sys.stderr, flush=True)
-            await run_worker(store, settings, stop, interval=args.poll, on_beat=beat)
-        finally:
-            await store.close()
+    store = await open_store(settings.database_url)
 
-    return await run_until_signalled(command, args, deliver)
+    async def deliver(stop: asyncio.Event, beat) -> None:
+        print(f"entente {command}: delivering every {args.poll} s", file=sys.stderr, flush=True)
+        await run_worker(store, settings, stop, interval=args.poll, on_beat=beat)
+
+    try:
+        return await run_until_signalled(command, args, deliver, worker_metrics(settings, store))
+    finally:
+        await store.close()
 
 
 def run(command: str, argv: list[str]) -> int:
@@ -60,7 +69,7 @@ def run(command: str, argv: list[str]) -> int:
         return 2
     overrides = {"database_url": args.database} if args.database else {}
     settings = Settings(**overrides)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    configure_logs()
     return asyncio.run(_work(command, settings, args))
 
 

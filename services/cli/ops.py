@@ -1,12 +1,17 @@
 """The operators' commands: ``entente export``, ``entente import`` and ``entente replay``.
 
     entente export GAME_ID [--database URL] [--format jsonl|mila] [--output FILE]
-    entente import FILE [--database URL]
+    entente export --all --output DIR [--database URL]      one GAME_ID.jsonl per game
+    entente import FILE_OR_DIR... [--database URL]
     entente replay GAME_ID [--database URL]
+    entente replay --all [--database URL]                   every game; a count and the first that differs
 
 A game's log is its own stream ``game-{id}`` and its order streams ``orders-{id}-{phase}-{POWER}``,
-merged in global position order. Exit codes: 0 done (replay: everything matches), 1 failed
-(replay: a phase differs; the message names it), 2 bad arguments.
+merged in global position order. The commands over many games show their progress on a
+terminal (on stderr) and nothing of it when stderr is not one. Exit codes
+(docs/operations.md): 0 done (replay: everything matches), 1 failed (replay: a phase differs,
+the message names it; import: a log was refused), 2 bad arguments, 3 the database's schema
+needs ``entente migrate``.
 """
 from __future__ import annotations
 
@@ -38,31 +43,68 @@ class OpsError(Exception):
 # ----------------------------------------------------------------------------- the command line
 
 
+EXAMPLES = {
+    "export": """\
+entente export g_3fa2c1 > game.jsonl
+entente export g_3fa2c1 --format mila --output game.json
+entente export --all --output backup/ --database postgresql://entente@db/entente""",
+    "import": """\
+entente import game.jsonl --database sqlite:///./restored.db
+entente import backup/ --database postgresql://entente@db/entente""",
+    "replay": """\
+entente replay g_3fa2c1
+entente replay --all --database postgresql://entente@db/entente""",
+}
+DESCRIPTIONS = {
+    "export": "Write a game's whole event log, as JSON lines or as a MILA saved game; with --all, every "
+              "game of the database, one GAME_ID.jsonl file each in a directory.",
+    "import": "Load exported game logs (files, or directories of *.jsonl files) into a database that does "
+              "not have those games yet.",
+    "replay": "Re-adjudicate every resolved phase of a game (or, with --all, of every game) and compare with "
+              "the stored results.",
+}
+
+
 def _parser(command: str) -> argparse.ArgumentParser:
-    database_help = "store URL (default: ENTENTE_DATABASE_URL, else sqlite:///./entente.db)"
-    parser = argparse.ArgumentParser(prog=f"entente {command}")
+    from .common import DATABASE_HELP, command_parser
+
+    parser = command_parser(command, DESCRIPTIONS[command], EXAMPLES[command])
     if command == "export":
-        parser.description = "Write a game's whole event log, as JSON lines or as a MILA saved game."
-        parser.add_argument("game_id", help="the game to export")
+        parser.add_argument("game_id", nargs="?", help="the game to export")
+        parser.add_argument("--all", action="store_true", help="every game, one file each in the --output directory")
         parser.add_argument("--format", choices=["jsonl", "mila"], default="jsonl")
-        parser.add_argument("--output", "-o", help="file to write (default: standard output)")
+        parser.add_argument("--output", "-o", help="file to write (default: standard output); with --all, a directory")
     elif command == "import":
-        parser.description = "Load a game's JSON lines log into a store that does not have that game yet."
-        parser.add_argument("file", help="a log written by `entente export`")
+        parser.add_argument("files", nargs="+", metavar="FILE", help="a log written by `entente export`, or a "
+                                                                     "directory of them")
     else:
-        parser.description = "Re-adjudicate every resolved phase of a game and compare with the stored results."
-        parser.add_argument("game_id", help="the game to replay")
-    parser.add_argument("--database", help=database_help)
+        parser.add_argument("game_id", nargs="?", help="the game to replay")
+        parser.add_argument("--all", action="store_true", help="every game of the database")
+    parser.add_argument("--database", help=DATABASE_HELP)
     return parser
+
+
+def _arguments(command: str, argv: list[str]) -> argparse.Namespace:
+    parser = _parser(command)
+    args = parser.parse_args(argv)
+    if command in ("export", "replay") and (args.game_id is None) == (not args.all):
+        parser.error("name one game, or --all")
+    if command == "export" and args.all and (not args.output or args.format != "jsonl"):
+        parser.error("--all writes JSON lines into the directory given with --output")
+    return args
 
 
 def run(command: str, argv: list[str]) -> int:
     """Entry point of the three commands (see services.cli.COMMANDS)."""
+    from shared.store import SchemaError
+
+    from .common import EXIT_FAILED, EXIT_SCHEMA, EXIT_USAGE
+
     if command not in ("export", "import", "replay"):
         print(f"entente: ops has no command {command!r}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     try:
-        args = _parser(command).parse_args(argv)
+        args = _arguments(command, argv)
     except SystemExit as stop:  # argparse has printed the usage and the problem
         return int(stop.code or 0)
     args.database = args.database or os.environ.get("ENTENTE_DATABASE_URL") or DEFAULT_DATABASE_URL
@@ -71,7 +113,10 @@ def run(command: str, argv: list[str]) -> int:
         return asyncio.run(action(args))
     except OpsError as error:
         print(f"entente {command}: {error}", file=sys.stderr)
-        return 1
+        return EXIT_FAILED
+    except SchemaError as error:
+        print(f"entente {command}: {error}", file=sys.stderr)
+        return EXIT_SCHEMA
 
 
 async def _open(url: str, *, must_exist: bool) -> EventStore:
@@ -180,6 +225,8 @@ def game_of_log(records: Sequence[RecordedEvent]) -> str:
 
 
 async def export_command(args: argparse.Namespace) -> int:
+    if args.all:
+        return await export_all(args)
     store = await _open(args.database, must_exist=True)
     try:
         records = await read_game_log(store, args.game_id)
@@ -211,25 +258,96 @@ def _write_lines(output: TextIO, lines: Iterable[str]) -> None:
         output.write(line + "\n")
 
 
+async def export_all(args: argparse.Namespace) -> int:
+    """Every game of the database into ``args.output``, one ``GAME_ID.jsonl`` each."""
+    from .common import progress
+
+    directory = Path(args.output)
+    store = await _open(args.database, must_exist=True)
+    events = 0
+    try:
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise OpsError(f"cannot make the directory {directory}: {error.strerror}") from None
+        game_ids = await all_game_ids(store)
+        for game_id in progress(game_ids, "export", "game"):
+            records = await read_game_log(store, game_id)
+            target = directory / f"{game_id}.jsonl"
+            try:
+                with open(target, "w", encoding="utf-8") as output:
+                    _write_lines(output, (json.dumps(record_to_json(r), ensure_ascii=False) for r in records))
+            except OSError as error:
+                raise OpsError(f"cannot write {target}: {error.strerror}") from None
+            events += len(records)
+    finally:
+        await store.close()
+    print(f"entente export: {len(game_ids)} games ({events} events) written to {directory}", file=sys.stderr)
+    return 0
+
+
+async def all_game_ids(store: EventStore) -> list[str]:
+    """Every game of the database, by id."""
+    return sorted(row.game_id for row in await store.list_games(limit=2**62))
+
+
 # ----------------------------------------------------------------------------- import
 
 
 async def import_command(args: argparse.Namespace) -> int:
-    try:
-        with open(args.file, encoding="utf-8") as source:
-            records = read_log_file(source)
-    except OSError as error:
-        raise OpsError(f"cannot read {args.file}: {error.strerror}") from None
-    if not records:
-        raise OpsError(f"{args.file} holds no events")
-    game_id = game_of_log(records)
+    """Import each log in turn; one that is refused is reported and the others go on."""
+    from .common import progress
+
+    files = log_files(args.files)
     store = await _open(args.database, must_exist=False)
+    imported, events, refused = 0, 0, []
     try:
-        await import_log(store, game_id, records)
+        for path in progress(files, "import", "game"):
+            try:
+                game_id, count = await import_file(store, path)
+            except OpsError as error:
+                refused.append(f"{path}: {error}")
+                continue
+            imported, events = imported + 1, events + count
+            if len(files) == 1:
+                print(f"entente import: game {game_id} imported ({count} events)", file=sys.stderr)
     finally:
         await store.close()
-    print(f"entente import: game {game_id} imported ({len(records)} events)", file=sys.stderr)
+    if len(files) > 1:
+        print(f"entente import: {imported} games imported ({events} events)"
+              + (f"; {len(refused)} refused" if refused else ""), file=sys.stderr)
+    if refused:
+        raise OpsError(refused[0] if len(refused) == 1 else f"{len(refused)} logs refused, the first: {refused[0]}")
     return 0
+
+
+def log_files(names: Sequence[str]) -> list[Path]:
+    """The files named, a directory standing for the ``*.jsonl`` files in it."""
+    files: list[Path] = []
+    for name in names:
+        path = Path(name)
+        if path.is_dir():
+            found = sorted(path.glob("*.jsonl"))
+            if not found:
+                raise OpsError(f"no *.jsonl file in {path}")
+            files += found
+        else:
+            files.append(path)
+    return files
+
+
+async def import_file(store: EventStore, path: Path) -> tuple[str, int]:
+    """Import one exported log; the game's id and how many events it held."""
+    try:
+        with open(path, encoding="utf-8") as source:
+            records = read_log_file(source)
+    except OSError as error:
+        raise OpsError(f"cannot read {path}: {error.strerror}") from None
+    if not records:
+        raise OpsError(f"{path} holds no events")
+    game_id = game_of_log(records)
+    await import_log(store, game_id, records)
+    return game_id, len(records)
 
 
 async def import_log(store: EventStore, game_id: str, records: Sequence[RecordedEvent]) -> None:
@@ -266,6 +384,8 @@ class ReplayOutcome:
 
 
 async def replay_command(args: argparse.Namespace) -> int:
+    if args.all:
+        return await replay_all(args)
     store = await _open(args.database, must_exist=True)
     try:
         records = await read_game_log(store, args.game_id)
@@ -284,7 +404,9 @@ async def replay_command(args: argparse.Namespace) -> int:
         print(f"entente replay: game {args.game_id}: played with engine {outcome.played_with}, replayed with "
               f"{current}, whose rules differ; the first phase the new rules resolve differently "
               f"({outcome.phases_checked} matched before it): {outcome.difference}", file=sys.stderr)
-        return 3
+        from .common import EXIT_OLDER_ENGINE
+
+        return EXIT_OLDER_ENGINE
     if outcome.difference is not None:
         print(f"entente replay: game {args.game_id}: phase {outcome.difference}", file=sys.stderr)
         return 1
@@ -308,6 +430,33 @@ def fold_game_variant(records: Sequence[RecordedEvent], game_id: str) -> str:
     created = next((from_recorded(r) for r in records if r.type == "GameCreated"
                     and r.stream_id == game_stream_id(game_id)), None)
     return created.variant if isinstance(created, GameCreated) else "standard"
+
+
+async def replay_all(args: argparse.Namespace) -> int:
+    """Replay every game of the database; print how many were verified and the first that
+    differs (exit 1 when one does)."""
+    from .common import progress
+
+    store = await _open(args.database, must_exist=True)
+    verified, differing, phases = 0, [], 0
+    started = time.monotonic()
+    try:
+        game_ids = await all_game_ids(store)
+        for game_id in progress(game_ids, "replay", "game"):
+            records = await read_game_log(store, game_id)
+            outcome = replay_log(game_id, records)
+            phases += outcome.phases_checked
+            if outcome.difference is None:
+                verified += 1
+            else:
+                differing.append(f"game {game_id}: phase {outcome.difference}")
+    finally:
+        await store.close()
+    elapsed = time.monotonic() - started
+    print(f"replay: {verified} of {len(game_ids)} games verified ({phases} resolved phases re-adjudicated "
+          f"in {elapsed:.1f} s)" + ("; every result and position matches" if not differing else
+                                    f"; {len(differing)} differ, the first: {differing[0]}"))
+    return 1 if differing else 0
 
 
 def load_rules(game_id: str, records: Sequence[RecordedEvent]) -> None:

@@ -19,7 +19,11 @@ USAGE = """usage: entente possible-orders < position.json
 
 Reads one position document (the `entente adjudicate` format, orders not needed), or one per
 line, from stdin and prints every power's possible orders: {POWER: {LOCATION: [orders]}}.
-Exit code 2 on bad JSON, a bad document or an unknown variant, with the line on stderr."""
+Exit code 2 on bad JSON, a bad document or an unknown variant, with the line on stderr.
+
+example:
+  echo '{"variant": "standard", "phase": "S1901M", "units": {"FRANCE": ["A PAR", "F BRE"]},
+         "centers": {"FRANCE": ["PAR", "BRE"]}}' | entente possible-orders"""
 
 
 def possible_orders_document(document: Any) -> dict[str, dict[str, list[str]]]:

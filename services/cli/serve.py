@@ -3,21 +3,37 @@ processes, each a whole app with its own clock and notification workers: both ar
 several at once, see docs/hosting.md); ``--service NAME`` serves one service's app alone, as
 the deployments do (docs/deploy.md).
 
-SIGTERM or SIGINT: uvicorn stops gracefully (open requests finish, the lifespan closes the
-store), then the process exits 0.
+SIGTERM or SIGINT: uvicorn stops gracefully (it stops accepting, the requests in flight
+finish, live streams end after their next chunk, the in-process workers finish what they
+hold, the lifespan closes the store), then the process exits 0. Whatever still runs after
+``--graceful-timeout`` seconds is cancelled.
+
+Logs: one JSON line per request on stderr, or plain text on a terminal (shared/logs.py);
+uvicorn's own access log is off. Under ``--workers N`` the processes' metrics are added up
+through a directory of their own (``PROMETHEUS_MULTIPROC_DIR``, made here unless set, removed
+at the end; shared/metrics.py).
 """
 from __future__ import annotations
 
 import argparse
 import importlib
 import os
+import shutil
 import signal
 import sys
+import tempfile
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from shared.settings import Settings, SettingsError
 from shared.store import is_memory_database
+
+from .common import DATABASE_HELP, EXIT_USAGE, check_schema, command_parser
+
+EXAMPLES = """\
+entente serve                                   # every service, ./entente.db, http://127.0.0.1:8000
+entente serve --workers 4 --database postgresql://entente@db/entente --host 0.0.0.0
+entente serve --service lobby --port 8001 --no-worker"""
 
 SERVICES = ("lobby", "adjudication", "visibility", "accounts", "press", "notifications")
 
@@ -26,18 +42,30 @@ if TYPE_CHECKING:  # the app's modules load when it is served, not when the comm
 
     from fastapi import FastAPI
 
+# Fixed options of uvicorn: no X-Forwarded-For trusted (the connection's own address is the one
+# that ENTENTE_METRICS_ALLOW checks: a header a client sends through a proxy proves nothing),
+# no access log (the request middleware logs each request once, without its query string).
+UVICORN_OPTIONS: dict[str, Any] = {"proxy_headers": False, "access_log": False}
+
 BackgroundTask = Callable[["FastAPI", "asyncio.Event"], Coroutine[Any, Any, None]]
 
 
 def _parser(command: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=f"entente {command}",
-                                     description="Run every service in one process, or one service alone.")
+    parser = command_parser(command, "Run every service in one process (with the clock and notification workers), "
+                                     "or one service alone. A fresh database is created; an older one is refused "
+                                     "until `entente migrate`.", EXAMPLES)
     parser.add_argument("--service", choices=SERVICES,
                         help="serve this service's app alone (services.NAME.api), without in-process workers")
     parser.add_argument("--host", help="address to listen on (ENTENTE_HOST, default 127.0.0.1)")
     parser.add_argument("--port", type=int, help="port to listen on (ENTENTE_PORT, default 8000)")
-    parser.add_argument("--database", help="store URL (ENTENTE_DATABASE_URL, default sqlite:///./entente.db)")
-    parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    parser.add_argument("--database", help=DATABASE_HELP)
+    parser.add_argument("--log-level", default=os.environ.get("ENTENTE_LOG_LEVEL", "info").lower(),
+                        choices=["critical", "error", "warning", "info", "debug"])
+    parser.add_argument("--log-format", choices=["auto", "json", "text"],
+                        default=os.environ.get("ENTENTE_LOG_FORMAT", "auto").lower(),
+                        help="JSON lines, or text for a terminal (ENTENTE_LOG_FORMAT; auto: text on a terminal)")
+    parser.add_argument("--graceful-timeout", type=float, default=25.0, metavar="SECONDS",
+                        help="on SIGTERM, how long requests in flight may take before they are cancelled (default 25)")
     parser.add_argument("--no-worker", action="store_true",
                         help="do not run the clock worker in this process (ENTENTE_RUN_WORKER=false)")
     parser.add_argument("--workers", type=int, default=1,
@@ -59,20 +87,30 @@ def run(command: str, argv: list[str]) -> int:
         overrides["run_worker"] = False
     try:
         settings = Settings(**overrides).checked()
-        if not 1 <= args.workers <= 64 or args.keep_alive < 1:
-            raise ValueError("--workers must be from 1 to 64 and --keep-alive at least 1 second")
+        if not 1 <= args.workers <= 64 or args.keep_alive < 1 or args.graceful_timeout <= 0:
+            raise ValueError("--workers must be from 1 to 64, --keep-alive at least 1 second and "
+                             "--graceful-timeout positive")
         if args.workers > 1 and is_memory_database(settings.database_url):
             raise ValueError("an in-memory SQLite store lives in one process: use --workers 1")
     except (SettingsError, ValueError) as error:
         print(f"entente {command}: {error}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
+    if not is_memory_database(settings.database_url):
+        import asyncio
+
+        if (refused := asyncio.run(check_schema(command, settings.database_url))) is not None:
+            return refused
     import uvicorn
 
     print(f"entente: serving {args.service or 'every service'} on http://{settings.host}:{settings.port}"
           f" with {_redacted(settings.database_url)}"
           + (f" in {args.workers} processes" if args.workers > 1 else ""), file=sys.stderr, flush=True)
+    from shared.logs import logging_config
+
     options = {"host": settings.host, "port": settings.port, "log_level": args.log_level, "lifespan": "on",
-               "timeout_keep_alive": args.keep_alive, "loop": args.loop, "http": args.http}
+               "timeout_keep_alive": args.keep_alive, "loop": args.loop, "http": args.http,
+               "log_config": logging_config(args.log_level, args.log_format),
+               "timeout_graceful_shutdown": args.graceful_timeout, **UVICORN_OPTIONS}
     _exit_cleanly_on_signals()
     if args.workers == 1:
         uvicorn.run(service_app(args.service, settings) if args.service else served_app(settings), **options)
@@ -83,7 +121,15 @@ def run(command: str, argv: list[str]) -> int:
                        "ENTENTE_OPERATOR_TOKEN": settings.operator_secret(),
                        "ENTENTE_RUN_WORKER": "true" if settings.run_worker else "false"})
     factory = f"services.{args.service}.api:create_app" if args.service else "services.cli.serve:served_app"
-    uvicorn.run(factory, factory=True, workers=args.workers, **options)
+    own_directory = None
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # the processes' metrics, added up at each scrape
+        own_directory = tempfile.mkdtemp(prefix="entente-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = own_directory
+    try:
+        uvicorn.run(factory, factory=True, workers=args.workers, **options)
+    finally:
+        if own_directory is not None:
+            shutil.rmtree(own_directory, ignore_errors=True)
     return 0
 
 

@@ -7,29 +7,38 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
 
+from shared.logs import configure as configure_logs
 from shared.settings import Settings
 
+from .common import DATABASE_HELP, check_schema, command_parser
 from .health import add_health_options, run_until_signalled
+
+EXAMPLES = """\
+entente worker --database postgresql://entente@db/entente --health-port 8007
+entente worker --once      # handle every game due now, then stop"""
 
 
 def _parser(command: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog=f"entente {command}",
-        description="Resolve phases whose deadline has passed, and resume pauses that ran out.")
-    parser.add_argument("--database", help="store URL (ENTENTE_DATABASE_URL, default sqlite:///./entente.db)")
+    parser = command_parser(command, "Resolve phases whose deadline has passed, and resume pauses that ran out; "
+                                     "any number of them on PostgreSQL.", EXAMPLES)
+    parser.add_argument("--database", help=DATABASE_HELP)
     parser.add_argument("--poll", type=float, help="seconds between sweeps (ENTENTE_WORKER_POLL_SECONDS, default 1)")
     parser.add_argument("--once", action="store_true", help="handle every game due now, then stop")
     add_health_options(parser)
     return parser
 
 
-async def _work(command: str, database_url: str, poll: float, args: argparse.Namespace) -> int:
+async def _work(command: str, settings: Settings, poll: float, args: argparse.Namespace) -> int:
     from services.adjudication.worker import ClockWorker
     from shared.store import open_store
 
+    from .health import worker_metrics
+
+    database_url = settings.database_url
+    if (refused := await check_schema(command, database_url)) is not None:
+        return refused
     if args.once:
         store = await open_store(database_url)
         try:
@@ -39,24 +48,25 @@ async def _work(command: str, database_url: str, poll: float, args: argparse.Nam
         print(f"entente {command}: handled {handled} games", file=sys.stderr)
         return 0
 
-    async def sweep(stop: asyncio.Event, beat) -> None:
-        store = await open_store(database_url)
-        try:
-            print(f"entente {command}: sweeping every {poll} s", file=sys.stderr, flush=True)
-            await ClockWorker(store, poll_seconds=poll, on_beat=beat).run(stop)
-        finally:
-            await store.close()
+    store = await open_store(database_url)
 
-    return await run_until_signalled(command, args, sweep)
+    async def sweep(stop: asyncio.Event, beat) -> None:
+        print(f"entente {command}: sweeping every {poll} s", file=sys.stderr, flush=True)
+        await ClockWorker(store, poll_seconds=poll, on_beat=beat).run(stop)
+
+    try:
+        return await run_until_signalled(command, args, sweep, worker_metrics(settings, store))
+    finally:
+        await store.close()
 
 
 def run(command: str, argv: list[str]) -> int:
     args = _parser(command).parse_args(argv)
     overrides = {"database_url": args.database} if args.database else {}
     settings = Settings(**overrides)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    configure_logs()
     poll = args.poll if args.poll is not None else settings.worker_poll_seconds
-    return asyncio.run(_work(command, settings.database_url, poll, args))
+    return asyncio.run(_work(command, settings, poll, args))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -10,19 +10,23 @@ Each attempt resolves the webhook's host again and connects only to an address i
 Health and stopping (docs/deploy.md): ``on_beat(ok)``, when given, is called after each attempt
 recorded and each step (``ok`` false when a step failed), so that a process can report that its
 loop is making progress even while slow webhooks hold a step up. Once ``stop`` is set the worker
-finishes the step in hand and returns.
+starts no new attempt: those in flight finish and are recorded, the rows it claimed but did not
+attempt are released (due again at once, their attempt uncounted) for the next worker, and it
+returns.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 import socket
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 import httpx
 
+from shared import metrics
 from shared.settings import Settings
 from shared.store import EventStore, utc_now
 
@@ -69,11 +73,14 @@ async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed,
 async def deliver_due(store: EventStore, settings: Settings, now: datetime,
                       client: httpx.AsyncClient | None = None, limit: int = 50,
                       resolver: Resolver = socket.getaddrinfo,
-                      on_beat: Callable[[bool], None] | None = None) -> DeliveryReport:
+                      on_beat: Callable[[bool], None] | None = None,
+                      stop: asyncio.Event | None = None) -> DeliveryReport:
     """Attempt every notification due at ``now`` (up to ``limit``) and record the outcomes.
     A ``client`` passed in must come from :func:`addresses.webhook_client` (it does the
-    address checks); without one, such a client is made with ``resolver``."""
+    address checks); without one, such a client is made with ``resolver``. Once ``stop`` is
+    set, no new attempt starts and the rows not attempted are released."""
     report = DeliveryReport()
+    unattempted: list[outbox.Claimed] = []
     claimed = await outbox.claim(store, now, lease_for(settings), limit)
     if not claimed:
         return report
@@ -83,10 +90,14 @@ async def deliver_due(store: EventStore, settings: Settings, now: datetime,
 
     async def one(item: outbox.Claimed) -> None:
         async with gate:
+            if stop is not None and stop.is_set():
+                unattempted.append(item)
+                return
             error, retry_after = await attempt(client, item, settings.webhook_timeout_seconds)
         retry_at = None if error is None else outbox.next_attempt(
             item.attempts, settings.webhook_max_attempts, settings.webhook_backoff_seconds, now, retry_after)
         status = await outbox.record(store, item, now, error, retry_at)
+        metrics.OUTBOX_ATTEMPTS.labels(status if status in ("delivered", "dead") else "retry").inc()
         if on_beat is not None:
             on_beat(True)
         if status == "delivered":
@@ -111,15 +122,25 @@ async def deliver_due(store: EventStore, settings: Settings, now: datetime,
     finally:
         if own_client:
             await client.aclose()
+        if unattempted:
+            released = await outbox.release(store, unattempted, now)
+            log.info("notifications released on stopping", extra={"released": released})
     return report
 
 
 async def step(store: EventStore, settings: Settings, now: datetime,
                client: httpx.AsyncClient | None = None, resolver: Resolver = socket.getaddrinfo,
-               on_beat: Callable[[bool], None] | None = None) -> DeliveryReport:
-    """Catch the projection up with the log, then deliver what is due."""
-    await outbox.project_all(store, timedelta(minutes=settings.deadline_warning_minutes))
-    return await deliver_due(store, settings, now, client, resolver=resolver, on_beat=on_beat)
+               on_beat: Callable[[bool], None] | None = None, stop: asyncio.Event | None = None) -> DeliveryReport:
+    """Catch the projection up with the log, then deliver what is due; one log line for a
+    step that did something (the idle ones at debug level)."""
+    began = time.perf_counter()
+    read = await outbox.project_all(store, timedelta(minutes=settings.deadline_warning_minutes))
+    report = await deliver_due(store, settings, now, client, resolver=resolver, on_beat=on_beat, stop=stop)
+    busy = read or report.delivered or report.retrying or report.dead
+    log.log(logging.INFO if busy else logging.DEBUG, "notification step", extra={
+        "events_read": read, "delivered": report.delivered, "retrying": report.retrying, "dead": report.dead,
+        "duration_ms": round((time.perf_counter() - began) * 1000, 2)})
+    return report
 
 
 async def run_worker(store: EventStore, settings: Settings, stop: asyncio.Event,
@@ -130,7 +151,7 @@ async def run_worker(store: EventStore, settings: Settings, stop: asyncio.Event,
     async with webhook_client(settings.webhook_allow_private_hosts, resolver) as client:
         while not stop.is_set():
             try:
-                await step(store, settings, clock(), client, on_beat=on_beat)
+                await step(store, settings, clock(), client, on_beat=on_beat, stop=stop)
             except Exception:  # a broken webhook or a lost connection must not end the worker
                 log.exception("notification step failed; trying again")
                 if on_beat is not None:

@@ -162,6 +162,12 @@ async def record(store: EventStore, claimed: Claimed, now: datetime, error: str 
     return status
 
 
+async def release(store: EventStore, claimed: list[Claimed], now: datetime) -> int:
+    """Give back claimed rows that were not attempted (the worker is stopping); how many."""
+    async with store.transaction() as tx:
+        return sum([await tx.release_notification(item.id, item.attempts, now) for item in claimed])
+
+
 async def notifications(store: EventStore, game_id: str | None = None) -> list[dict[str, Any]]:
     """The outbox rows (of one game), oldest first: for operators and tests."""
     return [asdict(row) for row in await store.notifications(game_id)]

@@ -31,6 +31,7 @@ from shared.game.log import read_log_at
 from shared.game.press import readable
 from shared.game.state import GameState
 from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
+from shared.http.observability import live_stream
 from shared.store import EventStore
 
 from .schemas import GameView
@@ -123,6 +124,6 @@ async def stream(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
         if resume > await log_head(store):
             raise BadRequest("Last-Event-ID is ahead of the log", code="invalid_last_event_id",
                              where="header.last-event-id")
-    return StreamingResponse(projection_stream(store, game.game_id, caller, power, resume, timeout),
+    return StreamingResponse(live_stream(projection_stream(store, game.game_id, caller, power, resume, timeout)),
                              media_type="text/event-stream",
                              headers={"cache-control": "no-cache", "x-accel-buffering": "no"})

@@ -1,6 +1,7 @@
 """The app factory every service uses: settings checked and the store opened in the lifespan,
-the one error shape installed, account and bot tokens resolved (middleware.py), the routers
-mounted, and ``/healthz``.
+the one error shape installed, account and bot tokens resolved (middleware.py), each request
+counted, timed and logged under its request id (observability.py), the routers mounted,
+``/healthz`` and ``/metrics``.
 """
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ from contextlib import asynccontextmanager
 
 from fastapi import APIRouter, FastAPI
 
+from shared import metrics
 from shared.auth import hash_token
 from shared.settings import Settings
 from shared.store import open_store
 
 from .errors import install_error_handlers
 from .middleware import SocialAuthMiddleware
+from .observability import DRAINING, RequestObservability, metrics_endpoint
 
 log = logging.getLogger("entente")
 
@@ -30,19 +33,25 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
         app.state.settings = checked
         app.state.store = store
         app.state.operator_hash = hash_token(checked.operator_secret())
+        app.state.metrics_networks = checked.metrics_networks()
+        DRAINING.watch()  # the server's signal handlers are in place by now (uvicorn's lifespan)
         try:
             yield
         finally:
             await store.close()
+            metrics.process_stopped()
 
     app = FastAPI(title=title, version="0.1.0", lifespan=lifespan)
     install_error_handlers(app)
     app.add_middleware(SocialAuthMiddleware)
+    app.add_middleware(RequestObservability)  # added last: the outermost, so it sees every answer
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:
         """Liveness and readiness: the process answers and its store is open."""
         return {"status": "ok", "store": app.state.store.dialect}
+
+    app.add_api_route("/metrics", metrics_endpoint, methods=["GET"], include_in_schema=False)
 
     for router in routers:
         app.include_router(router)

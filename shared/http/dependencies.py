@@ -96,7 +96,8 @@ def request_metadata(request: Request, actor: str, player_id: str | None = None)
     metadata = {"actor": actor}
     if player_id:
         metadata["player_id"] = player_id
-    request_id = request.headers.get("x-request-id")
+    # the middleware's (shared/http/observability.py): the caller's X-Request-ID or a new one
+    request_id = getattr(request.state, "request_id", None) or request.headers.get("x-request-id")
     if request_id:
         metadata["request_id"] = request_id[:100]
     return metadata

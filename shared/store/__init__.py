@@ -32,7 +32,7 @@ from shared.store.records import (
     StoreError,
     StreamNotFound,
 )
-from shared.store.schema import TABLE_NAMES
+from shared.store.schema import HEAD_REVISION, TABLE_NAMES, SchemaError, SchemaOutOfDate, SchemaTooNew
 
 __all__ = [
     "ClaimedNotification",
@@ -42,6 +42,7 @@ __all__ = [
     "EventStore",
     "GameNotFound",
     "GameRow",
+    "HEAD_REVISION",
     "LockMode",
     "NewEvent",
     "NewNotification",
@@ -49,6 +50,9 @@ __all__ = [
     "Outcome",
     "RecordedEvent",
     "Retry",
+    "SchemaError",
+    "SchemaOutOfDate",
+    "SchemaTooNew",
     "StoreError",
     "StreamNotFound",
     "TABLE_NAMES",
@@ -79,8 +83,10 @@ def is_memory_database(url: str) -> bool:
 
 async def open_store(url: str, *, pool_size: int = 10, max_overflow: int = 20) -> EventStore:
     """Open the store at ``url`` (``sqlite:///FILE``, ``sqlite:///:memory:`` or
-    ``postgresql://...``) and create its schema if missing (idempotent). On PostgreSQL the pool
-    holds up to ``pool_size + max_overflow`` connections."""
+    ``postgresql://...``): a fresh database gets the schema created, one whose schema is not
+    this code's revision raises SchemaOutOfDate (``entente migrate`` upgrades it) or
+    SchemaTooNew (shared/store/schema.py). On PostgreSQL the pool holds up to
+    ``pool_size + max_overflow`` connections."""
     store: EventStore
     if url.startswith(_SQLITE_SCHEMES):
         from shared.store.sqlite import SQLiteStore

@@ -186,6 +186,10 @@ class Transaction(ABC):
         """The latest updated games first."""
 
     @abstractmethod
+    async def oldest_due_deadline(self, now: datetime) -> datetime | None:
+        """The earliest deadline at or before ``now`` (a game the clock has not handled yet), or None."""
+
+    @abstractmethod
     async def lock_game(self, game_id: str, lock: LockMode) -> None:
         """Lock the game's row (PostgreSQL) or check it exists (SQLite). GameNotFound if absent."""
 
@@ -244,6 +248,12 @@ class Transaction(ABC):
     async def record_outcome(self, notification_id: int, attempts: int, outcome: Outcome) -> bool:
         """Store an attempt's outcome, only if the row is still pending with ``attempts``
         attempts (the attempt's own lease); whether it was."""
+
+    @abstractmethod
+    async def release_notification(self, notification_id: int, attempts: int, now: datetime) -> bool:
+        """Give back a claimed row not attempted after all (a worker stopping): due at ``now``
+        again, its attempt uncounted, only if it is still pending with ``attempts`` (the
+        claim's own lease); whether it was."""
 
     @abstractmethod
     async def notifications(self, game_id: str | None = None) -> list[Notification]:
@@ -355,6 +365,10 @@ class EventStore(ABC):
     async def projection_position(self, name: str) -> int:
         async with self._statement() as tx:
             return await tx.projection_position(name)
+
+    async def oldest_due_deadline(self, now: datetime) -> datetime | None:
+        async with self._statement() as tx:
+            return await tx.oldest_due_deadline(now)
 
     async def notifications(self, game_id: str | None = None) -> list[Notification]:
         async with self._statement() as tx:

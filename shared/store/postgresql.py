@@ -37,11 +37,10 @@ from shared.store.outbox import (
     Retry,
 )
 from shared.store.records import ConcurrencyError, GameNotFound, GameRow, NewEvent, RecordedEvent
-from shared.store.schema import TABLE_NAMES, create_statements
+from shared.store.schema import SCHEMA_LOCK_KEY, TABLE_NAMES, VERSION_TABLE, create_statements, schema_state
 
 # pg_advisory_xact_lock keys: any constants, as long as nothing else in the database uses them.
 POSITION_LOCK_KEY = 0x656E7465_6E746501  # "entente" + 1: serialises event inserts
-SCHEMA_LOCK_KEY = 0x656E7465_6E746502  # "entente" + 2: serialises schema creation
 # (class, hash of the stream id): one stream's appends after the end; the two-key space of
 # advisory locks does not overlap the one-key space above
 STREAM_LOCK_CLASS = 0x656E7465
@@ -83,6 +82,7 @@ DUE_GAMES = {False: _DUE, True: _DUE + " FOR UPDATE SKIP LOCKED"}
 LIST_GAMES = f"SELECT {_GAME_COLUMNS} FROM games ORDER BY updated_at DESC, game_id LIMIT $1"
 LIST_GAMES_WITH_STATUS = (f"SELECT {_GAME_COLUMNS} FROM games WHERE status = $1 "
                           "ORDER BY updated_at DESC, game_id LIMIT $2")
+OLDEST_DUE = "SELECT min(deadline) FROM games WHERE deadline IS NOT NULL AND deadline <= $1"
 LOCK_GAME = {"none": "SELECT game_id FROM games WHERE game_id = $1",
              "share": "SELECT game_id FROM games WHERE game_id = $1 FOR SHARE",
              "exclusive": "SELECT game_id FROM games WHERE game_id = $1 FOR UPDATE"}
@@ -117,9 +117,14 @@ RECORD_OUTCOME = {
     Retry: "UPDATE notification_outbox SET next_attempt_at = $3, last_error = $4" + _STILL_LEASED,
     Dead: "UPDATE notification_outbox SET status = 'dead', last_error = $3" + _STILL_LEASED,
 }
+RELEASE_NOTIFICATION = ("UPDATE notification_outbox SET attempts = attempts - 1, next_attempt_at = $3"
+                        + _STILL_LEASED)
 LIST_NOTIFICATIONS = f"SELECT {NOTIFICATION_COLUMNS} FROM notification_outbox ORDER BY id"
 LIST_GAME_NOTIFICATIONS = f"SELECT {NOTIFICATION_COLUMNS} FROM notification_outbox WHERE game_id = $1 ORDER BY id"
 COUNT_NOTIFICATIONS = "SELECT status, count(*) FROM notification_outbox GROUP BY status"
+EXISTING_TABLES = ("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+                   "AND tablename = ANY($1::text[])")
+STAMPED_REVISION = "SELECT version_num FROM alembic_version LIMIT 1"
 
 
 # ----------------------------------------------------------------------------- rows to records
@@ -269,6 +274,10 @@ class PostgresTransaction(Transaction):
             rows = await self._live().fetch(LIST_GAMES_WITH_STATUS, status, limit)
         return [game(row) for row in rows]
 
+    async def oldest_due_deadline(self, now: datetime) -> datetime | None:
+        oldest = await self._live().fetchval(OLDEST_DUE, as_utc(now))
+        return None if oldest is None else as_utc(oldest)
+
     async def lock_game(self, game_id: str, lock: LockMode) -> None:
         if await self._live().fetchrow(LOCK_GAME[lock], game_id) is None:
             raise GameNotFound(game_id)
@@ -307,6 +316,10 @@ class PostgresTransaction(Transaction):
             case Dead(error=error):
                 values = (error,)
         status = await self._live().execute(RECORD_OUTCOME[type(outcome)], notification_id, attempts, *values)
+        return _affected(status) == 1
+
+    async def release_notification(self, notification_id: int, attempts: int, now: datetime) -> bool:
+        status = await self._live().execute(RELEASE_NOTIFICATION, notification_id, attempts, as_utc(now))
         return _affected(status) == 1
 
     async def notifications(self, game_id: str | None = None) -> list[Notification]:
@@ -372,11 +385,16 @@ class PostgresStore(EventStore):
             await self._pool.release(connection)
 
     async def create_schema(self) -> None:
-        """Under ``pg_advisory_xact_lock(SCHEMA_LOCK_KEY)``, in one message."""
-        script = [f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK_KEY})", *create_statements(self.dialect)]
+        """Under ``pg_advisory_xact_lock(SCHEMA_LOCK_KEY)`` (which ``entente migrate`` takes too),
+        so that processes starting at once on a fresh database take turns."""
         async with self._pool.acquire(timeout=CONNECTION_WAIT_SECONDS) as connection:
             async with connection.transaction():
-                await connection.execute(";\n".join(script))
+                await connection.execute(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK_KEY})")
+                names = {row[0] for row in await connection.fetch(EXISTING_TABLES,
+                                                                  [*TABLE_NAMES, VERSION_TABLE.name])}
+                revision = await connection.fetchval(STAMPED_REVISION) if VERSION_TABLE.name in names else None
+                if schema_state(bool(names & set(TABLE_NAMES)), revision) == "fresh":
+                    await connection.execute(";\n".join(create_statements(self.dialect)))
 
     async def _empty_tables(self) -> None:
         async with self._pool.acquire(timeout=CONNECTION_WAIT_SECONDS) as connection:

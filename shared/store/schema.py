@@ -1,15 +1,26 @@
-"""The DDL of the store's tables, written by SQLAlchemy from their definitions (shared/store/tables.py,
-the schema's single source) for one back end; each back end runs it on its own driver."""
+"""The store's schema: the DDL of its tables, written by SQLAlchemy from their definitions
+(shared/store/tables.py, the schema's single source) for one back end, and the revision the
+code reads and writes (docs/store.md, "Schema and migrations").
+
+A fresh database (none of the store's tables) is created whole at the head revision and
+stamped with it, as Alembic stamps a database it migrated; a database at an older revision
+is refused until ``entente migrate`` takes it to the head (shared/store/migrate.py); one at a
+revision this code does not know was migrated by a newer release. A database made before the
+migrations existed has the store's tables and no revision: it is at the first revision.
+"""
 from __future__ import annotations
 
 from functools import cache
+from typing import Literal
 
+from sqlalchemy import Column, MetaData, PrimaryKeyConstraint, String, Table, insert
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.schema import CreateIndex, CreateTable
 from sqlmodel import SQLModel
 
 import shared.store.outbox_tables  # noqa: F401  (registers the outbox's tables)
 import shared.store.tables  # noqa: F401  (registers the events and games tables)
+from shared.store.records import StoreError
 
 # every table of the store, in the order they are created
 STORE_TABLES = [SQLModel.metadata.tables[name]
@@ -18,14 +29,66 @@ STORE_TABLES = [SQLModel.metadata.tables[name]
 TABLE_NAMES = tuple(table.name for table in STORE_TABLES)
 _DIALECTS = {"postgresql": postgresql.dialect, "sqlite": sqlite.dialect}
 
+# The revisions of shared/store/migrations/versions, oldest first (a test checks them against
+# Alembic's own reading of that folder): the store reads these without importing Alembic.
+REVISIONS = ("0001", "0002")
+HEAD_REVISION = REVISIONS[-1]
+MIGRATE_COMMAND = "entente migrate"
+# pg_advisory_xact_lock key ("entente" + 2) held while a schema is created or migrated
+SCHEMA_LOCK_KEY = 0x656E7465_6E746502
+
+# Alembic's own bookkeeping table, as Alembic creates it, so that a database the store created
+# is one Alembic reads (and migrates) like any other.
+VERSION_TABLE = Table("alembic_version", MetaData(), Column("version_num", String(32), nullable=False),
+                      PrimaryKeyConstraint("version_num", name="alembic_version_pkc"))
+
+
+class SchemaError(StoreError):
+    """The database's schema is not the one this code reads and writes."""
+
+
+class SchemaOutOfDate(SchemaError):
+    def __init__(self, revision: str) -> None:
+        self.revision = revision
+        super().__init__(f"the database schema is at revision {revision}, older than this code's {HEAD_REVISION}: "
+                         f"run `{MIGRATE_COMMAND}` (with the same database URL) to upgrade it, "
+                         "then start again (docs/operations.md, \"Upgrading\")")
+
+
+class SchemaTooNew(SchemaError):
+    def __init__(self, revision: str) -> None:
+        self.revision = revision
+        super().__init__(f"the database schema is at revision {revision}, which this code (at {HEAD_REVISION}) "
+                         "does not know: it was migrated by a newer release of entente; run that release")
+
+
+SchemaState = Literal["fresh", "current"]
+
+
+def schema_state(has_store_tables: bool, revision: str | None) -> SchemaState:
+    """What a database holds, from whether any of the store's tables exist and the revision
+    stamped in it: "fresh" (create it), "current", or SchemaOutOfDate / SchemaTooNew raised."""
+    if revision is None:
+        if not has_store_tables:
+            return "fresh"
+        revision = REVISIONS[0]  # made before the migrations: the first revision is that schema
+    if revision == HEAD_REVISION:
+        return "current"
+    if revision in REVISIONS:
+        raise SchemaOutOfDate(revision)
+    raise SchemaTooNew(revision)
+
 
 @cache
 def create_statements(dialect: str) -> tuple[str, ...]:
-    """CREATE TABLE and CREATE INDEX statements, each IF NOT EXISTS (so running them again is harmless)."""
+    """CREATE TABLE and CREATE INDEX statements, each IF NOT EXISTS, for a fresh database; then
+    Alembic's version table and the head revision in it (run them once, under the schema lock)."""
     compiler = _DIALECTS[dialect]()
     statements = []
-    for table in STORE_TABLES:
+    for table in [*STORE_TABLES, VERSION_TABLE]:
         statements.append(str(CreateTable(table, if_not_exists=True).compile(dialect=compiler)).strip())
         for index in sorted(table.indexes, key=lambda index: index.name or ""):
             statements.append(str(CreateIndex(index, if_not_exists=True).compile(dialect=compiler)).strip())
+    stamp = insert(VERSION_TABLE).values(version_num=HEAD_REVISION)
+    statements.append(str(stamp.compile(dialect=compiler, compile_kwargs={"literal_binds": True})))
     return tuple(statements)

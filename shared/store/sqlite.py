@@ -39,7 +39,7 @@ from shared.store.outbox import (
     Retry,
 )
 from shared.store.records import ConcurrencyError, GameNotFound, GameRow, NewEvent, RecordedEvent
-from shared.store.schema import TABLE_NAMES, create_statements
+from shared.store.schema import TABLE_NAMES, VERSION_TABLE, create_statements, schema_state
 
 BUSY_TIMEOUT_MS = 30_000
 POOL_SIZE = 15  # connections at most (each is a thread of aiosqlite's)
@@ -69,6 +69,7 @@ DUE_GAMES = (f"SELECT {_GAME_COLUMNS} FROM games WHERE deadline IS NOT NULL AND 
 LIST_GAMES = f"SELECT {_GAME_COLUMNS} FROM games ORDER BY updated_at DESC, game_id LIMIT ?"
 LIST_GAMES_WITH_STATUS = f"SELECT {_GAME_COLUMNS} FROM games WHERE status = ? ORDER BY updated_at DESC, game_id LIMIT ?"
 GAME_EXISTS = "SELECT 1 FROM games WHERE game_id = ?"
+OLDEST_DUE = "SELECT min(deadline) FROM games WHERE deadline IS NOT NULL AND deadline <= ?"
 
 PROJECTION_POSITION = "SELECT position FROM projection_positions WHERE name = ?"
 LOCK_PROJECTION = ("INSERT INTO projection_positions (name, position) VALUES (?, 0) ON CONFLICT (name) "
@@ -94,9 +95,13 @@ RECORD_OUTCOME = {
     Retry: "UPDATE notification_outbox SET next_attempt_at = ?, last_error = ?" + _STILL_LEASED,
     Dead: "UPDATE notification_outbox SET status = 'dead', last_error = ?" + _STILL_LEASED,
 }
+RELEASE_NOTIFICATION = ("UPDATE notification_outbox SET attempts = attempts - 1, next_attempt_at = ?"
+                        + _STILL_LEASED)
 LIST_NOTIFICATIONS = f"SELECT {NOTIFICATION_COLUMNS} FROM notification_outbox ORDER BY id"
 LIST_GAME_NOTIFICATIONS = f"SELECT {NOTIFICATION_COLUMNS} FROM notification_outbox WHERE game_id = ? ORDER BY id"
 COUNT_NOTIFICATIONS = "SELECT status, count(*) FROM notification_outbox GROUP BY status"
+EXISTING_TABLES = "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?, ?, ?, ?)"
+STAMPED_REVISION = "SELECT version_num FROM alembic_version"
 
 
 # ----------------------------------------------------------------------------- values and rows
@@ -209,6 +214,9 @@ class SQLiteTransaction(Transaction):
             rows = await self._run(LIST_GAMES_WITH_STATUS, (status, limit))
         return [game(row) for row in rows]
 
+    async def oldest_due_deadline(self, now: datetime) -> datetime | None:
+        return _optional_time((await self._run(OLDEST_DUE, (stored_time(now),)))[0][0])
+
     async def lock_game(self, game_id: str, lock: LockMode) -> None:
         if not await self._run(GAME_EXISTS, (game_id,)):
             raise GameNotFound(game_id)
@@ -249,6 +257,9 @@ class SQLiteTransaction(Transaction):
             case Dead(error=error):
                 values = (error,)
         return bool(await self._run(RECORD_OUTCOME[type(outcome)], (*values, notification_id, attempts)))
+
+    async def release_notification(self, notification_id: int, attempts: int, now: datetime) -> bool:
+        return bool(await self._run(RELEASE_NOTIFICATION, (stored_time(now), notification_id, attempts)))
 
     async def notifications(self, game_id: str | None = None) -> list[Notification]:
         if game_id is None:
@@ -352,8 +363,14 @@ class SQLiteStore(EventStore):
     async def create_schema(self) -> None:
         """Inside ``BEGIN IMMEDIATE``, so that several processes creating it take turns."""
         async with self._session("write") as tx:
-            for statement in create_statements(self.dialect):
-                await tx._run(statement)
+            names = {row[0] for row in await tx._run(EXISTING_TABLES, (*TABLE_NAMES, VERSION_TABLE.name))}
+            revision = None
+            if VERSION_TABLE.name in names:
+                stamped = await tx._run(STAMPED_REVISION)
+                revision = stamped[0][0] if stamped else None
+            if schema_state(bool(names & set(TABLE_NAMES)), revision) == "fresh":
+                for statement in create_statements(self.dialect):
+                    await tx._run(statement)
             await tx._commit()
 
     async def _empty_tables(self) -> None:

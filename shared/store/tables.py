@@ -1,6 +1,8 @@
 """The store's tables, as SQLModel classes (SQLAlchemy Core underneath): the schema's single source.
 
-The DDL is written from these definitions (shared/store/schema.py); the back ends then read and
+The DDL of a fresh database is written from these definitions (shared/store/schema.py), and the
+migrations (shared/store/migrations/) take an older database to the same schema: a change here
+needs a new revision there (docs/store.md, "Schema and migrations"). The back ends read and
 write with their own SQL (shared/store/sqlite.py, shared/store/postgresql.py), storing values
 as the types below do, so that SQLAlchemy (migrations, an operator's session) reads the same.
 """
@@ -69,12 +71,14 @@ class EventTable(SQLModel, table=True):
 
 class GameTable(SQLModel, table=True):
     __tablename__ = "games"
+    # the lobby's lists, the newest first (all games, or those of one status)
+    __table_args__ = (Index("ix_games_status_updated_at", "status", "updated_at"),)
 
     game_id: str = Field(sa_column=Column(String(), primary_key=True))
     variant: str = Field(sa_column=Column(String(), nullable=False))
     name: str = Field(sa_column=Column(String(), nullable=False))
-    status: str = Field(sa_column=Column(String(), nullable=False, index=True))
+    status: str = Field(sa_column=Column(String(), nullable=False))
     phase: str | None = Field(default=None, sa_column=Column(String(), nullable=True))
     deadline: datetime | None = Field(default=None, sa_column=Column(UTCDateTime, nullable=True, index=True))
     summary: dict = Field(sa_column=Column(JSONDocument, nullable=False))
-    updated_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
+    updated_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False, index=True))

@@ -73,7 +73,7 @@ def parsed(command: list[str]) -> tuple[str, argparse.Namespace]:
     from services.cli import COMMANDS
 
     assert command[0] == "entente" and command[1] in COMMANDS, command
-    module = importlib.import_module(COMMANDS[command[1]])
+    module = importlib.import_module(COMMANDS[command[1]][0])
     return command[1], module._parser(command[1]).parse_args(command[2:])
 
 

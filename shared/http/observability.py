@@ -1,0 +1,159 @@
+"""Each request counted, timed and logged once, under a request id (docs/operations.md).
+
+A pure ASGI middleware, the outermost of the app's own (``build_app`` installs it):
+
+- the request id is the caller's ``X-Request-ID`` when it is a short printable token (nginx
+  sends its own), else a new one; it is returned in the response's ``X-Request-ID``, put in
+  the request's state (the events a request writes carry it, shared/http/dependencies.py)
+  and in ``shared.logs.REQUEST_ID`` for every line logged while the request is served;
+- ``entente_http_requests_total`` and ``entente_http_request_duration_seconds`` count it by
+  method, route template (``/games/{game_id}/orders``, never the path itself, so that the
+  series stay few; ``unmatched`` when no route matched) and status;
+- one log line: method, route template, game id, status, duration. Never the query string
+  (the sign-in callback carries a one-time code there), never a header.
+
+``/metrics`` itself is served by ``metrics_endpoint``: the operator token or an allowed
+address (shared/metrics.py ``may_read``), the database's gauges read, the text format out.
+
+A live stream's body goes through ``live_stream``: counted in ``entente_open_streams`` while it
+is sent, and ended after its next chunk once the server is stopping (SIGTERM), so that a
+graceful shutdown waits for no stream longer than one keep-alive; the client reconnects with
+its ``Last-Event-ID`` to a server still running (docs/operations.md, "Stopping").
+"""
+from __future__ import annotations
+
+import logging
+import re
+import signal
+import threading
+import time
+import uuid
+from collections.abc import AsyncIterator
+from types import FrameType
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from shared import metrics
+from shared.clock import SYSTEM_CLOCK
+from shared.errors import Forbidden
+from shared.logs import REQUEST_ID
+
+log = logging.getLogger("entente.http")
+
+Scope = dict[str, Any]
+REQUEST_ID_HEADER = b"x-request-id"
+_GOOD_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,100}$")
+QUIET_ROUTES = frozenset({"/healthz", "/metrics"})  # probes and scrapes: logged at debug level only
+
+
+def request_id_of(scope: Scope) -> str:
+    for name, value in scope.get("headers", []):
+        if name == REQUEST_ID_HEADER:
+            given = value.decode("latin-1").strip()
+            if _GOOD_REQUEST_ID.match(given):
+                return given
+            break
+    return uuid.uuid4().hex
+
+
+def route_of(scope: Scope) -> str:
+    route = scope.get("route")
+    path = getattr(route, "path", None)
+    return path if isinstance(path, str) else "unmatched"
+
+
+class RequestObservability:
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request_id = request_id_of(scope)
+        scope.setdefault("state", {})["request_id"] = request_id
+        token = REQUEST_ID.set(request_id)
+        started = time.perf_counter()
+        status = 500  # unless a response starts
+
+        async def send_with_id(message: dict[str, Any]) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [*message.get("headers", []), (REQUEST_ID_HEADER, request_id.encode())]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            seconds = time.perf_counter() - started
+            route, method = route_of(scope), scope.get("method", "")
+            metrics.REQUESTS.labels(method, route, str(status)).inc()
+            metrics.REQUEST_SECONDS.labels(method, route).observe(seconds)
+            game_id = scope.get("path_params", {}).get("game_id")
+            level = (logging.DEBUG if route in QUIET_ROUTES and status < 400
+                     else logging.ERROR if status >= 500 else logging.INFO)
+            log.log(level, "request", extra={
+                "method": method, "route": route, "status": status, "duration_ms": round(seconds * 1000, 2),
+                **({"game_id": game_id} if isinstance(game_id, str) and len(game_id) <= 64 else {})})
+            REQUEST_ID.reset(token)
+
+
+class Draining:
+    """Whether this server has been told to stop: set by SIGTERM or SIGINT once ``watch`` has
+    put its handler in front of the server's own (which still runs)."""
+
+    def __init__(self) -> None:
+        self.stopping = False
+
+    def watch(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return  # signals reach the main thread only (a test's server in a thread: never set)
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            previous = signal.getsignal(signum)
+            if getattr(previous, "drains", False):
+                continue  # in front already (another app of this process)
+
+            def stop(received: int, frame: FrameType | None, previous: Any = previous) -> None:
+                self.stopping = True
+                if callable(previous):
+                    previous(received, frame)
+
+            stop.drains = True  # type: ignore[attr-defined]
+            signal.signal(signum, stop)
+
+
+DRAINING = Draining()
+
+
+async def live_stream(chunks: AsyncIterator[str]) -> AsyncIterator[str]:
+    """``chunks``, counted in ``entente_open_streams`` while they are sent, ended once the
+    server is stopping."""
+    metrics.OPEN_STREAMS.inc()
+    try:
+        async for chunk in chunks:
+            yield chunk
+            if DRAINING.stopping:
+                break
+    finally:
+        metrics.OPEN_STREAMS.dec()
+
+
+def _bearer(request: Request) -> str | None:
+    scheme, _, token = request.headers.get("authorization", "").strip().partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+async def metrics_endpoint(request: Request) -> Response:
+    """The Prometheus text format, to the operator token or an allowed address."""
+    state = request.app.state
+    client = request.client.host if request.client else None
+    if not metrics.may_read(_bearer(request), client, getattr(state, "operator_hash", None),
+                            getattr(state, "metrics_networks", ())):
+        raise Forbidden("the metrics are for the operator token, or for the addresses in ENTENTE_METRICS_ALLOW",
+                        code="metrics_not_allowed", where="header.authorization")
+    clock = getattr(state, "clock", None) or SYSTEM_CLOCK
+    await metrics.refresh_from_store(state.store, clock.now())
+    return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)

@@ -1,0 +1,119 @@
+"""The Prometheus metrics of every process (docs/operations.md, "Metrics").
+
+Counters and histograms are counted where things happen (the request middleware, order
+intake, resolutions, webhook attempts, the live stream); the gauges that are facts of the
+database (the clock's lag, the outbox by status) are read from it when the metrics are
+scraped (``refresh_from_store``), so they stay true when the process that should move them
+has stopped, which is when they matter.
+
+Under ``entente serve --workers N`` each server process writes its values to files in
+``PROMETHEUS_MULTIPROC_DIR`` (set by ``entente serve``) and a scrape of any of them adds
+them up (prometheus_client's multiprocess mode); the database gauges keep the most recent
+measurement, and the open streams gauge adds up the live processes'.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from datetime import datetime
+from ipaddress import IPv4Network, IPv6Network, ip_address
+from typing import TYPE_CHECKING
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+)
+from prometheus_client import generate_latest as _generate_latest
+
+if TYPE_CHECKING:
+    from shared.store import EventStore
+
+disable_created_metrics()  # no *_created series: they double the output and nothing here reads them
+MULTIPROCESS_DIRECTORY = "PROMETHEUS_MULTIPROC_DIR"
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+TRIGGERS = ("clock", "early", "host", "operator")  # what resolved a phase
+OUTBOX_STATUSES = ("pending", "delivered", "dead", "cancelled")
+
+# requests: mostly a few milliseconds; a resolution or a long stream far more
+_REQUEST_BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0)
+_RESOLUTION_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+
+REQUESTS = Counter("entente_http_requests", "HTTP requests answered, by method, route template and status",
+                   ["method", "route", "status"])
+REQUEST_SECONDS = Histogram("entente_http_request_duration_seconds",
+                            "Time from a request's arrival to the end of its response, by method and route template",
+                            ["method", "route"], buckets=_REQUEST_BUCKETS)
+ORDER_SUBMISSIONS = Counter("entente_order_submissions", "Order submissions stored, by variant", ["variant"])
+ORDERS = Counter("entente_orders", "Orders in submissions, by variant and whether they were accepted",
+                 ["variant", "outcome"])
+PHASES_RESOLVED = Counter("entente_phases_resolved", "Phases resolved, by variant and by what resolved them "
+                          "(clock: a deadline; early: everyone had ordered; host; operator)", ["variant", "trigger"])
+RESOLUTION_SECONDS = Histogram("entente_resolution_duration_seconds",
+                               "Time a resolution held its game locked, from the lock to the commit, by variant "
+                               "and trigger", ["variant", "trigger"], buckets=_RESOLUTION_BUCKETS)
+CLOCK_LAG = Gauge("entente_clock_lag_seconds", "Age of the oldest passed deadline not yet handled by a clock "
+                  "worker (0 when none), read from the database at the scrape", multiprocess_mode="mostrecent")
+OUTBOX = Gauge("entente_outbox_notifications", "Rows of the notifications outbox by status (pending: its depth; "
+               "dead: its dead letters), read from the database at the scrape", ["status"],
+               multiprocess_mode="mostrecent")
+OUTBOX_ATTEMPTS = Counter("entente_outbox_attempts", "Webhook delivery attempts, by outcome (delivered; retry: "
+                          "failed, tried again later; dead: failed for the last time, dead-lettered)", ["outcome"])
+CLOCK_SWEEPS = Counter("entente_clock_sweeps", "Sweeps of the clock worker, by outcome (ok, failed)", ["outcome"])
+OPEN_STREAMS = Gauge("entente_open_streams", "Live streams (GET /games/{id}/stream) open now",
+                     multiprocess_mode="livesum")
+
+
+def may_read(token: str | None, address: str | None, operator_hash: str | None,
+             allowed: Sequence[IPv4Network | IPv6Network]) -> bool:
+    """Whether a scrape may read the metrics: with the operator's token, or from an address
+    the operator allowed (ENTENTE_METRICS_ALLOW; the connection's own address, never a header)."""
+    from shared.auth import hash_token, same_hash
+
+    if token and operator_hash and same_hash(hash_token(token), operator_hash):
+        return True
+    if address and allowed:
+        try:
+            peer = ip_address(address)
+        except ValueError:
+            return False
+        return any(peer in network for network in allowed)
+    return False
+
+
+def record_resolution(variant: str, trigger: str, phases: int, seconds: float) -> None:
+    PHASES_RESOLVED.labels(variant, trigger).inc(phases)
+    RESOLUTION_SECONDS.labels(variant, trigger).observe(seconds)
+
+
+async def refresh_from_store(store: EventStore, now: datetime) -> None:
+    """Read the database's gauges: the clock's lag and the outbox by status."""
+    oldest = await store.oldest_due_deadline(now)
+    CLOCK_LAG.set(0.0 if oldest is None else max(0.0, (now - oldest).total_seconds()))
+    counts = await store.notification_counts()
+    for status in sorted(set(OUTBOX_STATUSES) | set(counts)):
+        OUTBOX.labels(status).set(counts.get(status, 0))
+
+
+def exposition() -> bytes:
+    """This process's metrics in the Prometheus text format (every server process's, added
+    up, in multiprocess mode)."""
+    if os.environ.get(MULTIPROCESS_DIRECTORY):
+        from prometheus_client import multiprocess
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        return _generate_latest(registry)
+    return _generate_latest(REGISTRY)
+
+
+def process_stopped() -> None:
+    """Tell the multiprocess files that this process's live gauges are gone (at its shutdown)."""
+    if os.environ.get(MULTIPROCESS_DIRECTORY):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(os.getpid())
