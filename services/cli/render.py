@@ -10,18 +10,24 @@ unknown variant: a message on stderr, exit code 2.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from typing import IO, Any
 
+from services.cli.common import command_parser
 from services.cli.documents import InputError, read_documents
 
 USAGE = "entente render [--png] [--variant NAME] < document.json > board.svg"
+EXAMPLES = """
+entente render < phase.json > board.svg
+entente adjudicate < phase.json | entente render --png > outcome.png
+entente render --variant dirigible < dirigible-outcome.json > board.svg
+"""
 
 
 def run(command: str, argv: list[str], stdin: IO[str] | None = None, stdout: IO | None = None) -> int:
-    parser = argparse.ArgumentParser(prog=f"entente {command}", usage=USAGE,
-                                     description="Draw an entente adjudicate document (before or after adjudication).")
+    parser = command_parser(command, "Draw an entente adjudicate document (before or after adjudication) "
+                                     "as an SVG board, or a PNG with --png (docs/maps.md).", EXAMPLES)
+    parser.usage = USAGE
     parser.add_argument("--png", action="store_true", help="write a PNG instead of SVG")
     parser.add_argument("--variant", help="the variant of a document that does not name one")
     try:
