@@ -248,10 +248,15 @@ class Transaction(ABC):
         """Cancel the game's pending rows that match every criterion given; how many."""
 
     @abstractmethod
-    async def claim_notifications(self, now: datetime, lease: timedelta, limit: int) -> list[ClaimedNotification]:
+    async def claim_notifications(self, now: datetime, lease: timedelta, limit: int,
+                                  max_attempts: int | None = None) -> list[ClaimedNotification]:
         """Up to ``limit`` pending rows due at ``now``, earliest first, each with its attempt
         counted and leased (not due again) until ``now + lease``. On PostgreSQL the rows are
-        taken FOR UPDATE SKIP LOCKED, so concurrent workers each get different rows."""
+        taken FOR UPDATE SKIP LOCKED, so concurrent workers each get different rows.
+
+        With ``max_attempts``, a due row that already has that many attempts counted (the last
+        one's outcome was never recorded: its worker stopped, its lease ran out) is not claimed
+        again but dead-lettered (``last_error`` NO_OUTCOME_RECORDED)."""
 
     @abstractmethod
     async def record_outcome(self, notification_id: int, attempts: int, outcome: Outcome) -> bool:
