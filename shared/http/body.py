@@ -119,6 +119,8 @@ async def send_error(send: Any, status: int, error: DomainError, close: bool = F
     """An error in the one shape (shared/errors.py), sent from below the framework."""
     body = json.dumps(error.body()).encode("utf-8")
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if status == 401:
+        headers.append((b"www-authenticate", b"Bearer"))
     if close:
         headers.append((b"connection", b"close"))
     await send({"type": "http.response.start", "status": status, "headers": headers})
