@@ -2,7 +2,7 @@
 
 Built in each app factory (never at import) and checked there: outside development an operator
 token that could never match a request, or is weak, stops the service from starting and says why
-(``operator_token_problem``; docs/operations.md). In development a missing
+(``operator_token_problem``; docs/api.md, "The operator token"). In development a missing
 token is replaced by a random one, logged once at start-up, so that a local server is usable
 without configuration but never runs with a guessable secret.
 """
@@ -30,7 +30,7 @@ WELL_KNOWN_TOKENS = frozenset({
 
 
 def operator_token_problem(token: str) -> str | None:
-    """Why ``token`` cannot serve as the operator's token, or None (docs/operations.md).
+    """Why ``token`` cannot serve as the operator's token, or None (docs/api.md, "The operator token").
 
     Refused: what can never match a request (spaces around it: the header is trimmed; a
     character outside printable ASCII or a space inside; more than MAX_TOKEN_LENGTH characters:

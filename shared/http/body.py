@@ -1,6 +1,11 @@
-"""The gate every request body passes before the routers: a size limit, and strict JSON.
+"""The gate every request passes before the routers: its path and query hold text, its body
+is not over the limit and is strict JSON.
 
 A pure ASGI middleware, installed outermost by ``build_app`` (docs/api.md, "Bad input"):
+
+- A path or a query parameter (as decoded from its percent-escapes) that the text rule refuses
+  (shared/text.py: a control character) gets 404 ``not_found`` (no resource has such a name)
+  or 422 ``invalid_request`` naming the parameter: nothing with it reaches a route or the store.
 
 - A body over ``MAX_BODY_BYTES`` is refused with 413 ``body_too_large`` before it is read
   (``Content-Length``) or as soon as the bytes that arrived pass the limit (chunked bodies);
@@ -21,9 +26,10 @@ import json
 import math
 from email.message import Message
 from typing import Any
+from urllib.parse import parse_qsl
 
-from shared.errors import DomainError
-from shared.text import first_problem, path_of
+from shared.errors import DomainError, NotFound, Unprocessable
+from shared.text import first_problem, path_of, text_problem
 
 MAX_BODY_BYTES = 1024 * 1024
 SAFE_INTEGER = 2**53 - 1
@@ -127,6 +133,21 @@ async def send_error(send: Any, status: int, error: DomainError, close: bool = F
     await send({"type": "http.response.body", "body": body})
 
 
+def address_problem(scope: Scope) -> DomainError | None:
+    """The error for a path or query parameter the text rule refuses, or None."""
+    problem = text_problem(scope.get("path", ""))
+    if problem is not None:
+        return NotFound(f"no resource has such a path: {problem}", code="not_found", where="path")
+    query = scope.get("query_string", b"").decode("latin-1")
+    for name, value in parse_qsl(query, keep_blank_values=True):  # percent-escapes decoded as UTF-8
+        problem = text_problem(name) or text_problem(value)
+        if problem is not None:
+            where = f"query.{name}" if text_problem(name) is None else "query"
+            return Unprocessable(f"{where}: {problem}", code="invalid_request", where=where,
+                                 details=[{"where": where, "message": problem}])
+    return None
+
+
 def too_large() -> BodyTooLarge:
     return BodyTooLarge(f"the request body is over the limit of {MAX_BODY_BYTES:,} bytes", where="body")
 
@@ -138,6 +159,10 @@ class RequestBodyGate:
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        named = address_problem(scope)
+        if named is not None:
+            await send_error(send, named.status_code, named)
             return
         declared = _declared_length(scope)
         if declared is not None and declared > MAX_BODY_BYTES:
@@ -166,9 +191,9 @@ class RequestBodyGate:
             if found is not None:
                 where, problem = found
                 message_text = f"{where}: {problem}"
-                error = DomainError(message_text, code="invalid_request", where=where,
-                                    details=[{"where": where, "message": problem}])
-                await send_error(send, 422, error)
+                error = Unprocessable(message_text, code="invalid_request", where=where,
+                                      details=[{"where": where, "message": problem}])
+                await send_error(send, error.status_code, error)
                 return
         await self.app(scope, _replay(body, receive), send)
 

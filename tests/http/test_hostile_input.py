@@ -194,3 +194,17 @@ async def test_a_callback_state_with_lookalike_digits_or_foreign_letters_is_refu
         check_state(settings, "nonce.1.abc", "n\u00f6nce", now=0.0)
     response = await client.get("/auth/callback", params={"code": "x", "state": "n.\u00b2\u00b3.\u00e9"})
     assert response.status_code in (400, 404), response.text  # refused (or no sign-in here), never a 500
+
+
+async def test_control_characters_in_a_path_or_a_query_reach_no_route_nor_the_store(table: Table) -> None:
+    """PostgreSQL cannot take U+0000 even as a query parameter (it was a 500 there)."""
+    client, game = table.client, f"/games/{table.game_id}"
+    for path in ("/games/%00", "/games/g_%00x/view", f"{game}/orders%01", "/games/%1b%5b31m"):
+        response = await client.get(path, headers=table.player("FRANCE"))
+        assert error_of(response, 404)["where"] == "path", path
+    for path, name in ((f"{game}/view?power=%00", "power"), ("/games?status=%00", "status"),
+                       (f"{game}/messages?after=1%00", "after"), (f"{game}/stream?timeout=0.1&power=%7f", "power")):
+        error = error_of(await client.get(path, headers=table.player("FRANCE")), 422)
+        assert error["code"] == "invalid_request" and error["where"] == f"query.{name}", path
+    assert error_of(await client.get("/games?%00=1"), 422)["where"] == "query"
+    assert (await client.get(f"{game}/view?power=FRANCE", headers=table.player("FRANCE"))).status_code == 200

@@ -1,6 +1,6 @@
 """Outside development, an operator token that can never work or is weak stops the server at
-start, saying why; in development it is replaced by a random one (docs/operations.md,
-"The operator token")."""
+start, saying why; in development it is replaced by a random one (docs/api.md, "The
+operator token")."""
 from __future__ import annotations
 
 import logging
