@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Literal, NamedTuple
 from shared.store.notify import BACKSTOP_SECONDS, POLL_SECONDS, CommitListener
 from shared.store.outbox import ClaimedNotification, NewNotification, Notification, Outcome
 from shared.store.records import ConcurrencyError, GameRow, NewEvent, RecordedEvent, UnstorableText
-from shared.text import first_problem, path_of
+from shared.text import first_problem, path_of, quickly_storable
 
 LockMode = Literal["none", "share", "exclusive"]
 # write: a transaction that may write; snapshot: reads that see one state (``reading()``);
@@ -53,6 +53,8 @@ def _check_storable(stream_id: str, events: Sequence[NewEvent]) -> None:
     """Both back ends keep the same strings and numbers: the text rule of shared/text.py
     (PostgreSQL's JSONB alone would refuse U+0000 and keep the rest; SQLite would keep all)."""
     for event in events:
+        if quickly_storable(event.data) and quickly_storable(event.metadata):
+            continue
         for root, value in (("data", event.data), ("metadata", event.metadata)):
             found = first_problem(value)
             if found is not None:
