@@ -6,10 +6,10 @@ and no DEL (nothing a name, a label, a URL or a message needs, and they garble l
 terminals), no lone UTF-16 surrogate (it is not a character: no UTF-8 encoder takes it). A
 stored number is finite. docs/api.md ("Bad input") states the rule for clients.
 
-It is applied twice from this one definition: at the HTTP edge to every string and number of
-every JSON body (shared/http/body.py, so that the 422 names the field), and by the store to
-every event it appends, whoever wrote it (shared/store/base.py, so that both back ends keep
-exactly the same things).
+It is applied from this one definition at the HTTP edge, to every string and number of every
+JSON body and to the path and query of every request (shared/http/body.py, so that the answer
+names the field before any route runs), and by the store to every event it appends, whoever
+wrote it (shared/store/base.py, so that both back ends keep exactly the same things).
 """
 from __future__ import annotations
 
@@ -21,7 +21,6 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator
 
-ALLOWED_CONTROLS = "\t\n\r"
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 

@@ -6,7 +6,6 @@ A pure ASGI middleware, installed outermost by ``build_app`` (docs/api.md, "Bad 
 - A path or a query parameter (as decoded from its percent-escapes) that the text rule refuses
   (shared/text.py: a control character) gets 404 ``not_found`` (no resource has such a name)
   or 422 ``invalid_request`` naming the parameter: nothing with it reaches a route or the store.
-
 - A body over ``MAX_BODY_BYTES`` is refused with 413 ``body_too_large`` before it is read
   (``Content-Length``) or as soon as the bytes that arrived pass the limit (chunked bodies);
   the connection is then closed rather than the rest read.
