@@ -1,7 +1,8 @@
 """The one settings class of the services, read from ``ENTENTE_*`` variables.
 
-Built in each app factory (never at import) and checked there: outside development a missing,
-short or well-known operator token stops the service from starting. In development a missing
+Built in each app factory (never at import) and checked there: outside development an operator
+token that could never match a request, or is weak, stops the service from starting and says why
+(``operator_token_problem``; docs/api.md, "The operator token"). In development a missing
 token is replaced by a random one, logged once at start-up, so that a local server is usable
 without configuration but never runs with a guessable secret.
 """
@@ -16,10 +17,65 @@ from typing import Literal
 from pydantic import SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from shared.auth import MAX_TOKEN_LENGTH
+
 log = logging.getLogger("entente.settings")
 
-WELL_KNOWN_TOKENS = frozenset({"", "changeme", "change-me", "secret", "operator", "token", "admin"})
 MINIMUM_TOKEN_LENGTH = 16
+MINIMUM_DISTINCT_CHARACTERS = 8
+# defaults and words that a guess tries first (compared in lower case, separators left out)
+WELL_KNOWN_TOKENS = frozenset({
+    "changeme", "secret", "operator", "token", "admin", "password", "default", "example", "entente", "letmein",
+    "qwerty", "test", "root", "master", "passw0rd", "operatortoken", "secrettoken", "admintoken",
+})
+
+
+def operator_token_problem(token: str) -> str | None:
+    """Why ``token`` cannot serve as the operator's token, or None (docs/api.md, "The operator token").
+
+    Refused: what can never match a request (spaces around it: the header is trimmed; a
+    character outside printable ASCII or a space inside; more than MAX_TOKEN_LENGTH characters:
+    longer tokens are refused at use; the ``s.`` and ``b.`` prefixes of session and bot tokens,
+    which are resolved as those), and what is weak (shorter than 16, fewer than 8 different
+    characters, one piece repeated, mostly a run of consecutive characters, well known)."""
+    if not token:
+        return "is not set"
+    if token != token.strip():
+        return "has spaces around it: the Authorization header is trimmed, so it could never match"
+    odd = next((c for c in token if not "!" <= c <= "~"), None)
+    if odd is not None:
+        return (f"holds a character a bearer token cannot carry (U+{ord(odd):04X}): use printable ASCII "
+                "without spaces")
+    if len(token) > MAX_TOKEN_LENGTH:
+        return f"is longer than {MAX_TOKEN_LENGTH} characters: longer tokens are refused at use"
+    if token.startswith(("s.", "b.")):
+        kind = "an account session" if token.startswith("s.") else "a bot"
+        return f"starts like {kind} token ({token[:2]}), and is resolved as one, never as the operator's"
+    if len(token) < MINIMUM_TOKEN_LENGTH:
+        return f"is shorter than {MINIMUM_TOKEN_LENGTH} characters"
+    normalized = "".join(c for c in token.lower() if c.isalnum())
+    if normalized in WELL_KNOWN_TOKENS:
+        return "is well known"
+    unit = _repeated_unit(token.lower())
+    if unit is not None and len(unit) >= 3:  # shorter pieces: too few different characters, below
+        known = ", which is well known" if "".join(c for c in unit if c.isalnum()) in WELL_KNOWN_TOKENS else ""
+        return f"repeats one piece of {len(unit)} characters{known}"
+    distinct = len(set(token))
+    if distinct < MINIMUM_DISTINCT_CHARACTERS:
+        return f"has only {distinct} different characters (at least {MINIMUM_DISTINCT_CHARACTERS})"
+    steps = sum(1 for a, b in zip(token.lower(), token.lower()[1:], strict=False) if ord(b) - ord(a) == 1)
+    if steps * 2 >= len(token) - 1:
+        return "is mostly a run of consecutive characters (like 0123... or abcd...)"
+    return None
+
+
+def _repeated_unit(text: str) -> str | None:
+    """The shortest piece that ``text`` is made of, repeated at least twice, or None."""
+    for size in range(1, len(text) // 2 + 1):
+        unit = text[:size]
+        if (unit * (len(text) // size + 1))[:len(text)] == text:
+            return unit
+    return None
 
 
 class SettingsError(RuntimeError):
@@ -70,19 +126,19 @@ class Settings(BaseSettings):
         """These settings, safe to run: raises SettingsError, or fills a development token."""
         self.metrics_networks()
         token = self.operator_token.get_secret_value() if self.operator_token else ""
-        weak = token.strip().lower() in WELL_KNOWN_TOKENS or len(token) < MINIMUM_TOKEN_LENGTH
-        if not weak:
+        problem = operator_token_problem(token)
+        if problem is None:
             return self
         if self.environment != "development":
             raise SettingsError(
-                "ENTENTE_OPERATOR_TOKEN is missing, default or shorter than "
-                f"{MINIMUM_TOKEN_LENGTH} characters; set a long random value "
+                f"ENTENTE_OPERATOR_TOKEN {problem}; set a long random value, for example the output of "
+                f"`python3 -c 'import secrets; print(secrets.token_urlsafe(32))'` "
                 f"(environment {self.environment!r} refuses to start without one)")
-        generated = secrets.token_urlsafe(24)
+        generated = secrets.token_urlsafe(32)
         # to the terminal that started the server, not to the logs (which are kept and shipped)
-        print(f"entente: no usable ENTENTE_OPERATOR_TOKEN in development; this run's operator token: {generated}",
+        print(f"entente: ENTENTE_OPERATOR_TOKEN {problem}; in development this run's operator token is: {generated}",
               file=sys.stderr, flush=True)
-        log.warning("no usable ENTENTE_OPERATOR_TOKEN in development: generated one (printed on stderr)")
+        log.warning("ENTENTE_OPERATOR_TOKEN %s: generated one for this development run (printed on stderr)", problem)
         return self.model_copy(update={"operator_token": SecretStr(generated)})
 
     def operator_secret(self) -> str:

@@ -19,6 +19,7 @@ import httpx
 
 from shared.errors import BadRequest, DomainError, Unauthorized
 from shared.settings import Settings
+from shared.text import cleaned, is_ascii_number
 
 STATE_COOKIE = "entente_oauth_state"
 STATE_SECONDS = 600
@@ -54,15 +55,18 @@ def new_state(settings: Settings, now: float | None = None) -> tuple[str, str]:
 
 def check_state(settings: Settings, state: str | None, cookie_nonce: str | None, now: float | None = None) -> None:
     """400 ``invalid_state`` unless ``state`` was signed here, is fresh, and matches the cookie."""
-    nonce, expires_text, signature = (state or "").split(".", 2) if (state or "").count(".") == 2 else ("", "", "")
+    text = state or ""
+    nonce, expires_text, signature = text.split(".", 2) if text.count(".") == 2 else ("", "", "")
     problem = None
-    if not nonce or not expires_text.isdigit():
+    # ASCII only ("²".isdigit() is true and int("²") fails; compare_digest takes ASCII str only)
+    if not nonce or not text.isascii() or not is_ascii_number(expires_text) or len(expires_text) > 12:
         problem = "the sign-in state is missing or malformed"
-    elif not hmac.compare_digest(signature, _signature(_state_key(settings), nonce, int(expires_text))):
+    elif not hmac.compare_digest(signature.encode(),
+                                 _signature(_state_key(settings), nonce, int(expires_text)).encode()):
         problem = "the sign-in state was not issued by this server"
     elif int(expires_text) < (now if now is not None else time.time()):
         problem = "the sign-in took too long; start again"
-    elif not cookie_nonce or not hmac.compare_digest(cookie_nonce, nonce):
+    elif not cookie_nonce or not hmac.compare_digest(cookie_nonce.encode("utf-8"), nonce.encode()):
         problem = "the sign-in was started in another browser; start again"
     if problem:
         raise BadRequest(problem, code="invalid_state", where="query.state")
@@ -108,9 +112,10 @@ async def exchange_code(settings: Settings, code: str) -> ProviderUser:
     except ValueError:
         raise ProviderError("the sign-in provider sent something that is not JSON") from None
     user_id = str(user.get("id") or "") if isinstance(user, dict) else ""
-    if not user_id:
-        raise ProviderError("the sign-in provider sent a user without an id")
-    name = str(user.get("global_name") or user.get("username") or user_id)[:100]
+    if not user_id or cleaned(user_id) != user_id:
+        raise ProviderError("the sign-in provider sent a user without a usable id")
+    # a display name is the provider's text: what the store would refuse is left out (shared/text.py)
+    name = cleaned(str(user.get("global_name") or user.get("username") or user_id))[:100] or user_id[:100]
     return ProviderUser(user_id[:100], name)
 
 

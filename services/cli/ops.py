@@ -1,17 +1,18 @@
 """The operators' commands: ``entente export``, ``entente import`` and ``entente replay``.
 
-    entente export GAME_ID [--database URL] [--format jsonl|mila] [--output FILE]
-    entente export --all --output DIR [--database URL]      one GAME_ID.jsonl per game
+    entente export GAME_ID [--database URL] [--format jsonl|mila] [--output FILE] [--with-secrets]
+    entente export --all --output DIR [--database URL] [--with-secrets]      one GAME_ID.jsonl per game
     entente import FILE_OR_DIR... [--database URL]
     entente replay GAME_ID [--database URL]
     entente replay --all [--database URL]                   every game; a count and the first that differs
 
 A game's log is its own stream ``game-{id}`` and its order streams ``orders-{id}-{phase}-{POWER}``,
-merged in global position order. The commands over many games show their progress on a
-terminal (on stderr) and nothing of it when stderr is not one. Exit codes
+merged in global position order; export and import carry the game's other streams too (press,
+seats' account links, bot tokens, webhooks: archive.py). The commands over many games show
+their progress on a terminal (on stderr) and nothing of it when stderr is not one. Exit codes
 (docs/operations.md): 0 done (replay: everything matches), 1 failed (replay: a phase differs,
 the message names it; import: a log was refused), 2 bad arguments, 3 the database's schema
-needs ``entente migrate``.
+needs ``entente migrate``, 4 a replay of a game played with an older engine whose rules changed.
 """
 from __future__ import annotations
 
@@ -27,12 +28,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from shared.game.log import is_order_stream_of
-from shared.store import EventStore, NewEvent, RecordedEvent, open_store
+from shared.store import EventStore, RecordedEvent, open_store
 
 DEFAULT_DATABASE_URL = "sqlite:///./entente.db"
 PROGRESS_EVERY = 10  # phases between two progress lines of a replay
-MILA_RULES = ["NO_PRESS", "POWER_CHOICE"]
+MILA_PRESS_RULES = {"full": [], "public": ["PUBLIC_PRESS"], "none": ["NO_PRESS"]}  # our press setting -> MILA's
+MILA_RULES = ["POWER_CHOICE"]
 RECORD_FIELDS = ("stream_id", "version", "position", "type", "schema_version", "data", "metadata", "recorded_at")
 
 
@@ -74,6 +75,9 @@ def _parser(command: str) -> argparse.ArgumentParser:
         parser.add_argument("--all", action="store_true", help="every game, one file each in the --output directory")
         parser.add_argument("--format", choices=["jsonl", "mila"], default="jsonl")
         parser.add_argument("--output", "-o", help="file to write (default: standard output); with --all, a directory")
+        parser.add_argument("--with-secrets", action="store_true",
+                            help="keep the token hashes and webhook URLs, so that the imported game's tokens and "
+                                 "webhooks work (treat the file as a credential)")
     elif command == "import":
         parser.add_argument("files", nargs="+", metavar="FILE", help="a log written by `entente export`, or a "
                                                                      "directory of them")
@@ -203,22 +207,13 @@ def read_log_file(lines: Iterable[str]) -> list[RecordedEvent]:
 
 
 def game_of_log(records: Sequence[RecordedEvent]) -> str:
-    """The one game a log belongs to; every stream must be that game's, each version 1..n in order."""
-    games = sorted({r.stream_id[len("game-"):] for r in records if r.stream_id.startswith("game-")})
-    if len(games) != 1:
-        raise OpsError(f"a log must hold exactly one game stream, found {len(games)}")
-    game_id = games[0]
-    if records[0].stream_id != game_stream_id(game_id):
-        raise OpsError(f"the log must start with the game stream, not {records[0].stream_id!r}")
-    versions: dict[str, int] = {}
-    for record in records:
-        if record.stream_id != game_stream_id(game_id) and not is_order_stream_of(record.stream_id, game_id):
-            raise OpsError(f"stream {record.stream_id!r} does not belong to game {game_id!r}")
-        expected = versions.get(record.stream_id, 0) + 1
-        if record.version != expected:
-            raise OpsError(f"stream {record.stream_id!r}: version {record.version} where {expected} was expected")
-        versions[record.stream_id] = expected
-    return game_id
+    """The one game a log belongs to, every record checked to be one of its streams (archive.py)."""
+    from .archive import ArchiveError, game_of_records
+
+    try:
+        return game_of_records(records)
+    except ArchiveError as error:
+        raise OpsError(str(error)) from None
 
 
 # ----------------------------------------------------------------------------- export
@@ -227,9 +222,13 @@ def game_of_log(records: Sequence[RecordedEvent]) -> str:
 async def export_command(args: argparse.Namespace) -> int:
     if args.all:
         return await export_all(args)
+    from .archive import ArchiveError, read_game_records
+
     store = await _open(args.database, must_exist=True)
     try:
-        records = await read_game_log(store, args.game_id)
+        records = await read_game_records(store, args.game_id, with_secrets=args.with_secrets)
+    except ArchiveError as error:
+        raise OpsError(str(error)) from None
     finally:
         await store.close()
     if args.format == "mila":
@@ -260,6 +259,7 @@ def _write_lines(output: TextIO, lines: Iterable[str]) -> None:
 
 async def export_all(args: argparse.Namespace) -> int:
     """Every game of the database into ``args.output``, one ``GAME_ID.jsonl`` each."""
+    from .archive import ArchiveError, read_game_records
     from .common import progress
 
     directory = Path(args.output)
@@ -272,7 +272,10 @@ async def export_all(args: argparse.Namespace) -> int:
             raise OpsError(f"cannot make the directory {directory}: {error.strerror}") from None
         game_ids = await all_game_ids(store)
         for game_id in progress(game_ids, "export", "game"):
-            records = await read_game_log(store, game_id)
+            try:
+                records = await read_game_records(store, game_id, with_secrets=args.with_secrets)
+            except ArchiveError as error:
+                raise OpsError(str(error)) from None
             target = directory / f"{game_id}.jsonl"
             try:
                 with open(target, "w", encoding="utf-8") as output:
@@ -351,10 +354,11 @@ async def import_file(store: EventStore, path: Path) -> tuple[str, int]:
 
 
 async def import_log(store: EventStore, game_id: str, records: Sequence[RecordedEvent]) -> None:
-    """Append the log's events in order (new positions, same versions and times) and rebuild
-    the games row, in one transaction; refuse a game the store already has."""
+    """Append the log's events (new positions, same versions and times) and rebuild the games
+    row, in one transaction; refuse a game the store already has (archive.import_records)."""
     from shared.game.repository import fold_records, game_row
-    from shared.store import ConcurrencyError
+
+    from .archive import ArchiveError, import_records
 
     game_records = [r for r in records if r.stream_id == game_stream_id(game_id)]
     try:
@@ -362,15 +366,9 @@ async def import_log(store: EventStore, game_id: str, records: Sequence[Recorded
     except ValueError as error:
         raise OpsError(f"the log does not fold into a game: {error}") from None
     try:
-        async with store.transaction() as tx:
-            if await tx.get_game(game_id) is not None or await tx.stream_version(game_stream_id(game_id)):
-                raise OpsError(f"game {game_id} already exists in this store; nothing imported")
-            for record in records:
-                event = NewEvent(record.type, record.data, record.schema_version, record.metadata, record.recorded_at)
-                await tx.append(record.stream_id, [event], expected_version=record.version - 1)
-            await tx.put_game(row)
-    except ConcurrencyError as error:
-        raise OpsError(f"stream {error.stream_id} already has events in this store; nothing imported") from None
+        await import_records(store, game_id, records, row)
+    except ArchiveError as error:
+        raise OpsError(str(error)) from None
 
 
 # ----------------------------------------------------------------------------- replay
@@ -549,9 +547,12 @@ def mila_saved_game(game_id: str, records: Sequence[RecordedEvent]) -> dict[str,
     from shared.rules.variants.standard import home_centres
 
     typed = [(r, from_recorded(r)) for r in records if r.stream_id == game_stream_id(game_id)]
-    variant = next((e.variant for _, e in typed if isinstance(e, GameCreated)), "standard")
+    created = next((e for _, e in typed if isinstance(e, GameCreated)), None)
+    variant = created.variant if created is not None else "standard"
     if variant != "standard":
         raise OpsError(f"the MILA format has the standard map only; game {game_id} plays {variant!r}")
+    rules = [*MILA_PRESS_RULES[created.settings.press if created is not None else "full"], *MILA_RULES]
+    messages = mila_messages(game_id, records)
     homes = home_centres()
     phases: list[dict[str, Any]] = []
     current: tuple[dict, RecordedEvent] | None = None
@@ -559,7 +560,7 @@ def mila_saved_game(game_id: str, records: Sequence[RecordedEvent]) -> dict[str,
         if isinstance(event, GameStarted):
             current = (event.position, record)
         elif isinstance(event, PhaseResolved):
-            state = mila_state(event.position_before, homes, record, game_id)
+            state = mila_state(event.position_before, homes, record, game_id, rules)
             orders = {power: [item.order for item in items] for power, items in event.orders.items()}
             results: dict[str, list[str]] = {}
             for items in event.orders.values():
@@ -568,17 +569,37 @@ def mila_saved_game(game_id: str, records: Sequence[RecordedEvent]) -> dict[str,
                     if unit is not None:
                         results[unit] = mila_result_codes(item.result, item.reason)
             phases.append({"name": event.phase, "state": state, "orders": orders, "results": results,
-                           "messages": []})
+                           "messages": messages.get(event.phase, [])})
             current = (event.position, record)
     if current is not None:
         document, record = current
-        phases.append({"name": document["phase"], "state": mila_state(document, homes, record, game_id),
-                       "orders": {}, "results": {}, "messages": []})
-    return {"id": game_id, "map": variant, "rules": list(MILA_RULES), "phases": phases}
+        phases.append({"name": document["phase"], "state": mila_state(document, homes, record, game_id, rules),
+                       "orders": {}, "results": {}, "messages": messages.get(document["phase"], [])})
+    return {"id": game_id, "map": variant, "rules": rules, "phases": phases}
+
+
+def mila_messages(game_id: str, records: Sequence[RecordedEvent]) -> dict[str, list[dict[str, Any]]]:
+    """The game's press as MILA messages, by phase: one per recipient (``GLOBAL`` for a public
+    message), ``time_sent`` in microseconds, unique and increasing (MILA keys messages by it)."""
+    from shared.events import from_recorded
+    from shared.events_social import MessageSent, press_stream
+
+    by_phase: dict[str, list[dict[str, Any]]] = {}
+    last = 0
+    for record in records:
+        message = from_recorded(record) if record.stream_id == press_stream(game_id) else None
+        if not isinstance(message, MessageSent):
+            continue
+        for recipient in message.recipients if message.recipients is not None else ["GLOBAL"]:
+            last = max(last + 1, int(record.recorded_at.timestamp() * 1_000_000))
+            by_phase.setdefault(message.phase, []).append(
+                {"sender": message.sender, "recipient": recipient, "time_sent": last, "phase": message.phase,
+                 "message": message.text})
+    return by_phase
 
 
 def mila_state(document: dict[str, Any], homes: dict[str, list[str]], record: RecordedEvent,
-               game_id: str) -> dict[str, Any]:
+               game_id: str, rules: list[str]) -> dict[str, Any]:
     powers = sorted(homes)
     units = {power: list(document.get("units", {}).get(power, [])) for power in powers}
     retreats: dict[str, dict[str, list[str]]] = {power: {} for power in powers}
@@ -609,7 +630,7 @@ def mila_state(document: dict[str, Any], homes: dict[str, list[str]], record: Re
         "builds": builds,
         "game_id": game_id,
         "map": document.get("variant", "standard"),
-        "rules": list(MILA_RULES),
+        "rules": list(rules),
     }
 
 

@@ -2,8 +2,10 @@
 
 Time comes from an injectable clock (``now`` arguments, ``clock`` callables), so tests step
 through retries without sleeping. A webhook answering 2xx is delivered; anything else (an error
-status, a timeout, a refused connection) is a failed attempt, retried with exponential backoff
-(at least the ``Retry-After`` a 429 asks for) until ``webhook_max_attempts``, then dead-lettered.
+status, a timeout, a refused connection, any exception the attempt raised) is a failed attempt,
+retried with exponential backoff (at least the ``Retry-After`` a 429 asks for) until
+``webhook_max_attempts``, then dead-lettered; an attempt whose outcome was never recorded (its
+worker died) counts too, and the claim after the last one dead-letters the row.
 Each attempt resolves the webhook's host again and connects only to an address it checked
 (``addresses.py``); a host that resolves to a non-public address is a failed attempt too.
 
@@ -59,6 +61,9 @@ async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed,
         return f"{type(error).__name__}", None
     except AddressRefused as error:
         return f"refused: {error}", None
+    except Exception as error:  # whatever raised (a URL the client cannot send to, ...), a failed attempt
+        log.warning("notification %s: the attempt raised %r", claimed.id, error)
+        return f"{type(error).__name__}: {error}"[:200], None
     if 200 <= response.status_code < 300:
         return None, None
     retry_after = None
@@ -81,7 +86,7 @@ async def deliver_due(store: EventStore, settings: Settings, now: datetime,
     set, no new attempt starts and the rows not attempted are released."""
     report = DeliveryReport()
     unattempted: list[outbox.Claimed] = []
-    claimed = await outbox.claim(store, now, lease_for(settings), limit)
+    claimed = await outbox.claim(store, now, lease_for(settings), limit, settings.webhook_max_attempts)
     if not claimed:
         return report
     own_client = client is None

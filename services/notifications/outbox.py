@@ -9,7 +9,8 @@ takes a game's lock, so notifications can never hold up a resolution.
   take turns.
 - ``claim``: takes due rows (``FOR UPDATE SKIP LOCKED`` on PostgreSQL, so workers never share a
   row), counts the attempt and leases the row until the attempt's outcome is recorded (a worker
-  that dies mid-delivery leaves the row to be retried when the lease ends).
+  that dies mid-delivery leaves the row to be retried when the lease ends, and dead-lettered
+  once that happened at the attempt limit).
 
 The storage of all this is the store's (docs/store.md, "Projections and the outbox").
 - ``record``: delivered; or retried after ``backoff * 2**(attempts-1)``; or dead-lettered once
@@ -132,10 +133,12 @@ def _row(planned: Planned, source: RecordedEvent) -> NewNotification:
 
 # ----------------------------------------------------------------------------- delivery bookkeeping
 
-async def claim(store: EventStore, now: datetime, lease: timedelta, limit: int = 50) -> list[Claimed]:
-    """Due notifications, each leased to this worker for one attempt."""
+async def claim(store: EventStore, now: datetime, lease: timedelta, limit: int = 50,
+                max_attempts: int | None = None) -> list[Claimed]:
+    """Due notifications, each leased to this worker for one attempt; with ``max_attempts``,
+    those that reached it without their last outcome recorded are dead-lettered instead."""
     async with store.transaction() as tx:
-        return await tx.claim_notifications(now, lease, limit)
+        return await tx.claim_notifications(now, lease, limit, max_attempts)
 
 
 def next_attempt(attempts: int, max_attempts: int, backoff_seconds: float, now: datetime,

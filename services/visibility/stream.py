@@ -33,6 +33,7 @@ from shared.game.state import GameState
 from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
 from shared.http.observability import live_stream
 from shared.store import EventStore
+from shared.text import is_ascii_number
 
 from .schemas import GameView
 from .view import view_of, viewer_for
@@ -117,10 +118,10 @@ async def stream(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
     viewer_for(caller, game, power)  # 403 / 422 now, before the stream starts
     resume = None
     if last_event_id is not None:
-        if not last_event_id.strip().isdigit():
+        if not is_ascii_number(last_event_id.strip()):  # "²".isdigit() is true, int("²") fails
             raise BadRequest("Last-Event-ID must be an id this stream sent", code="invalid_last_event_id",
                              where="header.last-event-id")
-        resume = int(last_event_id)
+        resume = int(last_event_id.strip())
         if resume > await log_head(store):
             raise BadRequest("Last-Event-ID is ahead of the log", code="invalid_last_event_id",
                              where="header.last-event-id")

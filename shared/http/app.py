@@ -1,7 +1,7 @@
 """The app factory every service uses: settings checked and the store opened in the lifespan,
-the one error shape installed, account and bot tokens resolved (middleware.py), each request
-counted, timed and logged under its request id (observability.py), the routers mounted,
-``/healthz`` and ``/metrics``.
+the one error shape installed, request bodies limited and checked (body.py), account and bot
+tokens resolved (middleware.py), each request counted, timed and logged under its request id
+(observability.py), the routers mounted, ``/healthz`` and ``/metrics``.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from shared.auth import hash_token
 from shared.settings import Settings
 from shared.store import open_store
 
+from .body import RequestBodyGate
 from .errors import install_error_handlers
 from .middleware import SocialAuthMiddleware
 from .observability import DRAINING, RequestObservability, metrics_endpoint
@@ -44,6 +45,7 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
     app = FastAPI(title=title, version="0.1.0", lifespan=lifespan)
     install_error_handlers(app)
     app.add_middleware(SocialAuthMiddleware)
+    app.add_middleware(RequestBodyGate)  # runs before any token is read
     app.add_middleware(RequestObservability)  # added last: the outermost, so it sees every answer
 
     @app.get("/healthz", tags=["health"])

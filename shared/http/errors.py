@@ -5,6 +5,7 @@ conflicts, and anything unexpected as a logged 500.
 from __future__ import annotations
 
 import logging
+import math
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -13,7 +14,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from shared.errors import DomainError
-from shared.store.records import ConcurrencyError, GameNotFound, StreamNotFound
+from shared.store.records import ConcurrencyError, GameNotFound, StreamNotFound, UnstorableText
+from shared.text import text_problem
 
 log = logging.getLogger("entente.errors")
 
@@ -34,13 +36,20 @@ def _location(loc: tuple | list) -> str:
 
 def _short(value: Any, limit: int = 80) -> Any:
     """The offending input, safe to put in a JSON body and short: plain JSON scalars as they
-    are, anything else (bytes, objects, long values) as a truncated repr."""
-    if isinstance(value, (bool, int, float, type(None))):
+    are, anything else (bytes, objects, long values, a number JSON cannot carry, a string that
+    is not text) as a truncated repr. The body gate (body.py) refuses such values before a
+    route sees them; this keeps the handler from failing if one comes another way."""
+    if isinstance(value, (bool, int, type(None))) or (isinstance(value, float) and math.isfinite(value)):
         return value
-    if isinstance(value, str) and len(value) <= limit:
+    if isinstance(value, str) and len(value) <= limit and text_problem(value) is None:
         return value
-    text = repr(value)
+    text = ascii(value)
     return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _safe(text: str) -> str:
+    """A message or location that a JSON response can carry whatever it quotes."""
+    return text if text_problem(text) is None else ascii(text)[1:-1]
 
 
 async def _domain_error(_: Request, exc: DomainError) -> JSONResponse:
@@ -59,7 +68,7 @@ async def _validation_error(_: Request, exc: RequestValidationError) -> JSONResp
         return error_response(415, "unsupported_media_type",
                               "the request body must be JSON, sent with content-type: application/json",
                               where="header.content-type")
-    details = [{"where": _location(e.get("loc", ())), "message": e.get("msg", ""),
+    details = [{"where": _safe(_location(e.get("loc", ()))), "message": _safe(str(e.get("msg", ""))),
                 "input": _short(e.get("input"))} for e in errors]
     first = details[0] if details else {"where": "request", "message": "invalid request"}
     return error_response(422, "invalid_request", f"{first['where']}: {first['message']}",
@@ -79,6 +88,13 @@ async def _concurrency_error(_: Request, exc: ConcurrencyError) -> JSONResponse:
                           details={"stream": exc.stream_id})
 
 
+async def _unstorable(_: Request, exc: UnstorableText) -> JSONResponse:
+    """Text the store keeps on neither back end that reached it another way than a JSON body
+    (the body gate names the field of a body; here the stored field is named instead)."""
+    return error_response(422, "invalid_request", f"{exc.where}: {exc.problem}", where="request",
+                          details=[{"where": exc.where, "message": exc.problem}])
+
+
 async def _missing_game(_: Request, exc: GameNotFound | StreamNotFound) -> JSONResponse:
     return error_response(404, "game_not_found", str(exc), where="path.game_id")
 
@@ -94,6 +110,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]  # narrower
     app.add_exception_handler(StarletteHTTPException, _http_error)  # type: ignore[arg-type]  # narrower
     app.add_exception_handler(ConcurrencyError, _concurrency_error)  # type: ignore[arg-type]  # narrower
+    app.add_exception_handler(UnstorableText, _unstorable)  # type: ignore[arg-type]  # narrower
     app.add_exception_handler(GameNotFound, _missing_game)  # type: ignore[arg-type]  # narrower
     app.add_exception_handler(StreamNotFound, _missing_game)  # type: ignore[arg-type]  # narrower
     app.add_exception_handler(Exception, _unexpected)

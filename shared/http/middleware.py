@@ -2,11 +2,13 @@
 
 A pure ASGI middleware, ahead of the routers:
 
-- A bot token (``b.{game_id}.{secret}``) is refused with 403 ``out_of_scope`` on any path that
-  is not under ``/games/{its game}/``, and on ``POST /games/{id}/players`` (a bot never takes
-  a seat); under it, a live token is resolved to its seat and handed to
-  ``shared.auth.identify`` through ``delegate`` (a revoked or unknown one stays unknown: 401).
-- An account's session token (``s.{account_id}.{secret}``) is resolved to the account's seats,
+- A bot token (``b.{game_id}.{secret}``) is looked up first: one that is not live (unknown,
+  forged, revoked) is 401 ``invalid_token`` wherever it is presented. A live one is refused
+  with 403 ``out_of_scope`` on any path that is not under ``/games/{its game}/``, and on
+  ``POST /games/{id}/players`` (a bot never takes a seat); under it, it is resolved to its
+  seat and handed to ``shared.auth.identify`` through ``delegate``.
+- An account's session token (``s.{account_id}.{secret}``) that is not an open session (never
+  issued, logged out) is 401 ``invalid_token``. An open one is resolved to the account's seats,
   so the game endpoints see the seat's player, and the account is put in the request's state:
   ``POST /games/{id}/players`` (the lobby) passes it to ``join_game``, which links the new
   seat to the account in the join's own transaction (409 ``already_seated`` for a second seat).
@@ -15,14 +17,15 @@ Other tokens pass through untouched and cost no read.
 """
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from shared import credentials
 from shared.auth import Delegation, delegate, hash_token
-from shared.errors import DomainError, Forbidden
+from shared.errors import DomainError, Forbidden, Unauthorized
 from shared.store import EventStore
+
+from .body import send_error
 
 GAME_PATH = re.compile(r"^/games/([^/]+)(/.*)?$")
 JOIN_PATH = re.compile(r"^/games/([^/]+)/players/?$")
@@ -37,13 +40,6 @@ def _bearer(scope: Scope) -> str | None:
             token = token.strip()
             return token if scheme.lower() == "bearer" and 0 < len(token) <= 256 else None
     return None
-
-
-async def _send_error(send: Any, error: DomainError) -> None:
-    body = json.dumps(error.body()).encode("utf-8")
-    await send({"type": "http.response.start", "status": error.status_code,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
-    await send({"type": "http.response.body", "body": body})
 
 
 class SocialAuthMiddleware:
@@ -70,26 +66,34 @@ class SocialAuthMiddleware:
         game = GAME_PATH.match(path)
         try:
             if token.startswith("b."):
-                if JOIN_PATH.match(path) and scope.get("method") == "POST":
-                    raise Forbidden("a bot token acts for its own seat; it cannot take a new one",
-                                    code="out_of_scope", where="header.authorization")
-                await self._bot(store, token, game.group(1) if game else None)
+                await self._bot(store, token, game.group(1) if game else None,
+                                joining=bool(JOIN_PATH.match(path)) and scope.get("method") == "POST")
             else:
                 account = await credentials.account_for_session(store, token)
-                if account is not None:
-                    scope.setdefault("state", {})["account"] = account
-                    delegate(Delegation(hash_token(token), "account", frozenset(account.seats.values())))
+                if account is None:  # never issued, or logged out
+                    raise Unauthorized("session not recognised; sign in again", code="invalid_token",
+                                       where="header.authorization")
+                scope.setdefault("state", {})["account"] = account
+                delegate(Delegation(hash_token(token), "account", frozenset(account.seats.values())))
         except DomainError as error:
-            await _send_error(send, error)
+            await send_error(send, error.status_code, error)
             return
         await self.app(scope, receive, send)
 
-    async def _bot(self, store: EventStore, token: str, path_game: str | None) -> None:
+    async def _bot(self, store: EventStore, token: str, path_game: str | None, joining: bool) -> None:
+        """Delegate to the bot's seat; 401 for a token that is no live bot token (forged,
+        revoked, malformed), 403 for a live one outside its game or taking a seat."""
         game_id = credentials.bot_game_id(token)
-        if game_id is None or path_game != game_id:
+        bot = None
+        if game_id is not None and len(game_id) <= 64:
+            bot = credentials.bot_for_token(await credentials.load_bots(store, game_id), token)
+        if bot is None:
+            raise Unauthorized("token not recognised", code="invalid_token", where="header.authorization")
+        if joining:
+            raise Forbidden("a bot token acts for its own seat; it cannot take a new one",
+                            code="out_of_scope", where="header.authorization")
+        if path_game != game_id:
             raise Forbidden("a bot token may act only in its own seat's game", code="out_of_scope",
                             where="header.authorization")
-        bot = credentials.bot_for_token(await credentials.load_bots(store, game_id), token)
-        if bot is not None:
-            delegate(Delegation(hash_token(token), "bot", frozenset({bot.player_id})))
+        delegate(Delegation(hash_token(token), "bot", frozenset({bot.player_id})))
 

@@ -31,6 +31,7 @@ from shared.store.records import (
     RecordedEvent,
     StoreError,
     StreamNotFound,
+    UnstorableText,
 )
 from shared.store.schema import HEAD_REVISION, TABLE_NAMES, SchemaError, SchemaOutOfDate, SchemaTooNew
 
@@ -57,6 +58,7 @@ __all__ = [
     "StreamNotFound",
     "TABLE_NAMES",
     "Transaction",
+    "UnstorableText",
     "is_memory_database",
     "open_store",
     "utc_now",

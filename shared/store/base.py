@@ -17,7 +17,8 @@ from typing import Any, ClassVar, Literal, NamedTuple
 
 from shared.store.notify import BACKSTOP_SECONDS, POLL_SECONDS, CommitListener
 from shared.store.outbox import ClaimedNotification, NewNotification, Notification, Outcome
-from shared.store.records import ConcurrencyError, GameRow, NewEvent, RecordedEvent
+from shared.store.records import ConcurrencyError, GameRow, NewEvent, RecordedEvent, UnstorableText
+from shared.text import first_problem, path_of, quickly_storable
 
 LockMode = Literal["none", "share", "exclusive"]
 # write: a transaction that may write; snapshot: reads that see one state (``reading()``);
@@ -46,6 +47,18 @@ class EventRow(NamedTuple):
     data: dict
     metadata: dict
     recorded_at: datetime
+
+
+def _check_storable(stream_id: str, events: Sequence[NewEvent]) -> None:
+    """Both back ends keep the same strings and numbers: the text rule of shared/text.py
+    (PostgreSQL's JSONB alone would refuse U+0000 and keep the rest; SQLite would keep all)."""
+    for event in events:
+        if quickly_storable(event.data) and quickly_storable(event.metadata):
+            continue
+        for root, value in (("data", event.data), ("metadata", event.metadata)):
+            found = first_problem(value)
+            if found is not None:
+                raise UnstorableText(stream_id, event.type, path_of(found[0], root), found[1])
 
 
 class Transaction(ABC):
@@ -78,6 +91,7 @@ class Transaction(ABC):
         if self._appended_on_commit:
             raise RuntimeError("append after append_on_commit in one transaction: it would not see those events")
         self._check_usable()
+        _check_storable(stream_id, events)
         return await self._append(stream_id, list(events), expected_version)
 
     async def append_on_commit(
@@ -91,6 +105,7 @@ class Transaction(ABC):
         these events. A clash found at the commit raises ConcurrencyError when the
         transaction ends."""
         self._check_usable()
+        _check_storable(stream_id, events)
         await self._append_on_commit(stream_id, list(events), expected_version)
         self._appended_on_commit = True
 
@@ -239,10 +254,15 @@ class Transaction(ABC):
         """Cancel the game's pending rows that match every criterion given; how many."""
 
     @abstractmethod
-    async def claim_notifications(self, now: datetime, lease: timedelta, limit: int) -> list[ClaimedNotification]:
+    async def claim_notifications(self, now: datetime, lease: timedelta, limit: int,
+                                  max_attempts: int | None = None) -> list[ClaimedNotification]:
         """Up to ``limit`` pending rows due at ``now``, earliest first, each with its attempt
         counted and leased (not due again) until ``now + lease``. On PostgreSQL the rows are
-        taken FOR UPDATE SKIP LOCKED, so concurrent workers each get different rows."""
+        taken FOR UPDATE SKIP LOCKED, so concurrent workers each get different rows.
+
+        With ``max_attempts``, a due row that already has that many attempts counted (the last
+        one's outcome was never recorded: its worker stopped, its lease ran out) is not claimed
+        again but dead-lettered (``last_error`` NO_OUTCOME_RECORDED)."""
 
     @abstractmethod
     async def record_outcome(self, notification_id: int, attempts: int, outcome: Outcome) -> bool:

@@ -2,8 +2,9 @@
 
 The notifications projection (services/notifications/outbox.py) plans rows with
 ``Transaction.plan_notification`` in the transaction that advances its tracking position;
-delivery workers claim due rows with ``Transaction.claim_notifications`` and store each
-attempt's outcome with ``Transaction.record_outcome``. The semantics are in docs/store.md
+delivery workers claim due rows with ``Transaction.claim_notifications`` (which dead-letters,
+instead of claiming, a row that reached the attempt limit without its last outcome recorded)
+and store each attempt's outcome with ``Transaction.record_outcome``. The semantics are in docs/store.md
 ("Projections and the outbox"); each back end implements them in its own transaction class.
 """
 from __future__ import annotations
@@ -80,6 +81,9 @@ class Dead:
 
 
 Outcome = Delivered | Retry | Dead
+
+# the last error of a row given up at the attempt limit by a claim (docs/store.md)
+NO_OUTCOME_RECORDED = "no outcome was recorded for the last attempt (its worker stopped); the attempt limit is reached"
 
 # the columns of a Notification, in its field order
 NOTIFICATION_COLUMNS = ("id, dedupe_key, game_id, player_id, kind, phase, url, payload, status, attempts, "

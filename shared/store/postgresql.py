@@ -27,6 +27,7 @@ from asyncpg.exceptions import UniqueViolationError
 from shared.store.base import CONNECTION_WAIT_SECONDS, EventRow, EventStore, LockMode, Session, Transaction, as_utc
 from shared.store.notify import CHANNEL, CommitListener
 from shared.store.outbox import (
+    NO_OUTCOME_RECORDED,
     NOTIFICATION_COLUMNS,
     ClaimedNotification,
     Dead,
@@ -102,6 +103,10 @@ PLAN_NOTIFICATION = (
 CANCEL_NOTIFICATIONS = (
     "UPDATE notification_outbox SET status = 'cancelled' WHERE status = 'pending' AND game_id = $1 "
     "AND ($2::text IS NULL OR kind = $2) AND ($3::text IS NULL OR phase = $3) AND ($4::text IS NULL OR player_id = $4)"
+)
+GIVE_UP_NOTIFICATIONS = (
+    "UPDATE notification_outbox SET status = 'dead', last_error = $3 WHERE id IN (SELECT id FROM notification_outbox "
+    "WHERE status = 'pending' AND next_attempt_at <= $1 AND attempts >= $2 FOR UPDATE SKIP LOCKED)"
 )
 CLAIM_NOTIFICATIONS = (
     "WITH due AS (SELECT id, next_attempt_at FROM notification_outbox WHERE status = 'pending' "
@@ -302,7 +307,10 @@ class PostgresTransaction(Transaction):
                                    player_id: str | None = None) -> int:
         return _affected(await self._live().execute(CANCEL_NOTIFICATIONS, game_id, kind, phase, player_id))
 
-    async def claim_notifications(self, now: datetime, lease: timedelta, limit: int) -> list[ClaimedNotification]:
+    async def claim_notifications(self, now: datetime, lease: timedelta, limit: int,
+                                  max_attempts: int | None = None) -> list[ClaimedNotification]:
+        if max_attempts is not None:
+            await self._live().execute(GIVE_UP_NOTIFICATIONS, as_utc(now), max_attempts, NO_OUTCOME_RECORDED)
         rows = await self._live().fetch(CLAIM_NOTIFICATIONS, as_utc(now), as_utc(now + lease), limit)
         rows = sorted(rows, key=lambda row: (row[4], row[0]))  # the order they fell due in
         return [ClaimedNotification(row[0], row[1], json.loads(row[2]), row[3]) for row in rows]

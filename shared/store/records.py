@@ -75,3 +75,14 @@ class GameNotFound(StoreError):
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
         super().__init__(f"no game {game_id!r}")
+
+
+class UnstorableText(StoreError, ValueError):
+    """An event holds what the store keeps on neither back end (shared/text.py): a control
+    character, a lone surrogate, a number that is not finite. Nothing of that append is written."""
+
+    def __init__(self, stream_id: str, event_type: str, where: str, problem: str) -> None:
+        self.stream_id = stream_id
+        self.where = where
+        self.problem = problem
+        super().__init__(f"stream {stream_id!r}, event {event_type}: {where}: {problem}")

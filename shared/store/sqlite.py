@@ -29,6 +29,7 @@ import aiosqlite
 
 from shared.store.base import CONNECTION_WAIT_SECONDS, EventStore, LockMode, Session, Transaction, as_utc
 from shared.store.outbox import (
+    NO_OUTCOME_RECORDED,
     NOTIFICATION_COLUMNS,
     ClaimedNotification,
     Dead,
@@ -85,6 +86,8 @@ CANCEL_NOTIFICATIONS = (
     "UPDATE notification_outbox SET status = 'cancelled' WHERE status = 'pending' AND game_id = ?1 "
     "AND (?2 IS NULL OR kind = ?2) AND (?3 IS NULL OR phase = ?3) AND (?4 IS NULL OR player_id = ?4) RETURNING id"
 )
+GIVE_UP_NOTIFICATIONS = ("UPDATE notification_outbox SET status = 'dead', last_error = ? WHERE status = 'pending' "
+                         "AND next_attempt_at <= ? AND attempts >= ?")
 DUE_NOTIFICATIONS = ("SELECT id, url, payload, attempts FROM notification_outbox WHERE status = 'pending' "
                      "AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?")
 LEASE_NOTIFICATION = "UPDATE notification_outbox SET attempts = ?, next_attempt_at = ? WHERE id = ?"
@@ -241,7 +244,10 @@ class SQLiteTransaction(Transaction):
                                    player_id: str | None = None) -> int:
         return len(await self._run(CANCEL_NOTIFICATIONS, (game_id, kind, phase, player_id)))
 
-    async def claim_notifications(self, now: datetime, lease: timedelta, limit: int) -> list[ClaimedNotification]:
+    async def claim_notifications(self, now: datetime, lease: timedelta, limit: int,
+                                  max_attempts: int | None = None) -> list[ClaimedNotification]:
+        if max_attempts is not None:
+            await self._run(GIVE_UP_NOTIFICATIONS, (NO_OUTCOME_RECORDED, stored_time(now), max_attempts))
         rows = await self._run(DUE_NOTIFICATIONS, (stored_time(now), limit))
         if rows:
             leased_until = stored_time(now + lease)

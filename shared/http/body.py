@@ -1,0 +1,212 @@
+"""The gate every request passes before the routers: its path and query hold text, its body
+is not over the limit and is strict JSON.
+
+A pure ASGI middleware, installed outermost by ``build_app`` (docs/api.md, "Bad input"):
+
+- A path or a query parameter (as decoded from its percent-escapes) that the text rule refuses
+  (shared/text.py: a control character) gets 404 ``not_found`` (no resource has such a name)
+  or 422 ``invalid_request`` naming the parameter: nothing with it reaches a route or the store.
+- A body over ``MAX_BODY_BYTES`` is refused with 413 ``body_too_large`` before it is read
+  (``Content-Length``) or as soon as the bytes that arrived pass the limit (chunked bodies);
+  the connection is then closed rather than the rest read.
+- A JSON body (declared ``application/json`` or ``+json``, or not declared, as FastAPI reads
+  it) is decoded strictly: ``NaN``, ``Infinity``, ``-Infinity``, numbers beyond a double's
+  range (``1e400``) and integers beyond +/-(2**53 - 1) (RFC 7493, I-JSON), repeated keys, and
+  strings the text rule refuses (shared/text.py: control characters, lone surrogates) get a 422
+  ``invalid_request`` naming the field. What is not JSON at all is left to FastAPI (400
+  ``malformed_json``), and what is not declared JSON to the routes (415).
+
+GET and HEAD requests (the live stream among them) are not buffered: only a declared length
+over the limit is refused. Other bodies are read here, at most the limit, and handed on whole.
+"""
+from __future__ import annotations
+
+import json
+import math
+from email.message import Message
+from typing import Any
+from urllib.parse import parse_qsl
+
+from shared.errors import DomainError, NotFound, Unprocessable
+from shared.text import first_problem, path_of, text_problem
+
+MAX_BODY_BYTES = 1024 * 1024
+SAFE_INTEGER = 2**53 - 1
+UNBUFFERED_METHODS = frozenset({"GET", "HEAD"})
+
+Scope = dict[str, Any]
+
+
+class BodyTooLarge(DomainError):
+    status_code = 413
+    code = "body_too_large"
+
+
+class Marker:
+    """A value the strict decoder found and refuses; ``first_problem`` reports ``problem``."""
+
+    def __init__(self, problem: str) -> None:
+        self.problem = problem
+
+
+class RepeatedKeys(dict[str, Any]):
+    """An object in which a key appears twice (kept as a dict, so the walk goes on into it)."""
+
+    def __init__(self, pairs: list[tuple[str, Any]], key: str) -> None:
+        super().__init__(pairs)
+        self.problem = f"the key {key!r} appears more than once"
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            return RepeatedKeys(pairs, key)
+        seen.add(key)
+    return dict(pairs)
+
+
+def _float(text: str) -> float | Marker:
+    value = float(text)
+    return value if math.isfinite(value) else Marker(f"{text} is not a finite number")
+
+
+def _integer(text: str) -> int | Marker:
+    if len(text.lstrip("-")) > 16 or abs(int(text)) > SAFE_INTEGER:
+        shown = text if len(text) <= 24 else text[:20] + "..."
+        return Marker(f"{shown} is beyond the integers JSON carries exactly (+/-{SAFE_INTEGER})")
+    return int(text)
+
+
+def _constant(name: str) -> Marker:
+    return Marker(f"{name} is not a finite number (and not JSON)")
+
+
+def strict_problem(body: bytes) -> tuple[str, str] | None:
+    """Where and why a JSON body breaks the strict rules; None when it keeps them or is not
+    JSON at all (FastAPI answers that)."""
+    try:
+        value = json.loads(body, parse_float=_float, parse_int=_integer, parse_constant=_constant,
+                           object_pairs_hook=_object)
+    except (ValueError, RecursionError):  # not JSON (or not UTF-8): FastAPI's 400
+        return None
+    found = first_problem(value)
+    if found is None:
+        return None
+    parts, problem = found
+    return path_of(parts), problem
+
+
+def is_json(scope: Scope) -> bool:
+    """Whether FastAPI will read this body as JSON: no content type, or application/(*+)json."""
+    declared = _header(scope, b"content-type")
+    if declared is None:
+        return True
+    message = Message()
+    message["content-type"] = declared
+    subtype = message.get_content_subtype()
+    return message.get_content_maintype() == "application" and (subtype == "json" or subtype.endswith("+json"))
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key == name:
+            return value.decode("latin-1")
+    return None
+
+
+def _declared_length(scope: Scope) -> int | None:
+    text = _header(scope, b"content-length")
+    return int(text) if text is not None and text.isascii() and text.isdigit() else None
+
+
+async def send_error(send: Any, status: int, error: DomainError, close: bool = False) -> None:
+    """An error in the one shape (shared/errors.py), sent from below the framework."""
+    body = json.dumps(error.body()).encode("utf-8")
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if status == 401:
+        headers.append((b"www-authenticate", b"Bearer"))
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def address_problem(scope: Scope) -> DomainError | None:
+    """The error for a path or query parameter the text rule refuses, or None."""
+    problem = text_problem(scope.get("path", ""))
+    if problem is not None:
+        return NotFound(f"no resource has such a path: {problem}", code="not_found", where="path")
+    query = scope.get("query_string", b"").decode("latin-1")
+    for name, value in parse_qsl(query, keep_blank_values=True):  # percent-escapes decoded as UTF-8
+        problem = text_problem(name) or text_problem(value)
+        if problem is not None:
+            where = f"query.{name}" if text_problem(name) is None else "query"
+            return Unprocessable(f"{where}: {problem}", code="invalid_request", where=where,
+                                 details=[{"where": where, "message": problem}])
+    return None
+
+
+def too_large() -> BodyTooLarge:
+    return BodyTooLarge(f"the request body is over the limit of {MAX_BODY_BYTES:,} bytes", where="body")
+
+
+class RequestBodyGate:
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        named = address_problem(scope)
+        if named is not None:
+            await send_error(send, named.status_code, named)
+            return
+        declared = _declared_length(scope)
+        if declared is not None and declared > MAX_BODY_BYTES:
+            await send_error(send, 413, too_large(), close=True)
+            return
+        if scope.get("method") in UNBUFFERED_METHODS:
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                await send_error(send, 413, too_large(), close=True)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if body and is_json(scope):
+            found = strict_problem(body)
+            if found is not None:
+                where, problem = found
+                message_text = f"{where}: {problem}"
+                error = Unprocessable(message_text, code="invalid_request", where=where,
+                                      details=[{"where": where, "message": problem}])
+                await send_error(send, error.status_code, error)
+                return
+        await self.app(scope, _replay(body, receive), send)
+
+
+def _replay(body: bytes, receive: Any) -> Any:
+    """A ``receive`` that gives the body read here first, then what the client sends next
+    (a disconnect, which a streaming endpoint listens for)."""
+    given = False
+
+    async def replayed() -> dict[str, Any]:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed

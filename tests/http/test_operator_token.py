@@ -1,0 +1,63 @@
+"""Outside development, an operator token that can never work or is weak stops the server at
+start, saying why; in development it is replaced by a random one (docs/api.md, "The
+operator token")."""
+from __future__ import annotations
+
+import logging
+import secrets
+
+import pytest
+
+from shared.settings import Settings, SettingsError
+
+REFUSED = {
+    "": "not set",
+    "short-token": "shorter than 16",
+    "aaaaaaaaaaaaaaaa": "different characters",
+    "abababababababababab": "different characters",
+    "changemechangeme": "repeats",
+    "Changeme-Changeme-": "repeats",
+    "k3Yx9!k3Yx9!k3Yx9!k3Yx9!": "repeats",
+    "passwordpassword": "well known",
+    "0123456789abcdef": "consecutive",
+    "abcdefghijklmnopqrst": "consecutive",
+    "1234567890123456": "consecutive",
+    "changeme": "shorter than 16",
+    " 8fK2pQ9xLm4vRt7Z": "spaces around it",
+    "8fK2pQ9xLm4vRt7Z ": "spaces around it",
+    "8fK2pQ9xLm4vRt7Z\n": "spaces around it",
+    "8fK2pQ9x Lm4vRt7Z": "character",
+    "8fK2pQ9x\u00e9Lm4vRt7Z": "character",
+    "8fK2pQ9x\u0000Lm4vRt7Z": "character",
+    "x" * 257: "longer than 256",
+    "8fK2" + secrets.token_urlsafe(300): "longer than 256",
+    "s.a_operator.8fK2pQ9xLm4vRt7Z": "session",
+    "b.g_operator.8fK2pQ9xLm4vRt7Z": "bot",
+}
+
+
+@pytest.mark.parametrize("token", list(REFUSED), ids=[f"{i:02d}" for i in range(len(REFUSED))])
+@pytest.mark.parametrize("environment", ["production", "test"])
+def test_a_token_that_cannot_work_or_is_weak_stops_the_start_and_says_why(token: str, environment: str) -> None:
+    with pytest.raises(SettingsError) as refused:
+        Settings(operator_token=token, environment=environment).checked()
+    message = str(refused.value)
+    assert "ENTENTE_OPERATOR_TOKEN" in message and REFUSED[token] in message, message
+    assert token.strip() not in message or len(token.strip()) < 4  # the secret itself is not repeated
+
+
+@pytest.mark.parametrize("token", [secrets.token_urlsafe(32), secrets.token_hex(16), "8fK2pQ9xLm4vRt7Z",
+                                   "operator-token-for-tests-0123456789", "correct-horse-battery-staple",
+                                   "Y" + secrets.token_urlsafe(190)])
+def test_strong_tokens_start(token: str) -> None:
+    assert Settings(operator_token=token, environment="production").checked().operator_secret() == token
+
+
+def test_in_development_a_weak_token_is_replaced_and_the_reason_given(
+        caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]) -> None:
+    with caplog.at_level(logging.WARNING, logger="entente.settings"):
+        checked = Settings(operator_token="changemechangeme", environment="development").checked()
+    assert checked.operator_secret() != "changemechangeme"
+    assert len(checked.operator_secret()) >= 32
+    assert checked.operator_secret() in capsys.readouterr().err
+    assert "repeats" in caplog.text and "changemechangeme" not in caplog.text

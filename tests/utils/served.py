@@ -1,0 +1,90 @@
+"""`entente serve` as a real uvicorn process, and one kept-alive HTTP/1.1 connection to it that
+says whether the server kept it (tests/http: the hostile-input and fuzz tests)."""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from tests.cli.test_serve import REPOSITORY, entente_command, free_port, wait_until_serving
+from tests.utils.http import OPERATOR_TOKEN
+
+
+@contextmanager
+def entente_serve(database_url: str) -> Iterator[str]:
+    """A real ``entente serve`` on ``database_url`` (no clock worker); yields its base URL."""
+    port = free_port()
+    env = {**os.environ, "ENTENTE_OPERATOR_TOKEN": OPERATOR_TOKEN, "ENTENTE_ENVIRONMENT": "test"}
+    process = subprocess.Popen(
+        [*entente_command(), "serve", "--port", str(port), "--database", database_url, "--no-worker",
+         "--log-level", "warning", "--keep-alive", "30"],
+        cwd=REPOSITORY, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        base_url = f"http://127.0.0.1:{port}"
+        wait_until_serving(base_url, process)
+        yield base_url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+class KeptConnection:
+    """One TCP connection to the server, used for request after request: ``request`` raises
+    ``ConnectionLost`` when the server closed or reset it (the thing to catch), and
+    ``http.client`` is never allowed to open a second one behind our back."""
+
+    def __init__(self, base_url: str) -> None:
+        host, port = base_url.removeprefix("http://").split(":")
+        self.connection = http.client.HTTPConnection(host, int(port), timeout=30)
+        self.connection.connect()
+        self.local = self._local_address()
+        self.requests = 0
+
+    def _local_address(self) -> Any:
+        assert self.connection.sock is not None
+        return self.connection.sock.getsockname()
+
+    def request(self, method: str, path: str, body: bytes | None = None,
+                headers: dict[str, str] | None = None) -> Answer:
+        if self.connection.sock is None:
+            raise ConnectionLost("the server closed the connection after the previous answer")
+        try:
+            self.connection.request(method, path, body=body, headers=headers or {})
+            response = self.connection.getresponse()
+            data = response.read()
+        except (TimeoutError, ConnectionError, http.client.HTTPException) as error:
+            raise ConnectionLost(f"{method} {path}: {error!r}") from error
+        self.requests += 1
+        answer = Answer(response.status, {k.lower(): v for k, v in response.getheaders()}, data)
+        if self.connection.sock is None or answer.headers.get("connection", "").lower() == "close":
+            raise ConnectionLost(f"{method} {path} -> {answer.status}: the server closed the connection")
+        if self._local_address() != self.local:
+            raise ConnectionLost("a new connection was opened")
+        return answer
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+class ConnectionLost(AssertionError):
+    """The server did not keep the connection."""
+
