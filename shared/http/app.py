@@ -1,6 +1,6 @@
 """The app factory every service uses: settings checked and the store opened in the lifespan,
-the one error shape installed, account and bot tokens resolved (middleware.py), the routers
-mounted, and ``/healthz``.
+the one error shape installed, account and bot tokens resolved (middleware.py), cross-origin
+requests from ``ENTENTE_CORS_ORIGINS`` (cors.py), the routers mounted, and ``/healthz``.
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from shared.auth import hash_token
 from shared.settings import Settings
 from shared.store import open_store
 
+from .cors import CORSMiddleware
 from .errors import install_error_handlers
 from .middleware import SocialAuthMiddleware
 
@@ -38,6 +39,7 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
     app = FastAPI(title=title, version="0.1.0", lifespan=lifespan)
     install_error_handlers(app)
     app.add_middleware(SocialAuthMiddleware)
+    app.add_middleware(CORSMiddleware)  # outermost: refusals of the token middleware carry it too
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:
