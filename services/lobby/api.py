@@ -9,7 +9,9 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Body, FastAPI, Query, Request
 
 from shared.auth import require
+from shared.game.log import phase_submissions
 from shared.game.state import GameState
+from shared.game.submissions import who_has_ordered
 from shared.http.app import build_app
 from shared.http.dependencies import (
     CurrentCaller,
@@ -57,9 +59,12 @@ async def list_games(store: StoreDep,
 
 
 @router.get("/games/{game_id}", response_model=GameSummary)
-async def game_summary(game: CurrentGame) -> dict:
-    """The public summary: status, phase, powers with codenames; never tokens or identities."""
-    return game.summary()
+async def game_summary(game: CurrentGame, store: StoreDep) -> dict:
+    """The public summary: status, phase, powers with codenames, who has submitted orders for
+    the phase and who is ready (never the orders); never tokens or identities."""
+    active = game.status == "active" and game.phase
+    submissions = await phase_submissions(store, game.game_id, str(game.phase)) if active else {}
+    return {**game.summary(), **who_has_ordered(game.must_act if active else [], submissions)}
 
 
 @router.post("/games/{game_id}/players", status_code=201, response_model=JoinedGame)
