@@ -93,6 +93,7 @@ class JoinedGame(BaseModel):
 
 class GameList(BaseModel):
     games: list[GameSummary]
+    next_cursor: str | None = Field(None, description="pass as ?cursor= for the next page; null: this was the last")
 
 
 class FinishGame(BaseModel):
