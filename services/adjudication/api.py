@@ -61,14 +61,18 @@ class ReadyResult(BaseModel):
     resolved: bool = Field(..., description="the phase resolved at once: nobody was waited for any more")
 
 
+def _absent_if_none(description: str) -> Any:
+    return Field(None, description=description, exclude_if=lambda value: value is None)
+
+
 class OrderFeedback(BaseModel):
     text: str
     status: Literal["accepted", "rejected"]
-    order: str | None = Field(None, description="accepted: the order in canonical notation")
-    structured: StructuredOrder | None = Field(None, description="accepted: the order as a structured value")
-    reason: str | None = None
-    word: str | None = None
-    expected: list[str] | None = None
+    order: str | None = _absent_if_none("accepted: the order in canonical notation")
+    structured: StructuredOrder | None = _absent_if_none("accepted: the order as a structured value")
+    reason: str | None = _absent_if_none("rejected: why")
+    word: str | None = _absent_if_none("rejected: the word the parser stumbled on")
+    expected: list[str] | None = _absent_if_none("rejected: what the parser expected there")
 
 
 class SubmissionResult(BaseModel):
@@ -126,7 +130,7 @@ async def _resolve_if_complete(store: EventStore, game_id: str, phase: str, now:
         return False
 
 
-@router.put("/games/{game_id}/orders", response_model=SubmissionResult, response_model_exclude_none=True)
+@router.put("/games/{game_id}/orders", response_model=SubmissionResult)
 async def submit_orders(game: CurrentGame, caller: CurrentPlayer, body: SubmitOrders,
                         store: StoreDep, request: Request, now: Now) -> dict:
     """Replace the caller's orders for the current phase; each order comes back accepted
@@ -153,7 +157,7 @@ def _feedback(game: GameState, phase: str, power: str, checks: list[OrderCheck])
     return {"accepted": accepted, "rejected": len(checks) - accepted, "orders": orders}
 
 
-@router.patch("/games/{game_id}/orders", response_model=PatchResult, response_model_exclude_none=True)
+@router.patch("/games/{game_id}/orders", response_model=PatchResult)
 async def patch_orders(game: CurrentGame, caller: CurrentPlayer, body: PatchOrders,
                        store: StoreDep, request: Request, now: Now) -> dict:
     """Set the orders of the units these orders name, keeping the power's other orders, and

@@ -1,6 +1,7 @@
 """The app factory every service uses: settings checked and the store opened in the lifespan,
 the one error shape installed, account and bot tokens resolved (middleware.py), cross-origin
-requests from ``ENTENTE_CORS_ORIGINS`` (cors.py), the routers mounted, and ``/healthz``.
+requests from ``ENTENTE_CORS_ORIGINS`` (cors.py), the routers mounted, ``/healthz``, and the
+OpenAPI document completed with every route's errors and security (openapi.py).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from shared.store import open_store
 from .cors import CORSMiddleware
 from .errors import install_error_handlers
 from .middleware import SocialAuthMiddleware
+from .openapi import install_openapi
 
 log = logging.getLogger("entente")
 
@@ -48,4 +50,5 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
 
     for router in routers:
         app.include_router(router)
+    install_openapi(app)
     return app
