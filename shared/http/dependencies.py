@@ -14,14 +14,14 @@ from shared.game.repository import read_game
 from shared.game.state import GameState
 from shared.store import EventStore
 
-
 # declares the bearer scheme in the OpenAPI document (shared/http/openapi.py); the header itself
 # is read below, so that a malformed one gets our own 401
 BEARER_SCHEME = HTTPBearer(auto_error=False, scheme_name="bearer")
 
 
 async def bearer_token(request: Request,
-                       _: Annotated[HTTPAuthorizationCredentials | None, Security(BEARER_SCHEME)] = None) -> str | None:
+                       _scheme: Annotated[HTTPAuthorizationCredentials | None, Security(BEARER_SCHEME)] = None,
+                       ) -> str | None:
     """The token of an ``Authorization: Bearer`` header, None without the header (``async``:
     FastAPI would run a plain function in a worker thread)."""
     authorization = request.headers.get("authorization")

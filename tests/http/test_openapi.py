@@ -202,14 +202,14 @@ async def play_ekonia(client: httpx.AsyncClient) -> None:
     game, host, seats = await seated(client, "ekonia", 2)
     auth = await powers_of(client, game, seats)
     url = f"/games/{game}"
-    for power, headers in auth.items():
+    for headers in auth.values():
         menu = (await client.get(f"{url}/possible-orders", headers=headers)).json()["menu"]
         unit = next(g for g in menu if g["kind"] == "unit")
         await client.put(f"{url}/orders", json={"orders": [unit["orders"][0]["text"], "MORALE 1"]}, headers=headers)
         await client.put(f"{url}/orders", json={"orders": ["BUY 99 INFANTRY AT nowhere"]}, headers=headers)
         await client.get(f"{url}/view", headers=headers)
     await client.get(f"{url}/view", headers=OPERATOR)
-    for power, headers in auth.items():
+    for headers in auth.values():
         await client.get(f"{url}/view", headers=headers)
         await client.get(f"{url}/view", params={"phase": "T01"}, headers=headers)
         await client.patch(f"{url}/orders", json={"orders": ["MORALE 2"]}, headers=headers)
