@@ -32,10 +32,12 @@ async def _work(command: str, settings: Settings, args: argparse.Namespace) -> i
     from services.notifications.delivery import run_worker, step
     from shared.store import open_store, utc_now
 
+    from .serve import map_renderer
+
     if args.once:
         store = await open_store(settings.database_url)
         try:
-            report = await step(store, settings, utc_now())
+            report = await step(store, settings, utc_now(), render=map_renderer(store))
         finally:
             await store.close()
         print(f"entente {command}: delivered {report.delivered}, retrying {report.retrying}, dead {report.dead}",
@@ -46,7 +48,7 @@ async def _work(command: str, settings: Settings, args: argparse.Namespace) -> i
         store = await open_store(settings.database_url)
         try:
             print(f"entente {command}: delivering every {args.poll} s", file=sys.stderr, flush=True)
-            await run_worker(store, settings, stop, interval=args.poll, on_beat=beat)
+            await run_worker(store, settings, stop, interval=args.poll, on_beat=beat, render=map_renderer(store))
         finally:
             await store.close()
 

@@ -138,6 +138,9 @@ ROUTE_ERRORS: dict[tuple[str, str], tuple[str, ...]] = {
     ("put", "/games/{game_id}/webhook"): (*GAME, *NEEDS_TOKEN, *BODY, "invalid_webhook", "game_finished"),
     ("get", "/games/{game_id}/webhook"): (*GAME, *NEEDS_TOKEN),
     ("delete", "/games/{game_id}/webhook"): (*GAME, *NEEDS_TOKEN, "webhook_not_found"),
+    ("put", "/games/{game_id}/channel-webhook"): (*GAME, *NEEDS_TOKEN, *BODY, "invalid_webhook", "game_finished"),
+    ("get", "/games/{game_id}/channel-webhook"): (*GAME, *NEEDS_TOKEN),
+    ("delete", "/games/{game_id}/channel-webhook"): (*GAME, *NEEDS_TOKEN, "webhook_not_found"),
 }
 # routes where a token is optional: it changes what the caller sees (or links a seat to an account)
 OPTIONAL_TOKEN = {("post", "/games/{game_id}/players"), ("get", "/games/{game_id}/view"),

@@ -169,6 +169,13 @@ async def play_standard(client: httpx.AsyncClient) -> None:
     await client.put(f"{url}/webhook", json={"url": "http://127.0.0.1/hook"}, headers=auth["FRANCE"])
     await client.get(f"{url}/webhook", headers=auth["FRANCE"])
     await client.delete(f"{url}/webhook", headers=auth["FRANCE"])
+    await client.put(f"{url}/channel-webhook", json={"url": "https://discord.example/api/webhooks/1/x"},
+                     headers=bearer(host))
+    await client.put(f"{url}/channel-webhook", json={"url": "ftp://x"}, headers=bearer(host))
+    await client.get(f"{url}/channel-webhook", headers=auth["FRANCE"])
+    await client.get(f"{url}/channel-webhook", headers=bearer(host))
+    await client.delete(f"{url}/channel-webhook", headers=bearer(host))
+    await client.delete(f"{url}/channel-webhook", headers=bearer(host))
     await client.get(f"{url}/identities")
     await client.get(f"{url}/identities", headers=OPERATOR)
     for path in ("/auth/login", "/me", "/me/games", "/variants", "/variants/standard", "/variants/chess",
