@@ -10,8 +10,9 @@ Each attempt resolves the webhook's host again and connects only to an address i
 Discord (docs/social.md, "Discord"): rows addressed ``discord-dm:{user id}`` are sent as direct
 messages by the server's bot (discord.py), the others posted to their webhook; a payload's
 ``_map`` is drawn by the ``render`` function the composition root passes in (the recipient's
-own view of the game; services never import one another) and attached to the message when it
-fits Discord's upload limit. Without ``render`` no picture is attached.
+own view of the game; services never import one another) and attached to direct messages and
+to Discord webhooks (multipart) when it fits Discord's upload limit; any other webhook gets the
+JSON payload alone, as before. Without ``render`` no picture is attached.
 
 Health and stopping (docs/deploy.md): ``on_beat(ok)``, when given, is called after each attempt
 recorded and each step (``ok`` false when a step failed), so that a process can report that its
@@ -72,9 +73,11 @@ async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: f
                   bot: discord.DiscordBot | None = None,
                   render: MapRenderer | None = None) -> tuple[str | None, float | None]:
     """One delivery of the payload: (None, None) when delivered, else (why, seconds to wait)."""
-    png = await _picture(claimed.payload, render)
+    direct = claimed.url.startswith(discord.DM_PREFIX)
+    wants_picture = direct or discord.is_discord_webhook(claimed.url)
+    png = await _picture(claimed.payload, render) if wants_picture else None
     payload = {k: v for k, v in claimed.payload.items() if k != "_map"}
-    if claimed.url.startswith(discord.DM_PREFIX):
+    if direct:
         if bot is None:
             return "no Discord bot configured (ENTENTE_DISCORD_BOT_TOKEN)", None
         return await bot.send_dm(claimed.url.removeprefix(discord.DM_PREFIX), payload, png)

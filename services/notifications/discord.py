@@ -25,6 +25,7 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -43,6 +44,15 @@ MAP_NAME = "map.png"
 DM_PREFIX = "discord-dm:"  # an outbox row's address for a direct message: discord-dm:{Discord user id}
 LONGEST_WAIT = 5.0  # seconds a rate limit is waited for in place; longer: the outbox retries later
 TRIES = 3
+
+
+def is_discord_webhook(url: str) -> bool:
+    """Whether a webhook URL has the shape of Discord's (``…/api/webhooks/{id}/{token}``, maybe
+    with a version): only those get the map as a multipart attachment; any other webhook gets
+    the JSON payload alone, which every receiver reads."""
+    path = urlsplit(url).path.rstrip("/").split("/")
+    return "webhooks" in path and path.index("webhooks") >= 1 and path[path.index("webhooks") - 1] in (
+        "api", "v9", "v10") and len(path) - path.index("webhooks") == 3
 
 
 def timestamp(moment: datetime, style: str = "R") -> str:

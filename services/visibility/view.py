@@ -27,6 +27,7 @@ as the variant's ``view`` shows it to this viewer; orders come as text and as st
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -152,7 +153,27 @@ def _history(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
     ``GET .../events``)."""
     variant = get_variant(state.variant)
     power = viewer.power if viewer.kind == "power" else None
-    return [history_entry(variant, event, power) for event in state.resolved]
+    return [_remembered_entry(state.game_id, variant, event, power) for event in state.resolved]
+
+
+_ENTRIES: OrderedDict[tuple[str, str, str, str | None], dict[str, Any]] = OrderedDict()
+ENTRIES_KEPT = 4096  # history entries a process remembers (a long game's view re-reads each on every change)
+
+
+def _remembered_entry(game_id: str, variant: Variant, event: PhaseResolved, power: str | None) -> dict[str, Any]:
+    """``history_entry``, remembered: a resolved phase never changes, so its entry for one
+    viewer is the same on every request (views and the stream render them again and again).
+    The entries handed out are shared: never change one."""
+    key = (game_id, variant.name, event.phase, power)
+    entry = _ENTRIES.get(key)
+    if entry is None:
+        entry = history_entry(variant, event, power)
+        _ENTRIES[key] = entry
+        if len(_ENTRIES) > ENTRIES_KEPT:
+            _ENTRIES.popitem(last=False)
+    else:
+        _ENTRIES.move_to_end(key)
+    return entry
 
 
 def history_entry(variant: Variant, event: PhaseResolved, power: str | None) -> dict[str, Any]:
