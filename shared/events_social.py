@@ -3,7 +3,8 @@
 None of them lives in a game's own stream (``game-{id}``), so none contends with the game's
 version: accounts in ``account-{account_id}`` (and the seats
 they took in ``members-{game_id}``), bot tokens in ``bots-{game_id}``, messages in
-``press-{game_id}``, webhooks in ``webhooks-{game_id}``. Tokens appear only as sha256 hashes.
+``press-{game_id}``, webhooks (each seat's and the host's channel webhook) in
+``webhooks-{game_id}``. Tokens appear only as sha256 hashes.
 """
 from __future__ import annotations
 
@@ -110,3 +111,16 @@ class WebhookSet(Event):
 class WebhookRemoved(Event):
     type: Literal["WebhookRemoved"] = "WebhookRemoved"
     player_id: str
+
+
+@register_event
+class ChannelWebhookSet(Event):
+    """The host's webhook for a channel of the game (Discord's, say): public events only."""
+
+    type: Literal["ChannelWebhookSet"] = "ChannelWebhookSet"
+    url: str
+
+
+@register_event
+class ChannelWebhookRemoved(Event):
+    type: Literal["ChannelWebhookRemoved"] = "ChannelWebhookRemoved"

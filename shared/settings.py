@@ -11,8 +11,10 @@ from __future__ import annotations
 import logging
 import secrets
 import sys
+from functools import cached_property
 from ipaddress import IPv4Network, IPv6Network, ip_network
 from typing import Literal
+from urllib.parse import urlsplit
 
 from pydantic import SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -78,6 +80,24 @@ def _repeated_unit(text: str) -> str | None:
     return None
 
 
+def parse_origins(text: str) -> frozenset[str]:
+    """The origins of ``ENTENTE_CORS_ORIGINS``: ``*`` (any) or ``scheme://host[:port]`` each;
+    raises ValueError for anything else (a path, a missing scheme), so a typo stops the start."""
+    origins = set()
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        if item == "*":
+            origins.add(item)
+            continue
+        parts = urlsplit(item)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") \
+                or parts.query or parts.fragment or parts.username or parts.password:
+            raise ValueError(f"{item!r} is not an origin (scheme://host[:port], e.g. https://play.example.org)")
+        origins.add(f"{parts.scheme}://{parts.netloc.lower()}")
+    return frozenset(origins)
+
+
 class SettingsError(RuntimeError):
     """The settings are not safe to run with."""
 
@@ -122,9 +142,28 @@ class Settings(BaseSettings):
                 raise SettingsError(f"ENTENTE_METRICS_ALLOW: {entry!r} is not an address or a network") from None
         return tuple(networks)
 
+    # browsers on other origins (docs/api.md, "CORS"): comma-separated origins, none by default
+    cors_origins: str = ""
+    # Discord (docs/social.md, "Discord"): a bot that sends signed-in players their notifications
+    # as direct messages; the API's base URL is a setting so tests talk to a local fake of it
+    discord_bot_token: SecretStr | None = None
+    discord_api_url: str = "https://discord.com/api/v10"
+
+    @cached_property
+    def cors_origin_set(self) -> frozenset[str]:
+        """The origins of ``cors_origins`` (checked by ``checked``)."""
+        return parse_origins(self.cors_origins)
+
+    def discord_bot_secret(self) -> str:
+        return self.discord_bot_token.get_secret_value() if self.discord_bot_token else ""
+
     def checked(self) -> Settings:
         """These settings, safe to run: raises SettingsError, or fills a development token."""
         self.metrics_networks()
+        try:
+            parse_origins(self.cors_origins)
+        except ValueError as error:
+            raise SettingsError(f"ENTENTE_CORS_ORIGINS: {error}") from None
         token = self.operator_token.get_secret_value() if self.operator_token else ""
         problem = operator_token_problem(token)
         if problem is None:

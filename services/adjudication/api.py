@@ -9,10 +9,13 @@ from fastapi import APIRouter, Body, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from shared.auth import require
-from shared.errors import Forbidden
+from shared.errors import Forbidden, Unprocessable
 from shared.game.guards import choose_power, require_playing
+from shared.game.state import GameState
 from shared.http.app import build_app
 from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, Now, StoreDep, request_metadata
+from shared.http.models import MenuGroup, StructuredOrder
+from shared.rules.variants import OrderCheck
 from shared.settings import Settings
 from shared.store import EventStore
 
@@ -39,6 +42,16 @@ class SubmitOrders(BaseModel):
         "several powers that must act now"))
 
 
+class PatchOrders(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    orders: list[OrderText] = Field([], max_length=64, description=(
+        "orders that replace the power's orders for the same units (build sites, matters); the others stay"))
+    clear: list[OrderText] = Field([], max_length=64, description=(
+        "units (A LVP), build sites or orders whose orders are removed"))
+    phase: str | None = Field(None, max_length=10, description="as for PUT: 409 wrong_phase when the game is elsewhere")
+    power: str | None = Field(None, max_length=20, description="as for PUT: needed only for a seat of several")
+
+
 class ReadyRequest(BaseModel):
     model_config = REQUEST_BODY
     power: str | None = Field(None, max_length=20, description="as for orders: needed only for a seat of several")
@@ -52,13 +65,18 @@ class ReadyResult(BaseModel):
     resolved: bool = Field(..., description="the phase resolved at once: nobody was waited for any more")
 
 
+def _absent_if_none(description: str) -> Any:
+    return Field(None, description=description, exclude_if=lambda value: value is None)
+
+
 class OrderFeedback(BaseModel):
     text: str
     status: Literal["accepted", "rejected"]
-    order: str | None = None
-    reason: str | None = None
-    word: str | None = None
-    expected: list[str] | None = None
+    order: str | None = _absent_if_none("accepted: the order in canonical notation")
+    structured: StructuredOrder | None = _absent_if_none("accepted: the order as a structured value")
+    reason: str | None = _absent_if_none("rejected: why")
+    word: str | None = _absent_if_none("rejected: the word the parser stumbled on")
+    expected: list[str] | None = _absent_if_none("rejected: what the parser expected there")
 
 
 class SubmissionResult(BaseModel):
@@ -68,6 +86,13 @@ class SubmissionResult(BaseModel):
     rejected: int
     orders: list[OrderFeedback]
     resolved: bool = Field(False, description="the phase resolved at once: these were the last orders waited for")
+
+
+class PatchResult(SubmissionResult):
+    current: list[str] = Field(..., description="the power's orders for the phase after the change")
+    dropped: list[str] = Field([], description=(
+        "orders that were stored but no longer fit beside the new ones (removed with this change)"))
+    stored: bool = Field(..., description="false when nothing changed (nothing was written; the ready flag stays)")
 
 
 class ResolveRequest(BaseModel):
@@ -90,8 +115,10 @@ class PossibleOrders(BaseModel):
     phase: str
     power: str
     must_act: bool
-    orders: dict[str, list[str]]
+    orders: dict[str, list[str]] = Field(..., description="the legal orders as text, under the variant's own keys")
+    menu: list[MenuGroup] = Field(..., description="the same orders structured, in one shape for every variant")
     submitted: list[str]
+    submitted_structured: list[StructuredOrder]
     lacking: list[str]
     adjustment: int = Field(0, description="adjustment phases: builds allowed (positive) or removals owed (negative)")
 
@@ -107,7 +134,7 @@ async def _resolve_if_complete(store: EventStore, game_id: str, phase: str, now:
         return False
 
 
-@router.put("/games/{game_id}/orders", response_model=SubmissionResult, response_model_exclude_none=True)
+@router.put("/games/{game_id}/orders", response_model=SubmissionResult)
 async def submit_orders(game: CurrentGame, caller: CurrentPlayer, body: SubmitOrders,
                         store: StoreDep, request: Request, now: Now) -> dict:
     """Replace the caller's orders for the current phase; each order comes back accepted
@@ -120,11 +147,37 @@ async def submit_orders(game: CurrentGame, caller: CurrentPlayer, body: SubmitOr
     submission = await service.submit_orders(
         store, game.game_id, caller.player_id, body.orders, body.phase or game.phase,
         request_metadata(request, "player", caller.player_id), power=body.power, now=now)
-    checks = [c.as_json() for c in submission.checks]
-    accepted = sum(1 for c in submission.checks if c.accepted)
     resolved = await _resolve_if_complete(store, game.game_id, submission.phase, now)
-    return {"phase": submission.phase, "power": submission.power, "accepted": accepted,
-            "rejected": len(checks) - accepted, "orders": checks, "resolved": resolved}
+    return {"phase": submission.phase, "power": submission.power, "resolved": resolved,
+            **_feedback(game, submission.phase, submission.power, submission.checks)}
+
+
+def _feedback(game: GameState, phase: str, power: str, checks: list[OrderCheck]) -> dict[str, Any]:
+    """Each text's check, the accepted ones also as structured orders, and the counts."""
+    variant = service.variant_of(game)
+    orders = [{**c.as_json(), "structured": variant.describe_order(c.order, phase, power)} if c.accepted and c.order
+              else c.as_json() for c in checks]
+    accepted = sum(1 for c in checks if c.accepted)
+    return {"accepted": accepted, "rejected": len(checks) - accepted, "orders": orders}
+
+
+@router.patch("/games/{game_id}/orders", response_model=PatchResult)
+async def patch_orders(game: CurrentGame, caller: CurrentPlayer, body: PatchOrders,
+                       store: StoreDep, request: Request, now: Now) -> dict:
+    """Set the orders of the units these orders name, keeping the power's other orders, and
+    remove the orders of the units in ``clear`` (for bots that relay one command at a time).
+    The same checks, refusals, ready flags and early resolution as PUT."""
+    assert caller.player_id is not None
+    if not body.orders and not body.clear:
+        raise Unprocessable("a change needs orders or clear (PUT replaces the whole set)", code="invalid_request",
+                            where="body")
+    patch = await service.patch_orders(
+        store, game.game_id, caller.player_id, body.orders, body.clear, body.phase or game.phase,
+        request_metadata(request, "player", caller.player_id), power=body.power, now=now)
+    resolved = await _resolve_if_complete(store, game.game_id, patch.phase, now) if patch.stored else False
+    return {"phase": patch.phase, "power": patch.power, "resolved": resolved, "current": patch.current,
+            "dropped": patch.dropped, "stored": patch.stored,
+            **_feedback(game, patch.phase, patch.power, patch.checks)}
 
 
 async def _ready(game, caller, body: ReadyRequest | None, store, request: Request, now, ready: bool) -> dict:

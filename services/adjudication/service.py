@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -48,10 +48,11 @@ from shared.game.repository import game_row, read_game, read_state
 from shared.game.state import GameState, apply
 from shared.game.submissions import PowerSubmission, latest_submissions, submitted_orders
 from shared.rules.variants import Opening, OrderCheck, PhaseOutcome, Variant, get_variant
-from shared.store import EventStore, Transaction
+from shared.store import ConcurrencyError, EventStore, Transaction
 
 MAX_CHAINED_PHASES = 8  # phases resolved in one go when nobody has anything to do in them
 log = logging.getLogger("entente.adjudication")
+PATCH_ATTEMPTS = 3  # a change of one power's orders read again after another change won the race
 
 
 # ----------------------------------------------------------------------------- the rules, pure
@@ -165,6 +166,89 @@ async def submit_orders(store: EventStore, game_id: str, player_id: str, texts: 
     metrics.ORDERS.labels(state.variant, "accepted").inc(len(accepted))
     metrics.ORDERS.labels(state.variant, "rejected").inc(len(checks) - len(accepted))
     return Submission(event.phase, acting, checks)
+
+
+@dataclass(frozen=True)
+class Patch:
+    """One PATCH of a power's orders: the checks of the texts sent, what is stored now, and
+    whether anything was written."""
+
+    phase: str
+    power: str
+    checks: list[OrderCheck]
+    current: list[str]
+    dropped: list[str]
+    stored: bool
+
+
+def patched_orders(state: GameState, power: str, current: Sequence[str], texts: Sequence[str],
+                   clear: Sequence[str]) -> tuple[list[OrderCheck], list[str], list[str]]:
+    """A PATCH, pure: the checks of ``texts``, the power's orders after it, and the stored
+    orders it had to drop. Each accepted order replaces the stored orders about the same
+    subject (its unit, build site or matter: the variant's ``order_subject``), each ``clear``
+    entry removes them, every other stored order stays; the whole set is then checked
+    together, as a PUT of it would be (two orders for one unit, too many builds, gold)."""
+    variant, phase = variant_of(state), str(state.phase)
+
+    def subject(text: str) -> str | None:
+        return variant.order_subject(text, phase, power)
+
+    cleared: set[str] = set()
+    for index, entry in enumerate(clear):
+        named = subject(entry)
+        if named is None:
+            raise Unprocessable(f"{entry!r} names no unit, site or order of this game", code="unknown_unit",
+                                where=f"body.clear[{index}]")
+        cleared.add(named)
+    alone = check_orders(state, power, texts)
+    new = [c.order for c in alone if c.accepted and c.order]
+    replaced = cleared | {s for s in map(subject, new) if s is not None}
+    kept = [text for text in current if subject(text) not in replaced]
+    together = iter(check_orders(state, power, [*kept, *new]))
+    kept_checks = [next(together) for _ in kept]
+    # each text sent: its own rejection, or how it fares beside the orders kept (under its own text)
+    checks = [replace(next(together), text=c.text) if c.accepted else c for c in alone]
+    stored = [c.order for c in [*kept_checks, *checks] if c.accepted and c.order]
+    dropped = [c.text for c in kept_checks if not c.accepted]
+    return checks, stored, dropped
+
+
+async def patch_orders(store: EventStore, game_id: str, player_id: str, texts: Sequence[str],
+                       clear: Sequence[str], phase: str | None = None, metadata: dict | None = None, *,
+                       power: str | None = None, now: datetime | None = None) -> Patch:
+    """Set the orders of the units (sites, matters) that ``texts`` name and remove those of
+    ``clear``, keeping the power's other orders (``patched_orders``). Under the share lock like
+    a PUT; the power's order stream is appended at the version read, so two racing changes of
+    one power's orders never lose one another: the later one is read and applied again on top
+    of the earlier (a few times at most, then 409 concurrent_update). Nothing is written when
+    nothing changes (the ready flag then stays)."""
+    for attempt in range(1, PATCH_ATTEMPTS + 1):
+        try:
+            return await _patch_once(store, game_id, player_id, texts, clear, phase, metadata, power, _now(now))
+        except ConcurrencyError:
+            if attempt == PATCH_ATTEMPTS:
+                raise
+    raise AssertionError("unreachable")
+
+
+async def _patch_once(store: EventStore, game_id: str, player_id: str, texts: Sequence[str], clear: Sequence[str],
+                      phase: str | None, metadata: dict | None, power: str | None, now: datetime) -> Patch:
+    async with store.transaction(game_id, lock="share") as tx:
+        state, acting = await _acting_power(tx, game_id, player_id, power, phase, now)
+        stream = orders_stream(game_id, str(state.phase), acting)
+        records = await tx.read_stream(stream)
+        before = latest_submissions(from_recorded(r) for r in records).get(acting, PowerSubmission()).orders
+        checks, current, dropped = patched_orders(state, acting, before or (), texts, clear)
+        if texts and not any(c.accepted for c in checks):
+            raise Unprocessable("no order of this change was accepted; nothing was stored",
+                                code="orders_rejected", where="body.orders",
+                                details=[c.as_json() for c in checks])
+        changed = before is None and bool(texts) or before is not None and tuple(current) != tuple(before)
+        if changed:
+            event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=current)
+            await tx.append_on_commit(stream, [to_new_event(event, metadata)],
+                                      expected_version=records[-1].version if records else 0)
+    return Patch(str(state.phase), acting, checks, current, dropped, changed)
 
 
 async def set_ready(store: EventStore, game_id: str, player_id: str, ready: bool, *,
@@ -333,7 +417,9 @@ def possible_for(state: GameState, power: str, submitted: list[str]) -> dict[str
         "power": power,
         "must_act": power in state.must_act,
         "orders": options,
+        "menu": variant.order_menu(current, power),
         "submitted": list(submitted),
+        "submitted_structured": [variant.describe_order(text, str(state.phase), power) for text in submitted],
         "lacking": [] if adjustment else sorted(key for key, found in options.items() if not chosen & set(found)),
         "adjustment": adjustment,
     }

@@ -40,10 +40,13 @@ async def _work(command: str, settings: Settings, args: argparse.Namespace) -> i
 
     if (refused := await check_schema(command, settings.database_url)) is not None:
         return refused
+
+    from .serve import map_renderer
+
     if args.once:
         store = await open_store(settings.database_url)
         try:
-            report = await step(store, settings, utc_now())
+            report = await step(store, settings, utc_now(), render=map_renderer(store))
         finally:
             await store.close()
         print(f"entente {command}: delivered {report.delivered}, retrying {report.retrying}, dead {report.dead}",
@@ -54,7 +57,7 @@ async def _work(command: str, settings: Settings, args: argparse.Namespace) -> i
 
     async def deliver(stop: asyncio.Event, beat) -> None:
         print(f"entente {command}: delivering every {args.poll} s", file=sys.stderr, flush=True)
-        await run_worker(store, settings, stop, interval=args.poll, on_beat=beat)
+        await run_worker(store, settings, stop, interval=args.poll, on_beat=beat, render=map_renderer(store))
 
     try:
         return await run_until_signalled(command, args, deliver, worker_metrics(settings, store))

@@ -4,12 +4,16 @@ Runs alone with ``uvicorn services.lobby.api:app``.
 """
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Body, FastAPI, Query, Request
 
 from shared.auth import require
+from shared.errors import BadRequest
+from shared.game.log import phase_submissions
 from shared.game.state import GameState
+from shared.game.submissions import who_has_ordered
 from shared.http.app import build_app
 from shared.http.dependencies import (
     CurrentCaller,
@@ -20,6 +24,7 @@ from shared.http.dependencies import (
     StoreDep,
     request_metadata,
 )
+from shared.http.paging import MAX_CURSOR_LENGTH, decode_cursor, encode_cursor
 from shared.settings import Settings
 
 from . import service
@@ -52,14 +57,33 @@ async def create_game(body: CreateGame, store: StoreDep, request: Request, now: 
 @router.get("/games", response_model=GameList)
 async def list_games(store: StoreDep,
                      status: Literal["forming", "active", "finished"] | None = None,
-                     limit: Annotated[int, Query(ge=1, le=500)] = 100) -> dict:
-    return {"games": await service.list_games(store, status, limit)}
+                     limit: Annotated[int, Query(ge=1, le=500)] = 100,
+                     cursor: Annotated[str | None, Query(max_length=MAX_CURSOR_LENGTH, description=(
+                         "next_cursor of the page before: the page after it"))] = None) -> dict:
+    """The games, latest changed first, a page at a time (``next_cursor``: the next page; null: the last)."""
+    after = None
+    if cursor is not None:
+        fields = decode_cursor(cursor, "games")
+        try:
+            after = (datetime.fromisoformat(fields["u"]), str(fields["g"]))
+        except (KeyError, TypeError, ValueError):
+            raise BadRequest("this cursor was not given by this list; start again without one",
+                             code="invalid_cursor", where="query.cursor") from None
+        if fields.get("s") != status:
+            raise BadRequest("this cursor belongs to a list with another status filter", code="invalid_cursor",
+                             where="query.cursor")
+    games, following = await service.list_games(store, status, limit, after)
+    next_cursor = encode_cursor("games", u=following[0].isoformat(), g=following[1], s=status) if following else None
+    return {"games": games, "next_cursor": next_cursor}
 
 
 @router.get("/games/{game_id}", response_model=GameSummary)
-async def game_summary(game: CurrentGame) -> dict:
-    """The public summary: status, phase, powers with codenames; never tokens or identities."""
-    return game.summary()
+async def game_summary(game: CurrentGame, store: StoreDep) -> dict:
+    """The public summary: status, phase, powers with codenames, who has submitted orders for
+    the phase and who is ready (never the orders); never tokens or identities."""
+    active = game.status == "active" and game.phase
+    submissions = await phase_submissions(store, game.game_id, str(game.phase)) if active else {}
+    return {**game.summary(), **who_has_ordered(game.must_act if active else [], submissions)}
 
 
 @router.post("/games/{game_id}/players", status_code=201, response_model=JoinedGame)

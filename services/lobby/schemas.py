@@ -78,6 +78,10 @@ class GameSummary(BaseModel):
     civil_disorder: list[str] = Field(default_factory=list, description="powers that missed their last deadline")
     draw: DrawInfo = Field(default_factory=lambda: DrawInfo(passed=False))
     result: GameResult | None = None
+    submitted: list[str] | None = Field(None, description=(
+        "GET /games/{id}: the powers whose orders for the phase are stored, never the orders "
+        "(null in lists and answers that do not read them)"))
+    ready: list[str] | None = Field(None, description="GET /games/{id}: the powers that marked their orders final")
 
 
 class CreatedGame(GameSummary):
@@ -93,6 +97,7 @@ class JoinedGame(BaseModel):
 
 class GameList(BaseModel):
     games: list[GameSummary]
+    next_cursor: str | None = Field(None, description="pass as ?cursor= for the next page; null: this was the last")
 
 
 class FinishGame(BaseModel):

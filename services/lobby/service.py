@@ -207,6 +207,12 @@ async def vote_draw(store: EventStore, game_id: str, player_id: str, in_favour: 
         return await append_events(tx, state, draws.vote(state, player_id, in_favour), metadata, now)
 
 
-async def list_games(store: EventStore, status: str | None, limit: int) -> list[dict]:
-    rows = await store.list_games(status=status, limit=limit)
-    return [row.summary for row in rows]
+async def list_games(store: EventStore, status: str | None, limit: int,
+                     after: tuple[datetime, str] | None = None) -> tuple[list[dict], tuple[datetime, str] | None]:
+    """A page of the games list, latest changed first, and where the next page starts (None:
+    this was the last). A game that changes while a client pages moves to the front of the
+    list: it is on a fresh first page, never twice in one walk through it."""
+    rows = await store.list_games(status=status, limit=limit + 1, after=after)
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return [row.summary for row in rows], ((rows[-1].updated_at, rows[-1].game_id) if more else None)

@@ -1,4 +1,5 @@
-"""Each player's own webhook for a game: set, read, remove.
+"""Each player's own webhook for a game, and the host's webhook for a channel of the game
+(public events only): set, read, remove.
 
 Runs alone with ``uvicorn services.notifications.api:app``; the delivery worker runs with
 ``python -m services.notifications``.
@@ -17,9 +18,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from shared.errors import Conflict, NotFound, Unprocessable
 from shared.events import from_recorded, to_new_event
-from shared.events_social import WebhookRemoved, WebhookSet, webhooks_stream
+from shared.events_social import (
+    ChannelWebhookRemoved,
+    ChannelWebhookSet,
+    WebhookRemoved,
+    WebhookSet,
+    webhooks_stream,
+)
 from shared.http.app import build_app
-from shared.http.dependencies import CurrentGame, CurrentPlayer, StoreDep, request_metadata
+from shared.http.dependencies import CurrentGame, CurrentPlayer, HostOrOperator, StoreDep, request_metadata
 from shared.settings import Settings
 from shared.text import is_ascii_number
 
@@ -179,6 +186,48 @@ async def remove_webhook(game: CurrentGame, caller: CurrentPlayer, store: StoreD
         await tx.append(webhooks_stream(game.game_id),
                         [to_new_event(WebhookRemoved(player_id=caller.player_id),
                                       request_metadata(request, "player", caller.player_id))], expected_version=None)
+    return Response(status_code=204)
+
+
+async def current_channel_webhook(store, game_id: str) -> str | None:
+    url = None
+    for record in await store.read_stream(webhooks_stream(game_id)):
+        event = from_recorded(record)
+        if isinstance(event, (ChannelWebhookSet, ChannelWebhookRemoved)):
+            url = event.url if isinstance(event, ChannelWebhookSet) else None
+    return url
+
+
+@router.put("/games/{game_id}/channel-webhook", response_model=WebhookOut)
+async def set_channel_webhook(game: CurrentGame, caller: HostOrOperator, body: WebhookIn, store: StoreDep,
+                              request: Request) -> dict:
+    """Where the game's public events go (a Discord channel's webhook, say): phases resolved with
+    the public results, deadlines approaching, the end; the public map attached. Host or operator."""
+    if game.status == "finished":
+        raise Conflict(f"game {game.game_id} is finished", code="game_finished")
+    url = await accept_webhook_url(body.url, request.app.state.settings.webhook_allow_private_hosts)
+    async with store.transaction() as tx:
+        await tx.append(webhooks_stream(game.game_id),
+                        [to_new_event(ChannelWebhookSet(url=url), request_metadata(request, caller.role))],
+                        expected_version=None)
+    return {"url": url}
+
+
+@router.get("/games/{game_id}/channel-webhook", response_model=WebhookOut)
+async def get_channel_webhook(game: CurrentGame, caller: HostOrOperator, store: StoreDep) -> dict:
+    return {"url": await current_channel_webhook(store, game.game_id)}
+
+
+@router.delete("/games/{game_id}/channel-webhook", status_code=204, response_class=Response)
+async def remove_channel_webhook(game: CurrentGame, caller: HostOrOperator, store: StoreDep,
+                                 request: Request) -> Response:
+    """Stop the channel's notifications (those not yet sent are dropped)."""
+    if await current_channel_webhook(store, game.game_id) is None:
+        raise NotFound("this game has no channel webhook", code="webhook_not_found")
+    async with store.transaction() as tx:
+        await tx.append(webhooks_stream(game.game_id),
+                        [to_new_event(ChannelWebhookRemoved(), request_metadata(request, caller.role))],
+                        expected_version=None)
     return Response(status_code=204)
 
 

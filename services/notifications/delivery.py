@@ -9,6 +9,13 @@ worker died) counts too, and the claim after the last one dead-letters the row.
 Each attempt resolves the webhook's host again and connects only to an address it checked
 (``addresses.py``); a host that resolves to a non-public address is a failed attempt too.
 
+Discord (docs/social.md, "Discord"): rows addressed ``discord-dm:{user id}`` are sent as direct
+messages by the server's bot (discord.py), the others posted to their webhook; a payload's
+``_map`` is drawn by the ``render`` function the composition root passes in (the recipient's
+own view of the game; services never import one another) and attached to direct messages and
+to Discord webhooks (multipart) when it fits Discord's upload limit; any other webhook gets the
+JSON payload alone, as before. Without ``render`` no picture is attached.
+
 Health and stopping (docs/deploy.md): ``on_beat(ok)``, when given, is called after each attempt
 recorded and each step (``ok`` false when a step failed), so that a process can report that its
 loop is making progress even while slow webhooks hold a step up. Once ``stop`` is set the worker
@@ -22,9 +29,10 @@ import asyncio
 import logging
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 import httpx
 
@@ -32,11 +40,13 @@ from shared import metrics
 from shared.settings import Settings
 from shared.store import EventStore, utc_now
 
-from . import outbox
+from . import discord, outbox
 from .addresses import AddressRefused, Resolver, webhook_client
 
 log = logging.getLogger("entente.notifications")
 PARALLEL_DELIVERIES = 10
+# draws the picture of a notification: (game_id, power or None for the public, phase or None: now)
+MapRenderer = Callable[[str, str | None, str | None], Awaitable[bytes | None]]
 
 
 @dataclass
@@ -52,11 +62,33 @@ def lease_for(settings: Settings) -> timedelta:
     return timedelta(seconds=settings.webhook_timeout_seconds * 2 + 30)
 
 
-async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed,
-                  timeout: float) -> tuple[str | None, float | None]:
-    """One POST of the payload: (None, None) when delivered, else (why, Retry-After seconds)."""
+async def _picture(payload: dict[str, Any], render: MapRenderer | None) -> bytes | None:
+    """The map a payload asks for, when it can be drawn and fits a Discord message."""
+    wanted = payload.get("_map")
+    if render is None or not isinstance(wanted, dict):
+        return None
     try:
-        response = await client.post(claimed.url, json=claimed.payload, timeout=timeout)
+        png = await render(str(wanted.get("game_id")), wanted.get("power"), wanted.get("phase"))
+    except Exception:  # a picture that cannot be drawn must not stop the notification
+        log.exception("no map for the notification of %s", wanted.get("game_id"))
+        return None
+    return png if png is not None and len(png) <= discord.ATTACHMENT_BYTES else None
+
+
+async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: float, *,
+                  bot: discord.DiscordBot | None = None,
+                  render: MapRenderer | None = None) -> tuple[str | None, float | None]:
+    """One delivery of the payload: (None, None) when delivered, else (why, seconds to wait)."""
+    direct = claimed.url.startswith(discord.DM_PREFIX)
+    wants_picture = direct or discord.is_discord_webhook(claimed.url)
+    png = await _picture(claimed.payload, render) if wants_picture else None
+    payload = {k: v for k, v in claimed.payload.items() if k != "_map"}
+    if direct:
+        if bot is None:
+            return "no Discord bot configured (ENTENTE_DISCORD_BOT_TOKEN)", None
+        return await bot.send_dm(claimed.url.removeprefix(discord.DM_PREFIX), payload, png)
+    try:
+        response = await client.post(claimed.url, timeout=timeout, **discord.message_body(payload, png))
     except httpx.HTTPError as error:
         return f"{type(error).__name__}", None
     except AddressRefused as error:
@@ -66,20 +98,15 @@ async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed,
         return f"{type(error).__name__}: {error}"[:200], None
     if 200 <= response.status_code < 300:
         return None, None
-    retry_after = None
-    if response.status_code == 429:
-        try:
-            retry_after = float(response.headers.get("retry-after", ""))
-        except ValueError:
-            retry_after = None
-    return f"HTTP {response.status_code}", retry_after
+    return f"HTTP {response.status_code}", discord.retry_after(response) if response.status_code == 429 else None
 
 
 async def deliver_due(store: EventStore, settings: Settings, now: datetime,
                       client: httpx.AsyncClient | None = None, limit: int = 50,
                       resolver: Resolver = socket.getaddrinfo,
                       on_beat: Callable[[bool], None] | None = None,
-                      stop: asyncio.Event | None = None) -> DeliveryReport:
+                      stop: asyncio.Event | None = None, *,
+                      bot: discord.DiscordBot | None = None, render: MapRenderer | None = None) -> DeliveryReport:
     """Attempt every notification due at ``now`` (up to ``limit``) and record the outcomes.
     A ``client`` passed in must come from :func:`addresses.webhook_client` (it does the
     address checks); without one, such a client is made with ``resolver``. Once ``stop`` is
@@ -98,7 +125,7 @@ async def deliver_due(store: EventStore, settings: Settings, now: datetime,
             if stop is not None and stop.is_set():
                 unattempted.append(item)
                 return
-            error, retry_after = await attempt(client, item, settings.webhook_timeout_seconds)
+            error, retry_after = await attempt(client, item, settings.webhook_timeout_seconds, bot=bot, render=render)
         retry_at = None if error is None else outbox.next_attempt(
             item.attempts, settings.webhook_max_attempts, settings.webhook_backoff_seconds, now, retry_after)
         status = await outbox.record(store, item, now, error, retry_at)
@@ -133,14 +160,31 @@ async def deliver_due(store: EventStore, settings: Settings, now: datetime,
     return report
 
 
+def discord_bot(settings: Settings) -> discord.DiscordBot | None:
+    """The server's Discord bot, when it has a token (ENTENTE_DISCORD_BOT_TOKEN)."""
+    token = settings.discord_bot_secret()
+    return discord.DiscordBot(settings.discord_api_url, token, timeout=settings.webhook_timeout_seconds) if token \
+        else None
+
+
 async def step(store: EventStore, settings: Settings, now: datetime,
                client: httpx.AsyncClient | None = None, resolver: Resolver = socket.getaddrinfo,
-               on_beat: Callable[[bool], None] | None = None, stop: asyncio.Event | None = None) -> DeliveryReport:
+               on_beat: Callable[[bool], None] | None = None, stop: asyncio.Event | None = None, *,
+               bot: discord.DiscordBot | None = None, render: MapRenderer | None = None) -> DeliveryReport:
     """Catch the projection up with the log, then deliver what is due; one log line for a
-    step that did something (the idle ones at debug level)."""
+    step that did something (the idle ones at debug level). A ``bot`` made here (from the
+    settings) is closed again; a worker passes its own."""
     began = time.perf_counter()
-    read = await outbox.project_all(store, timedelta(minutes=settings.deadline_warning_minutes))
-    report = await deliver_due(store, settings, now, client, resolver=resolver, on_beat=on_beat, stop=stop)
+    read = await outbox.project_all(store, timedelta(minutes=settings.deadline_warning_minutes),
+                                    direct=bool(settings.discord_bot_secret()))
+    own_bot = bot is None
+    bot = bot or discord_bot(settings)
+    try:
+        report = await deliver_due(store, settings, now, client, resolver=resolver, on_beat=on_beat, stop=stop,
+                                   bot=bot, render=render)
+    finally:
+        if own_bot and bot is not None:
+            await bot.aclose()
     busy = read or report.delivered or report.retrying or report.dead
     log.log(logging.INFO if busy else logging.DEBUG, "notification step", extra={
         "events_read": read, "delivered": report.delivered, "retrying": report.retrying, "dead": report.dead,
@@ -151,12 +195,14 @@ async def step(store: EventStore, settings: Settings, now: datetime,
 async def run_worker(store: EventStore, settings: Settings, stop: asyncio.Event,
                      clock: Callable[[], datetime] = utc_now, interval: float = 1.0,
                      resolver: Resolver = socket.getaddrinfo,
-                     on_beat: Callable[[bool], None] | None = None) -> None:
+                     on_beat: Callable[[bool], None] | None = None,
+                     render: MapRenderer | None = None) -> None:
     """Project and deliver until ``stop`` is set (any number of workers may run at once)."""
+    bot = discord_bot(settings)
     async with webhook_client(settings.webhook_allow_private_hosts, resolver) as client:
         while not stop.is_set():
             try:
-                await step(store, settings, clock(), client, on_beat=on_beat, stop=stop)
+                await step(store, settings, clock(), client, on_beat=on_beat, stop=stop, bot=bot, render=render)
             except Exception:  # a broken webhook or a lost connection must not end the worker
                 log.exception("notification step failed; trying again")
                 if on_beat is not None:
@@ -168,3 +214,5 @@ async def run_worker(store: EventStore, settings: Settings, stop: asyncio.Event,
                 await asyncio.wait_for(stop.wait(), interval)
             except TimeoutError:
                 pass
+    if bot is not None:
+        await bot.aclose()

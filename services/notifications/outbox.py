@@ -23,8 +23,19 @@ from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import Any
 
+from shared.credentials import fold_account
 from shared.events import from_recorded, game_stream
-from shared.events_social import WebhookRemoved, WebhookSet, press_stream, webhooks_stream
+from shared.events_social import (
+    ChannelWebhookRemoved,
+    ChannelWebhookSet,
+    SeatLinked,
+    WebhookRemoved,
+    WebhookSet,
+    account_stream,
+    members_stream,
+    press_stream,
+    webhooks_stream,
+)
 from shared.game.state import fold
 from shared.store import (
     ClaimedNotification,
@@ -59,21 +70,26 @@ async def _behind(store: EventStore) -> bool:
 
 
 class _Games:
-    """The game and webhook streams of the games a batch touches, read once per batch."""
+    """The game and webhook streams of the games a batch touches, read once per batch; with
+    ``direct`` (the server has a Discord bot) also who took which seat with a Discord account."""
 
-    def __init__(self, tx: Transaction) -> None:
+    def __init__(self, tx: Transaction, direct: bool = False) -> None:
         self._tx = tx
+        self._direct = direct
         self._streams: dict[str, tuple[list[RecordedEvent], list[RecordedEvent]]] = {}
+        self._discord: dict[str, dict[str, str]] = {}  # game_id -> player_id -> Discord user id
 
     async def context_at(self, game_id: str, position: int) -> Context | None:
         if game_id not in self._streams:
             self._streams[game_id] = (await self._tx.read_stream(game_stream(game_id)),
                                       await self._tx.read_stream(webhooks_stream(game_id)))
+            self._discord[game_id] = await self._discord_ids(game_id) if self._direct else {}
         game_records, hook_records = self._streams[game_id]
         game_events = [from_recorded(r) for r in game_records if r.position <= position]
         if not game_events:
             return None
         webhooks: dict[str, str] = {}
+        channel: str | None = None
         for record in hook_records:
             if record.position <= position:
                 hook = from_recorded(record)
@@ -81,11 +97,29 @@ class _Games:
                     webhooks[hook.player_id] = hook.url
                 elif isinstance(hook, WebhookRemoved):
                     webhooks.pop(hook.player_id, None)
-        return Context(fold(game_events), webhooks)
+                elif isinstance(hook, ChannelWebhookSet):
+                    channel = hook.url
+                elif isinstance(hook, ChannelWebhookRemoved):
+                    channel = None
+        return Context(fold(game_events), webhooks, dict(self._discord[game_id]), channel)
+
+    async def _discord_ids(self, game_id: str) -> dict[str, str]:
+        """player_id -> Discord user id of the seats taken by accounts signed in with Discord."""
+        found = {}
+        for record in await self._tx.read_stream(members_stream(game_id)):
+            linked = from_recorded(record)
+            if not isinstance(linked, SeatLinked):
+                continue
+            records = await self._tx.read_stream(account_stream(linked.account_id))
+            account = fold_account(from_recorded(r) for r in records)
+            if account is not None and account.provider == "discord":
+                found[linked.player_id] = account.provider_user_id
+        return found
 
 
-async def project(store: EventStore, warning: timedelta, batch: int = 500) -> int:
-    """Plan the notifications of the next ``batch`` events of the log; how many were read."""
+async def project(store: EventStore, warning: timedelta, batch: int = 500, *, direct: bool = False) -> int:
+    """Plan the notifications of the next ``batch`` events of the log; how many were read.
+    ``direct``: also the direct messages of seats taken with a Discord account."""
     if not await _behind(store):
         return 0  # nothing new: no write transaction (on SQLite, no writer's lock every second)
     async with store.transaction() as tx:
@@ -93,7 +127,7 @@ async def project(store: EventStore, warning: timedelta, batch: int = 500) -> in
         records = await tx.read_all(after, batch)
         if not records:
             return 0
-        games = _Games(tx)
+        games = _Games(tx, direct)
         for record in records:
             game_id = game_of(record.stream_id)
             if game_id is None or record.stream_id not in (game_stream(game_id), press_stream(game_id),
@@ -116,10 +150,10 @@ async def project(store: EventStore, warning: timedelta, batch: int = 500) -> in
     return len(records)
 
 
-async def project_all(store: EventStore, warning: timedelta, batch: int = 500) -> int:
+async def project_all(store: EventStore, warning: timedelta, batch: int = 500, *, direct: bool = False) -> int:
     """Run the projection until it has caught up with the log."""
     total = 0
-    while read := await project(store, warning, batch):
+    while read := await project(store, warning, batch, direct=direct):
         total += read
     return total
 

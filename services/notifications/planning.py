@@ -1,17 +1,29 @@
 """What notifications an event of the log causes: pure, so the projection only does I/O.
 
-Each notification goes to one player's own webhook, is about that player's seat only, and
-names other players by power and codename, never by identity. Kinds:
+A seat's notifications go to its own webhook and, when its player signed in with Discord and
+the server has a Discord bot, as direct messages from the bot; each is about that seat only
+and names other players by power and codename, never by identity. A game's channel webhook
+(set by the host) gets the public events only, as the public sees them. Kinds:
 
 - ``message_received``: a press message, to every seat that may read it except the sender's;
-- ``phase_resolved``: to every seat with a webhook; ``game_finished`` likewise at the end;
-- ``deadline_approaching``: to the seats that must act, ``warning`` before the deadline; a
-  resolution, pause, extension or the end cancels the reminder not yet sent (an extension or a
-  resumption plans a new one, and so does a webhook set during the phase).
+- ``phase_resolved``: to every seat and the channel, with the results the public may see
+  (the variant's ``history_view`` for nobody: every order in the standard game, none in Tale
+  of Ekonia); ``game_finished`` likewise at the end;
+- ``deadline_approaching``: to the seats that must act and the channel, ``warning`` before the
+  deadline (a Discord timestamp, ``<t:…:R>``); a resolution, pause, extension or the end
+  cancels the reminder not yet sent (an extension or a resumption plans a new one, and so does
+  a webhook set during the phase).
+
+Payloads are Discord's message shape within its limits (discord.py), the facts for machines
+under ``entente``, and under ``_map`` which picture delivery attaches: the recipient's own
+view (the public one for the channel), drawn when the notification is sent.
+
+Recipients in the outbox's ``player_id``: a seat's player id (its webhook), the player id with
+``@discord`` (its direct messages), ``#channel`` (the game's channel webhook).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -24,11 +36,16 @@ from shared.events import (
     GameResumed,
     PhaseResolved,
 )
-from shared.events_social import MessageSent, WebhookRemoved, WebhookSet
+from shared.events_social import ChannelWebhookRemoved, ChannelWebhookSet, MessageSent, WebhookRemoved, WebhookSet
 from shared.game.state import GameState
+from shared.rules.variants import get_variant
 from shared.store import RecordedEvent
 
+from . import discord
+
 MESSAGE_PREVIEW = 500
+CHANNEL = "#channel"
+DIRECT = "@discord"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,10 +72,20 @@ class Cancel:
 
 @dataclass(frozen=True, slots=True)
 class Context:
-    """The game as it was at the event, and the players' webhooks then (player_id -> URL)."""
+    """The game as it was at the event, the players' webhooks then (player_id -> URL), the
+    Discord ids of the players who signed in with Discord (when the server has a bot), and the
+    game's channel webhook."""
 
     state: GameState
     webhooks: dict[str, str]
+    direct: dict[str, str] = field(default_factory=dict)  # player_id -> Discord user id
+    channel: str | None = None
+
+    def seats(self) -> list[tuple[str, str, str]]:
+        """(recipient, player_id, address) of every seat's webhook and direct messages."""
+        found = [(player_id, player_id, url) for player_id, url in self.webhooks.items()]
+        found += [(player_id + DIRECT, player_id, discord.DM_PREFIX + user) for player_id, user in self.direct.items()]
+        return sorted(found)
 
 
 def plan(record: RecordedEvent, event: Event, context: Context,
@@ -68,13 +95,16 @@ def plan(record: RecordedEvent, event: Event, context: Context,
         return _message(record, event, context), []
     if isinstance(event, PhaseResolved):
         cancel = [Cancel(game_id, "deadline_approaching", event.phase)]
-        text = f"{state.name}: {event.phase} is resolved; next: {event.next_phase}."
+        text = f"**{state.name}**: {event.phase} is resolved; next: {event.next_phase}."
         return _to_all(record, context, "phase_resolved", event.phase, text,
-                       {"next_phase": event.next_phase, "winners": list(event.winners)}), cancel
+                       {"next_phase": event.next_phase, "winners": list(event.winners)},
+                       [_results(state, event)], event.phase), cancel
     if isinstance(event, GameFinished):
-        text = f"{state.name} has ended ({event.reason})."
+        ending = {"victory": f"won by {', '.join(event.winners)}", "draw": f"drawn by {', '.join(event.drawn)}",
+                  "abandoned": "abandoned"}[event.reason]
+        text = f"**{state.name}** has ended: {ending}."
         return (_to_all(record, context, "game_finished", event.phase, text,
-                        {"reason": event.reason, "winners": list(event.winners)}),
+                        {"reason": event.reason, "winners": list(event.winners)}, [], None),
                 [Cancel(game_id, "deadline_approaching")])
     if isinstance(event, (DeadlineSet, DeadlineExtended, GameResumed)):
         return _deadline(record, event.phase, event.deadline, context, warning), \
@@ -89,24 +119,63 @@ def plan(record: RecordedEvent, event: Event, context: Context,
         reminder = (_deadline(record, state.phase or "", deadline, context, warning, only=event.player_id)
                     if deadline else [])
         return reminder, [Cancel(game_id, "deadline_approaching", None, event.player_id)]
+    if isinstance(event, ChannelWebhookSet):
+        deadline = state.deadline
+        reminder = (_deadline(record, state.phase or "", deadline, context, warning, only=CHANNEL)
+                    if deadline else [])
+        return reminder, [Cancel(game_id, None, None, CHANNEL)]
+    if isinstance(event, ChannelWebhookRemoved):
+        return [], [Cancel(game_id, None, None, CHANNEL)]
     return [], []
 
 
-def _payload(kind: str, game_id: str, phase: str | None, content: str, facts: dict[str, Any]) -> dict[str, Any]:
-    """Discord's webhook shape (``content``; mentions switched off, so a message's text cannot
-    ping anyone) plus the same facts for machines under ``entente``."""
-    return {"content": content[:2000], "allowed_mentions": {"parse": []},
-            "entente": {"kind": kind, "game_id": game_id, "phase": phase, **facts}}
+def _payload(kind: str, game_id: str, phase: str | None, content: str, facts: dict[str, Any],
+             embeds: list[dict[str, Any]] | None = None, picture: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Discord's message shape (``content``, ``embeds``; mentions switched off, so a message's
+    text cannot ping anyone), cut to Discord's limits, plus the same facts for machines under
+    ``entente`` and the picture to attach under ``_map``."""
+    body: dict[str, Any] = {"content": content, "allowed_mentions": {"parse": []},
+                            "entente": {"kind": kind, "game_id": game_id, "phase": phase, **facts}}
+    if embeds:
+        body["embeds"] = embeds
+    body = discord.fitted(body)
+    if picture is not None:
+        body["_map"] = {"game_id": game_id, **picture}
+    return body
+
+
+def _results(state: GameState, event: PhaseResolved) -> dict[str, Any]:
+    """The phase's results as the public may see them (the variant's ``history_view``)."""
+    seen = get_variant(state.variant).history_view(event.model_dump(mode="json"), None)
+    fields = []
+    for power, results in sorted(seen.get("orders", {}).items()):
+        lines = [r["order"] + ("" if r["result"] in ("succeeds", "ok") else f" ({r['result']})") for r in results]
+        if lines:
+            fields.append({"name": power.title(), "value": "\n".join(lines), "inline": True})
+    won = f"; won by {', '.join(event.winners)}" if event.winners else ""
+    return {"title": f"{event.phase} resolved", "description": f"Next: {event.next_phase}{won}",
+            "fields": fields, "footer": {"text": state.name}}
+
+
+def _first_power(state: GameState, player_id: str) -> str | None:
+    powers = state.powers_of(player_id)
+    return powers[0] if powers else None
 
 
 def _to_all(record: RecordedEvent, context: Context, kind: str, phase: str, content: str,
-            facts: dict[str, Any]) -> list[Planned]:
-    game_id = context.state.game_id
-    return [Planned(f"{record.position}:{player_id}", game_id, player_id, kind, phase, url,
-                    _payload(kind, game_id, phase, content,
-                             {**facts, "your_powers": context.state.powers_of(player_id)}),
-                    record.recorded_at)
-            for player_id, url in sorted(context.webhooks.items())]
+            facts: dict[str, Any], embeds: list[dict[str, Any]], picture_phase: str | None) -> list[Planned]:
+    """A public event, to every seat (as its own view draws it) and to the channel (public)."""
+    state, game_id = context.state, context.state.game_id
+    planned = [Planned(f"{record.position}:{recipient}", game_id, recipient, kind, phase, url,
+                       _payload(kind, game_id, phase, content, {**facts, "your_powers": state.powers_of(player_id)},
+                                embeds, {"phase": picture_phase, "power": _first_power(state, player_id)}),
+                       record.recorded_at)
+               for recipient, player_id, url in context.seats()]
+    if context.channel:
+        planned.append(Planned(f"{record.position}:{CHANNEL}", game_id, CHANNEL, kind, phase, context.channel,
+                               _payload(kind, game_id, phase, content, facts, embeds,
+                                        {"phase": picture_phase, "power": None}), record.recorded_at))
+    return planned
 
 
 def _message(record: RecordedEvent, message: MessageSent, context: Context) -> list[Planned]:
@@ -116,14 +185,14 @@ def _message(record: RecordedEvent, message: MessageSent, context: Context) -> l
     scope = "public" if message.recipients is None else "private"
     content = f"{state.name}: {scope} message from {message.sender} ({message.codename}): {preview}"
     planned = []
-    for player_id, url in sorted(context.webhooks.items()):
+    for recipient, player_id, url in context.seats():
         powers = set(state.powers_of(player_id))
         if not powers & readers or message.sender in powers:
             continue
         facts = {"from": {"power": message.sender, "codename": message.codename},
                  "to": "all" if message.recipients is None else list(message.recipients),
                  "text": preview, "message_id": message.message_id}
-        planned.append(Planned(f"{record.position}:{player_id}", game_id, player_id, "message_received",
+        planned.append(Planned(f"{record.position}:{recipient}", game_id, recipient, "message_received",
                                message.phase, url, _payload("message_received", game_id, message.phase, content, facts),
                                record.recorded_at))
     return planned
@@ -135,16 +204,24 @@ def _deadline(record: RecordedEvent, phase: str, deadline: datetime, context: Co
     if state.status != "active":
         return []
     must_act = set(state.must_act)
+    due, when = max(deadline - warning, record.recorded_at), discord.timestamp(deadline)
     planned = []
-    for player_id, url in sorted(context.webhooks.items()):
+    for recipient, player_id, url in context.seats():
         owing = sorted(must_act & set(state.powers_of(player_id)))
         if not owing or only not in (None, player_id):
             continue
-        content = (f"{state.name}: the deadline of {phase} is {deadline.isoformat()}; "
-                   f"orders are due for {', '.join(owing)}.")
-        planned.append(Planned(f"deadline:{game_id}:{phase}:{deadline.isoformat()}:{player_id}", game_id, player_id,
+        content = (f"**{state.name}**: orders for {phase} are due {when} ({discord.timestamp(deadline, 'f')}) "
+                   f"for {', '.join(owing)}.")
+        planned.append(Planned(f"deadline:{game_id}:{phase}:{deadline.isoformat()}:{recipient}", game_id, recipient,
                                "deadline_approaching", phase, url,
                                _payload("deadline_approaching", game_id, phase, content,
-                                        {"deadline": deadline.isoformat(), "your_powers": owing}),
-                               max(deadline - warning, record.recorded_at)))
+                                        {"deadline": deadline.isoformat(), "your_powers": owing}, None,
+                                        {"phase": phase, "power": owing[0]}), due))
+    if context.channel and only in (None, CHANNEL):
+        content = f"**{state.name}**: the deadline of {phase} is {when} ({discord.timestamp(deadline, 'f')})."
+        planned.append(Planned(f"deadline:{game_id}:{phase}:{deadline.isoformat()}:{CHANNEL}", game_id, CHANNEL,
+                               "deadline_approaching", phase, context.channel,
+                               _payload("deadline_approaching", game_id, phase, content,
+                                        {"deadline": deadline.isoformat()}, None, {"phase": phase, "power": None}),
+                               due))
     return planned

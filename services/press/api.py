@@ -9,8 +9,10 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from shared.errors import BadRequest
 from shared.http.app import build_app
 from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, StoreDep, request_metadata
+from shared.http.paging import DEFAULT_LIMIT, MAX_CURSOR_LENGTH, decode_cursor, encode_cursor
 from shared.settings import Settings
 from shared.text import UserText
 
@@ -47,6 +49,10 @@ class Message(BaseModel):
 
 class MessageList(BaseModel):
     messages: list[Message]
+    next_cursor: str | None = Field(None, description=(
+        "the cursor after the last message of this page: pass it as ?cursor= for the messages that follow, "
+        "now or later (null: no message yet)"))
+    more: bool = Field(False, description="more messages follow already: ask again with next_cursor")
 
 
 @router.post("/games/{game_id}/messages", status_code=201, response_model=Message, response_model_by_alias=True)
@@ -61,11 +67,32 @@ async def send(game: CurrentGame, caller: CurrentPlayer, body: SendMessage, stor
 
 @router.get("/games/{game_id}/messages", response_model=MessageList, response_model_by_alias=True)
 async def read(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
-               after: Annotated[int, Query(ge=0, description="only messages after this log position")] = 0) -> dict:
-    """The messages the caller may read: public ones, and private ones they sent or received.
-    Without a player token: public messages only; the operator reads everything."""
+               after: Annotated[int, Query(ge=0, description="only messages after this log position")] = 0,
+               cursor: Annotated[str | None, Query(max_length=MAX_CURSOR_LENGTH, description=(
+                   "next_cursor of an earlier answer: only the messages after it"))] = None,
+               limit: Annotated[int, Query(ge=1, le=500)] = DEFAULT_LIMIT) -> dict:
+    """The messages the caller may read, oldest first, a page at a time: public ones, and
+    private ones they sent or received. Without a player token: public messages only; the
+    operator reads everything."""
     powers = None if caller.is_operator else game.powers_of(caller.player_id)
-    return {"messages": await service.read_messages(store, game.game_id, powers, after)}
+    readable = await service.read_messages(store, game.game_id, powers, after)
+    return message_page(readable, cursor, limit)
+
+
+def message_page(readable: list[dict[str, Any]], cursor: str | None, limit: int) -> dict[str, Any]:
+    """A page of the messages a caller reads. The cursor names the last message a page held by
+    its id, which its reader saw: it counts nothing else of the log, and one made by a reader
+    of other messages points at none of this reader's (400 invalid_cursor)."""
+    start = 0
+    if cursor is not None:
+        last = decode_cursor(cursor, "messages").get("m")
+        start = next((i + 1 for i, m in enumerate(readable) if m["id"] == last), -1)
+        if start < 0:
+            raise BadRequest("this cursor names no message you read; start again without one",
+                             code="invalid_cursor", where="query.cursor")
+    page = readable[start:start + limit]
+    next_cursor = encode_cursor("messages", m=page[-1]["id"]) if page else cursor
+    return {"messages": page, "next_cursor": next_cursor, "more": start + limit < len(readable)}
 
 
 def create_app(settings: Settings | None = None):

@@ -14,6 +14,7 @@ from shared.http.app import build_app
 from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
 from shared.settings import Settings
 
+from .past import checked_phase, past_view
 from .schemas import GameView
 from .view import view_of, viewer_for
 
@@ -22,9 +23,16 @@ router = APIRouter(tags=["visibility"])
 
 @router.get("/games/{game_id}/view", response_model=GameView)
 async def game_view(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
-                    power: Annotated[str | None, Query(max_length=20)] = None) -> dict[str, Any]:
-    """The caller's view: a player's own power (and own pending orders); public without a token."""
+                    power: Annotated[str | None, Query(max_length=20)] = None,
+                    phase: Annotated[str | None, Query(max_length=20, description=(
+                        "a resolved phase, e.g. F1903M: the game as it stood then, as the caller "
+                        "may see it (default: now)"))] = None) -> dict[str, Any]:
+    """The caller's view: a player's own power (and own pending orders); public without a token.
+    With ``phase``, the board that phase was played from and its resolution."""
     viewer = viewer_for(caller, game, power)
+    index = checked_phase(game, phase)
+    if index is not None:
+        return past_view(game, index, viewer)
     active = game.status == "active" and game.phase
     submissions = await phase_submissions(store, game.game_id, str(game.phase)) if active else {}
     return view_of(game, submissions, viewer)

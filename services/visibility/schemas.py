@@ -1,9 +1,19 @@
-"""The shape of a view, for the OpenAPI document (the projection itself is view.py)."""
+"""The shape of a view, for the OpenAPI document (the projection itself is view.py).
+
+Positions come in the shapes of the variants: the Diplomacy board's (standard), the Dirigible
+variant's (the same with supply points and devastation) and Tale of Ekonia's (the public map
+and the viewer's own section, shared/rules/ekonia/policy.py). Every model lets through keys it
+does not name, so a variant that shows more never breaks a client that reads less.
+"""
 from __future__ import annotations
 
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from shared.http.models import StructuredOrder
+
+Open = ConfigDict(extra="allow")
 
 
 class GameInfo(BaseModel):
@@ -31,47 +41,115 @@ class DislodgedView(BaseModel):
     retreats: list[str]
 
 
-class PositionView(BaseModel):
-    """The board as the variant lets the viewer see it. Standard: units and centres per power,
-    dislodged units, builds or removals per power in adjustment phases; other variants add
-    their own fields (dirigible: points, devastated; see docs/rules/)."""
+class BoardPosition(BaseModel):
+    """The standard board: units (``A PAR``) and supply centres by power, the dislodged units of
+    a retreat phase, builds allowed (positive) or removals owed (negative) in adjustment phases."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = Open
     phase: str
+    units: dict[str, list[str]]
+    centres: dict[str, list[str]]
+    adjustments: dict[str, int]
+    dislodged: list[DislodgedView]
+
+
+class DirigiblePosition(BoardPosition):
+    """The Dirigible board: dirigibles (``D LON``) among the units, the centres devastated this
+    year, and in a Winter each power's supply points and balance (docs/rules/dirigible.md)."""
+
+    devastated: list[str]
+    points: dict[str, int]
+    balance: dict[str, int]
+
+
+class EkoniaUnit(BaseModel):
+    model_config = Open
+    type: str
+    owner: str
+    location: str
+
+
+class EkoniaPosition(BaseModel):
+    """Tale of Ekonia: ``public`` (the same for everyone), ``own`` (a state's player: everything
+    of its own), and the units the map shows, centres and who survives, per state, for the lobby
+    (docs/rules/ekonia.md, section 14)."""
+
+    model_config = Open
+    phase: str
+    units: dict[str, list[EkoniaUnit]]
+    centres: dict[str, list[str]]
+    surviving: list[str]
+    public: dict[str, Any]
+    own: dict[str, Any] | None = Field(None, exclude_if=lambda value: value is None)
+
+
+Position = EkoniaPosition | DirigiblePosition | BoardPosition
 
 
 class ResultView(BaseModel):
+    model_config = Open
     order: str
     result: Literal["succeeds", "fails", "void", "ok", "failed", "invalid"]  # the last three: Ekonia
     reason: str
+    structured: StructuredOrder
 
 
 class ResolvedPhaseView(BaseModel):
     """A resolved phase as the variant lets the viewer see it (``history_view``): every order
     in the standard game; in Tale of Ekonia the viewer's own orders and the turn's details
-    the policy shows them (shared/rules/ekonia/policy.py)."""
+    the policy shows them (shared/rules/ekonia/policy.py); ``position``: the board the phase
+    was played from, as the viewer saw it."""
 
+    model_config = Open
     phase: str
     orders: dict[str, list[ResultView]]
     dislodged: list[DislodgedView]
     next_phase: str
     details: dict[str, Any] | None = None
+    position: Position
 
 
 class PowerView(BaseModel):
     codename: str
 
 
+class ClockView(BaseModel):
+    deadline: str | None = Field(None, description="when the current phase resolves (ISO 8601, UTC)")
+    paused_until: str | None = None
+    phase_minutes: int = 0
+    extended_minutes: int = 0
+
+
+class DrawView(BaseModel):
+    passed: bool
+    your_vote: bool | None = None
+    votes: dict[str, bool] | None = Field(None, description="every power's vote, only in games with public votes",
+                                          exclude_if=lambda value: value is None)
+
+
+class ResultInfo(BaseModel):
+    reason: Literal["victory", "draw", "abandoned"] | None
+    winners: list[str]
+    drawn: list[str]
+
+
 class GameView(BaseModel):
     game: GameInfo
     viewer: ViewerInfo
     powers: dict[str, PowerView]
-    position: PositionView | None
+    position: Position | None
     must_act: list[str]
-    orders: dict[str, list[str]]
+    submitted: list[str] = Field(..., description=(
+        "powers whose orders for the phase are stored (an empty submission counts); never the orders"))
+    ready: list[str] | None = Field(..., description=(
+        "powers that marked their orders final; null in a past phase's view (not kept)"))
+    orders: dict[str, list[str]] = Field(..., description="pending orders the caller may see, as text")
+    structured_orders: dict[str, list[StructuredOrder]] = Field(..., description="the same, structured")
     history: list[ResolvedPhaseView]
     winners: list[str]
-    clock: dict[str, Any] | None = None  # deadline, paused_until, phase_minutes, extended_minutes
+    clock: ClockView | None = None
     civil_disorder: list[str] = []  # powers that missed their last deadline
-    draw: dict[str, Any] = {}  # passed, your_vote (and votes, with public votes)
-    result: dict[str, Any] | None = None  # reason, winners, drawn once the game is over
+    draw: DrawView
+    result: ResultInfo | None = None
+    resolution: ResolvedPhaseView | None = Field(None, description=(
+        "with ?phase=: that phase's orders and results as the caller's history shows them"))

@@ -12,6 +12,7 @@ field:
 | units, centres, dislodged      | yes              | yes               | yes      |
 | resolved phases (see below)    | yes              | yes               | yes      |
 | pending orders of this phase   | own only         | none              | all      |
+| who has submitted, who is ready| yes              | yes               | yes      |
 | token hashes, player ids, seed | never            | never             | never    |
 | clock, civil disorder, result  | yes              | yes               | yes      |
 | draw votes                     | own seat's only  | passed or not     | passed or not |
@@ -20,20 +21,24 @@ field:
 variant's ``history_view``: in the standard game all orders and results; in Tale of Ekonia the
 viewer's own orders and the details its visibility policy allows (shared/rules/ekonia/policy.py).
 A player whose seat plays several powers (games for fewer than seven) sees as one of them, with
-the pending orders of all of them.
+the pending orders of all of them. Each resolved phase carries the position it was played from,
+as the variant's ``view`` shows it to this viewer; orders come as text and as structured values
+(the variant's ``describe_order``). ``past_view`` is the game as it stood at a resolved phase
+(``GET /games/{id}/view?phase=``), built from the same pieces.
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from shared.auth import Caller
 from shared.errors import Forbidden, Unprocessable
-from shared.events import Event, OrdersSubmitted, ReadySet
+from shared.events import Event, OrdersSubmitted, PhaseResolved, ReadySet
 from shared.game.state import GameState, fold
-from shared.game.submissions import PowerSubmission, latest_submissions, submitted_orders
-from shared.rules.variants import get_variant
+from shared.game.submissions import PowerSubmission, latest_submissions, submitted_orders, who_has_ordered
+from shared.rules.variants import Variant, get_variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +87,8 @@ def view(events: Iterable[Event], viewer: Viewer) -> dict[str, Any]:
 def view_of(state: GameState, submissions: Mapping[str, PowerSubmission], viewer: Viewer) -> dict[str, Any]:
     """The viewer's picture of ``state``, whose current phase has these latest submissions."""
     summary = state.summary()
+    pending = _pending_orders(submissions, state, viewer)
+    active = state.status == "active"
     return {
         "game": {"id": state.game_id, "name": state.name, "variant": state.variant,
                  "status": state.status, "phase": state.phase,
@@ -90,14 +97,17 @@ def view_of(state: GameState, submissions: Mapping[str, PowerSubmission], viewer
                    "powers": list(viewer.powers or ((viewer.power,) if viewer.power else ()))},
         "powers": _powers(state),
         "position": _position(state, viewer),
-        "must_act": list(state.must_act) if state.status == "active" else [],
-        "orders": _pending_orders(submissions, state, viewer),
+        "must_act": list(state.must_act) if active else [],
+        **(who_has_ordered(state.must_act, dict(submissions)) if active else {"submitted": [], "ready": []}),
+        "orders": pending,
+        "structured_orders": _structured(state, pending),
         "history": _history(state, viewer),
         "winners": list(state.winners),
         "clock": summary["clock"],
         "civil_disorder": summary["civil_disorder"],
         "draw": _draw(state, summary["draw"], viewer),
         "result": summary["result"],
+        "resolution": None,  # a past phase's view (past.py) holds that phase's resolution here
     }
 
 
@@ -129,6 +139,14 @@ def _pending_orders(submissions: Mapping[str, PowerSubmission], state: GameState
     return {power: orders for power, orders in sorted(latest.items()) if power in own}
 
 
+def _structured(state: GameState, pending: Mapping[str, list[str]]) -> dict[str, list[dict[str, Any]]]:
+    """The pending orders as structured values, beside their texts."""
+    if not pending:
+        return {}
+    variant, phase = get_variant(state.variant), str(state.phase)
+    return {power: [variant.describe_order(text, phase, power) for text in texts] for power, texts in pending.items()}
+
+
 def _history(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
     """Each resolved phase as the variant lets the viewer see it (``history_view``): every
     order in the standard game; in Tale of Ekonia a state's own orders and what the policy
@@ -136,4 +154,35 @@ def _history(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
     ``GET .../events``)."""
     variant = get_variant(state.variant)
     power = viewer.power if viewer.kind == "power" else None
-    return [variant.history_view(event.model_dump(mode="json"), power) for event in state.resolved]
+    return [_remembered_entry(state.game_id, variant, event, power) for event in state.resolved]
+
+
+_ENTRIES: OrderedDict[tuple[str, str, str, str | None], dict[str, Any]] = OrderedDict()
+ENTRIES_KEPT = 4096  # history entries a process remembers (a long game's view re-reads each on every change)
+
+
+def _remembered_entry(game_id: str, variant: Variant, event: PhaseResolved, power: str | None) -> dict[str, Any]:
+    """``history_entry``, remembered: a resolved phase never changes, so its entry for one
+    viewer is the same on every request (views and the stream render them again and again).
+    The entries handed out are shared: never change one."""
+    key = (game_id, variant.name, event.phase, power)
+    entry = _ENTRIES.get(key)
+    if entry is None:
+        entry = history_entry(variant, event, power)
+        _ENTRIES[key] = entry
+        if len(_ENTRIES) > ENTRIES_KEPT:
+            _ENTRIES.popitem(last=False)
+    else:
+        _ENTRIES.move_to_end(key)
+    return entry
+
+
+def history_entry(variant: Variant, event: PhaseResolved, power: str | None) -> dict[str, Any]:
+    """One resolved phase as ``power`` (None: the public) may see it: the variant's
+    ``history_view`` of it, each order also structured, and ``position``: the board it was
+    played from, as the variant's ``view`` showed it to the same viewer then."""
+    entry = variant.history_view(event.model_dump(mode="json"), power)
+    orders = {owner: [{**result, "structured": variant.describe_order(result["order"], event.phase, owner)}
+                      for result in results]
+              for owner, results in entry.get("orders", {}).items()}
+    return {**entry, "orders": orders, "position": variant.view(event.position_before, power)}

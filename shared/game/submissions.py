@@ -34,3 +34,14 @@ def latest_submissions(events: Iterable[Event], phase: str | None = None) -> dic
 def submitted_orders(submissions: dict[str, PowerSubmission]) -> dict[str, list[str]]:
     """POWER -> orders, for the powers that submitted something."""
     return {power: list(s.orders) for power, s in submissions.items() if s.orders is not None}
+
+
+def who_has_ordered(must_act: Iterable[str], submissions: dict[str, PowerSubmission]) -> dict[str, list[str]]:
+    """``submitted``: the powers that must act whose orders for the phase are stored (an empty
+    submission counts: it holds everything); ``ready``: those of them that marked them final.
+    Never the orders themselves. Public in every variant (docs/api.md, "Who has ordered"): that
+    a power has sent orders says nothing of what they are. A power that is out or sits out has
+    nothing to submit and is in neither list."""
+    acting = set(must_act)
+    submitted = sorted(p for p, s in submissions.items() if p in acting and s.orders is not None)
+    return {"submitted": submitted, "ready": [p for p in submitted if submissions[p].ready]}

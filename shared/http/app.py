@@ -1,7 +1,9 @@
 """The app factory every service uses: settings checked and the store opened in the lifespan,
 the one error shape installed, request bodies limited and checked (body.py), account and bot
-tokens resolved (middleware.py), each request counted, timed and logged under its request id
-(observability.py), the routers mounted, ``/healthz`` and ``/metrics``.
+tokens resolved (middleware.py), cross-origin requests from ``ENTENTE_CORS_ORIGINS`` (cors.py),
+each request counted, timed and logged under its request id (observability.py), the routers
+mounted, ``/healthz`` and ``/metrics``, and the OpenAPI document completed with every route's
+errors and security (openapi.py).
 """
 from __future__ import annotations
 
@@ -17,9 +19,11 @@ from shared.settings import Settings
 from shared.store import open_store
 
 from .body import RequestBodyGate
+from .cors import CORSMiddleware
 from .errors import install_error_handlers
 from .middleware import SocialAuthMiddleware
 from .observability import DRAINING, RequestObservability, metrics_endpoint
+from .openapi import install_openapi
 
 log = logging.getLogger("entente")
 
@@ -46,7 +50,8 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
     install_error_handlers(app)
     app.add_middleware(SocialAuthMiddleware)
     app.add_middleware(RequestBodyGate)  # runs before any token is read
-    app.add_middleware(RequestObservability)  # added last: the outermost, so it sees every answer
+    app.add_middleware(RequestObservability)  # sees every answer, the refusals of the inner layers too
+    app.add_middleware(CORSMiddleware)  # added last: the outermost, so every answer carries it
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:
@@ -57,4 +62,5 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
 
     for router in routers:
         app.include_router(router)
+    install_openapi(app)
     return app

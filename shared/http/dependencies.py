@@ -4,7 +4,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Request, Security
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from shared.auth import MAX_TOKEN_LENGTH, Caller, identify, require
 from shared.clock import SYSTEM_CLOCK, Clock
@@ -13,10 +14,17 @@ from shared.game.repository import read_game
 from shared.game.state import GameState
 from shared.store import EventStore
 
+# declares the bearer scheme in the OpenAPI document (shared/http/openapi.py); the header itself
+# is read below, so that a malformed one gets our own 401
+BEARER_SCHEME = HTTPBearer(auto_error=False, scheme_name="bearer")
 
-async def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
+
+async def bearer_token(request: Request,
+                       _scheme: Annotated[HTTPAuthorizationCredentials | None, Security(BEARER_SCHEME)] = None,
+                       ) -> str | None:
     """The token of an ``Authorization: Bearer`` header, None without the header (``async``:
     FastAPI would run a plain function in a worker thread)."""
+    authorization = request.headers.get("authorization")
     if authorization is None:
         return None
     scheme, _, token = authorization.strip().partition(" ")

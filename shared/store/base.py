@@ -197,8 +197,10 @@ class Transaction(ABC):
         """
 
     @abstractmethod
-    async def list_games(self, status: str | None = None, limit: int = 100) -> list[GameRow]:
-        """The latest updated games first."""
+    async def list_games(self, status: str | None = None, limit: int = 100,
+                         after: tuple[datetime, str] | None = None) -> list[GameRow]:
+        """The latest updated games first (then by id); with ``after`` (a row's ``updated_at``
+        and id), only the rows that come after it in that order: a page of the list."""
 
     @abstractmethod
     async def oldest_due_deadline(self, now: datetime) -> datetime | None:
@@ -378,9 +380,10 @@ class EventStore(ABC):
         async with self._statement() as tx:
             return await tx.get_game(game_id)
 
-    async def list_games(self, status: str | None = None, limit: int = 100) -> list[GameRow]:
+    async def list_games(self, status: str | None = None, limit: int = 100,
+                         after: tuple[datetime, str] | None = None) -> list[GameRow]:
         async with self._statement() as tx:
-            return await tx.list_games(status, limit)
+            return await tx.list_games(status, limit, after)
 
     async def projection_position(self, name: str) -> int:
         async with self._statement() as tx:

@@ -84,6 +84,9 @@ LIST_GAMES = f"SELECT {_GAME_COLUMNS} FROM games ORDER BY updated_at DESC, game_
 LIST_GAMES_WITH_STATUS = (f"SELECT {_GAME_COLUMNS} FROM games WHERE status = $1 "
                           "ORDER BY updated_at DESC, game_id LIMIT $2")
 OLDEST_DUE = "SELECT min(deadline) FROM games WHERE deadline IS NOT NULL AND deadline <= $1"
+LIST_GAMES_AFTER = (f"SELECT {_GAME_COLUMNS} FROM games WHERE ($1::text IS NULL OR status = $1) "
+                    "AND (updated_at < $2 OR (updated_at = $2 AND game_id > $3)) "
+                    "ORDER BY updated_at DESC, game_id LIMIT $4")
 LOCK_GAME = {"none": "SELECT game_id FROM games WHERE game_id = $1",
              "share": "SELECT game_id FROM games WHERE game_id = $1 FOR SHARE",
              "exclusive": "SELECT game_id FROM games WHERE game_id = $1 FOR UPDATE"}
@@ -272,8 +275,11 @@ class PostgresTransaction(Transaction):
     async def due_games(self, now: datetime, limit: int, *, claim: bool = False) -> list[GameRow]:
         return [game(row) for row in await self._live().fetch(DUE_GAMES[claim], as_utc(now), limit)]
 
-    async def list_games(self, status: str | None = None, limit: int = 100) -> list[GameRow]:
-        if status is None:
+    async def list_games(self, status: str | None = None, limit: int = 100,
+                         after: tuple[datetime, str] | None = None) -> list[GameRow]:
+        if after is not None:
+            rows = await self._live().fetch(LIST_GAMES_AFTER, status, as_utc(after[0]), after[1], limit)
+        elif status is None:
             rows = await self._live().fetch(LIST_GAMES, limit)
         else:
             rows = await self._live().fetch(LIST_GAMES_WITH_STATUS, status, limit)

@@ -69,6 +69,9 @@ DUE_GAMES = (f"SELECT {_GAME_COLUMNS} FROM games WHERE deadline IS NOT NULL AND 
              "ORDER BY deadline, game_id LIMIT ?")
 LIST_GAMES = f"SELECT {_GAME_COLUMNS} FROM games ORDER BY updated_at DESC, game_id LIMIT ?"
 LIST_GAMES_WITH_STATUS = f"SELECT {_GAME_COLUMNS} FROM games WHERE status = ? ORDER BY updated_at DESC, game_id LIMIT ?"
+LIST_GAMES_AFTER = (f"SELECT {_GAME_COLUMNS} FROM games WHERE (? IS NULL OR status = ?) "
+                    "AND (updated_at < ? OR (updated_at = ? AND game_id > ?)) "
+                    "ORDER BY updated_at DESC, game_id LIMIT ?")
 GAME_EXISTS = "SELECT 1 FROM games WHERE game_id = ?"
 OLDEST_DUE = "SELECT min(deadline) FROM games WHERE deadline IS NOT NULL AND deadline <= ?"
 
@@ -210,8 +213,12 @@ class SQLiteTransaction(Transaction):
     async def due_games(self, now: datetime, limit: int, *, claim: bool = False) -> list[GameRow]:
         return [game(row) for row in await self._run(DUE_GAMES, (stored_time(now), limit))]
 
-    async def list_games(self, status: str | None = None, limit: int = 100) -> list[GameRow]:
-        if status is None:
+    async def list_games(self, status: str | None = None, limit: int = 100,
+                         after: tuple[datetime, str] | None = None) -> list[GameRow]:
+        if after is not None:
+            moment = stored_time(after[0])
+            rows = await self._run(LIST_GAMES_AFTER, (status, status, moment, moment, after[1], limit))
+        elif status is None:
             rows = await self._run(LIST_GAMES, (limit,))
         else:
             rows = await self._run(LIST_GAMES_WITH_STATUS, (status, limit))

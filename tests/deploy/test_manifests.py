@@ -27,7 +27,7 @@ SERVICE_OF_PATH = [
     (r"^/games/[^/]+/(bot-tokens(/[^/]+)?|identities)$", "accounts"),
     (r"^/(auth|me)(/|$)", "accounts"),
     (r"^/games/[^/]+/messages$", "press"),
-    (r"^/games/[^/]+/webhook$", "notifications"),
+    (r"^/games/[^/]+/(webhook|channel-webhook)$", "notifications"),
     (r"^/games(/|$)", "lobby"),
 ]
 

@@ -67,7 +67,11 @@ async def play(table: Table, phase: str, orders: dict[str, list[str]]) -> dict:
     if (await table.view())["game"]["phase"] == phase:
         await table.resolve(phase)
     view = await table.view()
-    return {**next(h for h in view["history"] if h["phase"] == phase), "must_act": view["must_act"]}
+    entry = next(h for h in view["history"] if h["phase"] == phase)
+    for results in entry["orders"].values():  # every order also structured (docs/api.md)
+        for result in results:
+            assert result.pop("structured")["text"] == result["order"]
+    return {**entry, "must_act": view["must_act"]}
 
 
 async def possible(table: Table, power: str) -> dict:

@@ -226,7 +226,8 @@ def shell(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shell]:
     directory = tmp_path_factory.mktemp("docs")
     (directory / ".venv").symlink_to(Path(sys.executable).parents[1])
     port = free_port()
-    env = {**os.environ, "ENTENTE_OPERATOR_TOKEN": OPERATOR_TOKEN, "ENTENTE_ENVIRONMENT": "test"}
+    env = {**os.environ, "ENTENTE_OPERATOR_TOKEN": OPERATOR_TOKEN, "ENTENTE_ENVIRONMENT": "test",
+           "ENTENTE_CORS_ORIGINS": CORS_ORIGIN}  # the origin of the docs' CORS example
     env.pop("ENTENTE_DATABASE_URL", None)
     process = subprocess.Popen([*entente_command(), "serve", "--port", str(port), "--log-level", "warning"],
                                cwd=directory, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -298,6 +299,7 @@ def order(client: httpx.Client, game: str, token: str, orders: list[str], power:
 # --- the tests ---------------------------------------------------------------------------------------
 
 
+CORS_ORIGIN = "https://play.example.org"
 SKIPPED = {
     "entente serve": "the server under test is started so",
     "entente serve --host 0.0.0.0 --port 8080 --database postgresql://entente@db:5432/entente":
@@ -387,6 +389,22 @@ def test_every_example_of_docs_api_runs_as_the_docs_say(shell: Shell) -> None:
     body = check(ekonia, status, output)
     assert body["rejected"] == 0, body  # the docs' orders are all valid ones
     shell.variables.update(GAME=other, TOKEN=other_seats["FRANCE"])  # France again, in a game still in S1901M
+
+    england = {"authorization": f"Bearer {other_seats['ENGLAND']}"}
+    assert client.put(f"/games/{other}/orders", json={"orders": ["F LON - NTH"]}, headers=england).status_code == 200
+    added = find(found, '-X PATCH localhost:8000/games/$GAME/orders -H "authorization: Bearer $TOKEN" '
+                        "-H 'content-type: application/json' -d '{\"orders\"")
+    check(added, *shell.run(added, TOKEN=other_seats["ENGLAND"]))
+    cleared = find(found, '"clear": ["A LVP"]')
+    check(cleared, *shell.run(cleared))
+    shell.variables["TOKEN"] = other_seats["FRANCE"]
+
+    preflight = find(found, "-X OPTIONS")
+    status, output = shell.run(preflight)
+    headers = output.lower()
+    # "204 with Access-Control-Allow-Origin (that origin), ... Allow-Methods (... PATCH ...), Vary: Origin"
+    assert status == 204 and f"access-control-allow-origin: {CORS_ORIGIN}" in headers, output
+    assert "patch" in headers.split("access-control-allow-methods:")[1].splitlines()[0] and "vary: origin" in headers
 
     bots = find(found, "/bot-tokens")
     check(bots, *shell.run(bots), expected_status=201)

@@ -68,7 +68,11 @@ async def test_a_hidden_unit_and_a_mission_change_nothing_the_others_see(host: H
     assert [r.status_code for r in answers] == [200, 200]
     assert answers[0].json() == answers[1].json()
     assert answers[0].json()["orders"] == [{"text": MOVE_INTO_DERMORE[0], "status": "accepted",
-                                            "order": MOVE_INTO_DERMORE[0]}]
+                                            "order": MOVE_INTO_DERMORE[0], "structured": {
+                                                "text": MOVE_INTO_DERMORE[0], "type": "move",
+                                                "unit": "1 INFANTRY at inesterl", "to": "dermore", "count": 1,
+                                                "unit_type": "INFANTRY", "from": "inesterl",
+                                                "path": ["inesterl", "dermore"]}}]
     possible = [await host.client.get(f"{g.url}/possible-orders", headers=g.player("VIEREN").auth)
                 for g in games.values()]
     assert possible[0].json() == possible[1].json()
@@ -81,6 +85,30 @@ async def test_a_hidden_unit_and_a_mission_change_nothing_the_others_see(host: H
     mission = [m for h in (await games["A"].view("ARELTON"))["history"] for m in h["details"]["missions"]]
     assert [(m["mission"], m["target"]) for m in mission] == [("INVESTIGATE", "vieren")]
     assert (mission[0]["found"] is None) != mission[0]["success"]
+
+
+async def test_past_boards_tell_the_others_nothing_more(host: Host) -> None:
+    """``?phase=`` builds a past turn from the variant's view and history view: the same for
+    everyone but the state that hid the unit, which finds its own hidden unit there."""
+    games = await twin_games(host)
+    for phase in ("T01", "T02"):
+        for viewer in ("VIEREN", "HERLORNE", None):
+            seen = []
+            for game in games.values():
+                headers = game.player(viewer).auth if viewer else {}
+                response = await host.client.get(f"{game.url}/view", params={"phase": phase}, headers=headers)
+                assert response.status_code == 200, response.text
+                seen.append(response.json())
+            assert board_of(seen[0]) == board_of(seen[1]), (phase, viewer)
+            assert json.dumps(seen[0]["resolution"], sort_keys=True) == json.dumps(seen[1]["resolution"],
+                                                                                    sort_keys=True)
+            assert "PARESQUE" not in seen[0]["resolution"]["orders"]
+    # the state that hid its infantry finds its own orders in its past turn, and no one else's
+    own = await host.client.get(f"{games['A'].url}/view", params={"phase": "T02"},
+                                headers=games["A"].player("PARESQUE").auth)
+    assert own.status_code == 200 and list(own.json()["resolution"]["orders"]) == ["PARESQUE"]
+    assert [r["order"] for r in own.json()["resolution"]["orders"]["PARESQUE"]] == TWINS["A"][2]["PARESQUE"]
+    assert "own" in own.json()["position"] and own.json()["position"]["own"]["power"] == "PARESQUE"
 
 
 async def test_the_full_state_is_for_the_operator_alone(host: Host) -> None:

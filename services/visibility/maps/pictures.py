@@ -12,11 +12,12 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from shared.errors import Conflict, NotFound, Unprocessable
+from shared.errors import Conflict
 from shared.game.state import GameState
 from shared.game.submissions import PowerSubmission
 from shared.rules.variants import get_variant
 
+from ..past import checked_phase, state_at
 from ..view import Viewer, view_of
 from .board_svg import BoardPicture, DrawnOrder, Layers, board_layers
 from .ekonia_svg import EkoniaPicture, ekonia_layers
@@ -34,35 +35,6 @@ def empty_layers(variant: str) -> Layers:
     if data["board"] == "ekonia":
         return ekonia_layers(data, geometry, None)
     return board_layers(data, geometry, None)
-
-
-def checked_phase(state: GameState, phase: str | None) -> int | None:
-    """The index in ``state.resolved`` of the phase asked for; None for the current phase.
-    A name the variant does not use is a 422; a phase this game has not played, 404."""
-    if phase is None:
-        return None
-    wanted = phase.strip().upper()
-    try:
-        get_variant(state.variant).phase_order(wanted)
-    except (ValueError, KeyError):
-        raise Unprocessable(f"{phase!r} is not a phase name of this variant", code="invalid_phase",
-                            where="query.phase") from None
-    if wanted == (state.phase or "").upper():
-        return None
-    for index, resolved in enumerate(state.resolved):
-        if resolved.phase.upper() == wanted:
-            return index
-    raise NotFound(f"this game has not played the phase {wanted}", code="phase_not_found", where="query.phase")
-
-
-def state_at(state: GameState, index: int) -> GameState:
-    """The game as it stood when its ``index``-th resolved phase was being played."""
-    then = state.copy()
-    resolved = state.resolved[index]
-    then.phase, then.position, then.status = resolved.phase, resolved.position_before, "active"
-    then.resolved = list(state.resolved[:index])
-    then.winners = []
-    return then
 
 
 def game_layers(state: GameState, submissions: Mapping[str, PowerSubmission], viewer: Viewer,

@@ -130,7 +130,24 @@ class Variant(Protocol):
                 civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
         """Resolve the current phase from stored canonical orders; pure and deterministic."""
 
-    def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]: ...
+    def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]:
+        """Every order ``power`` could give now, as canonical texts, under the variant's own
+        keys (a unit's place, a build site, ...)."""
+
+    def order_menu(self, state: Mapping[str, Any], power: str) -> list[dict[str, Any]]:
+        """``possible_orders`` as groups of structured orders, the same shape in every variant
+        (structured.py): ``{"key", "kind": "unit" | "site" | "power", "unit", "location",
+        "orders": [structured order, ...]}``."""
+
+    def describe_order(self, text: str, phase: str, power: str) -> dict[str, Any]:
+        """A stored (canonical) order of ``power`` in ``phase`` as a structured value: ``text``,
+        ``type``, ``unit``, ``to`` and the type's own keys (docs/api.md, "Structured orders");
+        type ``unknown`` for a text that is no order."""
+
+    def order_subject(self, text: str, phase: str, power: str) -> str | None:
+        """What an order text, or a unit named alone (``A LVP``), is about: the key under which
+        ``PATCH .../orders`` replaces a power's orders one at a time (a unit, a build site, a
+        matter); None when the text names nothing the variant knows."""
 
     def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         """What ``viewer`` (a power, or None for the public) may see of ``state``."""

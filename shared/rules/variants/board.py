@@ -144,6 +144,24 @@ class BoardVariant:
     def map_data(self) -> dict[str, Any]:
         return board_map_data(self)
 
+    def describe_order(self, text: str, phase: str, power: str) -> dict[str, Any]:
+        from .board_orders import describe
+
+        return describe(text, self.name, phase, power)
+
+    def order_subject(self, text: str, phase: str, power: str) -> str | None:
+        from .board_orders import subject
+
+        return subject(text, self.name, phase, power)
+
+    def order_menu(self, state: Mapping[str, Any], power: str) -> list[dict[str, Any]]:
+        from .board_orders import menu
+
+        return menu(self.possible_orders(state, power), self.name, str(state["phase"]), power)
+
+    def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]:
+        raise NotImplementedError
+
     def check_settings(self, settings: Mapping[str, Any]) -> None:
         if settings.get("max_turns") is not None:
             raise ValueError("max_turns is for variants that end by the calendar; this one ends by victory or draw")

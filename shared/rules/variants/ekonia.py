@@ -22,6 +22,7 @@ from shared.rules.ekonia.seats import states_played
 from shared.rules.ekonia.state import alive_powers, initial_state, phase_name, turn_of
 from shared.rules.ekonia.turn import resolve_turn
 
+from . import ekonia_orders
 from .base import Opening, OrderCheck, PhaseKind, PhaseOutcome
 
 
@@ -170,6 +171,15 @@ class EkoniaVariant:
 
     def map_data(self) -> dict[str, Any]:
         return ekonia_map_data(self)
+
+    def describe_order(self, text: str, phase: str, power: str) -> dict[str, Any]:
+        return ekonia_orders.describe(text, self.board)
+
+    def order_subject(self, text: str, phase: str, power: str) -> str | None:
+        return ekonia_orders.subject(text, self.board)
+
+    def order_menu(self, state: Mapping[str, Any], power: str) -> list[dict[str, Any]]:
+        return ekonia_orders.menu(self.possible_orders(state, power), self.board)
 
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         """``{"variant": "ekonia", "state", "orders": {STATE: [texts]}, "seed"}`` resolved."""

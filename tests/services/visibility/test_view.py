@@ -67,8 +67,12 @@ def test_resolved_phases_show_everyones_orders_and_results() -> None:
         history = shown["history"][0]
         assert history["phase"] == "S1901M"
         # a standoff in Burgundy, in everyone's history
-        assert history["orders"]["FRANCE"] == [{"order": "A PAR - BUR", "result": "fails", "reason": "bounced at BUR"}]
-        assert history["orders"]["GERMANY"] == [{"order": "A MUN - BUR", "result": "fails", "reason": "bounced at BUR"}]
+        assert history["orders"]["FRANCE"] == [{"order": "A PAR - BUR", "result": "fails", "reason": "bounced at BUR",
+                                                "structured": {"text": "A PAR - BUR", "type": "move", "unit": "A PAR",
+                                                               "to": "BUR", "via_convoy": False}}]
+        assert [(r["order"], r["result"]) for r in history["orders"]["GERMANY"]] == [("A MUN - BUR", "fails")]
+        # the board the phase was played from
+        assert history["position"]["phase"] == "S1901M" and "A PAR" in history["position"]["units"]["FRANCE"]
         assert shown["orders"] == {}  # Germany's fall orders stay hidden
     assert view(log, Viewer("power", "GERMANY"))["orders"] == {"GERMANY": ["A MUN - BUR"]}
 

@@ -1,0 +1,208 @@
+"""The OpenAPI document a generated client can trust (docs/api.md, "The OpenAPI document").
+
+FastAPI writes the routes, their parameters, bodies and answers from the pydantic models; this
+module adds what it cannot know:
+
+- every route's real error answers: the one error shape (``Error``) under each status the route
+  can answer with, the codes it uses there listed in the description and in ``x-error-codes``
+  (``code`` itself stays a string, so a client meeting a new code still reads the error);
+  FastAPI's own 422 shape, which the API never sends, is replaced by it;
+- the ``bearer`` security scheme (the Authorize button of ``/docs``), required where a route
+  needs a token and optional (``[{"bearer": []}, {}]``) where a token only changes what is seen.
+
+The codes of each route are written in ``ROUTE_ERRORS`` below, in one place;
+tests/http/test_openapi.py plays games over HTTP and checks every answer against the document,
+codes included, and that every route has its entry here.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel, Field
+
+BEARER = "bearer"
+BEARER_DESCRIPTION = (
+    "Authorization: Bearer <token>. A host token (POST /games), a player token (POST /games/{id}/players), "
+    "an account's session token (s.…, GET /auth/callback), a bot token (b.…, POST /games/{id}/bot-tokens) "
+    "or the operator's token (ENTENTE_OPERATOR_TOKEN); each route says which it takes.")
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(..., description="a machine code: the codes of each answer are listed with it (x-error-codes)")
+    message: str = Field(..., description="what went wrong, for people")
+    where: str | None = Field(None, description="the part of the request at fault: body.orders[0], query.phase, ...")
+    details: Any = Field(None, description="more, where the code says so (each order's check for orders_rejected)")
+
+
+class Error(BaseModel):
+    """Every failure, whatever its cause (shared/errors.py)."""
+
+    error: ErrorDetail
+
+
+STATUS_OF: dict[str, int] = {
+    **dict.fromkeys(("malformed_json", "bad_request", "invalid_cursor", "invalid_last_event_id", "invalid_state",
+                     "invalid_code"), 400),
+    **dict.fromkeys(("token_required", "invalid_token", "unauthorized", "oauth_refused", "oauth_denied"), 401),
+    **dict.fromkeys(("wrong_role", "not_your_power", "no_power", "out_of_scope", "host_may_not_resolve",
+                     "identities_hidden", "press_disabled", "private_press_disabled"), 403),
+    **dict.fromkeys(("game_not_found", "variant_not_found", "phase_not_found", "bot_token_not_found",
+                     "webhook_not_found", "sign_in_unavailable", "not_found"), 404),
+    "too_large": 413,
+    "unsupported_media_type": 415,
+    **dict.fromkeys(("game_not_started", "game_started", "game_full", "not_enough_players", "game_finished",
+                     "nothing_to_order", "wrong_phase", "phase_already_resolved", "concurrent_update",
+                     "deadline_passed", "game_paused", "not_paused", "extension_too_long", "pause_too_long",
+                     "already_paused_this_phase", "nothing_submitted", "power_eliminated", "already_seated",
+                     "too_many_bot_tokens"), 409),
+    **dict.fromkeys(("invalid_request", "orders_rejected", "unsupported_variant", "unsupported_player_count",
+                     "unsupported_setting", "unknown_power", "clock_out_of_bounds", "power_required",
+                     "invalid_phase", "unknown_unit", "invalid_webhook", "no_recipient"), 422),
+    "internal_error": 500,
+    "provider_error": 502,
+    "png_unavailable": 503,
+}
+
+BODY = ("malformed_json", "unsupported_media_type", "too_large", "invalid_request")
+PARAMS = ("invalid_request",)
+GAME = ("game_not_found",)
+ANY_TOKEN = ("invalid_token", "unauthorized", "out_of_scope")  # a token sent where one may be sent
+NEEDS_TOKEN = (*ANY_TOKEN, "token_required", "wrong_role")
+ORDERS = ("game_not_started", "game_finished", "nothing_to_order", "wrong_phase", "deadline_passed",
+          "not_your_power", "power_required", "no_power", "unknown_power")
+SEES = ("not_your_power", "unknown_power")
+
+# (method, path) -> the codes of the route, beyond internal_error (every route may answer 500)
+ROUTE_ERRORS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("get", "/healthz"): (),
+    # the lobby
+    ("post", "/games"): (*BODY, "unsupported_variant", "unsupported_player_count", "unsupported_setting",
+                         "clock_out_of_bounds"),
+    ("get", "/games"): (*PARAMS, "invalid_cursor"),
+    ("get", "/games/{game_id}"): GAME,
+    ("post", "/games/{game_id}/players"): (*GAME, *ANY_TOKEN, "game_full", "game_started", "game_finished",
+                                           "already_seated"),
+    ("post", "/games/{game_id}/start"): (*GAME, *NEEDS_TOKEN, "not_enough_players", "game_started",
+                                         "game_finished"),
+    ("post", "/games/{game_id}/finish"): (*GAME, *NEEDS_TOKEN, *BODY, "game_finished"),
+    ("post", "/games/{game_id}/extend"): (*GAME, *NEEDS_TOKEN, *BODY, "game_not_started", "game_finished",
+                                          "deadline_passed", "game_paused", "extension_too_long"),
+    ("post", "/games/{game_id}/pause"): (*GAME, *NEEDS_TOKEN, *BODY, "game_not_started", "game_finished",
+                                         "deadline_passed", "game_paused", "pause_too_long",
+                                         "already_paused_this_phase"),
+    ("post", "/games/{game_id}/resume"): (*GAME, *NEEDS_TOKEN, "game_not_started", "game_finished", "not_paused"),
+    ("post", "/games/{game_id}/draw"): (*GAME, *NEEDS_TOKEN, *BODY, "game_not_started", "game_finished",
+                                        "power_eliminated", "no_power"),
+    ("get", "/games/{game_id}/draw"): (*GAME, *NEEDS_TOKEN),
+    # orders and resolution
+    ("put", "/games/{game_id}/orders"): (*GAME, *NEEDS_TOKEN, *BODY, *ORDERS, "orders_rejected", "concurrent_update"),
+    ("patch", "/games/{game_id}/orders"): (*GAME, *NEEDS_TOKEN, *BODY, *ORDERS, "orders_rejected", "unknown_unit",
+                                           "concurrent_update"),
+    ("post", "/games/{game_id}/ready"): (*GAME, *NEEDS_TOKEN, *BODY, *ORDERS, "nothing_submitted"),
+    ("delete", "/games/{game_id}/ready"): (*GAME, *NEEDS_TOKEN, *BODY, *ORDERS, "nothing_submitted"),
+    ("post", "/games/{game_id}/resolve"): (*GAME, *NEEDS_TOKEN, *BODY, "host_may_not_resolve", "game_not_started",
+                                           "game_finished", "wrong_phase", "phase_already_resolved",
+                                           "concurrent_update"),
+    ("get", "/games/{game_id}/possible-orders"): (*GAME, *NEEDS_TOKEN, *PARAMS, "game_not_started", "game_finished",
+                                                  "not_your_power", "power_required", "no_power", "unknown_power"),
+    # views, the log, the stream, maps
+    ("get", "/games/{game_id}/view"): (*GAME, *ANY_TOKEN, *PARAMS, *SEES, "invalid_phase", "phase_not_found"),
+    ("get", "/games/{game_id}/events"): (*GAME, *NEEDS_TOKEN),
+    ("get", "/games/{game_id}/stream"): (*GAME, *ANY_TOKEN, *PARAMS, *SEES, "invalid_last_event_id"),
+    ("get", "/variants"): (),
+    ("get", "/variants/{name}"): (*PARAMS, "variant_not_found"),
+    ("get", "/variants/{name}/map.svg"): (*PARAMS, "variant_not_found"),
+    ("get", "/games/{game_id}/map.svg"): (*GAME, *ANY_TOKEN, *PARAMS, *SEES, "invalid_phase", "phase_not_found",
+                                          "game_not_started"),
+    ("get", "/games/{game_id}/map.png"): (*GAME, *ANY_TOKEN, *PARAMS, *SEES, "invalid_phase", "phase_not_found",
+                                          "game_not_started", "png_unavailable"),
+    # accounts
+    ("get", "/auth/login"): ("sign_in_unavailable",),
+    ("get", "/auth/callback"): (*PARAMS, "invalid_state", "invalid_code", "oauth_refused", "oauth_denied",
+                                "provider_error", "sign_in_unavailable"),
+    ("post", "/auth/logout"): NEEDS_TOKEN,
+    ("get", "/me"): NEEDS_TOKEN,
+    ("get", "/me/games"): NEEDS_TOKEN,
+    ("post", "/games/{game_id}/bot-tokens"): (*GAME, *NEEDS_TOKEN, *BODY, "too_many_bot_tokens", "game_finished"),
+    ("get", "/games/{game_id}/bot-tokens"): (*GAME, *NEEDS_TOKEN),
+    ("delete", "/games/{game_id}/bot-tokens/{token_id}"): (*GAME, *NEEDS_TOKEN, *PARAMS, "bot_token_not_found"),
+    ("get", "/games/{game_id}/identities"): (*GAME, *ANY_TOKEN, "identities_hidden"),
+    # press and notifications
+    ("post", "/games/{game_id}/messages"): (*GAME, *NEEDS_TOKEN, *BODY, "press_disabled", "private_press_disabled",
+                                            "game_not_started", "game_finished", "power_eliminated", "unknown_power",
+                                            "no_recipient", "not_your_power", "no_power"),
+    ("get", "/games/{game_id}/messages"): (*GAME, *ANY_TOKEN, *PARAMS, "invalid_cursor"),
+    ("put", "/games/{game_id}/webhook"): (*GAME, *NEEDS_TOKEN, *BODY, "invalid_webhook", "game_finished"),
+    ("get", "/games/{game_id}/webhook"): (*GAME, *NEEDS_TOKEN),
+    ("delete", "/games/{game_id}/webhook"): (*GAME, *NEEDS_TOKEN, "webhook_not_found"),
+    ("put", "/games/{game_id}/channel-webhook"): (*GAME, *NEEDS_TOKEN, *BODY, "invalid_webhook", "game_finished"),
+    ("get", "/games/{game_id}/channel-webhook"): (*GAME, *NEEDS_TOKEN),
+    ("delete", "/games/{game_id}/channel-webhook"): (*GAME, *NEEDS_TOKEN, "webhook_not_found"),
+}
+# routes where a token is optional: it changes what the caller sees (or links a seat to an account)
+OPTIONAL_TOKEN = {("post", "/games/{game_id}/players"), ("get", "/games/{game_id}/view"),
+                  ("get", "/games/{game_id}/stream"), ("get", "/games/{game_id}/map.svg"),
+                  ("get", "/games/{game_id}/map.png"), ("get", "/games/{game_id}/identities"),
+                  ("get", "/games/{game_id}/messages")}
+METHODS = ("get", "put", "post", "delete", "patch")
+
+
+def error_responses(codes: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """The error answers of a route with these codes: one per status, the codes listed. Every
+    route may answer 500, and 403 ``out_of_scope`` to a bot token sent outside its own game
+    (shared/http/middleware.py)."""
+    by_status: dict[int, list[str]] = {}
+    for code in dict.fromkeys([*codes, "out_of_scope", "internal_error"]):
+        by_status.setdefault(STATUS_OF[code], []).append(code)
+    return {str(status): {"description": "error: " + ", ".join(found), "x-error-codes": found,
+                          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+            for status, found in sorted(by_status.items())}
+
+
+def _error_schemas() -> dict[str, Any]:
+    schema = Error.model_json_schema(ref_template="#/components/schemas/{model}")
+    found = dict(schema.pop("$defs", {}))
+    found["Error"] = schema
+    return found
+
+
+def complete(schema: dict[str, Any]) -> dict[str, Any]:
+    """FastAPI's document with the error answers and the security of every route."""
+    components = schema.setdefault("components", {})
+    schemas = components.setdefault("schemas", {})
+    for framework_only in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(framework_only, None)
+    schemas.update(_error_schemas())
+    components.setdefault("securitySchemes", {})[BEARER] = {"type": "http", "scheme": "bearer",
+                                                            "description": BEARER_DESCRIPTION}
+    for path, item in schema.get("paths", {}).items():
+        for method in METHODS:
+            operation = item.get(method)
+            if operation is None:
+                continue
+            responses = operation.setdefault("responses", {})
+            responses.pop("422", None)  # FastAPI's own shape; ours comes below when the route can give it
+            codes = ROUTE_ERRORS.get((method, path))
+            if codes is None:  # a route this table does not know yet: at least the shapes it surely has
+                codes = (*BODY, *PARAMS) if "requestBody" in operation or operation.get("parameters") else ()
+            responses.update(error_responses(codes))
+            if (method, path) in OPTIONAL_TOKEN:
+                operation["security"] = [{BEARER: []}, {}]
+            elif "security" in operation:
+                operation["security"] = [{BEARER: []}]
+    return schema
+
+
+def install_openapi(app: FastAPI) -> None:
+    """Serve the completed document at ``/openapi.json`` (and so in ``/docs``)."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = complete(get_openapi(title=app.title, version=app.version, routes=app.routes,
+                                                      description=app.description))
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to customise it
