@@ -78,16 +78,17 @@ async def _picture(payload: dict[str, Any], render: MapRenderer | None) -> bytes
 async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: float, *,
                   bot: discord.DiscordBot | None = None,
                   render: MapRenderer | None = None) -> tuple[str | None, float | None]:
-    """One delivery of the payload: (None, None) when delivered, else (why, seconds to wait)."""
-    direct = claimed.url.startswith(discord.DM_PREFIX)
-    wants_picture = direct or discord.is_discord_webhook(claimed.url)
-    png = await _picture(claimed.payload, render) if wants_picture else None
-    payload = {k: v for k, v in claimed.payload.items() if k != "_map"}
-    if direct:
-        if bot is None:
-            return "no Discord bot configured (ENTENTE_DISCORD_BOT_TOKEN)", None
-        return await bot.send_dm(claimed.url.removeprefix(discord.DM_PREFIX), payload, png)
+    """One delivery of the payload: (None, None) when delivered, else (why, seconds to wait).
+    Whatever raises on the way (a URL nothing can send to, ...) is a failed attempt too."""
     try:
+        direct = claimed.url.startswith(discord.DM_PREFIX)
+        wants_picture = direct or discord.is_discord_webhook(claimed.url)
+        png = await _picture(claimed.payload, render) if wants_picture else None
+        payload = {k: v for k, v in claimed.payload.items() if k != "_map"}
+        if direct:
+            if bot is None:
+                return "no Discord bot configured (ENTENTE_DISCORD_BOT_TOKEN)", None
+            return await bot.send_dm(claimed.url.removeprefix(discord.DM_PREFIX), payload, png)
         response = await client.post(claimed.url, timeout=timeout, **discord.message_body(payload, png))
     except httpx.HTTPError as error:
         return f"{type(error).__name__}", None

@@ -83,6 +83,8 @@ def order_json(order: Any) -> dict[str, Any]:
         return structured(text, "improve", improvement=order.kind, location=order.at)
     if isinstance(order, O.Raze):
         return structured(text, "raze", location=order.at)
+    if isinstance(order, O.AttackPrivateers):
+        return structured(text, "attack_privateers", location=order.at)
     if isinstance(order, O.Morale):
         return structured(text, "morale", level=order.level)
     if isinstance(order, O.HideCities):

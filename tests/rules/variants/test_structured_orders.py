@@ -11,7 +11,8 @@ COMMON = ("text", "type", "unit", "to")
 BOARD_TYPES = {"hold", "move", "support_hold", "support_move", "convoy", "retreat", "disband", "build",
                "remove", "waive", "devastate"}
 EKONIA_TYPES = {"move", "load", "unload", "bombard", "drop", "rebase", "disband", "hide_units", "privateer",
-                "buy", "improve", "raze", "morale", "hide_cities", "spy", "give", "expect", "diplomacy"}
+                "buy", "improve", "raze", "attack_privateers", "morale", "hide_cities", "spy", "give", "expect",
+                "diplomacy"}
 
 
 @pytest.mark.parametrize("name", ["standard", "dirigible", "ekonia"])
