@@ -37,7 +37,9 @@ class Signature(BaseModel):
 
 class Message(BaseModel):
     id: str
-    position: int = Field(..., description="the message's place in the log")
+    position: int = Field(..., description=(
+        "the message's place among the messages the caller may read (1, 2, 3, ...); it counts "
+        "nothing the caller may not see"))
     phase: str
     sender: Signature = Field(..., alias="from")
     to: Literal["all"] | list[str]
@@ -61,7 +63,9 @@ async def send(game: CurrentGame, caller: CurrentPlayer, body: SendMessage, stor
 
 @router.get("/games/{game_id}/messages", response_model=MessageList, response_model_by_alias=True)
 async def read(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
-               after: Annotated[int, Query(ge=0, description="only messages after this log position")] = 0) -> dict:
+               after: Annotated[int, Query(ge=0, le=2**53, description=(
+                   "only the messages after this place among those the caller reads (a "
+                   "message's position)"))] = 0) -> dict:
     """The messages the caller may read: public ones, and private ones they sent or received.
     Without a player token: public messages only; the operator reads everything."""
     powers = None if caller.is_operator else game.powers_of(caller.player_id)
