@@ -11,14 +11,13 @@ else ENTENTE_TEST_POSTGRES_URL, else postgresql://postgres@127.0.0.1:5432/test) 
 ``--other-games`` other games, all started (seven players each, phases resolved by the operator
 only). Then:
 
-1. the baseline: PUTs of orders in the other games at ``--other-rate`` a second for
-   ``--baseline`` seconds, nobody watching;
+1. the busy game: ``--resolutions`` times, every ``--interval`` seconds, each of its powers
+   submits orders, a public message is sent, and the phase is resolved, while PUTs of orders
+   in the other games go on at ``--other-rate`` a second: nobody watching, the baseline;
 2. N watchers open ``GET /games/{id}/stream`` of the watched game (one in seven as a player of
    the game, so that eight different views are watched, the others anonymously), from
    ``--client-processes`` processes of lean asyncio clients;
-3. the busy game: ``--resolutions`` times, every ``--interval`` seconds, each of its powers
-   submits orders, a public message is sent, and the phase is resolved, while the other games'
-   PUTs go on at the same rate.
+3. the same rounds and the same PUTs again, watched.
 
 Delivery latency: from the moment the resolution request is sent (or the message's) to the moment
 a watcher has read the ``view`` event of the next phase (or the message), over every watcher
@@ -417,6 +416,33 @@ def delivery(sent: dict[str, float], received: list[list[tuple[str, float]]], gi
 # ----------------------------------------------------------------------------- one run
 
 
+async def play_rounds(pool: Pool, watched: Table, rounds: int, interval: float, rng: random.Random,
+                      phases_sent: dict[str, float], messages_sent: dict[str, float]) -> float:
+    """The busy game: each round every power that must act submits orders, a public message is
+    sent and the phase resolved, every ``interval`` seconds; when each message and each
+    resolution was sent go into the two dictionaries. Returns the seconds the rounds took."""
+    loop = asyncio.get_running_loop()
+    powers = sorted(watched.tokens_by_power)
+    started = loop.time()
+    for number in range(rounds):
+        round_started = loop.time()
+        summary = await pool.call("GET", f"/games/{watched.game_id}")
+        if summary["status"] != "active":
+            break
+        phase = summary["phase"]
+        await asyncio.gather(*(submit_random(pool, watched, power, rng) for power in summary["must_act"]))
+        text = f"{phase} round {number}"
+        messages_sent[text] = time.monotonic()
+        await pool.call("POST", f"/games/{watched.game_id}/messages", {"to": "all", "text": text},
+                        token=watched.tokens_by_power[powers[number % 7]], expected=201)
+        sent_at = time.monotonic()
+        resolved = await pool.call("POST", f"/games/{watched.game_id}/resolve", {"phase": phase},
+                                   token=OPERATOR_TOKEN)
+        phases_sent[resolved["next_phase"]] = sent_at
+        await asyncio.sleep(max(0.0, round_started + interval - loop.time()))
+    return loop.time() - started
+
+
 async def run_once(args: argparse.Namespace, watchers: int) -> None:
     async with fresh_database(args.server_url) as url, running_server(url, args.workers, args.source) as base:
         pool = Pool(base, 8)  # the watched game's players and the operator
@@ -431,7 +457,7 @@ async def run_once(args: argparse.Namespace, watchers: int) -> None:
             failures: list[str] = []
             stop = asyncio.Event()
             putting = asyncio.create_task(other_puts(puts, others, args.other_rate, stop, baseline, failures))
-            await asyncio.sleep(args.baseline)
+            await play_rounds(pool, watched, args.resolutions, args.interval, random.Random(2), {}, {})
             stop.set()
             await putting
 
@@ -444,8 +470,8 @@ async def run_once(args: argparse.Namespace, watchers: int) -> None:
             commands = [context.Queue() for _ in shares]
             results = context.Queue()
             processes += [context.Process(target=watchers_process, args=(base, watched.game_id, share, queue, results),
-                                         daemon=True)
-                         for share, queue in zip(shares, commands, strict=True)]
+                                          daemon=True)
+                          for share, queue in zip(shares, commands, strict=True)]
             for process in processes:
                 process.start()
             loop = asyncio.get_running_loop()
@@ -457,27 +483,10 @@ async def run_once(args: argparse.Namespace, watchers: int) -> None:
             loaded: list[float] = []
             stop = asyncio.Event()
             putting = asyncio.create_task(other_puts(puts, others, args.other_rate, stop, loaded, failures))
-            rng = random.Random(3)
             phases_sent: dict[str, float] = {}
             messages_sent: dict[str, float] = {}
-            rounds_started = loop.time()
-            for round_number in range(args.resolutions):
-                round_started = loop.time()
-                summary = await pool.call("GET", f"/games/{watched.game_id}")
-                if summary["status"] != "active":
-                    break
-                phase = summary["phase"]
-                await asyncio.gather(*(submit_random(pool, watched, power, rng) for power in summary["must_act"]))
-                text = f"round {round_number}"
-                messages_sent[text] = time.monotonic()
-                await pool.call("POST", f"/games/{watched.game_id}/messages", {"to": "all", "text": text},
-                                token=watched.tokens_by_power[powers[round_number % 7]], expected=201)
-                sent_at = time.monotonic()
-                resolved = await pool.call("POST", f"/games/{watched.game_id}/resolve", {"phase": phase},
-                                           token=OPERATOR_TOKEN)
-                phases_sent[resolved["next_phase"]] = sent_at
-                await asyncio.sleep(max(0.0, round_started + args.interval - loop.time()))
-            rounds_took = loop.time() - rounds_started
+            rounds_took = await play_rounds(pool, watched, args.resolutions, args.interval, random.Random(3),
+                                            phases_sent, messages_sent)
             stop.set()
             await putting
             await asyncio.sleep(args.give_up)  # what has not arrived by now counts as lost
@@ -507,7 +516,8 @@ async def run_once(args: argparse.Namespace, watchers: int) -> None:
     print(f"  public message ({len(messages_sent)} x {watchers}): {figures(message_latency)}; "
           f"{messages_lost} not read within {args.give_up:.0f}s", flush=True)
     ratio = (statistics.median(loaded) / statistics.median(baseline)) if loaded and baseline else float("nan")
-    print(f"  other games' PUTs unloaded: {len(baseline)}, {figures(baseline)}", flush=True)
+    print(f"  other games' PUTs unloaded: {len(baseline)}, {figures(baseline)} (the same rounds, nobody watching)",
+          flush=True)
     print(f"  other games' PUTs loaded:   {len(loaded)} ({len(loaded) / rounds_took:.1f}/s), {figures(loaded)} "
           f"(median x{ratio:.2f} of unloaded); {len(failures)} failed", flush=True)
     for failure in failures[:3]:
@@ -535,7 +545,6 @@ def main() -> int:
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between resolutions")
     parser.add_argument("--other-games", type=int, default=20)
     parser.add_argument("--other-rate", type=float, default=20.0, help="other games' PUTs a second")
-    parser.add_argument("--baseline", type=float, default=10.0, help="seconds of unloaded PUTs")
     parser.add_argument("--give-up", type=float, default=30.0, help="seconds after which an event counts as lost")
     parser.add_argument("--workers", type=int, default=2, help="server worker processes")
     parser.add_argument("--client-processes", type=int, default=2)

@@ -53,7 +53,7 @@ def cursor_key(operator_hash: str) -> bytes:
     return hashlib.sha256(b"entente stream cursor\0" + operator_hash.encode("ascii", "replace")).digest()
 
 
-def view_digest(key: bytes, view_text: str) -> str:
-    """The digest of a view as sent (its JSON text)."""
-    digest = hmac.new(key, view_text.encode("utf-8"), hashlib.sha256).hexdigest()[:DIGEST_LENGTH]
+def view_digest(key: bytes, view_json: bytes) -> str:
+    """The digest of a view as sent (its JSON)."""
+    digest = hmac.new(key, view_json, hashlib.sha256).hexdigest()[:DIGEST_LENGTH]
     return digest if digest != NO_VIEW else "1" + digest[1:]

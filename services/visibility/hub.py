@@ -57,8 +57,11 @@ Change = Literal["game", "orders", "press"]
 CloseReason = Literal["credential_revoked", "too_slow", "unavailable", "forbidden"]
 
 
-def sse(event_id: str, kind: str, data: str) -> str:
-    return f"id: {event_id}\nevent: {kind}\ndata: {data}\n\n"
+def sse(event_id: str, kind: str, data: bytes) -> bytes:
+    return b"id: " + event_id.encode("ascii") + b"\nevent: " + kind.encode("ascii") + b"\ndata: " + data + b"\n\n"
+
+
+KEEP_ALIVE = b": keep-alive\n\n"
 
 
 def reader_of(caller: Caller, game: GameState) -> ReaderKey:
@@ -80,7 +83,9 @@ def classify(stream_id: str) -> tuple[str, str] | None:
 
 
 class Watcher:
-    """One open stream: who watches, what it has been sent, and the text queued for it."""
+    """One open stream: who watches, what it has been sent, and the bytes queued for it.
+    Its two timers (the stream's end, the next keep-alive) are set once per connection and
+    once per keep-alive, never per wake-up."""
 
     def __init__(self, game_id: str, caller: Caller, power: str | None, credential: Credential,
                  operator_hash: str, key: bytes, resume: Cursor | None,
@@ -98,15 +103,17 @@ class Watcher:
         self.sent_messages = 0  # messages it has, by its own numbering
         self.sent_view = NO_VIEW
         self.closed: CloseReason | None = None
+        self.expired = False  # its timeout has passed
         self.wake = asyncio.Event()
-        self._queued: list[str] = []
+        self._queued: list[bytes] = []
         self._size = 0
+        self._timers: list[asyncio.TimerHandle] = []
 
-    def push(self, text: str) -> None:
+    def push(self, data: bytes) -> None:
         if self.closed:
             return
-        self._queued.append(text)
-        self._size += len(text)
+        self._queued.append(data)
+        self._size += len(data)
         if self._size > MAX_QUEUED:
             self._queued.clear()
             self.close("too_slow")
@@ -117,25 +124,56 @@ class Watcher:
             self.closed = reason
         self.wake.set()
 
-    def take(self) -> str:
+    def take(self) -> bytes:
         """Everything queued so far (and the wake-up cleared)."""
-        text = "".join(self._queued)
-        self._queued.clear()
+        queued = self._queued
+        data = queued[0] if len(queued) == 1 else b"".join(queued)
+        self._queued = []
         self._size = 0
         self.wake.clear()
-        return text
+        return data
+
+    def start_timers(self, seconds: float, keep_alive_seconds: float) -> None:
+        loop = asyncio.get_running_loop()
+        self._timers = [loop.call_later(seconds, self._expire),
+                        loop.call_later(keep_alive_seconds, self._keep_alive, keep_alive_seconds)]
+
+    def stop_timers(self) -> None:
+        for timer in self._timers:
+            timer.cancel()
+        self._timers = []
+
+    def _expire(self) -> None:
+        self.expired = True
+        self.wake.set()
+
+    def _keep_alive(self, seconds: float) -> None:
+        self.push(KEEP_ALIVE)
+        if self._timers:
+            self._timers[1] = asyncio.get_running_loop().call_later(seconds, self._keep_alive, seconds)
 
 
 @dataclass
 class RenderedView:
-    text: str  # the view's JSON, as sent
+    body: bytes  # the view's JSON, as sent
     digests: dict[bytes, str] = field(default_factory=dict)
 
     def digest(self, key: bytes) -> str:
         found = self.digests.get(key)
         if found is None:
-            found = self.digests[key] = view_digest(key, self.text)
+            found = self.digests[key] = view_digest(key, self.body)
         return found
+
+
+@dataclass
+class DeliveryPass:
+    """What one change's delivery computes once for all the watchers of a game: who each
+    caller is in the game, the messages' text per reader, the frames (bytes) as sent."""
+
+    viewers: dict[tuple[Caller, str | None], Viewer | None] = field(default_factory=dict)
+    readers: dict[Caller, ReaderKey] = field(default_factory=dict)
+    messages: dict[tuple[ReaderKey, int], bytes] = field(default_factory=dict)
+    frames: dict[tuple[str, str, object], bytes] = field(default_factory=dict)  # (kind, id, view or reader)
 
 
 @dataclass
@@ -205,8 +243,8 @@ class GameFeed:
         if rendered is None:
             assert self.state is not None
             seen = view_of(self.state, self.submissions, viewer)
-            data = GameView.model_validate(seen).model_dump(mode="json")  # the same shape as GET .../view
-            rendered = self._views[viewer] = RenderedView(json.dumps(data, separators=(",", ":")))
+            body = GameView.model_validate(seen).model_dump_json().encode()  # the same shape as GET .../view
+            rendered = self._views[viewer] = RenderedView(body)
             self.hub.stats.views_rendered += 1
         return rendered
 
@@ -225,40 +263,62 @@ class GameFeed:
             watcher.sent_messages = watcher.resume.messages
             watcher.sent_view = watcher.resume.view
         watcher.ready = True
-        self.deliver(watcher, {})
+        self.deliver(watcher, DeliveryPass())
 
-    def deliver(self, watcher: Watcher, rendered: dict[tuple[ReaderKey, int], str]) -> None:
+    def _viewer(self, watcher: Watcher, state: GameState, done: DeliveryPass) -> Viewer | None:
+        key = (watcher.caller, watcher.power)
+        if key not in done.viewers:
+            try:
+                done.viewers[key] = viewer_for(watcher.caller, state, watcher.power)
+            except DomainError:
+                done.viewers[key] = None
+        return done.viewers[key]
+
+    def _reader(self, caller: Caller, state: GameState, done: DeliveryPass) -> ReaderKey:
+        if caller not in done.readers:
+            done.readers[caller] = reader_of(caller, state)
+        return done.readers[caller]
+
+    def _message_frame(self, reader: ReaderKey, place: int, index: int, sent_view: str,
+                       done: DeliveryPass) -> bytes:
+        event_id = f"{place}.{sent_view}"
+        frame = done.frames.get(("message", event_id, reader))
+        if frame is None:
+            body = done.messages.get((reader, place))
+            if body is None:
+                message, record = self.messages[index]
+                body = done.messages[(reader, place)] = json.dumps(
+                    message_json(message, record, place), separators=(",", ":")).encode()
+            frame = done.frames[("message", event_id, reader)] = sse(event_id, "message", body)
+        return frame
+
+    def deliver(self, watcher: Watcher, done: DeliveryPass) -> None:
         """Queue for ``watcher`` the messages it may read that it has not been sent, then the
-        view if it differs from the last one it was sent. ``rendered`` caches the messages'
-        text for the other watchers of this pass."""
+        view if it differs from the last one it was sent. ``done`` holds what this pass has
+        computed for the game's other watchers (the same frames for the same viewer)."""
         state = self.state
-        if state is None:
+        viewer = self._viewer(watcher, state, done) if state is not None else None
+        if state is None or viewer is None:
             watcher.close("forbidden")
             return
-        try:
-            viewer = viewer_for(watcher.caller, state, watcher.power)
-        except DomainError:
-            watcher.close("forbidden")
-            return
-        reader = reader_of(watcher.caller, state)
+        reader = self._reader(watcher.caller, state, done)
         if reader != watcher.reader:
-            self._renumber(watcher, reader)
+            self._renumber(watcher, reader, done)
         places = self.places(reader)
         for place in range(watcher.sent_messages + 1, len(places) + 1):
-            text = rendered.get((reader, place))
-            if text is None:
-                message, record = self.messages[places[place - 1]]
-                text = rendered[(reader, place)] = json.dumps(message_json(message, record, place),
-                                                              separators=(",", ":"))
-            watcher.push(sse(f"{place}.{watcher.sent_view}", "message", text))
+            watcher.push(self._message_frame(reader, place, places[place - 1], watcher.sent_view, done))
         watcher.sent_messages = len(places)
         view = self.view_for(viewer)
         digest = view.digest(watcher.key)
         if digest != watcher.sent_view:
             watcher.sent_view = digest
-            watcher.push(sse(f"{watcher.sent_messages}.{digest}", "view", view.text))
+            event_id = f"{watcher.sent_messages}.{digest}"
+            frame = done.frames.get(("view", event_id, id(view)))
+            if frame is None:
+                frame = done.frames[("view", event_id, id(view))] = sse(event_id, "view", view.body)
+            watcher.push(frame)
 
-    def _renumber(self, watcher: Watcher, reader: ReaderKey) -> None:
+    def _renumber(self, watcher: Watcher, reader: ReaderKey, done: DeliveryPass) -> None:
         """The watcher now reads as another set of powers (a seat took over a power): it gets
         the messages newly readable to it, numbered as the new reader numbers them."""
         had = set(self.places(watcher.reader)[:watcher.sent_messages])
@@ -266,9 +326,7 @@ class GameFeed:
         watcher.reader = reader
         for place, index in enumerate(places, start=1):
             if index not in had:
-                message, record = self.messages[index]
-                text = json.dumps(message_json(message, record, place), separators=(",", ":"))
-                watcher.push(sse(f"{place}.{watcher.sent_view}", "message", text))
+                watcher.push(self._message_frame(reader, place, index, watcher.sent_view, done))
         watcher.sent_messages = len(places)
 
 
@@ -432,10 +490,10 @@ class StreamHub:
                 feed.loaded = False
                 return
             self.stats.refreshes += 1
-            rendered: dict[tuple[ReaderKey, int], str] = {}
+            done = DeliveryPass()
             for watcher in list(feed.watchers):
                 if watcher.ready:
-                    feed.deliver(watcher, rendered)
+                    feed.deliver(watcher, done)
 
     async def _check_credentials(self, force: bool) -> None:
         now = asyncio.get_running_loop().time()

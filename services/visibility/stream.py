@@ -16,7 +16,6 @@ tickets.py). docs/social.md, "The live stream", has the contract.
 """
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -52,37 +51,28 @@ async def no_token_in_url(request: Request) -> None:
 router = APIRouter(tags=["visibility"], dependencies=[Depends(no_token_in_url)])
 
 
-def closed_event(reason: str) -> str:
-    return f'event: closed\ndata: {{"reason":"{reason}"}}\n\n'
+def closed_event(reason: str) -> bytes:
+    return b'event: closed\ndata: {"reason":"' + reason.encode("ascii") + b'"}\n\n'
 
 
-async def sse_text(hub: StreamHub, watcher: Watcher, seconds: float) -> AsyncIterator[str]:
-    """The SSE text of one connection: what the hub queues for the watcher, keep-alive
-    comments every ``KEEP_ALIVE_SECONDS`` (on a fixed schedule, whatever happens in the log),
-    the end after ``seconds``."""
-    loop = asyncio.get_running_loop()
-    ends = loop.time() + seconds
-    keep_alive_at = loop.time() + KEEP_ALIVE_SECONDS
+async def sse_bytes(hub: StreamHub, watcher: Watcher, seconds: float) -> AsyncIterator[bytes]:
+    """The SSE bytes of one connection: what the hub queues for the watcher (keep-alive
+    comments included, every ``KEEP_ALIVE_SECONDS`` on a fixed schedule whatever happens in
+    the log), until ``seconds`` have passed or the hub closes it."""
+    watcher.start_timers(seconds, KEEP_ALIVE_SECONDS)
     try:
-        yield f"retry: {RETRY_MILLISECONDS}\n\n"
+        yield b"retry: %d\n\n" % RETRY_MILLISECONDS
         while True:
-            if text := watcher.take():
-                yield text
+            if data := watcher.take():
+                yield data
             if watcher.closed:
                 yield closed_event(watcher.closed)
                 return
-            now = loop.time()
-            if now >= ends:
+            if watcher.expired:
                 return
-            if now >= keep_alive_at:
-                yield ": keep-alive\n\n"
-                keep_alive_at = now + KEEP_ALIVE_SECONDS
-            try:
-                async with asyncio.timeout(min(ends, keep_alive_at) - now):
-                    await watcher.wake.wait()
-            except TimeoutError:
-                pass
+            await watcher.wake.wait()
     finally:
+        watcher.stop_timers()
         hub.leave(watcher)
 
 
@@ -131,7 +121,7 @@ async def stream(game: CurrentGame, caller: CurrentCaller, token: BearerToken, s
     watcher = Watcher(game.game_id, caller, power, credential, operator_hash, cursor_key(operator_hash),
                       resume, where or "header.last-event-id")
     await hub.join(watcher)
-    return StreamingResponse(sse_text(hub, watcher, timeout), media_type="text/event-stream",
+    return StreamingResponse(sse_bytes(hub, watcher, timeout), media_type="text/event-stream",
                              headers={"cache-control": "no-cache", "x-accel-buffering": "no"},
                              background=BackgroundTask(hub.leave, watcher))
 
