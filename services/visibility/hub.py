@@ -54,7 +54,7 @@ BATCH = 1000  # events per read of the log
 
 ReaderKey = tuple[str, ...] | None  # whose messages a watcher reads: its powers, None for all
 Change = Literal["game", "orders", "press"]
-CloseReason = Literal["credential_revoked", "too_slow", "unavailable", "forbidden"]
+CloseReason = Literal["credential_revoked", "too_slow", "unavailable", "forbidden", "shutting_down"]
 
 
 def sse(event_id: str, kind: str, data: bytes) -> bytes:
@@ -429,6 +429,16 @@ class StreamHub:
             self._task.cancel()
             self._task = None
 
+    async def close(self) -> None:
+        """Close every stream and stop the tailer (the app is shutting down)."""
+        for feed in list(self.feeds.values()):
+            for watcher in list(feed.watchers):
+                watcher.close("shutting_down")
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+
     async def _ensure_tailer(self) -> None:
         if self.tailing:
             return
@@ -514,6 +524,12 @@ class StreamHub:
 
 
 _hubs: weakref.WeakKeyDictionary[EventStore, StreamHub] = weakref.WeakKeyDictionary()
+
+
+async def close_hub(store: EventStore) -> None:
+    hub = _hubs.pop(store, None)
+    if hub is not None:
+        await hub.close()
 
 
 def hub_for(store: EventStore) -> StreamHub:

@@ -17,6 +17,7 @@ tickets.py). docs/social.md, "The live stream", has the contract.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request
@@ -29,7 +30,7 @@ from shared.http.dependencies import BearerToken, CurrentCaller, CurrentGame, No
 
 from .credential import caller_of, credential_of, direct_lookups
 from .cursors import MAX_CURSOR_LENGTH, Cursor, cursor_key, parse_cursor
-from .hub import StreamHub, Watcher, hub_for
+from .hub import StreamHub, Watcher, close_hub, hub_for
 from .tickets import MAX_TICKET_LENGTH, issue_ticket, redeem_ticket
 from .view import viewer_for
 
@@ -48,7 +49,17 @@ async def no_token_in_url(request: Request) -> None:
                              code="token_in_url", where=f"query.{name}")
 
 
-router = APIRouter(tags=["visibility"], dependencies=[Depends(no_token_in_url)])
+@asynccontextmanager
+async def streams_lifespan(app: Any) -> AsyncIterator[None]:
+    """Inside the app's own lifespan (FastAPI merges a router's): the streams' tailer stops
+    before the store closes."""
+    yield
+    store = getattr(app.state, "store", None)
+    if store is not None:
+        await close_hub(store)
+
+
+router = APIRouter(tags=["visibility"], dependencies=[Depends(no_token_in_url)], lifespan=streams_lifespan)
 
 
 def closed_event(reason: str) -> bytes:
