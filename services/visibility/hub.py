@@ -1,5 +1,5 @@
 """One log tailer per process, fanning each change out to the live streams of its game
-(docs/social.md, "The live stream"; docs/scale.md has the figures).
+(docs/social.md, "One tailer per process").
 
 - The **tailer** is one task per store: it follows the log with ``EventStore.wait_for_events``
   (woken by LISTEN/NOTIFY on PostgreSQL, polling on SQLite), and for each batch it finds the
@@ -69,16 +69,17 @@ def reader_of(caller: Caller, game: GameState) -> ReaderKey:
     return None if caller.is_operator else tuple(sorted(game.powers_of(caller.player_id)))
 
 
-def classify(stream_id: str) -> tuple[str, str] | None:
+def classify(stream_id: str) -> tuple[Change | Literal["bots", "account"], str] | None:
     """(what changed, of which game or account) for the streams the hub follows."""
     kind, _, rest = stream_id.partition("-")
     if not rest:
         return None
-    if kind in ("game", "press", "bots", "account"):
-        return kind, rest
-    if kind == "orders":  # orders-{game}-{phase}-{POWER}; a game id may hold a dash
-        parts = rest.rsplit("-", 2)
-        return ("orders", parts[0]) if len(parts) == 3 else None
+    match kind:
+        case "game" | "press" | "bots" | "account":
+            return kind, rest
+        case "orders":  # orders-{game}-{phase}-{POWER}; a game id may hold a dash
+            parts = rest.rsplit("-", 2)
+            return ("orders", parts[0]) if len(parts) == 3 else None
     return None
 
 
@@ -480,11 +481,11 @@ class StreamHub:
             if found is None:
                 continue
             kind, ident = found
-            if kind in ("bots", "account"):
+            if kind == "bots" or kind == "account":
                 self.credentials.changed(kind, ident)
                 credentials_changed = True
             elif ident in self.feeds:
-                changes.setdefault(ident, set()).add(kind)  # type: ignore[arg-type]  # game, orders or press
+                changes.setdefault(ident, set()).add(kind)
         await asyncio.gather(*(self._update(self.feeds[game_id], changed)
                                for game_id, changed in changes.items() if game_id in self.feeds))
         return credentials_changed
