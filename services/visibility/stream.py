@@ -87,6 +87,12 @@ async def sse_bytes(hub: StreamHub, watcher: Watcher, seconds: float) -> AsyncIt
         hub.leave(watcher)
 
 
+async def left(hub: StreamHub, watcher: Watcher) -> None:
+    """After the response, in case the body never ran (``async``: a plain function would be
+    run in a worker thread, away from the event loop the hub lives on)."""
+    hub.leave(watcher)
+
+
 def _cursor(header: str | None, query: str | None) -> tuple[Cursor | None, str]:
     """The cursor to resume after: the header (EventSource sets it when it reconnects by
     itself) before the query parameter (a page that opens a new EventSource passes it so)."""
@@ -134,7 +140,7 @@ async def stream(game: CurrentGame, caller: CurrentCaller, token: BearerToken, s
     await hub.join(watcher)
     return StreamingResponse(sse_bytes(hub, watcher, timeout), media_type="text/event-stream",
                              headers={"cache-control": "no-cache", "x-accel-buffering": "no"},
-                             background=BackgroundTask(hub.leave, watcher))
+                             background=BackgroundTask(left, hub, watcher))
 
 
 class StreamTicket(BaseModel):
