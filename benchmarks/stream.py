@@ -301,7 +301,9 @@ async def watchers_main(base: str, game_id: str, tokens: list[str | None], comma
     results.put(("done", [views for views, _ in logs], [messages for _, messages in logs], errors))
 
 
-def watchers_process(base: str, game_id: str, tokens: list[str | None], commands: Any, results: Any) -> None:
+def watchers_process(base: str, game_id: str, tokens: list[str | None], commands: Any, results: Any,
+                     niceness: int) -> None:
+    os.nice(niceness)  # the load generator yields the cores to the server under test (docs above)
     asyncio.run(watchers_main(base, game_id, tokens, commands, results))
 
 
@@ -469,8 +471,8 @@ async def run_once(args: argparse.Namespace, watchers: int) -> None:
             shares = [share for share in shares if share]
             commands = [context.Queue() for _ in shares]
             results = context.Queue()
-            processes += [context.Process(target=watchers_process, args=(base, watched.game_id, share, queue, results),
-                                          daemon=True)
+            processes += [context.Process(target=watchers_process, daemon=True,
+                                          args=(base, watched.game_id, share, queue, results, args.nice))
                           for share, queue in zip(shares, commands, strict=True)]
             for process in processes:
                 process.start()
@@ -529,7 +531,8 @@ async def run_once(args: argparse.Namespace, watchers: int) -> None:
 async def benchmark(args: argparse.Namespace) -> int:
     print(f"benchmarks/stream.py: {args.workers} server processes, {args.client_processes} watcher processes, "
           f"{args.other_games} other games at {args.other_rate:g} PUTs/s, {args.resolutions} resolutions every "
-          f"{args.interval:g}s; source {args.source or 'this checkout'}; load average now "
+          f"{args.interval:g}s; watchers at niceness {args.nice}; source {args.source or 'this checkout'}; "
+          f"load average now "
           f"{os.getloadavg()[0]:.2f} (a shared machine: repeat when the figures vary)", flush=True)
     for watchers in args.watchers:
         print(f"N = {watchers}", flush=True)
@@ -548,6 +551,9 @@ def main() -> int:
     parser.add_argument("--give-up", type=float, default=30.0, help="seconds after which an event counts as lost")
     parser.add_argument("--workers", type=int, default=2, help="server worker processes")
     parser.add_argument("--client-processes", type=int, default=2)
+    parser.add_argument("--nice", type=int, default=0,
+                        help="niceness of the watcher processes (for example 10: they then take the cores "
+                             "the server and PostgreSQL leave, and their read latency counts in the figures)")
     parser.add_argument("--source", help="serve the code of this checkout instead of this one")
     parser.add_argument("--server-url", default=os.environ.get("ENTENTE_BENCH_POSTGRES_URL")
                         or os.environ.get("ENTENTE_TEST_POSTGRES_URL") or DEFAULT_SERVER_URL)
