@@ -244,7 +244,7 @@ for _cls in (GameCreated, PlayerJoined, GameStarted, OrdersSubmitted, PhaseResol
     register_event(_cls)
 
 # Modules that define further events with @register_event (imported at the end of this module).
-CATALOGUE_MODULES: tuple[str, ...] = ("shared.events_social",)
+CATALOGUE_MODULES: tuple[str, ...] = ("shared.events_social", "shared.events_tickets")
 
 
 class UnknownEvent(ValueError):

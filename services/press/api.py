@@ -39,7 +39,9 @@ class Signature(BaseModel):
 
 class Message(BaseModel):
     id: str
-    position: int = Field(..., description="the message's place in the log")
+    position: int = Field(..., description=(
+        "the message's place among the messages the caller may read (1, 2, 3, ...); it counts "
+        "nothing the caller may not see"))
     phase: str
     sender: Signature = Field(..., alias="from")
     to: Literal["all"] | list[str]
@@ -67,7 +69,9 @@ async def send(game: CurrentGame, caller: CurrentPlayer, body: SendMessage, stor
 
 @router.get("/games/{game_id}/messages", response_model=MessageList, response_model_by_alias=True)
 async def read(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
-               after: Annotated[int, Query(ge=0, description="only messages after this log position")] = 0,
+               after: Annotated[int, Query(ge=0, le=2**53, description=(
+                   "only the messages after this place among those the caller reads (a "
+                   "message's position)"))] = 0,
                cursor: Annotated[str | None, Query(max_length=MAX_CURSOR_LENGTH, description=(
                    "next_cursor of an earlier answer: only the messages after it"))] = None,
                limit: Annotated[int, Query(ge=1, le=500)] = DEFAULT_LIMIT) -> dict:

@@ -3,128 +3,157 @@
 ``GET /games/{id}/stream`` sends the viewer's own projection, never raw events:
 
 - ``event: view`` with the whole view (``view.py``) whenever it differs from the last one sent;
-- ``event: message`` for each press message the viewer may read, as ``GET .../messages`` shows it.
+- ``event: message`` for each press message the viewer may read, as ``GET .../messages`` shows it;
+- ``event: closed`` (no id) when the server ends the stream before its timeout: the credential
+  was revoked, the client reads too slowly, or the log cannot be read.
 
-Each event's ``id`` is the global log position it reflects. A client that reconnects with
-``Last-Event-ID: N`` gets exactly what changed after position N: the server rebuilds the view as
-it was at N and compares, so nothing is missed and nothing is sent twice. Events the viewer may
-not see (another power's orders, a private message between others) change nothing in the
-projection, so they produce no event at all. The log is tailed with ``EventStore.wait_for_events``
-(LISTEN/NOTIFY on PostgreSQL, polling on SQLite). A stream ends after ``timeout`` seconds (a
-comment line keeps idle connections open meanwhile); the client reconnects with its last id.
+Each id is a cursor that counts only what the viewer sees (cursors.py): ``Last-Event-ID`` (or
+``?last_event_id=``) resumes exactly after it. Events the viewer may not see change nothing in
+the projection, so they produce no event and no id. The streams of a process share one tailer
+of the log and one rendering of each distinct view (hub.py). A browser, whose EventSource sends
+no Authorization header, opens the stream with a single-use ticket (``POST .../stream-ticket``,
+tickets.py). docs/social.md, "The live stream", has the contract.
 """
 from __future__ import annotations
 
-import asyncio
-import json
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import StreamingResponse
+from pydantic import BaseModel
+from starlette.background import BackgroundTask
 
-from shared.auth import Caller
-from shared.errors import BadRequest
-from shared.events import game_stream, orders_prefix
-from shared.events_social import press_stream
-from shared.game.log import read_log_at
-from shared.game.press import readable
-from shared.game.state import GameState
-from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
+from shared.errors import BadRequest, Unauthorized
+from shared.http.dependencies import BearerToken, CurrentCaller, CurrentGame, Now, StoreDep
 from shared.http.observability import live_stream
-from shared.store import EventStore
-from shared.text import is_ascii_number
 
-from .schemas import GameView
-from .view import view_of, viewer_for
-
-router = APIRouter(tags=["visibility"])
+from .credential import caller_of, credential_of, direct_lookups
+from .cursors import MAX_CURSOR_LENGTH, Cursor, cursor_key, parse_cursor
+from .hub import StreamHub, Watcher, close_hub, hub_for
+from .tickets import MAX_TICKET_LENGTH, issue_ticket, redeem_ticket
+from .view import viewer_for
 
 KEEP_ALIVE_SECONDS = 15.0
 MAX_STREAM_SECONDS = 300.0
 RETRY_MILLISECONDS = 2000
+TOKEN_PARAMETERS = ("token", "access_token")
 
 
-def belongs_to(stream_id: str, game_id: str) -> bool:
-    """Whether a stream is one of the game's own: its events, its orders, its press."""
-    return stream_id in (game_stream(game_id), press_stream(game_id)) or stream_id.startswith(orders_prefix(game_id))
+async def no_token_in_url(request: Request) -> None:
+    """Long-lived tokens never go into URLs (they land in proxy logs): refuse them loudly."""
+    for name in TOKEN_PARAMETERS:
+        if name in request.query_params:
+            raise BadRequest(f"tokens do not go into URLs (?{name}=): send 'Authorization: Bearer <token>', "
+                             "or from a browser ask POST /games/{id}/stream-ticket for a ticket and pass ?ticket=",
+                             code="token_in_url", where=f"query.{name}")
 
 
-def sse(event_id: int, kind: str, data: Any) -> str:
-    return f"id: {event_id}\nevent: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+@asynccontextmanager
+async def streams_lifespan(app: Any) -> AsyncIterator[None]:
+    """Inside the app's own lifespan (FastAPI merges a router's): the streams' tailer stops
+    before the store closes."""
+    yield
+    store = getattr(app.state, "store", None)
+    if store is not None:
+        await close_hub(store)
 
 
-async def log_head(store: EventStore) -> int:
-    """The position of the last event in the log (0 when empty)."""
-    return await store.head()
+router = APIRouter(tags=["visibility"], dependencies=[Depends(no_token_in_url)], lifespan=streams_lifespan)
 
 
-async def view_at(store: EventStore, game_id: str, caller: Caller, power: str | None,
-                  up_to: int) -> tuple[dict[str, Any] | None, GameState | None]:
-    """The caller's view of the game as it was at log position ``up_to``, and the game then
-    (None before the game existed)."""
-    log, state = await read_log_at(store, game_id, up_to)
-    if state is None:
-        return None, None
-    seen = view_of(state, log.submissions(state.phase), viewer_for(caller, state, power))
-    return GameView.model_validate(seen).model_dump(mode="json"), state  # the same shape as GET .../view
+def closed_event(reason: str) -> bytes:
+    return b'event: closed\ndata: {"reason":"' + reason.encode("ascii") + b'"}\n\n'
 
 
-def message_powers(caller: Caller, game: Any) -> list[str] | None:
-    """Whose messages the caller reads: the operator all (None), a player their seat's, others public."""
-    return None if caller.is_operator else game.powers_of(caller.player_id)
+async def sse_bytes(hub: StreamHub, watcher: Watcher, seconds: float) -> AsyncIterator[bytes]:
+    """The SSE bytes of one connection: what the hub queues for the watcher (keep-alive
+    comments included, every ``KEEP_ALIVE_SECONDS`` on a fixed schedule whatever happens in
+    the log), until ``seconds`` have passed or the hub closes it."""
+    watcher.start_timers(seconds, KEEP_ALIVE_SECONDS)
+    try:
+        yield b"retry: %d\n\n" % RETRY_MILLISECONDS
+        while True:
+            if data := watcher.take():
+                yield data
+            if watcher.closed:
+                yield closed_event(watcher.closed)
+                return
+            if watcher.expired:
+                return
+            await watcher.wake.wait()
+    finally:
+        watcher.stop_timers()
+        hub.leave(watcher)
 
 
-async def projection_stream(store: EventStore, game_id: str, caller: Caller, power: str | None,
-                            last_event_id: int | None, seconds: float) -> AsyncIterator[str]:
-    """The SSE text of one connection: changes after ``last_event_id`` (or the view now)."""
-    loop = asyncio.get_running_loop()
-    ends = loop.time() + seconds
-    head = await log_head(store)
-    position = head if last_event_id is None else last_event_id
-    shown, _ = await view_at(store, game_id, caller, power, position)
-    yield f"retry: {RETRY_MILLISECONDS}\n\n"
-    if last_event_id is None:
-        yield sse(position, "view", shown)
-    while (remaining := ends - loop.time()) > 0:
-        records = await store.wait_for_events(position, timeout=min(remaining, KEEP_ALIVE_SECONDS))
-        if not records:
-            yield ": keep-alive\n\n"
-            continue
-        position = records[-1].position
-        ours = [r for r in records if belongs_to(r.stream_id, game_id)]
-        if not ours:
-            continue
-        latest, state = await view_at(store, game_id, caller, power, position)
-        if state is None:
-            continue
-        press = (r for r in ours if r.stream_id == press_stream(game_id))
-        for message in readable(press, message_powers(caller, state)):
-            yield sse(message["position"], "message", message)
-        if latest != shown:
-            shown = latest
-            yield sse(position, "view", latest)
+async def left(hub: StreamHub, watcher: Watcher) -> None:
+    """After the response, in case the body never ran (``async``: a plain function would be
+    run in a worker thread, away from the event loop the hub lives on)."""
+    hub.leave(watcher)
+
+
+def _cursor(header: str | None, query: str | None) -> tuple[Cursor | None, str]:
+    """The cursor to resume after: the header (EventSource sets it when it reconnects by
+    itself) before the query parameter (a page that opens a new EventSource passes it so)."""
+    if header is not None:
+        return parse_cursor(header, "header.last-event-id"), "header.last-event-id"
+    if query is not None:
+        return parse_cursor(query, "query.last_event_id"), "query.last_event_id"
+    return None, ""
 
 
 @router.get("/games/{game_id}/stream", response_class=StreamingResponse,
             responses={200: {"content": {"text/event-stream": {}}}})
-async def stream(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
-                 last_event_id: Annotated[str | None, Header(max_length=20)] = None,
+async def stream(game: CurrentGame, caller: CurrentCaller, token: BearerToken, store: StoreDep, request: Request,
+                 now: Now,
+                 last_event_id: Annotated[str | None, Header(max_length=MAX_CURSOR_LENGTH)] = None,
+                 last_event_id_query: Annotated[str | None, Query(
+                     alias="last_event_id", max_length=MAX_CURSOR_LENGTH,
+                     description="the id to resume after, where a Last-Event-ID header cannot be sent")] = None,
+                 ticket: Annotated[str | None, Query(
+                     max_length=MAX_TICKET_LENGTH,
+                     description="a ticket from POST /games/{id}/stream-ticket, instead of a token")] = None,
                  power: Annotated[str | None, Query(max_length=20)] = None,
                  timeout: Annotated[float, Query(gt=0, le=MAX_STREAM_SECONDS)] = MAX_STREAM_SECONDS,
                  ) -> StreamingResponse:
     """Server-sent events of the caller's view (``view``) and readable messages (``message``),
     resumable with ``Last-Event-ID``; the stream ends after ``timeout`` seconds."""
+    resume, where = _cursor(last_event_id, last_event_id_query)
+    operator_hash: str = request.app.state.operator_hash
+    if ticket is not None:
+        if token is not None:
+            raise BadRequest("send a ticket or an Authorization header, not both", code="ticket_and_token",
+                             where="query.ticket")
+        credential = await redeem_ticket(store, game.game_id, ticket, now)
+        found = await caller_of(credential, game, operator_hash, direct_lookups(store))
+        if found is None:
+            raise Unauthorized("the credential this ticket was issued for is no longer valid",
+                               code="invalid_ticket", where="query.ticket")
+        caller = found
+    else:
+        credential = credential_of(caller, token)
     viewer_for(caller, game, power)  # 403 / 422 now, before the stream starts
-    resume = None
-    if last_event_id is not None:
-        if not is_ascii_number(last_event_id.strip()):  # "²".isdigit() is true, int("²") fails
-            raise BadRequest("Last-Event-ID must be an id this stream sent", code="invalid_last_event_id",
-                             where="header.last-event-id")
-        resume = int(last_event_id.strip())
-        if resume > await log_head(store):
-            raise BadRequest("Last-Event-ID is ahead of the log", code="invalid_last_event_id",
-                             where="header.last-event-id")
-    return StreamingResponse(live_stream(projection_stream(store, game.game_id, caller, power, resume, timeout)),
-                             media_type="text/event-stream",
-                             headers={"cache-control": "no-cache", "x-accel-buffering": "no"})
+    hub = hub_for(store)
+    watcher = Watcher(game.game_id, caller, power, credential, operator_hash, cursor_key(operator_hash),
+                      resume, where or "header.last-event-id")
+    await hub.join(watcher)
+    return StreamingResponse(live_stream(sse_bytes(hub, watcher, timeout)), media_type="text/event-stream",
+                             headers={"cache-control": "no-cache", "x-accel-buffering": "no"},
+                             background=BackgroundTask(left, hub, watcher))
+
+
+class StreamTicket(BaseModel):
+    ticket: str
+    expires_at: str
+
+
+@router.post("/games/{game_id}/stream-ticket", status_code=201, response_model=StreamTicket)
+async def stream_ticket(game: CurrentGame, caller: CurrentCaller, token: BearerToken, store: StoreDep,
+                        now: Now) -> dict[str, Any]:
+    """A single-use ticket, valid for a minute, that opens this game's stream as the caller
+    (``GET /games/{id}/stream?ticket=``): for a browser's EventSource, which cannot send an
+    Authorization header. The store keeps only its hash (docs/social.md)."""
+    ticket, expires_at = await issue_ticket(store, game.game_id, credential_of(caller, token), now)
+    return {"ticket": ticket, "expires_at": expires_at.isoformat()}

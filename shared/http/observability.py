@@ -30,7 +30,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -128,7 +128,10 @@ class Draining:
 DRAINING = Draining()
 
 
-async def live_stream(chunks: AsyncIterator[str]) -> AsyncIterator[str]:
+Chunk = TypeVar("Chunk", str, bytes)
+
+
+async def live_stream(chunks: AsyncIterator[Chunk]) -> AsyncIterator[Chunk]:
     """``chunks``, counted in ``entente_open_streams`` while they are sent, ended once the
     server is stopping."""
     metrics.OPEN_STREAMS.inc()

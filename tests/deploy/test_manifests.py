@@ -22,7 +22,7 @@ WORKERS = ("worker", "notifier")  # the clock worker and the notification worker
 # Where each public path must be served (docs/api.md); every path of the combined app is checked.
 SERVICE_OF_PATH = [
     (r"^/games/[^/]+/(orders|resolve|possible-orders|ready)$", "adjudication"),
-    (r"^/games/[^/]+/(view|events|stream|map\.svg|map\.png)$", "visibility"),
+    (r"^/games/[^/]+/(view|events|stream|stream-ticket|map\.svg|map\.png)$", "visibility"),
     (r"^/variants(/|$)", "visibility"),
     (r"^/games/[^/]+/(bot-tokens(/[^/]+)?|identities)$", "accounts"),
     (r"^/(auth|me)(/|$)", "accounts"),

@@ -34,7 +34,7 @@ from tests.utils.http import OPERATOR_TOKEN
 ROOT = Path(__file__).resolve().parents[2]
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 DRAWN = {"id", "game_id", "player_id", "token", "host_token", "token_id", "codename", "position", "sent_at",
-         "deadline", "paused_until", "recorded_at"}
+         "deadline", "paused_until", "recorded_at", "expires_at"}
 """Keys whose values are drawn at random or depend on the clock: compared by kind only."""
 
 
@@ -109,6 +109,8 @@ def examples(doc: str) -> list[Example]:
     found: list[Example] = []
     previous: tuple[str, str] = ("", "")  # heading and language of the block before
     for line, heading, language, body in _blocks((ROOT / doc).read_text()):
+        if language in ("js", "javascript"):
+            continue  # code for a page to run, not a command or an answer (the web client runs it: docs/web.md)
         if language == "sh":
             found += [Example(doc, line, heading, command, answer) for command, answer in _commands(body)]
         elif previous == (heading, "sh") and found[-1].answer is None:
@@ -247,7 +249,7 @@ def server_sent(event: str, docs: bool = False) -> dict[str, Any]:
     """One server-sent event as {"id", "event", "data"} (the docs' data as a pattern)."""
     fields = dict(line.split(": ", 1) for line in event.strip().splitlines())
     assert set(fields) == {"id", "event", "data"}, event
-    return {"id": int(fields["id"]), "event": fields["event"],
+    return {"id": fields["id"], "event": fields["event"],
             "data": pattern(fields["data"]) if docs else json.loads(fields["data"])}
 
 
@@ -422,8 +424,12 @@ def test_every_example_of_docs_api_runs_as_the_docs_say(shell: Shell) -> None:
     webhook = client.delete(f"/games/{other}/webhook", headers={"authorization": f"Bearer {other_seats['FRANCE']}"})
     assert webhook.status_code == 404 and webhook.json()["error"]["code"] == "webhook_not_found"  # "none set"
 
-    stream = find(found, "/stream")
-    listening = shell.start(stream, LAST_ID=str(check(press, *shell.run(press), expected_status=201)["position"]))
+    stream = find(found, "/stream -H")
+    check(press, *shell.run(press), expected_status=201)
+    france = {"authorization": f"Bearer {other_seats['FRANCE']}"}
+    seen = client.get(f"/games/{other}/stream", params={"timeout": 0.5}, headers=france).text
+    last_id = [line[4:] for line in seen.splitlines() if line.startswith("id: ")][-1]  # "1.<digest>"
+    listening = shell.start(stream, LAST_ID=last_id)
     time.sleep(1.5)  # connected; then "England writes to everyone and France orders"
     written = client.post(f"/games/{other}/messages", json={"to": "all", "text": "Peace in our time"},
                           headers={"authorization": f"Bearer {other_seats['ENGLAND']}"})
@@ -433,8 +439,20 @@ def test_every_example_of_docs_api_runs_as_the_docs_say(shell: Shell) -> None:
     assert output.startswith("retry: 2000\n\n"), output
     got = [server_sent(event) for event in output.split("\n\n")[1:] if event.strip() and not event.startswith(":")]
     shown = [server_sent(event, docs=True) for event in (stream.answer or "").split("\n\n")[1:]]
+    # an id is "{messages}.{view digest}": the count as the docs say, the digest the server's own
+    assert all(re.fullmatch(r"\d+\.[0-9a-f]{16}", event["id"]) for event in got), got
+    assert got[0]["id"].split(".")[1] == last_id.split(".")[1]  # the message comes before any new view
+    for event in (*shown, *got):
+        event["id"] = int(event["id"].split(".")[0])
     problems = matches(shown, got)
     assert not problems, "\n".join(problems)
+
+    ticket = find(found, "/stream-ticket")
+    issued = check(ticket, *shell.run(ticket), expected_status=201)
+    opened = client.get(f"/games/{other}/stream", params={"ticket": issued["ticket"], "timeout": 0.3})
+    assert opened.status_code == 200 and "event: view" in opened.text  # "opens this game's stream once"
+    again = client.get(f"/games/{other}/stream", params={"ticket": issued["ticket"], "timeout": 0.3})
+    assert again.status_code == 401 and again.json()["error"]["code"] == "invalid_ticket"
 
     assert sorted({e.key for e in found if e.command not in SKIPPED} - shell.ran) == []
 

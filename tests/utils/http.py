@@ -388,5 +388,5 @@ def parse_sse(text: str) -> list[dict[str, Any]]:
             name, _, value = line.partition(": ")
             fields[name] = value
         if "event" in fields:
-            events.append({"id": int(fields["id"]), "event": fields["event"], "data": json.loads(fields["data"])})
+            events.append({"id": fields.get("id"), "event": fields["event"], "data": json.loads(fields["data"])})
     return events

@@ -1,5 +1,6 @@
 """The live stream: the viewer's own projection, resumable with Last-Event-ID, and silent about
-what the viewer may not see."""
+what the viewer may not see. (Cursors that count only what the viewer sees, credentials
+re-checked, tickets and the shared tailer: tests/services/visibility/.)"""
 from __future__ import annotations
 
 import asyncio
@@ -9,11 +10,16 @@ import httpx
 from tests.utils.http import Table, parse_sse, started_table
 
 
+def messages_in(event_id: str) -> int:
+    """How many messages the viewer had been sent when an event had this id."""
+    return int(event_id.split(".")[0])
+
+
 async def open_stream(table: Table, power: str | None, seconds: float,
-                      last_event_id: int | None = None) -> httpx.Response:
+                      last_event_id: str | None = None) -> httpx.Response:
     headers = dict(table.player(power)) if power else {}
     if last_event_id is not None:
-        headers["last-event-id"] = str(last_event_id)
+        headers["last-event-id"] = last_event_id
     return await table.client.get(f"/games/{table.game_id}/stream", params={"timeout": seconds}, headers=headers)
 
 
@@ -33,13 +39,15 @@ async def test_a_live_stream_shows_own_changes_and_readable_messages_only(social
     response = await watching
     assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
     events = parse_sse(response.text)
-    ids = [e["id"] for e in events]
-    assert ids == sorted(ids)
+    counts = [messages_in(e["id"]) for e in events]
+    assert counts == sorted(counts)
     first = events[0]
     assert first["event"] == "view" and first["data"]["viewer"]["power"] == "FRANCE"
     assert first["data"]["game"]["phase"] == "S1901M" and first["data"]["orders"] == {}
     messages = [e["data"] for e in events if e["event"] == "message"]
-    assert [m["text"] for m in messages] == ["hello all"] and messages[0]["position"] == public.json()["position"]
+    readable = (await client.get(f"/games/{table.game_id}/messages", headers=table.player("FRANCE"))).json()
+    assert [m["text"] for m in messages] == ["hello all"] and messages == readable["messages"]
+    assert public.json()["position"] == 1  # ENGLAND's first readable message (the private one is not theirs)
     assert events[-1]["event"] == "view" and events[-1]["data"] == await table.view("FRANCE")
     assert "secret plan" not in response.text and "RUH" not in response.text.split("history")[0]
     for event in events:
@@ -53,18 +61,19 @@ async def test_resuming_with_last_event_id_has_no_gaps_and_no_repeats(social) ->
     start = parse_sse((await open_stream(table, "ITALY", 0.1)).text)
     assert [e["event"] for e in start] == ["view"]
     seen = start[0]["id"]
-    sent = []
     for text in ("one", "two", "three"):
         reply = await client.post(f"/games/{table.game_id}/messages", headers=table.player("AUSTRIA"),
                                   json={"to": ["ITALY"], "text": text})
-        sent.append(reply.json()["position"])
+        assert reply.status_code == 201
     await table.order_ok("ITALY", ["A ROM - APU"])
     resumed = parse_sse((await open_stream(table, "ITALY", 0.3, last_event_id=seen)).text)
     assert [e["data"]["text"] for e in resumed if e["event"] == "message"] == ["one", "two", "three"]
+    assert [e["data"]["position"] for e in resumed if e["event"] == "message"] == [1, 2, 3]
     views = [e for e in resumed if e["event"] == "view"]
     assert len(views) == 1 and views[0]["data"]["orders"] == {"ITALY": ["A ROM - APU"]}
     # from the middle: only what came after, once
-    middle = parse_sse((await open_stream(table, "ITALY", 0.3, last_event_id=sent[1])).text)
+    second = [e for e in resumed if e["event"] == "message"][1]["id"]
+    middle = parse_sse((await open_stream(table, "ITALY", 0.3, last_event_id=second)).text)
     assert [e["data"]["text"] for e in middle if e["event"] == "message"] == ["three"]
     assert [e["event"] for e in middle][-1] == "view"
     # from the end: nothing
@@ -95,10 +104,18 @@ async def test_what_the_viewer_may_not_see_produces_no_event(social) -> None:
 async def test_bad_stream_requests(social) -> None:
     _, client = social
     table = await started_table(client)
-    for last_event_id in ("abc", "999999999"):
+    digest = "0123456789abcdef"
+    # "²" and "¹⁰" are digits to str.isdigit but not to int(); "9." is ahead of what FRANCE was sent
+    for last_event_id in ("abc", "999999999", "²", "¹²³", f"².{digest}", f"³.{digest}", f"9.{digest}",
+                          f"-1.{digest}", f"1.{digest.upper()}", f"1.{digest}0"):
+        # a header is bytes, read by the server as latin-1 (where "²" is one byte, 0xB2)
+        header = last_event_id.encode("latin-1")
         response = await client.get(f"/games/{table.game_id}/stream", headers={**table.player("FRANCE"),
-                                    "last-event-id": last_event_id})
-        assert response.status_code == 400 and response.json()["error"]["code"] == "invalid_last_event_id"
+                                    "last-event-id": header})
+        assert response.status_code == 400, (last_event_id, response.text)
+        assert response.json()["error"]["code"] == "invalid_last_event_id"
+        query = await client.get(f"/games/{table.game_id}/stream", params={"last_event_id": last_event_id})
+        assert query.status_code == 400 and query.json()["error"]["where"] == "query.last_event_id"
     other_power = await client.get(f"/games/{table.game_id}/stream", params={"power": "ENGLAND"},
                                    headers=table.player("FRANCE"))
     assert other_power.status_code == 403

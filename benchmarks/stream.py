@@ -1,0 +1,569 @@
+"""Watchers of the live stream on PostgreSQL: a script that prints figures, not a test.
+
+    python benchmarks/stream.py [--watchers 100,500,1000] [--resolutions 10] [--interval 2]
+                                [--other-games 20] [--other-rate 20] [--workers 2]
+                                [--client-processes 2] [--source DIR]
+                                [--server-url postgresql://postgres@127.0.0.1:5432/postgres]
+
+For each number of watchers N: a fresh database on the PostgreSQL server (ENTENTE_BENCH_POSTGRES_URL,
+else ENTENTE_TEST_POSTGRES_URL, else postgresql://postgres@127.0.0.1:5432/test) and
+``entente serve --workers W`` on it on a free port of 127.0.0.1; one watched game and
+``--other-games`` other games, all started (seven players each, phases resolved by the operator
+only). Then:
+
+1. the busy game: ``--resolutions`` times, every ``--interval`` seconds, each of its powers
+   submits orders, a public message is sent, and the phase is resolved, while PUTs of orders
+   in the other games go on at ``--other-rate`` a second: nobody watching, the baseline;
+2. N watchers open ``GET /games/{id}/stream`` of the watched game (one in seven as a player of
+   the game, so that eight different views are watched, the others anonymously), from
+   ``--client-processes`` processes of lean asyncio clients;
+3. the same rounds and the same PUTs again, watched.
+
+Delivery latency: from the moment the resolution request is sent (or the message's) to the moment
+a watcher has read the ``view`` event of the next phase (or the message), over every watcher
+and every resolution; an event not read within ``--give-up`` seconds counts as lost. The other
+games' PUT latency under load is printed beside its baseline. ``--source DIR`` serves the code
+of another checkout (for example the same benchmark against an older commit: ``git archive
+COMMIT | tar -x -C DIR``). The server is stopped and the database dropped at the end.
+
+The machine may be shared: the figures are only as quiet as it is; repeat a run when they vary.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import re
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import asyncpg
+
+DEFAULT_SERVER_URL = "postgresql://postgres@127.0.0.1:5432/test"
+HOST = "127.0.0.1"
+OPERATOR_TOKEN = "bench-" + secrets.token_hex(16)
+STARTUP_SECONDS = 30
+REQUEST_TIMEOUT = 60.0
+CONNECT_SECONDS = 120.0  # how long the watchers may take to connect and read their first view
+PHASE_IN_VIEW = re.compile(r'"phase":"([A-Z0-9]+)"')
+
+
+# ----------------------------------------------------------------------------- a lean HTTP client
+
+
+class Refused(Exception):
+    """A request answered with an unexpected status."""
+
+
+class Connection:
+    """One HTTP/1.1 keep-alive connection: JSON in, (status, JSON) out."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+    async def request(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+        payload = b"" if body is None else json.dumps(body).encode()
+        head = f"{method} {path} HTTP/1.1\r\nhost: {self.host}\r\ncontent-length: {len(payload)}\r\n"
+        if body is not None:
+            head += "content-type: application/json\r\n"
+        if token:
+            head += f"authorization: Bearer {token}\r\n"
+        message = head.encode() + b"\r\n" + payload
+        for attempt in (1, 2):  # the server may have closed an idle connection: reopen once
+            if self.writer is None:
+                self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+            assert self.reader is not None and self.writer is not None
+            self.writer.write(message)
+            status_line = await self.reader.readline()
+            if status_line:
+                break
+            self.close()
+            if attempt == 2:
+                raise ConnectionResetError(f"{method} {path}: the server closed the connection")
+        status = int(status_line.split()[1])
+        length, close = 0, False
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b""):
+                break
+            name, _, value = line.partition(b":")
+            name = name.strip().lower()
+            if name == b"content-length":
+                length = int(value)
+            elif name == b"connection" and value.strip().lower() == b"close":
+                close = True
+        data = await self.reader.readexactly(length) if length else b""
+        if close:
+            self.close()
+        return status, json.loads(data) if data else None
+
+
+class Pool:
+    """At most ``size`` requests in flight, each on a keep-alive connection."""
+
+    def __init__(self, base: str, size: int) -> None:
+        host, port = base.removeprefix("http://").split(":")
+        self._idle: asyncio.Queue[Connection] = asyncio.Queue()
+        for _ in range(size):
+            self._idle.put_nowait(Connection(host, int(port)))
+
+    async def call(self, method: str, path: str, body: Any = None, token: str | None = None,
+                   expected: int = 200, timed: list[float] | None = None) -> Any:
+        """The answer; with ``timed``, the latency from sending the request on a connection to
+        reading the whole answer is appended there (the wait for a free connection is not)."""
+        connection = await self._idle.get()
+        try:
+            started = time.monotonic()
+            status, answer = await asyncio.wait_for(connection.request(method, path, body, token), REQUEST_TIMEOUT)
+            if timed is not None and status == expected:
+                timed.append(time.monotonic() - started)
+        except BaseException:
+            connection.close()
+            raise
+        finally:
+            self._idle.put_nowait(connection)
+        if status != expected:
+            raise Refused(f"{method} {path}: {status} {json.dumps(answer)[:300]}")
+        return answer
+
+    def close(self) -> None:
+        while not self._idle.empty():
+            self._idle.get_nowait().close()
+
+
+# ----------------------------------------------------------------------------- games
+
+
+@dataclass
+class Table:
+    game_id: str
+    tokens_by_power: dict[str, str]
+    possible: dict[str, list[str]] = field(default_factory=dict)  # POWER -> one legal order set
+
+
+async def started_game(pool: Pool, name: str) -> Table:
+    """A started seven-player game whose phases resolve only when the operator says so."""
+    created = await pool.call("POST", "/games", {"name": name, "variant": "standard",
+                                                 "settings": {"require_ready": True}}, expected=201)
+    game_id = created["id"]
+    codenames = {}
+    for _ in range(7):
+        joined = await pool.call("POST", f"/games/{game_id}/players", expected=201)
+        codenames[joined["codename"]] = joined["token"]
+    started = await pool.call("POST", f"/games/{game_id}/start", token=created["host_token"])
+    return Table(game_id, {power: codenames[seat["codename"]] for power, seat in started["powers"].items()})
+
+
+def pick_orders(possible: dict, rng: random.Random) -> list[str]:
+    if possible["phase"].endswith("A"):
+        return []
+    return [rng.choice(options) for _, options in sorted(possible["orders"].items()) if options]
+
+
+async def submit_random(pool: Pool, table: Table, power: str, rng: random.Random) -> None:
+    token = table.tokens_by_power[power]
+    possible = await pool.call("GET", f"/games/{table.game_id}/possible-orders", token=token)
+    await pool.call("PUT", f"/games/{table.game_id}/orders", {"orders": pick_orders(possible, rng)}, token=token)
+
+
+async def prepare_other_games(pool: Pool, tables: list[Table]) -> None:
+    """Each power's possible orders, fetched once (these games never leave their first phase)."""
+    rng = random.Random(7)
+    for table in tables:
+        for power, token in table.tokens_by_power.items():
+            possible = await pool.call("GET", f"/games/{table.game_id}/possible-orders", token=token)
+            table.possible[power] = pick_orders(possible, rng)
+
+
+async def other_puts(pool: Pool, tables: list[Table], rate: float, stop: asyncio.Event,
+                     latencies: list[float], failures: list[str]) -> None:
+    """PUTs of orders in the other games at ``rate`` a second, each timed, until ``stop``."""
+    rng = random.Random(11)
+    loop = asyncio.get_running_loop()
+    in_flight: set[asyncio.Task] = set()
+
+    async def one() -> None:
+        table = rng.choice(tables)
+        power = rng.choice(sorted(table.tokens_by_power))
+        try:
+            await pool.call("PUT", f"/games/{table.game_id}/orders", {"orders": table.possible[power]},
+                            token=table.tokens_by_power[power], timed=latencies)
+        except Exception as error:  # counted, not fatal: the figures say how many failed
+            failures.append(repr(error)[:200])
+
+    next_at = loop.time()
+    while not stop.is_set():
+        task = asyncio.create_task(one())
+        in_flight.add(task)
+        task.add_done_callback(in_flight.discard)
+        next_at += 1.0 / rate
+        await asyncio.sleep(max(0.0, next_at - loop.time()))
+    await asyncio.gather(*in_flight, return_exceptions=True)
+
+
+# ----------------------------------------------------------------------------- the watchers
+
+
+async def watch(host: str, port: int, path: str, token: str | None, ready: asyncio.Event,
+                views: list[tuple[str, float]], messages: list[tuple[str, float]], stop: asyncio.Event,
+                errors: list[str]) -> None:
+    """One watcher: the stream read off a raw socket (chunked transfer coding), each view's
+    phase and each message's text noted with the time it was read."""
+    try:
+        reader, writer = await asyncio.open_connection(host, port)
+    except OSError as error:
+        errors.append(f"connect: {error!r}")
+        ready.set()
+        return
+    head = f"GET {path} HTTP/1.1\r\nhost: {host}\r\naccept: text/event-stream\r\n"
+    if token:
+        head += f"authorization: Bearer {token}\r\n"
+    writer.write((head + "\r\n").encode())
+    buffer = ""
+    try:
+        status = await reader.readline()
+        if b" 200 " not in status:
+            errors.append(f"status {status!r}")
+            return
+        while (await reader.readline()) not in (b"\r\n", b""):
+            pass
+        while not stop.is_set():
+            size_line = await reader.readline()
+            if not size_line:
+                errors.append("closed by the server")
+                return
+            size = int(size_line.strip() or b"0", 16)
+            if size == 0:
+                errors.append("stream ended")
+                return
+            chunk = await reader.readexactly(size + 2)
+            buffer += chunk[:-2].decode()
+            while "\n\n" in buffer:
+                block, buffer = buffer.split("\n\n", 1)
+                now = time.monotonic()
+                if "event: view" in block:
+                    found = PHASE_IN_VIEW.search(block)
+                    views.append((found.group(1) if found else "?", now))
+                    ready.set()
+                elif "event: message" in block:
+                    text = re.search(r'"text":"([^"]*)"', block)
+                    messages.append((text.group(1) if text else "?", now))
+    except (OSError, asyncio.IncompleteReadError, ValueError) as error:
+        errors.append(repr(error)[:200])
+    finally:
+        ready.set()
+        writer.close()
+
+
+async def watchers_main(base: str, game_id: str, tokens: list[str | None], commands: Any, results: Any) -> None:
+    host, port = base.removeprefix("http://").split(":")
+    stop = asyncio.Event()
+    errors: list[str] = []
+    logs = [([], []) for _ in tokens]  # type: ignore[var-annotated]
+    readies = [asyncio.Event() for _ in tokens]
+    path = f"/games/{game_id}/stream?timeout=300"
+    tasks = []
+    started = time.monotonic()
+    for token, ready, (views, messages) in zip(tokens, readies, logs, strict=True):
+        tasks.append(asyncio.create_task(watch(host, int(port), path, token, ready, views, messages, stop, errors)))
+        await asyncio.sleep(0.002)  # a browser crowd arrives over a moment, not in one instant
+    try:
+        await asyncio.wait_for(asyncio.gather(*(ready.wait() for ready in readies)), CONNECT_SECONDS)
+    except TimeoutError:
+        errors.append(f"{sum(not r.is_set() for r in readies)} watchers shown no view in {CONNECT_SECONDS:.0f}s")
+    results.put(("ready", time.monotonic() - started, len(errors)))
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, commands.get)  # "stop"
+    stop.set()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    results.put(("done", [views for views, _ in logs], [messages for _, messages in logs], errors))
+
+
+def watchers_process(base: str, game_id: str, tokens: list[str | None], commands: Any, results: Any,
+                     niceness: int) -> None:
+    os.nice(niceness)  # the load generator yields the cores to the server under test (docs above)
+    asyncio.run(watchers_main(base, game_id, tokens, commands, results))
+
+
+# ----------------------------------------------------------------------------- server and database
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+def asyncpg_dsn(url: str) -> str:
+    return url.replace("postgresql+asyncpg://", "postgresql://")
+
+
+async def admin(server_url: str, statement: str) -> None:
+    connection = await asyncpg.connect(asyncpg_dsn(server_url), timeout=10)
+    try:
+        await connection.execute(statement)
+    finally:
+        await connection.close()
+
+
+@asynccontextmanager
+async def fresh_database(server_url: str) -> AsyncIterator[str]:
+    name = f"entente_bench_streams_{secrets.token_hex(4)}"
+    await admin(server_url, f'CREATE DATABASE "{name}"')
+    try:
+        yield urlsplit(server_url)._replace(path=f"/{name}").geturl()
+    finally:
+        await admin(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+async def answers(base: str) -> bool:
+    host, port = base.removeprefix("http://").split(":")
+    connection = Connection(host, int(port))
+    try:
+        status, _ = await connection.request("GET", "/healthz")
+        return status == 200
+    except OSError:
+        return False
+    finally:
+        connection.close()
+
+
+@asynccontextmanager
+async def running_server(url: str, workers: int, source: str | None) -> AsyncIterator[str]:
+    port = free_port()
+    command = [sys.executable, "-c", "from services.cli import main; raise SystemExit(main())", "serve",
+               "--host", HOST, "--port", str(port), "--database", url, "--workers", str(workers),
+               "--log-level", os.environ.get("BENCH_LOG_LEVEL", "warning"), "--keep-alive", "120"]
+    environment = {**os.environ, "ENTENTE_OPERATOR_TOKEN": OPERATOR_TOKEN, "ENTENTE_ENVIRONMENT": "production"}
+    if source:
+        environment["PYTHONPATH"] = os.path.abspath(source)
+    # a session of its own, so that its worker processes stop with it (os.killpg below)
+    server = subprocess.Popen(command, env=environment, cwd=os.path.abspath(source) if source else None,
+                              start_new_session=True)
+    base = f"http://{HOST}:{port}"
+    try:
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while not await answers(base):
+            if server.poll() is not None:
+                raise RuntimeError(f"entente serve exited with status {server.returncode}")
+            if time.monotonic() > deadline:
+                raise RuntimeError("entente serve did not answer in time")
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(1.0 if workers > 1 else 0.0)  # let every worker process come up
+        yield base
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:  # streams still open keep a graceful shutdown waiting
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+
+
+# ----------------------------------------------------------------------------- the figures
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def figures(values: list[float]) -> str:
+    if not values:
+        return "none"
+    return (f"median {statistics.median(values) * 1000:.0f} ms, p90 {percentile(values, 0.9) * 1000:.0f} ms, "
+            f"p99 {percentile(values, 0.99) * 1000:.0f} ms, max {max(values) * 1000:.0f} ms")
+
+
+def delivery(sent: dict[str, float], received: list[list[tuple[str, float]]], give_up: float
+             ) -> tuple[list[float], int]:
+    """Latencies of every (watcher, sent item) pair read within ``give_up`` seconds, and how many
+    were not."""
+    latencies, lost = [], 0
+    for log in received:
+        first: dict[str, float] = {}
+        for key, at in log:
+            first.setdefault(key, at)
+        for key, at_sent in sent.items():
+            at = first.get(key)
+            if at is None or at - at_sent > give_up:
+                lost += 1
+            else:
+                latencies.append(max(0.0, at - at_sent))
+    return latencies, lost
+
+
+# ----------------------------------------------------------------------------- one run
+
+
+async def play_rounds(pool: Pool, watched: Table, rounds: int, interval: float, rng: random.Random,
+                      phases_sent: dict[str, float], messages_sent: dict[str, float]) -> float:
+    """The busy game: each round every power that must act submits orders, a public message is
+    sent and the phase resolved, every ``interval`` seconds; when each message and each
+    resolution was sent go into the two dictionaries. Returns the seconds the rounds took."""
+    loop = asyncio.get_running_loop()
+    powers = sorted(watched.tokens_by_power)
+    started = loop.time()
+    for number in range(rounds):
+        round_started = loop.time()
+        summary = await pool.call("GET", f"/games/{watched.game_id}")
+        if summary["status"] != "active":
+            break
+        phase = summary["phase"]
+        await asyncio.gather(*(submit_random(pool, watched, power, rng) for power in summary["must_act"]))
+        text = f"{phase} round {number}"
+        messages_sent[text] = time.monotonic()
+        await pool.call("POST", f"/games/{watched.game_id}/messages", {"to": "all", "text": text},
+                        token=watched.tokens_by_power[powers[number % 7]], expected=201)
+        sent_at = time.monotonic()
+        resolved = await pool.call("POST", f"/games/{watched.game_id}/resolve", {"phase": phase},
+                                   token=OPERATOR_TOKEN)
+        phases_sent[resolved["next_phase"]] = sent_at
+        await asyncio.sleep(max(0.0, round_started + interval - loop.time()))
+    return loop.time() - started
+
+
+async def run_once(args: argparse.Namespace, watchers: int) -> None:
+    async with fresh_database(args.server_url) as url, running_server(url, args.workers, args.source) as base:
+        pool = Pool(base, 8)  # the watched game's players and the operator
+        puts = Pool(base, 8)  # the other games' PUTs
+        processes: list[Any] = []
+        try:
+            watched = await started_game(pool, "watched")
+            others = [await started_game(pool, f"other {n}") for n in range(args.other_games)]
+            await prepare_other_games(pool, others)
+
+            baseline: list[float] = []
+            failures: list[str] = []
+            stop = asyncio.Event()
+            putting = asyncio.create_task(other_puts(puts, others, args.other_rate, stop, baseline, failures))
+            await play_rounds(pool, watched, args.resolutions, args.interval, random.Random(2), {}, {})
+            stop.set()
+            await putting
+
+            powers = sorted(watched.tokens_by_power)
+            tokens: list[str | None] = [watched.tokens_by_power[powers[(k // 7) % 7]] if k % 7 == 0 else None
+                                        for k in range(watchers)]
+            context = multiprocessing.get_context("spawn")
+            shares = [tokens[k::args.client_processes] for k in range(args.client_processes)]
+            shares = [share for share in shares if share]
+            commands = [context.Queue() for _ in shares]
+            results = context.Queue()
+            processes += [context.Process(target=watchers_process, daemon=True,
+                                          args=(base, watched.game_id, share, queue, results, args.nice))
+                          for share, queue in zip(shares, commands, strict=True)]
+            for process in processes:
+                process.start()
+            loop = asyncio.get_running_loop()
+            readies = [await loop.run_in_executor(None, results.get, True, CONNECT_SECONDS + 60) for _ in processes]
+            connect_errors = sum(r[2] for r in readies)
+            print(f"  {watchers} watchers connected and shown the view in {max(r[1] for r in readies):.1f}s"
+                  f" ({connect_errors} failed)", flush=True)
+
+            loaded: list[float] = []
+            stop = asyncio.Event()
+            putting = asyncio.create_task(other_puts(puts, others, args.other_rate, stop, loaded, failures))
+            phases_sent: dict[str, float] = {}
+            messages_sent: dict[str, float] = {}
+            rounds_took = await play_rounds(pool, watched, args.resolutions, args.interval, random.Random(3),
+                                            phases_sent, messages_sent)
+            stop.set()
+            await putting
+            await asyncio.sleep(args.give_up)  # what has not arrived by now counts as lost
+            for queue in commands:
+                queue.put("stop")
+            views: list[list[tuple[str, float]]] = []
+            messages: list[list[tuple[str, float]]] = []
+            watch_errors: list[str] = []
+            for _ in processes:
+                _, v, m, e = await loop.run_in_executor(None, results.get, True, 120)
+                views += v
+                messages += m
+                watch_errors += e
+            for process in processes:
+                process.join(timeout=30)
+        finally:
+            pool.close()
+            puts.close()
+            for process in processes:
+                if process.is_alive():
+                    process.terminate()
+    print(f"  {len(phases_sent)} rounds took {rounds_took:.1f}s (planned {args.resolutions * args.interval:.0f}s)")
+    view_latency, views_lost = delivery(phases_sent, views, args.give_up)
+    message_latency, messages_lost = delivery(messages_sent, messages, args.give_up)
+    print(f"  view of each new phase ({len(phases_sent)} resolutions x {watchers} watchers): "
+          f"{figures(view_latency)}; {views_lost} not read within {args.give_up:.0f}s", flush=True)
+    print(f"  public message ({len(messages_sent)} x {watchers}): {figures(message_latency)}; "
+          f"{messages_lost} not read within {args.give_up:.0f}s", flush=True)
+    ratio = (statistics.median(loaded) / statistics.median(baseline)) if loaded and baseline else float("nan")
+    print(f"  other games' PUTs unloaded: {len(baseline)}, {figures(baseline)} (the same rounds, nobody watching)",
+          flush=True)
+    print(f"  other games' PUTs loaded:   {len(loaded)} ({len(loaded) / rounds_took:.1f}/s), {figures(loaded)} "
+          f"(median x{ratio:.2f} of unloaded); {len(failures)} failed", flush=True)
+    for failure in failures[:3]:
+        print(f"    failed: {failure}")
+    if watch_errors:
+        print(f"  watcher errors: {len(watch_errors)}, e.g. {watch_errors[:3]}")
+
+
+async def benchmark(args: argparse.Namespace) -> int:
+    print(f"benchmarks/stream.py: {args.workers} server processes, {args.client_processes} watcher processes, "
+          f"{args.other_games} other games at {args.other_rate:g} PUTs/s, {args.resolutions} resolutions every "
+          f"{args.interval:g}s; watchers at niceness {args.nice}; source {args.source or 'this checkout'}; "
+          f"load average now "
+          f"{os.getloadavg()[0]:.2f} (a shared machine: repeat when the figures vary)", flush=True)
+    for watchers in args.watchers:
+        print(f"N = {watchers}", flush=True)
+        await run_once(args, watchers)
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--watchers", default="100,500,1000",
+                        type=lambda text: [int(n) for n in text.split(",")])
+    parser.add_argument("--resolutions", type=int, default=10)
+    parser.add_argument("--interval", type=float, default=2.0, help="seconds between resolutions")
+    parser.add_argument("--other-games", type=int, default=20)
+    parser.add_argument("--other-rate", type=float, default=20.0, help="other games' PUTs a second")
+    parser.add_argument("--give-up", type=float, default=30.0, help="seconds after which an event counts as lost")
+    parser.add_argument("--workers", type=int, default=2, help="server worker processes")
+    parser.add_argument("--client-processes", type=int, default=2)
+    parser.add_argument("--nice", type=int, default=0,
+                        help="niceness of the watcher processes (for example 10: they then take the cores "
+                             "the server and PostgreSQL leave, and their read latency counts in the figures)")
+    parser.add_argument("--source", help="serve the code of this checkout instead of this one")
+    parser.add_argument("--server-url", default=os.environ.get("ENTENTE_BENCH_POSTGRES_URL")
+                        or os.environ.get("ENTENTE_TEST_POSTGRES_URL") or DEFAULT_SERVER_URL)
+    args = parser.parse_args()
+    if not all(1 <= n <= 5000 for n in args.watchers) or not 1 <= args.resolutions <= 100:
+        parser.error("keep --watchers within 1..5000 and --resolutions within 1..100")
+    if not (1 <= args.workers <= 8 and 1 <= args.client_processes <= 8 and args.other_rate > 0):
+        parser.error("keep --workers and --client-processes within 1..8, --other-rate above 0")
+    return asyncio.run(benchmark(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,76 @@
+"""The streams of a process share one tailer of the log and one rendering of each distinct view
+(services/visibility/hub.py): what a change costs does not grow with the number of watchers,
+and a commit in another game costs the watchers nothing."""
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+
+from services.visibility.hub import hub_for
+from tests.utils.http import Table, started_table
+
+from .sse import of_kind, parse_sse
+
+PUBLIC_WATCHERS = 40
+
+
+async def until(condition: Any, seconds: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not condition():
+        assert loop.time() < deadline, "timed out"
+        await asyncio.sleep(0.02)
+
+
+def started(hub: Any) -> int:
+    """How many watchers the hub has given their start (their first view)."""
+    return sum(watcher.ready for feed in hub.feeds.values() for watcher in feed.watchers)
+
+
+def watch(client: httpx.AsyncClient, table: Table, power: str | None, seconds: float) -> asyncio.Task:
+    headers = table.player(power) if power else {}
+    return asyncio.create_task(client.get(f"/games/{table.game_id}/stream", params={"timeout": seconds},
+                                          headers=headers))
+
+
+async def test_many_watchers_share_one_rendering_of_each_view(social_any) -> None:
+    app, client = social_any
+    table = await started_table(client)
+    hub = hub_for(app.state.store)
+    watchers = [watch(client, table, None, 3.0) for _ in range(PUBLIC_WATCHERS)]
+    watchers += [watch(client, table, "FRANCE", 3.0) for _ in range(3)]
+    await until(lambda: started(hub) == len(watchers))
+    assert len(hub.feeds) == 1 and hub.tailing
+    rendered, refreshes = hub.stats.views_rendered, hub.stats.refreshes
+    await table.resolve("S1901M")
+    responses = await asyncio.gather(*watchers)
+    for response in responses:
+        views = of_kind(parse_sse(response.text), "view")
+        assert [v["data"]["game"]["phase"] for v in views] == ["S1901M", "F1901M"]
+    # the public view and FRANCE's, once per refresh, for 43 watchers
+    assert 1 <= hub.stats.refreshes - refreshes <= 2
+    assert hub.stats.views_rendered - rendered == 2 * (hub.stats.refreshes - refreshes)
+    # the same frames to every watcher of one view
+    public = {parse_sse(r.text)[-1]["id"] for r in responses[:PUBLIC_WATCHERS]}
+    assert len(public) == 1
+    await until(lambda: not hub.tailing)  # the last watcher out stopped the tailer
+    assert hub.feeds == {}
+
+
+async def test_commits_in_other_games_cost_the_watchers_nothing(social_any) -> None:
+    app, client = social_any
+    watched, other = await started_table(client), await started_table(client)
+    hub = hub_for(app.state.store)
+    watchers = [watch(client, watched, None, 2.5) for _ in range(20)]
+    await until(lambda: started(hub) == len(watchers))
+    reads, refreshes, rendered = hub.stats.log_reads, hub.stats.refreshes, hub.stats.views_rendered
+    for power in ("FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"):
+        await other.order_ok(power, [])
+    await asyncio.sleep(0.5)
+    # the tailer read the log (once per wake-up, not once per watcher) and refreshed nothing
+    assert 1 <= hub.stats.log_reads - reads <= 5 + 3
+    assert hub.stats.refreshes == refreshes and hub.stats.views_rendered == rendered
+    for response in await asyncio.gather(*watchers):
+        assert [e["event"] for e in parse_sse(response.text)] == ["view"]
