@@ -45,13 +45,14 @@ class Error(BaseModel):
 
 STATUS_OF: dict[str, int] = {
     **dict.fromkeys(("malformed_json", "bad_request", "invalid_cursor", "invalid_last_event_id", "invalid_state",
-                     "invalid_code"), 400),
-    **dict.fromkeys(("token_required", "invalid_token", "unauthorized", "oauth_refused", "oauth_denied"), 401),
+                     "invalid_code", "token_in_url", "ticket_and_token"), 400),
+    **dict.fromkeys(("token_required", "invalid_token", "unauthorized", "oauth_refused", "oauth_denied",
+                     "invalid_ticket"), 401),
     **dict.fromkeys(("wrong_role", "not_your_power", "no_power", "out_of_scope", "host_may_not_resolve",
-                     "identities_hidden", "press_disabled", "private_press_disabled"), 403),
+                     "identities_hidden", "press_disabled", "private_press_disabled", "metrics_not_allowed"), 403),
     **dict.fromkeys(("game_not_found", "variant_not_found", "phase_not_found", "bot_token_not_found",
                      "webhook_not_found", "sign_in_unavailable", "not_found"), 404),
-    "too_large": 413,
+    **dict.fromkeys(("too_large", "body_too_large"), 413),
     "unsupported_media_type": 415,
     **dict.fromkeys(("game_not_started", "game_started", "game_full", "not_enough_players", "game_finished",
                      "nothing_to_order", "wrong_phase", "phase_already_resolved", "concurrent_update",
@@ -66,7 +67,7 @@ STATUS_OF: dict[str, int] = {
     "png_unavailable": 503,
 }
 
-BODY = ("malformed_json", "unsupported_media_type", "too_large", "invalid_request")
+BODY = ("malformed_json", "unsupported_media_type", "too_large", "body_too_large", "invalid_request")
 PARAMS = ("invalid_request",)
 GAME = ("game_not_found",)
 ANY_TOKEN = ("invalid_token", "unauthorized", "out_of_scope")  # a token sent where one may be sent
@@ -111,7 +112,9 @@ ROUTE_ERRORS: dict[tuple[str, str], tuple[str, ...]] = {
     # views, the log, the stream, maps
     ("get", "/games/{game_id}/view"): (*GAME, *ANY_TOKEN, *PARAMS, *SEES, "invalid_phase", "phase_not_found"),
     ("get", "/games/{game_id}/events"): (*GAME, *NEEDS_TOKEN),
-    ("get", "/games/{game_id}/stream"): (*GAME, *ANY_TOKEN, *PARAMS, *SEES, "invalid_last_event_id"),
+    ("get", "/games/{game_id}/stream"): (*GAME, *ANY_TOKEN, *PARAMS, *SEES, "invalid_last_event_id", "token_in_url",
+                                         "ticket_and_token", "invalid_ticket"),
+    ("post", "/games/{game_id}/stream-ticket"): (*GAME, *ANY_TOKEN),
     ("get", "/variants"): (),
     ("get", "/variants/{name}"): (*PARAMS, "variant_not_found"),
     ("get", "/variants/{name}/map.svg"): (*PARAMS, "variant_not_found"),
@@ -144,6 +147,7 @@ ROUTE_ERRORS: dict[tuple[str, str], tuple[str, ...]] = {
 }
 # routes where a token is optional: it changes what the caller sees (or links a seat to an account)
 OPTIONAL_TOKEN = {("post", "/games/{game_id}/players"), ("get", "/games/{game_id}/view"),
+                  ("post", "/games/{game_id}/stream-ticket"),
                   ("get", "/games/{game_id}/stream"), ("get", "/games/{game_id}/map.svg"),
                   ("get", "/games/{game_id}/map.png"), ("get", "/games/{game_id}/identities"),
                   ("get", "/games/{game_id}/messages")}

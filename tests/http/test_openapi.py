@@ -160,6 +160,10 @@ async def play_standard(client: httpx.AsyncClient) -> None:
     await client.get(f"{url}/events", headers=auth["FRANCE"])
     await client.get(f"{url}/stream", params={"timeout": 0.1}, headers=auth["FRANCE"])
     await client.get(f"{url}/stream", headers={**auth["FRANCE"], "last-event-id": "abc"})
+    ticket = (await client.post(f"{url}/stream-ticket", headers=auth["FRANCE"])).json()["ticket"]
+    await client.get(f"{url}/stream", params={"ticket": ticket, "timeout": 0.1})
+    await client.get(f"{url}/stream", params={"ticket": ticket, "timeout": 0.1})  # spent: 401 invalid_ticket
+    await client.get(f"{url}/stream", params={"token": "anything"})  # 400 token_in_url
     bot = (await client.post(f"{url}/bot-tokens", json={"label": "bot"}, headers=auth["FRANCE"])).json()
     await client.get(f"{url}/bot-tokens", headers=auth["FRANCE"])
     await client.get(f"{url}/view", headers=bearer(bot["token"]))
