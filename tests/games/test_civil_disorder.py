@@ -1,4 +1,4 @@
-"""Missing a deadline (seed 003): civil disorder, forced removals, forced-only powers, abandoned games."""
+"""Missing a deadline (docs/hosting.md): civil disorder, forced removals, forced-only powers, abandoned games."""
 from __future__ import annotations
 
 from shared.clock import ManualClock

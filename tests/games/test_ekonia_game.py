@@ -1,4 +1,4 @@
-"""A whole Tale of Ekonia game of twenty turns hosted over HTTP (issue 6), then replayed.
+"""A whole Tale of Ekonia game of twenty turns hosted over HTTP (docs/rules/ekonia.md), then replayed.
 
 Six players join, the platform draws who plays which state from the game's stored seed, and
 each scripted player decides from its own view (tests/utils/ekonia_players.py): buying, a fort,

@@ -1,4 +1,4 @@
-"""Nothing leaks over HTTP in a hosted Tale of Ekonia game (issue 7).
+"""Nothing leaks over HTTP in a hosted Tale of Ekonia game (docs/rules/ekonia.md section 14).
 
 Twin games: in game A Paresque hides an infantry in Dermore, in game B in its own Kremarsh
 (the same 10 gold); in game A Arelton investigates Vieren's capital, in game B it hides its

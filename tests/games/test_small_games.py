@@ -1,4 +1,4 @@
-"""Fewer than seven (seed 003's table) through the API: seats of several powers drawn from the
+"""Fewer than seven (docs/rules/standard.md's table) through the API: seats of several powers drawn from the
 stored seed, sitting-out powers holding, the two-player game from 1914 with Italy joining in 1915."""
 from __future__ import annotations
 

@@ -106,7 +106,7 @@ def _movement(
     if dislodged:
         dislodged = tuple(sorted(dislodged, key=lambda d: (d.power, d.unit.location)))
     if not any(d.retreats for d in dislodged):
-        # Nobody has a retreat to order (seed 003: a phase in which nobody has anything to do
+        # Nobody has a retreat to order (docs/rules/standard.md: a phase in which nobody has anything to do
         # is skipped): units with nowhere to go are disbanded at once.
         return _season_end(position, results, outcome.units, game_map, threshold, teams, dislodged)
     next_phase = position.phase.following()

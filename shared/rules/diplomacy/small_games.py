@@ -1,6 +1,6 @@
 """Games for fewer than seven players: who plays what, who sits out, the start, the goal.
 
-Our reading of the house rules (seed 003, after the Avalon Hill rules), written out in
+Our reading of the house rules (docs/rules/standard.md, after the Avalon Hill rules), written out in
 docs/rules/standard.md:
 
 - Seven: one power each. Six: Italy sits out. Five: Italy and Germany sit out.

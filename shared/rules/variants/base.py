@@ -23,7 +23,7 @@ class Opening:
     """A new game: its first phase, the full state document, the seats, who acts.
 
     ``seats`` lists the powers each player takes: one power a seat in a full standard game,
-    several in the small games (seed 003: "Four: England; Austria and France; ..."). The
+    several in the small games (docs/rules/standard.md: "Four: England; Austria and France; ..."). The
     platform draws which player gets which seat from the game's stored seed.
     """
 

@@ -1,4 +1,4 @@
-"""The standard game (and the small games of seed 003) behind the ``Variant`` protocol.
+"""The standard game (and its small games, docs/rules/standard.md) behind the ``Variant`` protocol.
 
 A thin adapter: every rule lives in ``shared.rules.diplomacy``; this module only turns
 JSON documents into engine values and back.

@@ -1,4 +1,4 @@
-"""The order parser: the short notation, English, Danish (seed 004) and DAIDE, and its errors."""
+"""The order parser: the short notation, English, Danish (docs/notation.md) and DAIDE, and its errors."""
 from __future__ import annotations
 
 import pytest
@@ -232,7 +232,7 @@ def test_english(text, expected):
     assert canonical(text) == expected
 
 
-# --- Danish, as seed 004 writes orders ----------------------------------------------------------
+# --- Danish, as docs/notation.md writes orders ----------------------------------------------------------
 
 DANISH = [
     ("Hær Rom holder", "A ROM H"),
@@ -264,7 +264,7 @@ def test_danish(text, expected):
     assert canonical(text) == expected
 
 
-# Every order line of seed 004 (the fall 1907 example, the Yorkshire convoy and the short forms),
+# Every order line of the Danish worked example (docs/notation.md; the fall 1907 example, the Yorkshire convoy and the short forms),
 # copied as the seed writes them, bullets and remarks included.
 SEED_004_ORDER_LINES = [
     ("Army Rom til Venedig", "A ROM - VEN"),

@@ -95,7 +95,7 @@ def test_a_retreat_phase_in_which_nobody_can_retreat_is_skipped() -> None:
         "MAO": PowerUnit("FRANCE", parse_order("F MAO H", game_map=MAP).unit),
     }, {"POR": "ENGLAND"})
     resolution = adjudicate(position, read(position, {"FRANCE": ["F SPA/SC - POR", "F MAO S F SPA/SC - POR"]}))
-    # seed 003: a phase in which nobody has anything to do is skipped; the fleet is disbanded
+    # docs/rules/standard.md: a phase in which nobody has anything to do is skipped; the fleet is disbanded
     assert [(d.power, str(d.unit), d.retreats) for d in resolution.dislodged] == [("ENGLAND", "F POR", ())]
     assert resolution.position.dislodged == ()
     assert "POR" in resolution.position.units and resolution.position.units["POR"].power == "FRANCE"

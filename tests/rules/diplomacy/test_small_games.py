@@ -1,4 +1,4 @@
-"""Fewer than seven players (seed 003) and victory: setup, sitting out, teams, thresholds."""
+"""Fewer than seven players (docs/rules/standard.md) and victory: setup, sitting out, teams, thresholds."""
 from __future__ import annotations
 
 import pytest

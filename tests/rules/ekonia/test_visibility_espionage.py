@@ -1,4 +1,4 @@
-"""Espionage outcomes reach only the state that paid for them (issue 7): Steal Records,
+"""Espionage outcomes reach only the state that paid for them (docs/rules/ekonia.md section 14): Steal Records,
 counter-espionage, failed missions, and knowledge kept with its turn. Viewers: the target
 ALPHA ("owner"), BETA ("other"), the spy GAMMA, the public."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What the map shows of each state's holdings (issue 7; docs/rules/ekonia.md section 14):
+"""What the map shows of each state's holdings (docs/rules/ekonia.md section 14):
 hidden strength values, units hidden on open tiles, ship yards and gas vents, stored ships,
 privateers and their lanes. Each test looks through the owner (ALPHA), another state (BETA),
 a state whose mission succeeded (GAMMA) and the public."""

@@ -1,4 +1,4 @@
-"""The policy table names every field of the Ekonia state and of a resolved turn (issue 7):
+"""The policy table names every field of the Ekonia state and of a resolved turn (docs/rules/ekonia.md section 14):
 a field added to the engine without a row would be for operators only, and this test says so."""
 from __future__ import annotations
 

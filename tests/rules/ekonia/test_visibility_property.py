@@ -1,4 +1,4 @@
-"""Random Tale of Ekonia games against the visibility policy (issue 7), on the small board.
+"""Random Tale of Ekonia games against the visibility policy (docs/rules/ekonia.md section 14), on the small board.
 
 For every state and the public, after every turn: the view and the history hold nothing the
 policy hides from that viewer. And twin games that differ only in one state's hidden facts

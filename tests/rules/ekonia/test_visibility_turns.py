@@ -1,4 +1,4 @@
-"""What a resolved turn tells whom (issue 7; docs/rules/ekonia.md section 14): orders,
+"""What a resolved turn tells whom (docs/rules/ekonia.md section 14): orders,
 battles, privateers in battle, events, ledgers, lanes. Viewers: ALPHA ("owner", the attacker
 or the privateers' owner), BETA ("other", the defender), GAMMA (a bystander, "spy" in the
 helpers) and the public."""

@@ -1,5 +1,5 @@
-"""Who may resolve a phase at once (issue 3: the host or an operator; issue 4: a host who also
-plays must not be able to cut the others' time, so a game can switch the host's power off)."""
+"""Who may resolve a phase at once (docs/hosting.md): the host or an operator; a host who also
+plays must not be able to cut the others' time, so a game can switch the host's power off."""
 from __future__ import annotations
 
 from tests.utils.http import OPERATOR

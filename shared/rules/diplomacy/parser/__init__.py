@@ -1,7 +1,7 @@
 """Text to orders, in four notations, never raising.
 
 ``parse_order`` reads one order written in the short notation (``A PAR - BUR``, DATC and
-bots), in English words (``Army Rome to Venice``), in Danish words as seed 004 writes them
+bots), in English words (``Army Rome to Venice``), in Danish words as docs/notation.md lists them
 (``Hær Rom holder``, freely mixed with English), or as DAIDE tokens (``(FRA AMY PAR) MTO BUR``).
 It returns an ``Order`` or a ``ParseError`` that names the word it stumbled on, its offset,
 what was expected there and, for a misspelt province, the closest names.

@@ -32,7 +32,7 @@ class Verb(StrEnum):
 
 
 DANISH_VERB_WORDS: Mapping[str, Verb] = {
-    # seed 004's verbs: present tense, and the imperative where it is the usual short form,
+    # the Danish verbs (docs/notation.md): present tense, and the imperative where it is the usual short form,
     # with the Danish letters and without them (docs/notation.md lists every one)
     "til": Verb.MOVE, "flytter": Verb.MOVE, "flyt": Verb.MOVE, "angriber": Verb.MOVE, "angrib": Verb.MOVE,
     "holder": Verb.HOLD,
