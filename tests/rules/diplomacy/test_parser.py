@@ -264,8 +264,8 @@ def test_danish(text, expected):
     assert canonical(text) == expected
 
 
-# Every order line of the Danish worked example (docs/notation.md; the fall 1907 example, the Yorkshire convoy and the short forms),
-# copied as the seed writes them, bullets and remarks included.
+# Every order line of the Danish worked example (docs/notation.md: the fall 1907 example, the
+# Yorkshire convoy and the short forms), copied as written, bullets and remarks included.
 SEED_004_ORDER_LINES = [
     ("Army Rom til Venedig", "A ROM - VEN"),
     ("Fleet Brest til Den Engelske Kanal", "F BRE - ENG"),
