@@ -35,9 +35,11 @@ from .document_fields import (
     units_by_power,
 )
 from .geography import GameMap, MapDataError, load_map
+from .movement_tables import movement_tables
 from .normalise import normalise_order
 from .orders import Order, Unit, UnitType, province_of
 from .parser import ParseError, parse_order
+from .parser.canonical import canonical_readings, read_canonical_cached
 from .phase import Phase, PhaseType
 from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, Resolution
 
@@ -68,28 +70,35 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
     resolution = adjudicate(
         position, parsed, edition=edition, civil_disorder=civil_disorder, victory_centres=victory_centres
     )
-    return resolution_document(resolution, entries)
+    return resolution_document(resolution, entries, canonical_readings(game_map, position.phase.type))
 
 
-def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]]
+def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]],
+                      canonical: Mapping[str, Order | None] | None = None,
                       ) -> tuple[dict[Power, list[dict[str, Any]]], list[OrderResult]]:
     """One result per input entry, in input order (text the parser could not read is void with
-    the parser's message), and the results the rules added beyond them (forced removals)."""
+    the parser's message), and the results the rules added beyond them (forced removals).
+
+    ``canonical``: the parser's remembered canonical readings (``canonical_readings``); an order
+    read from one of those texts is printed as that text, which is its ``str``, without printing."""
     results = iter(resolution.results)  # input-ordered first; extras follow
+    known = canonical if canonical is not None else {}
     orders: dict[Power, list[dict[str, Any]]] = {}
     for power, text, order in entries:
         if isinstance(order, ParseError):
             item = {"order": text, "result": "void", "reason": order.message}
         else:
             result = next(results)
-            item = {"order": str(result.order), "result": result.result, "reason": result.reason}
+            written = text if known.get(text) is result.order else str(result.order)
+            item = {"order": written, "result": result.result, "reason": result.reason}
         orders.setdefault(power, []).append(item)
     return orders, list(results)
 
 
-def resolution_document(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]]) -> dict[str, Any]:
+def resolution_document(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]],
+                        canonical: Mapping[str, Order | None] | None = None) -> dict[str, Any]:
     """The output document: one result per input entry, in input order, then the new position."""
-    orders, _ = results_per_entry(resolution, entries)
+    orders, _ = results_per_entry(resolution, entries, canonical)
     position = resolution.position
     return {
         "phase": str(resolution.phase),
@@ -131,25 +140,33 @@ def position_from_document(doc: Any) -> Position:
     except ValueError as exc:
         raise DocumentError(f"phase: {exc}") from exc
 
+    tables = movement_tables(game_map)
     units: dict[str, PowerUnit] = {}
     for power, texts in power_mapping(doc.get("units", {}), "units", game_map).items():
+        shared = tables.power_unit_texts.get(power, {})  # "A PAR" -> the map's shared PowerUnit
         for index, text in enumerate(checked_list(texts, f"units.{power}")):
-            unit = read_unit(text, game_map, f"units.{power}[{index}]")
-            if unit.province in units:
+            found = shared.get(text) if type(text) is str else None
+            if found is None:  # not written exactly as the map's units are: read it the long way
+                found = PowerUnit(power, read_unit(text, game_map, f"units.{power}[{index}]"))
+            province = province_of(found.unit.location)
+            if province in units:
                 raise DocumentError(
-                    f"units.{power}[{index}]: two units in {unit.province} ({units[unit.province].unit} and {unit})"
+                    f"units.{power}[{index}]: two units in {province} ({units[province].unit} and {found.unit})"
                 )
-            units[unit.province] = PowerUnit(power, unit)
+            units[province] = found
 
     centres: dict[str, Power] = {}
+    supply_centres = game_map.supply_centres
     for power, provinces in power_mapping(doc.get("centers", {}), "centers", game_map).items():
         for index, province in enumerate(checked_list(provinces, f"centers.{power}")):
-            field = f"centers.{power}[{index}]"
-            if not isinstance(province, str) or province.strip().upper() not in game_map.supply_centres:
-                raise DocumentError(f"{field}: {province!r} is not a supply centre")
-            province = province.strip().upper()
+            if type(province) is not str or province not in supply_centres:  # else written as is
+                field = f"centers.{power}[{index}]"
+                if not isinstance(province, str) or province.strip().upper() not in supply_centres:
+                    raise DocumentError(f"{field}: {province!r} is not a supply centre")
+                province = province.strip().upper()
             if province in centres:
-                raise DocumentError(f"{field}: {province} is owned by both {centres[province]} and {power}")
+                raise DocumentError(f"centers.{power}[{index}]: {province} is owned by both {centres[province]} "
+                                    f"and {power}")
             centres[province] = power
 
     dislodged = _read_dislodged(doc.get("dislodged", {}), units, game_map)
@@ -225,11 +242,16 @@ def _read_dislodged(raw: Any, units: Mapping[str, PowerUnit], game_map: GameMap)
 
 def _read_orders(raw: Any, position: Position, game_map: GameMap) -> list[tuple[Power, str, Order | ParseError]]:
     entries: list[tuple[Power, str, Order | ParseError]] = []
+    phase_type = position.phase.type
+    readings = canonical_readings(game_map, phase_type)
     for power, texts in power_mapping(raw, "orders", game_map).items():
         for index, text in enumerate(checked_list(texts, f"orders.{power}")):
             if not isinstance(text, str):
                 raise DocumentError(f"orders.{power}[{index}]: expected a string, got {text!r}")
-            order = parse_order(text, game_map=game_map, phase_type=position.phase.type, power=power)
+            # the canonical notation, remembered; anything else through the general parser
+            order = read_canonical_cached(text, game_map, phase_type, readings)
+            if order is None:
+                order = parse_order(text, game_map=game_map, phase_type=phase_type, power=power)
             if not isinstance(order, ParseError):
                 order = normalise_order(order, position, game_map)
             entries.append((power, text, order))

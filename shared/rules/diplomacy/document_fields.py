@@ -46,7 +46,8 @@ def checked_list(raw: Any, field: str) -> list[Any]:
 def units_by_power(units: Any) -> dict[Power, list[str]]:
     grouped: dict[Power, list[str]] = {}
     for pu in units:
-        grouped.setdefault(pu.power, []).append(str(pu.unit))
+        unit = pu.unit  # str(unit), written out: one method call less per unit
+        grouped.setdefault(pu.power, []).append(f"{unit.type._value_} {unit.location}")
     return {power: sorted(grouped[power]) for power in sorted(grouped)}
 
 

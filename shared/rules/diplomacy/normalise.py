@@ -48,29 +48,47 @@ def normalise_order(order: Order, position: Position, game_map: GameMap) -> Orde
 
 
 def _normalise(order: Order, position: Position, game_map: GameMap) -> Order:
+    """The normalised order; the very same object when nothing changes (the common case: an
+    order in canonical notation for the unit that stands there), so nothing new is built."""
     if isinstance(order, (Build, Waive)):
         return order
     if isinstance(order, (Retreat, Disband)):
         unit = _dislodged_unit(order.unit, position)
         if isinstance(order, Retreat):
-            return Retreat(unit, _destination(unit, order.destination, game_map))
-        return Disband(unit)
+            destination = _destination(unit, order.destination, game_map)
+            return order if _same(unit, order.unit) and destination == order.destination else Retreat(unit, destination)
+        return order if _same(unit, order.unit) else Disband(unit)
     unit = _standing_unit(order.unit, position)
+    same = _same(unit, order.unit)
     if isinstance(order, Hold):
-        return Hold(unit)
+        return order if same else Hold(unit)
     if isinstance(order, Remove):
-        return Remove(unit)
+        return order if same else Remove(unit)
     if isinstance(order, Move):
-        return replace(order, unit=unit, destination=_destination(unit, order.destination, game_map))
+        destination = _destination(unit, order.destination, game_map)
+        return order if same and destination == order.destination else replace(
+            order, unit=unit, destination=destination)
     if isinstance(order, SupportHold):
-        return SupportHold(unit, _standing_unit(order.supported, position))
+        supported = _standing_unit(order.supported, position)
+        return order if same and _same(supported, order.supported) else SupportHold(unit, supported)
     if isinstance(order, SupportMove):
         supported = _standing_unit(order.supported, position)
         destination = order.destination if supported.type is UnitType.FLEET else province_of(order.destination)
+        if same and _same(supported, order.supported) and destination == order.destination:
+            return order
         return SupportMove(unit, supported, destination)
     if isinstance(order, Convoy):
-        return Convoy(unit, _standing_unit(order.army, position), province_of(order.destination))
+        army = _standing_unit(order.army, position)
+        destination = province_of(order.destination)
+        if same and _same(army, order.army) and destination == order.destination:
+            return order
+        return Convoy(unit, army, destination)
     return order
+
+
+def _same(unit: Unit, other: Unit) -> bool:
+    """The same unit: the very object (the map's shared units), or an equal one."""
+    return unit is other or unit == other
 
 
 def _standing_unit(named: Unit, position: Position) -> Unit:
