@@ -249,9 +249,9 @@ def _read_orders(raw: Any, position: Position, game_map: GameMap) -> list[tuple[
             if not isinstance(text, str):
                 raise DocumentError(f"orders.{power}[{index}]: expected a string, got {text!r}")
             # the canonical notation, remembered; anything else through the general parser
-            order = read_canonical_cached(text, game_map, phase_type, readings)
-            if order is None:
-                order = parse_order(text, game_map=game_map, phase_type=phase_type, power=power)
+            canonical = read_canonical_cached(text, game_map, phase_type, readings)
+            order = canonical if canonical is not None else parse_order(
+                text, game_map=game_map, phase_type=phase_type, power=power)
             if not isinstance(order, ParseError):
                 order = normalise_order(order, position, game_map)
             entries.append((power, text, order))
