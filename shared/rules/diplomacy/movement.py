@@ -32,27 +32,13 @@ _NO_STEPS: Mapping[str, Never] = {}
 _NOT_FOUND = Prepared(-1, "", "")  # ``ordered`` for an order whose unit was not found
 _ARMY, _FLEET = UnitType.ARMY, UnitType.FLEET
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class MovementOutcome:
     results: tuple[OrderResult, ...]  # one per input order, in input order
     units: dict[str, PowerUnit]  # province -> unit after the moves (dislodged ones removed)
     dislodged: tuple[DislodgedUnit, ...]  # with attacker_from and legal retreats, sorted
     standoffs: frozenset[str]  # provinces left empty by a standoff (no retreat there)
     air_supports_given: tuple[bool, ...] = ()  # one per ``air_supports`` entry: matched a ground order
-
-    def __init__(
-        self,
-        results: tuple[OrderResult, ...],
-        units: dict[str, PowerUnit],
-        dislodged: tuple[DislodgedUnit, ...],
-        standoffs: frozenset[str],
-        air_supports_given: tuple[bool, ...] = (),
-    ) -> None:
-        # Written out for speed, like Position's: one update of the instance dict.
-        self.__dict__.update(
-            results=results, units=units, dislodged=dislodged, standoffs=standoffs,
-            air_supports_given=air_supports_given,
-        )
 
 
 def resolve_movement(

@@ -12,8 +12,6 @@ All state lives on one ``Resolver`` object per adjudication.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .convoys import route_exists
 from .orders import Order
 
@@ -22,23 +20,29 @@ HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY = "H", "M", "SH", "SM", "C"
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 
 
-@dataclass(eq=False, slots=True)
 class Prepared:
-    """One unit's effective order after validation (void orders become holds)."""
+    """One unit's effective order after validation (void orders become holds).
 
-    index: int
-    power: str
-    province: str
-    kind: str = HOLD
-    destination: str = ""  # the province a move, support or convoy is aimed at (support hold: the target)
-    target: str = ""  # supports: the supported unit's province; convoys: the army's province
-    by_convoy: bool = False  # a move that takes the convoy route
-    convoyers: tuple[int, ...] = ()  # moves: matching convoy orders (entry indices)
-    supporters: list[int] | tuple[()] = ()  # entries giving this unit matching support
-    has_decision: bool = False  # moves, matching supports, matching convoys
-    # Kept for reading the results back (movement.py), not used by the rules:
-    order: Order | None = None  # the legal order the unit obeys; None: no order, it holds
-    location: str = ""  # moves: the location the unit ends in if it moves (a fleet's coast)
+    A plain class with slots rather than a dataclass: compiled (docs/architecture.md,
+    "Performance"), it is a C struct built without a Python-level ``__init__``."""
+
+    __slots__ = ("index", "power", "province", "kind", "destination", "target", "by_convoy", "convoyers",
+                 "supporters", "has_decision", "order", "location")
+
+    def __init__(self, index: int, power: str, province: str, target: str = "") -> None:
+        self.index = index
+        self.power = power
+        self.province = province
+        self.kind = HOLD
+        self.destination = ""  # the province a move, support or convoy is aimed at (support hold: the target)
+        self.target = target  # supports: the supported unit's province; convoys: the army's province
+        self.by_convoy = False  # a move that takes the convoy route
+        self.convoyers: tuple[int, ...] = ()  # moves: matching convoy orders (entry indices)
+        self.supporters: list[int] | tuple[()] = ()  # entries giving this unit matching support
+        self.has_decision = False  # moves, matching supports, matching convoys
+        # Kept for reading the results back (movement.py), not used by the rules:
+        self.order: Order | None = None  # the legal order the unit obeys; None: no order, it holds
+        self.location = ""  # moves: the location the unit ends in if it moves (a fleet's coast)
 
 
 class Resolver:
