@@ -8,7 +8,7 @@ compiled core runs wherever it was built. The same source runs pure when:
 - nothing was compiled (no C compiler at install time: the install falls back), or
 - ``ENTENTE_PURE_PYTHON=1`` is set (tests/rules/diplomacy/test_compiled.py compares both
   builds in one run), or
-- in a source checkout, a source file is newer than its compiled module (edited after
+- in a source checkout, a source file is newer than the compiled modules (edited after
   ``pip install -e .``): the stale compiled core would run old rules, so the sources run
   instead, with a warning, until the install is run again.
 
@@ -31,11 +31,11 @@ PACKAGE = "shared.rules.diplomacy"
 
 COMPILED_MODULES = (
     "adjudicate", "adjustments", "civil_disorder", "convoys", "document", "document_fields", "geography",
-    "legality", "movement", "movement_tables", "normalise", "possible", "resolver", "retreats",
-    "parser.canonical",
+    "legality", "movement", "movement_tables", "normalise", "orders", "phase", "position", "possible",
+    "resolver", "retreats", "parser.canonical",
 )
-"""The engine's modules the install compiles, relative to the package. The value types
-(orders, position, phase) stay Python: frozen dataclasses with their generated methods."""
+"""The engine's modules the install compiles, relative to the package: the rules and their
+values, not the general parser (text, DAIDE), the small games or the package ``__init__``."""
 
 PURE_SWITCH = "ENTENTE_PURE_PYTHON"
 
@@ -57,16 +57,15 @@ def _compiled(module: str) -> Path | None:
     return None
 
 
-def _stale_modules() -> list[str]:
-    """In a source checkout, the modules whose source changed after they were compiled."""
+def _stale_modules(compiled: list[str]) -> list[str]:
+    """In a source checkout, the modules whose source changed after the build, or that the
+    build lacks. mypyc compiles the modules as one group (each knows the others' classes), so
+    one stale module makes the whole compiled core stale."""
     if not (_HERE.parents[2] / "pyproject.toml").exists():
         return []  # an installed package: its sources and compiled modules come together
-    stale = []
-    for module in COMPILED_MODULES:
-        compiled = _compiled(module)
-        if compiled is not None and _source(module).stat().st_mtime > compiled.stat().st_mtime:
-            stale.append(module)
-    return stale
+    missing = [m for m in COMPILED_MODULES if m not in compiled]
+    built = min(path.stat().st_mtime for m in compiled if (path := _compiled(m)) is not None)
+    return missing + [m for m in COMPILED_MODULES if m not in missing and _source(m).stat().st_mtime > built]
 
 
 class _SourceFinder:
@@ -94,9 +93,9 @@ def use_pure_python_if_needed() -> None:
     if os.environ.get(PURE_SWITCH, "") not in ("", "0"):
         reason = f"{PURE_SWITCH} is set"
     else:
-        stale = _stale_modules()
+        stale = _stale_modules(compiled)
         if stale:
-            reason = f"the sources of {', '.join(stale)} changed after the build"
+            reason = f"the build is older than the sources of {', '.join(stale)}"
             warnings.warn(f"Entente's compiled engine is out of date ({reason}): running the pure-Python "
                           "engine; run `pip install -e .` again to rebuild it", RuntimeWarning, stacklevel=3)
     if reason:

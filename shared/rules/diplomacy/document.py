@@ -126,7 +126,7 @@ def position_to_document(position: Position) -> dict[str, Any]:
 
 def position_from_document(doc: Any) -> Position:
     """Read and check the position part of a contract document."""
-    if not isinstance(doc, Mapping):
+    if type(doc) is not dict and not isinstance(doc, Mapping):  # a dict first: no ABC check
         raise DocumentError(f"document: expected a JSON object, got {type(doc).__name__}")
     variant = doc.get("variant", "standard")
     try:

@@ -16,12 +16,13 @@ class DocumentError(ValueError):
 
 
 def power_mapping(raw: Any, field: str, game_map: GameMap) -> dict[Power, Any]:
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):  # a dict first: no ABC check
         raise DocumentError(f"{field}: expected an object keyed by power")
     result: dict[Power, Any] = {}
+    powers = game_map.power_info
     for key, value in raw.items():
-        power = key.strip().upper() if isinstance(key, str) else key
-        if power not in game_map.power_info:
+        power = key if key in powers else key.strip().upper() if isinstance(key, str) else key
+        if power not in powers:
             raise DocumentError(f"{field}: unknown power {key!r} (expected one of {', '.join(game_map.powers)})")
         result[power] = value
     return result
@@ -46,15 +47,23 @@ def checked_list(raw: Any, field: str) -> list[Any]:
 def units_by_power(units: Any) -> dict[Power, list[str]]:
     grouped: dict[Power, list[str]] = {}
     for pu in units:
-        unit = pu.unit  # str(unit), written out: one method call less per unit
-        grouped.setdefault(pu.power, []).append(f"{unit.type._value_} {unit.location}")
+        text = str(pu.unit)
+        owned = grouped.get(pu.power)
+        if owned is None:
+            grouped[pu.power] = [text]
+        else:
+            owned.append(text)
     return {power: sorted(grouped[power]) for power in sorted(grouped)}
 
 
 def centres_by_power(centres: Mapping[str, Power]) -> dict[Power, list[str]]:
     grouped: dict[Power, list[str]] = {}
     for province, power in centres.items():
-        grouped.setdefault(power, []).append(province)
+        owned = grouped.get(power)
+        if owned is None:
+            grouped[power] = [province]
+        else:
+            owned.append(province)
     return {power: sorted(grouped[power]) for power in sorted(grouped)}
 
 

@@ -14,7 +14,6 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from importlib import resources
 from types import MappingProxyType
 from typing import Any
@@ -167,13 +166,19 @@ def _fleet_locations_of(p: Province) -> tuple[str, ...]:
 
 def load_map(variant: str = "standard") -> GameMap:
     """The checked map of a variant, read once from package data and cached."""
+    loaded = _LOADED.get(variant) if type(variant) is str else None  # the usual case: one dict read
+    if loaded is not None:
+        return loaded
     if not isinstance(variant, str) or not _VARIANT_NAME.match(variant):
         raise MapDataError(f"not a variant name: {variant!r}")
-    return _load_cached(variant)
+    loaded = _LOADED[variant] = _load(variant)
+    return loaded
 
 
-@cache
-def _load_cached(variant: str) -> GameMap:
+_LOADED: dict[str, GameMap] = {}
+
+
+def _load(variant: str) -> GameMap:
     resource = resources.files("shared.variants").joinpath(variant, "map.json")
     try:
         text = resource.read_text(encoding="utf-8")

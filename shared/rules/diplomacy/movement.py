@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Never
+from typing import Final, Never
 
 from .convoys import fleets_on_some_route, route_exists
 from .geography import GameMap
@@ -26,19 +26,30 @@ from .orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, Suppo
 from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, ResultKind
 from .resolver import CONVOY, HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Prepared, Resolver
 
-_MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
 _NOTHING: frozenset[str] = frozenset()
 _NO_STEPS: Mapping[str, Never] = {}
+_NO_UNITS: Mapping[str, PowerUnit] = {}
 _NOT_FOUND = Prepared(-1, "", "")  # ``ordered`` for an order whose unit was not found
 _ARMY, _FLEET = UnitType.ARMY, UnitType.FLEET
 
-@dataclass(frozen=True)
+@dataclass(init=False)
 class MovementOutcome:
-    results: tuple[OrderResult, ...]  # one per input order, in input order
-    units: dict[str, PowerUnit]  # province -> unit after the moves (dislodged ones removed)
-    dislodged: tuple[DislodgedUnit, ...]  # with attacker_from and legal retreats, sorted
-    standoffs: frozenset[str]  # provinces left empty by a standoff (no retreat there)
-    air_supports_given: tuple[bool, ...] = ()  # one per ``air_supports`` entry: matched a ground order
+    """An immutable value written like the orders (orders.py says why)."""
+
+    results: Final[tuple[OrderResult, ...]]  # one per input order, in input order
+    units: Final[dict[str, PowerUnit]]  # province -> unit after the moves (dislodged ones removed)
+    dislodged: Final[tuple[DislodgedUnit, ...]]  # with attacker_from and legal retreats, sorted
+    standoffs: Final[frozenset[str]]  # provinces left empty by a standoff (no retreat there)
+    air_supports_given: Final[tuple[bool, ...]]  # one per ``air_supports`` entry: matched a ground order
+
+    def __init__(self, results: tuple[OrderResult, ...], units: dict[str, PowerUnit],
+                 dislodged: tuple[DislodgedUnit, ...], standoffs: frozenset[str],
+                 air_supports_given: tuple[bool, ...] = ()) -> None:
+        self.results = results
+        self.units = units
+        self.dislodged = dislodged
+        self.standoffs = standoffs
+        self.air_supports_given = air_supports_given
 
 
 def resolve_movement(
@@ -79,9 +90,8 @@ class _Phase:
         self.board: Mapping[str, PowerUnit] = position.units  # keyed by province
         board = self.board
         self.provinces = provinces = sorted(board)
-        count = range(len(provinces))
-        self.entries = list(map(Prepared, count, [board[p].power for p in provinces], provinces))
-        self.at = dict(zip(provinces, count, strict=True))  # province -> entry index
+        self.entries = [Prepared(index, board[p].power, p) for index, p in enumerate(provinces)]
+        self.at = {p: index for index, p in enumerate(provinces)}  # province -> entry index
         sea, fleet_reach = tables.sea, tables.fleet_reach
         self.sea_neighbours = {
             p: fleet_reach[pu.unit.location] for p, pu in board.items() if p in sea and pu.unit.type is _FLEET
@@ -123,7 +133,7 @@ class _Phase:
         conflicts: list[str] = []
         for power, order in self.given:
             entry = _NOT_FOUND
-            if not isinstance(order, _MOVEMENT_ORDERS):
+            if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
                 reason = "void: not a movement-phase order"
             else:
                 location = order.unit.location
@@ -432,11 +442,11 @@ class _Outcome:
         units = dict(phase.board)  # the units that stay, in board order; the movers follow
         for province in leaving:
             del units[province]
-        shared = phase.map.power_units  # one shared PowerUnit per (power, type, location)
+        shared = phase.map.power_unit_texts  # one shared PowerUnit per power and unit text (str keys hash fast)
         for entry in movers:
             here = phase.board[entry.province]
-            key = (here.power, here.unit.type, entry.location)
-            units[entry.destination] = shared.get(key) or PowerUnit(here.power, Unit(*key[1:]))
+            moved = shared.get(here.power, _NO_UNITS).get(here.unit.type + " " + entry.location)
+            units[entry.destination] = moved or PowerUnit(here.power, Unit(here.unit.type, entry.location))
         standoffs = self._standoffs(units)
         dislodged = tuple(
             sorted(

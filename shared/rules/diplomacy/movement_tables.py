@@ -5,8 +5,6 @@ resolver's per-call work to dictionary reads.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 from .geography import GameMap
 from .orders import Unit, UnitType, province_of
 from .position import PowerUnit
@@ -108,6 +106,14 @@ class MovementTables:
 
 
 
-@lru_cache(maxsize=16)
+_TABLES: dict[GameMap, MovementTables] = {}
+
+
 def movement_tables(game_map: GameMap) -> MovementTables:
-    return MovementTables(game_map)
+    """The tables of a map, built once (a dict read: maps hash by identity)."""
+    tables = _TABLES.get(game_map)
+    if tables is None:
+        if len(_TABLES) >= 16:  # maps built on the fly (tests, variants): keep the memory bounded
+            _TABLES.clear()
+        tables = _TABLES[game_map] = MovementTables(game_map)
+    return tables
