@@ -46,7 +46,9 @@ def compiled_extensions() -> list:
     try:
         # "--config-file=": not pyproject.toml's [tool.mypy], whose pydantic plugin the build lacks;
         # the rules import only the standard library, so mypyc needs no plugin and no other package.
-        return mypycify(["--config-file=", *engine_sources()], opt_level="3", debug_level="0")
+        # group_name: the compiled modules' shared library lives in the package, beside them
+        return mypycify(["--config-file=", *engine_sources()], opt_level="3", debug_level="0",
+                        group_name="shared.rules.diplomacy.engine")
     except (Exception, SystemExit) as exc:  # mypyc could not translate them (it exits on type errors)
         note(f"mypyc failed ({exc!r}): installing the pure-Python engine")
         return []

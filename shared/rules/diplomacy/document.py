@@ -131,8 +131,8 @@ def position_from_document(doc: Any) -> Position:
     variant = doc.get("variant", "standard")
     try:
         game_map = load_map(variant)
-    except MapDataError as exc:
-        raise DocumentError(f"variant: unknown variant {variant!r}") from exc
+    except MapDataError as unknown:  # (each except names its own: compiled, a name has one type)
+        raise DocumentError(f"variant: unknown variant {variant!r}") from unknown
     if "phase" not in doc:
         raise DocumentError("phase: missing (expected like S1901M)")
     try:
