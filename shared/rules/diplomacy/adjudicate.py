@@ -10,6 +10,7 @@ stands on. Victory is checked at the same moment.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Final
 
 from .adjustments import centre_counts, powers_to_adjust, resolve_adjustments
 from .civil_disorder import check_edition
@@ -20,7 +21,7 @@ from .phase import Phase, PhaseType, Season
 from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, Resolution
 from .retreats import resolve_retreats
 
-CIVIL_DISORDER_REMOVAL = "civil disorder: removed, farthest from home"
+CIVIL_DISORDER_REMOVAL: Final = "civil disorder: removed, farthest from home"
 
 
 def initial_position(variant: str = "standard", year: int = 1901) -> Position:

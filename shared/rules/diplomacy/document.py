@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from .adjudicate import adjudicate
 from .civil_disorder import EDITIONS
@@ -43,7 +43,7 @@ from .parser.canonical import canonical_readings, read_canonical_cached
 from .phase import Phase, PhaseType
 from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, Resolution
 
-_UNIT_TEXT = re.compile(r"^\s*([AF])\s+([A-Z]{3})(?:\s*(?:/|\(|\s)\s*([A-Z]{2})\s*\)?)?\s*$")
+_UNIT_TEXT: Final = re.compile(r"^\s*([AF])\s+([A-Z]{3})(?:\s*(?:/|\(|\s)\s*([A-Z]{2})\s*\)?)?\s*$")
 
 
 # --- the whole contract ----------------------------------------------------------------------
@@ -74,7 +74,7 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
 
 
 def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]],
-                      canonical: Mapping[str, Order | None] | None = None,
+                      canonical: dict[str, Order | None] | None = None,
                       ) -> tuple[dict[Power, list[dict[str, Any]]], list[OrderResult]]:
     """One result per input entry, in input order (text the parser could not read is void with
     the parser's message), and the results the rules added beyond them (forced removals).
@@ -82,7 +82,7 @@ def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Or
     ``canonical``: the parser's remembered canonical readings (``canonical_readings``); an order
     read from one of those texts is printed as that text, which is its ``str``, without printing."""
     results = iter(resolution.results)  # input-ordered first; extras follow
-    known = canonical if canonical is not None else {}
+    known: dict[str, Order | None] = canonical if canonical is not None else {}
     orders: dict[Power, list[dict[str, Any]]] = {}
     for power, text, order in entries:
         if isinstance(order, ParseError):
@@ -91,12 +91,16 @@ def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Or
             result = next(results)
             written = text if known.get(text) is result.order else str(result.order)
             item = {"order": written, "result": result.result, "reason": result.reason}
-        orders.setdefault(power, []).append(item)
+        given = orders.get(power)
+        if given is None:
+            orders[power] = [item]
+        else:
+            given.append(item)
     return orders, list(results)
 
 
 def resolution_document(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]],
-                        canonical: Mapping[str, Order | None] | None = None) -> dict[str, Any]:
+                        canonical: dict[str, Order | None] | None = None) -> dict[str, Any]:
     """The output document: one result per input entry, in input order, then the new position."""
     orders, _ = results_per_entry(resolution, entries, canonical)
     position = resolution.position

@@ -4,11 +4,11 @@ document (document.py) and the Dirigible one (shared/rules/dirigible/document.py
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .geography import GameMap
-from .position import Power
+from .position import DislodgedUnit, Power, PowerUnit
 
 
 class DocumentError(ValueError):
@@ -44,7 +44,7 @@ def checked_list(raw: Any, field: str) -> list[Any]:
     return raw
 
 
-def units_by_power(units: Any) -> dict[Power, list[str]]:
+def units_by_power(units: Iterable[PowerUnit]) -> dict[Power, list[str]]:
     grouped: dict[Power, list[str]] = {}
     for pu in units:
         text = str(pu.unit)
@@ -67,7 +67,7 @@ def centres_by_power(centres: Mapping[str, Power]) -> dict[Power, list[str]]:
     return {power: sorted(grouped[power]) for power in sorted(grouped)}
 
 
-def dislodged_by_power(dislodged: Any) -> dict[Power, list[dict[str, Any]]]:
+def dislodged_by_power(dislodged: Iterable[DislodgedUnit]) -> dict[Power, list[dict[str, Any]]]:
     grouped: dict[Power, list[dict[str, Any]]] = {}
     for d in sorted(dislodged, key=lambda d: (d.power, d.unit.location)):
         grouped.setdefault(d.power, []).append(

@@ -16,16 +16,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from .orders import Unit, UnitType, province_of
 
-PROVINCE_KINDS = ("land", "coast", "sea", "impassable")
+PROVINCE_KINDS: Final = ("land", "coast", "sea", "impassable")
 """``land`` is inland (armies only), ``coast`` takes both unit types, ``sea`` fleets only,
 ``impassable`` nothing (Switzerland)."""
 
-_VARIANT_NAME = re.compile(r"^[a-z0-9_]+$")
-_EMPTY: frozenset[str] = frozenset()
+_VARIANT_NAME: Final = re.compile(r"^[a-z0-9_]+$")
+_EMPTY: Final[frozenset[str]] = frozenset()
 
 
 class MapDataError(ValueError):
@@ -175,7 +175,7 @@ def load_map(variant: str = "standard") -> GameMap:
     return loaded
 
 
-_LOADED: dict[str, GameMap] = {}
+_LOADED: Final[dict[str, GameMap]] = {}
 
 
 def _load(variant: str) -> GameMap:

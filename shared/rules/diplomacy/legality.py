@@ -12,7 +12,7 @@ Messages name the unit and the place: "A PAR cannot reach MOS", "no unit at PAR"
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from .adjustments import build_site_problem
 from .orders import (
@@ -37,11 +37,12 @@ from .phase import PhaseType
 from .position import DislodgedUnit, Position, Power
 from .possible import MapTables, adjustment_count, build_sites, map_tables
 
-ARMY, FLEET = UnitType.ARMY, UnitType.FLEET
-_MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
-_RETREAT_ORDERS = (Retreat, Disband)
-_ADJUSTMENT_ORDERS = (Build, Remove, Waive)
-_PHASE_WORDS = {
+ARMY: Final = UnitType.ARMY
+FLEET: Final = UnitType.FLEET
+_MOVEMENT_ORDERS: Final = (Hold, Move, SupportHold, SupportMove, Convoy)
+_RETREAT_ORDERS: Final = (Retreat, Disband)
+_ADJUSTMENT_ORDERS: Final = (Build, Remove, Waive)
+_PHASE_WORDS: Final = {
     PhaseType.MOVEMENT: "a movement phase",
     PhaseType.RETREATS: "a retreat phase",
     PhaseType.ADJUSTMENTS: "an adjustment phase",

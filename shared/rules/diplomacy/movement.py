@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, Never
+from typing import Final
 
 from .convoys import fleets_on_some_route, route_exists
 from .geography import GameMap
@@ -26,11 +26,15 @@ from .orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, Suppo
 from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, ResultKind
 from .resolver import CONVOY, HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Prepared, Resolver
 
-_NOTHING: frozenset[str] = frozenset()
-_NO_STEPS: Mapping[str, Never] = {}
-_NO_UNITS: Mapping[str, PowerUnit] = {}
-_NOT_FOUND = Prepared(-1, "", "")  # ``ordered`` for an order whose unit was not found
-_ARMY, _FLEET = UnitType.ARMY, UnitType.FLEET
+_NOTHING: Final[frozenset[str]] = frozenset()
+# Empty defaults of the tables' own dict types (compiled, a dict read is a C call; a Mapping's
+# is a method call by name). Never written to.
+_NO_STEPS: Final[dict[str, tuple[str, str]]] = {}
+_NO_INTO: Final[dict[str, tuple[str, ...]]] = {}
+_NO_UNITS: Final[dict[str, PowerUnit]] = {}
+_NOT_FOUND: Final = Prepared(-1, "", "")  # ``ordered`` for an order whose unit was not found
+_ARMY: Final = UnitType.ARMY
+_FLEET: Final = UnitType.FLEET
 
 @dataclass(init=False)
 class MovementOutcome:
@@ -87,7 +91,7 @@ class _Phase:
         self.air_supports = air_supports
         self.map = tables = movement_tables(game_map)
         self.where = tables.province_of  # location -> province
-        self.board: Mapping[str, PowerUnit] = position.units  # keyed by province
+        self.board: dict[str, PowerUnit] = dict(position.units)  # keyed by province (a dict: see _NO_STEPS)
         board = self.board
         self.provinces = provinces = sorted(board)
         self.entries = [Prepared(index, board[p].power, p) for index, p in enumerate(provinces)]
@@ -118,10 +122,9 @@ class _Phase:
     def _resolve(self, moves: list[Prepared]) -> Resolver:
         """A resolver with every decision made."""
         resolver = Resolver(self.entries, self.at, self.sea_neighbours, moves)
-        resolve = resolver.resolve
         for entry in self.entries:
             if entry.has_decision:
-                resolve(entry.index)
+                resolver.resolve(entry.index)
         return resolver
 
     def _read_orders(self) -> None:
@@ -258,7 +261,7 @@ class _Phase:
 
     def _fleet_destination(self, unit: Unit, destination: str, target: str) -> str:
         """The exact location a fleet moves to, or a void reason (DATC 4.B.1 to 4.B.3)."""
-        reachable = self.map.fleet_into.get(unit.location, _NO_STEPS).get(target, ())
+        reachable = self.map.fleet_into.get(unit.location, _NO_INTO).get(target, ())
         if not reachable:
             return f"void: {unit} cannot reach {target}"
         if target in self.map.split:
@@ -305,7 +308,7 @@ class _Phase:
             if destination != target and target in tables.split:
                 possible = destination in tables.fleet.get(mover.location, _NOTHING)
             else:
-                possible = target in tables.fleet_into.get(mover.location, _NO_STEPS)
+                possible = target in tables.fleet_into.get(mover.location, _NO_INTO)
         else:
             possible = target in tables.army.get(supported, _NOTHING) or self._convoy_possible(
                 supported, target, self.sea_fleets - {origin}
@@ -459,11 +462,11 @@ class _Outcome:
     def _standoffs(self, units: dict[str, PowerUnit]) -> set[str]:
         """Empty provinces that a move with some prevent strength tried to enter (DATC 6.H.6, 6.H.9)."""
         result = set()
-        prevent_strength = self.resolver.prevent_strength
-        for province, movers in self.resolver.movers_to.items():
+        resolver = self.resolver
+        for province, movers in resolver.movers_to.items():
             if province not in units:
                 for mover in movers:
-                    if prevent_strength(mover) > 0:
+                    if resolver.prevent_strength(mover) > 0:
                         result.add(province)
                         break
         return result

@@ -5,11 +5,13 @@ resolver's per-call work to dictionary reads.
 """
 from __future__ import annotations
 
+from typing import Final
+
 from .geography import GameMap
 from .orders import Unit, UnitType, province_of
 from .position import PowerUnit
 
-_NONE: frozenset[str] = frozenset()
+_NONE: Final[frozenset[str]] = frozenset()
 
 
 class _Provinces(dict[str, str]):
@@ -106,7 +108,7 @@ class MovementTables:
 
 
 
-_TABLES: dict[GameMap, MovementTables] = {}
+_TABLES: Final[dict[GameMap, MovementTables]] = {}
 
 
 def movement_tables(game_map: GameMap) -> MovementTables:

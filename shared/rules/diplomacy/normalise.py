@@ -19,7 +19,7 @@ The parser reads text alone; this step looks at the board:
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import overload
+from typing import Final, overload
 
 from .geography import GameMap
 from .orders import (
@@ -58,7 +58,7 @@ def normalise_order(order: object, position: object, game_map: object) -> object
         return order
 
 
-_ORDERS = (Build, Waive, Retreat, Disband, Hold, Remove, Move, SupportHold, SupportMove, Convoy, Devastate)
+_ORDERS: Final = (Build, Waive, Retreat, Disband, Hold, Remove, Move, SupportHold, SupportMove, Convoy, Devastate)
 
 
 def _normalise(order: Order, position: Position, game_map: GameMap) -> Order:

@@ -23,8 +23,8 @@ class PhaseType(StrEnum):
     __hash__ = str.__hash__  # as UnitType's (orders.py)
 
 
-_PHASE_RE = re.compile(r"^([SFW])(\d{4})([MRA])$")
-_PARSED: dict[str, Phase] = {}  # text -> its phase (Phase is immutable)
+_PHASE_RE: Final = re.compile(r"^([SFW])(\d{4})([MRA])$")
+_PARSED: Final[dict[str, Phase]] = {}  # text -> its phase (Phase is immutable)
 
 
 @dataclass(init=False, unsafe_hash=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .orders import (
     Build,
@@ -35,7 +35,8 @@ from .orders import (
 from .phase import PhaseType
 from .position import Position, Power
 
-ARMY, FLEET = UnitType.ARMY, UnitType.FLEET
+ARMY: Final = UnitType.ARMY
+FLEET: Final = UnitType.FLEET
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +80,7 @@ class MapTables:
         return order
 
 
-_TABLES: dict[int, tuple[object, MapTables]] = {}
+_TABLES: Final[dict[int, tuple[object, MapTables]]] = {}
 
 
 def map_tables(game_map: Any) -> MapTables:

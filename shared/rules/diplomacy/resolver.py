@@ -12,12 +12,22 @@ All state lives on one ``Resolver`` object per adjudication.
 """
 from __future__ import annotations
 
+from typing import Final
+
 from .convoys import route_exists
 from .orders import Order
 
-HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY = "H", "M", "SH", "SM", "C"
+# Module constants are Final throughout the compiled modules: compiled, a Final is a C constant
+# or static, any other module global a dict lookup at each use (docs/architecture.md, "Performance").
+HOLD: Final = "H"
+MOVE: Final = "M"
+SUPPORT_HOLD: Final = "SH"
+SUPPORT_MOVE: Final = "SM"
+CONVOY: Final = "C"
 
-_UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
+_UNRESOLVED: Final = 0
+_GUESSING: Final = 1
+_RESOLVED: Final = 2
 
 
 class Prepared:
@@ -64,11 +74,6 @@ class Resolver:
         self.dependencies: list[int] = []
         self.movers_to: dict[str, list[int]] = {}
         self.opponents: dict[int, int] = {}  # move -> the move coming the other way (head to head)
-        # kind of order -> the rule that decides it (DATC 5.B)
-        self.rules = {
-            MOVE: self.adjudicate_move, CONVOY: self._adjudicate_convoy,
-            SUPPORT_HOLD: self._adjudicate_support, SUPPORT_MOVE: self._adjudicate_support,
-        }
         movers_to, opponents = self.movers_to, self.opponents
         for entry in moves:
             destination = entry.destination
@@ -95,7 +100,7 @@ class Resolver:
         old_count = len(dependencies)
         resolution[index] = False
         states[index] = _GUESSING
-        first = self.rules[self.entries[index].kind](index)  # self.adjudicate(index), one call less
+        first = self.adjudicate(index)
         if len(dependencies) == old_count:
             if states[index] != _RESOLVED:  # the backup rule may have settled it
                 resolution[index] = first
@@ -141,7 +146,14 @@ class Resolver:
     # -- the rules (DATC 5.B) ---------------------------------------------------------
 
     def adjudicate(self, index: int) -> bool:
-        return self.rules[self.entries[index].kind](index)
+        """The rule that decides the order of entry ``index``, by its kind (DATC 5.B). (Plain
+        calls rather than a kind -> method table: compiled, they are direct C calls.)"""
+        kind = self.entries[index].kind
+        if kind == MOVE:
+            return self.adjudicate_move(index)
+        if kind == CONVOY:
+            return self._adjudicate_convoy(index)
+        return self._adjudicate_support(index)
 
     def path(self, index: int) -> bool:
         """A move's PATH: always for land moves, else an unbroken chain of kept convoys."""

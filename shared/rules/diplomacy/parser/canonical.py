@@ -14,6 +14,8 @@ caller may print such an order as the text it came from (docs/rules/datc.md, "Sp
 """
 from __future__ import annotations
 
+from typing import Final
+
 from ..geography import GameMap
 from ..movement_tables import MovementTables, movement_tables
 from ..orders import (
@@ -31,13 +33,13 @@ from ..orders import (
 from ..phase import PhaseType
 from .cursor import disband_or_remove, move_or_retreat
 
-_UNIT_TYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}  # "D" is also a verb: left to the parser
+_UNIT_TYPES: Final = {"A": UnitType.ARMY, "F": UnitType.FLEET}  # "D" is also a verb: left to the parser
 
-READINGS_KEPT = 50_000
+READINGS_KEPT: Final = 50_000
 """Texts remembered per map and phase type; past that the memory starts again (bounded, so
 that no stream of distinct texts grows it without end)."""
 
-_READINGS: dict[tuple[GameMap, str], dict[str, Order | None]] = {}
+_READINGS: Final[dict[tuple[GameMap, str], dict[str, Order | None]]] = {}
 
 
 def canonical_readings(game_map: GameMap, phase_type: PhaseType | None) -> dict[str, Order | None]:
