@@ -65,7 +65,7 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
     entries = _read_orders(doc.get("orders", {}), position, game_map)
     parsed: dict[Power, list[Order]] = {}
     for power, _text, order in entries:
-        if not isinstance(order, ParseError):
+        if type(order) is not ParseError:  # exact type: compiled, one pointer compare (no subclasses)
             parsed.setdefault(power, []).append(order)
     resolution = adjudicate(
         position, parsed, edition=edition, civil_disorder=civil_disorder, victory_centres=victory_centres
@@ -85,7 +85,7 @@ def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Or
     known: dict[str, Order | None] = canonical if canonical is not None else {}
     orders: dict[Power, list[dict[str, Any]]] = {}
     for power, text, order in entries:
-        if isinstance(order, ParseError):
+        if type(order) is ParseError:
             item = {"order": text, "result": "void", "reason": order.message}
         else:
             result = next(results)
@@ -256,7 +256,7 @@ def _read_orders(raw: Any, position: Position, game_map: GameMap) -> list[tuple[
             canonical = read_canonical_cached(text, game_map, phase_type, readings)
             order = canonical if canonical is not None else parse_order(
                 text, game_map=game_map, phase_type=phase_type, power=power)
-            if not isinstance(order, ParseError):
+            if type(order) is not ParseError:
                 order = normalise_order(order, position, game_map)
             entries.append((power, text, order))
     return entries

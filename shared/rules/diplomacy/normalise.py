@@ -19,7 +19,7 @@ The parser reads text alone; this step looks at the board:
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Final, overload
+from typing import overload
 
 from .geography import GameMap
 from .orders import (
@@ -50,15 +50,15 @@ def normalise_order(order: object, position: object, game_map: object) -> object
     """The order with what its text left out filled in; anything else comes back unchanged.
     (Typed ``object`` underneath: compiled, a typed parameter would refuse a wrong value with a
     TypeError instead of returning it; docs/architecture.md, "Performance".)"""
-    if not isinstance(order, _ORDERS) or not isinstance(position, Position) or not isinstance(game_map, GameMap):
+    # the classes written out, not a tuple held in a name: compiled, each is then a type check in C
+    if not isinstance(order, (Move, Hold, SupportMove, SupportHold, Convoy, Retreat, Disband, Build, Remove, Waive,
+                              Devastate)) or not isinstance(position, Position) or not isinstance(game_map, GameMap):
         return order
     try:
         return _normalise(order, position, game_map)
     except Exception:  # a malformed order or position: leave the order as it was written
         return order
 
-
-_ORDERS: Final = (Build, Waive, Retreat, Disband, Hold, Remove, Move, SupportHold, SupportMove, Convoy, Devastate)
 
 
 def _normalise(order: Order, position: Position, game_map: GameMap) -> Order:
