@@ -32,7 +32,7 @@ class MapDataError(ValueError):
     """The variant's map data is inconsistent (unknown code, one-way adjacency, ...)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots=True: see possible.py
 class Province:
     code: str
     name: str
@@ -45,7 +45,7 @@ class Province:
     daide: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PowerInfo:
     name: str  # "AUSTRIA"
     adjective: str

@@ -34,7 +34,7 @@ def province_of(location: str) -> str:
     return location if slash < 0 else location[:slash]  # no list built, no copy of a bare province
 
 
-@dataclass(init=False, unsafe_hash=True)
+@dataclass(init=False)
 class Unit:
     type: Final[UnitType]
     location: Final[str]  # canonical, with coast for fleets on split-coast provinces
@@ -42,6 +42,11 @@ class Unit:
     def __init__(self, type: UnitType, location: str) -> None:
         self.type = type
         self.location = location
+
+    def __hash__(self) -> int:
+        # Written out (the dataclass would generate the same in Python): units key the tables
+        # of possible orders, and compiled this is a C function.
+        return hash((self.type, self.location))
 
     @property
     def province(self) -> str:

@@ -39,7 +39,9 @@ ARMY: Final = UnitType.ARMY
 FLEET: Final = UnitType.FLEET
 
 
-@dataclass(frozen=True, slots=True)
+# These dataclasses take no ``slots=True``: that builds a new class, which mypyc cannot compile
+# to a native one (docs/architecture.md, "Performance").
+@dataclass(frozen=True)
 class _UnitEntry:
     unit: Unit
     hold: Hold
@@ -201,7 +203,7 @@ def sea_groups(seas: Iterable[str], adjacent_seas: Mapping[str, Iterable[str]]) 
 # --------------------------------------------------------------------------- movement
 
 
-@dataclass(slots=True)
+@dataclass
 class _ConvoyRoutes:
     """Where armies can be convoyed now: by the fleets actually standing in sea provinces."""
 
