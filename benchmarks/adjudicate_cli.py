@@ -27,6 +27,10 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.compare import engine_build, movement_documents  # noqa: E402
 
+# The repository first on the path: the command runs this tree's code (benchmarks/compare.py's
+# note on measuring an older tree applies here too).
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
 
 def run_command(phases_file: Path) -> tuple[float, float]:
     """(CPU seconds, wall seconds) of one `entente adjudicate` run over the file."""
@@ -34,7 +38,7 @@ def run_command(phases_file: Path) -> tuple[float, float]:
     start = time.perf_counter()
     with open(phases_file) as stdin, open(os.devnull, "w") as stdout:
         subprocess.run([sys.executable, "-m", "services.cli", "adjudicate"], stdin=stdin, stdout=stdout,
-                       check=True, cwd=ROOT)
+                       check=True, cwd=ROOT, env=ENV)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall
@@ -58,6 +62,9 @@ def main(argv: list[str] | None = None) -> int:
         size = every.stat().st_size
     phases = len(documents) - 1
     cpu, wall = all_cpu - start_cpu, all_wall - start_wall
+    where = subprocess.run([sys.executable, "-c", "import shared.rules.diplomacy.movement as m; print(m.__file__)"],
+                           cwd=ROOT, env=ENV, capture_output=True, text=True, check=True).stdout.strip()
+    print(f"the command's engine: {where}")
     print(f"entente adjudicate, engine {engine_build()}: {len(documents)} movement phases as JSON Lines "
           f"({size / len(documents) / 1024:.1f} KiB a line), fastest of {args.runs} runs")
     print(f"  start-up (one line): {start_cpu * 1000:.0f} ms CPU, {start_wall * 1000:.0f} ms wall")
