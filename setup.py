@@ -33,14 +33,24 @@ def note(message: str) -> None:
     print(f"entente setup: {message}", file=sys.stderr)
 
 
+def remove_compiled_from_source_tree() -> None:
+    """Installing the pure engine: compiled modules an earlier editable install left beside the
+    sources would still be imported first, so they go (they are build artefacts, never in git)."""
+    for pattern in ("*.so", "*.pyd", "parser/*.so", "parser/*.pyd"):
+        for built in ENGINE.glob(pattern):
+            built.unlink(missing_ok=True)
+
+
 def compiled_extensions() -> list:
     if os.environ.get("ENTENTE_PURE_PYTHON", "") not in ("", "0"):
         note("ENTENTE_PURE_PYTHON is set: installing the pure-Python engine")
+        remove_compiled_from_source_tree()
         return []
     try:
         from mypyc.build import mypycify
     except ImportError:
         note("mypyc is not available: installing the pure-Python engine")
+        remove_compiled_from_source_tree()
         return []
     os.chdir(ROOT)  # mypycify takes paths relative to the project and writes its C files to build/
     try:
@@ -51,6 +61,7 @@ def compiled_extensions() -> list:
                         group_name="shared.rules.diplomacy.engine")
     except (Exception, SystemExit) as exc:  # mypyc could not translate them (it exits on type errors)
         note(f"mypyc failed ({exc!r}): installing the pure-Python engine")
+        remove_compiled_from_source_tree()
         return []
 
 
@@ -64,6 +75,7 @@ class OptionalBuildExt(build_ext):
         except Exception as exc:  # setuptools' CompileError, LinkError, PlatformError, OSError
             for built in self.get_outputs():
                 Path(built).unlink(missing_ok=True)
+            remove_compiled_from_source_tree()
             note(f"the compiled engine could not be built ({type(exc).__name__}: {exc}); "
                  "installing the pure-Python engine")
 
