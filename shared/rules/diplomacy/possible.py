@@ -288,8 +288,10 @@ def _unit_key(unit: Unit) -> str:
     return ("A " if unit.type is ARMY else "F ") + unit.location
 
 
-def _movement_orders(tables: MapTables, position: Position) -> dict[Power, dict[str, list[Order]]]:
-    """The movement menu of every unit on the board.
+def _movement_orders(tables: MapTables, position: Position, only: Power | None = None,
+                     ) -> dict[Power, dict[str, list[Order]]]:
+    """The movement menu of every unit on the board (of the units of ``only``, when given: the
+    same menus, without working out the other powers').
 
     The inner loops run a few hundred times per board, so they work on unit keys (strings
     hash in C) and reuse shared order objects from ``tables.cache``.
@@ -320,6 +322,8 @@ def _movement_orders(tables: MapTables, position: Position) -> dict[Power, dict[
     cache = tables.cache
     menu: dict[Power, dict[str, list[Order]]] = {}
     for power, province, key, unit in board:
+        if only is not None and power != only:
+            continue
         entry = known.get(key)
         if entry is None:  # a unit where the map has no place for it: it can only hold
             menu.setdefault(power, {})[unit.location] = [Hold(unit)]
@@ -459,4 +463,6 @@ def possible_orders(position: Position, power: Power, game_map: Any) -> dict[str
     """
     if position.phase.type is PhaseType.ADJUSTMENTS:
         return _adjustment_orders(map_tables(game_map), position, game_map, power)
+    if position.phase.type is PhaseType.MOVEMENT:
+        return _movement_orders(map_tables(game_map), position, only=power).get(power, {})
     return possible_orders_all(position, game_map).get(power, {})
