@@ -15,7 +15,9 @@ per phase in microseconds, wall clock: on a busy machine repeat the run. "agrees
 phases whose new units and dislodged units equal Entente's (the engines differ on some rules).
 
 It also prints which build of Entente's engine ran (compiled or pure Python: docs/architecture.md,
-"Performance"). It is a benchmark that prints figures, not a test.
+"Performance"). It is a benchmark that prints figures, not a test. To measure an older tree,
+copy benchmarks/compare*.py (and adjudicate_cli.py) into an export of it and run them there:
+the repository the script sits in is first on the path.
 """
 from __future__ import annotations
 
