@@ -35,9 +35,10 @@ from .cursor import disband_or_remove, move_or_retreat
 
 _UNIT_TYPES: Final = {"A": UnitType.ARMY, "F": UnitType.FLEET}  # "D" is also a verb: left to the parser
 
-READINGS_KEPT: Final = 50_000
+READINGS_KEPT: Final = 10_000
 """Texts remembered per map and phase type; past that the memory starts again (bounded, so
-that no stream of distinct texts grows it without end)."""
+that no stream of distinct texts grows it without end: about 400 bytes a text, so at most about
+4 MB a table; 400 phases of random games use 3,500 texts)."""
 
 _READINGS: Final[dict[tuple[GameMap, str], dict[str, Order | None]]] = {}
 
