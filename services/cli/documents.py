@@ -1,6 +1,12 @@
 """What ``entente adjudicate`` and ``entente possible-orders`` share: JSON documents in on
 stdin (one document, or JSON Lines), one JSON result a document out on stdout, written as
 each line is read; bad input stops the run with a message naming the line and exit code 2.
+
+JSON is read and written with orjson, several times faster than the standard library on these
+documents (docs/architecture.md, "Performance"): results come out compact and in UTF-8. A line
+orjson refuses is read again by the standard library, which accepts a little more (NaN,
+integers past 64 bits) and words the error messages; a result orjson cannot write (an integer
+past 64 bits) is written by it too.
 """
 from __future__ import annotations
 
@@ -9,6 +15,8 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from typing import IO, Any
+
+import orjson
 
 from shared.rules.variants import Variant, get_variant
 
@@ -43,7 +51,7 @@ def run_per_document(command: str, argv: list[str], usage: str, transform: Calla
                 result = transform(document)
             except (ValueError, KeyError, TypeError) as exc:  # a document the rules cannot read
                 raise InputError(line_number, str(exc)) from exc
-            stdout.write(json.dumps(result) + "\n")
+            stdout.write(dumps(result) + "\n")
             stdout.flush()
     except InputError as exc:
         print(f"entente {command}: {exc}", file=sys.stderr)
@@ -69,7 +77,7 @@ def read_documents(stream: IO[str]) -> Iterator[tuple[int, object]]:
     if first is None:
         return
     try:
-        document = json.loads(first)
+        document = loads(first)
     except json.JSONDecodeError:
         text = first + "".join(lines)
         try:
@@ -82,7 +90,24 @@ def read_documents(stream: IO[str]) -> Iterator[tuple[int, object]]:
         if not line.strip():
             continue
         try:
-            document = json.loads(line)
+            document = loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(number, f"bad JSON: {exc.msg} (column {exc.colno})") from exc
         yield number, document
+
+
+def loads(text: str) -> Any:
+    """One JSON value: orjson's reading, or the standard library's where orjson refuses the
+    text (raising the standard library's JSONDecodeError and message if neither reads it)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
+def dumps(value: Any) -> str:
+    """One JSON line (no newline in it): orjson's, or the standard library's where orjson cannot."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # orjson.JSONEncodeError: an integer past 64 bits, a key that is not text
+        return json.dumps(value)

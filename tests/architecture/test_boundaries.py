@@ -39,8 +39,10 @@ IMPURE = {"time", "datetime", "asyncio", "socket", "ssl", "select", "selectors",
           "subprocess", "threading", "multiprocessing", "concurrent", "signal", "os", "shutil", "tempfile",
           "io", "pathlib", "glob", "sqlite3", "sys", "logging"}
 IMPURE_CALLS = {"open", "input", "print", "exec", "eval"}
-# A command beside the rules: it draws the Ekonia map into map.svg (docs/rules/ekonia-map.md).
-RULES_TOOLS = {"shared/rules/ekonia/draw.py"}
+# A command beside the rules: it draws the Ekonia map into map.svg (docs/rules/ekonia-map.md);
+# and the module that picks the compiled engine or its sources: it reads an environment switch
+# and the files' dates at import, and decides no rule (docs/architecture.md, "Performance").
+RULES_TOOLS = {"shared/rules/ekonia/draw.py", "shared/rules/diplomacy/build.py"}
 # The store's own modules (its tables, back ends and listener): nothing outside it imports them.
 STORE_INTERNALS = {"shared.store.tables", "shared.store.outbox_tables", "shared.store.schema",
                    "shared.store.sqlite", "shared.store.postgresql", "shared.store.notify"}

@@ -20,13 +20,20 @@ Ekonia never imports this package. Only a bare ``import shared.rules.diplomacy``
 them, 13 to 15 ms on top of about 60 ms (``python -X importtime``, medians of 21 runs).
 
 Nothing here reads the clock, the network or a database (tests/architecture/test_boundaries.py).
+
+Most modules run compiled where the install could build them (``build.py``: which build runs,
+``engine_build()`` says; docs/architecture.md, "Performance").
 """
 from __future__ import annotations
+
+# ``build`` first: importing it decides whether the compiled modules or their sources run.
+from . import build as build
 
 # ``adjudicate`` first: importing its submodule binds the package attribute ``adjudicate`` to
 # the module, and this import then rebinds it to the function of the same name.
 from .adjudicate import adjudicate, initial_position, update_centres, victory
 from .adjustments import adjustment_counts, resolve_adjustments
+from .build import engine_build
 from .civil_disorder import EDITIONS, forced_removals
 from .document import adjudicate_document, position_from_document, position_to_document, resolution_document
 from .document_fields import DocumentError
@@ -60,7 +67,7 @@ from .small_games import SmallGame, draw_italy_side, small_game
 ENGINE_VERSION = "2"  # the versions and what changed: docs/rules/standard.md
 
 __all__ = [
-    "ENGINE_VERSION",
+    "ENGINE_VERSION", "engine_build",
     # the turn
     "adjudicate", "initial_position", "update_centres", "victory",
     # the JSON contract

@@ -10,6 +10,7 @@ stands on. Victory is checked at the same moment.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Final
 
 from .adjustments import centre_counts, powers_to_adjust, resolve_adjustments
 from .civil_disorder import check_edition
@@ -20,8 +21,8 @@ from .phase import Phase, PhaseType, Season
 from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, Resolution
 from .retreats import resolve_retreats
 
-CIVIL_DISORDER_REMOVAL = "civil disorder: removed, farthest from home"
-RULES_REMOVAL = "removal not ordered: removed by the rules, farthest from home"
+CIVIL_DISORDER_REMOVAL: Final = "civil disorder: removed, farthest from home"
+RULES_REMOVAL: Final = "removal not ordered: removed by the rules, farthest from home"
 
 
 def forced_removal_reason(power: Power, civil_disorder: frozenset[Power]) -> str:

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
+from typing import Final
 
 from .geography import GameMap
 from .orders import Unit, UnitType, province_of
 from .position import Power
 
-EDITIONS = ("2000", "2023")
-UNREACHABLE = 10**6
+EDITIONS: Final = ("2000", "2023")
+UNREACHABLE: Final = 10**6
 
 
 def check_edition(edition: str) -> str:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from .adjudicate import adjudicate
 from .civil_disorder import EDITIONS
@@ -47,13 +47,15 @@ from .document_fields import (
     units_by_power,
 )
 from .geography import GameMap, MapDataError, load_map
+from .movement_tables import movement_tables
 from .normalise import normalise_order
 from .orders import Order, Unit, UnitType, province_of
 from .parser import ParseError, parse_order
+from .parser.canonical import canonical_readings, read_canonical_cached
 from .phase import Phase, PhaseType
 from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, Resolution
 
-_UNIT_TEXT = re.compile(r"^\s*([AF])\s+([A-Z]{3})(?:\s*(?:/|\(|\s)\s*([A-Z]{2})\s*\)?)?\s*$")
+_UNIT_TEXT: Final = re.compile(r"^\s*([AF])\s+([A-Z]{3})(?:\s*(?:/|\(|\s)\s*([A-Z]{2})\s*\)?)?\s*$")
 
 
 # --- the whole contract ----------------------------------------------------------------------
@@ -76,33 +78,44 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
     entries = _read_orders(doc.get("orders", {}), position, game_map)
     parsed: dict[Power, list[Order]] = {}
     for power, _text, order in entries:
-        if not isinstance(order, ParseError):
+        if type(order) is not ParseError:  # exact type: compiled, one pointer compare (no subclasses)
             parsed.setdefault(power, []).append(order)
     resolution = adjudicate(
         position, parsed, edition=edition, civil_disorder=civil_disorder, victory_centres=victory_centres
     )
-    return resolution_document(resolution, entries)
+    return resolution_document(resolution, entries, canonical_readings(game_map, position.phase.type))
 
 
-def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]]
+def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]],
+                      canonical: dict[str, Order | None] | None = None,
                       ) -> tuple[dict[Power, list[dict[str, Any]]], list[OrderResult]]:
     """One result per input entry, in input order (text the parser could not read is void with
-    the parser's message), and the results the rules added beyond them (forced removals)."""
+    the parser's message), and the results the rules added beyond them (forced removals).
+
+    ``canonical``: the parser's remembered canonical readings (``canonical_readings``); an order
+    read from one of those texts is printed as that text, which is its ``str``, without printing."""
     results = iter(resolution.results)  # input-ordered first; extras follow
+    known: dict[str, Order | None] = canonical if canonical is not None else {}
     orders: dict[Power, list[dict[str, Any]]] = {}
     for power, text, order in entries:
-        if isinstance(order, ParseError):
+        if type(order) is ParseError:
             item = {"order": text, "result": "void", "reason": order.message}
         else:
             result = next(results)
-            item = {"order": str(result.order), "result": result.result, "reason": result.reason}
-        orders.setdefault(power, []).append(item)
+            written = text if known.get(text) is result.order else str(result.order)
+            item = {"order": written, "result": result.result, "reason": result.reason}
+        given = orders.get(power)
+        if given is None:
+            orders[power] = [item]
+        else:
+            given.append(item)
     return orders, list(results)
 
 
-def resolution_document(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]]) -> dict[str, Any]:
+def resolution_document(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]],
+                        canonical: dict[str, Order | None] | None = None) -> dict[str, Any]:
     """The output document: one result per input entry, in input order, then the new position."""
-    orders, _ = results_per_entry(resolution, entries)
+    orders, _ = results_per_entry(resolution, entries, canonical)
     position = resolution.position
     return {
         "phase": str(resolution.phase),
@@ -130,13 +143,13 @@ def position_to_document(position: Position) -> dict[str, Any]:
 
 def position_from_document(doc: Any) -> Position:
     """Read and check the position part of a contract document."""
-    if not isinstance(doc, Mapping):
+    if type(doc) is not dict and not isinstance(doc, Mapping):  # a dict first: no ABC check
         raise DocumentError(f"document: expected a JSON object, got {type(doc).__name__}")
     variant = doc.get("variant", "standard")
     try:
         game_map = load_map(variant)
-    except MapDataError as exc:
-        raise DocumentError(f"variant: unknown variant {variant!r}") from exc
+    except MapDataError as unknown:  # (each except names its own: compiled, a name has one type)
+        raise DocumentError(f"variant: unknown variant {variant!r}") from unknown
     if "phase" not in doc:
         raise DocumentError("phase: missing (expected like S1901M)")
     try:
@@ -144,26 +157,34 @@ def position_from_document(doc: Any) -> Position:
     except ValueError as exc:
         raise DocumentError(f"phase: {exc}") from exc
 
+    tables = movement_tables(game_map)
     units: dict[str, PowerUnit] = {}
     for power, texts in power_mapping(doc.get("units", {}), "units", game_map).items():
+        shared = tables.power_unit_texts.get(power, {})  # "A PAR" -> the map's shared PowerUnit
         for index, text in enumerate(checked_list(texts, f"units.{power}")):
-            unit = read_unit(text, game_map, f"units.{power}[{index}]")
-            if unit.province in units:
+            found = shared.get(text) if type(text) is str else None
+            if found is None:  # not written exactly as the map's units are: read it the long way
+                found = PowerUnit(power, read_unit(text, game_map, f"units.{power}[{index}]"))
+            province = province_of(found.unit.location)
+            if province in units:
                 raise DocumentError(
-                    f"units.{power}[{index}]: two units in {unit.province} ({units[unit.province].unit} and {unit})"
+                    f"units.{power}[{index}]: two units in {province} ({units[province].unit} and {found.unit})"
                 )
-            units[unit.province] = PowerUnit(power, unit)
+            units[province] = found
 
     centres: dict[str, Power] = {}
     spelling = centres_field(doc)
+    supply_centres = game_map.supply_centres
     for power, provinces in power_mapping(doc.get(spelling, {}), spelling, game_map).items():
         for index, province in enumerate(checked_list(provinces, f"{spelling}.{power}")):
-            field = f"{spelling}.{power}[{index}]"
-            if not isinstance(province, str) or province.strip().upper() not in game_map.supply_centres:
-                raise DocumentError(f"{field}: {province!r} is not a supply centre")
-            province = province.strip().upper()
+            if type(province) is not str or province not in supply_centres:  # else written as is
+                field = f"{spelling}.{power}[{index}]"
+                if not isinstance(province, str) or province.strip().upper() not in supply_centres:
+                    raise DocumentError(f"{field}: {province!r} is not a supply centre")
+                province = province.strip().upper()
             if province in centres:
-                raise DocumentError(f"{field}: {province} is owned by both {centres[province]} and {power}")
+                raise DocumentError(f"{spelling}.{power}[{index}]: {province} is owned by both {centres[province]} "
+                                    f"and {power}")
             centres[province] = power
 
     dislodged = _read_dislodged(doc.get("dislodged", {}), units, game_map, phase)
@@ -251,12 +272,17 @@ def _disbanded_report(item: Mapping[str, Any], air: bool, phase: Phase) -> bool:
 
 def _read_orders(raw: Any, position: Position, game_map: GameMap) -> list[tuple[Power, str, Order | ParseError]]:
     entries: list[tuple[Power, str, Order | ParseError]] = []
+    phase_type = position.phase.type
+    readings = canonical_readings(game_map, phase_type)
     for power, texts in power_mapping(raw, "orders", game_map).items():
         for index, text in enumerate(checked_list(texts, f"orders.{power}")):
             if not isinstance(text, str):
                 raise DocumentError(f"orders.{power}[{index}]: expected a string, got {text!r}")
-            order = parse_order(text, game_map=game_map, phase_type=position.phase.type, power=power)
-            if not isinstance(order, ParseError):
+            # the canonical notation, remembered; anything else through the general parser
+            canonical = read_canonical_cached(text, game_map, phase_type, readings)
+            order = canonical if canonical is not None else parse_order(
+                text, game_map=game_map, phase_type=phase_type, power=power)
+            if type(order) is not ParseError:
                 order = normalise_order(order, position, game_map)
             entries.append((power, text, order))
     return entries

@@ -4,11 +4,11 @@ document (document.py) and the Dirigible one (shared/rules/dirigible/document.py
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .geography import GameMap
-from .position import Power
+from .position import DislodgedUnit, Power, PowerUnit
 
 
 class DocumentError(ValueError):
@@ -63,12 +63,13 @@ def dislodged_items(raw: Any, game_map: GameMap) -> list[tuple[Power, str, Any]]
 
 
 def power_mapping(raw: Any, field: str, game_map: GameMap) -> dict[Power, Any]:
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):  # a dict first: no ABC check
         raise DocumentError(f"{field}: expected an object keyed by power")
     result: dict[Power, Any] = {}
+    powers = game_map.power_info
     for key, value in raw.items():
-        power = key.strip().upper() if isinstance(key, str) else key
-        if power not in game_map.power_info:
+        power = key if key in powers else key.strip().upper() if isinstance(key, str) else key
+        if power not in powers:
             raise DocumentError(f"{field}: unknown power {key!r} (expected one of {', '.join(game_map.powers)})")
         result[power] = value
     return result
@@ -90,21 +91,30 @@ def checked_list(raw: Any, field: str) -> list[Any]:
     return raw
 
 
-def units_by_power(units: Any) -> dict[Power, list[str]]:
+def units_by_power(units: Iterable[PowerUnit]) -> dict[Power, list[str]]:
     grouped: dict[Power, list[str]] = {}
     for pu in units:
-        grouped.setdefault(pu.power, []).append(str(pu.unit))
+        text = str(pu.unit)
+        owned = grouped.get(pu.power)
+        if owned is None:
+            grouped[pu.power] = [text]
+        else:
+            owned.append(text)
     return {power: sorted(grouped[power]) for power in sorted(grouped)}
 
 
 def centres_by_power(centres: Mapping[str, Power]) -> dict[Power, list[str]]:
     grouped: dict[Power, list[str]] = {}
     for province, power in centres.items():
-        grouped.setdefault(power, []).append(province)
+        owned = grouped.get(power)
+        if owned is None:
+            grouped[power] = [province]
+        else:
+            owned.append(province)
     return {power: sorted(grouped[power]) for power in sorted(grouped)}
 
 
-def dislodged_by_power(dislodged: Any) -> dict[Power, list[dict[str, Any]]]:
+def dislodged_by_power(dislodged: Iterable[DislodgedUnit]) -> dict[Power, list[dict[str, Any]]]:
     grouped: dict[Power, list[dict[str, Any]]] = {}
     for d in sorted(dislodged, key=lambda d: (d.power, d.unit.location)):
         grouped.setdefault(d.power, []).append(

@@ -14,26 +14,25 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from importlib import resources
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from .orders import Unit, UnitType, province_of
 
-PROVINCE_KINDS = ("land", "coast", "sea", "impassable")
+PROVINCE_KINDS: Final = ("land", "coast", "sea", "impassable")
 """``land`` is inland (armies only), ``coast`` takes both unit types, ``sea`` fleets only,
 ``impassable`` nothing (Switzerland)."""
 
-_VARIANT_NAME = re.compile(r"^[a-z0-9_]+$")
-_EMPTY: frozenset[str] = frozenset()
+_VARIANT_NAME: Final = re.compile(r"^[a-z0-9_]+$")
+_EMPTY: Final[frozenset[str]] = frozenset()
 
 
 class MapDataError(ValueError):
     """The variant's map data is inconsistent (unknown code, one-way adjacency, ...)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots=True: see possible.py
 class Province:
     code: str
     name: str
@@ -46,7 +45,7 @@ class Province:
     daide: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PowerInfo:
     name: str  # "AUSTRIA"
     adjective: str
@@ -167,13 +166,19 @@ def _fleet_locations_of(p: Province) -> tuple[str, ...]:
 
 def load_map(variant: str = "standard") -> GameMap:
     """The checked map of a variant, read once from package data and cached."""
+    loaded = _LOADED.get(variant) if type(variant) is str else None  # the usual case: one dict read
+    if loaded is not None:
+        return loaded
     if not isinstance(variant, str) or not _VARIANT_NAME.match(variant):
         raise MapDataError(f"not a variant name: {variant!r}")
-    return _load_cached(variant)
+    loaded = _LOADED[variant] = _load(variant)
+    return loaded
 
 
-@cache
-def _load_cached(variant: str) -> GameMap:
+_LOADED: Final[dict[str, GameMap]] = {}
+
+
+def _load(variant: str) -> GameMap:
     resource = resources.files("shared.variants").joinpath(variant, "map.json")
     try:
         text = resource.read_text(encoding="utf-8")

@@ -12,7 +12,7 @@ Messages name the unit and the place: "A PAR cannot reach MOS", "no unit at PAR"
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from .adjustments import build_site_problem
 from .orders import (
@@ -37,11 +37,9 @@ from .phase import PhaseType
 from .position import DislodgedUnit, Position, Power
 from .possible import MapTables, adjustment_count, build_sites, map_tables
 
-ARMY, FLEET = UnitType.ARMY, UnitType.FLEET
-_MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
-_RETREAT_ORDERS = (Retreat, Disband)
-_ADJUSTMENT_ORDERS = (Build, Remove, Waive)
-_PHASE_WORDS = {
+ARMY: Final = UnitType.ARMY
+FLEET: Final = UnitType.FLEET
+_PHASE_WORDS: Final = {
     PhaseType.MOVEMENT: "a movement phase",
     PhaseType.RETREATS: "a retreat phase",
     PhaseType.ADJUSTMENTS: "an adjustment phase",
@@ -53,14 +51,14 @@ def order_problem(order: Order, power: Power, position: Position, game_map: Any)
     tables = map_tables(game_map)
     phase_type = position.phase.type
     if phase_type is PhaseType.MOVEMENT:
-        if not isinstance(order, _MOVEMENT_ORDERS):
+        if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
             return f"{order} cannot be given in {_PHASE_WORDS[phase_type]}"
         return _movement_problem(order, power, position, tables)
     if phase_type is PhaseType.RETREATS:
-        if not isinstance(order, _RETREAT_ORDERS):
+        if not isinstance(order, (Retreat, Disband)):
             return f"{order} cannot be given in {_PHASE_WORDS[phase_type]}"
         return _retreat_problem(order, power, position)
-    if not isinstance(order, _ADJUSTMENT_ORDERS):
+    if not isinstance(order, (Build, Remove, Waive)):
         return f"{order} cannot be given in {_PHASE_WORDS[phase_type]}"
     return _adjustment_problem(order, power, position, tables, game_map)
 

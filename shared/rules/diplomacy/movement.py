@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Never
+from typing import Final
 
 from .convoys import fleets_on_some_route, route_exists
 from .geography import GameMap
@@ -26,33 +26,34 @@ from .orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, Suppo
 from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, ResultKind
 from .resolver import CONVOY, HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Prepared, Resolver
 
-_MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
-_NOTHING: frozenset[str] = frozenset()
-_NO_STEPS: Mapping[str, Never] = {}
-_NOT_FOUND = Prepared(-1, "", "")  # ``ordered`` for an order whose unit was not found
-_ARMY, _FLEET = UnitType.ARMY, UnitType.FLEET
+_NOTHING: Final[frozenset[str]] = frozenset()
+# Empty defaults of the tables' own dict types (compiled, a dict read is a C call; a Mapping's
+# is a method call by name). Never written to.
+_NO_STEPS: Final[dict[str, tuple[str, str]]] = {}
+_NO_INTO: Final[dict[str, tuple[str, ...]]] = {}
+_NO_UNITS: Final[dict[str, PowerUnit]] = {}
+_NOT_FOUND: Final = Prepared(-1, "", "")  # ``ordered`` for an order whose unit was not found
+_ARMY: Final = UnitType.ARMY
+_FLEET: Final = UnitType.FLEET
 
-@dataclass(frozen=True, init=False)
+@dataclass(init=False)
 class MovementOutcome:
-    results: tuple[OrderResult, ...]  # one per input order, in input order
-    units: dict[str, PowerUnit]  # province -> unit after the moves (dislodged ones removed)
-    dislodged: tuple[DislodgedUnit, ...]  # with attacker_from and legal retreats, sorted
-    standoffs: frozenset[str]  # provinces left empty by a standoff (no retreat there)
-    air_supports_given: tuple[bool, ...] = ()  # one per ``air_supports`` entry: matched a ground order
+    """An immutable value written like the orders (orders.py says why)."""
 
-    def __init__(
-        self,
-        results: tuple[OrderResult, ...],
-        units: dict[str, PowerUnit],
-        dislodged: tuple[DislodgedUnit, ...],
-        standoffs: frozenset[str],
-        air_supports_given: tuple[bool, ...] = (),
-    ) -> None:
-        # Written out for speed, like Position's: one update of the instance dict.
-        self.__dict__.update(
-            results=results, units=units, dislodged=dislodged, standoffs=standoffs,
-            air_supports_given=air_supports_given,
-        )
+    results: Final[tuple[OrderResult, ...]]  # one per input order, in input order
+    units: Final[dict[str, PowerUnit]]  # province -> unit after the moves (dislodged ones removed)
+    dislodged: Final[tuple[DislodgedUnit, ...]]  # with attacker_from and legal retreats, sorted
+    standoffs: Final[frozenset[str]]  # provinces left empty by a standoff (no retreat there)
+    air_supports_given: Final[tuple[bool, ...]]  # one per ``air_supports`` entry: matched a ground order
+
+    def __init__(self, results: tuple[OrderResult, ...], units: dict[str, PowerUnit],
+                 dislodged: tuple[DislodgedUnit, ...], standoffs: frozenset[str],
+                 air_supports_given: tuple[bool, ...] = ()) -> None:
+        self.results = results
+        self.units = units
+        self.dislodged = dislodged
+        self.standoffs = standoffs
+        self.air_supports_given = air_supports_given
 
 
 def resolve_movement(
@@ -90,12 +91,11 @@ class _Phase:
         self.air_supports = air_supports
         self.map = tables = movement_tables(game_map)
         self.where = tables.province_of  # location -> province
-        self.board: Mapping[str, PowerUnit] = position.units  # keyed by province
+        self.board: dict[str, PowerUnit] = dict(position.units)  # keyed by province (a dict: see _NO_STEPS)
         board = self.board
         self.provinces = provinces = sorted(board)
-        count = range(len(provinces))
-        self.entries = list(map(Prepared, count, [board[p].power for p in provinces], provinces))
-        self.at = dict(zip(provinces, count, strict=True))  # province -> entry index
+        self.entries = [Prepared(index, board[p].power, p) for index, p in enumerate(provinces)]
+        self.at = {p: index for index, p in enumerate(provinces)}  # province -> entry index
         sea, fleet_reach = tables.sea, tables.fleet_reach
         self.sea_neighbours = {
             p: fleet_reach[pu.unit.location] for p, pu in board.items() if p in sea and pu.unit.type is _FLEET
@@ -122,10 +122,9 @@ class _Phase:
     def _resolve(self, moves: list[Prepared]) -> Resolver:
         """A resolver with every decision made."""
         resolver = Resolver(self.entries, self.at, self.sea_neighbours, moves)
-        resolve = resolver.resolve
         for entry in self.entries:
             if entry.has_decision:
-                resolve(entry.index)
+                resolver.resolve(entry.index)
         return resolver
 
     def _read_orders(self) -> None:
@@ -137,7 +136,7 @@ class _Phase:
         conflicts: list[str] = []
         for power, order in self.given:
             entry = _NOT_FOUND
-            if not isinstance(order, _MOVEMENT_ORDERS):
+            if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
                 reason = "void: not a movement-phase order"
             else:
                 location = order.unit.location
@@ -262,7 +261,7 @@ class _Phase:
 
     def _fleet_destination(self, unit: Unit, destination: str, target: str) -> str:
         """The exact location a fleet moves to, or a void reason (DATC 4.B.1 to 4.B.3)."""
-        reachable = self.map.fleet_into.get(unit.location, _NO_STEPS).get(target, ())
+        reachable = self.map.fleet_into.get(unit.location, _NO_INTO).get(target, ())
         if not reachable:
             return f"void: {unit} cannot reach {target}"
         if target in self.map.split:
@@ -309,7 +308,7 @@ class _Phase:
             if destination != target and target in tables.split:
                 possible = destination in tables.fleet.get(mover.location, _NOTHING)
             else:
-                possible = target in tables.fleet_into.get(mover.location, _NO_STEPS)
+                possible = target in tables.fleet_into.get(mover.location, _NO_INTO)
         else:
             possible = target in tables.army.get(supported, _NOTHING) or self._convoy_possible(
                 supported, target, self.sea_fleets - {origin}
@@ -446,11 +445,11 @@ class _Outcome:
         units = dict(phase.board)  # the units that stay, in board order; the movers follow
         for province in leaving:
             del units[province]
-        shared = phase.map.power_units  # one shared PowerUnit per (power, type, location)
+        shared = phase.map.power_unit_texts  # one shared PowerUnit per power and unit text (str keys hash fast)
         for entry in movers:
             here = phase.board[entry.province]
-            key = (here.power, here.unit.type, entry.location)
-            units[entry.destination] = shared.get(key) or PowerUnit(here.power, Unit(*key[1:]))
+            moved = shared.get(here.power, _NO_UNITS).get(here.unit.type + " " + entry.location)
+            units[entry.destination] = moved or PowerUnit(here.power, Unit(here.unit.type, entry.location))
         standoffs = self._standoffs(units)
         dislodged = tuple(
             sorted(
@@ -463,11 +462,11 @@ class _Outcome:
     def _standoffs(self, units: dict[str, PowerUnit]) -> set[str]:
         """Empty provinces that a move with some prevent strength tried to enter (DATC 6.H.6, 6.H.9)."""
         result = set()
-        prevent_strength = self.resolver.prevent_strength
-        for province, movers in self.resolver.movers_to.items():
+        resolver = self.resolver
+        for province, movers in resolver.movers_to.items():
             if province not in units:
                 for mover in movers:
-                    if prevent_strength(mover) > 0:
+                    if resolver.prevent_strength(mover) > 0:
                         result.add(province)
                         break
         return result

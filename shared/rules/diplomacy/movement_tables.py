@@ -5,13 +5,13 @@ resolver's per-call work to dictionary reads.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from typing import Final
 
 from .geography import GameMap
 from .orders import Unit, UnitType, province_of
 from .position import PowerUnit
 
-_NONE: frozenset[str] = frozenset()
+_NONE: Final[frozenset[str]] = frozenset()
 
 
 class _Provinces(dict[str, str]):
@@ -23,7 +23,7 @@ class _Provinces(dict[str, str]):
 
 class MovementTables:
     __slots__ = ("provinces", "province_of", "army", "fleet", "fleet_reach", "fleet_into", "sea", "coastal", "split",
-                 "units", "power_units", "army_steps", "fleet_steps")
+                 "units", "power_units", "army_steps", "fleet_steps", "locations", "unit_texts", "power_unit_texts")
 
     def __init__(self, game_map: GameMap) -> None:
         self.provinces = frozenset(game_map.provinces)
@@ -51,6 +51,15 @@ class MovementTables:
             (power, unit.type, unit.location): PowerUnit(power, unit)
             for power in game_map.powers
             for unit in self.units.values()
+        }
+        # The same shared values by their canonical text (``"F STP/NC"``): what documents and
+        # orders write, read with one dict lookup and no new object (docs/rules/datc.md, "Speed").
+        self.locations = frozenset(self.province_of)
+        self.unit_texts = {str(unit): unit for unit in self.units.values()
+                           if unit.type is UnitType.FLEET or game_map.is_land(unit.location)}
+        self.power_unit_texts = {
+            power: {text: self.power_units[(power, unit.type, unit.location)] for text, unit in self.unit_texts.items()}
+            for power in game_map.powers
         }
 
     def _steps(self) -> tuple[dict[str, dict[str, tuple[str, str]]], dict[str, dict[str, tuple[str, str]]]]:
@@ -99,6 +108,14 @@ class MovementTables:
 
 
 
-@lru_cache(maxsize=16)
+_TABLES: Final[dict[GameMap, MovementTables]] = {}
+
+
 def movement_tables(game_map: GameMap) -> MovementTables:
-    return MovementTables(game_map)
+    """The tables of a map, built once (a dict read: maps hash by identity)."""
+    tables = _TABLES.get(game_map)
+    if tables is None:
+        if len(_TABLES) >= 16:  # maps built on the fly (tests, variants): keep the memory bounded
+            _TABLES.clear()
+        tables = _TABLES[game_map] = MovementTables(game_map)
+    return tables

@@ -19,11 +19,13 @@ The parser reads text alone; this step looks at the board:
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import overload
 
 from .geography import GameMap
 from .orders import (
     Build,
     Convoy,
+    Devastate,
     Disband,
     Hold,
     Move,
@@ -40,37 +42,67 @@ from .orders import (
 from .position import Position
 
 
-def normalise_order(order: Order, position: Position, game_map: GameMap) -> Order:
+@overload
+def normalise_order(order: Order, position: Position, game_map: GameMap) -> Order: ...
+@overload
+def normalise_order(order: object, position: object, game_map: object) -> object: ...
+def normalise_order(order: object, position: object, game_map: object) -> object:
+    """The order with what its text left out filled in; anything else comes back unchanged.
+    (Typed ``object`` underneath: compiled, a typed parameter would refuse a wrong value with a
+    TypeError instead of returning it; docs/architecture.md, "Performance".)"""
+    # the classes written out, not a tuple held in a name: compiled, each is then a type check in C
+    if not isinstance(order, (Move, Hold, SupportMove, SupportHold, Convoy, Retreat, Disband, Build, Remove, Waive,
+                              Devastate)) or not isinstance(position, Position) or not isinstance(game_map, GameMap):
+        return order
     try:
         return _normalise(order, position, game_map)
     except Exception:  # a malformed order or position: leave the order as it was written
         return order
 
 
+
 def _normalise(order: Order, position: Position, game_map: GameMap) -> Order:
+    """The normalised order; the very same object when nothing changes (the common case: an
+    order in canonical notation for the unit that stands there), so nothing new is built."""
     if isinstance(order, (Build, Waive)):
         return order
     if isinstance(order, (Retreat, Disband)):
         unit = _dislodged_unit(order.unit, position)
         if isinstance(order, Retreat):
-            return Retreat(unit, _destination(unit, order.destination, game_map))
-        return Disband(unit)
+            destination = _destination(unit, order.destination, game_map)
+            return order if _same(unit, order.unit) and destination == order.destination else Retreat(unit, destination)
+        return order if _same(unit, order.unit) else Disband(unit)
     unit = _standing_unit(order.unit, position)
+    same = _same(unit, order.unit)
     if isinstance(order, Hold):
-        return Hold(unit)
+        return order if same else Hold(unit)
     if isinstance(order, Remove):
-        return Remove(unit)
+        return order if same else Remove(unit)
     if isinstance(order, Move):
-        return replace(order, unit=unit, destination=_destination(unit, order.destination, game_map))
+        destination = _destination(unit, order.destination, game_map)
+        return order if same and destination == order.destination else replace(
+            order, unit=unit, destination=destination)
     if isinstance(order, SupportHold):
-        return SupportHold(unit, _standing_unit(order.supported, position))
+        supported = _standing_unit(order.supported, position)
+        return order if same and _same(supported, order.supported) else SupportHold(unit, supported)
     if isinstance(order, SupportMove):
         supported = _standing_unit(order.supported, position)
         destination = order.destination if supported.type is UnitType.FLEET else province_of(order.destination)
+        if same and _same(supported, order.supported) and destination == order.destination:
+            return order
         return SupportMove(unit, supported, destination)
     if isinstance(order, Convoy):
-        return Convoy(unit, _standing_unit(order.army, position), province_of(order.destination))
+        army = _standing_unit(order.army, position)
+        destination = province_of(order.destination)
+        if same and _same(army, order.army) and destination == order.destination:
+            return order
+        return Convoy(unit, army, destination)
     return order
+
+
+def _same(unit: Unit, other: Unit) -> bool:
+    """The same unit: the very object (the map's shared units), or an equal one."""
+    return unit is other or unit == other
 
 
 def _standing_unit(named: Unit, position: Position) -> Unit:

@@ -1,13 +1,21 @@
-"""Orders as small frozen values.
+"""Orders as small immutable values.
 
 Text becomes an order only through the parser (``engine.parser``). Locations are
 canonical strings: a province code (``"PAR"``) or a province with a coast
 (``"STP/NC"``); ``province_of(loc)`` strips the coast.
+
+The values are dataclasses for their equality, hash, ``repr`` and ``dataclasses.replace``,
+with ``Final`` fields set by a written-out ``__init__``: so the install can compile them
+(docs/architecture.md, "Performance"). Compiled, each is a C struct built without a
+Python-level ``__init__`` and its fields cannot be set (AttributeError); as pure Python,
+strict mypy refuses any assignment to a field outside ``__init__``. (A frozen dataclass
+would compile to a class whose generated ``__init__`` costs ten times as much.)
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 
 class UnitType(StrEnum):
@@ -15,120 +23,172 @@ class UnitType(StrEnum):
     FLEET = "F"
     DIRIGIBLE = "D"  # the Dirigible variant's air unit (docs/rules/dirigible.md)
 
+    # Hash as the letter it equals (Enum's own hash is a Python-level hash of the name, slow
+    # in every dict key holding a unit type, and unlike the str it compares equal to).
+    __hash__ = str.__hash__
+
 
 def province_of(location: str) -> str:
     """The province of a location: ``"STP/NC"`` -> ``"STP"``."""
-    return location.split("/", 1)[0]
+    slash = location.find("/")
+    return location if slash < 0 else location[:slash]  # no list built, no copy of a bare province
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False)
 class Unit:
-    type: UnitType
-    location: str  # canonical, with coast for fleets on split-coast provinces
+    type: Final[UnitType]
+    location: Final[str]  # canonical, with coast for fleets on split-coast provinces
+
+    def __init__(self, type: UnitType, location: str) -> None:
+        self.type = type
+        self.location = location
+
+    def __hash__(self) -> int:
+        # Written out (the dataclass would generate the same in Python): units key the tables
+        # of possible orders, and compiled this is a C function.
+        return hash((self.type, self.location))
 
     @property
     def province(self) -> str:
         return province_of(self.location)
 
     def __str__(self) -> str:
-        return f"{self.type._value_} {self.location}"  # _value_: the same letter, without Enum's property
+        return self.type + " " + self.location  # a StrEnum is its letter: plain concatenation
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True)
 class Hold:
-    unit: Unit
+    unit: Final[Unit]
+
+    def __init__(self, unit: Unit) -> None:
+        self.unit = unit
 
     def __str__(self) -> str:
         return f"{self.unit} H"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True)
 class Move:
-    unit: Unit
-    destination: str  # a location; coast given for fleets where it matters
-    via_convoy: bool = False
+    unit: Final[Unit]
+    destination: Final[str]  # a location; coast given for fleets where it matters
+    via_convoy: Final[bool]
+
+    def __init__(self, unit: Unit, destination: str, via_convoy: bool = False) -> None:
+        self.unit = unit
+        self.destination = destination
+        self.via_convoy = via_convoy
 
     def __str__(self) -> str:
         return f"{self.unit} - {self.destination}" + (" VIA" if self.via_convoy else "")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True)
 class SupportHold:
-    unit: Unit
-    supported: Unit
+    unit: Final[Unit]
+    supported: Final[Unit]
+
+    def __init__(self, unit: Unit, supported: Unit) -> None:
+        self.unit = unit
+        self.supported = supported
 
     def __str__(self) -> str:
         return f"{self.unit} S {self.supported}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True)
 class SupportMove:
-    unit: Unit
-    supported: Unit
-    destination: str  # a province; a fleet's coast is kept when written (DATC 6.B.9 voids a wrong coast)
+    unit: Final[Unit]
+    supported: Final[Unit]
+    destination: Final[str]  # a province; a fleet's coast is kept when written (DATC 6.B.9 voids a wrong coast)
+
+    def __init__(self, unit: Unit, supported: Unit, destination: str) -> None:
+        self.unit = unit
+        self.supported = supported
+        self.destination = destination
 
     def __str__(self) -> str:
         return f"{self.unit} S {self.supported} - {self.destination}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True)
 class Convoy:
-    unit: Unit  # the fleet
-    army: Unit  # the convoyed army
-    destination: str  # province
+    unit: Final[Unit]  # the fleet
+    army: Final[Unit]  # the convoyed army
+    destination: Final[str]  # province
+
+    def __init__(self, unit: Unit, army: Unit, destination: str) -> None:
+        self.unit = unit
+        self.army = army
+        self.destination = destination
 
     def __str__(self) -> str:
         return f"{self.unit} C {self.army} - {self.destination}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True)
 class Retreat:
-    unit: Unit
-    destination: str
+    unit: Final[Unit]
+    destination: Final[str]
+
+    def __init__(self, unit: Unit, destination: str) -> None:
+        self.unit = unit
+        self.destination = destination
 
     def __str__(self) -> str:
         return f"{self.unit} R {self.destination}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True)
 class Disband:
     """Disband a dislodged unit in a retreat phase."""
 
-    unit: Unit
+    unit: Final[Unit]
+
+    def __init__(self, unit: Unit) -> None:
+        self.unit = unit
 
     def __str__(self) -> str:
         return f"{self.unit} D"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True)
 class Build:
-    unit: Unit
+    unit: Final[Unit]
+
+    def __init__(self, unit: Unit) -> None:
+        self.unit = unit
 
     def __str__(self) -> str:
         return f"{self.unit} B"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True)
 class Remove:
     """Remove a unit in an adjustment phase (written ``D`` like a disband)."""
 
-    unit: Unit
+    unit: Final[Unit]
+
+    def __init__(self, unit: Unit) -> None:
+        self.unit = unit
 
     def __str__(self) -> str:
         return f"{self.unit} D"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True)
 class Devastate:
     """Dirigible variant: a dirigible devastates the centre below it (declared with the retreats)."""
 
-    unit: Unit
+    unit: Final[Unit]
+
+    def __init__(self, unit: Unit) -> None:
+        self.unit = unit
 
     def __str__(self) -> str:
         return f"{self.unit} DEVASTATE"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True)
 class Waive:
     def __str__(self) -> str:
         return "WAIVE"

@@ -1,9 +1,13 @@
-"""The position of a game between phases, and the resolution of one phase."""
+"""The position of a game between phases, and the resolution of one phase.
+
+Immutable values written like the orders (orders.py says why): dataclasses with ``Final``
+fields and a written-out ``__init__``, so that the install can compile them.
+"""
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final, Literal
 
 from .orders import Order, Unit
 from .phase import Phase
@@ -12,40 +16,31 @@ Power = str  # upper-case power name: "ENGLAND"
 ResultKind = Literal["succeeds", "fails", "void"]
 
 
-def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
-    """The raw setter of the slot ``name`` of ``cls``: it sets a frozen dataclass's field from
-    its own ``__init__`` without the generated one's ``object.__setattr__`` per field."""
-    setter: Callable[[Any, Any], None] = vars(cls)[name].__set__
-    return setter
-
-
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(init=False, unsafe_hash=True)
 class PowerUnit:
-    power: Power
-    unit: Unit
+    power: Final[Power]
+    unit: Final[Unit]
 
     def __init__(self, power: Power, unit: Unit) -> None:
-        # Written out for speed: see OrderResult.
-        _set_power_unit_power(self, power)
-        _set_power_unit_unit(self, unit)
+        self.power = power
+        self.unit = unit
 
 
-_set_power_unit_power = _slot_setter(PowerUnit, "power")
-_set_power_unit_unit = _slot_setter(PowerUnit, "unit")
-
-
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, unsafe_hash=True)
 class DislodgedUnit:
-    power: Power
-    unit: Unit
-    attacker_from: str  # province the dislodging attack came from
-    retreats: tuple[str, ...] = ()  # legal retreat locations, sorted
+    power: Final[Power]
+    unit: Final[Unit]
+    attacker_from: Final[str]  # province the dislodging attack came from
+    retreats: Final[tuple[str, ...]]  # legal retreat locations, sorted
+
+    def __init__(self, power: Power, unit: Unit, attacker_from: str, retreats: tuple[str, ...] = ()) -> None:
+        self.power = power
+        self.unit = unit
+        self.attacker_from = attacker_from
+        self.retreats = retreats
 
 
-_NEW_DICT: Mapping[str, PowerUnit] = {}  # marks "no air_units given": each position then gets its own empty dict
-
-
-@dataclass(frozen=True, init=False)
+@dataclass(init=False)
 class Position:
     """Everything the rules need to play the next phase.
 
@@ -55,13 +50,13 @@ class Position:
     units) and ``devastated`` (centres devastated this game-year); both stay empty otherwise.
     """
 
-    phase: Phase
-    units: Mapping[str, PowerUnit]
-    centres: Mapping[str, Power]
-    dislodged: tuple[DislodgedUnit, ...] = ()
-    variant: str = "standard"
-    air_units: Mapping[str, PowerUnit] = field(default_factory=dict)
-    devastated: frozenset[str] = frozenset()
+    phase: Final[Phase]
+    units: Final[Mapping[str, PowerUnit]]
+    centres: Final[Mapping[str, Power]]
+    dislodged: Final[tuple[DislodgedUnit, ...]]
+    variant: Final[str]
+    air_units: Final[Mapping[str, PowerUnit]]
+    devastated: Final[frozenset[str]]
 
     def __init__(
         self,
@@ -70,54 +65,46 @@ class Position:
         centres: Mapping[str, Power],
         dislodged: tuple[DislodgedUnit, ...] = (),
         variant: str = "standard",
-        air_units: Mapping[str, PowerUnit] = _NEW_DICT,
+        air_units: Mapping[str, PowerUnit] | None = None,
         devastated: frozenset[str] = frozenset(),
     ) -> None:
-        # Written out for speed (two per phase): one update of the instance dict instead of
-        # the generated frozen __init__'s object.__setattr__ per field. Still frozen.
-        self.__dict__.update(
-            phase=phase, units=units, centres=centres, dislodged=dislodged, variant=variant,
-            air_units={} if air_units is _NEW_DICT else air_units, devastated=devastated,
-        )
+        self.phase = phase
+        self.units = units
+        self.centres = centres
+        self.dislodged = dislodged
+        self.variant = variant
+        self.air_units = {} if air_units is None else air_units  # each position its own empty dict
+        self.devastated = devastated
 
     def units_of(self, power: Power) -> list[Unit]:
         return [pu.unit for pu in self.units.values() if pu.power == power]
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(init=False, unsafe_hash=True)
 class OrderResult:
-    power: Power
-    order: Order
-    result: ResultKind
-    reason: str  # short machine-friendly code plus detail, e.g. "bounced at BUR"
+    power: Final[Power]
+    order: Final[Order]
+    result: Final[ResultKind]
+    reason: Final[str]  # short machine-friendly code plus detail, e.g. "bounced at BUR"
 
     def __init__(self, power: Power, order: Order, result: ResultKind, reason: str) -> None:
-        # Written out for speed (one result per order, every phase): the generated __init__
-        # of a frozen dataclass calls object.__setattr__ per field, twice as slow as setting
-        # the slots directly. The instance stays frozen: __setattr__ still refuses.
-        _set_result_power(self, power)
-        _set_result_order(self, order)
-        _set_result_result(self, result)
-        _set_result_reason(self, reason)
+        self.power = power
+        self.order = order
+        self.result = result
+        self.reason = reason
 
 
-_set_result_power = _slot_setter(OrderResult, "power")
-_set_result_order = _slot_setter(OrderResult, "order")
-_set_result_result = _slot_setter(OrderResult, "result")
-_set_result_reason = _slot_setter(OrderResult, "reason")
-
-
-@dataclass(frozen=True, init=False)
+@dataclass(init=False)
 class Resolution:
     """The outcome of one phase: results in input order, the new position, who acts next."""
 
-    phase: Phase
-    results: tuple[OrderResult, ...]
-    dislodged: tuple[DislodgedUnit, ...]
-    position: Position  # the position at ``next_phase``
-    next_phase: Phase
-    must_act: frozenset[Power]
-    winners: frozenset[Power] = field(default_factory=frozenset)
+    phase: Final[Phase]
+    results: Final[tuple[OrderResult, ...]]
+    dislodged: Final[tuple[DislodgedUnit, ...]]
+    position: Final[Position]  # the position at ``next_phase``
+    next_phase: Final[Phase]
+    must_act: Final[frozenset[Power]]
+    winners: Final[frozenset[Power]]
 
     def __init__(
         self,
@@ -129,8 +116,10 @@ class Resolution:
         must_act: frozenset[Power],
         winners: frozenset[Power] = frozenset(),
     ) -> None:
-        # Written out for speed, like Position's.
-        self.__dict__.update(
-            phase=phase, results=results, dislodged=dislodged, position=position,
-            next_phase=next_phase, must_act=must_act, winners=winners,
-        )
+        self.phase = phase
+        self.results = results
+        self.dislodged = dislodged
+        self.position = position
+        self.next_phase = next_phase
+        self.must_act = must_act
+        self.winners = winners

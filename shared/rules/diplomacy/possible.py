@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .orders import (
     Build,
@@ -35,10 +35,13 @@ from .orders import (
 from .phase import PhaseType
 from .position import Position, Power
 
-ARMY, FLEET = UnitType.ARMY, UnitType.FLEET
+ARMY: Final = UnitType.ARMY
+FLEET: Final = UnitType.FLEET
 
 
-@dataclass(frozen=True, slots=True)
+# These dataclasses take no ``slots=True``: that builds a new class, which mypyc cannot compile
+# to a native one (docs/architecture.md, "Performance").
+@dataclass(frozen=True)
 class _UnitEntry:
     unit: Unit
     hold: Hold
@@ -79,7 +82,7 @@ class MapTables:
         return order
 
 
-_TABLES: dict[int, tuple[object, MapTables]] = {}
+_TABLES: Final[dict[int, tuple[object, MapTables]]] = {}
 
 
 def map_tables(game_map: Any) -> MapTables:
@@ -200,7 +203,7 @@ def sea_groups(seas: Iterable[str], adjacent_seas: Mapping[str, Iterable[str]]) 
 # --------------------------------------------------------------------------- movement
 
 
-@dataclass(slots=True)
+@dataclass
 class _ConvoyRoutes:
     """Where armies can be convoyed now: by the fleets actually standing in sea provinces."""
 
@@ -285,8 +288,10 @@ def _unit_key(unit: Unit) -> str:
     return ("A " if unit.type is ARMY else "F ") + unit.location
 
 
-def _movement_orders(tables: MapTables, position: Position) -> dict[Power, dict[str, list[Order]]]:
-    """The movement menu of every unit on the board.
+def _movement_orders(tables: MapTables, position: Position, only: Power | None = None,
+                     ) -> dict[Power, dict[str, list[Order]]]:
+    """The movement menu of every unit on the board (of the units of ``only``, when given: the
+    same menus, without working out the other powers').
 
     The inner loops run a few hundred times per board, so they work on unit keys (strings
     hash in C) and reuse shared order objects from ``tables.cache``.
@@ -317,6 +322,8 @@ def _movement_orders(tables: MapTables, position: Position) -> dict[Power, dict[
     cache = tables.cache
     menu: dict[Power, dict[str, list[Order]]] = {}
     for power, province, key, unit in board:
+        if only is not None and power != only:
+            continue
         entry = known.get(key)
         if entry is None:  # a unit where the map has no place for it: it can only hold
             menu.setdefault(power, {})[unit.location] = [Hold(unit)]
@@ -456,4 +463,6 @@ def possible_orders(position: Position, power: Power, game_map: Any) -> dict[str
     """
     if position.phase.type is PhaseType.ADJUSTMENTS:
         return _adjustment_orders(map_tables(game_map), position, game_map, power)
+    if position.phase.type is PhaseType.MOVEMENT:
+        return _movement_orders(map_tables(game_map), position, only=power).get(power, {})
     return possible_orders_all(position, game_map).get(power, {})

@@ -12,33 +12,47 @@ All state lives on one ``Resolver`` object per adjudication.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Final
 
 from .convoys import route_exists
 from .orders import Order
 
-HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY = "H", "M", "SH", "SM", "C"
+# Module constants are Final throughout the compiled modules: compiled, a Final is a C constant
+# or static, any other module global a dict lookup at each use (docs/architecture.md, "Performance").
+HOLD: Final = "H"
+MOVE: Final = "M"
+SUPPORT_HOLD: Final = "SH"
+SUPPORT_MOVE: Final = "SM"
+CONVOY: Final = "C"
 
-_UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
+_UNRESOLVED: Final = 0
+_GUESSING: Final = 1
+_RESOLVED: Final = 2
 
 
-@dataclass(eq=False, slots=True)
 class Prepared:
-    """One unit's effective order after validation (void orders become holds)."""
+    """One unit's effective order after validation (void orders become holds).
 
-    index: int
-    power: str
-    province: str
-    kind: str = HOLD
-    destination: str = ""  # the province a move, support or convoy is aimed at (support hold: the target)
-    target: str = ""  # supports: the supported unit's province; convoys: the army's province
-    by_convoy: bool = False  # a move that takes the convoy route
-    convoyers: tuple[int, ...] = ()  # moves: matching convoy orders (entry indices)
-    supporters: list[int] | tuple[()] = ()  # entries giving this unit matching support
-    has_decision: bool = False  # moves, matching supports, matching convoys
-    # Kept for reading the results back (movement.py), not used by the rules:
-    order: Order | None = None  # the legal order the unit obeys; None: no order, it holds
-    location: str = ""  # moves: the location the unit ends in if it moves (a fleet's coast)
+    A plain class with slots rather than a dataclass: compiled (docs/architecture.md,
+    "Performance"), it is a C struct built without a Python-level ``__init__``."""
+
+    __slots__ = ("index", "power", "province", "kind", "destination", "target", "by_convoy", "convoyers",
+                 "supporters", "has_decision", "order", "location")
+
+    def __init__(self, index: int, power: str, province: str, target: str = "") -> None:
+        self.index = index
+        self.power = power
+        self.province = province
+        self.kind = HOLD
+        self.destination = ""  # the province a move, support or convoy is aimed at (support hold: the target)
+        self.target = target  # supports: the supported unit's province; convoys: the army's province
+        self.by_convoy = False  # a move that takes the convoy route
+        self.convoyers: tuple[int, ...] = ()  # moves: matching convoy orders (entry indices)
+        self.supporters: list[int] | tuple[()] = ()  # entries giving this unit matching support
+        self.has_decision = False  # moves, matching supports, matching convoys
+        # Kept for reading the results back (movement.py), not used by the rules:
+        self.order: Order | None = None  # the legal order the unit obeys; None: no order, it holds
+        self.location = ""  # moves: the location the unit ends in if it moves (a fleet's coast)
 
 
 class Resolver:
@@ -60,11 +74,6 @@ class Resolver:
         self.dependencies: list[int] = []
         self.movers_to: dict[str, list[int]] = {}
         self.opponents: dict[int, int] = {}  # move -> the move coming the other way (head to head)
-        # kind of order -> the rule that decides it (DATC 5.B)
-        self.rules = {
-            MOVE: self.adjudicate_move, CONVOY: self._adjudicate_convoy,
-            SUPPORT_HOLD: self._adjudicate_support, SUPPORT_MOVE: self._adjudicate_support,
-        }
         movers_to, opponents = self.movers_to, self.opponents
         for entry in moves:
             destination = entry.destination
@@ -91,7 +100,7 @@ class Resolver:
         old_count = len(dependencies)
         resolution[index] = False
         states[index] = _GUESSING
-        first = self.rules[self.entries[index].kind](index)  # self.adjudicate(index), one call less
+        first = self.adjudicate(index)
         if len(dependencies) == old_count:
             if states[index] != _RESOLVED:  # the backup rule may have settled it
                 resolution[index] = first
@@ -137,7 +146,14 @@ class Resolver:
     # -- the rules (DATC 5.B) ---------------------------------------------------------
 
     def adjudicate(self, index: int) -> bool:
-        return self.rules[self.entries[index].kind](index)
+        """The rule that decides the order of entry ``index``, by its kind (DATC 5.B). (Plain
+        calls rather than a kind -> method table: compiled, they are direct C calls.)"""
+        kind = self.entries[index].kind
+        if kind == MOVE:
+            return self.adjudicate_move(index)
+        if kind == CONVOY:
+            return self._adjudicate_convoy(index)
+        return self._adjudicate_support(index)
 
     def path(self, index: int) -> bool:
         """A move's PATH: always for land moves, else an unbroken chain of kept convoys."""

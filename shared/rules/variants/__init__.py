@@ -22,8 +22,14 @@ def variant_names() -> list[str]:
     return [name for name in _MODULES if importlib.util.find_spec(_MODULES[name]) is not None]
 
 
+_LOADED: dict[str, Variant] = {}  # name -> its variant, once imported (one dict read per document)
+
+
 def get_variant(name: str) -> Variant:
     """The variant called ``name``; raises UnknownVariant for any other name."""
+    loaded = _LOADED.get(name) if isinstance(name, str) else None
+    if loaded is not None:
+        return loaded
     module_name = _MODULES.get(name) if isinstance(name, str) else None
     if module_name is None:
         raise UnknownVariant(f"unknown variant {name!r}; expected one of {variant_names()}")
@@ -34,6 +40,7 @@ def get_variant(name: str) -> Variant:
             raise UnknownVariant(f"variant {name!r} is not available in this build") from None
         raise
     variant: Variant = module.VARIANT
+    _LOADED[name] = variant
     return variant
 
 

@@ -6,7 +6,7 @@ import pytest
 from shared.rules.diplomacy.geography import load_map
 from shared.rules.diplomacy.position import DislodgedUnit
 from shared.rules.diplomacy.possible import possible_orders, possible_orders_all
-from tests.utils.random_play import make_position, parse_unit
+from tests.utils.random_play import make_position, parse_unit, random_positions
 
 STANDARD = load_map("standard")
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
@@ -159,3 +159,14 @@ def test_powers_without_anything_to_order_get_an_empty_menu(phase):
     assert sorted(menus) == POWERS
     assert all(menus[p] == {} for p in POWERS if p != "FRANCE" or phase != "S1901M")
 
+
+
+def test_one_powers_menu_is_its_part_of_the_whole_boards() -> None:
+    """possible_orders(position, power) works out only that power's units: the same menus."""
+    checked = 0
+    for position in random_positions(21, 40):
+        everyone = possible_orders_all(position, STANDARD)
+        for power in POWERS:
+            assert possible_orders(position, power, STANDARD) == everyone.get(power, {}), (position.phase, power)
+            checked += 1
+    assert checked == 40 * len(POWERS)

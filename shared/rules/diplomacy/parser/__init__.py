@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from ..geography import GameMap, load_map
 from ..orders import Order
 from ..phase import PhaseType
-from .canonical import read_canonical
+from .canonical import read_canonical_cached
 from .cursor import Cursor
 from .daide import DaideGrammar, looks_like_daide
 from .errors import ParseError, Stumble
@@ -53,7 +53,7 @@ def parse_order(
             message=f"an order must be text, not {type(text).__name__}",
         )
     game_map = game_map or load_map()
-    fast = read_canonical(text, game_map, phase_type)
+    fast = read_canonical_cached(text, game_map, phase_type)
     if fast is not None:
         return fast
     try:

@@ -6,10 +6,18 @@ Every stored order is in the canonical notation that ``str(order)`` prints (``A 
 takes exactly that grammar, upper-case words split by single spaces with the map's own codes,
 and answers None for anything else, which the general parser then reads. It must give the same
 order as the general parser for every text it accepts (tests/rules/diplomacy/test_parser_canonical.py).
+
+``canonical_readings`` remembers what it read, per map and phase type (bounded): stored orders,
+bots and JSON Lines of many phases repeat the same texts, and a remembered order is one dict
+lookup. Only texts that ``str`` of their order gives back exactly are remembered as orders, so a
+caller may print such an order as the text it came from (docs/rules/datc.md, "Speed").
 """
 from __future__ import annotations
 
+from typing import Final
+
 from ..geography import GameMap
+from ..movement_tables import MovementTables, movement_tables
 from ..orders import (
     Build,
     Convoy,
@@ -25,7 +33,44 @@ from ..orders import (
 from ..phase import PhaseType
 from .cursor import disband_or_remove, move_or_retreat
 
-_UNIT_TYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}  # "D" is also a verb: left to the parser
+_UNIT_TYPES: Final = {"A": UnitType.ARMY, "F": UnitType.FLEET}  # "D" is also a verb: left to the parser
+
+READINGS_KEPT: Final = 10_000
+"""Texts remembered per map and phase type; past that the memory starts again (bounded, so
+that no stream of distinct texts grows it without end: about 400 bytes a text, so at most about
+4 MB a table; 400 phases of random games use 3,500 texts)."""
+
+_READINGS: Final[dict[tuple[GameMap, str], dict[str, Order | None]]] = {}
+
+
+def canonical_readings(game_map: GameMap, phase_type: PhaseType | None) -> dict[str, Order | None]:
+    """The texts already read on this map in this kind of phase: text -> its order, or None
+    when the text is not canonical. Read it, and add to it, with ``read_canonical_cached``."""
+    key = (game_map, phase_type._value_ if phase_type is not None else "")  # _value_: no Enum hash call
+    readings = _READINGS.get(key)
+    if readings is None:
+        if len(_READINGS) >= 64:  # maps built on the fly (tests, variants): keep the memory bounded
+            _READINGS.clear()
+        readings = _READINGS[key] = {}
+    return readings
+
+
+def read_canonical_cached(text: str, game_map: GameMap, phase_type: PhaseType | None,
+                          readings: dict[str, Order | None] | None = None) -> Order | None:
+    """``read_canonical``, remembered in ``readings`` (those of the map and phase type)."""
+    if readings is None:
+        readings = canonical_readings(game_map, phase_type)
+    try:
+        return readings[text]
+    except KeyError:
+        pass
+    order = read_canonical(text, game_map, phase_type)
+    if order is not None and str(order) != text:
+        order = None  # not remembered as canonical: the general parser reads it, to the same order
+    if len(readings) >= READINGS_KEPT:
+        readings.clear()
+    readings[text] = order
+    return order
 
 
 def read_canonical(text: str, game_map: GameMap, phase_type: PhaseType | None) -> Order | None:
@@ -35,7 +80,8 @@ def read_canonical(text: str, game_map: GameMap, phase_type: PhaseType | None) -
     words = text.split(" ")
     if len(words) < 3:
         return None
-    unit = _unit(words[0], words[1], game_map)
+    tables = movement_tables(game_map)
+    unit = _unit(words[0], words[1], tables)
     if unit is None:
         return None
     verb, rest = words[2], words[3:]
@@ -47,21 +93,21 @@ def read_canonical(text: str, game_map: GameMap, phase_type: PhaseType | None) -
         return Build(unit)
     if verb == "D" and not rest:
         return disband_or_remove(unit, False, phase_type)
-    if verb == "R" and len(rest) == 1 and _location(rest[0], game_map):
+    if verb == "R" and len(rest) == 1 and rest[0] in tables.locations:
         return Retreat(unit, rest[0])
-    if verb == "-" and rest and _location(rest[0], game_map):
+    if verb == "-" and rest and rest[0] in tables.locations:
         if len(rest) == 1:
             return move_or_retreat(unit, rest[0], False, phase_type)
         if rest[1:] == ["VIA"]:
             return move_or_retreat(unit, rest[0], True, phase_type)
         return None
     if verb in ("S", "C") and len(rest) in (2, 4):
-        other = _unit(rest[0], rest[1], game_map)
+        other = _unit(rest[0], rest[1], tables)
         if other is None:
             return None
         if len(rest) == 2:
             return SupportHold(unit, other) if verb == "S" else None
-        if rest[2] != "-" or not _location(rest[3], game_map):
+        if rest[2] != "-" or rest[3] not in tables.locations:
             return None
         if verb == "S":
             destination = rest[3] if other.type is UnitType.FLEET else rest[3].split("/", 1)[0]
@@ -71,18 +117,10 @@ def read_canonical(text: str, game_map: GameMap, phase_type: PhaseType | None) -
     return None
 
 
-def _unit(letter: str, location: str, game_map: GameMap) -> Unit | None:
+def _unit(letter: str, location: str, tables: MovementTables) -> Unit | None:
     unit_type = _UNIT_TYPES.get(letter)
-    if unit_type is None or not _location(location, game_map):
+    if unit_type is None or location not in tables.locations:  # a province code or a fleet coast
         return None
     if unit_type is UnitType.ARMY and "/" in location:
         return None  # armies carry no coast: the general parser drops it
-    return Unit(unit_type, location)
-
-
-def _location(word: str, game_map: GameMap) -> bool:
-    """A province code of the map, or one of its fleet coasts (``STP/NC``)."""
-    province, _, coast = word.partition("/")
-    if province not in game_map.provinces:
-        return False
-    return not coast or word in game_map.fleet_locations(province)
+    return tables.unit(unit_type, location)  # the map's shared value where it has one
