@@ -269,3 +269,23 @@ def receiver_url(receiver: Receiver) -> Iterator[str]:
 
     with serve_in_thread(receiver.app()) as url:
         yield url
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """A thread a test left running (a store nobody closed, a server never stopped) would keep
+    pytest alive after its summary until CI's time runs out: name it and fail at once instead."""
+    import sys
+    import time
+
+    leftovers = [thread for thread in threading.enumerate()
+                 if thread is not threading.main_thread() and thread.is_alive() and not thread.daemon]
+    deadline = time.monotonic() + 10
+    for thread in leftovers:
+        thread.join(max(0.0, deadline - time.monotonic()))
+    leftovers = [thread for thread in leftovers if thread.is_alive()]
+    if leftovers:
+        sys.stdout.flush()
+        sys.stderr.write(f"\nthe tests left {len(leftovers)} thread(s) running: "
+                         f"{', '.join(sorted(thread.name for thread in leftovers))}\n")
+        sys.stderr.flush()
+        os._exit(3)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
@@ -288,24 +289,35 @@ class SQLiteTransaction(Transaction):
 # ----------------------------------------------------------------------------- connections
 
 class Connections:
-    """A pool of up to ``size`` open connections, opened as needed and kept until ``close``."""
+    """A pool of up to ``size`` open connections, opened as needed and kept until ``close``.
+
+    ``close`` closes every connection the pool opened, those idle and those still lent out, and a
+    connection given back after it is closed, so that no connection (each a thread of aiosqlite's)
+    outlives the store (docs/store.md, "Connections on SQLite")."""
 
     def __init__(self, connect: Callable[[], Awaitable[aiosqlite.Connection]], size: int) -> None:
         self._connect = connect
         self._idle: list[aiosqlite.Connection] = []
+        self._lent: set[aiosqlite.Connection] = set()
         self._slots = asyncio.Semaphore(size)
+        self._closed = False
 
     async def acquire(self) -> aiosqlite.Connection:
+        if self._closed:
+            raise RuntimeError("the SQLite store is closed")
         await asyncio.wait_for(self._slots.acquire(), CONNECTION_WAIT_SECONDS)
         try:
-            return self._idle.pop() if self._idle else await self._connect()
+            connection = self._idle.pop() if self._idle else await self._connect()
         except BaseException:
             self._slots.release()
             raise
+        self._lent.add(connection)
+        return connection
 
     async def release(self, connection: aiosqlite.Connection, *, reusable: bool) -> None:
+        self._lent.discard(connection)
         try:
-            if reusable:
+            if reusable and not self._closed:
                 self._idle.append(connection)
             else:
                 await connection.close()
@@ -313,8 +325,10 @@ class Connections:
             self._slots.release()
 
     async def close(self) -> None:
+        self._closed = True
         idle, self._idle = self._idle, []
-        for connection in idle:
+        lent, self._lent = list(self._lent), set()
+        for connection in idle + lent:
             await connection.close()
 
 
@@ -343,8 +357,8 @@ class SQLiteStore(EventStore):
         self._connections = Connections(self._open_connection, 1 if self._in_memory else POOL_SIZE)
 
     async def _open_connection(self) -> aiosqlite.Connection:
-        connection = await aiosqlite.connect(self._database, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-                                             uri=self._uri)
+        connection = await _daemon(aiosqlite.connect(self._database, timeout=BUSY_TIMEOUT_MS / 1000,
+                                                     isolation_level=None, uri=self._uri))
         pragmas = [f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}"]
         if not self._in_memory:
             pragmas += ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL"]
@@ -391,6 +405,16 @@ class SQLiteStore(EventStore):
             for name in TABLE_NAMES:
                 await tx._run(f"DELETE FROM {name}")
             await tx._commit()
+
+
+def _daemon(connection: aiosqlite.Connection) -> aiosqlite.Connection:
+    """The connection, its thread made a daemon before it starts: a connection somebody forgot to
+    close must not keep the process alive at exit (SQLite's commits are atomic, so nothing
+    committed is lost; docs/store.md, "Connections on SQLite")."""
+    thread = getattr(connection, "_thread", None)
+    if isinstance(thread, threading.Thread) and not thread.is_alive():
+        thread.daemon = True
+    return connection
 
 
 async def _roll_back(connection: aiosqlite.Connection) -> bool:
