@@ -2,11 +2,9 @@
 
 - An account is created at its first sign-in; its id is derived from the provider's user id,
   so two racing first sign-ins of one user clash on ``account-{id}`` version 0 (one wins).
-- A session token ``s.{account_id}.{secret}`` acts for the account; the account's stream keeps
-  only its hash. Every seat the account took (``SeatLinked``) can be played with it.
-- A bot token ``b.{game_id}.{secret}`` acts for one seat of one game, until revoked; the game's
-  ``bots-{game_id}`` stream keeps the hashes. The game id in the token tells where to look and
-  lets a request for another game be refused before anything is read.
+
+The tokens' forms and what each acts for are described once, in shared/credentials.py (the
+read side that resolves them on every request).
 """
 from __future__ import annotations
 

@@ -378,7 +378,8 @@ async def account_table(client: httpx.AsyncClient, app: Any, provider: LocalProv
 # ------------------------------------------------------------------ the live stream
 
 def parse_sse(text: str) -> list[dict[str, Any]]:
-    """The events of a server-sent event stream's text, its comment lines skipped."""
+    """The events of an SSE text: ``{"id", "event", "data"}`` each (``id`` None when the event
+    had none); comments and ``retry:`` lines are skipped."""
     events = []
     for block in text.split("\n\n"):
         fields: dict[str, str] = {}
