@@ -4,6 +4,8 @@ from __future__ import annotations
 import importlib
 import sys
 
+from services.cli.common import EXIT_CODES
+
 # sub-command -> (module that defines ``run(command: str, argv: list[str]) -> int``, what it does)
 COMMANDS = {
     "serve": ("services.cli.serve", "run the HTTP services: every one in one process, or one alone"),
@@ -34,7 +36,7 @@ def usage() -> str:
         "`entente COMMAND --help` shows a command's options and examples, for instance:",
         "  entente serve --help",
         "",
-        "exit codes: 0 done, 1 failed, 2 bad arguments or settings, 3 the database needs `entente migrate`",
+        EXIT_CODES,
     ])
 
 

@@ -19,7 +19,8 @@ EXIT_SCHEMA = 3  # the database's schema is not this release's: `entente migrate
 EXIT_OLDER_ENGINE = 4  # replay: a game played with an older engine whose rules have changed since
 
 EXIT_CODES = ("exit codes: 0 done, 1 failed, 2 bad arguments or settings, "
-              "3 the database needs `entente migrate` (docs/operations.md)")
+              "3 the database needs `entente migrate`, 4 a replay met rules changed since the game was "
+              "played (docs/operations.md)")
 DATABASE_HELP = "store URL (ENTENTE_DATABASE_URL, default sqlite:///./entente.db)"
 
 
