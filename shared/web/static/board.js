@@ -1,0 +1,68 @@
+// The board: GET /games/{id}/map.svg inlined, so that its regions (data-province), units
+// (data-unit) and drawn orders (data-order) can be clicked and read (docs/web.md).
+import {api} from "./api.js";
+
+/** The place a unit attribute stands in: "A PAR" -> PAR, "F STP/SC" -> STP,
+ *  "PARESQUE INFANTRY hitillia" (Tale of Ekonia) -> hitillia. */
+export function unitPlace(unit) {
+  const words = unit.trim().split(/\s+/);
+  return baseOf(words[words.length - 1]);
+}
+
+/** A location without its coast: "SPA/NC" -> SPA. */
+export function baseOf(location) {
+  return location ? location.split("/")[0] : location;
+}
+
+export class Board {
+  constructor(container, {onUnit, onProvince}) {
+    this.container = container;
+    this.request = 0;
+    this.selected = null;
+    container.addEventListener("click", (event) => {
+      const unit = event.target.closest("[data-unit]");
+      if (unit) {
+        onUnit(unit.getAttribute("data-unit"), event);
+        return;
+      }
+      const region = event.target.closest("[data-province]");
+      if (region) onProvince(region.getAttribute("data-province"), event);
+    });
+  }
+
+  /** Draws the game's board as the caller may see it, now or at a resolved ``phase``. */
+  async show(gameId, token, phase = null) {
+    const request = ++this.request;
+    const query = phase ? `?phase=${encodeURIComponent(phase)}` : "";
+    const svg = await api(`/games/${gameId}/map.svg${query}`, {token});
+    if (request !== this.request) return;  // a later drawing was asked for meanwhile
+    this.container.innerHTML = svg;
+    const drawing = this.container.querySelector("svg");
+    if (drawing) {
+      drawing.removeAttribute("width");
+      drawing.removeAttribute("height");
+      drawing.setAttribute("role", "img");
+      drawing.setAttribute("aria-label", phase ? `The board at ${phase}` : "The board now");
+    }
+    this.container.dataset.phase = phase || "now";
+    this.mark(this.selected);
+  }
+
+  /** Outlines the selected unit or place. */
+  mark(selection) {
+    this.selected = selection;
+    for (const old of this.container.querySelectorAll(".selected")) old.classList.remove("selected");
+    if (!selection) return;
+    const found = selection.unit
+      ? this.container.querySelector(`[data-unit="${CSS.escape(selection.unit)}"]`)
+      : this.container.querySelector(`[data-province="${CSS.escape(selection.place)}"]`);
+    if (found) found.classList.add("selected");
+  }
+
+  orders() {
+    return [...this.container.querySelectorAll("[data-order]")].map((node) => ({
+      order: node.getAttribute("data-order"), power: node.getAttribute("data-power"),
+      result: node.getAttribute("data-result"),
+    }));
+  }
+}

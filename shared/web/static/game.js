@@ -1,0 +1,243 @@
+// The game page, /play/{game_id}: the board, the orders, the results, who has ordered, the
+// countdown, press and the draw, kept live by the stream (docs/web.md).
+import {api, element, forgetToken, keepSeat, phaseName, powerName, seatOf, timeLeft} from "./api.js";
+import {Board} from "./board.js";
+import {watch} from "./live.js";
+import {OrdersPanel} from "./orders.js";
+import {showOwn} from "./own.js";
+import {Press} from "./press.js";
+import {showResults} from "./results.js";
+
+const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
+
+/** A link's fragment may carry a token (``#token=…``): kept, then taken out of the address. */
+function takeTokenFromFragment() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (fragment.get("token")) keepSeat(gameId, {token: fragment.get("token")});
+  if (fragment.get("host")) keepSeat(gameId, {host: fragment.get("host")});
+  if (location.hash) history.replaceState(null, "", location.pathname);
+}
+
+const game = {
+  id: gameId,
+  view: null,
+  colours: {},
+  shown: null,  // a resolved phase the board shows; null: the board now
+  drawn: null,  // what the board drawn now shows (phase and own pending orders)
+  get token() { return seatOf(gameId).token || seatOf(gameId).host || null; },
+  ordersChanged() { refreshBoard(); },
+};
+
+const board = new Board(document.getElementById("board"), {
+  onUnit: (unit, event) => orders.clickUnit(unit, event),
+  onProvince: (place, event) => orders.clickProvince(place, event),
+});
+const orders = new OrdersPanel(game, board);
+const press = new Press(game);
+
+async function readView() {
+  try {
+    return await api(`/games/${gameId}/view`, {token: game.token});
+  } catch (error) {
+    if (error.code !== "invalid_token") throw error;
+    forgetToken(gameId);  // a token this game does not know: read the public view
+    return api(`/games/${gameId}/view`);
+  }
+}
+
+function drawnKey(view) {
+  return JSON.stringify([view.game.phase, view.game.status, view.history.length, view.orders]);
+}
+
+async function refreshBoard(force = false) {
+  const view = game.view;
+  if (view.game.status === "forming") return;
+  const key = game.shown || drawnKey(view);
+  if (!force && key === game.drawn) return;
+  game.drawn = key;
+  await board.show(gameId, game.token, game.shown);
+}
+
+function render() {
+  const view = game.view;
+  document.title = `${view.game.name}: Entente`;
+  document.getElementById("game-name").textContent = view.game.name;
+  const status = view.game.status === "forming" ? "waiting for players" : view.game.status === "finished" ? "finished" : "";
+  document.getElementById("phase").textContent = [view.game.variant, phaseName(view.game.phase), status].filter(Boolean).join(" · ");
+  showMe(view);
+  showBanner(view);
+  showSeats(view);
+  showPowers(view);
+  showHistoryControl(view);
+  showResults(view, game.shown);
+  showOwn(view);
+  press.render();
+  tick();
+}
+
+function showMe(view) {
+  const me = document.getElementById("me");
+  const viewer = view.viewer;
+  if (viewer.kind === "power") {
+    me.replaceChildren(...viewer.powers.map((p) => element("span", {class: "power-chip", style: `--power:${game.colours[p] || "#888"}`, text: powerName(p)})),
+      element("span", {class: "codename", text: viewer.codename}));
+  } else if (viewer.kind === "player") {
+    me.textContent = `Seated as ${viewer.codename}; powers are drawn at the start`;
+  } else {
+    me.textContent = seatOf(gameId).host ? "Host (public view)" : "Watching (public view)";
+  }
+}
+
+function showBanner(view) {
+  const banner = document.getElementById("banner");
+  const result = view.result;
+  banner.hidden = !result;
+  if (!result) return;
+  const names = (list) => (list || []).map(powerName).join(", ");
+  banner.textContent = result.reason === "victory" ? `Game over: ${names(result.winners)} won.`
+    : result.reason === "draw" ? `Game over: a draw between ${names(result.drawn)}.`
+      : `Game over (${result.reason}).`;
+}
+
+function showSeats(view) {
+  const seat = seatOf(gameId);
+  const panel = document.getElementById("seat-panel");
+  const forming = view.game.status === "forming";
+  panel.hidden = !forming && !seat.host;
+  const count = view.game.settings.player_count;
+  const seated = Object.keys(view.powers).length ? count : (view.codenames || []).length;
+  document.getElementById("seat-title").textContent = forming ? "Seats" : "Host";
+  document.getElementById("seat-status").textContent = forming
+    ? `${seated} of ${count} seats taken${seat.token ? `; you are ${seat.codename || "seated"}` : ""}.` : "";
+  document.getElementById("join").hidden = !forming || Boolean(seat.token);
+  document.getElementById("start").hidden = !forming || !seat.host;
+  document.getElementById("resolve").hidden = forming || !seat.host || view.game.status !== "active";
+  const invite = `${location.origin}/play/${gameId}`;
+  document.getElementById("invite").textContent = forming ? `Invite players with ${invite}` : "";
+}
+
+function statusOf(view, power) {
+  if (!view.must_act.includes(power)) return "–";
+  if (view.ready?.includes(power)) return "ready";
+  if (view.submitted?.includes(power)) return "ordered";
+  return "waiting";
+}
+
+function showPowers(view) {
+  const powers = [...new Set([...Object.keys(game.colours), ...Object.keys(view.powers)])]
+    .filter((p) => view.powers[p] || view.position?.units?.[p]);
+  document.getElementById("powers").replaceChildren(...powers.map((power) => {
+    const status = statusOf(view, power);
+    return element("tr", {"data-power": power, class: view.viewer.powers?.includes(power) ? "mine" : null},
+      element("th", {scope: "row"}, element("span", {class: "swatch", style: `--power:${game.colours[power] || "#888"}`}), powerName(power)),
+      element("td", {text: view.powers[power]?.codename || ""}),
+      element("td", {text: String(view.position?.centres?.[power]?.length ?? 0)}),
+      element("td", {text: String(view.position?.units?.[power]?.length ?? 0)}),
+      element("td", {class: `status ${status}`, text: status}));
+  }));
+}
+
+function showHistoryControl(view) {
+  const slider = document.getElementById("history");
+  const phases = view.history.map((entry) => entry.phase);
+  slider.max = String(phases.length);
+  slider.disabled = phases.length === 0;
+  const index = game.shown ? phases.indexOf(game.shown) : phases.length;
+  slider.value = String(index);
+  const label = game.shown ? `${phaseName(game.shown)} (resolved)` : `Now: ${phaseName(view.game.phase) || "not started"}`;
+  document.getElementById("history-label").textContent = label;
+  slider.setAttribute("aria-valuetext", label);
+}
+
+function tick() {
+  const view = game.view;
+  const out = document.getElementById("countdown");
+  if (!view || view.game.status !== "active") {
+    out.textContent = "";
+    return;
+  }
+  const clock = view.clock || {};
+  out.textContent = clock.paused_until ? `Paused until ${new Date(clock.paused_until).toLocaleString()}`
+    : clock.deadline ? timeLeft(clock.deadline) : "";
+}
+
+async function onView(view) {
+  const before = game.view;
+  game.view = view;
+  const moved = !before || before.game.phase !== view.game.phase || before.game.status !== view.game.status
+    || before.history.length !== view.history.length;
+  render();
+  if (moved) {
+    await orders.reload();
+    if (before && before.game.status === "forming") keepCodename(view);
+  } else if (orders.possible && JSON.stringify(before.orders) !== JSON.stringify(view.orders)) {
+    orders.render();
+  }
+  await refreshBoard();
+}
+
+function keepCodename(view) {
+  if (view.viewer.codename) keepSeat(gameId, {codename: view.viewer.codename});
+}
+
+async function hostAct(path, body) {
+  const status = document.getElementById("seat-status");
+  try {
+    await api(`/games/${gameId}/${path}`, {method: "POST", token: seatOf(gameId).host, body});
+    status.textContent = "";
+  } catch (error) {
+    status.textContent = `Refused: ${error.message}`;
+  }
+}
+
+async function join() {
+  const status = document.getElementById("seat-status");
+  try {
+    const seat = await api(`/games/${gameId}/players`, {method: "POST"});
+    keepSeat(gameId, {token: seat.token, codename: seat.codename, name: game.view.game.name});
+    await onView(await readView());
+    restartStream();
+  } catch (error) {
+    status.textContent = `Could not join: ${error.message}`;
+  }
+}
+
+function showHistory(index) {
+  const phases = game.view.history.map((entry) => entry.phase);
+  game.shown = index < phases.length ? phases[index] : null;
+  orders.closeMenu();
+  orders.select(null);
+  render();
+  refreshBoard(true);
+}
+
+let stopStream = () => {};
+function restartStream() {
+  stopStream();
+  stopStream = watch(gameId, () => game.token, {onView, onMessage: (m) => press.add(m)});
+}
+
+async function boot() {
+  takeTokenFromFragment();
+  let view;
+  try {
+    view = await readView();
+  } catch (error) {
+    document.getElementById("game-name").textContent = error.code === "game_not_found" ? "No such game" : "The game could not be read";
+    document.getElementById("phase").textContent = error.message;
+    return;
+  }
+  const variant = await api(`/variants/${encodeURIComponent(view.game.variant)}`);
+  game.colours = Object.fromEntries(Object.entries(variant.powers).map(([p, info]) => [p, info.colour]));
+  keepSeat(gameId, {name: view.game.name});
+  if (view.viewer.codename) keepCodename(view);
+  document.getElementById("join").addEventListener("click", join);
+  document.getElementById("start").addEventListener("click", () => hostAct("start"));
+  document.getElementById("resolve").addEventListener("click", () => hostAct("resolve", {phase: game.view.game.phase}));
+  document.getElementById("history").addEventListener("input", (event) => showHistory(Number(event.target.value)));
+  await onView(view);
+  setInterval(tick, 1000);
+  restartStream();
+}
+
+boot();

@@ -1,0 +1,53 @@
+// A resolved phase's orders and results, as the viewer's history shows them (docs/api.md,
+// "Views"): every order in the standard and Dirigible games, one's own in Tale of Ekonia.
+import {element, phaseName, powerName} from "./api.js";
+
+const RESULT_WORDS = {succeeds: "succeeds", ok: "done", fails: "fails", failed: "failed", invalid: "invalid"};
+
+function entryFor(view, shown) {
+  if (shown) return view.history.find((entry) => entry.phase === shown) || null;
+  return view.history[view.history.length - 1] || null;
+}
+
+export function showResults(view, shown) {
+  const panel = document.getElementById("results-panel");
+  const entry = entryFor(view, shown);
+  panel.hidden = !entry;
+  if (!entry) return;
+  document.getElementById("results-title").textContent = `Results: ${phaseName(entry.phase)}`;
+  const blocks = Object.entries(entry.orders || {}).filter(([, list]) => list.length).map(([power, list]) =>
+    element("div", {class: "result-block"},
+      element("h3", {text: powerName(power)}),
+      element("ul", {class: "result-list"}, list.map((o) => element("li", {class: `result ${o.result}`},
+        element("span", {class: "order", text: o.order}),
+        element("span", {class: "outcome", text: RESULT_WORDS[o.result] || o.result || ""}),
+        o.reason ? element("span", {class: "reason muted", text: o.reason}) : null)))));
+  if (!blocks.length) blocks.push(element("p", {class: "muted", text: "No order was given."}));
+  const dislodged = (entry.dislodged || []).map((d) =>
+    element("li", {text: `${powerName(d.power)} ${d.unit} dislodged from ${d.attacker_from}: ${d.retreats?.length ? `may retreat to ${d.retreats.join(", ")}` : "no retreat"}`}));
+  if (dislodged.length) blocks.push(element("h3", {text: "Dislodged"}), element("ul", {}, dislodged));
+  blocks.push(...battleReports(entry.details));
+  document.getElementById("results").replaceChildren(...blocks);
+}
+
+/** Tale of Ekonia's battle reports and events of the turn (its history's ``details``). */
+function battleReports(details) {
+  if (!details || typeof details !== "object") return [];
+  const out = [];
+  for (const battle of details.battles || []) {
+    const sides = (battle.sides || []).map((side) =>
+      `${(side.powers || []).map(powerName).join(" and ") || "privateers"}: ${side.total ?? "?"} (${side.outcome || ""})`);
+    out.push(element("li", {text: `Battle at ${battle.territory}: ${sides.join("; ") || "details hidden"}`}));
+  }
+  for (const [key, value] of Object.entries(details)) {
+    if (key === "battles" || value === null || (Array.isArray(value) && !value.length)) continue;
+    if (typeof value === "object" && !Array.isArray(value) && !Object.keys(value).length) continue;
+    out.push(element("li", {text: `${key.replaceAll("_", " ")}: ${summary(value)}`}));
+  }
+  return out.length ? [element("h3", {text: "Reports"}), element("ul", {class: "reports"}, out)] : [];
+}
+
+function summary(value) {
+  const text = JSON.stringify(value);
+  return text.length > 240 ? `${text.slice(0, 240)}…` : text;
+}
