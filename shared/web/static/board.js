@@ -43,9 +43,20 @@ export class Board {
       drawing.removeAttribute("height");
       drawing.setAttribute("role", "img");
       drawing.setAttribute("aria-label", phase ? `The board at ${phase}` : "The board now");
+      this.fitNarrowScreen(drawing);
     }
     this.container.dataset.phase = phase || "now";
     this.mark(this.selected);
+  }
+
+  /** On a phone's width the drawing's legend (the powers' table, the key) is left out: the
+   *  page lists the powers, and the map gets the whole width. */
+  fitNarrowScreen(drawing) {
+    const legend = drawing.querySelector("#legend");
+    const box = (drawing.getAttribute("viewBox") || "").split(/\s+/).map(Number);
+    if (!legend || box.length !== 4 || this.container.clientWidth >= 700) return;
+    const left = legend.getBBox().x;
+    if (left > 0) drawing.setAttribute("viewBox", `0 0 ${left} ${box[3]}`);
   }
 
   /** Outlines the selected unit or place. */

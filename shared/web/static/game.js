@@ -24,6 +24,7 @@ const game = {
   colours: {},
   shown: null,  // a resolved phase the board shows; null: the board now
   drawn: null,  // what the board drawn now shows (phase and own pending orders)
+  summary: null,  // the public summary, read while the game is forming (how many seats are taken)
   get token() { return seatOf(gameId).token || seatOf(gameId).host || null; },
   ordersChanged() { refreshBoard(); },
 };
@@ -105,7 +106,7 @@ function showSeats(view) {
   const forming = view.game.status === "forming";
   panel.hidden = !forming && !seat.host;
   const count = view.game.settings.player_count;
-  const seated = Object.keys(view.powers).length ? count : (view.codenames || []).length;
+  const seated = game.summary ? game.summary.players : 0;
   document.getElementById("seat-title").textContent = forming ? "Seats" : "Host";
   document.getElementById("seat-status").textContent = forming
     ? `${seated} of ${count} seats taken${seat.token ? `; you are ${seat.codename || "seated"}` : ""}.` : "";
@@ -176,6 +177,19 @@ async function onView(view) {
   await refreshBoard();
 }
 
+/** While the game forms, the seats taken are read every few seconds (no view changes then). */
+async function followSeats() {
+  if (game.view.game.status !== "forming") return;
+  try {
+    game.summary = await api(`/games/${gameId}`);
+    showSeats(game.view);
+  } catch {
+    // read again at the next turn
+  } finally {
+    setTimeout(followSeats, 3000);
+  }
+}
+
 function keepCodename(view) {
   if (view.viewer.codename) keepSeat(gameId, {codename: view.viewer.codename});
 }
@@ -195,6 +209,7 @@ async function join() {
   try {
     const seat = await api(`/games/${gameId}/players`, {method: "POST"});
     keepSeat(gameId, {token: seat.token, codename: seat.codename, name: game.view.game.name});
+    game.summary = await api(`/games/${gameId}`);
     await onView(await readView());
     restartStream();
   } catch (error) {
@@ -236,6 +251,7 @@ async function boot() {
   document.getElementById("resolve").addEventListener("click", () => hostAct("resolve", {phase: game.view.game.phase}));
   document.getElementById("history").addEventListener("input", (event) => showHistory(Number(event.target.value)));
   await onView(view);
+  followSeats();
   setInterval(tick, 1000);
   restartStream();
 }

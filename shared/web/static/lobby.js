@@ -80,6 +80,7 @@ async function create(event) {
       retreat_minutes: Number(value("retreat_minutes")),
       press: value("press"),
       reveal_identities: form.elements.reveal_identities.checked,
+      require_ready: form.elements.require_ready.checked,
     },
   };
   try {

@@ -227,6 +227,8 @@ export class OrdersPanel {
 
   stored(current, results) {
     this.possible.submitted = current;
+    this.possible.lacking = this.possible.menu
+      .filter((g) => g.kind === "unit" && !g.orders.some((o) => current.includes(o.text))).map((g) => g.key);
     this.hasSubmitted = true;
     if (!this.dirty) {
       this.textarea.value = current.join("\n");

@@ -29,8 +29,9 @@ export class Press {
     document.getElementById("draw-vote").checked = Boolean(view.draw?.your_vote);
     const votes = view.draw?.votes;
     document.getElementById("draw-status").textContent = view.draw?.passed ? "The draw passed."
-      : votes ? `Votes: ${Object.entries(votes).filter(([, v]) => v).map(([p]) => powerName(p)).join(", ") || "none"}`
-        : "Votes are secret; the draw passes when every surviving power votes for it.";
+      : votes ? `Votes for a draw: ${Object.entries(votes).filter(([, v]) => v).map(([p]) => powerName(p)).join(", ") || "none"}`
+        : view.draw?.your_vote ? "You vote for a draw."
+          : "Votes are secret; the draw passes when every surviving power votes for it.";
   }
 
   add(message) {
