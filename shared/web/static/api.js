@@ -97,3 +97,14 @@ export function timeLeft(deadline, now = Date.now()) {
   const pad = (n) => String(n).padStart(2, "0");
   return (days ? `${days} d ` : "") + `${pad(hours)}:${pad(minutes)}:${pad(rest)} left`;
 }
+
+/** A value of a report in words: {"shipyards": [], "gas_vents": ["x"]} -> "shipyards: none; gas vents: x". */
+export function describe(value) {
+  if (value === null || value === undefined) return "none";
+  if (Array.isArray(value)) return value.length ? value.map(describe).join(", ") : "none";
+  if (typeof value === "object") {
+    const parts = Object.entries(value).map(([key, inner]) => `${key.replaceAll("_", " ")}: ${describe(inner)}`);
+    return parts.length ? parts.join("; ") : "none";
+  }
+  return String(value);
+}

@@ -56,6 +56,11 @@ export class OrdersPanel {
     panel.hidden = !this.active;
     this.closeMenu();
     this.select(null);
+    if (this.possible?.phase !== this.game.view?.game.phase) {  // a new phase: last phase's answers go
+      document.getElementById("order-results").replaceChildren();
+      this.status.textContent = "";
+      this.dirty = false;
+    }
     if (!this.active) {
       this.possible = null;
       return;
@@ -75,10 +80,19 @@ export class OrdersPanel {
     ready.checked = view.ready.includes(possible.power);
     ready.disabled = !(this.hasSubmitted || view.submitted.includes(possible.power));  // 409 nothing_submitted
     const help = [];
-    if (possible.adjustment > 0) help.push(`You may build ${possible.adjustment}.`);
+    if (view.position.points) {  // Dirigible: builds are paid in supply points (docs/rules/dirigible.md)
+      if (possible.adjustment > 0) help.push(`You have ${possible.adjustment} SP to build with.`);
+    } else if (possible.adjustment > 0) help.push(`You may build ${possible.adjustment}.`);
     if (possible.adjustment < 0) help.push(`You must remove ${-possible.adjustment}.`);
     help.push("Click one of your units on the board, then where it goes; or pick from the menus; or type.");
-    if (possible.lacking.length) help.push(`No order yet for ${possible.lacking.join(", ")}.`);
+    for (const dislodged of view.position.dislodged || []) {
+      if (dislodged.power !== possible.power) continue;
+      const where = dislodged.retreats.length ? `retreat to ${dislodged.retreats.join(", ")} or disband` : "disband";
+      help.push(`${dislodged.unit} was dislodged (from ${dislodged.attacker_from}): ${where}.`);
+    }
+    const units = new Set(possible.menu.filter((g) => g.kind === "unit").map((g) => g.key));
+    const lacking = possible.lacking.filter((key) => units.has(key));
+    if (lacking.length) help.push(`No order yet for ${lacking.join(", ")}.`);
     document.getElementById("order-help").textContent = help.join(" ");
     const stored = new Set(possible.submitted);
     document.getElementById("order-menus").replaceChildren(
@@ -135,13 +149,14 @@ export class OrdersPanel {
       return;
     }
     const units = this.groupsAt(place);
-    if (units.length === 1) {
+    const sites = this.groupsAt(place, ["site"]);
+    if (units.length === 1 && !sites.length) {
       this.select(units[0]);
       return;
     }
-    const sites = this.groupsAt(place, ["site"]);
-    const orders = [...units, ...sites].flatMap((g) => g.orders);
-    if (orders.length) this.openMenu(`Orders at ${place}`, orders.map((o) => [o.text, () => this.send([o.text])]), event);
+    const items = [...units.map((g) => [`Order ${g.unit}…`, () => this.select(g)]),
+      ...sites.flatMap((g) => g.orders).map((o) => [o.text, () => this.send([o.text])])];
+    if (items.length) this.openMenu(`Orders at ${place}`, items, event);
   }
 
   choose(choices, place, event) {

@@ -1,6 +1,6 @@
 // What the viewer's power holds: supply centres and builds, Dirigible points, and in Tale of
 // Ekonia the state's gold, ledger and what its missions found (position.own).
-import {element, powerName} from "./api.js";
+import {describe, element, powerName} from "./api.js";
 
 export function showOwn(view) {
   const panel = document.getElementById("own-panel");
@@ -47,15 +47,16 @@ function ekonia(own) {
 }
 
 function ledger(entries) {
-  const list = Array.isArray(entries) ? entries : Object.entries(entries).map(([term, amount]) => ({term, amount}));
-  return element("table", {class: "ledger"}, element("tbody", {}, list.map((entry) =>
-    element("tr", {}, element("th", {scope: "row", text: String(entry.term ?? entry.kind ?? entry.label ?? "")}),
-      element("td", {text: typeof entry.amount === "object" ? JSON.stringify(entry.amount) : String(entry.amount ?? JSON.stringify(entry))})))));
+  const list = Array.isArray(entries) ? entries.map((e) => [e.term ?? e.kind ?? "", e.amount ?? e])
+    : Object.entries(entries);
+  return element("table", {class: "ledger"}, element("tbody", {}, list.map(([term, amount]) =>
+    element("tr", {}, element("th", {scope: "row", text: String(term).replaceAll("_", " ")}),
+      element("td", {text: describe(amount)})))));
 }
 
 function mission(found) {
-  const head = [found.turn ? `turn ${found.turn}` : null, found.mission, found.target].filter(Boolean).join(" ");
+  const head = [found.turn ? `Turn ${found.turn}:` : null, found.mission, found.target].filter(Boolean).join(" ");
   const result = found.success === undefined ? "" : found.success ? "succeeded" : "failed";
   const what = found.found ?? found.result ?? found.findings;
-  return `${head} ${result}${what !== undefined ? `: ${JSON.stringify(what)}` : ""}`.trim();
+  return `${head} ${result}${what !== undefined ? `: ${describe(what)}` : ""}`.trim();
 }

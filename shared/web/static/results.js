@@ -1,6 +1,6 @@
 // A resolved phase's orders and results, as the viewer's history shows them (docs/api.md,
 // "Views"): every order in the standard and Dirigible games, one's own in Tale of Ekonia.
-import {element, phaseName, powerName} from "./api.js";
+import {describe, element, phaseName, powerName} from "./api.js";
 
 const RESULT_WORDS = {succeeds: "succeeds", ok: "done", fails: "fails", failed: "failed", invalid: "invalid"};
 
@@ -30,7 +30,8 @@ export function showResults(view, shown) {
   document.getElementById("results").replaceChildren(...blocks);
 }
 
-/** Tale of Ekonia's battle reports and events of the turn (its history's ``details``). */
+/** Tale of Ekonia's reports of the turn (its history's ``details``, as the policy shows them
+ *  to this state: docs/rules/ekonia.md): battles, missions, spending, events. */
 function battleReports(details) {
   if (!details || typeof details !== "object") return [];
   const out = [];
@@ -39,15 +40,17 @@ function battleReports(details) {
       `${(side.powers || []).map(powerName).join(" and ") || "privateers"}: ${side.total ?? "?"} (${side.outcome || ""})`);
     out.push(element("li", {text: `Battle at ${battle.territory}: ${sides.join("; ") || "details hidden"}`}));
   }
+  for (const mission of details.missions || []) {
+    const result = mission.success ? "succeeded" : "failed";
+    out.push(element("li", {text: `Mission ${mission.mission} on ${mission.target} by ${powerName(mission.power)} ${result}`
+      + (mission.found !== undefined ? `: ${describe(mission.found)}` : "")}));
+  }
+  const spending = Object.entries(details.spending || {}).map(([power, spent]) => `${powerName(power)} ${spent.total ?? describe(spent)}`);
+  if (spending.length) out.push(element("li", {text: `Gold spent: ${spending.join(", ")}`}));
   for (const [key, value] of Object.entries(details)) {
-    if (key === "battles" || value === null || (Array.isArray(value) && !value.length)) continue;
-    if (typeof value === "object" && !Array.isArray(value) && !Object.keys(value).length) continue;
-    out.push(element("li", {text: `${key.replaceAll("_", " ")}: ${summary(value)}`}));
+    if (["battles", "missions", "spending", "rolls", "ledgers"].includes(key) || value === null) continue;
+    if (typeof value === "object" && !Object.keys(value).length) continue;
+    out.push(element("li", {text: `${key.replaceAll("_", " ")}: ${describe(value)}`}));
   }
   return out.length ? [element("h3", {text: "Reports"}), element("ul", {class: "reports"}, out)] : [];
-}
-
-function summary(value) {
-  const text = JSON.stringify(value);
-  return text.length > 240 ? `${text.slice(0, 240)}…` : text;
 }

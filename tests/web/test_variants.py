@@ -1,0 +1,94 @@
+"""The Dirigible variant and the Tale of Ekonia through the web client (docs/web.md): a
+Dirigible opening build, and an Ekonia turn with a purchase and an espionage mission, made
+on the page by one player while the others play over the API."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.web.pages import Player
+
+pytestmark = pytest.mark.postgres
+
+
+def hosted_game(browser: Browser, base_url: str, name: str, variant: str, players: int) -> tuple[Player, list[str]]:
+    """The page's player creates the game and takes the first seat; the others join over the
+    API (their tokens are returned); the page starts the game."""
+    player = Player(browser.new_context(viewport={"width": 1366, "height": 900}).new_page(), variant)
+    page = player.page
+    page.goto(f"{base_url}/")
+    page.get_by_role("textbox", name="Name").fill(name)
+    page.get_by_role("combobox", name="Variant").select_option(variant)
+    page.get_by_role("spinbutton", name="Players").fill(str(players))
+    page.get_by_role("button", name="Create game").click()
+    page.wait_for_url("**/play/g_*")
+    page.get_by_role("button", name="Join this game").click()
+    expect(page.locator("#seat-status")).to_contain_text(f"1 of {players} seats taken")
+    game_id = page.url.rsplit("/", 1)[1]
+    tokens = [httpx.post(f"{base_url}/games/{game_id}/players").json()["token"] for _ in range(players - 1)]
+    page.reload()
+    page.get_by_role("button", name="Start the game").click()
+    player.read_power()
+    return player, tokens
+
+
+def others_submit(base_url: str, page_url: str, tokens: list[str], orders: list[str]) -> None:
+    game_id = page_url.rsplit("/", 1)[1]
+    for token in tokens:
+        answer = httpx.put(f"{base_url}/games/{game_id}/orders", json={"orders": orders},
+                           headers={"authorization": f"Bearer {token}"})
+        assert answer.status_code == 200, answer.text
+
+
+def test_a_dirigible_opening_build_on_the_page(browser: Browser, served: str, shots: Path) -> None:
+    player, tokens = hosted_game(browser, served, "Zeppelins", "dirigible", 7)
+    try:
+        page = player.page
+        expect(page.locator("#phase")).to_contain_text("Winter 1900, adjustments")
+        homes = httpx.get(f"{served}/variants/dirigible").json()["powers"][player.power]["home_centres"]
+        expect(page.locator("#order-help")).to_contain_text("SP to build with")
+        player.order_by_clicking(homes[0], "", f"D {homes[0]} B")  # a dirigible, from the site's menu
+        player.type_orders([f"A {homes[1]} B"])
+        expect(player.results()).to_contain_text(f"A {homes[1]} B accepted")
+        player.shot(shots, "10-dirigible-opening-builds")
+        others_submit(served, page.url, tokens, ["WAIVE"])
+        player.wait_for_phase("Spring 1901, movement")
+        expect(player.board().locator(f'[data-unit="D {homes[0]}"]')).to_have_count(1)
+        expect(player.board().locator(f'[data-unit="A {homes[1]}"]')).to_have_count(1)
+        expect(page.locator("#results")).to_contain_text(f"D {homes[0]} B")
+        expect(page.get_by_role("combobox", name=f"Order for D {homes[0]}")).to_be_visible()  # the air layer's menu
+        player.shot(shots, "11-dirigible-spring-1901")
+    finally:
+        player.page.context.close()
+    assert player.problems == []
+
+
+def test_an_ekonia_turn_with_a_purchase_and_a_mission(browser: Browser, served: str, shots: Path) -> None:
+    player, tokens = hosted_game(browser, served, "Ekonia", "ekonia", 2)
+    try:
+        page = player.page
+        expect(page.locator("#phase")).to_contain_text("Turn 1")
+        game_id = page.url.rsplit("/", 1)[1]
+        rival = httpx.get(f"{served}/games/{game_id}/view",
+                          headers={"authorization": f"Bearer {tokens[0]}"}).json()["viewer"]["power"]
+        capital = httpx.get(f"{served}/variants/ekonia").json()["states"][player.power]["capital"]
+        expect(page.locator("#own")).to_contain_text("Gold50")
+        player.order_by_clicking(capital, "", f"BUY 1 INFANTRY AT {capital}")  # the capital's purchases
+        mission = f"SPY MAP {rival}"
+        page.get_by_role("combobox", name="Orders of the state").select_option(mission)
+        page.get_by_role("button", name="Add: Orders of the state").click()
+        expect(player.results()).to_contain_text(f"{mission} accepted")
+        assert player.orders_box().input_value().splitlines() == [f"BUY 1 INFANTRY AT {capital}", mission]
+        player.shot(shots, "12-ekonia-turn-1-orders")
+        others_submit(served, page.url, tokens, [])
+        player.wait_for_phase("Turn 2")
+        expect(page.locator("#results")).to_contain_text(f"BUY 1 INFANTRY AT {capital}")
+        expect(page.locator("#results")).to_contain_text(mission)
+        expect(page.locator("#own")).to_contain_text("MAP")  # the mission's private result, in the state's knowledge
+        player.shot(shots, "13-ekonia-turn-2")
+    finally:
+        player.page.context.close()
+    assert player.problems == []
