@@ -80,7 +80,8 @@ class Player:
 
     def drawn_orders(self) -> list[tuple[str, str, str | None]]:
         found = self.page.eval_on_selector_all(
-            "#board [data-order]", "nodes => nodes.map(n => [n.dataset.order, n.dataset.power, n.dataset.result || null])")
+            "#board [data-order]",
+            "nodes => nodes.map(n => [n.dataset.order, n.dataset.power, n.dataset.result || null])")
         return [(order, power, result) for order, power, result in found]
 
     def units_on_board(self) -> set[str]:
