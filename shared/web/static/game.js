@@ -226,6 +226,22 @@ function showHistory(index) {
   refreshBoard(true);
 }
 
+/** The powers' colours, from the variant's map data (90 KiB for the standard board, geometry
+ *  included), read once per browser and kept in local storage (docs/web.md, "Figures"). */
+async function powerColours(variant) {
+  const key = `entente.colours.${variant}`;
+  try {
+    const kept = JSON.parse(localStorage.getItem(key));
+    if (kept && typeof kept === "object") return kept;
+  } catch {
+    // read them again
+  }
+  const data = await api(`/variants/${encodeURIComponent(variant)}`);
+  const colours = Object.fromEntries(Object.entries(data.powers).map(([p, info]) => [p, info.colour]));
+  localStorage.setItem(key, JSON.stringify(colours));
+  return colours;
+}
+
 let stopStream = () => {};
 function restartStream() {
   stopStream();
@@ -242,8 +258,7 @@ async function boot() {
     document.getElementById("phase").textContent = error.message;
     return;
   }
-  const variant = await api(`/variants/${encodeURIComponent(view.game.variant)}`);
-  game.colours = Object.fromEntries(Object.entries(variant.powers).map(([p, info]) => [p, info.colour]));
+  game.colours = await powerColours(view.game.variant);
   keepSeat(gameId, {name: view.game.name});
   if (view.viewer.codename) keepCodename(view);
   document.getElementById("join").addEventListener("click", join);
