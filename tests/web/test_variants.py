@@ -61,9 +61,28 @@ def test_a_dirigible_opening_build_on_the_page(browser: Browser, served: str, sh
         expect(page.locator("#results")).to_contain_text(f"D {homes[0]} B")
         expect(page.get_by_role("combobox", name=f"Order for D {homes[0]}")).to_be_visible()  # the air layer's menu
         player.shot(shots, "11-dirigible-spring-1901")
+        same_seat_elsewhere(browser, player)
     finally:
         player.page.context.close()
     assert player.problems == []
+
+
+def same_seat_elsewhere(browser: Browser, player: Player) -> None:
+    """The private link carries the token in its fragment: another browser opening it plays the
+    same power, keeps the token, and the address bar keeps no token."""
+    player.page.get_by_text("Play on another device").click()
+    link = player.page.get_by_role("textbox", name="Your private link").input_value()
+    assert "#token=" in link and "?" not in link
+    other = Player(browser.new_context().new_page(), "another device")
+    try:
+        other.page.goto(link)
+        assert other.read_power() == player.power
+        assert "#" not in other.page.url and "token" not in other.page.url
+        other.page.goto(link.split("#")[0])  # the token was kept in local storage
+        assert other.read_power() == player.power
+    finally:
+        other.page.context.close()
+    assert other.problems == []
 
 
 def test_an_ekonia_turn_with_a_purchase_and_a_mission(browser: Browser, served: str, shots: Path) -> None:

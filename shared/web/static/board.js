@@ -30,11 +30,20 @@ export class Board {
     });
   }
 
+  /** The variant's empty board, while the game forms. */
+  async showEmpty(variant) {
+    await this.draw(`/variants/${encodeURIComponent(variant)}/map.svg`, null, "empty");
+  }
+
   /** Draws the game's board as the caller may see it, now or at a resolved ``phase``. */
   async show(gameId, token, phase = null) {
-    const request = ++this.request;
     const query = phase ? `?phase=${encodeURIComponent(phase)}` : "";
-    const svg = await api(`/games/${gameId}/map.svg${query}`, {token});
+    await this.draw(`/games/${gameId}/map.svg${query}`, token, phase);
+  }
+
+  async draw(path, token, phase) {
+    const request = ++this.request;
+    const svg = await api(path, {token});
     if (request !== this.request) return;  // a later drawing was asked for meanwhile
     this.container.innerHTML = svg;
     const drawing = this.container.querySelector("svg");
@@ -42,7 +51,7 @@ export class Board {
       drawing.removeAttribute("width");
       drawing.removeAttribute("height");
       drawing.setAttribute("role", "img");
-      drawing.setAttribute("aria-label", phase ? `The board at ${phase}` : "The board now");
+      drawing.setAttribute("aria-label", phase === "empty" ? "The board" : phase ? `The board at ${phase}` : "The board now");
       this.fitNarrowScreen(drawing);
     }
     this.container.dataset.phase = phase || "now";

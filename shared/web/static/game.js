@@ -52,11 +52,11 @@ function drawnKey(view) {
 
 async function refreshBoard(force = false) {
   const view = game.view;
-  if (view.game.status === "forming") return;
   const key = game.shown || drawnKey(view);
   if (!force && key === game.drawn) return;
   game.drawn = key;
-  await board.show(gameId, game.token, game.shown);
+  if (view.game.status === "forming") await board.showEmpty(view.game.variant);
+  else await board.show(gameId, game.token, game.shown);
 }
 
 function render() {
@@ -68,6 +68,7 @@ function render() {
   showMe(view);
   showBanner(view);
   showSeats(view);
+  showDeviceLink();
   showPowers(view);
   showHistoryControl(view);
   showResults(view, game.shown);
@@ -100,6 +101,14 @@ function showBanner(view) {
       : `Game over (${result.reason}).`;
 }
 
+/** The link that carries this seat's token in its fragment, to play on another device: a
+ *  fragment never reaches the server, nor a Referer (docs/web.md, "Tokens"). */
+function showDeviceLink() {
+  const token = seatOf(gameId).token;
+  document.getElementById("device").hidden = !token;
+  if (token) document.getElementById("device-link").value = `${location.origin}/play/${gameId}#token=${token}`;
+}
+
 function showSeats(view) {
   const seat = seatOf(gameId);
   const panel = document.getElementById("seat-panel");
@@ -127,6 +136,7 @@ function statusOf(view, power) {
 function showPowers(view) {
   const powers = [...new Set([...Object.keys(game.colours), ...Object.keys(view.powers)])]
     .filter((p) => view.powers[p] || view.position?.units?.[p]);
+  document.getElementById("powers-panel").hidden = !powers.length;
   document.getElementById("powers").replaceChildren(...powers.map((power) => {
     const status = statusOf(view, power);
     return element("tr", {"data-power": power, class: view.viewer.powers?.includes(power) ? "mine" : null},
@@ -139,6 +149,7 @@ function showPowers(view) {
 }
 
 function showHistoryControl(view) {
+  document.querySelector(".history").hidden = view.game.status === "forming";
   const slider = document.getElementById("history");
   const phases = view.history.map((entry) => entry.phase);
   slider.max = String(phases.length);
