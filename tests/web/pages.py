@@ -46,8 +46,8 @@ class Player:
         expect(self.page.locator("#seat-status")).to_contain_text("you are")
 
     def read_power(self) -> str:
-        chip = self.page.locator("#me .power-chip")
-        expect(chip).to_have_count(1)
+        chip = self.page.locator("#me .power-chip").first  # a seat for several powers shows each
+        expect(chip).to_be_visible()
         self.power = chip.inner_text().upper()
         return self.power
 
@@ -93,15 +93,18 @@ class Player:
         return self.page.get_by_role("textbox", name="Orders, one per line, in any notation")
 
     def type_orders(self, lines: list[str]) -> None:
-        """Adds ``lines`` under the orders already in the box, then sends them all."""
+        """Adds ``lines`` under the orders already in the box, then sends them all, by the
+        keyboard alone: Tab leads from the box to **Submit orders**."""
         box = self.orders_box()
-        box.click()
+        box.focus()
         self.page.keyboard.press("Control+End")
         for line in lines:
             if box.input_value():
                 self.page.keyboard.press("Enter")
             self.page.keyboard.type(line)
-        self.page.get_by_role("button", name="Submit orders").click()
+        self.page.keyboard.press("Tab")
+        expect(self.page.get_by_role("button", name="Submit orders")).to_be_focused()
+        self.page.keyboard.press("Enter")
         for line in lines:
             expect(self.page.locator("#order-results")).to_contain_text(line)
 

@@ -111,3 +111,25 @@ def test_an_ekonia_turn_with_a_purchase_and_a_mission(browser: Browser, served: 
     finally:
         player.page.context.close()
     assert player.problems == []
+
+
+def test_a_seat_of_several_powers_orders_for_each(browser: Browser, served: str, shots: Path) -> None:
+    """In a game for two, each seat plays several powers: the page orders for the one chosen."""
+    player, _ = hosted_game(browser, served, "Two of us", "standard", 2)
+    try:
+        page = player.page
+        choice = page.get_by_role("combobox", name="Ordering for")
+        powers = choice.locator("option").all_inner_texts()
+        assert len(powers) >= 2
+        for power in powers[:2]:
+            choice.select_option(label=power)
+            expect(page.get_by_role("heading", name="Your orders")).to_be_visible()
+            first = page.locator("#order-menus label").first
+            expect(first).to_contain_text("Order for ")
+            unit = first.inner_text().removeprefix("Order for ")
+            player.order_by_clicking(unit, unit.split()[1].split("/")[0], f"{unit} H")
+            expect(player.board().locator(f'[data-order="{unit} H"]')).to_have_attribute("data-power", power.upper())
+        player.shot(shots, "14-two-players-several-powers")
+    finally:
+        player.page.context.close()
+    assert player.problems == []

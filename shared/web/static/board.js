@@ -36,9 +36,12 @@ export class Board {
   }
 
   /** Draws the game's board as the caller may see it, now or at a resolved ``phase``. */
-  async show(gameId, token, phase = null) {
-    const query = phase ? `?phase=${encodeURIComponent(phase)}` : "";
-    await this.draw(`/games/${gameId}/map.svg${query}`, token, phase);
+  async show(gameId, token, phase = null, power = null) {
+    const query = new URLSearchParams();
+    if (phase) query.set("phase", phase);
+    if (power) query.set("power", power);  // which power of a seat that plays several
+    const search = query.toString() ? `?${query}` : "";
+    await this.draw(`/games/${gameId}/map.svg${search}`, token, phase);
   }
 
   async draw(path, token, phase) {

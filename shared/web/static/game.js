@@ -27,6 +27,7 @@ const game = {
   summary: null,  // the public summary, read while the game is forming (how many seats are taken)
   get token() { return seatOf(gameId).token || seatOf(gameId).host || null; },
   ordersChanged() { refreshBoard(); },
+  powerChanged() { render(); refreshBoard(); },
 };
 
 const board = new Board(document.getElementById("board"), {
@@ -52,11 +53,11 @@ function drawnKey(view) {
 
 async function refreshBoard(force = false) {
   const view = game.view;
-  const key = game.shown || drawnKey(view);
+  const key = game.shown || `${drawnKey(view)}:${orders.power}`;
   if (!force && key === game.drawn) return;
   game.drawn = key;
   if (view.game.status === "forming") await board.showEmpty(view.game.variant);
-  else await board.show(gameId, game.token, game.shown);
+  else await board.show(gameId, game.token, game.shown, view.viewer.powers.length > 1 ? orders.power : null);
 }
 
 function render() {
@@ -72,7 +73,7 @@ function render() {
   showPowers(view);
   showHistoryControl(view);
   showResults(view, game.shown);
-  showOwn(view);
+  showOwn(view, orders.power || view.viewer.power);
   press.render();
   tick();
 }
@@ -81,7 +82,8 @@ function showMe(view) {
   const me = document.getElementById("me");
   const viewer = view.viewer;
   if (viewer.kind === "power") {
-    me.replaceChildren(...viewer.powers.map((p) => element("span", {class: "power-chip", style: `--power:${game.colours[p] || "#888"}`, text: powerName(p)})),
+    me.replaceChildren(...viewer.powers.map((p) => element("span", {class: "power-chip",
+      style: `--power:${game.colours[p] || "#888"}; --power-ink:${inkOn(game.colours[p])}`, text: powerName(p)})),
       element("span", {class: "codename", text: viewer.codename}));
   } else if (viewer.kind === "player") {
     me.textContent = `Seated as ${viewer.codename}; powers are drawn at the start`;
@@ -107,6 +109,18 @@ function showDeviceLink() {
   const token = seatOf(gameId).token;
   document.getElementById("device").hidden = !token;
   if (token) document.getElementById("device-link").value = `${location.origin}/play/${gameId}#token=${token}`;
+}
+
+/** Black or white, whichever reads better on ``colour`` (#rrggbb): WCAG's relative luminance. */
+function inkOn(colour) {
+  const match = /^#([0-9a-f]{6})$/i.exec(colour || "");
+  if (!match) return "#111";
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const c = parseInt(match[1].slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return luminance > 0.179 ? "#111" : "#fff";
 }
 
 function showSeats(view) {

@@ -36,12 +36,37 @@ export class OrdersPanel {
     this.textarea.addEventListener("input", () => { this.dirty = true; });
     document.getElementById("submit-orders").addEventListener("click", () => this.submitTyped());
     document.getElementById("ready").addEventListener("change", (event) => this.setReady(event.target.checked));
+    document.getElementById("order-power").addEventListener("change", (event) => {
+      this.chosen = event.target.value;
+      this.dirty = false;
+      this.reload().then(() => this.game.powerChanged());
+    });
     document.getElementById("click-menu-close").addEventListener("click", () => this.closeMenu());
     document.addEventListener("keydown", (event) => { if (event.key === "Escape") this.closeMenu(); });
   }
 
+  /** The powers of this seat that must act now: a seat of a game for fewer than seven may
+   *  play several, and orders for one at a time (the API's ``power``). */
+  actingPowers() {
+    const view = this.game.view;
+    return view ? view.viewer.powers.filter((p) => view.must_act.includes(p)) : [];
+  }
+
+  /** The power whose orders the panel shows. */
   get power() {
-    return this.game.view?.viewer?.power || null;
+    const acting = this.actingPowers();
+    return acting.includes(this.chosen) ? this.chosen : acting[0] || null;
+  }
+
+  showPowerChoice() {
+    const acting = this.actingPowers();
+    document.getElementById("order-power-row").hidden = acting.length < 2;
+    const select = document.getElementById("order-power");
+    if (select.dataset.options !== acting.join()) {
+      select.replaceChildren(...acting.map((p) => element("option", {value: p, text: p.charAt(0) + p.slice(1).toLowerCase()})));
+      select.dataset.options = acting.join();
+    }
+    select.value = this.power || "";
   }
 
   /** Whether this viewer orders now: a power that must act, looking at the current board. */
@@ -65,7 +90,9 @@ export class OrdersPanel {
       this.possible = null;
       return;
     }
-    this.possible = await api(`/games/${this.game.id}/possible-orders`, {token: this.game.token});
+    this.showPowerChoice();
+    const power = encodeURIComponent(this.power);
+    this.possible = await api(`/games/${this.game.id}/possible-orders?power=${power}`, {token: this.game.token});
     this.hasSubmitted = false;
     if (!this.dirty) this.textarea.value = this.possible.submitted.join("\n");
     this.render();
@@ -84,7 +111,9 @@ export class OrdersPanel {
       if (possible.adjustment > 0) help.push(`You have ${possible.adjustment} SP to build with.`);
     } else if (possible.adjustment > 0) help.push(`You may build ${possible.adjustment}.`);
     if (possible.adjustment < 0) help.push(`You must remove ${-possible.adjustment}.`);
-    help.push("Click one of your units on the board, then where it goes; or pick from the menus; or type.");
+    const building = possible.menu.some((g) => g.kind === "site") && !possible.menu.some((g) => g.kind === "unit");
+    help.push(building ? "Click a centre on the board to build there; or pick from the menus; or type."
+      : "Click one of your units on the board, then where it goes; or pick from the menus; or type.");
     for (const dislodged of view.position.dislodged || []) {
       if (dislodged.power !== possible.power) continue;
       const where = dislodged.retreats.length ? `retreat to ${dislodged.retreats.join(", ")} or disband` : "disband";

@@ -2,9 +2,9 @@
 // Ekonia the state's gold, ledger and what its missions found (position.own).
 import {describe, element, powerName} from "./api.js";
 
-export function showOwn(view) {
+/** The panel of ``power``: the viewer's, or the one of its seat that the orders panel shows. */
+export function showOwn(view, power) {
   const panel = document.getElementById("own-panel");
-  const power = view.viewer.power;
   const position = view.position;
   panel.hidden = !power || !position || view.game.status === "forming";
   if (panel.hidden) return;
