@@ -114,8 +114,9 @@ def test_an_ekonia_turn_with_a_purchase_and_a_mission(browser: Browser, served: 
 
 
 def test_a_seat_of_several_powers_orders_for_each(browser: Browser, served: str, shots: Path) -> None:
-    """In a game for two, each seat plays several powers: the page orders for the one chosen."""
-    player, _ = hosted_game(browser, served, "Two of us", "standard", 2)
+    """In a game for two, each seat plays several powers: the page orders for the one chosen.
+    Both seats then vote for a draw, and the page shows the game's end and its result."""
+    player, tokens = hosted_game(browser, served, "Two of us", "standard", 2)
     try:
         page = player.page
         choice = page.get_by_role("combobox", name="Ordering for")
@@ -130,6 +131,16 @@ def test_a_seat_of_several_powers_orders_for_each(browser: Browser, served: str,
             player.order_by_clicking(unit, unit.split()[1].split("/")[0], f"{unit} H")
             expect(player.board().locator(f'[data-order="{unit} H"]')).to_have_attribute("data-power", power.upper())
         player.shot(shots, "14-two-players-several-powers")
+        page.get_by_role("checkbox", name="I vote for a draw").check()
+        expect(page.locator("#draw-status")).to_have_text("You vote for a draw.")
+        game_id = page.url.rsplit("/", 1)[1]
+        other = httpx.post(f"{served}/games/{game_id}/draw", json={"vote": True},
+                           headers={"authorization": f"Bearer {tokens[0]}"})
+        assert other.json()["passed"] is True
+        expect(page.get_by_role("status").filter(has_text="Game over")).to_contain_text("a draw between")
+        expect(page.locator("#phase")).to_contain_text("finished")
+        expect(page.locator("#orders-panel")).to_be_hidden()
+        player.shot(shots, "15-game-over-draw")
     finally:
         player.page.context.close()
     assert player.problems == []

@@ -127,7 +127,7 @@ function showSeats(view) {
   const seat = seatOf(gameId);
   const panel = document.getElementById("seat-panel");
   const forming = view.game.status === "forming";
-  panel.hidden = !forming && !seat.host;
+  panel.hidden = !forming && !(seat.host && view.game.status === "active");
   const count = view.game.settings.player_count;
   const seated = game.summary ? game.summary.players : 0;
   document.getElementById("seat-title").textContent = forming ? "Seats" : "Host";

@@ -15,7 +15,7 @@ export function showResults(view, shown) {
   panel.hidden = !entry;
   if (!entry) return;
   document.getElementById("results-title").textContent = `Results: ${phaseName(entry.phase)}`;
-  const blocks = Object.entries(entry.orders || {}).filter(([, list]) => list.length).map(([power, list]) =>
+  const blocks = Object.entries(entry.orders || {}).filter(([, list]) => list.length).sort().map(([power, list]) =>
     element("div", {class: "result-block"},
       element("h3", {text: powerName(power)}),
       element("ul", {class: "result-list"}, list.map((o) => element("li", {class: `result ${o.result}`},
