@@ -39,9 +39,13 @@ class Player:
 
     # the lobby and the seats ---------------------------------------------------------
 
-    def join_from_lobby(self, base_url: str, game_name: str) -> None:
+    def join_from_lobby(self, base_url: str, game_name: str, shot: Path | None = None) -> None:
         self.page.goto(f"{base_url}/")
-        self.page.get_by_role("button", name=f"Join {game_name}").click()
+        join = self.page.get_by_role("button", name=f"Join {game_name}")
+        expect(join).to_be_visible()
+        if shot:
+            self.page.screenshot(path=str(shot), full_page=True)
+        join.click()
         self.page.wait_for_url(re.compile(r"/play/g_"))
         expect(self.page.locator("#seat-status")).to_contain_text("you are")
 

@@ -8,6 +8,7 @@ others can (and cannot) see; the last ready flag resolves the phase at once.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -66,11 +67,12 @@ def seat_seven(browser: Browser, base_url: str, shots: Path) -> tuple[list[Playe
     host.page.wait_for_url("**/play/g_*")
     host.page.get_by_role("button", name="Join this game").click()
     expect(host.page.locator("#seat-status")).to_contain_text("1 of 7 seats taken")
-    for player in players[1:]:
-        player.join_from_lobby(base_url, GAME)
+    for index, player in enumerate(players[1:], start=1):
+        shot = shots / "02-lobby-open-games-phone.png" if index == 6 else None
+        player.join_from_lobby(base_url, GAME, shot)
     host.page.reload()
     expect(host.page.locator("#seat-status")).to_contain_text("7 of 7 seats taken")
-    host.shot(shots, "02-seats-taken")
+    host.shot(shots, "02-seats-taken-host")
     host.page.get_by_role("button", name="Start the game").click()
     by_power = {}
     for player in players:
@@ -128,6 +130,10 @@ def test_seven_browsers_play_1901(browser: Browser, served: str, shots: Path) ->
 
 def play(players: list[Player], by_power: dict[str, Player], shots: Path) -> None:
     france, england, italy, austria = (by_power[p] for p in ("FRANCE", "ENGLAND", "ITALY", "AUSTRIA"))
+    countdown = france.page.get_by_role("timer", name="Time left")
+    expect(countdown).to_have_text(re.compile(r"^23:\d\d:\d\d left$"))  # the 24-hour movement clock, ticking
+    first = countdown.inner_text()
+    expect(countdown).not_to_have_text(first)
     # Spring: nobody resolves it early (ready flags are required), each sees only its own
     order_phase(by_power, SPRING)
     check_only_own_orders_seen(players, SPRING)
