@@ -162,6 +162,13 @@ export class OrdersPanel {
     const own = this.possible.menu.filter((g) => g.kind === "unit" && (g.unit === attribute || baseOf(g.location) === place));
     if (this.selected && !own.includes(this.selected)) {
       const choices = ordersToward(this.selected, place);
+      if (choices.length && own.length) {  // a support for one's own unit, or that unit's own orders
+        const group = this.selected;
+        this.openMenu(`${group.unit} toward ${place}`, [
+          ...choices.map((o) => [o.text, () => { this.select(null); this.send([o.text]); }]),
+          ...own.map((g) => [`Order ${g.unit} instead…`, () => this.select(g, attribute)])], event);
+        return;
+      }
       if (choices.length || !own.length) {
         this.choose(choices, place, event);
         return;
