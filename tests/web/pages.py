@@ -80,6 +80,8 @@ class Player:
         menu = self.page.get_by_role("dialog")
         if menu.is_visible():
             menu.get_by_role("button", name=order, exact=True).click()
+        else:
+            assert order.split()[2:3] not in (["S"], ["C"]), f"{order}: a support or convoy comes from the menu"
         expect(self.page.locator("#order-results")).to_contain_text(f"{order} accepted")
 
     def drawn_orders(self) -> list[tuple[str, str, str | None]]:

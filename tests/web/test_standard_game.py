@@ -36,7 +36,7 @@ FALL = {
     "AUSTRIA": (("F TRI", "VEN", "F TRI - VEN"), ["A TYR S F TRI - VEN", "A SER H"]),
     "ITALY": (("F ION", "TUN", "F ION - TUN"), ["A VEN H", "A ROM H"]),
     "FRANCE": (("A BUR", "BEL", "A BUR - BEL"), ["A SPA H", "F MAO - POR"]),
-    "ENGLAND": (("F NTH", "NWY", "F NTH - NWY"), ["F NWG S F NTH - NWY", "A YOR H"]),
+    "ENGLAND": (("F NWG", "NWY", "F NWG S F NTH - NWY"), ["F NTH - NWY", "A YOR H"]),  # a support, from the menu
     "GERMANY": (("A KIE", "HOL", "A KIE - HOL"), ["A MUN H", "F DEN H"]),
     "RUSSIA": (("F BOT", "SWE", "F BOT - SWE"), ["F RUM H", "A UKR H", "A WAR H"]),
     "TURKEY": (("A SMY", "SMY", "A SMY H"), ["A BUL H", "F BLA H"]),
