@@ -15,7 +15,8 @@ from tests.web.pages import Player
 pytestmark = pytest.mark.postgres
 
 
-def hosted_game(browser: Browser, base_url: str, name: str, variant: str, players: int) -> tuple[Player, list[str]]:
+def hosted_game(browser: Browser, base_url: str, name: str, variant: str, players: int,
+                checked: tuple[str, ...] = ()) -> tuple[Player, list[str]]:
     """The page's player creates the game and takes the first seat; the others join over the
     API (their tokens are returned); the page starts the game."""
     player = Player(browser.new_context(viewport={"width": 1366, "height": 900}).new_page(), variant)
@@ -24,6 +25,8 @@ def hosted_game(browser: Browser, base_url: str, name: str, variant: str, player
     page.get_by_role("textbox", name="Name").fill(name)
     page.get_by_role("combobox", name="Variant").select_option(variant)
     page.get_by_role("spinbutton", name="Players").fill(str(players))
+    for box in checked:
+        page.get_by_role("checkbox", name=box).check()
     page.get_by_role("button", name="Create game").click()
     page.wait_for_url("**/play/g_*")
     page.get_by_role("button", name="Join this game").click()
@@ -119,7 +122,8 @@ def test_an_ekonia_turn_with_a_purchase_and_a_mission(browser: Browser, served: 
 def test_a_seat_of_several_powers_orders_for_each(browser: Browser, served: str, shots: Path) -> None:
     """In a game for two, each seat plays several powers: the page orders for the one chosen.
     Both seats then vote for a draw, and the page shows the game's end and its result."""
-    player, tokens = hosted_game(browser, served, "Two of us", "standard", 2)
+    player, tokens = hosted_game(browser, served, "Two of us", "standard", 2,
+                                 checked=("Reveal who played whom at the end",))
     try:
         page = player.page
         choice = page.get_by_role("combobox", name="Ordering for")
@@ -142,6 +146,9 @@ def test_a_seat_of_several_powers_orders_for_each(browser: Browser, served: str,
         assert other.json()["passed"] is True
         expect(page.get_by_role("status").filter(has_text="Game over")).to_contain_text("a draw between")
         expect(page.locator("#phase")).to_contain_text("finished")
+        codename = page.locator("#me .codename").inner_text()
+        expect(page.locator("#banner")).to_contain_text("Played by ")
+        expect(page.locator("#banner")).to_contain_text(codename)
         expect(page.locator("#orders-panel")).to_be_hidden()
         player.shot(shots, "15-game-over-draw")
     finally:

@@ -101,6 +101,21 @@ function showBanner(view) {
   banner.textContent = result.reason === "victory" ? `Game over: ${names(result.winners)} won.`
     : result.reason === "draw" ? `Game over: a draw between ${names(result.drawn)}.`
       : `Game over (${result.reason}).`;
+  if (view.game.settings.reveal_identities) showIdentities(banner);
+}
+
+/** Who played whom, once a game created to reveal it has ended (docs/api.md, identities). */
+async function showIdentities(banner) {
+  if (!game.identities) {
+    game.identities = [];
+    try {
+      game.identities = (await api(`/games/${gameId}/identities`, {token: game.token})).identities;
+    } catch {
+      return;  // shown as the API allows: nothing more here
+    }
+  }
+  const who = game.identities.map((i) => `${i.powers.map(powerName).join(", ")}: ${i.codename}${i.name ? ` (${i.name})` : ""}`);
+  if (who.length && !banner.textContent.includes(" Played by ")) banner.textContent += ` Played by ${who.join("; ")}.`;
 }
 
 /** The link that carries this seat's token in its fragment, to play on another device: a

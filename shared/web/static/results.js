@@ -37,8 +37,11 @@ function battleReports(details) {
   const out = [];
   for (const battle of details.battles || []) {
     const sides = (battle.sides || []).map((side) =>
-      `${(side.powers || []).map(powerName).join(" and ") || "privateers"}: ${side.total ?? "?"} (${side.outcome || ""})`);
-    out.push(element("li", {text: `Battle at ${battle.territory}: ${sides.join("; ") || "details hidden"}`}));
+      `${(side.powers || []).map(powerName).join(" and ") || "privateers"}${side.role ? ` (${side.role})` : ""}`
+      + `${side.roll !== undefined ? `, roll ${side.roll}` : ""}${side.total !== undefined ? `, total ${side.total}` : ""}`
+      + `${side.outcome ? `: ${side.outcome}` : ""}`);
+    const winner = battle.winner?.length ? ` Won by ${battle.winner.map(powerName).join(" and ")}.` : "";
+    out.push(element("li", {text: `Battle at ${battle.territory}: ${sides.join("; ") || "fought by others"}.${winner}`}));
   }
   for (const mission of details.missions || []) {
     const result = mission.success ? "succeeded" : "failed";
