@@ -154,3 +154,14 @@ def test_a_seat_of_several_powers_orders_for_each(browser: Browser, served: str,
     finally:
         player.page.context.close()
     assert player.problems == []
+
+
+def test_a_link_to_no_game_says_so(browser: Browser, served: str) -> None:
+    player = Player(browser.new_context().new_page(), "lost")
+    try:
+        player.page.goto(f"{served}/play/g_000000000000")
+        expect(player.page.get_by_role("heading", level=1)).to_have_text("No such game")
+    finally:
+        player.page.context.close()
+    # the one error the browser reports is the API's 404 for the view, which the page shows
+    assert len(player.problems) == 1 and "404" in player.problems[0]

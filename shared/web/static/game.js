@@ -56,8 +56,13 @@ async function refreshBoard(force = false) {
   const key = game.shown || `${drawnKey(view)}:${orders.power}`;
   if (!force && key === game.drawn) return;
   game.drawn = key;
-  if (view.game.status === "forming") await board.showEmpty(view.game.variant);
-  else await board.show(gameId, game.token, game.shown, view.viewer.powers.length > 1 ? orders.power : null);
+  try {
+    if (view.game.status === "forming") await board.showEmpty(view.game.variant);
+    else await board.show(gameId, game.token, game.shown, view.viewer.powers.length > 1 ? orders.power : null);
+  } catch (error) {
+    game.drawn = null;  // drawn again with the next view
+    document.getElementById("history-label").textContent = `The board could not be drawn: ${error.message}`;
+  }
 }
 
 function render() {
@@ -209,7 +214,9 @@ async function onView(view) {
     || before.history.length !== view.history.length;
   render();
   if (moved) {
-    await orders.reload();
+    await orders.reload().catch((error) => {
+      document.getElementById("order-status").textContent = `The possible orders could not be read: ${error.message}`;
+    });
     if (before && before.game.status === "forming") keepCodename(view);
   } else if (orders.possible && JSON.stringify(before.orders) !== JSON.stringify(view.orders)) {
     orders.render();
