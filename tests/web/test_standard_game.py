@@ -134,6 +134,9 @@ def play(players: list[Player], by_power: dict[str, Player], shots: Path) -> Non
     expect(countdown).to_have_text(re.compile(r"^23:\d\d:\d\d left$"))  # the 24-hour movement clock, ticking
     first = countdown.inner_text()
     expect(countdown).not_to_have_text(first)
+    phone = players[6].page.get_by_role("button", name="Zoom the board")  # the phone orders on a zoomed board
+    phone.click()
+    expect(phone).to_have_attribute("aria-pressed", "true")
     # Spring: nobody resolves it early (ready flags are required), each sees only its own
     order_phase(by_power, SPRING)
     check_only_own_orders_seen(players, SPRING)

@@ -312,6 +312,10 @@ async function boot() {
   document.getElementById("start").addEventListener("click", () => hostAct("start"));
   document.getElementById("resolve").addEventListener("click", () => hostAct("resolve", {phase: game.view.game.phase}));
   document.getElementById("history").addEventListener("input", (event) => showHistory(Number(event.target.value)));
+  document.getElementById("zoom").addEventListener("click", (event) => {
+    const zoomed = document.getElementById("board").classList.toggle("zoomed");  // twice as wide, scrolled
+    event.target.setAttribute("aria-pressed", String(zoomed));
+  });
   await onView(view);
   followSeats();
   setInterval(tick, 1000);
