@@ -14,7 +14,6 @@ const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
 function takeTokenFromFragment() {
   const fragment = new URLSearchParams(location.hash.slice(1));
   if (fragment.get("token")) keepSeat(gameId, {token: fragment.get("token")});
-  if (fragment.get("host")) keepSeat(gameId, {host: fragment.get("host")});
   if (location.hash) history.replaceState(null, "", location.pathname);
 }
 

@@ -124,8 +124,10 @@ export class OrdersPanel {
     if (lacking.length) help.push(`No order yet for ${lacking.join(", ")}.`);
     document.getElementById("order-help").textContent = help.join(" ");
     const stored = new Set(possible.submitted);
+    const focused = document.activeElement?.closest?.("#order-menus") ? document.activeElement.id : null;
     document.getElementById("order-menus").replaceChildren(
       ...possible.menu.map((group, index) => this.menuFor(group, index, stored)));
+    if (focused) document.getElementById(focused)?.focus();  // a keyboard user stays where they were
   }
 
   menuFor(group, index, stored) {
@@ -160,6 +162,10 @@ export class OrdersPanel {
     if (!this.possible || this.game.shown) return;
     const place = unitPlace(attribute);
     const own = this.possible.menu.filter((g) => g.kind === "unit" && (g.unit === attribute || baseOf(g.location) === place));
+    if (this.selected && own.includes(this.selected)) {  // the selected unit clicked again: its own orders
+      this.choose(ordersToward(this.selected, place), place, event);
+      return;
+    }
     if (this.selected && !own.includes(this.selected)) {
       const choices = ordersToward(this.selected, place);
       if (choices.length && own.length) {  // a support for one's own unit, or that unit's own orders
