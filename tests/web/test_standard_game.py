@@ -152,9 +152,14 @@ def play(players: list[Player], by_power: dict[str, Player], shots: Path) -> Non
     assert {"A BUR", "A SPA", "F MAO", "F NTH", "F ION"} <= england.units_on_board()
     england.shot(shots, "05-fall-board-england")
 
-    # the history slider shows spring's board with every power's orders and their results
+    # spring's board with every power's orders and their results, from the results panel, then
+    # the history slider (by the keyboard) back to now and to spring again
+    england.page.get_by_role("button", name="Show these results on the board").click()
+    expect(england.board()).to_have_attribute("data-phase", "S1901M")
     slider = england.page.get_by_role("slider", name="Phase shown")
-    slider.focus()
+    expect(slider).to_be_focused()
+    england.page.keyboard.press("End")
+    expect(england.board()).to_have_attribute("data-phase", "now")
     england.page.keyboard.press("ArrowLeft")
     expect(england.board()).to_have_attribute("data-phase", "S1901M")
     expect(england.page.locator("#history-label")).to_have_text("Spring 1901, movement (resolved)")

@@ -311,6 +311,11 @@ async function boot() {
   document.getElementById("start").addEventListener("click", () => hostAct("start"));
   document.getElementById("resolve").addEventListener("click", () => hostAct("resolve", {phase: game.view.game.phase}));
   document.getElementById("history").addEventListener("input", (event) => showHistory(Number(event.target.value)));
+  document.getElementById("results").addEventListener("click", (event) => {
+    if (event.target.id !== "results-on-board") return;
+    showHistory(game.view.history.findIndex((entry) => entry.phase === event.target.dataset.phase));
+    document.getElementById("history").focus();
+  });
   document.getElementById("zoom").addEventListener("click", (event) => {
     const zoomed = document.getElementById("board").classList.toggle("zoomed");  // twice as wide, scrolled
     event.target.setAttribute("aria-pressed", String(zoomed));

@@ -27,6 +27,10 @@ export function showResults(view, shown) {
     element("li", {text: `${powerName(d.power)} ${d.unit} dislodged from ${d.attacker_from}: ${d.retreats?.length ? `may retreat to ${d.retreats.join(", ")}` : "no retreat"}`}));
   if (dislodged.length) blocks.push(element("h3", {text: "Dislodged"}), element("ul", {}, dislodged));
   blocks.push(...battleReports(entry.details));
+  if (!shown) {
+    blocks.unshift(element("button", {type: "button", class: "secondary", "data-phase": entry.phase,
+      id: "results-on-board", text: "Show these results on the board"}));
+  }
   document.getElementById("results").replaceChildren(...blocks);
 }
 
