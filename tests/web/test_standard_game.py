@@ -139,6 +139,7 @@ def play(players: list[Player], by_power: dict[str, Player], shots: Path) -> Non
     expect(phone).to_have_attribute("aria-pressed", "true")
     # Spring: nobody resolves it early (ready flags are required), each sees only its own
     order_phase(by_power, SPRING)
+    a_refused_order_is_corrected(france)
     check_only_own_orders_seen(players, SPRING)
     france.shot(shots, "03-spring-orders-france")
     players[6].shot(shots, "04-spring-orders-phone")
@@ -196,6 +197,21 @@ def play(players: list[Player], by_power: dict[str, Player], shots: Path) -> Non
     assert {"A VIE", "F TRI", "F VEN", "A TYR", "A SER", "A BER", "F KIE", "A PAR", "A TUS"} <= italy.units_on_board()
     expect(austria.page.locator("#own")).to_contain_text("Supply centres5: BUD, SER, TRI, VEN, VIE")
     austria.shot(shots, "09-spring-1902-austria")
+
+
+def a_refused_order_is_corrected(player: Player) -> None:
+    """A typed order the server refuses comes back with its reason beside it and stays in the
+    box, as typed, to be corrected; the others are stored."""
+    box = player.orders_box()
+    box.fill(box.input_value().replace("F BRE - MAO", "F BRE - Atlantis"))
+    player.page.get_by_role("button", name="Submit orders").click()
+    expect(player.results()).to_contain_text("F BRE - Atlantis refused: 'Atlantis' is not a province")
+    expect(player.page.locator("#order-status")).to_have_text("2 orders stored; 1 refused.")
+    assert box.input_value().splitlines() == ["A PAR - BUR", "A MAR - SPA", "F BRE - Atlantis"]
+    box.fill(box.input_value().replace("F BRE - Atlantis", "Fleet Brest -> Mid-Atlantic Ocean"))
+    player.page.get_by_role("button", name="Submit orders").click()
+    expect(player.results()).to_contain_text("Fleet Brest -> Mid-Atlantic Ocean → F BRE - MAO accepted")
+    expect(box).to_have_value("A PAR - BUR\nA MAR - SPA\nF BRE - MAO")
 
 
 def press_and_draw(by_power: dict[str, Player]) -> None:

@@ -255,8 +255,8 @@ export class OrdersPanel {
     if (!order) return;
     try {
       const answer = await api(`/games/${this.game.id}/orders`, {method: "PATCH", token: this.game.token, body: this.body({clear: [order.text]})});
-      this.status.textContent = `${order.text}: taken back.`;
       this.stored(answer.current, []);
+      this.status.textContent = `${order.text}: taken back.`;
     } catch (error) {
       this.refused(error);
     }
@@ -272,7 +272,7 @@ export class OrdersPanel {
       const kept = answer.orders.filter((o) => o.status === "accepted").map((o) => o.order);
       const refused = answer.orders.filter((o) => o.status !== "accepted").map((o) => o.text);
       this.dirty = false;
-      this.stored(kept, []);
+      this.stored(kept, answer.orders);
       if (refused.length) {
         this.textarea.value = [...kept, ...refused].join("\n");
         this.dirty = true;
@@ -296,9 +296,9 @@ export class OrdersPanel {
         this.textarea.value = [...lines.filter(Boolean), result.order].join("\n");
       }
     }
-    if (!results.some((r) => r.status !== "accepted")) {
-      this.status.textContent = `${current.length} order${current.length === 1 ? "" : "s"} stored.`;
-    }
+    const refused = results.filter((r) => r.status !== "accepted").length;
+    this.status.textContent = `${current.length} order${current.length === 1 ? "" : "s"} stored`
+      + (refused ? `; ${refused} refused.` : ".");
     document.getElementById("ready").checked = false;  // a new submission clears the ready flag
     this.render();
     this.game.ordersChanged();
@@ -311,8 +311,6 @@ export class OrdersPanel {
         `${r.text}`, r.order !== r.text ? element("span", {class: "muted", text: ` → ${r.order}`}) : null, " accepted")
       : element("li", {class: "rejected"}, element("span", {class: "mark", "aria-hidden": "true", text: "✗"}),
         `${r.text} refused: ${r.reason}`)));
-    const refused = results.filter((r) => r.status !== "accepted");
-    if (refused.length) this.status.textContent = `${refused.length} order${refused.length === 1 ? "" : "s"} refused.`;
   }
 
   refused(error) {
