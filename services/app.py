@@ -13,11 +13,12 @@ from services.visibility.maps.api import router as maps_router
 from services.visibility.stream import router as stream_router
 from shared.http.app import build_app
 from shared.settings import Settings
+from shared.web import router as web_router
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     routers = [lobby_router, adjudication_router, visibility_router, accounts_router, press_router,
-               notifications_router, stream_router, maps_router]
+               notifications_router, stream_router, maps_router, web_router]
     return build_app("Entente", routers, settings)
 
 

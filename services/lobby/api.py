@@ -26,6 +26,7 @@ from shared.http.dependencies import (
 )
 from shared.http.paging import MAX_CURSOR_LENGTH, decode_cursor, encode_cursor
 from shared.settings import Settings
+from shared.web import router as web_router
 
 from . import service
 from .schemas import (
@@ -166,8 +167,9 @@ async def get_draw(game: CurrentGame, caller: CurrentPlayer) -> dict:
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """The lobby alone: games, seats, the clock's host acts and draws."""
-    return build_app("Entente lobby", [router], settings)
+    """The lobby alone: games, seats, the clock's host acts and draws, and the web client's pages
+    (docs/web.md), which the multi-service deployment routes here."""
+    return build_app("Entente lobby", [router, web_router], settings)
 
 
 app = create_app()

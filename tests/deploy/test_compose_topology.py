@@ -280,6 +280,14 @@ def play_to_the_deadline(base_url: str, receiver: Receiver, receiver_url: str, t
 
 
 @pytest.mark.postgres
+def serves_the_web_client(base_url: str) -> None:
+    """The proxy routes the web client's pages and files to the lobby (docs/web.md)."""
+    pages = (("/", "text/html"), ("/play/g_000000000000", "text/html"), ("/static/game.js", "text/javascript"))
+    for path, kind in pages:
+        answer = httpx.get(f"{base_url}{path}", timeout=5)
+        assert answer.status_code == 200 and answer.headers["content-type"].startswith(kind), path
+
+
 def test_the_compose_topology_runs_a_game_to_its_deadline(fresh_database_url: str, tmp_path: Path) -> None:
     if not Path(NGINX).exists():
         reason = f"nginx is not installed at {NGINX} (apt-get install -y nginx; .ci/run does)"
@@ -303,6 +311,7 @@ def test_the_compose_topology_runs_a_game_to_its_deadline(fresh_database_url: st
             wait_for("the proxy", lambda: httpx.get(f"{base_url}/healthz", timeout=5).status_code == 200,
                      topology, timeout=20)
             play_to_the_deadline(base_url, receiver, receiver_url, topology)
+            serves_the_web_client(base_url)
             topology.check_running()
         finally:
             codes = topology.stop_all()

@@ -163,6 +163,19 @@ def test_nginx_routes_every_public_path_to_the_service_that_serves_it():
         assert app_serves(import_app(f"services.{service}.api:app"), path), f"{service} does not serve {path}"
 
 
+def test_the_web_clients_pages_go_to_the_lobby():
+    """The pages are not in the OpenAPI document (docs/web.md), so they are checked here: nginx
+    and the Ingress route them to the lobby, whose app serves them (tests/web/test_pages.py)."""
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    assert re.search(r"location\s+=\s+/\s*{\s*proxy_pass\s+http://lobby;", conf)
+    pages = ["/play/g1", "/static/game.js"]
+    assert [nginx_route(conf, path) for path in pages] == ["lobby", "lobby"]
+    ingress = load_yaml_documents(ROOT / "deploy" / "k8s" / "ingress.yaml")[0]
+    lobby = {(rule["path"], rule["pathType"]) for rule in ingress["spec"]["rules"][0]["http"]["paths"]
+             if rule["backend"]["service"]["name"] == "entente-lobby"}
+    assert {("/", "Exact"), ("/play/", "Prefix"), ("/static/", "Prefix")} <= lobby
+
+
 def test_dockerfile_default_command_exists():
     text = (ROOT / "deploy" / "Dockerfile").read_text()
     command = yaml.safe_load(re.search(r"^CMD (\[.*\])$", text, re.M).group(1))

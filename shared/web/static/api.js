@@ -1,0 +1,110 @@
+// The public API from the browser (docs/api.md) and the seats kept in local storage (docs/web.md).
+// Tokens travel in the Authorization header only; never in a URL's path or query.
+
+const SEATS_KEY = "entente.seats";
+
+/** Every game this browser holds a token for: {game_id: {token, host, codename, name}}. */
+export function seats() {
+  try {
+    return JSON.parse(localStorage.getItem(SEATS_KEY)) || {};
+  } catch {
+    return {};
+  }
+}
+
+export function seatOf(gameId) {
+  return seats()[gameId] || {};
+}
+
+export function keepSeat(gameId, fields) {
+  const all = seats();
+  all[gameId] = {...(all[gameId] || {}), ...fields};
+  localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+}
+
+export function forgetToken(gameId) {
+  const all = seats();
+  if (all[gameId]) {
+    delete all[gameId].token;
+    localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+  }
+}
+
+/** An answer the API refused: its status and the one error shape's fields. */
+export class ApiError extends Error {
+  constructor(status, error) {
+    super(error.message || `the server answered ${status}`);
+    this.status = status;
+    this.code = error.code;
+    this.where = error.where;
+    this.details = error.details;
+  }
+}
+
+/** Calls the API; resolves to the JSON (or text) answer, rejects with an ApiError. */
+export async function api(path, {method = "GET", token = null, body} = {}) {
+  const headers = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const answer = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
+  if (answer.status === 204) return null;
+  const type = answer.headers.get("content-type") || "";
+  const data = type.includes("json") ? await answer.json() : await answer.text();
+  if (!answer.ok) throw new ApiError(answer.status, (data && data.error) || {message: String(data)});
+  return data;
+}
+
+export function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === false || value === null || value === undefined) continue;
+    if (name === "text") node.textContent = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined) node.append(child);
+  }
+  return node;
+}
+
+const SEASONS = {S: "Spring", F: "Fall", W: "Winter"};
+const KINDS = {M: "movement", R: "retreats", A: "adjustments"};
+
+/** "S1901M" -> "Spring 1901, movement"; "T03" -> "Turn 3". */
+export function phaseName(phase) {
+  if (!phase) return "";
+  const board = /^([SFW])(\d{4})([MRA])$/.exec(phase);
+  if (board) return `${SEASONS[board[1]]} ${board[2]}, ${KINDS[board[3]]}`;
+  const turn = /^T(\d+)$/.exec(phase);
+  if (turn) return `Turn ${Number(turn[1])}`;
+  return phase;
+}
+
+/** "FRANCE" -> "France"; "TENSHORES" -> "Tenshores". */
+export function powerName(power) {
+  return power ? power.charAt(0) + power.slice(1).toLowerCase() : "";
+}
+
+/** How long until ``deadline`` (an ISO time), in words. */
+export function timeLeft(deadline, now = Date.now()) {
+  const seconds = Math.floor((Date.parse(deadline) - now) / 1000);
+  if (seconds <= 0) return "deadline passed: resolving";
+  const days = Math.floor(seconds / 86400);
+  const hours = Math.floor((seconds % 86400) / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = seconds % 60;
+  const pad = (n) => String(n).padStart(2, "0");
+  return (days ? `${days} d ` : "") + `${pad(hours)}:${pad(minutes)}:${pad(rest)} left`;
+}
+
+/** A value of a report in words: {"shipyards": [], "gas_vents": ["x"]} -> "shipyards: none; gas vents: x". */
+export function describe(value) {
+  if (value === null || value === undefined) return "none";
+  if (Array.isArray(value)) return value.length ? value.map(describe).join(", ") : "none";
+  if (typeof value === "object") {
+    const parts = Object.entries(value).map(([key, inner]) => `${key.replaceAll("_", " ")}: ${describe(inner)}`);
+    return parts.length ? parts.join("; ") : "none";
+  }
+  return String(value);
+}

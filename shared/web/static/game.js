@@ -1,0 +1,329 @@
+// The game page, /play/{game_id}: the board, the orders, the results, who has ordered, the
+// countdown, press and the draw, kept live by the stream (docs/web.md).
+import {api, element, forgetToken, keepSeat, phaseName, powerName, seatOf, timeLeft} from "./api.js";
+import {Board} from "./board.js";
+import {watch} from "./live.js";
+import {OrdersPanel} from "./orders.js";
+import {showOwn} from "./own.js";
+import {Press} from "./press.js";
+import {showResults} from "./results.js";
+
+const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
+
+/** A link's fragment may carry a token (``#token=…``): kept, then taken out of the address. */
+function takeTokenFromFragment() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (fragment.get("token")) keepSeat(gameId, {token: fragment.get("token")});
+  if (location.hash) history.replaceState(null, "", location.pathname);
+}
+
+const game = {
+  id: gameId,
+  view: null,
+  colours: {},
+  shown: null,  // a resolved phase the board shows; null: the board now
+  drawn: null,  // what the board drawn now shows (phase and own pending orders)
+  summary: null,  // the public summary, read while the game is forming (how many seats are taken)
+  get token() { return seatOf(gameId).token || seatOf(gameId).host || null; },
+  ordersChanged() { refreshBoard(); },
+  powerChanged() { render(); refreshBoard(); },
+};
+
+const board = new Board(document.getElementById("board"), {
+  onUnit: (unit, event) => orders.clickUnit(unit, event),
+  onProvince: (place, event) => orders.clickProvince(place, event),
+});
+const orders = new OrdersPanel(game, board);
+const press = new Press(game);
+
+async function readView() {
+  try {
+    return await api(`/games/${gameId}/view`, {token: game.token});
+  } catch (error) {
+    if (error.code !== "invalid_token") throw error;
+    forgetToken(gameId);  // a token this game does not know: read the public view
+    return api(`/games/${gameId}/view`);
+  }
+}
+
+function drawnKey(view) {
+  return JSON.stringify([view.game.phase, view.game.status, view.history.length, view.orders]);
+}
+
+async function refreshBoard(force = false) {
+  const view = game.view;
+  const key = game.shown || `${drawnKey(view)}:${orders.power}`;
+  if (!force && key === game.drawn) return;
+  game.drawn = key;
+  try {
+    if (view.game.status === "forming") await board.showEmpty(view.game.variant);
+    else await board.show(gameId, game.token, game.shown, view.viewer.powers.length > 1 ? orders.power : null);
+  } catch (error) {
+    game.drawn = null;  // drawn again with the next view
+    document.getElementById("history-label").textContent = `The board could not be drawn: ${error.message}`;
+  }
+}
+
+function render() {
+  const view = game.view;
+  document.title = `${view.game.name}: Entente`;
+  document.getElementById("game-name").textContent = view.game.name;
+  const status = view.game.status === "forming" ? "waiting for players" : view.game.status === "finished" ? "finished" : "";
+  document.getElementById("phase").textContent = [view.game.variant, phaseName(view.game.phase), status].filter(Boolean).join(" · ");
+  showMe(view);
+  showBanner(view);
+  showSeats(view);
+  showDeviceLink();
+  showPowers(view);
+  showHistoryControl(view);
+  showResults(view, game.shown);
+  showOwn(view, orders.power || view.viewer.power);
+  press.render();
+  tick();
+}
+
+function showMe(view) {
+  const me = document.getElementById("me");
+  const viewer = view.viewer;
+  if (viewer.kind === "power") {
+    me.replaceChildren(...viewer.powers.map((p) => element("span", {class: "power-chip",
+      style: `--power:${game.colours[p] || "#888"}; --power-ink:${inkOn(game.colours[p])}`, text: powerName(p)})),
+      element("span", {class: "codename", text: viewer.codename}));
+  } else if (viewer.kind === "player") {
+    me.textContent = `Seated as ${viewer.codename}; powers are drawn at the start`;
+  } else {
+    me.textContent = seatOf(gameId).host ? "Host (public view)" : "Watching (public view)";
+  }
+}
+
+function showBanner(view) {
+  const banner = document.getElementById("banner");
+  const result = view.result;
+  banner.hidden = !result;
+  if (!result) return;
+  const names = (list) => (list || []).map(powerName).join(", ");
+  banner.textContent = result.reason === "victory" ? `Game over: ${names(result.winners)} won.`
+    : result.reason === "draw" ? `Game over: a draw between ${names(result.drawn)}.`
+      : `Game over (${result.reason}).`;
+  if (view.game.settings.reveal_identities) showIdentities(banner);
+}
+
+/** Who played whom, once a game created to reveal it has ended (docs/api.md, identities). */
+async function showIdentities(banner) {
+  if (!game.identities) {
+    game.identities = [];
+    try {
+      game.identities = (await api(`/games/${gameId}/identities`, {token: game.token})).identities;
+    } catch {
+      return;  // shown as the API allows: nothing more here
+    }
+  }
+  const who = game.identities.map((i) => `${i.powers.map(powerName).join(", ")}: ${i.codename}${i.name ? ` (${i.name})` : ""}`);
+  if (who.length && !banner.textContent.includes(" Played by ")) banner.textContent += ` Played by ${who.join("; ")}.`;
+}
+
+/** The link that carries this seat's token in its fragment, to play on another device: a
+ *  fragment never reaches the server, nor a Referer (docs/web.md, "Tokens"). */
+function showDeviceLink() {
+  const token = seatOf(gameId).token;
+  document.getElementById("device").hidden = !token;
+  if (token) document.getElementById("device-link").value = `${location.origin}/play/${gameId}#token=${token}`;
+}
+
+/** Black or white, whichever reads better on ``colour`` (#rrggbb): WCAG's relative luminance. */
+function inkOn(colour) {
+  const match = /^#([0-9a-f]{6})$/i.exec(colour || "");
+  if (!match) return "#111";
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const c = parseInt(match[1].slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return luminance > 0.179 ? "#111" : "#fff";
+}
+
+function showSeats(view) {
+  const seat = seatOf(gameId);
+  const panel = document.getElementById("seat-panel");
+  const forming = view.game.status === "forming";
+  panel.hidden = !forming && !(seat.host && view.game.status === "active");
+  const count = view.game.settings.player_count;
+  const seated = game.summary ? game.summary.players : 0;
+  document.getElementById("seat-title").textContent = forming ? "Seats" : "Host";
+  document.getElementById("seat-status").textContent = forming
+    ? `${seated} of ${count} seats taken${seat.token ? `; you are ${seat.codename || "seated"}` : ""}.` : "";
+  document.getElementById("join").hidden = !forming || Boolean(seat.token);
+  document.getElementById("start").hidden = !forming || !seat.host;
+  document.getElementById("resolve").hidden = forming || !seat.host || view.game.status !== "active";
+  const invite = `${location.origin}/play/${gameId}`;
+  document.getElementById("invite").textContent = forming ? `Invite players with ${invite}` : "";
+}
+
+function statusOf(view, power) {
+  if (!view.must_act.includes(power)) return "–";
+  if (view.ready?.includes(power)) return "ready";
+  if (view.submitted?.includes(power)) return "ordered";
+  return "waiting";
+}
+
+function showPowers(view) {
+  const powers = [...new Set([...Object.keys(game.colours), ...Object.keys(view.powers)])]
+    .filter((p) => view.powers[p] || view.position?.units?.[p]);
+  document.getElementById("powers-panel").hidden = !powers.length;
+  document.getElementById("powers").replaceChildren(...powers.map((power) => {
+    const status = statusOf(view, power);
+    return element("tr", {"data-power": power, class: view.viewer.powers?.includes(power) ? "mine" : null},
+      element("th", {scope: "row"}, element("span", {class: "swatch", style: `--power:${game.colours[power] || "#888"}`}), powerName(power)),
+      element("td", {text: view.powers[power]?.codename || ""}),
+      element("td", {text: String(view.position?.centres?.[power]?.length ?? 0)}),
+      element("td", {text: String(view.position?.units?.[power]?.length ?? 0)}),
+      element("td", {class: `status ${status}`, text: status}));
+  }));
+}
+
+function showHistoryControl(view) {
+  document.querySelector(".history").hidden = view.game.status === "forming";
+  const slider = document.getElementById("history");
+  const phases = view.history.map((entry) => entry.phase);
+  slider.max = String(phases.length);
+  slider.disabled = phases.length === 0;
+  const index = game.shown ? phases.indexOf(game.shown) : phases.length;
+  slider.value = String(index);
+  const label = game.shown ? `${phaseName(game.shown)} (resolved)` : `Now: ${phaseName(view.game.phase) || "not started"}`;
+  document.getElementById("history-label").textContent = label;
+  slider.setAttribute("aria-valuetext", label);
+}
+
+function tick() {
+  const view = game.view;
+  const out = document.getElementById("countdown");
+  if (!view || view.game.status !== "active") {
+    out.textContent = "";
+    return;
+  }
+  const clock = view.clock || {};
+  out.textContent = clock.paused_until ? `Paused until ${new Date(clock.paused_until).toLocaleString()}`
+    : clock.deadline ? timeLeft(clock.deadline) : "";
+}
+
+async function onView(view) {
+  const before = game.view;
+  game.view = view;
+  const moved = !before || before.game.phase !== view.game.phase || before.game.status !== view.game.status
+    || before.history.length !== view.history.length;
+  render();
+  if (moved) {
+    await orders.reload().catch((error) => {
+      document.getElementById("order-status").textContent = `The possible orders could not be read: ${error.message}`;
+    });
+    if (before && before.game.status === "forming") keepCodename(view);
+  } else if (orders.possible && JSON.stringify(before.orders) !== JSON.stringify(view.orders)) {
+    orders.render();
+  }
+  await refreshBoard();
+}
+
+/** While the game forms, the seats taken are read every few seconds (no view changes then). */
+async function followSeats() {
+  if (game.view.game.status !== "forming") return;
+  try {
+    game.summary = await api(`/games/${gameId}`);
+    showSeats(game.view);
+  } catch {
+    // read again at the next turn
+  } finally {
+    setTimeout(followSeats, 3000);
+  }
+}
+
+function keepCodename(view) {
+  if (view.viewer.codename) keepSeat(gameId, {codename: view.viewer.codename});
+}
+
+async function hostAct(path, body) {
+  const status = document.getElementById("seat-status");
+  try {
+    await api(`/games/${gameId}/${path}`, {method: "POST", token: seatOf(gameId).host, body});
+    status.textContent = "";
+  } catch (error) {
+    status.textContent = `Refused: ${error.message}`;
+  }
+}
+
+async function join() {
+  const status = document.getElementById("seat-status");
+  try {
+    const seat = await api(`/games/${gameId}/players`, {method: "POST"});
+    keepSeat(gameId, {token: seat.token, codename: seat.codename, name: game.view.game.name});
+    game.summary = await api(`/games/${gameId}`);
+    await onView(await readView());
+    restartStream();
+  } catch (error) {
+    status.textContent = `Could not join: ${error.message}`;
+  }
+}
+
+function showHistory(index) {
+  const phases = game.view.history.map((entry) => entry.phase);
+  game.shown = index < phases.length ? phases[index] : null;
+  orders.closeMenu();
+  orders.select(null);
+  render();
+  refreshBoard(true);
+}
+
+/** The powers' colours, from the variant's map data (90 KiB for the standard board, geometry
+ *  included), read once per browser and kept in local storage (docs/web.md, "Figures"). */
+async function powerColours(variant) {
+  const key = `entente.colours.${variant}`;
+  try {
+    const kept = JSON.parse(localStorage.getItem(key));
+    if (kept && typeof kept === "object") return kept;
+  } catch {
+    // read them again
+  }
+  const data = await api(`/variants/${encodeURIComponent(variant)}`);
+  const colours = Object.fromEntries(Object.entries(data.powers).map(([p, info]) => [p, info.colour]));
+  localStorage.setItem(key, JSON.stringify(colours));
+  return colours;
+}
+
+let stopStream = () => {};
+function restartStream() {
+  stopStream();
+  stopStream = watch(gameId, () => game.token, {onView, onMessage: (m) => press.add(m)});
+}
+
+async function boot() {
+  takeTokenFromFragment();
+  let view;
+  try {
+    view = await readView();
+  } catch (error) {
+    document.getElementById("game-name").textContent = error.code === "game_not_found" ? "No such game" : "The game could not be read";
+    document.getElementById("phase").textContent = error.message;
+    return;
+  }
+  game.colours = await powerColours(view.game.variant);
+  keepSeat(gameId, {name: view.game.name});
+  if (view.viewer.codename) keepCodename(view);
+  document.getElementById("join").addEventListener("click", join);
+  document.getElementById("start").addEventListener("click", () => hostAct("start"));
+  document.getElementById("resolve").addEventListener("click", () => hostAct("resolve", {phase: game.view.game.phase}));
+  document.getElementById("history").addEventListener("input", (event) => showHistory(Number(event.target.value)));
+  document.getElementById("results").addEventListener("click", (event) => {
+    if (event.target.id !== "results-on-board") return;
+    showHistory(game.view.history.findIndex((entry) => entry.phase === event.target.dataset.phase));
+    document.getElementById("history").focus();
+  });
+  document.getElementById("zoom").addEventListener("click", (event) => {
+    const zoomed = document.getElementById("board").classList.toggle("zoomed");  // twice as wide, scrolled
+    event.target.setAttribute("aria-pressed", String(zoomed));
+  });
+  await onView(view);
+  followSeats();
+  setInterval(tick, 1000);
+  restartStream();
+}
+
+boot();

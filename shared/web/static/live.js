@@ -1,0 +1,45 @@
+// The live stream through a stream ticket: an EventSource cannot send an Authorization
+// header, so each connection asks for a one-time ticket first (docs/api.md, stream-ticket).
+
+/** Follows the game's stream until the returned function is called; resumes where it stopped. */
+export function watch(gameId, token, {onView, onMessage}) {
+  let lastId = "0";  // the first connection sends every message, then the view
+  let source = null;
+  let stopped = false;
+  let retry = null;
+
+  async function connect() {
+    if (stopped) return;
+    try {
+      const headers = token() ? {authorization: `Bearer ${token()}`} : {};
+      const answer = await fetch(`/games/${gameId}/stream-ticket`, {method: "POST", headers});
+      if (!answer.ok) throw new Error(`stream ticket: ${answer.status}`);
+      const {ticket} = await answer.json();
+      if (stopped) return;
+      source = new EventSource(`/games/${gameId}/stream?ticket=${encodeURIComponent(ticket)}&last_event_id=${encodeURIComponent(lastId)}`);
+      source.addEventListener("view", (event) => { lastId = event.lastEventId || lastId; onView(JSON.parse(event.data)); });
+      source.addEventListener("message", (event) => { lastId = event.lastEventId || lastId; onMessage(JSON.parse(event.data)); });
+      source.addEventListener("closed", (event) => {
+        source.close();
+        if (JSON.parse(event.data).reason !== "credential_revoked") connect();
+      });
+      source.onerror = () => {  // the server ended the stream or went away: a new ticket, later
+        source.close();
+        later();
+      };
+    } catch {
+      later();
+    }
+  }
+
+  function later() {
+    if (!stopped) retry = setTimeout(connect, 2000);
+  }
+
+  connect();
+  return () => {
+    stopped = true;
+    clearTimeout(retry);
+    if (source) source.close();
+  };
+}

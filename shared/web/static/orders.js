@@ -1,0 +1,336 @@
+// The orders panel: possible orders as menus, orders by clicking the board, orders typed in
+// any notation, and the ready flag (docs/web.md, "Orders").
+import {ApiError, api, element, phaseName} from "./api.js";
+import {baseOf, unitPlace} from "./board.js";
+
+const MOVES = new Set(["move", "retreat", "rebase", "load", "unload", "drop", "bombard"]);
+
+/** The orders of ``group`` that a click on ``place`` can mean, moves first. */
+export function ordersToward(group, place) {
+  const home = baseOf(group.location);
+  const found = group.orders.filter((order) => {
+    if (order.type === "support_hold") return order.supported && unitPlace(order.supported) === place;
+    if (order.to) return baseOf(order.to) === place;
+    return place === home && !order.supported && !order.convoyed;
+  });
+  return found.sort((a, b) => Number(MOVES.has(b.type)) - Number(MOVES.has(a.type)));
+}
+
+function groupTitle(group) {
+  if (group.kind === "unit") return `Order for ${group.unit}`;
+  if (group.kind === "site") {
+    return group.orders.some((o) => o.type === "build") ? `Build at ${group.location}` : `Buy or improve at ${group.location}`;
+  }
+  return group.orders.some((o) => o.type === "waive") ? "Waive a build" : "Orders of the state";
+}
+
+export class OrdersPanel {
+  constructor(game, board) {
+    this.game = game;
+    this.board = board;
+    this.possible = null;
+    this.selected = null;  // the menu group picked on the board
+    this.dirty = false;  // the textarea holds text not sent yet
+    this.textarea = document.getElementById("orders");
+    this.status = document.getElementById("order-status");
+    this.textarea.addEventListener("input", () => { this.dirty = true; });
+    document.getElementById("submit-orders").addEventListener("click", () => this.submitTyped());
+    document.getElementById("ready").addEventListener("change", (event) => this.setReady(event.target.checked));
+    document.getElementById("order-power").addEventListener("change", (event) => {
+      this.chosen = event.target.value;
+      this.dirty = false;
+      this.reload().then(() => this.game.powerChanged());
+    });
+    document.getElementById("click-menu-close").addEventListener("click", () => this.closeMenu());
+    document.addEventListener("keydown", (event) => { if (event.key === "Escape") this.closeMenu(); });
+  }
+
+  /** The powers of this seat that must act now: a seat of a game for fewer than seven may
+   *  play several, and orders for one at a time (the API's ``power``). */
+  actingPowers() {
+    const view = this.game.view;
+    return view ? view.viewer.powers.filter((p) => view.must_act.includes(p)) : [];
+  }
+
+  /** The power whose orders the panel shows. */
+  get power() {
+    const acting = this.actingPowers();
+    return acting.includes(this.chosen) ? this.chosen : acting[0] || null;
+  }
+
+  showPowerChoice() {
+    const acting = this.actingPowers();
+    document.getElementById("order-power-row").hidden = acting.length < 2;
+    const select = document.getElementById("order-power");
+    if (select.dataset.options !== acting.join()) {
+      select.replaceChildren(...acting.map((p) => element("option", {value: p, text: p.charAt(0) + p.slice(1).toLowerCase()})));
+      select.dataset.options = acting.join();
+    }
+    select.value = this.power || "";
+  }
+
+  /** Whether this viewer orders now: a power that must act, looking at the current board. */
+  get active() {
+    const view = this.game.view;
+    return Boolean(view && view.game.status === "active" && view.viewer.kind === "power"
+      && view.must_act.some((p) => view.viewer.powers.includes(p)));
+  }
+
+  async reload() {
+    const panel = document.getElementById("orders-panel");
+    panel.hidden = !this.active;
+    this.closeMenu();
+    this.select(null);
+    if (this.possible?.phase !== this.game.view?.game.phase) {  // a new phase: last phase's answers go
+      document.getElementById("order-results").replaceChildren();
+      this.status.textContent = "";
+      this.dirty = false;
+    }
+    if (!this.active) {
+      this.possible = null;
+      return;
+    }
+    this.showPowerChoice();
+    const power = encodeURIComponent(this.power);
+    this.possible = await api(`/games/${this.game.id}/possible-orders?power=${power}`, {token: this.game.token});
+    this.hasSubmitted = false;
+    if (!this.dirty) this.textarea.value = this.possible.submitted.join("\n");
+    this.render();
+  }
+
+  render() {
+    const possible = this.possible;
+    if (!possible) return;
+    const view = this.game.view;
+    document.getElementById("orders-title").textContent = `Your orders: ${phaseName(possible.phase)}`;
+    const ready = document.getElementById("ready");
+    ready.checked = view.ready.includes(possible.power);
+    ready.disabled = !(this.hasSubmitted || view.submitted.includes(possible.power));  // 409 nothing_submitted
+    const help = [];
+    if (view.position.points) {  // Dirigible: builds are paid in supply points (docs/rules/dirigible.md)
+      if (possible.adjustment > 0) help.push(`You have ${possible.adjustment} SP to build with.`);
+    } else if (possible.adjustment > 0) help.push(`You may build ${possible.adjustment}.`);
+    if (possible.adjustment < 0) help.push(`You must remove ${-possible.adjustment}.`);
+    const building = possible.menu.some((g) => g.kind === "site") && !possible.menu.some((g) => g.kind === "unit");
+    help.push(building ? "Click a centre on the board to build there; or pick from the menus; or type."
+      : "Click one of your units on the board, then where it goes; or pick from the menus; or type.");
+    for (const dislodged of view.position.dislodged || []) {
+      if (dislodged.power !== possible.power) continue;
+      const where = dislodged.retreats.length ? `retreat to ${dislodged.retreats.join(", ")} or disband` : "disband";
+      help.push(`${dislodged.unit} was dislodged (from ${dislodged.attacker_from}): ${where}.`);
+    }
+    const units = new Set(possible.menu.filter((g) => g.kind === "unit").map((g) => g.key));
+    const lacking = possible.lacking.filter((key) => units.has(key));
+    if (lacking.length) help.push(`No order yet for ${lacking.join(", ")}.`);
+    document.getElementById("order-help").textContent = help.join(" ");
+    const stored = new Set(possible.submitted);
+    const focused = document.activeElement?.closest?.("#order-menus") ? document.activeElement.id : null;
+    document.getElementById("order-menus").replaceChildren(
+      ...possible.menu.map((group, index) => this.menuFor(group, index, stored)));
+    if (focused) document.getElementById(focused)?.focus();  // a keyboard user stays where they were
+  }
+
+  menuFor(group, index, stored) {
+    const id = `menu-${index}`;
+    const current = group.orders.find((o) => stored.has(o.text));
+    const select = element("select", {id},
+      element("option", {value: "", text: "no order"}),
+      group.orders.map((o) => element("option", {value: o.text, text: o.text, selected: current?.text === o.text})));
+    const row = element("div", {class: "order-menu"}, element("label", {for: id, text: groupTitle(group)}), select);
+    if (group.kind === "unit") {
+      select.addEventListener("change", () => (select.value ? this.send([select.value]) : this.clear(current)));
+    } else {
+      row.append(element("button", {type: "button", class: "secondary", "aria-label": `Add: ${groupTitle(group)}`,
+        text: "Add", onclick: () => select.value && this.send([select.value])}));
+    }
+    return row;
+  }
+
+  // Clicking the board ------------------------------------------------------------------
+
+  groupsAt(place, kinds = ["unit"]) {
+    return (this.possible?.menu || []).filter((g) => kinds.includes(g.kind) && baseOf(g.location) === place);
+  }
+
+  select(group, unitAttribute = null) {
+    this.selected = group;
+    this.board.mark(group ? {unit: unitAttribute || group.unit, place: baseOf(group.location)} : null);
+    if (group) this.status.textContent = `${group.unit || group.location} selected: click where it goes.`;
+  }
+
+  clickUnit(attribute, event) {
+    if (!this.possible || this.game.shown) return;
+    const place = unitPlace(attribute);
+    const own = this.possible.menu.filter((g) => g.kind === "unit" && (g.unit === attribute || baseOf(g.location) === place));
+    if (this.selected && own.includes(this.selected)) {  // the selected unit clicked again: its own orders
+      this.choose(ordersToward(this.selected, place), place, event);
+      return;
+    }
+    if (this.selected && !own.includes(this.selected)) {
+      const choices = ordersToward(this.selected, place);
+      if (choices.length && own.length) {  // a support for one's own unit, or that unit's own orders
+        const group = this.selected;
+        this.openMenu(`${group.unit} toward ${place}`, [
+          ...choices.map((o) => [o.text, () => { this.select(null); this.send([o.text]); }]),
+          ...own.map((g) => [`Order ${g.unit} instead…`, () => this.select(g, attribute)])], event);
+        return;
+      }
+      if (choices.length || !own.length) {
+        this.choose(choices, place, event);
+        return;
+      }
+    }
+    if (own.length === 1) this.select(own[0], attribute);
+    else if (own.length > 1) this.openMenu(`Which of your units at ${place}?`, own.map((g) => [g.unit, () => this.select(g)]), event);
+  }
+
+  clickProvince(place, event) {
+    if (!this.possible || this.game.shown) return;
+    if (this.selected) {
+      this.choose(ordersToward(this.selected, place), place, event);
+      return;
+    }
+    const units = this.groupsAt(place);
+    const sites = this.groupsAt(place, ["site"]);
+    if (units.length === 1 && !sites.length) {
+      this.select(units[0]);
+      return;
+    }
+    const items = [...units.map((g) => [`Order ${g.unit}…`, () => this.select(g)]),
+      ...sites.flatMap((g) => g.orders).map((o) => [o.text, () => this.send([o.text])])];
+    if (items.length) this.openMenu(`Orders at ${place}`, items, event);
+  }
+
+  choose(choices, place, event) {
+    const group = this.selected;
+    if (!choices.length) {
+      this.status.textContent = `${group.unit || group.location} has no order toward ${place}.`;
+      this.select(null);
+      return;
+    }
+    if (choices.length === 1) {
+      this.select(null);
+      this.send([choices[0].text]);
+      return;
+    }
+    this.openMenu(`${group.unit || group.location} toward ${place}`,
+      choices.map((o) => [o.text, () => { this.select(null); this.send([o.text]); }]), event);
+  }
+
+  openMenu(title, items, event) {
+    const menu = document.getElementById("click-menu");
+    document.getElementById("click-menu-title").textContent = title;
+    document.getElementById("click-menu-items").replaceChildren(...items.map(([label, act]) =>
+      element("button", {type: "button", text: label, onclick: () => { this.closeMenu(); act(); }})));
+    const area = menu.parentElement.getBoundingClientRect();
+    const x = Math.min(Math.max(event.clientX - area.left, 8), Math.max(area.width - 260, 8));
+    menu.style.left = `${x}px`;
+    menu.style.top = `${Math.max(event.clientY - area.top + 12, 8)}px`;
+    menu.hidden = false;
+    menu.querySelector("button").focus();
+  }
+
+  closeMenu() {
+    document.getElementById("click-menu").hidden = true;
+  }
+
+  // Sending -----------------------------------------------------------------------------
+
+  body(extra) {
+    return {phase: this.possible.phase, power: this.possible.power, ...extra};
+  }
+
+  /** One or more orders added (PATCH): each replaces the stored order about its subject. */
+  async send(texts) {
+    try {
+      const answer = await api(`/games/${this.game.id}/orders`, {method: "PATCH", token: this.game.token, body: this.body({orders: texts})});
+      this.showResults(answer.orders);
+      this.stored(answer.current, answer.orders);
+    } catch (error) {
+      this.refused(error);
+    }
+  }
+
+  async clear(order) {
+    if (!order) return;
+    try {
+      const answer = await api(`/games/${this.game.id}/orders`, {method: "PATCH", token: this.game.token, body: this.body({clear: [order.text]})});
+      this.stored(answer.current, []);
+      this.status.textContent = `${order.text}: taken back.`;
+    } catch (error) {
+      this.refused(error);
+    }
+  }
+
+  /** The textarea's orders, one a line, replace the power's orders (PUT). */
+  async submitTyped() {
+    if (!this.possible) return;
+    const lines = this.textarea.value.split("\n").map((line) => line.trim()).filter(Boolean);
+    try {
+      const answer = await api(`/games/${this.game.id}/orders`, {method: "PUT", token: this.game.token, body: this.body({orders: lines})});
+      this.showResults(answer.orders);
+      const kept = answer.orders.filter((o) => o.status === "accepted").map((o) => o.order);
+      const refused = answer.orders.filter((o) => o.status !== "accepted").map((o) => o.text);
+      this.dirty = false;
+      this.stored(kept, answer.orders);
+      if (refused.length) {
+        this.textarea.value = [...kept, ...refused].join("\n");
+        this.dirty = true;
+      }
+    } catch (error) {
+      this.refused(error);
+    }
+  }
+
+  stored(current, results) {
+    this.possible.submitted = current;
+    this.possible.lacking = this.possible.menu
+      .filter((g) => g.kind === "unit" && !g.orders.some((o) => current.includes(o.text))).map((g) => g.key);
+    this.hasSubmitted = true;
+    if (!this.dirty) {
+      this.textarea.value = current.join("\n");
+    } else {
+      for (const result of results.filter((r) => r.status === "accepted")) {
+        const unit = result.structured?.unit;
+        const lines = this.textarea.value.split("\n").filter((line) => !unit || !line.trim().toUpperCase().startsWith(`${unit.toUpperCase()} `));
+        this.textarea.value = [...lines.filter(Boolean), result.order].join("\n");
+      }
+    }
+    const refused = results.filter((r) => r.status !== "accepted").length;
+    this.status.textContent = `${current.length} order${current.length === 1 ? "" : "s"} stored`
+      + (refused ? `; ${refused} refused.` : ".");
+    document.getElementById("ready").checked = false;  // a new submission clears the ready flag
+    this.render();
+    this.game.ordersChanged();
+  }
+
+  showResults(results) {
+    const list = document.getElementById("order-results");
+    list.replaceChildren(...results.map((r) => r.status === "accepted"
+      ? element("li", {class: "accepted"}, element("span", {class: "mark", "aria-hidden": "true", text: "✓"}),
+        `${r.text}`, r.order !== r.text ? element("span", {class: "muted", text: ` → ${r.order}`}) : null, " accepted")
+      : element("li", {class: "rejected"}, element("span", {class: "mark", "aria-hidden": "true", text: "✗"}),
+        `${r.text} refused: ${r.reason}`)));
+  }
+
+  refused(error) {
+    if (error instanceof ApiError && error.code === "orders_rejected" && Array.isArray(error.details)) {
+      this.showResults(error.details);
+      this.status.textContent = "No order was accepted; nothing was stored.";
+      return;
+    }
+    this.status.textContent = `Refused: ${error.message}`;
+  }
+
+  async setReady(ready) {
+    if (!this.possible) return;
+    try {
+      await api(`/games/${this.game.id}/ready`, {method: ready ? "POST" : "DELETE", token: this.game.token,
+        body: {phase: this.possible.phase, power: this.possible.power}});
+      this.status.textContent = ready ? "Marked ready." : "No longer ready.";
+    } catch (error) {
+      document.getElementById("ready").checked = !ready;
+      this.status.textContent = `Refused: ${error.message}`;
+    }
+  }
+}

@@ -1,0 +1,63 @@
+// A resolved phase's orders and results, as the viewer's history shows them (docs/api.md,
+// "Views"): every order in the standard and Dirigible games, one's own in Tale of Ekonia.
+import {describe, element, phaseName, powerName} from "./api.js";
+
+const RESULT_WORDS = {succeeds: "succeeds", ok: "done", fails: "fails", failed: "failed", invalid: "invalid"};
+
+function entryFor(view, shown) {
+  if (shown) return view.history.find((entry) => entry.phase === shown) || null;
+  return view.history[view.history.length - 1] || null;
+}
+
+export function showResults(view, shown) {
+  const panel = document.getElementById("results-panel");
+  const entry = entryFor(view, shown);
+  panel.hidden = !entry;
+  if (!entry) return;
+  document.getElementById("results-title").textContent = `Results: ${phaseName(entry.phase)}`;
+  const blocks = Object.entries(entry.orders || {}).filter(([, list]) => list.length).sort().map(([power, list]) =>
+    element("div", {class: "result-block"},
+      element("h3", {text: powerName(power)}),
+      element("ul", {class: "result-list"}, list.map((o) => element("li", {class: `result ${o.result}`},
+        element("span", {class: "order", text: o.order}),
+        element("span", {class: "outcome", text: RESULT_WORDS[o.result] || o.result || ""}),
+        o.reason ? element("span", {class: "reason muted", text: o.reason}) : null)))));
+  if (!blocks.length) blocks.push(element("p", {class: "muted", text: "No order was given."}));
+  const dislodged = (entry.dislodged || []).map((d) =>
+    element("li", {text: `${powerName(d.power)} ${d.unit} dislodged from ${d.attacker_from}: ${d.retreats?.length ? `may retreat to ${d.retreats.join(", ")}` : "no retreat"}`}));
+  if (dislodged.length) blocks.push(element("h3", {text: "Dislodged"}), element("ul", {}, dislodged));
+  blocks.push(...battleReports(entry.details));
+  if (!shown) {
+    blocks.unshift(element("button", {type: "button", class: "secondary", "data-phase": entry.phase,
+      id: "results-on-board", text: "Show these results on the board"}));
+  }
+  document.getElementById("results").replaceChildren(...blocks);
+}
+
+/** Tale of Ekonia's reports of the turn (its history's ``details``, as the policy shows them
+ *  to this state: docs/rules/ekonia.md): battles, missions, spending, events. */
+function battleReports(details) {
+  if (!details || typeof details !== "object") return [];
+  const out = [];
+  for (const battle of details.battles || []) {
+    const sides = (battle.sides || []).map((side) =>
+      `${(side.powers || []).map(powerName).join(" and ") || "privateers"}${side.role ? ` (${side.role})` : ""}`
+      + `${side.roll !== undefined ? `, roll ${side.roll}` : ""}${side.total !== undefined ? `, total ${side.total}` : ""}`
+      + `${side.outcome ? `: ${side.outcome}` : ""}`);
+    const winner = battle.winner?.length ? ` Won by ${battle.winner.map(powerName).join(" and ")}.` : "";
+    out.push(element("li", {text: `Battle at ${battle.territory}: ${sides.join("; ") || "fought by others"}.${winner}`}));
+  }
+  for (const mission of details.missions || []) {
+    const result = mission.success ? "succeeded" : "failed";
+    out.push(element("li", {text: `Mission ${mission.mission} on ${mission.target} by ${powerName(mission.power)} ${result}`
+      + (mission.found !== undefined ? `: ${describe(mission.found)}` : "")}));
+  }
+  const spending = Object.entries(details.spending || {}).map(([power, spent]) => `${powerName(power)} ${spent.total ?? describe(spent)}`);
+  if (spending.length) out.push(element("li", {text: `Gold spent: ${spending.join(", ")}`}));
+  for (const [key, value] of Object.entries(details)) {
+    if (["battles", "missions", "spending", "rolls", "ledgers"].includes(key) || value === null) continue;
+    if (typeof value === "object" && !Object.keys(value).length) continue;
+    out.push(element("li", {text: `${key.replaceAll("_", " ")}: ${describe(value)}`}));
+  }
+  return out.length ? [element("h3", {text: "Reports"}), element("ul", {class: "reports"}, out)] : [];
+}

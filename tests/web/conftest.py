@@ -1,0 +1,53 @@
+"""The web client's browser tests (docs/web.md): one Chromium for the module, a context per
+player, a real ``entente serve`` per test."""
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.utils.served import entente_serve
+
+CHROMIUM = Path("/usr/bin/chromium")
+# The flags this machine's closed network needs: nothing is fetched from anywhere else.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+SHOTS = os.environ.get("ENTENTE_WEB_SHOTS")  # a folder to copy the screenshots into, to look at
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    if not CHROMIUM.exists():
+        reason = f"Debian's chromium is not installed at {CHROMIUM} (apt-get install -y chromium; .ci/run does)"
+        if os.environ.get("ENTENTE_REQUIRE_POSTGRES") == "1":  # CI, which installs chromium with PostgreSQL
+            pytest.fail(reason)
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def served(postgres_url: str) -> Iterator[str]:
+    with entente_serve(postgres_url) as base_url:
+        yield base_url
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Iterator[Path]:
+    """Where the screenshots go: the test's folder, and a copy in ENTENTE_WEB_SHOTS when set."""
+    folder = tmp_path / "shots"
+    folder.mkdir()
+    yield folder
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        for shot in folder.iterdir():
+            shutil.copy(shot, Path(SHOTS) / shot.name)
