@@ -188,6 +188,18 @@ def test_dockerfile_default_command_exists():
     assert exposed == ports
 
 
+def test_dockerfile_builds_from_what_the_install_needs():
+    """The build stage copies every file ``pip install .`` reads (setup.py compiles the engine)
+    and nothing that does not exist; the image installs the wheel that stage built."""
+    text = (ROOT / "deploy" / "Dockerfile").read_text()
+    copied = [line.split()[1:-1] for line in text.splitlines() if line.startswith("COPY ") and "--from" not in line]
+    sources = {name for names in copied for name in names}
+    assert {"pyproject.toml", "setup.py", "README.md", "shared", "services"} <= sources
+    assert all((ROOT / name).exists() for name in sources), sources
+    assert re.search(r"^RUN pip wheel .* \.$", text, re.M)
+    assert re.search(r"^COPY --from=build /wheels /wheels$", text, re.M)
+
+
 def kubernetes_container(name: str) -> tuple[list[dict], dict]:
     documents = load_yaml_documents(ROOT / "deploy" / "k8s" / f"{name}.yaml")
     deployment = next(d for d in documents if d["kind"] == "Deployment")
