@@ -32,6 +32,10 @@ OPERATOR_TOKEN = "operator-token-for-the-logs-test-0123456789"
 TURNS = 7  # espionage on turns 3, 5 and 6
 ENTENTE = str(Path(sys.executable).parent / "entente")
 
+# the provider's id of the player: a secret, long like a Discord id (a short one would turn up by
+# chance in timestamps and durations)
+PROVIDER_USER_ID = "830274519263748102"
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -64,7 +68,7 @@ def provider() -> Iterator[tuple[LocalProvider, str]]:
 def test_the_logs_of_an_ekonia_game_with_espionage_keep_its_secrets(
         tmp_path: Path, provider: tuple[LocalProvider, str]) -> None:
     local, provider_url = provider
-    local.add_user("4401", "zanzibar_quill", "Zanzibar Quillfeather")
+    local.add_user(PROVIDER_USER_ID, "zanzibar_quill", "Zanzibar Quillfeather")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     environment = {
@@ -79,7 +83,7 @@ def test_the_logs_of_an_ekonia_game_with_espionage_keep_its_secrets(
     with open(log_path, "wb") as log:
         server = subprocess.Popen([ENTENTE, "serve", "--port", str(port)], stdin=subprocess.DEVNULL, stdout=log,
                                   stderr=subprocess.STDOUT, env=environment, cwd=tmp_path)
-    secrets: set[str] = {OPERATOR_TOKEN, "zanzibar_quill", "Zanzibar Quillfeather", "4401"}
+    secrets: set[str] = {OPERATOR_TOKEN, "zanzibar_quill", "Zanzibar Quillfeather", PROVIDER_USER_ID}
     sent = 0
     try:
         with httpx.Client(base_url=base, timeout=30) as client:
@@ -92,7 +96,7 @@ def test_the_logs_of_an_ekonia_game_with_espionage_keep_its_secrets(
             # the account signs in: the provider's code and the session token are secrets too
             with httpx.Client(base_url=base, timeout=30) as browser, httpx.Client(timeout=30) as outside:
                 login = browser.get("/auth/login")
-                back = outside.get(f"{login.headers['location']}&user=4401")
+                back = outside.get(f"{login.headers['location']}&user={PROVIDER_USER_ID}")
                 callback = urlsplit(back.headers["location"])
                 secrets.update(value for part in callback.query.split("&") for value in part.split("=")[1:])
                 signed_in = browser.get(f"{callback.path}?{callback.query}")
