@@ -299,6 +299,7 @@ class Connections:
         self._connect = connect
         self._idle: list[aiosqlite.Connection] = []
         self._lent: set[aiosqlite.Connection] = set()
+        self._closing: set[aiosqlite.Connection] = set()
         self._slots = asyncio.Semaphore(size)
         self._closed = False
 
@@ -320,7 +321,7 @@ class Connections:
             if reusable and not self._closed:
                 self._idle.append(connection)
             else:
-                await connection.close()
+                await self._close(connection)
         finally:
             self._slots.release()
 
@@ -329,7 +330,19 @@ class Connections:
         idle, self._idle = self._idle, []
         lent, self._lent = list(self._lent), set()
         for connection in idle + lent:
+            await self._close(connection)
+
+    async def _close(self, connection: aiosqlite.Connection) -> None:
+        """Close a connection once: aiosqlite's ``close`` run twice at the same time (the store
+        closing a lent connection while its holder gives it back) stops the thread twice and
+        waits for ever on the second stop."""
+        if connection in self._closing:
+            return
+        self._closing.add(connection)
+        try:
             await connection.close()
+        finally:
+            self._closing.discard(connection)
 
 
 def sqlite_target(url: str) -> tuple[str, bool, bool]:

@@ -82,3 +82,20 @@ async def test_close_closes_a_connection_still_lent_to_a_transaction(tmp_path: P
         async with store.reading() as tx:
             await tx.read_stream("game-x")
 
+
+
+
+async def test_closing_while_the_holder_gives_its_connection_back_ends(tmp_path: Path) -> None:
+    """The store closes a lent connection at the moment its holder gives it back: the connection
+    is closed once and both finish (aiosqlite closing one connection twice at once waits for
+    ever). The pool is driven directly, to make the two meet every time."""
+    before = connection_threads()
+    store = await open_store(f"sqlite:///{tmp_path / 'race.db'}")
+    pool = store._connections  # type: ignore[attr-defined]
+    connection = await pool.acquire()
+    await asyncio.wait_for(asyncio.gather(store.close(), pool.release(connection, reusable=False)), 20)
+    for _ in range(100):
+        if not connection_threads() - before:
+            break
+        await asyncio.sleep(0.01)
+    assert not connection_threads() - before, "a connection thread outlived the store"
