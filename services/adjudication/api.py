@@ -123,12 +123,13 @@ class PossibleOrders(BaseModel):
     adjustment: int = Field(0, description="adjustment phases: builds allowed (positive) or removals owed (negative)")
 
 
-async def _resolve_if_complete(store: EventStore, game_id: str, phase: str, now: datetime) -> bool:
+async def _resolve_if_complete(store: EventStore, game_id: str, phase: str, now: datetime,
+                               state: GameState | None = None) -> bool:
     """Early resolution after a stored submission or ready flag. The caller's own write has
     committed already, so a failure here must not turn into an error for it: the clock worker
     resolves the phase at its deadline anyway."""
     try:
-        return await service.resolve_if_complete(store, game_id, phase, now)
+        return await service.resolve_if_complete(store, game_id, phase, now, state)
     except Exception:  # logged, never the caller's problem
         log.exception("early resolution of %s %s failed; the clock will resolve it", game_id, phase)
         return False
@@ -146,8 +147,8 @@ async def submit_orders(game: CurrentGame, caller: CurrentPlayer, body: SubmitOr
     # 409 wrong_phase, never orders silently stored for the next phase
     submission = await service.submit_orders(
         store, game.game_id, caller.player_id, body.orders, body.phase or game.phase,
-        request_metadata(request, "player", caller.player_id), power=body.power, now=now)
-    resolved = await _resolve_if_complete(store, game.game_id, submission.phase, now)
+        request_metadata(request, "player", caller.player_id), power=body.power, now=now, state=game)
+    resolved = await _resolve_if_complete(store, game.game_id, submission.phase, now, submission.state)
     return {"phase": submission.phase, "power": submission.power, "resolved": resolved,
             **_feedback(game, submission.phase, submission.power, submission.checks)}
 

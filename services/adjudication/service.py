@@ -48,10 +48,11 @@ from shared.game.repository import game_row, read_game, read_state
 from shared.game.state import GameState, apply
 from shared.game.submissions import PowerSubmission, latest_submissions, submitted_orders
 from shared.rules.variants import Opening, OrderCheck, PhaseOutcome, Variant, get_variant
-from shared.store import ConcurrencyError, EventStore, Transaction
+from shared.store import ConcurrencyError, EventStore, GameNotFound, NewEvent, Transaction
 
 MAX_CHAINED_PHASES = 8  # phases resolved in one go when nobody has anything to do in them
 log = logging.getLogger("entente.adjudication")
+SUBMIT_ATTEMPTS = 3  # a PUT decided again after the game moved on under it
 PATCH_ATTEMPTS = 3  # a change of one power's orders read again after another change won the race
 
 
@@ -131,6 +132,7 @@ class Submission:
     phase: str
     power: str
     checks: list[OrderCheck]
+    state: GameState  # the game as the orders were checked against (current when they were stored)
 
 
 def _now(now: datetime | None) -> datetime:
@@ -150,22 +152,52 @@ async def _acting_power(tx: Transaction, game_id: str, player_id: str, power: st
 
 async def submit_orders(store: EventStore, game_id: str, player_id: str, texts: Sequence[str],
                         phase: str | None = None, metadata: dict | None = None, *,
-                        power: str | None = None, now: datetime | None = None) -> Submission:
-    async with store.transaction(game_id, lock="share") as tx:
-        state, acting = await _acting_power(tx, game_id, player_id, power, phase, _now(now))
-        checks = check_orders(state, acting, texts)
-        accepted = [c.order for c in checks if c.accepted and c.order]
-        if texts and not accepted:
-            raise Unprocessable("no order of this submission was accepted; nothing was stored",
-                                code="orders_rejected", where="body.orders",
-                                details=[c.as_json() for c in checks])
-        event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=accepted)
-        await tx.append_on_commit(orders_stream(game_id, event.phase, acting), [to_new_event(event, metadata)],
-                                  expected_version=None)
+                        power: str | None = None, now: datetime | None = None,
+                        state: GameState | None = None) -> Submission:
+    """Check and store one power's orders, deciding from ``state`` (the game as the caller
+    read it; read here when not given). The append is one checked write (the store's
+    ``append_if_current``): under the game's share lock, only if the game's stream is still at
+    the version decided from; when it has moved on (another worker's join, a resolution), the
+    game is read again and the orders checked again, a few times at most (then 409
+    concurrent_update). docs/architecture.md, "Performance"."""
+    now = _now(now)
+    found = state
+    for _ in range(SUBMIT_ATTEMPTS):
+        if found is None:
+            found = await read_game(store, game_id)
+            if found is None:
+                raise GameNotFound(game_id)
+        submission, event = _checked_submission(found, player_id, texts, phase, now, metadata, power)
+        stored = await store.append_if_current(game_id, game_stream(game_id), found.version,
+                                               orders_stream(game_id, submission.phase, submission.power), event)
+        if stored.appended:
+            _count_submission(found, submission.checks)
+            return submission
+        version, found = found.version, None  # the game moved on: read it again and decide again
+    raise ConcurrencyError(game_stream(game_id), version, None)
+
+
+def _checked_submission(state: GameState, player_id: str, texts: Sequence[str], phase: str | None, now: datetime,
+                        metadata: dict | None, power: str | None) -> tuple[Submission, NewEvent]:
+    """The checks of a PUT and the event that stores its accepted orders (422 when none is)."""
+    require_open_phase(state, now, phase)
+    acting = choose_power(state, player_id, power)
+    require_must_act(state, acting)
+    checks = check_orders(state, acting, texts)
+    accepted = [c.order for c in checks if c.accepted and c.order]
+    if texts and not accepted:
+        raise Unprocessable("no order of this submission was accepted; nothing was stored",
+                            code="orders_rejected", where="body.orders",
+                            details=[c.as_json() for c in checks])
+    event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=accepted)
+    return Submission(event.phase, acting, checks, state), to_new_event(event, metadata)
+
+
+def _count_submission(state: GameState, checks: list[OrderCheck]) -> None:
+    accepted = sum(1 for c in checks if c.accepted and c.order)
     metrics.ORDER_SUBMISSIONS.labels(state.variant).inc()
-    metrics.ORDERS.labels(state.variant, "accepted").inc(len(accepted))
-    metrics.ORDERS.labels(state.variant, "rejected").inc(len(checks) - len(accepted))
-    return Submission(event.phase, acting, checks)
+    metrics.ORDERS.labels(state.variant, "accepted").inc(accepted)
+    metrics.ORDERS.labels(state.variant, "rejected").inc(len(checks) - accepted)
 
 
 @dataclass(frozen=True)
@@ -274,10 +306,12 @@ async def current_orders(store: EventStore, game_id: str, phase: str) -> dict[st
     return submitted_orders(await phase_submissions(store, game_id, phase))
 
 
-async def resolve_if_complete(store: EventStore, game_id: str, phase: str, now: datetime) -> bool:
-    """Resolve ``phase`` now if nobody is waited for any more (early resolution); whether it was."""
+async def resolve_if_complete(store: EventStore, game_id: str, phase: str, now: datetime,
+                              state: GameState | None = None) -> bool:
+    """Resolve ``phase`` now if nobody is waited for any more (early resolution); whether it
+    was. ``state``: the game as a write just committed it (read here when not given)."""
     # a cheap look first, outside any transaction: most submissions are not the last
-    state = await read_game(store, game_id)
+    state = state or await read_game(store, game_id)
     if state is None or state.phase != phase or state.deadline_passed(now) or waiting_for(
             state, await phase_submissions(store, game_id, phase)):
         return False

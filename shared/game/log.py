@@ -4,6 +4,7 @@ and replay all read it here.
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from shared.events import Event, from_recorded, game_stream, orders_prefix
@@ -78,6 +79,38 @@ async def read_log_at(reader: EventStore | Transaction, game_id: str,
     return GameLog(log.game, await _order_records(reader, game_id, state.phase, up_to)), state
 
 
+SUBMISSIONS_KEY = "game.phase_submissions"
+SUBMISSIONS_KEPT = 4_096  # (game, phase) pairs per store and process, the least recently used dropped first
+
+
+@dataclass(frozen=True, slots=True)
+class _Folded:
+    submissions: dict[str, PowerSubmission]  # shared with every reader: never changed
+    position: int  # the last position of the phase's order streams folded in
+
+
+def _folded(store: EventStore) -> OrderedDict[tuple[str, str], _Folded]:
+    entries: OrderedDict[tuple[str, str], _Folded] = store.memo.setdefault(SUBMISSIONS_KEY, OrderedDict())
+    return entries
+
+
 async def phase_submissions(reader: EventStore | Transaction, game_id: str, phase: str) -> dict[str, PowerSubmission]:
-    """Each power's latest orders and ready flag in ``phase``, read from its order streams."""
-    return latest_submissions(from_recorded(r) for r in await _order_records(reader, game_id, phase, None))
+    """Each power's latest orders and ready flag in ``phase``, read from its order streams
+    through a per-process cache: only the events after the last position folded are read
+    (positions become visible in commit order), so the cost does not grow with the
+    submissions the phase already holds. The dict is shared: read it, never change it."""
+    store = reader if isinstance(reader, EventStore) else reader.store
+    entries, key = _folded(store), (game_id, phase)
+    entry = entries.get(key) or _Folded({}, 0)
+    streams = await reader.read_streams(orders_prefix(game_id, phase), entry.position)
+    records = sorted((record for stream_id, records in streams.items() if is_order_stream_of(stream_id, game_id)
+                      for record in records), key=lambda record: record.position)
+    if records:
+        entry = _Folded(latest_submissions((from_recorded(r) for r in records), onto=entry.submissions),
+                        records[-1].position)
+    if isinstance(reader, EventStore) or not reader.appended:
+        entries[key] = entry
+        entries.move_to_end(key)
+        while len(entries) > SUBMISSIONS_KEPT:
+            entries.popitem(last=False)
+    return entry.submissions
