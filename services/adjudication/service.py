@@ -43,7 +43,7 @@ from shared.events import (
 )
 from shared.game import deadlines
 from shared.game.guards import choose_power, require_must_act, require_open_phase, require_playing
-from shared.game.log import phase_submissions
+from shared.game.log import PhaseSubmissions, phase_submissions
 from shared.game.repository import game_row, read_game, read_state
 from shared.game.state import GameState, apply
 from shared.game.submissions import PowerSubmission, latest_submissions, submitted_orders
@@ -133,6 +133,7 @@ class Submission:
     power: str
     checks: list[OrderCheck]
     state: GameState  # the game as the orders were checked against (current when they were stored)
+    submissions: Mapping[str, PowerSubmission] | None = None  # the phase's, these orders among them
 
 
 def _now(now: datetime | None) -> datetime:
@@ -168,11 +169,13 @@ async def submit_orders(store: EventStore, game_id: str, player_id: str, texts: 
             if found is None:
                 raise GameNotFound(game_id)
         submission, event = _checked_submission(found, player_id, texts, phase, now, metadata, power)
+        folded = PhaseSubmissions(store, game_id, submission.phase)
         stored = await store.append_if_current(game_id, game_stream(game_id), found.version,
-                                               orders_stream(game_id, submission.phase, submission.power), event)
+                                               orders_stream(game_id, submission.phase, submission.power), event,
+                                               watch_prefix=folded.prefix, watch_after=folded.after)
         if stored.appended:
             _count_submission(found, submission.checks)
-            return submission
+            return replace(submission, submissions=folded.advanced(stored.watched))
         version, found = found.version, None  # the game moved on: read it again and decide again
     raise ConcurrencyError(game_stream(game_id), version, None)
 
@@ -307,13 +310,16 @@ async def current_orders(store: EventStore, game_id: str, phase: str) -> dict[st
 
 
 async def resolve_if_complete(store: EventStore, game_id: str, phase: str, now: datetime,
-                              state: GameState | None = None) -> bool:
+                              state: GameState | None = None,
+                              submissions: Mapping[str, PowerSubmission] | None = None) -> bool:
     """Resolve ``phase`` now if nobody is waited for any more (early resolution); whether it
-    was. ``state``: the game as a write just committed it (read here when not given)."""
+    was. ``state`` and ``submissions``: the game and the phase's submissions as a write just
+    committed them (read here when not given)."""
     # a cheap look first, outside any transaction: most submissions are not the last
     state = state or await read_game(store, game_id)
-    if state is None or state.phase != phase or state.deadline_passed(now) or waiting_for(
-            state, await phase_submissions(store, game_id, phase)):
+    if state is None or state.phase != phase or state.deadline_passed(now):
+        return False
+    if waiting_for(state, submissions if submissions is not None else await phase_submissions(store, game_id, phase)):
         return False
     locked = time.perf_counter()
     async with store.transaction(game_id, lock="exclusive") as tx:

@@ -5,6 +5,7 @@ and replay all read it here.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from shared.events import Event, from_recorded, game_stream, orders_prefix
@@ -94,23 +95,46 @@ def _folded(store: EventStore) -> OrderedDict[tuple[str, str], _Folded]:
     return entries
 
 
+class PhaseSubmissions:
+    """One phase's submissions as this process last folded them, and the position of the last
+    order event folded in: ``after`` is what a read of the events since needs, ``advanced``
+    the submissions once those events are folded in (and remembered for the next reader)."""
+
+    def __init__(self, reader: EventStore | Transaction, game_id: str, phase: str) -> None:
+        self.store = reader if isinstance(reader, EventStore) else reader.store
+        self.cacheable = isinstance(reader, EventStore) or not reader.appended
+        self.game_id, self.phase, self.prefix = game_id, phase, orders_prefix(game_id, phase)
+        self._entry = _folded(self.store).get((game_id, phase)) or _Folded({}, 0)
+
+    @property
+    def after(self) -> int:
+        return self._entry.position
+
+    def advanced(self, records: Iterable[RecordedEvent]) -> dict[str, PowerSubmission]:
+        """The submissions after ``records`` (every order event of the phase after ``after``
+        up to some position, as the store gave them)."""
+        mine = sorted((r for r in records if is_order_stream_of(r.stream_id, self.game_id)
+                       and r.stream_id.startswith(self.prefix)), key=lambda record: record.position)
+        entry = self._entry
+        if mine:
+            entry = _Folded(latest_submissions((from_recorded(r) for r in mine), onto=entry.submissions),
+                            mine[-1].position)
+        if self.cacheable:
+            entries, key = _folded(self.store), (self.game_id, self.phase)
+            current = entries.get(key)
+            if current is None or current.position <= entry.position:
+                entries[key] = entry
+            entries.move_to_end(key)
+            while len(entries) > SUBMISSIONS_KEPT:
+                entries.popitem(last=False)
+        return entry.submissions
+
+
 async def phase_submissions(reader: EventStore | Transaction, game_id: str, phase: str) -> dict[str, PowerSubmission]:
     """Each power's latest orders and ready flag in ``phase``, read from its order streams
     through a per-process cache: only the events after the last position folded are read
     (positions become visible in commit order), so the cost does not grow with the
     submissions the phase already holds. The dict is shared: read it, never change it."""
-    store = reader if isinstance(reader, EventStore) else reader.store
-    entries, key = _folded(store), (game_id, phase)
-    entry = entries.get(key) or _Folded({}, 0)
-    streams = await reader.read_streams(orders_prefix(game_id, phase), entry.position)
-    records = sorted((record for stream_id, records in streams.items() if is_order_stream_of(stream_id, game_id)
-                      for record in records), key=lambda record: record.position)
-    if records:
-        entry = _Folded(latest_submissions((from_recorded(r) for r in records), onto=entry.submissions),
-                        records[-1].position)
-    if isinstance(reader, EventStore) or not reader.appended:
-        entries[key] = entry
-        entries.move_to_end(key)
-        while len(entries) > SUBMISSIONS_KEPT:
-            entries.popitem(last=False)
-    return entry.submissions
+    folded = PhaseSubmissions(reader, game_id, phase)
+    streams = await reader.read_streams(folded.prefix, folded.after)
+    return folded.advanced(record for records in streams.values() for record in records)

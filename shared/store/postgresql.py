@@ -80,8 +80,8 @@ INSERT_EVENTS = (
     "ORDER BY batch.n RETURNING position, version"
 )
 
-APPEND_IF_CURRENT = "SELECT * FROM entente_append_if_current($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, " \
-    "$11, $12, $13)"
+APPEND_IF_CURRENT = ("SELECT appended.* FROM entente_append_if_current($1, $2, $3, $4, $5, $6, $7, $8::jsonb, "
+                     "$9::jsonb, $10, $11, $12, $13, $14, $15, $16) AS appended ORDER BY appended.out_position")
 
 _GAME_COLUMNS = "game_id, variant, name, status, phase, deadline, summary, updated_at"
 GET_GAME = f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = $1"
@@ -423,22 +423,27 @@ class PostgresStore(EventStore):
             await self._pool.release(connection)
 
     async def _append_if_current(self, game_id: str, guard_stream: str, guard_version: int, stream_id: str,
-                                 event: NewEvent, expected_version: int | None) -> GuardedAppend:
+                                 event: NewEvent, expected_version: int | None, watch_prefix: str | None,
+                                 watch_after: int) -> GuardedAppend:
         recorded_at = as_utc(event.recorded_at) if event.recorded_at else utc_now()
+        watch_to = None if watch_prefix is None else watch_prefix + PREFIX_END
         async with self._pool.acquire(timeout=CONNECTION_WAIT_SECONDS) as connection:
             try:
-                found, guard, version, position = await connection.fetchrow(
+                rows = await connection.fetch(
                     APPEND_IF_CURRENT, game_id, guard_stream, guard_version, stream_id, expected_version, event.type,
                     event.schema_version, dumps(event.data), dumps(event.metadata), recorded_at, POSITION_LOCK_KEY,
-                    STREAM_LOCK_CLASS, CHANNEL)
+                    STREAM_LOCK_CLASS, CHANNEL, watch_prefix, watch_to, watch_after)
             except UniqueViolationError:
                 # only with an expected version (else the stream lock makes appenders take turns)
                 raise ConcurrencyError(stream_id, expected_version, await self.stream_version(stream_id)) from None
+        found, guard, version, position = rows[0][:4]
         if not found:
             raise GameNotFound(game_id)
         if position is None and guard == guard_version:
             raise ConcurrencyError(stream_id, expected_version, version)
-        return GuardedAppend(guard, position)
+        watched = tuple(recorded(row[4:]) for row in rows
+                        if row[4] is not None and watch_prefix is not None and row[5].startswith(watch_prefix))
+        return GuardedAppend(guard, position, watched)
 
     async def create_schema(self) -> None:
         """Under ``pg_advisory_xact_lock(SCHEMA_LOCK_KEY)`` (which ``entente migrate`` takes too),

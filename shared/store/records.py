@@ -35,11 +35,13 @@ class RecordedEvent:
 
 @dataclass(frozen=True, slots=True)
 class GuardedAppend:
-    """What ``append_if_current`` found: the guard stream's version, and the position of the
-    event appended (None: nothing was written, the guard stream had moved on)."""
+    """What ``append_if_current`` found: the guard stream's version, the position of the
+    event appended (None: nothing was written, the guard stream had moved on), and the watched
+    streams' events after the position given, in position order (the one appended among them)."""
 
     guard_version: int
     position: int | None
+    watched: tuple[RecordedEvent, ...] = ()
 
     @property
     def appended(self) -> bool:

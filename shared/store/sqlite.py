@@ -398,7 +398,8 @@ class SQLiteStore(EventStore):
             await self._connections.release(connection, reusable=reusable)
 
     async def _append_if_current(self, game_id: str, guard_stream: str, guard_version: int, stream_id: str,
-                                 event: NewEvent, expected_version: int | None) -> GuardedAppend:
+                                 event: NewEvent, expected_version: int | None, watch_prefix: str | None,
+                                 watch_after: int) -> GuardedAppend:
         recorded_at = as_utc(event.recorded_at) if event.recorded_at else utc_now()
         async with self._session("statement") as tx:
             try:
@@ -408,7 +409,10 @@ class SQLiteStore(EventStore):
             except sqlite3.IntegrityError:
                 rows = []
             if rows:
-                return GuardedAppend(guard_version, int(rows[0][0]))
+                watched = [] if watch_prefix is None else sorted(
+                    (record for records in (await tx.read_streams(watch_prefix, watch_after)).values()
+                     for record in records), key=lambda record: record.position)
+                return GuardedAppend(guard_version, int(rows[0][0]), tuple(watched))
             found, guard, version = (await tx._run(GUARDED_FOUND, (game_id, guard_stream, stream_id)))[0]
         if not found:
             raise GameNotFound(game_id)

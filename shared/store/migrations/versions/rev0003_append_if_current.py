@@ -26,4 +26,4 @@ def upgrade() -> None:
 def downgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
         op.execute("DROP FUNCTION IF EXISTS entente_append_if_current(text, text, integer, text, integer, text, "
-                   "integer, jsonb, jsonb, timestamptz, bigint, integer, text)")
+                   "integer, jsonb, jsonb, timestamptz, bigint, integer, text, text, text, bigint)")
