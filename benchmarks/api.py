@@ -7,7 +7,7 @@
 
 Creates a fresh database on the PostgreSQL server (ENTENTE_BENCH_POSTGRES_URL, else
 ENTENTE_TEST_POSTGRES_URL, else postgresql://postgres@127.0.0.1:5432/test), or uses the one
-``--database`` names (its tables emptied first), or with ``--sqlite`` a fresh SQLite file in a
+``--database`` names (wiped first: its public schema is dropped), or with ``--sqlite`` a fresh SQLite file in a
 temporary folder (the embedded default; one worker, as SQLite has one writer), then starts
 ``entente serve --workers N`` on it on a free port of 127.0.0.1, and plays ``--games`` games at
 once, seven players each: create, join, start; then for ``--phases`` phases every power that
@@ -48,7 +48,6 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
-STORE_TABLES = ("events", "games", "notification_outbox", "projection_positions")
 DEFAULT_SERVER_URL = "postgresql://postgres@127.0.0.1:5432/test"
 HOST = "127.0.0.1"
 OPERATOR_TOKEN = "bench-" + secrets.token_hex(16)
@@ -323,13 +322,11 @@ async def fresh_database(server_url: str) -> AsyncIterator[str]:
 
 @asynccontextmanager
 async def emptied_database(url: str) -> AsyncIterator[str]:
-    """An existing PostgreSQL database, its store's tables emptied (created if missing)."""
+    """An existing PostgreSQL database, wiped: its ``public`` schema dropped and made again (so
+    that the server creates the store's schema afresh, at this code's revision)."""
     connection = await asyncpg.connect(asyncpg_dsn(url), timeout=10)
     try:
-        tables = await connection.fetch("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
-                                        "AND tablename = ANY($1::text[])", list(STORE_TABLES))
-        if tables:
-            await connection.execute(f"TRUNCATE {', '.join(row[0] for row in tables)} RESTART IDENTITY")
+        await connection.execute("DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public")
     finally:
         await connection.close()
     yield url
@@ -504,7 +501,8 @@ def main() -> int:
                         or os.environ.get("ENTENTE_TEST_POSTGRES_URL") or DEFAULT_SERVER_URL)
     parser.add_argument("--resubmit-seconds", type=float, default=0.0,
                         help="then every power but one per game resubmits orders for this long (PUT throughput)")
-    parser.add_argument("--database", help="an existing PostgreSQL database to use (its tables are emptied first)")
+    parser.add_argument("--database",
+                        help="an existing PostgreSQL database to use, wiped first (its public schema dropped)")
     parser.add_argument("--sqlite", action="store_true", help="a fresh SQLite file (the embedded default)")
     args = parser.parse_args()
     if not (1 <= args.games <= 500 and 1 <= args.phases <= 100 and 1 <= args.replay_phases <= 200):
