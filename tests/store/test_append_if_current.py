@@ -32,7 +32,8 @@ HOSTILE = [
 async def a_game(store: EventStore, events: int = 2) -> None:
     async with store.transaction() as tx:
         await tx.append(GAME_STREAM, [NewEvent("Numbered", {"n": n}) for n in range(events)], expected_version=0)
-        await tx.put_game(GameRow(GAME, "standard", "G", "active", "S1901M", None, {}, datetime(2026, 1, 1, tzinfo=UTC)))
+        await tx.put_game(GameRow(GAME, "standard", "G", "active", "S1901M", None, {},
+                                  datetime(2026, 1, 1, tzinfo=UTC)))
 
 
 async def test_the_event_is_appended_after_the_end_while_the_game_is_at_the_version_given(store: EventStore) -> None:
