@@ -354,6 +354,9 @@ async def answers(base: str) -> bool:
         connection.close()
 
 
+SERVER_PIDS: list[int] = []  # the running server's process id (its workers are its children)
+
+
 @asynccontextmanager
 async def running_server(url: str, workers: int, plain: bool) -> AsyncIterator[str]:
     port = free_port()
@@ -373,8 +376,11 @@ async def running_server(url: str, workers: int, plain: bool) -> AsyncIterator[s
                 raise RuntimeError("entente serve did not answer in time")
             await asyncio.sleep(0.2)
         await asyncio.sleep(1.0 if workers > 1 else 0.0)  # let every worker process come up
+        SERVER_PIDS.append(server.pid)
         yield base
     finally:
+        if server.pid in SERVER_PIDS:
+            SERVER_PIDS.remove(server.pid)
         server.terminate()
         try:
             server.wait(timeout=15)

@@ -81,17 +81,20 @@ async def read_log_at(reader: EventStore | Transaction, game_id: str,
 
 
 SUBMISSIONS_KEY = "game.phase_submissions"
-SUBMISSIONS_KEPT = 4_096  # (game, phase) pairs per store and process, the least recently used dropped first
+SUBMISSIONS_KEPT = 4_096  # games per store and process (one phase each), the least recently used dropped first
 
 
 @dataclass(frozen=True, slots=True)
 class _Folded:
+    phase: str
     submissions: dict[str, PowerSubmission]  # shared with every reader: never changed
     position: int  # the last position of the phase's order streams folded in
 
 
-def _folded(store: EventStore) -> OrderedDict[tuple[str, str], _Folded]:
-    entries: OrderedDict[tuple[str, str], _Folded] = store.memo.setdefault(SUBMISSIONS_KEY, OrderedDict())
+def _folded(store: EventStore) -> OrderedDict[str, _Folded]:
+    """By game: the submissions of the last phase read (a game's earlier phases are read
+    again from their start, which only past views and replays do)."""
+    entries: OrderedDict[str, _Folded] = store.memo.setdefault(SUBMISSIONS_KEY, OrderedDict())
     return entries
 
 
@@ -104,7 +107,8 @@ class PhaseSubmissions:
         self.store = reader if isinstance(reader, EventStore) else reader.store
         self.cacheable = isinstance(reader, EventStore) or not reader.appended
         self.game_id, self.phase, self.prefix = game_id, phase, orders_prefix(game_id, phase)
-        self._entry = _folded(self.store).get((game_id, phase)) or _Folded({}, 0)
+        found = _folded(self.store).get(game_id)
+        self._entry = found if found is not None and found.phase == phase else _Folded(phase, {}, 0)
 
     @property
     def after(self) -> int:
@@ -117,12 +121,12 @@ class PhaseSubmissions:
                        and r.stream_id.startswith(self.prefix)), key=lambda record: record.position)
         entry = self._entry
         if mine:
-            entry = _Folded(latest_submissions((from_recorded(r) for r in mine), onto=entry.submissions),
+            entry = _Folded(self.phase, latest_submissions((from_recorded(r) for r in mine), onto=entry.submissions),
                             mine[-1].position)
         if self.cacheable:
-            entries, key = _folded(self.store), (self.game_id, self.phase)
+            entries, key = _folded(self.store), self.game_id
             current = entries.get(key)
-            if current is None or current.position <= entry.position:
+            if current is None or current.phase != self.phase or current.position <= entry.position:
                 entries[key] = entry
             entries.move_to_end(key)
             while len(entries) > SUBMISSIONS_KEPT:

@@ -38,7 +38,7 @@ from shared.store import EventStore, GameRow, RecordedEvent, Transaction
 from .state import GameState, fold
 
 CAPACITY = 2_000  # games per store and process at most
-CAPACITY_BYTES = 96 * 2**20  # the estimated memory of the cached states per store and process
+CAPACITY_BYTES = 64 * 2**20  # the estimated memory of the cached states per store and process (by default)
 MEMORY_PER_JSON_BYTE = 4  # a folded state's memory / its events' JSON size (measured: docs/architecture.md)
 MEMO_KEY = "game.states"
 
@@ -56,6 +56,7 @@ class Cache:
 
     entries: OrderedDict[str, Entry] = field(default_factory=OrderedDict)
     weight: int = 0
+    capacity: int = CAPACITY_BYTES
 
     def get(self, game_id: str) -> Entry | None:
         return self.entries.get(game_id)
@@ -74,7 +75,7 @@ class Cache:
             self.entries[game_id] = entry
             self.weight += entry.weight
         self.entries.move_to_end(game_id)
-        while len(self.entries) > 1 and (len(self.entries) > CAPACITY or self.weight > CAPACITY_BYTES):
+        while len(self.entries) > 1 and (len(self.entries) > CAPACITY or self.weight > self.capacity):
             _, oldest = self.entries.popitem(last=False)
             self.weight -= oldest.weight
 
@@ -82,6 +83,12 @@ class Cache:
 def weight_of(records: Iterable[RecordedEvent]) -> int:
     """The estimated memory the events take once folded into a state."""
     return MEMORY_PER_JSON_BYTE * sum(len(orjson.dumps(record.data)) for record in records)
+
+
+def bound_state_cache(store: EventStore, capacity: int) -> None:
+    """Bound the store's cache of game states to ``capacity`` estimated bytes (the app's
+    ``state_cache_mib`` setting)."""
+    _cache(store).capacity = capacity
 
 
 def _cache(store: EventStore) -> Cache:
