@@ -186,12 +186,12 @@ async def patch_orders(game: CurrentGame, caller: CurrentPlayer, body: PatchOrde
 
 
 async def _ready(game, caller, body: ReadyRequest | None, store, request: Request, now, ready: bool) -> dict:
-    phase, power = await service.set_ready(
+    readied = await service.set_ready(
         store, game.game_id, str(caller.player_id), ready, power=body.power if body else None,
         phase=(body.phase if body else None) or game.phase,
-        metadata=request_metadata(request, "player", caller.player_id), now=now)
-    resolved = await _resolve_if_complete(store, game.game_id, phase, now)
-    return {"phase": phase, "power": power, "ready": ready, "resolved": resolved}
+        metadata=request_metadata(request, "player", caller.player_id), now=now, state=game)
+    resolved = await _resolve_if_complete(store, game.game_id, readied.phase, now, readied.state, readied.submissions)
+    return {"phase": readied.phase, "power": readied.power, "ready": ready, "resolved": resolved}
 
 
 @router.post("/games/{game_id}/ready", response_model=ReadyResult)

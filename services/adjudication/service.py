@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -156,26 +156,40 @@ async def submit_orders(store: EventStore, game_id: str, player_id: str, texts: 
                         power: str | None = None, now: datetime | None = None,
                         state: GameState | None = None) -> Submission:
     """Check and store one power's orders, deciding from ``state`` (the game as the caller
-    read it; read here when not given). The append is one checked write (the store's
-    ``append_if_current``): under the game's share lock, only if the game's stream is still at
-    the version decided from; when it has moved on (another worker's join, a resolution), the
-    game is read again and the orders checked again, a few times at most (then 409
-    concurrent_update). docs/architecture.md, "Performance"."""
-    now = _now(now)
+    read it; read here when not given), with one checked append (``_append_checked``)."""
+    moment = _now(now)
+
+    async def decide(found: GameState) -> tuple[Submission, NewEvent]:
+        return _checked_submission(found, player_id, texts, phase, moment, metadata, power)
+
+    submission, submissions = await _append_checked(store, game_id, state, decide)
+    _count_submission(submission.state, submission.checks)
+    return replace(submission, submissions=submissions)
+
+
+async def _append_checked(store: EventStore, game_id: str, state: GameState | None,
+                          decide: Callable[[GameState], Awaitable[tuple[Submission, NewEvent]]],
+                          ) -> tuple[Submission, Mapping[str, PowerSubmission]]:
+    """Decide from the game's state what to append to a power's order stream, and append it
+    with the store's ``append_if_current``: under the game's share lock, only if the game's
+    stream is still at the version decided from. When it has moved on (another worker's join,
+    a resolution), the game is read again and the decision made again, a few times at most
+    (then 409 concurrent_update). The decision, and the phase's submissions with it
+    (docs/architecture.md, "Performance")."""
     found = state
+    version = state.version if state is not None else 0
     for _ in range(SUBMIT_ATTEMPTS):
         if found is None:
             found = await read_game(store, game_id)
             if found is None:
                 raise GameNotFound(game_id)
-        submission, event = _checked_submission(found, player_id, texts, phase, now, metadata, power)
-        folded = PhaseSubmissions(store, game_id, submission.phase)
+        decided, event = await decide(found)
+        folded = PhaseSubmissions(store, game_id, decided.phase)
         stored = await store.append_if_current(game_id, game_stream(game_id), found.version,
-                                               orders_stream(game_id, submission.phase, submission.power), event,
+                                               orders_stream(game_id, decided.phase, decided.power), event,
                                                watch_prefix=folded.prefix, watch_after=folded.after)
         if stored.appended:
-            _count_submission(found, submission.checks)
-            return replace(submission, submissions=folded.advanced(stored.watched))
+            return decided, folded.advanced(stored.watched)
         version, found = found.version, None  # the game moved on: read it again and decide again
     raise ConcurrencyError(game_stream(game_id), version, None)
 
@@ -288,20 +302,25 @@ async def _patch_once(store: EventStore, game_id: str, player_id: str, texts: Se
 
 async def set_ready(store: EventStore, game_id: str, player_id: str, ready: bool, *,
                     power: str | None = None, phase: str | None = None, metadata: dict | None = None,
-                    now: datetime | None = None) -> tuple[str, str]:
-    """Mark the power's submission final (or not); the phase and the power."""
-    async with store.transaction(game_id, lock="share") as tx:
-        state, acting = await _acting_power(tx, game_id, player_id, power, phase, _now(now))
-        current = str(state.phase)
-        own_stream = await tx.read_stream(orders_stream(game_id, current, acting))
-        own = latest_submissions(from_recorded(r) for r in own_stream)
-        if ready and own.get(acting, PowerSubmission()).orders is None:
+                    now: datetime | None = None, state: GameState | None = None) -> Submission:
+    """Mark the power's submission final (or not), with one checked append like a PUT; the
+    phase, the power, the state decided from and the phase's submissions after it."""
+    moment = _now(now)
+
+    async def decide(found: GameState) -> tuple[Submission, NewEvent]:
+        require_open_phase(found, moment, phase)
+        acting = choose_power(found, player_id, power)
+        require_must_act(found, acting)
+        current = str(found.phase)
+        own = (await phase_submissions(store, game_id, current)).get(acting, PowerSubmission())
+        if ready and own.orders is None:
             raise Conflict(f"{acting} has submitted no orders for {current} (submit an empty list to hold)",
                            code="nothing_submitted")
         event = ReadySet(phase=current, power=acting, ready=ready)
-        await tx.append_on_commit(orders_stream(game_id, current, acting), [to_new_event(event, metadata)],
-                                  expected_version=None)
-    return current, acting
+        return Submission(current, acting, [], found), to_new_event(event, metadata)
+
+    readied, submissions = await _append_checked(store, game_id, state, decide)
+    return replace(readied, submissions=submissions)
 
 
 async def current_orders(store: EventStore, game_id: str, phase: str) -> dict[str, list[str]]:
