@@ -44,7 +44,7 @@ from shared.events import (
 from shared.game import deadlines
 from shared.game.guards import choose_power, require_must_act, require_open_phase, require_playing
 from shared.game.log import PhaseSubmissions, phase_submissions
-from shared.game.repository import game_row, read_game, read_state
+from shared.game.repository import full_state, game_row, read_game, read_state
 from shared.game.state import GameState, apply
 from shared.game.submissions import PowerSubmission, latest_submissions, submitted_orders
 from shared.rules.variants import Opening, OrderCheck, PhaseOutcome, Variant, get_variant
@@ -436,7 +436,8 @@ async def resolve_phase(store: EventStore, game_id: str, phase: str | None,
     locked = time.perf_counter()
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)
-        if phase is not None and state.phase != phase and any(r.phase == phase for r in state.resolved):
+        if phase is not None and state.phase != phase and any(
+                r.phase == phase for r in (await full_state(tx, state)).resolved):
             raise Conflict(f"phase {phase} has already been resolved; the game is at {state.phase}",
                            code="phase_already_resolved", where="body.phase")
         require_playing(state)

@@ -36,6 +36,7 @@ from typing import Any, Literal
 from shared.auth import Caller
 from shared.errors import Forbidden, Unprocessable
 from shared.events import Event, OrdersSubmitted, PhaseResolved, ReadySet
+from shared.game.repository import RECENT_PHASES
 from shared.game.state import GameState, fold
 from shared.game.submissions import PowerSubmission, latest_submissions, submitted_orders, who_has_ordered
 from shared.rules.variants import Variant, get_variant
@@ -91,7 +92,9 @@ def view_of(state: GameState, submissions: Mapping[str, PowerSubmission], viewer
     before the index ``history_end`` (docs/api.md, "History pages"), so that a view costs
     the same whatever the number of phases played."""
     summary = state.summary()
-    start, end = history_page(len(state.resolved), history_end)
+    start, end = history_page(state.resolved_count, history_end)
+    if start < state.earlier_resolved:
+        raise ValueError("this page needs the phases the cached state leaves out: fold them (full_state)")
     pending = _pending_orders(submissions, state, viewer)
     active = state.status == "active"
     return {
@@ -107,7 +110,7 @@ def view_of(state: GameState, submissions: Mapping[str, PowerSubmission], viewer
         "orders": pending,
         "structured_orders": _structured(state, pending),
         "history": _history(state, viewer, start, end),
-        "history_before": state.resolved[start].phase if start > 0 else None,
+        "history_before": state.resolved[start - state.earlier_resolved].phase if start > 0 else None,
         "winners": list(state.winners),
         "clock": summary["clock"],
         "civil_disorder": summary["civil_disorder"],
@@ -153,7 +156,8 @@ def _structured(state: GameState, pending: Mapping[str, list[str]]) -> dict[str,
     return {power: [variant.describe_order(text, phase, power) for text in texts] for power, texts in pending.items()}
 
 
-HISTORY_PAGE = 20  # resolved phases in a view's history, the latest first page (docs/api.md, "History pages")
+HISTORY_PAGE = RECENT_PHASES  # resolved phases in a view's history page (docs/api.md, "History pages"),
+# as many as a cached state keeps
 
 
 def history_page(resolved: int, end: int | None) -> tuple[int, int]:
@@ -170,7 +174,8 @@ def _history(state: GameState, viewer: Viewer, start: int, end: int) -> list[dic
     (the whole log is ``GET .../events``)."""
     variant = get_variant(state.variant)
     power = viewer.power if viewer.kind == "power" else None
-    return [_remembered_entry(state.game_id, variant, event, power) for event in state.resolved[start:end]]
+    kept = state.resolved[start - state.earlier_resolved:end - state.earlier_resolved]
+    return [_remembered_entry(state.game_id, variant, event, power) for event in kept]
 
 
 _ENTRIES: OrderedDict[tuple[str, str, str, str | None], dict[str, Any]] = OrderedDict()

@@ -15,11 +15,13 @@ game's current state, exactly as a full fold would give it.
 Only states read from committed events are kept: a transaction that has appended events may
 read its own uncommitted writes, so what it reads is folded but never cached.
 
-The cache is bounded in bytes, not in games: a state holds every resolved phase of its game
-(both positions of each), so a game at phase 100 weighs a hundred times one at phase 1. Each
-entry is weighed by the JSON size of the events folded into it, times the measured ratio of a
-folded state's memory to that size (docs/architecture.md, "Performance"); the least recently
-used entries are dropped once the total passes ``CAPACITY_BYTES``.
+A cached state keeps only the latest ``RECENT_PHASES`` resolved phases (what a view's first
+history page and the live stream show); ``full_state`` folds a game's whole history again for
+the requests that need older phases (older history pages, past views and pictures). The
+cache is also bounded in bytes: each entry is weighed by the JSON size of the events folded
+into it, times the measured ratio of a folded state's memory to that size
+(docs/architecture.md, "Performance"), and the least recently used entries are dropped once
+the total passes the bound.
 """
 from __future__ import annotations
 
@@ -41,6 +43,7 @@ CAPACITY = 2_000  # games per store and process at most
 CAPACITY_BYTES = 64 * 2**20  # the estimated memory of the cached states per store and process (by default)
 MEMORY_PER_JSON_BYTE = 4  # a folded state's memory / its events' JSON size (measured: docs/architecture.md)
 MEMO_KEY = "game.states"
+RECENT_PHASES = 20  # resolved phases a cached state keeps (a view's history page: docs/api.md)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,9 +119,32 @@ async def read_game(reader: EventStore | Transaction, game_id: str) -> GameState
             return None
         state = fold(from_recorded(record) for record in records)
         weight = weight_of(records)
+    state, weight = _recent_only(state, weight)
     if isinstance(reader, EventStore) or not reader.appended:
         cache.remember(game_id, Entry(state, records[-1].position, weight))
     return state
+
+
+def _recent_only(state: GameState, weight: int) -> tuple[GameState, int]:
+    """The state with only its ``RECENT_PHASES`` latest resolved phases (trimmed once it holds
+    twice as many, so that a copy is made every ``RECENT_PHASES`` phases), and its weight then
+    (the resolved phases being nearly all of it)."""
+    if len(state.resolved) <= 2 * RECENT_PHASES:
+        return state, weight
+    dropped = len(state.resolved) - RECENT_PHASES
+    trimmed = state.copy()
+    trimmed.resolved = state.resolved[dropped:]
+    trimmed.earlier_resolved = state.earlier_resolved + dropped
+    return trimmed, weight * RECENT_PHASES // len(state.resolved)
+
+
+async def full_state(reader: EventStore | Transaction, state: GameState) -> GameState:
+    """``state`` with every resolved phase (folded again from the log, and not cached, when the
+    cache left earlier ones out)."""
+    if state.earlier_resolved == 0:
+        return state
+    records = await reader.read_stream(game_stream(state.game_id))
+    return fold(from_recorded(r) for r in records if r.version <= state.version)
 
 
 async def read_state(tx: Transaction, game_id: str) -> GameState:

@@ -4,6 +4,7 @@ with the number of phases played."""
 from __future__ import annotations
 
 from services.visibility.view import HISTORY_PAGE
+from shared.game.repository import RECENT_PHASES, full_state, read_game
 from tests.utils.http import Host
 from tests.utils.played_game import play_game
 
@@ -54,3 +55,18 @@ async def test_a_history_cursor_that_names_no_phase_played_is_refused(host: Host
     assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "phase_not_found"
     assert unknown.json()["error"]["where"] == "query.history_before"
     assert nonsense.status_code == 422 and nonsense.json()["error"]["code"] == "invalid_phase"
+
+
+async def test_the_cached_state_keeps_only_the_latest_phases_and_views_still_see_them_all(host: Host) -> None:
+    game_id = await play_game(host.store, PHASES)
+    cached = await read_game(host.store, game_id)
+    assert cached is not None and len(cached.resolved) <= 2 * RECENT_PHASES
+    assert cached.resolved_count == PHASES and cached.earlier_resolved > 0
+    full = await full_state(host.store, cached)
+    assert len(full.resolved) == PHASES and full.resolved[-RECENT_PHASES:] == cached.resolved[-RECENT_PHASES:]
+
+    first = full.resolved[0].phase  # left out of the cached state, still viewed as it was
+    then = await host.client.get(f"/games/{game_id}/view", params={"phase": first})
+    picture = await host.client.get(f"/games/{game_id}/map.svg", params={"phase": first})
+    assert then.status_code == 200 and then.json()["resolution"]["phase"] == first
+    assert picture.status_code == 200 and picture.text.startswith("<svg")
