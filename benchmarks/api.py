@@ -1,11 +1,14 @@
-"""Load benchmark of the HTTP API on PostgreSQL: a script that prints figures, not a test.
+"""Load benchmark of the HTTP API on PostgreSQL or SQLite: a script that prints figures, not a test.
 
     python benchmarks/api.py [--games 100] [--phases 4] [--replay-phases 60]
                              [--connections 8] [--client-processes 2] [--workers 2]
                              [--server-url postgresql://postgres@127.0.0.1:5432/postgres]
+                             [--database postgresql://.../existing | --sqlite]
 
 Creates a fresh database on the PostgreSQL server (ENTENTE_BENCH_POSTGRES_URL, else
-ENTENTE_TEST_POSTGRES_URL, else postgresql://postgres@127.0.0.1:5432/test), starts
+ENTENTE_TEST_POSTGRES_URL, else postgresql://postgres@127.0.0.1:5432/test), or uses the one
+``--database`` names (wiped first: its public schema is dropped), or with ``--sqlite`` a fresh SQLite file in a
+temporary folder (the embedded default; one worker, as SQLite has one writer), then starts
 ``entente serve --workers N`` on it on a free port of 127.0.0.1, and plays ``--games`` games at
 once, seven players each: create, join, start; then for ``--phases`` phases every power that
 must act fetches its possible orders and submits a random pick (movement and retreats; an
@@ -35,6 +38,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -123,9 +127,12 @@ class Timings:
     submit_finished: float = 0.0
     failures: list[str] = field(default_factory=list)
     resolutions: int = 0
+    resubmissions: list[tuple[float, float]] = field(default_factory=list)  # (sent at, latency)
 
     def add(self, kind: str, started: float, finished: float) -> None:
         self.latencies.setdefault(kind, []).append(finished - started)
+        if kind == "resubmit":
+            self.resubmissions.append((started, finished - started))
         if kind == "submit":
             self.submit_started = min(self.submit_started, started)
             self.submit_finished = max(self.submit_finished, finished)
@@ -137,6 +144,7 @@ class Timings:
         self.submit_finished = max(self.submit_finished, other.submit_finished)
         self.failures.extend(other.failures)
         self.resolutions += other.resolutions
+        self.resubmissions.extend(other.resubmissions)
 
 
 class Pool:
@@ -225,8 +233,30 @@ async def play_phase(pool: Pool, table: Table, rng: random.Random) -> bool:
     return True
 
 
-async def play_games(base: str, numbers: list[int], phases: int, connections: int) -> Timings:
-    """Seat every game, then play them all at once for ``phases`` phases."""
+async def resubmit(pool: Pool, table: Table, seconds: float, rng: random.Random) -> None:
+    """Every power that must act but one (so that the phase never resolves early) submits
+    random orders again and again for ``seconds``: PUT alone, each one a resubmission."""
+    summary = await pool.call("summary", "GET", f"/games/{table.game_id}")
+    if summary["status"] != "active":
+        return
+    phase, powers = summary["phase"], summary["must_act"][1:]
+    possible = {power: await pool.call("possible", "GET", f"/games/{table.game_id}/possible-orders",
+                                       token=table.tokens_by_power[power]) for power in powers}
+    stop = time.monotonic() + seconds
+
+    async def keep_submitting(power: str) -> None:
+        while time.monotonic() < stop:
+            await pool.call("resubmit", "PUT", f"/games/{table.game_id}/orders",
+                            {"orders": pick_orders(possible[power], rng), "phase": phase},
+                            token=table.tokens_by_power[power])
+
+    await asyncio.gather(*(keep_submitting(power) for power in powers))
+
+
+async def play_games(base: str, numbers: list[int], phases: int, connections: int,
+                     resubmit_seconds: float = 0.0) -> Timings:
+    """Seat every game, play them all at once for ``phases`` phases, then resubmit for
+    ``resubmit_seconds``."""
     timings = Timings()
     pool = Pool(base, connections, timings)
     try:
@@ -241,14 +271,18 @@ async def play_games(base: str, numbers: list[int], phases: int, connections: in
         outcomes = await asyncio.gather(*(play(t, n) for t, n in zip(tables, numbers, strict=True)),
                                         return_exceptions=True)
         timings.failures.extend(repr(o) for o in outcomes if isinstance(o, BaseException))
+        if resubmit_seconds > 0:
+            outcomes = await asyncio.gather(*(resubmit(pool, t, resubmit_seconds, random.Random(-n))
+                                              for t, n in zip(tables, numbers, strict=True)), return_exceptions=True)
+            timings.failures.extend(repr(o) for o in outcomes if isinstance(o, BaseException))
     finally:
         pool.close()
     return timings
 
 
-def load_process(base: str, numbers: list[int], phases: int, connections: int) -> Timings:
+def load_process(base: str, numbers: list[int], phases: int, connections: int, resubmit_seconds: float) -> Timings:
     """The body of one load process."""
-    return asyncio.run(play_games(base, numbers, phases, connections))
+    return asyncio.run(play_games(base, numbers, phases, connections, resubmit_seconds))
 
 
 # ----------------------------------------------------------------------------- server and database
@@ -286,6 +320,24 @@ async def fresh_database(server_url: str) -> AsyncIterator[str]:
         await admin(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@asynccontextmanager
+async def emptied_database(url: str) -> AsyncIterator[str]:
+    """An existing PostgreSQL database, wiped: its ``public`` schema dropped and made again (so
+    that the server creates the store's schema afresh, at this code's revision)."""
+    connection = await asyncpg.connect(asyncpg_dsn(url), timeout=10)
+    try:
+        await connection.execute("DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public")
+    finally:
+        await connection.close()
+    yield url
+
+
+@asynccontextmanager
+async def sqlite_database() -> AsyncIterator[str]:
+    with tempfile.TemporaryDirectory(prefix="entente-bench-") as folder:
+        yield f"sqlite:///{folder}/bench.db"
+
+
 def entente(*arguments: str) -> list[str]:
     return [sys.executable, "-c", "from services.cli import main; raise SystemExit(main())", *arguments]
 
@@ -300,6 +352,9 @@ async def answers(base: str) -> bool:
         return False
     finally:
         connection.close()
+
+
+SERVER_PIDS: list[int] = []  # the running server's process id (its workers are its children)
 
 
 @asynccontextmanager
@@ -321,8 +376,11 @@ async def running_server(url: str, workers: int, plain: bool) -> AsyncIterator[s
                 raise RuntimeError("entente serve did not answer in time")
             await asyncio.sleep(0.2)
         await asyncio.sleep(1.0 if workers > 1 else 0.0)  # let every worker process come up
+        SERVER_PIDS.append(server.pid)
         yield base
     finally:
+        if server.pid in SERVER_PIDS:
+            SERVER_PIDS.remove(server.pid)
         server.terminate()
         try:
             server.wait(timeout=15)
@@ -353,6 +411,7 @@ def report_load(timings: Timings, games: int, elapsed: float) -> None:
         print(f"order submissions: {len(submissions)} accepted ({len(timings.failures)} failed), "
               f"{len(submissions) / window:.0f} per second over the {window:.1f}s submission window")
         print(f"submission latency: {milliseconds(submissions)}")
+    report_resubmissions(timings.resubmissions)
     for kind in ("possible", "summary", "setup"):
         if timings.latencies.get(kind):
             print(f"  {kind} requests: {len(timings.latencies[kind])}, {milliseconds(timings.latencies[kind])}")
@@ -360,23 +419,35 @@ def report_load(timings: Timings, games: int, elapsed: float) -> None:
         print(f"  failed: {failure}")
 
 
-async def resolved_phases(url: str, game_id: str) -> int:
-    return int(await admin(url, "SELECT count(*) FROM events WHERE stream_id = $1 AND type = 'PhaseResolved'",
-                           f"game-{game_id}"))
+def report_resubmissions(resubmissions: list[tuple[float, float]]) -> None:
+    """Throughput and latency of the resubmission window, and each third's p99 (a PUT's cost
+    should not grow with the submissions already stored in the phase)."""
+    if not resubmissions:
+        return
+    resubmissions.sort()
+    window = resubmissions[-1][0] + resubmissions[-1][1] - resubmissions[0][0]
+    latencies = [latency for _, latency in resubmissions]
+    print(f"resubmissions (PUT only, no phase resolving): {len(latencies)}, {len(latencies) / window:.0f} per second "
+          f"over {window:.1f}s; {milliseconds(latencies)}")
+    third = len(latencies) // 3
+    parts = [latencies[:third], latencies[third:2 * third], latencies[2 * third:]]
+    print("  p99 by third of the window: " + ", ".join(f"{percentile(part, 0.99) * 1000:.1f} ms"
+                                                        for part in parts if part))
 
 
 async def replay_benchmark(base: str, url: str, phases: int) -> None:
     """One game played alone until ``phases`` phases are resolved, then ``entente replay``."""
     pool = Pool(base, 7, Timings())
+    played = 0
     try:
         table = await seated_game(pool, "replay")
         rng = random.Random(10_000)
-        while await resolved_phases(url, table.game_id) < phases:
+        while played < phases:
             if not await play_phase(pool, table, rng):
                 break
+            played += 1
     finally:
         pool.close()
-    played = await resolved_phases(url, table.game_id)
     started = time.monotonic()
     replay = subprocess.run(entente("replay", table.game_id, "--database", url),
                             capture_output=True, text=True, timeout=600)
@@ -390,9 +461,17 @@ async def replay_benchmark(base: str, url: str, phases: int) -> None:
     print(f"  entente replay (exit {replay.returncode}): {output}")
 
 
+def database(args: argparse.Namespace) -> Any:
+    if args.sqlite:
+        return sqlite_database()
+    if args.database:
+        return emptied_database(args.database)
+    return fresh_database(args.server_url)
+
+
 async def benchmark(args: argparse.Namespace) -> int:
-    async with fresh_database(args.server_url) as url, running_server(url, args.workers, args.plain) as base:
-        print(f"server up on {base} ({args.workers} worker processes), database {urlsplit(url).path.lstrip('/')}; "
+    async with database(args) as url, running_server(url, args.workers, args.plain) as base:
+        print(f"server up on {base} ({args.workers} worker processes), database {url}; "
               f"{args.client_processes} client processes with {args.connections} connections in all", flush=True)
         shares = [list(range(k, args.games, args.client_processes)) for k in range(args.client_processes)]
         shares = [share for share in shares if share]
@@ -403,7 +482,7 @@ async def benchmark(args: argparse.Namespace) -> int:
         with context.Pool(len(shares)) as processes:
             parts = await asyncio.gather(*(
                 loop.run_in_executor(None, lambda share=share: processes.apply(
-                    load_process, (base, share, args.phases, per_process)))
+                    load_process, (base, share, args.phases, per_process, args.resubmit_seconds)))
                 for share in shares))
         elapsed = time.monotonic() - started
         timings = Timings()
@@ -426,6 +505,11 @@ def main() -> int:
                         help="serve on asyncio's own loop and h11 even when uvloop and httptools are installed")
     parser.add_argument("--server-url", default=os.environ.get("ENTENTE_BENCH_POSTGRES_URL")
                         or os.environ.get("ENTENTE_TEST_POSTGRES_URL") or DEFAULT_SERVER_URL)
+    parser.add_argument("--resubmit-seconds", type=float, default=0.0,
+                        help="then every power but one per game resubmits orders for this long (PUT throughput)")
+    parser.add_argument("--database",
+                        help="an existing PostgreSQL database to use, wiped first (its public schema dropped)")
+    parser.add_argument("--sqlite", action="store_true", help="a fresh SQLite file (the embedded default)")
     args = parser.parse_args()
     if not (1 <= args.games <= 500 and 1 <= args.phases <= 100 and 1 <= args.replay_phases <= 200):
         parser.error("keep --games within 1..500, --phases within 1..100, --replay-phases within 1..200")

@@ -16,7 +16,7 @@ from ipaddress import IPv4Network, IPv6Network, ip_network
 from typing import Literal
 from urllib.parse import urlsplit
 
-from pydantic import SecretStr
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from shared.auth import MAX_TOKEN_LENGTH
@@ -128,6 +128,8 @@ class Settings(BaseSettings):
     webhook_timeout_seconds: float = 5.0
     webhook_allow_private_hosts: bool = False  # http and loopback/private addresses (tests, LAN)
     deadline_warning_minutes: int = 60  # "deadline approaching" this long before a deadline
+    # the per-process cache of game states, in MiB of estimated memory (docs/architecture.md, "Performance")
+    state_cache_mib: int = Field(64, ge=1, le=65536)
     # metrics (docs/operations.md): /metrics answers the operator token, or these addresses
     # and networks without one, comma-separated ("10.0.0.0/8, 127.0.0.1"); none by default
     metrics_allow: str = ""

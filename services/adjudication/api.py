@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -12,6 +13,7 @@ from shared.auth import require
 from shared.errors import Forbidden, Unprocessable
 from shared.game.guards import choose_power, require_playing
 from shared.game.state import GameState
+from shared.game.submissions import PowerSubmission
 from shared.http.app import build_app
 from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, Now, StoreDep, request_metadata
 from shared.http.models import MenuGroup, StructuredOrder
@@ -123,12 +125,14 @@ class PossibleOrders(BaseModel):
     adjustment: int = Field(0, description="adjustment phases: builds allowed (positive) or removals owed (negative)")
 
 
-async def _resolve_if_complete(store: EventStore, game_id: str, phase: str, now: datetime) -> bool:
+async def _resolve_if_complete(store: EventStore, game_id: str, phase: str, now: datetime,
+                               state: GameState | None = None,
+                               submissions: Mapping[str, PowerSubmission] | None = None) -> bool:
     """Early resolution after a stored submission or ready flag. The caller's own write has
     committed already, so a failure here must not turn into an error for it: the clock worker
     resolves the phase at its deadline anyway."""
     try:
-        return await service.resolve_if_complete(store, game_id, phase, now)
+        return await service.resolve_if_complete(store, game_id, phase, now, state, submissions)
     except Exception:  # logged, never the caller's problem
         log.exception("early resolution of %s %s failed; the clock will resolve it", game_id, phase)
         return False
@@ -146,8 +150,9 @@ async def submit_orders(game: CurrentGame, caller: CurrentPlayer, body: SubmitOr
     # 409 wrong_phase, never orders silently stored for the next phase
     submission = await service.submit_orders(
         store, game.game_id, caller.player_id, body.orders, body.phase or game.phase,
-        request_metadata(request, "player", caller.player_id), power=body.power, now=now)
-    resolved = await _resolve_if_complete(store, game.game_id, submission.phase, now)
+        request_metadata(request, "player", caller.player_id), power=body.power, now=now, state=game)
+    resolved = await _resolve_if_complete(store, game.game_id, submission.phase, now, submission.state,
+                                          submission.submissions)
     return {"phase": submission.phase, "power": submission.power, "resolved": resolved,
             **_feedback(game, submission.phase, submission.power, submission.checks)}
 
@@ -181,12 +186,12 @@ async def patch_orders(game: CurrentGame, caller: CurrentPlayer, body: PatchOrde
 
 
 async def _ready(game, caller, body: ReadyRequest | None, store, request: Request, now, ready: bool) -> dict:
-    phase, power = await service.set_ready(
+    readied = await service.set_ready(
         store, game.game_id, str(caller.player_id), ready, power=body.power if body else None,
         phase=(body.phase if body else None) or game.phase,
-        metadata=request_metadata(request, "player", caller.player_id), now=now)
-    resolved = await _resolve_if_complete(store, game.game_id, phase, now)
-    return {"phase": phase, "power": power, "ready": ready, "resolved": resolved}
+        metadata=request_metadata(request, "player", caller.player_id), now=now, state=game)
+    resolved = await _resolve_if_complete(store, game.game_id, readied.phase, now, readied.state, readied.submissions)
+    return {"phase": readied.phase, "power": readied.power, "ready": ready, "resolved": resolved}
 
 
 @router.post("/games/{game_id}/ready", response_model=ReadyResult)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -43,15 +43,16 @@ from shared.events import (
 )
 from shared.game import deadlines
 from shared.game.guards import choose_power, require_must_act, require_open_phase, require_playing
-from shared.game.log import phase_submissions
-from shared.game.repository import game_row, read_game, read_state
+from shared.game.log import PhaseSubmissions, phase_submissions
+from shared.game.repository import full_state, game_row, read_game, read_state
 from shared.game.state import GameState, apply
 from shared.game.submissions import PowerSubmission, latest_submissions, submitted_orders
 from shared.rules.variants import Opening, OrderCheck, PhaseOutcome, Variant, get_variant
-from shared.store import ConcurrencyError, EventStore, Transaction
+from shared.store import ConcurrencyError, EventStore, GameNotFound, NewEvent, Transaction
 
 MAX_CHAINED_PHASES = 8  # phases resolved in one go when nobody has anything to do in them
 log = logging.getLogger("entente.adjudication")
+SUBMIT_ATTEMPTS = 3  # a PUT decided again after the game moved on under it
 PATCH_ATTEMPTS = 3  # a change of one power's orders read again after another change won the race
 
 
@@ -131,6 +132,8 @@ class Submission:
     phase: str
     power: str
     checks: list[OrderCheck]
+    state: GameState  # the game as the orders were checked against (current when they were stored)
+    submissions: Mapping[str, PowerSubmission] | None = None  # the phase's, these orders among them
 
 
 def _now(now: datetime | None) -> datetime:
@@ -150,22 +153,68 @@ async def _acting_power(tx: Transaction, game_id: str, player_id: str, power: st
 
 async def submit_orders(store: EventStore, game_id: str, player_id: str, texts: Sequence[str],
                         phase: str | None = None, metadata: dict | None = None, *,
-                        power: str | None = None, now: datetime | None = None) -> Submission:
-    async with store.transaction(game_id, lock="share") as tx:
-        state, acting = await _acting_power(tx, game_id, player_id, power, phase, _now(now))
-        checks = check_orders(state, acting, texts)
-        accepted = [c.order for c in checks if c.accepted and c.order]
-        if texts and not accepted:
-            raise Unprocessable("no order of this submission was accepted; nothing was stored",
-                                code="orders_rejected", where="body.orders",
-                                details=[c.as_json() for c in checks])
-        event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=accepted)
-        await tx.append_on_commit(orders_stream(game_id, event.phase, acting), [to_new_event(event, metadata)],
-                                  expected_version=None)
+                        power: str | None = None, now: datetime | None = None,
+                        state: GameState | None = None) -> Submission:
+    """Check and store one power's orders, deciding from ``state`` (the game as the caller
+    read it; read here when not given), with one checked append (``_append_checked``)."""
+    moment = _now(now)
+
+    async def decide(found: GameState) -> tuple[Submission, NewEvent]:
+        return _checked_submission(found, player_id, texts, phase, moment, metadata, power)
+
+    submission, submissions = await _append_checked(store, game_id, state, decide)
+    _count_submission(submission.state, submission.checks)
+    return replace(submission, submissions=submissions)
+
+
+async def _append_checked(store: EventStore, game_id: str, state: GameState | None,
+                          decide: Callable[[GameState], Awaitable[tuple[Submission, NewEvent]]],
+                          ) -> tuple[Submission, Mapping[str, PowerSubmission]]:
+    """Decide from the game's state what to append to a power's order stream, and append it
+    with the store's ``append_if_current``: under the game's share lock, only if the game's
+    stream is still at the version decided from. When it has moved on (another worker's join,
+    a resolution), the game is read again and the decision made again, a few times at most
+    (then 409 concurrent_update). The decision, and the phase's submissions with it
+    (docs/architecture.md, "Performance")."""
+    found = state
+    version = state.version if state is not None else 0
+    for _ in range(SUBMIT_ATTEMPTS):
+        if found is None:
+            found = await read_game(store, game_id)
+            if found is None:
+                raise GameNotFound(game_id)
+        decided, event = await decide(found)
+        folded = PhaseSubmissions(store, game_id, decided.phase)
+        stored = await store.append_if_current(game_id, game_stream(game_id), found.version,
+                                               orders_stream(game_id, decided.phase, decided.power), event,
+                                               watch_prefix=folded.prefix, watch_after=folded.after)
+        if stored.appended:
+            return decided, folded.advanced(stored.watched)
+        version, found = found.version, None  # the game moved on: read it again and decide again
+    raise ConcurrencyError(game_stream(game_id), version, None)
+
+
+def _checked_submission(state: GameState, player_id: str, texts: Sequence[str], phase: str | None, now: datetime,
+                        metadata: dict | None, power: str | None) -> tuple[Submission, NewEvent]:
+    """The checks of a PUT and the event that stores its accepted orders (422 when none is)."""
+    require_open_phase(state, now, phase)
+    acting = choose_power(state, player_id, power)
+    require_must_act(state, acting)
+    checks = check_orders(state, acting, texts)
+    accepted = [c.order for c in checks if c.accepted and c.order]
+    if texts and not accepted:
+        raise Unprocessable("no order of this submission was accepted; nothing was stored",
+                            code="orders_rejected", where="body.orders",
+                            details=[c.as_json() for c in checks])
+    event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=accepted)
+    return Submission(event.phase, acting, checks, state), to_new_event(event, metadata)
+
+
+def _count_submission(state: GameState, checks: list[OrderCheck]) -> None:
+    accepted = sum(1 for c in checks if c.accepted and c.order)
     metrics.ORDER_SUBMISSIONS.labels(state.variant).inc()
-    metrics.ORDERS.labels(state.variant, "accepted").inc(len(accepted))
-    metrics.ORDERS.labels(state.variant, "rejected").inc(len(checks) - len(accepted))
-    return Submission(event.phase, acting, checks)
+    metrics.ORDERS.labels(state.variant, "accepted").inc(accepted)
+    metrics.ORDERS.labels(state.variant, "rejected").inc(len(checks) - accepted)
 
 
 @dataclass(frozen=True)
@@ -253,20 +302,25 @@ async def _patch_once(store: EventStore, game_id: str, player_id: str, texts: Se
 
 async def set_ready(store: EventStore, game_id: str, player_id: str, ready: bool, *,
                     power: str | None = None, phase: str | None = None, metadata: dict | None = None,
-                    now: datetime | None = None) -> tuple[str, str]:
-    """Mark the power's submission final (or not); the phase and the power."""
-    async with store.transaction(game_id, lock="share") as tx:
-        state, acting = await _acting_power(tx, game_id, player_id, power, phase, _now(now))
-        current = str(state.phase)
-        own_stream = await tx.read_stream(orders_stream(game_id, current, acting))
-        own = latest_submissions(from_recorded(r) for r in own_stream)
-        if ready and own.get(acting, PowerSubmission()).orders is None:
+                    now: datetime | None = None, state: GameState | None = None) -> Submission:
+    """Mark the power's submission final (or not), with one checked append like a PUT; the
+    phase, the power, the state decided from and the phase's submissions after it."""
+    moment = _now(now)
+
+    async def decide(found: GameState) -> tuple[Submission, NewEvent]:
+        require_open_phase(found, moment, phase)
+        acting = choose_power(found, player_id, power)
+        require_must_act(found, acting)
+        current = str(found.phase)
+        own = (await phase_submissions(store, game_id, current)).get(acting, PowerSubmission())
+        if ready and own.orders is None:
             raise Conflict(f"{acting} has submitted no orders for {current} (submit an empty list to hold)",
                            code="nothing_submitted")
         event = ReadySet(phase=current, power=acting, ready=ready)
-        await tx.append_on_commit(orders_stream(game_id, current, acting), [to_new_event(event, metadata)],
-                                  expected_version=None)
-    return current, acting
+        return Submission(current, acting, [], found), to_new_event(event, metadata)
+
+    readied, submissions = await _append_checked(store, game_id, state, decide)
+    return replace(readied, submissions=submissions)
 
 
 async def current_orders(store: EventStore, game_id: str, phase: str) -> dict[str, list[str]]:
@@ -274,12 +328,17 @@ async def current_orders(store: EventStore, game_id: str, phase: str) -> dict[st
     return submitted_orders(await phase_submissions(store, game_id, phase))
 
 
-async def resolve_if_complete(store: EventStore, game_id: str, phase: str, now: datetime) -> bool:
-    """Resolve ``phase`` now if nobody is waited for any more (early resolution); whether it was."""
+async def resolve_if_complete(store: EventStore, game_id: str, phase: str, now: datetime,
+                              state: GameState | None = None,
+                              submissions: Mapping[str, PowerSubmission] | None = None) -> bool:
+    """Resolve ``phase`` now if nobody is waited for any more (early resolution); whether it
+    was. ``state`` and ``submissions``: the game and the phase's submissions as a write just
+    committed them (read here when not given)."""
     # a cheap look first, outside any transaction: most submissions are not the last
-    state = await read_game(store, game_id)
-    if state is None or state.phase != phase or state.deadline_passed(now) or waiting_for(
-            state, await phase_submissions(store, game_id, phase)):
+    state = state or await read_game(store, game_id)
+    if state is None or state.phase != phase or state.deadline_passed(now):
+        return False
+    if waiting_for(state, submissions if submissions is not None else await phase_submissions(store, game_id, phase)):
         return False
     locked = time.perf_counter()
     async with store.transaction(game_id, lock="exclusive") as tx:
@@ -377,7 +436,8 @@ async def resolve_phase(store: EventStore, game_id: str, phase: str | None,
     locked = time.perf_counter()
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)
-        if phase is not None and state.phase != phase and any(r.phase == phase for r in state.resolved):
+        if phase is not None and state.phase != phase and any(
+                r.phase == phase for r in (await full_state(tx, state)).resolved):
             raise Conflict(f"phase {phase} has already been resolved; the game is at {state.phase}",
                            code="phase_already_resolved", where="body.phase")
         require_playing(state)

@@ -36,7 +36,7 @@ from shared.events_social import (
     press_stream,
     webhooks_stream,
 )
-from shared.game.state import fold
+from shared.game.state import GameState, fold
 from shared.store import (
     ClaimedNotification,
     Dead,
@@ -70,23 +70,39 @@ async def _behind(store: EventStore) -> bool:
 
 
 class _Games:
-    """The game and webhook streams of the games a batch touches, read once per batch; with
-    ``direct`` (the server has a Discord bot) also who took which seat with a Discord account."""
+    """The game and webhook streams of the games a batch touches, read once per batch and
+    folded once per batch (each event's context folds on from the previous one's: the batch's
+    events come in position order); with ``direct`` (the server has a Discord bot) also who
+    took which seat with a Discord account."""
 
     def __init__(self, tx: Transaction, direct: bool = False) -> None:
         self._tx = tx
         self._direct = direct
         self._streams: dict[str, tuple[list[RecordedEvent], list[RecordedEvent]]] = {}
         self._discord: dict[str, dict[str, str]] = {}  # game_id -> player_id -> Discord user id
+        self._folded: dict[str, tuple[GameState | None, int]] = {}  # game_id -> (state, records folded)
+
+    def _state_at(self, game_id: str, position: int) -> GameState | None:
+        """The game folded from its records at or before ``position`` (never earlier than the
+        last one asked for), folding on from there."""
+        records = self._streams[game_id][0]
+        state, count = self._folded.get(game_id, (None, 0))
+        end = count
+        while end < len(records) and records[end].position <= position:
+            end += 1
+        if end > count:
+            state = fold((from_recorded(r) for r in records[count:end]), onto=state)
+            self._folded[game_id] = (state, end)
+        return state
 
     async def context_at(self, game_id: str, position: int) -> Context | None:
         if game_id not in self._streams:
             self._streams[game_id] = (await self._tx.read_stream(game_stream(game_id)),
                                       await self._tx.read_stream(webhooks_stream(game_id)))
             self._discord[game_id] = await self._discord_ids(game_id) if self._direct else {}
-        game_records, hook_records = self._streams[game_id]
-        game_events = [from_recorded(r) for r in game_records if r.position <= position]
-        if not game_events:
+        hook_records = self._streams[game_id][1]
+        state = self._state_at(game_id, position)
+        if state is None:
             return None
         webhooks: dict[str, str] = {}
         channel: str | None = None
@@ -101,7 +117,7 @@ class _Games:
                     channel = hook.url
                 elif isinstance(hook, ChannelWebhookRemoved):
                     channel = None
-        return Context(fold(game_events), webhooks, dict(self._discord[game_id]), channel)
+        return Context(state, webhooks, dict(self._discord[game_id]), channel)
 
     async def _discord_ids(self, game_id: str) -> dict[str, str]:
         """player_id -> Discord user id of the seats taken by accounts signed in with Discord."""

@@ -10,6 +10,7 @@ from fastapi.responses import Response
 
 from shared.auth import require
 from shared.game.log import phase_submissions, read_log
+from shared.game.repository import full_state
 from shared.http.app import build_app
 from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
 from shared.settings import Settings
@@ -26,16 +27,25 @@ async def game_view(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
                     power: Annotated[str | None, Query(max_length=20)] = None,
                     phase: Annotated[str | None, Query(max_length=20, description=(
                         "a resolved phase, e.g. F1903M: the game as it stood then, as the caller "
-                        "may see it (default: now)"))] = None) -> dict[str, Any]:
+                        "may see it (default: now)"))] = None,
+                    history_before: Annotated[str | None, Query(max_length=20, description=(
+                        "a resolved phase: the history page is the phases before it (the view's own "
+                        "history_before gives the page before the one shown)"))] = None) -> dict[str, Any]:
     """The caller's view: a player's own power (and own pending orders); public without a token.
-    With ``phase``, the board that phase was played from and its resolution."""
+    With ``phase``, the board that phase was played from and its resolution. ``history`` is
+    one page of the resolved phases (docs/api.md, "History pages")."""
     viewer = viewer_for(caller, game, power)
+    if phase or history_before:  # an older page or a past phase: every resolved phase
+        game = await full_state(store, game)
     index = checked_phase(game, phase)
+    end = checked_phase(game, history_before, "query.history_before") if history_before else None
+    if history_before and end is None:  # the current phase: every resolved phase is before it
+        end = len(game.resolved)
     if index is not None:
-        return past_view(game, index, viewer)
+        return past_view(game, index, viewer, end if end is None else min(end, index))
     active = game.status == "active" and game.phase
     submissions = await phase_submissions(store, game.game_id, str(game.phase)) if active else {}
-    return view_of(game, submissions, viewer)
+    return view_of(game, submissions, viewer, end)
 
 
 @router.get("/games/{game_id}/events", response_class=Response,

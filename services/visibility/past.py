@@ -15,7 +15,7 @@ from shared.rules.variants import get_variant
 from .view import Viewer, history_entry, view_of
 
 
-def checked_phase(state: GameState, phase: str | None) -> int | None:
+def checked_phase(state: GameState, phase: str | None, where: str = "query.phase") -> int | None:
     """The index in ``state.resolved`` of the phase asked for; None for the current phase.
     A name the variant does not use is a 422; a phase this game has not played, 404."""
     if phase is None:
@@ -25,13 +25,13 @@ def checked_phase(state: GameState, phase: str | None) -> int | None:
         get_variant(state.variant).phase_order(wanted)
     except (ValueError, KeyError):
         raise Unprocessable(f"{phase!r} is not a phase name of this variant", code="invalid_phase",
-                            where="query.phase") from None
+                            where=where) from None
     if wanted == (state.phase or "").upper():
         return None
     for index, resolved in enumerate(state.resolved):
         if resolved.phase.upper() == wanted:
             return index
-    raise NotFound(f"this game has not played the phase {wanted}", code="phase_not_found", where="query.phase")
+    raise NotFound(f"this game has not played the phase {wanted}", code="phase_not_found", where=where)
 
 
 def state_at(state: GameState, index: int) -> GameState:
@@ -51,14 +51,14 @@ def _opening_must_act(state: GameState) -> list[str]:
     return list(opening.must_act)
 
 
-def past_view(state: GameState, index: int, viewer: Viewer) -> dict[str, Any]:
+def past_view(state: GameState, index: int, viewer: Viewer, history_end: int | None = None) -> dict[str, Any]:
     """The viewer's view of the game at its ``index``-th resolved phase, with ``resolution``:
     that phase's orders and results as the viewer's history shows them. Who had submitted is
     who acted (the powers that had to act and were not in civil disorder); ready flags are not
     kept past their phase (null); the clock then is not kept either (null)."""
     then = state_at(state, index)
     resolved = state.resolved[index]
-    seen = view_of(then, {}, viewer)
+    seen = view_of(then, {}, viewer, history_end)
     power = viewer.power if viewer.kind == "power" else None
     disorder = set(resolved.civil_disorder)
     return {**seen, "submitted": [p for p in then.must_act if p not in disorder], "ready": None,

@@ -145,7 +145,10 @@ class GameView(BaseModel):
         "powers that marked their orders final; null in a past phase's view (not kept)"))
     orders: dict[str, list[str]] = Field(..., description="pending orders the caller may see, as text")
     structured_orders: dict[str, list[StructuredOrder]] = Field(..., description="the same, structured")
-    history: list[ResolvedPhaseView]
+    history: list[ResolvedPhaseView] = Field(..., description=(
+        "one page of the resolved phases, oldest first: the 20 latest, or with ?history_before= those before it"))
+    history_before: str | None = Field(None, description=(
+        "the first phase of this page when earlier ones exist: pass it as ?history_before= for the page before"))
     winners: list[str]
     clock: ClockView | None = None
     civil_disorder: list[str] = []  # powers that missed their last deadline

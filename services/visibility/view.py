@@ -36,6 +36,7 @@ from typing import Any, Literal
 from shared.auth import Caller
 from shared.errors import Forbidden, Unprocessable
 from shared.events import Event, OrdersSubmitted, PhaseResolved, ReadySet
+from shared.game.repository import RECENT_PHASES
 from shared.game.state import GameState, fold
 from shared.game.submissions import PowerSubmission, latest_submissions, submitted_orders, who_has_ordered
 from shared.rules.variants import Variant, get_variant
@@ -84,9 +85,16 @@ def view(events: Iterable[Event], viewer: Viewer) -> dict[str, Any]:
     return view_of(state, latest_submissions(events, state.phase), viewer)
 
 
-def view_of(state: GameState, submissions: Mapping[str, PowerSubmission], viewer: Viewer) -> dict[str, Any]:
-    """The viewer's picture of ``state``, whose current phase has these latest submissions."""
+def view_of(state: GameState, submissions: Mapping[str, PowerSubmission], viewer: Viewer,
+            history_end: int | None = None) -> dict[str, Any]:
+    """The viewer's picture of ``state``, whose current phase has these latest submissions;
+    ``history`` is one page of its resolved phases: the ``HISTORY_PAGE`` latest, or those
+    before the index ``history_end`` (docs/api.md, "History pages"), so that a view costs
+    the same whatever the number of phases played."""
     summary = state.summary()
+    start, end = history_page(state.resolved_count, history_end)
+    if start < state.earlier_resolved:
+        raise ValueError("this page needs the phases the cached state leaves out: fold them (full_state)")
     pending = _pending_orders(submissions, state, viewer)
     active = state.status == "active"
     return {
@@ -101,7 +109,8 @@ def view_of(state: GameState, submissions: Mapping[str, PowerSubmission], viewer
         **(who_has_ordered(state.must_act, dict(submissions)) if active else {"submitted": [], "ready": []}),
         "orders": pending,
         "structured_orders": _structured(state, pending),
-        "history": _history(state, viewer),
+        "history": _history(state, viewer, start, end),
+        "history_before": state.resolved[start - state.earlier_resolved].phase if start > 0 else None,
         "winners": list(state.winners),
         "clock": summary["clock"],
         "civil_disorder": summary["civil_disorder"],
@@ -147,14 +156,26 @@ def _structured(state: GameState, pending: Mapping[str, list[str]]) -> dict[str,
     return {power: [variant.describe_order(text, phase, power) for text in texts] for power, texts in pending.items()}
 
 
-def _history(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
-    """Each resolved phase as the variant lets the viewer see it (``history_view``): every
-    order in the standard game; in Tale of Ekonia a state's own orders and what the policy
-    shows it of the turn. The operator's view is the public one (the whole log is
-    ``GET .../events``)."""
+HISTORY_PAGE = RECENT_PHASES  # resolved phases in a view's history page (docs/api.md, "History pages"),
+# as many as a cached state keeps
+
+
+def history_page(resolved: int, end: int | None) -> tuple[int, int]:
+    """The indices [start, end) of the history page that ends before index ``end`` (None:
+    after the last resolved phase)."""
+    end = resolved if end is None else max(0, min(end, resolved))
+    return max(0, end - HISTORY_PAGE), end
+
+
+def _history(state: GameState, viewer: Viewer, start: int, end: int) -> list[dict[str, Any]]:
+    """Resolved phases ``start`` to ``end`` as the variant lets the viewer see them
+    (``history_view``): every order in the standard game; in Tale of Ekonia a state's own
+    orders and what the policy shows it of the turn. The operator's view is the public one
+    (the whole log is ``GET .../events``)."""
     variant = get_variant(state.variant)
     power = viewer.power if viewer.kind == "power" else None
-    return [_remembered_entry(state.game_id, variant, event, power) for event in state.resolved]
+    kept = state.resolved[start - state.earlier_resolved:end - state.earlier_resolved]
+    return [_remembered_entry(state.game_id, variant, event, power) for event in kept]
 
 
 _ENTRIES: OrderedDict[tuple[str, str, str, str | None], dict[str, Any]] = OrderedDict()

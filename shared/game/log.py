@@ -4,6 +4,8 @@ and replay all read it here.
 """
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from shared.events import Event, from_recorded, game_stream, orders_prefix
@@ -78,6 +80,65 @@ async def read_log_at(reader: EventStore | Transaction, game_id: str,
     return GameLog(log.game, await _order_records(reader, game_id, state.phase, up_to)), state
 
 
+SUBMISSIONS_KEY = "game.phase_submissions"
+SUBMISSIONS_KEPT = 4_096  # games per store and process (one phase each), the least recently used dropped first
+
+
+@dataclass(frozen=True, slots=True)
+class _Folded:
+    phase: str
+    submissions: dict[str, PowerSubmission]  # shared with every reader: never changed
+    position: int  # the last position of the phase's order streams folded in
+
+
+def _folded(store: EventStore) -> OrderedDict[str, _Folded]:
+    """By game: the submissions of the last phase read (a game's earlier phases are read
+    again from their start, which only past views and replays do)."""
+    entries: OrderedDict[str, _Folded] = store.memo.setdefault(SUBMISSIONS_KEY, OrderedDict())
+    return entries
+
+
+class PhaseSubmissions:
+    """One phase's submissions as this process last folded them, and the position of the last
+    order event folded in: ``after`` is what a read of the events since needs, ``advanced``
+    the submissions once those events are folded in (and remembered for the next reader)."""
+
+    def __init__(self, reader: EventStore | Transaction, game_id: str, phase: str) -> None:
+        self.store = reader if isinstance(reader, EventStore) else reader.store
+        self.cacheable = isinstance(reader, EventStore) or not reader.appended
+        self.game_id, self.phase, self.prefix = game_id, phase, orders_prefix(game_id, phase)
+        found = _folded(self.store).get(game_id)
+        self._entry = found if found is not None and found.phase == phase else _Folded(phase, {}, 0)
+
+    @property
+    def after(self) -> int:
+        return self._entry.position
+
+    def advanced(self, records: Iterable[RecordedEvent]) -> dict[str, PowerSubmission]:
+        """The submissions after ``records`` (every order event of the phase after ``after``
+        up to some position, as the store gave them)."""
+        mine = sorted((r for r in records if is_order_stream_of(r.stream_id, self.game_id)
+                       and r.stream_id.startswith(self.prefix)), key=lambda record: record.position)
+        entry = self._entry
+        if mine:
+            entry = _Folded(self.phase, latest_submissions((from_recorded(r) for r in mine), onto=entry.submissions),
+                            mine[-1].position)
+        if self.cacheable:
+            entries, key = _folded(self.store), self.game_id
+            current = entries.get(key)
+            if current is None or current.phase != self.phase or current.position <= entry.position:
+                entries[key] = entry
+            entries.move_to_end(key)
+            while len(entries) > SUBMISSIONS_KEPT:
+                entries.popitem(last=False)
+        return entry.submissions
+
+
 async def phase_submissions(reader: EventStore | Transaction, game_id: str, phase: str) -> dict[str, PowerSubmission]:
-    """Each power's latest orders and ready flag in ``phase``, read from its order streams."""
-    return latest_submissions(from_recorded(r) for r in await _order_records(reader, game_id, phase, None))
+    """Each power's latest orders and ready flag in ``phase``, read from its order streams
+    through a per-process cache: only the events after the last position folded are read
+    (positions become visible in commit order), so the cost does not grow with the
+    submissions the phase already holds. The dict is shared: read it, never change it."""
+    folded = PhaseSubmissions(reader, game_id, phase)
+    streams = await reader.read_streams(folded.prefix, folded.after)
+    return folded.advanced(record for records in streams.values() for record in records)

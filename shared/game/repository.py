@@ -14,14 +14,24 @@ game's current state, exactly as a full fold would give it.
 
 Only states read from committed events are kept: a transaction that has appended events may
 read its own uncommitted writes, so what it reads is folded but never cached.
+
+A cached state keeps only the latest ``RECENT_PHASES`` resolved phases (what a view's first
+history page and the live stream show); ``full_state`` folds a game's whole history again for
+the requests that need older phases (older history pages, past views and pictures). The
+cache is also bounded in bytes: each entry is weighed by the JSON size of the events folded
+into it, times the measured ratio of a folded state's memory to that size
+(docs/architecture.md, "Performance"), and the least recently used entries are dropped once
+the total passes the bound.
 """
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+
+import orjson
 
 from shared.clock import SYSTEM_CLOCK
 from shared.events import Event, from_recorded, game_stream, to_new_event
@@ -29,51 +39,112 @@ from shared.store import EventStore, GameRow, RecordedEvent, Transaction
 
 from .state import GameState, fold
 
-CAPACITY = 2_000  # games per store and process; the least recently used one is dropped first
+CAPACITY = 2_000  # games per store and process at most
+CAPACITY_BYTES = 64 * 2**20  # the estimated memory of the cached states per store and process (by default)
+MEMORY_PER_JSON_BYTE = 4  # a folded state's memory / its events' JSON size (measured: docs/architecture.md)
 MEMO_KEY = "game.states"
+RECENT_PHASES = 20  # resolved phases a cached state keeps (a view's history page: docs/api.md)
 
 
 @dataclass(frozen=True, slots=True)
 class Entry:
     state: GameState  # shared with every reader: never changed (the fold makes new states)
     position: int  # the global position of the stream's version ``state.version``
+    weight: int = 0  # the estimated bytes the state holds
 
 
-def _entries(store: EventStore) -> OrderedDict[str, Entry]:
-    entries: OrderedDict[str, Entry] = store.memo.setdefault(MEMO_KEY, OrderedDict())
-    return entries
+@dataclass
+class Cache:
+    """The entries by game id, least recently used first, and their total weight."""
+
+    entries: OrderedDict[str, Entry] = field(default_factory=OrderedDict)
+    weight: int = 0
+    capacity: int = CAPACITY_BYTES
+
+    def get(self, game_id: str) -> Entry | None:
+        return self.entries.get(game_id)
+
+    def drop(self, game_id: str) -> None:
+        gone = self.entries.pop(game_id, None)
+        if gone is not None:
+            self.weight -= gone.weight
+
+    def remember(self, game_id: str, entry: Entry) -> None:
+        """Keep ``entry`` unless a newer state of the game is kept; then drop the least
+        recently used entries while the cache is over its bounds."""
+        current = self.entries.get(game_id)
+        if current is None or current.state.version <= entry.state.version:
+            self.drop(game_id)
+            self.entries[game_id] = entry
+            self.weight += entry.weight
+        self.entries.move_to_end(game_id)
+        while len(self.entries) > 1 and (len(self.entries) > CAPACITY or self.weight > self.capacity):
+            _, oldest = self.entries.popitem(last=False)
+            self.weight -= oldest.weight
+
+
+def weight_of(records: Iterable[RecordedEvent]) -> int:
+    """The estimated memory the events take once folded into a state."""
+    return MEMORY_PER_JSON_BYTE * sum(len(orjson.dumps(record.data)) for record in records)
+
+
+def bound_state_cache(store: EventStore, capacity: int) -> None:
+    """Bound the store's cache of game states to ``capacity`` estimated bytes (the app's
+    ``state_cache_mib`` setting)."""
+    _cache(store).capacity = capacity
+
+
+def _cache(store: EventStore) -> Cache:
+    cache: Cache = store.memo.setdefault(MEMO_KEY, Cache())
+    return cache
 
 
 async def read_game(reader: EventStore | Transaction, game_id: str) -> GameState | None:
     """The game's state as of this read (None when its stream is empty), from the cache and
     the events the stream gained since. The state is shared: read it, never change it."""
     store = reader if isinstance(reader, EventStore) else reader.store
-    entries = _entries(store)
-    entry = entries.get(game_id)
+    cache = _cache(store)
+    entry = cache.get(game_id)
     stream = game_stream(game_id)
     records = await reader.read_stream(stream, after_version=entry.state.version - 1) if entry else []
     if entry is not None and records and records[0].position == entry.position \
             and records[0].version == entry.state.version:
         state = fold((from_recorded(record) for record in records[1:]), onto=entry.state) \
             if len(records) > 1 else entry.state
+        weight = entry.weight + weight_of(records[1:])
     else:
         records = await reader.read_stream(stream)
         if not records:
-            entries.pop(game_id, None)
+            cache.drop(game_id)
             return None
         state = fold(from_recorded(record) for record in records)
+        weight = weight_of(records)
+    state, weight = _recent_only(state, weight)
     if isinstance(reader, EventStore) or not reader.appended:
-        _remember(entries, game_id, Entry(state, records[-1].position))
+        cache.remember(game_id, Entry(state, records[-1].position, weight))
     return state
 
 
-def _remember(entries: OrderedDict[str, Entry], game_id: str, entry: Entry) -> None:
-    current = entries.get(game_id)
-    if current is None or current.state.version <= entry.state.version:
-        entries[game_id] = entry
-        entries.move_to_end(game_id)
-    while len(entries) > CAPACITY:
-        entries.popitem(last=False)
+def _recent_only(state: GameState, weight: int) -> tuple[GameState, int]:
+    """The state with only its ``RECENT_PHASES`` latest resolved phases (trimmed once it holds
+    twice as many, so that a copy is made every ``RECENT_PHASES`` phases), and its weight then
+    (the resolved phases being nearly all of it)."""
+    if len(state.resolved) <= 2 * RECENT_PHASES:
+        return state, weight
+    dropped = len(state.resolved) - RECENT_PHASES
+    trimmed = state.copy()
+    trimmed.resolved = state.resolved[dropped:]
+    trimmed.earlier_resolved = state.earlier_resolved + dropped
+    return trimmed, weight * RECENT_PHASES // len(state.resolved)
+
+
+async def full_state(reader: EventStore | Transaction, state: GameState) -> GameState:
+    """``state`` with every resolved phase (folded again from the log, and not cached, when the
+    cache left earlier ones out)."""
+    if state.earlier_resolved == 0:
+        return state
+    records = await reader.read_stream(game_stream(state.game_id))
+    return fold(from_recorded(r) for r in records if r.version <= state.version)
 
 
 async def read_state(tx: Transaction, game_id: str) -> GameState:

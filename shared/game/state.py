@@ -58,6 +58,9 @@ class GameState:
     must_act: list[str] = field(default_factory=list)
     winners: list[str] = field(default_factory=list)
     resolved: list[PhaseResolved] = field(default_factory=list)
+    # resolved phases before ``resolved[0]``, left out of this state: the cache keeps only the
+    # latest phases (shared/game/repository.py, ``full_state`` folds them all again)
+    earlier_resolved: int = 0
     version: int = 0  # the game stream's version this state was folded from
     # the clock of the current phase
     deadline: datetime | None = None  # None while paused or once finished
@@ -85,6 +88,11 @@ class GameState:
                 value = value.copy()
             setattr(copied, name, value)
         return copied
+
+    @property
+    def resolved_count(self) -> int:
+        """How many phases the game has resolved (those left out of this state too)."""
+        return self.earlier_resolved + len(self.resolved)
 
     def seat(self, player_id: str | None) -> Seat | None:
         return next((s for s in self.seats if s.player_id == player_id), None)

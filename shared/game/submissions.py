@@ -19,10 +19,12 @@ class PowerSubmission:
     ready: bool = False
 
 
-def latest_submissions(events: Iterable[Event], phase: str | None = None) -> dict[str, PowerSubmission]:
+def latest_submissions(events: Iterable[Event], phase: str | None = None,
+                       onto: dict[str, PowerSubmission] | None = None) -> dict[str, PowerSubmission]:
     """Each power's latest orders and ready flag among ``events`` (in log order), counting only
-    events of ``phase`` when one is given."""
-    found: dict[str, PowerSubmission] = {}
+    events of ``phase`` when one is given; after those of ``onto`` (the same of earlier events,
+    left as it was) when given."""
+    found: dict[str, PowerSubmission] = dict(onto) if onto else {}
     for event in events:
         if isinstance(event, OrdersSubmitted) and (phase is None or event.phase == phase):
             found[event.power] = PowerSubmission(tuple(event.orders), False)

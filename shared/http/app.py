@@ -15,6 +15,7 @@ from fastapi import APIRouter, FastAPI
 
 from shared import metrics
 from shared.auth import hash_token
+from shared.game.repository import bound_state_cache
 from shared.settings import Settings
 from shared.store import open_store
 
@@ -35,6 +36,7 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         checked = (settings if settings is not None else Settings()).checked()
         store = await open_store(checked.database_url)
+        bound_state_cache(store, checked.state_cache_mib * 2**20)
         app.state.settings = checked
         app.state.store = store
         app.state.operator_hash = hash_token(checked.operator_secret())

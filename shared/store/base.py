@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Literal, NamedTuple
 
 from shared.store.notify import BACKSTOP_SECONDS, POLL_SECONDS, CommitListener
 from shared.store.outbox import ClaimedNotification, NewNotification, Notification, Outcome
-from shared.store.records import ConcurrencyError, GameRow, NewEvent, RecordedEvent, UnstorableText
+from shared.store.records import ConcurrencyError, GameRow, GuardedAppend, NewEvent, RecordedEvent, UnstorableText
 from shared.text import first_problem, path_of, quickly_storable
 
 LockMode = Literal["none", "share", "exclusive"]
@@ -162,9 +162,11 @@ class Transaction(ABC):
         ...
 
     @abstractmethod
-    async def read_streams(self, prefix: str) -> dict[str, list[RecordedEvent]]:
+    async def read_streams(self, prefix: str, after_position: int = 0) -> dict[str, list[RecordedEvent]]:
         """Every stream whose id starts with ``prefix`` (exactly, case-sensitively), by stream
-        id, each in version order."""
+        id, each in version order; only its events after ``after_position`` when given (positions
+        become visible in commit order, so a reader that has seen up to a position has seen
+        every event at or before it)."""
 
     @abstractmethod
     async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[RecordedEvent]:
@@ -359,9 +361,30 @@ class EventStore(ABC):
         async with self._statement() as tx:
             return await tx.read_stream(stream_id, after_version)
 
-    async def read_streams(self, prefix: str) -> dict[str, list[RecordedEvent]]:
+    async def read_streams(self, prefix: str, after_position: int = 0) -> dict[str, list[RecordedEvent]]:
         async with self._statement() as tx:
-            return await tx.read_streams(prefix)
+            return await tx.read_streams(prefix, after_position)
+
+    async def append_if_current(self, game_id: str, guard_stream: str, guard_version: int, stream_id: str,
+                                event: NewEvent, expected_version: int | None = None, *,
+                                watch_prefix: str | None = None, watch_after: int = 0) -> GuardedAppend:
+        """Append one event to ``stream_id`` (after ``expected_version``; None: after its end) in a
+        transaction of its own that holds the game's share lock, only if the stream
+        ``guard_stream`` is still at ``guard_version`` (what the caller decided from); otherwise
+        write nothing and say which version it found. GameNotFound without the game's row; a
+        clash on ``expected_version`` raises ConcurrencyError. With ``watch_prefix``, also the
+        events of the streams it starts after position ``watch_after``: every one up to the
+        event appended (as ``read_streams`` would give them after it). On PostgreSQL this is
+        one round trip (the server-side function of shared/store/schema.py, bound parameters only)."""
+        _check_storable(stream_id, [event])
+        return await self._append_if_current(game_id, guard_stream, guard_version, stream_id, event,
+                                             expected_version, watch_prefix, watch_after)
+
+    @abstractmethod
+    async def _append_if_current(self, game_id: str, guard_stream: str, guard_version: int, stream_id: str,
+                                 event: NewEvent, expected_version: int | None, watch_prefix: str | None,
+                                 watch_after: int) -> GuardedAppend:
+        ...
 
     async def stream_version(self, stream_id: str) -> int:
         async with self._statement() as tx:

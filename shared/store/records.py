@@ -33,6 +33,21 @@ class RecordedEvent:
     recorded_at: datetime
 
 
+@dataclass(frozen=True, slots=True)
+class GuardedAppend:
+    """What ``append_if_current`` found: the guard stream's version, the position of the
+    event appended (None: nothing was written, the guard stream had moved on), and the watched
+    streams' events after the position given, in position order (the one appended among them)."""
+
+    guard_version: int
+    position: int | None
+    watched: tuple[RecordedEvent, ...] = ()
+
+    @property
+    def appended(self) -> bool:
+        return self.position is not None
+
+
 @dataclass(slots=True)
 class GameRow:
     """The read model and lock row of one game (the game list, the deadline index)."""

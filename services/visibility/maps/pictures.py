@@ -18,7 +18,7 @@ from shared.game.submissions import PowerSubmission
 from shared.rules.variants import get_variant
 
 from ..past import checked_phase, state_at
-from ..view import Viewer, view_of
+from ..view import Viewer, history_entry, view_of
 from .board_svg import BoardPicture, DrawnOrder, Layers, board_layers
 from .ekonia_svg import EkoniaPicture, ekonia_layers
 from .geometry import geometry_for
@@ -47,9 +47,8 @@ def game_layers(state: GameState, submissions: Mapping[str, PowerSubmission], vi
         entry = None
     else:
         view = view_of(state_at(state, index), {}, viewer)
-        after = state.copy()
-        after.resolved = list(state.resolved[:index + 1])
-        entry = view_of(after, {}, viewer)["history"][index]
+        entry = history_entry(get_variant(state.variant), state.resolved[index],
+                              viewer.power if viewer.kind == "power" else None)
     data = map_data_of(state.variant)
     geometry = geometry_for(data["board"])
     if data["board"] == "ekonia":

@@ -1,0 +1,143 @@
+"""A soak run: worker memory and latency over a few minutes of play, a script that prints
+figures, not a test.
+
+    python benchmarks/soak.py [--games 150] [--seconds 120] [--window 15] [--workers 2]
+                              [--database postgresql://.../existing | --sqlite]
+
+Starts ``entente serve --workers N`` (benchmarks/api.py's server and database helpers), seats
+``--games`` seven-player games and plays them all without a pause: in every phase each power
+that must act fetches its possible orders and submits a random pick, so the phase resolves
+early and the games grow older phase after phase. One game's public view is fetched after each
+of its phases. Every ``--window`` seconds it prints each worker's resident memory (VmRSS) and the
+window's submissions and their worst latency, and the view's size and latency at the phase that
+game has reached: memory should level off once the game-state cache is full (it is bounded in
+bytes, docs/architecture.md "Performance"), the view should not grow with the phases.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from api import (  # noqa: E402
+    SERVER_PIDS,
+    Connection,
+    Pool,
+    Timings,
+    database,
+    milliseconds,
+    play_phase,
+    running_server,
+    seated_game,
+)
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return sorted(found)
+
+
+def resident_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def worker_pids(server_pid: int) -> list[int]:
+    """The uvicorn worker processes (the server's children that are not multiprocessing's tracker)."""
+    return [pid for pid in children_of(server_pid)
+            if "resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")]
+
+
+async def soak(base: str, games: int, seconds: float, window: float, connections: int) -> None:
+    timings = Timings()
+    pool = Pool(base, connections, timings)
+    views: list[tuple[int, int, float]] = []  # (phase count, bytes, seconds) of the watched game's view
+    try:
+        tables = await asyncio.gather(*(seated_game(pool, f"soak {n}") for n in range(games)))
+        stop = time.monotonic() + seconds
+        watched = tables[0]
+        view_connection = Connection(*base.removeprefix("http://").split(":"))  # type: ignore[arg-type]
+
+        async def play(index: int) -> None:
+            rng = random.Random(index)
+            played = 0
+            while time.monotonic() < stop:
+                if not await play_phase(pool, tables[index], rng):
+                    return
+                played += 1
+                if index == 0:
+                    started = time.monotonic()
+                    status, body = await view_connection.request("GET", f"/games/{watched.game_id}/view")
+                    views.append((played, len(str(body)), time.monotonic() - started))
+
+        async def report() -> None:
+            seen = 0
+            begun = time.monotonic()
+            while time.monotonic() < stop:
+                await asyncio.sleep(window)
+                submits = timings.latencies.get("submit", [])[seen:]
+                seen += len(submits)
+                memory = ", ".join(f"{resident_mib(pid):.0f}" for pid in worker_pids(SERVER_PIDS[-1]))
+                line = f"t={time.monotonic() - begun:5.0f}s workers MiB [{memory}]"
+                if submits:
+                    line += f"; {len(submits) / window:.0f} submissions/s, worst {max(submits) * 1000:.0f} ms"
+                if views:
+                    phases, size, took = views[-1]
+                    line += f"; view of a game at phase {phases}: {size / 1024:.0f} KB, {took * 1000:.1f} ms"
+                print(line, flush=True)
+
+        await asyncio.gather(report(), *(play(index) for index in range(games)))
+        view_connection.close()
+    finally:
+        pool.close()
+    submits = timings.latencies.get("submit", [])
+    if submits:
+        print(f"all submissions: {len(submits)}, {milliseconds(submits)}; {len(timings.failures)} failed")
+    if len(views) > 10:
+        early, late = views[:5], views[-5:]
+        print(f"the watched game's view: phases {early[0][0]}-{early[-1][0]} "
+              f"{sum(v[2] for v in early) / 5 * 1000:.1f} ms, {sum(v[1] for v in early) / 5 / 1024:.0f} KB; "
+              f"phases {late[0][0]}-{late[-1][0]} {sum(v[2] for v in late) / 5 * 1000:.1f} ms, "
+              f"{sum(v[1] for v in late) / 5 / 1024:.0f} KB")
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    async with database(args) as url, running_server(url, args.workers, False) as base:
+        print(f"server up on {base} ({args.workers} workers), {url}; {args.games} games for {args.seconds:.0f}s",
+              flush=True)
+        await soak(base, args.games, args.seconds, args.window, args.connections)
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=150)
+    parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--window", type=float, default=15.0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--database", help="an existing PostgreSQL database, wiped first (its public schema dropped)")
+    parser.add_argument("--sqlite", action="store_true", help="a fresh SQLite file")
+    parser.add_argument("--server-url", default="postgresql://postgres@127.0.0.1:5432/test")
+    args = parser.parse_args()
+    if not (1 <= args.games <= 3000 and 10 <= args.seconds <= 900 and 1 <= args.workers <= 8):
+        parser.error("keep --games within 1..3000, --seconds within 10..900, --workers within 1..8")
+    return asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
