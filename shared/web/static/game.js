@@ -24,6 +24,8 @@ const game = {
   shown: null,  // a resolved phase the board shows; null: the board now
   drawn: null,  // what the board drawn now shows (phase and own pending orders)
   summary: null,  // the public summary, read while the game is forming (how many seats are taken)
+  known: [],  // every resolved phase this page has read, oldest first (views send the latest page)
+  older: false,  // whether the server has resolved phases before the first of ``known``
   get token() { return seatOf(gameId).token || seatOf(gameId).host || null; },
   ordersChanged() { refreshBoard(); },
   powerChanged() { render(); refreshBoard(); },
@@ -43,6 +45,36 @@ async function readView() {
     if (error.code !== "invalid_token") throw error;
     forgetToken(gameId);  // a token this game does not know: read the public view
     return api(`/games/${gameId}/view`);
+  }
+}
+
+/** The view's history page merged into what this page already read, and the view made to hold
+it all: views send the latest 20 phases, a resolved phase never changes, earlier pages are read
+on demand (docs/api.md, "History pages"; docs/web.md). */
+function withKnownHistory(view) {
+  if (game.known.length === 0) game.older = Boolean(view.history_before);
+  const fresh = new Set(view.history.map((entry) => entry.phase));
+  game.known = [...game.known.filter((entry) => !fresh.has(entry.phase)), ...view.history];
+  view.history = game.known.slice();
+  return view;
+}
+
+async function loadEarlier() {
+  const button = document.getElementById("earlier");
+  if (!game.older || game.known.length === 0) return;
+  button.disabled = true;
+  try {
+    const cursor = encodeURIComponent(game.known[0].phase);
+    const page = await api(`/games/${gameId}/view?history_before=${cursor}`, {token: game.token});
+    const known = new Set(game.known.map((entry) => entry.phase));
+    game.known = [...page.history.filter((entry) => !known.has(entry.phase)), ...game.known];
+    game.older = Boolean(page.history_before);
+    game.view.history = game.known.slice();
+    render();
+  } catch (error) {
+    document.getElementById("history-label").textContent = `Earlier phases could not be read: ${error.message}`;
+  } finally {
+    button.disabled = false;
   }
 }
 
@@ -192,6 +224,7 @@ function showHistoryControl(view) {
   const label = game.shown ? `${phaseName(game.shown)} (resolved)` : `Now: ${phaseName(view.game.phase) || "not started"}`;
   document.getElementById("history-label").textContent = label;
   slider.setAttribute("aria-valuetext", label);
+  document.getElementById("earlier").hidden = !game.older;
 }
 
 function tick() {
@@ -208,7 +241,7 @@ function tick() {
 
 async function onView(view) {
   const before = game.view;
-  game.view = view;
+  game.view = withKnownHistory(view);
   const moved = !before || before.game.phase !== view.game.phase || before.game.status !== view.game.status
     || before.history.length !== view.history.length;
   render();
@@ -255,6 +288,7 @@ async function join() {
   try {
     const seat = await api(`/games/${gameId}/players`, {method: "POST"});
     keepSeat(gameId, {token: seat.token, codename: seat.codename, name: game.view.game.name});
+    game.known = [];  // a player may see more of the past than the public did
     game.summary = await api(`/games/${gameId}`);
     await onView(await readView());
     restartStream();
@@ -310,6 +344,7 @@ async function boot() {
   document.getElementById("join").addEventListener("click", join);
   document.getElementById("start").addEventListener("click", () => hostAct("start"));
   document.getElementById("resolve").addEventListener("click", () => hostAct("resolve", {phase: game.view.game.phase}));
+  document.getElementById("earlier").addEventListener("click", loadEarlier);
   document.getElementById("history").addEventListener("input", (event) => showHistory(Number(event.target.value)));
   document.getElementById("results").addEventListener("click", (event) => {
     if (event.target.id !== "results-on-board") return;
