@@ -1,0 +1,135 @@
+"""``entente export --format mila``: a game's log as the saved-game format of MILA's ``diplomacy``
+package (docs/store.md, "export"), for the tools that read it."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from shared.store import RecordedEvent
+
+from .ops import OpsError, game_stream_id
+
+MILA_PRESS_RULES = {"full": [], "public": ["PUBLIC_PRESS"], "none": ["NO_PRESS"]}  # our press setting -> MILA's
+MILA_RULES = ["POWER_CHOICE"]
+
+def mila_saved_game(game_id: str, records: Sequence[RecordedEvent]) -> dict[str, Any]:
+    """The game in the saved-game format of the MILA ``diplomacy`` package
+    (``diplomacy.utils.export.from_saved_game_format`` / ``load_saved_games_from_disk``):
+    one entry per phase with the state before it, the orders as adjudicated and the results
+    keyed by unit, then the current phase with no orders yet."""
+    from shared.events import GameCreated, GameStarted, PhaseResolved, from_recorded
+    from shared.rules.variants.standard import home_centres
+
+    typed = [(r, from_recorded(r)) for r in records if r.stream_id == game_stream_id(game_id)]
+    created = next((e for _, e in typed if isinstance(e, GameCreated)), None)
+    variant = created.variant if created is not None else "standard"
+    if variant != "standard":
+        raise OpsError(f"the MILA format has the standard map only; game {game_id} plays {variant!r}")
+    rules = [*MILA_PRESS_RULES[created.settings.press if created is not None else "full"], *MILA_RULES]
+    messages = mila_messages(game_id, records)
+    homes = home_centres()
+    phases: list[dict[str, Any]] = []
+    current: tuple[dict, RecordedEvent] | None = None
+    for record, event in typed:
+        if isinstance(event, GameStarted):
+            current = (event.position, record)
+        elif isinstance(event, PhaseResolved):
+            state = mila_state(event.position_before, homes, record, game_id, rules)
+            orders = {power: [item.order for item in items] for power, items in event.orders.items()}
+            results: dict[str, list[str]] = {}
+            for items in event.orders.values():
+                for item in items:
+                    unit = mila_unit_of(item.order)
+                    if unit is not None:
+                        results[unit] = mila_result_codes(item.result, item.reason)
+            phases.append({"name": event.phase, "state": state, "orders": orders, "results": results,
+                           "messages": messages.get(event.phase, [])})
+            current = (event.position, record)
+    if current is not None:
+        document, record = current
+        phases.append({"name": document["phase"], "state": mila_state(document, homes, record, game_id, rules),
+                       "orders": {}, "results": {}, "messages": messages.get(document["phase"], [])})
+    return {"id": game_id, "map": variant, "rules": rules, "phases": phases}
+
+
+def mila_messages(game_id: str, records: Sequence[RecordedEvent]) -> dict[str, list[dict[str, Any]]]:
+    """The game's press as MILA messages, by phase: one per recipient (``GLOBAL`` for a public
+    message), ``time_sent`` in microseconds, unique and increasing (MILA keys messages by it)."""
+    from shared.events import from_recorded
+    from shared.events_social import MessageSent, press_stream
+
+    by_phase: dict[str, list[dict[str, Any]]] = {}
+    last = 0
+    for record in records:
+        message = from_recorded(record) if record.stream_id == press_stream(game_id) else None
+        if not isinstance(message, MessageSent):
+            continue
+        for recipient in message.recipients if message.recipients is not None else ["GLOBAL"]:
+            last = max(last + 1, int(record.recorded_at.timestamp() * 1_000_000))
+            by_phase.setdefault(message.phase, []).append(
+                {"sender": message.sender, "recipient": recipient, "time_sent": last, "phase": message.phase,
+                 "message": message.text})
+    return by_phase
+
+
+def mila_state(document: dict[str, Any], homes: dict[str, list[str]], record: RecordedEvent,
+               game_id: str, rules: list[str]) -> dict[str, Any]:
+    powers = sorted(homes)
+    units = {power: list(document.get("units", {}).get(power, [])) for power in powers}
+    retreats: dict[str, dict[str, list[str]]] = {power: {} for power in powers}
+    for power, items in document.get("dislodged", {}).items():
+        for item in items:
+            units[power].append("*" + item["unit"])
+            retreats[power][item["unit"]] = list(item.get("retreats", []))
+    centers = {power: sorted(document.get("centers", {}).get(power, [])) for power in powers}
+    occupied = {unit.split()[1].split("/")[0] for power in powers for unit in document.get("units", {}).get(power, [])}
+    adjusting = document["phase"].endswith("A")
+    builds = {
+        power: {
+            "count": len(centers[power]) - len(units[power]) if adjusting else 0,
+            "homes": [c for c in homes[power] if c in centers[power] and c not in occupied] if adjusting else [],
+        }
+        for power in powers
+    }
+    return {
+        "timestamp": int(record.recorded_at.timestamp() * 1_000_000),
+        "note": "",
+        "name": document["phase"],
+        "units": units,
+        "retreats": retreats,
+        "centers": centers,
+        "homes": homes,
+        "influence": centers,
+        "civil_disorder": {power: 0 for power in powers},
+        "builds": builds,
+        "game_id": game_id,
+        "map": document.get("variant", "standard"),
+        "rules": list(rules),
+    }
+
+
+def mila_unit_of(order: str) -> str | None:
+    """``"A PAR - BUR"`` -> ``"A PAR"``; WAIVE has no unit."""
+    words = order.split()
+    return f"{words[0]} {words[1]}" if len(words) >= 2 and words[0] in ("A", "F") else None
+
+
+def mila_result_codes(result: str, reason: str) -> list[str]:
+    """Our result and reason as MILA's result codes ('' is success, so no code)."""
+    if result == "void":
+        return ["void"]
+    codes = []
+    if result == "fails":
+        if "bounced" in reason or "cannot dislodge own unit" in reason:
+            codes.append("bounce")
+        elif "cut" in reason:
+            codes.append("cut")
+        elif "convoy" in reason:
+            codes.append("no convoy")
+        elif not reason.startswith("dislodged"):
+            codes.append("void")
+    if "dislodged by" in reason:
+        codes.append("dislodged")
+    if "disbanded" in reason:
+        codes.append("disband")
+    return codes
