@@ -14,6 +14,7 @@ measurement, and the open streams gauge adds up the live processes'.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
 from datetime import datetime
 from ipaddress import IPv4Network, IPv6Network, ip_address
@@ -29,6 +30,8 @@ from prometheus_client import (
     disable_created_metrics,
 )
 from prometheus_client import generate_latest as _generate_latest
+
+from shared.bounded import caches
 
 if TYPE_CHECKING:
     from shared.store import EventStore
@@ -66,6 +69,12 @@ OUTBOX_ATTEMPTS = Counter("entente_outbox_attempts", "Webhook delivery attempts,
 CLOCK_SWEEPS = Counter("entente_clock_sweeps", "Sweeps of the clock worker, by outcome (ok, failed)", ["outcome"])
 OPEN_STREAMS = Gauge("entente_open_streams", "Live streams (GET /games/{id}/stream) open now",
                      multiprocess_mode="livesum")
+CACHE_ENTRIES = Gauge("entente_cache_entries", "Entries in each per-process cache, by cache (refreshed at most "
+                      "every few seconds, as requests come)", ["cache"], multiprocess_mode="livesum")
+CACHE_BYTES = Gauge("entente_cache_estimated_bytes", "The estimated memory of each per-process cache, by cache "
+                    "(the estimate its bound is on)", ["cache"], multiprocess_mode="livesum")
+CACHE_REFRESH_SECONDS = 5.0
+_caches_refreshed = [float("-inf")]
 
 
 def may_read(token: str | None, address: str | None, operator_hash: str | None,
@@ -97,6 +106,18 @@ async def refresh_from_store(store: EventStore, now: datetime) -> None:
     counts = await store.notification_counts()
     for status in sorted(set(OUTBOX_STATUSES) | set(counts)):
         OUTBOX.labels(status).set(counts.get(status, 0))
+
+
+def refresh_caches(force: bool = False) -> None:
+    """Set the cache gauges from this process's caches (at most every few seconds, unless
+    ``force``: called after every request, so that a busy worker's figures stay fresh)."""
+    now = time.monotonic()
+    if not force and now - _caches_refreshed[0] < CACHE_REFRESH_SECONDS:
+        return
+    _caches_refreshed[0] = now
+    for cache in caches():
+        CACHE_ENTRIES.labels(cache.name).set(len(cache))
+        CACHE_BYTES.labels(cache.name).set(cache.weight)
 
 
 def exposition() -> bytes:

@@ -192,6 +192,7 @@ def worker_metrics(settings: Settings, store: EventStore) -> MetricsSource:
             await metrics.refresh_from_store(store, utc_now())
         except Exception:  # the database away: the counters still answer
             logging.getLogger("entente.metrics").warning("cannot read the database's gauges", exc_info=True)
+        metrics.refresh_caches(force=True)
         return metrics.exposition()
 
     return render

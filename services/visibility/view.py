@@ -28,12 +28,14 @@ as the variant's ``view`` shows it to this viewer; orders come as text and as st
 """
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import orjson
+
 from shared.auth import Caller
+from shared.bounded import BoundedCache
 from shared.errors import Forbidden, Unprocessable
 from shared.events import Event, OrdersSubmitted, PhaseResolved, ReadySet
 from shared.game.repository import RECENT_PHASES
@@ -178,8 +180,11 @@ def _history(state: GameState, viewer: Viewer, start: int, end: int) -> list[dic
     return [_remembered_entry(state.game_id, variant, event, power) for event in kept]
 
 
-_ENTRIES: OrderedDict[tuple[str, str, str, str | None], dict[str, Any]] = OrderedDict()
 ENTRIES_KEPT = 4096  # history entries a process remembers (a long game's view re-reads each on every change)
+ENTRIES_BYTES = 32 * 2**20  # and their estimated memory at most
+MEMORY_PER_ENTRY_JSON_BYTE = 4  # an entry's memory / its JSON size (measured: docs/architecture.md, "Memory")
+_ENTRIES: BoundedCache[tuple[str, str, str, str | None], dict[str, Any]] = BoundedCache(
+    "history_entries", ENTRIES_KEPT, ENTRIES_BYTES)
 
 
 def _remembered_entry(game_id: str, variant: Variant, event: PhaseResolved, power: str | None) -> dict[str, Any]:
@@ -190,11 +195,7 @@ def _remembered_entry(game_id: str, variant: Variant, event: PhaseResolved, powe
     entry = _ENTRIES.get(key)
     if entry is None:
         entry = history_entry(variant, event, power)
-        _ENTRIES[key] = entry
-        if len(_ENTRIES) > ENTRIES_KEPT:
-            _ENTRIES.popitem(last=False)
-    else:
-        _ENTRIES.move_to_end(key)
+        _ENTRIES.put(key, entry, MEMORY_PER_ENTRY_JSON_BYTE * len(orjson.dumps(entry)))
     return entry
 
 

@@ -4,10 +4,10 @@ and replay all read it here.
 """
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from shared.bounded import BoundedCache
 from shared.events import Event, from_recorded, game_stream, orders_prefix
 from shared.store import EventStore, RecordedEvent, Transaction
 
@@ -82,6 +82,7 @@ async def read_log_at(reader: EventStore | Transaction, game_id: str,
 
 SUBMISSIONS_KEY = "game.phase_submissions"
 SUBMISSIONS_KEPT = 4_096  # games per store and process (one phase each), the least recently used dropped first
+SUBMISSIONS_BYTES = 16 * 2**20  # their estimated memory at most
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,11 +92,20 @@ class _Folded:
     position: int  # the last position of the phase's order streams folded in
 
 
-def _folded(store: EventStore) -> OrderedDict[str, _Folded]:
+def _folded(store: EventStore) -> BoundedCache[str, _Folded]:
     """By game: the submissions of the last phase read (a game's earlier phases are read
     again from their start, which only past views and replays do)."""
-    entries: OrderedDict[str, _Folded] = store.memo.setdefault(SUBMISSIONS_KEY, OrderedDict())
+    entries: BoundedCache[str, _Folded] | None = store.memo.get(SUBMISSIONS_KEY)
+    if entries is None:
+        entries = store.memo[SUBMISSIONS_KEY] = BoundedCache("phase_submissions", SUBMISSIONS_KEPT,
+                                                             SUBMISSIONS_BYTES)
     return entries
+
+
+def _weight(submissions: dict[str, PowerSubmission]) -> int:
+    """The estimated memory of a phase's submissions: a Python string is about 50 bytes
+    beside its text; a power's entry, and the entry itself, a few hundred."""
+    return 300 + sum(300 + sum(60 + len(text) for text in s.orders or ()) for s in submissions.values())
 
 
 class PhaseSubmissions:
@@ -125,12 +135,11 @@ class PhaseSubmissions:
                             mine[-1].position)
         if self.cacheable:
             entries, key = _folded(self.store), self.game_id
-            current = entries.get(key)
+            current = entries.peek(key)
             if current is None or current.phase != self.phase or current.position <= entry.position:
-                entries[key] = entry
-            entries.move_to_end(key)
-            while len(entries) > SUBMISSIONS_KEPT:
-                entries.popitem(last=False)
+                entries.put(key, entry, _weight(entry.submissions))
+            else:
+                entries.touch(key)
         return entry.submissions
 
 

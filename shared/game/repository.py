@@ -25,14 +25,14 @@ the total passes the bound.
 """
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import orjson
 
+from shared.bounded import BoundedCache
 from shared.clock import SYSTEM_CLOCK
 from shared.events import Event, from_recorded, game_stream, to_new_event
 from shared.store import EventStore, GameRow, RecordedEvent, Transaction
@@ -53,34 +53,14 @@ class Entry:
     weight: int = 0  # the estimated bytes the state holds
 
 
-@dataclass
-class Cache:
-    """The entries by game id, least recently used first, and their total weight."""
-
-    entries: OrderedDict[str, Entry] = field(default_factory=OrderedDict)
-    weight: int = 0
-    capacity: int = CAPACITY_BYTES
-
-    def get(self, game_id: str) -> Entry | None:
-        return self.entries.get(game_id)
-
-    def drop(self, game_id: str) -> None:
-        gone = self.entries.pop(game_id, None)
-        if gone is not None:
-            self.weight -= gone.weight
-
-    def remember(self, game_id: str, entry: Entry) -> None:
-        """Keep ``entry`` unless a newer state of the game is kept; then drop the least
-        recently used entries while the cache is over its bounds."""
-        current = self.entries.get(game_id)
-        if current is None or current.state.version <= entry.state.version:
-            self.drop(game_id)
-            self.entries[game_id] = entry
-            self.weight += entry.weight
-        self.entries.move_to_end(game_id)
-        while len(self.entries) > 1 and (len(self.entries) > CAPACITY or self.weight > self.capacity):
-            _, oldest = self.entries.popitem(last=False)
-            self.weight -= oldest.weight
+def _remember(cache: BoundedCache[str, Entry], game_id: str, entry: Entry) -> None:
+    """Keep ``entry`` unless a newer state of the game is kept (a slower reader that read an
+    older version must not replace it)."""
+    current = cache.peek(game_id)
+    if current is None or current.state.version <= entry.state.version:
+        cache.put(game_id, entry, entry.weight)
+    else:
+        cache.touch(game_id)
 
 
 def weight_of(records: Iterable[RecordedEvent]) -> int:
@@ -91,11 +71,13 @@ def weight_of(records: Iterable[RecordedEvent]) -> int:
 def bound_state_cache(store: EventStore, capacity: int) -> None:
     """Bound the store's cache of game states to ``capacity`` estimated bytes (the app's
     ``state_cache_mib`` setting)."""
-    _cache(store).capacity = capacity
+    _cache(store).resize(capacity)
 
 
-def _cache(store: EventStore) -> Cache:
-    cache: Cache = store.memo.setdefault(MEMO_KEY, Cache())
+def _cache(store: EventStore) -> BoundedCache[str, Entry]:
+    cache: BoundedCache[str, Entry] | None = store.memo.get(MEMO_KEY)
+    if cache is None:
+        cache = store.memo[MEMO_KEY] = BoundedCache("game_states", CAPACITY, CAPACITY_BYTES)
     return cache
 
 
@@ -115,17 +97,17 @@ async def read_game(reader: EventStore | Transaction, game_id: str) -> GameState
     else:
         records = await reader.read_stream(stream)
         if not records:
-            cache.drop(game_id)
+            cache.pop(game_id)
             return None
         state = fold(from_recorded(record) for record in records)
         weight = weight_of(records)
-    state, weight = _recent_only(state, weight)
+    state, weight = recent_only(state, weight)
     if isinstance(reader, EventStore) or not reader.appended:
-        cache.remember(game_id, Entry(state, records[-1].position, weight))
+        _remember(cache, game_id, Entry(state, records[-1].position, weight))
     return state
 
 
-def _recent_only(state: GameState, weight: int) -> tuple[GameState, int]:
+def recent_only(state: GameState, weight: int) -> tuple[GameState, int]:
     """The state with only its ``RECENT_PHASES`` latest resolved phases (trimmed once it holds
     twice as many, so that a copy is made every ``RECENT_PHASES`` phases), and its weight then
     (the resolved phases being nearly all of it)."""

@@ -92,6 +92,7 @@ class RequestObservability:
             route, method = route_of(scope), scope.get("method", "")
             metrics.REQUESTS.labels(method, route, str(status)).inc()
             metrics.REQUEST_SECONDS.labels(method, route).observe(seconds)
+            metrics.refresh_caches()
             game_id = scope.get("path_params", {}).get("game_id")
             level = (logging.DEBUG if route in QUIET_ROUTES and status < 400
                      else logging.ERROR if status >= 500 else logging.INFO)
@@ -159,4 +160,5 @@ async def metrics_endpoint(request: Request) -> Response:
                         code="metrics_not_allowed", where="header.authorization")
     clock = getattr(state, "clock", None) or SYSTEM_CLOCK
     await metrics.refresh_from_store(state.store, clock.now())
+    metrics.refresh_caches(force=True)
     return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)

@@ -162,6 +162,11 @@ def test_metrics_after_a_played_game(sqlite_url: str, receiver_url: tuple[Receiv
     assert value(after, "entente_outbox_notifications", status="pending") == 0
     assert value(during, "entente_open_streams") - value(before, "entente_open_streams") == 1
     assert value(after, "entente_open_streams") == value(before, "entente_open_streams")
+    # the per-process caches, each with what it holds (this game's state, its submissions, the
+    # history the stream rendered) and its estimated memory
+    for cache in ("game_states", "phase_submissions", "history_entries"):
+        assert value(after, "entente_cache_entries", cache=cache) >= 1, cache
+        assert value(after, "entente_cache_estimated_bytes", cache=cache) > 0, cache
 
 
 def test_metrics_are_for_the_operator_or_an_allowed_address(sqlite_url: str) -> None:
