@@ -20,6 +20,7 @@ import asyncio
 import random
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -85,7 +86,7 @@ async def soak(base: str, games: int, seconds: float, window: float, connections
                     views.append((played, len(str(body)), time.monotonic() - started))
 
         async def report() -> None:
-            seen = 0
+            seen = resolved = 0
             begun = time.monotonic()
             while time.monotonic() < stop:
                 await asyncio.sleep(window)
@@ -95,6 +96,9 @@ async def soak(base: str, games: int, seconds: float, window: float, connections
                 line = f"t={time.monotonic() - begun:5.0f}s workers MiB [{memory}]"
                 if submits:
                     line += f"; {len(submits) / window:.0f} submissions/s, worst {max(submits) * 1000:.0f} ms"
+                    # fewer powers act as the games age (eliminated ones sit out): phases a second too
+                    line += f", {(timings.resolutions - resolved) / window:.1f} phases/s"
+                    resolved = timings.resolutions
                 if views:
                     phases, size, took = views[-1]
                     line += f"; view of a game at phase {phases}: {size / 1024:.0f} KB, {took * 1000:.1f} ms"
@@ -107,6 +111,8 @@ async def soak(base: str, games: int, seconds: float, window: float, connections
     submits = timings.latencies.get("submit", [])
     if submits:
         print(f"all submissions: {len(submits)}, {milliseconds(submits)}; {len(timings.failures)} failed")
+        for reason, count in Counter(failure[:160] for failure in timings.failures).most_common(5):
+            print(f"  {count} x {reason}")
     if len(views) > 10:
         early, late = views[:5], views[-5:]
         print(f"the watched game's view: phases {early[0][0]}-{early[-1][0]} "

@@ -177,7 +177,7 @@ async def step(store: EventStore, settings: Settings, now: datetime,
     settings) is closed again; a worker passes its own."""
     began = time.perf_counter()
     read = await outbox.project_all(store, timedelta(minutes=settings.deadline_warning_minutes),
-                                    direct=bool(settings.discord_bot_secret()))
+                                    direct=bool(settings.discord_bot_secret()), stop=stop)
     own_bot = bot is None
     bot = bot or discord_bot(settings)
     try:

@@ -18,11 +18,13 @@ The storage of all this is the store's (docs/store.md, "Projections and the outb
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import Any
 
+from shared.bounded import BoundedCache
 from shared.credentials import fold_account
 from shared.events import from_recorded, game_stream
 from shared.events_social import (
@@ -36,6 +38,7 @@ from shared.events_social import (
     press_stream,
     webhooks_stream,
 )
+from shared.game.repository import Entry, recent_only, weight_of
 from shared.game.state import GameState, fold
 from shared.store import (
     ClaimedNotification,
@@ -69,35 +72,78 @@ async def _behind(store: EventStore) -> bool:
     return await store.head() > await store.projection_position(PROJECTION)
 
 
+GAMES_KEY = "notifications.games"
+GAMES_KEPT = 2_000  # games whose state at the projection's position a process keeps
+GAMES_BYTES = 32 * 2**20  # and their estimated memory at most
+
+
+def _states(store: EventStore) -> BoundedCache[str, Entry]:
+    """By game: its state folded up to the last event the projection planned from (a state
+    folded from committed records only, at a position the projection has passed)."""
+    cache: BoundedCache[str, Entry] | None = store.memo.get(GAMES_KEY)
+    if cache is None:
+        cache = store.memo[GAMES_KEY] = BoundedCache("notification_games", GAMES_KEPT, GAMES_BYTES)
+    return cache
+
+
 class _Games:
     """The game and webhook streams of the games a batch touches, read once per batch and
     folded once per batch (each event's context folds on from the previous one's: the batch's
     events come in position order); with ``direct`` (the server has a Discord bot) also who
-    took which seat with a Discord account."""
+    took which seat with a Discord account.
+
+    A game's stream is read from where this process's last batch left its state (checked, as
+    the repository checks its cache: the record of that version must be at the same position),
+    so a batch's cost does not grow with the age of the games it touches. The states reached
+    are remembered only once the batch has committed (``remember``): a batch that failed is
+    planned again from its first event, which must not find a state folded past it."""
 
     def __init__(self, tx: Transaction, direct: bool = False) -> None:
         self._tx = tx
         self._direct = direct
+        self._cache = _states(tx.store)
         self._streams: dict[str, tuple[list[RecordedEvent], list[RecordedEvent]]] = {}
         self._discord: dict[str, dict[str, str]] = {}  # game_id -> player_id -> Discord user id
-        self._folded: dict[str, tuple[GameState | None, int]] = {}  # game_id -> (state, records folded)
+        # game_id -> (state, records folded, the position and weight of the last one folded)
+        self._folded: dict[str, tuple[GameState | None, int, int, int]] = {}
+
+    async def _read_game(self, game_id: str) -> list[RecordedEvent]:
+        """The game's records after the remembered state's (that state as folded so far), or
+        all of them."""
+        stream = game_stream(game_id)
+        kept = self._cache.get(game_id)
+        if kept is not None:
+            records = await self._tx.read_stream(stream, after_version=kept.state.version - 1)
+            if records and records[0].version == kept.state.version and records[0].position == kept.position:
+                self._folded[game_id] = (kept.state, 1, kept.position, kept.weight)
+                return records
+        self._folded[game_id] = (None, 0, 0, 0)
+        return await self._tx.read_stream(stream)
 
     def _state_at(self, game_id: str, position: int) -> GameState | None:
         """The game folded from its records at or before ``position`` (never earlier than the
         last one asked for), folding on from there."""
         records = self._streams[game_id][0]
-        state, count = self._folded.get(game_id, (None, 0))
+        state, count, last, weight = self._folded[game_id]
         end = count
         while end < len(records) and records[end].position <= position:
             end += 1
         if end > count:
             state = fold((from_recorded(r) for r in records[count:end]), onto=state)
-            self._folded[game_id] = (state, end)
+            weight += weight_of(records[count:end])
+            self._folded[game_id] = (state, end, records[end - 1].position, weight)
         return state
+
+    def remember(self) -> None:
+        """Keep each game's state as far as this (committed) batch folded it."""
+        for game_id, (state, _, position, weight) in self._folded.items():
+            if state is not None:
+                state, weight = recent_only(state, weight)
+                self._cache.put(game_id, Entry(state, position, weight), weight)
 
     async def context_at(self, game_id: str, position: int) -> Context | None:
         if game_id not in self._streams:
-            self._streams[game_id] = (await self._tx.read_stream(game_stream(game_id)),
+            self._streams[game_id] = (await self._read_game(game_id),
                                       await self._tx.read_stream(webhooks_stream(game_id)))
             self._discord[game_id] = await self._discord_ids(game_id) if self._direct else {}
         hook_records = self._streams[game_id][1]
@@ -163,13 +209,16 @@ async def project(store: EventStore, warning: timedelta, batch: int = 500, *, di
             for notification in planned:
                 await tx.plan_notification(_row(notification, record))
         await tx.advance_projection(PROJECTION, records[-1].position)
+    games.remember()
     return len(records)
 
 
-async def project_all(store: EventStore, warning: timedelta, batch: int = 500, *, direct: bool = False) -> int:
-    """Run the projection until it has caught up with the log."""
+async def project_all(store: EventStore, warning: timedelta, batch: int = 500, *, direct: bool = False,
+                      stop: asyncio.Event | None = None) -> int:
+    """Run the projection until it has caught up with the log (or ``stop`` is set: a worker
+    told to stop leaves the rest to the next one, the projection's position says where)."""
     total = 0
-    while read := await project(store, warning, batch, direct=direct):
+    while not (stop is not None and stop.is_set()) and (read := await project(store, warning, batch, direct=direct)):
         total += read
     return total
 
