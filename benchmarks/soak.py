@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import re
 import sys
 import time
 from collections import Counter
@@ -67,6 +68,7 @@ async def soak(base: str, games: int, seconds: float, window: float, connections
     timings = Timings()
     pool = Pool(base, connections, timings)
     views: list[tuple[int, int, float]] = []  # (phase count, bytes, seconds) of the watched game's view
+    games_ended = [0]
     try:
         tables = await asyncio.gather(*(seated_game(pool, f"soak {n}") for n in range(games)))
         stop = time.monotonic() + seconds
@@ -74,13 +76,18 @@ async def soak(base: str, games: int, seconds: float, window: float, connections
         view_connection = Connection(*base.removeprefix("http://").split(":"))  # type: ignore[arg-type]
 
         async def play(index: int) -> None:
+            """Play game ``index``; a game that ends (a solo win) gives its place to a new one, so
+            that the load stays at ``games`` games in play (the watched game is played to its
+            end, then the view is no longer fetched)."""
             rng = random.Random(index)
-            played = 0
+            played, table = 0, tables[index]
             while time.monotonic() < stop:
-                if not await play_phase(pool, tables[index], rng):
-                    return
+                if not await play_phase(pool, table, rng):
+                    table = await seated_game(pool, f"soak {index} again")
+                    games_ended[0] += 1
+                    continue
                 played += 1
-                if index == 0:
+                if table is watched:
                     started = time.monotonic()
                     status, body = await view_connection.request("GET", f"/games/{watched.game_id}/view")
                     views.append((played, len(str(body)), time.monotonic() - started))
@@ -99,6 +106,7 @@ async def soak(base: str, games: int, seconds: float, window: float, connections
                     # fewer powers act as the games age (eliminated ones sit out): phases a second too
                     line += f", {(timings.resolutions - resolved) / window:.1f} phases/s"
                     resolved = timings.resolutions
+                line += f"; {games_ended[0]} games ended and replaced"
                 if views:
                     phases, size, took = views[-1]
                     line += f"; view of a game at phase {phases}: {size / 1024:.0f} KB, {took * 1000:.1f} ms"
@@ -111,7 +119,12 @@ async def soak(base: str, games: int, seconds: float, window: float, connections
     submits = timings.latencies.get("submit", [])
     if submits:
         print(f"all submissions: {len(submits)}, {milliseconds(submits)}; {len(timings.failures)} failed")
-        for reason, count in Counter(failure[:160] for failure in timings.failures).most_common(5):
+        # the codes, not the messages (which name games and phases); ``wrong_phase`` is the game's
+        # own race: a power left only forced removals is not waited for, so the phase may resolve
+        # before its submission arrives (docs/api.md)
+        codes = Counter(re.sub(r"/games/[^/]+/", "/games/{id}/", f.split(" {")[0]) + " " +
+                        (re.findall(r'"code": "([a-z_]+)"', f) or ["?"])[0] for f in timings.failures)
+        for reason, count in codes.most_common(5):
             print(f"  {count} x {reason}")
     if len(views) > 10:
         early, late = views[:5], views[-5:]
