@@ -15,7 +15,18 @@ from shared.game.guards import choose_power, require_playing
 from shared.game.state import GameState
 from shared.game.submissions import PowerSubmission
 from shared.http.app import build_app
-from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, Now, StoreDep, request_metadata
+from shared.http.dependencies import (
+    BearerToken,
+    CurrentCaller,
+    CurrentGame,
+    CurrentPlayer,
+    Now,
+    RecentPlayer,
+    StoreDep,
+    caller_in,
+    load_game,
+    request_metadata,
+)
 from shared.http.models import MenuGroup, StructuredOrder
 from shared.rules.variants import OrderCheck
 from shared.settings import Settings
@@ -139,18 +150,31 @@ async def _resolve_if_complete(store: EventStore, game_id: str, phase: str, now:
 
 
 @router.put("/games/{game_id}/orders", response_model=SubmissionResult)
-async def submit_orders(game: CurrentGame, caller: CurrentPlayer, body: SubmitOrders,
+async def submit_orders(seat: RecentPlayer, token: BearerToken, body: SubmitOrders,
                         store: StoreDep, request: Request, now: Now) -> dict:
     """Replace the caller's orders for the current phase; each order comes back accepted
     (in canonical notation) or rejected with the reason. Rejected orders are not stored; when
     none is accepted the answer is 422 and nothing is stored. After the deadline: 409
     ``deadline_passed``, nothing stored. An empty list holds every unit."""
-    assert caller.player_id is not None
-    # the phase the caller saw when the request arrived: a resolution in between makes this a
-    # 409 wrong_phase, never orders silently stored for the next phase
+    def player_in(state: GameState) -> str:
+        player_id = require(caller_in(request, state, token), "player").player_id
+        assert player_id is not None
+        return player_id
+
+    game, player_id, read = seat.game, seat.caller.player_id, seat.read
+    if body.phase is None and not read:  # the caller means the current phase: read it now
+        game, read = await load_game(store, game.game_id), True
+        player_id = player_in(game)
+    assert player_id is not None
+    # Unread, ``game`` may be a little behind the log: the append checks the game's version,
+    # and a refusal or a clash is decided again from a fresh read, the caller identified again
+    # (docs/architecture.md, "Performance"). The phase is the one the caller named, or the
+    # current one when the request arrived: a resolution in between makes this a 409
+    # wrong_phase, never orders silently stored for the next phase
     submission = await service.submit_orders(
-        store, game.game_id, caller.player_id, body.orders, body.phase or game.phase,
-        request_metadata(request, "player", caller.player_id), power=body.power, now=now, state=game)
+        store, game.game_id, player_id, body.orders, body.phase or game.phase,
+        request_metadata(request, "player", player_id), power=body.power, now=now, state=game,
+        player_in=player_in, maybe_behind=not read)
     resolved = await _resolve_if_complete(store, game.game_id, submission.phase, now, submission.state,
                                           submission.submissions)
     return {"phase": submission.phase, "power": submission.power, "resolved": resolved,

@@ -27,7 +27,7 @@ from typing import Any
 
 from shared import metrics
 from shared.clock import SYSTEM_CLOCK
-from shared.errors import Conflict, Unprocessable
+from shared.errors import Conflict, DomainError, Unprocessable
 from shared.events import (
     AdjudicatedOrder,
     DislodgedRecord,
@@ -154,36 +154,51 @@ async def _acting_power(tx: Transaction, game_id: str, player_id: str, power: st
 async def submit_orders(store: EventStore, game_id: str, player_id: str, texts: Sequence[str],
                         phase: str | None = None, metadata: dict | None = None, *,
                         power: str | None = None, now: datetime | None = None,
-                        state: GameState | None = None) -> Submission:
+                        state: GameState | None = None,
+                        player_in: Callable[[GameState], str] | None = None,
+                        maybe_behind: bool = False) -> Submission:
     """Check and store one power's orders, deciding from ``state`` (the game as the caller
-    read it; read here when not given), with one checked append (``_append_checked``)."""
+    read it, or as this process last read it; read here when not given), with one checked
+    append (``_append_checked``). ``player_in``: the caller's player id in a state read again
+    after a clash (it raises when the caller's token names no player there any more);
+    ``maybe_behind``: ``state`` was not read for this request (a refusal is decided again from
+    a fresh read before it is given)."""
     moment = _now(now)
 
     async def decide(found: GameState) -> tuple[Submission, NewEvent]:
-        return _checked_submission(found, player_id, texts, phase, moment, metadata, power)
+        who = player_id if found is state or player_in is None else player_in(found)
+        return _checked_submission(found, who, texts, phase, moment, metadata, power)
 
-    submission, submissions = await _append_checked(store, game_id, state, decide)
+    submission, submissions = await _append_checked(store, game_id, state, decide, maybe_behind=maybe_behind)
     _count_submission(submission.state, submission.checks)
     return replace(submission, submissions=submissions)
 
 
 async def _append_checked(store: EventStore, game_id: str, state: GameState | None,
                           decide: Callable[[GameState], Awaitable[tuple[Submission, NewEvent]]],
-                          ) -> tuple[Submission, Mapping[str, PowerSubmission]]:
+                          *, maybe_behind: bool = False) -> tuple[Submission, Mapping[str, PowerSubmission]]:
     """Decide from the game's state what to append to a power's order stream, and append it
     with the store's ``append_if_current``: under the game's share lock, only if the game's
     stream is still at the version decided from. When it has moved on (another worker's join,
     a resolution), the game is read again and the decision made again, a few times at most
-    (then 409 concurrent_update). The decision, and the phase's submissions with it
-    (docs/architecture.md, "Performance")."""
+    (then 409 concurrent_update). With ``maybe_behind`` (``state`` is this process's last
+    reading, not read for this request) a refusal is only given once decided from a fresh read.
+    The decision, and the phase's submissions with it (docs/architecture.md, "Performance")."""
     found = state
     version = state.version if state is not None else 0
-    for _ in range(SUBMIT_ATTEMPTS):
+    clashes = 0
+    while clashes < SUBMIT_ATTEMPTS:
         if found is None:
-            found = await read_game(store, game_id)
+            found, maybe_behind = await read_game(store, game_id), False
             if found is None:
                 raise GameNotFound(game_id)
-        decided, event = await decide(found)
+        try:
+            decided, event = await decide(found)
+        except DomainError:
+            if not maybe_behind:
+                raise
+            found, maybe_behind = None, False  # perhaps refused for being behind: read it, decide again
+            continue
         folded = PhaseSubmissions(store, game_id, decided.phase)
         stored = await store.append_if_current(game_id, game_stream(game_id), found.version,
                                                orders_stream(game_id, decided.phase, decided.power), event,
@@ -191,6 +206,7 @@ async def _append_checked(store: EventStore, game_id: str, state: GameState | No
         if stored.appended:
             return decided, folded.advanced(stored.watched)
         version, found = found.version, None  # the game moved on: read it again and decide again
+        clashes += 1
     raise ConcurrencyError(game_stream(game_id), version, None)
 
 

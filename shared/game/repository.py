@@ -107,6 +107,15 @@ async def read_game(reader: EventStore | Transaction, game_id: str) -> GameState
     return state
 
 
+def cached_game(store: EventStore, game_id: str) -> GameState | None:
+    """The game's state as this process last read it, without asking the store (None when it
+    holds none). It may be behind the log: only for a write whose append checks the game's
+    version, and which reads the game again when that moved on (order submissions,
+    docs/architecture.md "Performance")."""
+    entry = _cache(store).peek(game_id)
+    return entry.state if entry is not None else None
+
+
 def recent_only(state: GameState, weight: int) -> tuple[GameState, int]:
     """The state with only its ``RECENT_PHASES`` latest resolved phases (trimmed once it holds
     twice as many, so that a copy is made every ``RECENT_PHASES`` phases), and its weight then

@@ -1,6 +1,7 @@
 """Request dependencies shared by the three services, as ``Annotated`` aliases."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated
 
@@ -10,7 +11,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from shared.auth import MAX_TOKEN_LENGTH, Caller, identify, require
 from shared.clock import SYSTEM_CLOCK, Clock
 from shared.errors import NotFound, Unauthorized
-from shared.game.repository import read_game
+from shared.game.repository import cached_game, read_game
 from shared.game.state import GameState
 from shared.store import EventStore
 
@@ -79,9 +80,14 @@ async def current_game(game_id: str, store: StoreDep) -> GameState:
 CurrentGame = Annotated[GameState, Depends(current_game)]
 
 
-async def current_caller(request: Request, game: CurrentGame, token: BearerToken) -> Caller:
+def caller_in(request: Request, game: GameState, token: str | None) -> Caller:
+    """Who holds ``token`` in ``game``."""
     return identify(token, operator_hash=request.app.state.operator_hash,
                     host_hash=game.host_token_hash, player_hashes=game.player_hashes())
+
+
+async def current_caller(request: Request, game: CurrentGame, token: BearerToken) -> Caller:
+    return caller_in(request, game, token)
 
 
 CurrentCaller = Annotated[Caller, Depends(current_caller)]
@@ -97,6 +103,34 @@ async def player(caller: CurrentCaller) -> Caller:
 
 HostOrOperator = Annotated[Caller, Depends(host_or_operator)]
 CurrentPlayer = Annotated[Caller, Depends(player)]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInGame:
+    """The caller, a player, and the game it was identified in; ``read``: whether the game was
+    read from the store for this request (else it is this process's last reading of it)."""
+
+    game: GameState
+    caller: Caller
+    read: bool
+
+
+async def recent_player(request: Request, game_id: str, store: StoreDep, token: BearerToken) -> PlayerInGame:
+    """The caller as a player of the game as this process last read it, without a read of the
+    store when that reading names the caller a player (a read otherwise, and every refusal is
+    from a fresh read): for a write that appends with the game's version checked, and decides
+    again from a fresh read, the caller identified again, when the game has moved on
+    (``PUT /orders``; docs/architecture.md, "Performance")."""
+    cached = cached_game(store, game_id) if len(game_id) <= 64 else None
+    if cached is not None:
+        caller = caller_in(request, cached, token)
+        if caller.role == "player":
+            return PlayerInGame(cached, caller, read=False)
+    game = await load_game(store, game_id)
+    return PlayerInGame(game, require(caller_in(request, game, token), "player"), read=True)
+
+
+RecentPlayer = Annotated[PlayerInGame, Depends(recent_player)]
 
 
 def request_metadata(request: Request, actor: str, player_id: str | None = None) -> dict:
