@@ -36,7 +36,6 @@ from shared.events import (
     OrdersSubmitted,
     PhaseResolved,
     ReadySet,
-    from_recorded,
     game_stream,
     orders_stream,
     to_new_event,
@@ -46,7 +45,7 @@ from shared.game.guards import choose_power, require_must_act, require_open_phas
 from shared.game.log import PhaseSubmissions, phase_submissions
 from shared.game.repository import full_state, game_row, read_game, read_state
 from shared.game.state import GameState, apply
-from shared.game.submissions import PowerSubmission, latest_submissions, submitted_orders
+from shared.game.submissions import PowerSubmission, submitted_orders
 from shared.rules.variants import Opening, OrderCheck, PhaseOutcome, Variant, get_variant
 from shared.store import ConcurrencyError, EventStore, GameNotFound, NewEvent, Transaction
 
@@ -301,8 +300,13 @@ async def _patch_once(store: EventStore, game_id: str, player_id: str, texts: Se
     async with store.transaction(game_id, lock="share") as tx:
         state, acting = await _acting_power(tx, game_id, player_id, power, phase, now)
         stream = orders_stream(game_id, str(state.phase), acting)
-        records = await tx.read_stream(stream)
-        before = latest_submissions(from_recorded(r) for r in records).get(acting, PowerSubmission()).orders
+        # the stream's version first, then the phase's submissions (folded per process, read
+        # after the last position folded: constant whatever the power's resubmissions): they
+        # hold at least every event up to that version, and one past it makes the append below
+        # clash and the change be applied again on top of it
+        version = await tx.stream_version(stream)
+        submissions = await phase_submissions(tx, game_id, str(state.phase))
+        before = submissions.get(acting, PowerSubmission()).orders
         checks, current, dropped = patched_orders(state, acting, before or (), texts, clear)
         if texts and not any(c.accepted for c in checks):
             raise Unprocessable("no order of this change was accepted; nothing was stored",
@@ -311,8 +315,7 @@ async def _patch_once(store: EventStore, game_id: str, player_id: str, texts: Se
         changed = before is None and bool(texts) or before is not None and tuple(current) != tuple(before)
         if changed:
             event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=current)
-            await tx.append_on_commit(stream, [to_new_event(event, metadata)],
-                                      expected_version=records[-1].version if records else 0)
+            await tx.append_on_commit(stream, [to_new_event(event, metadata)], expected_version=version)
     return Patch(str(state.phase), acting, checks, current, dropped, changed)
 
 
