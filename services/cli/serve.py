@@ -1,6 +1,7 @@
 """``entente serve``: every service in one process under uvicorn (or in ``--workers``
 processes, each a whole app with its own clock and notification workers: both are safe to run
-several at once, see docs/hosting.md); ``--service NAME`` serves one service's app alone, as
+several at once, see docs/hosting.md; each process listens on its own socket,
+services/cli/workers.py); ``--service NAME`` serves one service's app alone, as
 the deployments do (docs/deploy.md).
 
 SIGTERM or SIGINT: uvicorn stops gracefully (it stops accepting, the requests in flight
@@ -125,12 +126,18 @@ def run(command: str, argv: list[str]) -> int:
     if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # the processes' metrics, added up at each scrape
         own_directory = tempfile.mkdtemp(prefix="entente-metrics-")
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = own_directory
+    from .workers import Supervisor, listening_sockets
+
     try:
-        uvicorn.run(factory, factory=True, workers=args.workers, **options)
+        try:
+            sockets = listening_sockets(settings.host, settings.port, args.workers)
+        except OSError as error:
+            print(f"entente {command}: cannot listen on {settings.host}:{settings.port}: {error}", file=sys.stderr)
+            return 1
+        return Supervisor({"app": factory, "factory": True, **options}, sockets, args.graceful_timeout).run()
     finally:
         if own_directory is not None:
             shutil.rmtree(own_directory, ignore_errors=True)
-    return 0
 
 
 def _exit_cleanly_on_signals() -> None:
