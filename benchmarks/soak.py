@@ -25,8 +25,10 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository: tests.utils below
 
 from api import (  # noqa: E402
+    OPERATOR_TOKEN,
     SERVER_PIDS,
     Connection,
     Pool,
@@ -38,17 +40,7 @@ from api import (  # noqa: E402
     seated_game,
 )
 
-
-def children_of(pid: int) -> list[int]:
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(stat.parent.name))
-    return sorted(found)
+from tests.utils.processes import worker_pids  # noqa: E402
 
 
 def resident_mib(pid: int) -> float:
@@ -58,10 +50,16 @@ def resident_mib(pid: int) -> float:
     return 0.0
 
 
-def worker_pids(server_pid: int) -> list[int]:
-    """The uvicorn worker processes (the server's children that are not multiprocessing's tracker)."""
-    return [pid for pid in children_of(server_pid)
-            if "resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")]
+async def cache_mib(base: str) -> str:
+    """The caches' estimated memory, summed over the workers, from /metrics (MiB by cache)."""
+    host, port = base.removeprefix("http://").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    writer.write(f"GET /metrics HTTP/1.1\r\nhost: {host}\r\nauthorization: Bearer {OPERATOR_TOKEN}\r\n"
+                 "connection: close\r\n\r\n".encode())
+    text = (await reader.read()).decode(errors="replace")
+    writer.close()
+    found = re.findall(r'^entente_cache_estimated_bytes\{cache="([a-z_]+)"\} ([0-9.e+]+)$', text, re.MULTILINE)
+    return ", ".join(f"{name} {float(value) / 2**20:.1f}" for name, value in sorted(found))
 
 
 async def soak(base: str, games: int, seconds: float, window: float, connections: int) -> None:
@@ -106,7 +104,7 @@ async def soak(base: str, games: int, seconds: float, window: float, connections
                     # fewer powers act as the games age (eliminated ones sit out): phases a second too
                     line += f", {(timings.resolutions - resolved) / window:.1f} phases/s"
                     resolved = timings.resolutions
-                line += f"; {games_ended[0]} games ended and replaced"
+                line += f"; {games_ended[0]} games ended and replaced; caches MiB [{await cache_mib(base)}]"
                 if views:
                     phases, size, took = views[-1]
                     line += f"; view of a game at phase {phases}: {size / 1024:.0f} KB, {took * 1000:.1f} ms"

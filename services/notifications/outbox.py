@@ -72,6 +72,25 @@ async def _behind(store: EventStore) -> bool:
     return await store.head() > await store.projection_position(PROJECTION)
 
 
+def hooks_at(records: list[RecordedEvent], position: int) -> tuple[dict[str, str], str | None]:
+    """The players' webhooks (player_id -> URL) and the game's channel webhook as the records
+    of its webhooks stream had set them at ``position``."""
+    webhooks: dict[str, str] = {}
+    channel: str | None = None
+    for record in records:
+        if record.position <= position:
+            hook = from_recorded(record)
+            if isinstance(hook, WebhookSet):
+                webhooks[hook.player_id] = hook.url
+            elif isinstance(hook, WebhookRemoved):
+                webhooks.pop(hook.player_id, None)
+            elif isinstance(hook, ChannelWebhookSet):
+                channel = hook.url
+            elif isinstance(hook, ChannelWebhookRemoved):
+                channel = None
+    return webhooks, channel
+
+
 GAMES_KEY = "notifications.games"
 GAMES_KEPT = 2_000  # games whose state at the projection's position a process keeps
 GAMES_BYTES = 32 * 2**20  # and their estimated memory at most
@@ -146,23 +165,10 @@ class _Games:
             self._streams[game_id] = (await self._read_game(game_id),
                                       await self._tx.read_stream(webhooks_stream(game_id)))
             self._discord[game_id] = await self._discord_ids(game_id) if self._direct else {}
-        hook_records = self._streams[game_id][1]
         state = self._state_at(game_id, position)
         if state is None:
             return None
-        webhooks: dict[str, str] = {}
-        channel: str | None = None
-        for record in hook_records:
-            if record.position <= position:
-                hook = from_recorded(record)
-                if isinstance(hook, WebhookSet):
-                    webhooks[hook.player_id] = hook.url
-                elif isinstance(hook, WebhookRemoved):
-                    webhooks.pop(hook.player_id, None)
-                elif isinstance(hook, ChannelWebhookSet):
-                    channel = hook.url
-                elif isinstance(hook, ChannelWebhookRemoved):
-                    channel = None
+        webhooks, channel = hooks_at(self._streams[game_id][1], position)
         return Context(state, webhooks, dict(self._discord[game_id]), channel)
 
     async def _discord_ids(self, game_id: str) -> dict[str, str]:

@@ -15,26 +15,9 @@ import httpx
 
 from tests.cli.test_serve import REPOSITORY, entente_command, free_port, wait_until_serving
 from tests.utils.http import OPERATOR_TOKEN
+from tests.utils.processes import worker_pids
 
 CONNECTIONS = 32
-
-
-def children(pid: int) -> list[int]:
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(stat.parent.name))
-    return found
-
-
-def server_workers(pid: int) -> list[int]:
-    """The supervisor's worker processes (not multiprocessing's resource tracker)."""
-    return sorted(child for child in children(pid)
-                  if b"resource_tracker" not in Path(f"/proc/{child}/cmdline").read_bytes())
 
 
 def established_on(port: int, pids: list[int]) -> dict[int, int]:
@@ -67,7 +50,7 @@ def test_connections_opened_at_once_are_spread_and_a_dead_worker_is_replaced(tmp
     try:
         base = f"http://127.0.0.1:{port}"
         wait_until_serving(base, server)
-        workers = server_workers(server.pid)
+        workers = worker_pids(server.pid)
         assert len(workers) == 2
         # a pool of keep-alive connections opened at once, as a proxy or a bot adapter opens it
         pool = [socket.socket() for _ in range(CONNECTIONS)]
@@ -91,10 +74,10 @@ def test_connections_opened_at_once_are_spread_and_a_dead_worker_is_replaced(tmp
 
         os.kill(workers[0], signal.SIGKILL)
         deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and (len(server_workers(server.pid)) < 2
-                                               or workers[0] in server_workers(server.pid)):
+        while time.monotonic() < deadline and (len(worker_pids(server.pid)) < 2
+                                               or workers[0] in worker_pids(server.pid)):
             time.sleep(0.1)
-        replaced = server_workers(server.pid)
+        replaced = worker_pids(server.pid)
         assert len(replaced) == 2 and workers[0] not in replaced and workers[1] in replaced
         for _ in range(10):
             assert httpx.get(f"{base}/healthz", timeout=5).status_code == 200

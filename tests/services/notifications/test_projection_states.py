@@ -12,7 +12,7 @@ from typing import Any
 from services.notifications import outbox
 from services.notifications.planning import Context, plan
 from shared.events import from_recorded, game_stream
-from shared.events_social import ChannelWebhookSet, WebhookRemoved, WebhookSet, press_stream, webhooks_stream
+from shared.events_social import press_stream, webhooks_stream
 from shared.game.repository import RECENT_PHASES
 from shared.game.state import fold
 from shared.store import EventStore, RecordedEvent, open_store
@@ -36,15 +36,7 @@ def planned_from_first_event(records: list[RecordedEvent], game_id: str) -> dict
         if record.stream_id not in (game_stream(game_id), press_stream(game_id), webhooks_stream(game_id)):
             continue
         state = fold(from_recorded(r) for r in game if r.position <= record.position)
-        webhooks: dict[str, str] = {}
-        channel = None
-        for hook in (from_recorded(r) for r in hooks if r.position <= record.position):
-            if isinstance(hook, WebhookSet):
-                webhooks[hook.player_id] = hook.url
-            elif isinstance(hook, WebhookRemoved):
-                webhooks.pop(hook.player_id, None)
-            elif isinstance(hook, ChannelWebhookSet):
-                channel = hook.url
+        webhooks, channel = outbox.hooks_at(hooks, record.position)
         notes, _ = plan(record, from_recorded(record), Context(state, webhooks, {}, channel), WARNING)
         planned.update({n.dedupe_key: (n.player_id, n.kind, n.phase, n.payload) for n in notes})
     return planned
