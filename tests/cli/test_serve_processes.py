@@ -88,5 +88,32 @@ def test_connections_opened_at_once_are_spread_and_a_dead_worker_is_replaced(tmp
             assert not Path(f"/proc/{pid}").exists()
     finally:
         if server.poll() is None:
-            server.kill()
-            server.wait()
+            server.terminate()
+            try:
+                server.wait(timeout=40)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+
+
+def test_workers_stop_when_their_supervisor_is_killed(tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "ENTENTE_OPERATOR_TOKEN": OPERATOR_TOKEN, "ENTENTE_ENVIRONMENT": "test"}
+    server = subprocess.Popen([*entente_command(), "serve", "--workers", "2", "--port", str(port), "--database",
+                               f"sqlite:///{tmp_path}/orphans.db", "--log-level", "warning"],
+                              cwd=REPOSITORY, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    workers: list[int] = []
+    try:
+        wait_until_serving(f"http://127.0.0.1:{port}", server)
+        workers = worker_pids(server.pid)
+        assert len(workers) == 2
+        server.kill()  # SIGKILL: the supervisor cannot stop them itself
+        server.wait()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in workers):
+            time.sleep(0.1)
+        assert not any(Path(f"/proc/{pid}").exists() for pid in workers), "workers left running"
+    finally:
+        for pid in workers:
+            if Path(f"/proc/{pid}").exists():
+                os.kill(pid, signal.SIGKILL)
