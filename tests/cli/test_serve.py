@@ -13,6 +13,7 @@ import pytest
 
 from tests.games.test_standard_game import play_1901
 from tests.utils.http import OPERATOR_TOKEN
+from tests.utils.processes import stop
 
 pytestmark = pytest.mark.postgres
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -60,12 +61,7 @@ async def test_entente_serve_plays_1901(postgres_url: str) -> None:
             assert (await client.get(f"/games/{table.game_id}")).json()["phase"] == "S1902M"
             assert (await client.get("/openapi.json")).status_code == 200
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
     assert process.returncode in (0, -15)
 
 

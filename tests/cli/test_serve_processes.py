@@ -15,7 +15,7 @@ import httpx
 
 from tests.cli.test_serve import REPOSITORY, entente_command, free_port, wait_until_serving
 from tests.utils.http import OPERATOR_TOKEN
-from tests.utils.processes import worker_pids
+from tests.utils.processes import stop, worker_pids
 
 CONNECTIONS = 32
 
@@ -87,13 +87,7 @@ def test_connections_opened_at_once_are_spread_and_a_dead_worker_is_replaced(tmp
         for pid in replaced:  # stopped and reaped: nothing left running
             assert not Path(f"/proc/{pid}").exists()
     finally:
-        if server.poll() is None:
-            server.terminate()
-            try:
-                server.wait(timeout=40)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+        stop(server, timeout=40)
 
 
 def test_workers_stop_when_their_supervisor_is_killed(tmp_path: Path) -> None:

@@ -30,6 +30,7 @@ import pytest
 
 from tests.cli.test_serve import entente_command, free_port, wait_until_serving
 from tests.utils.http import OPERATOR_TOKEN
+from tests.utils.processes import stop
 
 ROOT = Path(__file__).resolve().parents[2]
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
@@ -237,12 +238,7 @@ def shell(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shell]:
         wait_until_serving(f"http://127.0.0.1:{port}", process)
         yield Shell(directory, port)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
 
 
 def server_sent(event: str, docs: bool = False) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 --workers N` find its worker processes here."""
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 
@@ -27,3 +28,15 @@ def worker_pids(server_pid: int) -> list[int]:
         except OSError:
             continue
     return pids
+
+
+def stop(process: subprocess.Popen, timeout: float = 10.0) -> None:
+    """SIGTERM, then SIGKILL if ``process`` has not ended within ``timeout`` seconds."""
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()

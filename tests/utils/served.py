@@ -13,6 +13,7 @@ from typing import Any
 
 from tests.cli.test_serve import REPOSITORY, entente_command, free_port, wait_until_serving
 from tests.utils.http import OPERATOR_TOKEN
+from tests.utils.processes import stop
 
 
 @contextmanager
@@ -29,12 +30,7 @@ def entente_serve(database_url: str) -> Iterator[str]:
         wait_until_serving(base_url, process)
         yield base_url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
 
 
 @dataclass
