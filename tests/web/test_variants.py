@@ -132,6 +132,8 @@ def test_a_seat_of_several_powers_orders_for_each(browser: Browser, served: str,
         for power in powers[:2]:
             choice.select_option(label=power)
             expect(page.get_by_role("heading", name="Your orders")).to_be_visible()
+            # the menus come with the chosen power's possible orders: wait for them, not the last power's
+            expect(page.locator("#order-menus")).to_have_attribute("data-power", power.upper())
             first = page.locator("#order-menus label").first
             expect(first).to_contain_text("Order for ")
             unit = first.inner_text().removeprefix("Order for ")

@@ -125,8 +125,9 @@ export class OrdersPanel {
     document.getElementById("order-help").textContent = help.join(" ");
     const stored = new Set(possible.submitted);
     const focused = document.activeElement?.closest?.("#order-menus") ? document.activeElement.id : null;
-    document.getElementById("order-menus").replaceChildren(
-      ...possible.menu.map((group, index) => this.menuFor(group, index, stored)));
+    const menus = document.getElementById("order-menus");
+    menus.replaceChildren(...possible.menu.map((group, index) => this.menuFor(group, index, stored)));
+    menus.dataset.power = possible.power;  // whose menus these are (the page may be between two powers)
     if (focused) document.getElementById(focused)?.focus();  // a keyboard user stays where they were
   }
 
