@@ -51,7 +51,6 @@ from shared.store.schema import SCHEMA_LOCK_KEY, TABLE_NAMES, VERSION_TABLE, cre
 
 # pg_advisory_xact_lock keys: any constants, as long as nothing else in the database uses them.
 POSITION_LOCK_KEY = 0x656E7465_6E746501  # "entente" + 1: serialises event inserts
-CLAIM_LOCK_KEY = 0x656E7465_6E746502  # "entente" + 2: claims of the outbox take turns (docs/store.md)
 # (class, hash of the stream id): one stream's appends after the end; the two-key space of
 # advisory locks does not overlap the one-key space above
 STREAM_LOCK_CLASS = 0x656E7465
@@ -72,7 +71,6 @@ READ_ALL = f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > $1 ORDER BY po
 STREAM_VERSION = "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = $1"
 HEAD = "SELECT coalesce(max(position), 0) FROM events"
 STREAM_LOCK = "SELECT pg_advisory_xact_lock($1, hashtext($2))"
-CLAIM_LOCK = "SELECT pg_advisory_xact_lock($1)"
 _INSERT_COLUMNS = "INSERT INTO events (stream_id, version, type, schema_version, data, metadata, recorded_at) "
 # the global position lock first, in the same statement (its row comes before any row, so
 # before any position is drawn), the listeners told (delivered on commit), the rows in order
@@ -344,9 +342,6 @@ class PostgresTransaction(Transaction):
 
     async def claim_notifications(self, now: datetime, lease: timedelta, limit: int,
                                   max_attempts: int | None = None) -> list[ClaimedNotification]:
-        # one claim at a time: two at once would each lock rows as they scan (SKIP LOCKED) and
-        # share one recipient's notifications, which two workers then deliver out of order
-        await self._live().execute(CLAIM_LOCK, CLAIM_LOCK_KEY)
         if max_attempts is not None:
             await self._live().execute(GIVE_UP_NOTIFICATIONS, as_utc(now), max_attempts, NO_OUTCOME_RECORDED)
         rows = await self._live().fetch(CLAIM_NOTIFICATIONS, as_utc(now), as_utc(now + lease), limit)

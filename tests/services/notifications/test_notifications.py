@@ -177,8 +177,8 @@ async def test_two_workers_plan_and_deliver_each_notification_once(social_any, r
     now = utc_now()
     reports = await asyncio.gather(step(store, settings, now), step(store, settings, now), step(store, settings, now))
     assert sum(r.delivered for r in reports) == 15
-    for name in names.values():
-        assert [p["entente"]["text"] for p in receiver.received[name]] == [f"news {i}" for i in range(5)]
+    for name in names.values():  # each once; in order within a worker, not across workers (docs/store.md)
+        assert sorted(p["entente"]["text"] for p in receiver.received[name]) == [f"news {i}" for i in range(5)]
 
 
 async def test_the_worker_loop_delivers_until_stopped(social, receiver: Receiver, receiver_url: str) -> None:
