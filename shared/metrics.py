@@ -115,9 +115,14 @@ def refresh_caches(force: bool = False) -> None:
     if not force and now - _caches_refreshed[0] < CACHE_REFRESH_SECONDS:
         return
     _caches_refreshed[0] = now
-    for cache in caches():
-        CACHE_ENTRIES.labels(cache.name).set(len(cache))
-        CACHE_BYTES.labels(cache.name).set(cache.weight)
+    entries: dict[str, int] = {}
+    weights: dict[str, int] = {}
+    for cache in caches():  # a process with several stores has a cache of each name per store
+        entries[cache.name] = entries.get(cache.name, 0) + len(cache)
+        weights[cache.name] = weights.get(cache.name, 0) + cache.weight
+    for name, count in entries.items():
+        CACHE_ENTRIES.labels(name).set(count)
+        CACHE_BYTES.labels(name).set(weights[name])
 
 
 def exposition() -> bytes:

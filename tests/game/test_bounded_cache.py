@@ -59,3 +59,19 @@ def test_the_live_caches_are_listed_by_name() -> None:
 def test_a_cache_holds_something() -> None:
     with pytest.raises(ValueError):
         BoundedCache("test-empty", max_entries=0, max_bytes=10)
+
+
+def test_the_metrics_add_up_the_caches_of_one_name() -> None:
+    """A process with several stores has a cache of each name per store: the gauge is their sum."""
+    from prometheus_client import REGISTRY
+
+    from shared import metrics
+
+    first: BoundedCache[str, int] = BoundedCache("test-summed", max_entries=10, max_bytes=10_000)
+    second: BoundedCache[str, int] = BoundedCache("test-summed", max_entries=10, max_bytes=10_000)
+    first.put("a", 1, 100)
+    second.put("b", 2, 250)
+    second.put("c", 3, 50)
+    metrics.refresh_caches(force=True)
+    assert REGISTRY.get_sample_value("entente_cache_entries", {"cache": "test-summed"}) == 3
+    assert REGISTRY.get_sample_value("entente_cache_estimated_bytes", {"cache": "test-summed"}) == 400
