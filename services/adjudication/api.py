@@ -23,8 +23,8 @@ from shared.http.dependencies import (
     Now,
     RecentPlayer,
     StoreDep,
-    caller_in,
     load_game,
+    player_in,
     request_metadata,
 )
 from shared.http.models import MenuGroup, StructuredOrder
@@ -156,15 +156,15 @@ async def submit_orders(seat: RecentPlayer, token: BearerToken, body: SubmitOrde
     (in canonical notation) or rejected with the reason. Rejected orders are not stored; when
     none is accepted the answer is 422 and nothing is stored. After the deadline: 409
     ``deadline_passed``, nothing stored. An empty list holds every unit."""
-    def player_in(state: GameState) -> str:
-        player_id = require(caller_in(request, state, token), "player").player_id
+    def player_id_in(state: GameState) -> str:
+        player_id = player_in(request, state, token).player_id
         assert player_id is not None
         return player_id
 
     game, player_id, read = seat.game, seat.caller.player_id, seat.read
     if body.phase is None and not read:  # the caller means the current phase: read it now
         game, read = await load_game(store, game.game_id), True
-        player_id = player_in(game)
+        player_id = player_id_in(game)
     assert player_id is not None
     # Unread, ``game`` may be a little behind the log: the append checks the game's version,
     # and a refusal or a clash is decided again from a fresh read, the caller identified again
@@ -174,7 +174,7 @@ async def submit_orders(seat: RecentPlayer, token: BearerToken, body: SubmitOrde
     submission = await service.submit_orders(
         store, game.game_id, player_id, body.orders, body.phase or game.phase,
         request_metadata(request, "player", player_id), power=body.power, now=now, state=game,
-        player_in=player_in, maybe_behind=not read)
+        player_in=player_id_in, maybe_behind=not read)
     resolved = await _resolve_if_complete(store, game.game_id, submission.phase, now, submission.state,
                                           submission.submissions)
     return {"phase": submission.phase, "power": submission.power, "resolved": resolved,

@@ -31,7 +31,6 @@ STARTUP_FAILURE = 3  # uvicorn's exit status for a worker that could not start s
 STOP_MARGIN_SECONDS = 10.0  # beyond the graceful timeout, before a worker still running is killed
 WATCH_SECONDS = 0.5
 PR_SET_PDEATHSIG = 1
-SUPERVISOR_PID = [0]  # in a worker: the process that started it
 
 
 def listening_sockets(host: str, port: int, count: int, backlog: int = 2048) -> list[socket.socket]:
@@ -56,7 +55,7 @@ def listening_sockets(host: str, port: int, count: int, backlog: int = 2048) -> 
     return sockets
 
 
-def _stop_with_the_supervisor() -> None:
+def _stop_with_the_supervisor(supervisor: int) -> None:
     """Ask the kernel for SIGTERM when the supervisor dies (Linux's ``PR_SET_PDEATHSIG``), so
     that a supervisor killed with SIGKILL leaves no worker running on its own: uvicorn's left
     them serving, orphaned, for as long as nobody noticed. Elsewhere a no-op."""
@@ -68,14 +67,13 @@ def _stop_with_the_supervisor() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
     except (OSError, AttributeError):
         return
-    if os.getppid() != SUPERVISOR_PID[0]:  # it died before the request was made
+    if os.getppid() != supervisor:  # it died before the request was made
         os.kill(os.getpid(), signal.SIGTERM)
 
 
 def _serve(options: dict[str, Any], sock: socket.socket, supervisor: int) -> None:
     """A worker process: uvicorn serving the app factory on its own socket."""
-    SUPERVISOR_PID[0] = supervisor
-    _stop_with_the_supervisor()
+    _stop_with_the_supervisor(supervisor)
     import uvicorn
 
     config = uvicorn.Config(**options)

@@ -133,7 +133,7 @@ class _Games:
         kept = self._cache.get(game_id)
         if kept is not None:
             records = await self._tx.read_stream(stream, after_version=kept.state.version - 1)
-            if records and records[0].version == kept.state.version and records[0].position == kept.position:
+            if kept.continued_by(records):
                 self._folded[game_id] = (kept.state, 1, kept.position, kept.weight)
                 return records
         self._folded[game_id] = (None, 0, 0, 0)

@@ -52,6 +52,12 @@ class Entry:
     position: int  # the global position of the stream's version ``state.version``
     weight: int = 0  # the estimated bytes the state holds
 
+    def continued_by(self, records: Sequence[RecordedEvent]) -> bool:
+        """Whether ``records`` (the stream read from this entry's version on) start with the
+        very event this state was folded up to: the same version at the same position. Else
+        the log is not the one the entry was folded from, and the stream is folded again."""
+        return bool(records) and records[0].version == self.state.version and records[0].position == self.position
+
 
 def _remember(cache: BoundedCache[str, Entry], game_id: str, entry: Entry) -> None:
     """Keep ``entry`` unless a newer state of the game is kept (a slower reader that read an
@@ -89,8 +95,7 @@ async def read_game(reader: EventStore | Transaction, game_id: str) -> GameState
     entry = cache.get(game_id)
     stream = game_stream(game_id)
     records = await reader.read_stream(stream, after_version=entry.state.version - 1) if entry else []
-    if entry is not None and records and records[0].position == entry.position \
-            and records[0].version == entry.state.version:
+    if entry is not None and entry.continued_by(records):
         state = fold((from_recorded(record) for record in records[1:]), onto=entry.state) \
             if len(records) > 1 else entry.state
         weight = entry.weight + weight_of(records[1:])

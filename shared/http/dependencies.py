@@ -86,6 +86,11 @@ def caller_in(request: Request, game: GameState, token: str | None) -> Caller:
                     host_hash=game.host_token_hash, player_hashes=game.player_hashes())
 
 
+def player_in(request: Request, game: GameState, token: str | None) -> Caller:
+    """The holder of ``token`` as a player of ``game`` (401 or 403 otherwise)."""
+    return require(caller_in(request, game, token), "player")
+
+
 async def current_caller(request: Request, game: CurrentGame, token: BearerToken) -> Caller:
     return caller_in(request, game, token)
 
@@ -127,7 +132,7 @@ async def recent_player(request: Request, game_id: str, store: StoreDep, token: 
         if caller.role == "player":
             return PlayerInGame(cached, caller, read=False)
     game = await load_game(store, game_id)
-    return PlayerInGame(game, require(caller_in(request, game, token), "player"), read=True)
+    return PlayerInGame(game, player_in(request, game, token), read=True)
 
 
 RecentPlayer = Annotated[PlayerInGame, Depends(recent_player)]
