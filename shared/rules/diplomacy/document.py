@@ -55,6 +55,7 @@ from .parser.canonical import canonical_readings, read_canonical_cached
 from .phase import Phase, PhaseType
 from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, Resolution
 
+_NO_UNIT_TEXTS: Final[dict[str, PowerUnit]] = {}  # never written to
 _UNIT_TEXT: Final = re.compile(r"^\s*([AF])\s+([A-Z]{3})(?:\s*(?:/|\(|\s)\s*([A-Z]{2})\s*\)?)?\s*$")
 
 
@@ -160,17 +161,18 @@ def position_from_document(doc: Any) -> Position:
     tables = movement_tables(game_map)
     units: dict[str, PowerUnit] = {}
     for power, texts in power_mapping(doc.get("units", {}), "units", game_map).items():
-        shared = tables.power_unit_texts.get(power, {})  # "A PAR" -> the map's shared PowerUnit
+        shared = tables.power_unit_texts.get(power, _NO_UNIT_TEXTS)  # "A PAR" -> the map's shared PowerUnit
         for index, text in enumerate(checked_list(texts, f"units.{power}")):
             found = shared.get(text) if type(text) is str else None
             if found is None:  # not written exactly as the map's units are: read it the long way
                 found = PowerUnit(power, read_unit(text, game_map, f"units.{power}[{index}]"))
             province = province_of(found.unit.location)
-            if province in units:
+            taken = len(units)
+            standing = units.setdefault(province, found)  # one lookup: the usual case is a free province
+            if len(units) == taken:  # (not ``standing is not found``: one shared unit may be listed twice)
                 raise DocumentError(
-                    f"units.{power}[{index}]: two units in {province} ({units[province].unit} and {found.unit})"
+                    f"units.{power}[{index}]: two units in {province} ({standing.unit} and {found.unit})"
                 )
-            units[province] = found
 
     centres: dict[str, Power] = {}
     spelling = centres_field(doc)

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .geography import GameMap
+from .orders import unit_text
 from .position import DislodgedUnit, Power, PowerUnit
 
 
@@ -94,7 +95,7 @@ def checked_list(raw: Any, field: str) -> list[Any]:
 def units_by_power(units: Iterable[PowerUnit]) -> dict[Power, list[str]]:
     grouped: dict[Power, list[str]] = {}
     for pu in units:
-        text = str(pu.unit)
+        text = unit_text(pu.unit.type, pu.unit.location)
         owned = grouped.get(pu.power)
         if owned is None:
             grouped[pu.power] = [text]

@@ -22,7 +22,19 @@ from typing import Final
 from .convoys import fleets_on_some_route, route_exists
 from .geography import GameMap
 from .movement_tables import movement_tables
-from .orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove, Unit, UnitType, province_of
+from .orders import (
+    Convoy,
+    Hold,
+    Move,
+    MovementOrder,
+    Order,
+    SupportHold,
+    SupportMove,
+    Unit,
+    UnitType,
+    province_of,
+    unit_text,
+)
 from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, ResultKind
 from .resolver import CONVOY, HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Prepared, Resolver
 
@@ -94,12 +106,17 @@ class _Phase:
         self.board: dict[str, PowerUnit] = dict(position.units)  # keyed by province (a dict: see _NO_STEPS)
         board = self.board
         self.provinces = provinces = sorted(board)
-        self.entries = [Prepared(index, board[p].power, p) for index, p in enumerate(provinces)]
-        self.at = {p: index for index, p in enumerate(provinces)}  # province -> entry index
         sea, fleet_reach = tables.sea, tables.fleet_reach
-        self.sea_neighbours = {
-            p: fleet_reach[pu.unit.location] for p, pu in board.items() if p in sea and pu.unit.type is _FLEET
-        }
+        # one pass over the units (compiled, iterating a dict's items builds a tuple per item)
+        self.entries: list[Prepared] = []
+        self.at: dict[str, int] = {}  # province -> entry index
+        self.sea_neighbours: dict[str, frozenset[str]] = {}
+        for index, province in enumerate(provinces):
+            here = board[province]
+            self.entries.append(Prepared(index, here.power, province))
+            self.at[province] = index
+            if province in sea and here.unit.type is _FLEET:
+                self.sea_neighbours[province] = fleet_reach[here.unit.location]
         self.sea_fleets = frozenset(self.sea_neighbours)
         self.given = [(power, order) for power, seq in orders.items() for order in seq]
         self.void: list[str] = []
@@ -156,8 +173,9 @@ class _Phase:
                             else:
                                 step = (None if order.via_convoy
                                         else army_steps.get(unit.location, _NO_STEPS).get(order.destination))
-                            if step is not None:
-                                entry.order, (entry.destination, entry.location) = order, step
+                            if step is not None:  # (each field set alone: compiled, a nested
+                                entry.order = order  # unpacking iterates the tuple generically)
+                                entry.destination, entry.location = step[0], step[1]
                                 entry.kind, entry.has_decision = MOVE, True
                                 reason = ""
                             else:
@@ -208,7 +226,8 @@ class _Phase:
             step = (None if order.via_convoy
                     else self.map.army_steps.get(unit.location, _NO_STEPS).get(order.destination))
         if step is not None:  # the common case, a step to a neighbour, read off the table
-            entry.order, (entry.destination, entry.location) = order, step
+            entry.order = order
+            entry.destination, entry.location = step[0], step[1]
             entry.kind, entry.has_decision = MOVE, True
             return ""
         origin = entry.province
@@ -448,7 +467,7 @@ class _Outcome:
         shared = phase.map.power_unit_texts  # one shared PowerUnit per power and unit text (str keys hash fast)
         for entry in movers:
             here = phase.board[entry.province]
-            moved = shared.get(here.power, _NO_UNITS).get(here.unit.type + " " + entry.location)
+            moved = shared.get(here.power, _NO_UNITS).get(unit_text(here.unit.type, entry.location))
             units[entry.destination] = moved or PowerUnit(here.power, Unit(here.unit.type, entry.location))
         standoffs = self._standoffs(units)
         dislodged = tuple(
@@ -518,7 +537,8 @@ class _Outcome:
         return tuple(results)
 
     def _unit_text(self, index: int) -> str:
-        return str(self.phase.board[self.entries[index].province].unit)
+        unit = self.phase.board[self.entries[index].province].unit
+        return unit_text(unit.type, unit.location)
 
     def _with_dislodgement(self, entry: Prepared, reason: str) -> str:
         if entry.index in self.dislodged_by:

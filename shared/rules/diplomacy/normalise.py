@@ -107,7 +107,10 @@ def _same(unit: Unit, other: Unit) -> bool:
 
 def _standing_unit(named: Unit, position: Position) -> Unit:
     """The unit in the named province, whatever type and coast the text gave it."""
-    standing = position.units.get(named.province)
+    units = position.units
+    # a dict (as the document reader and the rules build them): compiled, a dict read is a C
+    # call, a Mapping's ``get`` a method looked up by name
+    standing = units.get(named.province) if isinstance(units, dict) else units.get(named.province)
     return standing.unit if standing is not None else named
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -159,6 +160,14 @@ def test_a_document_must_be_an_object(doc: object) -> None:
 def test_a_missing_phase_is_named() -> None:
     with pytest.raises(ValueError, match="^phase: missing"):
         adjudicate_document({"variant": "standard", "units": {}})
+
+
+@pytest.mark.parametrize("units", [{"ENGLAND": ["A LON", "A LON"]}, {"ENGLAND": ["A LON"], "FRANCE": ["F LON"]},
+                                   {"ENGLAND": ["A LON", "a lon"]}])
+def test_two_units_in_one_province_are_refused_naming_the_second(units: dict[str, list[str]]) -> None:
+    second = "units.ENGLAND[1]" if len(units) == 1 else "units.FRANCE[0]"
+    with pytest.raises(DocumentError, match=rf"^{re.escape(second)}: two units in LON"):
+        adjudicate_document({**BASE, "units": units})
 
 
 def test_unit_text_may_write_coasts_in_brackets() -> None:
