@@ -130,9 +130,24 @@ class Settings(BaseSettings):
     deadline_warning_minutes: int = 60  # "deadline approaching" this long before a deadline
     # the per-process cache of game states, in MiB of estimated memory (docs/architecture.md, "Performance")
     state_cache_mib: int = Field(64, ge=1, le=65536)
+    # the garbage collector of `entente serve`'s processes (docs/hosting.md, "The garbage
+    # collector"): three thresholds for gc.set_threshold, or "python" for Python's own
+    gc_thresholds: str = "50000,20,100"
     # metrics (docs/operations.md): /metrics answers the operator token, or these addresses
     # and networks without one, comma-separated ("10.0.0.0/8, 127.0.0.1"); none by default
     metrics_allow: str = ""
+
+    def collector_thresholds(self) -> tuple[int, int, int] | None:
+        """ENTENTE_GC_THRESHOLDS read: the three thresholds, or None for Python's own;
+        SettingsError when it is neither."""
+        text = self.gc_thresholds.strip().lower()
+        if text == "python":
+            return None
+        parts = [part.strip() for part in text.split(",")]
+        if len(parts) != 3 or not all(part.isascii() and part.isdigit() and 0 < int(part) <= 10**7 for part in parts):
+            raise SettingsError(f"ENTENTE_GC_THRESHOLDS: {self.gc_thresholds!r} is not three whole numbers from 1 "
+                                "to 10000000 separated by commas (like 50000,20,100), nor python")
+        return int(parts[0]), int(parts[1]), int(parts[2])
 
     def metrics_networks(self) -> tuple[IPv4Network | IPv6Network, ...]:
         """ENTENTE_METRICS_ALLOW read; SettingsError when an entry is not an address or network."""
@@ -162,6 +177,7 @@ class Settings(BaseSettings):
     def checked(self) -> Settings:
         """These settings, safe to run: raises SettingsError, or fills a development token."""
         self.metrics_networks()
+        self.collector_thresholds()
         try:
             parse_origins(self.cors_origins)
         except ValueError as error:

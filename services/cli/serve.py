@@ -121,7 +121,9 @@ def run(command: str, argv: list[str]) -> int:
     os.environ.update({"ENTENTE_DATABASE_URL": settings.database_url,
                        "ENTENTE_OPERATOR_TOKEN": settings.operator_secret(),
                        "ENTENTE_RUN_WORKER": "true" if settings.run_worker else "false"})
-    factory = f"services.{args.service}.api:create_app" if args.service else "services.cli.serve:served_app"
+    if args.service:
+        os.environ["ENTENTE_SERVED_SERVICE"] = args.service
+    factory = "services.cli.serve:served_service_app" if args.service else "services.cli.serve:served_app"
     own_directory = None
     if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # the processes' metrics, added up at each scrape
         own_directory = tempfile.mkdtemp(prefix="entente-metrics-")
@@ -153,7 +155,14 @@ def _exit_cleanly_on_signals() -> None:
 
 def service_app(name: str, settings: Settings) -> FastAPI:
     """One service's app alone (``services.NAME.api.create_app``) with these settings."""
-    return importlib.import_module(f"services.{name}.api").create_app(settings)
+    app = importlib.import_module(f"services.{name}.api").create_app(settings)
+    return with_tuned_collector(app, settings.collector_thresholds())
+
+
+def served_service_app() -> FastAPI:
+    """``service_app`` as a uvicorn factory for ``--workers``: the service named by
+    ``ENTENTE_SERVED_SERVICE``, settings from ENTENTE_*."""
+    return service_app(os.environ["ENTENTE_SERVED_SERVICE"], Settings().checked())
 
 
 def served_app(settings: Settings | None = None) -> FastAPI:
@@ -165,6 +174,35 @@ def served_app(settings: Settings | None = None) -> FastAPI:
     if settings.run_worker:
         with_clock_worker(app, settings.worker_poll_seconds)
         with_notification_worker(app, settings)
+    return with_tuned_collector(app, settings.collector_thresholds())
+
+
+def with_tuned_collector(app: FastAPI, thresholds: tuple[int, int, int] | None) -> FastAPI:
+    """Once the app has started, move everything alive into the collector's permanent
+    generation (``gc.freeze``: the modules, the maps, the store) and collect less often
+    (``thresholds``); both undone when it stops. docs/hosting.md, "The garbage collector",
+    has the measurements. ``None``: Python's own collector settings, untouched."""
+    if thresholds is None:
+        return app
+    import gc
+    from contextlib import asynccontextmanager
+
+    serve_app = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(running: FastAPI) -> AsyncIterator[Any]:
+        async with serve_app(running) as state:
+            before = gc.get_threshold()
+            gc.collect()
+            gc.freeze()
+            gc.set_threshold(*thresholds)
+            try:
+                yield state
+            finally:
+                gc.set_threshold(*before)
+                gc.unfreeze()
+
+    app.router.lifespan_context = lifespan
     return app
 
 
