@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import time
+import weakref
 from collections.abc import Sequence
 from datetime import datetime
 from ipaddress import IPv4Network, IPv6Network, ip_address
@@ -31,7 +32,7 @@ from prometheus_client import (
 )
 from prometheus_client import generate_latest as _generate_latest
 
-from shared.bounded import caches
+from shared.bounded import BoundedCache, caches
 
 if TYPE_CHECKING:
     from shared.store import EventStore
@@ -73,8 +74,15 @@ CACHE_ENTRIES = Gauge("entente_cache_entries", "Entries in each per-process cach
                       "every few seconds, as requests come)", ["cache"], multiprocess_mode="livesum")
 CACHE_BYTES = Gauge("entente_cache_estimated_bytes", "The estimated memory of each per-process cache, by cache "
                     "(the estimate its bound is on)", ["cache"], multiprocess_mode="livesum")
+CACHE_LOOKUPS = Counter("entente_cache_lookups", "Reads of each per-process cache, by cache and outcome (hit: an "
+                        "entry was kept; miss: none, the store is read), counted when the gauges are refreshed",
+                        ["cache", "outcome"])
+CACHE_EVICTIONS = Counter("entente_cache_evictions", "Entries each per-process cache dropped to stay within its "
+                          "bounds, counted when the gauges are refreshed", ["cache"])
 CACHE_REFRESH_SECONDS = 5.0
 _caches_refreshed = [float("-inf")]
+# what each cache's own counts were when last added to the counters (a cache counts for its life)
+_counted: weakref.WeakKeyDictionary[BoundedCache[object, object], tuple[int, int, int]] = weakref.WeakKeyDictionary()
 
 
 def may_read(token: str | None, address: str | None, operator_hash: str | None,
@@ -120,9 +128,22 @@ def refresh_caches(force: bool = False) -> None:
     for cache in caches():  # a process with several stores has a cache of each name per store
         entries[cache.name] = entries.get(cache.name, 0) + len(cache)
         weights[cache.name] = weights.get(cache.name, 0) + cache.weight
+        _count_lookups(cache)
     for name, count in entries.items():
         CACHE_ENTRIES.labels(name).set(count)
         CACHE_BYTES.labels(name).set(weights[name])
+
+
+def _count_lookups(cache: BoundedCache[object, object]) -> None:
+    """Add what ``cache`` counted since it was last counted to the lookup and eviction counters."""
+    hits, misses, evictions = _counted.get(cache, (0, 0, 0))
+    if cache.hits > hits:
+        CACHE_LOOKUPS.labels(cache.name, "hit").inc(cache.hits - hits)
+    if cache.misses > misses:
+        CACHE_LOOKUPS.labels(cache.name, "miss").inc(cache.misses - misses)
+    if cache.evictions > evictions:
+        CACHE_EVICTIONS.labels(cache.name).inc(cache.evictions - evictions)
+    _counted[cache] = (cache.hits, cache.misses, cache.evictions)
 
 
 def exposition() -> bytes:

@@ -75,3 +75,33 @@ def test_the_metrics_add_up_the_caches_of_one_name() -> None:
     metrics.refresh_caches(force=True)
     assert REGISTRY.get_sample_value("entente_cache_entries", {"cache": "test-summed"}) == 3
     assert REGISTRY.get_sample_value("entente_cache_estimated_bytes", {"cache": "test-summed"}) == 400
+
+
+def test_the_metrics_count_hits_misses_and_evictions_once_each() -> None:
+    """The counters grow by what each cache counted since the last refresh: a refresh with
+    nothing new adds nothing, and two caches of one name add up."""
+    from prometheus_client import REGISTRY
+
+    from shared import metrics
+
+    def counted() -> tuple[float, float, float]:
+        def sample(name: str, **labels: str) -> float:
+            return REGISTRY.get_sample_value(name, {"cache": "test-counted", **labels}) or 0.0
+        return (sample("entente_cache_lookups_total", outcome="hit"),
+                sample("entente_cache_lookups_total", outcome="miss"),
+                sample("entente_cache_evictions_total"))
+
+    first: BoundedCache[str, int] = BoundedCache("test-counted", max_entries=2, max_bytes=10_000)
+    second: BoundedCache[str, int] = BoundedCache("test-counted", max_entries=10, max_bytes=10_000)
+    metrics.refresh_caches(force=True)
+    before = counted()
+    for key in "abc":  # the third drops "a"
+        first.put(key, 1, 10)
+    assert first.get("a") is None and first.get("c") == 1 and first.get("b") == 1
+    second.put("x", 1, 10)
+    assert second.get("x") == 1 and second.get("y") is None
+    metrics.refresh_caches(force=True)
+    after = counted()
+    assert [round(a - b) for a, b in zip(after, before, strict=True)] == [3, 2, 1]
+    metrics.refresh_caches(force=True)
+    assert counted() == after

@@ -167,6 +167,9 @@ def test_metrics_after_a_played_game(sqlite_url: str, receiver_url: tuple[Receiv
     for cache in ("game_states", "phase_submissions", "history_entries"):
         assert value(after, "entente_cache_entries", cache=cache) >= 1, cache
         assert value(after, "entente_cache_estimated_bytes", cache=cache) > 0, cache
+    # the game was read again and again: from its cached state, after the first read
+    assert grew(before, after, "entente_cache_lookups_total", cache="game_states", outcome="hit") >= 7
+    assert grew(before, after, "entente_cache_lookups_total", cache="game_states", outcome="miss") >= 1
 
 
 def test_metrics_are_for_the_operator_or_an_allowed_address(sqlite_url: str) -> None:
