@@ -95,14 +95,16 @@ def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Or
 
     ``canonical``: the parser's remembered canonical readings (``canonical_readings``); an order
     read from one of those texts is printed as that text, which is its ``str``, without printing."""
-    results = iter(resolution.results)  # input-ordered first; extras follow
+    results = resolution.results  # input-ordered first; extras follow
+    answered = 0  # (an index, not ``next`` on an iterator: compiled, that is a call of the builtin by name)
     known: dict[str, Order | None] = canonical if canonical is not None else {}
     orders: dict[Power, list[dict[str, Any]]] = {}
     for power, text, order in entries:
         if type(order) is ParseError:
             item = {"order": text, "result": "void", "reason": order.message}
         else:
-            result = next(results)
+            result = results[answered]
+            answered += 1
             written = text if known.get(text) is result.order else str(result.order)
             item = {"order": written, "result": result.result, "reason": result.reason}
         given = orders.get(power)
@@ -110,7 +112,7 @@ def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Or
             orders[power] = [item]
         else:
             given.append(item)
-    return orders, list(results)
+    return orders, list(results[answered:])
 
 
 def resolution_document(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]],
@@ -162,7 +164,7 @@ def position_from_document(doc: Any) -> Position:
     units: dict[str, PowerUnit] = {}
     for power, texts in power_mapping(doc.get("units", {}), "units", game_map).items():
         shared = tables.power_unit_texts.get(power, _NO_UNIT_TEXTS)  # "A PAR" -> the map's shared PowerUnit
-        for index, text in enumerate(checked_list(texts, f"units.{power}")):
+        for index, text in enumerate(texts if type(texts) is list else checked_list(texts, f"units.{power}")):
             found = shared.get(text) if type(text) is str else None
             if found is None:  # not written exactly as the map's units are: read it the long way
                 found = PowerUnit(power, read_unit(text, game_map, f"units.{power}[{index}]"))
@@ -178,7 +180,8 @@ def position_from_document(doc: Any) -> Position:
     spelling = centres_field(doc)
     supply_centres = game_map.supply_centres
     for power, provinces in power_mapping(doc.get(spelling, {}), spelling, game_map).items():
-        for index, province in enumerate(checked_list(provinces, f"{spelling}.{power}")):
+        for index, province in enumerate(provinces if type(provinces) is list
+                                          else checked_list(provinces, f"{spelling}.{power}")):
             if type(province) is not str or province not in supply_centres:  # else written as is
                 field = f"{spelling}.{power}[{index}]"
                 if not isinstance(province, str) or province.strip().upper() not in supply_centres:
@@ -277,7 +280,7 @@ def _read_orders(raw: Any, position: Position, game_map: GameMap) -> list[tuple[
     phase_type = position.phase.type
     readings = canonical_readings(game_map, phase_type)
     for power, texts in power_mapping(raw, "orders", game_map).items():
-        for index, text in enumerate(checked_list(texts, f"orders.{power}")):
+        for index, text in enumerate(texts if type(texts) is list else checked_list(texts, f"orders.{power}")):
             if not isinstance(text, str):
                 raise DocumentError(f"orders.{power}[{index}]: expected a string, got {text!r}")
             # the canonical notation, remembered; anything else through the general parser

@@ -512,7 +512,10 @@ class _Outcome:
         resolution, dislodged_by = self.resolution, self.dislodged_by
         results = []
         result: ResultKind
-        for (power, order), reason, entry in zip(phase.given, phase.void, phase.ordered, strict=True):
+        given, void, ordered = phase.given, phase.void, phase.ordered
+        for index in range(len(given)):  # (by index: compiled, ``zip`` iterates generically)
+            power, order = given[index]
+            reason, entry = void[index], ordered[index]
             if reason:
                 result = "void"
             else:  # a legal order: ``entry`` is its unit's
