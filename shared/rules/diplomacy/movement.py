@@ -22,19 +22,7 @@ from typing import Final
 from .convoys import fleets_on_some_route, route_exists
 from .geography import GameMap
 from .movement_tables import movement_tables
-from .orders import (
-    Convoy,
-    Hold,
-    Move,
-    MovementOrder,
-    Order,
-    SupportHold,
-    SupportMove,
-    Unit,
-    UnitType,
-    province_of,
-    unit_text,
-)
+from .orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove, Unit, UnitType, province_of
 from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, ResultKind
 from .resolver import CONVOY, HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Prepared, Resolver
 
@@ -43,7 +31,6 @@ _NOTHING: Final[frozenset[str]] = frozenset()
 # is a method call by name). Never written to.
 _NO_STEPS: Final[dict[str, tuple[str, str]]] = {}
 _NO_INTO: Final[dict[str, tuple[str, ...]]] = {}
-_NO_UNITS: Final[dict[str, PowerUnit]] = {}
 _NOT_FOUND: Final = Prepared(-1, "", "")  # ``ordered`` for an order whose unit was not found
 _ARMY: Final = UnitType.ARMY
 _FLEET: Final = UnitType.FLEET
@@ -148,7 +135,6 @@ class _Phase:
         """Check every order; give each unit the legal order it obeys. Two different legal
         orders for one unit leave it holding (DATC 4.D.3); the same order twice counts once."""
         entries, at, board, where = self.entries, self.at, self.board, self.where
-        army_steps, fleet_steps = self.map.army_steps, self.map.fleet_steps
         void, ordered = self.void, self.ordered
         conflicts: list[str] = []
         for power, order in self.given:
@@ -165,21 +151,9 @@ class _Phase:
                     reason = f"void: {here.unit} is not your unit"
                 else:
                     entry = entries[at[province]]
-                    if entry.order is None:  # self._check, its common cases written out
+                    if entry.order is None:  # self._check, dispatched by exact type
                         if type(order) is Move:
-                            unit = here.unit  # a step to a neighbour, read off the table (see _check_move)
-                            if unit.type is _FLEET:
-                                step = fleet_steps.get(unit.location, _NO_STEPS).get(order.destination)
-                            else:
-                                step = (None if order.via_convoy
-                                        else army_steps.get(unit.location, _NO_STEPS).get(order.destination))
-                            if step is not None:  # (each field set alone: compiled, a nested
-                                entry.order = order  # unpacking iterates the tuple generically)
-                                entry.destination, entry.location = step[0], step[1]
-                                entry.kind, entry.has_decision = MOVE, True
-                                reason = ""
-                            else:
-                                reason = self._check_move(entry, unit, order)
+                            reason = self._check_move(entry, here.unit, order)
                         elif type(order) is SupportMove or type(order) is SupportHold:
                             reason = self._check_support(entry, here.unit, order)
                         elif type(order) is Hold:
@@ -226,7 +200,7 @@ class _Phase:
             step = (None if order.via_convoy
                     else self.map.army_steps.get(unit.location, _NO_STEPS).get(order.destination))
         if step is not None:  # the common case, a step to a neighbour, read off the table
-            entry.order = order
+            entry.order = order  # (each field set alone: compiled, a nested unpacking is generic)
             entry.destination, entry.location = step[0], step[1]
             entry.kind, entry.has_decision = MOVE, True
             return ""
@@ -464,10 +438,10 @@ class _Outcome:
         units = dict(phase.board)  # the units that stay, in board order; the movers follow
         for province in leaving:
             del units[province]
-        shared = phase.map.power_unit_texts  # one shared PowerUnit per power and unit text (str keys hash fast)
+        tables = phase.map
         for entry in movers:
             here = phase.board[entry.province]
-            moved = shared.get(here.power, _NO_UNITS).get(unit_text(here.unit.type, entry.location))
+            moved = tables.shared_power_unit(here.power, here.unit.type, entry.location)
             units[entry.destination] = moved or PowerUnit(here.power, Unit(here.unit.type, entry.location))
         standoffs = self._standoffs(units)
         dislodged = tuple(
@@ -540,8 +514,7 @@ class _Outcome:
         return tuple(results)
 
     def _unit_text(self, index: int) -> str:
-        unit = self.phase.board[self.entries[index].province].unit
-        return unit_text(unit.type, unit.location)
+        return str(self.phase.board[self.entries[index].province].unit)
 
     def _with_dislodgement(self, entry: Prepared, reason: str) -> str:
         if entry.index in self.dislodged_by:

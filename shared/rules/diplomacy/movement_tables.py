@@ -8,10 +8,11 @@ from __future__ import annotations
 from typing import Final
 
 from .geography import GameMap
-from .orders import Unit, UnitType, province_of
+from .orders import Unit, UnitType, province_of, unit_text
 from .position import PowerUnit
 
 _NONE: Final[frozenset[str]] = frozenset()
+_NO_UNIT_TEXTS: Final[dict[str, PowerUnit]] = {}  # never written to
 
 
 class _Provinces(dict[str, str]):
@@ -92,6 +93,11 @@ class MovementTables:
                     steps[name] = (target, reachable[0])
         return army_steps, fleet_steps
 
+
+    def shared_power_unit(self, power: str, unit_type: UnitType, location: str) -> PowerUnit | None:
+        """The map's shared value for this power's unit, or None where the map has none
+        (looked up by the unit's text: str keys hash fast)."""
+        return self.power_unit_texts.get(power, _NO_UNIT_TEXTS).get(unit_text(unit_type, location))
 
     def unit(self, unit_type: UnitType, location: str) -> Unit:
         found = self.units.get((unit_type, location))
