@@ -80,7 +80,11 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
     parsed: dict[Power, list[Order]] = {}
     for power, _text, order in entries:
         if type(order) is not ParseError:  # exact type: compiled, one pointer compare (no subclasses)
-            parsed.setdefault(power, []).append(order)
+            orders = parsed.get(power)  # (not setdefault: it builds an empty list each time)
+            if orders is None:
+                parsed[power] = [order]
+            else:
+                orders.append(order)
     resolution = adjudicate(
         position, parsed, edition=edition, civil_disorder=civil_disorder, victory_centres=victory_centres
     )

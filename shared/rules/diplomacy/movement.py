@@ -89,7 +89,6 @@ class _Phase:
     ):
         self.air_supports = air_supports
         self.map = tables = movement_tables(game_map)
-        self.where = tables.province_of  # location -> province
         self.board: dict[str, PowerUnit] = dict(position.units)  # keyed by province (a dict: see _NO_STEPS)
         board = self.board
         self.provinces = provinces = sorted(board)
@@ -134,7 +133,7 @@ class _Phase:
     def _read_orders(self) -> None:
         """Check every order; give each unit the legal order it obeys. Two different legal
         orders for one unit leave it holding (DATC 4.D.3); the same order twice counts once."""
-        entries, at, board, where = self.entries, self.at, self.board, self.where
+        entries, at, board, tables = self.entries, self.at, self.board, self.map
         void, ordered = self.void, self.ordered
         conflicts: list[str] = []
         for power, order in self.given:
@@ -143,7 +142,7 @@ class _Phase:
                 reason = "void: not a movement-phase order"
             else:
                 location = order.unit.location
-                province = where[location]
+                province = tables.province(location)
                 here = board.get(province)
                 if here is None:
                     reason = f"void: no unit at {province}"
@@ -206,7 +205,7 @@ class _Phase:
             return ""
         origin = entry.province
         destination = order.destination
-        target = self.where[destination]
+        target = self.map.province(destination)
         if target == origin:
             return f"void: {unit} cannot move to its own province"
         if target not in self.map.provinces:
@@ -229,13 +228,12 @@ class _Phase:
         return ""
 
     def _check_support(self, entry: Prepared, unit: Unit, order: SupportHold | SupportMove) -> str:
-        where = self.where
-        location = order.supported.location
-        supported = where[location]
+        tables = self.map
+        supported = tables.province(order.supported.location)
         written: str | None
         if type(order) is SupportMove:
             written = order.destination
-            target = where[written]
+            target = tables.province(written)
         else:
             target, written = supported, None
         reason = self._illegal_support(unit, entry.province, supported, target, written)
@@ -245,8 +243,8 @@ class _Phase:
         return reason
 
     def _check_convoy(self, entry: Prepared, unit: Unit, order: Convoy) -> str:
-        army = self.where[order.army.location]
-        destination = self.where[order.destination]
+        army = self.map.province(order.army.location)
+        destination = self.map.province(order.destination)
         reason = self._illegal_convoy(unit, entry.province, army, destination)
         if not reason:
             entry.order, entry.destination, entry.target, entry.kind = order, destination, army, CONVOY
@@ -284,7 +282,7 @@ class _Phase:
             return f"void: no unit at {supported} to support"
         tables = self.map
         if unit.type is _ARMY:
-            reach = tables.army.get(self.where[unit.location], _NOTHING)
+            reach = tables.army.get(tables.province(unit.location), _NOTHING)
         else:
             reach = tables.fleet_reach.get(unit.location, _NOTHING)
         if target not in reach:
@@ -375,7 +373,7 @@ class _Phase:
             # a coast in the support (the kind says the order is a SupportMove)
             if matches and type(order) is SupportMove and order.destination != entry.destination:
                 moved_to = supported.location
-                matches = self.where[moved_to] not in self.map.split or moved_to == order.destination
+                matches = self.map.province(moved_to) not in self.map.split or moved_to == order.destination
         if matches:
             self._add_support(supported, entry)
 

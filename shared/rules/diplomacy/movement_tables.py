@@ -15,13 +15,6 @@ _NONE: Final[frozenset[str]] = frozenset()
 _NO_UNIT_TEXTS: Final[dict[str, PowerUnit]] = {}  # never written to
 
 
-class _Provinces(dict[str, str]):
-    """location -> province; a location the map does not know is split like any other."""
-
-    def __missing__(self, location: str) -> str:
-        return province_of(location)
-
-
 class MovementTables:
     __slots__ = ("provinces", "province_of", "army", "fleet", "fleet_reach", "fleet_into", "sea", "coastal", "split",
                  "units", "power_units", "army_steps", "fleet_steps", "locations", "unit_texts", "power_unit_texts")
@@ -31,8 +24,9 @@ class MovementTables:
         self.army = {p: game_map.army_neighbours(p) for p in game_map.provinces}
         locations = [loc for p in game_map.provinces for loc in game_map.fleet_locations(p)]
         self.fleet = {loc: game_map.fleet_neighbours(loc) for loc in locations}
-        # location -> province: a dict read instead of a split for the map's own locations
-        self.province_of = _Provinces({loc: province_of(loc) for loc in [*game_map.provinces, *locations]})
+        # location -> province: a dict read instead of a split for the map's own locations (a
+        # plain dict: compiled, a dict subclass's item is read through the generic protocol)
+        self.province_of = {loc: province_of(loc) for loc in [*game_map.provinces, *locations]}
         self.fleet_reach = {loc: frozenset(province_of(n) for n in nbrs) for loc, nbrs in self.fleet.items()}
         # location -> province -> the locations of that province a fleet there can step to
         self.fleet_into: dict[str, dict[str, tuple[str, ...]]] = {}
@@ -93,6 +87,11 @@ class MovementTables:
                     steps[name] = (target, reachable[0])
         return army_steps, fleet_steps
 
+
+    def province(self, location: str) -> str:
+        """The province of a location; one the map does not know is split like any other."""
+        found = self.province_of.get(location)
+        return found if found is not None else province_of(location)
 
     def shared_power_unit(self, power: str, unit_type: UnitType, location: str) -> PowerUnit | None:
         """The map's shared value for this power's unit, or None where the map has none

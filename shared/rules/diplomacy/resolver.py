@@ -77,7 +77,11 @@ class Resolver:
         movers_to, opponents = self.movers_to, self.opponents
         for entry in moves:
             destination = entry.destination
-            movers_to.setdefault(destination, []).append(entry.index)
+            movers = movers_to.get(destination)  # (not setdefault: it builds an empty list each time)
+            if movers is None:
+                movers_to[destination] = [entry.index]
+            else:
+                movers.append(entry.index)
             # A head-to-head battle: the unit at the destination moves here, neither by convoy.
             other = at.get(destination)
             if other is not None and not entry.by_convoy:
