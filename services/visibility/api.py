@@ -3,7 +3,7 @@ Runs alone with ``uvicorn services.visibility.api:app``."""
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
@@ -16,6 +16,7 @@ from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
 from shared.settings import Settings
 
 from .past import checked_phase, past_view
+from .rendering import view_json
 from .schemas import GameView
 from .view import view_of, viewer_for
 
@@ -30,10 +31,11 @@ async def game_view(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
                         "may see it (default: now)"))] = None,
                     history_before: Annotated[str | None, Query(max_length=20, description=(
                         "a resolved phase: the history page is the phases before it (the view's own "
-                        "history_before gives the page before the one shown)"))] = None) -> dict[str, Any]:
+                        "history_before gives the page before the one shown)"))] = None) -> Response:
     """The caller's view: a player's own power (and own pending orders); public without a token.
     With ``phase``, the board that phase was played from and its resolution. ``history`` is
-    one page of the resolved phases (docs/api.md, "History pages")."""
+    one page of the resolved phases (docs/api.md, "History pages"). The JSON is the model's,
+    written by ``rendering.view_json`` (each history entry's text remembered)."""
     viewer = viewer_for(caller, game, power)
     if phase or history_before:  # an older page or a past phase: every resolved phase
         game = await full_state(store, game)
@@ -42,10 +44,12 @@ async def game_view(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
     if history_before and end is None:  # the current phase: every resolved phase is before it
         end = len(game.resolved)
     if index is not None:
-        return past_view(game, index, viewer, end if end is None else min(end, index))
-    active = game.status == "active" and game.phase
-    submissions = await phase_submissions(store, game.game_id, str(game.phase)) if active else {}
-    return view_of(game, submissions, viewer, end)
+        seen = past_view(game, index, viewer, end if end is None else min(end, index))
+    else:
+        active = game.status == "active" and game.phase
+        submissions = await phase_submissions(store, game.game_id, str(game.phase)) if active else {}
+        seen = view_of(game, submissions, viewer, end)
+    return Response(view_json(seen), media_type="application/json")
 
 
 @router.get("/games/{game_id}/events", response_class=Response,

@@ -41,7 +41,7 @@ from shared.store import EventStore, RecordedEvent
 
 from .credential import Credential, Lookups, caller_of
 from .cursors import NO_VIEW, Cursor, view_digest
-from .schemas import GameView
+from .rendering import view_json
 from .view import Viewer, view_of, viewer_for
 
 log = logging.getLogger("entente.stream")
@@ -244,7 +244,7 @@ class GameFeed:
         if rendered is None:
             assert self.state is not None
             seen = view_of(self.state, self.submissions, viewer)
-            body = GameView.model_validate(seen).model_dump_json().encode()  # the same shape as GET .../view
+            body = view_json(seen)  # the same text as GET .../view
             rendered = self._views[viewer] = RenderedView(body)
             self.hub.stats.views_rendered += 1
         return rendered
