@@ -24,6 +24,7 @@ import signal
 import sys
 import tempfile
 from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from shared.settings import Settings, SettingsError
@@ -185,22 +186,31 @@ def with_tuned_collector(app: FastAPI, thresholds: tuple[int, int, int] | None) 
     if thresholds is None:
         return app
     import gc
-    from contextlib import asynccontextmanager
 
+    @asynccontextmanager
+    async def tuned(running: FastAPI) -> AsyncIterator[None]:
+        before = gc.get_threshold()
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(*thresholds)
+        try:
+            yield
+        finally:
+            gc.set_threshold(*before)
+            gc.unfreeze()
+
+    return inside_lifespan(app, tuned)
+
+
+def inside_lifespan(app: FastAPI, around: Callable[[FastAPI], AbstractAsyncContextManager[None]]) -> FastAPI:
+    """Enter ``around(running_app)`` once the app's own lifespan (the store) is up, and leave it
+    before that goes down."""
     serve_app = app.router.lifespan_context
 
     @asynccontextmanager
     async def lifespan(running: FastAPI) -> AsyncIterator[Any]:
-        async with serve_app(running) as state:
-            before = gc.get_threshold()
-            gc.collect()
-            gc.freeze()
-            gc.set_threshold(*thresholds)
-            try:
-                yield state
-            finally:
-                gc.set_threshold(*before)
-                gc.unfreeze()
+        async with serve_app(running) as state, around(running):
+            yield state
 
     app.router.lifespan_context = lifespan
     return app
@@ -210,23 +220,18 @@ def with_background_task(app: FastAPI, run: BackgroundTask) -> FastAPI:
     """Run ``run(running_app, stop)`` as a task beside the app for its whole life: started once
     the app's own lifespan (the store) is up, told to stop and awaited before it goes down."""
     import asyncio
-    from contextlib import asynccontextmanager
-
-    serve_app = app.router.lifespan_context
 
     @asynccontextmanager
-    async def lifespan(running: FastAPI) -> AsyncIterator[Any]:
-        async with serve_app(running) as state:
-            stop = asyncio.Event()
-            task = asyncio.create_task(run(running, stop))
-            try:
-                yield state
-            finally:
-                stop.set()
-                await task
+    async def running_task(running: FastAPI) -> AsyncIterator[None]:
+        stop = asyncio.Event()
+        task = asyncio.create_task(run(running, stop))
+        try:
+            yield
+        finally:
+            stop.set()
+            await task
 
-    app.router.lifespan_context = lifespan
-    return app
+    return inside_lifespan(app, running_task)
 
 
 def with_clock_worker(app: FastAPI, poll_seconds: float) -> FastAPI:

@@ -17,13 +17,12 @@ from typing import Any, Final
 from shared.bounded import BoundedCache
 
 from .schemas import GameView, ResolvedPhaseView
+from .view import ENTRIES_BYTES, ENTRIES_KEPT  # as many texts as view.py remembers entries
 
 _FIELDS: Final = list(GameView.model_fields)
 _BEFORE: Final = set(_FIELDS[:_FIELDS.index("history")])
 _AFTER: Final = set(_FIELDS[_FIELDS.index("history") + 1:])
 
-ENTRIES_KEPT = 4096  # as many as view.py remembers entries
-ENTRIES_BYTES = 32 * 2**20
 # Keyed by the entry's id, with the entry itself kept beside its text: while the cache holds the
 # entry no other object can have its id, and a hit is checked to be that very object.
 _ENTRY_TEXTS: BoundedCache[int, tuple[dict[str, Any], str]] = BoundedCache(

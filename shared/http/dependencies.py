@@ -126,7 +126,7 @@ async def recent_player(request: Request, game_id: str, store: StoreDep, token: 
     from a fresh read): for a write that appends with the game's version checked, and decides
     again from a fresh read, the caller identified again, when the game has moved on
     (``PUT /orders``; docs/architecture.md, "Performance")."""
-    cached = cached_game(store, game_id) if len(game_id) <= 64 else None
+    cached = cached_game(store, game_id)  # (an id too long for a game misses, and load_game refuses it)
     if cached is not None:
         caller = caller_in(request, cached, token)
         if caller.role == "player":

@@ -55,7 +55,6 @@ from .parser.canonical import canonical_readings, read_canonical_cached
 from .phase import Phase, PhaseType
 from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, Resolution
 
-_NO_UNIT_TEXTS: Final[dict[str, PowerUnit]] = {}  # never written to
 _UNIT_TEXT: Final = re.compile(r"^\s*([AF])\s+([A-Z]{3})(?:\s*(?:/|\(|\s)\s*([A-Z]{2})\s*\)?)?\s*$")
 
 
@@ -167,7 +166,7 @@ def position_from_document(doc: Any) -> Position:
     tables = movement_tables(game_map)
     units: dict[str, PowerUnit] = {}
     for power, texts in power_mapping(doc.get("units", {}), "units", game_map).items():
-        shared = tables.power_unit_texts.get(power, _NO_UNIT_TEXTS)  # "A PAR" -> the map's shared PowerUnit
+        shared = tables.unit_texts_of(power)  # "A PAR" -> the map's shared PowerUnit
         for index, text in enumerate(texts if type(texts) is list else checked_list(texts, f"units.{power}")):
             found = shared.get(text) if type(text) is str else None
             if found is None:  # not written exactly as the map's units are: read it the long way

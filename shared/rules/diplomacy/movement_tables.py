@@ -96,7 +96,12 @@ class MovementTables:
     def shared_power_unit(self, power: str, unit_type: UnitType, location: str) -> PowerUnit | None:
         """The map's shared value for this power's unit, or None where the map has none
         (looked up by the unit's text: str keys hash fast)."""
-        return self.power_unit_texts.get(power, _NO_UNIT_TEXTS).get(unit_text(unit_type, location))
+        return self.unit_texts_of(power).get(unit_text(unit_type, location))
+
+    def unit_texts_of(self, power: str) -> dict[str, PowerUnit]:
+        """``"A PAR"`` -> the map's shared value of that unit of ``power`` (empty for a power the
+        map does not have)."""
+        return self.power_unit_texts.get(power, _NO_UNIT_TEXTS)
 
     def unit(self, unit_type: UnitType, location: str) -> Unit:
         found = self.units.get((unit_type, location))
