@@ -201,7 +201,7 @@ async def _append_checked(store: EventStore, game_id: str, state: GameState | No
         folded = PhaseSubmissions(store, game_id, decided.phase)
         stored = await store.append_if_current(game_id, game_stream(game_id), found.version,
                                                orders_stream(game_id, decided.phase, decided.power), event,
-                                               watch_prefix=folded.prefix, watch_after=folded.after)
+                                               watch_streams=folded.streams(found.must_act), watch_after=folded.after)
         if stored.appended:
             return decided, folded.advanced(stored.watched)
         version, found = found.version, None  # the game moved on: read it again and decide again

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from shared.bounded import BoundedCache
-from shared.events import Event, from_recorded, game_stream, orders_prefix
+from shared.events import Event, from_recorded, game_stream, orders_prefix, orders_stream
 from shared.store import EventStore, RecordedEvent, Transaction
 
 from .state import GameState, fold
@@ -123,6 +123,12 @@ class PhaseSubmissions:
     @property
     def after(self) -> int:
         return self._entry.position
+
+    def streams(self, powers: Iterable[str]) -> list[str]:
+        """The phase's order streams of ``powers``: given the powers that must act in the phase,
+        every stream the phase's submissions can be in (only those powers may submit, and a
+        phase keeps its list from its start to its resolution)."""
+        return [orders_stream(self.game_id, self.phase, power) for power in powers]
 
     def advanced(self, records: Iterable[RecordedEvent]) -> dict[str, PowerSubmission]:
         """The submissions after ``records`` (every order event of the phase after ``after``

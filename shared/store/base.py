@@ -367,22 +367,23 @@ class EventStore(ABC):
 
     async def append_if_current(self, game_id: str, guard_stream: str, guard_version: int, stream_id: str,
                                 event: NewEvent, expected_version: int | None = None, *,
-                                watch_prefix: str | None = None, watch_after: int = 0) -> GuardedAppend:
+                                watch_streams: Sequence[str] = (), watch_after: int = 0) -> GuardedAppend:
         """Append one event to ``stream_id`` (after ``expected_version``; None: after its end) in a
         transaction of its own that holds the game's share lock, only if the stream
         ``guard_stream`` is still at ``guard_version`` (what the caller decided from); otherwise
         write nothing and say which version it found. GameNotFound without the game's row; a
-        clash on ``expected_version`` raises ConcurrencyError. With ``watch_prefix``, also the
-        events of the streams it starts after position ``watch_after``: every one up to the
-        event appended (as ``read_streams`` would give them after it). On PostgreSQL this is
-        one round trip (the server-side function of shared/store/schema.py, bound parameters only)."""
+        clash on ``expected_version`` raises ConcurrencyError. With ``watch_streams``, also the
+        events of those streams after position ``watch_after``, in the order of their
+        positions: every one up to the event appended, each stream found by one index descent
+        (so the read costs the same however many events the streams hold). On PostgreSQL this
+        is one round trip (the server-side function of shared/store/schema.py, bound parameters only)."""
         _check_storable(stream_id, [event])
         return await self._append_if_current(game_id, guard_stream, guard_version, stream_id, event,
-                                             expected_version, watch_prefix, watch_after)
+                                             expected_version, tuple(watch_streams), watch_after)
 
     @abstractmethod
     async def _append_if_current(self, game_id: str, guard_stream: str, guard_version: int, stream_id: str,
-                                 event: NewEvent, expected_version: int | None, watch_prefix: str | None,
+                                 event: NewEvent, expected_version: int | None, watch_streams: tuple[str, ...],
                                  watch_after: int) -> GuardedAppend:
         ...
 

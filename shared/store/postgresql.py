@@ -61,11 +61,19 @@ READ_STREAM = f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = $1 AND ver
 # a prefix as a byte-wise range, which the text_pattern_ops index answers even in a generic plan
 READ_STREAMS = (f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id ~>=~ $1 AND stream_id ~<~ $2 "
                 "ORDER BY stream_id, version")
-# ``position + 0``: the prefix index alone finds the rows (a phase's few order streams); offered
-# the position index too, the planner ANDs in a scan of every position after $3, which grows
-# with the whole log (6 ms at 130,000 events, against 0.1 ms: docs/store.md, "Reading by prefix")
-READ_STREAMS_AFTER = (f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id ~>=~ $1 AND stream_id ~<~ $2 "
-                      "AND position + 0 > $3 ORDER BY stream_id, version")
+# after a position: the prefix's streams one by one (each the next stream id after the last,
+# one descent of ix_events_stream_position), then each stream's events after $3 (one more
+# descent): the cost follows the streams, not the events they hold (docs/store.md, "Reading by prefix")
+READ_STREAMS_AFTER = f"""WITH RECURSIVE streams(stream_id) AS (
+    (SELECT s.stream_id FROM events AS s WHERE s.stream_id ~>=~ $1 AND s.stream_id ~<~ $2
+        ORDER BY s.stream_id USING ~<~ LIMIT 1)
+    UNION ALL
+    SELECT (SELECT s.stream_id FROM events AS s WHERE s.stream_id ~>~ streams.stream_id AND s.stream_id ~<~ $2
+            ORDER BY s.stream_id USING ~<~ LIMIT 1)
+        FROM streams WHERE streams.stream_id IS NOT NULL)
+SELECT {", ".join("e." + column for column in _EVENT_COLUMNS.split(", "))} FROM streams, LATERAL (
+    SELECT {_EVENT_COLUMNS} FROM events WHERE events.stream_id = streams.stream_id AND events.position > $3) AS e
+ORDER BY e.stream_id, e.version"""
 PREFIX_END = "\U0010ffff"  # after every character a stream id holds
 READ_ALL = f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > $1 ORDER BY position LIMIT $2"
 STREAM_VERSION = "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = $1"
@@ -84,7 +92,7 @@ INSERT_EVENTS = (
 )
 
 APPEND_IF_CURRENT = ("SELECT appended.* FROM entente_append_if_current($1, $2, $3, $4, $5, $6, $7, $8::jsonb, "
-                     "$9::jsonb, $10, $11, $12, $13, $14, $15, $16) AS appended ORDER BY appended.out_position")
+                     "$9::jsonb, $10, $11, $12, $13, $14::text[], $15) AS appended ORDER BY appended.out_position")
 
 _GAME_COLUMNS = "game_id, variant, name, status, phase, deadline, summary, updated_at"
 GET_GAME = f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = $1"
@@ -426,16 +434,15 @@ class PostgresStore(EventStore):
             await self._pool.release(connection)
 
     async def _append_if_current(self, game_id: str, guard_stream: str, guard_version: int, stream_id: str,
-                                 event: NewEvent, expected_version: int | None, watch_prefix: str | None,
+                                 event: NewEvent, expected_version: int | None, watch_streams: tuple[str, ...],
                                  watch_after: int) -> GuardedAppend:
         recorded_at = as_utc(event.recorded_at) if event.recorded_at else utc_now()
-        watch_to = None if watch_prefix is None else watch_prefix + PREFIX_END
         async with self._pool.acquire(timeout=CONNECTION_WAIT_SECONDS) as connection:
             try:
                 rows = await connection.fetch(
                     APPEND_IF_CURRENT, game_id, guard_stream, guard_version, stream_id, expected_version, event.type,
                     event.schema_version, dumps(event.data), dumps(event.metadata), recorded_at, POSITION_LOCK_KEY,
-                    STREAM_LOCK_CLASS, CHANNEL, watch_prefix, watch_to, watch_after)
+                    STREAM_LOCK_CLASS, CHANNEL, list(watch_streams), watch_after)
             except UniqueViolationError:
                 # only with an expected version (else the stream lock makes appenders take turns)
                 raise ConcurrencyError(stream_id, expected_version, await self.stream_version(stream_id)) from None
@@ -444,8 +451,7 @@ class PostgresStore(EventStore):
             raise GameNotFound(game_id)
         if position is None and guard == guard_version:
             raise ConcurrencyError(stream_id, expected_version, version)
-        watched = tuple(recorded(row[4:]) for row in rows
-                        if row[4] is not None and watch_prefix is not None and row[5].startswith(watch_prefix))
+        watched = tuple(recorded(row[4:]) for row in rows if row[4] is not None)
         return GuardedAppend(guard, position, watched)
 
     async def create_schema(self) -> None:

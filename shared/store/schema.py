@@ -31,7 +31,7 @@ _DIALECTS = {"postgresql": postgresql.dialect, "sqlite": sqlite.dialect}
 
 # The revisions of shared/store/migrations/versions, oldest first (a test checks them against
 # Alembic's own reading of that folder): the store reads these without importing Alembic.
-REVISIONS = ("0001", "0002", "0003")
+REVISIONS = ("0001", "0002", "0003", "0004")
 HEAD_REVISION = REVISIONS[-1]
 MIGRATE_COMMAND = "entente migrate"
 # pg_advisory_xact_lock key ("entente" + 2) held while a schema is created or migrated
@@ -90,7 +90,7 @@ CREATE OR REPLACE FUNCTION entente_append_if_current(
     p_game_id text, p_guard_stream text, p_guard_version integer, p_stream_id text, p_expected integer,
     p_type text, p_schema_version integer, p_data jsonb, p_metadata jsonb, p_recorded_at timestamptz,
     p_position_lock bigint, p_stream_lock_class integer, p_channel text,
-    p_watch_from text, p_watch_to text, p_watch_after bigint)
+    p_watch_streams text[], p_watch_after bigint)
 RETURNS TABLE (out_game_found boolean, out_guard_version integer, out_stream_version integer,
                out_appended bigint, out_position bigint, out_stream_id text, out_version integer, out_type text,
                out_schema_version integer, out_data jsonb, out_metadata jsonb, out_recorded_at timestamptz)
@@ -126,16 +126,16 @@ BEGIN
         VALUES (p_stream_id, v_stream + 1, p_type, p_schema_version, p_data, p_metadata, p_recorded_at)
         RETURNING e.position INTO v_position;
     -- the watched streams' events after p_watch_after, this one among them: holding the
-    -- position lock, this statement sees every event positioned before it
+    -- position lock, this statement sees every event positioned before it. Each named stream
+    -- is one descent of ix_events_stream_position, whatever the streams already hold
     RETURN QUERY SELECT true, v_guard, v_stream + 1, v_position, e.position::bigint, e.stream_id::text,
             e.version::integer, e.type::text, e.schema_version::integer, e.data::jsonb, e.metadata::jsonb,
             e.recorded_at::timestamptz
         FROM events AS e
-        WHERE p_watch_from IS NOT NULL AND e.stream_id ~>=~ p_watch_from AND e.stream_id ~<~ p_watch_to
-            AND e.position > p_watch_after
+        WHERE e.stream_id = ANY(p_watch_streams) AND e.position > p_watch_after
         UNION ALL SELECT true, v_guard, v_stream + 1, v_position, NULL::bigint, NULL::text, NULL::integer,
             NULL::text, NULL::integer, NULL::jsonb, NULL::jsonb, NULL::timestamptz
-        WHERE p_watch_from IS NULL;
+        WHERE cardinality(p_watch_streams) = 0;
 END
 $entente$"""
 FUNCTIONS = {"postgresql": (APPEND_IF_CURRENT_FUNCTION,), "sqlite": ()}

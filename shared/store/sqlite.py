@@ -52,9 +52,22 @@ _EVENT_COLUMNS = "position, stream_id, version, type, schema_version, data, meta
 READ_STREAM = f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = ? AND version > ? ORDER BY version"
 # a prefix as a range of the unique (stream_id, version) index; SQLite compares text byte-wise
 READ_STREAMS = f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id >= ? AND stream_id < ? ORDER BY stream_id, version"
-READ_STREAMS_AFTER = (f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id >= ? AND stream_id < ? AND position > ? "
-                      "ORDER BY stream_id, version")
+# after a position: the prefix's streams one by one (each the next stream id after the last),
+# then each stream's events after ?3, both through ix_events_stream_position: the cost follows
+# the streams, not the events they hold (docs/store.md, "Reading by prefix")
+READ_STREAMS_AFTER = f"""WITH RECURSIVE streams(stream_id) AS (
+    SELECT (SELECT min(stream_id) FROM events WHERE stream_id >= ?1 AND stream_id < ?2)
+    UNION ALL
+    SELECT (SELECT min(s.stream_id) FROM events AS s WHERE s.stream_id > streams.stream_id AND s.stream_id < ?2)
+        FROM streams WHERE streams.stream_id IS NOT NULL)
+SELECT {", ".join("e." + column for column in _EVENT_COLUMNS.split(", "))}
+FROM streams JOIN events AS e ON e.stream_id = streams.stream_id AND e.position > ?3
+ORDER BY e.stream_id, e.version"""
 PREFIX_END = "\U0010ffff"  # after every character a stream id holds
+# append_if_current's watched read: the named streams (a JSON array, one bound parameter) after a
+# position, each found through ix_events_stream_position
+READ_NAMED_STREAMS_AFTER = (f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id IN (SELECT value FROM json_each(?)) "
+                            "AND position > ? ORDER BY position")
 READ_ALL = f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?"
 STREAM_VERSION = "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?"
 HEAD = "SELECT coalesce(max(position), 0) FROM events"
@@ -425,7 +438,7 @@ class SQLiteStore(EventStore):
             await self._connections.release(connection, reusable=reusable)
 
     async def _append_if_current(self, game_id: str, guard_stream: str, guard_version: int, stream_id: str,
-                                 event: NewEvent, expected_version: int | None, watch_prefix: str | None,
+                                 event: NewEvent, expected_version: int | None, watch_streams: tuple[str, ...],
                                  watch_after: int) -> GuardedAppend:
         recorded_at = as_utc(event.recorded_at) if event.recorded_at else utc_now()
         async with self._session("statement") as tx:
@@ -436,9 +449,8 @@ class SQLiteStore(EventStore):
             except sqlite3.IntegrityError:
                 rows = []
             if rows:
-                watched = [] if watch_prefix is None else sorted(
-                    (record for records in (await tx.read_streams(watch_prefix, watch_after)).values()
-                     for record in records), key=lambda record: record.position)
+                watched = [recorded(row) for row in await tx._run(READ_NAMED_STREAMS_AFTER, (
+                    dumps(list(watch_streams)), watch_after))] if watch_streams else []
                 return GuardedAppend(guard_version, int(rows[0][0]), tuple(watched))
             found, guard, version = (await tx._run(GUARDED_FOUND, (game_id, guard_stream, stream_id)))[0]
         if not found:

@@ -53,8 +53,9 @@ class EventTable(SQLModel, table=True):
     __tablename__ = "events"
     __table_args__ = (
         UniqueConstraint("stream_id", "version", name="uq_events_stream_version"),
-        # prefix searches (read_streams) on PostgreSQL need the pattern operator class
-        Index("ix_events_stream_prefix", "stream_id", postgresql_ops={"stream_id": "text_pattern_ops"}),
+        # a stream's events after a position (append_if_current's watched read), and prefix
+        # searches (read_streams), which on PostgreSQL need the pattern operator class
+        Index("ix_events_stream_position", "stream_id", "position", postgresql_ops={"stream_id": "text_pattern_ops"}),
         {"sqlite_autoincrement": True},
     )
 

@@ -14,6 +14,7 @@ from shared.store import ConcurrencyError, EventStore, GameNotFound, GameRow, Ne
 GAME = "g_1"
 GAME_STREAM = f"game-{GAME}"
 PREFIX = f"orders-{GAME}-S1901M-"
+WATCHED = [PREFIX + power for power in ("ENGLAND", "FRANCE", "GERMANY")]
 
 # what a hostile client might send as order text: SQL, quoting and placeholder syntax of
 # both back ends, dollar quoting (the function's own body is $entente$-quoted), escapes, and
@@ -72,13 +73,14 @@ async def test_an_expected_version_that_moved_on_clashes(store: EventStore) -> N
 async def test_the_watched_streams_events_after_the_position_given_come_back(store: EventStore) -> None:
     await a_game(store)
     england = await store.append_if_current(GAME, GAME_STREAM, 2, PREFIX + "ENGLAND", NewEvent("Orders", {"e": 1}))
-    async with store.transaction() as tx:  # another phase's and another game's: not watched
+    async with store.transaction() as tx:  # another phase's, another game's, a stream not named: not watched
         await tx.append(f"orders-{GAME}-F1901M-FRANCE", [NewEvent("Orders", {})], expected_version=0)
         await tx.append("orders-g_10-S1901M-FRANCE", [NewEvent("Orders", {})], expected_version=0)
+        await tx.append(PREFIX + "ITALY", [NewEvent("Orders", {})], expected_version=0)
     france = await store.append_if_current(GAME, GAME_STREAM, 2, PREFIX + "FRANCE", NewEvent("Orders", {"f": 1}),
-                                           watch_prefix=PREFIX, watch_after=0)
+                                           watch_streams=WATCHED, watch_after=0)
     later = await store.append_if_current(GAME, GAME_STREAM, 2, PREFIX + "FRANCE", NewEvent("Orders", {"f": 2}),
-                                          watch_prefix=PREFIX, watch_after=france.position or 0)
+                                          watch_streams=WATCHED, watch_after=france.position or 0)
 
     assert [(r.stream_id, r.data) for r in france.watched] == [(PREFIX + "ENGLAND", {"e": 1}),
                                                               (PREFIX + "FRANCE", {"f": 1})]
@@ -101,7 +103,7 @@ async def test_hostile_text_is_stored_byte_for_byte(store: EventStore) -> None:
     metadata = {"request_id": HOSTILE[0], "actor": HOSTILE[3]}
     outcome = await store.append_if_current(GAME, GAME_STREAM, 2, PREFIX + "FRANCE",
                                             NewEvent("OrdersSubmitted", {"orders": HOSTILE}, 1, metadata),
-                                            watch_prefix=PREFIX)
+                                            watch_streams=WATCHED)
 
     (stored,) = await store.read_stream(PREFIX + "FRANCE")
     assert stored.data["orders"] == HOSTILE

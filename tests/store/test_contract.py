@@ -153,6 +153,27 @@ async def test_read_streams_collects_every_stream_with_the_prefix_and_no_other(s
         assert await tx.read_streams("orders-g%") == {}
 
 
+async def test_read_streams_after_a_position_gives_each_streams_later_events_only(store: EventStore) -> None:
+    phase = "orders-g_1-S1901M-"
+    async with store.transaction() as tx:
+        await tx.append(phase + "FRANCE", numbered(2), 0)
+        await tx.append(phase + "ENGLAND", numbered(1), 0)
+    after = await store.head()
+    async with store.transaction() as tx:  # interleaved, streams sorting around each other and beyond ASCII
+        await tx.append(phase + "FRANCE", numbered(1), None)
+        await tx.append(phase + "ÉIRE", numbered(2), 0)
+        await tx.append("orders-g_1-S1901M", numbered(1), 0)  # the prefix less its last character
+        await tx.append(phase + "AUSTRIA", numbered(1), 0)
+        await tx.append(phase + "FRANCE", numbered(1), None)
+        await tx.append("orders-g_1-S1901N-FRANCE", numbered(1), 0)  # sorts just after the prefix
+    async with store.transaction() as tx:
+        streams = await tx.read_streams(phase, after)
+    assert {stream: [event.version for event in events] for stream, events in streams.items()} == {
+        phase + "AUSTRIA": [1], phase + "FRANCE": [3, 4], phase + "ÉIRE": [1, 2]}  # ENGLAND: nothing new
+    assert all(event.position > after for events in streams.values() for event in events)
+    assert await store.read_streams(phase, await store.head()) == {}
+
+
 async def test_exactly_one_of_concurrent_appenders_expecting_the_same_version_wins(store: EventStore) -> None:
     async with store.transaction() as tx:
         await tx.append("game-g1", numbered(2), 0)

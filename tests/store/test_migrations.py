@@ -122,6 +122,21 @@ def schema_differences(url: str) -> list:  # type: ignore[type-arg]
     return asyncio.run(_on_connection(url, compare))
 
 
+APPEND_FUNCTION_ARGUMENTS = (
+    "p_game_id text, p_guard_stream text, p_guard_version integer, p_stream_id text, p_expected integer, "
+    "p_type text, p_schema_version integer, p_data jsonb, p_metadata jsonb, p_recorded_at timestamp with time zone, "
+    "p_position_lock bigint, p_stream_lock_class integer, p_channel text, p_watch_streams text[], p_watch_after bigint")
+
+
+async def append_function_arguments(url: str) -> list[str]:
+    connection = await asyncpg.connect(url)
+    try:
+        return [row[0] for row in await connection.fetch(
+            "SELECT pg_get_function_identity_arguments(oid) FROM pg_proc WHERE proname = 'entente_append_if_current'")]
+    finally:
+        await connection.close()
+
+
 def cli(*argv: str) -> int:
     return main(list(argv))
 
@@ -137,12 +152,17 @@ def test_the_revisions_the_store_knows_are_the_migrations_folder() -> None:
 def test_migrating_an_empty_database_ends_at_the_table_definitions(empty_url: str) -> None:
     before, after = asyncio.run(migrate(empty_url, "0001"))
     assert (before.state, after.state, after.revision) == ("fresh", "behind", "0001")
-    # the comparison does see a difference: the first revision lacks the listing indexes
-    assert {d[1].name for d in schema_differences(empty_url) if d[0] == "add_index"} == {
-        "ix_games_updated_at", "ix_games_status_updated_at"}
+    # the comparison does see a difference: the first revision lacks the listing indexes and
+    # the events' (stream, position) index, and has the indexes those replaced
+    differences = schema_differences(empty_url)
+    assert {d[1].name for d in differences if d[0] == "add_index"} == {
+        "ix_games_updated_at", "ix_games_status_updated_at", "ix_events_stream_position"}
+    assert {d[1].name for d in differences if d[0] == "remove_index"} == {"ix_events_stream_prefix", "ix_games_status"}
     _, after = asyncio.run(migrate(empty_url))
     assert (after.state, after.revision) == ("current", HEAD_REVISION)
     assert schema_differences(empty_url) == []
+    if dialect(empty_url) == "postgresql":  # one append function, with the arguments the code passes
+        assert asyncio.run(append_function_arguments(empty_url)) == [APPEND_FUNCTION_ARGUMENTS]
 
 
 def test_a_fresh_database_is_created_at_the_head_by_the_store_itself(empty_url: str) -> None:
@@ -154,6 +174,8 @@ def test_a_fresh_database_is_created_at_the_head_by_the_store_itself(empty_url: 
     found = asyncio.run(status(empty_url))
     assert (found.state, found.revision) == ("current", HEAD_REVISION)
     assert schema_differences(empty_url) == []
+    if dialect(empty_url) == "postgresql":
+        assert asyncio.run(append_function_arguments(empty_url)) == [APPEND_FUNCTION_ARGUMENTS]
     assert cli("migrate", "--check", "--database", empty_url) == 0
     assert cli("migrate", "--database", empty_url) == 0  # nothing to do
 
