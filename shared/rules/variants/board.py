@@ -3,6 +3,7 @@ values into the JSON of views and outcomes, and the behaviour both give the plat
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -95,6 +96,29 @@ SEASON_ORDER = {Season.SPRING: 0, Season.FALL: 1, Season.WINTER: 2}
 TYPE_ORDER = {PhaseType.MOVEMENT: 0, PhaseType.RETREATS: 1, PhaseType.ADJUSTMENTS: 2}
 
 
+@dataclass(frozen=True)
+class BoardSummary:
+    surviving: frozenset[str]  # holding a unit or a centre
+    adjustments: Mapping[str, int]  # builds allowed (positive) or removals owed (negative)
+    forced_only: frozenset[str]  # whose only orders are removing every unit they have
+
+
+def board_summary(board: Mapping[str, Any]) -> BoardSummary:
+    units = board["units"]
+    return BoardSummary(
+        surviving=frozenset({p for p, held in units.items() if held}
+                            | {p for p, centres in board["centres"].items() if centres}),
+        adjustments=dict(board["adjustments"]),
+        forced_only=frozenset(power for power, owed in board["adjustments"].items()
+                              if owed < 0 and -owed >= len(units.get(power, []))))
+
+
+# Keyed by the position document's id, with the document kept beside its summary: while it is
+# kept no other object can have its id, and a hit is checked to be that very document.
+SUMMARIES_KEPT = 4096
+_SUMMARIES: dict[tuple[str, int], tuple[Mapping[str, Any], BoardSummary]] = {}
+
+
 class BoardVariant:
     """Behaviour common to the variants on the Diplomacy board: phases named like S1901M,
     nothing hidden once a phase is resolved, a power survives while it holds a unit or a
@@ -125,18 +149,27 @@ class BoardVariant:
         raise NotImplementedError
 
     def surviving(self, state: Mapping[str, Any]) -> frozenset[str]:
-        board = self.board(state)
-        return frozenset({p for p, units in board["units"].items() if units}
-                         | {p for p, centres in board["centres"].items() if centres})
+        return self._summary(state).surviving
 
     def adjustments(self, state: Mapping[str, Any]) -> dict[str, int]:
-        return dict(self.board(state)["adjustments"])
+        return dict(self._summary(state).adjustments)
 
     def forced_only(self, state: Mapping[str, Any]) -> frozenset[str]:
-        board = self.board(state)
-        units = board["units"]
-        return frozenset(power for power, owed in board["adjustments"].items()
-                         if owed < 0 and -owed >= len(units.get(power, [])))
+        return self._summary(state).forced_only
+
+    def _summary(self, state: Mapping[str, Any]) -> BoardSummary:
+        """What the game's guards read of the public board, worked out once per position
+        document: every order submission asks which powers are forced only (a whole board
+        view each time otherwise), and the documents are shared and never changed in place."""
+        key = (self.name, id(state))
+        found = _SUMMARIES.get(key)
+        if found is not None and found[0] is state:
+            return found[1]
+        summary = board_summary(self.board(state))
+        if len(_SUMMARIES) >= SUMMARIES_KEPT:
+            del _SUMMARIES[next(iter(_SUMMARIES))]  # the oldest
+        _SUMMARIES[key] = (state, summary)
+        return summary
 
     def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         return every_order_and_dislodgement(resolved)  # orders are public once resolved
