@@ -2,17 +2,19 @@
 values into the JSON of views and outcomes, and the behaviour both give the platform."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any
+from functools import cached_property, lru_cache
+from typing import Any, Generic, TypeVar
 
 from shared.rules.diplomacy import ENGINE_VERSION, ParseError, load_map, parse_order
 from shared.rules.diplomacy.orders import Order
 from shared.rules.diplomacy.phase import Phase, PhaseType, Season
-from shared.rules.diplomacy.position import DislodgedUnit, OrderResult, PowerUnit
+from shared.rules.diplomacy.position import DislodgedUnit, OrderResult, Position, PowerUnit
 
 from .base import Opening, OrderCheck, PhaseKind, every_order_and_dislodgement
+
+V = TypeVar("V")
 
 
 @lru_cache(maxsize=65536)
@@ -113,10 +115,29 @@ def board_summary(board: Mapping[str, Any]) -> BoardSummary:
                               if owed < 0 and -owed >= len(units.get(power, []))))
 
 
-# Keyed by the position document's id, with the document kept beside its summary: while it is
-# kept no other object can have its id, and a hit is checked to be that very document.
-SUMMARIES_KEPT = 4096
-_SUMMARIES: dict[tuple[str, int], tuple[Mapping[str, Any], BoardSummary]] = {}
+class ByDocument(Generic[V]):
+    """Values worked out from state documents, remembered by the document's identity: the
+    platform's documents are shared and never changed in place, and each is asked the same
+    things on every request. The document is kept beside its value, so that while it is
+    remembered no other object can have its id, and a hit is checked to be that very document;
+    the oldest is forgotten past ``kept`` (a miss only costs the work again)."""
+
+    def __init__(self, kept: int) -> None:
+        self._kept = kept
+        self._found: dict[int, tuple[Mapping[str, Any], V]] = {}
+
+    def get(self, document: Mapping[str, Any], work_out: Callable[[Mapping[str, Any]], V]) -> V:
+        found = self._found.get(id(document))
+        if found is not None and found[0] is document:
+            return found[1]
+        value = work_out(document)
+        if len(self._found) >= self._kept:
+            del self._found[next(iter(self._found))]  # the oldest
+        self._found[id(document)] = (document, value)
+        return value
+
+
+DOCUMENTS_KEPT = 1024  # per variant and purpose: the current phases of as many busy games
 
 
 class BoardVariant:
@@ -158,18 +179,25 @@ class BoardVariant:
         return self._summary(state).forced_only
 
     def _summary(self, state: Mapping[str, Any]) -> BoardSummary:
-        """What the game's guards read of the public board, worked out once per position
-        document: every order submission asks which powers are forced only (a whole board
-        view each time otherwise), and the documents are shared and never changed in place."""
-        key = (self.name, id(state))
-        found = _SUMMARIES.get(key)
-        if found is not None and found[0] is state:
-            return found[1]
-        summary = board_summary(self.board(state))
-        if len(_SUMMARIES) >= SUMMARIES_KEPT:
-            del _SUMMARIES[next(iter(_SUMMARIES))]  # the oldest
-        _SUMMARIES[key] = (state, summary)
-        return summary
+        """What the game's guards read of the public board, once per state document: every
+        order submission asks which powers are forced only (a whole board view otherwise)."""
+        return self._summaries.get(state, lambda document: board_summary(self.board(document)))
+
+    def position(self, state: Mapping[str, Any]) -> Position:
+        """The position a state document holds, read once per document (a checked order
+        submission, a possible-orders request and a view each need it)."""
+        return self._positions.get(state, self.read_position)
+
+    def read_position(self, state: Mapping[str, Any]) -> Position:
+        raise NotImplementedError
+
+    @cached_property
+    def _summaries(self) -> ByDocument[BoardSummary]:
+        return ByDocument(DOCUMENTS_KEPT)
+
+    @cached_property
+    def _positions(self) -> ByDocument[Position]:
+        return ByDocument(DOCUMENTS_KEPT)
 
     def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
         return every_order_and_dislodgement(resolved)  # orders are public once resolved

@@ -158,13 +158,16 @@ class DirigibleVariant(BoardVariant):
         return Opening(str(position.phase), dirigible_position_to_document(position),
                        [[power] for power in powers], powers)
 
+    def read_position(self, state: Mapping[str, Any]) -> Position:
+        return dirigible_position_from_document(dict(state))
+
     def check_orders(self, state: Mapping[str, Any], power: str, texts: Sequence[str]) -> list[OrderCheck]:
-        return check_orders(texts, power, dirigible_position_from_document(dict(state)))
+        return check_orders(texts, power, self.position(state))
 
     def resolve(self, state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
                 settings: Mapping[str, Any], seed: int,
                 civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
-        position = dirigible_position_from_document(dict(state))
+        position = self.position(state)
         read = {power: [o for o in read_orders(texts, power, position) if not isinstance(o, ParseError)]
                 for power, texts in sorted(orders.items())}
         resolution = adjudicate_dirigible(position, read, edition=str(settings.get("edition", "2000")),
@@ -172,12 +175,12 @@ class DirigibleVariant(BoardVariant):
         return outcome_of(position, resolution)
 
     def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]:
-        position = dirigible_position_from_document(dict(state))
+        position = self.position(state)
         options = dirigible_possible_orders(position, power, load_map(NAME))
         return {key: [str(o) for o in found] for key, found in sorted(options.items())}
 
     def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
-        return position_view(dirigible_position_from_document(dict(state)))
+        return position_view(self.position(state))
 
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         return adjudicate_dirigible_document(dict(doc))

@@ -109,13 +109,16 @@ class StandardVariant(BoardVariant):
                        [list(seat) for seat in setup.seats], must_act,
                        tuple((j.power, j.seat, str(j.phase)) for j in setup.joins))
 
+    def read_position(self, state: Mapping[str, Any]) -> Position:
+        return position_from_document(dict(state))
+
     def check_orders(self, state: Mapping[str, Any], power: str, texts: Sequence[str]) -> list[OrderCheck]:
-        return check_orders(texts, power, position_from_document(dict(state)))
+        return check_orders(texts, power, self.position(state))
 
     def resolve(self, state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
                 settings: Mapping[str, Any], seed: int,
                 civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
-        position = position_from_document(dict(state))
+        position = self.position(state)
         setup = setup_of(settings, seed)
         read = {power: [o for o in read_orders(texts, power, position) if not isinstance(o, ParseError)]
                 for power, texts in sorted(orders.items())}
@@ -130,12 +133,12 @@ class StandardVariant(BoardVariant):
                             outcome.details)
 
     def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]:
-        position = position_from_document(dict(state))
+        position = self.position(state)
         options = possible_orders(position, power, load_map(position.variant))
         return {loc: [str(o) for o in found] for loc, found in sorted(options.items())}
 
     def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
-        return position_view(position_from_document(dict(state)))
+        return position_view(self.position(state))
 
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         return adjudicate_document(dict(doc))

@@ -1,7 +1,7 @@
-"""What the guards read of a board (surviving, adjustments, forced-only powers) is worked out
-once per position document and remembered by the document's identity (the document kept
-beside it, so that no other object can take its id meanwhile): each document is answered for
-itself."""
+"""What the guards read of a board (surviving, adjustments, forced-only powers) and the position a
+state document holds are worked out once per document and remembered by the document's
+identity (the document kept beside it, so that no other object can take its id meanwhile):
+each document is answered for itself."""
 from __future__ import annotations
 
 import copy
@@ -36,3 +36,15 @@ def test_each_document_is_answered_for_itself() -> None:
         document["centers"]["GERMANY"] = centres
         assert standard.adjustments(document)["GERMANY"] == len(centres) - 3
         assert "GERMANY" not in standard.forced_only(document)
+
+
+def test_a_documents_position_is_read_once_and_each_document_gets_its_own() -> None:
+    for name in ("standard", "dirigible"):
+        chosen = variant_named(name)
+        document = chosen.opening({}, 1).state
+        position = chosen.position(document)
+        assert chosen.position(document) is position  # remembered
+        moved = copy.deepcopy(document)
+        moved["phase"] = "F1901M" if document["phase"] != "F1901M" else "S1902M"
+        assert chosen.position(moved) is not position
+        assert str(chosen.position(moved).phase) == "F1901M" and str(position.phase) == document["phase"]
