@@ -1,0 +1,148 @@
+"""Order resubmissions under wrk: a script that prints figures, not a test.
+
+    python benchmarks/wrk_orders.py [--games 10] [--seconds 20] [--connections 32 8]
+                                    [--threads 2] [--workers 2] [--sqlite]
+
+The second load client the speed aims name beside ``benchmarks/api.py`` (wrk, Debian's
+package ``wrk``: ``apt-get install -y wrk``). Starts ``entente serve --workers N`` on a fresh
+PostgreSQL database (as api.py does: ENTENTE_BENCH_POSTGRES_URL, else ENTENTE_TEST_POSTGRES_URL,
+else postgresql://postgres@127.0.0.1:5432/test) or, with ``--sqlite``, on a fresh SQLite file;
+seats ``--games`` seven-player games and starts them; then for each of six powers of each game
+(one power never submits, so no phase resolves early: 60 seats for 10 games) takes its legal
+orders from ``GET /possible-orders`` and writes a wrk Lua script whose connections send those
+seats' ``PUT /games/{id}/orders`` in turn, each with its own bearer token. wrk runs once per
+``--connections`` figure for ``--seconds``; printed: requests a second, the latency
+percentiles wrk measures, and how many answers were not 2xx (which must be none). The server
+is stopped and the database dropped at the end, whatever happens.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.api import (  # noqa: E402
+    DEFAULT_SERVER_URL,
+    Pool,
+    Timings,
+    fresh_database,
+    pick_orders,
+    running_server,
+    seated_game,
+    sqlite_database,
+)
+
+LUA = """\
+local seats = %(seats)s
+local counter = 0
+function setup(thread)
+  thread:set("offset", counter)
+  counter = counter + 17
+end
+function init(args)
+  turn = offset
+end
+function request()
+  turn = turn + 1
+  local seat = seats[(turn %% #seats) + 1]
+  return wrk.format("PUT", seat.path, {["Content-Type"] = "application/json",
+                                       ["Authorization"] = "Bearer " .. seat.token}, seat.body)
+end
+"""
+
+
+def lua_string(text: str) -> str:
+    """A Lua string literal (long brackets cannot hold every text; escapes can)."""
+    return '"' + "".join(c if c.isalnum() or c in " -_/.:,{}[]'" else f"\\{ord(c)}" for c in text) + '"'
+
+
+def lua_seats(seats: list[dict[str, str]]) -> str:
+    entries = ",\n  ".join(f"{{path = {lua_string(seat['path'])}, token = {lua_string(seat['token'])}, "
+                            f"body = {lua_string(seat['body'])}}}" for seat in seats)
+    return "{\n  " + entries + "\n}"
+
+
+async def seats_of(base: str, games: int, rng: random.Random) -> list[dict[str, str]]:
+    """Six seats of each started game, each with its PUT: path, token and JSON body."""
+    pool = Pool(base, 4, Timings())
+    seats = []
+    try:
+        for number in range(games):
+            table = await seated_game(pool, f"wrk {number}")
+            summary = await pool.call("summary", "GET", f"/games/{table.game_id}")
+            for power in summary["must_act"][1:]:
+                token = table.tokens_by_power[power]
+                possible = await pool.call("possible", "GET", f"/games/{table.game_id}/possible-orders", token=token)
+                body = json.dumps({"orders": pick_orders(possible, rng), "phase": summary["phase"]})
+                seats.append({"path": f"/games/{table.game_id}/orders", "token": token, "body": body})
+    finally:
+        pool.close()
+    return seats
+
+
+LATENCY_LINE = re.compile(r"^\s+(50|75|90|99)%\s+(\S+)", re.MULTILINE)
+
+
+def summary_of(output: str) -> str:
+    rate = re.search(r"Requests/sec:\s+(\S+)", output)
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    socket_errors = re.search(r"Socket errors: (.*)", output)
+    latencies = ", ".join(f"p{p} {value}" for p, value in LATENCY_LINE.findall(output))
+    return (f"{float(rate.group(1)) if rate else float('nan'):.0f} requests a second; {latencies}; "
+            f"not 2xx: {errors.group(1) if errors else 0}"
+            + (f"; socket errors: {socket_errors.group(1)}" if socket_errors else ""))
+
+
+async def benchmark(args: argparse.Namespace) -> int:
+    wrk = shutil.which("wrk")
+    if wrk is None:
+        print("wrk is not installed (Debian: apt-get install -y wrk)", file=sys.stderr)
+        return 2
+    database = sqlite_database() if args.sqlite else fresh_database(args.server_url)
+    async with database as url, running_server(url, 1 if args.sqlite else args.workers, False) as base:
+        seats = await seats_of(base, args.games, random.Random(args.seed))
+        with tempfile.TemporaryDirectory() as folder:
+            script = Path(folder) / "orders.lua"
+            script.write_text(LUA.replace("%(seats)s", lua_seats(seats)).replace("%%", "%"))
+            print(f"entente serve on {'SQLite' if args.sqlite else 'PostgreSQL'} "
+                  f"({1 if args.sqlite else args.workers} worker processes); {len(seats)} seats of {args.games} games "
+                  f"resubmitting; wrk {args.threads} threads, {args.seconds} s each", flush=True)
+            for connections in args.connections:
+                command = [wrk, "-t", str(args.threads), "-c", str(connections), "-d", f"{args.seconds}s",
+                           "--latency", "-s", str(script), base]
+                run = subprocess.run(command, capture_output=True, text=True, check=False)
+                if run.returncode != 0:
+                    print(run.stdout, run.stderr, file=sys.stderr)
+                    return 1
+                print(f"  {connections} connections: {summary_of(run.stdout)}", flush=True)
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--seconds", type=int, default=20)
+    parser.add_argument("--connections", type=int, nargs="+", default=[32, 8])
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sqlite", action="store_true", help="the embedded default instead of PostgreSQL")
+    parser.add_argument("--server-url", default=os.environ.get("ENTENTE_BENCH_POSTGRES_URL")
+                        or os.environ.get("ENTENTE_TEST_POSTGRES_URL") or DEFAULT_SERVER_URL)
+    return asyncio.run(benchmark(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
