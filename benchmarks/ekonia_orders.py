@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository: tests below
 
 from shared.rules.variants.ekonia import VARIANT  # noqa: E402
-from tests.ekonia.test_http_game import WORST_ORDERS  # noqa: E402
+from tests.games.test_ekonia_game import WORST_ORDERS  # noqa: E402
 
 PLAIN = ["BUY 2 INFANTRY AT vieren", "MOVE 3 INFANTRY vieren -> ninerest", "MOVE 1 TRIREME vesk-bay -> ardel-narrows"]
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository: tests below
 
-from tests.ekonia import test_visibility_property as twins  # noqa: E402
+from tests.rules.ekonia import test_visibility_property as twins  # noqa: E402
 
 
 def random_game(rng: random.Random) -> dict:

@@ -29,7 +29,7 @@ from services.visibility.maps.png import layers_to_png  # noqa: E402
 from services.visibility.view import Viewer  # noqa: E402
 from shared.game.log import phase_submissions  # noqa: E402
 from shared.game.repository import read_state  # noqa: E402
-from tests.hosting.helpers import hosting  # noqa: E402
+from tests.utils.http import hosting  # noqa: E402
 
 
 def summary(name: str, times: list[float], size: int | None = None) -> str:
