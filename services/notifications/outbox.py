@@ -55,6 +55,8 @@ from shared.store import (
 from .planning import Context, Planned, plan
 
 PROJECTION = "notifications"
+# the streams notifications are planned from (the order streams, most of the log, plan none)
+PLANNED_FROM = (game_stream(""), press_stream(""), webhooks_stream(""))
 log = logging.getLogger("entente.notifications")
 Claimed = ClaimedNotification  # a due row leased to this worker for one attempt
 
@@ -186,17 +188,19 @@ class _Games:
 
 
 async def project(store: EventStore, warning: timedelta, batch: int = 500, *, direct: bool = False) -> int:
-    """Plan the notifications of the next ``batch`` events of the log; how many were read.
-    ``direct``: also the direct messages of seats taken with a Discord account."""
+    """Plan the notifications of the next ``batch`` events of the log; how many it went past
+    (only the game, press and webhook streams' events are read: the order streams, most of
+    the log, plan nothing). ``direct``: also the direct messages of seats taken with a
+    Discord account."""
     if not await _behind(store):
         return 0  # nothing new: no write transaction (on SQLite, no writer's lock every second)
     async with store.transaction() as tx:
         after = await tx.lock_projection(PROJECTION)
-        records = await tx.read_all(after, batch)
-        if not records:
+        read = await tx.read_all_of(PLANNED_FROM, after, batch)
+        if not read.passed:
             return 0
         games = _Games(tx, direct)
-        for record in records:
+        for record in read.events:
             game_id = game_of(record.stream_id)
             if game_id is None or record.stream_id not in (game_stream(game_id), press_stream(game_id),
                                                          webhooks_stream(game_id)):
@@ -214,9 +218,9 @@ async def project(store: EventStore, warning: timedelta, batch: int = 500, *, di
                                               player_id=cancel.player_id)
             for notification in planned:
                 await tx.plan_notification(_row(notification, record))
-        await tx.advance_projection(PROJECTION, records[-1].position)
+        await tx.advance_projection(PROJECTION, read.last_position)
     games.remember()
-    return len(records)
+    return read.passed
 
 
 async def project_all(store: EventStore, warning: timedelta, batch: int = 500, *, direct: bool = False,

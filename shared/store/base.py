@@ -17,7 +17,15 @@ from typing import Any, ClassVar, Literal, NamedTuple
 
 from shared.store.notify import BACKSTOP_SECONDS, POLL_SECONDS, CommitListener
 from shared.store.outbox import ClaimedNotification, NewNotification, Notification, Outcome
-from shared.store.records import ConcurrencyError, GameRow, GuardedAppend, NewEvent, RecordedEvent, UnstorableText
+from shared.store.records import (
+    ConcurrencyError,
+    GameRow,
+    GuardedAppend,
+    LogSlice,
+    NewEvent,
+    RecordedEvent,
+    UnstorableText,
+)
 from shared.text import first_problem, path_of, quickly_storable
 
 LockMode = Literal["none", "share", "exclusive"]
@@ -170,6 +178,28 @@ class Transaction(ABC):
 
     @abstractmethod
     async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[RecordedEvent]:
+        ...
+
+    async def read_all_of(self, prefixes: Sequence[str], after_position: int = 0,
+                          limit: int = 1000) -> LogSlice:
+        """Of the next ``limit`` events of the log after ``after_position``, those of streams
+        whose id starts with one of ``prefixes`` (in the log's order), with how many events
+        were gone past and the position of the last (``after_position`` when the log holds
+        none after it): a projection that follows some streams goes past the others without
+        reading them."""
+        last, passed = await self._last_of_next(after_position, limit)
+        if not passed:
+            return LogSlice([], after_position, 0)
+        return LogSlice(await self._read_range_of(tuple(prefixes), after_position, last), last, passed)
+
+    @abstractmethod
+    async def _last_of_next(self, after_position: int, limit: int) -> tuple[int, int]:
+        """The position of the last of the next ``limit`` events after ``after_position``, and
+        how many there are."""
+
+    @abstractmethod
+    async def _read_range_of(self, prefixes: tuple[str, ...], after_position: int,
+                             up_to_position: int) -> list[RecordedEvent]:
         ...
 
     @abstractmethod

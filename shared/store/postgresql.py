@@ -76,6 +76,10 @@ SELECT {", ".join("e." + column for column in _EVENT_COLUMNS.split(", "))} FROM 
 ORDER BY e.stream_id, e.version"""
 PREFIX_END = "\U0010ffff"  # after every character a stream id holds
 READ_ALL = f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > $1 ORDER BY position LIMIT $2"
+LAST_OF_NEXT = ("SELECT coalesce(max(position), $1), count(*) FROM "
+                "(SELECT position FROM events WHERE position > $1 ORDER BY position LIMIT $2) AS next")
+READ_RANGE_OF = (f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > $1 AND position <= $2 "
+                 "AND stream_id ^@ ANY($3::text[]) ORDER BY position")
 STREAM_VERSION = "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = $1"
 HEAD = "SELECT coalesce(max(position), 0) FROM events"
 STREAM_LOCK = "SELECT pg_advisory_xact_lock($1, hashtext($2))"
@@ -294,6 +298,15 @@ class PostgresTransaction(Transaction):
 
     async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[RecordedEvent]:
         return [recorded(row) for row in await self._live().fetch(READ_ALL, after_position, limit)]
+
+    async def _last_of_next(self, after_position: int, limit: int) -> tuple[int, int]:
+        row = await self._live().fetchrow(LAST_OF_NEXT, after_position, limit)
+        return int(row[0]), int(row[1])
+
+    async def _read_range_of(self, prefixes: tuple[str, ...], after_position: int,
+                             up_to_position: int) -> list[RecordedEvent]:
+        rows = await self._live().fetch(READ_RANGE_OF, after_position, up_to_position, list(prefixes))
+        return [recorded(row) for row in rows]
 
     async def head(self) -> int:
         return int(await self._live().fetchval(HEAD))

@@ -34,6 +34,16 @@ class RecordedEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class LogSlice:
+    """What ``read_all_of`` read: the events of the streams asked for, in the log's order,
+    the position of the last event gone past, and how many were gone past."""
+
+    events: list[RecordedEvent]
+    last_position: int
+    passed: int
+
+
+@dataclass(frozen=True, slots=True)
 class GuardedAppend:
     """What ``append_if_current`` found: the guard stream's version, the position of the
     event appended (None: nothing was written, the guard stream had moved on), and the watched

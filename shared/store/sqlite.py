@@ -69,6 +69,12 @@ PREFIX_END = "\U0010ffff"  # after every character a stream id holds
 READ_NAMED_STREAMS_AFTER = (f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id IN (SELECT value FROM json_each(?)) "
                             "AND position > ? ORDER BY position")
 READ_ALL = f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?"
+LAST_OF_NEXT = ("SELECT coalesce(max(position), ?1), count(*) FROM "
+                "(SELECT position FROM events WHERE position > ?1 ORDER BY position LIMIT ?2)")
+# the prefixes as a JSON array (one bound parameter); substr and length count characters alike
+READ_RANGE_OF = (f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > ? AND position <= ? "
+                 "AND EXISTS (SELECT 1 FROM json_each(?) AS prefix "
+                 "WHERE substr(stream_id, 1, length(prefix.value)) = prefix.value) ORDER BY position")
 STREAM_VERSION = "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?"
 HEAD = "SELECT coalesce(max(position), 0) FROM events"
 _INSERT_EVENTS = "INSERT INTO events (stream_id, version, type, schema_version, data, metadata, recorded_at) VALUES "
@@ -235,6 +241,15 @@ class SQLiteTransaction(Transaction):
 
     async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[RecordedEvent]:
         return [recorded(row) for row in await self._run(READ_ALL, (after_position, limit))]
+
+    async def _last_of_next(self, after_position: int, limit: int) -> tuple[int, int]:
+        row = (await self._run(LAST_OF_NEXT, (after_position, limit)))[0]
+        return int(row[0]), int(row[1])
+
+    async def _read_range_of(self, prefixes: tuple[str, ...], after_position: int,
+                             up_to_position: int) -> list[RecordedEvent]:
+        rows = await self._run(READ_RANGE_OF, (after_position, up_to_position, dumps(list(prefixes))))
+        return [recorded(row) for row in rows]
 
     async def head(self) -> int:
         return int((await self._run(HEAD))[0][0])

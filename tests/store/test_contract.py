@@ -174,6 +174,26 @@ async def test_read_streams_after_a_position_gives_each_streams_later_events_onl
     assert await store.read_streams(phase, await store.head()) == {}
 
 
+async def test_read_all_of_gives_the_streams_asked_for_and_goes_past_the_others(store: EventStore) -> None:
+    async with store.transaction() as tx:
+        for stream in ("game-g_1", "orders-g_1-S1901M-FRANCE", "press-g_1", "orders-g_1-S1901M-ITALY",
+                       "gamex-g_1", "game_g_1", "GAME-g_1", "webhooks-g_1", "game-g_2"):
+            await tx.append(stream, numbered(1), None)
+    everything = await store.read_all()
+    prefixes = ("game-", "press-", "webhooks-")
+    async with store.reading() as tx:
+        first = await tx.read_all_of(prefixes, 0, 4)  # the first four: two of them asked for
+        rest = await tx.read_all_of(prefixes, first.last_position, 100)
+        after_the_end = await tx.read_all_of(prefixes, rest.last_position, 100)
+    assert [r.stream_id for r in first.events] == ["game-g_1", "press-g_1"]
+    assert (first.last_position, first.passed) == (everything[3].position, 4)
+    # "game_" is no wildcard, case matters, and a longer word is another prefix
+    assert [r.stream_id for r in rest.events] == ["webhooks-g_1", "game-g_2"]
+    assert (rest.last_position, rest.passed) == (everything[-1].position, 5)
+    assert [r.data for r in rest.events] == [everything[7].data, everything[8].data]
+    assert (after_the_end.events, after_the_end.last_position, after_the_end.passed) == ([], rest.last_position, 0)
+
+
 async def test_exactly_one_of_concurrent_appenders_expecting_the_same_version_wins(store: EventStore) -> None:
     async with store.transaction() as tx:
         await tx.append("game-g1", numbered(2), 0)
