@@ -12,7 +12,9 @@ seats ``--games`` seven-player games and starts them; then for each of six power
 orders from ``GET /possible-orders`` and writes a wrk Lua script whose connections send those
 seats' ``PUT /games/{id}/orders`` in turn, each with its own bearer token. wrk runs once per
 ``--connections`` figure for ``--seconds``; printed: requests a second, the latency
-percentiles wrk measures, and how many answers were not 2xx (which must be none). The server
+percentiles wrk measures, how many answers were not 2xx (which must be none), and the CPU
+time a request cost the server's worker processes and PostgreSQL's (its processes serving the
+database, read from /proc: a figure that moves less than the rate when the machine is busy). The server
 is stopped and the database dropped at the end, whatever happens.
 """
 from __future__ import annotations
@@ -35,6 +37,7 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.api import (  # noqa: E402
     DEFAULT_SERVER_URL,
+    SERVER_PIDS,
     Pool,
     Timings,
     fresh_database,
@@ -43,6 +46,7 @@ from benchmarks.api import (  # noqa: E402
     seated_game,
     sqlite_database,
 )
+from tests.utils.processes import worker_pids  # noqa: E402
 
 LUA = """\
 local seats = %(seats)s
@@ -92,7 +96,46 @@ async def seats_of(base: str, games: int, rng: random.Random) -> list[dict[str, 
     return seats
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU seconds of these processes so far (0 for any that is gone)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def per_request(pids: list[int], before: dict[int, float], count: int) -> float:
+    """Microseconds of CPU these processes spent a request since ``before`` (0 for a process
+    that started since)."""
+    return sum(cpu_seconds([pid]) - before.get(pid, 0.0) for pid in pids) / count * 1e6
+
+
+def database_pids(url: str) -> list[int]:
+    """PostgreSQL's processes serving this database (on this machine), from pg_stat_activity."""
+    import asyncpg
+
+    async def read() -> list[int]:
+        connection = await asyncpg.connect(url, timeout=10)
+        try:
+            rows = await connection.fetch("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                                          "AND pid <> pg_backend_pid()")
+        finally:
+            await connection.close()
+        return [row[0] for row in rows]
+
+    return asyncio.run(read())
+
+
 LATENCY_LINE = re.compile(r"^\s+(50|75|90|99)%\s+(\S+)", re.MULTILINE)
+
+
+def requests_of(output: str) -> int:
+    found = re.search(r"(\d+) requests in", output)
+    return int(found.group(1)) if found else 0
 
 
 def summary_of(output: str) -> str:
@@ -122,11 +165,20 @@ async def benchmark(args: argparse.Namespace) -> int:
             for connections in args.connections:
                 command = [wrk, "-t", str(args.threads), "-c", str(connections), "-d", f"{args.seconds}s",
                            "--latency", "-s", str(script), base]
+                workers = worker_pids(SERVER_PIDS[-1])
+                database = [] if args.sqlite else await asyncio.to_thread(database_pids, url)
+                before = {pid: cpu_seconds([pid]) for pid in workers + database}
                 run = subprocess.run(command, capture_output=True, text=True, check=False)
                 if run.returncode != 0:
                     print(run.stdout, run.stderr, file=sys.stderr)
                     return 1
-                print(f"  {connections} connections: {summary_of(run.stdout)}", flush=True)
+                if not args.sqlite:  # and the connections the pools opened meanwhile, counted whole
+                    database = sorted(set(database) | set(await asyncio.to_thread(database_pids, url)))
+                count = max(requests_of(run.stdout), 1)
+                cpu = f"; CPU a request: the server's {per_request(workers, before, count):.0f} us"
+                if database:
+                    cpu += f", PostgreSQL's {per_request(database, before, count):.0f} us"
+                print(f"  {connections} connections: {summary_of(run.stdout)}{cpu}", flush=True)
     return 0
 
 
