@@ -17,26 +17,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import secrets
 import sys
-import tempfile
 import time
 from datetime import timedelta
 from pathlib import Path
-from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.scratch import scratch_database, server_url  # noqa: E402
 from services.adjudication.service import submit_orders, variant_of  # noqa: E402
 from services.lobby.service import create_game, join_game, start_game  # noqa: E402
 from services.notifications import outbox  # noqa: E402
 from shared.events import GameSettings  # noqa: E402
 from shared.store import EventStore, open_store  # noqa: E402
 
-DEFAULT_SERVER_URL = "postgresql://postgres@127.0.0.1:5432/test"
 WARNING = timedelta(minutes=60)
 
 
@@ -104,35 +100,16 @@ async def measure(url: str, args: argparse.Namespace) -> None:
         await store.close()
 
 
-async def admin(server_url: str, statement: str) -> None:
-    import asyncpg
-
-    connection = await asyncpg.connect(server_url, timeout=10)
-    try:
-        await connection.execute(statement)
-    finally:
-        await connection.close()
-
-
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--backend", choices=("postgresql", "sqlite"), default="postgresql")
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--submissions", type=int, default=10_000)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--server-url", default=os.environ.get("ENTENTE_BENCH_POSTGRES_URL")
-                        or os.environ.get("ENTENTE_TEST_POSTGRES_URL") or DEFAULT_SERVER_URL)
+    parser.add_argument("--server-url", default=server_url())
     args = parser.parse_args()
-    if args.backend == "sqlite":
-        with tempfile.TemporaryDirectory() as folder:
-            await measure(f"sqlite:///{folder}/bench.db", args)
-        return 0
-    name = f"entente_bench_projection_{secrets.token_hex(4)}"
-    await admin(args.server_url, f'CREATE DATABASE "{name}"')
-    try:
-        await measure(urlsplit(args.server_url)._replace(path=f"/{name}").geturl(), args)
-    finally:
-        await admin(args.server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    async with scratch_database(args.backend, args.server_url, "entente_bench_projection") as url:
+        await measure(url, args)
     return 0
 
 

@@ -17,32 +17,29 @@ rows mean a submission costs the same however many the phase already holds.
 
 It uses only the store's public API; the tree before the (stream, position) index passed the
 watched streams as a prefix (``watch_prefix``), which it detects, so that it runs on both
-trees (``python OTHER_TREE/benchmarks/resubmissions.py`` measures that tree's code). The
-database is dropped at the end, whatever happens.
+trees (copied with benchmarks/scratch.py into another tree,
+``python OTHER_TREE/benchmarks/resubmissions.py`` measures that tree's code). The database is
+dropped at the end, whatever happens.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
 import inspect
-import os
-import secrets
 import statistics
 import sys
-import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.scratch import cpu_seconds, scratch_database, server_url  # noqa: E402
 from shared.store import EventStore, GameRow, NewEvent, open_store  # noqa: E402
 
-DEFAULT_SERVER_URL = "postgresql://postgres@127.0.0.1:5432/test"
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 GAME = "g_resubmitted"
 PREFIX = f"orders-{GAME}-S1901M-"
@@ -55,18 +52,6 @@ def watching(store: EventStore) -> dict[str, Any]:
     if "watch_streams" in inspect.signature(store.append_if_current).parameters:
         return {"watch_streams": [PREFIX + power for power in POWERS]}
     return {"watch_prefix": PREFIX}
-
-
-def backend_seconds(pids: list[int]) -> float:
-    """User and system CPU seconds of these processes so far (0 for any that is gone)."""
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
 
 
 async def server_pids(url: str | None) -> list[int]:
@@ -107,9 +92,9 @@ async def measure(url: str, postgresql: bool, args: argparse.Namespace) -> None:
         await asyncio.gather(*(submit(n) for n in range(args.concurrency * 4)))  # every pool connection open
         pids = await server_pids(url if postgresql else None)
         for chunk in range(args.chunks):
-            cpu, wall = backend_seconds(pids), time.perf_counter()
+            cpu, wall = cpu_seconds(pids), time.perf_counter()
             await asyncio.gather(*(submit(n) for n in range(per_chunk)))
-            seconds, server = time.perf_counter() - wall, backend_seconds(pids) - cpu
+            seconds, server = time.perf_counter() - wall, cpu_seconds(pids) - cpu
             reads = []
             for _ in range(READS):
                 read_started = time.perf_counter()
@@ -125,35 +110,16 @@ async def measure(url: str, postgresql: bool, args: argparse.Namespace) -> None:
         await store.close()
 
 
-async def admin(server_url: str, statement: str) -> None:
-    import asyncpg
-
-    connection = await asyncpg.connect(server_url.replace("postgresql+asyncpg://", "postgresql://"), timeout=10)
-    try:
-        await connection.execute(statement)
-    finally:
-        await connection.close()
-
-
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--backend", choices=("postgresql", "sqlite"), default="postgresql")
     parser.add_argument("--appends", type=int, default=10_000)
     parser.add_argument("--chunks", type=int, default=5)
     parser.add_argument("--concurrency", type=int, default=8)
-    parser.add_argument("--server-url", default=os.environ.get("ENTENTE_BENCH_POSTGRES_URL")
-                        or os.environ.get("ENTENTE_TEST_POSTGRES_URL") or DEFAULT_SERVER_URL)
+    parser.add_argument("--server-url", default=server_url())
     args = parser.parse_args()
-    if args.backend == "sqlite":
-        with tempfile.TemporaryDirectory() as folder:
-            await measure(f"sqlite:///{folder}/bench.db", False, args)
-        return 0
-    name = f"entente_bench_resubmit_{secrets.token_hex(4)}"
-    await admin(args.server_url, f'CREATE DATABASE "{name}"')
-    try:
-        await measure(urlsplit(args.server_url)._replace(path=f"/{name}").geturl(), True, args)
-    finally:
-        await admin(args.server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    async with scratch_database(args.backend, args.server_url, "entente_bench_resubmit") as url:
+        await measure(url, args.backend == "postgresql", args)
     return 0
 
 

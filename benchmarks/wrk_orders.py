@@ -46,6 +46,7 @@ from benchmarks.api import (  # noqa: E402
     seated_game,
     sqlite_database,
 )
+from benchmarks.scratch import cpu_seconds  # noqa: E402
 from tests.utils.processes import worker_pids  # noqa: E402
 
 LUA = """\
@@ -94,18 +95,6 @@ async def seats_of(base: str, games: int, rng: random.Random) -> list[dict[str, 
     finally:
         pool.close()
     return seats
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    """User and system CPU seconds of these processes so far (0 for any that is gone)."""
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
 
 
 def per_request(pids: list[int], before: dict[int, float], count: int) -> float:

@@ -1,0 +1,57 @@
+"""What the store benchmarks share: a scratch database on either back end, and CPU time read
+from /proc (a helper module, not a benchmark: it prints nothing)."""
+from __future__ import annotations
+
+import os
+import secrets
+import tempfile
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from urllib.parse import urlsplit
+
+DEFAULT_SERVER_URL = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def server_url() -> str:
+    """The PostgreSQL server the benchmarks make their databases on."""
+    return (os.environ.get("ENTENTE_BENCH_POSTGRES_URL") or os.environ.get("ENTENTE_TEST_POSTGRES_URL")
+            or DEFAULT_SERVER_URL)
+
+
+async def admin(server: str, statement: str) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(server.replace("postgresql+asyncpg://", "postgresql://"), timeout=10)
+    try:
+        await connection.execute(statement)
+    finally:
+        await connection.close()
+
+
+@asynccontextmanager
+async def scratch_database(backend: str, server: str, prefix: str) -> AsyncIterator[str]:
+    """The URL of a fresh database: a SQLite file in a temporary folder, or a PostgreSQL
+    database made on ``server`` and dropped afterwards, whatever happens."""
+    if backend == "sqlite":
+        with tempfile.TemporaryDirectory() as folder:
+            yield f"sqlite:///{folder}/bench.db"
+        return
+    name = f"{prefix}_{secrets.token_hex(4)}"
+    await admin(server, f'CREATE DATABASE "{name}"')
+    try:
+        yield urlsplit(server)._replace(path=f"/{name}").geturl()
+    finally:
+        await admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU seconds of these processes so far (0 for any that is gone)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
