@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.scratch import cpu_seconds, scratch_database, server_url  # noqa: E402
+from benchmarks.scratch import cpu_seconds, database_pids, scratch_database, server_url  # noqa: E402
 from shared.store import EventStore, GameRow, NewEvent, open_store  # noqa: E402
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
@@ -52,21 +52,6 @@ def watching(store: EventStore) -> dict[str, Any]:
     if "watch_streams" in inspect.signature(store.append_if_current).parameters:
         return {"watch_streams": [PREFIX + power for power in POWERS]}
     return {"watch_prefix": PREFIX}
-
-
-async def server_pids(url: str | None) -> list[int]:
-    """The server processes serving this database's other connections (the store's pool)."""
-    if url is None:
-        return []
-    import asyncpg
-
-    connection = await asyncpg.connect(url, timeout=10)
-    try:
-        rows = await connection.fetch("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
-                                      "AND pid <> pg_backend_pid()")
-    finally:
-        await connection.close()
-    return [row[0] for row in rows]
 
 
 async def measure(url: str, postgresql: bool, args: argparse.Namespace) -> None:
@@ -90,7 +75,7 @@ async def measure(url: str, postgresql: bool, args: argparse.Namespace) -> None:
 
         per_chunk = args.appends // args.chunks
         await asyncio.gather(*(submit(n) for n in range(args.concurrency * 4)))  # every pool connection open
-        pids = await server_pids(url if postgresql else None)
+        pids = await database_pids(url) if postgresql else []
         for chunk in range(args.chunks):
             cpu, wall = cpu_seconds(pids), time.perf_counter()
             await asyncio.gather(*(submit(n) for n in range(per_chunk)))

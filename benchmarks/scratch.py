@@ -55,3 +55,16 @@ def cpu_seconds(pids: list[int]) -> float:
             continue
         total += int(fields[11]) + int(fields[12])
     return total / os.sysconf("SC_CLK_TCK")
+
+
+async def database_pids(url: str) -> list[int]:
+    """PostgreSQL's processes serving this database's other connections (on this machine)."""
+    import asyncpg
+
+    connection = await asyncpg.connect(url, timeout=10)
+    try:
+        rows = await connection.fetch("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                                      "AND pid <> pg_backend_pid()")
+    finally:
+        await connection.close()
+    return [row[0] for row in rows]

@@ -46,7 +46,7 @@ from benchmarks.api import (  # noqa: E402
     seated_game,
     sqlite_database,
 )
-from benchmarks.scratch import cpu_seconds  # noqa: E402
+from benchmarks.scratch import cpu_seconds, database_pids  # noqa: E402
 from tests.utils.processes import worker_pids  # noqa: E402
 
 LUA = """\
@@ -103,22 +103,6 @@ def per_request(pids: list[int], before: dict[int, float], count: int) -> float:
     return sum(cpu_seconds([pid]) - before.get(pid, 0.0) for pid in pids) / count * 1e6
 
 
-def database_pids(url: str) -> list[int]:
-    """PostgreSQL's processes serving this database (on this machine), from pg_stat_activity."""
-    import asyncpg
-
-    async def read() -> list[int]:
-        connection = await asyncpg.connect(url, timeout=10)
-        try:
-            rows = await connection.fetch("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
-                                          "AND pid <> pg_backend_pid()")
-        finally:
-            await connection.close()
-        return [row[0] for row in rows]
-
-    return asyncio.run(read())
-
-
 LATENCY_LINE = re.compile(r"^\s+(50|75|90|99)%\s+(\S+)", re.MULTILINE)
 
 
@@ -155,14 +139,14 @@ async def benchmark(args: argparse.Namespace) -> int:
                 command = [wrk, "-t", str(args.threads), "-c", str(connections), "-d", f"{args.seconds}s",
                            "--latency", "-s", str(script), base]
                 workers = worker_pids(SERVER_PIDS[-1])
-                database = [] if args.sqlite else await asyncio.to_thread(database_pids, url)
+                database = [] if args.sqlite else await database_pids(url)
                 before = {pid: cpu_seconds([pid]) for pid in workers + database}
                 run = subprocess.run(command, capture_output=True, text=True, check=False)
                 if run.returncode != 0:
                     print(run.stdout, run.stderr, file=sys.stderr)
                     return 1
                 if not args.sqlite:  # and the connections the pools opened meanwhile, counted whole
-                    database = sorted(set(database) | set(await asyncio.to_thread(database_pids, url)))
+                    database = sorted(set(database) | set(await database_pids(url)))
                 count = max(requests_of(run.stdout), 1)
                 cpu = f"; CPU a request: the server's {per_request(workers, before, count):.0f} us"
                 if database:
