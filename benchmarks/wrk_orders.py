@@ -138,7 +138,7 @@ async def benchmark(args: argparse.Namespace) -> int:
             for connections in args.connections:
                 command = [wrk, "-t", str(args.threads), "-c", str(connections), "-d", f"{args.seconds}s",
                            "--latency", "-s", str(script), base]
-                workers = worker_pids(SERVER_PIDS[-1])
+                workers = worker_pids(SERVER_PIDS[-1]) or [SERVER_PIDS[-1]]  # one process: the server itself
                 database = [] if args.sqlite else await database_pids(url)
                 before = {pid: cpu_seconds([pid]) for pid in workers + database}
                 run = subprocess.run(command, capture_output=True, text=True, check=False)

@@ -420,6 +420,10 @@ class SQLiteStore(EventStore):
         self._database, self._uri, self._in_memory = sqlite_target(url)
         # an in-memory database is its one connection: transactions take turns on it
         self._connections = Connections(self._open_connection, 1 if self._in_memory else POOL_SIZE)
+        # this process's writers take turns here, first come first served, before SQLite's
+        # lock: waiting on SQLite's busy handler instead, a writer sleeps 1, 2, 5 ... up to 100
+        # ms between tries while later ones slip in (docs/store.md, "SQLite")
+        self._writers = asyncio.Lock()
 
     async def _open_connection(self) -> aiosqlite.Connection:
         connection = await _daemon(aiosqlite.connect(self._database, timeout=BUSY_TIMEOUT_MS / 1000,
@@ -440,6 +444,15 @@ class SQLiteStore(EventStore):
 
     @asynccontextmanager
     async def _session(self, kind: Session) -> AsyncIterator[SQLiteTransaction]:
+        if kind == "write":
+            async with self._writers, self._connected(kind) as tx:
+                yield tx
+        else:
+            async with self._connected(kind) as tx:
+                yield tx
+
+    @asynccontextmanager
+    async def _connected(self, kind: Session) -> AsyncIterator[SQLiteTransaction]:
         connection = await self._connections.acquire()
         reusable = True
         try:
@@ -456,7 +469,7 @@ class SQLiteStore(EventStore):
                                  event: NewEvent, expected_version: int | None, watch_streams: tuple[str, ...],
                                  watch_after: int) -> GuardedAppend:
         recorded_at = as_utc(event.recorded_at) if event.recorded_at else utc_now()
-        async with self._session("statement") as tx:
+        async with self._writers, self._connected("statement") as tx:  # a write, in a statement of its own
             try:
                 rows = await tx._run(APPEND_IF_CURRENT, (
                     stream_id, event.type, event.schema_version, dumps(event.data), dumps(event.metadata),
