@@ -51,3 +51,24 @@ async def test_a_token_the_recent_reading_does_not_know_is_checked_on_a_fresh_re
         assert operator.status_code == 403 and operator.json()["error"]["code"] == "wrong_role"
         missing = await second.put("/games/g_nosuchgame/orders", json={"orders": []}, headers=table.player("ITALY"))
         assert missing.status_code == 404
+
+
+async def test_a_seat_taken_in_another_process_after_this_one_last_read_the_game_may_order(store_url: str) -> None:
+    """The recent reading is from before the seat was taken: the token is unknown to it, and the
+    refusal that reading would give is checked on a fresh read, which knows the seat."""
+    async with running_client(store_url) as first, running_client(store_url) as second:
+        created = (await first.post("/games", json={"name": "Late seat", "variant": "standard"})).json()
+        game_id, host = created["id"], {"Authorization": f"Bearer {created['host_token']}"}
+        for _ in range(6):
+            assert (await first.post(f"/games/{game_id}/players")).status_code == 201
+        assert (await first.get(f"/games/{game_id}")).status_code == 200  # the first app reads six seats
+        late = (await second.post(f"/games/{game_id}/players")).json()
+        started = await second.post(f"/games/{game_id}/start", headers=host)
+        assert started.status_code == 200, started.text
+        view = (await second.get(f"/games/{game_id}/view", headers={"Authorization": f"Bearer {late['token']}"})).json()
+        power = view["viewer"]["power"]
+
+        response = await first.put(f"/games/{game_id}/orders", json={"orders": [], "phase": "S1901M"},
+                                   headers={"Authorization": f"Bearer {late['token']}"})
+        assert response.status_code == 200, response.text
+        assert response.json()["power"] == power
