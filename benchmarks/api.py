@@ -38,17 +38,21 @@ import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import asyncpg
 
-DEFAULT_SERVER_URL = "postgresql://postgres@127.0.0.1:5432/test"
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.scratch import fresh_database, server_url, sqlite_database  # noqa: E402
+
 HOST = "127.0.0.1"
 OPERATOR_TOKEN = "bench-" + secrets.token_hex(16)
 STARTUP_SECONDS = 30
@@ -294,30 +298,8 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def database_url(server_url: str, name: str) -> str:
-    return urlsplit(server_url)._replace(path=f"/{name}").geturl()
-
-
 def asyncpg_dsn(url: str) -> str:
     return url.replace("postgresql+asyncpg://", "postgresql://")
-
-
-async def admin(server_url: str, statement: str, *args: Any) -> Any:
-    connection = await asyncpg.connect(asyncpg_dsn(server_url), timeout=10)
-    try:
-        return await connection.fetchval(statement, *args)
-    finally:
-        await connection.close()
-
-
-@asynccontextmanager
-async def fresh_database(server_url: str) -> AsyncIterator[str]:
-    name = f"entente_bench_{secrets.token_hex(5)}"
-    await admin(server_url, f'CREATE DATABASE "{name}"')
-    try:
-        yield database_url(server_url, name)
-    finally:
-        await admin(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @asynccontextmanager
@@ -330,12 +312,6 @@ async def emptied_database(url: str) -> AsyncIterator[str]:
     finally:
         await connection.close()
     yield url
-
-
-@asynccontextmanager
-async def sqlite_database() -> AsyncIterator[str]:
-    with tempfile.TemporaryDirectory(prefix="entente-bench-") as folder:
-        yield f"sqlite:///{folder}/bench.db"
 
 
 def entente(*arguments: str) -> list[str]:
@@ -503,8 +479,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="server worker processes")
     parser.add_argument("--plain", action="store_true",
                         help="serve on asyncio's own loop and h11 even when uvloop and httptools are installed")
-    parser.add_argument("--server-url", default=os.environ.get("ENTENTE_BENCH_POSTGRES_URL")
-                        or os.environ.get("ENTENTE_TEST_POSTGRES_URL") or DEFAULT_SERVER_URL)
+    parser.add_argument("--server-url", default=server_url())
     parser.add_argument("--resubmit-seconds", type=float, default=0.0,
                         help="then every power but one per game resubmits orders for this long (PUT throughput)")
     parser.add_argument("--database",

@@ -1,12 +1,12 @@
-"""What the store benchmarks share: a scratch database on either back end, and CPU time read
-from /proc (a helper module, not a benchmark: it prints nothing)."""
+"""What the benchmarks share: a scratch database on either back end, and CPU time read from
+/proc (a helper module, not a benchmark: it prints nothing)."""
 from __future__ import annotations
 
 import os
 import secrets
 import tempfile
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -30,19 +30,26 @@ async def admin(server: str, statement: str) -> None:
 
 
 @asynccontextmanager
-async def scratch_database(backend: str, server: str, prefix: str) -> AsyncIterator[str]:
-    """The URL of a fresh database: a SQLite file in a temporary folder, or a PostgreSQL
-    database made on ``server`` and dropped afterwards, whatever happens."""
-    if backend == "sqlite":
-        with tempfile.TemporaryDirectory() as folder:
-            yield f"sqlite:///{folder}/bench.db"
-        return
+async def fresh_database(server: str, prefix: str = "entente_bench") -> AsyncIterator[str]:
+    """The URL of a PostgreSQL database made on ``server``, dropped afterwards whatever happens."""
     name = f"{prefix}_{secrets.token_hex(4)}"
     await admin(server, f'CREATE DATABASE "{name}"')
     try:
         yield urlsplit(server)._replace(path=f"/{name}").geturl()
     finally:
         await admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@asynccontextmanager
+async def sqlite_database() -> AsyncIterator[str]:
+    """The URL of a SQLite file in a temporary folder (removed afterwards)."""
+    with tempfile.TemporaryDirectory(prefix="entente-bench-") as folder:
+        yield f"sqlite:///{folder}/bench.db"
+
+
+def scratch_database(backend: str, server: str, prefix: str) -> AbstractAsyncContextManager[str]:
+    """A fresh database of ``backend`` ("sqlite" or "postgresql")."""
+    return sqlite_database() if backend == "sqlite" else fresh_database(server, prefix)
 
 
 def cpu_seconds(pids: list[int]) -> float:

@@ -47,12 +47,15 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-import asyncpg
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
-DEFAULT_SERVER_URL = "postgresql://postgres@127.0.0.1:5432/test"
+from benchmarks.scratch import fresh_database, server_url  # noqa: E402
+
 HOST = "127.0.0.1"
 OPERATOR_TOKEN = "bench-" + secrets.token_hex(16)
 STARTUP_SECONDS = 30
@@ -316,28 +319,6 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def asyncpg_dsn(url: str) -> str:
-    return url.replace("postgresql+asyncpg://", "postgresql://")
-
-
-async def admin(server_url: str, statement: str) -> None:
-    connection = await asyncpg.connect(asyncpg_dsn(server_url), timeout=10)
-    try:
-        await connection.execute(statement)
-    finally:
-        await connection.close()
-
-
-@asynccontextmanager
-async def fresh_database(server_url: str) -> AsyncIterator[str]:
-    name = f"entente_bench_streams_{secrets.token_hex(4)}"
-    await admin(server_url, f'CREATE DATABASE "{name}"')
-    try:
-        yield urlsplit(server_url)._replace(path=f"/{name}").geturl()
-    finally:
-        await admin(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
 async def answers(base: str) -> bool:
     host, port = base.removeprefix("http://").split(":")
     connection = Connection(host, int(port))
@@ -446,7 +427,8 @@ async def play_rounds(pool: Pool, watched: Table, rounds: int, interval: float, 
 
 
 async def run_once(args: argparse.Namespace, watchers: int) -> None:
-    async with fresh_database(args.server_url) as url, running_server(url, args.workers, args.source) as base:
+    async with (fresh_database(args.server_url, "entente_bench_streams") as url,
+                running_server(url, args.workers, args.source) as base):
         pool = Pool(base, 8)  # the watched game's players and the operator
         puts = Pool(base, 8)  # the other games' PUTs
         processes: list[Any] = []
@@ -555,8 +537,7 @@ def main() -> int:
                         help="niceness of the watcher processes (for example 10: they then take the cores "
                              "the server and PostgreSQL leave, and their read latency counts in the figures)")
     parser.add_argument("--source", help="serve the code of this checkout instead of this one")
-    parser.add_argument("--server-url", default=os.environ.get("ENTENTE_BENCH_POSTGRES_URL")
-                        or os.environ.get("ENTENTE_TEST_POSTGRES_URL") or DEFAULT_SERVER_URL)
+    parser.add_argument("--server-url", default=server_url())
     args = parser.parse_args()
     if not all(1 <= n <= 5000 for n in args.watchers) or not 1 <= args.resolutions <= 100:
         parser.error("keep --watchers within 1..5000 and --resolutions within 1..100")

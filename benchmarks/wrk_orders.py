@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import re
 import shutil
@@ -35,18 +34,14 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.api import (  # noqa: E402
-    DEFAULT_SERVER_URL,
-    SERVER_PIDS,
-    Pool,
-    Timings,
+from benchmarks.api import SERVER_PIDS, Pool, Timings, pick_orders, running_server, seated_game  # noqa: E402
+from benchmarks.scratch import (  # noqa: E402
+    cpu_seconds,
+    database_pids,
     fresh_database,
-    pick_orders,
-    running_server,
-    seated_game,
+    server_url,
     sqlite_database,
 )
-from benchmarks.scratch import cpu_seconds, database_pids  # noqa: E402
 from tests.utils.processes import worker_pids  # noqa: E402
 
 LUA = """\
@@ -164,8 +159,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--sqlite", action="store_true", help="the embedded default instead of PostgreSQL")
-    parser.add_argument("--server-url", default=os.environ.get("ENTENTE_BENCH_POSTGRES_URL")
-                        or os.environ.get("ENTENTE_TEST_POSTGRES_URL") or DEFAULT_SERVER_URL)
+    parser.add_argument("--server-url", default=server_url())
     return asyncio.run(benchmark(parser.parse_args()))
 
 

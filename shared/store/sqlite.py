@@ -20,7 +20,7 @@ import asyncio
 import sqlite3
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -444,12 +444,8 @@ class SQLiteStore(EventStore):
 
     @asynccontextmanager
     async def _session(self, kind: Session) -> AsyncIterator[SQLiteTransaction]:
-        if kind == "write":
-            async with self._writers, self._connected(kind) as tx:
-                yield tx
-        else:
-            async with self._connected(kind) as tx:
-                yield tx
+        async with self._writers if kind == "write" else nullcontext(), self._connected(kind) as tx:
+            yield tx
 
     @asynccontextmanager
     async def _connected(self, kind: Session) -> AsyncIterator[SQLiteTransaction]:
