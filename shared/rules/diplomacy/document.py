@@ -171,7 +171,7 @@ def position_from_document(doc: Any) -> Position:
             found = shared.get(text) if type(text) is str else None
             if found is None:  # not written exactly as the map's units are: read it the long way
                 found = PowerUnit(power, read_unit(text, game_map, f"units.{power}[{index}]"))
-            province = province_of(found.unit.location)
+            province = found.unit.province
             taken = len(units)
             standing = units.setdefault(province, found)  # one lookup: the usual case is a free province
             if len(units) == taken:  # (not ``standing is not found``: one shared unit may be listed twice)

@@ -8,7 +8,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .geography import GameMap
-from .orders import unit_text
 from .position import DislodgedUnit, Power, PowerUnit
 
 
@@ -95,7 +94,7 @@ def checked_list(raw: Any, field: str) -> list[Any]:
 def units_by_power(units: Iterable[PowerUnit]) -> dict[Power, list[str]]:
     grouped: dict[Power, list[str]] = {}
     for pu in units:
-        text = unit_text(pu.unit.type, pu.unit.location)
+        text = pu.unit.text
         owned = grouped.get(pu.power)
         if owned is None:
             grouped[pu.power] = [text]
@@ -119,6 +118,6 @@ def dislodged_by_power(dislodged: Iterable[DislodgedUnit]) -> dict[Power, list[d
     grouped: dict[Power, list[dict[str, Any]]] = {}
     for d in sorted(dislodged, key=lambda d: (d.power, d.unit.location)):
         grouped.setdefault(d.power, []).append(
-            {"unit": str(d.unit), "attacker_from": d.attacker_from, "retreats": list(d.retreats)}
+            {"unit": d.unit.text, "attacker_from": d.attacker_from, "retreats": list(d.retreats)}
         )
     return grouped

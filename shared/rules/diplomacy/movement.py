@@ -133,7 +133,7 @@ class _Phase:
     def _read_orders(self) -> None:
         """Check every order; give each unit the legal order it obeys. Two different legal
         orders for one unit leave it holding (DATC 4.D.3); the same order twice counts once."""
-        entries, at, board, tables = self.entries, self.at, self.board, self.map
+        entries, at, board = self.entries, self.at, self.board
         void, ordered = self.void, self.ordered
         conflicts: list[str] = []
         for power, order in self.given:
@@ -141,8 +141,7 @@ class _Phase:
             if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
                 reason = "void: not a movement-phase order"
             else:
-                location = order.unit.location
-                province = tables.province(location)
+                province = order.unit.province
                 here = board.get(province)
                 if here is None:
                     reason = f"void: no unit at {province}"
@@ -229,7 +228,7 @@ class _Phase:
 
     def _check_support(self, entry: Prepared, unit: Unit, order: SupportHold | SupportMove) -> str:
         tables = self.map
-        supported = tables.province(order.supported.location)
+        supported = order.supported.province
         written: str | None
         if type(order) is SupportMove:
             written = order.destination
@@ -243,7 +242,7 @@ class _Phase:
         return reason
 
     def _check_convoy(self, entry: Prepared, unit: Unit, order: Convoy) -> str:
-        army = self.map.province(order.army.location)
+        army = order.army.province
         destination = self.map.province(order.destination)
         reason = self._illegal_convoy(unit, entry.province, army, destination)
         if not reason:
@@ -282,7 +281,7 @@ class _Phase:
             return f"void: no unit at {supported} to support"
         tables = self.map
         if unit.type is _ARMY:
-            reach = tables.army.get(tables.province(unit.location), _NOTHING)
+            reach = tables.army.get(unit.province, _NOTHING)
         else:
             reach = tables.fleet_reach.get(unit.location, _NOTHING)
         if target not in reach:
@@ -388,8 +387,8 @@ class _Phase:
     def _prepare_air_support(self, power: Power, order: SupportHold | SupportMove) -> bool:
         """A support from the air as an extra entry no ground move can reach (so never cut
         here); whether it matched the supported unit's order."""
-        province = province_of(order.unit.location)
-        target = province_of(order.supported.location)
+        province = order.unit.province
+        target = order.supported.province
         supported_index = self.at.get(target)
         if supported_index is None:
             return False
@@ -512,7 +511,7 @@ class _Outcome:
         return tuple(results)
 
     def _unit_text(self, index: int) -> str:
-        return str(self.phase.board[self.entries[index].province].unit)
+        return self.phase.board[self.entries[index].province].unit.text
 
     def _with_dislodgement(self, entry: Prepared, reason: str) -> str:
         if entry.index in self.dislodged_by:

@@ -13,7 +13,7 @@ would compile to a class whose generated ``__init__`` costs ten times as much.)
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
@@ -53,22 +53,25 @@ def province_of(location: str) -> str:
 class Unit:
     type: Final[UnitType]
     location: Final[str]  # canonical, with coast for fleets on split-coast provinces
+    # Worked out once, when the unit is built (the map's shared units are read in every phase):
+    # the province (``location`` without its coast) and the text, ``"F STP/NC"``. Not compared,
+    # not printed by ``repr``: they follow from the two fields above.
+    province: str = field(init=False, repr=False, compare=False)
+    text: str = field(init=False, repr=False, compare=False)
 
     def __init__(self, type: UnitType, location: str) -> None:
         self.type = type
         self.location = location
+        self.province = province_of(location)
+        self.text = unit_text(type, location)
 
     def __hash__(self) -> int:
         # Written out (the dataclass would generate the same in Python): units key the tables
         # of possible orders, and compiled this is a C function.
         return hash((self.type, self.location))
 
-    @property
-    def province(self) -> str:
-        return province_of(self.location)
-
     def __str__(self) -> str:
-        return unit_text(self.type, self.location)
+        return self.text
 
 
 @dataclass(init=False, unsafe_hash=True)
