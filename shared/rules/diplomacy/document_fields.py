@@ -63,10 +63,21 @@ def dislodged_items(raw: Any, game_map: GameMap) -> list[tuple[Power, str, Any]]
 
 
 def power_mapping(raw: Any, field: str, game_map: GameMap) -> dict[Power, Any]:
-    if type(raw) is not dict and not isinstance(raw, Mapping):  # a dict first: no ABC check
+    """The object keyed by power names, each written as the map writes it. Read only: the usual
+    document, whose keys are written so already, comes back as it is, not copied."""
+    powers = game_map.power_set
+    if type(raw) is dict:  # (typed below: compiled, its keys are then read as a dict's)
+        given: dict[Any, Any] = raw
+        canonical = True
+        for key in given:
+            if key not in powers:
+                canonical = False
+                break
+        if canonical:
+            return given
+    elif not isinstance(raw, Mapping):
         raise DocumentError(f"{field}: expected an object keyed by power")
     result: dict[Power, Any] = {}
-    powers = game_map.power_info
     for key, value in raw.items():
         power = key if key in powers else key.strip().upper() if isinstance(key, str) else key
         if power not in powers:

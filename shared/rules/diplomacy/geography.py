@@ -61,6 +61,7 @@ class GameMap:
         "variant",
         "provinces",
         "powers",
+        "power_set",
         "power_info",
         "home_centres",
         "starting_units",
@@ -90,6 +91,7 @@ class GameMap:
         self.provinces: Mapping[str, Province] = MappingProxyType(dict(provinces))
         self.power_info: Mapping[str, PowerInfo] = MappingProxyType(dict(power_info))
         self.powers: tuple[str, ...] = tuple(sorted(power_info))
+        self.power_set: frozenset[str] = frozenset(power_info)  # compiled, a set's ``in`` is a C call
         self.home_centres: Mapping[str, frozenset[str]] = MappingProxyType(dict(home_centres))
         self.starting_units: Mapping[str, tuple[Unit, ...]] = MappingProxyType(dict(starting_units))
         self.supply_centres: frozenset[str] = frozenset(

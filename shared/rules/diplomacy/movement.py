@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .convoys import fleets_on_some_route, route_exists
+from .convoys import fleets_on_some_route
 from .geography import GameMap
 from .movement_tables import movement_tables
 from .orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove, Unit, UnitType, province_of
@@ -217,7 +217,7 @@ class _Phase:
             location = target  # DATC 4.B.6: a coast on an army move is ignored
             adjacent = target in self.map.army.get(origin, _NOTHING)
             if not adjacent or order.via_convoy:
-                if not self._convoy_possible(origin, target, self.sea_fleets):
+                if not self._convoy_possible(origin, target):
                     if adjacent:
                         return f"void: no fleet could convoy {unit} to {target}"
                     return f"void: {origin} does not border {target} and no convoy is possible"
@@ -263,10 +263,25 @@ class _Phase:
                 return f"void: {unit} - {target} needs a coast"
         return reachable[0]  # one possible coast: poorly written but clear (DATC 4.B.2)
 
-    def _convoy_possible(self, origin: str, destination: str, fleets: frozenset[str]) -> bool:
+    def _convoy_possible(self, origin: str, destination: str, without: str = "") -> bool:
+        """Whether the fleets at sea (but the one in ``without``) could form a chain from
+        ``origin`` to ``destination``. Only whether one exists: so no order to keep, unlike the
+        resolver's search (``route_exists``), and the usual answer, no fleet beside the army,
+        comes at once."""
         if origin not in self.map.coastal or destination not in self.map.coastal:
             return False
-        return route_exists(origin, destination, fleets, self.sea_neighbours)
+        neighbours = self.sea_neighbours
+        frontier = [f for f in self.sea_fleets if f != without and origin in neighbours[f]]
+        seen = set(frontier)
+        while frontier:
+            reach = neighbours[frontier.pop()]
+            if destination in reach:
+                return True
+            for fleet in self.sea_fleets:
+                if fleet not in seen and fleet != without and fleet in reach:
+                    seen.add(fleet)
+                    frontier.append(fleet)
+        return False
 
     def _illegal_support(
         self, unit: Unit, origin: str, supported: str, target: str, destination: str | None
@@ -300,9 +315,8 @@ class _Phase:
             else:
                 possible = target in tables.fleet_into.get(mover.location, _NO_INTO)
         else:
-            possible = target in tables.army.get(supported, _NOTHING) or self._convoy_possible(
-                supported, target, self.sea_fleets - {origin}
-            )
+            possible = (target in tables.army.get(supported, _NOTHING)
+                        or self._convoy_possible(supported, target, origin))
         return "" if possible else f"void: {mover} cannot reach {destination}"
 
     def _illegal_convoy(self, unit: Unit, origin: str, army_province: str, destination: str) -> str:
