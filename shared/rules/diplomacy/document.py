@@ -190,10 +190,10 @@ def position_from_document(doc: Any) -> Position:
                 if not isinstance(province, str) or province.strip().upper() not in supply_centres:
                     raise DocumentError(f"{field}: {province!r} is not a supply centre")
                 province = province.strip().upper()
-            if province in centres:
-                raise DocumentError(f"{spelling}.{power}[{index}]: {province} is owned by both {centres[province]} "
-                                    f"and {power}")
-            centres[province] = power
+            taken = len(centres)
+            owner = centres.setdefault(province, power)  # one lookup: the usual case is a centre not yet listed
+            if len(centres) == taken:
+                raise DocumentError(f"{spelling}.{power}[{index}]: {province} is owned by both {owner} and {power}")
 
     dislodged = _read_dislodged(doc.get("dislodged", {}), units, game_map, phase)
     if dislodged and phase.type is not PhaseType.RETREATS:

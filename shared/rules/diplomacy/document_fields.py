@@ -43,6 +43,8 @@ def dislodged_items(raw: Any, game_map: GameMap) -> list[tuple[Power, str, Any]]
     """(power, field, item) for each dislodged unit, from either shape: the documents' object
     by power, ``{"RUSSIA": [{"unit", "attacker_from", "retreats"}]}``, or the views' list,
     ``[{"power": "RUSSIA", "unit", "attacker_from", "retreats"}]``."""
+    if type(raw) is dict and not raw:  # the usual case, nobody dislodged (no ABC check)
+        return []
     if not isinstance(raw, (list, Mapping)):
         raise DocumentError("dislodged: expected an object keyed by power, or a list of objects with power")
     if isinstance(raw, list):
@@ -111,10 +113,15 @@ def units_by_power(units: Iterable[PowerUnit]) -> dict[Power, list[str]]:
             grouped[pu.power] = [text]
         else:
             owned.append(text)
-    return {power: sorted(grouped[power]) for power in sorted(grouped)}
+    return _sorted_by_power(grouped)
 
 
 def centres_by_power(centres: Mapping[str, Power]) -> dict[Power, list[str]]:
+    # a dict as the rules build them, read as one (compiled, a Mapping's items are method calls)
+    return _sorted_by_power(_owned_by_power(centres if isinstance(centres, dict) else dict(centres)))
+
+
+def _owned_by_power(centres: dict[str, Power]) -> dict[Power, list[str]]:
     grouped: dict[Power, list[str]] = {}
     for province, power in centres.items():
         owned = grouped.get(power)
@@ -122,7 +129,17 @@ def centres_by_power(centres: Mapping[str, Power]) -> dict[Power, list[str]]:
             grouped[power] = [province]
         else:
             owned.append(province)
-    return {power: sorted(grouped[power]) for power in sorted(grouped)}
+    return grouped
+
+
+def _sorted_by_power(grouped: dict[Power, list[str]]) -> dict[Power, list[str]]:
+    """The lists sorted where they are (they are this function's own: no copy), powers in order."""
+    result: dict[Power, list[str]] = {}
+    for power in sorted(grouped):
+        listed = grouped[power]
+        listed.sort()
+        result[power] = listed
+    return result
 
 
 def dislodged_by_power(dislodged: Iterable[DislodgedUnit]) -> dict[Power, list[dict[str, Any]]]:
