@@ -74,10 +74,13 @@ def resolve_movement(
 class _Phase:
     """The state of one adjudication; every helper reads the board, none changes it.
 
-    ``entries`` holds one ``Prepared`` per unit on the board, sorted by province (so that
-    nothing depends on the order the orders came in); ``given`` the orders as given, with
-    ``void`` (why an order has no effect, or "") and ``ordered`` (the ordered unit's
-    entry, once found) beside them.
+    ``entries`` has a slot per province of the map, numbered in the order of their names
+    (``MovementTables.numbers``): a ``Prepared`` for each unit on the board, ``empty`` (index -1,
+    never written to) where no unit stands; ``present`` the units' entries in that order, so that
+    nothing depends on the order the orders came in. (A numbered board needs neither a sort nor a
+    province -> entry dict built per phase.) ``given`` holds the orders as given, with ``void``
+    (why an order has no effect, or "") and ``ordered`` (the ordered unit's entry, once found)
+    beside them.
     """
 
     def __init__(
@@ -91,18 +94,30 @@ class _Phase:
         self.map = tables = movement_tables(game_map)
         self.board: dict[str, PowerUnit] = dict(position.units)  # keyed by province (a dict: see _NO_STEPS)
         board = self.board
-        self.provinces = provinces = sorted(board)
+        self.numbers = numbers = tables.numbers
+        self.empty = empty = Prepared(-1, "", "")
+        self.entries: list[Prepared] = [empty] * len(numbers)
+        entries = self.entries
+        unknown: list[str] = []
+        for province in board:  # (the keys alone: compiled, iterating a dict's items builds a tuple per item)
+            number = numbers.get(province, -1)
+            if number < 0:
+                unknown.append(province)
+            else:
+                entries[number] = Prepared(number, board[province].power, province)
+        if unknown:  # a unit in a province the map does not have (only built by hand): numbered after the map's
+            self.numbers = numbers = dict(numbers)
+            for province in sorted(unknown):
+                numbers[province] = len(entries)
+                entries.append(Prepared(len(entries), board[province].power, province))
+        self.present = [entry for entry in entries if entry is not empty]
         sea, fleet_reach = tables.sea, tables.fleet_reach
-        # one pass over the units (compiled, iterating a dict's items builds a tuple per item)
-        self.entries: list[Prepared] = []
-        self.at: dict[str, int] = {}  # province -> entry index
         self.sea_neighbours: dict[str, frozenset[str]] = {}
-        for index, province in enumerate(provinces):
-            here = board[province]
-            self.entries.append(Prepared(index, here.power, province))
-            self.at[province] = index
-            if province in sea and here.unit.type is _FLEET:
-                self.sea_neighbours[province] = fleet_reach[here.unit.location]
+        for entry in self.present:
+            if entry.province in sea:
+                here = board[entry.province]
+                if here.unit.type is _FLEET:
+                    self.sea_neighbours[entry.province] = fleet_reach[here.unit.location]
         self.sea_fleets = frozenset(self.sea_neighbours)
         self.given = [(power, order) for power, seq in orders.items() for order in seq]
         self.void: list[str] = []
@@ -122,10 +137,15 @@ class _Phase:
             return outcome
         return MovementOutcome(outcome.results, outcome.units, outcome.dislodged, outcome.standoffs, air_given)
 
+    def occupant(self, province: str) -> int:
+        """The entry index of the unit standing in ``province`` before the moves, or -1."""
+        number = self.numbers.get(province, -1)
+        return number if number >= 0 and self.entries[number] is not self.empty else -1
+
     def _resolve(self, moves: list[Prepared]) -> Resolver:
         """A resolver with every decision made."""
-        resolver = Resolver(self.entries, self.at, self.sea_neighbours, moves)
-        for entry in self.entries:
+        resolver = Resolver(self.entries, self.numbers, self.sea_neighbours, moves)
+        for entry in self.present:
             if entry.has_decision:
                 resolver.resolve(entry.index)
         return resolver
@@ -133,7 +153,7 @@ class _Phase:
     def _read_orders(self) -> None:
         """Check every order; give each unit the legal order it obeys. Two different legal
         orders for one unit leave it holding (DATC 4.D.3); the same order twice counts once."""
-        entries, at, board = self.entries, self.at, self.board
+        entries, numbers, board = self.entries, self.numbers, self.board
         void, ordered = self.void, self.ordered
         conflicts: list[str] = []
         for power, order in self.given:
@@ -148,7 +168,7 @@ class _Phase:
                 elif here.power != power:
                     reason = f"void: {here.unit} is not your unit"
                 else:
-                    entry = entries[at[province]]
+                    entry = entries[numbers[province]]
                     if entry.order is None:  # self._check, dispatched by exact type
                         if type(order) is Move:
                             reason = self._check_move(entry, here.unit, order)
@@ -168,7 +188,7 @@ class _Phase:
             self._leave_holding(province)
 
     def _leave_holding(self, province: str) -> None:
-        entry = self.entries[self.at[province]]
+        entry = self.entries[self.numbers[province]]
         entry.order, entry.destination, entry.target, entry.location = None, "", "", ""
         entry.kind, entry.has_decision, entry.by_convoy = HOLD, False, False
         reason = f"void: conflicting orders for {self.board[province].unit}"
@@ -348,7 +368,7 @@ class _Phase:
         moves: list[Prepared] = []
         supports: list[Prepared] = []
         convoys_of = self.convoys_of
-        for entry in self.entries:
+        for entry in self.present:
             kind = entry.kind
             if kind == MOVE:
                 moves.append(entry)
@@ -378,7 +398,7 @@ class _Phase:
 
     def _prepare_support(self, entry: Prepared) -> None:
         order = entry.order
-        supported = self.entries[self.at[entry.target]]
+        supported = self.entries[self.numbers[entry.target]]
         if entry.kind == SUPPORT_HOLD:
             matches = supported.kind != MOVE
         else:
@@ -403,8 +423,8 @@ class _Phase:
         here); whether it matched the supported unit's order."""
         province = order.unit.province
         target = order.supported.province
-        supported_index = self.at.get(target)
-        if supported_index is None:
+        supported_index = self.occupant(target)
+        if supported_index < 0:
             return False
         supported = self.entries[supported_index]
         entry = Prepared(len(self.entries), power, "^" + province, target=target)
@@ -415,6 +435,7 @@ class _Phase:
             entry.kind, entry.destination = SUPPORT_HOLD, target
             matches = supported.kind != MOVE
         self.entries.append(entry)
+        self.present.append(entry)
         if matches:
             self._add_support(supported, entry)
         return matches
@@ -430,10 +451,9 @@ class _Outcome:
         self.resolution = resolution = resolver.resolution  # every decision is resolved by now
         self.movers = [entry for entry in moves if resolution[entry.index]]  # the moves that succeed
         self.dislodged_by: dict[int, int] = {}
-        at = phase.at
         for mover in self.movers:
-            occupant = at.get(mover.destination)
-            if occupant is not None and not self._moved(occupant):
+            occupant = mover.occupant
+            if occupant >= 0 and not self._moved(occupant):
                 self.dislodged_by[occupant] = mover.index
 
     def _moved(self, index: int) -> bool:
@@ -536,9 +556,9 @@ class _Outcome:
         if entry.by_convoy and not self.resolver.path(entry.index):
             reason = "convoy disrupted" if entry.convoyers else "no convoy ordered"
         else:
-            occupant = self.phase.at.get(entry.destination)
+            occupant = entry.occupant
             own_unit_stays = (
-                occupant is not None
+                occupant >= 0
                 and self.entries[occupant].power == entry.power
                 and not self._moved(occupant)
             )
@@ -550,7 +570,7 @@ class _Outcome:
 
     def _support_result(self, entry: Prepared) -> tuple[ResultKind, str]:
         if not entry.has_decision:  # it matched no order (_prepare_support)
-            unit = self._unit_text(self.phase.at[entry.target])
+            unit = self._unit_text(self.phase.numbers[entry.target])
             if isinstance(entry.order, SupportMove):
                 return "fails", f"{unit} did not move to {entry.order.destination}"
             return "fails", f"{unit} did not hold"
@@ -565,7 +585,7 @@ class _Outcome:
         return "fails", "support cut"
 
     def _convoy_result(self, entry: Prepared) -> tuple[ResultKind, str]:
-        army = self.phase.at[entry.target]
+        army = self.phase.numbers[entry.target]
         army_entry = self.entries[army]
         if not entry.has_decision:
             if army_entry.kind == MOVE and army_entry.destination == entry.destination:

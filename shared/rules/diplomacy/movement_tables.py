@@ -17,10 +17,13 @@ _NO_UNIT_TEXTS: Final[dict[str, PowerUnit]] = {}  # never written to
 
 class MovementTables:
     __slots__ = ("provinces", "province_of", "army", "fleet", "fleet_reach", "fleet_into", "sea", "coastal", "split",
-                 "units", "power_units", "army_steps", "fleet_steps", "locations", "unit_texts", "power_unit_texts")
+                 "units", "power_units", "army_steps", "fleet_steps", "locations", "unit_texts", "power_unit_texts",
+                 "numbers")
 
     def __init__(self, game_map: GameMap) -> None:
         self.provinces = frozenset(game_map.provinces)
+        # province -> its number, in the order of the names: the movement phase's slots (movement.py)
+        self.numbers = {province: number for number, province in enumerate(sorted(game_map.provinces))}
         self.army = {p: game_map.army_neighbours(p) for p in game_map.provinces}
         locations = [loc for p in game_map.provinces for loc in game_map.fleet_locations(p)]
         self.fleet = {loc: game_map.fleet_neighbours(loc) for loc in locations}

@@ -37,7 +37,7 @@ class Prepared:
     "Performance"), it is a C struct built without a Python-level ``__init__``."""
 
     __slots__ = ("index", "power", "province", "kind", "destination", "target", "by_convoy", "convoyers",
-                 "supporters", "has_decision", "order", "location")
+                 "supporters", "has_decision", "order", "location", "occupant")
 
     def __init__(self, index: int, power: str, province: str, target: str = "") -> None:
         self.index = index
@@ -53,6 +53,7 @@ class Prepared:
         # Kept for reading the results back (movement.py), not used by the rules:
         self.order: Order | None = None  # the legal order the unit obeys; None: no order, it holds
         self.location = ""  # moves: the location the unit ends in if it moves (a fleet's coast)
+        self.occupant = -1  # moves: the entry of the unit standing at the destination, or -1 (set by Resolver)
 
 
 class Resolver:
@@ -61,12 +62,13 @@ class Resolver:
     def __init__(
         self,
         entries: list[Prepared],
-        at: dict[str, int],
+        numbers: dict[str, int],
         sea_neighbours: dict[str, frozenset[str]],
         moves: list[Prepared],
     ) -> None:
+        # a slot per province (numbers: province -> slot), empty ones with index -1; movement.py says why
         self.entries = entries
-        self.at = at  # province -> entry index of the unit standing there before the moves
+        self.numbers = numbers
         self.sea_neighbours = sea_neighbours
         count = len(entries)
         self.state = [_UNRESOLVED] * count
@@ -83,8 +85,8 @@ class Resolver:
             else:
                 movers.append(entry.index)
             # A head-to-head battle: the unit at the destination moves here, neither by convoy.
-            other = at.get(destination)
-            if other is not None and not entry.by_convoy:
+            other = entry.occupant = self.occupant(destination)  # looked up once: every strength asks
+            if other >= 0 and not entry.by_convoy:
                 opposite = entries[other]
                 if opposite.kind == MOVE and opposite.destination == entry.province and not opposite.by_convoy:
                     opponents[entry.index] = other
@@ -176,6 +178,11 @@ class Resolver:
             lambda province: self.resolve(by_province[province]),
         )
 
+    def occupant(self, province: str) -> int:
+        """The entry index of the unit standing in ``province`` before the moves, or -1."""
+        number = self.numbers.get(province, -1)
+        return number if number >= 0 and self.entries[number].index >= 0 else -1
+
     def opponent(self, index: int) -> int | None:
         """The unit moving the opposite way over the same border (a head-to-head battle)."""
         return self.opponents.get(index)
@@ -196,8 +203,8 @@ class Resolver:
         entry = self.entries[index]
         if entry.by_convoy and not self._convoy_path(entry):
             return 0
-        occupant = self.at.get(entry.destination)
-        if occupant is None:
+        occupant = entry.occupant
+        if occupant < 0:
             return 1 + self._support_count(entry) if entry.supporters else 1
         resident = self.entries[occupant]
         if (
@@ -210,9 +217,9 @@ class Resolver:
             return 0
         return 1 + self._support_count(entry, excluded_power=resident.power) if entry.supporters else 1
 
-    def hold_strength(self, province: str) -> int:
-        occupant = self.at.get(province)
-        if occupant is None:
+    def hold_strength(self, occupant: int) -> int:
+        """The hold strength of the province whose unit is entry ``occupant`` (-1: none)."""
+        if occupant < 0:
             return 0
         resident = self.entries[occupant]
         if resident.kind == MOVE:
@@ -237,7 +244,7 @@ class Resolver:
         if opponent is not None:
             if attack <= 1 + self._support_count(self.entries[opponent]):
                 return False
-        elif attack <= self.hold_strength(entry.destination):
+        elif attack <= self.hold_strength(entry.occupant):
             return False
         rivals = self.movers_to[entry.destination]
         if len(rivals) > 1:
