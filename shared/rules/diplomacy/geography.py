@@ -62,6 +62,7 @@ class GameMap:
         "provinces",
         "powers",
         "power_set",
+        "split_provinces",
         "power_info",
         "home_centres",
         "starting_units",
@@ -94,6 +95,8 @@ class GameMap:
         self.power_set: frozenset[str] = frozenset(power_info)  # compiled, a set's ``in`` is a C call
         self.home_centres: Mapping[str, frozenset[str]] = MappingProxyType(dict(home_centres))
         self.starting_units: Mapping[str, tuple[Unit, ...]] = MappingProxyType(dict(starting_units))
+        # provinces with named coasts (``is_split``), as a set: the orders of every phase ask
+        self.split_provinces: frozenset[str] = frozenset(code for code, p in provinces.items() if p.coasts)
         self.supply_centres: frozenset[str] = frozenset(
             code for code, p in provinces.items() if p.supply_centre
         )

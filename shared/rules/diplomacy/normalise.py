@@ -124,7 +124,7 @@ def _dislodged_unit(named: Unit, position: Position) -> Unit:
 def _destination(unit: Unit, destination: str, game_map: GameMap) -> str:
     if unit.type is UnitType.ARMY:
         return province_of(destination)
-    if "/" in destination or not game_map.is_split(destination):
+    if destination not in game_map.split_provinces:  # (a coast given, or a province without coasts)
         return destination
     reachable = game_map.fleet_destinations_in(unit.location, destination)
     return reachable[0] if len(reachable) == 1 else destination
