@@ -13,12 +13,14 @@ from .position import PowerUnit
 
 _NONE: Final[frozenset[str]] = frozenset()
 _NO_UNIT_TEXTS: Final[dict[str, PowerUnit]] = {}  # never written to
+_ARMY: Final = UnitType.ARMY
+_FLEET: Final = UnitType.FLEET
 
 
 class MovementTables:
     __slots__ = ("provinces", "province_of", "army", "fleet", "fleet_reach", "fleet_into", "sea", "coastal", "split",
                  "units", "power_units", "army_steps", "fleet_steps", "locations", "unit_texts", "power_unit_texts",
-                 "numbers")
+                 "numbers", "power_armies", "power_fleets")
 
     def __init__(self, game_map: GameMap) -> None:
         self.provinces = frozenset(game_map.provinces)
@@ -59,6 +61,14 @@ class MovementTables:
             power: {text: self.power_units[(power, unit.type, unit.location)] for text, unit in self.unit_texts.items()}
             for power in game_map.powers
         }
+        # ... and by power and location, one table per unit type: a moved unit's new value is read
+        # without building its text
+        self.power_armies = {power: {unit.location: unit_at for unit_at in by_text.values()
+                                     if (unit := unit_at.unit).type is UnitType.ARMY}
+                             for power, by_text in self.power_unit_texts.items()}
+        self.power_fleets = {power: {unit.location: unit_at for unit_at in by_text.values()
+                                     if (unit := unit_at.unit).type is UnitType.FLEET}
+                             for power, by_text in self.power_unit_texts.items()}
 
     def _steps(self) -> tuple[dict[str, dict[str, tuple[str, str]]], dict[str, dict[str, tuple[str, str]]]]:
         """Every move order that is legal without a convoy, by the moving unit's location and
@@ -97,8 +107,13 @@ class MovementTables:
         return found if found is not None else province_of(location)
 
     def shared_power_unit(self, power: str, unit_type: UnitType, location: str) -> PowerUnit | None:
-        """The map's shared value for this power's unit, or None where the map has none
-        (looked up by the unit's text: str keys hash fast)."""
+        """The map's shared value for this power's unit, or None where the map has none."""
+        if unit_type is _ARMY:
+            armies = self.power_armies.get(power)
+            return armies.get(location) if armies is not None else None
+        if unit_type is _FLEET:
+            fleets = self.power_fleets.get(power)
+            return fleets.get(location) if fleets is not None else None
         return self.unit_texts_of(power).get(unit_text(unit_type, location))
 
     def unit_texts_of(self, power: str) -> dict[str, PowerUnit]:
