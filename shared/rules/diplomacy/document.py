@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from .adjudicate import adjudicate
 from .civil_disorder import EDITIONS
@@ -55,6 +55,11 @@ from .parser.canonical import canonical_readings, read_canonical_cached
 from .phase import Phase, PhaseType
 from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, Resolution
 
+# The parser's error type in a Final name: compiled, a C static, where the class's own name is
+# looked up in the module's dict at every use (three times an order here). ``type(x) is`` it
+# is then no narrowing for mypy where it is not: the branches that need the type ``cast`` (a type check).
+_PARSE_ERROR: Final = ParseError
+_DOCUMENT_FIELDS: Final = INPUT_FIELDS | REPORT_FIELDS
 _UNIT_TEXT: Final = re.compile(r"^\s*([AF])\s+([A-Z]{3})(?:\s*(?:/|\(|\s)\s*([A-Z]{2})\s*\)?)?\s*$")
 
 
@@ -65,7 +70,7 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
     """Adjudicate one phase given as a contract document; returns the output document. (Each
     variant has its own document reader; ``shared.rules.variants`` picks it by ``"variant"``.)"""
     position = position_from_document(doc)
-    check_fields(doc, INPUT_FIELDS | REPORT_FIELDS)
+    check_fields(doc, _DOCUMENT_FIELDS)
     game_map = load_map(position.variant)
     edition = doc.get("edition", "2000")
     if edition not in EDITIONS:
@@ -78,12 +83,12 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
     entries = _read_orders(doc.get("orders", {}), position, game_map)
     parsed: dict[Power, list[Order]] = {}
     for power, _text, order in entries:
-        if type(order) is not ParseError:  # exact type: compiled, one pointer compare (no subclasses)
+        if type(order) is not _PARSE_ERROR:  # exact type: compiled, one pointer compare (no subclasses)
             orders = parsed.get(power)  # (not setdefault: it builds an empty list each time)
             if orders is None:
-                parsed[power] = [order]
+                parsed[power] = [cast(Order, order)]
             else:
-                orders.append(order)
+                orders.append(cast(Order, order))
     resolution = adjudicate(
         position, parsed, edition=edition, civil_disorder=civil_disorder, victory_centres=victory_centres
     )
@@ -103,7 +108,7 @@ def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Or
     known: dict[str, Order | None] = canonical if canonical is not None else {}
     orders: dict[Power, list[dict[str, Any]]] = {}
     for power, text, order in entries:
-        if type(order) is ParseError:
+        if type(order) is _PARSE_ERROR:
             item = {"order": text, "result": "void", "reason": order.message}
         else:
             result = results[answered]
@@ -290,7 +295,7 @@ def _read_orders(raw: Any, position: Position, game_map: GameMap) -> list[tuple[
             canonical = read_canonical_cached(text, game_map, phase_type, readings)
             order = canonical if canonical is not None else parse_order(
                 text, game_map=game_map, phase_type=phase_type, power=power)
-            if type(order) is not ParseError:
-                order = normalise_order(order, position, game_map)
+            if type(order) is not _PARSE_ERROR:
+                order = normalise_order(cast(Order, order), position, game_map)
             entries.append((power, text, order))
     return entries
