@@ -1,6 +1,6 @@
 """Entente, pydip and MILA's ``diplomacy`` side by side on the same movement phases, in one run.
 
-Run: python benchmarks/compare.py [--phases 400] [--repeats 5] [--seed 11] [--min-units 25]
+Run: python benchmarks/compare.py [--phases 400] [--repeats 5] [--rounds 3] [--seed 11] [--min-units 25]
 
 The phases are movement phases of seeded random games (tests/utils/random_play.py) with at
 least ``--min-units`` units (about 30 on average), each as an ``entente adjudicate`` document:
@@ -11,7 +11,10 @@ environment of their own (created on first use under the user's cache directory,
 ``--peers-venv``, never in the repository) by benchmarks/compare_peers.py, each from the same
 strings to the new position and the dislodged units through a small adapter. Each phase is
 timed ``--repeats`` times and the fastest counts; the figures are medians and 90th percentiles
-per phase in microseconds, wall clock: on a busy machine repeat the run. "agrees" counts the
+per phase in microseconds, wall clock. The engines take turns, ``--rounds`` times (Entente, then
+the peers, then Entente again ...), and each phase's figure is its fastest over the rounds: so a
+busy spell on a shared machine slows every engine's turn alike instead of one engine's whole
+measurement (one busy minute made the same build 45 or 71 us a phase in two runs back to back). "agrees" counts the
 phases whose new units and dislodged units equal Entente's (the engines differ on some rules).
 
 It also prints which build of Entente's engine ran (compiled or pure Python: docs/architecture.md,
@@ -102,6 +105,15 @@ def time_entente(documents: list[dict[str, Any]], repeats: int) -> dict[str, Any
     return {"engine": f"Entente ({engine_build()})", "timings_us": timings_us, "outcomes": outcomes}
 
 
+def fastest_of_turns(turns: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Each engine's run with every phase's fastest time over the rounds (outcomes of the first)."""
+    merged = []
+    for index, first in enumerate(turns[0]):
+        timings = [min(turn[index]["timings_us"][phase] for turn in turns) for phase in range(len(first["timings_us"]))]
+        merged.append({**first, "timings_us": timings})
+    return merged
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -111,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--phases", type=int, default=400)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=3, help="turns each engine takes, alternating")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--min-units", type=int, default=25)
     parser.add_argument("--peers-venv", type=Path, default=None, help="where the peers' virtual environment lives")
@@ -120,26 +133,29 @@ def main(argv: list[str] | None = None) -> int:
     documents = movement_documents(args.phases, args.seed, args.min_units)
     units = statistics.mean(sum(len(u) for u in d["units"].values()) for d in documents)
     game_map = load_map("standard")
-    runs: list[dict[str, Any]] = []
-    entente = time_entente(documents, args.repeats)
-    runs.append(entente)
-    if not args.entente_only:
-        python = peers_python(args.peers_venv or default_venv())
-        with tempfile.TemporaryDirectory() as scratch:
-            phases_file = Path(scratch) / "phases.json"
-            phases_file.write_text(json.dumps({
-                "documents": documents,
-                "province_names": {code: p.name for code, p in game_map.provinces.items()},
-                "sea": sorted(code for code in game_map.provinces if game_map.is_sea(code)),
-                "coasts": {code: list(p.coasts) for code, p in game_map.provinces.items() if p.coasts},
-            }))
-            done = subprocess.run([str(python), str(ROOT / "benchmarks" / "compare_peers.py"),
-                                   str(phases_file), str(args.repeats)],
-                                  check=True, stdout=subprocess.PIPE, text=True)
-        runs.extend(json.loads(done.stdout))
+    python = None if args.entente_only else peers_python(args.peers_venv or default_venv())
+    turns: list[list[dict[str, Any]]] = []
+    with tempfile.TemporaryDirectory() as scratch:
+        phases_file = Path(scratch) / "phases.json"
+        phases_file.write_text(json.dumps({
+            "documents": documents,
+            "province_names": {code: p.name for code, p in game_map.provinces.items()},
+            "sea": sorted(code for code in game_map.provinces if game_map.is_sea(code)),
+            "coasts": {code: list(p.coasts) for code, p in game_map.provinces.items() if p.coasts},
+        }))
+        for _ in range(max(1, args.rounds)):
+            turn = [time_entente(documents, args.repeats)]
+            if python is not None:
+                done = subprocess.run([str(python), str(ROOT / "benchmarks" / "compare_peers.py"),
+                                       str(phases_file), str(args.repeats)],
+                                      check=True, stdout=subprocess.PIPE, text=True)
+                turn.extend(json.loads(done.stdout))
+            turns.append(turn)
+    runs = fastest_of_turns(turns)
+    entente = runs[0]
 
     print(f"{len(documents)} movement phases of random games ({units:.1f} units on average), "
-          f"min of {args.repeats} runs each, wall clock on this machine (busy machines: repeat the run)")
+          f"min of {args.repeats} runs each in each of {len(turns)} alternating rounds, wall clock on this machine")
     print(f"  {'engine':32} {'median us':>10} {'p90 us':>10} {'median vs Entente':>18} {'agrees':>8}")
     base = statistics.median(entente["timings_us"])
     for run in runs:
