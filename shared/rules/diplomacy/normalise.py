@@ -39,7 +39,7 @@ from .orders import (
     Waive,
     province_of,
 )
-from .position import Position
+from .position import Position, PowerUnit
 
 
 @overload
@@ -53,6 +53,8 @@ def normalise_order(order: object, position: object, game_map: object) -> object
     # the classes written out, not a tuple held in a name: compiled, each is then a type check in C
     if not isinstance(order, (Move, Hold, SupportMove, SupportHold, Convoy, Retreat, Disband, Build, Remove, Waive,
                               Devastate)) or not isinstance(position, Position) or not isinstance(game_map, GameMap):
+        return order
+    if _unchanged(order, position, game_map):  # the usual case, answered with a few pointer compares
         return order
     try:
         return _normalise(order, position, game_map)
@@ -98,6 +100,37 @@ def _normalise(order: Order, position: Position, game_map: GameMap) -> Order:
             return order
         return Convoy(unit, army, destination)
     return order
+
+
+def _unchanged(order: Order, position: Position, game_map: GameMap) -> bool:
+    """Whether a movement-phase order is already what ``_normalise`` makes of it, judged without
+    building anything: its units are the very values standing on the board (the map's shared
+    ones, which the canonical reader and the document reader both hand out) and its destination
+    needs no coast added or taken away. False means only "work it out" (``_normalise``)."""
+    units = position.units
+    if not isinstance(units, dict):
+        return False
+    if type(order) is Move:
+        if not _stands(order.unit, units):
+            return False
+        if order.unit.type is UnitType.ARMY:
+            return "/" not in order.destination
+        return order.destination not in game_map.split_provinces
+    if type(order) is Hold:
+        return _stands(order.unit, units)
+    if type(order) is SupportHold:
+        return _stands(order.unit, units) and _stands(order.supported, units)
+    if type(order) is SupportMove:
+        if not (_stands(order.unit, units) and _stands(order.supported, units)):
+            return False
+        return order.supported.type is UnitType.FLEET or "/" not in order.destination
+    return False
+
+
+def _stands(unit: Unit, units: dict[str, PowerUnit]) -> bool:
+    """Whether ``unit`` is the very value standing in its province."""
+    standing = units.get(unit.province)
+    return standing is not None and standing.unit is unit
 
 
 def _same(unit: Unit, other: Unit) -> bool:
