@@ -92,7 +92,9 @@ class _Phase:
     ):
         self.air_supports = air_supports
         self.map = tables = movement_tables(game_map)
-        self.board: dict[str, PowerUnit] = dict(position.units)  # keyed by province (a dict: see _NO_STEPS)
+        # keyed by province; read, never written: the position's own dict, else a dict of it (see _NO_STEPS)
+        units = position.units
+        self.board: dict[str, PowerUnit] = units if isinstance(units, dict) else dict(units)
         board = self.board
         self.numbers = numbers = tables.numbers
         self.empty = empty = Prepared(-1, "", "")
