@@ -121,6 +121,7 @@ class _Phase:
                 if here.unit.type is _FLEET:
                     self.sea_neighbours[entry.province] = fleet_reach[here.unit.location]
         self.sea_fleets = frozenset(self.sea_neighbours)
+        self.fleet_bits = -1  # the seas with a fleet, as bits (MovementTables.sea_bits): worked out when first asked
         self.given = [(power, order) for power, seq in orders.items() for order in seq]
         self.void: list[str] = []
         self.ordered: list[Prepared] = []
@@ -287,22 +288,28 @@ class _Phase:
 
     def _convoy_possible(self, origin: str, destination: str, without: str = "") -> bool:
         """Whether the fleets at sea (but the one in ``without``) could form a chain from
-        ``origin`` to ``destination``. Only whether one exists: so no order to keep, unlike the
-        resolver's search (``route_exists``), and the usual answer, no fleet beside the army,
-        comes at once."""
-        if origin not in self.map.coastal or destination not in self.map.coastal:
+        ``origin`` to ``destination``. Only whether one exists, unlike the resolver's search
+        (``route_exists``), which asks each fleet in turn: so the fleets are bits of one int and
+        the chain grows by whole sets of seas at a time (docs/architecture.md, "Performance")."""
+        tables = self.map
+        if origin not in tables.coastal or destination not in tables.coastal:
             return False
-        neighbours = self.sea_neighbours
-        frontier = [f for f in self.sea_fleets if f != without and origin in neighbours[f]]
-        seen = set(frontier)
-        while frontier:
-            reach = neighbours[frontier.pop()]
-            if destination in reach:
+        if self.fleet_bits < 0:
+            self.fleet_bits = sum(tables.sea_bits[sea] for sea in self.sea_neighbours)
+        fleets = self.fleet_bits & ~tables.sea_bits.get(without, 0)
+        reached = tables.seas_beside.get(origin, 0) & fleets  # the fleets beside the army
+        last = tables.seas_beside.get(destination, 0)  # a fleet here could land it
+        links = tables.sea_links
+        while reached:
+            if reached & last:
                 return True
-            for fleet in self.sea_fleets:
-                if fleet not in seen and fleet != without and fleet in reach:
-                    seen.add(fleet)
-                    frontier.append(fleet)
+            grown = reached
+            for sea in range(len(links)):
+                if reached >> sea & 1:
+                    grown |= links[sea] & fleets
+            if grown == reached:
+                return False
+            reached = grown
         return False
 
     def _illegal_support(

@@ -20,7 +20,7 @@ _FLEET: Final = UnitType.FLEET
 class MovementTables:
     __slots__ = ("provinces", "province_of", "army", "fleet", "fleet_reach", "fleet_into", "sea", "coastal", "split",
                  "units", "power_units", "army_steps", "fleet_steps", "locations", "unit_texts", "power_unit_texts",
-                 "numbers", "power_armies", "power_fleets")
+                 "numbers", "power_armies", "power_fleets", "sea_bits", "sea_links", "seas_beside")
 
     def __init__(self, game_map: GameMap) -> None:
         self.provinces = frozenset(game_map.provinces)
@@ -44,6 +44,14 @@ class MovementTables:
         self.coastal = frozenset(p for p in game_map.provinces if game_map.is_coastal(p))
         self.split = frozenset(p for p in game_map.provinces if game_map.is_split(p))
         self.army_steps, self.fleet_steps = self._steps()
+        # Convoy chains as bit sets: a bit per sea province (in name order); for each sea, the seas
+        # a fleet there borders; for each province, the seas whose fleets border it.
+        seas = sorted(self.sea)
+        self.sea_bits = {sea: 1 << number for number, sea in enumerate(seas)}
+        self.sea_links = [sum(self.sea_bits[s] for s in self.fleet_reach.get(sea, _NONE) if s in self.sea_bits)
+                          for sea in seas]
+        self.seas_beside = {p: sum(bit for sea, bit in self.sea_bits.items() if p in self.fleet_reach.get(sea, _NONE))
+                            for p in game_map.provinces}
         # Units are immutable values: one shared instance per (type, location) saves allocations.
         self.units = {(UnitType.ARMY, p): Unit(UnitType.ARMY, p) for p in self.army}
         self.units.update({(UnitType.FLEET, loc): Unit(UnitType.FLEET, loc) for loc in self.fleet})
