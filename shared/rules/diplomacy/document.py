@@ -82,13 +82,16 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
 
     entries = _read_orders(doc.get("orders", {}), position, game_map)
     parsed: dict[Power, list[Order]] = {}
+    current, orders = "", []  # the list of the power read last: entries come power by power
     for power, _text, order in entries:
         if type(order) is not _PARSE_ERROR:  # exact type: compiled, one pointer compare (no subclasses)
-            orders = parsed.get(power)  # (not setdefault: it builds an empty list each time)
-            if orders is None:
-                parsed[power] = [cast(Order, order)]
-            else:
-                orders.append(cast(Order, order))
+            if power is not current:
+                current = power
+                found = parsed.get(power)  # (not setdefault: it builds an empty list each time)
+                if found is None:
+                    found = parsed[power] = []
+                orders = found
+            orders.append(cast(Order, order))
     resolution = adjudicate(
         position, parsed, edition=edition, civil_disorder=civil_disorder, victory_centres=victory_centres
     )
@@ -107,6 +110,8 @@ def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Or
     answered = 0  # (an index, not ``next`` on an iterator: compiled, that is a call of the builtin by name)
     known: dict[str, Order | None] = canonical if canonical is not None else {}
     orders: dict[Power, list[dict[str, Any]]] = {}
+    current: Power = ""
+    given: list[dict[str, Any]] = []  # the list of the power answered last: entries come power by power
     for power, text, order in entries:
         if type(order) is _PARSE_ERROR:
             item = {"order": text, "result": "void", "reason": order.message}
@@ -115,11 +120,13 @@ def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Or
             answered += 1
             written = text if known.get(text) is result.order else str(result.order)
             item = {"order": written, "result": result.result, "reason": result.reason}
-        given = orders.get(power)
-        if given is None:
-            orders[power] = [item]
-        else:
-            given.append(item)
+        if power is not current:
+            current = power
+            found = orders.get(power)
+            if found is None:
+                found = orders[power] = []
+            given = found
+        given.append(item)
     return orders, list(results[answered:])
 
 

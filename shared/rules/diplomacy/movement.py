@@ -101,25 +101,23 @@ class _Phase:
         self.entries: list[Prepared] = [empty] * len(numbers)
         entries = self.entries
         unknown: list[str] = []
-        for province in board:  # (the keys alone: compiled, iterating a dict's items builds a tuple per item)
+        sea, fleet_reach = tables.sea, tables.fleet_reach
+        self.sea_neighbours: dict[str, frozenset[str]] = {}  # fleets at sea: province -> what they border
+        for province, here in board.items():
+            unit = here.unit
             number = numbers.get(province, -1)
             if number < 0:
                 unknown.append(province)
             else:
-                entries[number] = Prepared(number, board[province].power, province)
+                entries[number] = Prepared(number, here.power, province, "", unit)
+            if unit.type is _FLEET and province in sea:
+                self.sea_neighbours[province] = fleet_reach[unit.location]
         if unknown:  # a unit in a province the map does not have (only built by hand): numbered after the map's
             self.numbers = numbers = dict(numbers)
             for province in sorted(unknown):
                 numbers[province] = len(entries)
-                entries.append(Prepared(len(entries), board[province].power, province))
+                entries.append(Prepared(len(entries), board[province].power, province, "", board[province].unit))
         self.present = [entry for entry in entries if entry is not empty]
-        sea, fleet_reach = tables.sea, tables.fleet_reach
-        self.sea_neighbours: dict[str, frozenset[str]] = {}
-        for entry in self.present:
-            if entry.province in sea:
-                here = board[entry.province]
-                if here.unit.type is _FLEET:
-                    self.sea_neighbours[entry.province] = fleet_reach[here.unit.location]
         self.sea_fleets = frozenset(self.sea_neighbours)
         self.fleet_bits = -1  # the seas with a fleet, as bits (MovementTables.sea_bits): worked out when first asked
         self.given = [(power, order) for power, seq in orders.items() for order in seq]
@@ -156,7 +154,7 @@ class _Phase:
     def _read_orders(self) -> None:
         """Check every order; give each unit the legal order it obeys. Two different legal
         orders for one unit leave it holding (DATC 4.D.3); the same order twice counts once."""
-        entries, numbers, board = self.entries, self.numbers, self.board
+        entries, numbers = self.entries, self.numbers
         void, ordered = self.void, self.ordered
         conflicts: list[str] = []
         for power, order in self.given:
@@ -165,24 +163,25 @@ class _Phase:
                 reason = "void: not a movement-phase order"
             else:
                 province = order.unit.province
-                here = board.get(province)
-                if here is None:
+                number = numbers.get(province, -1)
+                standing = entries[number] if number >= 0 else self.empty
+                if standing is self.empty:
                     reason = f"void: no unit at {province}"
-                elif here.power != power:
-                    reason = f"void: {here.unit} is not your unit"
+                elif standing.power != power:
+                    reason = f"void: {standing.unit} is not your unit"
                 else:
-                    entry = entries[numbers[province]]
+                    entry = standing
                     if entry.order is None:  # self._check, dispatched by exact type
                         if type(order) is Move:
-                            reason = self._check_move(entry, here.unit, order)
+                            reason = self._check_move(entry, entry.unit, order)
                         elif type(order) is SupportMove or type(order) is SupportHold:
-                            reason = self._check_support(entry, here.unit, order)
+                            reason = self._check_support(entry, entry.unit, order)
                         elif type(order) is Hold:
                             entry.order, reason = order, ""
                         else:
-                            reason = self._check(entry, here.unit, order)
+                            reason = self._check(entry, entry.unit, order)
                     else:  # another order for the same unit: checked aside, it only matters if it differs
-                        reason = self._check(Prepared(-1, power, province), here.unit, order)
+                        reason = self._check(Prepared(-1, power, province), entry.unit, order)
                         if not reason and entry.order != order and province not in conflicts:
                             conflicts.append(province)
             void.append(reason)

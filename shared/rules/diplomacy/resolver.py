@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Final
 
 from .convoys import route_exists
-from .orders import Order
+from .orders import Order, Unit, UnitType
 
 # Module constants are Final throughout the compiled modules: compiled, a Final is a C constant
 # or static, any other module global a dict lookup at each use (docs/architecture.md, "Performance").
@@ -28,6 +28,7 @@ CONVOY: Final = "C"
 _UNRESOLVED: Final = 0
 _GUESSING: Final = 1
 _RESOLVED: Final = 2
+_NO_UNIT: Final = Unit(UnitType.ARMY, "")  # the ``unit`` of an entry that stands for no unit on the board
 
 
 class Prepared:
@@ -37,12 +38,13 @@ class Prepared:
     "Performance"), it is a C struct built without a Python-level ``__init__``."""
 
     __slots__ = ("index", "power", "province", "kind", "destination", "target", "by_convoy", "convoyers",
-                 "supporters", "has_decision", "order", "location", "occupant")
+                 "supporters", "has_decision", "order", "location", "occupant", "unit")
 
-    def __init__(self, index: int, power: str, province: str, target: str = "") -> None:
+    def __init__(self, index: int, power: str, province: str, target: str = "", unit: Unit = _NO_UNIT) -> None:
         self.index = index
         self.power = power
         self.province = province
+        self.unit = unit  # the unit on the board (as the position has it), if the entry is one
         self.kind = HOLD
         self.destination = ""  # the province a move, support or convoy is aimed at (support hold: the target)
         self.target = target  # supports: the supported unit's province; convoys: the army's province
