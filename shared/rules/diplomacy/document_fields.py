@@ -106,13 +106,16 @@ def checked_list(raw: Any, field: str) -> list[Any]:
 
 def units_by_power(units: Iterable[PowerUnit]) -> dict[Power, list[str]]:
     grouped: dict[Power, list[str]] = {}
+    current: Power = ""
+    owned: list[str] = []  # the list of the power met last: positions list units power by power, mostly
     for pu in units:
-        text = pu.unit.text
-        owned = grouped.get(pu.power)
-        if owned is None:
-            grouped[pu.power] = [text]
-        else:
-            owned.append(text)
+        if pu.power is not current:
+            current = pu.power
+            found = grouped.get(current)
+            if found is None:
+                found = grouped[current] = []
+            owned = found
+        owned.append(pu.unit.text)
     return _sorted_by_power(grouped)
 
 
@@ -123,12 +126,16 @@ def centres_by_power(centres: Mapping[str, Power]) -> dict[Power, list[str]]:
 
 def _owned_by_power(centres: dict[str, Power]) -> dict[Power, list[str]]:
     grouped: dict[Power, list[str]] = {}
+    current: Power = ""
+    owned: list[str] = []  # the list of the power met last (as units_by_power)
     for province, power in centres.items():
-        owned = grouped.get(power)
-        if owned is None:
-            grouped[power] = [province]
-        else:
-            owned.append(province)
+        if power is not current:
+            current = power
+            found = grouped.get(current)
+            if found is None:
+                found = grouped[current] = []
+            owned = found
+        owned.append(province)
     return grouped
 
 
