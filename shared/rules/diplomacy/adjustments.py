@@ -33,8 +33,16 @@ class AdjustmentOutcome:
 def centre_counts(centres: Mapping[str, Power]) -> dict[Power, int]:
     """How many centres each owner holds."""
     counts: dict[Power, int] = {}
+    current: Power = ""
+    run = 0  # centres in a row of the same owner (positions list them power by power): counted at once
     for owner in centres.values():
-        counts[owner] = counts.get(owner, 0) + 1
+        if owner is not current:
+            if run:
+                counts[current] = counts.get(current, 0) + run
+            current, run = owner, 0
+        run += 1
+    if run:
+        counts[current] = counts.get(current, 0) + run
     return counts
 
 
@@ -44,8 +52,16 @@ def adjustment_counts(
     """Owned centres minus units, per power that has either; positive means builds.
     ``owned``: ``centre_counts(centres)`` when the caller has it already."""
     counts = centre_counts(centres) if owned is None else dict(owned)
+    current: Power = ""
+    run = 0  # units in a row of the same power, as centre_counts
     for pu in units.values():
-        counts[pu.power] = counts.get(pu.power, 0) - 1
+        if pu.power is not current:
+            if run:
+                counts[current] = counts.get(current, 0) - run
+            current, run = pu.power, 0
+        run += 1
+    if run:
+        counts[current] = counts.get(current, 0) - run
     return counts
 
 
