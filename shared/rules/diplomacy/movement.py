@@ -120,7 +120,7 @@ class _Phase:
         self.present = [entry for entry in entries if entry is not empty]
         self.sea_fleets = frozenset(self.sea_neighbours)
         self.fleet_bits = -1  # the seas with a fleet, as bits (MovementTables.sea_bits): worked out when first asked
-        self.given = [(power, order) for power, seq in orders.items() for order in seq]
+        self.given = _given_orders(orders)
         self.void: list[str] = []
         self.ordered: list[Prepared] = []
         self.convoy_routes: dict[tuple[str, str], frozenset[str]] = {}  # (army, destination) -> fleets
@@ -447,6 +447,23 @@ class _Phase:
         if matches:
             self._add_support(supported, entry)
         return matches
+
+
+def _given_orders(orders: Mapping[Power, Sequence[Order]]) -> list[tuple[Power, Order]]:
+    """(power, order) for every order given, in the order given."""
+    if type(orders) is not dict:
+        return [(power, order) for power, seq in orders.items() for order in seq]
+    given: list[tuple[Power, Order]] = []
+    listed: dict[Power, Sequence[Order]] = orders  # as the rules and the document reader build them:
+    for power, seq in listed.items():  # compiled, a dict's items and a list's items are read in C
+        if type(seq) is list:
+            in_list: list[Order] = seq
+            for order in in_list:
+                given.append((power, order))
+        else:
+            for order in seq:
+                given.append((power, order))
+    return given
 
 
 class _Outcome:
