@@ -512,7 +512,9 @@ class _Outcome:
         """Empty provinces that a move with some prevent strength tried to enter (DATC 6.H.6, 6.H.9)."""
         result = set()
         resolver = self.resolver
-        for province, movers in resolver.movers_to.items():
+        for arrival in resolver.arrivals:
+            movers = resolver.movers_at[arrival]
+            province = self.entries[movers[0]].destination
             if province not in units:
                 for mover in movers:
                     if resolver.prevent_strength(mover) > 0:
@@ -603,7 +605,7 @@ class _Outcome:
             return "succeeds", "support given"
         if entry.index in self.dislodged_by:
             return "fails", f"dislodged by {self._unit_text(self.dislodged_by[entry.index])}"
-        for attacker in self.resolver.movers_to.get(entry.province, ()):
+        for attacker in self.resolver.movers_at[entry.index]:
             other = self.entries[attacker]
             if other.power != entry.power and other.province != entry.destination and self.resolver.path(attacker):
                 return "fails", f"support cut by {self._unit_text(attacker)}"

@@ -28,6 +28,7 @@ CONVOY: Final = "C"
 _UNRESOLVED: Final = 0
 _GUESSING: Final = 1
 _RESOLVED: Final = 2
+_NO_MOVERS: Final[list[int]] = []  # the movers into a slot nobody moves into: shared, never appended to
 _NO_UNIT: Final = Unit(UnitType.ARMY, "")  # the ``unit`` of an entry that stands for no unit on the board
 
 
@@ -38,7 +39,7 @@ class Prepared:
     "Performance"), it is a C struct built without a Python-level ``__init__``."""
 
     __slots__ = ("index", "power", "province", "kind", "destination", "target", "by_convoy", "convoyers",
-                 "supporters", "has_decision", "order", "location", "occupant", "unit")
+                 "supporters", "has_decision", "order", "location", "occupant", "unit", "arrival")
 
     def __init__(self, index: int, power: str, province: str, target: str = "", unit: Unit = _NO_UNIT) -> None:
         self.index = index
@@ -56,6 +57,7 @@ class Prepared:
         self.order: Order | None = None  # the legal order the unit obeys; None: no order, it holds
         self.location = ""  # moves: the location the unit ends in if it moves (a fleet's coast)
         self.occupant = -1  # moves: the entry of the unit standing at the destination, or -1 (set by Resolver)
+        self.arrival = -1  # moves: the slot (number) of the destination province (set by Resolver)
 
 
 class Resolver:
@@ -76,18 +78,21 @@ class Resolver:
         self.state = [_UNRESOLVED] * count
         self.resolution = [False] * count
         self.dependencies: list[int] = []
-        self.movers_to: dict[str, list[int]] = {}
+        # the moves into each slot (province), and the slots moved into, in the order first met
+        self.movers_at: list[list[int]] = [_NO_MOVERS] * count
+        self.arrivals: list[int] = []
         self.opponents: dict[int, int] = {}  # move -> the move coming the other way (head to head)
-        movers_to, opponents = self.movers_to, self.opponents
+        movers_at, opponents = self.movers_at, self.opponents
         for entry in moves:
-            destination = entry.destination
-            movers = movers_to.get(destination)  # (not setdefault: it builds an empty list each time)
-            if movers is None:
-                movers_to[destination] = [entry.index]
+            arrival = entry.arrival = numbers[entry.destination]  # a legal move goes to a province of the map
+            movers = movers_at[arrival]
+            if movers is _NO_MOVERS:
+                movers_at[arrival] = [entry.index]
+                self.arrivals.append(arrival)
             else:
                 movers.append(entry.index)
             # A head-to-head battle: the unit at the destination moves here, neither by convoy.
-            other = entry.occupant = self.occupant(destination)  # looked up once: every strength asks
+            other = entry.occupant = arrival if entries[arrival].index >= 0 else -1  # every strength asks
             if other >= 0 and not entry.by_convoy:
                 opposite = entries[other]
                 if opposite.kind == MOVE and opposite.destination == entry.province and not opposite.by_convoy:
@@ -180,11 +185,6 @@ class Resolver:
             lambda province: self.resolve(by_province[province]),
         )
 
-    def occupant(self, province: str) -> int:
-        """The entry index of the unit standing in ``province`` before the moves, or -1."""
-        number = self.numbers.get(province, -1)
-        return number if number >= 0 and self.entries[number].index >= 0 else -1
-
     def opponent(self, index: int) -> int | None:
         """The unit moving the opposite way over the same border (a head-to-head battle)."""
         return self.opponents.get(index)
@@ -248,7 +248,7 @@ class Resolver:
                 return False
         elif attack <= self.hold_strength(entry.occupant):
             return False
-        rivals = self.movers_to[entry.destination]
+        rivals = self.movers_at[entry.arrival]
         if len(rivals) > 1:
             for rival in rivals:
                 if rival != index and attack <= self.prevent_strength(rival):
@@ -257,8 +257,8 @@ class Resolver:
 
     def _adjudicate_support(self, index: int) -> bool:
         entry = self.entries[index]
-        attackers = self.movers_to.get(entry.province)
-        if attackers is None:
+        attackers = self.movers_at[index]  # (the entry's index is its province's slot)
+        if not attackers:
             return True
         for attacker in attackers:
             other = self.entries[attacker]
@@ -278,7 +278,7 @@ class Resolver:
         clean cycle through the convoy and the support it disturbs.
         """
         entry = self.entries[index]
-        for attacker in self.movers_to.get(entry.province, ()):
+        for attacker in self.movers_at[entry.index]:
             if self.adjudicate_move(attacker):
                 return False
         return True
