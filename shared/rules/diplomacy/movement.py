@@ -78,7 +78,8 @@ class _Phase:
     (``MovementTables.numbers``): a ``Prepared`` for each unit on the board, ``empty`` (index -1,
     never written to) where no unit stands; ``present`` the units' entries in that order, so that
     nothing depends on the order the orders came in. (A numbered board needs neither a sort nor a
-    province -> entry dict built per phase.) ``given`` holds the orders as given, with ``void``
+    province -> entry dict built per phase.) ``given`` holds the orders as given (``powers``
+    beside it: two lists, not a tuple per order), with ``void``
     (why an order has no effect, or "") and ``ordered`` (the ordered unit's entry, once found)
     beside them.
     """
@@ -120,7 +121,9 @@ class _Phase:
         self.present = [entry for entry in entries if entry is not empty]
         self.sea_fleets = frozenset(self.sea_neighbours)
         self.fleet_bits = -1  # the seas with a fleet, as bits (MovementTables.sea_bits): worked out when first asked
-        self.given = _given_orders(orders)
+        self.powers: list[Power] = []
+        self.given: list[Order] = []
+        _given_orders(orders, self.powers, self.given)
         self.void: list[str] = []
         self.ordered: list[Prepared] = []
         self.convoy_routes: dict[tuple[str, str], frozenset[str]] = {}  # (army, destination) -> fleets
@@ -157,7 +160,9 @@ class _Phase:
         entries, numbers = self.entries, self.numbers
         void, ordered = self.void, self.ordered
         conflicts: list[str] = []
-        for power, order in self.given:
+        powers = self.powers
+        for index, order in enumerate(self.given):
+            power = powers[index]
             entry = _NOT_FOUND
             if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
                 reason = "void: not a movement-phase order"
@@ -449,21 +454,19 @@ class _Phase:
         return matches
 
 
-def _given_orders(orders: Mapping[Power, Sequence[Order]]) -> list[tuple[Power, Order]]:
-    """(power, order) for every order given, in the order given."""
-    if type(orders) is not dict:
-        return [(power, order) for power, seq in orders.items() for order in seq]
-    given: list[tuple[Power, Order]] = []
-    listed: dict[Power, Sequence[Order]] = orders  # as the rules and the document reader build them:
-    for power, seq in listed.items():  # compiled, a dict's items and a list's items are read in C
-        if type(seq) is list:
+def _given_orders(orders: Mapping[Power, Sequence[Order]], powers: list[Power], given: list[Order]) -> None:
+    """Every order given, in the order given, into ``given``, and its power into ``powers``."""
+    listed: dict[Power, Sequence[Order]] = orders if type(orders) is dict else dict(orders)
+    for power, seq in listed.items():  # (as the rules and the document reader build them: a dict of lists;
+        if type(seq) is list:  # compiled, a dict's items and a list's items are read in C)
             in_list: list[Order] = seq
             for order in in_list:
-                given.append((power, order))
+                powers.append(power)
+                given.append(order)
         else:
             for order in seq:
-                given.append((power, order))
-    return given
+                powers.append(power)
+                given.append(order)
 
 
 class _Outcome:
@@ -544,9 +547,9 @@ class _Outcome:
         resolution, dislodged_by = self.resolution, self.dislodged_by
         results = []
         result: ResultKind
-        given, void, ordered = phase.given, phase.void, phase.ordered
+        given, powers, void, ordered = phase.given, phase.powers, phase.void, phase.ordered
         for index in range(len(given)):  # (by index: compiled, ``zip`` iterates generically)
-            power, order = given[index]
+            power, order = powers[index], given[index]
             reason, entry = void[index], ordered[index]
             if reason:
                 result = "void"
