@@ -115,7 +115,9 @@ def _movement(
         phase=position.phase,
         results=results,
         dislodged=dislodged,
-        position=Position(next_phase, dict(outcome.units), dict(position.centres), dislodged, position.variant),
+        # (positions are values, never changed: the new one shares the outcome's fresh units and
+        # the unchanged centres rather than copies; docs/architecture.md, "Performance")
+        position=Position(next_phase, outcome.units, position.centres, dislodged, position.variant),
         next_phase=next_phase,
         # a unit with nowhere to go is disbanded whatever its power orders: nothing to wait for
         must_act=frozenset(d.power for d in dislodged if d.retreats and d.power not in civil_disorder),
@@ -161,7 +163,7 @@ def _season_end(
             phase=phase,
             results=tuple(results),
             dislodged=disbanded,
-            position=Position(next_phase, units, dict(position.centres), (), position.variant),
+            position=Position(next_phase, units, position.centres, (), position.variant),  # (shared: as above)
             next_phase=next_phase,
             must_act=_powers_with_units(units),
         )
