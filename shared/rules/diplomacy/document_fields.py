@@ -84,6 +84,8 @@ def power_mapping(raw: Any, field: str, game_map: GameMap) -> dict[Power, Any]:
         power = key if key in powers else key.strip().upper() if isinstance(key, str) else key
         if power not in powers:
             raise DocumentError(f"{field}: unknown power {key!r} (expected one of {', '.join(game_map.powers)})")
+        if power in result:  # two spellings of one power: which to take is anybody's guess
+            raise DocumentError(f"{field}: {key!r} names {power} again (give each power once)")
         result[power] = value
     return result
 

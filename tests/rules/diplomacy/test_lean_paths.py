@@ -1,0 +1,128 @@
+"""The engine's lean paths (docs/architecture.md, "The rules engine, round five") give the same
+answers as the general ones: positions whose fields are mappings other than dicts, units in a
+province the map lacks, documents keyed or listed out of the canonical order, powers met out of
+turn, and convoy questions answered over bit sets of seas."""
+from __future__ import annotations
+
+from types import MappingProxyType
+
+import pytest
+
+from shared.rules.diplomacy import adjudicate_document
+from shared.rules.diplomacy.adjustments import adjustment_counts, centre_counts
+from shared.rules.diplomacy.document_fields import DocumentError, centres_by_power, power_mapping, units_by_power
+from shared.rules.diplomacy.geography import load_map
+from shared.rules.diplomacy.movement import resolve_movement
+from shared.rules.diplomacy.normalise import normalise_order
+from shared.rules.diplomacy.orders import Move, SupportMove, Unit, UnitType
+from shared.rules.diplomacy.phase import Phase
+from shared.rules.diplomacy.position import Position, PowerUnit
+from tests.rules.diplomacy.test_datc_movement import position_of, read_order
+
+MAP = load_map("standard")
+
+
+def outcome_of(position: Position, orders: dict[str, list[str]]):
+    return resolve_movement(position, {p: [read_order(o) for o in os] for p, os in orders.items()}, MAP)
+
+
+def summary(outcome) -> tuple:
+    return ([(r.power, str(r.order), r.result, r.reason) for r in outcome.results],
+            sorted((pu.power, str(pu.unit)) for pu in outcome.units.values()),
+            [(d.power, str(d.unit), d.attacker_from, d.retreats) for d in outcome.dislodged],
+            outcome.standoffs)
+
+
+def test_a_position_of_read_only_mappings_resolves_as_one_of_dicts() -> None:
+    units = {"ENGLAND": ["F LON", "F NTH", "A YOR"], "FRANCE": ["F BRE", "A PAR"], "GERMANY": ["A RUH", "F HOL"]}
+    orders = {"ENGLAND": ["F NTH C A YOR - BEL", "A YOR - BEL", "F LON - ENG"],
+              "FRANCE": ["F BRE - ENG", "A PAR - BEL"], "GERMANY": ["A RUH S A PAR - BEL", "F HOL S A YOR - BEL"]}
+    plain = position_of({"units": units})
+    proxied = Position(plain.phase, MappingProxyType(dict(plain.units)), MappingProxyType(dict(plain.centres)),
+                       (), plain.variant)
+    assert summary(outcome_of(proxied, orders)) == summary(outcome_of(plain, orders))
+    assert dict(summary(outcome_of(plain, orders))[1])["ENGLAND"]  # the board moved on
+
+
+def test_a_unit_in_a_province_the_map_lacks_holds_beside_the_rest() -> None:
+    plain = position_of({"units": {"FRANCE": ["A PAR", "A BUR"], "GERMANY": ["A MUN"]}})
+    odd = dict(plain.units)
+    odd["XYZ"] = PowerUnit("ITALY", Unit(UnitType.ARMY, "XYZ"))  # built by hand: no such province
+    position = Position(plain.phase, odd, plain.centres, (), plain.variant)
+    orders = {"FRANCE": ["A PAR - BUR", "A BUR - MUN"], "GERMANY": ["A MUN H"]}
+    outcome = outcome_of(position, orders)
+    assert [(str(r.order), r.result) for r in outcome.results] == [
+        ("A PAR - BUR", "fails"), ("A BUR - MUN", "fails"), ("A MUN H", "succeeds")]
+    assert outcome.units["XYZ"] == odd["XYZ"]
+    assert summary(outcome)[0] == summary(outcome_of(plain, orders))[0]
+
+
+def test_convoy_legality_over_sea_bits_finds_long_chains_and_missing_links() -> None:
+    units = {"ENGLAND": ["A LON", "F ENG", "F MAO", "F WES"], "ITALY": ["F TYS"]}
+    long_way = outcome_of(position_of({"units": units}),
+                          {"ENGLAND": ["A LON - TUN", "F ENG C A LON - TUN", "F MAO C A LON - TUN",
+                                       "F WES C A LON - TUN"]})
+    assert long_way.units["TUN"].unit == Unit(UnitType.ARMY, "TUN")
+    broken = dict(units)
+    broken["ENGLAND"] = ["A LON", "F ENG", "F WES"]  # no fleet in MAO: no chain, the move is void
+    outcome = outcome_of(position_of({"units": broken}), {"ENGLAND": ["A LON - TUN"]})
+    assert outcome.results[0].result == "void"
+    assert "no convoy is possible" in outcome.results[0].reason
+    # a support of a convoyed move may not count on the supporter's own fleet (DATC 6.B.13-like)
+    alone = outcome_of(position_of({"units": {"ENGLAND": ["A LON", "F NTH"], "FRANCE": ["A BEL"]}}),
+                       {"ENGLAND": ["F NTH S A LON - BEL"]})
+    assert alone.results[0].result == "void"
+
+
+def test_power_mapping_returns_a_canonical_document_object_itself_and_reads_others() -> None:
+    given = {"ENGLAND": ["A LON"], "FRANCE": []}
+    assert power_mapping(given, "units", MAP) is given
+    written_loosely = {" england ": ["A LON"]}
+    read = power_mapping(written_loosely, "units", MAP)
+    assert read == {"ENGLAND": ["A LON"]} and read is not written_loosely
+    proxied = MappingProxyType({"ENGLAND": ["A LON"]})
+    assert power_mapping(proxied, "units", MAP) == {"ENGLAND": ["A LON"]}
+
+
+def test_output_groups_powers_met_out_of_turn_and_sorts_what_came_unsorted() -> None:
+    def unit(power: str, text: str) -> PowerUnit:
+        kind, location = text.split(" ")
+        return PowerUnit(power, Unit(UnitType(kind), location))
+    listed = [unit("FRANCE", "F BRE"), unit("ENGLAND", "F LON"), unit("FRANCE", "A MAR"), unit("ENGLAND", "A LVP"),
+              unit("FRANCE", "A PAR")]
+    assert units_by_power(listed) == {"ENGLAND": ["A LVP", "F LON"], "FRANCE": ["A MAR", "A PAR", "F BRE"]}
+    centres = {"PAR": "FRANCE", "LON": "ENGLAND", "BRE": "FRANCE", "EDI": "ENGLAND", "MAR": "FRANCE"}
+    assert centres_by_power(centres) == {"ENGLAND": ["EDI", "LON"], "FRANCE": ["BRE", "MAR", "PAR"]}
+    assert centres_by_power(MappingProxyType(centres)) == centres_by_power(centres)
+    assert centre_counts(centres) == {"FRANCE": 3, "ENGLAND": 2}
+    board = {pu.unit.province: pu for pu in listed}
+    assert adjustment_counts(board, centres) == {"FRANCE": 0, "ENGLAND": 0}
+    assert adjustment_counts({"LON": listed[1]}, centres) == {"FRANCE": 3, "ENGLAND": 1}
+
+
+def test_a_document_out_of_order_comes_back_in_order() -> None:
+    document = {"phase": "S1901M", "units": {"FRANCE": ["A PAR", "F BRE"], "ENGLAND": ["F LON"]},
+                "centers": {"FRANCE": ["PAR", "BRE"], "ENGLAND": ["LON"]},
+                "orders": {"france": ["F BRE - MAO"], "ENGLAND": ["F LON - NTH"], "France": ["A PAR - BUR"]}}
+    with pytest.raises(DocumentError, match="orders: 'France' names FRANCE again"):
+        adjudicate_document(document)  # two spellings of one power: refused, not one of them dropped
+    document["orders"] = {"france": ["F BRE - MAO", "A PAR - BUR"], "ENGLAND": ["F LON - NTH"]}
+    out = adjudicate_document(document)
+    assert out["centers"] == {"ENGLAND": ["LON"], "FRANCE": ["BRE", "PAR"]}
+    assert out["units"] == {"ENGLAND": ["F NTH"], "FRANCE": ["A BUR", "F MAO"]}
+    assert [item["order"] for item in out["orders"]["FRANCE"]] == ["F BRE - MAO", "A PAR - BUR"]
+
+
+def test_normalise_keeps_an_order_already_normal_and_fills_in_one_that_is_not() -> None:
+    position = position_of({"units": {"FRANCE": ["F GAS", "A PAR"], "SPAIN": []}})
+    standing = position.units["GAS"].unit
+    exact = Move(standing, "SPA/NC")
+    assert normalise_order(exact, position, MAP) is exact
+    bare = Move(standing, "SPA")  # one coast reachable from GAS: filled in
+    assert normalise_order(bare, position, MAP) == Move(standing, "SPA/NC")
+    army = position.units["PAR"].unit
+    support = SupportMove(army, standing, "SPA/NC")  # a fleet supported: the coast stays
+    assert normalise_order(support, position, MAP) is support
+    wrong_type = Move(Unit(UnitType.ARMY, "GAS"), "SPA")
+    assert normalise_order(wrong_type, position, MAP) == Move(standing, "SPA/NC")
+    assert Phase.parse("S1901M") == position.phase
