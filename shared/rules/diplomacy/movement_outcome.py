@@ -1,0 +1,220 @@
+"""The end of a movement phase: results with their reasons, the new positions, the dislodged
+units with their retreats and the standoffs, read off a finished resolver (movement.py runs the
+phase; this module only reads what it decided)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from .orders import SupportMove, Unit, UnitType, province_of
+from .position import DislodgedUnit, OrderResult, PowerUnit, ResultKind
+from .resolver import CONVOY, HOLD, MOVE, Prepared, Resolver
+
+if TYPE_CHECKING:  # (movement.py imports this module: the phase is only named here)
+    from .movement import _Phase
+
+_ARMY: Final = UnitType.ARMY
+
+
+@dataclass(init=False)
+class MovementOutcome:
+    """An immutable value written like the orders (orders.py says why)."""
+
+    results: Final[tuple[OrderResult, ...]]  # one per input order, in input order
+    units: Final[dict[str, PowerUnit]]  # province -> unit after the moves (dislodged ones removed)
+    dislodged: Final[tuple[DislodgedUnit, ...]]  # with attacker_from and legal retreats, sorted
+    standoffs: Final[frozenset[str]]  # provinces left empty by a standoff (no retreat there)
+    air_supports_given: Final[tuple[bool, ...]]  # one per ``air_supports`` entry: matched a ground order
+
+    def __init__(self, results: tuple[OrderResult, ...], units: dict[str, PowerUnit],
+                 dislodged: tuple[DislodgedUnit, ...], standoffs: frozenset[str],
+                 air_supports_given: tuple[bool, ...] = ()) -> None:
+        self.results = results
+        self.units = units
+        self.dislodged = dislodged
+        self.standoffs = standoffs
+        self.air_supports_given = air_supports_given
+
+
+
+class Outcome:
+    """Reads results, positions, dislodgements and standoffs off a finished resolver."""
+
+    def __init__(self, phase: _Phase, resolver: Resolver, moves: list[Prepared]):
+        self.phase = phase
+        self.resolver = resolver
+        self.entries = phase.entries
+        self.resolution = resolution = resolver.resolution  # every decision is resolved by now
+        self.movers = [entry for entry in moves if resolution[entry.index]]  # the moves that succeed
+        self.dislodged_by: dict[int, int] = {}
+        for mover in self.movers:
+            occupant = mover.occupant
+            if occupant >= 0 and not self._moved(occupant):
+                self.dislodged_by[occupant] = mover.index
+
+    def _moved(self, index: int) -> bool:
+        """Whether the unit of entry ``index`` leaves its province by a successful move."""
+        return self.entries[index].kind == MOVE and self.resolution[index]
+
+    def build(self) -> MovementOutcome:
+        phase = self.phase
+        entries = self.entries
+        movers = self.movers
+        leaving = {entry.province for entry in movers}
+        leaving.update(entries[i].province for i in self.dislodged_by)
+        units = dict(phase.board)  # the units that stay, in board order; the movers follow
+        for province in leaving:
+            del units[province]
+        tables = phase.map
+        for entry in movers:
+            here = phase.board[entry.province]
+            moved = tables.shared_power_unit(here.power, here.unit.type, entry.location)
+            units[entry.destination] = moved or PowerUnit(here.power, Unit(here.unit.type, entry.location))
+        standoffs = self._standoffs(units)
+        dislodged = tuple(
+            sorted(
+                (self._dislodged(victim, mover, units, standoffs) for victim, mover in self.dislodged_by.items()),
+                key=lambda d: (d.unit.province, d.power),
+            )
+        ) if self.dislodged_by else ()
+        return MovementOutcome(self._results(), units, dislodged, frozenset(standoffs))
+
+    def _standoffs(self, units: dict[str, PowerUnit]) -> set[str]:
+        """Empty provinces that a move with some prevent strength tried to enter (DATC 6.H.6, 6.H.9)."""
+        result = set()
+        resolver = self.resolver
+        for arrival in resolver.arrivals:
+            movers = resolver.movers_at[arrival]
+            province = self.entries[movers[0]].destination
+            if province not in units:
+                for mover in movers:
+                    if resolver.prevent_strength(mover) > 0:
+                        result.add(province)
+                        break
+        return result
+
+    def _dislodged(self, victim: int, mover: int, units: dict[str, PowerUnit], standoffs: set[str]) -> DislodgedUnit:
+        phase = self.phase
+        here = phase.board[self.entries[victim].province]
+        attacker = self.entries[mover]
+        # DATC 4.A.5 (2023 rules): the attacker's origin is closed only when it came over land.
+        closed = set(units) | standoffs | ({attacker.province} if not attacker.by_convoy else set())
+        if here.unit.type is _ARMY:
+            options = [p for p in phase.map.army_neighbours(here.unit.province) if p not in closed]
+        else:
+            options = [loc for loc in phase.map.fleet_neighbours(here.unit.location) if province_of(loc) not in closed]
+        return DislodgedUnit(here.power, here.unit, attacker.province, tuple(sorted(options)))
+
+    # -- results and reasons ------------------------------------------------------------
+
+    def _results(self) -> tuple[OrderResult, ...]:
+        """One result per given order, in input order. The same legal order given twice
+        shares the result of the entry it became. The common answers are read here at once,
+        the others worked out by the ``_..._result`` helpers."""
+        phase = self.phase
+        resolution, dislodged_by = self.resolution, self.dislodged_by
+        results = []
+        result: ResultKind
+        given, powers, void, ordered = phase.given, phase.powers, phase.void, phase.ordered
+        for index in range(len(given)):  # (by index: compiled, ``zip`` iterates generically)
+            power, order = powers[index], given[index]
+            reason, entry = void[index], ordered[index]
+            if reason:
+                result = "void"
+            else:  # a legal order: ``entry`` is its unit's
+                kind = entry.kind
+                if kind == MOVE:
+                    if resolution[entry.index]:
+                        result, reason = "succeeds", f"moved to {entry.destination}"
+                    else:
+                        result, reason = self._move_failure(entry)
+                elif kind == HOLD:
+                    if entry.index in dislodged_by:
+                        result, reason = "fails", f"dislodged by {self._unit_text(dislodged_by[entry.index])}"
+                    else:
+                        result, reason = "succeeds", "held"
+                elif kind == CONVOY:
+                    result, reason = self._convoy_result(entry)
+                elif entry.has_decision and resolution[entry.index]:
+                    result, reason = "succeeds", "support given"
+                else:
+                    result, reason = self._support_result(entry)
+            results.append(OrderResult(power, order, result, reason))
+        return tuple(results)
+
+    def _unit_text(self, index: int) -> str:
+        return self.phase.board[self.entries[index].province].unit.text
+
+    def _with_dislodgement(self, entry: Prepared, reason: str) -> str:
+        if entry.index in self.dislodged_by:
+            return f"{reason}; dislodged by {self._unit_text(self.dislodged_by[entry.index])}"
+        return reason
+
+    def _move_failure(self, entry: Prepared) -> tuple[ResultKind, str]:
+        if entry.by_convoy and not self.resolver.path(entry.index):
+            reason = "convoy disrupted" if entry.convoyers else "no convoy ordered"
+        else:
+            occupant = entry.occupant
+            own_unit_stays = (
+                occupant >= 0
+                and self.entries[occupant].power == entry.power
+                and not self._moved(occupant)
+            )
+            if own_unit_stays:  # then its attack strength is 0 (DATC 5.B, attack strength)
+                reason = f"cannot dislodge own unit at {entry.destination}"
+            else:
+                reason = f"bounced at {entry.destination}"
+        return "fails", self._with_dislodgement(entry, reason)
+
+    def _support_result(self, entry: Prepared) -> tuple[ResultKind, str]:
+        if not entry.has_decision:  # it matched no order (_prepare_support)
+            unit = self._unit_text(self.phase.numbers[entry.target])
+            if isinstance(entry.order, SupportMove):
+                return "fails", f"{unit} did not move to {entry.order.destination}"
+            return "fails", f"{unit} did not hold"
+        if self.resolver.resolve(entry.index):
+            return "succeeds", "support given"
+        if entry.index in self.dislodged_by:
+            return "fails", f"dislodged by {self._unit_text(self.dislodged_by[entry.index])}"
+        for attacker in self.resolver.movers_at[entry.index]:
+            other = self.entries[attacker]
+            if other.power != entry.power and other.province != entry.destination and self.resolver.path(attacker):
+                return "fails", f"support cut by {self._unit_text(attacker)}"
+        return "fails", "support cut"
+
+    def _convoy_result(self, entry: Prepared) -> tuple[ResultKind, str]:
+        army = self.phase.numbers[entry.target]
+        army_entry = self.entries[army]
+        if not entry.has_decision:
+            if army_entry.kind == MOVE and army_entry.destination == entry.destination:
+                return "fails", f"{self._unit_text(army)} took the land route"
+            return "fails", f"{self._unit_text(army)} did not move to {entry.destination}"
+        if entry.index in self.dislodged_by:
+            return "fails", f"dislodged by {self._unit_text(self.dislodged_by[entry.index])}"
+        if not self.resolver.resolve(entry.index):
+            return "fails", "convoy paradox: the fleet holds"
+        if not self._on_carrying_route(army_entry, entry):
+            return "fails", "convoy disrupted"
+        return "succeeds", "convoyed"
+
+    def _on_carrying_route(self, army: Prepared, fleet: Prepared) -> bool:
+        """Whether kept convoys join the army's coast to this fleet and this fleet to the destination."""
+        kept = {self.entries[c].province for c in army.convoyers if self.resolver.resolve(c)}
+        neighbours = self.phase.sea_neighbours
+        if fleet.province not in kept:
+            return False
+
+        def reachable_from(start: str) -> set[str]:
+            found = {f for f in kept if start in neighbours[f]}
+            frontier = list(found)
+            while frontier:
+                current = frontier.pop()
+                for f in kept:
+                    if f not in found and f in neighbours[current]:
+                        found.add(f)
+                        frontier.append(f)
+            return found
+
+        return fleet.province in reachable_from(army.province) and fleet.province in reachable_from(
+            army.destination
+        )
