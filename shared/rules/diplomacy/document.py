@@ -35,6 +35,7 @@ from .civil_disorder import EDITIONS
 from .document_fields import (
     INPUT_FIELDS,
     REPORT_FIELDS,
+    ByPower,
     DocumentError,
     centres_by_power,
     centres_field,
@@ -81,19 +82,12 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
         raise DocumentError(f"victory_centres: expected a positive integer, got {victory_centres!r}")
 
     entries = _read_orders(doc.get("orders", {}), position, game_map)
-    parsed: dict[Power, list[Order]] = {}
-    current, orders = "", []  # the list of the power read last: entries come power by power
+    parsed: ByPower[Order] = ByPower()
     for power, _text, order in entries:
         if type(order) is not _PARSE_ERROR:  # exact type: compiled, one pointer compare (no subclasses)
-            if power is not current:
-                current = power
-                found = parsed.get(power)  # (not setdefault: it builds an empty list each time)
-                if found is None:
-                    found = parsed[power] = []
-                orders = found
-            orders.append(cast(Order, order))
+            parsed.of(power).append(cast(Order, order))
     resolution = adjudicate(
-        position, parsed, edition=edition, civil_disorder=civil_disorder, victory_centres=victory_centres
+        position, parsed.lists, edition=edition, civil_disorder=civil_disorder, victory_centres=victory_centres
     )
     return resolution_document(resolution, entries, canonical_readings(game_map, position.phase.type))
 
@@ -109,9 +103,7 @@ def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Or
     results = resolution.results  # input-ordered first; extras follow
     answered = 0  # (an index, not ``next`` on an iterator: compiled, that is a call of the builtin by name)
     known: dict[str, Order | None] = canonical if canonical is not None else {}
-    orders: dict[Power, list[dict[str, Any]]] = {}
-    current: Power = ""
-    given: list[dict[str, Any]] = []  # the list of the power answered last: entries come power by power
+    orders: ByPower[dict[str, Any]] = ByPower()
     for power, text, order in entries:
         if type(order) is _PARSE_ERROR:
             item = {"order": text, "result": "void", "reason": order.message}
@@ -120,14 +112,8 @@ def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Or
             answered += 1
             written = text if known.get(text) is result.order else str(result.order)
             item = {"order": written, "result": result.result, "reason": result.reason}
-        if power is not current:
-            current = power
-            found = orders.get(power)
-            if found is None:
-                found = orders[power] = []
-            given = found
-        given.append(item)
-    return orders, list(results[answered:])
+        orders.of(power).append(item)
+    return orders.lists, list(results[answered:])
 
 
 def resolution_document(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]],

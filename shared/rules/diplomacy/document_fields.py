@@ -5,10 +5,31 @@ document (document.py) and the Dirigible one (shared/rules/dirigible/document.py
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from .geography import GameMap
 from .position import DislodgedUnit, Power, PowerUnit
+
+_T = TypeVar("_T")
+
+
+class ByPower(Generic[_T]):
+    """Lists keyed by power (``lists``), filled with ``of(power).append(...)``. Documents and
+    positions list things power by power, so the list of the power met last is kept at hand: one
+    dict lookup a power rather than one an item (docs/architecture.md, "Performance")."""
+
+    def __init__(self) -> None:
+        self.lists: dict[Power, list[_T]] = {}
+        self._power: Power = ""
+        self._list: list[_T] = []
+
+    def of(self, power: Power) -> list[_T]:
+        if power is not self._power:
+            found = self.lists.get(power)  # (not setdefault: it builds an empty list each time)
+            if found is None:
+                found = self.lists[power] = []
+            self._power, self._list = power, found
+        return self._list
 
 
 class DocumentError(ValueError):
@@ -107,18 +128,10 @@ def checked_list(raw: Any, field: str) -> list[Any]:
 
 
 def units_by_power(units: Iterable[PowerUnit]) -> dict[Power, list[str]]:
-    grouped: dict[Power, list[str]] = {}
-    current: Power = ""
-    owned: list[str] = []  # the list of the power met last: positions list units power by power, mostly
+    grouped: ByPower[str] = ByPower()
     for pu in units:
-        if pu.power is not current:
-            current = pu.power
-            found = grouped.get(current)
-            if found is None:
-                found = grouped[current] = []
-            owned = found
-        owned.append(pu.unit.text)
-    return _sorted_by_power(grouped)
+        grouped.of(pu.power).append(pu.unit.text)
+    return _sorted_by_power(grouped.lists)
 
 
 def centres_by_power(centres: Mapping[str, Power]) -> dict[Power, list[str]]:
@@ -127,18 +140,10 @@ def centres_by_power(centres: Mapping[str, Power]) -> dict[Power, list[str]]:
 
 
 def _owned_by_power(centres: dict[str, Power]) -> dict[Power, list[str]]:
-    grouped: dict[Power, list[str]] = {}
-    current: Power = ""
-    owned: list[str] = []  # the list of the power met last (as units_by_power)
+    grouped: ByPower[str] = ByPower()
     for province, power in centres.items():
-        if power is not current:
-            current = power
-            found = grouped.get(current)
-            if found is None:
-                found = grouped[current] = []
-            owned = found
-        owned.append(province)
-    return grouped
+        grouped.of(power).append(province)
+    return grouped.lists
 
 
 def _sorted_by_power(grouped: dict[Power, list[str]]) -> dict[Power, list[str]]:
