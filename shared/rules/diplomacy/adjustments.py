@@ -14,7 +14,7 @@ The rules (DATC 6.I, 6.J, issues 4.C.3-4.C.4 and 4.D.4-4.D.8):
 """
 from __future__ import annotations
 
-from collections.abc import Container, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .civil_disorder import forced_removals
@@ -33,16 +33,7 @@ class AdjustmentOutcome:
 def centre_counts(centres: Mapping[str, Power]) -> dict[Power, int]:
     """How many centres each owner holds."""
     counts: dict[Power, int] = {}
-    current: Power = ""
-    run = 0  # centres in a row of the same owner (positions list them power by power): counted at once
-    for owner in centres.values():
-        if owner is not current:
-            if run:
-                counts[current] = counts.get(current, 0) + run
-            current, run = owner, 0
-        run += 1
-    if run:
-        counts[current] = counts.get(current, 0) + run
+    _count_by_runs(counts, centres.values(), 1)
     return counts
 
 
@@ -52,17 +43,23 @@ def adjustment_counts(
     """Owned centres minus units, per power that has either; positive means builds.
     ``owned``: ``centre_counts(centres)`` when the caller has it already."""
     counts = centre_counts(centres) if owned is None else dict(owned)
+    _count_by_runs(counts, [pu.power for pu in units.values()], -1)
+    return counts
+
+
+def _count_by_runs(counts: dict[Power, int], powers: Iterable[Power], step: int) -> None:
+    """Add ``step`` to each power's count once for each time it is listed. Positions list centres
+    and units power by power, so a run of one power is added at once: one dict lookup a run."""
     current: Power = ""
-    run = 0  # units in a row of the same power, as centre_counts
-    for pu in units.values():
-        if pu.power is not current:
+    run = 0
+    for power in powers:
+        if power is not current:
             if run:
-                counts[current] = counts.get(current, 0) - run
-            current, run = pu.power, 0
+                counts[current] = counts.get(current, 0) + step * run
+            current, run = power, 0
         run += 1
     if run:
-        counts[current] = counts.get(current, 0) - run
-    return counts
+        counts[current] = counts.get(current, 0) + step * run
 
 
 def build_sites(power: Power, units: Mapping[str, PowerUnit], centres: Mapping[str, Power],

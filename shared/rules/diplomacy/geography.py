@@ -139,8 +139,7 @@ class GameMap:
         return self._fleet_locations.get(province_of(province), ())
 
     def is_split(self, province: str) -> bool:
-        p = self.provinces.get(province_of(province))
-        return bool(p and p.coasts)
+        return province_of(province) in self.split_provinces
 
     def is_sea(self, province: str) -> bool:
         p = self.provinces.get(province_of(province))

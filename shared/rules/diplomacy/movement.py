@@ -33,7 +33,9 @@ _NOTHING: Final[frozenset[str]] = frozenset()
 # is a method call by name). Never written to.
 _NO_STEPS: Final[dict[str, tuple[str, str]]] = {}
 _NO_INTO: Final[dict[str, tuple[str, ...]]] = {}
-_NOT_FOUND: Final = Prepared(-1, "", "")  # ``ordered`` for an order whose unit was not found
+# The entry for no unit (index -1), never written to: the board's empty slots, and ``ordered`` for
+# an order whose unit was not found.
+_NO_ENTRY: Final = Prepared(-1, "", "")
 _ARMY: Final = UnitType.ARMY
 _FLEET: Final = UnitType.FLEET
 
@@ -57,8 +59,8 @@ class _Phase:
     """The state of one adjudication; every helper reads the board, none changes it.
 
     ``entries`` has a slot per province of the map, numbered in the order of their names
-    (``MovementTables.numbers``): a ``Prepared`` for each unit on the board, ``empty`` (index -1,
-    never written to) where no unit stands; ``present`` the units' entries in that order, so that
+    (``MovementTables.numbers``): a ``Prepared`` for each unit on the board, ``_NO_ENTRY`` where
+    no unit stands; ``present`` the units' entries in that order, so that
     nothing depends on the order the orders came in. (A numbered board needs neither a sort nor a
     province -> entry dict built per phase.) ``given`` holds the orders as given (``powers``
     beside it: two lists, not a tuple per order), with ``void``
@@ -80,8 +82,7 @@ class _Phase:
         self.board: dict[str, PowerUnit] = units if isinstance(units, dict) else dict(units)
         board = self.board
         self.numbers = numbers = tables.numbers
-        self.empty = empty = Prepared(-1, "", "")
-        self.entries: list[Prepared] = [empty] * len(numbers)
+        self.entries: list[Prepared] = [_NO_ENTRY] * len(numbers)
         entries = self.entries
         unknown: list[str] = []
         sea, fleet_reach = tables.sea, tables.fleet_reach
@@ -100,7 +101,7 @@ class _Phase:
             for province in sorted(unknown):
                 numbers[province] = len(entries)
                 entries.append(Prepared(len(entries), board[province].power, province, "", board[province].unit))
-        self.present = [entry for entry in entries if entry is not empty]
+        self.present = [entry for entry in entries if entry is not _NO_ENTRY]
         self.sea_fleets = frozenset(self.sea_neighbours)
         self.fleet_bits = -1  # the seas with a fleet, as bits (MovementTables.sea_bits): worked out when first asked
         self.powers: list[Power] = []
@@ -126,7 +127,7 @@ class _Phase:
     def occupant(self, province: str) -> int:
         """The entry index of the unit standing in ``province`` before the moves, or -1."""
         number = self.numbers.get(province, -1)
-        return number if number >= 0 and self.entries[number] is not self.empty else -1
+        return number if number >= 0 and self.entries[number] is not _NO_ENTRY else -1
 
     def _resolve(self, moves: list[Prepared]) -> Resolver:
         """A resolver with every decision made."""
@@ -145,14 +146,14 @@ class _Phase:
         powers = self.powers
         for index, order in enumerate(self.given):
             power = powers[index]
-            entry = _NOT_FOUND
+            entry = _NO_ENTRY
             if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
                 reason = "void: not a movement-phase order"
             else:
                 province = order.unit.province
                 number = numbers.get(province, -1)
-                standing = entries[number] if number >= 0 else self.empty
-                if standing is self.empty:
+                standing = entries[number] if number >= 0 else _NO_ENTRY
+                if standing is _NO_ENTRY:
                     reason = f"void: no unit at {province}"
                 elif standing.power != power:
                     reason = f"void: {standing.unit} is not your unit"

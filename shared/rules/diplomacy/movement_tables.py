@@ -42,7 +42,7 @@ class MovementTables:
             self.fleet_into[loc] = {p: tuple(locs) for p, locs in into.items()}
         self.sea = frozenset(p for p in game_map.provinces if game_map.is_sea(p))
         self.coastal = frozenset(p for p in game_map.provinces if game_map.is_coastal(p))
-        self.split = frozenset(p for p in game_map.provinces if game_map.is_split(p))
+        self.split = game_map.split_provinces
         self.army_steps, self.fleet_steps = self._steps()
         # Convoy chains as bit sets: a bit per sea province (in name order); for each sea, the seas
         # a fleet there borders; for each province, the seas whose fleets border it.

@@ -89,7 +89,7 @@ def _normalise(order: Order, position: Position, game_map: GameMap) -> Order:
         return order if same and _same(supported, order.supported) else SupportHold(unit, supported)
     if isinstance(order, SupportMove):
         supported = _standing_unit(order.supported, position)
-        destination = order.destination if supported.type is UnitType.FLEET else province_of(order.destination)
+        destination = _support_destination(supported, order.destination)
         if same and _same(supported, order.supported) and destination == order.destination:
             return order
         return SupportMove(unit, supported, destination)
@@ -111,19 +111,15 @@ def _unchanged(order: Order, position: Position, game_map: GameMap) -> bool:
     if not isinstance(units, dict):
         return False
     if type(order) is Move:
-        if not _stands(order.unit, units):
-            return False
-        if order.unit.type is UnitType.ARMY:
-            return "/" not in order.destination
-        return order.destination not in game_map.split_provinces
+        return _stands(order.unit, units) and (_destination(order.unit, order.destination, game_map)
+                                               == order.destination)
     if type(order) is Hold:
         return _stands(order.unit, units)
     if type(order) is SupportHold:
         return _stands(order.unit, units) and _stands(order.supported, units)
     if type(order) is SupportMove:
-        if not (_stands(order.unit, units) and _stands(order.supported, units)):
-            return False
-        return order.supported.type is UnitType.FLEET or "/" not in order.destination
+        return (_stands(order.unit, units) and _stands(order.supported, units)
+                and _support_destination(order.supported, order.destination) == order.destination)
     return False
 
 
@@ -152,6 +148,11 @@ def _dislodged_unit(named: Unit, position: Position) -> Unit:
         if dislodged.unit.province == named.province:
             return dislodged.unit
     return named
+
+
+def _support_destination(supported: Unit, destination: str) -> str:
+    """A support's destination keeps the coast written for a supported fleet, not for an army."""
+    return destination if supported.type is UnitType.FLEET else province_of(destination)
 
 
 def _destination(unit: Unit, destination: str, game_map: GameMap) -> str:

@@ -72,7 +72,6 @@ class Resolver:
     ) -> None:
         # a slot per province (numbers: province -> slot), empty ones with index -1; movement.py says why
         self.entries = entries
-        self.numbers = numbers
         self.sea_neighbours = sea_neighbours
         count = len(entries)
         self.state = [_UNRESOLVED] * count
