@@ -20,13 +20,16 @@ import secrets
 import threading
 import time
 from collections import Counter
+from datetime import timedelta
 from pathlib import Path
 
 import httpx
 import pytest
 
+from services.notifications.delivery import lease_for
 from services.notifications.outbox import PROJECTION
 from shared.events import from_recorded
+from shared.settings import Settings
 from shared.store import Notification, open_store, utc_now
 from tests.deploy.test_compose_topology import COMPOSE, NGINX, NOT_RUN, Topology, wait_for
 from tests.utils.oauth_provider import serve_in_thread
@@ -153,9 +156,13 @@ def test_sigterm_in_the_middle_of_a_load_loses_and_doubles_nothing(fresh_databas
 
 
 async def owed(url: str) -> list[Notification] | None:
-    """The outbox's rows due by now and not delivered yet (a reminder of a deadline a day away
-    is not due); None while the projection has not planned the whole log yet (a notifier told
-    to stop leaves the rest of the log to the next one)."""
+    """The outbox's rows due by the end of a worker's lease and not delivered yet; None while
+    the projection has not planned the whole log yet (a notifier told to stop leaves the rest
+    of the log to the next one).
+
+    A row a worker has claimed is leased to it: its next attempt moves to the lease's end
+    (``lease_for``, seconds ahead), but it is still owed, and a worker stopped before it got
+    to the row gives it back undelivered. A reminder of a deadline a day away is not owed."""
     store = await open_store(url)
     try:
         if await store.projection_position(PROJECTION) < await store.head():
@@ -163,7 +170,8 @@ async def owed(url: str) -> list[Notification] | None:
         rows = await store.notifications()
     finally:
         await store.close()
-    return [row for row in rows if row.status in ("pending", "dead") and row.next_attempt_at <= utc_now()]
+    horizon = utc_now() + lease_for(Settings()) + timedelta(minutes=1)
+    return [row for row in rows if row.status in ("pending", "dead") and row.next_attempt_at <= horizon]
 
 
 async def stored(url: str) -> tuple[Counter[tuple[str, str, str]], dict[str, list[str]], dict[str, int]]:
