@@ -145,7 +145,7 @@ def _in_input_order(
 def _season_end(
     position: Position,
     results: Sequence[OrderResult],
-    units: Mapping[str, PowerUnit],
+    after: Mapping[str, PowerUnit],
     game_map: GameMap,
     threshold: int,
     teams: Sequence[frozenset[Power]],
@@ -153,10 +153,12 @@ def _season_end(
 ) -> Resolution:
     """After the movement (and retreats, if any) of a season: on to the next phase.
 
-    ``disbanded`` are units dislodged by the movement that had nowhere to retreat: reported
-    in the resolution, gone from the new position."""
+    ``after``: the units after the season, a dict the phase's outcome built for it and nothing
+    else writes (the movement's and the retreats' outcomes are immutable values): the new
+    position shares it. ``disbanded`` are units dislodged by the movement that had nowhere to
+    retreat: reported in the resolution, gone from the new position."""
     phase = position.phase
-    units = dict(units)
+    units: dict[str, PowerUnit] = after if type(after) is dict else dict(after)
     if phase.season is Season.SPRING:
         next_phase = Phase(phase.year, Season.FALL, PhaseType.MOVEMENT)
         return Resolution(
@@ -188,11 +190,20 @@ def _season_end(
 
 
 def update_centres(centres: Mapping[str, Power], units: Mapping[str, PowerUnit], game_map: GameMap) -> dict[str, Power]:
-    """Every supply centre with a unit on it belongs to that unit's power; others keep their owner."""
-    updated = dict(centres)
-    for province, pu in units.items():
-        if province in game_map.supply_centres:
-            updated[province] = pu.power
+    """Every supply centre with a unit on it belongs to that unit's power; others keep their owner.
+
+    When no centre changes hands, a ``centres`` dict comes back itself, not a copy (positions
+    never write their dicts; the contract then writes the centres back as it read them:
+    docs/architecture.md, "The rules engine, round six")."""
+    owners: dict[str, Power] = centres if type(centres) is dict else dict(centres)
+    supply_centres = game_map.supply_centres
+    changed = [(province, pu.power) for province, pu in units.items()
+               if province in supply_centres and owners.get(province) != pu.power]
+    if not changed:
+        return owners
+    updated = dict(owners)
+    for province, power in changed:
+        updated[province] = power
     return updated
 
 

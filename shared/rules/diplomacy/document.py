@@ -70,7 +70,7 @@ _UNIT_TEXT: Final = re.compile(r"^\s*([AF])\s+([A-Z]{3})(?:\s*(?:/|\(|\s)\s*([A-
 def adjudicate_document(doc: Any) -> dict[str, Any]:
     """Adjudicate one phase given as a contract document; returns the output document. (Each
     variant has its own document reader; ``shared.rules.variants`` picks it by ``"variant"``.)"""
-    position = position_from_document(doc)
+    position, centres_read = _read_position(doc)
     check_fields(doc, _DOCUMENT_FIELDS)
     game_map = load_map(position.variant)
     edition = doc.get("edition", "2000")
@@ -89,20 +89,21 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
     resolution = adjudicate(
         position, parsed.lists, edition=edition, civil_disorder=civil_disorder, victory_centres=victory_centres
     )
-    return resolution_document(resolution, entries, canonical_readings(game_map, position.phase.type))
+    centres = None
+    if centres_read is not None and resolution.position.centres is position.centres:  # no centre changed hands
+        centres = {power: sorted(centres_read[power]) for power in sorted(centres_read) if centres_read[power]}
+    return resolution_document(resolution, entries, printed=True, centres=centres)
 
 
 def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]],
-                      canonical: dict[str, Order | None] | None = None,
-                      ) -> tuple[dict[Power, list[dict[str, Any]]], list[OrderResult]]:
+                      printed: bool = False) -> tuple[dict[Power, list[dict[str, Any]]], list[OrderResult]]:
     """One result per input entry, in input order (text the parser could not read is void with
     the parser's message), and the results the rules added beyond them (forced removals).
 
-    ``canonical``: the parser's remembered canonical readings (``canonical_readings``); an order
-    read from one of those texts is printed as that text, which is its ``str``, without printing."""
+    ``printed``: each order's text in ``entries`` is already its canonical text (what
+    ``_read_orders`` gives), so it is written as it stands instead of printed again."""
     results = resolution.results  # input-ordered first; extras follow
     answered = 0  # (an index, not ``next`` on an iterator: compiled, that is a call of the builtin by name)
-    known: dict[str, Order | None] = canonical if canonical is not None else {}
     orders: ByPower[dict[str, Any]] = ByPower()
     for power, text, order in entries:
         if type(order) is _PARSE_ERROR:
@@ -110,23 +111,24 @@ def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Or
         else:
             result = results[answered]
             answered += 1
-            written = text if known.get(text) is result.order else str(result.order)
-            item = {"order": written, "result": result.result, "reason": result.reason}
+            item = {"order": text if printed else str(result.order), "result": result.result,
+                    "reason": result.reason}
         orders.of(power).append(item)
     return orders.lists, list(results[answered:])
 
 
 def resolution_document(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]],
-                        canonical: dict[str, Order | None] | None = None) -> dict[str, Any]:
-    """The output document: one result per input entry, in input order, then the new position."""
-    orders, _ = results_per_entry(resolution, entries, canonical)
+                        printed: bool = False, centres: dict[Power, list[str]] | None = None) -> dict[str, Any]:
+    """The output document: one result per input entry, in input order, then the new position
+    (``centres``: the new position's centres already grouped as the output writes them)."""
+    orders, _ = results_per_entry(resolution, entries, printed)
     position = resolution.position
     return {
         "phase": str(resolution.phase),
         "orders": orders,
         "units": units_by_power(position.units.values()),
         "dislodged": dislodged_by_power(resolution.dislodged),
-        "centers": centres_by_power(position.centres),
+        "centers": centres if centres is not None else centres_by_power(position.centres),
         "next_phase": str(resolution.next_phase),
     }
 
@@ -147,6 +149,13 @@ def position_to_document(position: Position) -> dict[str, Any]:
 
 def position_from_document(doc: Any) -> Position:
     """Read and check the position part of a contract document."""
+    return _read_position(doc)[0]
+
+
+def _read_position(doc: Any) -> tuple[Position, dict[Power, list[str]] | None]:
+    """The position of a contract document, and its centres by power as the document lists
+    them when it writes them in the map's spelling (else None): unchanged centres are then
+    written back from that grouping, sorted, instead of grouped again."""
     if type(doc) is not dict and not isinstance(doc, Mapping):  # a dict first: no ABC check
         raise DocumentError(f"document: expected a JSON object, got {type(doc).__name__}")
     variant = doc.get("variant", "standard")
@@ -180,7 +189,9 @@ def position_from_document(doc: Any) -> Position:
     centres: dict[str, Power] = {}
     spelling = centres_field(doc)
     supply_centres = game_map.supply_centres
-    for power, provinces in power_mapping(doc.get(spelling, {}), spelling, game_map).items():
+    listed = power_mapping(doc.get(spelling, {}), spelling, game_map)
+    as_written = True  # every centre in the map's spelling
+    for power, provinces in listed.items():
         for index, province in enumerate(provinces if type(provinces) is list
                                           else checked_list(provinces, f"{spelling}.{power}")):
             if type(province) is not str or province not in supply_centres:  # else written as is
@@ -188,6 +199,7 @@ def position_from_document(doc: Any) -> Position:
                 if not isinstance(province, str) or province.strip().upper() not in supply_centres:
                     raise DocumentError(f"{field}: {province!r} is not a supply centre")
                 province = province.strip().upper()
+                as_written = False
             taken = len(centres)
             owner = centres.setdefault(province, power)  # one lookup: the usual case is a centre not yet listed
             if len(centres) == taken:
@@ -196,7 +208,8 @@ def position_from_document(doc: Any) -> Position:
     dislodged = _read_dislodged(doc.get("dislodged", {}), units, game_map, phase)
     if dislodged and phase.type is not PhaseType.RETREATS:
         raise DocumentError(f"dislodged: units are dislodged only in a retreat phase, not in {phase}")
-    return Position(phase, units, centres, dislodged, variant)
+    grouped = cast("dict[Power, list[str]]", listed) if as_written else None
+    return Position(phase, units, centres, dislodged, variant), grouped
 
 
 def read_unit(text: Any, game_map: GameMap, field: str) -> Unit:
@@ -277,6 +290,9 @@ def _disbanded_report(item: Mapping[str, Any], air: bool, phase: Phase) -> bool:
 
 
 def _read_orders(raw: Any, position: Position, game_map: GameMap) -> list[tuple[Power, str, Order | ParseError]]:
+    """Each order as (power, its text, what it reads as); an order's text is its canonical text
+    (``str`` of the order, read back unchanged when it was written so: ``canonical_readings``),
+    a parse error's the text as given."""
     entries: list[tuple[Power, str, Order | ParseError]] = []
     phase_type = position.phase.type
     readings = canonical_readings(game_map, phase_type)
@@ -290,5 +306,7 @@ def _read_orders(raw: Any, position: Position, game_map: GameMap) -> list[tuple[
                 text, game_map=game_map, phase_type=phase_type, power=power)
             if type(order) is not _PARSE_ERROR:
                 order = normalise_order(cast(Order, order), position, game_map)
+                if order is not canonical:  # read another way, or filled in by normalise
+                    text = str(order)
             entries.append((power, text, order))
     return entries

@@ -126,3 +126,28 @@ def test_normalise_keeps_an_order_already_normal_and_fills_in_one_that_is_not() 
     wrong_type = Move(Unit(UnitType.ARMY, "GAS"), "SPA")
     assert normalise_order(wrong_type, position, MAP) == Move(standing, "SPA/NC")
     assert Phase.parse("S1901M") == position.phase
+
+
+CENTRES_AS_LISTED = {"RUSSIA": ["war", "MOS"], "ENGLAND": ["LVP", "EDI", "LON"], "FRANCE": [], "GERMANY": ["MUN"]}
+
+
+@pytest.mark.parametrize("phase", ["S1901M", "F1901M"])
+def test_centres_listed_out_of_order_come_back_sorted_whether_or_not_they_change_hands(phase: str) -> None:
+    document = {"phase": phase, "centers": dict(CENTRES_AS_LISTED),
+                "units": {"ENGLAND": ["F LON"], "GERMANY": ["A BER"], "RUSSIA": ["A WAR"]},
+                "orders": {"GERMANY": ["A BER - KIE"], "ENGLAND": ["F LON H"], "RUSSIA": ["A WAR H"]}}
+    centres = adjudicate_document(document)["centers"]
+    if phase == "S1901M":  # nobody takes a centre in the spring
+        assert centres == {"ENGLAND": ["EDI", "LON", "LVP"], "GERMANY": ["MUN"], "RUSSIA": ["MOS", "WAR"]}
+    else:  # Germany takes Kiel in the fall
+        assert centres == {"ENGLAND": ["EDI", "LON", "LVP"], "GERMANY": ["KIE", "MUN"], "RUSSIA": ["MOS", "WAR"]}
+    assert list(centres) == sorted(centres)
+    assert document["centers"] == CENTRES_AS_LISTED  # the input is left as it was
+
+
+def test_unchanged_centres_are_fresh_lists_not_the_documents_own() -> None:
+    document = {"phase": "S1901M", "centers": {"FRANCE": ["BRE", "PAR"]}, "units": {"FRANCE": ["A PAR"]},
+                "orders": {"FRANCE": ["A PAR H"]}}
+    output = adjudicate_document(document)
+    output["centers"]["FRANCE"].append("MAR")
+    assert document["centers"] == {"FRANCE": ["BRE", "PAR"]}
