@@ -160,7 +160,7 @@ def _season_end(
     phase = position.phase
     units: dict[str, PowerUnit] = after if type(after) is dict else dict(after)
     if phase.season is Season.SPRING:
-        next_phase = Phase(phase.year, Season.FALL, PhaseType.MOVEMENT)
+        next_phase = _fall_of(phase)
         return Resolution(
             phase=phase,
             results=tuple(results),
@@ -169,14 +169,9 @@ def _season_end(
             next_phase=next_phase,
             must_act=_powers_with_units(units),
         )
-    centres = update_centres(position.centres, units, game_map)
-    owned = centre_counts(centres)  # counted once for both questions
+    next_phase, centres, owned, acting = end_of_year(phase, units, position.centres, game_map)
     winners = victory(centres, threshold, teams, owned)
-    acting = powers_to_adjust(units, centres, game_map, owned)
-    if acting:
-        next_phase = Phase(phase.year, Season.WINTER, PhaseType.ADJUSTMENTS)
-    else:
-        next_phase = Phase(phase.year + 1, Season.SPRING, PhaseType.MOVEMENT)
+    if not acting:
         acting = _powers_with_units(units)
     return Resolution(
         phase=phase,
@@ -187,6 +182,35 @@ def _season_end(
         must_act=acting,
         winners=winners,
     )
+
+
+def _fall_of(phase: Phase) -> Phase:
+    return Phase(phase.year, Season.FALL, PhaseType.MOVEMENT)
+
+
+def end_of_year(phase: Phase, units: dict[str, PowerUnit], centres: Mapping[str, Power], game_map: GameMap,
+                ) -> tuple[Phase, dict[str, Power], dict[Power, int], frozenset[Power]]:
+    """After the fall's movement and retreats: the phase that follows (the winter adjustments,
+    or the next spring when nobody has anything to adjust), the centres as the units now stand,
+    their counts by power (counted once for victory and adjustments) and the powers that adjust."""
+    centres = update_centres(centres, units, game_map)
+    owned = centre_counts(centres)
+    acting = powers_to_adjust(units, centres, game_map, owned)
+    if acting:
+        return Phase(phase.year, Season.WINTER, PhaseType.ADJUSTMENTS), centres, owned, acting
+    return Phase(phase.year + 1, Season.SPRING, PhaseType.MOVEMENT), centres, owned, acting
+
+
+def after_movement(phase: Phase, units: dict[str, PowerUnit], centres: Mapping[str, Power],
+                   dislodged: Sequence[DislodgedUnit], game_map: GameMap) -> tuple[Phase, Mapping[str, Power]]:
+    """The phase after a movement phase and the centres then, as ``_movement`` and
+    ``_season_end`` decide them (for the contract, which prints no more than that)."""
+    if any(d.retreats for d in dislodged):
+        return phase.following(), centres
+    if phase.season is Season.SPRING:
+        return _fall_of(phase), centres
+    next_phase, owned, _, _ = end_of_year(phase, units, centres, game_map)
+    return next_phase, owned
 
 
 def update_centres(centres: Mapping[str, Power], units: Mapping[str, PowerUnit], game_map: GameMap) -> dict[str, Power]:

@@ -30,7 +30,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final, cast
 
-from .adjudicate import adjudicate
+from .adjudicate import adjudicate, after_movement
 from .civil_disorder import EDITIONS
 from .document_fields import (
     INPUT_FIELDS,
@@ -48,6 +48,7 @@ from .document_fields import (
     units_by_power,
 )
 from .geography import GameMap, MapDataError, load_map
+from .movement import settle_movement
 from .movement_tables import movement_tables
 from .normalise import normalise_order
 from .orders import Order, Unit, UnitType, province_of
@@ -86,13 +87,53 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
     for power, _text, order in entries:
         if type(order) is not _PARSE_ERROR:  # exact type: compiled, one pointer compare (no subclasses)
             parsed.of(power).append(cast(Order, order))
+    if position.phase.type is PhaseType.MOVEMENT and not civil_disorder:
+        return _movement_document(position, entries, parsed.lists, game_map, centres_read)
     resolution = adjudicate(
         position, parsed.lists, edition=edition, civil_disorder=civil_disorder, victory_centres=victory_centres
     )
-    centres = None
-    if centres_read is not None and resolution.position.centres is position.centres:  # no centre changed hands
-        centres = {power: sorted(centres_read[power]) for power in sorted(centres_read) if centres_read[power]}
-    return resolution_document(resolution, entries, printed=True, centres=centres)
+    return resolution_document(resolution, entries, printed=True,
+                               centres=_centres_as_read(resolution.position.centres, position, centres_read))
+
+
+def _movement_document(position: Position, entries: list[tuple[Power, str, Order | ParseError]],
+                       orders: dict[Power, list[Order]], game_map: GameMap,
+                       centres_read: dict[Power, list[str]] | None) -> dict[str, Any]:
+    """The output of a movement phase (no power in civil disorder), written straight from its
+    outcome: the document ``resolution_document`` writes of ``adjudicate``'s resolution, without
+    the results, positions and resolution built only to be read once here (docs/architecture.md,
+    "The rules engine, round six"; tests/rules/diplomacy/test_lean_paths.py compares the two)."""
+    outcome = settle_movement(position, orders, game_map)
+    units, dislodged, _ = outcome.board_after()
+    next_phase, centres = after_movement(position.phase, units, position.centres, dislodged, game_map)
+    written: ByPower[dict[str, Any]] = ByPower()
+    answered = 0
+    for power, text, order in entries:
+        if type(order) is _PARSE_ERROR:
+            item = {"order": text, "result": "void", "reason": order.message}
+        else:
+            result, reason = outcome.answer(answered)
+            answered += 1
+            item = {"order": text, "result": result, "reason": reason}
+        written.of(power).append(item)
+    as_read = _centres_as_read(centres, position, centres_read)
+    return {
+        "phase": str(position.phase),
+        "orders": written.lists,
+        "units": units_by_power(units.values()),
+        "dislodged": dislodged_by_power(dislodged),
+        "centers": as_read if as_read is not None else centres_by_power(centres),
+        "next_phase": str(next_phase),
+    }
+
+
+def _centres_as_read(centres: Mapping[str, Power], before: Position,
+                     centres_read: dict[Power, list[str]] | None) -> dict[Power, list[str]] | None:
+    """The centres as an output writes them, from the document's own grouping (``_read_position``)
+    when no centre changed hands (``centres`` is still the position's own dict); else None."""
+    if centres_read is None or centres is not before.centres:
+        return None
+    return {power: sorted(centres_read[power]) for power in sorted(centres_read) if centres_read[power]}
 
 
 def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]],

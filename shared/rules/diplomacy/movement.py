@@ -55,6 +55,11 @@ def resolve_movement(
     return _Phase(position, orders, game_map, air_supports).run()
 
 
+def settle_movement(position: Position, orders: Mapping[Power, Sequence[Order]], game_map: GameMap) -> Outcome:
+    """``resolve_movement`` without air supports, the outcome not yet read (``Outcome``)."""
+    return _Phase(position, orders, game_map).settle()
+
+
 class _Phase:
     """The state of one adjudication; every helper reads the board, none changes it.
 
@@ -123,6 +128,15 @@ class _Phase:
         if not air_given:
             return outcome
         return MovementOutcome(outcome.results, outcome.units, outcome.dislodged, outcome.standoffs, air_given)
+
+    def settle(self) -> Outcome:
+        """The phase resolved (no air supports), its outcome left to be read as the caller needs:
+        the contract writes its document from it without building the results and positions
+        it does not print (document.py)."""
+        self._read_orders()
+        moves = self._match_orders()
+        return Outcome(self, self._resolve(moves), moves)
+
 
     def occupant(self, province: str) -> int:
         """The entry index of the unit standing in ``province`` before the moves, or -1."""

@@ -57,6 +57,12 @@ class Outcome:
         return self.entries[index].kind == MOVE and self.resolution[index]
 
     def build(self) -> MovementOutcome:
+        units, dislodged, standoffs = self.board_after()
+        return MovementOutcome(self._results(), units, dislodged, frozenset(standoffs))
+
+    def board_after(self) -> tuple[dict[str, PowerUnit], tuple[DislodgedUnit, ...], set[str]]:
+        """The units after the moves (province -> unit, dislodged ones removed), the dislodged
+        units with their retreats (by province, then power) and the standoffs."""
         phase = self.phase
         entries = self.entries
         movers = self.movers
@@ -77,7 +83,7 @@ class Outcome:
                 key=lambda d: (d.unit.province, d.power),
             )
         ) if self.dislodged_by else ()
-        return MovementOutcome(self._results(), units, dislodged, frozenset(standoffs))
+        return units, dislodged, standoffs
 
     def _standoffs(self, units: dict[str, PowerUnit]) -> set[str]:
         """Empty provinces that a move with some prevent strength tried to enter (DATC 6.H.6, 6.H.9)."""
@@ -109,38 +115,36 @@ class Outcome:
 
     def _results(self) -> tuple[OrderResult, ...]:
         """One result per given order, in input order. The same legal order given twice
-        shares the result of the entry it became. The common answers are read here at once,
-        the others worked out by the ``_..._result`` helpers."""
+        shares the result of the entry it became."""
         phase = self.phase
-        resolution, dislodged_by = self.resolution, self.dislodged_by
+        given, powers = phase.given, phase.powers
         results = []
-        result: ResultKind
-        given, powers, void, ordered = phase.given, phase.powers, phase.void, phase.ordered
         for index in range(len(given)):  # (by index: compiled, ``zip`` iterates generically)
-            power, order = powers[index], given[index]
-            reason, entry = void[index], ordered[index]
-            if reason:
-                result = "void"
-            else:  # a legal order: ``entry`` is its unit's
-                kind = entry.kind
-                if kind == MOVE:
-                    if resolution[entry.index]:
-                        result, reason = "succeeds", f"moved to {entry.destination}"
-                    else:
-                        result, reason = self._move_failure(entry)
-                elif kind == HOLD:
-                    if entry.index in dislodged_by:
-                        result, reason = "fails", f"dislodged by {self._unit_text(dislodged_by[entry.index])}"
-                    else:
-                        result, reason = "succeeds", "held"
-                elif kind == CONVOY:
-                    result, reason = self._convoy_result(entry)
-                elif entry.has_decision and resolution[entry.index]:
-                    result, reason = "succeeds", "support given"
-                else:
-                    result, reason = self._support_result(entry)
-            results.append(OrderResult(power, order, result, reason))
+            result, reason = self.answer(index)
+            results.append(OrderResult(powers[index], given[index], result, reason))
         return tuple(results)
+
+    def answer(self, index: int) -> tuple[ResultKind, str]:
+        """The result and its reason for given order ``index``. The common answers are read
+        here at once, the others worked out by the ``_..._result`` helpers."""
+        reason = self.phase.void[index]
+        if reason:
+            return "void", reason
+        entry = self.phase.ordered[index]  # a legal order: ``entry`` is its unit's
+        kind = entry.kind
+        if kind == MOVE:
+            if self.resolution[entry.index]:
+                return "succeeds", f"moved to {entry.destination}"
+            return self._move_failure(entry)
+        if kind == HOLD:
+            if entry.index in self.dislodged_by:
+                return "fails", f"dislodged by {self._unit_text(self.dislodged_by[entry.index])}"
+            return "succeeds", "held"
+        if kind == CONVOY:
+            return self._convoy_result(entry)
+        if entry.has_decision and self.resolution[entry.index]:
+            return "succeeds", "support given"
+        return self._support_result(entry)
 
     def _unit_text(self, index: int) -> str:
         return self.phase.board[self.entries[index].province].unit.text

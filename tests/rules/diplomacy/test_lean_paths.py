@@ -8,15 +8,18 @@ from types import MappingProxyType
 
 import pytest
 
-from shared.rules.diplomacy import adjudicate_document
+from shared.rules.diplomacy import adjudicate, adjudicate_document, position_from_document, resolution_document
 from shared.rules.diplomacy.adjustments import adjustment_counts, centre_counts
+from shared.rules.diplomacy.document import _read_orders as read_orders
 from shared.rules.diplomacy.document_fields import DocumentError, centres_by_power, power_mapping, units_by_power
 from shared.rules.diplomacy.geography import load_map
 from shared.rules.diplomacy.movement import resolve_movement
 from shared.rules.diplomacy.normalise import normalise_order
 from shared.rules.diplomacy.orders import Move, SupportMove, Unit, UnitType
+from shared.rules.diplomacy.parser import ParseError
 from shared.rules.diplomacy.phase import Phase
 from shared.rules.diplomacy.position import Position, PowerUnit
+from tests.rules.diplomacy.test_compiled import random_documents
 from tests.rules.diplomacy.test_datc_movement import position_of, read_order
 
 MAP = load_map("standard")
@@ -151,3 +154,29 @@ def test_unchanged_centres_are_fresh_lists_not_the_documents_own() -> None:
     output = adjudicate_document(document)
     output["centers"]["FRANCE"].append("MAR")
     assert document["centers"] == {"FRANCE": ["BRE", "PAR"]}
+
+
+def generic_output(document: dict) -> dict:
+    """The document through ``adjudicate`` and ``resolution_document``: the general path the
+    contract's movement phases leave (docs/architecture.md, "The rules engine, round six")."""
+    position = position_from_document(document)
+    entries = read_orders(document.get("orders", {}), position, MAP)
+    parsed: dict[str, list] = {}
+    for power, _text, order in entries:
+        if not isinstance(order, ParseError):
+            parsed.setdefault(power, []).append(order)
+    return resolution_document(adjudicate(position, parsed), entries, printed=True)
+
+
+def test_movement_documents_are_written_as_the_general_path_writes_them() -> None:
+    documents = [d for d in random_documents(1_500)  # (powers in civil disorder take the general path)
+                 if str(d.get("phase", "")).endswith("M") and not d.get("civil_disorder")]
+    compared = 0
+    for document in documents:
+        try:
+            expected = generic_output(document)
+        except ValueError:
+            continue  # a mangled document: refused the same way (test_compiled.py)
+        assert adjudicate_document(document) == expected, document
+        compared += 1
+    assert compared > 400
