@@ -62,6 +62,7 @@ from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, Re
 # is then no narrowing for mypy where it is not: the branches that need the type ``cast`` (a type check).
 _PARSE_ERROR: Final = ParseError
 _DOCUMENT_FIELDS: Final = INPUT_FIELDS | REPORT_FIELDS
+_NO_POWERS: Final[list[Power]] = []  # never written to
 _UNIT_TEXT: Final = re.compile(r"^\s*([AF])\s+([A-Z]{3})(?:\s*(?:/|\(|\s)\s*([A-Z]{2})\s*\)?)?\s*$")
 
 
@@ -72,17 +73,20 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
     """Adjudicate one phase given as a contract document; returns the output document. (Each
     variant has its own document reader; ``shared.rules.variants`` picks it by ``"variant"``.)"""
     position, centres_read = _read_position(doc)
-    check_fields(doc, _DOCUMENT_FIELDS)
+    fields = _fields(doc)
+    check_fields(fields, _DOCUMENT_FIELDS)
     game_map = load_map(position.variant)
-    edition = doc.get("edition", "2000")
+    edition = fields.get("edition", "2000")
     if edition not in EDITIONS:
         raise DocumentError(f"edition: {edition!r} is not one of {', '.join(EDITIONS)}")
-    civil_disorder = frozenset(power_list(doc.get("civil_disorder", []), "civil_disorder", game_map))
-    victory_centres = doc.get("victory_centres")
+    disorder = fields.get("civil_disorder", _NO_POWERS)
+    civil_disorder = (frozenset(power_list(disorder, "civil_disorder", game_map))
+                      if type(disorder) is not list or disorder else frozenset())
+    victory_centres = fields.get("victory_centres")
     if victory_centres is not None and (not isinstance(victory_centres, int) or victory_centres < 1):
         raise DocumentError(f"victory_centres: expected a positive integer, got {victory_centres!r}")
 
-    entries = _read_orders(doc.get("orders", {}), position, game_map)
+    entries = _read_orders(fields.get("orders", {}), position, game_map)
     parsed: ByPower[Order] = ByPower()
     for power, _text, order in entries:
         if type(order) is not _PARSE_ERROR:  # exact type: compiled, one pointer compare (no subclasses)
@@ -133,7 +137,12 @@ def _centres_as_read(centres: Mapping[str, Power], before: Position,
     when no centre changed hands (``centres`` is still the position's own dict); else None."""
     if centres_read is None or centres is not before.centres:
         return None
-    return {power: sorted(centres_read[power]) for power in sorted(centres_read) if centres_read[power]}
+    written = {}
+    for power in sorted(centres_read):
+        provinces = centres_read[power]
+        if provinces:
+            written[power] = sorted(provinces)
+    return written
 
 
 def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]],
@@ -193,12 +202,21 @@ def position_from_document(doc: Any) -> Position:
     return _read_position(doc)[0]
 
 
-def _read_position(doc: Any) -> tuple[Position, dict[Power, list[str]] | None]:
+def _fields(doc: Any) -> dict[str, Any]:
+    """The document as a dict (itself when it is one: compiled, a dict's ``get`` is a C call
+    where an untyped object's is a method looked up by name)."""
+    if type(doc) is dict:
+        return doc
+    if not isinstance(doc, Mapping):
+        raise DocumentError(f"document: expected a JSON object, got {type(doc).__name__}")
+    return dict(doc)
+
+
+def _read_position(given: Any) -> tuple[Position, dict[Power, list[str]] | None]:
     """The position of a contract document, and its centres by power as the document lists
     them when it writes them in the map's spelling (else None): unchanged centres are then
     written back from that grouping, sorted, instead of grouped again."""
-    if type(doc) is not dict and not isinstance(doc, Mapping):  # a dict first: no ABC check
-        raise DocumentError(f"document: expected a JSON object, got {type(doc).__name__}")
+    doc = _fields(given)
     variant = doc.get("variant", "standard")
     try:
         game_map = load_map(variant)

@@ -134,7 +134,7 @@ class Outcome:
         kind = entry.kind
         if kind == MOVE:
             if self.resolution[entry.index]:
-                return "succeeds", f"moved to {entry.destination}"
+                return "succeeds", self.phase.map.moved_to[entry.arrival]  # "moved to {destination}"
             return self._move_failure(entry)
         if kind == HOLD:
             if entry.index in self.dislodged_by:
@@ -167,7 +167,7 @@ class Outcome:
             if own_unit_stays:  # then its attack strength is 0 (DATC 5.B, attack strength)
                 reason = f"cannot dislodge own unit at {entry.destination}"
             else:
-                reason = f"bounced at {entry.destination}"
+                reason = self.phase.map.bounced_at[entry.arrival]  # "bounced at {destination}"
         return "fails", self._with_dislodgement(entry, reason)
 
     def _support_result(self, entry: Prepared) -> tuple[ResultKind, str]:

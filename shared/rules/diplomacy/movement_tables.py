@@ -20,12 +20,16 @@ _FLEET: Final = UnitType.FLEET
 class MovementTables:
     __slots__ = ("provinces", "province_of", "army", "fleet", "fleet_reach", "fleet_into", "sea", "coastal", "split",
                  "units", "power_units", "army_steps", "fleet_steps", "locations", "unit_texts", "power_unit_texts",
-                 "numbers", "power_armies", "power_fleets", "sea_bits", "sea_links", "seas_beside")
+                 "numbers", "power_armies", "power_fleets", "sea_bits", "sea_links", "seas_beside", "moved_to",
+                 "bounced_at")
 
     def __init__(self, game_map: GameMap) -> None:
         self.provinces = frozenset(game_map.provinces)
         # province -> its number, in the order of the names: the movement phase's slots (movement.py)
         self.numbers = {province: number for number, province in enumerate(sorted(game_map.provinces))}
+        # the two commonest reasons of a move's result, by the slot of its destination: written once
+        self.moved_to = [f"moved to {province}" for province in sorted(game_map.provinces)]
+        self.bounced_at = [f"bounced at {province}" for province in sorted(game_map.provinces)]
         self.army = {p: game_map.army_neighbours(p) for p in game_map.provinces}
         locations = [loc for p in game_map.provinces for loc in game_map.fleet_locations(p)]
         self.fleet = {loc: game_map.fleet_neighbours(loc) for loc in locations}

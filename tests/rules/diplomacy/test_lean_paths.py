@@ -180,3 +180,11 @@ def test_movement_documents_are_written_as_the_general_path_writes_them() -> Non
         assert adjudicate_document(document) == expected, document
         compared += 1
     assert compared > 400
+
+
+@pytest.mark.parametrize("given", [None, "", 0, {}, "FRANCE"])
+def test_a_civil_disorder_field_that_is_not_a_list_is_refused_even_when_empty(given: object) -> None:
+    document = {"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "orders": {"FRANCE": ["A PAR H"]},
+                "civil_disorder": given}
+    with pytest.raises(DocumentError, match="civil_disorder: expected a list"):
+        adjudicate_document(document)
