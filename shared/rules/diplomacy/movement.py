@@ -31,7 +31,7 @@ from .resolver import CONVOY, HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Prepared, 
 _NOTHING: Final[frozenset[str]] = frozenset()
 # Empty defaults of the tables' own dict types (compiled, a dict read is a C call; a Mapping's
 # is a method call by name). Never written to.
-_NO_STEPS: Final[dict[str, tuple[str, str]]] = {}
+_NO_STEPS: Final[dict[str, tuple[str, str, int]]] = {}
 _NO_INTO: Final[dict[str, tuple[str, ...]]] = {}
 # The entry for no unit (index -1), never written to: the board's empty slots, and ``ordered`` for
 # an order whose unit was not found.
@@ -94,7 +94,8 @@ class _Phase:
         self.sea_neighbours: dict[str, frozenset[str]] = {}  # fleets at sea: province -> what they border
         for province, here in board.items():
             unit = here.unit
-            number = numbers.get(province, -1)
+            # (a shared unit knows its slot: orders.py, Unit.slot)
+            number = unit.slot if unit.numbered is numbers and unit.province == province else numbers.get(province, -1)
             if number < 0:
                 unknown.append(province)
             else:
@@ -164,8 +165,9 @@ class _Phase:
             if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
                 reason = "void: not a movement-phase order"
             else:
-                province = order.unit.province
-                number = numbers.get(province, -1)
+                unit = order.unit
+                province = unit.province
+                number = unit.slot if unit.numbered is numbers else numbers.get(province, -1)
                 standing = entries[number] if number >= 0 else _NO_ENTRY
                 if standing is _NO_ENTRY:
                     reason = f"void: no unit at {province}"
@@ -223,7 +225,7 @@ class _Phase:
                     else self.map.army_steps.get(unit.location, _NO_STEPS).get(order.destination))
         if step is not None:  # the common case, a step to a neighbour, read off the table
             entry.order = order  # (each field set alone: compiled, a nested unpacking is generic)
-            entry.destination, entry.location = step[0], step[1]
+            entry.destination, entry.location, entry.arrival = step[0], step[1], step[2]
             entry.kind, entry.has_decision = MOVE, True
             return ""
         origin = entry.province

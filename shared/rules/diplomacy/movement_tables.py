@@ -59,6 +59,8 @@ class MovementTables:
         # Units are immutable values: one shared instance per (type, location) saves allocations.
         self.units = {(UnitType.ARMY, p): Unit(UnitType.ARMY, p) for p in self.army}
         self.units.update({(UnitType.FLEET, loc): Unit(UnitType.FLEET, loc) for loc in self.fleet})
+        for unit in self.units.values():  # each shared unit knows its slot (orders.py, Unit.slot)
+            unit.slot, unit.numbered = self.numbers[unit.province], self.numbers
         self.power_units = {
             (power, unit.type, unit.location): PowerUnit(power, unit)
             for power in game_map.powers
@@ -82,21 +84,22 @@ class MovementTables:
                                      if (unit := unit_at.unit).type is UnitType.FLEET}
                              for power, by_text in self.power_unit_texts.items()}
 
-    def _steps(self) -> tuple[dict[str, dict[str, tuple[str, str]]], dict[str, dict[str, tuple[str, str]]]]:
+    def _steps(self) -> tuple[dict[str, dict[str, tuple[str, str, int]]], dict[str, dict[str, tuple[str, str, int]]]]:
         """Every move order that is legal without a convoy, by the moving unit's location and
         the destination as an order may write it (a province, or a location with a coast):
-        the province entered and the location the unit ends at. An army's coast is ignored
+        the province entered, the location the unit ends at and the province's slot (its
+        number, movement.py). An army's coast is ignored
         (DATC 4.B.6); a fleet needs the coast where it could reach both (DATC 4.B.1 to 4.B.3).
         Anything else (unknown names, convoys, void orders) is checked the long way."""
         written = {*self.provinces, *self.fleet}  # every province and every fleet location
-        army_steps: dict[str, dict[str, tuple[str, str]]] = {}
+        army_steps: dict[str, dict[str, tuple[str, str, int]]] = {}
         for origin, neighbours in self.army.items():
             army_steps[origin] = {
-                name: (province_of(name), province_of(name))
+                name: (province_of(name), province_of(name), self.numbers[province_of(name)])
                 for name in written
                 if province_of(name) in neighbours and province_of(name) != origin
             }
-        fleet_steps: dict[str, dict[str, tuple[str, str]]] = {}
+        fleet_steps: dict[str, dict[str, tuple[str, str, int]]] = {}
         for location, into in self.fleet_into.items():
             steps = fleet_steps[location] = {}
             for name in written:
@@ -105,11 +108,11 @@ class MovementTables:
                 if not reachable or target == province_of(location):
                     continue
                 if target not in self.split:
-                    steps[name] = (target, reachable[0])
+                    steps[name] = (target, reachable[0], self.numbers[target])
                 elif name != target and name in reachable:
-                    steps[name] = (target, name)
+                    steps[name] = (target, name, self.numbers[target])
                 elif name == target and len(reachable) == 1:
-                    steps[name] = (target, reachable[0])
+                    steps[name] = (target, reachable[0], self.numbers[target])
         return army_steps, fleet_steps
 
 

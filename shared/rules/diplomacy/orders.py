@@ -43,6 +43,9 @@ def unit_text(unit_type: UnitType, location: str) -> str:
     return str.__str__(unit_type) + " " + location
 
 
+_NOT_NUMBERED: Final[dict[str, int]] = {}  # never written to
+
+
 def province_of(location: str) -> str:
     """The province of a location: ``"STP/NC"`` -> ``"STP"``."""
     slash = location.find("/")
@@ -58,12 +61,19 @@ class Unit:
     # not printed by ``repr``: they follow from the two fields above.
     province: str = field(init=False, repr=False, compare=False)
     text: str = field(init=False, repr=False, compare=False)
+    # The province's slot in the movement phase's numbered board (movement.py) and the numbering
+    # it belongs to: set by a map's movement tables on the shared units they hand out, so that
+    # the phase reads a unit's slot without a dict lookup; -1 and an empty numbering elsewhere.
+    slot: int = field(init=False, repr=False, compare=False)
+    numbered: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __init__(self, type: UnitType, location: str) -> None:
         self.type = type
         self.location = location
         self.province = province_of(location)
         self.text = unit_text(type, location)
+        self.slot = -1
+        self.numbered = _NOT_NUMBERED
 
     def __hash__(self) -> int:
         # Written out (the dataclass would generate the same in Python): units key the tables

@@ -57,7 +57,7 @@ class Prepared:
         self.order: Order | None = None  # the legal order the unit obeys; None: no order, it holds
         self.location = ""  # moves: the location the unit ends in if it moves (a fleet's coast)
         self.occupant = -1  # moves: the entry of the unit standing at the destination, or -1 (set by Resolver)
-        self.arrival = -1  # moves: the slot (number) of the destination province (set by Resolver)
+        self.arrival = -1  # moves: the slot (number) of the destination province (the step's, else set by Resolver)
 
 
 class Resolver:
@@ -83,7 +83,9 @@ class Resolver:
         self.opponents: dict[int, int] = {}  # move -> the move coming the other way (head to head)
         movers_at, opponents = self.movers_at, self.opponents
         for entry in moves:
-            arrival = entry.arrival = numbers[entry.destination]  # a legal move goes to a province of the map
+            arrival = entry.arrival
+            if arrival < 0:  # (a step off the tables knows its slot already: movement.py)
+                arrival = entry.arrival = numbers[entry.destination]  # a legal move goes to a province of the map
             movers = movers_at[arrival]
             if movers is _NO_MOVERS:
                 movers_at[arrival] = [entry.index]
