@@ -86,15 +86,11 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
     if victory_centres is not None and (not isinstance(victory_centres, int) or victory_centres < 1):
         raise DocumentError(f"victory_centres: expected a positive integer, got {victory_centres!r}")
 
-    entries = _read_orders(fields.get("orders", {}), position, game_map)
-    parsed: ByPower[Order] = ByPower()
-    for power, _text, order in entries:
-        if type(order) is not _PARSE_ERROR:  # exact type: compiled, one pointer compare (no subclasses)
-            parsed.of(power).append(cast(Order, order))
+    entries, parsed = _read_orders(fields.get("orders", {}), position, game_map)
     if position.phase.type is PhaseType.MOVEMENT and not civil_disorder:
-        return _movement_document(position, entries, parsed.lists, game_map, centres_read)
+        return _movement_document(position, entries, parsed, game_map, centres_read)
     resolution = adjudicate(
-        position, parsed.lists, edition=edition, civil_disorder=civil_disorder, victory_centres=victory_centres
+        position, parsed, edition=edition, civil_disorder=civil_disorder, victory_centres=victory_centres
     )
     return resolution_document(resolution, entries, printed=True,
                                centres=_centres_as_read(resolution.position.centres, position, centres_read))
@@ -110,20 +106,24 @@ def _movement_document(position: Position, entries: list[tuple[Power, str, Order
     outcome = settle_movement(position, orders, game_map)
     units, dislodged, _ = outcome.board_after()
     next_phase, centres = after_movement(position.phase, units, position.centres, dislodged, game_map)
-    written: ByPower[dict[str, Any]] = ByPower()
+    written: dict[Power, list[dict[str, Any]]] = {}
+    items: list[dict[str, Any]] = []
+    current: Power = ""
     answered = 0
     for power, text, order in entries:
+        if power is not current:  # the entries come power by power, one run a power (_read_orders)
+            current, items = power, []
+            written[power] = items
         if type(order) is _PARSE_ERROR:
-            item = {"order": text, "result": "void", "reason": order.message}
+            items.append({"order": text, "result": "void", "reason": order.message})
         else:
             result, reason = outcome.answer(answered)
             answered += 1
-            item = {"order": text, "result": result, "reason": reason}
-        written.of(power).append(item)
+            items.append({"order": text, "result": result, "reason": reason})
     as_read = _centres_as_read(centres, position, centres_read)
     return {
         "phase": str(position.phase),
-        "orders": written.lists,
+        "orders": written,
         "units": units_by_power(units.values()),
         "dislodged": dislodged_by_power(dislodged),
         "centers": as_read if as_read is not None else centres_by_power(centres),
@@ -348,14 +348,18 @@ def _disbanded_report(item: Mapping[str, Any], air: bool, phase: Phase) -> bool:
     return dirigible or phase.type is not PhaseType.RETREATS
 
 
-def _read_orders(raw: Any, position: Position, game_map: GameMap) -> list[tuple[Power, str, Order | ParseError]]:
-    """Each order as (power, its text, what it reads as); an order's text is its canonical text
-    (``str`` of the order, read back unchanged when it was written so: ``canonical_readings``),
-    a parse error's the text as given."""
+def _read_orders(raw: Any, position: Position, game_map: GameMap,
+                 ) -> tuple[list[tuple[Power, str, Order | ParseError]], dict[Power, list[Order]]]:
+    """Each order as (power, its text, what it reads as), power by power as the document lists
+    them (one run a power); an order's text is its canonical text (``str`` of the order, read back
+    unchanged when it was written so: ``canonical_readings``), a parse error's the text as given.
+    Beside them, each power's orders that could be read (powers with none left out)."""
     entries: list[tuple[Power, str, Order | ParseError]] = []
+    parsed: dict[Power, list[Order]] = {}
     phase_type = position.phase.type
     readings = canonical_readings(game_map, phase_type)
     for power, texts in power_mapping(raw, "orders", game_map).items():
+        orders: list[Order] = []
         for index, text in enumerate(texts if type(texts) is list else checked_list(texts, f"orders.{power}")):
             if not isinstance(text, str):
                 raise DocumentError(f"orders.{power}[{index}]: expected a string, got {text!r}")
@@ -363,9 +367,12 @@ def _read_orders(raw: Any, position: Position, game_map: GameMap) -> list[tuple[
             canonical = read_canonical_cached(text, game_map, phase_type, readings)
             order = canonical if canonical is not None else parse_order(
                 text, game_map=game_map, phase_type=phase_type, power=power)
-            if type(order) is not _PARSE_ERROR:
+            if type(order) is not _PARSE_ERROR:  # exact type: compiled, one pointer compare (no subclasses)
                 order = normalise_order(cast(Order, order), position, game_map)
+                orders.append(order)
                 if order is not canonical:  # read another way, or filled in by normalise
                     text = str(order)
             entries.append((power, text, order))
-    return entries
+        if orders:
+            parsed[power] = orders
+    return entries, parsed

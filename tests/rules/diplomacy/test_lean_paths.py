@@ -160,7 +160,7 @@ def generic_output(document: dict) -> dict:
     """The document through ``adjudicate`` and ``resolution_document``: the general path the
     contract's movement phases leave (docs/architecture.md, "The rules engine, round six")."""
     position = position_from_document(document)
-    entries = read_orders(document.get("orders", {}), position, MAP)
+    entries, _ = read_orders(document.get("orders", {}), position, MAP)
     parsed: dict[str, list] = {}
     for power, _text, order in entries:
         if not isinstance(order, ParseError):
