@@ -40,8 +40,8 @@ from shared.game.submissions import PowerSubmission
 from shared.store import EventStore, RecordedEvent
 
 from .credential import Credential, Lookups, caller_of
-from .cursors import NO_VIEW, Cursor, view_digest
-from .rendering import view_json
+from .cursors import NO_VIEW, Cursor
+from .rendering import RenderedView, view_text
 from .view import Viewer, view_of, viewer_for
 
 log = logging.getLogger("entente.stream")
@@ -103,6 +103,7 @@ class Watcher:
         self.reader: ReaderKey = ()
         self.sent_messages = 0  # messages it has, by its own numbering
         self.sent_view = NO_VIEW
+        self.sent_page: tuple[Viewer, int] | None = None  # the last view frame's viewer and history end
         self.closed: CloseReason | None = None
         self.expired = False  # its timeout has passed
         self.wake = asyncio.Event()
@@ -152,18 +153,6 @@ class Watcher:
         self.push(KEEP_ALIVE)
         if self._timers:
             self._timers[1] = asyncio.get_running_loop().call_later(seconds, self._keep_alive, seconds)
-
-
-@dataclass
-class RenderedView:
-    body: bytes  # the view's JSON, as sent
-    digests: dict[bytes, str] = field(default_factory=dict)
-
-    def digest(self, key: bytes) -> str:
-        found = self.digests.get(key)
-        if found is None:
-            found = self.digests[key] = view_digest(key, self.body)
-        return found
 
 
 @dataclass
@@ -244,8 +233,8 @@ class GameFeed:
         if rendered is None:
             assert self.state is not None
             seen = view_of(self.state, self.submissions, viewer)
-            body = view_json(seen)  # the same text as GET .../view
-            rendered = self._views[viewer] = RenderedView(body)
+            # the same text as GET .../view
+            rendered = self._views[viewer] = RenderedView(view_text(seen), self.state.resolved_count)
             self.hub.stats.views_rendered += 1
         return rendered
 
@@ -313,11 +302,22 @@ class GameFeed:
         digest = view.digest(watcher.key)
         if digest != watcher.sent_view:
             watcher.sent_view = digest
-            event_id = f"{watcher.sent_messages}.{digest}"
-            frame = done.frames.get(("view", event_id, id(view)))
-            if frame is None:
-                frame = done.frames[("view", event_id, id(view))] = sse(event_id, "view", view.body)
-            watcher.push(frame)
+            watcher.push(self._view_frame(watcher, viewer, view, f"{watcher.sent_messages}.{digest}", done))
+
+    @staticmethod
+    def _view_frame(watcher: Watcher, viewer: Viewer, view: RenderedView, event_id: str,
+                    done: DeliveryPass) -> bytes:
+        """The whole view for the first view frame of a connection (or of a new viewer), then
+        the view with only the history entries added since the watcher's last view frame
+        (docs/social.md, "Frames that send only what is new")."""
+        sent, watcher.sent_page = watcher.sent_page, (viewer, view.end)
+        end = sent[1] if sent is not None and sent[0] == viewer else None
+        key = ("view", event_id, (id(view), end))
+        frame = done.frames.get(key)
+        if frame is None:
+            body = view.since(end) if end is not None else None
+            frame = done.frames[key] = sse(event_id, "view", view.body if body is None else body)
+        return frame
 
     def _renumber(self, watcher: Watcher, reader: ReaderKey, done: DeliveryPass) -> None:
         """The watcher now reads as another set of powers (a seat took over a power): it gets

@@ -12,10 +12,12 @@ model's byte for byte (tests/services/visibility/test_rendering.py compares them
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from shared.bounded import BoundedCache
 
+from .cursors import view_digest
 from .schemas import GameView, ResolvedPhaseView
 from .view import ENTRIES_BYTES, ENTRIES_KEPT  # as many texts as view.py remembers entries
 
@@ -29,13 +31,37 @@ _ENTRY_TEXTS: BoundedCache[int, tuple[dict[str, Any], str]] = BoundedCache(
     "history_entry_texts", ENTRIES_KEPT, ENTRIES_BYTES)
 
 
-def view_json(seen: dict[str, Any]) -> bytes:
-    """``GameView.model_validate(seen).model_dump_json()``, as bytes."""
+@dataclass(frozen=True, slots=True)
+class ViewText:
+    """A view's JSON in three parts: the fields before ``history`` (an object without its
+    closing brace), each history entry's text, and the fields after it (without the opening
+    brace). The live stream writes the whole view, or the same with only the entries a
+    watcher does not have yet (docs/social.md, "Frames that send only what is new")."""
+
+    before: str
+    entries: tuple[str, ...]
+    after: str
+
+    def whole(self) -> bytes:
+        return self.with_history("history", len(self.entries))
+
+    def with_history(self, key: str, last: int) -> bytes:
+        """The view with its ``last`` history entries under ``key``."""
+        kept = self.entries[len(self.entries) - last:] if last else ()
+        return f'{self.before},"{key}":[{",".join(kept)}],{self.after}'.encode()
+
+
+def view_text(seen: dict[str, Any]) -> ViewText:
     rest = GameView.model_validate({**seen, "history": []})
     before = rest.model_dump_json(include=_BEFORE)
     after = rest.model_dump_json(include=_AFTER)
-    history = ",".join(_entry_text(entry) for entry in seen.get("history", []))
-    return f'{before[:-1]},"history":[{history}],{after[1:]}'.encode()
+    entries = tuple(_entry_text(entry) for entry in seen.get("history", []))
+    return ViewText(before[:-1], entries, after[1:])
+
+
+def view_json(seen: dict[str, Any]) -> bytes:
+    """``GameView.model_validate(seen).model_dump_json()``, as bytes."""
+    return view_text(seen).whole()
 
 
 def _entry_text(entry: Any) -> str:
@@ -47,3 +73,37 @@ def _entry_text(entry: Any) -> str:
     if isinstance(entry, dict):
         _ENTRY_TEXTS.put(id(entry), (entry, text), 5 * len(text))  # the text and the dict it keeps alive
     return text
+
+
+@dataclass
+class RenderedView:
+    """One viewer's view as the live stream sends it: the whole text, its digests (one per
+    key: cursors.py), and the frames that carry only the history entries added since an
+    earlier frame of the same viewer (docs/social.md, "Frames that send only what is new")."""
+
+    text: ViewText
+    end: int  # the history page ends before this resolved phase (the game's resolved count)
+    body: bytes = b""  # the whole view's JSON, as GET .../view writes it
+    digests: dict[bytes, str] = field(default_factory=dict)
+    _added: dict[int, bytes] = field(default_factory=dict)  # entries added -> the frame's JSON
+
+    def __post_init__(self) -> None:
+        self.body = self.text.whole()
+
+    def digest(self, key: bytes) -> str:
+        found = self.digests.get(key)
+        if found is None:
+            found = self.digests[key] = view_digest(key, self.body)
+        return found
+
+    def since(self, end: int) -> bytes | None:
+        """The view with ``history_added`` (the entries after the resolved phase ``end``) in place
+        of ``history``, for a watcher whose last frame's page ended there; None when that page
+        does not overlap this one (then the whole view goes)."""
+        added = self.end - end
+        if not 0 <= added <= len(self.text.entries):
+            return None
+        found = self._added.get(added)
+        if found is None:
+            found = self._added[added] = self.text.with_history("history_added", added)
+        return found

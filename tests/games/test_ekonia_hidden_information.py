@@ -10,6 +10,7 @@ detail of the turn.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import datetime, timedelta
 from typing import Any
@@ -18,7 +19,8 @@ from services.notifications.planning import Context, plan
 from shared.events import PhaseResolved, from_recorded
 from shared.game.state import fold
 from shared.store import RecordedEvent
-from tests.utils.http import OPERATOR, Host, HostedGame, bearer
+from tests.services.visibility.sse import of_kind
+from tests.utils.http import OPERATOR, Host, HostedGame, bearer, parse_sse, whole_views
 
 from .test_ekonia_game import started_ekonia
 
@@ -156,3 +158,22 @@ async def test_a_player_token_is_refused_for_another_seat(host: Host) -> None:
     response = await host.client.put(f"{game.url}/orders", json={"orders": ["MORALE 1"], "power": "PARESQUE"},
                                      headers=bearer(game.player("VIEREN").token))
     assert response.status_code == 403 and "PARESQUE" in response.text and "gold" not in response.text
+
+
+async def test_each_stream_appended_is_its_own_view_and_no_other(host: Host) -> None:
+    """A state's frames after the first carry only the history entries added to its own view
+    (docs/social.md, "Frames that send only what is new"): appended, they are what GET /view
+    shows that viewer, and the spy's report of its mission reaches its own stream alone."""
+    game = await started_ekonia(host)
+    viewers = ("ARELTON", "VIEREN", None)
+    streams = [asyncio.create_task(host.client.get(
+        f"{game.url}/stream", params={"timeout": 2.5}, headers=game.player(viewer).auth if viewer else {}))
+        for viewer in viewers]
+    await asyncio.sleep(0.3)  # the streams have their start
+    await play(game, TWINS["A"])
+    for viewer, response in zip(viewers, await asyncio.gather(*streams), strict=True):
+        frames = of_kind(parse_sse(response.text), "view")
+        assert "history" in frames[0]["data"] and all("history_added" in f["data"] for f in frames[1:])
+        assert sum(len(f["data"]["history_added"]) for f in frames[1:]) == 2
+        assert whole_views(frames)[-1]["data"] == await game.view(viewer)
+        assert ("INVESTIGATE" in response.text) == (viewer == "ARELTON"), viewer

@@ -1,10 +1,23 @@
 // The live stream through a stream ticket: an EventSource cannot send an Authorization
 // header, so each connection asks for a one-time ticket first (docs/api.md, stream-ticket).
 
+/** The whole view (as GET /view shows it) from a `view` event: the first of a connection has
+the history page (`history`); later ones only the entries added since the one before
+(`history_added`), appended to that page, which starts at `history_before` when earlier phases
+exist (docs/social.md, "Frames that send only what is new"). */
+export function wholeView(data, page) {
+  if (!("history_added" in data)) return data;
+  const {history_added: added, ...view} = data;
+  const joined = [...page, ...added];
+  const first = view.history_before === null ? 0 : joined.findIndex((entry) => entry.phase === view.history_before);
+  return {...view, history: joined.slice(Math.max(0, first))};
+}
+
 /** Follows the game's stream until the returned function is called; resumes where it stopped. */
 export function watch(gameId, token, {onView, onMessage}) {
   let lastId = "0";  // the first connection sends every message, then the view
   let source = null;
+  let page = [];  // the history page of the last view
   let stopped = false;
   let retry = null;
 
@@ -17,7 +30,12 @@ export function watch(gameId, token, {onView, onMessage}) {
       const {ticket} = await answer.json();
       if (stopped) return;
       source = new EventSource(`/games/${gameId}/stream?ticket=${encodeURIComponent(ticket)}&last_event_id=${encodeURIComponent(lastId)}`);
-      source.addEventListener("view", (event) => { lastId = event.lastEventId || lastId; onView(JSON.parse(event.data)); });
+      source.addEventListener("view", (event) => {
+        lastId = event.lastEventId || lastId;
+        const view = wholeView(JSON.parse(event.data), page);
+        page = view.history.slice();
+        onView(view);
+      });
       source.addEventListener("message", (event) => { lastId = event.lastEventId || lastId; onMessage(JSON.parse(event.data)); });
       source.addEventListener("closed", (event) => {
         source.close();

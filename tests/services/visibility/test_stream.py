@@ -7,7 +7,7 @@ import asyncio
 
 import httpx
 
-from tests.utils.http import Table, parse_sse, started_table
+from tests.utils.http import Table, parse_sse, started_table, whole_views
 
 
 def messages_in(event_id: str) -> int:
@@ -38,7 +38,7 @@ async def test_a_live_stream_shows_own_changes_and_readable_messages_only(social
     await table.resolve("S1901M")
     response = await watching
     assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
-    events = parse_sse(response.text)
+    events = whole_views(parse_sse(response.text))
     counts = [messages_in(e["id"]) for e in events]
     assert counts == sorted(counts)
     first = events[0]

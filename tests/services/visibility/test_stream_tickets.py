@@ -5,17 +5,12 @@ stream on another."""
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
-from services.app import create_app
 from shared.clock import ManualClock
 from tests.utils.http import (
     OPERATOR,
@@ -28,7 +23,7 @@ from tests.utils.http import (
     started_table,
 )
 
-from .sse import of_kind, parse_sse
+from .sse import of_kind, parse_sse, read_events, served
 
 
 async def ticket_for(client: httpx.AsyncClient, game_id: str, headers: dict[str, str]) -> dict[str, Any]:
@@ -121,41 +116,6 @@ async def test_a_ticket_from_one_replica_opens_the_stream_on_another(postgres_ur
 
 
 # ----------------------------------------------------------------------------- a browser's way
-
-
-@contextmanager
-def served(database_url: str, provider_url: str) -> Iterator[str]:
-    """The combined app under uvicorn (its lifespan on) on a free port, in a thread."""
-    config = uvicorn.Config(create_app(social_settings(database_url, provider_url)), host="127.0.0.1", port=0,
-                            log_level="warning", lifespan="on")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
-    thread.start()
-    try:
-        while not server.started:
-            if not thread.is_alive():
-                raise RuntimeError("uvicorn did not start")
-            threading.Event().wait(0.01)
-        port = server.servers[0].sockets[0].getsockname()[1]
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-
-
-async def read_events(lines: Any, wanted: int) -> list[dict[str, Any]]:
-    """Read SSE lines as an EventSource does until ``wanted`` events have come."""
-    block: list[str] = []
-    events: list[dict[str, Any]] = []
-    async for line in lines:
-        if line:
-            block.append(line)
-            continue
-        events += parse_sse("\n".join(block) + "\n\n")
-        block = []
-        if len(events) >= wanted:
-            break
-    return events
 
 
 @pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])

@@ -1,0 +1,99 @@
+"""What a watcher is sent of the history (docs/social.md, "Frames that send only what is new"):
+the first view of a connection has the whole history page; later ones only the resolved
+phases added since, and a client that appends them has exactly what GET /view shows, as the
+page slides past 20 phases, for each viewer its own history; a new connection (late or
+resumed) starts with the whole page again. On a real uvicorn, both back ends."""
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.utils.http import Table, started_table
+
+from .sse import read_events, served, whole_views
+
+RESOLUTIONS = 23  # past the 20 phases of a page, so that it slides and history_before is set
+BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+
+
+class Reader:
+    """One connection read as a client reads it: events in order, views made whole."""
+
+    def __init__(self, response: httpx.Response) -> None:
+        self.lines = response.aiter_lines()
+        self.events: list[dict[str, Any]] = []
+
+    async def next_view(self) -> dict[str, Any]:
+        """The next view event, made whole by appending to the page of the ones before."""
+        while True:
+            [event] = await asyncio.wait_for(read_events(self.lines, 1), 10)
+            self.events.append(event)
+            if event["event"] == "view":
+                return whole_views(self.events)[-1]["data"]
+
+
+def stream_url(base: str, table: Table, **params: Any) -> tuple[str, dict[str, Any]]:
+    return f"{base}/games/{table.game_id}/stream", {"timeout": 60, **params}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_appending_the_frames_gives_what_get_view_shows(backend: str, request: pytest.FixtureRequest,
+                                                              provider_url: str) -> None:
+    database_url = request.getfixturevalue("sqlite_url" if backend == "sqlite" else "postgres_url")
+    with served(database_url, provider_url) as base:
+        async with httpx.AsyncClient(base_url=base, timeout=20) as api, httpx.AsyncClient(timeout=20) as browser:
+            table = await started_table(api)
+            url, params = stream_url(base, table)
+            async with (browser.stream("GET", url, params=params, headers=table.player("FRANCE")) as france,
+                        browser.stream("GET", url, params=params) as public):
+                readers = {"FRANCE": Reader(france), None: Reader(public)}
+                for power, reader in readers.items():
+                    first = await reader.next_view()
+                    assert "history" in reader.events[0]["data"] and first == await table.view(power)
+                phase = "S1901M"
+                for number in range(RESOLUTIONS):
+                    if number % 5 == 0:  # a view change without a resolution: nothing added
+                        await table.order_ok("FRANCE", ["A PAR H"])
+                        for power, reader in readers.items():
+                            assert await reader.next_view() == await table.view(power)
+                            assert reader.events[-1]["data"]["history_added"] == []
+                    phase = (await table.resolve(phase))["next_phase"]
+                    for power, reader in readers.items():
+                        assert await reader.next_view() == await table.view(power)
+                        frame = reader.events[-1]["data"]
+                        assert "history" not in frame and len(frame["history_added"]) == 1
+            ended = await table.view("FRANCE")
+            assert len(ended["history"]) == 20 and ended["history_before"] is not None
+            assert [e["phase"] for e in ended["history"]][-1] != "S1901M"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_new_connection_starts_with_the_whole_history(backend: str, request: pytest.FixtureRequest,
+                                                              provider_url: str) -> None:
+    database_url = request.getfixturevalue("sqlite_url" if backend == "sqlite" else "postgres_url")
+    with served(database_url, provider_url) as base:
+        async with httpx.AsyncClient(base_url=base, timeout=20) as api, httpx.AsyncClient(timeout=20) as browser:
+            table = await started_table(api)
+            phase = "S1901M"
+            for _ in range(3):
+                phase = (await table.resolve(phase))["next_phase"]
+            url, params = stream_url(base, table)
+            async with browser.stream("GET", url, params=params, headers=table.player("ENGLAND")) as late:
+                reader = Reader(late)
+                first = await reader.next_view()
+                assert reader.events[0]["data"]["history"] == first["history"]
+                assert first == await table.view("ENGLAND") and len(first["history"]) == 3
+                phase = (await table.resolve(phase))["next_phase"]
+                await reader.next_view()
+                last_id = reader.events[-1]["id"]
+            await table.resolve(phase)
+            # resumed after its last id: the view it missed comes whole
+            params["last_event_id"] = last_id
+            async with browser.stream("GET", url, params=params, headers=table.player("ENGLAND")) as resumed:
+                reader = Reader(resumed)
+                again = await reader.next_view()
+                assert len(reader.events[-1]["data"]["history"]) == 5
+                assert again == await table.view("ENGLAND")
