@@ -66,16 +66,16 @@ class Outcome:
         phase = self.phase
         entries = self.entries
         movers = self.movers
-        leaving = {entry.province for entry in movers}
-        leaving.update(entries[i].province for i in self.dislodged_by)
         units = dict(phase.board)  # the units that stay, in board order; the movers follow
-        for province in leaving:
-            del units[province]
+        for entry in movers:  # (a unit that moved was not dislodged: each province goes once)
+            del units[entry.province]
+        for victim in self.dislodged_by:
+            del units[entries[victim].province]
         tables = phase.map
-        for entry in movers:
-            here = phase.board[entry.province]
-            moved = tables.shared_power_unit(here.power, here.unit.type, entry.location)
-            units[entry.destination] = moved or PowerUnit(here.power, Unit(here.unit.type, entry.location))
+        for entry in movers:  # an entry's power and unit are those of the board
+            unit_type = entry.unit.type
+            moved = tables.shared_power_unit(entry.power, unit_type, entry.location)
+            units[entry.destination] = moved or PowerUnit(entry.power, Unit(unit_type, entry.location))
         standoffs = self._standoffs(units)
         dislodged = tuple(
             sorted(
@@ -104,11 +104,13 @@ class Outcome:
         here = phase.board[self.entries[victim].province]
         attacker = self.entries[mover]
         # DATC 4.A.5 (2023 rules): the attacker's origin is closed only when it came over land.
-        closed = set(units) | standoffs | ({attacker.province} if not attacker.by_convoy else set())
+        came_from = attacker.province if not attacker.by_convoy else ""
         if here.unit.type is _ARMY:
-            options = [p for p in phase.map.army_neighbours(here.unit.province) if p not in closed]
+            options = [p for p in phase.map.army_neighbours(here.unit.province)
+                       if p not in units and p not in standoffs and p != came_from]
         else:
-            options = [loc for loc in phase.map.fleet_neighbours(here.unit.location) if province_of(loc) not in closed]
+            options = [loc for loc in phase.map.fleet_neighbours(here.unit.location)
+                       if (p := province_of(loc)) not in units and p not in standoffs and p != came_from]
         return DislodgedUnit(here.power, here.unit, attacker.province, tuple(sorted(options)))
 
     # -- results and reasons ------------------------------------------------------------
