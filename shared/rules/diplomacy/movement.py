@@ -94,8 +94,8 @@ class _Phase:
         self.sea_neighbours: dict[str, frozenset[str]] = {}  # fleets at sea: province -> what they border
         for province, here in board.items():
             unit = here.unit
-            # (a shared unit knows its slot: orders.py, Unit.slot)
-            number = unit.slot if unit.numbered is numbers and unit.province == province else numbers.get(province, -1)
+            place = unit.place  # (a shared unit knows its slot: orders.py, Place)
+            number = place.slot if place.numbers is numbers and unit.province == province else numbers.get(province, -1)
             if number < 0:
                 unknown.append(province)
             else:
@@ -167,7 +167,7 @@ class _Phase:
             else:
                 unit = order.unit
                 province = unit.province
-                number = unit.slot if unit.numbered is numbers else numbers.get(province, -1)
+                number = unit.place.slot if unit.place.numbers is numbers else numbers.get(province, -1)
                 standing = entries[number] if number >= 0 else _NO_ENTRY
                 if standing is _NO_ENTRY:
                     reason = f"void: no unit at {province}"
@@ -218,11 +218,10 @@ class _Phase:
         return self._check_support(entry, unit, order)
 
     def _check_move(self, entry: Prepared, unit: Unit, order: Move) -> str:
-        if unit.type is _FLEET:
-            step = self.map.fleet_steps.get(unit.location, _NO_STEPS).get(order.destination)
+        if unit.type is not _FLEET and order.via_convoy:
+            step = None
         else:
-            step = (None if order.via_convoy
-                    else self.map.army_steps.get(unit.location, _NO_STEPS).get(order.destination))
+            step = self._steps_of(unit).get(order.destination)
         if step is not None:  # the common case, a step to a neighbour, read off the table
             entry.order = order  # (each field set alone: compiled, a nested unpacking is generic)
             entry.destination, entry.location, entry.arrival = step[0], step[1], step[2]
@@ -274,6 +273,15 @@ class _Phase:
         if not reason:
             entry.order, entry.destination, entry.target, entry.kind = order, destination, army, CONVOY
         return reason
+
+    def _steps_of(self, unit: Unit) -> dict[str, tuple[str, str, int]]:
+        """The moves ``unit`` can make without a convoy (``MovementTables``), read off a shared
+        unit of this map itself."""
+        place = unit.place
+        if place.numbers is self.map.numbers:
+            return place.steps
+        steps = self.map.fleet_steps if unit.type is _FLEET else self.map.army_steps
+        return steps.get(unit.location, _NO_STEPS)
 
     def _fleet_destination(self, unit: Unit, destination: str, target: str) -> str:
         """The exact location a fleet moves to, or a void reason (DATC 4.B.1 to 4.B.3)."""
@@ -327,7 +335,10 @@ class _Phase:
         if other is None:
             return f"void: no unit at {supported} to support"
         tables = self.map
-        if unit.type is _ARMY:
+        place = unit.place
+        if place.numbers is tables.numbers:  # a shared unit of this map (orders.py, Place)
+            reach = place.reach
+        elif unit.type is _ARMY:
             reach = tables.army.get(unit.province, _NOTHING)
         else:
             reach = tables.fleet_reach.get(unit.location, _NOTHING)
@@ -336,8 +347,7 @@ class _Phase:
         if destination is None:
             return ""
         mover = other.unit
-        steps = tables.fleet_steps if mover.type is _FLEET else tables.army_steps
-        if destination in steps.get(mover.location, _NO_STEPS):
+        if destination in self._steps_of(mover):
             return ""  # the common case: a step the mover could take without a convoy
         if target == supported:
             return f"void: {mover} cannot move to its own province"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Final
 
 from .geography import GameMap
-from .orders import Unit, UnitType, province_of, unit_text
+from .orders import Place, Unit, UnitType, province_of, unit_text
 from .position import PowerUnit
 
 _NONE: Final[frozenset[str]] = frozenset()
@@ -59,8 +59,12 @@ class MovementTables:
         # Units are immutable values: one shared instance per (type, location) saves allocations.
         self.units = {(UnitType.ARMY, p): Unit(UnitType.ARMY, p) for p in self.army}
         self.units.update({(UnitType.FLEET, loc): Unit(UnitType.FLEET, loc) for loc in self.fleet})
-        for unit in self.units.values():  # each shared unit knows its slot (orders.py, Unit.slot)
-            unit.slot, unit.numbered = self.numbers[unit.province], self.numbers
+        for unit in self.units.values():  # each shared unit knows its place on this map (orders.py, Place)
+            if unit.type is _ARMY:
+                steps, reach = self.army_steps.get(unit.location, {}), self.army.get(unit.location, _NONE)
+            else:
+                steps, reach = self.fleet_steps.get(unit.location, {}), self.fleet_reach.get(unit.location, _NONE)
+            unit.place = Place(self.numbers, self.numbers[unit.province], steps, reach)
         self.power_units = {
             (power, unit.type, unit.location): PowerUnit(power, unit)
             for power in game_map.powers

@@ -43,7 +43,25 @@ def unit_text(unit_type: UnitType, location: str) -> str:
     return str.__str__(unit_type) + " " + location
 
 
-_NOT_NUMBERED: Final[dict[str, int]] = {}  # never written to
+class Place:
+    """What a map's movement tables know of one of their shared units, kept on the unit so that
+    the movement phase reads it instead of looking it up (docs/architecture.md, "The rules
+    engine, round six"): the numbering of the board it belongs to (``numbers``, the tables' own:
+    a unit's place counts only on that board), its province's ``slot`` there, its ``steps``
+    (the moves it can make without a convoy, as ``MovementTables`` lists them) and the
+    provinces it borders (``reach``). Never changed once made."""
+
+    __slots__ = ("numbers", "slot", "steps", "reach")
+
+    def __init__(self, numbers: dict[str, int], slot: int, steps: dict[str, tuple[str, str, int]],
+                 reach: frozenset[str]) -> None:
+        self.numbers = numbers
+        self.slot = slot
+        self.steps = steps
+        self.reach = reach
+
+
+NOWHERE: Final = Place({}, -1, {}, frozenset())  # the place of a unit built anywhere but by a map's tables
 
 
 def province_of(location: str) -> str:
@@ -61,19 +79,16 @@ class Unit:
     # not printed by ``repr``: they follow from the two fields above.
     province: str = field(init=False, repr=False, compare=False)
     text: str = field(init=False, repr=False, compare=False)
-    # The province's slot in the movement phase's numbered board (movement.py) and the numbering
-    # it belongs to: set by a map's movement tables on the shared units they hand out, so that
-    # the phase reads a unit's slot without a dict lookup; -1 and an empty numbering elsewhere.
-    slot: int = field(init=False, repr=False, compare=False)
-    numbered: dict[str, int] = field(init=False, repr=False, compare=False)
+    # What a map's movement tables know of the unit (``Place``): set on the shared units they hand
+    # out, ``NOWHERE`` on any other.
+    place: Place = field(init=False, repr=False, compare=False)
 
     def __init__(self, type: UnitType, location: str) -> None:
         self.type = type
         self.location = location
         self.province = province_of(location)
         self.text = unit_text(type, location)
-        self.slot = -1
-        self.numbered = _NOT_NUMBERED
+        self.place = NOWHERE
 
     def __hash__(self) -> int:
         # Written out (the dataclass would generate the same in Python): units key the tables

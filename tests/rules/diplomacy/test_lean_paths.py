@@ -191,14 +191,14 @@ def test_a_civil_disorder_field_that_is_not_a_list_is_refused_even_when_empty(gi
 
 
 def test_units_built_by_hand_resolve_as_the_maps_shared_ones() -> None:
-    """The map's shared units know their slot on its board (orders.py, ``Unit.slot``); units
+    """The map's shared units know their place on its board (orders.py, ``Place``); units
     built anywhere else are looked up by province, to the same outcome."""
     shared = position_from_document({"phase": "S1901M", "units": {"FRANCE": ["A PAR", "A BUR", "F MAO"],
                                                                   "GERMANY": ["A MUN", "A RUH"]}})
-    assert all(pu.unit.slot >= 0 for pu in shared.units.values())
+    assert all(pu.unit.place.slot >= 0 for pu in shared.units.values())
     by_hand = {province: PowerUnit(pu.power, Unit(pu.unit.type, pu.unit.location))
                for province, pu in shared.units.items()}
-    assert all(pu.unit.slot == -1 for pu in by_hand.values())
+    assert all(pu.unit.place.slot == -1 for pu in by_hand.values())
     position = Position(shared.phase, by_hand, shared.centres, (), shared.variant)
     orders = {"FRANCE": ["A PAR - BUR", "A BUR - MUN", "F MAO - SPA/NC"], "GERMANY": ["A MUN H", "A RUH S A MUN"]}
     assert summary(outcome_of(position, orders)) == summary(outcome_of(shared, orders))
