@@ -139,6 +139,15 @@ class _Phase:
         return Outcome(self, self._resolve(moves), moves)
 
 
+    def occupant_slot(self, unit: Unit) -> int:
+        """The slot of ``unit``'s province (its entry ``_NO_ENTRY`` when nobody stands there),
+        read off a shared unit of this board (orders.py, Place); -1 for a province the board does
+        not have."""
+        place = unit.place
+        if place.numbers is self.numbers:
+            return place.slot
+        return self.numbers.get(unit.province, -1)
+
     def occupant(self, province: str) -> int:
         """The entry index of the unit standing in ``province`` before the moves, or -1."""
         number = self.numbers.get(province, -1)
@@ -252,15 +261,14 @@ class _Phase:
         return ""
 
     def _check_support(self, entry: Prepared, unit: Unit, order: SupportHold | SupportMove) -> str:
-        tables = self.map
         supported = order.supported.province
         written: str | None
         if type(order) is SupportMove:
             written = order.destination
-            target = tables.province(written)
+            target = order.target  # (its province: tables.province would give the same)
         else:
             target, written = supported, None
-        reason = self._illegal_support(unit, entry.province, supported, target, written)
+        reason = self._illegal_support(unit, entry.province, order.supported, target, written)
         if not reason:
             entry.order, entry.destination, entry.target = order, target, supported
             entry.kind = SUPPORT_HOLD if written is None else SUPPORT_MOVE
@@ -324,16 +332,20 @@ class _Phase:
         return False
 
     def _illegal_support(
-        self, unit: Unit, origin: str, supported: str, target: str, destination: str | None
+        self, unit: Unit, origin: str, named: Unit, target: str, destination: str | None
     ) -> str:
-        """``target``: the province support goes into; ``destination``: as written (maybe with a coast)."""
+        """``named``: the supported unit as the order names it; ``target``: the province support
+        goes into; ``destination``: as written (maybe with a coast)."""
+        supported = named.province
         if supported == origin:
             return f"void: {unit} cannot support itself"
         if target == origin:
             return f"void: {unit} cannot support a move into its own province"
-        other = self.board.get(supported)
-        if other is None:
+        slot = self.occupant_slot(named)
+        standing = self.entries[slot] if slot >= 0 else _NO_ENTRY
+        if standing is _NO_ENTRY:
             return f"void: no unit at {supported} to support"
+        mover = standing.unit  # the unit on the board, whatever type and coast the order gave it
         tables = self.map
         place = unit.place
         if place.numbers is tables.numbers:  # a shared unit of this map (orders.py, Place)
@@ -346,7 +358,6 @@ class _Phase:
             return f"void: {origin} does not border {target}"
         if destination is None:
             return ""
-        mover = other.unit
         if destination in self._steps_of(mover):
             return ""  # the common case: a step the mover could take without a convoy
         if target == supported:

@@ -143,11 +143,14 @@ class SupportMove:
     unit: Final[Unit]
     supported: Final[Unit]
     destination: Final[str]  # a province; a fleet's coast is kept when written (DATC 6.B.9 voids a wrong coast)
+    # the province of ``destination``, worked out once (as a unit's province is): not compared, not printed
+    target: str = field(init=False, repr=False, compare=False)
 
     def __init__(self, unit: Unit, supported: Unit, destination: str) -> None:
         self.unit = unit
         self.supported = supported
         self.destination = destination
+        self.target = province_of(destination)
 
     def __str__(self) -> str:
         return f"{self.unit} S {self.supported} - {self.destination}"
