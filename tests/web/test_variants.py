@@ -10,41 +10,9 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.web.pages import Player
+from tests.web.pages import Player, hosted_game, others_submit
 
 pytestmark = pytest.mark.postgres
-
-
-def hosted_game(browser: Browser, base_url: str, name: str, variant: str, players: int,
-                checked: tuple[str, ...] = ()) -> tuple[Player, list[str]]:
-    """The page's player creates the game and takes the first seat; the others join over the
-    API (their tokens are returned); the page starts the game."""
-    player = Player(browser.new_context(viewport={"width": 1366, "height": 900}).new_page(), variant)
-    page = player.page
-    page.goto(f"{base_url}/")
-    page.get_by_role("textbox", name="Name").fill(name)
-    page.get_by_role("combobox", name="Variant").select_option(variant)
-    page.get_by_role("spinbutton", name="Players").fill(str(players))
-    for box in checked:
-        page.get_by_role("checkbox", name=box).check()
-    page.get_by_role("button", name="Create game").click()
-    page.wait_for_url("**/play/g_*")
-    page.get_by_role("button", name="Join this game").click()
-    expect(page.locator("#seat-status")).to_contain_text(f"1 of {players} seats taken")
-    game_id = page.url.rsplit("/", 1)[1]
-    tokens = [httpx.post(f"{base_url}/games/{game_id}/players").json()["token"] for _ in range(players - 1)]
-    page.reload()
-    page.get_by_role("button", name="Start the game").click()
-    player.read_power()
-    return player, tokens
-
-
-def others_submit(base_url: str, page_url: str, tokens: list[str], orders: list[str]) -> None:
-    game_id = page_url.rsplit("/", 1)[1]
-    for token in tokens:
-        answer = httpx.put(f"{base_url}/games/{game_id}/orders", json={"orders": orders},
-                           headers={"authorization": f"Bearer {token}"})
-        assert answer.status_code == 200, answer.text
 
 
 def test_a_dirigible_opening_build_on_the_page(browser: Browser, served: str, shots: Path) -> None:

@@ -108,3 +108,26 @@ export function describe(value) {
   }
   return String(value);
 }
+
+/** A choice the person made on the page (a checkbox) that the server has not shown back yet:
+ *  shown instead of the view's value until a view agrees, so that a view made before the
+ *  change does not undo it on the page (docs/web.md, "Live updates"). */
+export class Intent {
+  constructor() {
+    this.value = null;
+  }
+
+  want(value) {
+    this.value = value;
+  }
+
+  forget() {
+    this.value = null;
+  }
+
+  /** What to show, given the view's value. */
+  shown(fromView) {
+    if (this.value === fromView) this.value = null;
+    return this.value ?? fromView;
+  }
+}

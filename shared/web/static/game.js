@@ -250,8 +250,8 @@ async function onView(view) {
       document.getElementById("order-status").textContent = `The possible orders could not be read: ${error.message}`;
     });
     if (before && before.game.status === "forming") keepCodename(view);
-  } else if (orders.possible && JSON.stringify(before.orders) !== JSON.stringify(view.orders)) {
-    orders.render();
+  } else if (orders.possible) {
+    orders.render();  // who is ready, the stored orders; what the player is picking stays (orders.js)
   }
   await refreshBoard();
 }

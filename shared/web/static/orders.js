@@ -1,6 +1,6 @@
 // The orders panel: possible orders as menus, orders by clicking the board, orders typed in
 // any notation, and the ready flag (docs/web.md, "Orders").
-import {ApiError, api, element, phaseName} from "./api.js";
+import {ApiError, Intent, api, element, phaseName} from "./api.js";
 import {baseOf, unitPlace} from "./board.js";
 
 const MOVES = new Set(["move", "retreat", "rebase", "load", "unload", "drop", "bombard"]);
@@ -31,6 +31,11 @@ export class OrdersPanel {
     this.possible = null;
     this.selected = null;  // the menu group picked on the board
     this.dirty = false;  // the textarea holds text not sent yet
+    // What the player has picked and not yet sent, kept across the redraws a view causes while
+    // it is valid: menu group key -> the order picked in its menu ("" for "no order").
+    this.picks = new Map();
+    this.menusFor = null;  // the possible orders the menus on the page were built from
+    this.ready = new Intent();
     this.textarea = document.getElementById("orders");
     this.status = document.getElementById("order-status");
     this.textarea.addEventListener("input", () => { this.dirty = true; });
@@ -79,13 +84,13 @@ export class OrdersPanel {
   async reload() {
     const panel = document.getElementById("orders-panel");
     panel.hidden = !this.active;
-    this.closeMenu();
-    this.select(null);
     if (this.possible?.phase !== this.game.view?.game.phase) {  // a new phase: last phase's answers go
       document.getElementById("order-results").replaceChildren();
       this.status.textContent = "";
       this.dirty = false;
     }
+    const same = this.active && this.possible?.phase === this.game.view.game.phase && this.possible?.power === this.power;
+    if (!same) this.dropPicks();  // what was picked belongs to another phase or power
     if (!this.active) {
       this.possible = null;
       return;
@@ -95,7 +100,37 @@ export class OrdersPanel {
     this.possible = await api(`/games/${this.game.id}/possible-orders?power=${power}`, {token: this.game.token});
     this.hasSubmitted = false;
     if (!this.dirty) this.textarea.value = this.possible.submitted.join("\n");
+    this.keepSelection();
     this.render();
+  }
+
+  /** Forgets what the player picked and has not sent: the unit selected on the board, the
+   *  click menu, the menus' choices. */
+  dropPicks() {
+    this.closeMenu();
+    this.select(null);
+    this.picks.clear();
+    this.ready.forget();
+  }
+
+  /** The unit selected on the board, as the new possible orders have it (or none if it is gone). */
+  keepSelection() {
+    const key = this.selected?.key;
+    const group = key === undefined ? null : this.possible.menu.find((g) => g.key === key);
+    if (group) this.select(group, this.board.selected?.unit, false);
+    else if (this.selected) {
+      this.closeMenu();
+      this.select(null);
+    }
+  }
+
+  /** The order a group's menu shows: the one picked and not yet sent if it is still possible,
+   *  else the stored one. */
+  shownIn(group, stored) {
+    const picked = this.picks.get(group.key);
+    if (picked !== undefined && (picked === "" || group.orders.some((o) => o.text === picked))) return picked;
+    this.picks.delete(group.key);
+    return group.orders.find((o) => stored.has(o.text))?.text ?? "";
   }
 
   render() {
@@ -104,7 +139,7 @@ export class OrdersPanel {
     const view = this.game.view;
     document.getElementById("orders-title").textContent = `Your orders: ${phaseName(possible.phase)}`;
     const ready = document.getElementById("ready");
-    ready.checked = view.ready.includes(possible.power);
+    ready.checked = this.ready.shown(view.ready.includes(possible.power));
     ready.disabled = !(this.hasSubmitted || view.submitted.includes(possible.power));  // 409 nothing_submitted
     const help = [];
     if (view.position.points) {  // Dirigible: builds are paid in supply points (docs/rules/dirigible.md)
@@ -123,28 +158,56 @@ export class OrdersPanel {
     const lacking = possible.lacking.filter((key) => units.has(key));
     if (lacking.length) help.push(`No order yet for ${lacking.join(", ")}.`);
     document.getElementById("order-help").textContent = help.join(" ");
+    this.showMenus(possible);
+  }
+
+  /** The menus, built once for each answer of possible-orders; a redraw for the same answer
+   *  only sets the choices that changed, so a menu the player has open, the focus and what
+   *  they picked stay as they are. */
+  showMenus(possible) {
     const stored = new Set(possible.submitted);
-    const focused = document.activeElement?.closest?.("#order-menus") ? document.activeElement.id : null;
     const menus = document.getElementById("order-menus");
-    menus.replaceChildren(...possible.menu.map((group, index) => this.menuFor(group, index, stored)));
-    menus.dataset.power = possible.power;  // whose menus these are (the page may be between two powers)
-    if (focused) document.getElementById(focused)?.focus();  // a keyboard user stays where they were
+    if (this.menusFor !== possible) {
+      const focused = document.activeElement?.closest?.("#order-menus") ? document.activeElement.id : null;
+      menus.replaceChildren(...possible.menu.map((group, index) => this.menuFor(group, index, stored)));
+      menus.dataset.power = possible.power;  // whose menus these are (the page may be between two powers)
+      this.menusFor = possible;
+      if (focused) document.getElementById(focused)?.focus();  // a keyboard user stays where they were
+      return;
+    }
+    possible.menu.forEach((group, index) => {
+      const select = document.getElementById(`menu-${index}`);
+      const shown = this.shownIn(group, stored);
+      if (select && select.value !== shown) select.value = shown;
+    });
   }
 
   menuFor(group, index, stored) {
     const id = `menu-${index}`;
-    const current = group.orders.find((o) => stored.has(o.text));
+    const shown = this.shownIn(group, stored);
     const select = element("select", {id},
       element("option", {value: "", text: "no order"}),
-      group.orders.map((o) => element("option", {value: o.text, text: o.text, selected: current?.text === o.text})));
+      group.orders.map((o) => element("option", {value: o.text, text: o.text, selected: shown === o.text})));
     const row = element("div", {class: "order-menu"}, element("label", {for: id, text: groupTitle(group)}), select);
+    select.addEventListener("change", () => this.picks.set(group.key, select.value));
     if (group.kind === "unit") {
-      select.addEventListener("change", () => (select.value ? this.send([select.value]) : this.clear(current)));
+      select.addEventListener("change", () => this.sendPick(group, select.value));
     } else {
       row.append(element("button", {type: "button", class: "secondary", "aria-label": `Add: ${groupTitle(group)}`,
-        text: "Add", onclick: () => select.value && this.send([select.value])}));
+        text: "Add", onclick: () => select.value && this.sendPick(group, select.value)}));
     }
     return row;
+  }
+
+  /** Sends a menu's pick (a unit's "no order" takes its stored order back); the pick is kept
+   *  until the answer, and after it if it was refused. */
+  async sendPick(group, text) {
+    const stored = group.orders.find((o) => this.possible.submitted.includes(o.text));
+    const sent = text ? await this.send([text]) : await this.clear(stored);
+    if (sent && this.picks.get(group.key) === text) {
+      this.picks.delete(group.key);
+      this.showMenus(this.possible);
+    }
   }
 
   // Clicking the board ------------------------------------------------------------------
@@ -153,10 +216,10 @@ export class OrdersPanel {
     return (this.possible?.menu || []).filter((g) => kinds.includes(g.kind) && baseOf(g.location) === place);
   }
 
-  select(group, unitAttribute = null) {
+  select(group, unitAttribute = null, say = true) {
     this.selected = group;
     this.board.mark(group ? {unit: unitAttribute || group.unit, place: baseOf(group.location)} : null);
-    if (group) this.status.textContent = `${group.unit || group.location} selected: click where it goes.`;
+    if (group && say) this.status.textContent = `${group.unit || group.location} selected: click where it goes.`;
   }
 
   clickUnit(attribute, event) {
@@ -241,25 +304,30 @@ export class OrdersPanel {
     return {phase: this.possible.phase, power: this.possible.power, ...extra};
   }
 
-  /** One or more orders added (PATCH): each replaces the stored order about its subject. */
+  /** One or more orders added (PATCH): each replaces the stored order about its subject.
+   *  Whether they were stored. */
   async send(texts) {
     try {
       const answer = await api(`/games/${this.game.id}/orders`, {method: "PATCH", token: this.game.token, body: this.body({orders: texts})});
       this.showResults(answer.orders);
       this.stored(answer.current, answer.orders);
+      return true;
     } catch (error) {
       this.refused(error);
+      return false;
     }
   }
 
   async clear(order) {
-    if (!order) return;
+    if (!order) return true;
     try {
       const answer = await api(`/games/${this.game.id}/orders`, {method: "PATCH", token: this.game.token, body: this.body({clear: [order.text]})});
       this.stored(answer.current, []);
       this.status.textContent = `${order.text}: taken back.`;
+      return true;
     } catch (error) {
       this.refused(error);
+      return false;
     }
   }
 
@@ -300,7 +368,7 @@ export class OrdersPanel {
     const refused = results.filter((r) => r.status !== "accepted").length;
     this.status.textContent = `${current.length} order${current.length === 1 ? "" : "s"} stored`
       + (refused ? `; ${refused} refused.` : ".");
-    document.getElementById("ready").checked = false;  // a new submission clears the ready flag
+    this.ready.want(false);  // a new submission clears the ready flag
     this.render();
     this.game.ordersChanged();
   }
@@ -325,11 +393,13 @@ export class OrdersPanel {
 
   async setReady(ready) {
     if (!this.possible) return;
+    this.ready.want(ready);
     try {
       await api(`/games/${this.game.id}/ready`, {method: ready ? "POST" : "DELETE", token: this.game.token,
         body: {phase: this.possible.phase, power: this.possible.power}});
       this.status.textContent = ready ? "Marked ready." : "No longer ready.";
     } catch (error) {
+      this.ready.forget();
       document.getElementById("ready").checked = !ready;
       this.status.textContent = `Refused: ${error.message}`;
     }

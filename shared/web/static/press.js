@@ -1,10 +1,11 @@
 // Press (public and private messages, as the game's press setting allows) and the draw vote.
-import {api, element, phaseName, powerName} from "./api.js";
+import {Intent, api, element, phaseName, powerName} from "./api.js";
 
 export class Press {
   constructor(game) {
     this.game = game;
     this.seen = new Set();
+    this.drawVote = new Intent();
     document.getElementById("press-form").addEventListener("submit", (event) => this.send(event));
     document.getElementById("draw-vote").addEventListener("change", (event) => this.vote(event.target.checked));
   }
@@ -21,12 +22,14 @@ export class Press {
     const others = Object.keys(view.powers).filter((p) => !view.viewer.powers.includes(p));
     const wanted = ["all", ...(setting === "full" ? others : [])];
     if (to.dataset.options !== wanted.join()) {
+      const chosen = to.value;  // kept while it may still be written to
       to.replaceChildren(...wanted.map((p) => element("option", {value: p, text: p === "all" ? "Everyone (public)" : powerName(p)})));
       to.dataset.options = wanted.join();
+      if (wanted.includes(chosen)) to.value = chosen;
     }
     const draw = document.getElementById("draw-panel");
     draw.hidden = !playing;
-    document.getElementById("draw-vote").checked = Boolean(view.draw?.your_vote);
+    document.getElementById("draw-vote").checked = this.drawVote.shown(Boolean(view.draw?.your_vote));
     const votes = view.draw?.votes;
     document.getElementById("draw-status").textContent = view.draw?.passed ? "The draw passed."
       : votes ? `Votes for a draw: ${Object.entries(votes).filter(([, v]) => v).map(([p]) => powerName(p)).join(", ") || "none"}`
@@ -69,10 +72,12 @@ export class Press {
 
   async vote(vote) {
     const status = document.getElementById("draw-status");
+    this.drawVote.want(vote);
     try {
       const answer = await api(`/games/${this.game.id}/draw`, {method: "POST", token: this.game.token, body: {vote}});
       status.textContent = answer.passed ? "The draw passed." : vote ? "You vote for a draw." : "You withdrew your vote.";
     } catch (error) {
+      this.drawVote.forget();
       document.getElementById("draw-vote").checked = !vote;
       status.textContent = `Refused: ${error.message}`;
     }
