@@ -128,6 +128,9 @@ class Settings(BaseSettings):
     webhook_timeout_seconds: float = 5.0
     webhook_allow_private_hosts: bool = False  # http and loopback/private addresses (tests, LAN)
     deadline_warning_minutes: int = 60  # "deadline approaching" this long before a deadline
+    # the live stream's tailer (docs/social.md, "Wake-ups coalesced"): after a wake-up, how long it
+    # waits for more commits before one delivery pass; 0 delivers each wake-up at once
+    stream_coalesce_seconds: float = Field(0.05, ge=0.0, le=1.0)
     # the per-process cache of game states, in MiB of estimated memory (docs/architecture.md, "Performance")
     state_cache_mib: int = Field(64, ge=1, le=65536)
     # the garbage collector of `entente serve`'s processes (docs/hosting.md, "The garbage

@@ -13,6 +13,9 @@
 - A watcher holds **no database connection** while idle: it waits on an ``asyncio.Event`` for
   text the feed queued for it. One that reads too slowly (its queue over ``MAX_QUEUED`` bytes)
   is closed and resumes with its last id.
+- Once woken, the tailer waits ``coalesce_seconds`` (ENTENTE_STREAM_COALESCE_SECONDS) and reads
+  what else committed meanwhile: the submissions of a phase, which come moments apart, make one
+  delivery pass (one write per watcher) rather than one each (docs/social.md, "Wake-ups coalesced").
 - Every ``CHECK_SECONDS`` (and at once when a bot or account stream changes) the tailer
   re-resolves each watcher's credential (credential.py); a revoked one closes its stream.
 
@@ -381,8 +384,9 @@ class CredentialCache:
 class StreamHub:
     """The streams of one store in this process (``hub_for(store)``)."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, coalesce_seconds: float = 0.0) -> None:
         self.store = store
+        self.coalesce_seconds = coalesce_seconds  # how long a wake-up waits for more commits; 0: not at all
         self.feeds: dict[str, GameFeed] = {}
         self.position = 0  # the tailer has read the log up to here
         self.stats = Stats()
@@ -456,6 +460,8 @@ class StreamHub:
             try:
                 records = await self.store.wait_for_events(self.position, timeout=CHECK_SECONDS, limit=BATCH)
                 self.stats.log_reads += 1
+                if records and self.coalesce_seconds > 0:
+                    records = await self._with_later_commits(records)
                 credentials_changed = await self._apply(records) if records else False
                 await self._check_credentials(force=credentials_changed)
                 failing_since = None
@@ -470,6 +476,15 @@ class StreamHub:
                         for watcher in list(feed.watchers):
                             watcher.close("unavailable")
                 await asyncio.sleep(1.0)
+
+    async def _with_later_commits(self, records: list[RecordedEvent]) -> list[RecordedEvent]:
+        """``records`` and whatever commits within ``coalesce_seconds`` after them, up to a batch."""
+        if len(records) >= BATCH:
+            return records
+        await asyncio.sleep(self.coalesce_seconds)
+        later = await self.store.read_all(records[-1].position, BATCH - len(records))
+        self.stats.log_reads += 1
+        return records + later
 
     async def _apply(self, records: list[RecordedEvent]) -> bool:
         """Refresh the feeds of the games these records changed; whether a credential changed."""
@@ -533,10 +548,13 @@ async def close_hub(store: EventStore) -> None:
         await hub.close()
 
 
-def hub_for(store: EventStore) -> StreamHub:
-    """The hub of ``store`` in this process (one tailer per store)."""
+def hub_for(store: EventStore, coalesce_seconds: float | None = None) -> StreamHub:
+    """The hub of ``store`` in this process (one tailer per store); ``coalesce_seconds`` (the
+    setting) when given."""
     hub = _hubs.get(store)
     if hub is None:
         hub = _hubs[store] = StreamHub(store)
+    if coalesce_seconds is not None:
+        hub.coalesce_seconds = coalesce_seconds
     return hub
 

@@ -135,7 +135,7 @@ async def stream(game: CurrentGame, caller: CurrentCaller, token: BearerToken, s
     else:
         credential = credential_of(caller, token)
     viewer_for(caller, game, power)  # 403 / 422 now, before the stream starts
-    hub = hub_for(store)
+    hub = hub_for(store, request.app.state.settings.stream_coalesce_seconds)
     watcher = Watcher(game.game_id, caller, power, credential, operator_hash, cursor_key(operator_hash),
                       resume, where or "header.last-event-id")
     await hub.join(watcher)

@@ -74,3 +74,37 @@ async def test_commits_in_other_games_cost_the_watchers_nothing(social_any) -> N
     assert hub.stats.refreshes == refreshes and hub.stats.views_rendered == rendered
     for response in await asyncio.gather(*watchers):
         assert [e["event"] for e in parse_sse(response.text)] == ["view"]
+
+
+BURST = ("FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+
+
+async def views_seen_by_watchers(client: httpx.AsyncClient, app: Any, coalesce_seconds: float,
+                                 pause: float) -> list[int]:
+    """Three watchers of a started game while five powers submit (``pause`` seconds apart, or
+    all at once): how many view events each watcher got."""
+    table = await started_table(client)
+    hub = hub_for(app.state.store)
+    watchers = [watch(client, table, None, 2.5) for _ in range(3)]
+    await until(lambda: started(hub) == len(watchers))
+    hub.coalesce_seconds = coalesce_seconds  # after the streams opened (each passes the setting)
+    if pause:
+        for power in BURST:
+            await table.order_ok(power, [])
+            await asyncio.sleep(pause)
+    else:
+        await asyncio.gather(*(table.order_ok(power, []) for power in BURST))
+    responses = await asyncio.gather(*watchers)
+    return [len(of_kind(parse_sse(response.text), "view")) for response in responses]
+
+
+async def test_a_burst_of_submissions_is_delivered_in_one_pass(social_any) -> None:
+    """With the tailer's wake-ups coalesced (ENTENTE_STREAM_COALESCE_SECONDS), five submissions
+    that commit within the delay reach each watcher as one view after its first."""
+    app, client = social_any
+    assert await views_seen_by_watchers(client, app, 1.0, 0) == [2, 2, 2]
+
+
+async def test_without_coalescing_each_submission_is_delivered(social_any) -> None:
+    app, client = social_any
+    assert await views_seen_by_watchers(client, app, 0.0, 0.15) == [6, 6, 6]
