@@ -1,5 +1,6 @@
 """One player's browser page on the web client, driven as a person would: controls found by
-role and accessible name, the board clicked where a province or unit is drawn."""
+role and accessible name, the board clicked where a province or unit is drawn; and a game the
+page's player hosts while the other seats play over the API."""
 from __future__ import annotations
 
 import re
