@@ -40,6 +40,8 @@ READINGS_KEPT: Final = 10_000
 that no stream of distinct texts grows it without end: about 400 bytes a text, so at most about
 4 MB a table; 400 phases of random games use 3,500 texts)."""
 
+_NOT_READ: Final = Waive()  # a text not read yet: no reading is this very object
+
 _READINGS: Final[dict[tuple[GameMap, str], dict[str, Order | None]]] = {}
 
 
@@ -60,10 +62,9 @@ def read_canonical_cached(text: str, game_map: GameMap, phase_type: PhaseType | 
     """``read_canonical``, remembered in ``readings`` (those of the map and phase type)."""
     if readings is None:
         readings = canonical_readings(game_map, phase_type)
-    try:
-        return readings[text]
-    except KeyError:
-        pass
+    found = readings.get(text, _NOT_READ)  # (not a KeyError caught: compiled, a raise builds a traceback)
+    if found is not _NOT_READ:
+        return found
     order = read_canonical(text, game_map, phase_type)
     if order is not None and str(order) != text:
         order = None  # not remembered as canonical: the general parser reads it, to the same order
