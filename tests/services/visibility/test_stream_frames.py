@@ -6,6 +6,8 @@ resumed) starts with the whole page again. On a real uvicorn, both back ends."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
@@ -39,61 +41,65 @@ def stream_url(base: str, table: Table, **params: Any) -> tuple[str, dict[str, A
     return f"{base}/games/{table.game_id}/stream", {"timeout": 60, **params}
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-async def test_appending_the_frames_gives_what_get_view_shows(backend: str, request: pytest.FixtureRequest,
-                                                              provider_url: str) -> None:
+@asynccontextmanager
+async def game_served(backend: str, request: pytest.FixtureRequest,
+                      provider_url: str) -> AsyncIterator[tuple[str, Table, httpx.AsyncClient]]:
+    """A started game on a real uvicorn over ``backend``: (base URL, its table, a client to watch with)."""
     database_url = request.getfixturevalue("sqlite_url" if backend == "sqlite" else "postgres_url")
     with served(database_url, provider_url) as base:
         async with httpx.AsyncClient(base_url=base, timeout=20) as api, httpx.AsyncClient(timeout=20) as browser:
-            table = await started_table(api)
-            url, params = stream_url(base, table)
-            async with (browser.stream("GET", url, params=params, headers=table.player("FRANCE")) as france,
-                        browser.stream("GET", url, params=params) as public):
-                readers = {"FRANCE": Reader(france), None: Reader(public)}
-                for power, reader in readers.items():
-                    first = await reader.next_view()
-                    assert "history" in reader.events[0]["data"] and first == await table.view(power)
-                phase = "S1901M"
-                for number in range(RESOLUTIONS):
-                    if number % 5 == 0:  # a view change without a resolution: nothing added
-                        await table.order_ok("FRANCE", ["A PAR H"])
-                        for power, reader in readers.items():
-                            assert await reader.next_view() == await table.view(power)
-                            assert reader.events[-1]["data"]["history_added"] == []
-                    phase = (await table.resolve(phase))["next_phase"]
+            yield base, await started_table(api), browser
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_appending_the_frames_gives_what_get_view_shows(backend: str, request: pytest.FixtureRequest,
+                                                              provider_url: str) -> None:
+    async with game_served(backend, request, provider_url) as (base, table, browser):
+        url, params = stream_url(base, table)
+        async with (browser.stream("GET", url, params=params, headers=table.player("FRANCE")) as france,
+                    browser.stream("GET", url, params=params) as public):
+            readers = {"FRANCE": Reader(france), None: Reader(public)}
+            for power, reader in readers.items():
+                first = await reader.next_view()
+                assert "history" in reader.events[0]["data"] and first == await table.view(power)
+            phase = "S1901M"
+            for number in range(RESOLUTIONS):
+                if number % 5 == 0:  # a view change without a resolution: nothing added
+                    await table.order_ok("FRANCE", ["A PAR H"])
                     for power, reader in readers.items():
                         assert await reader.next_view() == await table.view(power)
-                        frame = reader.events[-1]["data"]
-                        assert "history" not in frame and len(frame["history_added"]) == 1
-            ended = await table.view("FRANCE")
-            assert len(ended["history"]) == 20 and ended["history_before"] is not None
-            assert [e["phase"] for e in ended["history"]][-1] != "S1901M"
+                        assert reader.events[-1]["data"]["history_added"] == []
+                phase = (await table.resolve(phase))["next_phase"]
+                for power, reader in readers.items():
+                    assert await reader.next_view() == await table.view(power)
+                    frame = reader.events[-1]["data"]
+                    assert "history" not in frame and len(frame["history_added"]) == 1
+        ended = await table.view("FRANCE")
+        assert len(ended["history"]) == 20 and ended["history_before"] is not None
+        assert [e["phase"] for e in ended["history"]][-1] != "S1901M"
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_a_new_connection_starts_with_the_whole_history(backend: str, request: pytest.FixtureRequest,
                                                               provider_url: str) -> None:
-    database_url = request.getfixturevalue("sqlite_url" if backend == "sqlite" else "postgres_url")
-    with served(database_url, provider_url) as base:
-        async with httpx.AsyncClient(base_url=base, timeout=20) as api, httpx.AsyncClient(timeout=20) as browser:
-            table = await started_table(api)
-            phase = "S1901M"
-            for _ in range(3):
-                phase = (await table.resolve(phase))["next_phase"]
-            url, params = stream_url(base, table)
-            async with browser.stream("GET", url, params=params, headers=table.player("ENGLAND")) as late:
-                reader = Reader(late)
-                first = await reader.next_view()
-                assert reader.events[0]["data"]["history"] == first["history"]
-                assert first == await table.view("ENGLAND") and len(first["history"]) == 3
-                phase = (await table.resolve(phase))["next_phase"]
-                await reader.next_view()
-                last_id = reader.events[-1]["id"]
-            await table.resolve(phase)
-            # resumed after its last id: the view it missed comes whole
-            params["last_event_id"] = last_id
-            async with browser.stream("GET", url, params=params, headers=table.player("ENGLAND")) as resumed:
-                reader = Reader(resumed)
-                again = await reader.next_view()
-                assert len(reader.events[-1]["data"]["history"]) == 5
-                assert again == await table.view("ENGLAND")
+    async with game_served(backend, request, provider_url) as (base, table, browser):
+        phase = "S1901M"
+        for _ in range(3):
+            phase = (await table.resolve(phase))["next_phase"]
+        url, params = stream_url(base, table)
+        async with browser.stream("GET", url, params=params, headers=table.player("ENGLAND")) as late:
+            reader = Reader(late)
+            first = await reader.next_view()
+            assert reader.events[0]["data"]["history"] == first["history"]
+            assert first == await table.view("ENGLAND") and len(first["history"]) == 3
+            phase = (await table.resolve(phase))["next_phase"]
+            await reader.next_view()
+            last_id = reader.events[-1]["id"]
+        await table.resolve(phase)
+        # resumed after its last id: the view it missed comes whole
+        params["last_event_id"] = last_id
+        async with browser.stream("GET", url, params=params, headers=table.player("ENGLAND")) as resumed:
+            reader = Reader(resumed)
+            again = await reader.next_view()
+            assert len(reader.events[-1]["data"]["history"]) == 5
+            assert again == await table.view("ENGLAND")
