@@ -159,33 +159,29 @@ def _season_end(
     retreat: reported in the resolution, gone from the new position."""
     phase = position.phase
     units: dict[str, PowerUnit] = after if type(after) is dict else dict(after)
-    if phase.season is Season.SPRING:
-        next_phase = _fall_of(phase)
-        return Resolution(
-            phase=phase,
-            results=tuple(results),
-            dislodged=disbanded,
-            position=Position(next_phase, units, position.centres, (), position.variant),  # (shared: as above)
-            next_phase=next_phase,
-            must_act=_powers_with_units(units),
-        )
-    next_phase, centres, owned, acting = end_of_year(phase, units, position.centres, game_map)
-    winners = victory(centres, threshold, teams, owned)
+    next_phase, centres, owned, acting = _next_season(phase, units, position.centres, game_map)
+    winners = victory(centres, threshold, teams, owned) if owned is not None else frozenset()
     if not acting:
         acting = _powers_with_units(units)
     return Resolution(
         phase=phase,
         results=tuple(results),
         dislodged=disbanded,
-        position=Position(next_phase, units, centres, (), position.variant),
+        position=Position(next_phase, units, centres, (), position.variant),  # (shared: as above)
         next_phase=next_phase,
         must_act=acting,
         winners=winners,
     )
 
 
-def _fall_of(phase: Phase) -> Phase:
-    return Phase(phase.year, Season.FALL, PhaseType.MOVEMENT)
+def _next_season(phase: Phase, units: dict[str, PowerUnit], centres: Mapping[str, Power], game_map: GameMap,
+                 ) -> tuple[Phase, Mapping[str, Power], dict[Power, int] | None, frozenset[Power]]:
+    """After the movement (and retreats) of a season: the next phase, the centres then, their
+    counts by power and the powers that adjust (after a spring: the fall, the same centres, no
+    counts and nobody)."""
+    if phase.season is Season.SPRING:
+        return Phase(phase.year, Season.FALL, PhaseType.MOVEMENT), centres, None, frozenset()
+    return end_of_year(phase, units, centres, game_map)
 
 
 def end_of_year(phase: Phase, units: dict[str, PowerUnit], centres: Mapping[str, Power], game_map: GameMap,
@@ -207,10 +203,8 @@ def after_movement(phase: Phase, units: dict[str, PowerUnit], centres: Mapping[s
     ``_season_end`` decide them (for the contract, which prints no more than that)."""
     if any(d.retreats for d in dislodged):
         return phase.following(), centres
-    if phase.season is Season.SPRING:
-        return _fall_of(phase), centres
-    next_phase, owned, _, _ = end_of_year(phase, units, centres, game_map)
-    return next_phase, owned
+    next_phase, centres_then, _, _ = _next_season(phase, units, centres, game_map)
+    return next_phase, centres_then
 
 
 def update_centres(centres: Mapping[str, Power], units: Mapping[str, PowerUnit], game_map: GameMap) -> dict[str, Power]:

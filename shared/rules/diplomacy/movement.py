@@ -94,8 +94,7 @@ class _Phase:
         self.sea_neighbours: dict[str, frozenset[str]] = {}  # fleets at sea: province -> what they border
         for province, here in board.items():
             unit = here.unit
-            place = unit.place  # (a shared unit knows its slot: orders.py, Place)
-            number = place.slot if place.numbers is numbers and unit.province == province else numbers.get(province, -1)
+            number = self.occupant_slot(unit) if unit.province == province else numbers.get(province, -1)
             if number < 0:
                 unknown.append(province)
             else:
@@ -138,15 +137,16 @@ class _Phase:
         moves = self._match_orders()
         return Outcome(self, self._resolve(moves), moves)
 
+    def _placed(self, unit: Unit) -> bool:
+        """Whether ``unit`` is one of this map's shared units, which carry their place on its
+        board (orders.py, Place). A board renumbered for a province the map lacks keeps the
+        map's slots for the map's provinces."""
+        return unit.place.numbers is self.map.numbers
 
     def occupant_slot(self, unit: Unit) -> int:
-        """The slot of ``unit``'s province (its entry ``_NO_ENTRY`` when nobody stands there),
-        read off a shared unit of this board (orders.py, Place); -1 for a province the board does
-        not have."""
-        place = unit.place
-        if place.numbers is self.numbers:
-            return place.slot
-        return self.numbers.get(unit.province, -1)
+        """The slot of ``unit``'s province (its entry ``_NO_ENTRY`` when nobody stands there);
+        -1 for a province the board does not have."""
+        return unit.place.slot if self._placed(unit) else self.numbers.get(unit.province, -1)
 
     def occupant(self, province: str) -> int:
         """The entry index of the unit standing in ``province`` before the moves, or -1."""
@@ -164,7 +164,7 @@ class _Phase:
     def _read_orders(self) -> None:
         """Check every order; give each unit the legal order it obeys. Two different legal
         orders for one unit leave it holding (DATC 4.D.3); the same order twice counts once."""
-        entries, numbers = self.entries, self.numbers
+        entries = self.entries
         void, ordered = self.void, self.ordered
         conflicts: list[str] = []
         powers = self.powers
@@ -174,9 +174,8 @@ class _Phase:
             if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
                 reason = "void: not a movement-phase order"
             else:
-                unit = order.unit
-                province = unit.province
-                number = unit.place.slot if unit.place.numbers is numbers else numbers.get(province, -1)
+                province = order.unit.province
+                number = self.occupant_slot(order.unit)
                 standing = entries[number] if number >= 0 else _NO_ENTRY
                 if standing is _NO_ENTRY:
                     reason = f"void: no unit at {province}"
@@ -285,9 +284,8 @@ class _Phase:
     def _steps_of(self, unit: Unit) -> dict[str, tuple[str, str, int]]:
         """The moves ``unit`` can make without a convoy (``MovementTables``), read off a shared
         unit of this map itself."""
-        place = unit.place
-        if place.numbers is self.map.numbers:
-            return place.steps
+        if self._placed(unit):
+            return unit.place.steps
         steps = self.map.fleet_steps if unit.type is _FLEET else self.map.army_steps
         return steps.get(unit.location, _NO_STEPS)
 
@@ -347,9 +345,8 @@ class _Phase:
             return f"void: no unit at {supported} to support"
         mover = standing.unit  # the unit on the board, whatever type and coast the order gave it
         tables = self.map
-        place = unit.place
-        if place.numbers is tables.numbers:  # a shared unit of this map (orders.py, Place)
-            reach = place.reach
+        if self._placed(unit):
+            reach = unit.place.reach
         elif unit.type is _ARMY:
             reach = tables.army.get(unit.province, _NOTHING)
         else:

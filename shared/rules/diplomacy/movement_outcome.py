@@ -101,7 +101,7 @@ class Outcome:
 
     def _dislodged(self, victim: int, mover: int, units: dict[str, PowerUnit], standoffs: set[str]) -> DislodgedUnit:
         phase = self.phase
-        here = phase.board[self.entries[victim].province]
+        here = self.entries[victim]  # its power and unit are the board's
         attacker = self.entries[mover]
         # DATC 4.A.5 (2023 rules): the attacker's origin is closed only when it came over land.
         came_from = attacker.province if not attacker.by_convoy else ""
@@ -149,7 +149,7 @@ class Outcome:
         return self._support_result(entry)
 
     def _unit_text(self, index: int) -> str:
-        return self.phase.board[self.entries[index].province].unit.text
+        return self.entries[index].unit.text
 
     def _with_dislodgement(self, entry: Prepared, reason: str) -> str:
         if entry.index in self.dislodged_by:
