@@ -89,13 +89,14 @@ class LocalProvider:
 
 
 @contextmanager
-def serve_in_thread(app: object) -> Iterator[str]:
-    """Serve an ASGI app with uvicorn on 127.0.0.1 (a free port) in a thread; yields its base URL."""
+def serve_in_thread(app: object, lifespan: str = "off") -> Iterator[str]:
+    """Serve an ASGI app with uvicorn on 127.0.0.1 (a free port) in a thread; yields its base URL.
+    ``lifespan="on"`` runs the app's start-up and shut-down (an Entente app's store and tailers)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan=lifespan))
     thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), daemon=True)
     thread.start()
     try:
