@@ -98,6 +98,25 @@ def test_a_thousand_phases_in_one_call_come_back_in_order() -> None:
     assert [json.loads(line)["phase"] for line in done.stdout.splitlines()] == phases
 
 
+def test_a_line_longer_than_a_read_and_lines_split_across_reads_are_read_whole() -> None:
+    padded = json.dumps(SIMPLE).replace(", ", "," + " " * 100_000, 1)  # one line of about 100 KB
+    lines = [json.dumps({**SIMPLE, "phase": "F1901M"}), padded, *[json.dumps(SIMPLE)] * 200]
+    done = entente("\n".join(lines))  # the last line has no line end
+    assert done.returncode == 0, done.stderr
+    results = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["phase"] for r in results] == ["F1901M"] + ["S1901M"] * 201
+    assert results[1]["units"] == {"FRANCE": ["A BUR"]}
+
+
+def test_bytes_that_are_not_utf8_name_their_line_and_exit_2() -> None:
+    good = json.dumps(SIMPLE).encode()
+    done = subprocess.run([ENTENTE, "adjudicate"], input=good + b"\n" + b'{"phase": "S1901M\xff"}\n',
+                          capture_output=True, timeout=120)
+    assert done.returncode == 2
+    assert b"line 2: not UTF-8 text" in done.stderr and b"Traceback" not in done.stderr
+    assert len(done.stdout.splitlines()) == 1  # the good line's result stands
+
+
 def test_help_and_unknown_arguments() -> None:
     assert entente("", "--help").returncode == 0
     done = entente("", "--frobnicate")
