@@ -110,7 +110,7 @@ def read_documents(stream: IO[str], before_waiting: Callable[[], None] | None = 
     first_number = 0
     lines = input_lines(stream, before_waiting or (lambda: None))
     for number, line in enumerate(lines, start=1):
-        if line.strip():
+        if line and not line.isspace():  # (isspace: no stripped copy of every line)
             first, first_number = line, number
             break
     if first is None:
@@ -128,7 +128,7 @@ def read_documents(stream: IO[str], before_waiting: Callable[[], None] | None = 
         return
     yield first_number, document
     for number, line in enumerate(lines, start=first_number + 1):
-        if not line.strip():
+        if not line or line.isspace():
             continue
         try:
             document = _read_line(line, number)
@@ -139,7 +139,11 @@ def read_documents(stream: IO[str], before_waiting: Callable[[], None] | None = 
 
 def _read_line(line: str | bytes, number: int) -> Any:
     try:
-        return loads(line)
+        return orjson.loads(line)
+    except orjson.JSONDecodeError:
+        pass
+    try:
+        return json.loads(line)  # its wider input, or its error message
     except UnicodeDecodeError as exc:
         raise InputError(number, f"not UTF-8 text (byte {exc.start + 1} of the line)") from exc
 
@@ -185,16 +189,6 @@ def input_lines(stream: IO[str], before_waiting: Callable[[], None]) -> Iterator
         yield from lines
     if partial:
         yield b"".join(partial)
-
-
-def loads(text: str | bytes) -> Any:
-    """One JSON value: orjson's reading, or the standard library's where orjson refuses the
-    text (raising the standard library's JSONDecodeError and message if neither reads it, or
-    UnicodeDecodeError for bytes that are not UTF-8)."""
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return json.loads(text)
 
 
 def dumps_line(value: Any) -> bytes:
