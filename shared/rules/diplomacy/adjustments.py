@@ -21,10 +21,11 @@ from .civil_disorder import forced_removals
 from .geography import GameMap
 from .orders import Build, Order, Remove, Unit, UnitType, Waive, province_of
 from .position import OrderResult, Position, Power, PowerUnit
+from .values import Value
 
 
 @dataclass(frozen=True)
-class AdjustmentOutcome:
+class AdjustmentOutcome(Value):
     results: tuple[OrderResult, ...]  # one per input order, in input order
     units: Mapping[str, PowerUnit]  # after the adjustments, keyed by province
     forced: tuple[PowerUnit, ...]  # units removed by the civil-disorder rule

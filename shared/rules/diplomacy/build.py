@@ -32,7 +32,7 @@ PACKAGE = "shared.rules.diplomacy"
 COMPILED_MODULES = (
     "adjudicate", "adjustments", "civil_disorder", "convoys", "document", "document_fields", "geography",
     "legality", "movement", "movement_outcome", "movement_tables", "normalise", "orders", "phase", "position",
-    "possible", "resolver", "retreats", "parser.canonical",
+    "possible", "resolver", "retreats", "values", "parser.canonical",
 )
 """The engine's modules the install compiles, relative to the package: the rules and their
 values, not the general parser (text, DAIDE), the small games or the package ``__init__``."""

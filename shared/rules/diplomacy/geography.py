@@ -110,6 +110,12 @@ class GameMap:
             loc for locs in self._fleet_locations.values() for loc in locs
         )
 
+    def __copy__(self) -> GameMap:
+        return self  # read-only, and known by identity (the tables built for it are kept per map)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> GameMap:
+        return self
+
     def __repr__(self) -> str:
         return f"GameMap({self.variant!r}, {len(self.provinces)} provinces)"
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Final
 from .orders import SupportMove, Unit, UnitType, province_of
 from .position import DislodgedUnit, OrderResult, PowerUnit, ResultKind
 from .resolver import CONVOY, HOLD, MOVE, Prepared, Resolver
+from .values import Value
 
 if TYPE_CHECKING:  # (movement.py imports this module: the phase is only named here)
     from .movement import _Phase
@@ -17,7 +18,7 @@ _ARMY: Final = UnitType.ARMY
 
 
 @dataclass(init=False)
-class MovementOutcome:
+class MovementOutcome(Value):
     """An immutable value written like the orders (orders.py says why)."""
 
     results: Final[tuple[OrderResult, ...]]  # one per input order, in input order

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
+from .values import Value
+
 
 class UnitType(StrEnum):
     ARMY = "A"
@@ -71,7 +73,7 @@ def province_of(location: str) -> str:
 
 
 @dataclass(init=False)
-class Unit:
+class Unit(Value):
     type: Final[UnitType]
     location: Final[str]  # canonical, with coast for fleets on split-coast provinces
     # Worked out once, when the unit is built (the map's shared units are read in every phase):
@@ -100,7 +102,7 @@ class Unit:
 
 
 @dataclass(init=False, unsafe_hash=True)
-class Hold:
+class Hold(Value):
     unit: Final[Unit]
 
     def __init__(self, unit: Unit) -> None:
@@ -111,7 +113,7 @@ class Hold:
 
 
 @dataclass(init=False, unsafe_hash=True)
-class Move:
+class Move(Value):
     unit: Final[Unit]
     destination: Final[str]  # a location; coast given for fleets where it matters
     via_convoy: Final[bool]
@@ -126,7 +128,7 @@ class Move:
 
 
 @dataclass(init=False, unsafe_hash=True)
-class SupportHold:
+class SupportHold(Value):
     unit: Final[Unit]
     supported: Final[Unit]
 
@@ -139,7 +141,7 @@ class SupportHold:
 
 
 @dataclass(init=False, unsafe_hash=True)
-class SupportMove:
+class SupportMove(Value):
     unit: Final[Unit]
     supported: Final[Unit]
     destination: Final[str]  # a province; a fleet's coast is kept when written (DATC 6.B.9 voids a wrong coast)
@@ -157,7 +159,7 @@ class SupportMove:
 
 
 @dataclass(init=False, unsafe_hash=True)
-class Convoy:
+class Convoy(Value):
     unit: Final[Unit]  # the fleet
     army: Final[Unit]  # the convoyed army
     destination: Final[str]  # province
@@ -172,7 +174,7 @@ class Convoy:
 
 
 @dataclass(init=False, unsafe_hash=True)
-class Retreat:
+class Retreat(Value):
     unit: Final[Unit]
     destination: Final[str]
 
@@ -185,7 +187,7 @@ class Retreat:
 
 
 @dataclass(init=False, unsafe_hash=True)
-class Disband:
+class Disband(Value):
     """Disband a dislodged unit in a retreat phase."""
 
     unit: Final[Unit]
@@ -198,7 +200,7 @@ class Disband:
 
 
 @dataclass(init=False, unsafe_hash=True)
-class Build:
+class Build(Value):
     unit: Final[Unit]
 
     def __init__(self, unit: Unit) -> None:
@@ -209,7 +211,7 @@ class Build:
 
 
 @dataclass(init=False, unsafe_hash=True)
-class Remove:
+class Remove(Value):
     """Remove a unit in an adjustment phase (written ``D`` like a disband)."""
 
     unit: Final[Unit]
@@ -222,7 +224,7 @@ class Remove:
 
 
 @dataclass(init=False, unsafe_hash=True)
-class Devastate:
+class Devastate(Value):
     """Dirigible variant: a dirigible devastates the centre below it (declared with the retreats)."""
 
     unit: Final[Unit]
@@ -235,7 +237,7 @@ class Devastate:
 
 
 @dataclass(init=False, unsafe_hash=True)
-class Waive:
+class Waive(Value):
     def __str__(self) -> str:
         return "WAIVE"
 

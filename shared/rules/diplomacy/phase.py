@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+from .values import Value
+
 
 class Season(StrEnum):
     SPRING = "S"
@@ -28,7 +30,7 @@ _PARSED: Final[dict[str, Phase]] = {}  # text -> its phase (Phase is immutable)
 
 
 @dataclass(init=False, unsafe_hash=True)
-class Phase:
+class Phase(Value):
     """An immutable value written like the orders (orders.py says why)."""
 
     year: Final[int]

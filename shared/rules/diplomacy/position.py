@@ -11,13 +11,14 @@ from typing import Final, Literal
 
 from .orders import Order, Unit
 from .phase import Phase
+from .values import Value
 
 Power = str  # upper-case power name: "ENGLAND"
 ResultKind = Literal["succeeds", "fails", "void"]
 
 
 @dataclass(init=False, unsafe_hash=True)
-class PowerUnit:
+class PowerUnit(Value):
     power: Final[Power]
     unit: Final[Unit]
 
@@ -27,7 +28,7 @@ class PowerUnit:
 
 
 @dataclass(init=False, unsafe_hash=True)
-class DislodgedUnit:
+class DislodgedUnit(Value):
     power: Final[Power]
     unit: Final[Unit]
     attacker_from: Final[str]  # province the dislodging attack came from
@@ -41,7 +42,7 @@ class DislodgedUnit:
 
 
 @dataclass(init=False)
-class Position:
+class Position(Value):
     """Everything the rules need to play the next phase.
 
     ``units`` is keyed by province (one unit per province); ``centres`` maps each owned
@@ -81,7 +82,7 @@ class Position:
 
 
 @dataclass(init=False, unsafe_hash=True)
-class OrderResult:
+class OrderResult(Value):
     power: Final[Power]
     order: Final[Order]
     result: Final[ResultKind]
@@ -95,7 +96,7 @@ class OrderResult:
 
 
 @dataclass(init=False)
-class Resolution:
+class Resolution(Value):
     """The outcome of one phase: results in input order, the new position, who acts next."""
 
     phase: Final[Phase]

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 
 from .orders import Disband, Order, Retreat, Unit, province_of
 from .position import DislodgedUnit, OrderResult, Power, PowerUnit
+from .values import Value
 
 
 @dataclass(frozen=True)
-class RetreatOutcome:
+class RetreatOutcome(Value):
     results: tuple[OrderResult, ...]  # in input order
     units: Mapping[str, PowerUnit]  # the units after the retreats, keyed by province
     disbanded: tuple[DislodgedUnit, ...]  # dislodged units that did not survive

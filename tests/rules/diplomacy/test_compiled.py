@@ -114,6 +114,16 @@ def test_every_datc_case_passes_with_the_pure_sources_too() -> None:
     assert " passed" in done.stdout.splitlines()[-1] and "failed" not in done.stdout.splitlines()[-1]
 
 
+@compiled_only
+def test_the_values_copy_and_pickle_alike_with_the_pure_sources_too() -> None:
+    """test_values_copy.py runs here compiled with the rest of the suite; here again, from the sources."""
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           str(ROOT / "tests" / "rules" / "diplomacy" / "test_values_copy.py")],
+                          env=pure_env(), cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert " passed" in done.stdout.splitlines()[-1] and "failed" not in done.stdout.splitlines()[-1]
+
+
 def test_the_install_compiled_the_engine_where_a_c_compiler_is() -> None:
     if os.environ.get(PURE_SWITCH, "") not in ("", "0"):
         pytest.skip(f"{PURE_SWITCH} is set: the sources run on purpose")
