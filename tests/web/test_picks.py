@@ -3,6 +3,9 @@ pick (another power's submission, an order stored from their other device), and 
 the phase it was picked in resolves under it (docs/web.md, "Live updates")."""
 from __future__ import annotations
 
+import re
+from typing import Any
+
 import httpx
 import pytest
 from playwright.sync_api import Browser, expect
@@ -124,6 +127,41 @@ def test_a_pick_goes_when_the_phase_resolves_under_it(browser: Browser, served: 
         player.click_unit(third)  # selected anew, not ordered by the click picked last phase
         expect(page.locator("#order-status")).to_have_text(f"{third} selected: click where it goes.")
         expect(player.results()).to_be_empty()
+    finally:
+        player.page.context.close()
+    assert player.problems == []
+
+
+def unit_menu(player: Player, unit: str) -> Any:
+    return player.page.get_by_role("combobox", name=f"Order for {unit}")
+
+
+def test_orders_stored_from_the_other_device_show_at_once(browser: Browser, served: str) -> None:
+    """Standard, seven seats: orders the seat's other device stores appear in the page's menus,
+    its help line and its orders box without a reload; while the player types in the box, the
+    box stays theirs and the menus still follow."""
+    player, _ = hosted_game(browser, served, "Two devices", "standard", 7)
+    try:
+        page = player.page
+        expect(page.locator("#phase")).to_contain_text("Spring 1901, movement")
+        game_id = game_of(player)
+        first, second = unit_menus(player)[:2]
+        lacking = re.compile(rf"No order yet for [A-Z/, ]*\b{re.escape(first.split()[1])}\b")
+        expect(page.locator("#order-help")).to_contain_text(lacking)
+        other_device = {"authorization": f"Bearer {own_token(player)}"}
+
+        stored = httpx.put(f"{served}/games/{game_id}/orders", json={"orders": [f"{first} H"]}, headers=other_device)
+        assert stored.status_code == 200, stored.text
+        expect(player.orders_box()).to_have_value(f"{first} H")
+        expect(unit_menu(player, first)).to_have_value(f"{first} H")
+        expect(page.locator("#order-help")).not_to_contain_text(lacking)
+        expect(page.locator("#order-status")).to_contain_text("changed elsewhere")
+
+        type_without_sending(player, f"{second} -")
+        added = httpx.patch(f"{served}/games/{game_id}/orders", json={"orders": [f"{second} H"]}, headers=other_device)
+        assert added.status_code == 200, added.text
+        expect(unit_menu(player, second)).to_have_value(f"{second} H")
+        expect(player.orders_box()).to_have_value(f"{first} H\n{second} -")  # what is being typed stays
     finally:
         player.page.context.close()
     assert player.problems == []

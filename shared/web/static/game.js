@@ -251,6 +251,7 @@ async function onView(view) {
     });
     if (before && before.game.status === "forming") keepCodename(view);
   } else if (orders.possible) {
+    orders.takeStored(view);  // orders stored from the seat's other device
     orders.render();  // who is ready, the stored orders; what the player is picking stays (orders.js)
   }
   await refreshBoard();

@@ -351,10 +351,27 @@ export class OrdersPanel {
     }
   }
 
-  stored(current, results) {
+  /** Orders stored for this power from elsewhere (the seat's other device, a bot): the view
+   *  lists the power's stored orders of the phase; the panel takes them when they are not the
+   *  ones it shows. A box being typed in is left as it is (docs/web.md, "Live updates"). */
+  takeStored(view) {
+    const possible = this.possible;
+    const current = view.orders?.[possible?.power];
+    if (!possible || view.game.phase !== possible.phase || !Array.isArray(current)) return;
+    if (current.length === possible.submitted.length && current.every((text, i) => text === possible.submitted[i])) return;
+    this.noteStored(current);
+    if (!this.dirty) this.textarea.value = current.join("\n");
+    this.status.textContent = `${current.length} order${current.length === 1 ? "" : "s"} stored (changed elsewhere).`;
+  }
+
+  noteStored(current) {
     this.possible.submitted = current;
     this.possible.lacking = this.possible.menu
       .filter((g) => g.kind === "unit" && !g.orders.some((o) => current.includes(o.text))).map((g) => g.key);
+  }
+
+  stored(current, results) {
+    this.noteStored(current);
     this.hasSubmitted = true;
     if (!this.dirty) {
       this.textarea.value = current.join("\n");
