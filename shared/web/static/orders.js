@@ -24,6 +24,11 @@ function groupTitle(group) {
   return group.orders.some((o) => o.type === "waive") ? "Waive a build" : "Orders of the state";
 }
 
+/** "1 order stored", "3 orders stored". */
+function ordersStored(current) {
+  return `${current.length} order${current.length === 1 ? "" : "s"} stored`;
+}
+
 export class OrdersPanel {
   constructor(game, board) {
     this.game = game;
@@ -361,7 +366,7 @@ export class OrdersPanel {
     if (current.length === possible.submitted.length && current.every((text, i) => text === possible.submitted[i])) return;
     this.noteStored(current);
     if (!this.dirty) this.textarea.value = current.join("\n");
-    this.status.textContent = `${current.length} order${current.length === 1 ? "" : "s"} stored (changed elsewhere).`;
+    this.status.textContent = `${ordersStored(current)} (changed elsewhere).`;
   }
 
   noteStored(current) {
@@ -383,7 +388,7 @@ export class OrdersPanel {
       }
     }
     const refused = results.filter((r) => r.status !== "accepted").length;
-    this.status.textContent = `${current.length} order${current.length === 1 ? "" : "s"} stored`
+    this.status.textContent = ordersStored(current)
       + (refused ? `; ${refused} refused.` : ".");
     this.ready.want(false);  // a new submission clears the ready flag
     this.render();
