@@ -38,7 +38,7 @@ from shared.events_social import (
     press_stream,
     webhooks_stream,
 )
-from shared.game.repository import Entry, recent_only, weight_of
+from shared.game.repository import Entry, without_history
 from shared.game.state import GameState, fold
 from shared.store import (
     ClaimedNotification,
@@ -94,13 +94,15 @@ def hooks_at(records: list[RecordedEvent], position: int) -> tuple[dict[str, str
 
 
 GAMES_KEY = "notifications.games"
-GAMES_KEPT = 2_000  # games whose state at the projection's position a process keeps
-GAMES_BYTES = 32 * 2**20  # and their estimated memory at most
+GAMES_KEPT = 5_000  # games whose state at the projection's position a process keeps
+GAMES_BYTES = 32 * 2**20  # and their estimated memory at most (about 13 KB a game: no history is kept)
 
 
 def _states(store: EventStore) -> BoundedCache[str, Entry]:
     """By game: its state folded up to the last event the projection planned from (a state
-    folded from committed records only, at a position the projection has passed)."""
+    folded from committed records only, at a position the projection has passed), without its
+    resolved phases: planning never looks back, and a state's history is nearly all its
+    memory (docs/architecture.md, "Performance")."""
     cache: BoundedCache[str, Entry] | None = store.memo.get(GAMES_KEY)
     if cache is None:
         cache = store.memo[GAMES_KEY] = BoundedCache("notification_games", GAMES_KEPT, GAMES_BYTES)
@@ -125,8 +127,8 @@ class _Games:
         self._cache = _states(tx.store)
         self._streams: dict[str, tuple[list[RecordedEvent], list[RecordedEvent]]] = {}
         self._discord: dict[str, dict[str, str]] = {}  # game_id -> player_id -> Discord user id
-        # game_id -> (state, records folded, the position and weight of the last one folded)
-        self._folded: dict[str, tuple[GameState | None, int, int, int]] = {}
+        # game_id -> (state, records folded, the position of the last one folded)
+        self._folded: dict[str, tuple[GameState | None, int, int]] = {}
 
     async def _read_game(self, game_id: str) -> list[RecordedEvent]:
         """The game's records after the remembered state's (that state as folded so far), or
@@ -136,30 +138,29 @@ class _Games:
         if kept is not None:
             records = await self._tx.read_stream(stream, after_version=kept.state.version - 1)
             if kept.continued_by(records):
-                self._folded[game_id] = (kept.state, 1, kept.position, kept.weight)
+                self._folded[game_id] = (kept.state, 1, kept.position)
                 return records
-        self._folded[game_id] = (None, 0, 0, 0)
+        self._folded[game_id] = (None, 0, 0)
         return await self._tx.read_stream(stream)
 
     def _state_at(self, game_id: str, position: int) -> GameState | None:
         """The game folded from its records at or before ``position`` (never earlier than the
         last one asked for), folding on from there."""
         records = self._streams[game_id][0]
-        state, count, last, weight = self._folded[game_id]
+        state, count, _ = self._folded[game_id]
         end = count
         while end < len(records) and records[end].position <= position:
             end += 1
         if end > count:
             state = fold((from_recorded(r) for r in records[count:end]), onto=state)
-            weight += weight_of(records[count:end])
-            self._folded[game_id] = (state, end, records[end - 1].position, weight)
+            self._folded[game_id] = (state, end, records[end - 1].position)
         return state
 
     def remember(self) -> None:
         """Keep each game's state as far as this (committed) batch folded it."""
-        for game_id, (state, _, position, weight) in self._folded.items():
+        for game_id, (state, _, position) in self._folded.items():
             if state is not None:
-                state, weight = recent_only(state, weight)
+                state, weight = without_history(state)
                 self._cache.put(game_id, Entry(state, position, weight), weight)
 
     async def context_at(self, game_id: str, position: int) -> Context | None:

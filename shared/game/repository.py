@@ -43,6 +43,7 @@ CAPACITY = 2_000  # games per store and process at most
 CAPACITY_BYTES = 64 * 2**20  # the estimated memory of the cached states per store and process (by default)
 MEMORY_PER_JSON_BYTE = 4  # a folded state's memory / its events' JSON size (measured: docs/architecture.md)
 MEMO_KEY = "game.states"
+HISTORYLESS_BYTES = 10 * 1024  # a state's settings and seats, without its history (measured)
 RECENT_PHASES = 20  # resolved phases a cached state keeps (a view's history page: docs/api.md)
 
 
@@ -132,6 +133,18 @@ def recent_only(state: GameState, weight: int) -> tuple[GameState, int]:
     trimmed.resolved = state.resolved[dropped:]
     trimmed.earlier_resolved = state.earlier_resolved + dropped
     return trimmed, weight * RECENT_PHASES // len(state.resolved)
+
+
+def without_history(state: GameState) -> tuple[GameState, int]:
+    """The state with none of its resolved phases (they are counted in ``earlier_resolved``),
+    for readers that never look back (the notification planner), and its estimated weight: a
+    fixed part for the settings and seats, and the position document's JSON times
+    ``MEMORY_PER_JSON_BYTE`` (measured: docs/architecture.md, "Performance")."""
+    if state.resolved:
+        state = state.copy()
+        state.earlier_resolved += len(state.resolved)
+        state.resolved = []
+    return state, HISTORYLESS_BYTES + MEMORY_PER_JSON_BYTE * len(orjson.dumps(state.position))
 
 
 async def full_state(reader: EventStore | Transaction, state: GameState) -> GameState:

@@ -2,7 +2,8 @@
 per-process cache of game states, docs/architecture.md "Growth: memory, views, replay"): what it plans must be what
 the planner gives for every event with the game folded from its first event, whichever
 process projects which batch, however long the game; and a worker told to stop stops between
-batches, whatever is left of the log."""
+batches, whatever is left of the log. What it keeps of a game is its state without the resolved
+phases, which planning never reads."""
 from __future__ import annotations
 
 import asyncio
@@ -64,6 +65,15 @@ async def test_a_long_game_projected_in_small_batches_by_two_processes_plans_wha
             await outbox.project_all(store if turn % 3 else other, WARNING, batch=2)
         await outbox.project_all(other, WARNING, batch=2)
         assert len(outbox._states(store)) == len(outbox._states(other)) == 1  # both folded on from a kept state
+        # what is kept is the game without its history (planning never looks back): a few KB, not
+        # a state's 20 to 40 phases of about 25 KB each
+        game = await store.read_stream(game_stream(table.game_id))
+        for process in (store, other):
+            kept = outbox._states(process).peek(table.game_id)
+            assert kept is not None and kept.state.resolved == []
+            assert kept.state.resolved_count == sum(r.type == "PhaseResolved" and r.position <= kept.position
+                                                    for r in game) > 2 * RECENT_PHASES
+            assert outbox._states(process).weight < 32 * 1024
     finally:
         await other.close()
     rows = {r["dedupe_key"]: (r["player_id"], r["kind"], r["phase"], r["payload"])
