@@ -10,7 +10,7 @@ from fastapi.responses import Response
 
 from shared.auth import require
 from shared.game.log import phase_submissions, read_log
-from shared.game.repository import full_state
+from shared.game.repository import full_state, with_recent_history
 from shared.http.app import build_app
 from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
 from shared.settings import Settings
@@ -39,6 +39,8 @@ async def game_view(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
     viewer = viewer_for(caller, game, power)
     if phase or history_before:  # an older page or a past phase: every resolved phase
         game = await full_state(store, game)
+    else:  # the latest page: the recent phases
+        game = await with_recent_history(store, game)
     index = checked_phase(game, phase)
     end = checked_phase(game, history_before, "query.history_before") if history_before else None
     if history_before and end is None:  # the current phase: every resolved phase is before it

@@ -37,7 +37,7 @@ from shared.errors import BadRequest, DomainError
 from shared.events_social import MessageSent, press_stream
 from shared.game.log import phase_submissions
 from shared.game.press import message_json, messages_of, visible_to
-from shared.game.repository import read_game
+from shared.game.repository import read_game, with_recent_history
 from shared.game.state import GameState
 from shared.game.submissions import PowerSubmission
 from shared.store import EventStore, RecordedEvent
@@ -201,6 +201,8 @@ class GameFeed:
         first = not self.loaded
         if first or "game" in changes:
             state = await read_game(store, self.game_id)
+            if state is not None:
+                state = await with_recent_history(store, state)
             if state is not self.state:
                 before = self.state
                 self.state = state

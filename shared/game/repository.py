@@ -15,13 +15,14 @@ game's current state, exactly as a full fold would give it.
 Only states read from committed events are kept: a transaction that has appended events may
 read its own uncommitted writes, so what it reads is folded but never cached.
 
-A cached state keeps only the latest ``RECENT_PHASES`` resolved phases (what a view's first
-history page and the live stream show); ``full_state`` folds a game's whole history again for
-the requests that need older phases (older history pages, past views and pictures). The
-cache is also bounded in bytes: each entry is weighed by the JSON size of the events folded
-into it, times the measured ratio of a folded state's memory to that size
-(docs/architecture.md, "Performance"), and the least recently used entries are dropped once
-the total passes the bound.
+A cached state keeps none of its resolved phases (they are nearly all of a state's memory, and
+only views read them): ``with_recent_history`` gives a state its latest ``RECENT_PHASES`` to
+twice as many (what a view's first history page and the live stream show) through a second
+cache, of the games whose views are asked for; ``full_state`` folds a game's whole history
+again for the requests that need older phases (older history pages, past views and
+pictures). Both caches are bounded in bytes: an entry is weighed by the measured memory of
+what it holds (docs/architecture.md, "Performance"), and the least recently used entries are
+dropped once the total passes the bound.
 """
 from __future__ import annotations
 
@@ -39,10 +40,13 @@ from shared.store import EventStore, GameRow, RecordedEvent, Transaction
 
 from .state import GameState, fold
 
-CAPACITY = 2_000  # games per store and process at most
+CAPACITY = 10_000  # games per store and process at most (the bytes bind first: about 13 KB a game)
 CAPACITY_BYTES = 64 * 2**20  # the estimated memory of the cached states per store and process (by default)
 MEMORY_PER_JSON_BYTE = 4  # a folded state's memory / its events' JSON size (measured: docs/architecture.md)
 MEMO_KEY = "game.states"
+HISTORY_KEY = "game.histories"
+HISTORY_CAPACITY = 2_000  # games whose recent history a store and process keeps (those being viewed)
+HISTORY_BYTES = 32 * 2**20  # and its estimated memory at most
 HISTORYLESS_BYTES = 10 * 1024  # a state's settings and seats, without its history (measured)
 RECENT_PHASES = 20  # resolved phases a cached state keeps (a view's history page: docs/api.md)
 
@@ -81,6 +85,13 @@ def bound_state_cache(store: EventStore, capacity: int) -> None:
     _cache(store).resize(capacity)
 
 
+def _history_cache(store: EventStore) -> BoundedCache[str, Entry]:
+    cache: BoundedCache[str, Entry] | None = store.memo.get(HISTORY_KEY)
+    if cache is None:
+        cache = store.memo[HISTORY_KEY] = BoundedCache("game_histories", HISTORY_CAPACITY, HISTORY_BYTES)
+    return cache
+
+
 def _cache(store: EventStore) -> BoundedCache[str, Entry]:
     cache: BoundedCache[str, Entry] | None = store.memo.get(MEMO_KEY)
     if cache is None:
@@ -90,27 +101,62 @@ def _cache(store: EventStore) -> BoundedCache[str, Entry]:
 
 async def read_game(reader: EventStore | Transaction, game_id: str) -> GameState | None:
     """The game's state as of this read (None when its stream is empty), from the cache and
-    the events the stream gained since. The state is shared: read it, never change it."""
+    the events the stream gained since, **without its history**: its resolved phases are
+    counted (``resolved_count``) but not held, as nearly no request reads them (views ask
+    ``with_recent_history``, older pages ``full_state``). The state is shared: read it, never
+    change it."""
     store = reader if isinstance(reader, EventStore) else reader.store
     cache = _cache(store)
     entry = cache.get(game_id)
     stream = game_stream(game_id)
     records = await reader.read_stream(stream, after_version=entry.state.version - 1) if entry else []
     if entry is not None and entry.continued_by(records):
-        state = fold((from_recorded(record) for record in records[1:]), onto=entry.state) \
-            if len(records) > 1 else entry.state
-        weight = entry.weight + weight_of(records[1:])
+        if len(records) == 1:
+            return entry.state
+        state = fold((from_recorded(record) for record in records[1:]), onto=entry.state)
     else:
         records = await reader.read_stream(stream)
         if not records:
             cache.pop(game_id)
             return None
         state = fold(from_recorded(record) for record in records)
-        weight = weight_of(records)
-    state, weight = recent_only(state, weight)
+    state, weight = without_history(state)
     if isinstance(reader, EventStore) or not reader.appended:
         _remember(cache, game_id, Entry(state, records[-1].position, weight))
     return state
+
+
+async def with_recent_history(reader: EventStore | Transaction, state: GameState) -> GameState:
+    """``state`` with its latest resolved phases (``RECENT_PHASES`` to twice as many, or all
+    there are): what a view's first history page and the live stream show. Folded through a
+    second per-process cache, of the games whose views are asked for, on from where it left
+    each (checked as ``read_game`` checks its own) and never past ``state``'s version, so it is
+    ``state`` itself with its history."""
+    if state.earlier_resolved == 0:
+        return state  # nothing left out
+    store = reader if isinstance(reader, EventStore) else reader.store
+    cache = _history_cache(store)
+    entry = cache.get(state.game_id)
+    if entry is not None and entry.state.version == state.version:
+        return entry.state
+    stream = game_stream(state.game_id)
+    records: Sequence[RecordedEvent] = []
+    if entry is not None and entry.state.version < state.version:
+        records = await reader.read_stream(stream, after_version=entry.state.version - 1)
+    if entry is not None and entry.continued_by(records):
+        newer = [record for record in records[1:] if record.version <= state.version]
+        folded = fold((from_recorded(record) for record in newer), onto=entry.state)
+        weight = entry.weight + weight_of(newer)
+    else:  # none kept, or kept past ``state`` (a slower reader): fold the game up to it
+        newer = [record for record in await reader.read_stream(stream) if record.version <= state.version]
+        folded = fold(from_recorded(record) for record in newer)
+        weight = weight_of(newer)
+    if not newer or folded.version != state.version:  # the log is not the one ``state`` was read from
+        raise ValueError(f"game {state.game_id!r} has no version {state.version} in this log")
+    folded, weight = recent_only(folded, weight)
+    if isinstance(reader, EventStore) or not reader.appended:
+        _remember(cache, state.game_id, Entry(folded, newer[-1].position, weight))
+    return folded
 
 
 def cached_game(store: EventStore, game_id: str) -> GameState | None:

@@ -15,7 +15,7 @@ from fastapi.responses import Response
 
 from shared.errors import NotFound
 from shared.game.log import phase_submissions
-from shared.game.repository import full_state
+from shared.game.repository import full_state, with_recent_history
 from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
 from shared.rules.variants import UnknownVariant, variant_names
 
@@ -66,8 +66,8 @@ async def _layers(game, caller, store, power: str | None, phase: str | None):
     active = game.status == "active" and game.phase
     asked_now = phase is None or phase.strip().upper() == str(game.phase or "").upper()
     submissions = await phase_submissions(store, game.game_id, str(game.phase)) if active and asked_now else {}
-    return game_layers(await full_state(store, game) if phase and not asked_now else game, submissions, viewer,
-                       phase)
+    state = await full_state(store, game) if phase and not asked_now else await with_recent_history(store, game)
+    return game_layers(state, submissions, viewer, phase)
 
 
 @router.get("/games/{game_id}/map.svg", response_class=Response, responses={200: {"content": {SVG: {}}}})

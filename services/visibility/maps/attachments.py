@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from shared.game.repository import full_state, read_game
+from shared.game.repository import full_state, read_game, with_recent_history
 from shared.store import EventStore
 
 from ..view import Viewer
@@ -22,5 +22,6 @@ async def notification_map(store: EventStore, game_id: str, power: str | None, p
     if state is None or state.position is None:
         return None
     viewer = Viewer("power", power, powers=(power,)) if power else Viewer.public()
-    layers = game_layers(await full_state(store, state) if phase else state, {}, viewer, phase)
+    state = await full_state(store, state) if phase else await with_recent_history(store, state)
+    layers = game_layers(state, {}, viewer, phase)
     return await asyncio.to_thread(layers_to_png, layers)

@@ -4,7 +4,7 @@ with the number of phases played."""
 from __future__ import annotations
 
 from services.visibility.view import HISTORY_PAGE
-from shared.game.repository import RECENT_PHASES, full_state, read_game
+from shared.game.repository import RECENT_PHASES, full_state, read_game, with_recent_history
 from tests.utils.http import Host
 from tests.utils.played_game import play_game
 
@@ -57,14 +57,20 @@ async def test_a_history_cursor_that_names_no_phase_played_is_refused(host: Host
     assert nonsense.status_code == 422 and nonsense.json()["error"]["code"] == "invalid_phase"
 
 
-async def test_the_cached_state_keeps_only_the_latest_phases_and_views_still_see_them_all(host: Host) -> None:
+async def test_the_cached_state_keeps_no_history_and_views_still_see_every_phase(host: Host) -> None:
     game_id = await play_game(host.store, PHASES)
     cached = await read_game(host.store, game_id)
-    assert cached is not None and len(cached.resolved) <= 2 * RECENT_PHASES
-    assert cached.resolved_count == PHASES and cached.earlier_resolved > 0
+    assert cached is not None and cached.resolved == []
+    assert cached.resolved_count == PHASES and cached.earlier_resolved == PHASES
+    recent = await with_recent_history(host.store, cached)
+    assert RECENT_PHASES <= len(recent.resolved) <= 2 * RECENT_PHASES and recent.resolved_count == PHASES
+    assert await with_recent_history(host.store, cached) is recent  # kept for the next view
     full = await full_state(host.store, cached)
-    assert len(full.resolved) == PHASES and full.resolved[-RECENT_PHASES:] == cached.resolved[-RECENT_PHASES:]
+    assert len(full.resolved) == PHASES and full.resolved[-len(recent.resolved):] == recent.resolved
+    assert (recent.version, recent.phase, recent.position) == (full.version, full.phase, full.position)
 
+    latest = await host.client.get(f"/games/{game_id}/view")
+    assert [e["phase"] for e in latest.json()["history"]] == [r.phase for r in full.resolved[-HISTORY_PAGE:]]
     first = full.resolved[0].phase  # left out of the cached state, still viewed as it was
     then = await host.client.get(f"/games/{game_id}/view", params={"phase": first})
     picture = await host.client.get(f"/games/{game_id}/map.svg", params={"phase": first})

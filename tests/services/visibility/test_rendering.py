@@ -13,7 +13,7 @@ from services.visibility.schemas import GameView
 from services.visibility.view import view_of, viewer_for
 from shared.auth import PUBLIC, Caller
 from shared.game.log import phase_submissions
-from shared.game.repository import full_state, read_game
+from shared.game.repository import full_state, read_game, with_recent_history
 from shared.game.state import GameState
 from tests.games.test_dirigible_game import FALL, OPENING, SPRING, create_dirigible_table, play
 from tests.games.test_ekonia_game import play_turn, started_ekonia
@@ -75,7 +75,7 @@ async def test_ekonia_views_are_the_models_text(host: Host) -> None:
 
 async def test_keys_a_closed_part_does_not_name_are_dropped_as_the_model_drops_them(host: Host) -> None:
     game_id = await play_game(host.store, 3)
-    state = await read_game(host.store, game_id)
+    state = await with_recent_history(host.store, await read_game(host.store, game_id))
     seen = view_of(state, {}, viewer_for(PUBLIC, state, None))
     power = next(iter(seen["powers"]))
     leaky = {**seen, "secret": "top", "powers": {**seen["powers"], power: {**seen["powers"][power], "player_id": "p"}},
