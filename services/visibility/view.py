@@ -96,7 +96,8 @@ def view_of(state: GameState, submissions: Mapping[str, PowerSubmission], viewer
     summary = state.summary()
     start, end = history_page(state.resolved_count, history_end)
     if start < state.earlier_resolved:
-        raise ValueError("this page needs the phases the cached state leaves out: fold them (full_state)")
+        raise ValueError("this page needs phases the state leaves out: read them first "
+                         "(with_recent_history for the latest page, full_state for older ones)")
     pending = _pending_orders(submissions, state, viewer)
     active = state.status == "active"
     return {
