@@ -38,7 +38,7 @@ from shared.events_social import (
     press_stream,
     webhooks_stream,
 )
-from shared.game.repository import Entry, without_history
+from shared.game.repository import Entry, state_cache_bound, without_history
 from shared.game.state import GameState, fold
 from shared.store import (
     ClaimedNotification,
@@ -94,8 +94,8 @@ def hooks_at(records: list[RecordedEvent], position: int) -> tuple[dict[str, str
 
 
 GAMES_KEY = "notifications.games"
-GAMES_KEPT = 5_000  # games whose state at the projection's position a process keeps
-GAMES_BYTES = 32 * 2**20  # and their estimated memory at most (about 13 KB a game: no history is kept)
+GAMES_KEPT = 10_000  # games whose state at the projection's position a process keeps; their
+# estimated memory is bounded as the repository's states are (ENTENTE_STATE_CACHE_MIB: about 13 KB a game)
 
 
 def _states(store: EventStore) -> BoundedCache[str, Entry]:
@@ -105,7 +105,7 @@ def _states(store: EventStore) -> BoundedCache[str, Entry]:
     memory (docs/architecture.md, "Performance")."""
     cache: BoundedCache[str, Entry] | None = store.memo.get(GAMES_KEY)
     if cache is None:
-        cache = store.memo[GAMES_KEY] = BoundedCache("notification_games", GAMES_KEPT, GAMES_BYTES)
+        cache = store.memo[GAMES_KEY] = BoundedCache("notification_games", GAMES_KEPT, state_cache_bound(store))
     return cache
 
 

@@ -85,6 +85,12 @@ def bound_state_cache(store: EventStore, capacity: int) -> None:
     _cache(store).resize(capacity)
 
 
+def state_cache_bound(store: EventStore) -> int:
+    """The bound, in estimated bytes, of the store's cache of game states (``bound_state_cache``):
+    the notification projection keeps its own states, of the same size, within the same."""
+    return _cache(store).max_bytes
+
+
 def _history_cache(store: EventStore) -> BoundedCache[str, Entry]:
     cache: BoundedCache[str, Entry] | None = store.memo.get(HISTORY_KEY)
     if cache is None:

@@ -14,7 +14,7 @@ from services.notifications import outbox
 from services.notifications.planning import Context, plan
 from shared.events import from_recorded, game_stream
 from shared.events_social import press_stream, webhooks_stream
-from shared.game.repository import RECENT_PHASES
+from shared.game.repository import RECENT_PHASES, bound_state_cache
 from shared.game.state import fold
 from shared.store import EventStore, RecordedEvent, open_store
 from tests.utils.http import started_table
@@ -83,6 +83,15 @@ async def test_a_long_game_projected_in_small_batches_by_two_processes_plans_wha
     kinds = sorted({kind for _, kind, _, _ in rows.values()})
     assert kinds == ["deadline_approaching", "message_received", "phase_resolved"]
     assert sum(kind == "phase_resolved" for _, kind, _, _ in rows.values()) == phases - 3
+
+
+async def test_the_projection_keeps_its_states_within_the_state_cache_bound(store_url: str) -> None:
+    store = await open_store(store_url)
+    try:
+        bound_state_cache(store, 3 * 2**20)  # what the app does with ENTENTE_STATE_CACHE_MIB=3
+        assert outbox._states(store).max_bytes == 3 * 2**20
+    finally:
+        await store.close()
 
 
 async def test_a_worker_told_to_stop_stops_between_batches(social_any) -> None:
