@@ -2,7 +2,7 @@
 figures, not a test.
 
     python benchmarks/soak.py [--games 150] [--seconds 120] [--window 15] [--workers 2]
-                              [--database postgresql://.../existing | --sqlite]
+                              [--watchers 0] [--database postgresql://.../existing | --sqlite]
 
 Starts ``entente serve --workers N`` (benchmarks/api.py's server and database helpers), seats
 ``--games`` seven-player games and plays them all without a pause: in every phase each power
@@ -12,11 +12,18 @@ of its phases. Every ``--window`` seconds it prints each worker's resident memor
 window's submissions and their worst latency, and the view's size and latency at the phase that
 game has reached: memory should level off once the game-state cache is full (it is bounded in
 bytes, docs/architecture.md "Performance"), the view should not grow with the phases.
+
+With ``--watchers N``, N anonymous watchers follow that game's live stream the whole time (from
+two processes of benchmarks/stream.py's lean clients), and the end prints how long each new
+phase's view took to reach them: from the moment the client had the response of the submission
+that resolved the phase (0 when a watcher read it first) to the moment a watcher read it. Their
+streams end after 300 s (the clients ask ``timeout=300``), so keep such a run within about 270 s.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import random
 import re
 import sys
@@ -39,8 +46,11 @@ from api import (  # noqa: E402
     running_server,
     seated_game,
 )
+from stream import CONNECT_SECONDS, delivery, figures, watchers_process  # noqa: E402
 
 from tests.utils.processes import worker_pids  # noqa: E402
+
+GIVE_UP_SECONDS = 30.0  # a view a watcher has not read within this counts as lost
 
 
 def resident_mib(pid: int) -> float:
@@ -62,7 +72,50 @@ async def cache_mib(base: str) -> str:
     return ", ".join(f"{name} {float(value) / 2**20:.1f}" for name, value in sorted(found))
 
 
-async def soak(base: str, games: int, seconds: float, window: float, connections: int) -> None:
+class Watchers:
+    """``count`` anonymous watchers of one game's live stream, in two processes of their own."""
+
+    def __init__(self, base: str, game_id: str, count: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        shares = [share for share in ([None] * (count - count // 2), [None] * (count // 2)) if share]
+        self.commands = [context.Queue() for _ in shares]
+        self.results = context.Queue()
+        self.processes = [context.Process(target=watchers_process, daemon=True,
+                                          args=(base, game_id, share, queue, self.results, 0))
+                          for share, queue in zip(shares, self.commands, strict=True)]
+        self.count = count
+
+    async def start(self) -> None:
+        for process in self.processes:
+            process.start()
+        loop = asyncio.get_running_loop()
+        readies = [await loop.run_in_executor(None, self.results.get, True, CONNECT_SECONDS + 60)
+                   for _ in self.processes]
+        print(f"{self.count} watchers connected and shown the view in {max(r[1] for r in readies):.1f}s "
+              f"({sum(r[2] for r in readies)} failed)", flush=True)
+
+    async def stop(self, sent: dict[str, float]) -> None:
+        await asyncio.sleep(GIVE_UP_SECONDS if sent else 0)
+        for queue in self.commands:
+            queue.put("stop")
+        loop = asyncio.get_running_loop()
+        views: list[list[tuple[str, float]]] = []
+        errors: list[str] = []
+        for _ in self.processes:
+            _, found, _, failed = await loop.run_in_executor(None, self.results.get, True, 120)
+            views += found
+            errors += failed
+        for process in self.processes:
+            process.join(timeout=30)
+            if process.is_alive():
+                process.terminate()
+        latencies, lost = delivery(sent, views, GIVE_UP_SECONDS)
+        print(f"view of each new phase to the watchers ({len(sent)} phases x {self.count}): "
+              f"{figures(latencies)}; {lost} not read within {GIVE_UP_SECONDS:.0f}s; {len(errors)} watcher errors"
+              + (f", e.g. {errors[:2]}" if errors else ""), flush=True)
+
+
+async def soak(base: str, games: int, seconds: float, window: float, connections: int, watchers: int = 0) -> None:
     timings = Timings()
     pool = Pool(base, connections, timings)
     views: list[tuple[int, int, float]] = []  # (phase count, bytes, seconds) of the watched game's view
@@ -71,6 +124,10 @@ async def soak(base: str, games: int, seconds: float, window: float, connections
         tables = await asyncio.gather(*(seated_game(pool, f"soak {n}") for n in range(games)))
         stop = time.monotonic() + seconds
         watched = tables[0]
+        watching = Watchers(base, watched.game_id, watchers) if watchers else None
+        if watching is not None:
+            await watching.start()
+        phases_sent: dict[str, float] = {}  # the watched game's new phases: when the client saw each
         view_connection = Connection(*base.removeprefix("http://").split(":"))  # type: ignore[arg-type]
 
         async def play(index: int) -> None:
@@ -88,6 +145,8 @@ async def soak(base: str, games: int, seconds: float, window: float, connections
                 if table is watched:
                     started = time.monotonic()
                     status, body = await view_connection.request("GET", f"/games/{watched.game_id}/view")
+                    if isinstance(body, dict) and body.get("game", {}).get("phase"):
+                        phases_sent.setdefault(body["game"]["phase"], started)
                     views.append((played, len(str(body)), time.monotonic() - started))
 
         async def report() -> None:
@@ -112,6 +171,8 @@ async def soak(base: str, games: int, seconds: float, window: float, connections
 
         await asyncio.gather(report(), *(play(index) for index in range(games)))
         view_connection.close()
+        if watching is not None:
+            await watching.stop(phases_sent)
     finally:
         pool.close()
     submits = timings.latencies.get("submit", [])
@@ -136,7 +197,7 @@ async def main_async(args: argparse.Namespace) -> int:
     async with database(args) as url, running_server(url, args.workers, False) as base:
         print(f"server up on {base} ({args.workers} workers), {url}; {args.games} games for {args.seconds:.0f}s",
               flush=True)
-        await soak(base, args.games, args.seconds, args.window, args.connections)
+        await soak(base, args.games, args.seconds, args.window, args.connections, args.watchers)
     return 0
 
 
@@ -147,12 +208,15 @@ def main() -> int:
     parser.add_argument("--window", type=float, default=15.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--watchers", type=int, default=0, help="watchers of one game's live stream (0: none)")
     parser.add_argument("--database", help="an existing PostgreSQL database, wiped first (its public schema dropped)")
     parser.add_argument("--sqlite", action="store_true", help="a fresh SQLite file")
     parser.add_argument("--server-url", default="postgresql://postgres@127.0.0.1:5432/test")
     args = parser.parse_args()
-    if not (1 <= args.games <= 3000 and 10 <= args.seconds <= 900 and 1 <= args.workers <= 8):
-        parser.error("keep --games within 1..3000, --seconds within 10..900, --workers within 1..8")
+    if not (1 <= args.games <= 3000 and 10 <= args.seconds <= 900 and 1 <= args.workers <= 8
+            and 0 <= args.watchers <= 2000):
+        parser.error("keep --games within 1..3000, --seconds within 10..900, --workers within 1..8, "
+                     "--watchers within 0..2000")
     return asyncio.run(main_async(args))
 
 
