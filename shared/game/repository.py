@@ -144,7 +144,10 @@ async def with_recent_history(reader: EventStore | Transaction, state: GameState
     cache = _history_cache(store)
     entry = cache.get(state.game_id)
     if entry is not None and entry.state.version == state.version:
-        return entry.state
+        current = _cache(store).peek(state.game_id)  # where ``state`` was read, if it is the cached one
+        if current is not None and current.state is state and current.position == entry.position:
+            return entry.state
+        entry = None  # the same version, perhaps of another log: fold the game again
     stream = game_stream(state.game_id)
     records: Sequence[RecordedEvent] = []
     if entry is not None and entry.state.version < state.version:

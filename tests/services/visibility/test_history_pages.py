@@ -65,6 +65,8 @@ async def test_the_cached_state_keeps_no_history_and_views_still_see_every_phase
     recent = await with_recent_history(host.store, cached)
     assert RECENT_PHASES <= len(recent.resolved) <= 2 * RECENT_PHASES and recent.resolved_count == PHASES
     assert await with_recent_history(host.store, cached) is recent  # kept for the next view
+    again = await with_recent_history(host.store, cached.copy())  # not this process's reading: folded again
+    assert again is not recent and again.resolved == recent.resolved
     full = await full_state(host.store, cached)
     assert len(full.resolved) == PHASES and full.resolved[-len(recent.resolved):] == recent.resolved
     assert (recent.version, recent.phase, recent.position) == (full.version, full.phase, full.position)
