@@ -46,7 +46,9 @@ MEMORY_PER_JSON_BYTE = 4  # a folded state's memory / its events' JSON size (mea
 MEMO_KEY = "game.states"
 HISTORY_KEY = "game.histories"
 HISTORY_CAPACITY = 2_000  # games whose recent history a store and process keeps (those being viewed)
-HISTORY_BYTES = 32 * 2**20  # and its estimated memory at most
+# their estimated memory is bounded as the states' are (``bound_state_cache``): nearly every game
+# in play is viewed (each player's page follows its live stream), so this is the memory the states
+# with their history had before they left it out (docs/architecture.md, "Growth, round two")
 HISTORYLESS_BYTES = 10 * 1024  # a state's settings and seats, without its history (measured)
 RECENT_PHASES = 20  # resolved phases a cached state keeps (a view's history page: docs/api.md)
 
@@ -81,8 +83,9 @@ def weight_of(records: Iterable[RecordedEvent]) -> int:
 
 def bound_state_cache(store: EventStore, capacity: int) -> None:
     """Bound the store's cache of game states to ``capacity`` estimated bytes (the app's
-    ``state_cache_mib`` setting)."""
+    ``state_cache_mib`` setting), and its cache of recent histories to as many."""
     _cache(store).resize(capacity)
+    _history_cache(store).resize(capacity)
 
 
 def state_cache_bound(store: EventStore) -> int:
@@ -94,7 +97,7 @@ def state_cache_bound(store: EventStore) -> int:
 def _history_cache(store: EventStore) -> BoundedCache[str, Entry]:
     cache: BoundedCache[str, Entry] | None = store.memo.get(HISTORY_KEY)
     if cache is None:
-        cache = store.memo[HISTORY_KEY] = BoundedCache("game_histories", HISTORY_CAPACITY, HISTORY_BYTES)
+        cache = store.memo[HISTORY_KEY] = BoundedCache("game_histories", HISTORY_CAPACITY, CAPACITY_BYTES)
     return cache
 
 
