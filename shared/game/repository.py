@@ -108,13 +108,23 @@ def _cache(store: EventStore) -> BoundedCache[str, Entry]:
     return cache
 
 
+def _store_of(reader: EventStore | Transaction) -> EventStore:
+    return reader if isinstance(reader, EventStore) else reader.store
+
+
+def _reads_committed(reader: EventStore | Transaction) -> bool:
+    """Whether what ``reader`` reads is committed (a transaction that appended reads its own
+    uncommitted writes: what it folds is never kept)."""
+    return isinstance(reader, EventStore) or not reader.appended
+
+
 async def read_game(reader: EventStore | Transaction, game_id: str) -> GameState | None:
     """The game's state as of this read (None when its stream is empty), from the cache and
     the events the stream gained since, **without its history**: its resolved phases are
     counted (``resolved_count``) but not held, as nearly no request reads them (views ask
     ``with_recent_history``, older pages ``full_state``). The state is shared: read it, never
     change it."""
-    store = reader if isinstance(reader, EventStore) else reader.store
+    store = _store_of(reader)
     cache = _cache(store)
     entry = cache.get(game_id)
     stream = game_stream(game_id)
@@ -130,7 +140,7 @@ async def read_game(reader: EventStore | Transaction, game_id: str) -> GameState
             return None
         state = fold(from_recorded(record) for record in records)
     state, weight = without_history(state)
-    if isinstance(reader, EventStore) or not reader.appended:
+    if _reads_committed(reader):
         _remember(cache, game_id, Entry(state, records[-1].position, weight))
     return state
 
@@ -143,7 +153,7 @@ async def with_recent_history(reader: EventStore | Transaction, state: GameState
     ``state`` itself with its history."""
     if state.earlier_resolved == 0:
         return state  # nothing left out
-    store = reader if isinstance(reader, EventStore) else reader.store
+    store = _store_of(reader)
     cache = _history_cache(store)
     entry = cache.get(state.game_id)
     if entry is not None and entry.state.version == state.version:
@@ -166,7 +176,7 @@ async def with_recent_history(reader: EventStore | Transaction, state: GameState
     if not newer or folded.version != state.version:  # the log is not the one ``state`` was read from
         raise ValueError(f"game {state.game_id!r} has no version {state.version} in this log")
     folded, weight = recent_only(folded, weight)
-    if isinstance(reader, EventStore) or not reader.appended:
+    if _reads_committed(reader):
         _remember(cache, state.game_id, Entry(folded, newer[-1].position, weight))
     return folded
 
