@@ -19,6 +19,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# The property tests' profiles (docs/testing.md, "Random tests, repeatable in CI"): by default
+# each run draws new random examples; HYPOTHESIS_PROFILE=ci (set by .ci/run) draws the same
+# ones every run, from each test's own name, so that CI's verdict on a commit is repeatable.
+hypothesis_settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 if TYPE_CHECKING:  # the store and the app are imported only by tests that use them
     import httpx

@@ -22,7 +22,7 @@ from shared.events import game_stream
 from shared.game.repository import fold_records, read_game
 from shared.store import HEAD_REVISION, EventStore, SchemaOutOfDate, SchemaTooNew, open_store
 from shared.store.migrate import _on_connection, migrate, script_revisions, status
-from shared.store.schema import REVISIONS, TABLE_NAMES
+from shared.store.schema import APPEND_IF_CURRENT_FUNCTION, REVISIONS, TABLE_NAMES
 from tests.conftest import _create_database, _drop_database, _server_url, run_coroutine_in_thread, with_database
 from tests.utils.played_game import play_game
 
@@ -128,11 +128,16 @@ APPEND_FUNCTION_ARGUMENTS = (
     "p_position_lock bigint, p_stream_lock_class integer, p_channel text, p_watch_streams text[], p_watch_after bigint")
 
 
-async def append_function_arguments(url: str) -> list[str]:
+APPEND_FUNCTION_BODY = APPEND_IF_CURRENT_FUNCTION.split("$entente$")[1]
+
+
+async def append_functions(url: str) -> list[tuple[str, str]]:
+    """(arguments, body) of each function named entente_append_if_current."""
     connection = await asyncpg.connect(url)
     try:
-        return [row[0] for row in await connection.fetch(
-            "SELECT pg_get_function_identity_arguments(oid) FROM pg_proc WHERE proname = 'entente_append_if_current'")]
+        return [(row[0], row[1]) for row in await connection.fetch(
+            "SELECT pg_get_function_identity_arguments(oid), prosrc FROM pg_proc "
+            "WHERE proname = 'entente_append_if_current'")]
     finally:
         await connection.close()
 
@@ -161,8 +166,8 @@ def test_migrating_an_empty_database_ends_at_the_table_definitions(empty_url: st
     _, after = asyncio.run(migrate(empty_url))
     assert (after.state, after.revision) == ("current", HEAD_REVISION)
     assert schema_differences(empty_url) == []
-    if dialect(empty_url) == "postgresql":  # one append function, with the arguments the code passes
-        assert asyncio.run(append_function_arguments(empty_url)) == [APPEND_FUNCTION_ARGUMENTS]
+    if dialect(empty_url) == "postgresql":  # one append function, the code's: its arguments and its text
+        assert asyncio.run(append_functions(empty_url)) == [(APPEND_FUNCTION_ARGUMENTS, APPEND_FUNCTION_BODY)]
 
 
 def test_a_fresh_database_is_created_at_the_head_by_the_store_itself(empty_url: str) -> None:
@@ -175,7 +180,7 @@ def test_a_fresh_database_is_created_at_the_head_by_the_store_itself(empty_url: 
     assert (found.state, found.revision) == ("current", HEAD_REVISION)
     assert schema_differences(empty_url) == []
     if dialect(empty_url) == "postgresql":
-        assert asyncio.run(append_function_arguments(empty_url)) == [APPEND_FUNCTION_ARGUMENTS]
+        assert asyncio.run(append_functions(empty_url)) == [(APPEND_FUNCTION_ARGUMENTS, APPEND_FUNCTION_BODY)]
     assert cli("migrate", "--check", "--database", empty_url) == 0
     assert cli("migrate", "--database", empty_url) == 0  # nothing to do
 
