@@ -1,7 +1,7 @@
 """Watchers of the live stream on PostgreSQL: a script that prints figures, not a test.
 
     python benchmarks/stream.py [--watchers 100,500,1000] [--resolutions 10] [--interval 2]
-                                [--other-games 20] [--other-rate 20] [--workers 2]
+                                [--cycles 3] [--other-games 20] [--other-rate 20] [--workers 2]
                                 [--client-processes 2] [--source DIR]
                                 [--server-url postgresql://postgres@127.0.0.1:5432/postgres]
 
@@ -17,12 +17,17 @@ only). Then:
 2. N watchers open ``GET /games/{id}/stream`` of the watched game (one in seven as a player of
    the game, so that eight different views are watched, the others anonymously), from
    ``--client-processes`` processes of lean asyncio clients;
-3. the same rounds and the same PUTs again, watched.
+3. the same rounds and the same PUTs again, watched; then the watchers leave.
+
+The three steps are repeated ``--cycles`` times, so that unwatched and watched windows take
+turns and a busy spell of the machine falls on both kinds alike (one pair of 20-second windows
+gave medians x0.81 to x1.24 of each other from run to run, whatever the code).
 
 Delivery latency: from the moment the resolution request is sent (or the message's) to the moment
 a watcher has read the ``view`` event of the next phase (or the message), over every watcher
 and every resolution; an event not read within ``--give-up`` seconds counts as lost. The other
-games' PUT latency under load is printed beside its baseline. ``--source DIR`` serves the code
+games' PUT latency under load is printed beside its baseline: the ratio of the medians of all
+cycles, and each cycle's own. ``--source DIR`` serves the code
 of another checkout (for example the same benchmark against an older commit: ``git archive
 COMMIT | tar -x -C DIR``). The server is stopped and the database dropped at the end.
 
@@ -310,6 +315,62 @@ def watchers_process(base: str, game_id: str, tokens: list[str | None], commands
     asyncio.run(watchers_main(base, game_id, tokens, commands, results))
 
 
+@dataclass
+class WatchedLogs:
+    """What a crowd of watchers read: per watcher, the views' phases and the messages' texts,
+    each with the time it was read; and the errors they met."""
+
+    views: list[list[tuple[str, float]]] = field(default_factory=list)
+    messages: list[list[tuple[str, float]]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+class WatcherCrowd:
+    """Watchers of one game's live stream (a bearer token each, None: anonymous), shared out
+    among ``processes`` processes of lean clients (``watchers_process``) at ``niceness``. Also
+    used by benchmarks/soak.py."""
+
+    def __init__(self, base: str, game_id: str, tokens: list[str | None], processes: int, niceness: int = 0) -> None:
+        context = multiprocessing.get_context("spawn")
+        shares = [share for share in (tokens[k::processes] for k in range(processes)) if share]
+        self.commands = [context.Queue() for _ in shares]
+        self.results = context.Queue()
+        self.processes = [context.Process(target=watchers_process, daemon=True,
+                                          args=(base, game_id, share, queue, self.results, niceness))
+                          for share, queue in zip(shares, self.commands, strict=True)]
+        self.count = len(tokens)
+
+    async def start(self) -> tuple[float, int]:
+        """Once every watcher has its first view: (seconds that took, watchers that failed)."""
+        for process in self.processes:
+            process.start()
+        loop = asyncio.get_running_loop()
+        readies = [await loop.run_in_executor(None, self.results.get, True, CONNECT_SECONDS + 60)
+                   for _ in self.processes]
+        return max(r[1] for r in readies), sum(r[2] for r in readies)
+
+    async def stop(self) -> WatchedLogs:
+        """Close every stream; what the watchers read."""
+        for queue in self.commands:
+            queue.put("stop")
+        loop = asyncio.get_running_loop()
+        logs = WatchedLogs()
+        for _ in self.processes:
+            _, views, messages, errors = await loop.run_in_executor(None, self.results.get, True, 120)
+            logs.views += views
+            logs.messages += messages
+            logs.errors += errors
+        for process in self.processes:
+            process.join(timeout=30)
+        self.terminate()
+        return logs
+
+    def terminate(self) -> None:
+        for process in self.processes:
+            if process.is_alive():
+                process.terminate()
+
+
 # ----------------------------------------------------------------------------- server and database
 
 
@@ -432,84 +493,88 @@ async def play_rounds(pool: Pool, watched: Table, rounds: int, interval: float, 
     return loop.time() - started
 
 
+async def timed_rounds(pool: Pool, puts: Pool, watched: Table, others: list[Table], args: argparse.Namespace,
+                       rng: random.Random, latencies: list[float], failures: list[str],
+                       phases_sent: dict[str, float], messages_sent: dict[str, float]) -> float:
+    """The busy game's rounds while the other games' PUTs go on, each PUT timed into ``latencies``."""
+    stop = asyncio.Event()
+    putting = asyncio.create_task(other_puts(puts, others, args.other_rate, stop, latencies, failures))
+    try:
+        return await play_rounds(pool, watched, args.resolutions, args.interval, rng, phases_sent, messages_sent)
+    finally:
+        stop.set()
+        await putting
+
+
 async def run_once(args: argparse.Namespace, watchers: int) -> None:
+    """``--cycles`` times: the rounds unwatched (the baseline), then the same rounds with the
+    watchers connected, so that both kinds of window sample the machine's busy and quiet spells
+    alike; the ratio is of all loaded PUTs' median to all baseline ones', with each cycle's beside it."""
+    baseline: list[float] = []
+    loaded: list[float] = []
+    ratios: list[float] = []
+    failures: list[str] = []
+    view_latency: list[float] = []
+    message_latency: list[float] = []
+    views_lost = messages_lost = rounds = 0
+    rounds_took = 0.0
+    watch_errors: list[str] = []
     async with (fresh_database(args.server_url, "entente_bench_streams") as url,
                 running_server(url, args.workers, args.source) as base):
         pool = Pool(base, 8)  # the watched game's players and the operator
         puts = Pool(base, 8)  # the other games' PUTs
-        processes: list[Any] = []
         try:
             watched = await started_game(pool, "watched")
             others = [await started_game(pool, f"other {n}") for n in range(args.other_games)]
             await prepare_other_games(pool, others)
-
-            baseline: list[float] = []
-            failures: list[str] = []
-            stop = asyncio.Event()
-            putting = asyncio.create_task(other_puts(puts, others, args.other_rate, stop, baseline, failures))
-            await play_rounds(pool, watched, args.resolutions, args.interval, random.Random(2), {}, {})
-            stop.set()
-            await putting
-
             powers = sorted(watched.tokens_by_power)
             tokens: list[str | None] = [watched.tokens_by_power[powers[(k // 7) % 7]] if k % 7 == 0 else None
                                         for k in range(watchers)]
-            context = multiprocessing.get_context("spawn")
-            shares = [tokens[k::args.client_processes] for k in range(args.client_processes)]
-            shares = [share for share in shares if share]
-            commands = [context.Queue() for _ in shares]
-            results = context.Queue()
-            processes += [context.Process(target=watchers_process, daemon=True,
-                                          args=(base, watched.game_id, share, queue, results, args.nice))
-                          for share, queue in zip(shares, commands, strict=True)]
-            for process in processes:
-                process.start()
-            loop = asyncio.get_running_loop()
-            readies = [await loop.run_in_executor(None, results.get, True, CONNECT_SECONDS + 60) for _ in processes]
-            connect_errors = sum(r[2] for r in readies)
-            print(f"  {watchers} watchers connected and shown the view in {max(r[1] for r in readies):.1f}s"
-                  f" ({connect_errors} failed)", flush=True)
-
-            loaded: list[float] = []
-            stop = asyncio.Event()
-            putting = asyncio.create_task(other_puts(puts, others, args.other_rate, stop, loaded, failures))
-            phases_sent: dict[str, float] = {}
-            messages_sent: dict[str, float] = {}
-            rounds_took = await play_rounds(pool, watched, args.resolutions, args.interval, random.Random(3),
-                                            phases_sent, messages_sent)
-            stop.set()
-            await putting
-            await asyncio.sleep(args.give_up)  # what has not arrived by now counts as lost
-            for queue in commands:
-                queue.put("stop")
-            views: list[list[tuple[str, float]]] = []
-            messages: list[list[tuple[str, float]]] = []
-            watch_errors: list[str] = []
-            for _ in processes:
-                _, v, m, e = await loop.run_in_executor(None, results.get, True, 120)
-                views += v
-                messages += m
-                watch_errors += e
-            for process in processes:
-                process.join(timeout=30)
+            rng = random.Random(2)
+            for cycle in range(1, args.cycles + 1):
+                unloaded_here: list[float] = []
+                await timed_rounds(pool, puts, watched, others, args, rng, unloaded_here, failures, {}, {})
+                crowd = WatcherCrowd(base, watched.game_id, tokens, args.client_processes, args.nice)
+                try:
+                    seconds, connect_errors = await crowd.start()
+                    print(f"  cycle {cycle}: {watchers} watchers connected and shown the view in {seconds:.1f}s"
+                          f" ({connect_errors} failed)", flush=True)
+                    loaded_here: list[float] = []
+                    phases_sent: dict[str, float] = {}
+                    messages_sent: dict[str, float] = {}
+                    rounds_took += await timed_rounds(pool, puts, watched, others, args, rng, loaded_here, failures,
+                                                      phases_sent, messages_sent)
+                    await asyncio.sleep(args.give_up)  # what has not arrived by now counts as lost
+                    logs = await crowd.stop()
+                finally:
+                    crowd.terminate()
+                rounds += len(phases_sent)
+                found, lost = delivery(phases_sent, logs.views, args.give_up)
+                view_latency += found
+                views_lost += lost
+                found, lost = delivery(messages_sent, logs.messages, args.give_up)
+                message_latency += found
+                messages_lost += lost
+                watch_errors += logs.errors
+                baseline += unloaded_here
+                loaded += loaded_here
+                if unloaded_here and loaded_here:
+                    ratios.append(statistics.median(loaded_here) / statistics.median(unloaded_here))
         finally:
             pool.close()
             puts.close()
-            for process in processes:
-                if process.is_alive():
-                    process.terminate()
-    print(f"  {len(phases_sent)} rounds took {rounds_took:.1f}s (planned {args.resolutions * args.interval:.0f}s)")
-    view_latency, views_lost = delivery(phases_sent, views, args.give_up)
-    message_latency, messages_lost = delivery(messages_sent, messages, args.give_up)
-    print(f"  view of each new phase ({len(phases_sent)} resolutions x {watchers} watchers): "
+    planned = args.cycles * args.resolutions * args.interval
+    print(f"  {rounds} watched rounds took {rounds_took:.1f}s (planned {planned:.0f}s)")
+    print(f"  view of each new phase ({rounds} resolutions x {watchers} watchers): "
           f"{figures(view_latency)}; {views_lost} not read within {args.give_up:.0f}s", flush=True)
-    print(f"  public message ({len(messages_sent)} x {watchers}): {figures(message_latency)}; "
+    print(f"  public message ({rounds} x {watchers}): {figures(message_latency)}; "
           f"{messages_lost} not read within {args.give_up:.0f}s", flush=True)
     ratio = (statistics.median(loaded) / statistics.median(baseline)) if loaded and baseline else float("nan")
     print(f"  other games' PUTs unloaded: {len(baseline)}, {figures(baseline)} (the same rounds, nobody watching)",
           flush=True)
-    print(f"  other games' PUTs loaded:   {len(loaded)} ({len(loaded) / rounds_took:.1f}/s), {figures(loaded)} "
-          f"(median x{ratio:.2f} of unloaded); {len(failures)} failed", flush=True)
+    print(f"  other games' PUTs loaded:   {len(loaded)} ({len(loaded) / max(rounds_took, 1e-9):.1f}/s), "
+          f"{figures(loaded)} (median x{ratio:.2f} of unloaded; by cycle "
+          f"{', '.join(f'x{r:.2f}' for r in ratios)}); {len(failures)} failed", flush=True)
     for failure in failures[:3]:
         print(f"    failed: {failure}")
     if watch_errors:
@@ -518,9 +583,9 @@ async def run_once(args: argparse.Namespace, watchers: int) -> None:
 
 async def benchmark(args: argparse.Namespace) -> int:
     print(f"benchmarks/stream.py: {args.workers} server processes, {args.client_processes} watcher processes, "
-          f"{args.other_games} other games at {args.other_rate:g} PUTs/s, {args.resolutions} resolutions every "
-          f"{args.interval:g}s; watchers at niceness {args.nice}; source {args.source or 'this checkout'}; "
-          f"load average now "
+          f"{args.other_games} other games at {args.other_rate:g} PUTs/s, {args.cycles} cycles of "
+          f"{args.resolutions} resolutions every {args.interval:g}s unwatched then watched; "
+          f"watchers at niceness {args.nice}; source {args.source or 'this checkout'}; load average now "
           f"{os.getloadavg()[0]:.2f} (a shared machine: repeat when the figures vary)", flush=True)
     for watchers in args.watchers:
         print(f"N = {watchers}", flush=True)
@@ -532,7 +597,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--watchers", default="100,500,1000",
                         type=lambda text: [int(n) for n in text.split(",")])
-    parser.add_argument("--resolutions", type=int, default=10)
+    parser.add_argument("--resolutions", type=int, default=10, help="rounds in each window")
+    parser.add_argument("--cycles", type=int, default=3,
+                        help="unwatched and watched windows, alternated this many times")
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between resolutions")
     parser.add_argument("--other-games", type=int, default=20)
     parser.add_argument("--other-rate", type=float, default=20.0, help="other games' PUTs a second")
@@ -545,8 +612,9 @@ def main() -> int:
     parser.add_argument("--source", help="serve the code of this checkout instead of this one")
     parser.add_argument("--server-url", default=server_url())
     args = parser.parse_args()
-    if not all(1 <= n <= 5000 for n in args.watchers) or not 1 <= args.resolutions <= 100:
-        parser.error("keep --watchers within 1..5000 and --resolutions within 1..100")
+    if not all(1 <= n <= 5000 for n in args.watchers) or not 1 <= args.resolutions <= 100 \
+            or not 1 <= args.cycles <= 20:
+        parser.error("keep --watchers within 1..5000, --resolutions within 1..100 and --cycles within 1..20")
     if not (1 <= args.workers <= 8 and 1 <= args.client_processes <= 8 and args.other_rate > 0):
         parser.error("keep --workers and --client-processes within 1..8, --other-rate above 0")
     return asyncio.run(benchmark(args))
