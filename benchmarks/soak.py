@@ -2,16 +2,20 @@
 figures, not a test.
 
     python benchmarks/soak.py [--games 150] [--seconds 120] [--window 15] [--workers 2]
-                              [--watchers 0] [--database postgresql://.../existing | --sqlite]
+                              [--watchers 0] [--watched-connections 2]
+                              [--database postgresql://.../existing | --sqlite]
 
 Starts ``entente serve --workers N`` (benchmarks/api.py's server and database helpers), seats
 ``--games`` seven-player games and plays them all without a pause: in every phase each power
-that must act fetches its possible orders and submits a random pick, so the phase resolves
-early and the games grow older phase after phase. One game's public view is fetched after each
-of its phases. Every ``--window`` seconds it prints each worker's resident memory (VmRSS) and the
-window's submissions and their worst latency, and the view's size and latency at the phase that
-game has reached: memory should level off once the game-state cache is full (it is bounded in
-bytes, docs/architecture.md "Performance"), the view should not grow with the phases.
+that must act fetches its possible orders and submits a random pick, so the phase resolves early
+and the games grow older phase after phase. One game, the watched one, is played on
+``--watched-connections`` connections of its own, so that it grows old as fast as the server
+answers it (hundreds of phases in a few minutes, however many games share the others'
+connections), and its public view is fetched after each of its phases. Every ``--window``
+seconds it prints each worker's resident memory (VmRSS) and the window's submissions and their
+worst latency, and the view's size and latency at the phase that game has reached: memory should
+level off once the game-state cache is full (it is bounded in bytes, docs/architecture.md
+"Performance"), the view should not grow with the phases.
 
 With ``--watchers N``, N anonymous watchers follow that game's live stream the whole time (from
 two processes of benchmarks/stream.py's lean clients), and the end prints how long each new
@@ -90,10 +94,12 @@ class Watchers:
         logs = await self.crowd.stop()
         latencies, lost = delivery(sent, logs.views, GIVE_UP_SECONDS)
         skipped = superseded(list(sent), logs.views)
+        ended = logs.errors.count("stream ended")  # the server ended it: its 300 s were up
+        errors = [error for error in logs.errors if error != "stream ended"]
         print(f"view of each new phase to the watchers ({len(sent)} phases x {self.count}): "
               f"{figures(latencies)}; {lost} not read within {GIVE_UP_SECONDS:.0f}s, of which {skipped} superseded "
-              f"(a later phase's view read instead); {len(logs.errors)} watcher errors"
-              + (f", e.g. {logs.errors[:2]}" if logs.errors else ""), flush=True)
+              f"(a later phase's view read instead); {ended} streams ended by their timeout; "
+              f"{len(errors)} watcher errors" + (f", e.g. {errors[:2]}" if errors else ""), flush=True)
 
 
 def superseded(phases: list[str], views: list[list[tuple[str, float]]]) -> int:
@@ -112,9 +118,13 @@ def superseded(phases: list[str], views: list[list[tuple[str, float]]]) -> int:
     return count
 
 
-async def soak(base: str, games: int, seconds: float, window: float, connections: int, watchers: int = 0) -> None:
+async def soak(base: str, games: int, seconds: float, window: float, connections: int, watchers: int = 0,
+               watched_connections: int = 2) -> None:
     timings = Timings()
     pool = Pool(base, connections, timings)
+    # the watched game's own connections: it ages as fast as the server answers it, not at the
+    # pace of one game among thousands sharing ``pool``
+    watched_pool = Pool(base, watched_connections, timings)
     views: list[tuple[int, int, float]] = []  # (phase count, bytes, seconds) of the watched game's view
     games_ended = [0]
     try:
@@ -134,7 +144,7 @@ async def soak(base: str, games: int, seconds: float, window: float, connections
             rng = random.Random(index)
             played, table = 0, tables[index]
             while time.monotonic() < stop:
-                if not await play_phase(pool, table, rng):
+                if not await play_phase(watched_pool if table is watched else pool, table, rng):
                     table = await seated_game(pool, f"soak {index} again")
                     games_ended[0] += 1
                     continue
@@ -172,6 +182,7 @@ async def soak(base: str, games: int, seconds: float, window: float, connections
             await watching.stop(phases_sent)
     finally:
         pool.close()
+        watched_pool.close()
     submits = timings.latencies.get("submit", [])
     if submits:
         print(f"all submissions: {len(submits)}, {milliseconds(submits)}; {len(timings.failures)} failed")
@@ -194,7 +205,8 @@ async def main_async(args: argparse.Namespace) -> int:
     async with database(args) as url, running_server(url, args.workers, False) as base:
         print(f"server up on {base} ({args.workers} workers), {url}; {args.games} games for {args.seconds:.0f}s",
               flush=True)
-        await soak(base, args.games, args.seconds, args.window, args.connections, args.watchers)
+        await soak(base, args.games, args.seconds, args.window, args.connections, args.watchers,
+                   args.watched_connections)
     return 0
 
 
@@ -206,14 +218,16 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--watchers", type=int, default=0, help="watchers of one game's live stream (0: none)")
+    parser.add_argument("--watched-connections", type=int, default=2,
+                        help="connections of the watched game's own players (so that it grows old fast)")
     parser.add_argument("--database", help="an existing PostgreSQL database, wiped first (its public schema dropped)")
     parser.add_argument("--sqlite", action="store_true", help="a fresh SQLite file")
     parser.add_argument("--server-url", default="postgresql://postgres@127.0.0.1:5432/test")
     args = parser.parse_args()
     if not (1 <= args.games <= 3000 and 10 <= args.seconds <= 900 and 1 <= args.workers <= 8
-            and 0 <= args.watchers <= 2000):
+            and 0 <= args.watchers <= 2000 and 1 <= args.watched_connections <= 8):
         parser.error("keep --games within 1..3000, --seconds within 10..900, --workers within 1..8, "
-                     "--watchers within 0..2000")
+                     "--watchers within 0..2000, --watched-connections within 1..8")
     return asyncio.run(main_async(args))
 
 
