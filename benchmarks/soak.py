@@ -52,7 +52,7 @@ from api import (  # noqa: E402
     running_server,
     seated_game,
 )
-from stream import WatcherCrowd, delivery, figures  # noqa: E402
+from watchers import WatcherCrowd, delivery, figures  # noqa: E402
 
 from tests.utils.processes import worker_pids  # noqa: E402
 
