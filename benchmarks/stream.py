@@ -299,8 +299,10 @@ async def play_rounds(pool: Pool, watched: Table, rounds: int, interval: float, 
         await asyncio.gather(*(submit_random(pool, watched, power, rng) for power in summary["must_act"]))
         text = f"{phase} round {number}"
         messages_sent[text] = time.monotonic()
+        # a power that must act is still in the game (an eliminated one may not send press)
+        senders = sorted(summary["must_act"]) or powers
         await pool.call("POST", f"/games/{watched.game_id}/messages", {"to": "all", "text": text},
-                        token=watched.tokens_by_power[powers[number % 7]], expected=201)
+                        token=watched.tokens_by_power[senders[number % len(senders)]], expected=201)
         sent_at = time.monotonic()
         resolved = await pool.call("POST", f"/games/{watched.game_id}/resolve", {"phase": phase},
                                    token=OPERATOR_TOKEN)
