@@ -1,9 +1,10 @@
 """One log tailer per process, fanning each change out to the live streams of its game
 (docs/social.md, "One tailer per process").
 
-- The **tailer** is one task per store: it follows the log with ``EventStore.wait_for_events``
-  (woken by LISTEN/NOTIFY on PostgreSQL, polling on SQLite), and for each batch it finds the
-  games whose own streams changed (``game-``, ``orders-``, ``press-``) among those watched here.
+- The **tailer** is one task per store: it follows the log with ``EventStore.tail`` (woken by
+  LISTEN/NOTIFY on PostgreSQL, one read per wake-up; polling on SQLite), and for each batch it
+  finds the games whose own streams changed (``game-``, ``orders-``, ``press-``) among those
+  watched here.
   A commit elsewhere costs one read of the log per process, not one per watcher.
 - Each watched game has a **feed**: the game's state (through the repository's cache), its
   current submissions and its press, refreshed once per change with a few incremental reads,
@@ -13,9 +14,10 @@
 - A watcher holds **no database connection** while idle: it waits on an ``asyncio.Event`` for
   text the feed queued for it. One that reads too slowly (its queue over ``MAX_QUEUED`` bytes)
   is closed and resumes with its last id.
-- Once woken, the tailer waits ``coalesce_seconds`` (ENTENTE_STREAM_COALESCE_SECONDS) and reads
-  what else committed meanwhile: the submissions of a phase, which come moments apart, make one
-  delivery pass (one write per watcher) rather than one each (docs/social.md, "Wake-ups coalesced").
+- Once woken, the tailer waits ``coalesce_seconds`` (ENTENTE_STREAM_COALESCE_SECONDS) before
+  it reads, so the read takes in what else committed meanwhile: the submissions of a phase,
+  which come moments apart, make one delivery pass (one write per watcher) rather than one each
+  (docs/social.md, "Wake-ups coalesced").
 - Every ``CHECK_SECONDS`` (and at once when a bot or account stream changes) the tailer
   re-resolves each watcher's credential (credential.py); a revoked one closes its stream.
 
@@ -28,6 +30,7 @@ import json
 import logging
 import weakref
 from collections.abc import Mapping
+from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -458,35 +461,28 @@ class StreamHub:
     async def _tail(self) -> None:
         loop = asyncio.get_running_loop()
         failing_since: float | None = None
-        while True:
-            try:
-                records = await self.store.wait_for_events(self.position, timeout=CHECK_SECONDS, limit=BATCH)
-                self.stats.log_reads += 1
-                if records and self.coalesce_seconds > 0:
-                    records = await self._with_later_commits(records)
-                credentials_changed = await self._apply(records) if records else False
-                await self._check_credentials(force=credentials_changed)
-                failing_since = None
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                if failing_since is None:
-                    failing_since = loop.time()
-                    log.exception("the stream tailer cannot read the log; retrying")
-                elif loop.time() - failing_since > UNAVAILABLE_SECONDS:
-                    for feed in list(self.feeds.values()):
-                        for watcher in list(feed.watchers):
-                            watcher.close("unavailable")
-                await asyncio.sleep(1.0)
-
-    async def _with_later_commits(self, records: list[RecordedEvent]) -> list[RecordedEvent]:
-        """``records`` and whatever commits within ``coalesce_seconds`` after them, up to a batch."""
-        if len(records) >= BATCH:
-            return records
-        await asyncio.sleep(self.coalesce_seconds)
-        later = await self.store.read_all(records[-1].position, BATCH - len(records))
-        self.stats.log_reads += 1
-        return records + later
+        with closing(self.store.tail(self.position)) as tail:
+            while True:
+                try:
+                    reads = tail.reads
+                    try:
+                        records = await tail.next(CHECK_SECONDS, settle=self.coalesce_seconds, limit=BATCH)
+                    finally:
+                        self.stats.log_reads += tail.reads - reads
+                    credentials_changed = await self._apply(records) if records else False
+                    await self._check_credentials(force=credentials_changed)
+                    failing_since = None
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    if failing_since is None:
+                        failing_since = loop.time()
+                        log.exception("the stream tailer cannot read the log; retrying")
+                    elif loop.time() - failing_since > UNAVAILABLE_SECONDS:
+                        for feed in list(self.feeds.values()):
+                            for watcher in list(feed.watchers):
+                                watcher.close("unavailable")
+                    await asyncio.sleep(1.0)
 
     async def _apply(self, records: list[RecordedEvent]) -> bool:
         """Refresh the feeds of the games these records changed; whether a credential changed."""

@@ -8,14 +8,13 @@ bookkeeping and waiting for new events. docs/store.md describes the semantics.
 """
 from __future__ import annotations
 
-import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar, Literal, NamedTuple
 
-from shared.store.notify import BACKSTOP_SECONDS, POLL_SECONDS, CommitListener
+from shared.store.notify import CommitListener
 from shared.store.outbox import ClaimedNotification, NewNotification, Notification, Outcome
 from shared.store.records import (
     ConcurrencyError,
@@ -26,6 +25,7 @@ from shared.store.records import (
     RecordedEvent,
     UnstorableText,
 )
+from shared.store.tail import LogTail
 from shared.text import first_problem, path_of, quickly_storable
 
 LockMode = Literal["none", "share", "exclusive"]
@@ -455,30 +455,15 @@ class EventStore(ABC):
         async with self._statement() as tx:
             return await tx.notification_counts()
 
+    def tail(self, after_position: int) -> LogTail:
+        """The log after ``after_position``, followed batch by batch (shared/store/tail.py): for
+        a reader that keeps up with the log, such as the stream hub's tailer. Close it when done."""
+        return LogTail(self.read_all, self._listener, after_position)
+
     async def wait_for_events(
         self, after_position: int, timeout: float, limit: int = 1000
     ) -> list[RecordedEvent]:
         """Events after ``after_position``; when there are none yet, wait up to ``timeout``
-        seconds for some to commit (an empty list when none did). For live views: tail the log
-        with ``after_position`` = the last position seen."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + max(timeout, 0.0)
-        listener = self._listener if self._listener is not None and await self._listener.ensure_listening() else None
-        slice_seconds = BACKSTOP_SECONDS if listener else POLL_SECONDS
-        while True:
-            waiter = listener.register() if listener else None  # before reading: no lost wake-up
-            try:
-                events = await self.read_all(after_position, limit)
-                remaining = deadline - loop.time()
-                if events or remaining <= 0:
-                    return events
-                try:
-                    if waiter is None:
-                        await asyncio.sleep(min(slice_seconds, remaining))
-                    else:
-                        await asyncio.wait_for(waiter.wait(), min(slice_seconds, remaining))
-                except TimeoutError:
-                    pass
-            finally:
-                if listener and waiter is not None:
-                    listener.unregister(waiter)
+        seconds for some to commit (an empty list when none did). One wait of a ``tail``."""
+        async with self.tail(after_position) as tail:
+            return await tail.next(timeout, limit=limit)
