@@ -53,6 +53,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -154,6 +156,26 @@ class Pool:
     def close(self) -> None:
         while not self._idle.empty():
             self._idle.get_nowait().close()
+
+
+TAILER_COUNTERS = ("entente_stream_log_reads_total", "entente_stream_deliveries_total")
+
+
+async def tailer_counters(base: str) -> tuple[float, float] | None:
+    """The live streams' tailers' reads of the log and deliveries so far, added up over the
+    server's processes (its /metrics); None from a server that does not count them."""
+    async with httpx.AsyncClient(base_url=base, timeout=REQUEST_TIMEOUT) as client:
+        response = await client.get("/metrics", headers={"authorization": f"Bearer {OPERATOR_TOKEN}"})
+    if response.status_code != 200:
+        return None
+    found: dict[str, float] = {}
+    for line in response.text.splitlines():
+        name, _, number = line.partition(" ")
+        if name in TAILER_COUNTERS:
+            found[name] = float(number)
+    if len(found) < len(TAILER_COUNTERS):
+        return None
+    return found[TAILER_COUNTERS[0]], found[TAILER_COUNTERS[1]]
 
 
 # ----------------------------------------------------------------------------- games
@@ -337,6 +359,8 @@ async def run_once(args: argparse.Namespace, watchers: int) -> None:
     views_lost = messages_lost = rounds = 0
     rounds_took = 0.0
     watch_errors: list[str] = []
+    tailer_reads = tailer_deliveries = 0.0
+    tailer_counted = True
     async with (fresh_database(args.server_url, "entente_bench_streams") as url,
                 running_server(url, args.workers, args.source) as base):
         pool = Pool(base, 8)  # the watched game's players and the operator
@@ -360,8 +384,16 @@ async def run_once(args: argparse.Namespace, watchers: int) -> None:
                     loaded_here: list[float] = []
                     phases_sent: dict[str, float] = {}
                     messages_sent: dict[str, float] = {}
-                    rounds_took += await timed_rounds(pool, puts, watched, others, args, rng, loaded_here, failures,
-                                                      phases_sent, messages_sent)
+                    counted_before = await tailer_counters(base)
+                    took = await timed_rounds(pool, puts, watched, others, args, rng, loaded_here, failures,
+                                              phases_sent, messages_sent)
+                    counted_after = await tailer_counters(base)
+                    rounds_took += took
+                    if counted_before is not None and counted_after is not None:
+                        tailer_reads += counted_after[0] - counted_before[0]
+                        tailer_deliveries += counted_after[1] - counted_before[1]
+                    else:
+                        tailer_counted = False
                     await asyncio.sleep(args.give_up)  # what has not arrived by now counts as lost
                     logs = await crowd.stop()
                 finally:
@@ -393,6 +425,10 @@ async def run_once(args: argparse.Namespace, watchers: int) -> None:
     print(f"  other games' PUTs loaded:   {len(loaded)} ({len(loaded) / max(rounds_took, 1e-9):.1f}/s), "
           f"{figures(loaded)} (median x{ratio:.2f} of unloaded; by cycle "
           f"{', '.join(f'x{r:.2f}' for r in ratios)}); {len(failures)} failed", flush=True)
+    if tailer_counted:
+        print(f"  the tailers of all {args.workers} processes, watched windows: {tailer_reads:.0f} reads of the log "
+              f"({tailer_reads / max(rounds_took, 1e-9):.1f}/s), {tailer_deliveries:.0f} deliveries "
+              f"({tailer_deliveries / max(rounds_took, 1e-9):.1f}/s)", flush=True)
     for failure in failures[:3]:
         print(f"    failed: {failure}")
     if watch_errors:

@@ -70,6 +70,10 @@ OUTBOX_ATTEMPTS = Counter("entente_outbox_attempts", "Webhook delivery attempts,
 CLOCK_SWEEPS = Counter("entente_clock_sweeps", "Sweeps of the clock worker, by outcome (ok, failed)", ["outcome"])
 OPEN_STREAMS = Gauge("entente_open_streams", "Live streams (GET /games/{id}/stream) open now",
                      multiprocess_mode="livesum")
+STREAM_LOG_READS = Counter("entente_stream_log_reads", "Reads of the log by the live streams' tailers (one per "
+                           "process with open streams; one read per wake-up, docs/social.md)")
+STREAM_DELIVERIES = Counter("entente_stream_deliveries", "Changes of a watched game delivered to its live streams "
+                            "(one pass over the game's watchers each)")
 CACHE_ENTRIES = Gauge("entente_cache_entries", "Entries in each per-process cache, by cache (refreshed at most "
                       "every few seconds, as requests come)", ["cache"], multiprocess_mode="livesum")
 CACHE_BYTES = Gauge("entente_cache_estimated_bytes", "The estimated memory of each per-process cache, by cache "

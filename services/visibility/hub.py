@@ -34,7 +34,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Literal
 
-from shared import credentials
+from shared import credentials, metrics
 from shared.auth import Caller
 from shared.errors import BadRequest, DomainError
 from shared.events_social import MessageSent, press_stream
@@ -469,6 +469,7 @@ class StreamHub:
                         records = await tail.next(CHECK_SECONDS, settle=self.coalesce_seconds, limit=BATCH)
                     finally:
                         self.stats.log_reads += tail.reads - reads
+                        metrics.STREAM_LOG_READS.inc(tail.reads - reads)
                     credentials_changed = await self._apply(records) if records else False
                     await self._check_credentials(force=credentials_changed)
                     failing_since = None
@@ -514,6 +515,7 @@ class StreamHub:
                 feed.loaded = False
                 return
             self.stats.refreshes += 1
+            metrics.STREAM_DELIVERIES.inc()
             done = DeliveryPass()
             for watcher in list(feed.watchers):
                 if watcher.ready:
