@@ -129,14 +129,11 @@ def test_metrics_after_a_played_game(sqlite_url: str, receiver_url: tuple[Receiv
                 await store.close()
 
         asyncio.run(clock_and_notifier())
-        with client.stream("GET", f"{game}/stream?timeout=20", headers=bearer(tokens[0])) as stream:
+        with client.stream("GET", f"{game}/stream", headers=bearer(tokens[0])) as stream:
             assert stream.status_code == 200, stream.read()
             lines = stream.iter_lines()  # kept: a dropped iterator closes the connection
             assert next(lines).startswith("retry:")  # the stream is open: its first line has come
             during = scrape(client)
-            press = client.post(f"{game}/messages", json={"to": "all", "text": "hello"}, headers=bearer(tokens[1]))
-            assert press.status_code == 201, press.text
-            assert any(line == "event: message" for line in lines)  # delivered to the stream
         after = scrape(client)
 
     route = "/games/{game_id}/orders"
@@ -166,7 +163,6 @@ def test_metrics_after_a_played_game(sqlite_url: str, receiver_url: tuple[Receiv
     assert value(during, "entente_open_streams") - value(before, "entente_open_streams") == 1
     assert value(after, "entente_open_streams") == value(before, "entente_open_streams")
     assert grew(before, after, "entente_stream_log_reads_total") >= 1  # the stream's tailer followed the log
-    assert grew(before, after, "entente_stream_deliveries_total") >= 1  # and delivered the message
     # the per-process caches, each with what it holds (this game's state, its submissions, the
     # history the stream rendered) and its estimated memory
     for cache in ("game_states", "phase_submissions", "history_entries"):

@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 import httpx
+from prometheus_client import REGISTRY
 
 from services.visibility.hub import hub_for
 from tests.utils.http import Table, started_table
@@ -22,6 +23,12 @@ async def until(condition: Any, seconds: float = 10.0) -> None:
     while not condition():
         assert loop.time() < deadline, "timed out"
         await asyncio.sleep(0.02)
+
+
+def counted() -> tuple[float, float]:
+    """The tailers' reads of the log and deliveries, as /metrics reports them."""
+    return (REGISTRY.get_sample_value("entente_stream_log_reads_total") or 0.0,
+            REGISTRY.get_sample_value("entente_stream_deliveries_total") or 0.0)
 
 
 def started(hub: Any) -> int:
@@ -43,9 +50,13 @@ async def test_many_watchers_share_one_rendering_of_each_view(social_any) -> Non
     watchers += [watch(client, table, "FRANCE", 3.0) for _ in range(3)]
     await until(lambda: started(hub) == len(watchers))
     assert len(hub.feeds) == 1 and hub.tailing
-    rendered, refreshes = hub.stats.views_rendered, hub.stats.refreshes
+    rendered, refreshes, reads = hub.stats.views_rendered, hub.stats.refreshes, hub.stats.log_reads
+    reads_counted, deliveries_counted = counted()
     await table.resolve("S1901M")
     responses = await asyncio.gather(*watchers)
+    # what the hub did is what the metrics say
+    assert counted() == (reads_counted + hub.stats.log_reads - reads,
+                         deliveries_counted + hub.stats.refreshes - refreshes)
     for response in responses:
         views = of_kind(parse_sse(response.text), "view")
         assert [v["data"]["game"]["phase"] for v in views] == ["S1901M", "F1901M"]
