@@ -105,7 +105,11 @@ class LogTail:
             self._waiter.clear()  # before reading: a commit from now on wakes the next wait
         self._read_at = asyncio.get_running_loop().time()
         self.reads += 1
-        records = await self._read_all(self.position, limit)
+        try:
+            records = await self._read_all(self.position, limit)
+        except BaseException:
+            self._behind = True  # its wake-up is spent: the next call reads at once
+            raise
         if records:
             self.position = records[-1].position
         return records

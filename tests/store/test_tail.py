@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from shared.store import EventStore, NewEvent
 
 
@@ -86,3 +88,28 @@ async def test_a_quiet_log_times_out_empty(store: EventStore) -> None:
         started = loop.time()
         assert await tail.next(timeout=0.3) == []
         assert 0.25 <= loop.time() - started < 2.0
+
+
+async def test_after_a_failed_read_the_next_call_reads_at_once(postgres_store: EventStore) -> None:
+    """A read that fails has already taken its wake-up: the next call must not wait for another
+    notification (or the five-second backstop) to read what committed."""
+    store = postgres_store
+    loop = asyncio.get_running_loop()
+    async with store.tail(await store.head()) as tail:
+        await tail.next(timeout=0)
+        failures = [ConnectionResetError("the database went away for a moment")]
+        read_all = store.read_all
+
+        async def read_failing_once(after_position: int, limit: int) -> list:
+            if failures:
+                raise failures.pop()
+            return await read_all(after_position, limit)
+
+        tail._read_all = read_failing_once  # the store's read, but the first one after this fails
+        await append(store, "game-g1", 1)
+        with pytest.raises(ConnectionResetError):
+            await tail.next(timeout=30)
+        started = loop.time()
+        (record,) = await tail.next(timeout=30)
+        assert record.data == {"n": 1}
+        assert loop.time() - started < 2.0
