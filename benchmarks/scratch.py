@@ -75,3 +75,17 @@ async def database_pids(url: str) -> list[int]:
     finally:
         await connection.close()
     return [row[0] for row in rows]
+
+
+async def metric_samples(base: str, token: str) -> list[tuple[str, dict[str, str], float]] | None:
+    """The server's /metrics as (sample name, labels, value), added up over its processes; None
+    when the server does not answer them (read with prometheus-client's own parser)."""
+    import httpx
+    from prometheus_client.parser import text_string_to_metric_families
+
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+        response = await client.get("/metrics", headers={"authorization": f"Bearer {token}"})
+    if response.status_code != 200:
+        return None
+    return [(sample.name, sample.labels, sample.value)
+            for family in text_string_to_metric_families(response.text) for sample in family.samples]

@@ -52,6 +52,7 @@ from api import (  # noqa: E402
     running_server,
     seated_game,
 )
+from scratch import metric_samples  # noqa: E402
 from watchers import WatcherCrowd, delivery, figures  # noqa: E402
 
 from tests.utils.processes import worker_pids  # noqa: E402
@@ -68,14 +69,9 @@ def resident_mib(pid: int) -> float:
 
 async def cache_mib(base: str) -> str:
     """The caches' estimated memory, summed over the workers, from /metrics (MiB by cache)."""
-    host, port = base.removeprefix("http://").split(":")
-    reader, writer = await asyncio.open_connection(host, int(port))
-    writer.write(f"GET /metrics HTTP/1.1\r\nhost: {host}\r\nauthorization: Bearer {OPERATOR_TOKEN}\r\n"
-                 "connection: close\r\n\r\n".encode())
-    text = (await reader.read()).decode(errors="replace")
-    writer.close()
-    found = re.findall(r'^entente_cache_estimated_bytes\{cache="([a-z_]+)"\} ([0-9.e+]+)$', text, re.MULTILINE)
-    return ", ".join(f"{name} {float(value) / 2**20:.1f}" for name, value in sorted(found))
+    found = sorted((labels["cache"], value) for name, labels, value in await metric_samples(base, OPERATOR_TOKEN) or []
+                   if name == "entente_cache_estimated_bytes")
+    return ", ".join(f"{cache} {value / 2**20:.1f}" for cache, value in found)
 
 
 class Watchers:

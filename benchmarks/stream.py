@@ -53,13 +53,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.scratch import fresh_database, server_url  # noqa: E402
+from benchmarks.scratch import fresh_database, metric_samples, server_url  # noqa: E402
 from benchmarks.watchers import WatcherCrowd, delivery, figures  # noqa: E402
 
 HOST = "127.0.0.1"
@@ -164,15 +162,8 @@ TAILER_COUNTERS = ("entente_stream_log_reads_total", "entente_stream_deliveries_
 async def tailer_counters(base: str) -> tuple[float, float] | None:
     """The live streams' tailers' reads of the log and deliveries so far, added up over the
     server's processes (its /metrics); None from a server that does not count them."""
-    async with httpx.AsyncClient(base_url=base, timeout=REQUEST_TIMEOUT) as client:
-        response = await client.get("/metrics", headers={"authorization": f"Bearer {OPERATOR_TOKEN}"})
-    if response.status_code != 200:
-        return None
-    found: dict[str, float] = {}
-    for line in response.text.splitlines():
-        name, _, number = line.partition(" ")
-        if name in TAILER_COUNTERS:
-            found[name] = float(number)
+    found = {name: value for name, _, value in await metric_samples(base, OPERATOR_TOKEN) or []
+             if name in TAILER_COUNTERS}
     if len(found) < len(TAILER_COUNTERS):
         return None
     return found[TAILER_COUNTERS[0]], found[TAILER_COUNTERS[1]]

@@ -393,7 +393,6 @@ class StreamHub:
         self.store = store
         self.coalesce_seconds = coalesce_seconds  # how long a wake-up waits for more commits; 0: not at all
         self.feeds: dict[str, GameFeed] = {}
-        self.position = 0  # the tailer has read the log up to here
         self.stats = Stats()
         self.credentials = CredentialCache(store)
         self._watchers = 0
@@ -455,21 +454,21 @@ class StreamHub:
         async with self._starting:
             if self.tailing or self._watchers == 0:
                 return
-            self.position = await self.store.head()
-            self._task = asyncio.create_task(self._tail(), name="entente stream tailer")
+            start = await self.store.head()
+            self._task = asyncio.create_task(self._tail(start), name="entente stream tailer")
 
-    async def _tail(self) -> None:
+    async def _tail(self, start: int) -> None:
+        """Follow the log from ``start`` (the head when the first watcher came)."""
         loop = asyncio.get_running_loop()
         failing_since: float | None = None
-        with closing(self.store.tail(self.position)) as tail:
+        with closing(self.store.tail(start)) as tail:
             while True:
                 try:
                     reads = tail.reads
                     try:
                         records = await tail.next(CHECK_SECONDS, settle=self.coalesce_seconds, limit=BATCH)
                     finally:
-                        self.stats.log_reads += tail.reads - reads
-                        metrics.STREAM_LOG_READS.inc(tail.reads - reads)
+                        self._count_reads(tail.reads - reads)
                     credentials_changed = await self._apply(records) if records else False
                     await self._check_credentials(force=credentials_changed)
                     failing_since = None
@@ -485,9 +484,12 @@ class StreamHub:
                                 watcher.close("unavailable")
                     await asyncio.sleep(1.0)
 
+    def _count_reads(self, reads: int) -> None:
+        self.stats.log_reads += reads
+        metrics.STREAM_LOG_READS.inc(reads)
+
     async def _apply(self, records: list[RecordedEvent]) -> bool:
         """Refresh the feeds of the games these records changed; whether a credential changed."""
-        self.position = records[-1].position
         changes: dict[str, set[Change]] = {}
         credentials_changed = False
         for record in records:
