@@ -32,9 +32,14 @@ def own_token(player: Player) -> str:
     return link.split("#token=", 1)[1]
 
 
+def shown_status(player: Player, power: str, status: str) -> None:
+    """Waits until the page shows ``power`` with ``status``: the view of its submission has arrived."""
+    expect(player.page.locator(f'#powers tr[data-power="{power}"] td.status')).to_have_text(status)
+
+
 def shown_ordered(player: Player, power: str) -> None:
-    """Waits until the page shows ``power`` as ordered: the view of its submission has arrived."""
-    expect(player.page.locator(f'#powers tr[data-power="{power}"] td.status')).to_have_text("ordered")
+    """Waits until the page shows ``power`` as ordered (done): the view of its submission has arrived."""
+    shown_status(player, power, "ordered")
 
 
 def type_without_sending(player: Player, text: str) -> None:
@@ -80,7 +85,7 @@ def test_a_pick_survives_the_views_that_arrive_while_the_player_picks(browser: B
         elsewhere = httpx.patch(f"{served}/games/{game_id}/orders", json={"orders": [f"TRADE WITH {rival}"]},
                                 headers={"authorization": f"Bearer {own_token(player)}"})
         assert elsewhere.status_code == 200, elsewhere.text
-        shown_ordered(player, player.power)  # the view of the other device's order has arrived
+        shown_status(player, player.power, "ordering")  # the view of the other device's order has arrived
 
         expect(choices).to_be_visible()
         expect(state_menu).to_have_value(mission)
@@ -120,6 +125,9 @@ def test_a_pick_goes_when_the_phase_resolves_under_it(browser: Browser, served: 
         half_line = f"{third} -"
         type_without_sending(player, half_line)
         others_submit(served, page.url, tokens[1:], [])
+        shown_status(player, player.power, "ordering")  # its clicks stored orders, but it is not done
+        done = httpx.post(f"{served}/games/{game_id}/ready", headers={"authorization": f"Bearer {own_token(player)}"})
+        assert done.status_code == 200 and done.json()["resolved"] is True, done.text  # done on another device
         player.wait_for_phase("Fall 1901, movement")
 
         expect(player.board().locator(".selected")).to_have_count(0)

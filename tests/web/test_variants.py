@@ -75,6 +75,8 @@ def test_an_ekonia_turn_with_a_purchase_and_a_mission(browser: Browser, served: 
         assert player.orders_box().input_value().splitlines() == [f"BUY 1 INFANTRY AT {capital}", mission]
         player.shot(shots, "12-ekonia-turn-1-orders")
         others_submit(served, page.url, tokens, [])
+        expect(page.locator(f'#powers tr[data-power="{player.power}"] .status')).to_have_text("ordering")
+        page.get_by_role("checkbox", name="Ready: my orders are final").check()  # orders clicked: not done till said
         player.wait_for_phase("Turn 2")
         expect(page.locator("#results")).to_contain_text(f"BUY 1 INFANTRY AT {capital}")
         expect(page.locator("#results")).to_contain_text(mission)

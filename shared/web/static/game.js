@@ -195,6 +195,7 @@ function statusOf(view, power) {
   if (!view.must_act.includes(power)) return "–";
   if (view.ready?.includes(power)) return "ready";
   if (view.submitted?.includes(power)) return "ordered";
+  if (view.ordering?.includes(power)) return "ordering";  // orders stored, not done (docs/hosting.md)
   return "waiting";
 }
 

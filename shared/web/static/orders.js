@@ -145,7 +145,8 @@ export class OrdersPanel {
     document.getElementById("orders-title").textContent = `Your orders: ${phaseName(possible.phase)}`;
     const ready = document.getElementById("ready");
     ready.checked = this.ready.shown(view.ready.includes(possible.power));
-    ready.disabled = !(this.hasSubmitted || view.submitted.includes(possible.power));  // 409 nothing_submitted
+    const stored = view.submitted.includes(possible.power) || (view.ordering || []).includes(possible.power);
+    ready.disabled = !(this.hasSubmitted || stored);  // 409 nothing_submitted
     const help = [];
     if (view.position.points) {  // Dirigible: builds are paid in supply points (docs/rules/dirigible.md)
       if (possible.adjustment > 0) help.push(`You have ${possible.adjustment} SP to build with.`);
