@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from tests.utils.http import POWERS as SEVEN
 from tests.utils.http import Host, HostedGame, hosting
 
@@ -220,3 +222,30 @@ async def test_a_power_writes_its_orders_at_most_so_often_in_a_phase(host: Host)
     await host.tick(days=2)
     assert (await game.summary())["phase"] == "F1901M"
     assert (await game.order("FRANCE", [])).status_code == 200  # a new phase, a new count
+
+
+@pytest.mark.parametrize(("variant", "players"), [("standard", 2), ("dirigible", 7), ("ekonia", 2)])
+async def test_in_every_variant_changes_wait_for_done(host: Host, variant: str, players: int) -> None:
+    """Every power orders one thing with PATCH: the phase waits; each says it is done, and the
+    last one resolves it."""
+    created = await host.client.post("/games", json={"name": "Any", "variant": variant,
+                                                     "settings": {"player_count": players}})
+    assert created.status_code == 201, created.text
+    game = HostedGame(host, created.json()["id"], created.json()["host_token"])
+    for _ in range(players):
+        await game.join()
+    await game.start()
+    phase = (await game.summary())["phase"]
+    acting = (await game.summary())["must_act"]
+    for power in acting:
+        menu = (await game.client.get(f"{game.url}/possible-orders", params={"power": power},
+                                      headers=game.player(power).auth)).json()["menu"]
+        first = next(order["text"] for group in menu for order in group["orders"])
+        answer = (await patch(game, power, [first])).json()
+        assert answer["stored"] is True and answer["resolved"] is False, answer
+    summary = await game.summary()
+    assert summary["phase"] == phase and summary["ordering"] == sorted(acting)
+    assert summary["waiting_for"] == sorted(acting) and summary["submitted"] == []
+    answers = [(await game.ready(power)).json() for power in acting]
+    assert [a["resolved"] for a in answers] == [False] * (len(acting) - 1) + [True]
+    assert (await game.summary())["phase"] != phase
