@@ -58,6 +58,12 @@ class GameSettings(BaseModel):
     host_may_resolve: bool = True
     # variants that end by the calendar (Tale of Ekonia): the last turn played; None: no limit
     max_turns: int | None = None
+    # house bots (docs/bots.md): their strength (None: no house bot), whether they take the
+    # seats nobody joined by the start, and after how many missed phases in a row one plays a
+    # power in civil disorder until its player orders again (None: never)
+    house_bot: Literal["holding", "heuristic"] | None = None
+    bots_fill_empty_seats: bool = False
+    bot_after_missed_phases: int | None = None
 
 
 class GameCreated(Event):
@@ -73,7 +79,8 @@ class PlayerJoined(Event):
     type: Literal["PlayerJoined"] = "PlayerJoined"
     player_id: str
     codename: str
-    token_hash: str
+    token_hash: str  # empty for a house bot's seat: no token is ever its
+    house_bot: bool = False  # a seat nobody joined, taken by the house bot at the start
 
 
 class PowerJoin(BaseModel):
@@ -123,6 +130,7 @@ class OrdersSubmitted(Event):
     # a whole set (PUT) says the power is done; orders changed one at a time (PATCH) do not
     # (docs/hosting.md, "Early resolution"); events written before the field were whole sets
     complete: bool = True
+    house_bot: bool = False  # given by the house bot for the power (docs/bots.md)
 
 
 class AdjudicatedOrder(BaseModel):
@@ -158,6 +166,7 @@ class PhaseResolved(Event):
     edition: str = "2000"
     engine_version: str
     civil_disorder: list[str] = []  # powers whose orders were ignored (missed deadline, sitting out)
+    house_bot: list[str] = []  # powers whose orders the house bot gave (docs/bots.md)
     details: dict[str, Any] = {}  # variant-specific facts (dice rolls, devastations, ...)
 
 

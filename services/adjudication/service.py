@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -48,6 +48,7 @@ from shared.game.guards import (
     require_playing,
     require_room_to_write,
 )
+from shared.game.house_bots import house_bot_orders, ordered_by_house_bot
 from shared.game.log import PhaseSubmissions, phase_submissions
 from shared.game.repository import full_state, game_row, read_game, read_state
 from shared.game.state import GameState, apply
@@ -78,18 +79,20 @@ def check_orders(state: GameState, power: str, texts: Sequence[str]) -> list[Ord
 
 
 def adjudicate_phase(state: GameState, position_before: dict[str, Any], submitted: Mapping[str, Sequence[str]],
-                     civil_disorder: frozenset[str] = frozenset()) -> PhaseResolved:
+                     civil_disorder: frozenset[str] = frozenset(), house_bot: Sequence[str] = ()) -> PhaseResolved:
     """Resolve one phase from stored canonical orders: the same call for a live resolution
-    and for ``entente replay``, so that a replay checks exactly what was stored."""
+    and for ``entente replay``, so that a replay checks exactly what was stored. ``house_bot``:
+    the powers whose orders the house bot gave, recorded (docs/bots.md)."""
     seed = state.seed if state.seed is not None else 0
     variant = variant_of(state)
     outcome = variant.resolve(position_before, submitted, settings=state.settings.model_dump(),
                               seed=seed, civil_disorder=civil_disorder)
-    return resolution_event(position_before, outcome, state.settings.edition, variant.engine_version, civil_disorder)
+    return resolution_event(position_before, outcome, state.settings.edition, variant.engine_version, civil_disorder,
+                            house_bot)
 
 
 def resolution_event(position_before: dict[str, Any], outcome: PhaseOutcome, edition: str, engine_version: str,
-                     civil_disorder: frozenset[str] = frozenset()) -> PhaseResolved:
+                     civil_disorder: frozenset[str] = frozenset(), house_bot: Sequence[str] = ()) -> PhaseResolved:
     orders = {power: [AdjudicatedOrder.model_validate(result) for result in results]
               for power, results in outcome.orders.items()}
     details = dict(outcome.details)
@@ -98,7 +101,7 @@ def resolution_event(position_before: dict[str, Any], outcome: PhaseOutcome, edi
         phase=outcome.phase, position_before=position_before, orders=orders, dislodged=dislodged,
         position=outcome.state, next_phase=outcome.next_phase, must_act=list(outcome.must_act),
         winners=list(outcome.winners), edition=edition, engine_version=engine_version,
-        civil_disorder=sorted(civil_disorder), details=details)
+        civil_disorder=sorted(civil_disorder), house_bot=sorted(house_bot), details=details)
 
 
 def abandoned(state: GameState) -> list[str]:
@@ -345,7 +348,32 @@ async def resolve_if_complete(store: EventStore, game_id: str, phase: str, now: 
                               submissions: Mapping[str, PowerSubmission] | None = None) -> bool:
     """Resolve ``phase`` now if nobody is waited for any more (early resolution); whether it
     was. ``state`` and ``submissions``: the game and the phase's submissions as a write just
-    committed them (read here when not given)."""
+    committed them (read here when not given). Phases after it that only house bots play are
+    resolved at once too (``resolve_bot_phases``)."""
+    resolved = await _resolve_once_if_complete(store, game_id, phase, now, state, submissions)
+    if resolved:
+        await resolve_bot_phases(store, game_id, now)
+    return resolved
+
+
+async def resolve_bot_phases(store: EventStore, game_id: str, now: datetime) -> int:
+    """After a resolution: while the game's new phase waits for nobody (every power that must
+    act is played by the house bot, whose orders are written as the phase begins), resolve it
+    too, a few phases at most (then the clock goes on as usual); how many were."""
+    resolved = 0
+    while resolved < MAX_CHAINED_PHASES:
+        state = await read_game(store, game_id)
+        if state is None or state.settings.house_bot is None or state.status != "active" or not state.phase:
+            break
+        if not await _resolve_once_if_complete(store, game_id, state.phase, now, state):
+            break
+        resolved += 1
+    return resolved
+
+
+async def _resolve_once_if_complete(store: EventStore, game_id: str, phase: str, now: datetime,
+                                    state: GameState | None = None,
+                                    submissions: Mapping[str, PowerSubmission] | None = None) -> bool:
     # a cheap look first, outside any transaction: most submissions are not the last
     state = state or await read_game(store, game_id)
     if state is None or state.phase != phase or state.deadline_passed(now):
@@ -376,13 +404,15 @@ def record_resolution(game_id: str, variant: str, trigger: str, resolved: Sequen
 
 @dataclass
 class Plan:
-    """Events to append to one game's stream after ``expected_version``, and the state after them."""
+    """Events to append to one game's stream after ``expected_version``, and the state after
+    them; ``bot_orders``: the house bot's orders for the phase that begins (docs/bots.md)."""
 
     game_id: str
     expected_version: int
     events: list[Event]
     state: GameState
     metadata: dict | None = None
+    bot_orders: list[OrdersSubmitted] = field(default_factory=list)
 
     @property
     def resolved(self) -> list[PhaseResolved]:
@@ -399,9 +429,10 @@ def resolution_plan(state: GameState, submissions: Mapping[str, PowerSubmission]
     start_version = state.version
     submitted = {p: list(s.orders) for p, s in submissions.items() if s.orders is not None}
     disorder = frozenset(missing_powers(state, submissions)) if deadline else frozenset()
+    by_bot = ordered_by_house_bot(submissions)
     pending: list[Event] = []
     for _ in range(MAX_CHAINED_PHASES):
-        event = adjudicate_phase(state, require_playing(state), submitted, disorder)
+        event = adjudicate_phase(state, require_playing(state), submitted, disorder, by_bot)
         pending.append(event)
         state = apply(state, event)
         if event.winners:
@@ -412,13 +443,13 @@ def resolution_plan(state: GameState, submissions: Mapping[str, PowerSubmission]
             break
         if waiting_for(state, {}):
             break
-        submitted, disorder = {}, frozenset()  # nobody has anything to do: on at once
+        submitted, disorder, by_bot = {}, frozenset(), []  # nobody has anything to do: on at once
     if not isinstance(pending[-1], GameFinished):
         pending.append(deadlines.deadline_for(state, str(state.phase), now))
     for planned in pending:
         if not isinstance(planned, PhaseResolved):  # those are folded in already
             state = apply(state, planned)
-    return Plan(state.game_id, start_version, pending, state, metadata)
+    return Plan(state.game_id, start_version, pending, state, metadata, house_bot_orders(state))
 
 
 async def write_plan(tx: Transaction, plan: Plan, now: datetime) -> None:
@@ -428,6 +459,9 @@ async def write_plan(tx: Transaction, plan: Plan, now: datetime) -> None:
     if plan.events:
         await tx.append_on_commit(game_stream(plan.game_id), [to_new_event(e, plan.metadata) for e in plan.events],
                                   expected_version=plan.expected_version)
+    for orders in plan.bot_orders:  # after the phase they belong to has begun
+        await tx.append_on_commit(orders_stream(plan.game_id, orders.phase, orders.power),
+                                  [to_new_event(orders, {"actor": "house_bot"})], expected_version=None)
 
 
 async def resolve_in(tx: Transaction, state: GameState, now: datetime, *, deadline: bool = False,
@@ -457,6 +491,7 @@ async def resolve_phase(store: EventStore, game_id: str, phase: str | None,
             raise Conflict(f"the game is at {state.phase}, not {phase}", code="wrong_phase", where="body.phase")
         resolved = await resolve_in(tx, state, now, metadata=metadata)
     record_resolution(game_id, state.variant, trigger, resolved, time.perf_counter() - locked)
+    await resolve_bot_phases(store, game_id, now)
     return resolved[0]
 
 

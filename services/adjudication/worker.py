@@ -53,7 +53,7 @@ class ClockWorker:
         """Claim up to ``size`` games due at ``now`` (other than ``skip``) and handle them in one
         transaction: [(game id, action)], empty when none is due and unclaimed. Claimed ids are
         added to ``claimed`` as they are claimed (to name them if handling fails)."""
-        from services.adjudication.service import plan_due, record_resolution, write_plan
+        from services.adjudication.service import plan_due, record_resolution, resolve_bot_phases, write_plan
 
         claimed = [] if claimed is None else claimed
         began = time.perf_counter()  # the claim locks the batch's games until the commit
@@ -72,6 +72,8 @@ class ClockWorker:
         for action, plan in plans:
             if plan.resolved:
                 record_resolution(plan.game_id, plan.state.variant, "clock", plan.resolved, held)
+                if plan.state.settings.house_bot is not None:  # phases only house bots play: at once
+                    await resolve_bot_phases(self.store, plan.game_id, now)
             elif action is not None:
                 log.info("clock worker: %s", action, extra={"game_id": plan.game_id})
         return [(plan.game_id, action) for action, plan in plans]

@@ -504,7 +504,7 @@ def replay_log(game_id: str, records: Sequence[RecordedEvent], progress: TextIO 
         submitted = orders_at(submissions.get(phase, []), phase, record.position)
         try:
             again = adjudicate_phase(game, stored["position_before"], submitted,
-                                     frozenset(stored.get("civil_disorder", ())))
+                                     frozenset(stored.get("civil_disorder", ())), stored.get("house_bot", ()))
         except Exception as error:  # the engine must not fail on a stored game: report it as the difference
             return ReplayOutcome(checked, f"{phase}: the engine failed: {error!r}")
         recomputed = again.model_dump(mode="json")

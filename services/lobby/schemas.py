@@ -31,6 +31,13 @@ class SettingsIn(BaseModel):
         "the host may resolve the current phase at once; switch off where the host also plays"))
     max_turns: int | None = Field(None, ge=1, le=1000, description=(
         "ekonia only: the game ends after this turn, won by the states holding the most land"))
+    house_bot: Literal["holding", "heuristic"] | None = Field(None, description=(
+        "standard and dirigible: the house bot's strength (docs/bots.md); null: no house bot"))
+    bots_fill_empty_seats: bool = Field(False, description=(
+        "the house bot takes every seat nobody joined when the host starts the game (needs house_bot)"))
+    bot_after_missed_phases: int | None = Field(None, ge=1, le=20, description=(
+        "the house bot plays a power whose player missed this many phases in a row, until the "
+        "player orders again (needs house_bot); null: never"))
 
 
 class CreateGame(BaseModel):
@@ -42,6 +49,7 @@ class CreateGame(BaseModel):
 
 class PowerSeat(BaseModel):
     codename: str
+    house_bot: bool = Field(False, description="the house bot plays this power now (docs/bots.md)")
 
 
 class ClockInfo(BaseModel):

@@ -25,14 +25,16 @@ from shared.events import (
     PowerJoin,
     from_recorded,
     game_stream,
+    orders_stream,
     to_new_event,
 )
 from shared.events_social import SeatLinked, account_stream, members_stream
 from shared.game import deadlines, draws, guards
+from shared.game.house_bots import check_bot_settings, house_bot_orders
 from shared.game.repository import append_events, game_row, read_state
 from shared.game.state import GameState, fold
 from shared.rules.variants import get_variant, variant_names
-from shared.store import EventStore
+from shared.store import EventStore, Transaction
 from shared.store.records import RecordedEvent
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
@@ -78,6 +80,7 @@ def settings_for(variant: str, given: dict[str, Any]) -> GameSettings:
 
 def check_settings(variant: str, settings: GameSettings) -> None:
     _check_variant(variant)
+    check_bot_settings(variant, settings)
     if not MIN_PLAYERS <= settings.player_count <= MAX_PLAYERS:
         raise Unprocessable(f"player_count must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {settings.player_count}",
                             code="unsupported_player_count", where="body.settings.player_count")
@@ -164,12 +167,33 @@ async def start_game(store: EventStore, game_id: str, metadata: dict | None = No
         state = await read_state(tx, game_id)
         guards.require_forming(state)
         needed = state.settings.player_count
-        if len(state.seats) != needed:
-            raise Conflict(f"game {game_id} needs {needed} players to start, has {len(state.seats)}",
+        filled = state.settings.bots_fill_empty_seats and state.settings.house_bot is not None
+        if len(state.seats) != needed and not (filled and state.seats):
+            raise Conflict(f"game {game_id} needs {needed} players to start, has {len(state.seats)}"
+                           + ("" if filled else " (or house bots for the empty seats: docs/bots.md)"),
                            code="not_enough_players")
-        started = started_event(state, secrets.randbits(63))
+        bots = bot_seats(state, needed - len(state.seats))
+        seated = fold(bots, onto=state) if bots else state
+        started = started_event(seated, secrets.randbits(63))
         deadline = deadlines.opening_deadline(state, started.phase, now)
-        return await append_events(tx, state, [started, deadline], metadata, now)
+        state = await append_events(tx, state, [*bots, started, deadline], metadata, now)
+        await append_bot_orders(tx, state)
+        return state
+
+
+def bot_seats(state: GameState, count: int) -> list[PlayerJoined]:
+    """The house bot's seats for the ``count`` seats nobody joined: no token, a codename that
+    says what it is (docs/bots.md)."""
+    taken = len([s for s in state.seats if s.house_bot])
+    return [PlayerJoined(player_id=f"bot_{taken + n}", codename=f"House Bot {taken + n}", token_hash="",
+                         house_bot=True) for n in range(1, count + 1)]
+
+
+async def append_bot_orders(tx: Transaction, state: GameState) -> None:
+    """The house bot's orders for the powers it plays in the phase that just began."""
+    for orders in house_bot_orders(state):
+        await tx.append_on_commit(orders_stream(state.game_id, orders.phase, orders.power),
+                                  [to_new_event(orders, {"actor": "house_bot"})], expected_version=None)
 
 
 async def finish_game(store: EventStore, game_id: str, reason: Literal["draw", "abandoned"],

@@ -111,6 +111,7 @@ class ResolvedPhaseView(BaseModel):
 
 class PowerView(BaseModel):
     codename: str
+    house_bot: bool = Field(False, description="the house bot plays this power now (docs/bots.md)")
 
 
 class ClockView(BaseModel):

@@ -131,7 +131,7 @@ def _draw(state: GameState, public: dict[str, Any], viewer: Viewer) -> dict[str,
 
 
 def _powers(state: GameState) -> dict[str, dict[str, Any]]:
-    return {power: {"codename": codename} for power, codename in sorted(state.codenames_by_power().items())}
+    return state.power_seats()
 
 
 def _position(state: GameState, viewer: Viewer) -> dict[str, Any] | None:

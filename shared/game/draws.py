@@ -20,7 +20,9 @@ def surviving_seats(state: GameState) -> list[Seat]:
 
 
 def draw_passes(state: GameState, votes: dict[str, bool] | None = None) -> bool:
-    seats = surviving_seats(state)
+    """Every surviving player's seat voted for the draw; a house bot's seat never stands in the
+    way of one the players agree on (docs/bots.md), and its powers are drawn like any."""
+    seats = [seat for seat in surviving_seats(state) if not seat.house_bot]
     votes = state.draw_votes if votes is None else votes
     return bool(seats) and all(votes.get(seat.player_id) for seat in seats)
 

@@ -36,6 +36,7 @@ class Seat:
     codename: str
     token_hash: str
     powers: list[str] = field(default_factory=list)  # several in the games for fewer than seven
+    house_bot: bool = False  # a seat nobody joined, played by the house bot (docs/bots.md)
 
     @property
     def power(self) -> str | None:
@@ -71,6 +72,8 @@ class GameState:
     paused_this_phase: bool = False
     joins: list[PowerJoin] = field(default_factory=list)
     disorder: set[str] = field(default_factory=set)  # powers that missed the last phase they had to act in
+    # phases in a row each power's player missed (civil disorder, or the house bot ordering for it)
+    missed: dict[str, int] = field(default_factory=dict)
     draw_votes: dict[str, bool] = field(default_factory=dict)  # player_id -> vote
     finish_reason: str | None = None
     drawn: list[str] = field(default_factory=list)
@@ -82,8 +85,8 @@ class GameState:
         for name in GameState.__slots__:
             value = getattr(self, name)
             if isinstance(value, list):
-                value = [Seat(s.player_id, s.codename, s.token_hash, list(s.powers)) if isinstance(s, Seat) else s
-                         for s in value]
+                value = [Seat(s.player_id, s.codename, s.token_hash, list(s.powers), s.house_bot)
+                         if isinstance(s, Seat) else s for s in value]
             elif isinstance(value, (dict, set)):
                 value = value.copy()
             setattr(copied, name, value)
@@ -111,8 +114,24 @@ class GameState:
         """Powers some seat plays now (the others sit out)."""
         return sorted(p for s in self.seats for p in s.powers)
 
+    def house_bot_powers(self) -> set[str]:
+        """The powers the house bot plays now: those of seats nobody joined, and those whose
+        player missed ``bot_after_missed_phases`` phases in a row (until they order again)."""
+        if self.settings.house_bot is None:
+            return set()
+        bots = {p for s in self.seats if s.house_bot for p in s.powers}
+        after = self.settings.bot_after_missed_phases
+        if after is not None:
+            bots |= {p for p, missed in self.missed.items() if missed >= after}
+        return bots
+
     def codenames_by_power(self) -> dict[str, str]:
         return {p: s.codename for s in self.seats for p in s.powers}
+
+    def power_seats(self) -> dict[str, dict[str, Any]]:
+        """Each played power's codename, and whether the house bot plays it now (public)."""
+        bots = self.house_bot_powers()
+        return {p: {"codename": c, "house_bot": p in bots} for p, c in sorted(self.codenames_by_power().items())}
 
     def player_hashes(self) -> dict[str, str]:
         return {s.player_id: s.token_hash for s in self.seats}
@@ -149,7 +168,7 @@ class GameState:
             "settings": self.settings.model_dump(),
             "players": len(self.seats),
             "codenames": sorted(s.codename for s in self.seats),
-            "powers": {p: {"codename": c} for p, c in sorted(self.codenames_by_power().items())},
+            "powers": self.power_seats(),
             "must_act": list(self.must_act) if self.status == "active" else [],
             "winners": list(self.winners),
             "clock": self.clock(),
@@ -189,7 +208,7 @@ def _joined(variant: str, join: PowerJoin, phase: str) -> bool:
 # repository's cache, to every request) are shared: never change one, fold a new one instead.
 
 def _player_joined(state: GameState, event: PlayerJoined) -> None:
-    state.seats.append(Seat(event.player_id, event.codename, event.token_hash))
+    state.seats.append(Seat(event.player_id, event.codename, event.token_hash, house_bot=event.house_bot))
 
 
 def _game_started(state: GameState, event: GameStarted) -> None:
@@ -208,6 +227,8 @@ def _phase_resolved(state: GameState, event: PhaseResolved) -> None:
             state.disorder.add(power)
         else:
             state.disorder.discard(power)
+        missed = power in event.civil_disorder or power in event.house_bot
+        state.missed[power] = state.missed.get(power, 0) + 1 if missed else 0
     state.resolved.append(event)
     state.phase, state.position = event.next_phase, event.position
     state.must_act, state.winners = list(event.must_act), list(event.winners)

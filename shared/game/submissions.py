@@ -24,6 +24,7 @@ class PowerSubmission:
     ready: bool = False
     complete: bool = False  # the orders were sent as a whole set (PUT), not one at a time
     writes: int = 0  # the events in the power's order stream for the phase (orders and flags)
+    by_house_bot: bool = False  # the orders are the house bot's (docs/bots.md)
 
     @property
     def done(self) -> bool:
@@ -40,10 +41,12 @@ def latest_submissions(events: Iterable[Event], phase: str | None = None,
     for event in events:
         if isinstance(event, OrdersSubmitted) and (phase is None or event.phase == phase):
             writes = found.get(event.power, PowerSubmission()).writes + 1
-            found[event.power] = PowerSubmission(tuple(event.orders), False, event.complete, writes)
+            found[event.power] = PowerSubmission(tuple(event.orders), False, event.complete, writes,
+                                                 event.house_bot)
         elif isinstance(event, ReadySet) and (phase is None or event.phase == phase):
             before = found.get(event.power, PowerSubmission())
-            found[event.power] = PowerSubmission(before.orders, event.ready, before.complete, before.writes + 1)
+            found[event.power] = PowerSubmission(before.orders, event.ready, before.complete, before.writes + 1,
+                                                 before.by_house_bot)
     return found
 
 

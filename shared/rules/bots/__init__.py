@@ -1,0 +1,15 @@
+"""House bots: pure functions from a position to one power's orders (docs/bots.md).
+
+``orders_for(variant, state, power, strength=..., seed=...)`` answers the orders a house bot
+of that strength gives for ``power`` in the state document's current phase: always legal
+orders taken from the variant's own possible orders, the same for the same seed. Three
+strengths: ``holding`` (every unit holds, dislodged units disband, no builds), ``random``
+(a legal order per unit drawn at random: the ladder's baseline) and ``heuristic`` (province
+values from supply centres and threats, moves and supports by those values, builds where they
+are needed, in the spirit of DumbBot).
+"""
+from __future__ import annotations
+
+from .play import STRENGTHS, Strength, orders_for
+
+__all__ = ["STRENGTHS", "Strength", "orders_for"]
