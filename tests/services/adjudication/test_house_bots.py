@@ -3,6 +3,7 @@ whose player missed its phases, give their orders as each phase begins, never ho
 up, and give the seat back when its player orders again."""
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
 
@@ -10,7 +11,7 @@ import pytest
 
 from services.cli.ops import replay_log
 from shared.store import RecordedEvent
-from tests.utils.http import Host, HostedGame
+from tests.utils.http import Host, HostedGame, hosting
 
 
 async def bot_game(host: Host, humans: int, **settings: Any) -> HostedGame:
@@ -32,7 +33,15 @@ def records(events: list[dict[str, Any]]) -> list[RecordedEvent]:
     return [RecordedEvent(**{**e, "recorded_at": datetime.fromisoformat(e["recorded_at"])}) for e in events]
 
 
-async def test_bots_take_the_empty_seats_order_at_once_and_never_hold_the_phase_up(host: Host) -> None:
+@pytest.fixture
+async def each_host(store_url: str) -> AsyncIterator[Host]:
+    """A hosted app on each back end."""
+    async with hosting(store_url) as host:
+        yield host
+
+
+async def test_bots_take_the_empty_seats_order_at_once_and_never_hold_the_phase_up(each_host: Host) -> None:
+    host = each_host
     game = await bot_game(host, 2, house_bot="heuristic", bots_fill_empty_seats=True)
     summary = await game.summary()
     humans = human_powers(game)
@@ -55,7 +64,8 @@ async def test_bots_take_the_empty_seats_order_at_once_and_never_hold_the_phase_
     assert replay_log(game.game_id, records(await game.events())).difference is None
 
 
-async def test_a_bot_plays_a_power_after_missed_phases_and_gives_it_back(host: Host) -> None:
+async def test_a_bot_plays_a_power_after_missed_phases_and_gives_it_back(each_host: Host) -> None:
+    host = each_host
     game = await bot_game(host, 7, house_bot="holding", bot_after_missed_phases=1)
     for power in human_powers(game):
         if power != "ENGLAND":
