@@ -58,7 +58,7 @@ class MessageList(BaseModel):
 
 
 @router.post("/games/{game_id}/messages", status_code=201, response_model=Message, response_model_by_alias=True)
-async def send(game: CurrentGame, caller: CurrentPlayer, body: SendMessage, store: StoreDep,
+async def send_message(game: CurrentGame, caller: CurrentPlayer, body: SendMessage, store: StoreDep,
                request: Request) -> dict[str, Any]:
     """Send a public message (``"to": "all"``) or a private one to some powers, signed by your
     power and codename."""
@@ -68,7 +68,7 @@ async def send(game: CurrentGame, caller: CurrentPlayer, body: SendMessage, stor
 
 
 @router.get("/games/{game_id}/messages", response_model=MessageList, response_model_by_alias=True)
-async def read(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
+async def list_messages(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
                after: Annotated[int, Query(ge=0, le=2**53, description=(
                    "only the messages after this place among those the caller reads (a "
                    "message's position)"))] = 0,

@@ -106,7 +106,7 @@ def _cursor(header: str | None, query: str | None) -> tuple[Cursor | None, str]:
 
 @router.get("/games/{game_id}/stream", response_class=StreamingResponse,
             responses={200: {"content": {"text/event-stream": {}}}})
-async def stream(game: CurrentGame, caller: CurrentCaller, token: BearerToken, store: StoreDep, request: Request,
+async def game_stream(game: CurrentGame, caller: CurrentCaller, token: BearerToken, store: StoreDep, request: Request,
                  now: Now,
                  last_event_id: Annotated[str | None, Header(max_length=MAX_CURSOR_LENGTH)] = None,
                  last_event_id_query: Annotated[str | None, Query(

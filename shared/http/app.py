@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
 from fastapi import APIRouter, FastAPI
+from fastapi.routing import APIRoute
 
 from shared import metrics
 from shared.auth import hash_token
@@ -22,11 +23,16 @@ from shared.store import open_store
 from .body import RequestBodyGate
 from .cors import CORSMiddleware
 from .errors import install_error_handlers
+from .methods import HeadAsGet
 from .middleware import SocialAuthMiddleware
 from .observability import DRAINING, RequestObservability, metrics_endpoint
 from .openapi import install_openapi
 
 log = logging.getLogger("entente")
+
+
+def operation_id(route: APIRoute) -> str:
+    return route.name
 
 
 def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | None = None) -> FastAPI:
@@ -48,10 +54,13 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
             await store.close()
             metrics.process_stopped()
 
-    app = FastAPI(title=title, version="0.1.0", lifespan=lifespan)
+    # operation ids are the handlers' names (submit_orders), unique across the services
+    # (tests/http/test_openapi.py): what a generated client calls its methods
+    app = FastAPI(title=title, version="0.1.0", lifespan=lifespan, generate_unique_id_function=operation_id)
     install_error_handlers(app)
     app.add_middleware(SocialAuthMiddleware)
     app.add_middleware(RequestBodyGate)  # runs before any token is read
+    app.add_middleware(HeadAsGet)  # HEAD wherever GET is (shared/http/methods.py)
     app.add_middleware(RequestObservability)  # sees every answer, the refusals of the inner layers too
     app.add_middleware(CORSMiddleware)  # added last: the outermost, so every answer carries it
 

@@ -17,6 +17,8 @@ from shared.errors import DomainError, TooManyRequests
 from shared.store.records import ConcurrencyError, GameNotFound, StreamNotFound, UnstorableText
 from shared.text import text_problem
 
+from .methods import allowed_methods
+
 log = logging.getLogger("entente.errors")
 
 
@@ -77,11 +79,16 @@ async def _validation_error(_: Request, exc: RequestValidationError) -> JSONResp
                           where=first["where"], details=details)
 
 
-async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
     codes = {404: "not_found", 405: "method_not_allowed", 400: "bad_request", 413: "too_large"}
     message = exc.detail if isinstance(exc.detail, str) else "request failed"
+    headers = dict(getattr(exc, "headers", None) or {})
+    if exc.status_code == 405:  # every method of the path, not only the first route's
+        allowed = allowed_methods(request.app.router.routes, dict(request.scope))
+        headers["Allow"] = ", ".join(allowed)
+        message = f"{request.method} is not served here; this path serves {', '.join(allowed)}"
     return error_response(exc.status_code, codes.get(exc.status_code, "http_error"), message,
-                          headers=getattr(exc, "headers", None))
+                          headers=headers or None)
 
 
 async def _concurrency_error(_: Request, exc: ConcurrencyError) -> JSONResponse:

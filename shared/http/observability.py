@@ -58,10 +58,16 @@ def request_id_of(scope: Scope) -> str:
     return uuid.uuid4().hex
 
 
+# the framework's own pages: served by routes that do not put themselves in the scope
+DOCUMENT_PATHS = frozenset({"/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"})
+
+
 def route_of(scope: Scope) -> str:
     route = scope.get("route")
     path = getattr(route, "path", None)
-    return path if isinstance(path, str) else "unmatched"
+    if isinstance(path, str):
+        return path
+    return scope["path"] if scope.get("path") in DOCUMENT_PATHS else "unmatched"
 
 
 class RequestObservability:

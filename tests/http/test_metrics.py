@@ -115,6 +115,7 @@ def test_metrics_after_a_played_game(sqlite_url: str, receiver_url: tuple[Receiv
         assert client.post(f"{game}/resolve", json={"phase": "F1901M"}, headers=host).status_code == 200
         assert client.post(f"{game}/resolve", json={"phase": "S1902M"}, headers=OPERATOR).status_code == 200
         assert client.get("/no/such/page").status_code == 404
+        assert client.get("/openapi.json").status_code == 200  # the document: a route of its own
 
         clock.advance(minutes=60 + 1.5)  # F1902M's deadline passed 90 s ago; no worker has run yet
         lagging = scrape(client)
@@ -142,6 +143,7 @@ def test_metrics_after_a_played_game(sqlite_url: str, receiver_url: tuple[Receiv
     assert grew(before, after, "entente_http_requests_total", method="POST", route="/games/{game_id}/players",
                 status="201") == 7
     assert grew(before, after, "entente_http_requests_total", method="GET", route="unmatched", status="404") == 1
+    assert grew(before, after, "entente_http_requests_total", method="GET", route="/openapi.json", status="200") == 1
     assert grew(before, after, "entente_order_submissions_total", variant="standard") == 7
     assert grew(before, after, "entente_orders_total", variant="standard", outcome="accepted") == 1
     assert grew(before, after, "entente_orders_total", variant="standard", outcome="rejected") == 1
