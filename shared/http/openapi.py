@@ -174,6 +174,24 @@ def _error_schemas() -> dict[str, Any]:
     return found
 
 
+# answers that are not JSON, as a generated client must read them: pictures as bytes, the log's
+# JSON Lines and the stream's events as text
+MEDIA_SCHEMAS: dict[str, dict[str, Any]] = {
+    "image/png": {"type": "string", "format": "binary"},
+    "image/svg+xml": {"type": "string", "format": "binary"},
+    "application/x-ndjson": {"type": "string", "description": "one JSON event a line (docs/api.md, \"Events\")"},
+    "text/event-stream": {"type": "string", "description": "server-sent events (docs/social.md, \"The stream\")"},
+}
+
+
+def _type_media(responses: dict[str, Any]) -> None:
+    """Give each non-JSON answer its schema, so that a client reads bytes or text by it."""
+    for response in responses.values():
+        for media, content in response.get("content", {}).items():
+            if media in MEDIA_SCHEMAS and "schema" not in content:
+                content["schema"] = dict(MEDIA_SCHEMAS[media])
+
+
 def complete(schema: dict[str, Any]) -> dict[str, Any]:
     """FastAPI's document with the error answers and the security of every route."""
     components = schema.setdefault("components", {})
@@ -190,6 +208,7 @@ def complete(schema: dict[str, Any]) -> dict[str, Any]:
                 continue
             responses = operation.setdefault("responses", {})
             responses.pop("422", None)  # FastAPI's own shape; ours comes below when the route can give it
+            _type_media(responses)
             codes = ROUTE_ERRORS.get((method, path))
             if codes is None:  # a route this table does not know yet: at least the shapes it surely has
                 codes = (*BODY, *PARAMS) if "requestBody" in operation or operation.get("parameters") else ()

@@ -8,14 +8,17 @@ operator everything, or one power with ``?power=``).
 from __future__ import annotations
 
 import asyncio
+import json
+from functools import lru_cache
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
 from shared.errors import NotFound
 from shared.game.log import phase_submissions
 from shared.game.repository import full_state, with_recent_history
+from shared.http.caching import cached_answer
 from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
 from shared.rules.variants import UnknownVariant, variant_names
 
@@ -46,19 +49,32 @@ async def list_variants() -> dict[str, Any]:
                           "powers": sorted(map_data_of(name)["powers"])} for name in variant_names()]}
 
 
-@router.get("/variants/{name}")
-async def variant_map(name: VariantName) -> dict[str, Any]:
+@router.get("/variants/{name}", response_class=Response,
+            responses={200: {"content": {"application/json": {"schema": {"type": "object"}}}}})
+async def variant_map(name: VariantName, request: Request) -> Response:
     """Everything needed to draw and check the board: the variant's map data and the
-    drawing's geometry (regions, unit places, coasts, borders)."""
-    data = _variant_data(name)
-    return {**data, "geometry": geometry_for(data["board"])}
+    drawing's geometry (regions, unit places, coasts, borders). Cacheable: an ETag, 304 to
+    ``If-None-Match``, gzip (docs/api.md, "Caching")."""
+    return cached_answer(request, _variant_document(name), "application/json")
+
+
+@lru_cache(maxsize=16)
+def _document_of(name: str) -> bytes:
+    data = map_data_of(name)
+    return json.dumps({**data, "geometry": geometry_for(data["board"])}, ensure_ascii=False,
+                      separators=(",", ":")).encode()
+
+
+def _variant_document(name: str) -> bytes:
+    _variant_data(name)  # 404 for an unknown variant
+    return _document_of(name)
 
 
 @router.get("/variants/{name}/map.svg", response_class=Response, responses={200: {"content": {SVG: {}}}})
-async def variant_svg(name: VariantName) -> Response:
-    """The empty board."""
+async def variant_svg(name: VariantName, request: Request) -> Response:
+    """The empty board (cacheable as ``GET /variants/{name}``)."""
     _variant_data(name)
-    return Response(empty_layers(name).document(), media_type=SVG)
+    return cached_answer(request, empty_layers(name).document().encode(), SVG)
 
 
 async def _layers(game, caller, store, power: str | None, phase: str | None):
