@@ -5,6 +5,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from shared.http.models import DateTimeText
 from shared.text import UserText
 
 # Request bodies are strict (docs/api.md, "Errors"): a boolean is true or false, an integer a
@@ -53,8 +54,8 @@ class PowerSeat(BaseModel):
 
 
 class ClockInfo(BaseModel):
-    deadline: str | None = Field(None, description="when the current phase resolves (ISO 8601, UTC)")
-    paused_until: str | None = Field(None, description="a paused game resumes by itself then")
+    deadline: DateTimeText | None = Field(None, description="when the current phase resolves (ISO 8601, UTC)")
+    paused_until: DateTimeText | None = Field(None, description="a paused game resumes by itself then")
     phase_minutes: int = 0
     extended_minutes: int = Field(0, description="added to this phase by the host so far")
 

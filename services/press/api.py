@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from shared.errors import BadRequest
 from shared.http.app import build_app
 from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, StoreDep, request_metadata
+from shared.http.models import DateTimeText
 from shared.http.paging import DEFAULT_LIMIT, MAX_CURSOR_LENGTH, decode_cursor, encode_cursor
 from shared.settings import Settings
 from shared.text import UserText
@@ -46,7 +47,7 @@ class Message(BaseModel):
     sender: Signature = Field(..., alias="from")
     to: Literal["all"] | list[str]
     text: str
-    sent_at: str
+    sent_at: DateTimeText
 
 
 class MessageList(BaseModel):

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from shared.http.models import StructuredOrder
+from shared.http.models import DateTimeText, StructuredOrder
 
 Open = ConfigDict(extra="allow")
 
@@ -115,8 +115,8 @@ class PowerView(BaseModel):
 
 
 class ClockView(BaseModel):
-    deadline: str | None = Field(None, description="when the current phase resolves (ISO 8601, UTC)")
-    paused_until: str | None = None
+    deadline: DateTimeText | None = Field(None, description="when the current phase resolves (ISO 8601, UTC)")
+    paused_until: DateTimeText | None = None
     phase_minutes: int = 0
     extended_minutes: int = 0
 

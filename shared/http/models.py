@@ -4,9 +4,12 @@ menus of possible orders (docs/api.md, "Structured orders"), and the one error s
 """
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+
+# a time as the API writes it (ISO 8601 with its offset, UTC): a string, typed date-time for clients
+DateTimeText = Annotated[str, WithJsonSchema({"type": "string", "format": "date-time"})]
 
 
 def _absent_if_none(description: str) -> Any:

@@ -184,6 +184,20 @@ MEDIA_SCHEMAS: dict[str, dict[str, Any]] = {
 }
 
 
+REQUEST_ID = {"description": "the request's id, as in the server's logs (sent in X-Request-ID, or made up)",
+              "schema": {"type": "string"}}
+RETRY_AFTER = {"description": "seconds to wait before asking again", "schema": {"type": "integer", "minimum": 1}}
+
+
+def _headers(responses: dict[str, Any]) -> None:
+    """The headers every answer carries, and Retry-After where an answer says to wait."""
+    for status, response in responses.items():
+        headers = response.setdefault("headers", {})
+        headers.setdefault("X-Request-ID", REQUEST_ID)
+        if status in ("429", "503"):
+            headers.setdefault("Retry-After", RETRY_AFTER)
+
+
 def _type_media(responses: dict[str, Any]) -> None:
     """Give each non-JSON answer its schema, so that a client reads bytes or text by it."""
     for response in responses.values():
@@ -213,6 +227,7 @@ def complete(schema: dict[str, Any]) -> dict[str, Any]:
             if codes is None:  # a route this table does not know yet: at least the shapes it surely has
                 codes = (*BODY, *PARAMS) if "requestBody" in operation or operation.get("parameters") else ()
             responses.update(error_responses(codes))
+            _headers(responses)
             if (method, path) in OPTIONAL_TOKEN:
                 operation["security"] = [{BEARER: []}, {}]
             elif "security" in operation:
