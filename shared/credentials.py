@@ -5,6 +5,8 @@ request that carries such a token.
 
 - A session token ``s.{account_id}.{secret}`` acts for the account; the account's stream keeps
   only its hash. Every seat the account took (``SeatLinked``) can be played with it.
+- An API key ``k.{account_id}.{secret}`` acts for the account as a session does, for a bot
+  playing the account's seats in every game, until revoked; the account's stream keeps its hash.
 - A bot token ``b.{game_id}.{secret}`` acts for one seat of one game, until revoked; the game's
   ``bots-{game_id}`` stream keeps the hashes. The game id in the token tells where to look and
   lets a request for another game be refused before anything is read.
@@ -18,6 +20,8 @@ from shared.auth import hash_token, same_hash
 from shared.events import Event, from_recorded
 from shared.events_social import (
     AccountCreated,
+    ApiKeyIssued,
+    ApiKeyRevoked,
     BotTokenIssued,
     BotTokenRevoked,
     SeatLinked,
@@ -29,11 +33,23 @@ from shared.events_social import (
 from shared.store import EventStore
 
 
-def session_account_id(token: str) -> str | None:
-    """The account a session token claims to belong to (checked against its hash later)."""
+def session_account_id(token: str, kinds: tuple[str, ...] = ("s",)) -> str | None:
+    """The account a session token (or, with ``kinds``, an API key ``k``) claims to belong to
+    (checked against its hash later)."""
     kind, _, rest = token.partition(".")
     account_id, _, secret = rest.partition(".")
-    return account_id if kind == "s" and account_id.startswith("a_") and secret else None
+    return account_id if kind in kinds and account_id.startswith("a_") and secret else None
+
+
+def is_api_key(token: str) -> bool:
+    return token.startswith("k.")
+
+
+@dataclass(frozen=True, slots=True)
+class ApiKey:
+    key_id: str
+    token_hash: str
+    label: str
 
 
 def bot_game_id(token: str) -> str | None:
@@ -51,10 +67,14 @@ class Account:
     name: str
     sessions: set[str] = field(default_factory=set)  # hashes of open session tokens
     seats: dict[str, str] = field(default_factory=dict)  # game_id -> player_id
+    keys: dict[str, ApiKey] = field(default_factory=dict)  # key_id -> a live API key
     version: int = 0
 
     def has_session(self, token_hash: str) -> bool:
         return any(same_hash(token_hash, known) for known in self.sessions)
+
+    def has_key(self, token_hash: str) -> bool:
+        return any(same_hash(token_hash, key.token_hash) for key in self.keys.values())
 
 
 def fold_account(events: Iterable[Event]) -> Account | None:
@@ -73,6 +93,10 @@ def fold_account(events: Iterable[Event]) -> Account | None:
             account.sessions.discard(event.token_hash)
         elif isinstance(event, SeatLinked):
             account.seats.setdefault(event.game_id, event.player_id)
+        elif isinstance(event, ApiKeyIssued):
+            account.keys[event.key_id] = ApiKey(event.key_id, event.token_hash, event.label)
+        elif isinstance(event, ApiKeyRevoked):
+            account.keys.pop(event.key_id, None)
     if account is not None:
         account.version = count
     return account
@@ -114,6 +138,17 @@ async def account_for_session(store: EventStore, token: str) -> Account | None:
         return None
     account = await load_account(store, account_id)
     return account if account is not None and account.has_session(hash_token(token)) else None
+
+
+async def account_for_token(store: EventStore, token: str) -> Account | None:
+    """The account an open session or a live API key ``token`` acts for, or None."""
+    if not is_api_key(token):
+        return await account_for_session(store, token)
+    account_id = session_account_id(token, ("k",))
+    if account_id is None:
+        return None
+    account = await load_account(store, account_id)
+    return account if account is not None and account.has_key(hash_token(token)) else None
 
 
 async def load_bots(store: EventStore, game_id: str) -> dict[str, BotToken]:

@@ -62,6 +62,7 @@ class GameSettings(BaseModel):
     # seats nobody joined by the start, and after how many missed phases in a row one plays a
     # power in civil disorder until its player orders again (None: never)
     house_bot: Literal["holding", "heuristic"] | None = None
+    bots_may_join: bool = False  # an account's API key (a bot) may take a seat (docs/social.md)
     bots_fill_empty_seats: bool = False
     bot_after_missed_phases: int | None = None
 

@@ -73,6 +73,23 @@ class SeatLinked(Event):
 
 
 @register_event
+class ApiKeyIssued(Event):
+    """An account's API key (its hash): a bot's identity across every game of the account,
+    until revoked; written to the account's stream (docs/social.md, "API keys")."""
+
+    type: Literal["ApiKeyIssued"] = "ApiKeyIssued"
+    key_id: str
+    token_hash: str
+    label: str = ""
+
+
+@register_event
+class ApiKeyRevoked(Event):
+    type: Literal["ApiKeyRevoked"] = "ApiKeyRevoked"
+    key_id: str
+
+
+@register_event
 class BotTokenIssued(Event):
     type: Literal["BotTokenIssued"] = "BotTokenIssued"
     token_id: str

@@ -6,16 +6,21 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from shared import credentials
 from shared.auth import Caller, require
 from shared.errors import Conflict, DomainError, Forbidden, Unauthorized
+from shared.game.log import phase_submissions
+from shared.game.state import GameState
+from shared.game.waiting import order_status
 from shared.http.app import build_app
 from shared.http.dependencies import BearerToken, CurrentCaller, CurrentGame, StoreDep, load_game, request_metadata
+from shared.http.models import DateTimeText
 from shared.settings import Settings
+from shared.store import EventStore
 
 from . import oauth, service
 
@@ -69,9 +74,9 @@ async def current_account(request: Request, token: BearerToken, store: StoreDep)
     if token is None:
         raise Unauthorized("this needs an account's session token", code="token_required",
                            where="header.authorization")
-    account = getattr(request.state, "account", None) or await credentials.account_for_session(store, token)
+    account = getattr(request.state, "account", None) or await credentials.account_for_token(store, token)
     if account is None:
-        raise Unauthorized("not a session token of a signed-in account", code="invalid_token",
+        raise Unauthorized("not a session token (or API key) of a signed-in account", code="invalid_token",
                            where="header.authorization")
     return account
 
@@ -79,8 +84,19 @@ async def current_account(request: Request, token: BearerToken, store: StoreDep)
 CurrentAccount = Annotated[credentials.Account, Depends(current_account)]
 
 
+async def signed_in_account(request: Request, account: CurrentAccount) -> credentials.Account:
+    """The account, signed in with a session: an API key cannot manage keys or sign out."""
+    if getattr(request.state, "api_key", False):
+        raise Forbidden("an API key plays the account's games; manage keys signed in", code="session_required",
+                        where="header.authorization")
+    return account
+
+
+SignedInAccount = Annotated[credentials.Account, Depends(signed_in_account)]
+
+
 @router.post("/auth/logout", status_code=204, response_class=Response)
-async def logout(account: CurrentAccount, token: BearerToken, store: StoreDep) -> Response:
+async def logout(account: SignedInAccount, token: BearerToken, store: StoreDep) -> Response:
     """Close this session: its token stops working everywhere (bot tokens stay)."""
     await service.sign_out(store, account, token or "")
     return Response(status_code=204)
@@ -107,6 +123,11 @@ class MySeat(BaseModel):
     power: str | None = Field(None, description="the seat's power once the game started "
                                                 "(its first, for a seat of several)")
     powers: list[str] = Field(default_factory=list, description="every power the seat plays")
+    deadline: DateTimeText | None = Field(None, description="when the current phase resolves")
+    must_act: list[str] = Field(default_factory=list, description="the seat's powers that must act now")
+    waiting_for: list[str] = Field(default_factory=list, description=(
+        "the seat's powers the phase still waits for: what the seat owes (docs/social.md, \"API keys\")"))
+    submitted: list[str] = Field(default_factory=list, description="the seat's powers that are done ordering")
 
 
 class MyGames(BaseModel):
@@ -127,17 +148,73 @@ async def my_games(account: CurrentAccount, store: StoreDep) -> dict:
             powers = game.powers_of(player_id)
             seats.append({"game_id": game_id, "name": game.name, "status": game.status, "phase": game.phase,
                           "player_id": player_id, "codename": seat.codename, "power": powers[0] if powers else None,
-                          "powers": powers})
+                          "powers": powers, **await _owed(store, game, powers)})
     return {"games": seats}
+
+
+async def _owed(store: EventStore, game: GameState, powers: list[str]) -> dict[str, Any]:
+    """What the seat owes in its game now: its powers that must act, those the phase waits for."""
+    if game.status != "active" or not game.phase:
+        return {}
+    status = order_status(game, await phase_submissions(store, game.game_id, game.phase))
+    mine = set(powers)
+    return {"deadline": game.clock()["deadline"], "must_act": [p for p in game.must_act if p in mine],
+            "waiting_for": [p for p in status["waiting_for"] if p in mine],
+            "submitted": [p for p in status["submitted"] if p in mine]}
+
+
+# ----------------------------------------------------------------------------- API keys
+
+class NewApiKey(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    label: str = Field("", max_length=60, description="a note for yourself, e.g. the bot's name")
+
+
+class ApiKeyOut(BaseModel):
+    key_id: str
+    label: str
+
+
+class IssuedApiKey(ApiKeyOut):
+    key: str = Field(..., description="the key: shown once; it plays every seat of the account until revoked")
+
+
+class ApiKeyList(BaseModel):
+    api_keys: list[ApiKeyOut]
+
+
+@router.post("/me/api-keys", status_code=201, response_model=IssuedApiKey)
+async def create_api_key(account: SignedInAccount, store: StoreDep, request: Request,
+                         body: NewApiKey | None = None) -> dict:
+    """An API key for a bot that plays the account's seats in every game: it lists them with
+    what each owes (``GET /me/games``), orders, reads views and streams, and joins games that
+    allow bots; it cannot manage keys, bot tokens or sessions."""
+    issued, key = await service.issue_api_key(store, account.account_id, body.label if body else "",
+                                              {"actor": "account"})
+    return {"key_id": issued.key_id, "label": issued.label, "key": key}
+
+
+@router.get("/me/api-keys", response_model=ApiKeyList)
+async def list_api_keys(account: SignedInAccount) -> dict:
+    return {"api_keys": [{"key_id": k.key_id, "label": k.label} for k in account.keys.values()]}
+
+
+@router.delete("/me/api-keys/{key_id}", status_code=204, response_class=Response)
+async def revoke_api_key(account: SignedInAccount, store: StoreDep,
+                         key_id: Annotated[str, Path(max_length=40)]) -> Response:
+    """Revoke one of the account's API keys: it stops working at once."""
+    await service.revoke_api_key(store, account.account_id, key_id, {"actor": "account"})
+    return Response(status_code=204)
 
 
 # ----------------------------------------------------------------------------- bot tokens
 
-def seat_owner(caller: CurrentCaller) -> Caller:
-    """The seat's own player (its seat token or its account), not a bot acting for it."""
+def seat_owner(caller: CurrentCaller, request: Request) -> Caller:
+    """The seat's own player (its seat token or its signed-in account), not a bot acting for it."""
     require(caller, "player")
-    if caller.via == "bot":
-        raise Forbidden("a bot token cannot manage bot tokens", code="wrong_role", where="header.authorization")
+    if caller.via == "bot" or getattr(request.state, "api_key", False):
+        raise Forbidden("a bot token or API key cannot manage bot tokens", code="wrong_role",
+                        where="header.authorization")
     return caller
 
 

@@ -13,11 +13,13 @@ import secrets
 from dataclasses import dataclass
 
 from shared.auth import hash_token
-from shared.credentials import Account, BotToken, fold_account, fold_bots
+from shared.credentials import Account, ApiKey, BotToken, fold_account, fold_bots
 from shared.errors import Conflict, NotFound
 from shared.events import Event, from_recorded, to_new_event
 from shared.events_social import (
     AccountCreated,
+    ApiKeyIssued,
+    ApiKeyRevoked,
     BotTokenIssued,
     BotTokenRevoked,
     SeatLinked,
@@ -130,4 +132,42 @@ async def revoke_bot_token(store: EventStore, game_id: str, player_id: str, toke
             raise NotFound(f"no live bot token {token_id!r} for this seat", code="bot_token_not_found",
                            where="path.token_id")
         await tx.append(stream, [to_new_event(BotTokenRevoked(token_id=token_id), metadata)],
+                        expected_version=len(records))
+
+
+# ----------------------------------------------------------------------------- API keys
+
+MAX_API_KEYS = 10  # live keys per account
+
+
+def new_api_key(account_id: str) -> str:
+    return f"k.{account_id}.{secrets.token_urlsafe(32)}"
+
+
+async def issue_api_key(store: EventStore, account_id: str, label: str,
+                        metadata: dict | None = None) -> tuple[ApiKey, str]:
+    """A new API key of the account (its hash stored, the key itself returned once)."""
+    key = new_api_key(account_id)
+    issued = ApiKeyIssued(key_id="ak_" + secrets.token_hex(6), token_hash=hash_token(key), label=label)
+    async with store.transaction() as tx:
+        stream = account_stream(account_id)
+        records = await tx.read_stream(stream)
+        account = fold_account(from_recorded(r) for r in records)
+        if account is not None and len(account.keys) >= MAX_API_KEYS:
+            raise Conflict(f"an account may hold at most {MAX_API_KEYS} API keys; revoke one first",
+                           code="too_many_api_keys")
+        await tx.append(stream, [to_new_event(issued, metadata)], expected_version=len(records))
+    return ApiKey(issued.key_id, issued.token_hash, label), key
+
+
+async def revoke_api_key(store: EventStore, account_id: str, key_id: str, metadata: dict | None = None) -> None:
+    """Revoke one of the account's API keys: it stops working at once."""
+    async with store.transaction() as tx:
+        stream = account_stream(account_id)
+        records = await tx.read_stream(stream)
+        account = fold_account(from_recorded(r) for r in records)
+        if account is None or key_id not in account.keys:
+            raise NotFound(f"no live API key {key_id!r} of this account", code="api_key_not_found",
+                           where="path.key_id")
+        await tx.append(stream, [to_new_event(ApiKeyRevoked(key_id=key_id), metadata)],
                         expected_version=len(records))

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Body, FastAPI, Query, Request
 
 from shared.auth import require
-from shared.errors import BadRequest
+from shared.errors import BadRequest, Forbidden
 from shared.game.log import phase_submissions
 from shared.game.state import GameState
 from shared.game.waiting import order_status
@@ -93,6 +93,9 @@ async def join_game(game: CurrentGame, store: StoreDep, request: Request, now: N
     account's session token the seat is also linked to the account (one seat per account and
     game); services/accounts' middleware puts the account in ``request.state`` and refuses bot tokens."""
     account = getattr(request.state, "account", None)
+    if getattr(request.state, "api_key", False) and not game.settings.bots_may_join:
+        raise Forbidden("this game does not seat bots (bots_may_join is off): sign in to join as a person",
+                        code="bots_not_allowed", where="header.authorization")
     joined = await service.join_game(store, game.game_id, request_metadata(request, "player"), now,
                                      account_id=account.account_id if account is not None else None)
     return {"game_id": game.game_id, "player_id": joined.player_id, "codename": joined.codename,

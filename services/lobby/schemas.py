@@ -32,6 +32,8 @@ class SettingsIn(BaseModel):
         "the host may resolve the current phase at once; switch off where the host also plays"))
     max_turns: int | None = Field(None, ge=1, le=1000, description=(
         "ekonia only: the game ends after this turn, won by the states holding the most land"))
+    bots_may_join: bool = Field(False, description=(
+        "an account's API key (a bot) may take a seat; a signed-in person or a seat token always may"))
     house_bot: Literal["holding", "heuristic"] | None = Field(None, description=(
         "standard and dirigible: the house bot's strength (docs/bots.md); null: no house bot"))
     bots_fill_empty_seats: bool = Field(False, description=(

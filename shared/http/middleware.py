@@ -12,6 +12,8 @@ A pure ASGI middleware, ahead of the routers:
   so the game endpoints see the seat's player, and the account is put in the request's state:
   ``POST /games/{id}/players`` (the lobby) passes it to ``join_game``, which links the new
   seat to the account in the join's own transaction (409 ``already_seated`` for a second seat).
+  An account's API key (``k.{account_id}.{secret}``) is resolved the same way, for a bot
+  playing the account's seats; the request's state says it came with a key (``api_key``).
 
 Other tokens pass through untouched and cost no read.
 """
@@ -53,7 +55,7 @@ class SocialAuthMiddleware:
         token = _bearer(scope)
         delegate(None)
         try:
-            if token is None or not token.startswith(("b.", "s.")):
+            if token is None or not token.startswith(("b.", "s.", "k.")):
                 await self.app(scope, receive, send)
             else:
                 await self._resolved(scope, receive, send, token)
@@ -69,11 +71,12 @@ class SocialAuthMiddleware:
                 await self._bot(store, token, game.group(1) if game else None,
                                 joining=bool(JOIN_PATH.match(path)) and scope.get("method") == "POST")
             else:
-                account = await credentials.account_for_session(store, token)
-                if account is None:  # never issued, or logged out
-                    raise Unauthorized("session not recognised; sign in again", code="invalid_token",
+                account = await credentials.account_for_token(store, token)
+                if account is None:  # never issued, logged out, or revoked
+                    raise Unauthorized("session or API key not recognised; sign in again", code="invalid_token",
                                        where="header.authorization")
                 scope.setdefault("state", {})["account"] = account
+                scope["state"]["api_key"] = credentials.is_api_key(token)
                 delegate(Delegation(hash_token(token), "account", frozenset(account.seats.values())))
         except DomainError as error:
             await send_error(send, error.status_code, error)
