@@ -124,7 +124,7 @@ class ResolvedPhase(BaseModel):
     winners: list[str]
 
 
-class PossibleOrders(BaseModel):
+class PowerOptions(BaseModel):
     phase: str
     power: str
     must_act: bool
@@ -134,6 +134,15 @@ class PossibleOrders(BaseModel):
     submitted_structured: list[StructuredOrder]
     lacking: list[str]
     adjustment: int = Field(0, description="adjustment phases: builds allowed (positive) or removals owed (negative)")
+
+
+class PossibleOrders(PowerOptions):
+    """One power's options (``?power=``, or the seat's power that must act, the first of
+    several); without ``?power=`` also every acting power of the seat's, by power."""
+
+    powers: dict[str, PowerOptions] | None = Field(None, description=(
+        "without ?power=: each power of the seat that must act now, its options by power (a seat of "
+        "several powers reads them all in one request); null with ?power="))
 
 
 async def _resolve_if_complete(store: EventStore, game_id: str, phase: str, now: datetime,
@@ -259,13 +268,20 @@ async def resolve(game: CurrentGame, caller: CurrentCaller, store: StoreDep, req
 async def possible_orders(game: CurrentGame, caller: CurrentPlayer, store: StoreDep,
                           power: Annotated[str | None, Query(max_length=20)] = None) -> dict:
     """The legal orders of each of the caller's units now, and which still lack an order
-    (``?power=`` picks a power of a seat that plays several)."""
+    (``?power=`` picks a power of a seat that plays several; without it, ``powers`` has every
+    acting power's)."""
     if not game.powers_of(caller.player_id):
         require_playing(game)  # 409 before the start
-    power = choose_power(game, str(caller.player_id), power)
     phase = game.phase or ""
-    submitted = (await service.current_orders(store, game.game_id, phase)).get(power, [])
-    return service.possible_for(game, power, submitted)
+    if power is not None:
+        chosen = choose_power(game, str(caller.player_id), power)
+        submitted = (await service.current_orders(store, game.game_id, phase)).get(chosen, [])
+        return service.possible_for(game, chosen, submitted)
+    seat = game.powers_of(caller.player_id)
+    acting = [p for p in seat if p in game.must_act] or seat[:1]
+    current = await service.current_orders(store, game.game_id, phase)
+    every = {p: service.possible_for(game, p, current.get(p, [])) for p in acting}
+    return {**every[acting[0]], "powers": every}
 
 
 def create_app(settings: Settings | None = None):

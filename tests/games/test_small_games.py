@@ -57,6 +57,17 @@ async def test_two_players_from_1914_and_italy_joins_a_side_in_1915(host: Host) 
     possible = await host.client.get(f"{game.url}/possible-orders", params={"power": first.powers[1]},
                                      headers=first.auth)
     assert possible.status_code == 200 and possible.json()["power"] == first.powers[1]
+    assert possible.json()["powers"] is None
+    every = await host.client.get(f"{game.url}/possible-orders", headers=first.auth)  # no ?power=: all of them
+    assert every.status_code == 200, every.text
+    by_power = every.json()["powers"]
+    acting = [p for p in first.powers if p in (await game.summary())["must_act"]]
+    assert sorted(by_power) == sorted(acting) and len(acting) > 1
+    for power in acting:
+        one = (await host.client.get(f"{game.url}/possible-orders", params={"power": power},
+                                     headers=first.auth)).json()
+        assert by_power[power] == {k: v for k, v in one.items() if k != "powers"}
+    assert every.json()["power"] == acting[0] and every.json()["orders"] == by_power[acting[0]]["orders"]
     other_side = await host.client.get(f"{game.url}/view", params={"power": second.powers[0]}, headers=first.auth)
     assert other_side.status_code == 403
 
