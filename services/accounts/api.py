@@ -165,8 +165,15 @@ async def _owed(store: EventStore, game: GameState, powers: list[str]) -> dict[s
 
 # ----------------------------------------------------------------------------- API keys
 
-class NewApiKey(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+# Request bodies are strict (docs/api.md, "Errors"): a boolean is true or false, an integer a
+# JSON integer; "yes", 1 or "7" in their place is a client's mistake, answered 422.
+REQUEST_BODY = ConfigDict(extra="forbid", strict=True)
+
+
+class NewCredential(BaseModel):
+    """The body that asks for an API key or a bot token."""
+
+    model_config = REQUEST_BODY
     label: str = Field("", max_length=60, description="a note for yourself, e.g. the bot's name")
 
 
@@ -184,8 +191,7 @@ class ApiKeyList(BaseModel):
 
 
 @router.post("/me/api-keys", status_code=201, response_model=IssuedApiKey)
-async def create_api_key(account: SignedInAccount, store: StoreDep, request: Request,
-                         body: NewApiKey | None = None) -> dict:
+async def create_api_key(account: SignedInAccount, store: StoreDep, body: NewCredential | None = None) -> dict:
     """An API key for a bot that plays the account's seats in every game: it lists them with
     what each owes (``GET /me/games``), orders, reads views and streams, and joins games that
     allow bots; it cannot manage keys, bot tokens or sessions."""
@@ -221,16 +227,6 @@ def seat_owner(caller: CurrentCaller, request: Request) -> Caller:
 SeatOwner = Annotated[Caller, Depends(seat_owner)]
 
 
-# Request bodies are strict (docs/api.md, "Errors"): a boolean is true or false, an integer a
-# JSON integer; "yes", 1 or "7" in their place is a client's mistake, answered 422.
-REQUEST_BODY = ConfigDict(extra="forbid", strict=True)
-
-
-class NewBotToken(BaseModel):
-    model_config = REQUEST_BODY
-    label: str = Field("", max_length=60, description="a note for yourself, e.g. the bot's name")
-
-
 class BotTokenOut(BaseModel):
     token_id: str
     label: str
@@ -246,7 +242,7 @@ class BotTokenList(BaseModel):
 
 @router.post("/games/{game_id}/bot-tokens", status_code=201, response_model=IssuedBotToken)
 async def create_bot_token(game: CurrentGame, caller: SeatOwner, store: StoreDep, request: Request,
-                           body: NewBotToken | None = None) -> dict:
+                           body: NewCredential | None = None) -> dict:
     """A long-lived token for a bot playing the caller's seat in this game, and nowhere else."""
     if game.status == "finished":
         raise Conflict(f"game {game.game_id} is finished", code="game_finished")
