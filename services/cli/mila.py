@@ -2,7 +2,10 @@
 package (docs/store.md, "export"), for the tools that read it."""
 from __future__ import annotations
 
+import random
+import sys
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from shared.store import RecordedEvent
@@ -10,7 +13,9 @@ from shared.store import RecordedEvent
 from .ops import OpsError, game_stream_id
 
 MILA_PRESS_RULES = {"full": [], "public": ["PUBLIC_PRESS"], "none": ["NO_PRESS"]}  # our press setting -> MILA's
-MILA_RULES = ["POWER_CHOICE"]
+# DIFFERENT_ADJUDICATION: MILA's own flag for a game adjudicated by another engine (ours), where
+# its check of the saved game lets one replayed phase differ (docs/store.md, "MILA's format")
+MILA_RULES = ["POWER_CHOICE", "DIFFERENT_ADJUDICATION"]
 
 def mila_saved_game(game_id: str, records: Sequence[RecordedEvent]) -> dict[str, Any]:
     """The game in the saved-game format of the MILA ``diplomacy`` package
@@ -32,10 +37,16 @@ def mila_saved_game(game_id: str, records: Sequence[RecordedEvent]) -> dict[str,
     current: tuple[dict, RecordedEvent] | None = None
     for record, event in typed:
         if isinstance(event, GameStarted):
+            if event.phase != "S1901M":  # the two-player game starts in 1914 with powers sitting out
+                players = created.settings.player_count if created is not None else "?"
+                raise OpsError(f"the MILA format holds games that start in Spring 1901; game {game_id} "
+                               f"starts in {event.phase} (a game for {players} players)")
             current = (event.position, record)
         elif isinstance(event, PhaseResolved):
             state = mila_state(event.position_before, homes, record, game_id, rules)
-            orders = {power: [item.order for item in items] for power, items in event.orders.items()}
+            # every power, an empty list for one that gave no order: MILA reads a missing one as an error
+            orders = {power: [mila_order(item.order) for item in event.orders.get(power, []) if item.order != "WAIVE"]
+                      for power in sorted(homes)}
             results: dict[str, list[str]] = {}
             for items in event.orders.values():
                 for item in items:
@@ -93,6 +104,7 @@ def mila_state(document: dict[str, Any], homes: dict[str, list[str]], record: Re
     }
     return {
         "timestamp": int(record.recorded_at.timestamp() * 1_000_000),
+        "zobrist_hash": mila_zobrist_hash(units, centers, homes),
         "note": "",
         "name": document["phase"],
         "units": units,
@@ -106,6 +118,63 @@ def mila_state(document: dict[str, Any], homes: dict[str, list[str]], record: Re
         "map": document.get("variant", "standard"),
         "rules": list(rules),
     }
+
+
+@lru_cache(maxsize=1)
+def _zobrist_tables() -> dict[str, Any]:
+    """MILA's Zobrist tables for the standard map, as its ``Game._build_hash_table`` draws them:
+    Python's Mersenne Twister seeded from the map's locations and centres (the same numbers on
+    every machine), one random number per (kind, power or unit type, location)."""
+    from shared.rules.diplomacy.geography import load_map
+
+    board = load_map("standard")
+    powers = sorted(board.powers)
+    locations = sorted(loc for loc in board.locations if board.provinces[loc.split("/")[0]].kind != "impassable")
+    centres = "-".join(sorted(board.supply_centres))
+    seed = (12345 + len(locations) + sum(ord(x) * 7 ** ix for ix, x in enumerate(centres))) % 2 ** 32
+    draw = random.Random(seed)
+
+    def rows(count: int) -> list[list[int]]:
+        return [[draw.randint(1, sys.maxsize) for _ in locations] for _ in range(count)]
+
+    tables = {"unit_type": rows(2), "units": rows(len(powers)), "dis_unit_type": rows(2),
+              "dis_units": rows(len(powers)), "centers": rows(len(powers)), "homes": rows(len(powers))}
+    return {**tables, "powers": powers, "locations": {loc: ix for ix, loc in enumerate(locations)}}
+
+
+def mila_zobrist_hash(units: dict[str, list[str]], centers: dict[str, list[str]],
+                      homes: dict[str, list[str]]) -> str:
+    """The ``zobrist_hash`` MILA's ``is_valid_saved_game`` compares each replayed phase with
+    (MILA's units: ``"A PAR"``, dislodged ones starred)."""
+    tables = _zobrist_tables()
+    where, kinds = tables["locations"], ("A", "F")
+    value = 0
+    for power, found in units.items():
+        p = tables["powers"].index(power)
+        for unit in found:
+            dislodged, (kind, location) = unit.startswith("*"), unit.lstrip("*").split()
+            t, loc = kinds.index(kind), where[location.upper()]
+            value ^= tables["dis_unit_type" if dislodged else "unit_type"][t][loc]
+            value ^= tables["dis_units" if dislodged else "units"][p][loc]
+    for table, places in (("centers", centers), ("homes", homes)):
+        for power, codes in places.items():
+            p = tables["powers"].index(power)
+            for code in codes:
+                value ^= tables[table][p][where[code[:3].upper()]]
+    return str(value)
+
+
+def mila_order(order: str) -> str:
+    """Our canonical order as MILA writes it: an army's move to a province it cannot step to is a
+    move by convoy, which MILA marks ``VIA`` (ours implies it); a waived build is no order at all
+    in MILA (left out by the caller)."""
+    from shared.rules.diplomacy.geography import load_map
+
+    words = order.split()
+    if len(words) == 4 and words[0] == "A" and words[2] == "-" and \
+            words[3].split("/")[0] not in load_map("standard").army_neighbours(words[1]):
+        return f"{order} VIA"
+    return order
 
 
 def mila_unit_of(order: str) -> str | None:
