@@ -45,7 +45,9 @@ def mila_saved_game(game_id: str, records: Sequence[RecordedEvent]) -> dict[str,
         elif isinstance(event, PhaseResolved):
             state = mila_state(event.position_before, homes, record, game_id, rules)
             # every power, an empty list for one that gave no order: MILA reads a missing one as an error
-            orders = {power: [mila_order(item.order) for item in event.orders.get(power, []) if item.order != "WAIVE"]
+            stranded = stranded_units(event.position_before)
+            orders = {power: [mila_order(item.order) for item in event.orders.get(power, [])
+                              if item.order != "WAIVE" and mila_unit_of(item.order) not in stranded]
                       for power in sorted(homes)}
             results: dict[str, list[str]] = {}
             for items in event.orders.values():
@@ -90,6 +92,8 @@ def mila_state(document: dict[str, Any], homes: dict[str, list[str]], record: Re
     retreats: dict[str, dict[str, list[str]]] = {power: {} for power in powers}
     for power, items in document.get("dislodged", {}).items():
         for item in items:
+            if not item.get("retreats"):
+                continue  # MILA disbands a dislodged unit with nowhere to go at once
             units[power].append("*" + item["unit"])
             retreats[power][item["unit"]] = list(item.get("retreats", []))
     centers = {power: sorted(document.get("centers", {}).get(power, [])) for power in powers}
@@ -162,6 +166,13 @@ def mila_zobrist_hash(units: dict[str, list[str]], centers: dict[str, list[str]]
             for code in codes:
                 value ^= tables[table][p][where[code[:3].upper()]]
     return str(value)
+
+
+def stranded_units(document: dict[str, Any]) -> set[str]:
+    """Dislodged units with nowhere to retreat: MILA disbands them as they are dislodged, so
+    they are neither in its next state nor ordered in its retreat phase."""
+    return {item["unit"] for items in document.get("dislodged", {}).values() for item in items
+            if not item.get("retreats")}
 
 
 def mila_order(order: str) -> str:

@@ -79,6 +79,9 @@ def _parser(command: str) -> argparse.ArgumentParser:
     elif command == "import":
         parser.add_argument("files", nargs="+", metavar="FILE", help="a log written by `entente export`, or a "
                                                                      "directory of them")
+        parser.add_argument("--format", choices=["jsonl", "mila"], default="jsonl",
+                            help="mila: saved games of MILA's diplomacy package (one JSON object, or JSON Lines), "
+                                 "resolved by our engine; prints each game's id and its seats' tokens")
     else:
         parser.add_argument("game_id", nargs="?", help="the game to replay")
         parser.add_argument("--all", action="store_true", help="every game of the database")
@@ -301,6 +304,8 @@ async def import_command(args: argparse.Namespace) -> int:
     """Import each log in turn; one that is refused is reported and the others go on."""
     from .common import progress
 
+    if args.format == "mila":
+        return await import_mila(args)
     files = log_files(args.files)
     store = await _open(args.database, must_exist=False)
     imported, events, refused = 0, 0, []
@@ -321,6 +326,32 @@ async def import_command(args: argparse.Namespace) -> int:
               + (f"; {len(refused)} refused" if refused else ""), file=sys.stderr)
     if refused:
         raise OpsError(refused[0] if len(refused) == 1 else f"{len(refused)} logs refused, the first: {refused[0]}")
+    return 0
+
+
+async def import_mila(args: argparse.Namespace) -> int:
+    """Each MILA saved game of each file as a hosted game here; its id, how far it went and its
+    tokens as one JSON line on standard output (treat it as a credential)."""
+    from shared.clock import SYSTEM_CLOCK
+
+    from .mila_import import mila_game, saved_games
+
+    store = await _open(args.database, must_exist=False)
+    try:
+        for name in args.files:
+            try:
+                text = Path(name).read_text(encoding="utf-8")
+            except OSError as error:
+                raise OpsError(f"cannot read {name}: {error.strerror}") from None
+            for saved in saved_games(text):
+                imported = mila_game(saved, SYSTEM_CLOCK.now())
+                await import_log(store, imported.game_id, imported.records)
+                print(json.dumps(imported.summary()), flush=True)
+                print(f"entente import: MILA game {imported.mila_id} imported as {imported.game_id} "
+                      f"({imported.phases} phases)" + (f"; {imported.stopped}" if imported.stopped else ""),
+                      file=sys.stderr)
+    finally:
+        await store.close()
     return 0
 
 

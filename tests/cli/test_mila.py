@@ -111,3 +111,59 @@ def test_a_game_the_format_cannot_hold_is_refused_clearly(tmp_path: Path, capsys
     assert run("export", [game_id, "--database", url, "--format", "mila"]) == 1
     captured = capsys.readouterr()
     assert captured.out == "" and "start in Spring 1901" in captured.err and "S1914M" in captured.err
+
+
+def mila_samples() -> Path:
+    """MILA's own saved games, shipped in its PyPI package (tests/network/*.json)."""
+    return Path(diplomacy.__file__).parent / "tests" / "network"
+
+
+def test_milas_own_games_import_resolve_here_and_go_back_valid(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from diplomacy.utils.export import is_valid_saved_game
+
+    from shared.auth import hash_token
+
+    url = f"sqlite:///{tmp_path / 'mila.db'}"
+    files = [str(mila_samples() / f"{n}.json") for n in (1, 2, 3)]
+    capsys.readouterr()
+    assert run("import", ["--format", "mila", *files, "--database", url]) == 0
+    captured = capsys.readouterr()
+    imported = [json.loads(line) for line in captured.out.splitlines()]
+    assert [i["mila_id"] for i in imported] == ["00128f1d", "001ce02c", "0021f2cf"]
+    whole = {i["mila_id"]: json.loads(Path(f).read_text()) for i, f in zip(imported, files, strict=True)}
+    for game in imported[:2]:  # every phase of the file resolved here as MILA did
+        assert game["stopped"] is None and game["rejected"] == []
+        assert game["phases"] == len(whole[game["mila_id"]]["phases"]) - 1
+    third = imported[2]  # MILA moves an army ordered VIA over land when no fleet convoys it
+    assert third["phases"] == 4 and "after S1902M MILA's TURKEY" in third["stopped"]
+    assert "MILA adjudicated otherwise" in captured.err
+
+    assert run("replay", ["--all", "--database", url]) == 0  # every imported phase re-adjudicates the same
+    for game in imported:
+        capsys.readouterr()
+        assert run("export", [game["game_id"], "--database", url, "--with-secrets"]) == 0
+        events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        joined = {e["data"]["token_hash"] for e in events if e["type"] == "PlayerJoined"}
+        assert {hash_token(t) for t in game["tokens"].values()} == joined  # the printed tokens are the seats'
+        assert events[-1]["type"] == "DeadlineSet"  # the game goes on here, on the clock
+        assert run("export", [game["game_id"], "--database", url, "--format", "mila"]) == 0
+        back = json.loads(capsys.readouterr().out)
+        assert is_valid_saved_game(back)  # and MILA's check accepts it going back
+        assert [p["name"] for p in back["phases"]] == \
+            [p["name"] for p in whole[game["mila_id"]]["phases"]][:game["phases"] + 1]
+
+    assert run("import", ["--format", "mila", files[0], "--database", url]) == 1
+    assert "already exists" in capsys.readouterr().err
+
+
+def test_a_file_that_is_no_mila_game_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"sqlite:///{tmp_path / 'none.db'}"
+    for text, said in (('{"id": "x"}', "needs an id and a list of phases"),
+                       ('{"id": "x", "map": "modern", "phases": [{"name": "S1901M"}]}', "only the standard map"),
+                       ("[1, 2]\nnot json\n", "line 1: not a saved game")):
+        source = tmp_path / "bad.json"
+        source.write_text(text, encoding="utf-8")
+        capsys.readouterr()
+        assert run("import", ["--format", "mila", str(source), "--database", url]) == 1
+        assert said in capsys.readouterr().err
