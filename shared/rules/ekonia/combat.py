@@ -201,6 +201,14 @@ def came_out_of_a_yard(ctx: BattleContext, unit: Unit) -> bool:
     return launched or (unit["moved"] and unit["entered_from"] in ctx.start["territories"])
 
 
+def held_under_its_flag(lane: Mapping[str, Any], power: str, unit: Unit) -> bool:
+    """Whether the lane was held at the start of the turn under the flag the unit flies: its
+    state's, or no flag for privateers (whoever owns them: the map shows no more, D30)."""
+    if unit["privateer"]:
+        return bool(lane["privateer"])
+    return not lane["privateer"] and lane["controller"] == power
+
+
 def _unit_modifiers(ctx: BattleContext, tile: str, power: str, unit: Unit, defending: bool,
                     side: dict[str, Any]) -> dict[str, float]:
     """The modifiers (fractions) that apply to one unit; ``side`` holds its state's facts in
@@ -212,8 +220,8 @@ def _unit_modifiers(ctx: BattleContext, tile: str, power: str, unit: Unit, defen
     level = 0 if side["privateers"] else ctx.morale.get(power, 0)
     if level:
         mods[f"morale {level}"] = C.MORALE[level][1]
-    lanes = ctx.start["sea_lanes"]
-    if unit["type"] == "TRIREME" and tile in lanes and lanes[tile]["controller"] == power:
+    lane = ctx.start["sea_lanes"].get(tile)
+    if unit["type"] == "TRIREME" and lane and held_under_its_flag(lane, power, unit):
         mods["sea lane trireme"] = C.SEA_LANE_TRIREME
     if side["last_stand"]:
         mods["last stand"] = C.LAST_STAND
