@@ -1,7 +1,8 @@
 """Battles: who fights whom in a territory, and how a contest between camps is decided.
 
 Who fights (docs/rules/ekonia.md R49, D9): two states present in a territory are *enemies*
-when they are at war, when privateers of one meet the other and their owner does not spare it,
+when they are at war (unless one is there only as privateers, D30), when privateers of one
+meet the other and their owner does not spare it,
 or when one attacks the other's privateers there (``ATTACK PRIVATEERS AT sea``). A state with
 no enemy present is no side and keeps its units. States with the same enemies are allies: one
 *camp*. Enemies that are linked (A against B, B against C...) fight one battle; unlinked
@@ -71,10 +72,16 @@ def fights_as_privateers(units: Iterable[Unit]) -> bool:
     return bool(ships) and all(u["privateer"] for u in ships)
 
 
+def only_privateers(units: Iterable[Unit]) -> bool:
+    """Every unit a state has here is a privateer: it is here under no flag at all."""
+    return all(u["privateer"] for u in units)
+
+
 def hostile(ctx: BattleContext, tile: str, a: str, a_units: list[Unit], b: str, b_units: list[Unit]) -> bool:
-    """Enemies here: at war; privateers meeting a state their owner does not spare; or a state
-    attacking the other's privateers."""
-    if ctx.at_war(a, b):
+    """Enemies here: at war, unless one of them is here only as privateers (they fight for no
+    nation, so their owner's wars do not tell whose they are: D30); privateers meeting a state
+    their owner does not spare; or a state attacking the other's privateers."""
+    if ctx.at_war(a, b) and not (only_privateers(a_units) or only_privateers(b_units)):
         return True
     for one, mine, other in ((a, a_units, b), (b, b_units, a)):
         if has_privateers(mine) and (not ctx.spares(one, other) or ctx.hunts_at(other, tile)):
