@@ -1,12 +1,14 @@
 """How many twin games the Ekonia visibility property compares, and how many differences it sees.
 
 Run: .venv/bin/python benchmarks/ekonia_twins.py [--games N] [--seed S]
-Plays N random twin pairs per kind of hidden fact (tests/ekonia/test_visibility_property.py:
+Plays N random twin pairs per kind of hidden fact (tests/rules/ekonia/test_visibility_property.py:
 one state's records, a unit hidden in its capital, a hidden ship yard and gas vent, who owns a
-privateer) and prints, per kind, the games played, the turns compared, the battles fought in
-them (those with privateers, those next to a hidden yard), the views compared (state views,
-possible orders, order checks, histories, the platform's view of the log) and the differences
-seen. A difference is a failed comparison: the viewer could tell the twins apart.
+privateer; and the generated shapes: privateers sharing lanes with flagged ships and with each
+other, trade proposed with and without a partner, hidden troops where others march) and
+prints, per kind, the games played, the turns compared, the battles fought in them (those
+with privateers), the views compared (state views, possible orders, order checks, histories,
+the platform's view of the log) and the differences seen. A difference is a failed
+comparison: the viewer could tell the twins apart.
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from tests.rules.ekonia import test_visibility_property as twins  # noqa: E402
 
 
 def random_game(rng: random.Random) -> dict:
-    return {"seed": rng.randrange(10_000),
+    return {"seed": rng.randrange(10_000), "shape": rng.randrange(2**12),
             "turns": [{p: [rng.randrange(400) for _ in range(rng.randrange(6))] for p in twins.POWERS}
                       for _ in range(rng.randrange(2, 6))]}
 
@@ -34,7 +36,7 @@ def main() -> int:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     total = {"pairs": 0, "differences": 0}
-    for kind in twins.KINDS:
+    for kind in (*twins.KINDS, *twins.SHAPES):
         started = time.perf_counter()
         before = dict(twins.TWINS)
         turns = battles = privateer_battles = failed = 0
@@ -53,7 +55,10 @@ def main() -> int:
             for _ in range(args.games):
                 game = random_game(rng)
                 try:
-                    twins.play_twins(game, rng.choice(twins.POWERS), kind)
+                    if kind in twins.SHAPES:
+                        twins.play_shape_twins(game, rng.choice(twins.POWERS), kind)
+                    else:
+                        twins.play_twins(game, rng.choice(twins.POWERS), kind)
                 except AssertionError:
                     failed += 1
         finally:
@@ -62,10 +67,10 @@ def main() -> int:
         differences = twins.TWINS["differences"] - before["differences"]
         total["pairs"] += pairs
         total["differences"] += differences
-        print(f"{kind:12} games {args.games:4}  turns resolved {turns // 2:4}  battles {battles // 2:4}"
+        print(f"{kind:13} games {args.games:4}  turns resolved {turns // 2:4}  battles {battles // 2:4}"
               f" (with privateers {privateer_battles // 2:3})  views compared {pairs:6}  differences {differences}"
               f"  games told apart {failed}  {time.perf_counter() - started:.1f} s")
-    print(f"{'all':12} views compared {total['pairs']}  differences {total['differences']}")
+    print(f"{'all':13} views compared {total['pairs']}  differences {total['differences']}")
     return 0 if total["differences"] == 0 else 1
 
 

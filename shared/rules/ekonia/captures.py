@@ -4,10 +4,16 @@ A neutral territory is taken at the end of a turn by the only state whose troops
 with a strength (attack values) of at least 2.5. An enemy territory held alone by another
 state's troops turns neutral that turn (its capital moves, its fort's stored fleets, ship yard,
 gas vent and based airships are lost), and can be taken from the next turn on.
+
+"Alone" is decided by what the map shows (docs/rules/ekonia.md, "Hidden troops and
+captures"): where the map shows troops, only the states it shows there take part, with all
+their troops; other states' hidden troops neither block nor help. Where it shows none, the
+only state with troops there acts; hidden troops of several states block each other, and only
+they learn it (``not held alone``).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from . import catalogue as C
@@ -26,23 +32,46 @@ def occupiers(state: State, tid: str) -> dict[str, float]:
     return found
 
 
-def apply_captures(state: State, board: Board, turn: int,
-                   razes: Mapping[str, set[str]]) -> list[Event]:
-    """Change owners in place (``state`` is the turn's working copy); return what happened."""
+def contenders(state: State, tid: str, shown: Collection[str] | None) -> tuple[set[str], bool]:
+    """The states whose troops decide who holds ``tid``, and whether the map shows them:
+    those whose troops the map shows there (``shown``: the ids of the units it shows; None:
+    every unit), or, when it shows none, every state with troops there."""
+    troops = occupiers(state, tid)
+    if shown is None:
+        return set(troops), True
+    seen = {u["owner"] for u in state["units"].values()
+            if u["location"] == tid and u["owner"] in troops and u["id"] in shown}
+    return (seen, True) if seen else (set(troops), False)
+
+
+def would_act(state: State, owner: str | None, taker: str) -> bool:
+    """Whether troops of ``taker`` alone would take or neutralise land of ``owner``."""
+    return owner is None or (owner != taker and sorted([owner, taker]) in state["wars"])
+
+
+def apply_captures(state: State, board: Board, turn: int, razes: Mapping[str, set[str]],
+                   shown: Collection[str] | None = None) -> list[Event]:
+    """Change owners in place (``state`` is the turn's working copy); return what happened.
+    ``shown``: the ids of the units the map published after the turn shows (None: all)."""
     events: list[Event] = []
     for tid in sorted(state["territories"]):
         terr = state["territories"][tid]
         troops = occupiers(state, tid)
-        if len(troops) != 1:
+        deciding, on_the_map = contenders(state, tid, shown)
+        if len(deciding) != 1:
             if not troops:
                 terr["converting"] = None
+            elif not on_the_map:  # hidden troops of several states: each that failed learns it
+                events.extend({"event": "not held alone", "territory": tid, "by": p} for p in sorted(deciding)
+                              if would_act(state, terr["owner"], p))
             continue
-        (taker, strength), = troops.items()
+        (taker,) = deciding
+        strength = troops[taker]
         owner = terr["owner"]
         if owner == taker:
             terr["converting"] = None
             continue
-        if owner is not None and sorted([owner, taker]) not in state["wars"]:
+        if not would_act(state, owner, taker):
             continue  # peace was made this turn: no conquest between states at peace
         if owner is not None:
             events.extend(lose_territory(state, board, tid, taker, turn))

@@ -1,7 +1,8 @@
 """Battles: who fights whom in a territory, and how a contest between camps is decided.
 
 Who fights (docs/rules/ekonia.md R49, D9): two states present in a territory are *enemies*
-when they are at war, when privateers of one meet the other and their owner does not spare it,
+when they are at war (unless one is there only as privateers, D30), when privateers of one
+meet the other and their owner does not spare it,
 or when one attacks the other's privateers there (``ATTACK PRIVATEERS AT sea``). A state with
 no enemy present is no side and keeps its units. States with the same enemies are allies: one
 *camp*. Enemies that are linked (A against B, B against C...) fight one battle; unlinked
@@ -71,10 +72,16 @@ def fights_as_privateers(units: Iterable[Unit]) -> bool:
     return bool(ships) and all(u["privateer"] for u in ships)
 
 
+def only_privateers(units: Iterable[Unit]) -> bool:
+    """Every unit a state has here is a privateer: it is here under no flag at all."""
+    return all(u["privateer"] for u in units)
+
+
 def hostile(ctx: BattleContext, tile: str, a: str, a_units: list[Unit], b: str, b_units: list[Unit]) -> bool:
-    """Enemies here: at war; privateers meeting a state their owner does not spare; or a state
-    attacking the other's privateers."""
-    if ctx.at_war(a, b):
+    """Enemies here: at war, unless one of them is here only as privateers (they fight for no
+    nation, so their owner's wars do not tell whose they are: D30); privateers meeting a state
+    their owner does not spare; or a state attacking the other's privateers."""
+    if ctx.at_war(a, b) and not (only_privateers(a_units) or only_privateers(b_units)):
         return True
     for one, mine, other in ((a, a_units, b), (b, b_units, a)):
         if has_privateers(mine) and (not ctx.spares(one, other) or ctx.hunts_at(other, tile)):
@@ -201,6 +208,14 @@ def came_out_of_a_yard(ctx: BattleContext, unit: Unit) -> bool:
     return launched or (unit["moved"] and unit["entered_from"] in ctx.start["territories"])
 
 
+def held_under_its_flag(lane: Mapping[str, Any], power: str, unit: Unit) -> bool:
+    """Whether the lane was held at the start of the turn under the flag the unit flies: its
+    state's, or no flag for privateers (whoever owns them: the map shows no more, D30)."""
+    if unit["privateer"]:
+        return bool(lane["privateer"])
+    return not lane["privateer"] and lane["controller"] == power
+
+
 def _unit_modifiers(ctx: BattleContext, tile: str, power: str, unit: Unit, defending: bool,
                     side: dict[str, Any]) -> dict[str, float]:
     """The modifiers (fractions) that apply to one unit; ``side`` holds its state's facts in
@@ -212,8 +227,8 @@ def _unit_modifiers(ctx: BattleContext, tile: str, power: str, unit: Unit, defen
     level = 0 if side["privateers"] else ctx.morale.get(power, 0)
     if level:
         mods[f"morale {level}"] = C.MORALE[level][1]
-    lanes = ctx.start["sea_lanes"]
-    if unit["type"] == "TRIREME" and tile in lanes and lanes[tile]["controller"] == power:
+    lane = ctx.start["sea_lanes"].get(tile)
+    if unit["type"] == "TRIREME" and lane and held_under_its_flag(lane, power, unit):
         mods["sea lane trireme"] = C.SEA_LANE_TRIREME
     if side["last_stand"]:
         mods["last stand"] = C.LAST_STAND

@@ -34,25 +34,47 @@ def borders(state: State, board: Board, a: str, b: str) -> bool:
     return any(n in theirs for t in mine for n in board.neighbours(t))
 
 
-def may_trade(state: State, board: Board, a: str, b: str) -> bool:
-    """Neighbours may trade, and so may two states that both hold (flagged) sea lanes."""
-    if not (state["powers"][a]["alive"] and state["powers"][b]["alive"]):
-        return False
+def trade_obstacle(state: State, board: Board, a: str, b: str) -> str | None:
+    """Why ``a`` and ``b`` may not trade (None: they may). Neighbours may trade, and so may two
+    states that both hold (flagged) sea lanes, unless at war. Every fact read here is public."""
+    for power in (a, b):
+        if not state["powers"][power]["alive"]:
+            return f"{power} is no longer in the game"
     if sorted([a, b]) in state["wars"]:
-        return False
+        return f"{a} and {b} are at war"
     both_lanes = bool(sea_lanes_of(state, a, for_trade=True)) and bool(sea_lanes_of(state, b, for_trade=True))
-    return both_lanes or borders(state, board, a, b)
+    if both_lanes or borders(state, board, a, b):
+        return None
+    return f"{a} and {b} neither border each other nor both hold a sea lane under their flag"
+
+
+def may_trade(state: State, board: Board, a: str, b: str) -> bool:
+    return trade_obstacle(state, board, a, b) is None
+
+
+def lane_holder(ships: list[dict[str, Any]]) -> tuple[str | None, bool]:
+    """Who holds a lane with these triremes on it, as ``(controller, privateer)``: the only
+    flag the map shows there (docs/rules/ekonia.md, "Who holds a lane"). Privateers fly no
+    flag: they hold a lane alone, for their owner when they are all one state's and for nobody
+    when several states own them; a state's flagged triremes beside privateers (its own
+    included) contest it, as two flags do."""
+    flags = {None if u["privateer"] else u["owner"] for u in ships}
+    if len(flags) != 1:
+        return None, False
+    (flagged,) = flags
+    if flagged is not None:
+        return flagged, False
+    owners = {u["owner"] for u in ships}
+    return (owners.pop() if len(owners) == 1 else None), True
 
 
 def update_sea_lanes(state: State) -> list[dict[str, Any]]:
-    """A lane is held by the only state with triremes on it (privateers hold it in secret)."""
+    """Each lane's holder at the end of the turn (``lane_holder``); return the changes."""
     changes = []
     for tid, lane in sorted(state["sea_lanes"].items()):
         ships = [u for u in state["units"].values()
                  if u["location"] == tid and u["type"] == "TRIREME" and not u["stored"]]
-        owners = {u["owner"] for u in ships}
-        controller = owners.pop() if len(owners) == 1 else None
-        privateer = bool(controller) and all(u["privateer"] for u in ships)
+        controller, privateer = lane_holder(ships)
         if (controller, privateer) != (lane["controller"], lane["privateer"]):
             changes.append({"sea_lane": tid, "from": lane["controller"], "to": controller,
                             "privateer": privateer})

@@ -117,6 +117,7 @@ TURN_POLICY: dict[str, str] = {
     "details.events.stored units lost": OWNER,
     "details.events.improvements razed": OWNER,
     "details.events.too weak to take": OWNER,  # its troops may be hidden
+    "details.events.not held alone": OWNER,  # hidden troops of several states block each other
     "details.missions.*": OWNER,
     "details.rolls.battle": SIDES,  # shown as the battle reports show them (flagged, in their order)
     "details.rolls.mission": OWNER,
@@ -151,8 +152,9 @@ def may_see(table: Mapping[str, str], path: str, viewer: str | None, owner: str 
 
 
 def flag(owner: str | None, privateer: bool, viewer: str | None) -> str | None:
-    """A unit's or a lane's owner as ``viewer`` sees it (``FLAG``)."""
-    return PRIVATEERS if privateer and owner is not None and owner != viewer else owner
+    """A unit's or a lane's owner as ``viewer`` sees it (``FLAG``): a lane held by privateers
+    of several states (no owner) is ``PRIVATEERS`` to everyone."""
+    return PRIVATEERS if privateer and (owner is None or owner != viewer) else owner
 
 
 def _record(table: Mapping[str, str], prefix: str, record: Mapping[str, Any], viewer: str | None,

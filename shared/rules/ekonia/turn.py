@@ -19,12 +19,13 @@ from typing import Any
 from .board import Board
 from .captures import apply_captures
 from .combat import BattleContext, battles_at, fight, sides_at
-from .economy import ledger, may_trade, update_sea_lanes
+from .economy import ledger, trade_obstacle, update_sea_lanes
 from .espionage import run_missions, target_power
 from .orders import Order
 from .parser import ParseError, parse_order
 from .planning import Plan, plan_orders
 from .policy import planning_view
+from .public_map import visible_units
 from .state import State, alive_powers, clone, pair, phase_name, territories_of
 
 PLAN_ONLY = ("moved", "used", "entered_from", "landed", "carrying")
@@ -73,8 +74,10 @@ def resolve_turn(state: Mapping[str, Any], board: Board, orders: Mapping[str, Se
 
     battles, bounty = _battles(work, board, start, plans, wars, turn, seed)
 
+    _hide(work, plans, turn)
     razes = {p: {at for _, at in plans[p].razes} for p in powers}
-    events = apply_captures(work, board, turn, razes)
+    published = {u["id"] for u in visible_units({**work, "turn": turn + 1}, board)}  # the map after the turn
+    events = apply_captures(work, board, turn, razes, published)
     for p in powers:
         for index, at in plans[p].razes:
             done = any(e["event"] == "fort razed" and e["territory"] == at and e["by"] == p
@@ -82,7 +85,6 @@ def resolve_turn(state: Mapping[str, Any], board: Board, orders: Mapping[str, Se
             outcome[p][index] = ("ok", "fort razed") if done else \
                 ("failed", f"{p} did not hold {at} alone at the end of the turn")
     events += _finish_improvements(work, plans, outcome)
-    _hide(work, plans, turn)
     lane_changes = update_sea_lanes(work)
     _trade(work, board, trade_offers, plans, outcome)
 
@@ -240,11 +242,13 @@ def _trade(work: State, board: Board, trade: dict[str, Any], plans: Mapping[str,
     for p, others in sorted(offers.items()):
         for other in sorted(others):
             index = where[("TRADE", p, other)]
-            if p not in offers.get(other, set()):
+            obstacle = trade_obstacle(work, board, p, other)  # public facts: said first (V7)
+            if obstacle is not None:
+                outcome[p][index] = ("failed", obstacle)
+            elif pair(p, other) in work["trade"]:
+                outcome[p][index] = ("ok", f"trading with {other}")
+            elif p not in offers.get(other, set()):
                 outcome[p][index] = ("failed", f"{other} did not propose trade this turn")
-            elif not may_trade(work, board, p, other):
-                outcome[p][index] = ("failed", f"{p} and {other} neither border each other nor "
-                                               "both hold a sea lane under their flag")
             else:
                 if pair(p, other) not in work["trade"]:
                     work["trade"].append(pair(p, other))

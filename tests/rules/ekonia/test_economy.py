@@ -79,18 +79,23 @@ def test_gold_given_is_spendable_by_the_receiver_at_once():
 
 def test_trade_needs_both_proposals_and_a_border_or_two_lanes():
     state = fresh_state()
-    out = play(state, {"ALPHA": ["TRADE WITH BETA"]})
-    assert out.orders["ALPHA"][0] == {"order": "TRADE WITH BETA", "result": "failed",
-                                      "reason": "BETA did not propose trade this turn"}
-    out = play(state, {"ALPHA": ["TRADE WITH BETA"], "BETA": ["TRADE WITH ALPHA"]})
-    assert out.orders["ALPHA"][0]["result"] == "failed"
-    assert "neither border" in out.orders["ALPHA"][0]["reason"]
+    # no border and no lanes: the same answer whether BETA proposed or not (its order is secret)
+    for beta in ([], ["TRADE WITH ALPHA"]):
+        out = play(state, {"ALPHA": ["TRADE WITH BETA"], "BETA": beta})
+        assert out.orders["ALPHA"][0] == {
+            "order": "TRADE WITH BETA", "result": "failed",
+            "reason": "ALPHA and BETA neither border each other nor both hold a sea lane under their flag"}
+        assert out.state["trade"] == []
     # a BETA trireme takes the sea-east lane this turn: both now hold lanes, trade starts at once
     state["units"]["BETA-9"] = {"id": "BETA-9", "type": "TRIREME", "owner": "BETA", "location": "sea-east",
                                 "stored": False, "privateer": False, "built": 0, "aboard": None,
                                 "hidden_until": None}
     out = play(state, {"ALPHA": ["TRADE WITH BETA"], "BETA": ["TRADE WITH ALPHA"]})
     assert out.state["trade"] == [["ALPHA", "BETA"]]
+    # where they may trade, a proposal alone makes no agreement, which everyone sees
+    alone = play(state, {"ALPHA": ["TRADE WITH BETA"]})
+    assert alone.orders["ALPHA"][0]["reason"] == "BETA did not propose trade this turn"
+    assert alone.state["trade"] == []
     # war ends the agreement
     out = play(out.state, {"BETA": ["WAR ON ALPHA"]})
     assert out.state["trade"] == [] and out.state["wars"] == [["ALPHA", "BETA"]]

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from shared.rules.ekonia import catalogue as C
-from shared.rules.ekonia.public_map import hidden_strength_limit
+from shared.rules.ekonia.public_map import hidden_strength_limit, visible_units
 from tests.utils.ekonia_viewers import VARIANT, add_unit, fresh_state
 
 POWERS = ("ALPHA", "BETA", "GAMMA")
@@ -332,3 +332,182 @@ def test_privateer_twins_fight_gammas_ships_and_hold_lanes():
     assert privateer_orders(one, 1) == ["MOVE 1 TRIREME sea-east -> sea-west"]
     play_twins(game, "ALPHA", "privateer")
     assert TWINS["pairs"] - before["pairs"] >= 12 and TWINS["differences"] == before["differences"]
+
+
+# -- twins of every shape of three hidden facts ---------------------------------------------------
+#
+# docs/rules/ekonia.md, "Who holds a lane", "A trade proposal's answer", "Hidden troops and
+# captures". Each kind draws its shape from ``game["shape"]``:
+#
+# - lanes: on each lane, flagged triremes of any state and privateers of ALPHA or GAMMA, and
+#   somewhere a privateer that is ALPHA's in one twin and BETA's in the other (ALPHA and BETA
+#   at peace and sparing each other, GAMMA at war with both or with neither): the privateer
+#   shares lanes with flagged ships and with other privateers, of its owner and of others;
+# - trade: the secret state proposes trade to another every turn in one twin only; the partner
+#   proposes or not, whoever is at war;
+# - hidden troops: an infantry of the secret state, hidden by espionage and hidden again every
+#   turn, stands in one plain tile in one twin and in another in the other; the others march
+#   through both at war or at peace.
+#
+# Twins part where the rules make the difference public: an agreement made, a battle where the
+# hidden troops stand, a capture by them, hidden troops of two states meeting (each learns it),
+# the privateer fighting beside ships of ALPHA or BETA (the camps show who is allied).
+
+SHAPES = ("lanes", "trade", "hidden troops")
+PAIRS = (("ALPHA", "BETA"), ("ALPHA", "GAMMA"), ("BETA", "GAMMA"))
+LANE_SHIPS = (("ALPHA", False), ("BETA", False), ("GAMMA", False), ("ALPHA", True), ("GAMMA", True))
+HIDING_PLACES = ("mid-one", "mid-three", "a-field", "b-field", "g-field")
+
+
+def bits(number: int, count: int) -> list[bool]:
+    return [bool(number >> i & 1) for i in range(count)]
+
+
+def lane_twins(state: dict[str, Any], shape: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    for uid in ("ALPHA-3", "BETA-5"):
+        state["units"].pop(uid)
+    gamma_fights, *placed = bits(shape, 1 + 2 * len(LANE_SHIPS) + 1)
+    state["wars"] = [["ALPHA", "GAMMA"], ["BETA", "GAMMA"]] if gamma_fights else []
+    spare_gamma = [] if gamma_fights else ["GAMMA"]
+    state["powers"]["ALPHA"]["spared"] = ["BETA", *spare_gamma]
+    state["powers"]["BETA"]["spared"] = ["ALPHA", *spare_gamma]
+    state["powers"]["GAMMA"]["spared"] = [] if gamma_fights else ["ALPHA", "BETA"]
+    number = 60
+    for lane_index, lane in enumerate(("sea-west", "sea-east")):
+        for ship_index, (owner, privateer) in enumerate(LANE_SHIPS):
+            if placed[lane_index * len(LANE_SHIPS) + ship_index]:
+                add_unit(state, f"{owner}-{number}", "TRIREME", lane, privateer=privateer)
+                number += 1
+    where = "sea-west" if placed[-1] else "sea-east"
+    first, second = json.loads(json.dumps(state)), json.loads(json.dumps(state))
+    add_unit(first, "ALPHA-50", "TRIREME", where, privateer=True)
+    add_unit(second, "BETA-50", "TRIREME", where, privateer=True)
+    return first, second
+
+
+def shape_twins(kind: str, secret: str, shape: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    state = rich_start()
+    if kind == "lanes":
+        return lane_twins(state, shape)
+    state["wars"] = [list(p) for p, at_war in zip(PAIRS, bits(shape, 3), strict=True) if at_war]
+    first, second = json.loads(json.dumps(state)), json.loads(json.dumps(state))
+    if kind == "hidden troops":
+        places = [p for p in HIDING_PLACES if state["territories"][p]["owner"] in (None, secret)]
+        one = places[(shape >> 3) % len(places)]
+        two = [p for p in places if p != one][(shape >> 6) % (len(places) - 1)]
+        add_unit(first, f"{secret}-90", "INFANTRY", one, hidden_until=1)
+        add_unit(second, f"{secret}-90", "INFANTRY", two, hidden_until=1)
+    return first, second
+
+
+def knowers(kind: str, secret: str) -> tuple[str, ...]:
+    return ("ALPHA", "BETA") if kind == "lanes" else (secret,)
+
+
+def shape_orders(kind: str, secret: str, shape: int, states: tuple[dict[str, Any], dict[str, Any]],
+                 picks: dict[str, list[int]], turn_number: int) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Both twins' orders: the same random ones, and what makes the twins (a move of the
+    privateer, the secret proposal, the hidden infantry hidden again)."""
+    first, second = states
+    if kind == "hidden troops":  # the secret state orders as if its hidden infantry were not there
+        without = json.loads(json.dumps(first))
+        without["units"].pop(f"{secret}-90")
+        orders = {p: orders_of(without if p == secret else first, p, picks[p]) for p in POWERS}
+        orders[secret] = [o for o in orders[secret] if not o.startswith("HIDE")]
+        return tuple({**orders, secret: orders[secret] + [  # type: ignore[return-value]
+            f"HIDE 1 INFANTRY AT {state['units'][f'{secret}-90']['location']}"]} for state in states)
+    orders = {p: orders_of(first, p, picks[p]) for p in POWERS}
+    if kind == "trade":
+        partner = [p for p in POWERS if p != secret][shape >> 3 & 1]
+        offers = ["TRADE WITH " + partner]
+        if shape >> 4 & 1 and f"TRADE WITH {secret}" not in orders[partner]:
+            orders[partner] = orders[partner] + [f"TRADE WITH {secret}"]
+        accepted = [c.order for c in VARIANT.check_orders(second, secret, orders[secret] + offers) if c.accepted]
+        return orders, {**orders, secret: list(dict.fromkeys(accepted))}
+    orders = {p: [o for o in found if p == "GAMMA" or o.startswith("BUY") or not any(
+        word in o for word in ("TRIREME", "PRIVATEERS", "MORALE"))]  # morale: priced on every unit held
+        for p, found in orders.items()}
+    moves = privateer_orders(first, picks["GAMMA"][0] if picks["GAMMA"] else turn_number)
+    return {**orders, "ALPHA": orders["ALPHA"] + moves}, {**orders, "BETA": orders["BETA"] + moves}
+
+
+def hidden_unit(state: dict[str, Any], secret: str) -> dict[str, Any] | None:
+    return state["units"].get(f"{secret}-90")
+
+
+def still_hidden(state: dict[str, Any], secret: str) -> bool:
+    unit = hidden_unit(state, secret)
+    return unit is not None and unit["id"] not in {u["id"] for u in visible_units(state, VARIANT.board)}
+
+
+def parted(kind: str, secret: str, one: dict[str, Any], two: dict[str, Any]) -> bool:
+    """Whether the rules made the difference public this turn (the twins part there)."""
+    if kind == "trade":
+        return one["position"]["trade"] != two["position"]["trade"]
+    if kind == "hidden troops":
+        for turn in (one, two):
+            place = turn["position_before"]["units"][f"{secret}-90"]["location"]
+            if any(b["territory"] == place for b in turn["details"]["battles"]):
+                return True
+            if any(e["territory"] == place and (e.get("by") == secret or e["event"] == "not held alone")
+                   for e in turn["details"]["events"] if "territory" in e):
+                return True
+        return False
+    for turn in (one, two):  # lanes: the privateer fought beside ships of ALPHA or BETA
+        ship = next((uid for uid in turn["position_before"]["units"] if uid.endswith("-50")), None)
+        for battle in turn["details"]["battles"]:
+            units = [u for side in battle["sides"] for u in side["units"]]
+            if ship is not None and any(u["unit"] == ship for u in units) and \
+                    any(u["unit"] != ship and u["owner"] in ("ALPHA", "BETA") for u in units):
+                return True
+    return False
+
+
+def play_shape_twins(game: dict[str, Any], secret: str, kind: str) -> int:
+    """Play the twins of one shape turn by turn, asserting that every viewer who does not
+    know the fact sees the same; the number of turns compared."""
+    shape = game.get("shape", game["seed"])
+    starts = shape_twins(kind, secret, shape)
+    first, second = starts
+    others = [p for p in (*POWERS, None) if p not in knowers(kind, secret)]
+    history: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
+    for turn_number, picks in enumerate(game["turns"]):
+        if kind == "hidden troops" and not (still_hidden(first, secret) and still_hidden(second, secret)):
+            break
+        for viewer in others:
+            assert same(VARIANT.view(first, viewer), VARIANT.view(second, viewer)), (kind, viewer)
+            if viewer is not None:
+                assert same(VARIANT.possible_orders(first, viewer), VARIANT.possible_orders(second, viewer))
+        orders = shape_orders(kind, secret, shape, (first, second), picks, turn_number)
+        for viewer in others:
+            if viewer is not None:
+                checks = [[c.as_json() for c in VARIANT.check_orders(state, viewer, found[viewer])]
+                          for state, found in zip((first, second), orders, strict=True)]
+                assert same(*checks), (kind, viewer)
+        one, two = resolve(first, orders[0], game["seed"]), resolve(second, orders[1], game["seed"])
+        if parted(kind, secret, one, two):
+            break
+        history[0].append(one)
+        history[1].append(two)
+        events = (platform_events(starts[0], history[0], game["seed"]),
+                  platform_events(starts[1], history[1], game["seed"]))
+        for viewer in others:
+            assert same(VARIANT.history_view(one, viewer), VARIANT.history_view(two, viewer)), (kind, viewer)
+            assert same(platform_view(events[0], viewer), platform_view(events[1], viewer)), (kind, viewer)
+        first, second = one["position"], two["position"]
+    return len(history[0])
+
+
+shape_strategy = st.fixed_dictionaries({
+    "seed": st.integers(0, 10_000),
+    "shape": st.integers(0, 2**12 - 1),
+    "turns": st.lists(st.fixed_dictionaries({p: st.lists(st.integers(0, 400), max_size=5) for p in POWERS}),
+                      min_size=2, max_size=5),
+})
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=shape_strategy, secret=st.sampled_from(POWERS), kind=st.sampled_from(SHAPES))
+def test_twins_of_every_hidden_shape_look_the_same_to_everyone_else(
+        game: dict[str, Any], secret: str, kind: str) -> None:
+    play_shape_twins(game, secret, kind)
