@@ -68,7 +68,7 @@ class Connection:
                  address: str) -> None:
         self.hub, self.limits, self.reader, self.writer, self.address = hub, limits, reader, writer, address
         self.frames = FrameReader()
-        self.session = Session(hub, self._send, self._close, address)
+        self.session = Session(hub, self._send, self.farewell, address)
         self.greeted = False
         self.allowance, self.refilled = float(limits.burst), time.monotonic()
         self.done = asyncio.Event()
@@ -83,6 +83,12 @@ class Connection:
 
     def _send(self, items: list[Item]) -> None:
         self._write(message(items))
+
+    def farewell(self) -> None:
+        """The server ends the connection: an FM, then it closes."""
+        if not self.done.is_set():
+            self._write(frame(FM))
+            self._close()
 
     def _close(self) -> None:
         if not self.done.is_set():
@@ -120,7 +126,7 @@ class Connection:
                     else:
                         self.session.admin("no game was joined in time")
                         self._send(["OFF"])
-                        self._close()
+                        self.farewell()
                     break
                 if not data:
                     break
@@ -130,8 +136,7 @@ class Connection:
                             break
                         if self._flooding():
                             log.warning("daide client floods; closing", extra={"address": self.address})
-                            self._write(frame(FM))
-                            self._close()
+                            self.farewell()
                             break
                         await self._frame(found.kind, found.body)
                 except FrameError as error:
@@ -211,6 +216,6 @@ class DaideServer:
             self.server.close()
         for connection in list(self.connections):
             connection._send(["OFF"])
-            connection._close()
+            connection.farewell()
         if self.server is not None:
             await self.server.wait_closed()

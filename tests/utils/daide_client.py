@@ -50,6 +50,7 @@ SEASONS = {"SPR", "SUM", "FAL", "AUT", "WIN"}
 NOTES = {"MBV", "BPR", "CST", "ESC", "FAR", "HSC", "NAS", "NMB", "NMR", "NRN", "NRS", "NSA", "NSC", "NSF", "NSP",
          "NST", "NSU", "NVR", "NYU", "YSC"}
 RESULTS = {"SUC", "BNC", "CUT", "DSR", "FLD", "NSO"}
+VARIANT_OPTIONS = {"LVL", "MTL", "RTL", "BTL", "AOA", "DSD", "PDA", "NPR", "NPB", "PTL"}
 TEXT = 0x4B00
 
 IM, RM, DM, FM, EM = 0, 1, 2, 3, 4
@@ -119,6 +120,10 @@ def tree(written: str) -> list[Any]:
 
 # ------------------------------------------------------------------------------ the grammar
 
+def _name(item: Any, names: set[str]) -> bool:
+    return isinstance(item, str) and item in names
+
+
 def _is_string(item: Any) -> bool:
     return isinstance(item, list) and len(item) == 1 and isinstance(item[0], str) and item[0].startswith("'")
 
@@ -126,22 +131,23 @@ def _is_string(item: Any) -> bool:
 def _province(item: Any) -> bool:
     if isinstance(item, str):
         return item in PROVINCES
-    return (isinstance(item, list) and len(item) == 2 and item[0] in BICOASTAL and item[1] in BICOASTAL[item[0]])
+    return (isinstance(item, list) and len(item) == 2 and _name(item[0], set(BICOASTAL))
+            and _name(item[1], BICOASTAL[item[0]]))
 
 
 def _unit(item: Any) -> bool:
-    return (isinstance(item, list) and len(item) == 3 and item[0] in POWERS and item[1] in ("AMY", "FLT")
+    return (isinstance(item, list) and len(item) == 3 and _name(item[0], POWERS) and _name(item[1], {"AMY", "FLT"})
             and _province(item[2]))
 
 
 def _turn(item: Any) -> bool:
-    return isinstance(item, list) and len(item) == 2 and item[0] in SEASONS and isinstance(item[1], int)
+    return isinstance(item, list) and len(item) == 2 and _name(item[0], SEASONS) and isinstance(item[1], int)
 
 
 def _order(item: Any) -> bool:
     if not isinstance(item, list) or not item:
         return False
-    if len(item) == 2 and item[0] in POWERS and item[1] == "WVE":
+    if len(item) == 2 and isinstance(item[0], str) and item[0] in POWERS and item[1] == "WVE":
         return True
     if not _unit(item[0]):
         return False
@@ -162,7 +168,7 @@ def _order(item: Any) -> bool:
 
 
 def _power_list(item: Any) -> bool:
-    return isinstance(item, list) and len(item) == 1 and item[0] in POWERS
+    return isinstance(item, list) and len(item) == 1 and _name(item[0], POWERS)
 
 
 def check(written: str) -> list[Any]:
@@ -173,15 +179,14 @@ def check(written: str) -> list[Any]:
     if head == "HLO":
         ok = (len(args) == 3 and _power_list(args[0]) and isinstance(args[1], list) and len(args[1]) == 1
               and isinstance(args[1][0], int) and 0 < args[1][0] < 8192 and isinstance(args[2], list)
-              and all(isinstance(o, list) and o[0] in ("LVL", "MTL", "RTL", "BTL", "AOA", "DSD", "PDA", "NPR", "NPB",
-                                                        "PTL") for o in args[2]))
+              and all(isinstance(o, list) and _name(o[0], VARIANT_OPTIONS) for o in args[2]))
     elif head == "MAP":
         ok = len(args) == 1 and _is_string(args[0])
     elif head == "MDF":
-        ok = len(args) == 3 and sorted(args[0]) == sorted(POWERS) and len(args[2]) == len(PROVINCES)
+        ok = len(args) == 3 and args[0] == sorted(POWERS) and len(args[2]) == len(PROVINCES)
     elif head == "SCO":
         owned = [c for group in args for c in group[1:]]
-        ok = (all(isinstance(g, list) and g and g[0] in (POWERS | {"UNO"}) for g in args)
+        ok = (all(isinstance(g, list) and g and _name(g[0], POWERS | {"UNO"}) for g in args)
               and sorted(owned) == sorted(CENTRES))
     elif head == "NOW":
         ok = (bool(args) and _turn(args[0])
@@ -189,9 +194,9 @@ def check(written: str) -> list[Any]:
                                    and all(_province(p) for p in u[4])) for u in args[1:]))
     elif head == "ORD":
         ok = (len(args) == 3 and _turn(args[0]) and _order(args[1]) and isinstance(args[2], list)
-              and (args[2] == ["RET"] or (args[2][0] in RESULTS and args[2][1:] in ([], ["RET"]))))
+              and (args[2] == ["RET"] or (_name(args[2][0], RESULTS) and args[2][1:] in ([], ["RET"]))))
     elif head == "THX":
-        ok = len(args) == 2 and isinstance(args[0], list) and isinstance(args[1], list) and args[1][0] in NOTES
+        ok = len(args) == 2 and isinstance(args[0], list) and isinstance(args[1], list) and _name(args[1][0], NOTES)
     elif head == "MIS":
         ok = (all(_unit(u) or (isinstance(u, list) and len(u) == 5 and u[3] == "MRT") for u in args)
               or (len(args) == 1 and isinstance(args[0], list) and len(args[0]) == 1 and isinstance(args[0][0], int)))
@@ -200,13 +205,13 @@ def check(written: str) -> list[Any]:
     elif head in ("CCD", "SLO"):
         ok = len(args) == 1 and _power_list(args[0])
     elif head == "NOT":
-        ok = len(args) == 1 and isinstance(args[0], list) and args[0][0] in ("CCD",) and _power_list(args[0][1])
+        ok = len(args) == 1 and isinstance(args[0], list) and args[0][0] == "CCD" and _power_list(args[0][1])
     elif head in ("DRW", "OFF"):
         ok = args == []
     elif head == "SMR":
         ok = (_turn(args[0]) and len(args) == 8 and all(
-            isinstance(e, list) and e[0] in POWERS and _is_string(e[1]) and _is_string(e[2]) and isinstance(e[3], int)
-            for e in args[1:]))
+            isinstance(e, list) and _name(e[0], POWERS) and _is_string(e[1]) and _is_string(e[2])
+            and isinstance(e[3], int) for e in args[1:]))
     elif head == "TME":
         ok = len(args) == 1 and isinstance(args[0], list) and isinstance(args[0][0], int)
     elif head == "ADM":

@@ -46,7 +46,8 @@ def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30.0) 
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if process.poll() is not None:
-            raise RuntimeError(f"entente daide exited {process.returncode}: {process.stderr.read() if process.stderr else ''}")
+            said = process.stderr.read() if process.stderr else ""
+            raise RuntimeError(f"entente daide exited {process.returncode}: {said}")
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
             return
