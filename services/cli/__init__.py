@@ -10,6 +10,7 @@ from services.cli.common import EXIT_CODES
 COMMANDS = {
     "serve": ("services.cli.serve", "run the HTTP services: every one in one process, or one alone"),
     "worker": ("services.cli.worker", "run the clock worker: resolve phases whose deadline has passed"),
+    "daide": ("services.cli.daide", "run the DAIDE server: bots play hosted standard games over TCP"),
     "notifier": ("services.cli.notifier", "run the notification worker: plan and deliver the webhooks"),
     "migrate": ("services.cli.migrate", "upgrade the database schema to this release's, or check it"),
     "export": ("services.cli.ops", "write a game's event log (or every game's) as JSON lines"),

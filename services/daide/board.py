@@ -1,0 +1,172 @@
+"""The standard board in DAIDE's terms, pure: powers, provinces, coasts, turns, units, and the
+MAP, MDF, SCO and NOW messages built from the variant's map data and position documents.
+
+Our province codes are DAIDE's but for three seas (BOT, ENG, LYO are DAIDE's GOB, ECH, GOL);
+coasts are ``STP/NC`` here and ``(STP NCS)`` there.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .syntax import Item, Text
+from .tokens import PROVINCES
+
+MAP_NAME = "STANDARD"
+POWER_CODES = {"AUSTRIA": "AUS", "ENGLAND": "ENG", "FRANCE": "FRA", "GERMANY": "GER", "ITALY": "ITA",
+               "RUSSIA": "RUS", "TURKEY": "TUR"}
+POWER_NAMES = {code: power for power, code in POWER_CODES.items()}
+_OURS_TO_DAIDE = {"BOT": "GOB", "ENG": "ECH", "LYO": "GOL"}
+_DAIDE_TO_OURS = {daide: ours for ours, daide in _OURS_TO_DAIDE.items()}
+COASTS = {"NC": "NCS", "SC": "SCS", "EC": "ECS", "WC": "WCS"}
+_COASTS_BACK = {daide: ours for ours, daide in COASTS.items()}
+SEASONS = {("S", "M"): "SPR", ("S", "R"): "SUM", ("F", "M"): "FAL", ("F", "R"): "AUT", ("W", "A"): "WIN"}
+_PHASES = {season: key for key, season in SEASONS.items()}
+UNIT_TYPES = {"A": "AMY", "F": "FLT"}
+_UNIT_TYPES_BACK = {daide: ours for ours, daide in UNIT_TYPES.items()}
+
+
+def province(ours: str) -> str:
+    return _OURS_TO_DAIDE.get(ours, ours)
+
+
+def our_province(daide: str) -> str:
+    return _DAIDE_TO_OURS.get(daide, daide)
+
+
+def location(ours: str) -> Item:
+    """``STP/NC`` as ``[STP, NCS]``, ``PAR`` as ``PAR``."""
+    name, _, coast = ours.partition("/")
+    return [province(name), COASTS[coast]] if coast else province(name)
+
+
+def our_location(item: Item) -> str | None:
+    """A DAIDE province or ``(province coast)`` in our notation; None for anything else."""
+    if isinstance(item, str) and item in PROVINCES:
+        return our_province(item)
+    if (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str) and item[0] in PROVINCES
+            and isinstance(item[1], str) and item[1] in _COASTS_BACK):
+        return f"{our_province(item[0])}/{_COASTS_BACK[item[1]]}"
+    return None
+
+
+def turn(phase: str) -> list[Item]:
+    """``S1901M`` as ``[SPR, 1901]``."""
+    return [SEASONS[(phase[0], phase[-1])], int(phase[1:-1])]
+
+
+def phase_of(item: Item) -> str | None:
+    """A DAIDE turn ``(SPR 1901)`` as our phase name, or None."""
+    if (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str) and item[0] in _PHASES
+            and isinstance(item[1], int) and not isinstance(item[1], bool)):
+        season, kind = _PHASES[item[0]]
+        return f"{season}{item[1]}{kind}"
+    return None
+
+
+def unit(power: str, text: str) -> list[Item]:
+    """``A PAR`` of FRANCE as ``[FRA, AMY, PAR]``."""
+    kind, _, where = text.partition(" ")
+    return [POWER_CODES[power], UNIT_TYPES[kind], location(where)]
+
+
+def our_unit(item: Item) -> tuple[str, str] | None:
+    """A DAIDE unit ``(FRA AMY PAR)`` as (FRANCE, ``A PAR``), or None."""
+    if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], str) and isinstance(item[1], str)):
+        return None
+    power, kind, where = POWER_NAMES.get(item[0]), _UNIT_TYPES_BACK.get(item[1]), our_location(item[2])
+    if power is None or kind is None or where is None:
+        return None
+    return power, f"{kind} {where}"
+
+
+def text_of(items: list[Item]) -> str:
+    """DAIDE tokens as the text the order parser reads (docs/notation.md, "DAIDE tokens")."""
+    words = []
+    for item in items:
+        words.append(f"({text_of(item)})" if isinstance(item, list) else str(item))
+    return " ".join(words)
+
+
+# ----------------------------------------------------------------------------- messages
+
+def map_message() -> list[Item]:
+    return ["MAP", [Text(MAP_NAME)]]
+
+
+def _adjacent(ours: list[str]) -> list[Item]:
+    kept = [where for where in ours if province(where.partition("/")[0]) in PROVINCES]
+    return [location(where) for where in sorted(kept, key=province)]
+
+
+def mdf_message(map_data: Mapping[str, Any]) -> list[Item]:
+    """MDF (powers) (supply centres, non-supply centres) (adjacencies) from the variant's map data."""
+    # Switzerland and any other impassable place of ours has no DAIDE token: it is left out
+    provinces = {name: facts for name, facts in map_data["provinces"].items() if province(name) in PROVINCES}
+    homes: dict[str, list[str]] = {}
+    for name, facts in provinces.items():
+        if facts["supply_centre"]:
+            homes.setdefault(POWER_CODES[facts["home"]] if facts["home"] else "UNO", []).append(province(name))
+    centres: list[Item] = [[code, *sorted(homes[code])] for code in sorted(POWER_NAMES) if code in homes]
+    centres.append(["UNO", *sorted(homes.get("UNO", []))])
+    others: list[Item] = [*sorted(province(n) for n, facts in provinces.items() if not facts["supply_centre"])]
+    armies: Mapping[str, list[str]] = map_data["adjacency"]["A"]
+    fleets: Mapping[str, list[str]] = map_data["adjacency"]["F"]
+    adjacencies: list[Item] = []
+    for name in sorted(provinces, key=province):
+        entry: list[Item] = [province(name)]
+        if name in armies:
+            entry.append(["AMY", *_adjacent(armies[name])])
+        coasts = provinces[name]["coasts"]
+        if coasts:
+            entry += [[["FLT", COASTS[coast.partition("/")[2]]], *_adjacent(fleets[coast])] for coast in coasts]
+        elif name in fleets:
+            entry.append(["FLT", *_adjacent(fleets[name])])
+        adjacencies.append(entry)
+    return ["MDF", list(POWER_NAMES), [centres, others], adjacencies]
+
+
+def supply_centres(map_data: Mapping[str, Any]) -> list[str]:
+    return sorted(name for name, facts in map_data["provinces"].items() if facts["supply_centre"])
+
+
+def sco_message(position: Mapping[str, Any], centres: list[str]) -> list[Item]:
+    """SCO (power centre ...) ... (UNO centre ...): who owns every supply centre."""
+    owned: Mapping[str, list[str]] = position.get("centers") or position.get("centres") or {}
+    groups: list[Item] = []
+    taken: set[str] = set()
+    for power in sorted(owned, key=lambda p: POWER_CODES[p]):
+        if owned[power]:
+            groups.append([POWER_CODES[power], *sorted(province(c) for c in owned[power])])
+            taken.update(owned[power])
+    free = sorted(province(c) for c in centres if c not in taken)
+    if free:
+        groups.append(["UNO", *free])
+    return ["SCO", *groups]
+
+
+def now_message(position: Mapping[str, Any]) -> list[Item]:
+    """NOW (turn) (unit) ...: every unit, a dislodged one with its retreats (MRT)."""
+    units: list[Item] = []
+    for power in sorted(position.get("units", {}), key=lambda p: POWER_CODES[p]):
+        units += [unit(power, text) for text in position["units"][power]]
+    for power, dislodged in sorted(position.get("dislodged", {}).items(), key=lambda item: POWER_CODES[item[0]]):
+        for entry in dislodged:
+            units.append([*unit(power, entry["unit"]), "MRT", [location(r) for r in entry["retreats"]]])
+    return ["NOW", turn(position["phase"]), *units]
+
+
+def units_of(position: Mapping[str, Any], power: str) -> list[str]:
+    return list(position.get("units", {}).get(power, []))
+
+
+def power_of_unit(position: Mapping[str, Any], where: str) -> str | None:
+    """Which power has a unit in ``where``'s province (dislodged units too)."""
+    name = where.partition("/")[0]
+    for power, texts in position.get("units", {}).items():
+        if any(t.partition(" ")[2].partition("/")[0] == name for t in texts):
+            return str(power)
+    for power, dislodged in position.get("dislodged", {}).items():
+        if any(d["unit"].partition(" ")[2].partition("/")[0] == name for d in dislodged):
+            return str(power)
+    return None

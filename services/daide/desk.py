@@ -1,0 +1,72 @@
+"""What the DAIDE server asks of the hosted game: the very service functions the HTTP API calls
+(order intake, ready flags, early resolution, draw votes), handed in by the composition root
+(services/cli/daide.py), since a service never imports another (docs/architecture.md). Reads
+go through ``shared.game`` as every service's do.
+"""
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from shared.game.state import GameState
+from shared.game.submissions import PowerSubmission
+from shared.rules.variants import OrderCheck
+from shared.store import EventStore
+
+
+class Patched(Protocol):
+    """services/adjudication/service.py's ``Patch``."""
+
+    @property
+    def phase(self) -> str: ...
+    @property
+    def checks(self) -> list[OrderCheck]: ...
+    @property
+    def stored(self) -> bool: ...
+
+
+class Readied(Protocol):
+    """services/adjudication/service.py's ``Submission`` (of a ready flag)."""
+
+    @property
+    def phase(self) -> str: ...
+
+
+class PatchOrders(Protocol):
+    def __call__(self, store: EventStore, game_id: str, player_id: str, texts: Sequence[str], clear: Sequence[str],
+                 phase: str | None = None, metadata: dict | None = None, *, power: str | None = None,
+                 now: datetime | None = None) -> Awaitable[Patched]: ...
+
+
+class SetReady(Protocol):
+    def __call__(self, store: EventStore, game_id: str, player_id: str, ready: bool, *, power: str | None = None,
+                 phase: str | None = None, metadata: dict | None = None, now: datetime | None = None,
+                 state: GameState | None = None) -> Awaitable[Readied]: ...
+
+
+class ResolveIfComplete(Protocol):
+    def __call__(self, store: EventStore, game_id: str, phase: str, now: datetime, state: GameState | None = None,
+                 submissions: Any = None) -> Awaitable[bool]: ...
+
+
+class VoteDraw(Protocol):
+    def __call__(self, store: EventStore, game_id: str, player_id: str, in_favour: bool,
+                 metadata: dict | None = None, now: datetime | None = None) -> Awaitable[GameState]: ...
+
+
+@dataclass(frozen=True)
+class Desk:
+    """The hosted game's service functions (the composition root fills them in)."""
+
+    patch_orders: PatchOrders
+    set_ready: SetReady
+    resolve_if_complete: ResolveIfComplete
+    vote_draw: VoteDraw
+    now: Callable[[], datetime]
+
+
+def submitted_of(submissions: dict[str, PowerSubmission], power: str) -> list[str] | None:
+    found = submissions.get(power)
+    return None if found is None or found.orders is None else list(found.orders)

@@ -1,0 +1,121 @@
+"""The server's messages about a hosted game, pure functions of its state and log: HLO, ORD,
+MIS, SMR and the end of a game (docs/bots.md)."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from shared.events import PhaseResolved
+from shared.game.state import GameState
+from shared.rules.variants import get_variant
+
+from .board import POWER_CODES, location, turn, unit, units_of
+from .orders import daide_order, daide_result
+from .syntax import Item, Text
+
+MAX_SECONDS = 8191  # the largest DAIDE integer: longer clocks are sent as this
+
+
+def seconds(minutes: int) -> int:
+    return min(minutes * 60, MAX_SECONDS)
+
+
+def hlo_message(state: GameState, power: str, passcode: int) -> list[Item]:
+    """HLO (power) (passcode) ((LVL 0) (MTL s) (RTL s) (BTL s)): press level 0, the game's clocks."""
+    settings = state.settings
+    options: list[Item] = [["LVL", 0], ["MTL", seconds(settings.movement_minutes)],
+                           ["RTL", seconds(settings.retreat_minutes)], ["BTL", seconds(settings.retreat_minutes)]]
+    return ["HLO", [POWER_CODES[power]], [passcode], options]
+
+
+def _province(text: str) -> str:
+    return text.partition(" ")[2].partition("/")[0]
+
+
+def ord_messages(event: PhaseResolved) -> list[list[Item]]:
+    """ORD (turn) (order) (result) for every order of a resolved phase; in a movement phase a
+    unit that was given no order held, and is reported so."""
+    phase, before = event.phase, event.position_before
+    kind = get_variant(str(before.get("variant", "standard"))).phase_kind(phase)
+    dislodged = {(d.power, _province(d.unit)) for d in event.dislodged}
+    convoys = [o.order for results in event.orders.values() for o in results if " C " in o.order]
+    messages: list[list[Item]] = []
+    for power in sorted(event.orders, key=lambda p: POWER_CODES.get(p, p)):
+        for result in event.orders[power]:
+            text = result.order
+            was_dislodged = kind == "movement" and (power, _province(text)) in dislodged
+            messages.append(["ORD", turn(phase), daide_order(text, power, before, kind, convoys),
+                             daide_result(text, result.result, result.reason, was_dislodged, kind)])
+    if kind == "movement":
+        for power in sorted(before.get("units", {}), key=lambda p: POWER_CODES.get(p, p)):
+            ordered = {_province(r.order) for r in event.orders.get(power, [])}
+            for text in units_of(before, power):
+                if _province(text) not in ordered:
+                    held = daide_result(f"{text} H", "succeeds", "", (power, _province(text)) in dislodged, kind)
+                    messages.append(["ORD", turn(phase), [unit(power, text), "HLD"], held])
+    return messages
+
+
+def mis_message(state: GameState, power: str, submitted: Sequence[str] | None) -> list[Item]:
+    """MIS: the units still without an order (with their retreats in a retreat phase), or in
+    an adjustment phase the builds (positive) or removals (negative) still to order; MIS
+    alone when nothing is missing."""
+    position = state.position
+    if position is None or power not in state.must_act:
+        return ["MIS"]
+    variant = get_variant(state.variant)
+    phase = str(state.phase)
+    kind = variant.phase_kind(phase)
+    given = list(submitted or [])
+    if kind == "adjustments":
+        owed = variant.adjustments(position).get(power, 0)
+        left = owed - len(given) if owed > 0 else owed + len(given)
+        return ["MIS", [left]] if left else ["MIS"]
+    subjects = {variant.order_subject(text, phase, power) for text in given}
+    missing: list[Item] = []
+    if kind == "retreats":
+        for entry in position.get("dislodged", {}).get(power, []):
+            if variant.order_subject(entry["unit"], phase, power) not in subjects:
+                missing.append([*unit(power, entry["unit"]), "MRT", [location(r) for r in entry["retreats"]]])
+    else:
+        missing = [unit(power, text) for text in units_of(position, power)
+                   if variant.order_subject(text, phase, power) not in subjects]
+    return ["MIS", *missing]
+
+
+def _centre_count(position: Mapping[str, Any], power: str) -> int:
+    return len((position.get("centers") or position.get("centres") or {}).get(power, []))
+
+
+def _alive(position: Mapping[str, Any], power: str) -> bool:
+    return bool(units_of(position, power)) or _centre_count(position, power) > 0
+
+
+def smr_message(state: GameState, resolved: Sequence[PhaseResolved]) -> list[Item]:
+    """SMR (turn) (power ('codename') ('anonymous') centres [year eliminated]) ...: the game's
+    summary; every power by its codename, never a player's name or account."""
+    position = state.position or (resolved[-1].position if resolved else {})
+    phase = str(state.phase or position.get("phase", "S1901M"))
+    codenames = state.codenames_by_power()
+    entries: list[Item] = []
+    for power in sorted(POWER_CODES, key=lambda p: POWER_CODES[p]):
+        entry: list[Item] = [POWER_CODES[power], [Text(codenames.get(power, "nobody"))], [Text("anonymous")],
+                             _centre_count(position, power)]
+        if not _alive(position, power):
+            gone = next((e for e in resolved if not _alive(e.position, power)), None)
+            if gone is not None:
+                entry.append(int(gone.phase[1:-1]))
+        entries.append(entry)
+    return ["SMR", turn(phase), *entries]
+
+
+def ending_messages(state: GameState, resolved: Sequence[PhaseResolved]) -> list[list[Item]]:
+    """What a finished game says: SLO (winner) or DRW (a draw), then SMR, then OFF."""
+    messages: list[list[Item]] = []
+    if len(state.winners) == 1:
+        messages.append(["SLO", [POWER_CODES[state.winners[0]]]])
+    elif state.finish_reason == "draw":
+        messages.append(["DRW"])
+    messages.append(smr_message(state, resolved))
+    messages.append(["OFF"])
+    return messages

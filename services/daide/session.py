@@ -1,0 +1,540 @@
+"""One DAIDE client's conversation once its IM is in: joining a game as a seat (NME, IAM) or
+watching one (OBS), the map, and the diplomacy messages, answered through the hosted game's
+own service functions (docs/bots.md). Transport-free: ``send`` writes one message, ``close``
+ends the connection; services/daide/server.py does the bytes.
+"""
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from shared.auth import hash_token, same_hash
+from shared.credentials import bot_for_token, bot_game_id, load_bots
+from shared.errors import DomainError
+from shared.game.log import phase_submissions
+from shared.game.repository import full_state, read_game, with_recent_history
+from shared.game.state import GameState
+
+from .board import (
+    MAP_NAME,
+    POWER_CODES,
+    POWER_NAMES,
+    map_message,
+    mdf_message,
+    now_message,
+    our_unit,
+    phase_of,
+    sco_message,
+    text_of,
+)
+from .desk import submitted_of
+from .messages import MAX_SECONDS, ending_messages, hlo_message, mis_message, ord_messages
+from .orders import note_for
+from .syntax import Item, Text, render
+
+if TYPE_CHECKING:
+    from .watch import Hub
+
+log = logging.getLogger("entente.daide")
+MAX_FAILED_JOINS = 3  # NME or IAM refusals before the connection is closed
+PRESS = {"SND", "PRP", "FRM", "PCE", "ALY", "DMZ", "SUG", "QRY", "FCT", "THK", "INS"}
+
+
+def _texts(items: list[Item]) -> list[str] | None:
+    """The strings of ``('a') ('b')``, or None when the items are not bracketed strings."""
+    found = []
+    for item in items:
+        if not (isinstance(item, list) and len(item) == 1 and isinstance(item[0], Text)):
+            return None
+        found.append(item[0].value)
+    return found
+
+
+class Session:
+    def __init__(self, hub: Hub, send: Callable[[list[Item]], None], close: Callable[[], None],
+                 address: str) -> None:
+        self.hub, self.send, self._close, self.address = hub, send, close, address
+        self.game_id: str | None = None
+        self.player_id: str | None = None
+        self.power: str | None = None
+        self.observer = False
+        self.map_accepted = False
+        self.passcode = secrets.randbelow(8190) + 1
+        self.failed_joins = 0
+        self.closed = False
+        # how far this client has been told about the game (the watcher moves these on)
+        self.started = False
+        self.seen_resolved = 0
+        self.seen_phase: str | None = None
+        self.seen_centres: Any = None
+        self.seen_disorder: set[str] = set()
+        self.ended = False
+        self.time_marks: set[int] = set()
+        self.marks_sent: set[tuple[str, int]] = set()
+
+    # ------------------------------------------------------------------------- plumbing
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.hub.leave(self)
+            self._close()
+
+    def admin(self, text: str) -> None:
+        """An ADM from the server: how it tells a client why (DAIDE's REJ carries no reason)."""
+        self.send(["ADM", [Text("Entente")], [Text(text[:200])]])
+
+    def huh(self, items: list[Item], at: int = 0) -> None:
+        """HUH (message) with ERR before the token at ``at``."""
+        self.send(["HUH", [*items[:at], "ERR", *items[at:]]])
+
+    def reject(self, items: list[Item], why: str | None = None) -> None:
+        if why:
+            self.admin(why)
+        self.send(["REJ", items])
+
+    @property
+    def joined(self) -> bool:
+        return self.game_id is not None
+
+    async def state(self) -> GameState | None:
+        return await read_game(self.hub.store, self.game_id) if self.game_id else None
+
+    # ------------------------------------------------------------------------- dispatch
+
+    async def handle(self, items: list[Item]) -> None:
+        head = items[0] if items else None
+        args = items[1:]
+        if not isinstance(head, str):
+            self.huh(items)
+            return
+        handler = getattr(self, f"_on_{head.lower()}", None)
+        if head in PRESS:
+            self.reject(items, "this server plays press level 0: no press")
+        elif handler is None:
+            self.huh(items)
+        else:
+            await handler(items, args)
+
+    # ------------------------------------------------------------------------- joining
+
+    async def _on_nme(self, items: list[Item], args: list[Item]) -> None:
+        texts = _texts(args)
+        if texts is None or len(texts) != 2:
+            self.huh(items, 1)
+            return
+        if self.joined:
+            self.reject(items, "this connection has joined a game already")
+            return
+        found = await self._seat_of(texts[0])
+        if found is None:
+            self._refused(items, "name a seat's credential in NME: 'g_GAME/PLAYER_TOKEN' or a bot token")
+            return
+        state, player_id = found
+        if (why := _refusal(state)) is not None:
+            self._refused(items, why)
+            return
+        await self._take_seat(items, state, player_id)
+
+    async def _take_seat(self, items: list[Item], state: GameState, player_id: str) -> None:
+        powers = state.powers_of(player_id)
+        if len(powers) > 1:
+            self._refused(items, "this seat plays several powers; DAIDE seats play one")
+            return
+        self.game_id, self.player_id = state.game_id, player_id
+        self.power = powers[0] if powers else None
+        self.hub.join(self)
+        self.send(["YES", items])
+        self.send(map_message())
+        log.info("daide seat joined", extra={"game_id": state.game_id, "address": self.address})
+
+    def _refused(self, items: list[Item], why: str) -> None:
+        self.failed_joins += 1
+        self.reject(items, why)
+        if self.failed_joins >= MAX_FAILED_JOINS:
+            self.send(["OFF"])
+            self.close()
+
+    async def _seat_of(self, credential: str) -> tuple[GameState, str] | None:
+        """The game and seat a credential opens: a bot token, or a game id and seat token."""
+        if (game_id := bot_game_id(credential)) is not None:
+            state = await read_game(self.hub.store, game_id)
+            bot = bot_for_token(await load_bots(self.hub.store, game_id), credential) if state else None
+            return (state, bot.player_id) if state is not None and bot is not None else None
+        game_id, _, token = credential.partition("/")
+        if not game_id.startswith("g_") or not token or len(game_id) > 40:
+            return None
+        state = await read_game(self.hub.store, game_id)
+        if state is None:
+            return None
+        presented = hash_token(token)
+        player = next((pid for pid, known in state.player_hashes().items() if same_hash(presented, known)), None)
+        return (state, player) if player is not None else None
+
+    async def _on_iam(self, items: list[Item], args: list[Item]) -> None:
+        if (len(args) != 2 or not isinstance(args[0], list) or len(args[0]) != 1 or args[0][0] not in POWER_NAMES
+                or not isinstance(args[1], list) or len(args[1]) != 1 or not isinstance(args[1][0], int)):
+            self.huh(items, 1)
+            return
+        if self.joined:
+            self.reject(items, "this connection has joined a game already")
+            return
+        seat = self.hub.rejoin(POWER_NAMES[str(args[0][0])], int(args[1][0]), self.address)
+        state = await read_game(self.hub.store, seat[0]) if seat else None
+        if seat is None or state is None or _refusal(state) is not None:
+            self._refused(items, "no seat of this power and passcode was played from this address lately")
+            return
+        self.passcode = int(args[1][0])
+        await self._take_seat(items, state, seat[1])
+        if self.power is not None:
+            self.map_accepted = True
+            await self.catch_up()
+
+    async def _on_obs(self, items: list[Item], args: list[Item]) -> None:
+        texts = _texts(args)
+        if texts is None or len(texts) > 1:
+            self.huh(items, 1)
+            return
+        if self.joined:
+            self.reject(items, "this connection has joined a game already")
+            return
+        state = await read_game(self.hub.store, texts[0]) if texts and texts[0].startswith("g_") else None
+        if state is None:
+            self._refused(items, "name the game to watch: OBS ('g_...')")
+            return
+        if state.variant != "standard":
+            self._refused(items, f"the {state.variant} game has no DAIDE representation; standard games only")
+            return
+        self.game_id, self.observer = state.game_id, True
+        self.hub.join(self)
+        self.send(["YES", items])
+        self.send(map_message())
+
+    async def _on_map(self, items: list[Item], args: list[Item]) -> None:
+        if not self.joined:
+            self.reject(items, "join a game first (NME or OBS)")
+        else:
+            self.send(map_message())
+
+    async def _on_mdf(self, items: list[Item], args: list[Item]) -> None:
+        self.send(mdf_message(self.hub.map_data))
+
+    async def _on_yes(self, items: list[Item], args: list[Item]) -> None:
+        if args == [["MAP", [Text(MAP_NAME)]]] and self.joined:
+            self.map_accepted = True
+            await self.catch_up()
+        else:
+            self.reject(items)
+
+    async def _on_rej(self, items: list[Item], args: list[Item]) -> None:
+        if len(args) == 1 and isinstance(args[0], list) and args[0][:1] == ["MAP"]:
+            self.send(["OFF"])
+            self.close()
+        else:
+            self.reject(items)
+
+    # ------------------------------------------------------------------------- telling the game
+
+    async def catch_up(self, state: GameState | None = None) -> None:
+        """Tell the client what it has not been told yet: the start (HLO, SCO, NOW), the
+        phases resolved since (ORD), the new phase (SCO, NOW), civil disorder (CCD), the end."""
+        if self.closed or not self.map_accepted or not self.joined:
+            return
+        async with self.hub.lock_of(self):
+            state = state or await self.state()
+            if state is None or state.status == "forming":
+                return
+            if not self.started:
+                if state.status == "finished":
+                    self.started = True
+                    self.seen_resolved = state.resolved_count
+                else:
+                    self._start(state)
+            if state.resolved_count > self.seen_resolved:
+                recent = await with_recent_history(self.hub.store, state)
+                new = state.resolved_count - self.seen_resolved
+                for event in recent.resolved[-new:] if new <= len(recent.resolved) else recent.resolved:
+                    for message in ord_messages(event):
+                        self.send(message)
+                self.seen_resolved = state.resolved_count
+            if state.status == "active" and state.phase != self.seen_phase and state.position is not None:
+                self._board(state)
+            self._disorder(state)
+            if state.status == "finished" and not self.ended:
+                self.ended = True
+                everything = await full_state(self.hub.store, state)
+                for message in ending_messages(everything, everything.resolved):
+                    self.send(message)
+                self.hub.finished(self)
+
+    def _start(self, state: GameState) -> None:
+        self.started = True
+        self.seen_resolved = state.resolved_count
+        if self.power is not None:
+            self.send(hlo_message(state, self.power, self.passcode))
+            self.hub.remember(self)
+        self.seen_disorder = set()
+
+    def _board(self, state: GameState) -> None:
+        assert state.position is not None
+        centres = state.position.get("centers")
+        if centres != self.seen_centres:
+            self.send(sco_message(state.position, self.hub.centres))
+            self.seen_centres = centres
+        self.send(now_message(state.position))
+        self.seen_phase = state.phase
+
+    def _disorder(self, state: GameState) -> None:
+        now = set(state.disorder) if state.status == "active" else set()
+        for power in sorted(now - self.seen_disorder):
+            self.send(["CCD", [POWER_CODES[power]]])
+        for power in sorted(self.seen_disorder - now):
+            self.send(["NOT", ["CCD", [POWER_CODES[power]]]])
+        self.seen_disorder = now
+
+    async def tick(self, state: GameState, now_seconds: float | None) -> None:
+        """The watcher's beat: catch up, and TME (seconds) when a time mark is reached."""
+        await self.catch_up(state)
+        if now_seconds is None or not self.started or state.status != "active":
+            return
+        for mark in sorted(self.time_marks):
+            key = (str(state.phase), mark)
+            if now_seconds <= mark and key not in self.marks_sent:
+                self.marks_sent.add(key)
+                self.send(["TME", [mark]])
+
+    # ------------------------------------------------------------------------- asking about the game
+
+    async def _playing(self, items: list[Item]) -> GameState | None:
+        """The game, when this client holds a power of a game under way (REJ otherwise)."""
+        state = await self.state()
+        if state is None or self.power is None or not self.map_accepted:
+            self.reject(items, "join a game as a power and accept its map first")
+            return None
+        if state.status != "active":
+            self.reject(items, "the game is not under way")
+            return None
+        return state
+
+    async def _on_hlo(self, items: list[Item], args: list[Item]) -> None:
+        if (state := await self._playing(items)) is not None and self.power is not None:
+            self.send(hlo_message(state, self.power, self.passcode))
+
+    async def _on_sco(self, items: list[Item], args: list[Item]) -> None:
+        state = await self.state()
+        if state is None or state.position is None:
+            self.reject(items, "no game under way on this connection")
+        else:
+            self.send(sco_message(state.position, self.hub.centres))
+
+    async def _on_now(self, items: list[Item], args: list[Item]) -> None:
+        state = await self.state()
+        if state is None or state.position is None:
+            self.reject(items, "no game under way on this connection")
+        else:
+            self.send(now_message(state.position))
+
+    async def _on_hst(self, items: list[Item], args: list[Item]) -> None:
+        phase = phase_of(args[0]) if len(args) == 1 else None
+        if phase is None:
+            self.huh(items, 1)
+            return
+        state = await self.state()
+        if state is None:
+            self.reject(items, "join a game first")
+            return
+        everything = await full_state(self.hub.store, state)
+        found = next((e for e in everything.resolved if e.phase == phase), None)
+        if found is None:
+            self.reject(items, f"{phase} has not been played")
+            return
+        for message in ord_messages(found):
+            self.send(message)
+
+    async def _on_tme(self, items: list[Item], args: list[Item]) -> None:
+        state = await self.state()
+        if not args:
+            left = self.hub.seconds_left(state) if state is not None else None
+            if left is None:
+                self.reject(items, "no deadline runs now")
+            else:
+                self.send(["TME", [min(int(left), MAX_SECONDS)]])
+            return
+        if len(args) != 1 or not isinstance(args[0], list) or len(args[0]) != 1 or not isinstance(args[0][0], int):
+            self.huh(items, 1)
+            return
+        if len(self.time_marks) >= 8 or args[0][0] <= 0:
+            self.reject(items, "at most 8 time marks, each a positive number of seconds")
+            return
+        self.time_marks.add(int(args[0][0]))
+        self.send(["YES", items])
+
+    # ------------------------------------------------------------------------- acting
+
+    def _metadata(self) -> dict[str, Any]:
+        return {"actor": "player", "player_id": self.player_id, "via": "daide"}
+
+    async def _on_sub(self, items: list[Item], args: list[Item]) -> None:
+        if not args or not all(isinstance(order, list) and order for order in args):
+            self.huh(items, 1)
+            return
+        state = await self._playing(items)
+        if state is None or self.power is None or self.game_id is None or self.player_id is None:
+            return
+        orders = _last_per_unit([order for order in args if isinstance(order, list)])
+        texts = [_order_text(order) for order in orders]
+        try:
+            patch = await self.hub.desk.patch_orders(self.hub.store, self.game_id, self.player_id, texts, [],
+                                                     state.phase, self._metadata(), power=self.power,
+                                                     now=self.hub.desk.now())
+        except DomainError as error:
+            self._refused_orders(items, orders, error)
+            return
+        for order, check in zip(orders, patch.checks, strict=True):
+            self.send(["THX", order, ["MBV" if check.accepted else note_for(check.reason)]])
+        if patch.stored:
+            await self._resolve_if_complete(patch.phase)
+        await self._missing(send_empty=False)
+
+    def _refused_orders(self, items: list[Item], orders: list[list[Item]], error: DomainError) -> None:
+        if error.code == "orders_rejected" and isinstance(error.details, list):
+            for order, check in zip(orders, error.details, strict=False):
+                self.send(["THX", order, [note_for(check.get("reason"))]])
+        elif error.code == "nothing_to_order":
+            for order in orders:
+                self.send(["THX", order, ["NRS"]])
+        else:
+            self.reject(items, error.message)
+
+    async def _resolve_if_complete(self, phase: str) -> None:
+        """Early resolution after a write, as the HTTP API does: a failure is the clock's to mend."""
+        assert self.game_id is not None
+        try:
+            await self.hub.desk.resolve_if_complete(self.hub.store, self.game_id, phase, self.hub.desk.now())
+        except Exception:
+            log.exception("early resolution of %s %s failed; the clock will resolve it", self.game_id, phase)
+        self.hub.poke(self.game_id)
+
+    async def _missing(self, send_empty: bool = True) -> None:
+        state = await self.state()
+        if state is None or self.power is None or state.phase is None:
+            return
+        submitted = submitted_of(await phase_submissions(self.hub.store, state.game_id, state.phase), self.power)
+        message = mis_message(state, self.power, submitted)
+        if send_empty or message != ["MIS"]:
+            self.send(message)
+
+    async def _on_mis(self, items: list[Item], args: list[Item]) -> None:
+        if await self._playing(items) is not None:
+            await self._missing()
+
+    async def _on_not(self, items: list[Item], args: list[Item]) -> None:
+        inner = args[0] if len(args) == 1 and isinstance(args[0], list) and args[0] else None
+        if inner == ["GOF"]:
+            await self._ready(items, False)
+        elif inner == ["DRW"]:
+            await self._vote(items, False)
+        elif inner is not None and inner[0] == "SUB":
+            await self._clear(items, inner[1:])
+        elif inner is not None and inner[0] == "TME":
+            marks = inner[1:]
+            if marks and isinstance(marks[0], list) and marks[0] and isinstance(marks[0][0], int):
+                self.time_marks.discard(int(marks[0][0]))
+            else:
+                self.time_marks.clear()
+            self.send(["YES", items])
+        else:
+            self.huh(items, 1)
+
+    async def _clear(self, items: list[Item], orders: list[Item]) -> None:
+        state = await self._playing(items)
+        if state is None or self.power is None or self.game_id is None or self.player_id is None:
+            return
+        if orders and not all(isinstance(o, list) and o and isinstance(o[0], list) for o in orders):
+            self.huh(items, 1)
+            return
+        position = state.position or {}
+        named = [our_unit(o[0]) for o in orders if isinstance(o, list)]
+        clear = ([found[1] for found in named if found is not None] if orders
+                 else [*position.get("units", {}).get(self.power, []),
+                       *(d["unit"] for d in position.get("dislodged", {}).get(self.power, []))])
+        if not clear:
+            self.reject(items, "no unit of yours is named")
+            return
+        try:
+            await self.hub.desk.patch_orders(self.hub.store, self.game_id, self.player_id, [], clear, state.phase,
+                                             self._metadata(), power=self.power, now=self.hub.desk.now())
+        except DomainError as error:
+            self.reject(items, error.message)
+            return
+        self.send(["YES", items])
+
+    async def _on_gof(self, items: list[Item], args: list[Item]) -> None:
+        await self._ready(items, True)
+
+    async def _ready(self, items: list[Item], ready: bool) -> None:
+        state = await self._playing(items)
+        if state is None or self.game_id is None or self.player_id is None:
+            return
+        if not ready and not state.settings.require_ready:
+            self.reject(items, "this game resolves as soon as every power has ordered: NOT (GOF) cannot hold it")
+            return
+        try:
+            readied = await self.hub.desk.set_ready(self.hub.store, self.game_id, self.player_id, ready,
+                                                    power=self.power, phase=state.phase, metadata=self._metadata(),
+                                                    now=self.hub.desk.now())
+        except DomainError as error:
+            self.reject(items, error.message)
+            return
+        self.send(["YES", items])
+        await self._resolve_if_complete(readied.phase)
+
+    async def _on_drw(self, items: list[Item], args: list[Item]) -> None:
+        if args:
+            self.reject(items, "only a draw of every surviving power is played here: DRW alone")
+            return
+        await self._vote(items, True)
+
+    async def _vote(self, items: list[Item], in_favour: bool) -> None:
+        state = await self._playing(items)
+        if state is None or self.game_id is None or self.player_id is None:
+            return
+        try:
+            await self.hub.desk.vote_draw(self.hub.store, self.game_id, self.player_id, in_favour,
+                                          self._metadata(), self.hub.desk.now())
+        except DomainError as error:
+            self.reject(items, error.message)
+            return
+        self.send(["YES", items])
+        self.hub.poke(self.game_id)
+
+    async def _on_adm(self, items: list[Item], args: list[Item]) -> None:
+        if _texts(args) is None or len(args) != 2:
+            self.huh(items, 1)
+        else:
+            self.reject(items, "admin messages from clients are not relayed (codenames only, press level 0)")
+
+
+def _refusal(state: GameState) -> str | None:
+    """Why a seat of this game cannot be played over DAIDE now, or None."""
+    if state.variant != "standard":
+        return f"the {state.variant} game has no DAIDE representation; standard games only"
+    if state.status == "finished":
+        return "this game is finished"
+    return None
+
+
+def _order_text(order: list[Item]) -> str:
+    return text_of(order)
+
+
+def _last_per_unit(orders: list[list[Item]]) -> list[list[Item]]:
+    """A SUB's orders, a later order for a unit replacing an earlier one (DAIDE's rule)."""
+    kept: dict[str, list[Item]] = {}
+    for index, order in enumerate(orders):
+        key = render(order[0]) if isinstance(order[0], list) else f"#{index}"
+        kept.pop(key, None)
+        kept[key] = order
+    return list(kept.values())

@@ -1,0 +1,164 @@
+"""The DAIDE server's shared state: which clients follow which game, one watcher per game that
+follows its log (a read of the game through the repository's cache every ``poll`` seconds, or
+at once when a client of this server wrote to it), the seats' rejoin passcodes, and who holds
+a seat now (a second connection for a seat takes it over: the first gets OFF and is closed).
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from shared.game.repository import read_game
+from shared.game.state import GameState
+from shared.rules.variants import get_variant
+from shared.store import EventStore
+
+from .board import supply_centres
+from .desk import Desk
+
+if TYPE_CHECKING:
+    from .session import Session
+
+log = logging.getLogger("entente.daide")
+REJOIN_SECONDS = 3600.0  # how long IAM (power) (passcode) may rejoin a seat after its HLO
+
+
+@dataclass
+class _Watcher:
+    sessions: set[Session] = field(default_factory=set)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    task: asyncio.Task | None = None
+
+
+@dataclass(frozen=True)
+class _Rejoin:
+    game_id: str
+    player_id: str
+    address: str
+    until: float
+
+
+class Hub:
+    def __init__(self, store: EventStore, desk: Desk, *, poll: float = 1.0,
+                 on_beat: Callable[[bool], None] | None = None) -> None:
+        self.store, self.desk, self.poll = store, desk, poll
+        self.map_data = get_variant("standard").map_data()
+        self.centres = supply_centres(self.map_data)
+        self._watchers: dict[str, _Watcher] = {}
+        self._seats: dict[tuple[str, str], Session] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._rejoin: dict[tuple[str, int], list[_Rejoin]] = {}
+        self._on_beat = on_beat
+
+    # ------------------------------------------------------------------------- sessions
+
+    def join(self, session: Session) -> None:
+        assert session.game_id is not None
+        if session.player_id is not None:
+            key = (session.game_id, session.player_id)
+            previous = self._seats.get(key)
+            self._seats[key] = session
+            if previous is not None and previous is not session:
+                previous.admin("this seat was taken over by a new connection")
+                previous.send(["OFF"])
+                previous.close()
+        watcher = self._watchers.setdefault(session.game_id, _Watcher())
+        watcher.sessions.add(session)
+        if watcher.task is None:
+            watcher.task = asyncio.create_task(self._watch(session.game_id, watcher))
+
+    def leave(self, session: Session) -> None:
+        self._locks.pop(id(session), None)
+        if session.game_id is None:
+            return
+        if session.player_id is not None and self._seats.get((session.game_id, session.player_id)) is session:
+            del self._seats[(session.game_id, session.player_id)]
+        watcher = self._watchers.get(session.game_id)
+        if watcher is not None:
+            watcher.sessions.discard(session)
+            if not watcher.sessions:
+                watcher.wake.set()  # its loop ends
+
+    def finished(self, session: Session) -> None:
+        """A client told of the end of its game: closed a moment later (after OFF)."""
+        asyncio.get_running_loop().call_later(1.0, session.close)
+
+    def lock_of(self, session: Session) -> asyncio.Lock:
+        return self._locks.setdefault(id(session), asyncio.Lock())
+
+    def poke(self, game_id: str) -> None:
+        """Look at the game now (a client of this server just wrote to it)."""
+        watcher = self._watchers.get(game_id)
+        if watcher is not None:
+            watcher.wake.set()
+
+    @property
+    def games_watched(self) -> int:
+        return len(self._watchers)
+
+    # ------------------------------------------------------------------------- rejoining
+
+    def remember(self, session: Session) -> None:
+        """Keep the seat of an HLO for IAM (power) (passcode) from the same address."""
+        if session.game_id is None or session.player_id is None or session.power is None:
+            return
+        key = (session.power, session.passcode)
+        now = time.monotonic()
+        kept = [r for r in self._rejoin.get(key, []) if r.until > now and r.game_id != session.game_id]
+        self._rejoin[key] = [*kept, _Rejoin(session.game_id, session.player_id, session.address,
+                                            now + REJOIN_SECONDS)]
+
+    def rejoin(self, power: str, passcode: int, address: str) -> tuple[str, str] | None:
+        now = time.monotonic()
+        found = [r for r in self._rejoin.get((power, passcode), []) if r.until > now and r.address == address]
+        return (found[0].game_id, found[0].player_id) if len(found) == 1 else None
+
+    # ------------------------------------------------------------------------- the clock
+
+    def seconds_left(self, state: GameState) -> float | None:
+        if state.status != "active" or state.deadline is None:
+            return None
+        return max(0.0, (state.deadline - self.desk.now()).total_seconds())
+
+    # ------------------------------------------------------------------------- following a game
+
+    async def _watch(self, game_id: str, watcher: _Watcher) -> None:
+        version = -1
+        while watcher.sessions:
+            try:
+                state = await read_game(self.store, game_id)
+                if state is not None:
+                    left = self.seconds_left(state)
+                    if state.version != version or any(s.time_marks for s in watcher.sessions):
+                        version = state.version
+                        for session in list(watcher.sessions):
+                            await self._tick(session, state, left)
+                self._beat(True)
+            except Exception:
+                log.exception("following game %s failed; trying again", game_id)
+                self._beat(False)
+            watcher.wake.clear()
+            try:
+                await asyncio.wait_for(watcher.wake.wait(), self.poll)
+            except TimeoutError:
+                pass
+        if self._watchers.get(game_id) is watcher:
+            del self._watchers[game_id]
+
+    async def _tick(self, session: Session, state: GameState, left: float | None) -> None:
+        try:
+            await session.tick(state, left)
+        except Exception:
+            log.exception("telling a client of game %s failed; closing it", state.game_id)
+            session.close()
+
+    def _beat(self, ok: bool) -> None:
+        if self._on_beat is not None:
+            self._on_beat(ok)
+
+    def describe(self) -> dict[str, Any]:
+        return {"games": len(self._watchers), "seats": len(self._seats)}

@@ -1,0 +1,83 @@
+"""A real ``entente daide`` process on a test database, and hosted games seated for its clients
+(made with the lobby's own service functions, as the HTTP API makes them)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from services.lobby.service import create_game, join_game, settings_for, start_game
+from shared.store import EventStore
+from tests.cli.test_serve import REPOSITORY, entente_command, free_port
+from tests.utils.processes import stop
+
+
+@dataclass
+class Served:
+    port: int
+    process: subprocess.Popen
+
+    def log(self) -> str:
+        return self.process.stderr.read() if self.process.stderr and self.process.poll() is not None else ""
+
+
+@contextmanager
+def entente_daide(database_url: str, *options: str) -> Iterator[Served]:
+    """``entente daide`` on ``database_url`` (its own port), stopped with SIGTERM at the end."""
+    port = free_port()
+    env = {**os.environ, "ENTENTE_ENVIRONMENT": "test"}
+    process = subprocess.Popen(
+        [*entente_command(), "daide", "--port", str(port), "--database", database_url, "--poll", "0.2", *options],
+        cwd=REPOSITORY, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for_port(port, process)
+        yield Served(port, process)
+    finally:
+        stop(process)
+
+
+def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30.0) -> None:
+    import socket
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if process.poll() is not None:
+            said = process.stderr.read() if process.stderr else ""
+            raise RuntimeError(f"entente daide exited {process.returncode}: {said}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("entente daide did not listen in time")
+
+
+@dataclass
+class SeatedGame:
+    game_id: str
+    credentials: dict[str, str]  # POWER -> the NME credential ('g_.../TOKEN')
+    player_ids: dict[str, str]  # POWER -> player id
+    host_token: str
+
+
+async def seated_game(store: EventStore, variant: str = "standard", *, start: bool = True,
+                      **settings: Any) -> SeatedGame:
+    """A game with every seat taken (and started): each power's credential for NME."""
+    chosen = settings_for(variant, settings)
+    created = await create_game(store, name="daide test", variant=variant, settings=chosen)
+    game_id = created.state.game_id
+    joined = [await join_game(store, game_id) for _ in range(chosen.player_count)]
+    if not start:
+        return SeatedGame(game_id, {j.player_id: f"{game_id}/{j.token}" for j in joined},
+                          {j.player_id: j.player_id for j in joined}, created.host_token)
+    state = await start_game(store, game_id)
+    credentials, players = {}, {}
+    for j in joined:
+        for power in state.powers_of(j.player_id):
+            credentials[power] = f"{game_id}/{j.token}"
+            players[power] = j.player_id
+    return SeatedGame(game_id, credentials, players, created.host_token)
