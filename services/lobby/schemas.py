@@ -82,6 +82,9 @@ class GameSummary(BaseModel):
         "GET /games/{id}: the powers whose orders for the phase are stored, never the orders "
         "(null in lists and answers that do not read them)"))
     ready: list[str] | None = Field(None, description="GET /games/{id}: the powers that marked their orders final")
+    updated_at: str | None = Field(None, description=(
+        "GET /games: when the game last changed (created, a seat taken, a phase resolved...); "
+        "null in answers about one game"))
 
 
 class CreatedGame(GameSummary):
