@@ -25,6 +25,18 @@ router = APIRouter(tags=["accounts"])
 
 # ----------------------------------------------------------------------------- sign-in
 
+class SignInOptions(BaseModel):
+    sign_in: bool = Field(..., description="whether this server offers sign-in (GET /auth/login)")
+    provider: str = Field(..., description="the sign-in provider's name, e.g. discord")
+
+
+@router.get("/auth/options", response_model=SignInOptions)
+async def sign_in_options(request: Request) -> dict:
+    """Whether this server offers sign-in, so a page shows its button only where it works."""
+    settings = request.app.state.settings
+    return {"sign_in": bool(settings.oauth_client_id), "provider": settings.oauth_provider}
+
+
 @router.get("/auth/login", status_code=302, response_class=RedirectResponse)
 async def login(request: Request) -> RedirectResponse:
     """Send the browser to the provider (Discord by default) to sign in."""
