@@ -61,3 +61,16 @@ class Conflict(DomainError):
 class Unprocessable(DomainError):
     status_code = 422
     code = "unprocessable"
+
+
+class TooManyRequests(DomainError):
+    """429: the caller has done this too often; ``retry_after`` (seconds) goes out as the
+    ``Retry-After`` header."""
+
+    status_code = 429
+    code = "too_many_requests"
+
+    def __init__(self, message: str, *, retry_after: int, code: str | None = None, where: str | None = None,
+                 details: Any = None) -> None:
+        super().__init__(message, code=code, where=where, details=details)
+        self.retry_after = max(1, retry_after)

@@ -112,13 +112,17 @@ class GameStarted(Event):
 
 
 class OrdersSubmitted(Event):
-    """A power's whole set of orders for a phase; the latest one in its stream counts."""
+    """A power's orders for a phase, all of them as they now stand; the latest one in its
+    stream counts."""
 
     type: Literal["OrdersSubmitted"] = "OrdersSubmitted"
     phase: str
     power: str
     player_id: str | None
     orders: list[str]  # canonical short notation
+    # a whole set (PUT) says the power is done; orders changed one at a time (PATCH) do not
+    # (docs/hosting.md, "Early resolution"); events written before the field were whole sets
+    complete: bool = True
 
 
 class AdjudicatedOrder(BaseModel):

@@ -194,8 +194,10 @@ def _feedback(game: GameState, phase: str, power: str, checks: list[OrderCheck])
 async def patch_orders(game: CurrentGame, caller: CurrentPlayer, body: PatchOrders,
                        store: StoreDep, request: Request, now: Now) -> dict:
     """Set the orders of the units these orders name, keeping the power's other orders, and
-    remove the orders of the units in ``clear`` (for bots that relay one command at a time).
-    The same checks, refusals, ready flags and early resolution as PUT."""
+    remove the orders of the units in ``clear`` (for bots that relay one command at a time, and
+    clicks on a board). The same checks and refusals as PUT; the power is left *ordering*, not
+    done: it clears the ready flag, and early resolution waits until the power sets the flag
+    (``POST /ready``) or sends its whole set (``PUT``)."""
     assert caller.player_id is not None
     if not body.orders and not body.clear:
         raise Unprocessable("a change needs orders or clear (PUT replaces the whole set)", code="invalid_request",
@@ -203,8 +205,9 @@ async def patch_orders(game: CurrentGame, caller: CurrentPlayer, body: PatchOrde
     patch = await service.patch_orders(
         store, game.game_id, caller.player_id, body.orders, body.clear, body.phase or game.phase,
         request_metadata(request, "player", caller.player_id), power=body.power, now=now)
-    resolved = await _resolve_if_complete(store, game.game_id, patch.phase, now) if patch.stored else False
-    return {"phase": patch.phase, "power": patch.power, "resolved": resolved, "current": patch.current,
+    # a change of some orders leaves the power ordering, not done, so it never ends the phase
+    # early (docs/hosting.md, "Early resolution"): ``resolved`` is always false here
+    return {"phase": patch.phase, "power": patch.power, "resolved": False, "current": patch.current,
             "dropped": patch.dropped, "stored": patch.stored,
             **_feedback(game, patch.phase, patch.power, patch.checks)}
 

@@ -41,11 +41,18 @@ from shared.events import (
     to_new_event,
 )
 from shared.game import deadlines
-from shared.game.guards import choose_power, require_must_act, require_open_phase, require_playing
+from shared.game.guards import (
+    choose_power,
+    require_must_act,
+    require_open_phase,
+    require_playing,
+    require_room_to_write,
+)
 from shared.game.log import PhaseSubmissions, phase_submissions
 from shared.game.repository import full_state, game_row, read_game, read_state
 from shared.game.state import GameState, apply
 from shared.game.submissions import PowerSubmission, submitted_orders
+from shared.game.waiting import missing_powers, waiting_for
 from shared.rules.variants import Opening, OrderCheck, PhaseOutcome, Variant, get_variant
 from shared.store import ConcurrencyError, EventStore, GameNotFound, NewEvent, Transaction
 
@@ -94,30 +101,6 @@ def resolution_event(position_before: dict[str, Any], outcome: PhaseOutcome, edi
         civil_disorder=sorted(civil_disorder), details=details)
 
 
-def forced_only_powers(state: GameState) -> frozenset[str]:
-    """Powers whose only possible orders are forced (removing every unit they have): they are
-    never waited for nor counted as missing their deadline."""
-    return frozenset() if state.position is None else variant_of(state).forced_only(state.position)
-
-
-def missing_powers(state: GameState, submissions: Mapping[str, PowerSubmission],
-                   forced: frozenset[str] | None = None) -> list[str]:
-    """Powers that must act and have submitted nothing (forced-only powers never miss)."""
-    forced = forced_only_powers(state) if forced is None else forced
-    return [p for p in state.must_act if submissions.get(p, PowerSubmission()).orders is None and p not in forced]
-
-
-def waiting_for(state: GameState, submissions: Mapping[str, PowerSubmission]) -> list[str]:
-    """Powers the phase still waits for before it may resolve early."""
-    if state.status != "active":
-        return []
-    forced = forced_only_powers(state)
-    waiting = set(missing_powers(state, submissions, forced))
-    if state.settings.require_ready:
-        waiting |= {p for p in state.must_act if p in submissions and not submissions[p].ready and p not in forced}
-    return sorted(waiting)
-
-
 def abandoned(state: GameState) -> list[str]:
     """The surviving powers when every one of them is in civil disorder (else [])."""
     alive = state.surviving_powers() & set(state.played_powers())
@@ -164,9 +147,12 @@ async def submit_orders(store: EventStore, game_id: str, player_id: str, texts: 
     a fresh read before it is given)."""
     moment = _now(now)
 
+    def known(phase_now: str, acting: str) -> PowerSubmission:
+        return PhaseSubmissions(store, game_id, phase_now).known(acting)
+
     async def decide(found: GameState) -> tuple[Submission, NewEvent]:
         who = player_id if found is state or player_in is None else player_in(found)
-        return _checked_submission(found, who, texts, phase, moment, metadata, power)
+        return _checked_submission(found, who, texts, phase, moment, metadata, power, known)
 
     submission, submissions = await _append_checked(store, game_id, state, decide, maybe_behind=maybe_behind)
     _count_submission(submission.state, submission.checks)
@@ -210,11 +196,15 @@ async def _append_checked(store: EventStore, game_id: str, state: GameState | No
 
 
 def _checked_submission(state: GameState, player_id: str, texts: Sequence[str], phase: str | None, now: datetime,
-                        metadata: dict | None, power: str | None) -> tuple[Submission, NewEvent]:
-    """The checks of a PUT and the event that stores its accepted orders (422 when none is)."""
+                        metadata: dict | None, power: str | None,
+                        known: Callable[[str, str], PowerSubmission]) -> tuple[Submission, NewEvent]:
+    """The checks of a PUT and the event that stores its accepted orders (422 when none is);
+    ``known``: a power's submission in a phase as this process last folded it (the bound on
+    writes is checked against it without a read)."""
     require_open_phase(state, now, phase)
     acting = choose_power(state, player_id, power)
     require_must_act(state, acting)
+    require_room_to_write(state, acting, known(str(state.phase), acting), now)
     checks = check_orders(state, acting, texts)
     accepted = [c.order for c in checks if c.accepted and c.order]
     if texts and not accepted:
@@ -306,6 +296,7 @@ async def _patch_once(store: EventStore, game_id: str, player_id: str, texts: Se
         # clash and the change be applied again on top of it
         version = await tx.stream_version(stream)
         submissions = await phase_submissions(tx, game_id, str(state.phase))
+        require_room_to_write(state, acting, submissions.get(acting, PowerSubmission()), now)
         before = submissions.get(acting, PowerSubmission()).orders
         checks, current, dropped = patched_orders(state, acting, before or (), texts, clear)
         if texts and not any(c.accepted for c in checks):
@@ -314,7 +305,8 @@ async def _patch_once(store: EventStore, game_id: str, player_id: str, texts: Se
                                 details=[c.as_json() for c in checks])
         changed = before is None and bool(texts) or before is not None and tuple(current) != tuple(before)
         if changed:
-            event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=current)
+            event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=current,
+                                   complete=False)
             await tx.append_on_commit(stream, [to_new_event(event, metadata)], expected_version=version)
     return Patch(str(state.phase), acting, checks, current, dropped, changed)
 
@@ -332,6 +324,7 @@ async def set_ready(store: EventStore, game_id: str, player_id: str, ready: bool
         require_must_act(found, acting)
         current = str(found.phase)
         own = (await phase_submissions(store, game_id, current)).get(acting, PowerSubmission())
+        require_room_to_write(found, acting, own, moment)
         if ready and own.orders is None:
             raise Conflict(f"{acting} has submitted no orders for {current} (submit an empty list to hold)",
                            code="nothing_submitted")

@@ -13,7 +13,7 @@ from shared.auth import require
 from shared.errors import BadRequest
 from shared.game.log import phase_submissions
 from shared.game.state import GameState
-from shared.game.submissions import who_has_ordered
+from shared.game.waiting import order_status
 from shared.http.app import build_app
 from shared.http.dependencies import (
     CurrentCaller,
@@ -89,7 +89,7 @@ async def game_summary(game: CurrentGame, store: StoreDep) -> dict:
     the phase and who is ready (never the orders); never tokens or identities."""
     active = game.status == "active" and game.phase
     submissions = await phase_submissions(store, game.game_id, str(game.phase)) if active else {}
-    return {**game.summary(), **who_has_ordered(game.must_act if active else [], submissions)}
+    return {**game.summary(), **order_status(game, submissions)}
 
 
 @router.post("/games/{game_id}/players", status_code=201, response_model=JoinedGame)

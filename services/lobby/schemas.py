@@ -79,9 +79,13 @@ class GameSummary(BaseModel):
     draw: DrawInfo = Field(default_factory=lambda: DrawInfo(passed=False))
     result: GameResult | None = None
     submitted: list[str] | None = Field(None, description=(
-        "GET /games/{id}: the powers whose orders for the phase are stored, never the orders "
-        "(null in lists and answers that do not read them)"))
-    ready: list[str] | None = Field(None, description="GET /games/{id}: the powers that marked their orders final")
+        "GET /games/{id}: the powers that are done ordering for the phase (their whole set sent, or "
+        "the ready flag set), never the orders (null in lists and answers that do not read them)"))
+    ready: list[str] | None = Field(None, description="GET /games/{id}: the powers that set the ready flag")
+    ordering: list[str] | None = Field(None, description=(
+        "GET /games/{id}: the powers with orders stored one at a time that have not said they are done"))
+    waiting_for: list[str] | None = Field(None, description=(
+        "GET /games/{id}: the acting powers the phase still waits for before it resolves early"))
     updated_at: str | None = Field(None, description=(
         "GET /games: when the game last changed (created, a seat taken, a phase resolved...); "
         "null in answers about one game"))

@@ -54,13 +54,14 @@ def _opening_must_act(state: GameState) -> list[str]:
 def past_view(state: GameState, index: int, viewer: Viewer, history_end: int | None = None) -> dict[str, Any]:
     """The viewer's view of the game at its ``index``-th resolved phase, with ``resolution``:
     that phase's orders and results as the viewer's history shows them. Who had submitted is
-    who acted (the powers that had to act and were not in civil disorder); ready flags are not
-    kept past their phase (null); the clock then is not kept either (null)."""
+    who acted (the powers that had to act and were not in civil disorder); ready flags and who
+    was still ordering are not kept past their phase (null), and nobody is waited for; the
+    clock then is not kept either (null)."""
     then = state_at(state, index)
     resolved = state.resolved[index]
     seen = view_of(then, {}, viewer, history_end)
     power = viewer.power if viewer.kind == "power" else None
     disorder = set(resolved.civil_disorder)
     return {**seen, "submitted": [p for p in then.must_act if p not in disorder], "ready": None,
-            "clock": None, "civil_disorder": sorted(disorder), "result": None,
+            "ordering": None, "waiting_for": [], "clock": None, "civil_disorder": sorted(disorder), "result": None,
             "resolution": history_entry(get_variant(state.variant), resolved, power)}

@@ -140,9 +140,15 @@ class GameView(BaseModel):
     position: Position | None
     must_act: list[str]
     submitted: list[str] = Field(..., description=(
-        "powers whose orders for the phase are stored (an empty submission counts); never the orders"))
+        "powers that are done ordering for the phase: they sent their whole set (PUT, an empty one "
+        "included) or set the ready flag; never the orders"))
     ready: list[str] | None = Field(..., description=(
-        "powers that marked their orders final; null in a past phase's view (not kept)"))
+        "powers that set the ready flag (done); null in a past phase's view (not kept)"))
+    ordering: list[str] | None = Field(None, description=(
+        "powers with orders stored one at a time (PATCH) that have not said they are done; null in a "
+        "past phase's view (not kept)"))
+    waiting_for: list[str] = Field(default_factory=list, description=(
+        "the acting powers the phase still waits for before it resolves early; empty once resolved"))
     orders: dict[str, list[str]] = Field(..., description="pending orders the caller may see, as text")
     structured_orders: dict[str, list[StructuredOrder]] = Field(..., description="the same, structured")
     history: list[ResolvedPhaseView] = Field(..., description=(

@@ -40,7 +40,8 @@ from shared.errors import Forbidden, Unprocessable
 from shared.events import Event, OrdersSubmitted, PhaseResolved, ReadySet
 from shared.game.repository import RECENT_PHASES
 from shared.game.state import GameState, fold
-from shared.game.submissions import PowerSubmission, latest_submissions, submitted_orders, who_has_ordered
+from shared.game.submissions import PowerSubmission, latest_submissions, submitted_orders
+from shared.game.waiting import order_status
 from shared.rules.variants import Variant, get_variant
 
 
@@ -109,7 +110,7 @@ def view_of(state: GameState, submissions: Mapping[str, PowerSubmission], viewer
         "powers": _powers(state),
         "position": _position(state, viewer),
         "must_act": list(state.must_act) if active else [],
-        **(who_has_ordered(state.must_act, dict(submissions)) if active else {"submitted": [], "ready": []}),
+        **order_status(state, submissions),
         "orders": pending,
         "structured_orders": _structured(state, pending),
         "history": _history(state, viewer, start, end),

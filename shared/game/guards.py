@@ -9,9 +9,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from shared.errors import Conflict, Forbidden, Unprocessable
+from shared.errors import Conflict, Forbidden, TooManyRequests, Unprocessable
 
 from .state import GameState
+from .submissions import PowerSubmission
+
+# order writes (whole sets, changes, ready flags) one power may make in one phase: a player
+# clicking every unit several times stays far below; a loop cannot fill the log (docs/api.md)
+MAX_ORDER_WRITES_PER_PHASE = 300
 
 
 def require_started(state: GameState) -> None:
@@ -94,3 +99,15 @@ def require_open_phase(state: GameState, now: datetime, phase: str | None) -> No
     if state.deadline_passed(now):
         raise Conflict(f"the deadline of {state.phase} has passed; these orders were not stored",
                        code="deadline_passed")
+
+
+def require_room_to_write(state: GameState, power: str, submission: PowerSubmission, now: datetime) -> None:
+    """429 ``too_many_order_writes`` once ``power`` has written ``MAX_ORDER_WRITES_PER_PHASE``
+    times in this phase: its stored orders stand and count; ``Retry-After`` is the time left
+    until the deadline, after which the next phase takes orders again."""
+    if submission.writes < MAX_ORDER_WRITES_PER_PHASE:
+        return
+    left = int((state.deadline - now).total_seconds()) + 1 if state.deadline is not None else 3600
+    raise TooManyRequests(f"{power} has written its orders for {state.phase} {submission.writes} times, the most "
+                          f"one phase takes ({MAX_ORDER_WRITES_PER_PHASE}); the orders stored stand and count",
+                          code="too_many_order_writes", retry_after=left)

@@ -124,6 +124,11 @@ class PhaseSubmissions:
     def after(self) -> int:
         return self._entry.position
 
+    def known(self, power: str) -> PowerSubmission:
+        """The power's submission as this process last folded it (no read: it may be a little
+        behind another process's writes)."""
+        return self._entry.submissions.get(power, PowerSubmission())
+
     def streams(self, powers: Iterable[str]) -> list[str]:
         """The phase's order streams of ``powers``: given the powers that must act in the phase,
         every stream the phase's submissions can be in (only those powers may submit, and a

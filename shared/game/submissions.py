@@ -1,13 +1,18 @@
-"""Each power's latest submission in a phase: the one rule for which orders count.
+"""Each power's latest submission in a phase: the one rule for which orders count, and for who
+is done.
 
 Orders live in one stream per power and phase (``orders-{game}-{phase}-{POWER}``); the latest
 OrdersSubmitted there is the power's current orders, and a ReadySet after it marks them final
 (a later submission clears the flag). Resolution, early resolution, views and replay all read
 submissions through ``latest_submissions``.
+
+A power is *done* when its latest orders are a whole set (a ``PUT``, an empty one included) or
+it set its ready flag; orders stored one at a time (``PATCH``) count at the deadline but leave
+the power *ordering*: early resolution waits for it (docs/hosting.md, "Early resolution").
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from shared.events import Event, OrdersSubmitted, ReadySet
@@ -17,6 +22,13 @@ from shared.events import Event, OrdersSubmitted, ReadySet
 class PowerSubmission:
     orders: tuple[str, ...] | None = None  # None: nothing submitted in this phase
     ready: bool = False
+    complete: bool = False  # the orders were sent as a whole set (PUT), not one at a time
+    writes: int = 0  # the events in the power's order stream for the phase (orders and flags)
+
+    @property
+    def done(self) -> bool:
+        """The power said it has finished ordering: a whole set sent, or the ready flag."""
+        return self.orders is not None and (self.complete or self.ready)
 
 
 def latest_submissions(events: Iterable[Event], phase: str | None = None,
@@ -27,23 +39,30 @@ def latest_submissions(events: Iterable[Event], phase: str | None = None,
     found: dict[str, PowerSubmission] = dict(onto) if onto else {}
     for event in events:
         if isinstance(event, OrdersSubmitted) and (phase is None or event.phase == phase):
-            found[event.power] = PowerSubmission(tuple(event.orders), False)
+            writes = found.get(event.power, PowerSubmission()).writes + 1
+            found[event.power] = PowerSubmission(tuple(event.orders), False, event.complete, writes)
         elif isinstance(event, ReadySet) and (phase is None or event.phase == phase):
-            found[event.power] = PowerSubmission(found.get(event.power, PowerSubmission()).orders, event.ready)
+            before = found.get(event.power, PowerSubmission())
+            found[event.power] = PowerSubmission(before.orders, event.ready, before.complete, before.writes + 1)
     return found
 
 
-def submitted_orders(submissions: dict[str, PowerSubmission]) -> dict[str, list[str]]:
+def submitted_orders(submissions: Mapping[str, PowerSubmission]) -> dict[str, list[str]]:
     """POWER -> orders, for the powers that submitted something."""
     return {power: list(s.orders) for power, s in submissions.items() if s.orders is not None}
 
 
-def who_has_ordered(must_act: Iterable[str], submissions: dict[str, PowerSubmission]) -> dict[str, list[str]]:
-    """``submitted``: the powers that must act whose orders for the phase are stored (an empty
-    submission counts: it holds everything); ``ready``: those of them that marked them final.
-    Never the orders themselves. Public in every variant (docs/api.md, "Who has ordered"): that
-    a power has sent orders says nothing of what they are. A power that is out or sits out has
-    nothing to submit and is in neither list."""
+def who_has_ordered(must_act: Iterable[str], submissions: Mapping[str, PowerSubmission],
+                    waiting: Iterable[str] = ()) -> dict[str, list[str]]:
+    """Who has ordered, never the orders themselves. ``submitted``: the powers that must act and
+    are done (a whole set sent, an empty one included, or the ready flag); ``ready``: those that
+    set the flag; ``ordering``: those with orders stored one at a time but not done;
+    ``waiting_for``: ``waiting``, the powers the phase still waits for (``waiting_for``). Public
+    in every variant (docs/api.md, "Who has ordered"): that a power has sent orders says nothing
+    of what they are. A power that is out or sits out has nothing to submit and is in no list."""
     acting = set(must_act)
-    submitted = sorted(p for p, s in submissions.items() if p in acting and s.orders is not None)
-    return {"submitted": submitted, "ready": [p for p in submitted if submissions[p].ready]}
+    mine = {p: s for p, s in submissions.items() if p in acting}
+    return {"submitted": sorted(p for p, s in mine.items() if s.done),
+            "ready": sorted(p for p, s in mine.items() if s.done and s.ready),
+            "ordering": sorted(p for p, s in mine.items() if s.orders is not None and not s.done),
+            "waiting_for": sorted(waiting)}

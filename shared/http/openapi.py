@@ -62,6 +62,7 @@ STATUS_OF: dict[str, int] = {
     **dict.fromkeys(("invalid_request", "orders_rejected", "unsupported_variant", "unsupported_player_count",
                      "unsupported_setting", "unknown_power", "clock_out_of_bounds", "power_required",
                      "invalid_phase", "unknown_unit", "invalid_webhook", "no_recipient"), 422),
+    "too_many_order_writes": 429,
     "internal_error": 500,
     "provider_error": 502,
     "png_unavailable": 503,
@@ -73,7 +74,7 @@ GAME = ("game_not_found",)
 ANY_TOKEN = ("invalid_token", "unauthorized", "out_of_scope")  # a token sent where one may be sent
 NEEDS_TOKEN = (*ANY_TOKEN, "token_required", "wrong_role")
 ORDERS = ("game_not_started", "game_finished", "nothing_to_order", "wrong_phase", "deadline_passed",
-          "not_your_power", "power_required", "no_power", "unknown_power")
+          "not_your_power", "power_required", "no_power", "unknown_power", "too_many_order_writes")
 SEES = ("not_your_power", "unknown_power")
 
 # (method, path) -> the codes of the route, beyond internal_error (every route may answer 500)

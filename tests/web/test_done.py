@@ -76,25 +76,34 @@ def test_the_last_power_clicking_one_order_does_not_resolve_the_phase_until_it_i
 
 
 def test_done_is_undone_by_undo_done_and_by_changing_an_order(browser: Browser, served: str) -> None:
-    """Done with nothing ordered (every unit holds), then Undo done; Done again, then a click
-    that changes an order: the power is ordering again, and the page says so."""
+    """A clicked order, then Done, then Undo done: ordering again. Done again, then a click that
+    changes an order: ordering again, and the page says so. Done with nothing stored sends an
+    empty whole set (every unit holds), which stays done until an order is changed."""
     player, tokens = hosted_game(browser, served, "Undo", "standard", 7)
     try:
         page = player.page
         expect(page.locator("#phase")).to_contain_text("Spring 1901, movement")
-        first = unit_menus(player)[0]
+        first, second = unit_menus(player)[:2]
+        own = status_of(player, player.power)
+        page.get_by_role("button", name=DONE).click()  # nothing stored yet: an empty whole set
+        expect(own).to_have_text("done")
+        expect(page.locator("#done-status")).to_contain_text("your whole set was sent")
+        expect(page.get_by_role("button", name="Undo done")).to_be_hidden()
+
+        player.order_by_clicking(first, place_of(first), f"{first} H")
+        expect(own).to_have_text("ordering")
         page.get_by_role("button", name=DONE).click()
-        expect(page.get_by_role("button", name="Undo done")).to_be_visible()
-        expect(status_of(player, player.power)).to_have_text("done")
+        expect(own).to_have_text("done")
         page.get_by_role("button", name="Undo done").click()
         expect(page.get_by_role("button", name=DONE)).to_be_visible()
-        expect(status_of(player, player.power)).not_to_have_text("done")
+        expect(own).to_have_text("ordering")
 
         page.get_by_role("button", name=DONE).click()
-        expect(status_of(player, player.power)).to_have_text("done")
-        player.order_by_clicking(first, place_of(first), f"{first} H")
+        expect(own).to_have_text("done")
+        player.order_by_clicking(second, place_of(second), f"{second} H")
         expect(page.get_by_role("button", name=DONE)).to_be_visible()
-        expect(status_of(player, player.power)).to_have_text("ordering")
+        expect(own).to_have_text("ordering")
+        expect(page.locator("#done-status")).to_have_text("Not done: the phase waits for you until the deadline.")
         assert httpx.get(f"{served}/games/{game_of(player)}").json()["phase"] == "S1901M"
     finally:
         player.page.context.close()

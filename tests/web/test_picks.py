@@ -122,6 +122,9 @@ def test_a_pick_goes_when_the_phase_resolves_under_it(browser: Browser, served: 
         half_line = f"{third} -"
         type_without_sending(player, half_line)
         others_submit(served, page.url, tokens[1:], [])
+        shown_as(player, player.power, "ordering")  # its clicks stored orders, but it is not done
+        done = httpx.post(f"{served}/games/{game_id}/ready", headers={"authorization": f"Bearer {own_token(player)}"})
+        assert done.status_code == 200 and done.json()["resolved"] is True, done.text  # done on another device
         player.wait_for_phase("Fall 1901, movement")
 
         expect(player.board().locator(".selected")).to_have_count(0)

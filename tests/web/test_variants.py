@@ -10,7 +10,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.web.pages import Player, hosted_game, others_submit
+from tests.web.pages import DONE, Player, hosted_game, others_submit
 
 pytestmark = pytest.mark.postgres
 
@@ -75,6 +75,8 @@ def test_an_ekonia_turn_with_a_purchase_and_a_mission(browser: Browser, served: 
         assert player.orders_box().input_value().splitlines() == [f"BUY 1 INFANTRY AT {capital}", mission]
         player.shot(shots, "12-ekonia-turn-1-orders")
         others_submit(served, page.url, tokens, [])
+        expect(page.locator(f'#powers tr[data-power="{player.power}"] .status')).to_have_text("ordering")
+        page.get_by_role("button", name=DONE).click()  # orders clicked: not done till said
         player.wait_for_phase("Turn 2")
         expect(page.locator("#results")).to_contain_text(f"BUY 1 INFANTRY AT {capital}")
         expect(page.locator("#results")).to_contain_text(mission)

@@ -228,7 +228,7 @@ function showUnits(view) {
   const units = view.position?.units || {};
   const powers = Object.keys(units).filter((p) => units[p]?.length).sort();
   document.getElementById("units-panel").hidden = !powers.length || view.game.status === "forming";
-  document.getElementById("units").replaceChildren(...powers.map((power) =>
+  document.getElementById("units-text").replaceChildren(...powers.map((power) =>
     element("li", {}, element("strong", {text: `${powerName(power)} (${units[power].length}): `}), units[power].join(", "))));
   const dislodged = (view.position?.dislodged || []).map((d) => `${powerName(d.power)} ${d.unit}`);
   const devastated = view.position?.devastated || [];  // Dirigible: game-wide, listed once

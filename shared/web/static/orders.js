@@ -174,12 +174,12 @@ export class OrdersPanel {
     return possible.lacking.filter((key) => units.has(key)).map((key) => units.get(key));
   }
 
-  /** Whether the power is done: it marked its orders final (its ready flag), or, in a game
-   *  that does not ask for ready flags, sent its whole set (docs/web.md, "Done"). */
+  /** Whether the phase no longer waits for the power: it is done (its whole set sent, or its
+   *  ready flag set: the view's ``submitted``), and ready where the game asks for ready flags
+   *  (docs/web.md, "Done"). */
   isDone(view, power) {
-    if (view.ready?.includes(power)) return true;
-    return !view.game.settings.require_ready && Boolean(view.submitted?.includes(power))
-      && !view.ordering?.includes(power);
+    if (view.waiting_for) return !view.waiting_for.includes(power);
+    return Boolean(view.submitted?.includes(power)) && (!view.game.settings.require_ready || Boolean(view.ready?.includes(power)));
   }
 
   /** Done and Undo done, the warning about units left without orders, and what is waited for. */
@@ -191,14 +191,17 @@ export class OrdersPanel {
     warning.textContent = lacking.length
       ? `${lacking.length === 1 ? "1 unit has" : `${lacking.length} units have`} no order yet: ${lacking.join(", ")}.`
         + " They hold if you are done without ordering them." : "";
+    // the ready flag can be taken back; a whole set sent stays done until an order is changed
+    const flagged = this.done.value === true || Boolean(view.ready?.includes(possible.power));
     document.getElementById("done").hidden = done;
     document.getElementById("done").disabled = this.busy;
-    document.getElementById("undo-done").hidden = !done;
+    document.getElementById("undo-done").hidden = !(done && flagged);
     document.getElementById("undo-done").disabled = this.busy;
     const others = (view.waiting_for || []).filter((p) => p !== possible.power).map((p) => p.charAt(0) + p.slice(1).toLowerCase());
-    document.getElementById("done-status").textContent = done
-      ? `You are done${others.length ? `; waiting for ${others.join(", ")}` : ""}. Changing an order undoes it.`
-      : "Not done: the phase waits for you until the deadline.";
+    const waiting = others.length ? ` The phase waits for ${others.join(", ")}.` : "";
+    document.getElementById("done-status").textContent = !done ? "Not done: the phase waits for you until the deadline."
+      : flagged ? `You are done.${waiting} Undo done, or change an order, to go on ordering.`
+        : `You are done: your whole set was sent.${waiting} Change an order to go on ordering.`;
   }
 
   /** The menus, built once for each answer of possible-orders; a redraw for the same answer
@@ -501,18 +504,21 @@ export class OrdersPanel {
     const {phase, power} = this.possible;
     const view = this.game.view;
     this.busy = true;
-    this.done.want(done);
+    if (done) this.done.want(true);  // Undo waits for the view: a whole set sent stays done
     this.render();
     try {
       const nothing = !this.possible.submitted.length && !view.submitted?.includes(power) && !view.ordering?.includes(power);
-      if (done && nothing) {
+      if (done && nothing) {  // an empty whole set: every unit holds (the API refuses a flag on nothing)
         const answer = await api(`/games/${this.game.id}/orders`, {method: "PUT", token: this.game.token, body: {phase, power, orders: []}});
-        if (answer.resolved) return;  // the last power waited for: the phase resolved
+        if (answer.resolved || !view.game.settings.require_ready) {
+          this.status.textContent = answer.resolved ? "Done: the phase resolves." : "Done.";
+          return;
+        }
       }
       const answer = await api(`/games/${this.game.id}/ready`, {method: done ? "POST" : "DELETE", token: this.game.token,
         body: {phase, power}});
       if (this.possible?.phase === phase) {
-        this.status.textContent = done ? (answer?.resolved ? "Done: the phase resolves." : "Done.") : "Not done any more: change your orders, then press Done.";
+        this.status.textContent = done ? (answer?.resolved ? "Done: the phase resolves." : "Done.") : "Not done any more.";
       }
     } catch (error) {
       this.done.forget();

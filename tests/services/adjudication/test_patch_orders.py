@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from tests.utils.http import POWERS as SEVEN
 from tests.utils.http import Host, HostedGame, hosting
 
@@ -85,7 +87,7 @@ async def test_patches_are_checked_with_the_orders_kept_and_refused_like_a_put(h
     assert late.status_code == 409 and late.json()["error"]["code"] == "deadline_passed"
 
 
-async def test_ready_flags_and_early_resolution_as_for_put(host: Host) -> None:
+async def test_ready_flags_in_a_game_that_requires_them(host: Host) -> None:
     game = await host.started(7, require_ready=True)
     for power in SEVEN:
         assert (await patch(game, power, [{"AUSTRIA": "A VIE H", "ENGLAND": "F LON H", "FRANCE": "A PAR H",
@@ -103,14 +105,64 @@ async def test_ready_flags_and_early_resolution_as_for_put(host: Host) -> None:
     assert (await game.ready("AUSTRIA")).json()["resolved"] is True
     austria = (await game.resolutions())[-1]["orders"]["AUSTRIA"]
     assert {o["order"] for o in austria} >= {"A VIE H", "A BUD - SER"}
-    # without ready flags, the last patch that completes the phase resolves it at once
+
+
+async def test_a_change_of_one_order_is_not_done_until_the_power_says_so(host: Host) -> None:
+    """Without ready flags too: the last power's first click stores an order but does not end
+    the phase; its ready flag (Done) or its whole set (PUT) does (docs/hosting.md)."""
     quick = await host.started(7)
     for power in SEVEN[:-1]:
         await patch(quick, power, clear=["WAIVE"])  # nothing submitted, nothing cleared: no submission
     assert (await quick.summary())["submitted"] == []
     for power in SEVEN[:-1]:
         assert (await quick.order_ok(power, []))["resolved"] is False
-    assert (await patch(quick, "TURKEY", ["F ANK - BLA"])).json()["resolved"] is True
+    first = (await patch(quick, "TURKEY", ["F ANK - BLA"])).json()
+    assert first["stored"] is True and first["resolved"] is False
+    second = (await patch(quick, "TURKEY", ["A CON - BUL"])).json()
+    assert second["resolved"] is False and second["current"] == ["F ANK - BLA", "A CON - BUL"]
+    summary = await quick.summary()
+    assert summary["phase"] == "S1901M"
+    assert summary["ordering"] == ["TURKEY"] and summary["waiting_for"] == ["TURKEY"]
+    assert "TURKEY" not in summary["submitted"]
+    done = (await quick.ready("TURKEY")).json()
+    assert done["resolved"] is True
+    turkey = {o["order"] for o in (await quick.resolutions())[-1]["orders"]["TURKEY"]}
+    assert {"F ANK - BLA", "A CON - BUL"} <= turkey
+
+
+async def test_a_change_after_a_whole_set_makes_the_power_ordering_again(host: Host) -> None:
+    game = await host.started(7)
+    assert (await game.order_ok("FRANCE", ["A PAR - BUR"]))["resolved"] is False
+    summary = await game.summary()
+    assert "FRANCE" in summary["submitted"] and summary["ordering"] == []
+    await patch(game, "FRANCE", ["A MAR - SPA"])
+    summary = await game.summary()
+    assert summary["ordering"] == ["FRANCE"] and "FRANCE" in summary["waiting_for"]
+    assert "FRANCE" not in summary["submitted"]
+    # taking the flag back after a change leaves the power ordering; a PUT makes it done again
+    assert (await game.ready("FRANCE")).status_code == 200
+    assert "FRANCE" in (await game.summary())["submitted"]
+    assert (await game.ready("FRANCE", False)).status_code == 200
+    assert (await game.summary())["ordering"] == ["FRANCE"]
+    await game.order_ok("FRANCE", ["A PAR H"])
+    summary = await game.summary()
+    assert "FRANCE" in summary["submitted"] and summary["ordering"] == []
+    for power in SEVEN:
+        if power != "FRANCE":
+            last = await game.order_ok(power, [])
+    assert last["resolved"] is True
+
+
+async def test_orders_stored_one_at_a_time_count_at_the_deadline(host: Host) -> None:
+    """A power that never said it was done is not in civil disorder: its stored orders count."""
+    game = await host.started(7)
+    await patch(game, "ENGLAND", ["F LON - NTH"])
+    await host.tick(days=2)
+    resolved = (await game.resolutions())[-1]
+    assert resolved["phase"] == "S1901M"
+    assert "ENGLAND" not in resolved["civil_disorder"]
+    england = {o["order"]: o["result"] for o in resolved["orders"]["ENGLAND"]}
+    assert england["F LON - NTH"] == "succeeds"
 
 
 async def test_racing_patches_of_one_power_never_lose_one_another(store_url: str) -> None:
@@ -145,3 +197,55 @@ async def test_one_order_at_a_time_in_tale_of_ekonia(host: Host) -> None:
     assert (await patch(game, power, [moves[1]])).json()["current"] == [buy, moves[1]]
     # the group named as the menu names it clears its orders
     assert (await patch(game, power, clear=[group["key"]])).json()["current"] == [buy]
+
+
+async def test_a_power_writes_its_orders_at_most_so_often_in_a_phase(host: Host) -> None:
+    """One seat cannot fill the log: past the bound a write is 429 with Retry-After (the time
+    to the deadline), nothing is stored, and the orders stored stand (docs/api.md)."""
+    from shared.game.guards import MAX_ORDER_WRITES_PER_PHASE
+
+    game = await host.started(7)
+    for n in range(MAX_ORDER_WRITES_PER_PHASE):
+        answer = await patch(game, "FRANCE", ["A PAR - BUR" if n % 2 == 0 else "A PAR H"])
+        assert answer.status_code == 200 and answer.json()["stored"] is True, answer.text
+    before = len(await game.events())
+    refused = [await patch(game, "FRANCE", ["A PAR - PIC"]), await game.order("FRANCE", ["A PAR - PIC"]),
+               await game.ready("FRANCE")]
+    for answer in refused:
+        assert answer.status_code == 429, answer.text
+        assert answer.json()["error"]["code"] == "too_many_order_writes"
+        left = (await game.until_deadline()).total_seconds()
+        assert 0 < int(answer.headers["retry-after"]) <= left + 1
+    assert len(await game.events()) == before
+    assert await stored(game, "FRANCE") == ["A PAR H"]
+    assert (await game.order("GERMANY", ["A BER - KIE"])).status_code == 200  # other powers are not bound
+    await host.tick(days=2)
+    assert (await game.summary())["phase"] == "F1901M"
+    assert (await game.order("FRANCE", [])).status_code == 200  # a new phase, a new count
+
+
+@pytest.mark.parametrize(("variant", "players"), [("standard", 2), ("dirigible", 7), ("ekonia", 2)])
+async def test_in_every_variant_changes_wait_for_done(host: Host, variant: str, players: int) -> None:
+    """Every power orders one thing with PATCH: the phase waits; each says it is done, and the
+    last one resolves it."""
+    created = await host.client.post("/games", json={"name": "Any", "variant": variant,
+                                                     "settings": {"player_count": players}})
+    assert created.status_code == 201, created.text
+    game = HostedGame(host, created.json()["id"], created.json()["host_token"])
+    for _ in range(players):
+        await game.join()
+    await game.start()
+    phase = (await game.summary())["phase"]
+    acting = (await game.summary())["must_act"]
+    for power in acting:
+        menu = (await game.client.get(f"{game.url}/possible-orders", params={"power": power},
+                                      headers=game.player(power).auth)).json()["menu"]
+        first = next(order["text"] for group in menu for order in group["orders"])
+        answer = (await patch(game, power, [first])).json()
+        assert answer["stored"] is True and answer["resolved"] is False, answer
+    summary = await game.summary()
+    assert summary["phase"] == phase and summary["ordering"] == sorted(acting)
+    assert summary["waiting_for"] == sorted(acting) and summary["submitted"] == []
+    answers = [(await game.ready(power)).json() for power in acting]
+    assert [a["resolved"] for a in answers] == [False] * (len(acting) - 1) + [True]
+    assert (await game.summary())["phase"] != phase
