@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
-SEND_ALL = "Send all these orders: done"
+SEND_ALL = "Submit all these orders: done"
 DONE = "Done: my orders are final"
 POWER_NAMES = {"Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"}
 
@@ -104,7 +104,7 @@ class Player:
 
     def type_orders(self, lines: list[str]) -> None:
         """Adds ``lines`` under the orders already in the box, then sends them all, by the
-        keyboard alone: Tab leads from the box to its button, **Send all these orders: done**."""
+        keyboard alone: Tab leads from the box to its button, **Submit all these orders: done**."""
         box = self.orders_box()
         box.focus()
         self.page.keyboard.press("Control+End")

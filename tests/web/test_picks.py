@@ -91,7 +91,9 @@ def test_a_pick_survives_the_views_that_arrive_while_the_player_picks(browser: B
         expect(player.results()).to_contain_text(f"{purchase} accepted")
         page.get_by_role("button", name="Add: Orders of the state").click()
         expect(player.results()).to_contain_text(f"{mission} accepted")
-        expect(player.orders_box()).to_have_value(f"{half_line}\n{purchase}\n{mission}")
+        # the box, being typed in, kept the half line as it was and took in every stored order
+        # above it: the other device's, then each pick's (docs/web.md, "Orders")
+        expect(player.orders_box()).to_have_value(f"{mission}\nTRADE WITH {rival}\n{purchase}\n{half_line}")
     finally:
         player.page.context.close()
     assert player.problems == []

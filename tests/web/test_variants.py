@@ -81,7 +81,9 @@ def test_an_ekonia_turn_with_a_purchase_and_a_mission(browser: Browser, served: 
         expect(page.locator("#results")).to_contain_text(f"BUY 1 INFANTRY AT {capital}")
         expect(page.locator("#results")).to_contain_text(mission)
         # the mission's private result, in the state's knowledge (its roll decides which)
-        expect(page.locator("#own .knowledge")).to_contain_text(re.compile(f"Turn 1: MAP {rival} (succeeded|failed)"))
+        # in words: "Turn 1: map of Tenshores succeeded: ship yards: none; gas vents: none"
+        found = re.compile(f"Turn 1: map of {rival.capitalize()} (succeeded: ship yards: .*; gas vents: |failed)")
+        expect(page.locator("#own .knowledge")).to_contain_text(found)
         expect(page.locator("#own")).not_to_contain_text("Gold50")  # 50 spent, then the turn's income
         player.shot(shots, "13-ekonia-turn-2")
     finally:

@@ -92,7 +92,9 @@ async function signOut() {
 
 async function listMine() {
   const list = document.getElementById("my-games");
-  const games = new Map(Object.entries(seats()).map(([id, seat]) => [id, {
+  // this browser's seats and host tokens (a game only watched, or played through the account, is not one)
+  const held = Object.entries(seats()).filter(([, seat]) => seat.token || seat.host);
+  const games = new Map(held.map(([id, seat]) => [id, {
     name: seat.name || id, details: [seat.codename, seat.host ? "host" : null]}]));
   const mine = session();
   if (mine) {
