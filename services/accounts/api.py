@@ -5,6 +5,7 @@ Runs alone with ``uvicorn services.accounts.api:app``; ``services.app`` serves i
 from __future__ import annotations
 
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from fastapi.responses import JSONResponse, RedirectResponse
@@ -28,6 +29,18 @@ router = APIRouter(tags=["accounts"])
 
 
 # ----------------------------------------------------------------------------- sign-in
+
+class SignInOptions(BaseModel):
+    sign_in: bool = Field(..., description="whether this server offers sign-in (GET /auth/login)")
+    provider: str = Field(..., description="the sign-in provider's name, e.g. discord")
+
+
+@router.get("/auth/options", response_model=SignInOptions)
+async def sign_in_options(request: Request) -> dict:
+    """Whether this server offers sign-in, so a page shows its button only where it works."""
+    settings = request.app.state.settings
+    return {"sign_in": bool(settings.oauth_client_id), "provider": settings.oauth_provider}
+
 
 @router.get("/auth/login", status_code=302, response_class=RedirectResponse)
 async def login(request: Request) -> RedirectResponse:
@@ -54,19 +67,38 @@ async def callback(request: Request, store: StoreDep,
                    state: Annotated[str | None, Query(max_length=512)] = None,
                    error: Annotated[str | None, Query(max_length=200)] = None) -> Any:
     """Where the provider sends the browser back: exchange the code, find or create the account,
-    and answer with a session token."""
+    and answer with a session token. A browser's own navigation (the web client's sign-in) is
+    sent back to the lobby page instead, the token in the address's fragment (docs/web.md,
+    "Signing in")."""
     settings = request.app.state.settings
-    if error:
-        raise Unauthorized("the sign-in was declined at the provider", code="oauth_denied", where="query.error")
-    oauth.check_state(settings, state, request.cookies.get(oauth.STATE_COOKIE))
-    user = await oauth.exchange_code(settings, code or "")
-    signed_in = await service.sign_in(store, settings.oauth_provider, user.user_id, user.name,
-                                      {"actor": "account"})
+    navigating = is_page_navigation(request)
+    try:
+        if error:
+            raise Unauthorized("the sign-in was declined at the provider", code="oauth_denied", where="query.error")
+        oauth.check_state(settings, state, request.cookies.get(oauth.STATE_COOKIE))
+        user = await oauth.exchange_code(settings, code or "")
+        signed_in = await service.sign_in(store, settings.oauth_provider, user.user_id, user.name,
+                                          {"actor": "account"})
+    except DomainError as refused:
+        if not navigating:
+            raise
+        return RedirectResponse(f"/#{urlencode({'sign_in_error': refused.message})}", status_code=303)
     response = SignedIn(account_id=signed_in.account.account_id, name=signed_in.account.name,
                         token=signed_in.token)
-    answer = JSONResponse(response.model_dump())
+    answer: Response = (RedirectResponse(f"/#{urlencode({'session': signed_in.token})}", status_code=303)
+                        if navigating else JSONResponse(response.model_dump()))
     answer.delete_cookie(oauth.STATE_COOKIE, path="/auth")
     return answer
+
+
+def is_page_navigation(request: Request) -> bool:
+    """Whether a person's browser opened this address as a page (not a script's fetch nor an
+    API client): ``Sec-Fetch-Dest: document``, or, from a browser too old to send it, an Accept
+    that asks for HTML first."""
+    destination = request.headers.get("sec-fetch-dest")
+    if destination is not None:
+        return destination == "document"
+    return request.headers.get("accept", "").startswith("text/html")
 
 
 async def current_account(request: Request, token: BearerToken, store: StoreDep) -> credentials.Account:

@@ -58,10 +58,14 @@ async def create_game(body: CreateGame, store: StoreDep, request: Request, now: 
 @router.get("/games", response_model=GameList)
 async def list_games(store: StoreDep,
                      status: Literal["forming", "active", "finished"] | None = None,
+                     variant: Annotated[str | None, Query(max_length=40, description=(
+                         "only this variant's games (a name of GET /variants)"))] = None,
                      limit: Annotated[int, Query(ge=1, le=500)] = 100,
                      cursor: Annotated[str | None, Query(max_length=MAX_CURSOR_LENGTH, description=(
                          "next_cursor of the page before: the page after it"))] = None) -> dict:
     """The games, latest changed first, a page at a time (``next_cursor``: the next page; null: the last)."""
+    if variant is not None:
+        service.check_variant_filter(variant)
     after = None
     if cursor is not None:
         fields = decode_cursor(cursor, "games")
@@ -70,11 +74,12 @@ async def list_games(store: StoreDep,
         except (KeyError, TypeError, ValueError):
             raise BadRequest("this cursor was not given by this list; start again without one",
                              code="invalid_cursor", where="query.cursor") from None
-        if fields.get("s") != status:
-            raise BadRequest("this cursor belongs to a list with another status filter", code="invalid_cursor",
+        if fields.get("s") != status or fields.get("v") != variant:
+            raise BadRequest("this cursor belongs to a list with other filters", code="invalid_cursor",
                              where="query.cursor")
-    games, following = await service.list_games(store, status, limit, after)
-    next_cursor = encode_cursor("games", u=following[0].isoformat(), g=following[1], s=status) if following else None
+    games, following = await service.list_games(store, status, limit, after, variant)
+    next_cursor = (encode_cursor("games", u=following[0].isoformat(), g=following[1], s=status, v=variant)
+                   if following else None)
     return {"games": games, "next_cursor": next_cursor}
 
 

@@ -97,6 +97,9 @@ class GameSummary(BaseModel):
         "GET /games/{id}: the powers with orders stored one at a time that have not said they are done"))
     waiting_for: list[str] | None = Field(None, description=(
         "GET /games/{id}: the acting powers the phase still waits for before it resolves early"))
+    updated_at: str | None = Field(None, description=(
+        "GET /games: when the game last changed (created, a seat taken, a phase resolved...); "
+        "null in answers about one game"))
 
 
 class CreatedGame(GameSummary):

@@ -231,12 +231,24 @@ async def vote_draw(store: EventStore, game_id: str, player_id: str, in_favour: 
         return await append_events(tx, state, draws.vote(state, player_id, in_favour), metadata, now)
 
 
+def check_variant_filter(variant: str) -> None:
+    """422 ``unsupported_variant`` for a list filtered by a name that is no variant: a typo
+    would otherwise look like a variant nobody plays."""
+    if variant not in variant_names():
+        raise Unprocessable(f"variant {variant!r} is not supported; expected one of {variant_names()}",
+                            code="unsupported_variant", where="query.variant")
+
+
 async def list_games(store: EventStore, status: str | None, limit: int,
-                     after: tuple[datetime, str] | None = None) -> tuple[list[dict], tuple[datetime, str] | None]:
+                     after: tuple[datetime, str] | None = None,
+                     variant: str | None = None) -> tuple[list[dict], tuple[datetime, str] | None]:
     """A page of the games list, latest changed first, and where the next page starts (None:
     this was the last). A game that changes while a client pages moves to the front of the
-    list: it is on a fresh first page, never twice in one walk through it."""
-    rows = await store.list_games(status=status, limit=limit + 1, after=after)
+    list: it is on a fresh first page, never twice in one walk through it. Each summary says
+    when its game last changed (``updated_at``, the row's), so a client can tell same-named
+    games apart and leave out those long idle."""
+    rows = await store.list_games(status=status, limit=limit + 1, after=after, variant=variant)
     more = len(rows) > limit
     rows = rows[:limit]
-    return [row.summary for row in rows], ((rows[-1].updated_at, rows[-1].game_id) if more else None)
+    summaries = [{**row.summary, "updated_at": row.updated_at.isoformat()} for row in rows]
+    return summaries, ((rows[-1].updated_at, rows[-1].game_id) if more else None)

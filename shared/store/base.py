@@ -230,9 +230,10 @@ class Transaction(ABC):
 
     @abstractmethod
     async def list_games(self, status: str | None = None, limit: int = 100,
-                         after: tuple[datetime, str] | None = None) -> list[GameRow]:
+                         after: tuple[datetime, str] | None = None, variant: str | None = None) -> list[GameRow]:
         """The latest updated games first (then by id); with ``after`` (a row's ``updated_at``
-        and id), only the rows that come after it in that order: a page of the list."""
+        and id), only the rows that come after it in that order: a page of the list; with
+        ``variant``, only that variant's games."""
 
     @abstractmethod
     async def oldest_due_deadline(self, now: datetime) -> datetime | None:
@@ -435,9 +436,9 @@ class EventStore(ABC):
             return await tx.get_game(game_id)
 
     async def list_games(self, status: str | None = None, limit: int = 100,
-                         after: tuple[datetime, str] | None = None) -> list[GameRow]:
+                         after: tuple[datetime, str] | None = None, variant: str | None = None) -> list[GameRow]:
         async with self._statement() as tx:
-            return await tx.list_games(status, limit, after)
+            return await tx.list_games(status, limit, after, variant)
 
     async def projection_position(self, name: str) -> int:
         async with self._statement() as tx:

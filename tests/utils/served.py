@@ -6,7 +6,7 @@ import http.client
 import json
 import os
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -17,10 +17,13 @@ from tests.utils.processes import stop
 
 
 @contextmanager
-def entente_serve(database_url: str) -> Iterator[str]:
-    """A real ``entente serve`` on ``database_url`` (no clock worker); yields its base URL."""
+def entente_serve(database_url: str, settings: Callable[[str], dict[str, str]] | None = None) -> Iterator[str]:
+    """A real ``entente serve`` on ``database_url`` (no clock worker); yields its base URL.
+    ``settings``: more environment for it, made from its base URL (a sign-in's redirect URI)."""
     port = free_port()
     env = {**os.environ, "ENTENTE_OPERATOR_TOKEN": OPERATOR_TOKEN, "ENTENTE_ENVIRONMENT": "test"}
+    if settings is not None:
+        env.update(settings(f"http://127.0.0.1:{port}"))
     process = subprocess.Popen(
         [*entente_command(), "serve", "--port", str(port), "--database", database_url, "--no-worker",
          "--log-level", "warning", "--keep-alive", "30"],

@@ -11,6 +11,8 @@ from typing import Any
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
+SEND_ALL = "Submit all these orders: done"
+DONE = "Done: my orders are final"
 POWER_NAMES = {"Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"}
 
 # A point inside the province's drawn region that the region itself receives (not a unit or
@@ -102,7 +104,7 @@ class Player:
 
     def type_orders(self, lines: list[str]) -> None:
         """Adds ``lines`` under the orders already in the box, then sends them all, by the
-        keyboard alone: Tab leads from the box to **Submit orders**."""
+        keyboard alone: Tab leads from the box to its button, **Submit all these orders: done**."""
         box = self.orders_box()
         box.focus()
         self.page.keyboard.press("Control+End")
@@ -111,7 +113,7 @@ class Player:
                 self.page.keyboard.press("Enter")
             self.page.keyboard.type(line)
         self.page.keyboard.press("Tab")
-        expect(self.page.get_by_role("button", name="Submit orders")).to_be_focused()
+        expect(self.page.get_by_role("button", name=SEND_ALL)).to_be_focused()
         self.page.keyboard.press("Enter")
         for line in lines:
             expect(self.page.locator("#order-results")).to_contain_text(line)
@@ -120,13 +122,14 @@ class Player:
         return self.page.locator("#order-results")
 
     def mark_ready(self, last: bool = False) -> None:
-        """Checks the ready flag; the last one waited for resolves the phase at once (the
-        orders panel then gives way to the next phase's)."""
-        ready = self.page.get_by_role("checkbox", name="Ready: my orders are final")
-        expect(ready).to_be_enabled()
-        ready.check()
+        """Presses **Done** (the ready flag); the last one waited for resolves the phase at once
+        (the orders panel then gives way to the next phase's)."""
+        done = self.page.get_by_role("button", name=DONE)
+        expect(done).to_be_enabled()
+        done.click()
         if not last:
-            expect(self.page.get_by_role("status").filter(has_text="Marked ready.")).to_be_visible()
+            expect(self.page.get_by_role("button", name="Undo done")).to_be_visible()
+            expect(self.page.get_by_role("status").filter(has_text="Done.")).to_be_visible()
 
     def wait_for_phase(self, text: str) -> None:
         expect(self.page.locator("#phase")).to_contain_text(text, timeout=20_000)

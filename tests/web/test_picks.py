@@ -32,14 +32,11 @@ def own_token(player: Player) -> str:
     return link.split("#token=", 1)[1]
 
 
-def shown_status(player: Player, power: str, status: str) -> None:
-    """Waits until the page shows ``power`` with ``status``: the view of its submission has arrived."""
+def shown_as(player: Player, power: str, status: str) -> None:
+    """Waits until the page shows ``power`` as ``status`` ("done", "ordered": a whole set sent in
+    a game that asks for ready flags, "ordering": orders stored one at a time): the view of its
+    submission has arrived."""
     expect(player.page.locator(f'#powers tr[data-power="{power}"] td.status')).to_have_text(status)
-
-
-def shown_ordered(player: Player, power: str) -> None:
-    """Waits until the page shows ``power`` as ordered (done): the view of its submission has arrived."""
-    shown_status(player, power, "ordered")
 
 
 def type_without_sending(player: Player, text: str) -> None:
@@ -81,11 +78,11 @@ def test_a_pick_survives_the_views_that_arrive_while_the_player_picks(browser: B
         expect(choices.get_by_role("button", name=purchase, exact=True)).to_be_visible()
 
         others_submit(served, page.url, tokens, [])
-        shown_ordered(player, rival)
+        shown_as(player, rival, "ordered")
         elsewhere = httpx.patch(f"{served}/games/{game_id}/orders", json={"orders": [f"TRADE WITH {rival}"]},
                                 headers={"authorization": f"Bearer {own_token(player)}"})
         assert elsewhere.status_code == 200, elsewhere.text
-        shown_status(player, player.power, "ordering")  # the view of the other device's order has arrived
+        shown_as(player, player.power, "ordering")  # the view of the other device's order has arrived
 
         expect(choices).to_be_visible()
         expect(state_menu).to_have_value(mission)
@@ -94,7 +91,9 @@ def test_a_pick_survives_the_views_that_arrive_while_the_player_picks(browser: B
         expect(player.results()).to_contain_text(f"{purchase} accepted")
         page.get_by_role("button", name="Add: Orders of the state").click()
         expect(player.results()).to_contain_text(f"{mission} accepted")
-        expect(player.orders_box()).to_have_value(f"{half_line}\n{purchase}\n{mission}")
+        # the box, being typed in, kept the half line as it was and took in every stored order
+        # above it: the other device's, then each pick's (docs/web.md, "Orders")
+        expect(player.orders_box()).to_have_value(f"{mission}\nTRADE WITH {rival}\n{purchase}\n{half_line}")
     finally:
         player.page.context.close()
     assert player.problems == []
@@ -115,7 +114,7 @@ def test_a_pick_goes_when_the_phase_resolves_under_it(browser: Browser, served: 
         player.click_unit(second)
         expect(player.board().locator(".selected")).to_have_attribute("data-unit", second)
         others_submit(served, page.url, tokens[:1], [])
-        shown_ordered(player, power_of(served, game_id, tokens[0]))
+        shown_as(player, power_of(served, game_id, tokens[0]), "done")
         expect(player.board().locator(".selected")).to_have_attribute("data-unit", second)
         player.click_unit(second)
         expect(player.results()).to_contain_text(f"{second} H accepted")
@@ -125,7 +124,7 @@ def test_a_pick_goes_when_the_phase_resolves_under_it(browser: Browser, served: 
         half_line = f"{third} -"
         type_without_sending(player, half_line)
         others_submit(served, page.url, tokens[1:], [])
-        shown_status(player, player.power, "ordering")  # its clicks stored orders, but it is not done
+        shown_as(player, player.power, "ordering")  # its clicks stored orders, but it is not done
         done = httpx.post(f"{served}/games/{game_id}/ready", headers={"authorization": f"Bearer {own_token(player)}"})
         assert done.status_code == 200 and done.json()["resolved"] is True, done.text  # done on another device
         player.wait_for_phase("Fall 1901, movement")
@@ -146,7 +145,7 @@ def unit_menu(player: Player, unit: str) -> Any:
 
 def test_orders_stored_from_the_other_device_show_at_once(browser: Browser, served: str) -> None:
     """Standard, seven seats: orders the seat's other device stores appear in the page's menus,
-    its help line and its orders box without a reload; while the player types in the box, the
+    its warning about units without orders and its orders box without a reload; while the player types in the box, the
     box stays theirs and the menus still follow."""
     player, _ = hosted_game(browser, served, "Two devices", "standard", 7)
     try:
@@ -154,15 +153,15 @@ def test_orders_stored_from_the_other_device_show_at_once(browser: Browser, serv
         expect(page.locator("#phase")).to_contain_text("Spring 1901, movement")
         game_id = game_of(player)
         first, second = unit_menus(player)[:2]
-        lacking = re.compile(rf"No order yet for [A-Z/, ]*\b{re.escape(first.split()[1])}\b")
-        expect(page.locator("#order-help")).to_contain_text(lacking)
+        lacking = re.compile(rf"no order yet: [A-Z/, ]*\b{re.escape(first)}\b")
+        expect(page.locator("#lacking")).to_contain_text(lacking)
         other_device = {"authorization": f"Bearer {own_token(player)}"}
 
         stored = httpx.put(f"{served}/games/{game_id}/orders", json={"orders": [f"{first} H"]}, headers=other_device)
         assert stored.status_code == 200, stored.text
         expect(player.orders_box()).to_have_value(f"{first} H")
         expect(unit_menu(player, first)).to_have_value(f"{first} H")
-        expect(page.locator("#order-help")).not_to_contain_text(lacking)
+        expect(page.locator("#lacking")).not_to_contain_text(lacking)
         expect(page.locator("#order-status")).to_contain_text("changed elsewhere")
 
         type_without_sending(player, f"{second} -")

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.web.pages import Player, hosted_game, others_submit
+from tests.web.pages import DONE, Player, hosted_game, others_submit
 
 pytestmark = pytest.mark.postgres
 
@@ -76,12 +76,14 @@ def test_an_ekonia_turn_with_a_purchase_and_a_mission(browser: Browser, served: 
         player.shot(shots, "12-ekonia-turn-1-orders")
         others_submit(served, page.url, tokens, [])
         expect(page.locator(f'#powers tr[data-power="{player.power}"] .status')).to_have_text("ordering")
-        page.get_by_role("checkbox", name="Ready: my orders are final").check()  # orders clicked: not done till said
+        page.get_by_role("button", name=DONE).click()  # orders clicked: not done till said
         player.wait_for_phase("Turn 2")
         expect(page.locator("#results")).to_contain_text(f"BUY 1 INFANTRY AT {capital}")
         expect(page.locator("#results")).to_contain_text(mission)
         # the mission's private result, in the state's knowledge (its roll decides which)
-        expect(page.locator("#own .knowledge")).to_contain_text(re.compile(f"Turn 1: MAP {rival} (succeeded|failed)"))
+        # in words: "Turn 1: map of Tenshores succeeded: ship yards: none; gas vents: none"
+        found = re.compile(f"Turn 1: map of {rival.capitalize()} (succeeded: ship yards: .*; gas vents: |failed)")
+        expect(page.locator("#own .knowledge")).to_contain_text(found)
         expect(page.locator("#own")).not_to_contain_text("Gold50")  # 50 spent, then the turn's income
         player.shot(shots, "13-ekonia-turn-2")
     finally:

@@ -30,6 +30,33 @@ export function forgetToken(gameId) {
   }
 }
 
+const SESSION_KEY = "entente.session";
+
+/** The signed-in account of this browser, if any: {token, name} (docs/web.md, "Signing in"). */
+export function session() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(SESSION_KEY));
+    return kept && typeof kept.token === "string" ? kept : null;
+  } catch {
+    return null;
+  }
+}
+
+export function keepSession(fields) {
+  localStorage.setItem(SESSION_KEY, JSON.stringify({...(session() || {}), ...fields}));
+}
+
+export function forgetSession() {
+  localStorage.removeItem(SESSION_KEY);
+}
+
+/** The token a page reads a game with: the seat's own, else the account's session (which
+ *  plays the seats it took on any device), else the host's. */
+export function tokenFor(gameId) {
+  const seat = seatOf(gameId);
+  return seat.token || session()?.token || seat.host || null;
+}
+
 /** An answer the API refused: its status and the one error shape's fields. */
 export class ApiError extends Error {
   constructor(status, error) {
@@ -96,6 +123,14 @@ export function timeLeft(deadline, now = Date.now()) {
   const rest = seconds % 60;
   const pad = (n) => String(n).padStart(2, "0");
   return (days ? `${days} d ` : "") + `${pad(hours)}:${pad(minutes)}:${pad(rest)} left`;
+}
+
+/** An ISO time as a date and time in the reader's own time zone: "Thu 3 Dec, 14:05 CET". */
+export function localTime(iso, withYear = false) {
+  const moment = new Date(iso);
+  if (Number.isNaN(moment.getTime())) return "";
+  return new Intl.DateTimeFormat(undefined, {weekday: "short", day: "numeric", month: "short",
+    year: withYear ? "numeric" : undefined, hour: "2-digit", minute: "2-digit", timeZoneName: "short"}).format(moment);
 }
 
 /** A value of a report in words: {"shipyards": [], "gas_vents": ["x"]} -> "shipyards: none; gas vents: x". */

@@ -1,6 +1,7 @@
 // The game page, /play/{game_id}: the board, the orders, the results, who has ordered, the
 // countdown, press and the draw, kept live by the stream (docs/web.md).
-import {api, element, forgetToken, keepSeat, phaseName, powerName, seatOf, timeLeft} from "./api.js";
+import {api, element, forgetToken, keepSeat, localTime, phaseName, powerName, seatOf, session, timeLeft, tokenFor} from "./api.js";
+import {Attention} from "./attention.js";
 import {Board} from "./board.js";
 import {watch} from "./live.js";
 import {OrdersPanel} from "./orders.js";
@@ -26,8 +27,11 @@ const game = {
   summary: null,  // the public summary, read while the game is forming (how many seats are taken)
   known: [],  // every resolved phase this page has read, oldest first (views send the latest page)
   older: false,  // whether the server has resolved phases before the first of ``known``
-  get token() { return seatOf(gameId).token || seatOf(gameId).host || null; },
-  ordersChanged() { refreshBoard(); },
+  get token() { return tokenFor(gameId); },
+  ordersChanged() {
+    showOwn(game.view, orders.power || game.view.viewer.power, orders.possible);  // the points or gold the orders spend
+    refreshBoard();
+  },
   powerChanged() { render(); refreshBoard(); },
 };
 
@@ -37,6 +41,7 @@ const board = new Board(document.getElementById("board"), {
 });
 const orders = new OrdersPanel(game, board);
 const press = new Press(game);
+const attention = new Attention(game);
 
 async function readView() {
   try {
@@ -98,7 +103,7 @@ async function refreshBoard(force = false) {
 
 function render() {
   const view = game.view;
-  document.title = `${view.game.name}: Entente`;
+  attention.showTitle();
   document.getElementById("game-name").textContent = view.game.name;
   const status = view.game.status === "forming" ? "waiting for players" : view.game.status === "finished" ? "finished" : "";
   document.getElementById("phase").textContent = [view.game.variant, phaseName(view.game.phase), status].filter(Boolean).join(" · ");
@@ -107,9 +112,11 @@ function render() {
   showSeats(view);
   showDeviceLink();
   showPowers(view);
+  showWaiting(view);
+  showUnits(view);
   showHistoryControl(view);
   showResults(view, game.shown);
-  showOwn(view, orders.power || view.viewer.power);
+  showOwn(view, orders.power || view.viewer.power, orders.possible);
   press.render();
   tick();
 }
@@ -122,7 +129,9 @@ function showMe(view) {
       style: `--power:${game.colours[p] || "#888"}; --power-ink:${inkOn(game.colours[p])}`, text: powerName(p)})),
       element("span", {class: "codename", text: viewer.codename}));
   } else if (viewer.kind === "player") {
-    me.textContent = `Seated as ${viewer.codename}; powers are drawn at the start`;
+    // the first view of a new seat may come before its codename: the join's answer has it
+    const codename = viewer.codename || seatOf(gameId).codename;
+    me.textContent = codename ? `Seated as ${codename}; powers are drawn at the start` : "Seated; powers are drawn at the start";
   } else {
     me.textContent = seatOf(gameId).host ? "Host (public view)" : "Watching (public view)";
   }
@@ -186,17 +195,45 @@ function showSeats(view) {
     ? `${seated} of ${count} seats taken${seat.token ? `; you are ${seat.codename || "seated"}` : ""}.` : "";
   document.getElementById("join").hidden = !forming || Boolean(seat.token);
   document.getElementById("start").hidden = !forming || !seat.host;
-  document.getElementById("resolve").hidden = forming || !seat.host || view.game.status !== "active";
+  const hostResolves = view.game.settings.host_may_resolve !== false;
+  document.getElementById("resolve").hidden = forming || !seat.host || view.game.status !== "active" || !hostResolves;
+  if (document.getElementById("resolve").hidden) closeResolveConfirmation();
   const invite = `${location.origin}/play/${gameId}`;
   document.getElementById("invite").textContent = forming ? `Invite players with ${invite}` : "";
 }
 
+/** A power's state in the phase (docs/web.md, "Done"): "done" (its ready flag, or its whole set
+ *  where no ready flag is asked for), "ordered" (its whole set, the ready flag still to come),
+ *  "ordering" (orders stored one at a time, not done), "waiting" (nothing yet), "–" (nothing to do). */
 function statusOf(view, power) {
   if (!view.must_act.includes(power)) return "–";
-  if (view.ready?.includes(power)) return "ready";
-  if (view.submitted?.includes(power)) return "ordered";
-  if (view.ordering?.includes(power)) return "ordering";  // orders stored, not done (docs/hosting.md)
+  if (view.ready?.includes(power)) return "done";
+  if (view.submitted?.includes(power)) return view.game.settings.require_ready ? "ordered" : "done";
+  if (view.ordering?.includes(power)) return "ordering";
   return "waiting";
+}
+
+/** Which powers the phase still waits for (the view's ``waiting_for``). */
+function showWaiting(view) {
+  const out = document.getElementById("waiting");
+  const waiting = view.game.status === "active" ? view.waiting_for : null;
+  out.hidden = !Array.isArray(waiting);
+  if (out.hidden) return;
+  out.textContent = waiting.length ? `Waiting for ${waiting.map(powerName).join(", ")}.`
+    : "Every power is done: the phase resolves now.";
+}
+
+/** Every power's units as text, for a reader who does not see the board (docs/web.md, "Accessibility"). */
+function showUnits(view) {
+  const units = view.position?.units || {};
+  const powers = Object.keys(units).filter((p) => units[p]?.length).sort();
+  document.getElementById("units-panel").hidden = !powers.length || view.game.status === "forming";
+  document.getElementById("units-text").replaceChildren(...powers.map((power) =>
+    element("li", {}, element("strong", {text: `${powerName(power)} (${units[power].length}): `}), units[power].join(", "))));
+  const dislodged = (view.position?.dislodged || []).map((d) => `${powerName(d.power)} ${d.unit}`);
+  const devastated = view.position?.devastated || [];  // Dirigible: game-wide, listed once
+  document.getElementById("units-dislodged").textContent = [dislodged.length ? `Dislodged: ${dislodged.join(", ")}.` : "",
+    devastated.length ? `Devastated (for every power): ${devastated.join(", ")}.` : ""].filter(Boolean).join(" ");
 }
 
 function showPowers(view) {
@@ -223,6 +260,12 @@ function showHistoryControl(view) {
   const index = game.shown ? phases.indexOf(game.shown) : phases.length;
   slider.value = String(index);
   const label = game.shown ? `${phaseName(game.shown)} (resolved)` : `Now: ${phaseName(view.game.phase) || "not started"}`;
+  const newer = game.shown && game.shownAt && (game.shownAt.phase !== view.game.phase || game.shownAt.status !== view.game.status);
+  document.getElementById("new-results").hidden = !newer;
+  if (newer) {
+    document.getElementById("new-results-text").textContent = view.game.status === "finished"
+      ? "The game has ended since you opened this phase." : `New results: the game is now at ${phaseName(view.game.phase)}.`;
+  }
   document.getElementById("history-label").textContent = label;
   slider.setAttribute("aria-valuetext", label);
   document.getElementById("earlier").hidden = !game.older;
@@ -236,13 +279,17 @@ function tick() {
     return;
   }
   const clock = view.clock || {};
-  out.textContent = clock.paused_until ? `Paused until ${new Date(clock.paused_until).toLocaleString()}`
+  out.textContent = clock.paused_until ? `Paused until ${localTime(clock.paused_until)}`
     : clock.deadline ? timeLeft(clock.deadline) : "";
+  const deadline = document.getElementById("deadline");
+  const at = !clock.paused_until && clock.deadline ? `Deadline ${localTime(clock.deadline)}` : "";
+  if (deadline.textContent !== at) deadline.textContent = at;
 }
 
 async function onView(view) {
   const before = game.view;
   game.view = withKnownHistory(view);
+  if (before && (before.game.phase !== view.game.phase || before.game.status !== view.game.status)) attention.newPhase(view);
   const moved = !before || before.game.phase !== view.game.phase || before.game.status !== view.game.status
     || before.history.length !== view.history.length;
   render();
@@ -281,14 +328,48 @@ async function hostAct(path, body) {
     await api(`/games/${gameId}/${path}`, {method: "POST", token: seatOf(gameId).host, body});
     status.textContent = "";
   } catch (error) {
-    status.textContent = `Refused: ${error.message}`;
+    status.textContent = error.code === "phase_already_resolved" ? "That phase has already resolved." : `Refused: ${error.message}`;
+  }
+}
+
+/** **Resolve the phase now** asks first, naming the phase, and sends once: the confirmation's
+ *  button is disabled while its request is on its way, and the phase is named in the request
+ *  (a second one could only be 409 phase_already_resolved). */
+function askToResolve() {
+  const phase = game.view.game.phase;
+  const box = document.getElementById("resolve-confirm");
+  document.getElementById("resolve-question").textContent =
+    `Resolve ${phaseName(phase)} now for everyone? Units without orders hold; it cannot be undone.`;
+  box.dataset.phase = phase;
+  box.hidden = false;
+  document.getElementById("resolve").setAttribute("aria-expanded", "true");
+  document.getElementById("resolve-yes").focus();
+}
+
+function closeResolveConfirmation() {
+  document.getElementById("resolve-confirm").hidden = true;
+  document.getElementById("resolve").setAttribute("aria-expanded", "false");
+}
+
+async function resolveNow() {
+  const yes = document.getElementById("resolve-yes");
+  if (yes.disabled) return;
+  yes.disabled = true;
+  try {
+    await hostAct("resolve", {phase: document.getElementById("resolve-confirm").dataset.phase});
+  } finally {
+    yes.disabled = false;
+    closeResolveConfirmation();
   }
 }
 
 async function join() {
   const status = document.getElementById("seat-status");
+  const button = document.getElementById("join");
+  if (button.disabled) return;
+  button.disabled = true;
   try {
-    const seat = await api(`/games/${gameId}/players`, {method: "POST"});
+    const seat = await api(`/games/${gameId}/players`, {method: "POST", token: session()?.token});
     keepSeat(gameId, {token: seat.token, codename: seat.codename, name: game.view.game.name});
     game.known = [];  // a player may see more of the past than the public did
     game.summary = await api(`/games/${gameId}`);
@@ -296,12 +377,15 @@ async function join() {
     restartStream();
   } catch (error) {
     status.textContent = `Could not join: ${error.message}`;
+  } finally {
+    button.disabled = false;
   }
 }
 
 function showHistory(index) {
   const phases = game.view.history.map((entry) => entry.phase);
   game.shown = index < phases.length ? phases[index] : null;
+  game.shownAt = game.shown ? {phase: game.view.game.phase, status: game.view.game.status} : null;
   orders.closeMenu();
   orders.select(null);
   render();
@@ -327,7 +411,11 @@ async function powerColours(variant) {
 let stopStream = () => {};
 function restartStream() {
   stopStream();
-  stopStream = watch(gameId, () => game.token, {onView, onMessage: (m) => press.add(m)});
+  let views = 0;  // the messages before a connection's first view are the backlog, already read
+  stopStream = watch(gameId, () => game.token, {
+    onView: (view) => { views += 1; return onView(view); },
+    onMessage: (m) => { if (press.add(m) && views > 0) attention.newMessage(m); },
+  });
 }
 
 async function boot() {
@@ -345,13 +433,18 @@ async function boot() {
   if (view.viewer.codename) keepCodename(view);
   document.getElementById("join").addEventListener("click", join);
   document.getElementById("start").addEventListener("click", () => hostAct("start"));
-  document.getElementById("resolve").addEventListener("click", () => hostAct("resolve", {phase: game.view.game.phase}));
+  document.getElementById("resolve").addEventListener("click", askToResolve);
+  document.getElementById("resolve-yes").addEventListener("click", resolveNow);
+  document.getElementById("resolve-no").addEventListener("click", closeResolveConfirmation);
+  document.getElementById("new-results-now").addEventListener("click", () => showHistory(game.view.history.length));
   document.getElementById("earlier").addEventListener("click", loadEarlier);
   document.getElementById("history").addEventListener("input", (event) => showHistory(Number(event.target.value)));
   document.getElementById("results").addEventListener("click", (event) => {
     if (event.target.id !== "results-on-board") return;
     showHistory(game.view.history.findIndex((entry) => entry.phase === event.target.dataset.phase));
-    document.getElementById("history").focus();
+    // the board comes into view, the slider (whose keys walk the phases) takes the focus in place
+    document.querySelector(".board-area").scrollIntoView({block: "start", behavior: "instant"});
+    document.getElementById("history").focus({preventScroll: true});
   });
   document.getElementById("zoom").addEventListener("click", (event) => {
     const zoomed = document.getElementById("board").classList.toggle("zoomed");  // twice as wide, scrolled

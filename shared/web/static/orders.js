@@ -1,7 +1,11 @@
 // The orders panel: possible orders as menus, orders by clicking the board, orders typed in
-// any notation, and the ready flag (docs/web.md, "Orders").
+// any notation, and Done (the ready flag) (docs/web.md, "Orders").
 import {ApiError, Intent, api, element, phaseName} from "./api.js";
 import {baseOf, unitPlace} from "./board.js";
+import {mergeDraft} from "./draft.js";
+
+// Keys that walk a closed menu: each one changes its choice, none of them chooses.
+const WALKING_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"]);
 
 const MOVES = new Set(["move", "retreat", "rebase", "load", "unload", "drop", "bombard"]);
 
@@ -36,16 +40,19 @@ export class OrdersPanel {
     this.possible = null;
     this.selected = null;  // the menu group picked on the board
     this.dirty = false;  // the textarea holds text not sent yet
+    this.boxShows = [];  // the stored orders the box last showed: what a typed draft started from
     // What the player has picked and not yet sent, kept across the redraws a view causes while
     // it is valid: menu group key -> the order picked in its menu ("" for "no order").
     this.picks = new Map();
     this.menusFor = null;  // the possible orders the menus on the page were built from
-    this.ready = new Intent();
+    this.done = new Intent();  // Done or a change just sent, shown until a view agrees
+    this.busy = false;  // a Done or Undo done on its way: a second press waits for its answer
     this.textarea = document.getElementById("orders");
     this.status = document.getElementById("order-status");
     this.textarea.addEventListener("input", () => { this.dirty = true; });
     document.getElementById("submit-orders").addEventListener("click", () => this.submitTyped());
-    document.getElementById("ready").addEventListener("change", (event) => this.setReady(event.target.checked));
+    document.getElementById("done").addEventListener("click", () => this.setDone(true));
+    document.getElementById("undo-done").addEventListener("click", () => this.setDone(false));
     document.getElementById("order-power").addEventListener("change", (event) => {
       this.chosen = event.target.value;
       this.dirty = false;
@@ -103,10 +110,10 @@ export class OrdersPanel {
     this.showPowerChoice();
     const power = encodeURIComponent(this.power);
     this.possible = await api(`/games/${this.game.id}/possible-orders?power=${power}`, {token: this.game.token});
-    this.hasSubmitted = false;
-    if (!this.dirty) this.textarea.value = this.possible.submitted.join("\n");
+    if (!this.dirty) this.showInBox(this.possible.submitted);
     this.keepSelection();
     this.render();
+    this.game.ordersChanged();  // the own panel counts the stored builds or purchases
   }
 
   /** Forgets what the player picked and has not sent: the unit selected on the board, the
@@ -115,7 +122,7 @@ export class OrdersPanel {
     this.closeMenu();
     this.select(null);
     this.picks.clear();
-    this.ready.forget();
+    this.done.forget();
   }
 
   /** The unit selected on the board, as the new possible orders have it (or none if it is gone). */
@@ -143,10 +150,7 @@ export class OrdersPanel {
     if (!possible) return;
     const view = this.game.view;
     document.getElementById("orders-title").textContent = `Your orders: ${phaseName(possible.phase)}`;
-    const ready = document.getElementById("ready");
-    ready.checked = this.ready.shown(view.ready.includes(possible.power));
-    const stored = view.submitted.includes(possible.power) || (view.ordering || []).includes(possible.power);
-    ready.disabled = !(this.hasSubmitted || stored);  // 409 nothing_submitted
+    this.showDone(view, possible);
     const help = [];
     if (view.position.points) {  // Dirigible: builds are paid in supply points (docs/rules/dirigible.md)
       if (possible.adjustment > 0) help.push(`You have ${possible.adjustment} SP to build with.`);
@@ -160,11 +164,44 @@ export class OrdersPanel {
       const where = dislodged.retreats.length ? `retreat to ${dislodged.retreats.join(", ")} or disband` : "disband";
       help.push(`${dislodged.unit} was dislodged (from ${dislodged.attacker_from}): ${where}.`);
     }
-    const units = new Set(possible.menu.filter((g) => g.kind === "unit").map((g) => g.key));
-    const lacking = possible.lacking.filter((key) => units.has(key));
-    if (lacking.length) help.push(`No order yet for ${lacking.join(", ")}.`);
     document.getElementById("order-help").textContent = help.join(" ");
     this.showMenus(possible);
+  }
+
+  /** The units still without an order (possible-orders' ``lacking``, kept up to date here). */
+  lackingUnits(possible) {
+    const units = new Map(possible.menu.filter((g) => g.kind === "unit").map((g) => [g.key, g.unit]));
+    return possible.lacking.filter((key) => units.has(key)).map((key) => units.get(key));
+  }
+
+  /** Whether the phase no longer waits for the power: it is done (its whole set sent, or its
+   *  ready flag set: the view's ``submitted``), and ready where the game asks for ready flags
+   *  (docs/web.md, "Done"). */
+  isDone(view, power) {
+    if (view.waiting_for) return !view.waiting_for.includes(power);
+    return Boolean(view.submitted?.includes(power)) && (!view.game.settings.require_ready || Boolean(view.ready?.includes(power)));
+  }
+
+  /** Done and Undo done, the warning about units left without orders, and what is waited for. */
+  showDone(view, possible) {
+    const done = this.done.shown(this.isDone(view, possible.power));
+    const lacking = this.lackingUnits(possible);
+    const warning = document.getElementById("lacking");
+    warning.hidden = !lacking.length;
+    warning.textContent = lacking.length
+      ? `${lacking.length === 1 ? "1 unit has" : `${lacking.length} units have`} no order yet: ${lacking.join(", ")}.`
+        + " They hold if you are done without ordering them." : "";
+    // the ready flag can be taken back; a whole set sent stays done until an order is changed
+    const flagged = this.done.value === true || Boolean(view.ready?.includes(possible.power));
+    document.getElementById("done").hidden = done;
+    document.getElementById("done").disabled = this.busy;
+    document.getElementById("undo-done").hidden = !(done && flagged);
+    document.getElementById("undo-done").disabled = this.busy;
+    const others = (view.waiting_for || []).filter((p) => p !== possible.power).map((p) => p.charAt(0) + p.slice(1).toLowerCase());
+    const waiting = others.length ? ` The phase waits for ${others.join(", ")}.` : "";
+    document.getElementById("done-status").textContent = !done ? "Not done: the phase waits for you until the deadline."
+      : flagged ? `You are done.${waiting} Undo done, or change an order, to go on ordering.`
+        : `You are done: your whole set was sent.${waiting} Change an order to go on ordering.`;
   }
 
   /** The menus, built once for each answer of possible-orders; a redraw for the same answer
@@ -195,14 +232,42 @@ export class OrdersPanel {
       element("option", {value: "", text: "no order"}),
       group.orders.map((o) => element("option", {value: o.text, text: o.text, selected: shown === o.text})));
     const row = element("div", {class: "order-menu"}, element("label", {for: id, text: groupTitle(group)}), select);
-    select.addEventListener("change", () => this.picks.set(group.key, select.value));
-    if (group.kind === "unit") {
-      select.addEventListener("change", () => this.sendPick(group, select.value));
-    } else {
+    this.chooseDeliberately(select, group);
+    if (group.kind !== "unit") {
       row.append(element("button", {type: "button", class: "secondary", "aria-label": `Add: ${groupTitle(group)}`,
         text: "Add", onclick: () => select.value && this.sendPick(group, select.value)}));
     }
     return row;
+  }
+
+  /** A menu stores on a deliberate choice: a pick with the mouse (or the open list's Enter), or
+   *  Enter on the closed menu; the arrow keys that walk a closed menu only show a choice, sent
+   *  when Enter is pressed (docs/web.md, "Orders"). A site's or the state's menu is sent by its
+   *  Add button (or Enter). */
+  chooseDeliberately(select, group) {
+    let walking = false;
+    select.addEventListener("keydown", (event) => {
+      if (WALKING_KEYS.has(event.key) && !event.altKey) walking = true;
+      if (event.key === "Enter") {
+        walking = false;
+        const picked = this.picks.get(group.key);
+        if (picked !== undefined && (picked || group.kind === "unit")) {
+          event.preventDefault();
+          this.sendPick(group, picked);
+        }
+      }
+    });
+    select.addEventListener("pointerdown", () => { walking = false; });
+    select.addEventListener("change", () => {
+      this.picks.set(group.key, select.value);
+      if (group.kind !== "unit") return;
+      if (walking) {
+        walking = false;
+        this.status.textContent = `${select.value || "No order"} for ${group.unit}: press Enter to give it.`;
+        return;
+      }
+      this.sendPick(group, select.value);
+    });
   }
 
   /** Sends a menu's pick (a unit's "no order" takes its stored order back); the pick is kept
@@ -310,8 +375,8 @@ export class OrdersPanel {
     return {phase: this.possible.phase, power: this.possible.power, ...extra};
   }
 
-  /** One or more orders added (PATCH): each replaces the stored order about its subject.
-   *  Whether they were stored. */
+  /** One or more orders added (PATCH): each replaces the stored order about its subject; the
+   *  power is then "ordering", not done. Whether they were stored. */
   async send(texts) {
     try {
       const answer = await api(`/games/${this.game.id}/orders`, {method: "PATCH", token: this.game.token, body: this.body({orders: texts})});
@@ -337,23 +402,28 @@ export class OrdersPanel {
     }
   }
 
-  /** The textarea's orders, one a line, replace the power's orders (PUT). */
+  /** The textarea's orders, one a line, replace the power's orders (PUT): the whole set, so
+   *  the power is done with it. The box holds every order the page stored (a click's answer is
+   *  merged into it), so nothing clicked is dropped. */
   async submitTyped() {
-    if (!this.possible) return;
+    if (!this.possible || this.submitting) return;
     const lines = this.textarea.value.split("\n").map((line) => line.trim()).filter(Boolean);
+    this.submitting = true;
     try {
       const answer = await api(`/games/${this.game.id}/orders`, {method: "PUT", token: this.game.token, body: this.body({orders: lines})});
       this.showResults(answer.orders);
       const kept = answer.orders.filter((o) => o.status === "accepted").map((o) => o.order);
       const refused = answer.orders.filter((o) => o.status !== "accepted").map((o) => o.text);
       this.dirty = false;
-      this.stored(kept, answer.orders);
+      this.stored(kept, answer.orders, !refused.length);
       if (refused.length) {
         this.textarea.value = [...kept, ...refused].join("\n");
         this.dirty = true;
       }
     } catch (error) {
       this.refused(error);
+    } finally {
+      this.submitting = false;
     }
   }
 
@@ -366,7 +436,7 @@ export class OrdersPanel {
     if (!possible || view.game.phase !== possible.phase || !Array.isArray(current)) return;
     if (current.length === possible.submitted.length && current.every((text, i) => text === possible.submitted[i])) return;
     this.noteStored(current);
-    if (!this.dirty) this.textarea.value = current.join("\n");
+    if (!this.dirty) this.showInBox(current);
     this.status.textContent = `${ordersStored(current)} (changed elsewhere).`;
   }
 
@@ -376,24 +446,36 @@ export class OrdersPanel {
       .filter((g) => g.kind === "unit" && !g.orders.some((o) => current.includes(o.text))).map((g) => g.key);
   }
 
-  stored(current, results) {
+  /** The stored orders are now ``current`` (the answer of a PUT, ``whole``, or a PATCH). A box
+   *  being typed in takes the change without losing a typed character (draft.js); an untouched
+   *  box shows the stored orders. */
+  stored(current, results, whole = false) {
     this.noteStored(current);
-    this.hasSubmitted = true;
     if (!this.dirty) {
-      this.textarea.value = current.join("\n");
+      this.showInBox(current);
     } else {
-      for (const result of results.filter((r) => r.status === "accepted")) {
-        const unit = result.structured?.unit;
-        const lines = this.textarea.value.split("\n").filter((line) => !unit || !line.trim().toUpperCase().startsWith(`${unit.toUpperCase()} `));
-        this.textarea.value = [...lines.filter(Boolean), result.order].join("\n");
+      // from what the box showed when the typing began: a view of this very change may have
+      // come first (and left the box alone, the player typing)
+      const typing = document.activeElement === this.textarea;
+      const merged = mergeDraft(this.textarea.value, this.textarea.selectionStart ?? this.textarea.value.length, this.boxShows, current);
+      this.boxShows = current;
+      if (merged.text !== this.textarea.value) {
+        this.textarea.value = merged.text;
+        if (typing) this.textarea.setSelectionRange(merged.caret, merged.caret);
       }
     }
     const refused = results.filter((r) => r.status !== "accepted").length;
     this.status.textContent = ordersStored(current)
-      + (refused ? `; ${refused} refused.` : ".");
-    this.ready.want(false);  // a new submission clears the ready flag
+      + (refused ? `; ${refused} refused.` : whole ? ": done." : ".");
+    // a change clears the ready flag (not done); a whole set is done where no ready flag is asked for
+    this.done.want(whole && !this.game.view.game.settings.require_ready);
     this.render();
     this.game.ordersChanged();
+  }
+
+  showInBox(orders) {
+    this.textarea.value = orders.join("\n");
+    this.boxShows = orders;
   }
 
   showResults(results) {
@@ -414,17 +496,36 @@ export class OrdersPanel {
     this.status.textContent = `Refused: ${error.message}`;
   }
 
-  async setReady(ready) {
-    if (!this.possible) return;
-    this.ready.want(ready);
+  /** Done (``true``): the ready flag, after an empty whole set when nothing is stored yet (the
+   *  API refuses a ready flag on nothing: ``nothing_submitted``); Undo done (``false``) takes the
+   *  flag back. One request at a time: a second press waits for the first's answer. */
+  async setDone(done) {
+    if (!this.possible || this.busy) return;
+    const {phase, power} = this.possible;
+    const view = this.game.view;
+    this.busy = true;
+    if (done) this.done.want(true);  // Undo waits for the view: a whole set sent stays done
+    this.render();
     try {
-      await api(`/games/${this.game.id}/ready`, {method: ready ? "POST" : "DELETE", token: this.game.token,
-        body: {phase: this.possible.phase, power: this.possible.power}});
-      this.status.textContent = ready ? "Marked ready." : "No longer ready.";
+      const nothing = !this.possible.submitted.length && !view.submitted?.includes(power) && !view.ordering?.includes(power);
+      if (done && nothing) {  // an empty whole set: every unit holds (the API refuses a flag on nothing)
+        const answer = await api(`/games/${this.game.id}/orders`, {method: "PUT", token: this.game.token, body: {phase, power, orders: []}});
+        if (answer.resolved || !view.game.settings.require_ready) {
+          this.status.textContent = answer.resolved ? "Done: the phase resolves." : "Done.";
+          return;
+        }
+      }
+      const answer = await api(`/games/${this.game.id}/ready`, {method: done ? "POST" : "DELETE", token: this.game.token,
+        body: {phase, power}});
+      if (this.possible?.phase === phase) {
+        this.status.textContent = done ? (answer?.resolved ? "Done: the phase resolves." : "Done.") : "Not done any more.";
+      }
     } catch (error) {
-      this.ready.forget();
-      document.getElementById("ready").checked = !ready;
-      this.status.textContent = `Refused: ${error.message}`;
+      this.done.forget();
+      this.status.textContent = error.code === "wrong_phase" ? "The phase has already resolved." : `Refused: ${error.message}`;
+    } finally {
+      this.busy = false;
+      if (this.possible) this.render();
     }
   }
 }

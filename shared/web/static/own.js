@@ -1,14 +1,47 @@
 // What the viewer's power holds: supply centres and builds, Dirigible points, and in Tale of
-// Ekonia the state's gold, ledger and what its missions found (position.own).
-import {describe, element, powerName} from "./api.js";
+// Ekonia the state's gold, ledger and what its missions found (position.own). Builds and
+// purchases stored and not yet resolved are counted in the points or gold shown.
+import {element, powerName} from "./api.js";
+import {ledgerAmount, ledgerTerm, missionText} from "./reports.js";
 
-/** The panel of ``power``: the viewer's, or the one of its seat that the orders panel shows. */
-export function showOwn(view, power) {
+// What the orders of a phase cost, as docs/rules/dirigible.md (R5, R8) and docs/rules/ekonia.md
+// (R15, R23 to R26) price them: a preview of what is left; the server's resolution is the rule.
+const DIRIGIBLE_BUILD = {A: 4, F: 4, D: 3};
+const EKONIA_UNIT = {INFANTRY: 10, CAVALRY: 25, TRIREME: 20, TRANSPORT: 15, AIRSHIP: 20};
+const EKONIA_IMPROVEMENT = {FORT: 40, SHIPYARD: 20, GASVENT: 20};
+
+/** The stored orders of the panel's power, structured as possible-orders' menu has them. */
+function pendingOrders(possible) {
+  if (!possible) return [];
+  const byText = new Map(possible.menu.flatMap((group) => group.orders).map((order) => [order.text, order]));
+  return possible.submitted.map((text) => byText.get(text) || {text, type: /^GIVE \d+ TO /i.test(text) ? "give" : "unknown",
+    amount: Number((/^GIVE (\d+)/i.exec(text) || [])[1] || 0)});
+}
+
+/** The supply points the stored builds spend (Dirigible). */
+export function buildsCost(orders) {
+  return orders.filter((o) => o.type === "build").reduce((sum, o) => sum + (DIRIGIBLE_BUILD[String(o.unit || o.text)[0]] || 0), 0);
+}
+
+/** The gold the stored purchases, improvements and gifts spend (Tale of Ekonia). */
+export function purchasesCost(orders) {
+  return orders.reduce((sum, o) => {
+    if (o.type === "buy") return sum + (EKONIA_UNIT[String(o.unit_type).toUpperCase()] || 0) * (o.count || 1);
+    if (o.type === "improve") return sum + (EKONIA_IMPROVEMENT[String(o.improvement).toUpperCase()] || 0);
+    if (o.type === "give") return sum + (o.amount || 0);
+    return sum;
+  }, 0);
+}
+
+/** The panel of ``power``: the viewer's, or the one of its seat that the orders panel shows;
+ *  ``possible``: the orders panel's possible orders (its stored orders), when it is that power's. */
+export function showOwn(view, power, possible = null) {
   const panel = document.getElementById("own-panel");
   const position = view.position;
   panel.hidden = !power || !position || view.game.status === "forming";
   if (panel.hidden) return;
-  const out = position.own ? ekonia(position.own) : board(view, power);
+  const pending = possible && possible.power === power && possible.phase === view.game.phase ? pendingOrders(possible) : [];
+  const out = position.own ? ekonia(position.own, pending) : board(view, power, pending);
   document.getElementById("own-title").textContent = position.own ? `Your state: ${powerName(power)}` : `Your power: ${powerName(power)}`;
   document.getElementById("own").replaceChildren(...out);
 }
@@ -17,31 +50,45 @@ function row(label, value) {
   return [element("dt", {text: label}), element("dd", {text: value})];
 }
 
-function board(view, power) {
+function board(view, power, pending) {
   const position = view.position;
   const centres = position.centres?.[power] || [];
   const units = position.units?.[power] || [];
   const items = [...row("Supply centres", `${centres.length}: ${centres.join(", ") || "none"}`),
     ...row("Units", `${units.length}: ${units.join(", ") || "none"}`)];
   const adjustment = position.adjustments?.[power];
-  if (adjustment) items.push(...row("Builds", adjustment > 0 ? `${adjustment} to build` : `${-adjustment} to remove`));
-  if (position.points?.[power] !== undefined) items.push(...row("Points", String(position.points[power])));
-  if (position.balance?.[power] !== undefined) items.push(...row("Balance", JSON.stringify(position.balance[power])));
-  if (position.devastated?.length) items.push(...row("Devastated", position.devastated.join(", ")));
+  const points = position.points?.[power];
+  if (points !== undefined) {
+    items.push(...row("Points", String(points)));
+    if (position.balance?.[power] !== undefined) items.push(...row("Balance", String(position.balance[power])));
+    const spent = buildsCost(pending);
+    if (adjustment > 0) {
+      items.push(...row("Left to build with", spent ? `${adjustment - spent} SP (${spent} SP in the builds ordered)` : `${adjustment} SP`));
+    } else if (adjustment < 0) items.push(...row("Removals", `${-adjustment} SP of upkeep over the points`));
+  } else if (adjustment) {
+    const builds = pending.filter((o) => o.type === "build").length;
+    items.push(...row("Builds", adjustment > 0 ? `${adjustment} to build${builds ? ` (${builds} ordered)` : ""}` : `${-adjustment} to remove`));
+  }
+  // devastation is game-wide (the powers panel lists it once); here only this power's centres
+  const devastated = (position.devastated || []).filter((place) => centres.includes(place));
+  if (devastated.length) items.push(...row("Devastated centres", devastated.join(", ")));
   return [element("dl", {class: "facts"}, items)];
 }
 
-function ekonia(own) {
-  const facts = [...row("Gold", String(own.gold)), ...row("Units", String((own.units || []).length))];
+function ekonia(own, pending) {
+  const spent = purchasesCost(pending);
+  const gold = spent ? `${own.gold - spent} left after the ${spent} gold ordered (${own.gold} now)` : String(own.gold);
+  const facts = [...row("Gold", gold), ...row("Units", String((own.units || []).length))];
   const improvements = Object.entries(own.improvements || {})
     .flatMap(([place, built]) => Object.entries(built).filter(([, yes]) => yes).map(([kind]) => `${kind.replace("_", " ")} at ${place}`));
   if (improvements.length) facts.push(...row("Improvements", improvements.join(", ")));
-  if (own.converting?.length) facts.push(...row("Converting", own.converting.map((c) => c.territory || JSON.stringify(c)).join(", ")));
+  if (own.converting?.length) facts.push(...row("Converting", own.converting.map((c) => c.territory || String(c)).join(", ")));
   const out = [element("dl", {class: "facts"}, facts)];
+  if (spent) out.push(element("p", {class: "muted note", text: "Missions and morale are paid from what is left when the turn resolves."}));
   if (own.ledger) out.push(element("h3", {text: "Ledger"}), ledger(own.ledger));
   out.push(element("h3", {text: "Missions and what they found"}));
   out.push(own.knowledge?.length
-    ? element("ul", {class: "knowledge"}, own.knowledge.map((k) => element("li", {text: mission(k)})))
+    ? element("ul", {class: "knowledge"}, own.knowledge.map((k) => element("li", {text: missionText(k)})))
     : element("p", {class: "muted", text: "No mission yet."}));
   return out;
 }
@@ -50,13 +97,6 @@ function ledger(entries) {
   const list = Array.isArray(entries) ? entries.map((e) => [e.term ?? e.kind ?? "", e.amount ?? e])
     : Object.entries(entries);
   return element("table", {class: "ledger"}, element("tbody", {}, list.map(([term, amount]) =>
-    element("tr", {}, element("th", {scope: "row", text: String(term).replaceAll("_", " ")}),
-      element("td", {text: describe(amount)})))));
-}
-
-function mission(found) {
-  const head = [found.turn ? `Turn ${found.turn}:` : null, found.mission, found.target].filter(Boolean).join(" ");
-  const result = found.success === undefined ? "" : found.success ? "succeeded" : "failed";
-  const what = found.found ?? found.result ?? found.findings;
-  return `${head} ${result}${what !== undefined ? `: ${describe(what)}` : ""}`.trim();
+    element("tr", {}, element("th", {scope: "row", text: ledgerTerm(term)}),
+      element("td", {text: ledgerAmount(amount)})))));
 }

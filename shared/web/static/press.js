@@ -37,8 +37,9 @@ export class Press {
           : "Votes are secret; the draw passes when every surviving power votes for it.";
   }
 
+  /** Adds a message to the list; whether it was new to this page. */
   add(message) {
-    if (this.seen.has(message.id)) return;
+    if (this.seen.has(message.id)) return false;
     this.seen.add(message.id);
     const from = message.from ? `${powerName(message.from.power)} (${message.from.codename})` : "?";
     const to = message.to === "all" ? "everyone" : message.to.map(powerName).join(", ");
@@ -48,6 +49,7 @@ export class Press {
     const list = document.getElementById("messages");
     list.append(item);
     list.scrollTop = list.scrollHeight;
+    return true;
   }
 
   async send(event) {

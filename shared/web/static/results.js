@@ -1,6 +1,7 @@
 // A resolved phase's orders and results, as the viewer's history shows them (docs/api.md,
 // "Views"): every order in the standard and Dirigible games, one's own in Tale of Ekonia.
 import {describe, element, phaseName, powerName} from "./api.js";
+import {eventText, ledgerAmount, ledgerTerm, missionText} from "./reports.js";
 
 const RESULT_WORDS = {succeeds: "succeeds", ok: "done", fails: "fails", failed: "failed", invalid: "invalid"};
 
@@ -47,17 +48,23 @@ function battleReports(details) {
     const winner = battle.winner?.length ? ` Won by ${battle.winner.map(powerName).join(" and ")}.` : "";
     out.push(element("li", {text: `Battle at ${battle.territory}: ${sides.join("; ") || "fought by others"}.${winner}`}));
   }
-  for (const mission of details.missions || []) {
-    const result = mission.success ? "succeeded" : "failed";
-    out.push(element("li", {text: `Mission ${mission.mission} on ${mission.target} by ${powerName(mission.power)} ${result}`
-      + (mission.found !== undefined ? `: ${describe(mission.found)}` : "")}));
-  }
+  for (const mission of details.missions || []) out.push(element("li", {text: `Mission: ${missionText(mission, true)}`}));
+  for (const event of details.events || []) out.push(element("li", {text: capitalised(eventText(event))}));
   const spending = Object.entries(details.spending || {}).map(([power, spent]) => `${powerName(power)} ${spent.total ?? describe(spent)}`);
   if (spending.length) out.push(element("li", {text: `Gold spent: ${spending.join(", ")}`}));
+  for (const [power, ledger] of Object.entries(details.ledgers || {})) {
+    const terms = Object.entries(ledger).filter(([term, amount]) => term !== "turn" && amount && (typeof amount !== "object" || Object.keys(amount).length));
+    out.push(element("li", {text: `${powerName(power)}'s ledger: ${terms.map(([term, amount]) => `${ledgerTerm(term)} ${ledgerAmount(amount)}`).join(", ")}`}));
+  }
   for (const [key, value] of Object.entries(details)) {
-    if (["battles", "missions", "spending", "rolls", "ledgers"].includes(key) || value === null) continue;
+    if (["battles", "missions", "spending", "rolls", "ledgers", "events"].includes(key) || value === null) continue;
     if (typeof value === "object" && !Object.keys(value).length) continue;
-    out.push(element("li", {text: `${key.replaceAll("_", " ")}: ${describe(value)}`}));
+    const name = key === "destroyed_states" ? "States destroyed" : key === "sea_lanes" ? "Sea lanes" : capitalised(key.replaceAll("_", " "));
+    out.push(element("li", {text: `${name}: ${Array.isArray(value) ? value.map((v) => (typeof v === "object" ? describe(v) : powerName(String(v)))).join(", ") : describe(value)}`}));
   }
   return out.length ? [element("h3", {text: "Reports"}), element("ul", {class: "reports"}, out)] : [];
+}
+
+function capitalised(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -2,6 +2,8 @@
 bot tokens scoped to one seat, revocation."""
 from __future__ import annotations
 
+from urllib.parse import parse_qs, urlsplit
+
 import httpx
 
 from tests.utils.http import OPERATOR, app_client, bearer, query_of, sign_in, started_table
@@ -19,6 +21,7 @@ async def test_the_whole_flow_creates_the_account_once_and_opens_a_session_each_
     for token in (first["token"], again["token"]):
         me = await client.get("/me", headers=bearer(token))
         assert me.json() == {"account_id": first["account_id"], "name": "Ada Lovelace", "provider": "discord"}
+    assert (await client.get("/auth/options")).json() == {"sign_in": True, "provider": "discord"}
     login = await client.get("/auth/login")
     sent = query_of(login.headers["location"])
     assert sent["client_id"] == "entente-test-client" and sent["response_type"] == "code"
@@ -48,6 +51,32 @@ async def test_a_callback_needs_this_servers_state_in_the_same_browser(
         denied = await browser.get("/auth/callback", params={"error": "access_denied", "state": state})
         assert denied.status_code == 401 and denied.json()["error"]["code"] == "oauth_denied"
         assert (await client.get("/me")).status_code == 401
+
+
+async def test_a_page_navigation_comes_back_to_the_lobby_with_the_token_in_the_fragment(
+        social, provider: LocalProvider, provider_url: str) -> None:
+    """The web client's sign-in: the browser itself opens the callback (Sec-Fetch-Dest:
+    document), and is sent to the lobby page with its session token in the fragment, never in
+    the path or query; a refusal comes back as words for the page (docs/web.md, "Signing in")."""
+    app, client = social
+    provider.add_user("1010", "eve", "Eve Page")
+    page = {"sec-fetch-dest": "document", "accept": "text/html,application/xhtml+xml"}
+    async with app_client(app) as browser, httpx.AsyncClient() as outside:
+        authorize = (await browser.get("/auth/login", headers=page)).headers["location"]
+        back = query_of((await outside.get(f"{authorize}&user=1010")).headers["location"])
+        landed = await browser.get("/auth/callback", params=back, headers=page)
+        assert landed.status_code == 303
+        location = urlsplit(landed.headers["location"])
+        assert (location.path, location.query) == ("/", "") and location.fragment.startswith("session=s.")
+        token = parse_qs(location.fragment)["session"][0]
+        me = await client.get("/me", headers=bearer(token))
+        assert me.status_code == 200 and me.json()["name"] == "Eve Page"
+        again = await browser.get("/auth/callback", params=back, headers=page)  # the state was spent
+        assert again.status_code == 303
+        said = parse_qs(urlsplit(again.headers["location"]).fragment)
+        assert "session" not in said and "start again" in said["sign_in_error"][0]
+        fetched = await browser.get("/auth/callback", params=back, headers={"sec-fetch-dest": "empty"})
+        assert fetched.status_code == 400 and fetched.json()["error"]["code"] == "invalid_state"
 
 
 async def test_logging_out_ends_the_session_only(social, provider: LocalProvider, provider_url: str) -> None:
@@ -141,6 +170,7 @@ async def test_sign_in_needs_a_configured_client(sqlite_url: str, provider_url: 
     async with running_app(no_client) as (_, client):
         response = await client.get("/auth/login")
         assert response.status_code == 404 and response.json()["error"]["code"] == "sign_in_unavailable"
+        assert (await client.get("/auth/options")).json() == {"sign_in": False, "provider": "discord"}
 
 
 async def test_racing_first_sign_ins_of_one_user_both_open_a_session_on_one_account(store) -> None:

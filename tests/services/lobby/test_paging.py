@@ -2,6 +2,8 @@
 (docs/api.md, "Lists that grow")."""
 from __future__ import annotations
 
+from datetime import datetime
+
 import httpx
 
 from tests.utils.http import started_table
@@ -69,3 +71,26 @@ async def test_messages_page_by_what_the_reader_sees(sqlite_client: httpx.AsyncC
     assert games_cursor
     wrong_list = await sqlite_client.get(url, params={"cursor": games_cursor})
     assert wrong_list.status_code == 400 and wrong_list.json()["error"]["code"] == "invalid_cursor"
+
+
+async def test_the_games_list_filters_by_variant_and_says_when_each_game_changed(client: httpx.AsyncClient) -> None:
+    standard = [(await client.post("/games", json={"name": f"Same name {n}"})).json()["id"] for n in range(3)]
+    ekonia = [(await client.post("/games", json={"name": "Same name", "variant": "ekonia"})).json()["id"]
+              for _ in range(2)]
+    listed = (await client.get("/games", params={"variant": "ekonia"})).json()["games"]
+    assert [g["id"] for g in listed] == ekonia[::-1] and {g["variant"] for g in listed} == {"ekonia"}
+    stamps = [datetime.fromisoformat(g["updated_at"]) for g in listed]
+    assert stamps == sorted(stamps, reverse=True) and all(s.tzinfo is not None for s in stamps)
+    # the filter pages with the status filter, and its cursor belongs to it
+    first = (await client.get("/games", params={"variant": "standard", "status": "forming", "limit": 2})).json()
+    rest = (await client.get("/games", params={"variant": "standard", "status": "forming", "limit": 2,
+                                               "cursor": first["next_cursor"]})).json()
+    assert [g["id"] for g in first["games"] + rest["games"]] == standard[::-1] and rest["next_cursor"] is None
+    other = await client.get("/games", params={"variant": "ekonia", "status": "forming",
+                                               "cursor": first["next_cursor"]})
+    assert other.status_code == 400 and other.json()["error"]["code"] == "invalid_cursor"
+    unknown = await client.get("/games", params={"variant": "standrad"})
+    assert unknown.status_code == 422 and unknown.json()["error"]["code"] == "unsupported_variant"
+    assert unknown.json()["error"]["where"] == "query.variant"
+    # the summary of one game is not a list's: no updated_at there
+    assert (await client.get(f"/games/{standard[0]}")).json()["updated_at"] is None

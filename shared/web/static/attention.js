@@ -1,0 +1,96 @@
+// What calls the player back to the page (docs/web.md, "Notifications"): the tab's title with an
+// unread count of new messages and a new phase, and, if the player asks for them, the browser's
+// own notifications while the page is out of sight.
+import {phaseName, powerName} from "./api.js";
+
+const NOTIFY_KEY = "entente.notify";
+
+export class Attention {
+  constructor(game) {
+    this.game = game;
+    this.messages = 0;  // new messages the player has not had in view
+    this.phase = null;  // the new phase the player has not seen, while the page was out of sight
+    this.pressInView = false;
+    const press = document.getElementById("press-panel");
+    new IntersectionObserver((entries) => {
+      this.pressInView = entries.some((entry) => entry.isIntersecting);
+      this.seen();
+    }).observe(press);
+    document.addEventListener("visibilitychange", () => this.seen());
+    window.addEventListener("focus", () => this.seen());
+    const box = document.getElementById("notify");
+    box.checked = this.wanted() && "Notification" in window && Notification.permission === "granted";
+    box.disabled = !("Notification" in window) || Notification.permission === "denied";
+    box.addEventListener("change", () => this.askToNotify(box));
+  }
+
+  get visible() {
+    return document.visibilityState === "visible";
+  }
+
+  wanted() {
+    return localStorage.getItem(NOTIFY_KEY) === "yes";
+  }
+
+  /** The tab's title: the unread count first, then what is new, the game and the phase. */
+  showTitle() {
+    const view = this.game.view;
+    if (!view) return;
+    const count = this.messages + (this.phase ? 1 : 0);
+    const what = [this.phase ? `New phase: ${phaseName(this.phase)}` : null,
+      this.messages ? `${this.messages} new message${this.messages === 1 ? "" : "s"}` : null].filter(Boolean);
+    const head = count ? `(${count}) ${what.join(", ")} · ` : "";
+    const phase = view.game.status === "active" ? ` · ${phaseName(view.game.phase)}` : "";
+    const title = `${head}${view.game.name}${phase}: Entente`;
+    if (document.title !== title) document.title = title;
+    const unread = document.getElementById("press-unread");
+    unread.textContent = this.messages ? `${this.messages} new` : "";
+  }
+
+  /** What is in view is read: messages when the press panel is on screen, the phase at once. */
+  seen() {
+    if (!this.visible) return;
+    this.phase = null;
+    if (this.pressInView) this.messages = 0;
+    this.showTitle();
+  }
+
+  newMessage(message) {
+    if (this.game.view?.viewer.powers?.includes(message.from?.power)) return;  // one's own
+    if (!(this.visible && this.pressInView)) this.messages += 1;
+    this.showTitle();
+    const from = message.from ? powerName(message.from.power) : "Someone";
+    this.notify(`${from} wrote`, message.text.slice(0, 140), `message-${message.id}`);
+  }
+
+  newPhase(view) {
+    if (!this.visible) this.phase = view.game.phase;
+    this.showTitle();
+    const body = view.game.status === "finished" ? "The game has ended." : `Now: ${phaseName(view.game.phase)}.`;
+    this.notify(`${view.game.name}: a phase resolved`, body, `phase-${view.game.phase}`);
+  }
+
+  /** A browser notification, only while the page is out of sight and if the player asked. */
+  notify(title, body, tag) {
+    if (this.visible || !this.wanted() || !("Notification" in window) || Notification.permission !== "granted") return;
+    try {
+      new Notification(title, {body, tag});
+    } catch {
+      // some browsers allow notifications from a service worker only: the title still counts
+    }
+  }
+
+  async askToNotify(box) {
+    if (!box.checked) {
+      localStorage.setItem(NOTIFY_KEY, "no");
+      return;
+    }
+    const permission = await Notification.requestPermission();
+    box.checked = permission === "granted";
+    box.disabled = permission === "denied";
+    localStorage.setItem(NOTIFY_KEY, box.checked ? "yes" : "no");
+    document.getElementById("notify-status").textContent = permission === "granted"
+      ? "This browser will tell you of a new phase or message while the page is out of sight."
+      : "The browser did not allow notifications; the tab's title still counts what is new.";
+  }
+}

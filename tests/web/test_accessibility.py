@@ -1,0 +1,93 @@
+"""An automated accessibility scan (axe-core) of the lobby and a game page: no serious or
+critical violation (docs/web.md, "Accessibility").
+
+axe-core comes from npm, installed by this test into pytest's cache folder (ignored by git,
+kept between runs), and is served to the test browser by the test itself under the page's own
+origin, so the pages keep their Content-Security-Policy and nothing is fetched from elsewhere.
+"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, Route, expect
+
+from tests.web.pages import hosted_game
+
+pytestmark = pytest.mark.postgres
+
+AXE_VERSION = "4"
+SCRIPT_PATH = "/static/axe.test.min.js"  # answered by the test's route, never by the server
+SCAN = """async () => {
+  const result = await axe.run(document, {resultTypes: ["violations"]});
+  return result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" "))}));
+}"""
+
+
+@pytest.fixture(scope="module")
+def axe_script(request: pytest.FixtureRequest) -> Path:
+    folder = Path(request.config.cache.mkdir("axe-core"))
+    script = folder / "node_modules" / "axe-core" / "axe.min.js"
+    if script.exists():
+        return script
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is not installed: axe-core cannot be installed for the accessibility scan")
+    try:
+        installed = subprocess.run([npm, "install", "--prefix", str(folder), "--no-audit", "--no-fund",
+                                    "--no-save", f"axe-core@{AXE_VERSION}"],
+                                   capture_output=True, text=True, timeout=180)
+    except subprocess.TimeoutExpired:
+        pytest.skip("npm's registry did not answer within 3 minutes: axe-core could not be installed")
+    if installed.returncode != 0 or not script.exists():
+        pytest.skip(f"npm could not install axe-core (is the registry reachable?): {installed.stderr[-400:]}")
+    return script
+
+
+def violations(page: Page, base_url: str, script: Path) -> list[dict[str, Any]]:
+    def serve(route: Route) -> None:
+        route.fulfill(path=str(script), content_type="text/javascript")
+
+    page.route(f"{base_url}{SCRIPT_PATH}", serve)
+    page.add_script_tag(url=SCRIPT_PATH)
+    found: list[dict[str, Any]] = page.evaluate(SCAN)
+    return found
+
+
+def serious(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+def test_the_lobby_and_a_game_page_have_no_serious_accessibility_violation(
+        browser: Browser, served: str, axe_script: Path, shots: Path) -> None:
+    """The game page of a seated player, the lobby, and on a phone the game watched by a spectator."""
+    player, _ = hosted_game(browser, served, "Scanned", "standard", 7)
+    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    try:
+        page = player.page
+        expect(page.locator("#phase")).to_contain_text("Spring 1901, movement")
+        expect(page.get_by_role("region", name="Units on the board")).to_contain_text(f"{player.power.capitalize()} (")
+        game_page = violations(page, served, axe_script)
+        player.shot(shots, "30-scanned-game-page")
+
+        page.goto(f"{served}/")
+        expect(page.locator("#active-games")).to_contain_text("Scanned")
+        lobby = violations(page, served, axe_script)
+
+        # a spectator on a phone: the lobby, then the game watched as the public
+        phone.goto(f"{served}/")
+        phone.get_by_role("link", name="Watch Scanned").click()
+        expect(phone.locator("#me")).to_have_text("Watching (public view)")
+        expect(phone.get_by_role("region", name="Units on the board")).to_contain_text("Austria (3)")
+        watched = violations(phone, served, axe_script)
+        assert serious(game_page) == [], game_page
+        assert serious(lobby) == [], lobby
+        assert serious(watched) == [], watched
+    finally:
+        player.page.context.close()
+        phone.context.close()
+    assert player.problems == []
