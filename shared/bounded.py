@@ -6,9 +6,12 @@ what each holds can be seen (``caches()``, the ``entente_cache_*`` metrics) and 
 past its bound however long the games it serves run. An entry's weight is the caller's estimate
 of the memory it holds (usually its JSON size times a measured ratio): the bound is on that
 estimate, the metrics show it, and the soak benchmark checks that the process's memory levels off.
+Views and pictures are drawn in worker threads (docs/performance.md), so each cache takes a lock
+around what it changes.
 """
 from __future__ import annotations
 
+import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Hashable, Iterator
@@ -32,6 +35,7 @@ class BoundedCache(Generic[K, V]):
         self._entries: OrderedDict[K, tuple[V, int]] = OrderedDict()
         self.weight = 0
         self.hits = self.misses = self.evictions = 0
+        self._lock = threading.RLock()
         _LIVE.add(self)  # type: ignore[arg-type]
 
     def __len__(self) -> int:
@@ -47,36 +51,40 @@ class BoundedCache(Generic[K, V]):
 
     def get(self, key: K) -> V | None:
         """The value kept for ``key`` (now the most recently used), or None."""
-        found = self._entries.get(key)
-        if found is None:
-            self.misses += 1
-            return None
-        self.hits += 1
-        self._entries.move_to_end(key)
-        return found[0]
+        with self._lock:
+            found = self._entries.get(key)
+            if found is None:
+                self.misses += 1
+                return None
+            self.hits += 1
+            self._entries.move_to_end(key)
+            return found[0]
 
     def put(self, key: K, value: V, weight: int) -> None:
         """Keep ``value`` for ``key`` (replacing what was kept), then drop the least recently
         used entries while over either bound."""
-        self.pop(key)
-        self._entries[key] = (value, max(0, weight))
-        self.weight += max(0, weight)
-        while len(self._entries) > 1 and (len(self._entries) > self.max_entries or self.weight > self.max_bytes):
-            _, (_, dropped) = self._entries.popitem(last=False)
-            self.weight -= dropped
-            self.evictions += 1
+        with self._lock:
+            self.pop(key)
+            self._entries[key] = (value, max(0, weight))
+            self.weight += max(0, weight)
+            while len(self._entries) > 1 and (len(self._entries) > self.max_entries or self.weight > self.max_bytes):
+                _, (_, dropped) = self._entries.popitem(last=False)
+                self.weight -= dropped
+                self.evictions += 1
 
     def touch(self, key: K) -> None:
         """Make ``key`` the most recently used entry (if kept)."""
-        if key in self._entries:
-            self._entries.move_to_end(key)
+        with self._lock:
+            if key in self._entries:
+                self._entries.move_to_end(key)
 
     def pop(self, key: K) -> V | None:
-        found = self._entries.pop(key, None)
-        if found is None:
-            return None
-        self.weight -= found[1]
-        return found[0]
+        with self._lock:
+            found = self._entries.pop(key, None)
+            if found is None:
+                return None
+            self.weight -= found[1]
+            return found[0]
 
     def weight_of(self, key: K) -> int:
         found = self._entries.get(key)
@@ -89,8 +97,9 @@ class BoundedCache(Generic[K, V]):
         self.max_bytes = max_bytes
 
     def clear(self) -> None:
-        self._entries.clear()
-        self.weight = 0
+        with self._lock:
+            self._entries.clear()
+            self.weight = 0
 
 
 def caches() -> Iterator[BoundedCache[object, object]]:

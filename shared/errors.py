@@ -14,6 +14,7 @@ class DomainError(Exception):
 
     status_code = 400
     code = "bad_request"
+    retry_after: int | None = None  # seconds: sent as Retry-After (429, 503)
 
     def __init__(self, message: str, *, code: str | None = None, where: str | None = None,
                  details: Any = None) -> None:

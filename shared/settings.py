@@ -133,6 +133,18 @@ class Settings(BaseSettings):
     stream_coalesce_seconds: float = Field(0.05, ge=0.0, le=1.0)
     # the per-process cache of game states, in MiB of estimated memory (docs/architecture.md, "Performance")
     state_cache_mib: int = Field(64, ge=1, le=65536)
+    # game pictures (docs/maps.md, "Caching, ETags and the render queue"): the bytes remembered per
+    # process, in MiB; how many are drawn at a time, and how many more may wait (then 503)
+    picture_cache_mib: int = Field(32, ge=1, le=65536)
+    picture_renders: int = Field(1, ge=1, le=64)
+    picture_queue: int = Field(8, ge=0, le=10_000)
+    picture_processes: bool = True  # PNGs drawn in separate processes (false: in a worker thread)
+    # live streams per process (docs/social.md, "Limits"): open at once from one address, and for
+    # one viewer (a seat, a bot, an account; the public counts by address only); 0: no limit
+    stream_max_per_address: int = Field(32, ge=0, le=1_000_000)
+    stream_max_per_viewer: int = Field(8, ge=0, le=1_000_000)
+    # what a stream that reads too slowly may hold (queued and being sent), in KiB: then it is closed
+    stream_max_queued_kib: int = Field(2048, ge=64, le=1_048_576)
     # the garbage collector of `entente serve`'s processes (docs/hosting.md, "The garbage
     # collector"): three thresholds for gc.set_threshold, or "python" for Python's own
     gc_thresholds: str = "50000,20,100"

@@ -3,22 +3,26 @@ Runs alone with ``uvicorn services.visibility.api:app``."""
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from collections.abc import Callable
+from functools import partial
+from typing import Annotated, Any
 
+import anyio
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
 from shared.auth import require
 from shared.game.log import phase_submissions, read_log
-from shared.game.repository import full_state, with_recent_history
+from shared.game.phases import with_phases
+from shared.game.repository import with_recent_history
 from shared.http.app import build_app
 from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
 from shared.settings import Settings
 
-from .past import checked_phase, past_view
+from .past import checked_phase, past_view, read_past
 from .rendering import view_json
 from .schemas import GameView
-from .view import view_of, viewer_for
+from .view import HISTORY_PAGE, view_of, viewer_for
 
 router = APIRouter(tags=["visibility"])
 
@@ -35,23 +39,28 @@ async def game_view(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
     """The caller's view: a player's own power (and own pending orders); public without a token.
     With ``phase``, the board that phase was played from and its resolution. ``history`` is
     one page of the resolved phases (docs/api.md, "History pages"). The JSON is the model's,
-    written by ``rendering.view_json`` (each history entry's text remembered)."""
+    written by ``rendering.view_json`` (each history entry's text remembered). An older page
+    or a past phase reads only the phases it shows (past.py), and the view is drawn in a
+    worker thread (docs/performance.md)."""
     viewer = viewer_for(caller, game, power)
-    if phase or history_before:  # an older page or a past phase: every resolved phase
-        game = await full_state(store, game)
-    else:  # the latest page: the recent phases
-        game = await with_recent_history(store, game)
-    index = checked_phase(game, phase)
+    number = checked_phase(game, phase)
     end = checked_phase(game, history_before, "query.history_before") if history_before else None
     if history_before and end is None:  # the current phase: every resolved phase is before it
-        end = len(game.resolved)
-    if index is not None:
-        seen = past_view(game, index, viewer, end if end is None else min(end, index))
+        end = game.resolved_count
+    draw: Callable[[], dict[str, Any]]
+    if number is not None:
+        past = await read_past(store, game, number, end)
+        draw = partial(past_view, game, past, viewer)
     else:
         active = game.status == "active" and game.phase
         submissions = await phase_submissions(store, game.game_id, str(game.phase)) if active else {}
-        seen = view_of(game, submissions, viewer, end)
-    return Response(view_json(seen), media_type="application/json")
+        if end is None:  # the latest page: the recent phases the cache keeps
+            game = await with_recent_history(store, game)
+        else:
+            game = await with_phases(store, game, end - HISTORY_PAGE, end)
+        draw = partial(view_of, game, submissions, viewer, end)
+    text = await anyio.to_thread.run_sync(lambda: view_json(draw()))
+    return Response(text, media_type="application/json")
 
 
 @router.get("/games/{game_id}/events", response_class=Response,

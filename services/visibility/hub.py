@@ -12,8 +12,9 @@
   (watchers with the same viewer share one text and one digest) and hands each watcher what it
   has not seen yet: the messages it may read after its cursor, the view if its digest differs.
 - A watcher holds **no database connection** while idle: it waits on an ``asyncio.Event`` for
-  text the feed queued for it. One that reads too slowly (its queue over ``MAX_QUEUED`` bytes)
-  is closed and resumes with its last id.
+  text the feed queued for it. One that reads too slowly (what it holds, queued and being
+  sent, over its bound: ENTENTE_STREAM_MAX_QUEUED_KIB, ``MAX_QUEUED`` by default) is closed
+  and resumes with its last id (docs/social.md, "Limits").
 - Once woken, the tailer waits ``coalesce_seconds`` (ENTENTE_STREAM_COALESCE_SECONDS) before
   it reads, so the read takes in what else committed meanwhile: the submissions of a phase,
   which come moments apart, make one delivery pass (one write per watcher) rather than one each
@@ -55,7 +56,7 @@ log = logging.getLogger("entente.stream")
 CHECK_SECONDS = 2.0  # credentials re-checked at least this often; also the tailer's longest wait
 CREDENTIAL_CACHE_SECONDS = 30.0  # a bot or account read is reused this long unless its stream changes
 UNAVAILABLE_SECONDS = 10.0  # the log unreadable this long: every stream is closed (clients resume)
-MAX_QUEUED = 4 * 1024 * 1024  # characters queued for one watcher before it counts as too slow
+MAX_QUEUED = 2 * 1024 * 1024  # bytes one watcher may hold (queued and being sent) before it counts as too slow
 BATCH = 1000  # events per read of the log
 
 ReaderKey = tuple[str, ...] | None  # whose messages a watcher reads: its powers, None for all
@@ -115,6 +116,8 @@ class Watcher:
         self.wake = asyncio.Event()
         self._queued: list[bytes] = []
         self._size = 0
+        self._sending = 0  # bytes taken and not yet sent (``sent`` says when they are)
+        self.max_queued = MAX_QUEUED
         self._timers: list[asyncio.TimerHandle] = []
 
     def push(self, data: bytes) -> None:
@@ -122,8 +125,9 @@ class Watcher:
             return
         self._queued.append(data)
         self._size += len(data)
-        if self._size > MAX_QUEUED:
+        if self._size + self._sending > self.max_queued:
             self._queued.clear()
+            self._size = 0
             self.close("too_slow")
         self.wake.set()
 
@@ -138,8 +142,13 @@ class Watcher:
         data = queued[0] if len(queued) == 1 else b"".join(queued)
         self._queued = []
         self._size = 0
+        self._sending = len(data)
         self.wake.clear()
         return data
+
+    def sent(self) -> None:
+        """What ``take`` gave has been handed to the connection (the client read enough of it)."""
+        self._sending = 0
 
     def start_timers(self, seconds: float, keep_alive_seconds: float) -> None:
         loop = asyncio.get_running_loop()

@@ -3,21 +3,44 @@ pictures of a past phase: the position it was played from and the history before
 viewer's view showed them then, and that phase's resolution as the viewer's history shows it.
 Built from the variant's ``view`` and ``history_view`` only, never from the raw state (Tale of
 Ekonia's policy decides what each viewer sees of a past turn as of the present one).
+
+What a past phase needs of the log is a ``PastPhase``: that phase's resolution, who had to act
+in it, and the page of history shown with it. ``read_past`` reads just those (a page of the
+game stream, through shared/game/phases.py's cache), so a past view costs what a current one
+costs however long the game (docs/performance.md); ``past_of`` takes them from a state that
+holds its phases (tests, replays).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from shared.errors import NotFound, Unprocessable
+from shared.events import PhaseResolved
+from shared.game.phases import phase_number, resolved_phases
 from shared.game.state import GameState
 from shared.rules.variants import get_variant
+from shared.store import EventStore, Transaction
 
-from .view import Viewer, history_entry, view_of
+from .view import HISTORY_PAGE, Viewer, history_entry, view_of
+
+
+@dataclass(frozen=True, slots=True)
+class PastPhase:
+    number: int  # of the phase, from 0 in play order
+    resolution: PhaseResolved
+    must_act: tuple[str, ...]  # who had to act in it
+    history_start: int  # the number of ``history[0]``
+    history: tuple[PhaseResolved, ...]  # the history page shown with it (phases before ``history_end``)
+
+    @property
+    def history_end(self) -> int:
+        return self.history_start + len(self.history)
 
 
 def checked_phase(state: GameState, phase: str | None, where: str = "query.phase") -> int | None:
-    """The index in ``state.resolved`` of the phase asked for; None for the current phase.
-    A name the variant does not use is a 422; a phase this game has not played, 404."""
+    """The number of the resolved phase asked for; None for the current phase. A name the
+    variant does not use is a 422; a phase this game has not played, 404."""
     if phase is None:
         return None
     wanted = phase.strip().upper()
@@ -28,40 +51,66 @@ def checked_phase(state: GameState, phase: str | None, where: str = "query.phase
                             where=where) from None
     if wanted == (state.phase or "").upper():
         return None
-    for index, resolved in enumerate(state.resolved):
-        if resolved.phase.upper() == wanted:
-            return index
-    raise NotFound(f"this game has not played the phase {wanted}", code="phase_not_found", where=where)
+    number = phase_number(state, wanted)
+    if number is None:
+        raise NotFound(f"this game has not played the phase {wanted}", code="phase_not_found", where=where)
+    return number
 
 
-def state_at(state: GameState, index: int) -> GameState:
-    """The game as it stood when its ``index``-th resolved phase was being played."""
+def _history_range(number: int, history_end: int | None) -> tuple[int, int]:
+    end = number if history_end is None else max(0, min(history_end, number))
+    return max(0, end - HISTORY_PAGE), end
+
+
+def _opening_must_act(state: GameState) -> tuple[str, ...]:
+    """Who had to act in the first phase: the opening's answer, from the game's stored seed."""
+    opening = get_variant(state.variant).opening(state.settings.model_dump(), state.seed or 0)
+    return tuple(opening.must_act)
+
+
+async def read_past(reader: EventStore | Transaction, state: GameState, number: int,
+                    history_end: int | None = None, *, history: bool = True) -> PastPhase:
+    """Phase ``number`` of the game, with the history page before ``history_end`` (None: the
+    page just before it; no page with ``history`` False, for a picture), read by version: at
+    most two short pages of the game stream."""
+    start, end = _history_range(number, history_end) if history else (number, number)
+    around = await resolved_phases(reader, state, max(0, number - 1), number + 1)
+    page = await resolved_phases(reader, state, start, end) if end > start else []  # mostly cached by now
+    must_act = tuple(around[0].must_act) if number else _opening_must_act(state)
+    return PastPhase(number, around[-1], must_act, start, tuple(page))
+
+
+def past_of(state: GameState, number: int, history_end: int | None = None) -> PastPhase:
+    """The same from a state that holds the phases needed (a full state)."""
+    start, end = _history_range(number, history_end)
+    held = state.earlier_resolved
+    must_act = tuple(state.resolved[number - 1 - held].must_act) if number else _opening_must_act(state)
+    return PastPhase(number, state.resolved[number - held], must_act, start,
+                     tuple(state.resolved[start - held:end - held]))
+
+
+def state_at(state: GameState, past: PastPhase) -> GameState:
+    """The game as it stood when ``past`` was being played, holding its history page only
+    (its ``resolved_count`` is the page's end: read no phase after it)."""
     then = state.copy()
-    resolved = state.resolved[index]
-    then.phase, then.position, then.status = resolved.phase, resolved.position_before, "active"
-    then.resolved = list(state.resolved[:index])
+    then.phase, then.position, then.status = past.resolution.phase, past.resolution.position_before, "active"
+    then.resolved, then.earlier_resolved = list(past.history), past.history_start
+    then.resolved_index = state.resolved_index[:past.number]
     then.winners = []
-    then.must_act = list(state.resolved[index - 1].must_act) if index else _opening_must_act(state)
+    then.must_act = list(past.must_act)
     return then
 
 
-def _opening_must_act(state: GameState) -> list[str]:
-    """Who had to act in the first phase: the opening's answer, from the game's stored seed."""
-    opening = get_variant(state.variant).opening(state.settings.model_dump(), state.seed or 0)
-    return list(opening.must_act)
-
-
-def past_view(state: GameState, index: int, viewer: Viewer, history_end: int | None = None) -> dict[str, Any]:
-    """The viewer's view of the game at its ``index``-th resolved phase, with ``resolution``:
-    that phase's orders and results as the viewer's history shows them. Who had submitted is
-    who acted (the powers that had to act and were not in civil disorder); ready flags and who
-    was still ordering are not kept past their phase (null), and nobody is waited for; the
-    clock then is not kept either (null)."""
-    then = state_at(state, index)
-    resolved = state.resolved[index]
-    seen = view_of(then, {}, viewer, history_end)
+def past_view(state: GameState, past: PastPhase, viewer: Viewer) -> dict[str, Any]:
+    """The viewer's view of the game at a resolved phase, with ``resolution``: that phase's
+    orders and results as the viewer's history shows them. Who had submitted is who acted (the
+    powers that had to act and were not in civil disorder); ready flags and who was still ordering are
+    not kept past their phase (null), and nobody is waited for; the clock then is not kept either (null)."""
+    then = state_at(state, past)
+    seen = view_of(then, {}, viewer, past.history_end)
     power = viewer.power if viewer.kind == "power" else None
-    disorder = set(resolved.civil_disorder)
+    disorder = set(past.resolution.civil_disorder)
     return {**seen, "submitted": [p for p in then.must_act if p not in disorder], "ready": None,
-            "ordering": None, "waiting_for": [], "clock": None, "civil_disorder": sorted(disorder), "result": None,
-            "resolution": history_entry(get_variant(state.variant), resolved, power)}
+            "ordering": None, "waiting_for": [], "clock": None,
+            "civil_disorder": sorted(disorder), "result": None,
+            "resolution": history_entry(get_variant(state.variant), past.resolution, power)}

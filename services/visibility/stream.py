@@ -32,6 +32,7 @@ from shared.http.observability import live_stream
 from .credential import caller_of, credential_of, direct_lookups
 from .cursors import MAX_CURSOR_LENGTH, Cursor, cursor_key, parse_cursor
 from .hub import StreamHub, Watcher, close_hub, hub_for
+from .limits import Slot, limits_of
 from .tickets import MAX_TICKET_LENGTH, issue_ticket, redeem_ticket
 from .view import viewer_for
 
@@ -67,7 +68,7 @@ def closed_event(reason: str) -> bytes:
     return b'event: closed\ndata: {"reason":"' + reason.encode("ascii") + b'"}\n\n'
 
 
-async def sse_bytes(hub: StreamHub, watcher: Watcher, seconds: float) -> AsyncIterator[bytes]:
+async def sse_bytes(hub: StreamHub, watcher: Watcher, seconds: float, slot: Slot) -> AsyncIterator[bytes]:
     """The SSE bytes of one connection: what the hub queues for the watcher (keep-alive
     comments included, every ``KEEP_ALIVE_SECONDS`` on a fixed schedule whatever happens in
     the log), until ``seconds`` have passed or the hub closes it."""
@@ -77,6 +78,7 @@ async def sse_bytes(hub: StreamHub, watcher: Watcher, seconds: float) -> AsyncIt
         while True:
             if data := watcher.take():
                 yield data
+                watcher.sent()
             if watcher.closed:
                 yield closed_event(watcher.closed)
                 return
@@ -86,12 +88,14 @@ async def sse_bytes(hub: StreamHub, watcher: Watcher, seconds: float) -> AsyncIt
     finally:
         watcher.stop_timers()
         hub.leave(watcher)
+        slot.release()
 
 
-async def left(hub: StreamHub, watcher: Watcher) -> None:
+async def left(hub: StreamHub, watcher: Watcher, slot: Slot) -> None:
     """After the response, in case the body never ran (``async``: a plain function would be
     run in a worker thread, away from the event loop the hub lives on)."""
     hub.leave(watcher)
+    slot.release()
 
 
 def _cursor(header: str | None, query: str | None) -> tuple[Cursor | None, str]:
@@ -135,13 +139,20 @@ async def game_stream(game: CurrentGame, caller: CurrentCaller, token: BearerTok
     else:
         credential = credential_of(caller, token)
     viewer_for(caller, game, power)  # 403 / 422 now, before the stream starts
-    hub = hub_for(store, request.app.state.settings.stream_coalesce_seconds)
+    settings = request.app.state.settings
+    slot = limits_of(request.app).take(request.client.host if request.client else None, caller)  # else 429
+    hub = hub_for(store, settings.stream_coalesce_seconds)
     watcher = Watcher(game.game_id, caller, power, credential, operator_hash, cursor_key(operator_hash),
                       resume, where or "header.last-event-id")
-    await hub.join(watcher)
-    return StreamingResponse(live_stream(sse_bytes(hub, watcher, timeout)), media_type="text/event-stream",
+    watcher.max_queued = settings.stream_max_queued_kib * 1024
+    try:
+        await hub.join(watcher)
+    except BaseException:
+        slot.release()
+        raise
+    return StreamingResponse(live_stream(sse_bytes(hub, watcher, timeout, slot)), media_type="text/event-stream",
                              headers={"cache-control": "no-cache", "x-accel-buffering": "no"},
-                             background=BackgroundTask(left, hub, watcher))
+                             background=BackgroundTask(left, hub, watcher, slot))
 
 
 class StreamTicket(BaseModel):

@@ -89,17 +89,18 @@ def view(events: Iterable[Event], viewer: Viewer) -> dict[str, Any]:
 
 
 def view_of(state: GameState, submissions: Mapping[str, PowerSubmission], viewer: Viewer,
-            history_end: int | None = None) -> dict[str, Any]:
+            history_end: int | None = None, *, history: bool = True) -> dict[str, Any]:
     """The viewer's picture of ``state``, whose current phase has these latest submissions;
     ``history`` is one page of its resolved phases: the ``HISTORY_PAGE`` latest, or those
     before the index ``history_end`` (docs/api.md, "History pages"), so that a view costs
-    the same whatever the number of phases played."""
+    the same whatever the number of phases played; none with ``history`` False (for the map
+    pictures, which draw no history)."""
     summary = state.summary()
-    start, end = history_page(state.resolved_count, history_end)
-    if start < state.earlier_resolved:
+    start, end = history_page(state.resolved_count, history_end) if history else (0, 0)
+    if history and start < state.earlier_resolved:
         raise ValueError("this page needs phases the state leaves out: read them first "
                          "(with_recent_history for the latest page, full_state for older ones)")
-    pending = _pending_orders(submissions, state, viewer)
+    pending = pending_orders(submissions, state, viewer)
     active = state.status == "active"
     return {
         "game": {"id": state.game_id, "name": state.name, "variant": state.variant,
@@ -141,8 +142,10 @@ def _position(state: GameState, viewer: Viewer) -> dict[str, Any] | None:
     return get_variant(state.variant).view(state.position, viewer.power if viewer.kind == "power" else None)
 
 
-def _pending_orders(submissions: Mapping[str, PowerSubmission], state: GameState,
-                    viewer: Viewer) -> dict[str, list[str]]:
+def pending_orders(submissions: Mapping[str, PowerSubmission], state: GameState,
+                   viewer: Viewer) -> dict[str, list[str]]:
+    """The pending orders the viewer may see: none for the public, its own seat's, or all
+    (the operator)."""
     if state.status != "active" or viewer.kind == "public":
         return {}
     latest = submitted_orders(dict(submissions))

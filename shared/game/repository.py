@@ -18,10 +18,11 @@ read its own uncommitted writes, so what it reads is folded but never cached.
 A cached state keeps none of its resolved phases (they are nearly all of a state's memory, and
 only views read them): ``with_recent_history`` gives a state its latest ``RECENT_PHASES`` to
 twice as many (what a view's first history page and the live stream show) through a second
-cache, of the games whose views are asked for; ``full_state`` folds a game's whole history
-again for the requests that need older phases (older history pages, past views and
-pictures). Both caches are bounded in bytes: an entry is weighed by the measured memory of
-what it holds (docs/architecture.md, "Performance"), and the least recently used entries are
+cache, of the games whose views are asked for; older phases (older history pages, past views and
+pictures) are read by version, a page at a time, through shared/game/phases.py, which keeps
+them in a third cache; ``full_state`` folds a game's whole history again for the rare reader
+that needs every phase. The caches are bounded in bytes: an entry is weighed by the measured
+memory of what it holds (docs/architecture.md, "Performance"), and the least recently used entries are
 dropped once the total passes the bound.
 """
 from __future__ import annotations
@@ -45,12 +46,14 @@ CAPACITY_BYTES = 64 * 2**20  # the estimated memory of the cached states per sto
 MEMORY_PER_JSON_BYTE = 4  # a folded state's memory / its events' JSON size (measured: docs/architecture.md)
 MEMO_KEY = "game.states"
 HISTORY_KEY = "game.histories"
+PHASES_KEY = "game.past_phases"  # shared/game/phases.py: resolved phases by version, bounded as the states are
 HISTORY_CAPACITY = 2_000  # games whose recent history a store and process keeps (those being viewed)
 # their estimated memory is bounded as the states' are (``bound_state_cache``): nearly every game
 # in play is viewed (each player's page follows its live stream), so this is the memory the states
 # with their history had before they left it out (docs/architecture.md, "Growth, round two")
 HISTORYLESS_BYTES = 10 * 1024  # a state's settings and seats, without its history (measured)
 RECENT_PHASES = 20  # resolved phases a cached state keeps (a view's history page: docs/api.md)
+INDEX_BYTES_PER_PHASE = 100  # a ``resolved_index`` entry: a tuple, a short string and an int
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +86,13 @@ def weight_of(records: Iterable[RecordedEvent]) -> int:
 
 def bound_state_cache(store: EventStore, capacity: int) -> None:
     """Bound the store's cache of game states to ``capacity`` estimated bytes (the app's
-    ``state_cache_mib`` setting), and its cache of recent histories to as many."""
+    ``state_cache_mib`` setting), and its caches of recent histories and of past phases
+    (shared/game/phases.py) to as many each."""
     _cache(store).resize(capacity)
     _history_cache(store).resize(capacity)
+    phases: BoundedCache[object, object] | None = store.memo.get(PHASES_KEY)
+    if phases is not None:
+        phases.resize(capacity)
 
 
 def state_cache_bound(store: EventStore) -> int:
@@ -122,8 +129,8 @@ async def read_game(reader: EventStore | Transaction, game_id: str) -> GameState
     """The game's state as of this read (None when its stream is empty), from the cache and
     the events the stream gained since, **without its history**: its resolved phases are
     counted (``resolved_count``) but not held, as nearly no request reads them (views ask
-    ``with_recent_history``, older pages ``full_state``). The state is shared: read it, never
-    change it."""
+    ``with_recent_history``, older pages shared/game/phases.py). The state is shared: read it,
+    never change it."""
     store = _store_of(reader)
     cache = _cache(store)
     entry = cache.get(game_id)
@@ -212,7 +219,8 @@ def without_history(state: GameState) -> tuple[GameState, int]:
         state = state.copy()
         state.earlier_resolved += len(state.resolved)
         state.resolved = []
-    return state, HISTORYLESS_BYTES + MEMORY_PER_JSON_BYTE * len(orjson.dumps(state.position))
+    return state, (HISTORYLESS_BYTES + INDEX_BYTES_PER_PHASE * len(state.resolved_index)
+                   + MEMORY_PER_JSON_BYTE * len(orjson.dumps(state.position)))
 
 
 async def full_state(reader: EventStore | Transaction, state: GameState) -> GameState:

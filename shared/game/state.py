@@ -62,6 +62,9 @@ class GameState:
     # resolved phases before ``resolved[0]``, left out of this state: the cache keeps only the
     # latest phases (shared/game/repository.py, ``full_state`` folds them all again)
     earlier_resolved: int = 0
+    # every resolved phase's name and the version of its PhaseResolved event, those left out of
+    # ``resolved`` too: past views read a phase by its version (shared/game/phases.py)
+    resolved_index: list[tuple[str, int]] = field(default_factory=list)
     version: int = 0  # the game stream's version this state was folded from
     # the clock of the current phase
     deadline: datetime | None = None  # None while paused or once finished
@@ -230,6 +233,7 @@ def _phase_resolved(state: GameState, event: PhaseResolved) -> None:
         missed = power in event.civil_disorder or power in event.house_bot
         state.missed[power] = state.missed.get(power, 0) + 1 if missed else 0
     state.resolved.append(event)
+    state.resolved_index.append((event.phase, state.version))
     state.phase, state.position = event.next_phase, event.position
     state.must_act, state.winners = list(event.must_act), list(event.winners)
     _apply_joins(state)

@@ -13,7 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from shared.errors import DomainError, TooManyRequests
+from shared.errors import DomainError
 from shared.store.records import ConcurrencyError, GameNotFound, StreamNotFound, UnstorableText
 from shared.text import text_problem
 
@@ -56,7 +56,7 @@ def _safe(text: str) -> str:
 
 async def _domain_error(_: Request, exc: DomainError) -> JSONResponse:
     headers = {"WWW-Authenticate": "Bearer"} if exc.status_code == 401 else None
-    if isinstance(exc, TooManyRequests):
+    if exc.retry_after is not None:
         headers = {"Retry-After": str(exc.retry_after)}
     return JSONResponse(exc.body(), status_code=exc.status_code, headers=headers)
 

@@ -100,8 +100,8 @@ class RequestObservability:
             metrics.REQUEST_SECONDS.labels(method, route).observe(seconds)
             metrics.refresh_caches()
             game_id = scope.get("path_params", {}).get("game_id")
-            level = (logging.DEBUG if route in QUIET_ROUTES and status < 400
-                     else logging.ERROR if status >= 500 else logging.INFO)
+            level = (logging.DEBUG if route in QUIET_ROUTES and status < 400  # 503: load shed, not a failure
+                     else logging.WARNING if status == 503 else logging.ERROR if status >= 500 else logging.INFO)
             log.log(level, "request", extra={
                 "method": method, "route": route, "status": status, "duration_ms": round(seconds * 1000, 2),
                 **({"game_id": game_id} if isinstance(game_id, str) and len(game_id) <= 64 else {})})

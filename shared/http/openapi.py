@@ -69,6 +69,8 @@ STATUS_OF: dict[str, int] = {
     "internal_error": 500,
     "provider_error": 502,
     "png_unavailable": 503,
+    "render_queue_full": 503,
+    "too_many_streams": 429,
 }
 
 BODY = ("malformed_json", "unsupported_media_type", "too_large", "body_too_large", "invalid_request")
@@ -117,16 +119,17 @@ ROUTE_ERRORS: dict[tuple[str, str], tuple[str, ...]] = {
     ("get", "/games/{game_id}/view"): (*GAME, *ANY_TOKEN, *PARAMS, *SEES, "invalid_phase", "phase_not_found"),
     ("get", "/games/{game_id}/events"): (*GAME, *NEEDS_TOKEN),
     ("get", "/games/{game_id}/stream"): (*GAME, *ANY_TOKEN, *PARAMS, *SEES, "invalid_last_event_id", "token_in_url",
-                                         "ticket_and_token", "invalid_ticket"),
+                                         "ticket_and_token", "invalid_ticket", "too_many_streams"),
     ("post", "/games/{game_id}/stream-ticket"): (*GAME, *ANY_TOKEN),
     ("get", "/variants"): (),
     ("get", "/variants/{name}"): (*PARAMS, "variant_not_found"),
     ("get", "/variants/{name}/map.svg"): (*PARAMS, "variant_not_found"),
     ("get", "/games/{game_id}/map.svg"): (*GAME, *ANY_TOKEN, *PARAMS, *SEES, "invalid_phase", "phase_not_found",
-                                          "game_not_started"),
+                                          "game_not_started", "render_queue_full"),
     ("get", "/games/{game_id}/map.png"): (*GAME, *ANY_TOKEN, *PARAMS, *SEES, "invalid_phase", "phase_not_found",
-                                          "game_not_started", "png_unavailable"),
+                                          "game_not_started", "png_unavailable", "render_queue_full"),
     # accounts
+    ("get", "/auth/options"): (),
     ("get", "/auth/login"): ("sign_in_unavailable",),
     ("get", "/auth/callback"): (*PARAMS, "invalid_state", "invalid_code", "oauth_refused", "oauth_denied",
                                 "provider_error", "sign_in_unavailable"),

@@ -166,8 +166,10 @@ class Transaction(ABC):
         """The stream's last version (0 for a stream without events)."""
 
     @abstractmethod
-    async def read_stream(self, stream_id: str, after_version: int = 0) -> list[RecordedEvent]:
-        ...
+    async def read_stream(self, stream_id: str, after_version: int = 0,
+                          up_to_version: int | None = None) -> list[RecordedEvent]:
+        """The stream's events after ``after_version`` (and at or before ``up_to_version`` when
+        given: a page of a long stream costs that page, not the rest), in version order."""
 
     @abstractmethod
     async def read_streams(self, prefix: str, after_position: int = 0) -> dict[str, list[RecordedEvent]]:
@@ -388,9 +390,10 @@ class EventStore(ABC):
 
     # ------------------------------------------------------------------------- convenience reads
 
-    async def read_stream(self, stream_id: str, after_version: int = 0) -> list[RecordedEvent]:
+    async def read_stream(self, stream_id: str, after_version: int = 0,
+                          up_to_version: int | None = None) -> list[RecordedEvent]:
         async with self._statement() as tx:
-            return await tx.read_stream(stream_id, after_version)
+            return await tx.read_stream(stream_id, after_version, up_to_version)
 
     async def read_streams(self, prefix: str, after_position: int = 0) -> dict[str, list[RecordedEvent]]:
         async with self._statement() as tx:

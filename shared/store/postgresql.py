@@ -58,6 +58,8 @@ CLOSE_SECONDS = 10.0  # how long ``close`` waits for connections still in use
 
 _EVENT_COLUMNS = "position, stream_id, version, type, schema_version, data, metadata, recorded_at"
 READ_STREAM = f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = $1 AND version > $2 ORDER BY version"
+READ_STREAM_PAGE = (f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = $1 AND version > $2 AND version <= $3 "
+                    "ORDER BY version")
 # a prefix as a byte-wise range, which the text_pattern_ops index answers even in a generic plan
 READ_STREAMS = (f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id ~>=~ $1 AND stream_id ~<~ $2 "
                 "ORDER BY stream_id, version")
@@ -286,8 +288,11 @@ class PostgresTransaction(Transaction):
     async def stream_version(self, stream_id: str) -> int:
         return int(await self._live().fetchval(STREAM_VERSION, stream_id))
 
-    async def read_stream(self, stream_id: str, after_version: int = 0) -> list[RecordedEvent]:
-        return [recorded(row) for row in await self._live().fetch(READ_STREAM, stream_id, after_version)]
+    async def read_stream(self, stream_id: str, after_version: int = 0,
+                          up_to_version: int | None = None) -> list[RecordedEvent]:
+        rows = await (self._live().fetch(READ_STREAM, stream_id, after_version) if up_to_version is None
+                      else self._live().fetch(READ_STREAM_PAGE, stream_id, after_version, up_to_version))
+        return [recorded(row) for row in rows]
 
     async def read_streams(self, prefix: str, after_position: int = 0) -> dict[str, list[RecordedEvent]]:
         streams: dict[str, list[RecordedEvent]] = {}

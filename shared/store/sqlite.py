@@ -50,6 +50,8 @@ MINIMUM_VERSION = (3, 35)  # RETURNING
 
 _EVENT_COLUMNS = "position, stream_id, version, type, schema_version, data, metadata, recorded_at"
 READ_STREAM = f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = ? AND version > ? ORDER BY version"
+READ_STREAM_PAGE = (f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = ? AND version > ? AND version <= ? "
+                    "ORDER BY version")
 # a prefix as a range of the unique (stream_id, version) index; SQLite compares text byte-wise
 READ_STREAMS = f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id >= ? AND stream_id < ? ORDER BY stream_id, version"
 # after a position: the prefix's streams one by one (each the next stream id after the last),
@@ -229,8 +231,11 @@ class SQLiteTransaction(Transaction):
     async def stream_version(self, stream_id: str) -> int:
         return int((await self._run(STREAM_VERSION, (stream_id,)))[0][0])
 
-    async def read_stream(self, stream_id: str, after_version: int = 0) -> list[RecordedEvent]:
-        return [recorded(row) for row in await self._run(READ_STREAM, (stream_id, after_version))]
+    async def read_stream(self, stream_id: str, after_version: int = 0,
+                          up_to_version: int | None = None) -> list[RecordedEvent]:
+        rows = await (self._run(READ_STREAM, (stream_id, after_version)) if up_to_version is None
+                      else self._run(READ_STREAM_PAGE, (stream_id, after_version, up_to_version)))
+        return [recorded(row) for row in rows]
 
     async def read_streams(self, prefix: str, after_position: int = 0) -> dict[str, list[RecordedEvent]]:
         streams: dict[str, list[RecordedEvent]] = {}

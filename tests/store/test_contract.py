@@ -45,6 +45,16 @@ async def test_appended_events_read_back_in_order_with_versions_one_to_n(store: 
     assert await store.read_stream("game-unknown") == []
 
 
+async def test_a_page_of_a_stream_is_its_events_between_two_versions(store: EventStore) -> None:
+    async with store.transaction() as tx:
+        appended = await tx.append("game-g1", numbered(6), expected_version=0)
+    assert await store.read_stream("game-g1", after_version=1, up_to_version=4) == appended[1:4]
+    assert await store.read_stream("game-g1", after_version=4, up_to_version=99) == appended[4:]
+    assert await store.read_stream("game-g1", after_version=3, up_to_version=3) == []
+    async with store.reading() as tx:
+        assert [r.version for r in await tx.read_stream("game-g1", 0, 2)] == [1, 2]
+
+
 async def test_recorded_event_carries_schema_version_metadata_and_utc_time(store: EventStore) -> None:
     before = datetime.now(UTC)
     async with store.transaction() as tx:

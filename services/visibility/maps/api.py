@@ -7,27 +7,43 @@ operator everything, or one power with ``?power=``).
 """
 from __future__ import annotations
 
-import asyncio
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from functools import lru_cache
 from typing import Annotated, Any
 
+import anyio
+import orjson
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
+from shared.auth import Caller
 from shared.errors import NotFound
 from shared.game.log import phase_submissions
-from shared.game.repository import full_state, with_recent_history
+from shared.game.state import GameState
 from shared.http.caching import cached_answer
 from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
 from shared.rules.variants import UnknownVariant, variant_names
+from shared.store import EventStore
 
-from ..view import viewer_for
+from ..past import checked_phase, read_past
+from ..view import pending_orders, viewer_for
+from .cache import Kind, Picture, close_pictures, etag_matches, etag_of, pictures_of
 from .geometry import geometry_for
-from .pictures import empty_layers, game_layers, map_data_of
-from .png import layers_to_png
+from .pictures import check_started, empty_layers, map_data_of
 
-router = APIRouter(tags=["maps"])
+
+@asynccontextmanager
+async def pictures_lifespan(app: Any) -> AsyncIterator[None]:
+    """Inside the app's own lifespan: the drawing processes stop before the store closes."""
+    yield
+    store = getattr(app.state, "store", None)
+    if store is not None:
+        await close_pictures(store)
+
+
+router = APIRouter(tags=["maps"], lifespan=pictures_lifespan)
 SVG = "image/svg+xml"
 VariantName = Annotated[str, Path(max_length=40)]
 PhaseQuery = Annotated[str | None, Query(max_length=20, description="a resolved phase, e.g. S1901M (default: now)")]
@@ -77,27 +93,53 @@ async def variant_svg(name: VariantName, request: Request) -> Response:
     return cached_answer(request, empty_layers(name).document().encode(), SVG)
 
 
-async def _layers(game, caller, store, power: str | None, phase: str | None):
+async def _picture(kind: Kind, game: GameState, caller: Caller, store: EventStore, request: Request,
+                   power: str | None, phase: str | None) -> Response:
+    """The caller's picture of the game now or at ``phase``: remembered (cache.py), 304 when
+    ``If-None-Match`` names it, else drawn in turn in a worker thread (503 when the queue is full)."""
     viewer = viewer_for(caller, game, power)
+    check_started(game)
+    number = checked_phase(game, phase)
     active = game.status == "active" and game.phase
-    asked_now = phase is None or phase.strip().upper() == str(game.phase or "").upper()
-    submissions = await phase_submissions(store, game.game_id, str(game.phase)) if active and asked_now else {}
-    state = await full_state(store, game) if phase and not asked_now else await with_recent_history(store, game)
-    return game_layers(state, submissions, viewer, phase)
+    submissions = await phase_submissions(store, game.game_id, str(game.phase)) if active and number is None else {}
+    pending = pending_orders(submissions, game, viewer)
+    key = (kind, game.game_id, game.version, number, viewer, orjson.dumps(pending))
+    pictures = pictures_of(store, request.app.state.settings)
+    found = pictures.remembered(key)
+    if found is None:
+        async with pictures.queue.turn():
+            found = pictures.remembered(key)  # drawn by another request while this one waited
+            if found is None:
+                past = await read_past(store, game, number, history=False) if number is not None else None
+                digest, body = await anyio.to_thread.run_sync(pictures.drawer.draw, kind, game, submissions,
+                                                              viewer, past)
+                found = Picture(etag_of(kind, viewer, digest), digest), body
+                pictures.bodies.put(digest, body, len(body))
+                pictures.remember(key, found[0])
+    picture, body = found
+    headers = {"ETag": picture.etag, "Cache-Control": "private, no-cache"}
+    if etag_matches(request.headers.get("if-none-match"), picture.etag):
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=SVG if kind == "svg" else "image/png", headers=headers)
 
 
-@router.get("/games/{game_id}/map.svg", response_class=Response, responses={200: {"content": {SVG: {}}}})
-async def game_svg(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
+NOT_MODIFIED: dict[int | str, dict[str, Any]] = {
+    304: {"description": "the picture named by If-None-Match is still the caller's (no body)"}}
+
+
+@router.get("/games/{game_id}/map.svg", response_class=Response,
+            responses={200: {"content": {SVG: {}}}, **NOT_MODIFIED})
+async def game_svg(game: CurrentGame, caller: CurrentCaller, store: StoreDep, request: Request,
                    phase: PhaseQuery = None, power: PowerQuery = None) -> Response:
-    """The board as the caller may see it, now or at a resolved ``phase``."""
-    layers = await _layers(game, caller, store, power, phase)
-    return Response(layers.document(), media_type=SVG, headers={"Cache-Control": "private, no-store"})
+    """The board as the caller may see it, now or at a resolved ``phase`` (with an ETag:
+    ``If-None-Match`` gets 304; docs/maps.md)."""
+    return await _picture("svg", game, caller, store, request, power, phase)
 
 
-@router.get("/games/{game_id}/map.png", response_class=Response, responses={200: {"content": {"image/png": {}}}})
-async def game_png(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
+@router.get("/games/{game_id}/map.png", response_class=Response,
+            responses={200: {"content": {"image/png": {}}}, **NOT_MODIFIED})
+async def game_png(game: CurrentGame, caller: CurrentCaller, store: StoreDep, request: Request,
                    phase: PhaseQuery = None, power: PowerQuery = None) -> Response:
-    """The same picture as ``map.svg``, as PNG (drawn in a worker thread)."""
-    layers = await _layers(game, caller, store, power, phase)
-    png = await asyncio.to_thread(layers_to_png, layers)
-    return Response(png, media_type="image/png", headers={"Cache-Control": "private, no-store"})
+    """The same picture as ``map.svg``, as PNG (drawn in a worker thread, in turn: 503 with
+    Retry-After when too many wait; docs/maps.md)."""
+    return await _picture("png", game, caller, store, request, power, phase)

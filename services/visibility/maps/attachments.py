@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import asyncio
 
-from shared.game.repository import full_state, read_game, with_recent_history
+from shared.game.repository import read_game
 from shared.store import EventStore
 
+from ..past import checked_phase, read_past
 from ..view import Viewer
 from .pictures import game_layers
 from .png import layers_to_png
@@ -22,6 +23,6 @@ async def notification_map(store: EventStore, game_id: str, power: str | None, p
     if state is None or state.position is None:
         return None
     viewer = Viewer("power", power, powers=(power,)) if power else Viewer.public()
-    state = await full_state(store, state) if phase else await with_recent_history(store, state)
-    layers = game_layers(state, {}, viewer, phase)
-    return await asyncio.to_thread(layers_to_png, layers)
+    number = checked_phase(state, phase)
+    past = await read_past(store, state, number, history=False) if number is not None else None
+    return await asyncio.to_thread(lambda: layers_to_png(game_layers(state, {}, viewer, past)))

@@ -1,7 +1,7 @@
 """A game's picture for one caller, built from that caller's view and nothing else.
 
-``game_layers(state, submissions, viewer, phase)``: the board as ``view_of`` shows it to the
-viewer now, or at a past phase (the view of the game as it stood then, with that phase's
+``game_layers(state, submissions, viewer, past)``: the board as ``view_of`` shows it to the
+viewer now, or at a past phase (``past.read_past``) (the view of the game as it stood then, with that phase's
 orders and results as the viewer's history shows them). The raw state never reaches the
 drawing: standard and Dirigible boards take the view's position and orders; Tale of
 Ekonia's map takes the view's public map and the viewer's own section (docs/maps.md).
@@ -17,7 +17,7 @@ from shared.game.state import GameState
 from shared.game.submissions import PowerSubmission
 from shared.rules.variants import get_variant
 
-from ..past import checked_phase, state_at
+from ..past import PastPhase, state_at
 from ..view import Viewer, history_entry, view_of
 from .board_svg import BoardPicture, DrawnOrder, Layers, board_layers
 from .ekonia_svg import EkoniaPicture, ekonia_layers
@@ -37,17 +37,20 @@ def empty_layers(variant: str) -> Layers:
     return board_layers(data, geometry, None)
 
 
-def game_layers(state: GameState, submissions: Mapping[str, PowerSubmission], viewer: Viewer,
-                phase: str | None = None) -> Layers:
+def check_started(state: GameState) -> None:
     if state.position is None:
         raise Conflict("the game has not started: there is no board to draw yet", code="game_not_started")
-    index = checked_phase(state, phase)
-    if index is None:
-        view = view_of(state, submissions, viewer)
+
+
+def game_layers(state: GameState, submissions: Mapping[str, PowerSubmission], viewer: Viewer,
+                past: PastPhase | None = None) -> Layers:
+    check_started(state)
+    if past is None:
+        view = view_of(state, submissions, viewer, history=False)
         entry = None
     else:
-        view = view_of(state_at(state, index), {}, viewer)
-        entry = history_entry(get_variant(state.variant), state.resolved[index],
+        view = view_of(state_at(state, past), {}, viewer, history=False)
+        entry = history_entry(get_variant(state.variant), past.resolution,
                               viewer.power if viewer.kind == "power" else None)
     data = map_data_of(state.variant)
     geometry = geometry_for(data["board"])

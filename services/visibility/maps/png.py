@@ -85,10 +85,15 @@ def svg_to_png(document: str) -> bytes:
 def layers_to_png(layers: Any) -> bytes:
     """A layered picture: the board's layer from the process's cache (drawn the first time),
     this picture's layer on top."""
-    background = _STATIC.get(layers.static_key)
+    return layered_png(layers.static_key, layers.static_document(), layers.dynamic_document())
+
+
+def layered_png(static_key: str, static_document: str, dynamic_document: str) -> bytes:
+    """``layers_to_png`` from the layers' texts."""
+    background = _STATIC.get(static_key)
     if background is None:
         with _LOCK:
-            background = _STATIC.get(layers.static_key)
+            background = _STATIC.get(static_key)
             if background is None:
-                background = _STATIC[layers.static_key] = _pixels(_draw(layers.static_document(), None))
-    return _encode(_draw(layers.dynamic_document(), background))
+                background = _STATIC[static_key] = _pixels(_draw(static_document, None))
+    return _encode(_draw(dynamic_document, background))

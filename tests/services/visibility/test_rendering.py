@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from services.visibility.past import past_view
+from services.visibility.past import past_of, past_view
 from services.visibility.rendering import view_json
 from services.visibility.schemas import GameView
 from services.visibility.view import view_of, viewer_for
@@ -39,7 +39,8 @@ async def views_of(host: Host, game_id: str) -> list[dict[str, Any]]:
         viewer = viewer_for(caller, state, None)
         seen.append(view_of(state, submissions, viewer))
         seen.append(view_of(state, submissions, viewer, max(0, resolved - 20)))
-        seen += [past_view(state, index, viewer) for index in {resolved // 3, resolved - 1} if index >= 0]
+        seen += [past_view(state, past_of(state, index), viewer)
+                 for index in {resolved // 3, resolved - 1} if index >= 0]
     return seen
 
 

@@ -10,6 +10,7 @@ import httpx
 from prometheus_client import REGISTRY
 
 from services.visibility.hub import hub_for
+from services.visibility.limits import limits_of
 from tests.utils.http import Table, started_table
 
 from .sse import of_kind, parse_sse
@@ -44,6 +45,7 @@ def watch(client: httpx.AsyncClient, table: Table, power: str | None, seconds: f
 
 async def test_many_watchers_share_one_rendering_of_each_view(social_any) -> None:
     app, client = social_any
+    limits_of(app).per_address = PUBLIC_WATCHERS + 3  # every test client comes from one address
     table = await started_table(client)
     hub = hub_for(app.state.store)
     watchers = [watch(client, table, None, 3.0) for _ in range(PUBLIC_WATCHERS)]

@@ -1,0 +1,201 @@
+"""Game pictures remembered, revalidated and drawn in turn (docs/maps.md, "Caching, ETags and
+the render queue").
+
+- A picture is remembered under everything it is drawn from: the kind (SVG or PNG), the game
+  and the version of its stream (a past turn's picture of Tale of Ekonia shows what the viewer
+  knows *now*), the phase, the whole viewer (kind, power, powers, codename and seat: what one
+  viewer sees never answers another) and the viewer's own pending orders. Two viewers' requests
+  never share an entry.
+- Its ETag is a digest of the viewer and the picture's bytes, so it says nothing that the
+  picture does not, and two viewers never get the same ETag even for identical pictures. A
+  request whose ``If-None-Match`` names it gets 304 without a body.
+- The bytes are kept once per distinct picture (viewers and versions that draw the same
+  document share them), bounded in bytes by ENTENTE_PICTURE_CACHE_MIB.
+- Pictures not remembered are drawn in a worker thread, at most ENTENTE_PICTURE_RENDERS at a
+  time per process, with ENTENTE_PICTURE_QUEUE more waiting their turn; beyond that a request
+  gets 503 ``render_queue_full`` with ``Retry-After`` at once, before any work is done.
+- A PNG is drawn whole (its view, its document, its pixels) in separate processes of a lower
+  priority, as many as ENTENTE_PICTURE_RENDERS, started the first time one is needed and
+  stopped with the app, so that it never holds the server process's interpreter lock nor
+  takes the processor from its requests (ENTENTE_PICTURE_PROCESSES=false draws in the worker
+  thread instead). An SVG, cheaper than sending a process its inputs, is drawn in the thread.
+"""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import multiprocessing
+import os
+import threading
+import weakref
+from collections.abc import AsyncIterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from shared.bounded import BoundedCache
+from shared.errors import DomainError
+from shared.game.state import GameState
+from shared.game.submissions import PowerSubmission
+from shared.store import EventStore
+
+from ..past import PastPhase
+from ..view import Viewer
+from .pictures import game_layers
+from .png import layers_to_png
+
+Kind = Literal["svg", "png"]
+MEMO_KEY = "visibility.pictures"
+REQUESTS_KEPT = 20_000  # request keys remembered (each a few hundred bytes: the bytes bind first)
+KEY_BYTES = 600  # a request key's estimated memory: its tuple, the viewer and the orders' digest
+PICTURES_KEPT = 10_000
+RETRY_AFTER_SECONDS = 2  # about two renders' time: the queue has moved on by then
+PROCESS_NICENESS = 10  # the drawing processes' niceness, above the server's own
+
+
+class RenderQueueFull(DomainError):
+    status_code = 503
+    code = "render_queue_full"
+    retry_after = RETRY_AFTER_SECONDS
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    etag: str
+    digest: str  # of the bytes' source: the key of the bytes in ``Pictures.bodies``
+
+
+def _viewer_text(viewer: Viewer) -> str:
+    return repr((viewer.kind, viewer.power, viewer.codename, viewer.powers, viewer.player_id))
+
+
+def etag_of(kind: Kind, viewer: Viewer, digest: str) -> str:
+    """A strong ETag of one viewer's picture: a digest of the viewer and of what was drawn."""
+    text = f"{kind}\0{_viewer_text(viewer)}\0{digest}".encode()
+    return '"' + hashlib.blake2b(text, digest_size=16).hexdigest() + '"'
+
+
+def etag_matches(header: str | None, etag: str) -> bool:
+    """Whether an ``If-None-Match`` header names ``etag`` (or is ``*``); weak tags compare by value."""
+    if not header:
+        return False
+    tags = [part.strip() for part in header.split(",")]
+    return "*" in tags or etag in (tag.removeprefix("W/") for tag in tags)
+
+
+def drawing(kind: Kind, state: GameState, submissions: Mapping[str, PowerSubmission], viewer: Viewer,
+            past: PastPhase | None) -> tuple[str, bytes]:
+    """The picture itself, from the caller's view: a digest of what was drawn, and the bytes
+    (in a drawing process, or a worker thread)."""
+    layers = game_layers(state, submissions, viewer, past)
+    source = layers.document() if kind == "svg" else f"{layers.static_key}\0{layers.dynamic_document()}"
+    digest = hashlib.blake2b(f"{kind}\0{source}".encode(), digest_size=20).hexdigest()
+    return digest, source.encode() if kind == "svg" else layers_to_png(layers)
+
+
+def _lower_priority() -> None:
+    """A drawing process yields the processor to the server's requests (and the database)."""
+    os.nice(PROCESS_NICENESS)
+
+
+class Drawer:
+    """Pictures drawn whole (view, document, pixels) in ``processes`` separate processes of a
+    lower priority, started on first use; in the calling thread with ``processes`` 0."""
+
+    def __init__(self, processes: int) -> None:
+        self.processes = processes
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def draw(self, kind: Kind, state: GameState, submissions: Mapping[str, PowerSubmission], viewer: Viewer,
+             past: PastPhase | None) -> tuple[str, bytes]:
+        """Blocks the calling (worker) thread until the picture is drawn."""
+        if not self.processes or kind == "svg":  # an SVG costs less than sending it its inputs
+            return drawing(kind, state, submissions, viewer, past)
+        with self._lock:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=_lower_priority)
+                weakref.finalize(self, self._pool.shutdown, False)  # a store dropped without ``close``
+            pool = self._pool
+        try:
+            return pool.submit(drawing, kind, state, dict(submissions), viewer, past).result()
+        except BrokenProcessPool:  # a process died (killed, out of memory): start afresh next time
+            with self._lock:
+                if self._pool is pool:
+                    self._pool = None
+            return drawing(kind, state, submissions, viewer, past)
+
+    def close(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+class RenderQueue:
+    """At most ``renders`` drawings at a time and ``waiting`` more queued (per process and
+    store); ``turn()`` refuses the next one at once with ``RenderQueueFull``."""
+
+    def __init__(self, renders: int, waiting: int) -> None:
+        self.renders, self.waiting = renders, waiting
+        self.admitted = 0  # drawing or waiting
+        self._turns: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
+
+    def _semaphore(self) -> asyncio.Semaphore:
+        loop = asyncio.get_running_loop()
+        if self._turns is None or self._turns[0] is not loop:  # a semaphore serves one loop
+            self._turns = (loop, asyncio.Semaphore(self.renders))
+        return self._turns[1]
+
+    @asynccontextmanager
+    async def turn(self) -> AsyncIterator[None]:
+        if self.admitted >= self.renders + self.waiting:
+            raise RenderQueueFull(f"{self.admitted} pictures are being drawn or waiting: try again in "
+                                  f"{RETRY_AFTER_SECONDS} s", where="path")
+        semaphore = self._semaphore()
+        self.admitted += 1
+        try:
+            async with semaphore:
+                yield
+        finally:
+            self.admitted -= 1
+
+
+class Pictures:
+    """The pictures of one store in this process: request keys to pictures, the bytes by
+    digest, and the render queue."""
+
+    def __init__(self, max_bytes: int, renders: int, waiting: int, processes: bool = False) -> None:
+        self.requests: BoundedCache[tuple[Any, ...], Picture] = BoundedCache(
+            "picture_requests", REQUESTS_KEPT, max(1, max_bytes // 8))
+        self.bodies: BoundedCache[str, bytes] = BoundedCache("picture_bytes", PICTURES_KEPT, max_bytes)
+        self.queue = RenderQueue(renders, waiting)
+        self.drawer = Drawer(renders if processes else 0)
+
+    def remembered(self, key: tuple[Any, ...]) -> tuple[Picture, bytes] | None:
+        """The picture of ``key`` and its bytes, if they are still kept."""
+        found = self.requests.get(key)
+        body = self.bodies.get(found.digest) if found is not None else None
+        return (found, body) if found is not None and body is not None else None
+
+    def remember(self, key: tuple[Any, ...], picture: Picture) -> None:
+        self.requests.put(key, picture, KEY_BYTES)
+
+
+def pictures_of(store: EventStore, settings: Any) -> Pictures:
+    """The store's pictures in this process, made with the app's settings the first time."""
+    found: Pictures | None = store.memo.get(MEMO_KEY)
+    if found is None:
+        found = store.memo[MEMO_KEY] = Pictures(settings.picture_cache_mib * 2**20, settings.picture_renders,
+                                                settings.picture_queue, settings.picture_processes)
+    return found
+
+
+async def close_pictures(store: EventStore) -> None:
+    """Stop the store's drawing processes (the app is shutting down)."""
+    found: Pictures | None = store.memo.get(MEMO_KEY)
+    if found is not None:
+        await asyncio.to_thread(found.drawer.close)
