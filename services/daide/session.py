@@ -395,8 +395,27 @@ class Session:
         for order, check in zip(orders, patch.checks, strict=True):
             self.send(["THX", order, ["MBV" if check.accepted else note_for(check.reason)]])
         if patch.stored:
+            await self._done_if_complete(state)
             await self._resolve_if_complete(patch.phase)
         await self._missing(send_empty=False)
+
+    async def _done_if_complete(self, before: GameState) -> None:
+        """A seat whose every unit is ordered is done (its go flag set), as DAIDE servers
+        process a turn once all orders are in; a ``PATCH`` alone leaves a power ordering
+        (docs/api.md, "Orders"). A game with ``require_ready`` waits for GOF itself."""
+        if before.settings.require_ready or self.power is None or before.phase is None:
+            return
+        state = await self.state()
+        if state is None or state.phase != before.phase:
+            return
+        submitted = submitted_of(await phase_submissions(self.hub.store, state.game_id, state.phase), self.power)
+        if mis_message(state, self.power, submitted) == ["MIS"]:
+            assert self.game_id is not None and self.player_id is not None
+            try:
+                await self.hub.desk.set_ready(self.hub.store, self.game_id, self.player_id, True, power=self.power,
+                                              phase=state.phase, metadata=self._metadata(), now=self.hub.desk.now())
+            except DomainError:
+                log.info("%s %s: the go flag after a full SUB was refused", self.game_id, self.power)
 
     def _refused_orders(self, items: list[Item], orders: list[list[Item]], error: DomainError) -> None:
         if error.code == "orders_rejected" and isinstance(error.details, list):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
-from shared.events import OrdersSubmitted, from_recorded
+from shared.events import OrdersSubmitted, ReadySet, from_recorded
 from shared.game.repository import read_game
 from shared.store import EventStore
 from tests.conftest import open_store
@@ -129,6 +129,8 @@ async def test_seven_daide_clients_play_1901_to_a_draw(store_url: str) -> None:
         assert names == set(state.codenames_by_power().values())  # codenames, never a player's name
         assert all("test bot" not in m for m in messages)  # nor the version a client gave
     # the DAIDE seats' orders are the log's OrdersSubmitted, in our notation
+    # and a seat whose every unit is ordered is done: its go flag follows the orders
     spring_france = [from_recorded(r) for r in records[f"orders-{game.game_id}-S1901M-FRANCE"]]
-    assert isinstance(spring_france[-1], OrdersSubmitted)
-    assert sorted(spring_france[-1].orders) == ["A MAR H", "A PAR - BUR", "F BRE - MAO"]
+    written_orders = [e for e in spring_france if isinstance(e, OrdersSubmitted)]
+    assert sorted(written_orders[-1].orders) == ["A MAR H", "A PAR - BUR", "F BRE - MAO"]
+    assert isinstance(spring_france[-1], ReadySet) and spring_france[-1].ready
