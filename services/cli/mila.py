@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from shared.rules.variants.standard import standard_map
 from shared.store import RecordedEvent
 
 from .ops import OpsError, game_stream_id
@@ -129,9 +130,7 @@ def _zobrist_tables() -> dict[str, Any]:
     """MILA's Zobrist tables for the standard map, as its ``Game._build_hash_table`` draws them:
     Python's Mersenne Twister seeded from the map's locations and centres (the same numbers on
     every machine), one random number per (kind, power or unit type, location)."""
-    from shared.rules.diplomacy.geography import load_map
-
-    board = load_map("standard")
+    board = standard_map()
     powers = sorted(board.powers)
     locations = sorted(loc for loc in board.locations if board.provinces[loc.split("/")[0]].kind != "impassable")
     centres = "-".join(sorted(board.supply_centres))
@@ -179,11 +178,9 @@ def mila_order(order: str) -> str:
     """Our canonical order as MILA writes it: an army's move to a province it cannot step to is a
     move by convoy, which MILA marks ``VIA`` (ours implies it); a waived build is no order at all
     in MILA (left out by the caller)."""
-    from shared.rules.diplomacy.geography import load_map
-
     words = order.split()
     if len(words) == 4 and words[0] == "A" and words[2] == "-" and \
-            words[3].split("/")[0] not in load_map("standard").army_neighbours(words[1]):
+            words[3].split("/")[0] not in standard_map().army_neighbours(words[1]):
         return f"{order} VIA"
     return order
 

@@ -21,6 +21,7 @@ from shared.rules.diplomacy import (
     possible_orders,
     small_game,
 )
+from shared.rules.diplomacy.geography import GameMap
 from shared.rules.diplomacy.legality import orders_problems
 from shared.rules.diplomacy.orders import Order
 from shared.rules.diplomacy.phase import PhaseType
@@ -147,6 +148,12 @@ class StandardVariant(BoardVariant):
 def home_centres() -> dict[str, list[str]]:
     """Each power's home centres on the standard map, sorted (the MILA saved-game export names them)."""
     return {power: sorted(centres) for power, centres in load_map("standard").home_centres.items()}
+
+
+def standard_map() -> GameMap:
+    """The standard board itself, for code outside the rules that speaks another program's
+    notation of it (the MILA saved-game export: its hash tables and its ``VIA`` moves)."""
+    return load_map("standard")
 
 
 VARIANT = StandardVariant()
