@@ -50,6 +50,7 @@ async def _serve(command: str, settings: Settings, args: argparse.Namespace) -> 
     from services.daide.server import DaideServer, Limits
     from services.daide.watch import Hub
     from services.lobby.service import vote_draw
+    from services.press.service import send_message
     from shared.clock import SYSTEM_CLOCK
     from shared.store import open_store
 
@@ -59,7 +60,7 @@ async def _serve(command: str, settings: Settings, args: argparse.Namespace) -> 
         return refused
     store = await open_store(settings.database_url)
     desk = Desk(patch_orders=patch_orders, set_ready=set_ready, resolve_if_complete=resolve_if_complete,
-                vote_draw=vote_draw, now=SYSTEM_CLOCK.now)
+                vote_draw=vote_draw, send_press=send_message, now=SYSTEM_CLOCK.now)
     limits = Limits(per_address=args.max_per_address, max_connections=args.max_connections,
                     im_seconds=args.im_seconds, join_seconds=args.join_seconds, rate=args.rate, burst=args.burst)
 

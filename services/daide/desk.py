@@ -56,6 +56,13 @@ class VoteDraw(Protocol):
                  metadata: dict | None = None, now: datetime | None = None) -> Awaitable[GameState]: ...
 
 
+class SendPress(Protocol):
+    """services/press/service.py's ``send_message``."""
+
+    def __call__(self, store: EventStore, game_id: str, player_id: str, sender: str | None,
+                 to: str | Sequence[str], text: str, metadata: dict | None = None) -> Awaitable[dict[str, Any]]: ...
+
+
 @dataclass(frozen=True)
 class Desk:
     """The hosted game's service functions (the composition root fills them in)."""
@@ -64,6 +71,7 @@ class Desk:
     set_ready: SetReady
     resolve_if_complete: ResolveIfComplete
     vote_draw: VoteDraw
+    send_press: SendPress
     now: Callable[[], datetime]
 
 

@@ -11,6 +11,7 @@ from shared.rules.variants import get_variant
 
 from .board import POWER_CODES, location, turn, unit, units_of
 from .orders import daide_order, daide_result
+from .press import level_of
 from .syntax import Item, Text
 
 MAX_SECONDS = 8191  # the largest DAIDE integer: longer clocks are sent as this
@@ -21,9 +22,10 @@ def seconds(minutes: int) -> int:
 
 
 def hlo_message(state: GameState, power: str, passcode: int) -> list[Item]:
-    """HLO (power) (passcode) ((LVL 0) (MTL s) (RTL s) (BTL s)): press level 0, the game's clocks."""
+    """HLO (power) (passcode) ((LVL n) (MTL s) (RTL s) (BTL s)): the press level (10 where
+    players may send press, 0 in a gunboat game), the game's clocks."""
     settings = state.settings
-    options: list[Item] = [["LVL", 0], ["MTL", seconds(settings.movement_minutes)],
+    options: list[Item] = [["LVL", level_of(settings.press)], ["MTL", seconds(settings.movement_minutes)],
                            ["RTL", seconds(settings.retreat_minutes)], ["BTL", seconds(settings.retreat_minutes)]]
     return ["HLO", [POWER_CODES[power]], [passcode], options]
 
@@ -69,7 +71,11 @@ def mis_message(state: GameState, power: str, submitted: Sequence[str] | None) -
     given = list(submitted or [])
     if kind == "adjustments":
         owed = variant.adjustments(position).get(power, 0)
-        left = owed - len(given) if owed > 0 else owed + len(given)
+        if owed > 0:  # builds beyond the free home centres cannot be ordered: they are not missing
+            sites = [site for site in variant.possible_orders(position, power) if site != "WAIVE"]
+            left = max(0, min(owed, len(sites)) - len(given))
+        else:
+            left = owed + len(given)
         return ["MIS", [left]] if left else ["MIS"]
     subjects = {variant.order_subject(text, phase, power) for text in given}
     missing: list[Item] = []

@@ -32,6 +32,7 @@ from .board import (
 from .desk import submitted_of
 from .messages import MAX_SECONDS, ending_messages, hlo_message, mis_message, ord_messages
 from .orders import note_for
+from .press import is_press, level_of
 from .syntax import Item, Text, render
 
 if TYPE_CHECKING:
@@ -39,7 +40,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("entente.daide")
 MAX_FAILED_JOINS = 3  # NME or IAM refusals before the connection is closed
-PRESS = {"SND", "PRP", "FRM", "PCE", "ALY", "DMZ", "SUG", "QRY", "FCT", "THK", "INS"}
+# press tokens a client may not send as messages of their own (press travels inside SND)
+PRESS = {"PRP", "FRM", "PCE", "ALY", "DMZ", "SUG", "QRY", "FCT", "THK", "INS"}
 
 
 def _texts(items: list[Item]) -> list[str] | None:
@@ -112,7 +114,7 @@ class Session:
             return
         handler = getattr(self, f"_on_{head.lower()}", None)
         if head in PRESS:
-            self.reject(items, "this server plays press level 0: no press")
+            self.huh(items)
         elif handler is None:
             self.huh(items)
         else:
@@ -509,6 +511,50 @@ class Session:
             return
         self.send(["YES", items])
         await self._resolve_if_complete(readied.phase)
+
+    async def _on_snd(self, items: list[Item], args: list[Item]) -> None:
+        """SND [(turn)] (powers) (press): stored as a message of this seat's power to those
+        powers, which the DAIDE seats among them are sent as FRM (docs/bots.md, "Press")."""
+        named = args[1:] if len(args) == 3 else args
+        if len(named) != 2 or not isinstance(named[0], list) or not named[0] \
+                or not all(isinstance(p, str) and p in POWER_NAMES for p in named[0]):
+            self.huh(items, 1)
+            return
+        if not isinstance(named[1], list) or not is_press(named[1]):
+            self.huh(items, len(items) - 1)
+            return
+        state = await self._playing(items)
+        if state is None or self.power is None or self.game_id is None or self.player_id is None:
+            return
+        if level_of(state.settings.press) == 0:
+            self.reject(items, "this is a gunboat game: no press")
+            return
+        recipients = sorted({POWER_NAMES[str(code)] for code in named[0]} - {self.power})
+        surviving = set(state.surviving_powers())
+        if not recipients:
+            self.reject(items, "press needs a recipient other than yourself")
+            return
+        for power in recipients:
+            if power not in surviving:
+                self.send(["OUT", [POWER_CODES[power]]])
+                return
+            if power in state.disorder:
+                self.send(["CCD", [POWER_CODES[power]]])
+                return
+        to: str | list[str] = recipients
+        if state.settings.press == "public":
+            if set(recipients) != surviving - {self.power}:
+                self.reject(items, "this game allows public press only: send it to every other power")
+                return
+            to = "all"
+        try:
+            await self.hub.desk.send_press(self.hub.store, self.game_id, self.player_id, self.power, to,
+                                           render(named[1]), self._metadata())
+        except DomainError as error:
+            self.reject(items, error.message)
+            return
+        self.send(["YES", items])
+        self.hub.poke(self.game_id)
 
     async def _on_drw(self, items: list[Item], args: list[Item]) -> None:
         if args:

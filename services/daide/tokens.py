@@ -33,11 +33,13 @@ _SPARSE: dict[str, int] = {
     "NWC": 0x460E,
     "AOA": 0x4900, "BTL": 0x4901, "ERR": 0x4902, "LVL": 0x4903, "MRT": 0x4904, "MTL": 0x4905, "NPB": 0x4906,
     "NPR": 0x4907, "PDA": 0x4908, "PTL": 0x4909, "RTL": 0x490A, "UNO": 0x490B, "DSD": 0x490D,
-    "ALY": 0x4A00, "AND": 0x4A01, "BWX": 0x4A02, "DMZ": 0x4A03, "ELS": 0x4A04, "EXP": 0x4A05, "FWD": 0x4A06,
-    "FCT": 0x4A07, "FOR": 0x4A08, "HOW": 0x4A09, "IDK": 0x4A0A, "IFF": 0x4A0B, "INS": 0x4A0C, "OCC": 0x4A0E,
+    # press: numbered in alphabetical order from ALY, then the later additions from CHO
+    "ALY": 0x4A00, "AND": 0x4A01, "BWX": 0x4A02, "DMZ": 0x4A03, "ELS": 0x4A04, "EXP": 0x4A05, "FCT": 0x4A06,
+    "FOR": 0x4A07, "FWD": 0x4A08, "HOW": 0x4A09, "IDK": 0x4A0A, "IFF": 0x4A0B, "INS": 0x4A0C, "OCC": 0x4A0E,
     "ORR": 0x4A0F, "PCE": 0x4A10, "POB": 0x4A11, "PRP": 0x4A13, "QRY": 0x4A14, "SCD": 0x4A15, "SRY": 0x4A16,
     "SUG": 0x4A17, "THK": 0x4A18, "THN": 0x4A19, "TRY": 0x4A1A, "VSS": 0x4A1C, "WHT": 0x4A1D, "WHY": 0x4A1E,
-    "XDO": 0x4A1F, "XOY": 0x4A20, "YDO": 0x4A21,
+    "XDO": 0x4A1F, "XOY": 0x4A20, "YDO": 0x4A21, "CHO": 0x4A22, "BCC": 0x4A23, "UNT": 0x4A24, "NAR": 0x4A25,
+    "CCL": 0x4A26,
 }
 # the standard map's provinces by category, numbered on from 0 across the categories
 PROVINCE_CATEGORIES: tuple[tuple[int, tuple[str, ...]], ...] = (

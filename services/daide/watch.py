@@ -12,13 +12,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from shared.events import from_recorded
+from shared.events_social import MessageSent, press_stream
 from shared.game.repository import read_game
 from shared.game.state import GameState
 from shared.rules.variants import get_variant
 from shared.store import EventStore
 
-from .board import supply_centres
+from .board import POWER_CODES, supply_centres
 from .desk import Desk
+from .press import frm_message, press_of
 
 if TYPE_CHECKING:
     from .session import Session
@@ -30,6 +33,7 @@ REJOIN_SECONDS = 3600.0  # how long IAM (power) (passcode) may rejoin a seat aft
 @dataclass
 class _Watcher:
     sessions: set[Session] = field(default_factory=set)
+    press_version: int | None = None  # the game's press stream, relayed up to here
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task | None = None
 
@@ -137,6 +141,7 @@ class Hub:
                         version = state.version
                         for session in list(watcher.sessions):
                             await self._tick(session, state, left)
+                await self._relay_press(game_id, watcher)
                 self._beat(True)
             except Exception:
                 log.exception("following game %s failed; trying again", game_id)
@@ -148,6 +153,26 @@ class Hub:
                 pass
         if self._watchers.get(game_id) is watcher:
             del self._watchers[game_id]
+
+    async def _relay_press(self, game_id: str, watcher: _Watcher) -> None:
+        """Messages sent since the last look whose text is level-10 press: FRM to the DAIDE
+        seats among their recipients (every power but the sender for a public one)."""
+        stream = press_stream(game_id)
+        if watcher.press_version is None:  # press from before the watcher started is not replayed
+            watcher.press_version = await self.store.stream_version(stream)
+            return
+        for record in await self.store.read_stream(stream, after_version=watcher.press_version):
+            watcher.press_version = record.version
+            sent = from_recorded(record)
+            press = press_of(sent.text) if isinstance(sent, MessageSent) else None
+            if press is None or not isinstance(sent, MessageSent):
+                continue
+            for session in list(watcher.sessions):
+                if session.power is None or session.power == sent.sender or not session.started:
+                    continue
+                if sent.recipients is None or session.power in sent.recipients:
+                    everyone = sent.recipients or sorted(p for p in POWER_CODES if p != sent.sender)
+                    session.send(frm_message(POWER_CODES[sent.sender], [POWER_CODES[p] for p in everyone], press))
 
     async def _tick(self, session: Session, state: GameState, left: float | None) -> None:
         try:

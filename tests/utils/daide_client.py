@@ -1,7 +1,7 @@
 """A DAIDE client for the tests, written from the DAIDE documents (the client-server protocol
 and the message syntax), never from services/daide: its own token table, its own encoder of
 DAIDE's written form (``NME ('Albert') ('1.0')``) into bytes, its own decoder, and a checker of
-every server message against the syntax document's grammar (press level 0).
+every server message against the syntax document's grammar (press levels 0 and 10).
 """
 from __future__ import annotations
 
@@ -27,7 +27,8 @@ TOKEN_LIST = """
 4818 SUB 4819 SVE 481A THX 481B TME 481C YES 481D ADM 481E SMR
 4900 AOA 4901 BTL 4902 ERR 4903 LVL 4904 MRT 4905 MTL 4906 NPB 4907 NPR 4908 PDA 4909 PTL 490A RTL 490B UNO
 490D DSD
-4A00 ALY 4A01 AND 4A03 DMZ 4A10 PCE 4A13 PRP 4A17 SUG
+4A00 ALY 4A01 AND 4A02 BWX 4A03 DMZ 4A06 FCT 4A10 PCE 4A13 PRP 4A17 SUG 4A1A TRY 4A1C VSS 4A1F XDO 4A25 NAR
+4A26 CCL
 5000 BOH 5001 BUR 5002 GAL 5003 RUH 5004 SIL 5005 TYR 5006 UKR
 5107 BUD 5108 MOS 5109 MUN 510A PAR 510B SER 510C VIE 510D WAR
 520E ADR 520F AEG 5210 BAL 5211 BAR 5212 BLA 5213 EAS 5214 ECH 5215 GOB 5216 GOL 5217 HEL 5218 ION 5219 IRI
@@ -171,6 +172,30 @@ def _power_list(item: Any) -> bool:
     return isinstance(item, list) and len(item) == 1 and _name(item[0], POWERS)
 
 
+def _powers(item: Any) -> bool:
+    return isinstance(item, list) and bool(item) and all(_name(p, POWERS) for p in item)
+
+
+def _arrangement(item: Any) -> bool:
+    """Level 10: PCE (powers), ALY (powers) VSS (powers), DRW, SLO (power), NOT/NAR (arrangement)."""
+    if not isinstance(item, list) or not item:
+        return False
+    head, rest = item[0], item[1:]
+    return ((head == "PCE" and len(rest) == 1 and _powers(rest[0]))
+            or (head == "ALY" and len(rest) == 3 and _powers(rest[0]) and rest[1] == "VSS" and _powers(rest[2]))
+            or (head == "DRW" and not rest) or (head == "SLO" and len(rest) == 1 and _power_list(rest[0]))
+            or (head in ("NOT", "NAR") and len(rest) == 1 and _arrangement(rest[0])))
+
+
+def _press(item: Any) -> bool:
+    """Level 10's press messages: PRP/FCT (arrangement), TRY (tokens), YES/REJ/BWX/HUH/CCL (press)."""
+    if not isinstance(item, list) or len(item) != 2:
+        return False
+    head, inner = item
+    return ((head in ("PRP", "FCT") and _arrangement(inner)) or (head == "TRY" and isinstance(inner, list))
+            or (head in ("YES", "REJ", "BWX", "HUH", "CCL") and _press(inner)))
+
+
 def check(written: str) -> list[Any]:
     """The message's tree, after asserting that it is a server message of the syntax document."""
     items = tree(written)
@@ -202,7 +227,10 @@ def check(written: str) -> list[Any]:
               or (len(args) == 1 and isinstance(args[0], list) and len(args[0]) == 1 and isinstance(args[0][0], int)))
     elif head in ("YES", "REJ", "HUH", "PRN"):
         ok = len(args) == 1 and isinstance(args[0], list)
-    elif head in ("CCD", "SLO"):
+    elif head == "FRM":  # FRM (power) (powers) (press message), level 10
+        ok = (len(args) == 3 and _power_list(args[0]) and isinstance(args[1], list) and bool(args[1])
+              and all(_name(p, POWERS) for p in args[1]) and _press(args[2]))
+    elif head in ("CCD", "SLO", "OUT"):
         ok = len(args) == 1 and _power_list(args[0])
     elif head == "NOT":
         ok = len(args) == 1 and isinstance(args[0], list) and args[0][0] == "CCD" and _power_list(args[0][1])
