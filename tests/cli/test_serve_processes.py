@@ -79,8 +79,10 @@ def test_connections_opened_at_once_are_spread_and_a_dead_worker_is_replaced(tmp
             time.sleep(0.1)
         replaced = worker_pids(server.pid)
         assert len(replaced) == 2 and workers[0] not in replaced and workers[1] in replaced
+        # a connection the kernel hands the new worker waits until its app has started (it
+        # binds first): on a busy machine that start can take seconds, so the wait is generous
         for _ in range(10):
-            assert httpx.get(f"{base}/healthz", timeout=5).status_code == 200
+            assert httpx.get(f"{base}/healthz", timeout=60).status_code == 200
 
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=40) == 0
