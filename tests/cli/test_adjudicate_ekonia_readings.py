@@ -107,3 +107,13 @@ def test_d41_which_ally_keeps_a_narrow_wins_survivors_is_drawn_from_the_seed_not
     assert {"ARELTON"} in keepers and {"HERLORNE"} in keepers, keepers
     again = adjudicated_lines([allied_attack(seed) for seed in seeds[:10]])
     assert [o["state"]["units"] for o in again] == [o["state"]["units"] for o in outputs[:10]]  # same seed, same units
+
+
+# --- R75: the seats, in the variant's own words, through the command as over HTTP ---------------------------
+
+def test_r75_an_ekonia_document_for_a_table_ekonia_does_not_seat_exits_2_saying_so() -> None:
+    for count in (1, 7):
+        ran = subprocess.run([ENTENTE, "adjudicate"], capture_output=True, text=True, timeout=120,
+                             input=json.dumps({"variant": "ekonia", "settings": {"player_count": count}}))
+        assert ran.returncode == 2 and ran.stdout == ""
+        assert f"line 1: Tale of Ekonia seats 2 to 6 players, one state each, not {count}" in ran.stderr

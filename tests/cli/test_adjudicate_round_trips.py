@@ -11,7 +11,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from shared.rules.variants import get_variant
+from tests.games.test_dirigible_game import FALL, OPENING, SPRING, create_dirigible_table, play
 from tests.utils.ekonia_players import PLAYERS, orders_for
 from tests.utils.http import Host, start_at
 
@@ -117,6 +120,25 @@ def test_a_dirigible_year_fed_back_output_by_output() -> None:
         assert output["variant"] == "dirigible" and output["edition"] == "2023"
     again = adjudicated(fed_back(winter, {"ENGLAND": ["D BEL - HOL"]}))
     assert again["phase"] == "S1902M" and "D HOL" in again["units"]["ENGLAND"]
+
+
+async def test_a_hosted_dirigible_year_and_the_cli_outputs_fed_back_agree_phase_by_phase(
+        sqlite_client: httpx.AsyncClient) -> None:
+    # tests/games/test_dirigible_game.py's year over HTTP; beside it, the hosted game's opening
+    # position as a document, then each output fed back with the same orders
+    table = await create_dirigible_table(sqlite_client)
+    document: dict[str, Any] = {**(await table.view())["position"], "variant": "dirigible"}
+    year = [("W1900A", OPENING), ("S1901M", SPRING), ("F1901M", FALL), ("F1901R", {"ENGLAND": ["D BRE devastate"]}),
+            ("W1901A", {"FRANCE": ["A MAR D"], "GERMANY": ["A KIE B"]})]
+    for phase, orders in year:
+        hosted = await play(table, phase, orders)
+        out = adjudicated({**document, "orders": orders})
+        assert out["phase"] == phase and out["next_phase"] == hosted["next_phase"]
+        assert {p: items for p, items in hosted["orders"].items() if items} == out["orders"], phase
+        units = (await table.view())["position"]["units"]
+        assert {p: sorted(u) for p, u in out["units"].items()} == {p: sorted(u) for p, u in units.items()}, phase
+        document = fed_back(out, {})
+    assert out["orders"]["FRANCE"][-1] == {"order": "F MAO D", "result": "succeeds", "reason": NOT_ORDERED}
 
 
 # --- Tale of Ekonia: turns fed back play the game the hosted engine plays ----------------------------------
