@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.rules.variants import get_variant
+from tests.utils.http import Host, HostedGame
 
 ENTENTE = str(Path(sys.executable).parent / "entente")
 
@@ -117,3 +118,61 @@ def test_r75_an_ekonia_document_for_a_table_ekonia_does_not_seat_exits_2_saying_
                              input=json.dumps({"variant": "ekonia", "settings": {"player_count": count}}))
         assert ran.returncode == 2 and ran.stdout == ""
         assert f"line 1: Tale of Ekonia seats 2 to 6 players, one state each, not {count}" in ran.stderr
+
+
+# --- the same two readings in hosted games, as the players see their battle reports -------------------------
+
+async def hosted_at(host: Host, document: dict[str, Any]) -> HostedGame:
+    """A six-player Ekonia game started at the document's state and seed, as if played there
+    (GameStarted and the turn's deadline written through the store, as tests/utils/http.start_at does)."""
+    from shared.events import GameStarted
+    from shared.game.deadlines import deadline_for
+    from shared.game.repository import append_events, read_state
+
+    response = await host.client.post("/games", json={"name": "Ekonia", "variant": "ekonia"})
+    assert response.status_code == 201, response.text
+    game = HostedGame(host, response.json()["id"], response.json()["host_token"])
+    states = sorted(document["state"]["powers"])
+    for _ in states:
+        await game.join()
+    async with host.store.transaction(game.game_id, lock="exclusive") as tx:
+        state = await read_state(tx, game.game_id)
+        started = GameStarted(seed=document["seed"], powers={p.player_id: [s] for p, s in zip(game.players, states,
+                                                                                              strict=True)},
+                              phase="T01", position=document["state"], must_act=states)
+        await append_events(tx, state, [started, deadline_for(state, "T01", host.clock.now())], None, host.clock.now())
+    for player, power in zip(game.players, states, strict=True):
+        player.powers = [power]
+    return game
+
+
+async def play_hosted(host: Host, document: dict[str, Any], viewer: str) -> dict[str, Any]:
+    """The document's turn played over HTTP; the battle at einora as ``viewer`` sees it."""
+    game = await hosted_at(host, document)
+    for power in sorted(document["state"]["powers"]):
+        await game.order_ok(power, document["orders"].get(power, []))
+    history = (await game.view(viewer))["history"]
+    [battle] = [b for b in history[-1]["details"]["battles"] if b["territory"] == "einora"]
+    return dict(battle)
+
+
+async def test_d40_and_d41_in_hosted_games_as_the_cli_says(host: Host) -> None:
+    for owner, ambushed in (("ARELTON", True), (None, False)):
+        hosted = await play_hosted(host, ambush_document(owner), "ARELTON")
+        cli = battle_at_einora(adjudicated_lines([ambush_document(owner)])[0])
+        modifiers = [u["modifiers"] for u in side_of(hosted, "ARELTON")["units"]]
+        assert modifiers == [u["modifiers"] for u in side_of(cli, "ARELTON")["units"]]
+        assert ("ambush" in modifiers[0]) is ambushed
+    # a narrow allied win kept by HERLORNE (drawn so for this seed on the command line), hosted: the
+    # same two survivors, HERLORNE's (the report shows the units lost by type)
+    outputs = adjudicated_lines([allied_attack(s) for s in range(60)])
+    seed = next(s for s, output in enumerate(outputs) if _herlorne_keeps(output))
+    hosted = await play_hosted(host, allied_attack(seed), "HERLORNE")
+    assert hosted["winner"] == ["ARELTON", "HERLORNE"]
+    assert hosted["destroyed"].get("ARELTON") == ["INFANTRY", "INFANTRY"] and "HERLORNE" not in hosted["destroyed"]
+
+
+def _herlorne_keeps(output: dict[str, Any]) -> bool:
+    battle = battle_at_einora(output)
+    return battle["winner"] == ["ARELTON", "HERLORNE"] and "HERLORNE" not in battle["destroyed"] \
+        and battle["destroyed"].get("ARELTON") == ["ARELTON-1", "ARELTON-2"]
