@@ -20,8 +20,10 @@ USAGE = """usage: entente adjudicate < phase.json
        entente adjudicate < phases.jsonl
 
 Reads one JSON document, or one document per line (JSON Lines), from stdin and prints the
-adjudicated outcome of each: {"phase", "orders", "units", "dislodged", "centers", "next_phase"}.
-Exit code 2 on bad JSON or a bad document, with the line on stderr.
+adjudicated outcome of each: {"phase", "orders", "units", "dislodged", "centers", "next_phase"}
+(with the edition and victory_centres given; the rules' forced removals follow each power's
+orders). An outcome with "phase" set to its "next_phase" and new "orders" is the next document,
+in every variant. Exit code 2 on bad JSON or a bad document, with the line on stderr.
 
 example:
   echo '{"variant": "standard", "phase": "S1901M", "units": {"FRANCE": ["A PAR"]},

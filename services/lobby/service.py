@@ -33,11 +33,10 @@ from shared.game import deadlines, draws, guards
 from shared.game.house_bots import check_bot_settings, house_bot_orders
 from shared.game.repository import append_events, game_row, read_state
 from shared.game.state import GameState, fold
-from shared.rules.variants import get_variant, variant_names
+from shared.rules.variants import UnsupportedPlayerCount, get_variant, variant_names
 from shared.store import EventStore, Transaction
 from shared.store.records import RecordedEvent
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 7
 _codename_rng = random.SystemRandom()
 
 
@@ -81,12 +80,12 @@ def settings_for(variant: str, given: dict[str, Any]) -> GameSettings:
 def check_settings(variant: str, settings: GameSettings) -> None:
     _check_variant(variant)
     check_bot_settings(variant, settings)
-    if not MIN_PLAYERS <= settings.player_count <= MAX_PLAYERS:
-        raise Unprocessable(f"player_count must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {settings.player_count}",
-                            code="unsupported_player_count", where="body.settings.player_count")
     deadlines.check_clock_settings(settings)
-    try:
+    try:  # the variant says how many it seats, in its own words (2 to 7, 7 only, 2 to 6)
         get_variant(variant).check_settings(settings.model_dump())
+    except UnsupportedPlayerCount as error:
+        raise Unprocessable(f"the {variant} game cannot be set up so: {error}",
+                            code="unsupported_player_count", where="body.settings.player_count") from None
     except ValueError as error:
         raise Unprocessable(f"the {variant} game cannot be set up so: {error}",
                             code="unsupported_setting", where="body.settings") from None

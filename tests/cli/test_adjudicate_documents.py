@@ -44,9 +44,10 @@ def adjudicated(document: dict[str, Any], *, process: bool = False) -> dict[str,
     return result
 
 
-def next_document(output: dict[str, Any], variant: str, orders: dict[str, list[str]]) -> dict[str, Any]:
-    """The documented rule: the output, its ``phase`` set to its ``next_phase``, new orders."""
-    return {**output, "variant": variant, "phase": output["next_phase"], "orders": orders}
+def next_document(output: dict[str, Any], orders: dict[str, list[str]]) -> dict[str, Any]:
+    """The documented rule: the output, its ``phase`` set to its ``next_phase``, new orders (its
+    ``variant`` is the output's own: a Dirigible output says it is one)."""
+    return {**output, "phase": output["next_phase"], "orders": orders}
 
 
 def test_an_output_with_its_next_phase_and_new_orders_is_the_next_dirigible_document() -> None:
@@ -58,11 +59,11 @@ def test_an_output_with_its_next_phase_and_new_orders_is_the_next_dirigible_docu
     out = adjudicated(spring, process=True)
     assert out["next_phase"] == "S1901R"
     assert {"unit": "D NTH", "attacker_from": "LON", "retreats": []} in out["dislodged"]["FRANCE"]
-    summer = adjudicated(next_document(out, "dirigible", {"FRANCE": ["A BEL R PIC"]}), process=True)
+    summer = adjudicated(next_document(out, {"FRANCE": ["A BEL R PIC"]}), process=True)
     assert summer["orders"]["FRANCE"] == [{"order": "A BEL R PIC", "result": "succeeds", "reason": "retreated to PIC"}]
-    fall = adjudicated(next_document(summer, "dirigible", {"ENGLAND": ["D NTH - HOL"], "FRANCE": ["A PIC - BRE"]}))
+    fall = adjudicated(next_document(summer, {"ENGLAND": ["D NTH - HOL"], "FRANCE": ["A PIC - BRE"]}))
     assert fall["phase"] == "F1901M" and "D HOL" in fall["units"]["ENGLAND"]
-    after = adjudicated(next_document(fall, "dirigible", {}))
+    after = adjudicated(next_document(fall, {}))
     assert after["phase"] == fall["next_phase"]
 
 
@@ -74,7 +75,7 @@ def test_a_unit_disbanded_for_want_of_a_retreat_does_not_stop_the_next_standard_
     out = adjudicated(spring)
     assert out["dislodged"] == {"RUSSIA": [{"unit": "F SEV", "attacker_from": "BLA", "retreats": []}]}
     assert out["next_phase"] == "F1901M"
-    fall = adjudicated(next_document(out, "standard", {"TURKEY": ["F SEV - RUM"]}))
+    fall = adjudicated(next_document(out, {"TURKEY": ["F SEV - RUM"]}))
     assert fall["phase"] == "F1901M" and "F SEV" not in fall["units"].get("RUSSIA", [])
 
 

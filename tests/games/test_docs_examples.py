@@ -413,7 +413,10 @@ def test_every_example_of_docs_api_runs_as_the_docs_say(shell: Shell) -> None:
                                  text=True, timeout=60)
     assert adjudicated.returncode == 0, adjudicated.stderr
     output = json.loads(adjudicated.stdout)
-    assert set(output) == {"phase", "orders", "units", "dislodged", "centers", "next_phase"}  # as the docs list
+    # as the docs list, with the edition and victory_centres the example gives, carried for the next call
+    assert set(output) == {"phase", "orders", "units", "dislodged", "centers", "next_phase", "edition",
+                           "victory_centres"}
+    assert (output["edition"], output["victory_centres"]) == ("2000", 18)
     assert output["orders"]["RUSSIA"][0]["result"] == "succeeds"
     shell.ran.add(document.key)
 

@@ -65,6 +65,33 @@ async def test_the_defaults_and_checks_of_ekonia_settings(host: Host) -> None:
     assert (await host.client.post("/games", json={"name": "S"})).json()["settings"]["player_count"] == 7
 
 
+@pytest.mark.parametrize("count", [1, 7])
+async def test_r75_a_player_count_ekonia_does_not_seat_is_unsupported_player_count_in_its_own_words(
+        host: Host, count: int) -> None:
+    response = await host.client.post("/games", json={"name": "E", "variant": "ekonia",
+                                                      "settings": {"player_count": count}})
+    assert response.status_code == 422, response.text
+    error = response.json()["error"]
+    assert error["code"] == "unsupported_player_count"
+    assert error["where"] == "body.settings.player_count"
+    assert f"Tale of Ekonia seats 2 to 6 players, one state each, not {count}" in error["message"]
+    assert "7" not in error["message"].replace(f"not {count}", "")  # never "from 2 to 7"
+    assert (await host.client.get("/games")).json()["games"] == []  # nothing was written
+
+
+@pytest.mark.parametrize("variant, count, words", [
+    ("standard", 1, "a standard game seats 2 to 7 players (fewer than seven share the powers), not 1"),
+    ("dirigible", 6, "a Dirigible game seats 7 players, one power each, not 6"),
+])
+async def test_every_variant_words_the_player_counts_it_seats(host: Host, variant: str, count: int,
+                                                              words: str) -> None:
+    response = await host.client.post("/games", json={"name": "E", "variant": variant,
+                                                      "settings": {"player_count": count}})
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["code"] == "unsupported_player_count"
+    assert words in response.json()["error"]["message"]
+
+
 async def test_two_players_play_two_states_drawn_from_the_seed(host: Host) -> None:
     game = await started_ekonia(host, player_count=2)
     powers = sorted(p.powers[0] for p in game.players)

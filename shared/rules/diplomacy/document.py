@@ -11,10 +11,12 @@ Input::
 Output::
 
     {"phase", "orders": {POWER: [{"order", "result", "reason"}]}, "units", "dislodged",
-     "centers", "next_phase"}
+     "centers", "next_phase"} (and "edition", "victory_centres" when the input gave them)
 
-Orders may be written in any notation the parser reads; text it cannot read comes back
-as written with a ``void`` result and the parser's message as the reason. A malformed
+A power's results follow its orders in the input's order; the removals the rules made for it
+(civil disorder, too few removals ordered) come after them. Orders may be written in any
+notation the parser reads; text it cannot read comes back as written with a ``void`` result
+and the parser's message as the reason. A malformed
 document raises ``DocumentError`` (a ValueError) naming the offending field, and so does a
 field the format does not have.
 
@@ -63,6 +65,7 @@ from .position import DislodgedUnit, OrderResult, Position, Power, PowerUnit, Re
 _PARSE_ERROR: Final = ParseError
 _DOCUMENT_FIELDS: Final = INPUT_FIELDS | REPORT_FIELDS
 _NO_POWERS: Final[list[Power]] = []  # never written to
+CARRIED_FIELDS: Final = ("edition", "victory_centres")
 _UNIT_TEXT: Final = re.compile(r"^\s*([AF])\s+([A-Z]{3})(?:\s*(?:/|\(|\s)\s*([A-Z]{2})\s*\)?)?\s*$")
 
 
@@ -88,12 +91,15 @@ def adjudicate_document(doc: Any) -> dict[str, Any]:
 
     entries, parsed = _read_orders(fields.get("orders", {}), position, game_map)
     if position.phase.type is PhaseType.MOVEMENT and not civil_disorder:
-        return _movement_document(position, entries, parsed, game_map, centres_read)
-    resolution = adjudicate(
-        position, parsed, edition=edition, civil_disorder=civil_disorder, victory_centres=victory_centres
-    )
-    return resolution_document(resolution, entries, printed=True,
-                               centres=_centres_as_read(resolution.position.centres, position, centres_read))
+        out = _movement_document(position, entries, parsed, game_map, centres_read)
+    else:
+        resolution = adjudicate(
+            position, parsed, edition=edition, civil_disorder=civil_disorder, victory_centres=victory_centres
+        )
+        out = resolution_document(resolution, entries, printed=True,
+                                  centres=_centres_as_read(resolution.position.centres, position, centres_read))
+    carry_rules(fields, out)
+    return out
 
 
 def _movement_document(position: Position, entries: list[tuple[Power, str, Order | ParseError]],
@@ -167,11 +173,35 @@ def results_per_entry(resolution: Resolution, entries: list[tuple[Power, str, Or
     return orders.lists, list(results[answered:])
 
 
+def results_with_forced(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]],
+                        printed: bool = False) -> dict[Power, list[dict[str, Any]]]:
+    """One result per input entry, in input order, and after a power's own results the removals
+    the rules made for it (civil disorder, or too few removals ordered), as the hosted history
+    lists them (docs/rules/standard.md, sections 4 and 8): every variant's output writes them so."""
+    orders, extra = results_per_entry(resolution, entries, printed)
+    for result in extra:
+        orders.setdefault(result.power, []).append(
+            {"order": str(result.order), "result": result.result, "reason": result.reason})
+    return orders
+
+
+def carry_rules(doc: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """The rules the document gave that hold for the whole game, written into its output so that
+    the output, read back as the next document, is judged by the same rules (docs/api.md, "The
+    entente adjudicate document"): ``edition`` and ``victory_centres``, when given. (Civil
+    disorder is a fact of one phase and is not carried.)"""
+    for key in CARRIED_FIELDS:
+        value = doc.get(key)
+        if value is not None:
+            out[key] = value
+
+
 def resolution_document(resolution: Resolution, entries: list[tuple[Power, str, Order | ParseError]],
                         printed: bool = False, centres: dict[Power, list[str]] | None = None) -> dict[str, Any]:
-    """The output document: one result per input entry, in input order, then the new position
-    (``centres``: the new position's centres already grouped as the output writes them)."""
-    orders, _ = results_per_entry(resolution, entries, printed)
+    """The output document: one result per input entry, in input order, the rules' forced removals
+    after each power's own, then the new position (``centres``: the new position's centres already
+    grouped as the output writes them)."""
+    orders = results_with_forced(resolution, entries, printed)
     position = resolution.position
     return {
         "phase": str(resolution.phase),

@@ -3,8 +3,9 @@
 The standard contract (``engine.document``) extended: ``"variant": "dirigible"``; dirigibles
 in ``"units"`` beside the armies and fleets (``"D LON"``, sharing a province with a ground
 unit); ``"devastated": ["BRE"]`` (centres devastated this game-year); in the output, the
-same, plus ``"points": {POWER: n}`` when a Winter phase was resolved (the supply points of
-that Winter) and ``"winners"`` when somebody won. Dislodged dirigibles appear in the output's
+same (``"variant"`` included, and the ``"edition"`` and ``"victory_centres"`` given, so that the
+output is the next document), plus ``"points": {POWER: n}`` when a Winter phase was resolved
+(the supply points of that Winter) and ``"winners"`` when somebody won. Dislodged dirigibles appear in the output's
 ``"dislodged"`` with no retreats: they are disbanded at once.
 """
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from shared.rules.diplomacy.civil_disorder import EDITIONS
-from shared.rules.diplomacy.document import position_from_document, results_per_entry
+from shared.rules.diplomacy.document import carry_rules, position_from_document, results_with_forced
 from shared.rules.diplomacy.document_fields import (
     INPUT_FIELDS,
     REPORT_FIELDS,
@@ -181,17 +182,17 @@ def adjudicate_dirigible_document(doc: Any) -> dict[str, Any]:
             parsed.setdefault(power, []).append(order)
     resolution = adjudicate_dirigible(position, parsed, edition=edition, civil_disorder=civil_disorder,
                                       victory_centres=victory_centres)
-    return dirigible_resolution_document(position, resolution, entries)
+    out = dirigible_resolution_document(position, resolution, entries)
+    carry_rules(doc, out)
+    return out
 
 
 def dirigible_resolution_document(before: Position, resolution: Resolution,
                                   entries: list[tuple[Power, str, Order | ParseError]]) -> dict[str, Any]:
-    orders, extra = results_per_entry(resolution, entries)
-    for result in extra:  # removals the rules made (civil disorder)
-        orders.setdefault(result.power, []).append(
-            {"order": str(result.order), "result": result.result, "reason": result.reason})
+    orders = results_with_forced(resolution, entries)
     after = resolution.position
     out = {
+        "variant": VARIANT,  # read back, the output is a Dirigible document again
         "phase": str(resolution.phase),
         "orders": orders,
         "units": units_by_power(list(after.units.values()) + list(after.air_units.values())),

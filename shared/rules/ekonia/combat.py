@@ -308,8 +308,7 @@ def _camp_report(ctx: BattleContext, tile: str, camp: _Camp, enemies: list[_Camp
             # privateers' attacks are always unexpected: nobody may know whose they are (D6)
             "unprepared": defending and any(privateers[a] or not ctx.was_at_war(power, a) for a in attackers),
             "enemy_fort_near": defending and is_land and any(_fort_of(ctx, a, tile) for a in attackers),
-            "ambushed_tile": is_land and bool(attackers) and not terr_state["fort"]
-            and not terr_state["city"],  # capitals are cities too
+            "ambushed_tile": defending and is_land and _ambush_ground(ctx, terr_state, camp.members, attackers),
             "flanking": C.FLANKING * max(0, len(directions) - 1),
             "cavalry_directions": cavalry_directions,
             "fort_penalty": 0.0,
@@ -345,6 +344,20 @@ def _camp_report(ctx: BattleContext, tile: str, camp: _Camp, enemies: list[_Camp
         "roll": roll, "dice_bonus": bonus, "total": round(total, 4),
         "outcome": "untouched", "survivors": None,
     }
+
+
+def _ambush_ground(ctx: BattleContext, terr_state: Mapping[str, Any], defenders: Camp,
+                   attackers: Sequence[str]) -> bool:
+    """Seed 000: Ambush when "a player moves an army onto an enemy, non-improved tile" (R60, D40):
+    land without fort or city (capitals are cities too) owned, at the start of the turn, by an
+    enemy of the attackers: a state of the camp they attack, or one at war with one of them.
+    Neutral land, the attackers' own land and a bystander's are no enemy tile."""
+    if not attackers or terr_state["fort"] or terr_state["city"]:
+        return False
+    owner = terr_state["owner"]
+    if owner is None or owner in attackers:
+        return False
+    return owner in defenders or any(ctx.at_war(owner, attacker) for attacker in attackers)
 
 
 def _hostile_camps(ctx: BattleContext, tile: str, a: _Camp, b: _Camp, sides: Mapping[str, list[Unit]]) -> bool:
@@ -396,11 +409,24 @@ def _dice_by_camp(armed: list[_Camp], drawn: Mapping[str, int]) -> dict[str, int
     return dice
 
 
-def choose_survivors(fighters: list[Unit], worth: Mapping[str, float], strength: int) -> set[str]:
+def survivor_draw(seed: int, turn: int, tile: str, members: Camp, sides: Mapping[str, list[Unit]]) -> dict[str, float]:
+    """A place for each state of a winning camp among equally strong, equally old units (D41):
+    drawn from the game's seed, the turn, the territory and what everyone sees of the state (its
+    name, or ``PRIVATEERS``), so the same battle always keeps the same units, no state is
+    favoured for the whole game by its name, and no hidden owner moves the draw."""
+    return {power: random.Random(
+        f"{seed}:{turn}:survivors:{tile}:{PRIVATEERS if fights_as_privateers(sides[power]) else power}").random()
+        for power in members}
+
+
+def choose_survivors(fighters: list[Unit], worth: Mapping[str, float], strength: int,
+                     draw: Mapping[str, float] | None = None) -> set[str]:
     """The winner's units whose strengths add up to as much of ``strength`` as possible
-    (a small knapsack in half points), preferring stronger, then older units; units of no
-    strength (transports, airships) always survive a won battle."""
-    order = sorted(fighters, key=lambda u: (-worth[u["id"]], unit_order(u)))
+    (a small knapsack in half points), preferring stronger, then older units, then the units of
+    the state placed first by ``draw`` (``survivor_draw``: allies share a narrow win by lot, not by
+    name); units of no strength (transports, airships) always survive a won battle."""
+    places = draw or {}
+    order = sorted(fighters, key=lambda u: (-worth[u["id"]], u["built"], places.get(u["owner"], 0.0), unit_order(u)))
     best: dict[int, list[str]] = {0: []}
     for unit in order:
         value = round(worth[unit["id"]] * 2)
@@ -456,7 +482,8 @@ def _outcome(ctx: BattleContext, tile: str, camps: list[_Camp], sides: Mapping[s
             report["survivors"] = survivors
             worth = {b["unit"]: b["base"] for b in report["units"]}
             fighters = [u for p in camps[top].members for u in sides[p] if u["aboard"] is None]
-            kept = choose_survivors(fighters, worth, survivors)
+            draw = survivor_draw(ctx.seed, ctx.turn, tile, camps[top].members, sides)
+            kept = choose_survivors(fighters, worth, survivors, draw)
             kept |= {u["id"] for p in camps[top].members for u in sides[p] if u["aboard"] in kept}
             lost_by[top] = [u for p in camps[top].members for u in sides[p] if u["id"] not in kept]
         if first:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
-from .base import Opening, OrderCheck, PhaseOutcome, UnknownVariant, Variant
+from .base import Opening, OrderCheck, PhaseOutcome, UnknownVariant, UnsupportedPlayerCount, Variant
 
 _MODULES = {
     "standard": "shared.rules.variants.standard",
@@ -44,4 +44,5 @@ def get_variant(name: str) -> Variant:
     return variant
 
 
-__all__ = ["Opening", "OrderCheck", "PhaseOutcome", "UnknownVariant", "Variant", "get_variant", "variant_names"]
+__all__ = ["Opening", "OrderCheck", "PhaseOutcome", "UnknownVariant", "UnsupportedPlayerCount", "Variant",
+           "get_variant", "variant_names"]

@@ -18,6 +18,12 @@ class UnknownVariant(ValueError):
     """A variant name that no registered variant answers to."""
 
 
+class UnsupportedPlayerCount(ValueError):
+    """A number of players the variant does not seat, said in the variant's own words: the lobby
+    answers it 422 ``unsupported_player_count`` at ``body.settings.player_count`` (any other
+    ValueError of ``check_settings`` is ``unsupported_setting``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Opening:
     """A new game: its first phase, the full state document, the seats, who acts.
@@ -158,7 +164,8 @@ class Variant(Protocol):
         optionally details."""
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
-        """Raise ValueError, saying why, for settings this variant cannot be played with."""
+        """Raise ValueError, saying why, for settings this variant cannot be played with; for a
+        ``player_count`` it does not seat, UnsupportedPlayerCount."""
 
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         """The ``entente adjudicate`` contract for this variant."""

@@ -12,7 +12,7 @@ from shared.rules.diplomacy.orders import Order
 from shared.rules.diplomacy.phase import Phase, PhaseType, Season
 from shared.rules.diplomacy.position import DislodgedUnit, OrderResult, Position, PowerUnit
 
-from .base import Opening, OrderCheck, PhaseKind, every_order_and_dislodgement
+from .base import Opening, OrderCheck, PhaseKind, UnsupportedPlayerCount, every_order_and_dislodgement
 
 V = TypeVar("V")
 
@@ -224,5 +224,12 @@ class BoardVariant:
         raise NotImplementedError
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
+        self.check_player_count(int(settings.get("player_count") or 7))
         if settings.get("max_turns") is not None:
             raise ValueError("max_turns is for variants that end by the calendar; this one ends by victory or draw")
+
+    def check_player_count(self, players: int) -> None:
+        """2 to 7: fewer than seven share the powers (docs/rules/standard.md, section 7)."""
+        if not 2 <= players <= 7:
+            raise UnsupportedPlayerCount(
+                f"a {self.name} game seats 2 to 7 players (fewer than seven share the powers), not {players}")

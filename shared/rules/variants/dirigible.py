@@ -26,7 +26,7 @@ from shared.rules.dirigible.document import (
 from shared.rules.dirigible.economy import removals_needed
 from shared.rules.dirigible.possible import dirigible_possible_orders
 
-from .base import Opening, OrderCheck, PhaseOutcome
+from .base import Opening, OrderCheck, PhaseOutcome, UnsupportedPlayerCount
 from .board import BoardVariant, centres_by_power, dislodged_json, results_json, units_by_power, unreadable
 
 
@@ -149,10 +149,12 @@ class DirigibleVariant(BoardVariant):
     name = NAME
     default_settings = {"player_count": SEATS}
 
-    def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
-        players = settings.get("player_count", SEATS)
+    def check_player_count(self, players: int) -> None:
         if players != SEATS:  # docs/rules/dirigible.md, reading R12
-            raise ValueError(f"a Dirigible game seats {SEATS} players, one power each, not {players}")
+            raise UnsupportedPlayerCount(f"a Dirigible game seats {SEATS} players, one power each, not {players}")
+
+    def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
+        self.check_player_count(int(settings.get("player_count") or SEATS))
         position = opening_position(NAME, load_map(NAME))
         powers = sorted(load_map(NAME).powers)
         return Opening(str(position.phase), dirigible_position_to_document(position),

@@ -23,7 +23,7 @@ from shared.rules.ekonia.state import alive_powers, initial_state, phase_name, t
 from shared.rules.ekonia.turn import resolve_turn
 
 from . import ekonia_orders
-from .base import Opening, OrderCheck, PhaseKind, PhaseOutcome
+from .base import Opening, OrderCheck, PhaseKind, PhaseOutcome, UnsupportedPlayerCount
 
 
 @lru_cache(maxsize=1)
@@ -110,8 +110,7 @@ class EkoniaVariant:
         drawn from the game's seed; the others' land starts neutral."""
         states = sorted(self.board.states)
         count = int((settings or {}).get("player_count") or len(states))
-        if not 2 <= count <= len(states):
-            raise ValueError(f"Tale of Ekonia is played by 2 to {len(states)} players, not {count}")
+        self.check_player_count(count)
         powers = states_played(self.board, count, seed)
         state = initial_state(self.board, powers)
         playing = alive_powers(state)
@@ -162,12 +161,16 @@ class EkoniaVariant:
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
         """2 to 6 players (``opening`` says it again); ``max_turns`` a positive number or none."""
-        count = (settings or {}).get("player_count") or len(self.board.states)
-        if not 2 <= int(count) <= len(self.board.states):
-            raise ValueError(f"Tale of Ekonia is played by 2 to {len(self.board.states)} players, not {count}")
+        self.check_player_count(int((settings or {}).get("player_count") or len(self.board.states)))
         max_turns = (settings or {}).get("max_turns")
         if max_turns is not None and int(max_turns) < 1:
             raise ValueError(f"max_turns must be at least 1, not {max_turns}")
+
+    def check_player_count(self, players: int) -> None:
+        """One player a state: 2 to 6 (R75)."""
+        if not 2 <= players <= len(self.board.states):
+            raise UnsupportedPlayerCount(
+                f"Tale of Ekonia seats 2 to {len(self.board.states)} players, one state each, not {players}")
 
     def map_data(self) -> dict[str, Any]:
         return ekonia_map_data(self)
@@ -182,15 +185,19 @@ class EkoniaVariant:
         return ekonia_orders.menu(self.possible_orders(state, power), self.board)
 
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
-        """``{"variant": "ekonia", "state", "orders": {STATE: [texts]}, "seed"}`` resolved."""
-        state = doc.get("state") or self.opening(doc.get("settings") or {}, int(doc.get("seed", 0))).state
-        result = resolve_turn(state, self.board, doc.get("orders") or {},
-                              seed=int(doc.get("seed", 0)), settings=doc.get("settings") or {})
+        """``{"variant": "ekonia", "state", "orders": {STATE: [texts]}, "seed", "settings"}``
+        resolved. The output carries the ``seed`` and ``settings`` beside the new ``state``, so
+        that it, with new ``orders``, is the next turn's document (docs/rules/ekonia.md, D39)."""
+        seed = int(doc.get("seed", 0))
+        settings = dict(doc.get("settings") or {})
+        state = doc.get("state") or self.opening(settings, seed).state
+        result = resolve_turn(state, self.board, doc.get("orders") or {}, seed=seed, settings=settings)
         return {"variant": "ekonia", "phase": result.phase, "orders": result.orders,
                 "state": result.state, "next_phase": result.next_phase,
                 "rolls": result.details["rolls"], "battles": result.details["battles"],
                 "events": result.details["events"], "missions": result.details["missions"],
-                "ledgers": result.details["ledgers"], "winners": result.winners}
+                "ledgers": result.details["ledgers"], "winners": result.winners,
+                "seed": seed, "settings": settings}
 
 
 VARIANT = EkoniaVariant()

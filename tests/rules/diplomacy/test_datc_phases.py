@@ -58,10 +58,20 @@ def run_adjustment_case(case: dict, edition: str) -> None:
             "orders": case["orders"],
         }
     )
-    assert results_of(output) == case["results"], json.dumps(output["orders"], indent=1)
+    # each power's results: one per order given, then the removals the rules made for it
+    # (docs/rules/standard.md, section 4), which are the case's units removed unordered
+    given = {power: items[:len(case["orders"].get(power, []))] for power, items in output["orders"].items()}
+    forced = {power: items[len(case["orders"].get(power, [])):] for power, items in output["orders"].items()}
+    assert {p: [i["result"] for i in items] for p, items in given.items() if items} == case["results"], \
+        json.dumps(output["orders"], indent=1)
+    assert {(power, item["order"][:-2]) for power, items in forced.items() for item in items} == \
+        unit_set(case["removed"]), f"edition {edition}"
+    assert all(item["result"] == "succeeds" and item["reason"].endswith("removed by the rules, farthest from home")
+               or item["reason"] == "civil disorder: removed, farthest from home"
+               for items in forced.values() for item in items)
     removed = unit_set(case["units"]) - unit_set(output["units"])
     ordered_removals = {
-        (power, item["order"][:-2]) for power, items in output["orders"].items()
+        (power, item["order"][:-2]) for power, items in given.items()
         for item in items if item["result"] == "succeeds" and item["order"].endswith(" D")
     }
     assert removed - ordered_removals == unit_set(case["removed"]), f"edition {edition}"

@@ -476,6 +476,32 @@ def test_no_two_provinces_share_a_name():
     assert len(set(lexicon.provinces.values())) == 76
 
 
+@pytest.mark.parametrize("text, phase_type, expected", [
+    ("Hær Paris bygges", PhaseType.ADJUSTMENTS, "A PAR B"),
+    ("Flåde Brest bygges", PhaseType.ADJUSTMENTS, "F BRE B"),
+    ("Flåden St. Petersborg (nordkysten) bygges", PhaseType.ADJUSTMENTS, "F STP/NC B"),
+    ("Flåde London fjernes", PhaseType.ADJUSTMENTS, "F LON D"),
+    ("Hæren München opløses", PhaseType.ADJUSTMENTS, "A MUN D"),
+    ("Hæren München opløses", PhaseType.RETREATS, "A MUN D"),
+    ("Hær Paris flyttes til Burgund", PhaseType.MOVEMENT, "A PAR - BUR"),
+])
+def test_danish_passives_of_the_units_own_order(text, phase_type, expected):
+    # docs/notation.md, "The passive": read where it says what the active verb says of the unit
+    assert canonical(text, phase_type=phase_type) == expected
+
+
+@pytest.mark.parametrize("text, word", [
+    ("Flåde Nordsøen støttes af Hær London", "støttes"),
+    ("Hær London konvojeres til Norge", "konvojeres"),
+    ("Hær Paris angribes", "angribes"),
+    ("Hær Paris holdes", "holdes"),
+])
+def test_danish_passives_that_name_another_order_are_not_read(text, word):
+    error = parse(text)
+    assert isinstance(error, ParseError)
+    assert error.word == word
+
+
 # --- docs/notation.md: Danish retreats, every dash, full-width forms, one order a text, 200 characters
 
 

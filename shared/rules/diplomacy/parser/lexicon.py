@@ -33,16 +33,18 @@ class Verb(StrEnum):
 
 DANISH_VERB_WORDS: Mapping[str, Verb] = {
     # the Danish verbs (docs/notation.md): present tense, and the imperative where it is the usual short form,
-    # with the Danish letters and without them (docs/notation.md lists every one)
-    "til": Verb.MOVE, "flytter": Verb.MOVE, "flyt": Verb.MOVE, "angriber": Verb.MOVE, "angrib": Verb.MOVE,
+    # with the Danish letters and without them (docs/notation.md lists every one); the passive where it says
+    # what the active says (the seed's "opløses"), never where it names another order ("støttes")
+    "til": Verb.MOVE, "flytter": Verb.MOVE, "flyt": Verb.MOVE, "flyttes": Verb.MOVE, "angriber": Verb.MOVE,
+    "angrib": Verb.MOVE,
     "holder": Verb.HOLD,
     "støtter": Verb.SUPPORT, "støt": Verb.SUPPORT, "stoetter": Verb.SUPPORT, "stoet": Verb.SUPPORT,
     "konvojerer": Verb.CONVOY, "konvojer": Verb.CONVOY,
     "trækker": Verb.RETREAT, "trækkes": Verb.RETREAT, "traekker": Verb.RETREAT, "traekkes": Verb.RETREAT,
     "opløs": Verb.DISBAND, "opløses": Verb.DISBAND, "opløser": Verb.DISBAND, "oploes": Verb.DISBAND,
     "oploeses": Verb.DISBAND,
-    "byg": Verb.BUILD, "bygger": Verb.BUILD,
-    "fjern": Verb.REMOVE, "fjerner": Verb.REMOVE,
+    "byg": Verb.BUILD, "bygger": Verb.BUILD, "bygges": Verb.BUILD,
+    "fjern": Verb.REMOVE, "fjerner": Verb.REMOVE, "fjernes": Verb.REMOVE,
     "hærger": Verb.DEVASTATE, "haerger": Verb.DEVASTATE,
 }
 """Danish verbs. A retreat is written as the seed writes it, "trækker sig tilbage til"
