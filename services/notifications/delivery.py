@@ -16,6 +16,9 @@ own view of the game; services never import one another) and attached to direct 
 to Discord webhooks (multipart) when it fits Discord's upload limit; any other webhook gets the
 JSON payload alone, as before. Without ``render`` no picture is attached.
 
+Every webhook delivery carries its delivery id (the same at every attempt) and, when the
+webhook has a secret, its signature (``signing.py``; docs/social.md, "Signed deliveries").
+
 Health and stopping (docs/deploy.md): ``on_beat(ok)``, when given, is called after each attempt
 recorded and each step (``ok`` false when a step failed), so that a process can report that its
 loop is making progress even while slow webhooks hold a step up. Once ``stop`` is set the worker
@@ -40,7 +43,7 @@ from shared import metrics
 from shared.settings import Settings
 from shared.store import EventStore, utc_now
 
-from . import discord, outbox
+from . import discord, outbox, signing
 from .addresses import AddressRefused, Resolver, webhook_client
 
 log = logging.getLogger("entente.notifications")
@@ -75,6 +78,18 @@ async def _picture(payload: dict[str, Any], render: MapRenderer | None) -> bytes
     return png if png is not None and len(png) <= discord.ATTACHMENT_BYTES else None
 
 
+def signed_request(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: float, payload: dict[str, Any],
+                   png: bytes | None) -> httpx.Request:
+    """The POST of one attempt, with its delivery id and, when the webhook has a secret, the
+    signature of its body exactly as it will be sent (``signing.py``)."""
+    request = client.build_request("POST", claimed.url, timeout=timeout, **discord.message_body(payload, png))
+    body = request.read()
+    request.headers[signing.DELIVERY_HEADER] = signing.delivery_id(claimed.dedupe_key or str(claimed.id))
+    if claimed.secret:
+        request.headers[signing.SIGNATURE_HEADER] = signing.signature_header(claimed.secret, int(time.time()), body)
+    return request
+
+
 async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: float, *,
                   bot: discord.DiscordBot | None = None,
                   render: MapRenderer | None = None) -> tuple[str | None, float | None]:
@@ -89,7 +104,7 @@ async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: f
             if bot is None:
                 return "no Discord bot configured (ENTENTE_DISCORD_BOT_TOKEN)", None
             return await bot.send_dm(claimed.url.removeprefix(discord.DM_PREFIX), payload, png)
-        response = await client.post(claimed.url, timeout=timeout, **discord.message_body(payload, png))
+        response = await client.send(signed_request(client, claimed, timeout, payload, png))
     except httpx.HTTPError as error:
         return f"{type(error).__name__}", None
     except AddressRefused as error:
