@@ -46,7 +46,7 @@ async def login(request: Request) -> RedirectResponse:
     if not settings.oauth_client_id:
         raise oauth.SignInUnavailable("sign-in is not configured on this server (ENTENTE_OAUTH_CLIENT_ID)")
     state, nonce = oauth.new_state(settings)
-    response = RedirectResponse(oauth.authorize_url(settings, state), status_code=302)
+    response = RedirectResponse(oauth.authorize_url(settings, state, nonce), status_code=302)
     response.set_cookie(oauth.STATE_COOKIE, nonce, max_age=oauth.STATE_SECONDS, httponly=True,
                         samesite="lax", path="/auth", secure=settings.oauth_redirect_uri.startswith("https:"))
     return response
@@ -72,8 +72,8 @@ async def callback(request: Request, store: StoreDep,
     try:
         if error:
             raise Unauthorized("the sign-in was declined at the provider", code="oauth_denied", where="query.error")
-        oauth.check_state(settings, state, request.cookies.get(oauth.STATE_COOKIE))
-        user = await oauth.exchange_code(settings, code or "")
+        nonce = oauth.check_state(settings, state, request.cookies.get(oauth.STATE_COOKIE))
+        user = await oauth.exchange_code(settings, code or "", oauth.code_verifier(settings, nonce))
         signed_in = await service.sign_in(store, settings.oauth_provider, user.user_id, user.name,
                                           {"actor": "account"})
     except DomainError as refused:
