@@ -33,6 +33,7 @@ from shared.text import is_ascii_number
 
 from . import signing
 from .addresses import AddressRefused, Resolver, checked_addresses
+from .discord import is_discord_webhook
 from .planning import CHANNEL
 
 router = APIRouter(tags=["notifications"])
@@ -149,6 +150,19 @@ class WebhookOut(BaseModel):
     url: str | None
 
 
+SNOWFLAKE = r"^[0-9]{17,20}$"
+
+
+class ChannelWebhookIn(WebhookIn):
+    thread_id: str | None = Field(None, pattern=SNOWFLAKE, description=(
+        "a thread of the webhook's Discord channel (or a post of its forum channel) for the game's messages: "
+        "Discord's id of it, as its client copies it"))
+
+
+class ChannelWebhookOut(WebhookOut):
+    thread_id: str | None = None
+
+
 class WebhookSetOut(BaseModel):
     url: str
     secret: str = Field(..., description="the secret deliveries to this webhook are signed with (HMAC-SHA256, "
@@ -202,36 +216,41 @@ async def remove_webhook(game: CurrentGame, caller: CurrentPlayer, store: StoreD
     return Response(status_code=204)
 
 
-async def current_channel_webhook(store, game_id: str) -> str | None:
-    url = None
+async def current_channel_webhook(store, game_id: str) -> ChannelWebhookSet | None:
+    found = None
     for record in await store.read_stream(webhooks_stream(game_id)):
         event = from_recorded(record)
         if isinstance(event, (ChannelWebhookSet, ChannelWebhookRemoved)):
-            url = event.url if isinstance(event, ChannelWebhookSet) else None
-    return url
+            found = event if isinstance(event, ChannelWebhookSet) else None
+    return found
 
 
 @router.put("/games/{game_id}/channel-webhook", response_model=WebhookSetOut)
-async def set_channel_webhook(game: CurrentGame, caller: HostOrOperator, body: WebhookIn, store: StoreDep,
+async def set_channel_webhook(game: CurrentGame, caller: HostOrOperator, body: ChannelWebhookIn, store: StoreDep,
                               request: Request) -> dict:
     """Where the game's public events go (a Discord channel's webhook, say): phases resolved with
     the public results, deadlines approaching, the end; the public map attached. Host or operator.
+    With ``thread_id`` (a Discord webhook only) the messages go to that thread of its channel.
     The answer holds the new signing secret of its deliveries, shown this once."""
     if game.status == "finished":
         raise Conflict(f"game {game.game_id} is finished", code="game_finished")
     url = await accept_webhook_url(body.url, request.app.state.settings.webhook_allow_private_hosts)
+    if body.thread_id is not None and (not is_discord_webhook(url) or urlsplit(url).query):
+        raise Unprocessable("a thread_id goes with a Discord webhook URL (…/api/webhooks/ID/TOKEN) that has no "
+                            "query of its own", code="invalid_webhook", where="body.thread_id")
     secret = signing.new_secret()
     async with store.transaction() as tx:
         await tx.append(webhooks_stream(game.game_id),
-                        [to_new_event(ChannelWebhookSet(url=url), request_metadata(request, caller.role))],
-                        expected_version=None)
+                        [to_new_event(ChannelWebhookSet(url=url, thread_id=body.thread_id),
+                                      request_metadata(request, caller.role))], expected_version=None)
         await tx.set_webhook_secret(game.game_id, CHANNEL, secret, utc_now())
     return {"url": url, "secret": secret}
 
 
-@router.get("/games/{game_id}/channel-webhook", response_model=WebhookOut)
+@router.get("/games/{game_id}/channel-webhook", response_model=ChannelWebhookOut)
 async def get_channel_webhook(game: CurrentGame, caller: HostOrOperator, store: StoreDep) -> dict:
-    return {"url": await current_channel_webhook(store, game.game_id)}
+    found = await current_channel_webhook(store, game.game_id)
+    return {"url": found.url if found else None, "thread_id": found.thread_id if found else None}
 
 
 @router.delete("/games/{game_id}/channel-webhook", status_code=204, response_class=Response)

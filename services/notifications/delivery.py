@@ -179,8 +179,8 @@ async def deliver_due(store: EventStore, settings: Settings, now: datetime,
 def discord_bot(settings: Settings) -> discord.DiscordBot | None:
     """The server's Discord bot, when it has a token (ENTENTE_DISCORD_BOT_TOKEN)."""
     token = settings.discord_bot_secret()
-    return discord.DiscordBot(settings.discord_api_url, token, timeout=settings.webhook_timeout_seconds) if token \
-        else None
+    return discord.DiscordBot(settings.discord_api_url, token, timeout=settings.webhook_timeout_seconds,
+                              bot_url=settings.discord_bot_url) if token else None
 
 
 async def step(store: EventStore, settings: Settings, now: datetime,
