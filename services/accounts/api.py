@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from fastapi.responses import JSONResponse, RedirectResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.background import BackgroundTask
 
 from shared import credentials
 from shared.auth import Caller, require
@@ -172,21 +173,28 @@ async def my_games(account: CurrentAccount, store: StoreDep) -> dict:
 
 @router.get("/me/stream", response_class=StreamingResponse,
             responses={200: {"content": {"text/event-stream": {}}}})
-async def my_stream(account: CurrentAccount, token: BearerToken, store: StoreDep,
+async def my_stream(account: CurrentAccount, token: BearerToken, store: StoreDep, request: Request,
                     timeout: Annotated[float, Query(gt=0, le=seats.MAX_STREAM_SECONDS)] = seats.MAX_STREAM_SECONDS,
                     ) -> StreamingResponse:
     """Server-sent events for every seat of the account at once: one ``seat`` event per seat
     (the entry ``GET /me/games`` lists) at the start, then a seat's entry again whenever it
     changes (docs/social.md, "API keys"); ``closed`` when the credential is revoked. For a bot
-    with an API key playing many games; the stream ends after ``timeout`` seconds."""
+    with an API key playing many games; the stream ends after ``timeout`` seconds. At most
+    ENTENTE_STREAM_MAX_PER_VIEWER open at once per account and process (429 too_many_streams)."""
     assert token is not None  # CurrentAccount needs one
 
     async def recheck() -> credentials.Account | None:
         return await credentials.account_for_token(store, token)
 
-    return StreamingResponse(live_stream(seats.seat_stream(store, account, recheck, timeout)),
+    done = seats.open_streams(request.app).take(account.account_id)  # else 429 too_many_streams
+
+    async def after() -> None:  # in case the body never ran
+        done()
+
+    return StreamingResponse(live_stream(seats.seat_stream(store, account, recheck, timeout, done)),
                              media_type="text/event-stream",
-                             headers={"cache-control": "no-cache", "x-accel-buffering": "no"})
+                             headers={"cache-control": "no-cache", "x-accel-buffering": "no"},
+                             background=BackgroundTask(after))
 
 
 # ----------------------------------------------------------------------------- API keys

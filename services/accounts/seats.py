@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from shared import credentials
-from shared.errors import DomainError
+from shared.errors import DomainError, TooManyRequests
 from shared.events_social import account_stream
 from shared.game.log import phase_submissions
 from shared.game.state import GameState
@@ -93,12 +93,63 @@ def closed_frame(reason: str) -> bytes:
 
 
 Recheck = Callable[[], Awaitable[credentials.Account | None]]
+RETRY_AFTER_SECONDS = 30
+
+
+class OpenStreams:
+    """How many ``/me/stream`` connections each account holds open in this process: at most
+    ``ENTENTE_STREAM_MAX_PER_VIEWER`` (as for one seat's game streams; 0: no limit), one more
+    is 429 ``too_many_streams`` before anything is opened (each connection follows the log on
+    its own, so they are not free)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.open: dict[str, int] = {}
+
+    def take(self, account_id: str) -> Callable[[], None]:
+        """A place for one more stream of the account; the function that gives it back (once)."""
+        if self.limit and self.open.get(account_id, 0) >= self.limit:
+            raise TooManyRequests(f"{self.limit} streams of this account are open already: close one (or wait "
+                                  "for one to end) before opening another", retry_after=RETRY_AFTER_SECONDS,
+                                  code="too_many_streams", where="header.authorization")
+        self.open[account_id] = self.open.get(account_id, 0) + 1
+        given_back = False
+
+        def give_back() -> None:
+            nonlocal given_back
+            if not given_back:
+                given_back = True
+                left = self.open.get(account_id, 0) - 1
+                if left > 0:
+                    self.open[account_id] = left
+                else:
+                    self.open.pop(account_id, None)
+
+        return give_back
+
+
+def open_streams(app: Any) -> OpenStreams:
+    """The app's counts, made with its settings the first time."""
+    found: OpenStreams | None = getattr(app.state, "account_streams", None)
+    if found is None:
+        found = app.state.account_streams = OpenStreams(app.state.settings.stream_max_per_viewer)
+    return found
 
 
 async def seat_stream(store: EventStore, account: credentials.Account, recheck: Recheck,
-                      seconds: float) -> AsyncIterator[bytes]:
+                      seconds: float, done: Callable[[], None]) -> AsyncIterator[bytes]:
     """The SSE bytes of one ``/me/stream`` connection, for ``seconds`` (``recheck``: the
-    account behind the request's credential now, None once it is no longer valid)."""
+    account behind the request's credential now, None once it is no longer valid; ``done``
+    called at the end)."""
+    try:
+        async for chunk in _frames(store, account, recheck, seconds):
+            yield chunk
+    finally:
+        done()
+
+
+async def _frames(store: EventStore, account: credentials.Account, recheck: Recheck,
+                  seconds: float) -> AsyncIterator[bytes]:
     ends = time.monotonic() + seconds
     sent: dict[str, Seat] = {}
     yield b"retry: %d\n\n" % RETRY_MILLISECONDS

@@ -120,3 +120,27 @@ async def test_the_stream_closes_when_its_key_is_revoked(sqlite_url: str, provid
                 event = await asyncio.wait_for(anext(events), 20)
                 assert event == {"id": None, "event": "closed", "data": {"reason": "revoked"}}
                 assert (await revoke).status_code == 204
+
+
+async def test_an_account_holds_a_bounded_number_of_streams(sqlite_url: str, provider: LocalProvider,
+                                                           provider_url: str) -> None:
+    """ENTENTE_STREAM_MAX_PER_VIEWER (2 here) streams of one account at once; one more is 429
+    ``too_many_streams`` with Retry-After, and a stream that ended gives its place back."""
+    provider.add_user("3103", "greedy-bot")
+    settings = social_settings(sqlite_url, provider_url, stream_max_per_viewer=2)
+    with serve_in_thread(create_app(settings), lifespan="on") as base:
+        async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+            session = (await sign_in_with(client, provider_url, "3103"))["token"]
+            key = (await client.post("/me/api-keys", headers=bearer(session))).json()["key"]
+            async with client.stream("GET", "/me/stream", params={"timeout": 30}, headers=bearer(key)) as one, \
+                    client.stream("GET", "/me/stream", params={"timeout": 30}, headers=bearer(session)) as two:
+                assert one.status_code == two.status_code == 200
+                third = await client.get("/me/stream", params={"timeout": 1}, headers=bearer(key))
+                assert third.status_code == 429 and third.json()["error"]["code"] == "too_many_streams"
+                assert third.headers["retry-after"] == "30"
+            for _ in range(50):  # the server notices the closed connections
+                short = await client.get("/me/stream", params={"timeout": 0.2}, headers=bearer(key))
+                if short.status_code == 200:
+                    break
+                await asyncio.sleep(0.1)
+            assert short.status_code == 200 and short.headers["content-type"].startswith("text/event-stream")
