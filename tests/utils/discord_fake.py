@@ -179,6 +179,7 @@ class FakeDiscord:
         payload, files = await self._message(request)
         if problems := limit_violations(payload, files):
             return JSONResponse({"message": "Invalid Form Body", "code": 50035, "errors": problems}, status_code=400)
+        self.user_agents.append(request.headers.get("user-agent", ""))
         self.sent.append(Sent("webhook", webhook_id, payload, files, request.query_params.get("thread_id")))
         return Response(status_code=204, headers=self._headers(route))
 

@@ -280,6 +280,7 @@ async def test_the_channel_webhook_posts_into_its_thread_where_one_is_set(
     await step(store, settings, utc_now())
     [sent] = fake.to_webhook(hook)
     assert sent.thread_id == thread and sent.payload["entente"]["kind"] == "phase_resolved"
+    assert fake.user_agents[-1] == f"DiscordBot ({settings.discord_bot_url}, 0.1.0)"  # webhooks name the caller too
     # set again without a thread: the channel itself
     await client.put(f"/games/{game}/channel-webhook", headers=table["host"], json={"url": url})
     resolved = await client.post(f"/games/{game}/resolve", headers=table["host"], json={"phase": "F1901M"})
