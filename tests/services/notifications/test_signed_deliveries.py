@@ -64,6 +64,8 @@ async def test_deliveries_verify_with_the_documented_verifier(social_any, receiv
         assert not verify(secret, body.replace(b"one", b"eno").replace(b"two", b"owt"), headers["entente-signature"])
         assert not verify(secret + "x", body, headers["entente-signature"])
         assert not verify(secret, body, "t=1,v1=" + headers["entente-signature"].split("v1=")[1])  # too old
+        for garbage in ("", "garbage", "t=abc,v1=00", "t=\u00b2,v1=00", "v1=" + "0" * 64, "t=1,v1=\u00e9"):
+            assert not verify(secret, body, garbage)  # refused, never raising
     ids = [headers["entente-delivery"] for headers, _ in requests]
     assert len(set(ids)) == 2 and all(re.fullmatch(r"[0-9a-f-]{36}", i) for i in ids)
 
