@@ -136,6 +136,7 @@ class ChannelWebhookSet(Event):
 
     type: Literal["ChannelWebhookSet"] = "ChannelWebhookSet"
     url: str
+    thread_id: str | None = None  # a thread of the webhook's Discord channel the messages go to
 
 
 @register_event

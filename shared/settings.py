@@ -180,6 +180,9 @@ class Settings(BaseSettings):
     # as direct messages; the API's base URL is a setting so tests talk to a local fake of it
     discord_bot_token: SecretStr | None = None
     discord_api_url: str = "https://discord.com/api/v10"
+    # the URL in the User-Agent Discord requires of a bot, "DiscordBot (URL, VERSION)": where
+    # Discord can learn what runs the bot (your server's address, say)
+    discord_bot_url: str = "https://github.com/entente-diplomacy/entente"
 
     @cached_property
     def cors_origin_set(self) -> frozenset[str]:

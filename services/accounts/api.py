@@ -8,22 +8,20 @@ from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
-from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi.responses import JSONResponse, RedirectResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.background import BackgroundTask
 
 from shared import credentials
 from shared.auth import Caller, require
 from shared.errors import Conflict, DomainError, Forbidden, Unauthorized
-from shared.game.log import phase_submissions
-from shared.game.state import GameState
-from shared.game.waiting import order_status
 from shared.http.app import build_app
-from shared.http.dependencies import BearerToken, CurrentCaller, CurrentGame, StoreDep, load_game, request_metadata
+from shared.http.dependencies import BearerToken, CurrentCaller, CurrentGame, StoreDep, request_metadata
 from shared.http.models import DateTimeText
+from shared.http.observability import live_stream
 from shared.settings import Settings
-from shared.store import EventStore
 
-from . import oauth, service
+from . import oauth, seats, service
 
 router = APIRouter(tags=["accounts"])
 
@@ -49,7 +47,7 @@ async def login(request: Request) -> RedirectResponse:
     if not settings.oauth_client_id:
         raise oauth.SignInUnavailable("sign-in is not configured on this server (ENTENTE_OAUTH_CLIENT_ID)")
     state, nonce = oauth.new_state(settings)
-    response = RedirectResponse(oauth.authorize_url(settings, state), status_code=302)
+    response = RedirectResponse(oauth.authorize_url(settings, state, nonce), status_code=302)
     response.set_cookie(oauth.STATE_COOKIE, nonce, max_age=oauth.STATE_SECONDS, httponly=True,
                         samesite="lax", path="/auth", secure=settings.oauth_redirect_uri.startswith("https:"))
     return response
@@ -75,8 +73,8 @@ async def callback(request: Request, store: StoreDep,
     try:
         if error:
             raise Unauthorized("the sign-in was declined at the provider", code="oauth_denied", where="query.error")
-        oauth.check_state(settings, state, request.cookies.get(oauth.STATE_COOKIE))
-        user = await oauth.exchange_code(settings, code or "")
+        nonce = oauth.check_state(settings, state, request.cookies.get(oauth.STATE_COOKIE))
+        user = await oauth.exchange_code(settings, code or "", oauth.code_verifier(settings, nonce))
         signed_in = await service.sign_in(store, settings.oauth_provider, user.user_id, user.name,
                                           {"actor": "account"})
     except DomainError as refused:
@@ -168,31 +166,35 @@ class MyGames(BaseModel):
 
 @router.get("/me/games", response_model=MyGames)
 async def my_games(account: CurrentAccount, store: StoreDep) -> dict:
-    """The games the account has a seat in; its session token plays each of those seats."""
-    seats = []
-    for game_id, player_id in sorted(account.seats.items()):
-        try:
-            game = await load_game(store, game_id)
-        except DomainError:
-            continue
-        seat = game.seat(player_id)
-        if seat is not None:
-            powers = game.powers_of(player_id)
-            seats.append({"game_id": game_id, "name": game.name, "status": game.status, "phase": game.phase,
-                          "player_id": player_id, "codename": seat.codename, "power": powers[0] if powers else None,
-                          "powers": powers, **await _owed(store, game, powers)})
-    return {"games": seats}
+    """The games the account has a seat in; its session token (or API key) plays each of those
+    seats. ``GET /me/stream`` follows the same entries live."""
+    return {"games": await seats.seats_of(store, account)}
 
 
-async def _owed(store: EventStore, game: GameState, powers: list[str]) -> dict[str, Any]:
-    """What the seat owes in its game now: its powers that must act, those the phase waits for."""
-    if game.status != "active" or not game.phase:
-        return {}
-    status = order_status(game, await phase_submissions(store, game.game_id, game.phase))
-    mine = set(powers)
-    return {"deadline": game.clock()["deadline"], "must_act": [p for p in game.must_act if p in mine],
-            "waiting_for": [p for p in status["waiting_for"] if p in mine],
-            "submitted": [p for p in status["submitted"] if p in mine]}
+@router.get("/me/stream", response_class=StreamingResponse,
+            responses={200: {"content": {"text/event-stream": {}}}})
+async def my_stream(account: CurrentAccount, token: BearerToken, store: StoreDep, request: Request,
+                    timeout: Annotated[float, Query(gt=0, le=seats.MAX_STREAM_SECONDS)] = seats.MAX_STREAM_SECONDS,
+                    ) -> StreamingResponse:
+    """Server-sent events for every seat of the account at once: one ``seat`` event per seat
+    (the entry ``GET /me/games`` lists) at the start, then a seat's entry again whenever it
+    changes (docs/social.md, "API keys"); ``closed`` when the credential is revoked. For a bot
+    with an API key playing many games; the stream ends after ``timeout`` seconds. At most
+    ENTENTE_STREAM_MAX_PER_VIEWER open at once per account and process (429 too_many_streams)."""
+    assert token is not None  # CurrentAccount needs one
+
+    async def recheck() -> credentials.Account | None:
+        return await credentials.account_for_token(store, token)
+
+    done = seats.open_streams(request.app).take(account.account_id)  # else 429 too_many_streams
+
+    async def after() -> None:  # in case the body never ran
+        done()
+
+    return StreamingResponse(live_stream(seats.seat_stream(store, account, recheck, timeout, done)),
+                             media_type="text/event-stream",
+                             headers={"cache-control": "no-cache", "x-accel-buffering": "no"},
+                             background=BackgroundTask(after))
 
 
 # ----------------------------------------------------------------------------- API keys

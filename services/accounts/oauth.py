@@ -3,11 +3,19 @@
 ``/auth/login`` sends the browser to the provider's authorize URL with a ``state`` that is
 signed here (nonce, expiry, HMAC) and whose nonce is also set in a short-lived cookie: the
 callback accepts only a state this server made, not expired, for this browser (no login CSRF).
-``/auth/callback`` exchanges the code at the token URL (client id and secret in the form, as
-Discord accepts them) and reads the user at the user URL with the access token.
+PKCE (RFC 7636, S256) on top: the authorize URL carries the challenge of a verifier that only
+this server can make (an HMAC of the state's nonce under the server's state key, so nothing
+more is kept between the two requests), and the code exchange sends the verifier, so a code
+caught on its way back is useless to anyone else. No ``prompt`` is forced: the provider decides
+whether to ask again (Discord asks on the first sign-in and skips it later for an app already
+authorised). ``/auth/callback`` exchanges the code at the token URL (client id and secret in the
+form, as Discord accepts them) and reads the user at the user URL with the access token.
+Kept hand-written rather than authlib's or httpx-oauth's client: docs/architecture.md,
+"Libraries measured".
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import secrets
@@ -53,8 +61,9 @@ def new_state(settings: Settings, now: float | None = None) -> tuple[str, str]:
     return f"{nonce}.{expires}.{_signature(_state_key(settings), nonce, expires)}", nonce
 
 
-def check_state(settings: Settings, state: str | None, cookie_nonce: str | None, now: float | None = None) -> None:
-    """400 ``invalid_state`` unless ``state`` was signed here, is fresh, and matches the cookie."""
+def check_state(settings: Settings, state: str | None, cookie_nonce: str | None, now: float | None = None) -> str:
+    """The state's nonce; 400 ``invalid_state`` unless ``state`` was signed here, is fresh, and
+    matches the cookie."""
     text = state or ""
     nonce, expires_text, signature = text.split(".", 2) if text.count(".") == 2 else ("", "", "")
     problem = None
@@ -70,12 +79,28 @@ def check_state(settings: Settings, state: str | None, cookie_nonce: str | None,
         problem = "the sign-in was started in another browser; start again"
     if problem:
         raise BadRequest(problem, code="invalid_state", where="query.state")
+    return nonce
 
 
-def authorize_url(settings: Settings, state: str) -> str:
+def _base64url(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+
+
+def code_verifier(settings: Settings, nonce: str) -> str:
+    """The PKCE verifier of a sign-in: 43 characters (RFC 7636's shortest), from its nonce."""
+    return _base64url(hmac.new(_state_key(settings), b"pkce\0" + nonce.encode("utf-8"), hashlib.sha256).digest())
+
+
+def code_challenge(verifier: str) -> str:
+    """The S256 challenge of a verifier: the base64url SHA-256 of its ASCII."""
+    return _base64url(hashlib.sha256(verifier.encode("ascii")).digest())
+
+
+def authorize_url(settings: Settings, state: str, nonce: str) -> str:
     query = urlencode({"response_type": "code", "client_id": settings.oauth_client_id,
                        "scope": settings.oauth_scope, "redirect_uri": settings.oauth_redirect_uri,
-                       "state": state, "prompt": "none"})
+                       "state": state, "code_challenge": code_challenge(code_verifier(settings, nonce)),
+                       "code_challenge_method": "S256"})
     separator = "&" if "?" in settings.oauth_authorize_url else "?"
     return f"{settings.oauth_authorize_url}{separator}{query}"
 
@@ -86,13 +111,14 @@ class ProviderUser:
     name: str
 
 
-async def exchange_code(settings: Settings, code: str) -> ProviderUser:
-    """The provider's user behind ``code``: token exchange, then the user endpoint."""
+async def exchange_code(settings: Settings, code: str, verifier: str) -> ProviderUser:
+    """The provider's user behind ``code``: token exchange (with the PKCE verifier), then the
+    user endpoint."""
     if not code or len(code) > 512:
         raise BadRequest("the provider sent no usable code", code="invalid_code", where="query.code")
     client_secret = settings.oauth_client_secret.get_secret_value() if settings.oauth_client_secret else ""
     form = {"grant_type": "authorization_code", "code": code, "redirect_uri": settings.oauth_redirect_uri,
-            "client_id": settings.oauth_client_id, "client_secret": client_secret}
+            "client_id": settings.oauth_client_id, "client_secret": client_secret, "code_verifier": verifier}
     try:
         async with httpx.AsyncClient(timeout=PROVIDER_TIMEOUT_SECONDS) as client:
             token_response = await client.post(settings.oauth_token_url, data=form,

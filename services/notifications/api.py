@@ -28,9 +28,13 @@ from shared.events_social import (
 from shared.http.app import build_app
 from shared.http.dependencies import CurrentGame, CurrentPlayer, HostOrOperator, StoreDep, request_metadata
 from shared.settings import Settings
+from shared.store import utc_now
 from shared.text import is_ascii_number
 
+from . import signing
 from .addresses import AddressRefused, Resolver, checked_addresses
+from .discord import is_discord_webhook
+from .planning import CHANNEL
 
 router = APIRouter(tags=["notifications"])
 
@@ -146,6 +150,25 @@ class WebhookOut(BaseModel):
     url: str | None
 
 
+SNOWFLAKE = r"^[0-9]{17,20}$"
+
+
+class ChannelWebhookIn(WebhookIn):
+    thread_id: str | None = Field(None, pattern=SNOWFLAKE, description=(
+        "a thread of the webhook's Discord channel (or a post of its forum channel) for the game's messages: "
+        "Discord's id of it, as its client copies it"))
+
+
+class ChannelWebhookOut(WebhookOut):
+    thread_id: str | None = None
+
+
+class WebhookSetOut(BaseModel):
+    url: str
+    secret: str = Field(..., description="the secret deliveries to this webhook are signed with (HMAC-SHA256, "
+                                         "the Entente-Signature header, docs/social.md): shown this once only")
+
+
 async def current_webhook(store, game_id: str, player_id: str) -> str | None:
     url = None
     for record in await store.read_stream(webhooks_stream(game_id)):
@@ -155,19 +178,22 @@ async def current_webhook(store, game_id: str, player_id: str) -> str | None:
     return url
 
 
-@router.put("/games/{game_id}/webhook", response_model=WebhookOut)
+@router.put("/games/{game_id}/webhook", response_model=WebhookSetOut)
 async def set_webhook(game: CurrentGame, caller: CurrentPlayer, body: WebhookIn, store: StoreDep,
                       request: Request) -> dict:
-    """Where this seat's own notifications go: phase resolved, deadline approaching, message received."""
+    """Where this seat's own notifications go: phase resolved, deadline approaching, message
+    received. The answer holds the new signing secret of its deliveries, shown this once."""
     assert caller.player_id is not None
     if game.status == "finished":
         raise Conflict(f"game {game.game_id} is finished", code="game_finished")
     url = await accept_webhook_url(body.url, request.app.state.settings.webhook_allow_private_hosts)
+    secret = signing.new_secret()
     async with store.transaction() as tx:
         await tx.append(webhooks_stream(game.game_id),
                         [to_new_event(WebhookSet(player_id=caller.player_id, url=url),
                                       request_metadata(request, "player", caller.player_id))], expected_version=None)
-    return {"url": url}
+        await tx.set_webhook_secret(game.game_id, caller.player_id, secret, utc_now())
+    return {"url": url, "secret": secret}
 
 
 @router.get("/games/{game_id}/webhook", response_model=WebhookOut)
@@ -186,36 +212,45 @@ async def remove_webhook(game: CurrentGame, caller: CurrentPlayer, store: StoreD
         await tx.append(webhooks_stream(game.game_id),
                         [to_new_event(WebhookRemoved(player_id=caller.player_id),
                                       request_metadata(request, "player", caller.player_id))], expected_version=None)
+        await tx.set_webhook_secret(game.game_id, caller.player_id, None, utc_now())
     return Response(status_code=204)
 
 
-async def current_channel_webhook(store, game_id: str) -> str | None:
-    url = None
+async def current_channel_webhook(store, game_id: str) -> ChannelWebhookSet | None:
+    found = None
     for record in await store.read_stream(webhooks_stream(game_id)):
         event = from_recorded(record)
         if isinstance(event, (ChannelWebhookSet, ChannelWebhookRemoved)):
-            url = event.url if isinstance(event, ChannelWebhookSet) else None
-    return url
+            found = event if isinstance(event, ChannelWebhookSet) else None
+    return found
 
 
-@router.put("/games/{game_id}/channel-webhook", response_model=WebhookOut)
-async def set_channel_webhook(game: CurrentGame, caller: HostOrOperator, body: WebhookIn, store: StoreDep,
+@router.put("/games/{game_id}/channel-webhook", response_model=WebhookSetOut)
+async def set_channel_webhook(game: CurrentGame, caller: HostOrOperator, body: ChannelWebhookIn, store: StoreDep,
                               request: Request) -> dict:
     """Where the game's public events go (a Discord channel's webhook, say): phases resolved with
-    the public results, deadlines approaching, the end; the public map attached. Host or operator."""
+    the public results, deadlines approaching, the end; the public map attached. Host or operator.
+    With ``thread_id`` (a Discord webhook only) the messages go to that thread of its channel.
+    The answer holds the new signing secret of its deliveries, shown this once."""
     if game.status == "finished":
         raise Conflict(f"game {game.game_id} is finished", code="game_finished")
     url = await accept_webhook_url(body.url, request.app.state.settings.webhook_allow_private_hosts)
+    if body.thread_id is not None and (not is_discord_webhook(url) or urlsplit(url).query):
+        raise Unprocessable("a thread_id goes with a Discord webhook URL (…/api/webhooks/ID/TOKEN) that has no "
+                            "query of its own", code="invalid_webhook", where="body.thread_id")
+    secret = signing.new_secret()
     async with store.transaction() as tx:
         await tx.append(webhooks_stream(game.game_id),
-                        [to_new_event(ChannelWebhookSet(url=url), request_metadata(request, caller.role))],
-                        expected_version=None)
-    return {"url": url}
+                        [to_new_event(ChannelWebhookSet(url=url, thread_id=body.thread_id),
+                                      request_metadata(request, caller.role))], expected_version=None)
+        await tx.set_webhook_secret(game.game_id, CHANNEL, secret, utc_now())
+    return {"url": url, "secret": secret}
 
 
-@router.get("/games/{game_id}/channel-webhook", response_model=WebhookOut)
+@router.get("/games/{game_id}/channel-webhook", response_model=ChannelWebhookOut)
 async def get_channel_webhook(game: CurrentGame, caller: HostOrOperator, store: StoreDep) -> dict:
-    return {"url": await current_channel_webhook(store, game.game_id)}
+    found = await current_channel_webhook(store, game.game_id)
+    return {"url": found.url if found else None, "thread_id": found.thread_id if found else None}
 
 
 @router.delete("/games/{game_id}/channel-webhook", status_code=204, response_class=Response)
@@ -228,6 +263,7 @@ async def remove_channel_webhook(game: CurrentGame, caller: HostOrOperator, stor
         await tx.append(webhooks_stream(game.game_id),
                         [to_new_event(ChannelWebhookRemoved(), request_metadata(request, caller.role))],
                         expected_version=None)
+        await tx.set_webhook_secret(game.game_id, CHANNEL, None, utc_now())
     return Response(status_code=204)
 
 

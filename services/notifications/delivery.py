@@ -16,6 +16,9 @@ own view of the game; services never import one another) and attached to direct 
 to Discord webhooks (multipart) when it fits Discord's upload limit; any other webhook gets the
 JSON payload alone, as before. Without ``render`` no picture is attached.
 
+Every webhook delivery carries its delivery id (the same at every attempt) and, when the
+webhook has a secret, its signature (``signing.py``; docs/social.md, "Signed deliveries").
+
 Health and stopping (docs/deploy.md): ``on_beat(ok)``, when given, is called after each attempt
 recorded and each step (``ok`` false when a step failed), so that a process can report that its
 loop is making progress even while slow webhooks hold a step up. Once ``stop`` is set the worker
@@ -40,7 +43,7 @@ from shared import metrics
 from shared.settings import Settings
 from shared.store import EventStore, utc_now
 
-from . import discord, outbox
+from . import discord, outbox, signing
 from .addresses import AddressRefused, Resolver, webhook_client
 
 log = logging.getLogger("entente.notifications")
@@ -75,9 +78,25 @@ async def _picture(payload: dict[str, Any], render: MapRenderer | None) -> bytes
     return png if png is not None and len(png) <= discord.ATTACHMENT_BYTES else None
 
 
+def signed_request(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: float, payload: dict[str, Any],
+                   png: bytes | None, discord_agent: str | None = None) -> httpx.Request:
+    """The POST of one attempt, with its delivery id and, when the webhook has a secret, the
+    signature of its body exactly as it will be sent (``signing.py``); to a Discord webhook,
+    with ``discord_agent`` as its User-Agent (Discord's API asks every caller for one)."""
+    request = client.build_request("POST", claimed.url, timeout=timeout, **discord.message_body(payload, png))
+    if discord_agent and discord.is_discord_webhook(claimed.url):
+        request.headers["User-Agent"] = discord_agent
+    body = request.read()
+    request.headers[signing.DELIVERY_HEADER] = signing.delivery_id(claimed.dedupe_key or str(claimed.id))
+    if claimed.secret:
+        request.headers[signing.SIGNATURE_HEADER] = signing.signature_header(claimed.secret, int(time.time()), body)
+    return request
+
+
 async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: float, *,
                   bot: discord.DiscordBot | None = None,
-                  render: MapRenderer | None = None) -> tuple[str | None, float | None]:
+                  render: MapRenderer | None = None,
+                  discord_agent: str | None = None) -> tuple[str | None, float | None]:
     """One delivery of the payload: (None, None) when delivered, else (why, seconds to wait).
     Whatever raises on the way (a URL nothing can send to, ...) is a failed attempt too."""
     try:
@@ -89,7 +108,7 @@ async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: f
             if bot is None:
                 return "no Discord bot configured (ENTENTE_DISCORD_BOT_TOKEN)", None
             return await bot.send_dm(claimed.url.removeprefix(discord.DM_PREFIX), payload, png)
-        response = await client.post(claimed.url, timeout=timeout, **discord.message_body(payload, png))
+        response = await client.send(signed_request(client, claimed, timeout, payload, png, discord_agent))
     except httpx.HTTPError as error:
         return f"{type(error).__name__}", None
     except AddressRefused as error:
@@ -120,13 +139,15 @@ async def deliver_due(store: EventStore, settings: Settings, now: datetime,
     own_client = client is None
     client = client or webhook_client(settings.webhook_allow_private_hosts, resolver)
     gate = asyncio.Semaphore(PARALLEL_DELIVERIES)
+    agent = discord.user_agent(settings.discord_bot_url)
 
     async def one(item: outbox.Claimed) -> None:
         async with gate:
             if stop is not None and stop.is_set():
                 unattempted.append(item)
                 return
-            error, retry_after = await attempt(client, item, settings.webhook_timeout_seconds, bot=bot, render=render)
+            error, retry_after = await attempt(client, item, settings.webhook_timeout_seconds, bot=bot, render=render,
+                                               discord_agent=agent)
         retry_at = None if error is None else outbox.next_attempt(
             item.attempts, settings.webhook_max_attempts, settings.webhook_backoff_seconds, now, retry_after)
         status = await outbox.record(store, item, now, error, retry_at)
@@ -164,8 +185,8 @@ async def deliver_due(store: EventStore, settings: Settings, now: datetime,
 def discord_bot(settings: Settings) -> discord.DiscordBot | None:
     """The server's Discord bot, when it has a token (ENTENTE_DISCORD_BOT_TOKEN)."""
     token = settings.discord_bot_secret()
-    return discord.DiscordBot(settings.discord_api_url, token, timeout=settings.webhook_timeout_seconds) if token \
-        else None
+    return discord.DiscordBot(settings.discord_api_url, token, timeout=settings.webhook_timeout_seconds,
+                              bot_url=settings.discord_bot_url) if token else None
 
 
 async def step(store: EventStore, settings: Settings, now: datetime,

@@ -9,25 +9,28 @@ author 256, 6000 characters over all embeds), ``limit_problems`` (what breaks th
 ``payload_json`` and ``files[0]``, the embed's image ``attachment://map.png``).
 
 ``DiscordBot``: Discord's REST API with a bot token, at ``ENTENTE_DISCORD_API_URL`` (a local fake
-in the tests). A direct message opens the DM channel for the user's Discord id
-(``POST /users/@me/channels``), then posts to it (``POST /channels/{id}/messages``). Rate limits
-as Discord documents them: a 429 says how long to wait (``retry_after`` in its JSON body, else
-the ``Retry-After`` header); a short wait is waited here and the request sent again, a long
-one is handed back so that the outbox retries the row then; ``X-RateLimit-Remaining: 0`` with
-``X-RateLimit-Reset-After`` holds the next request of the same route until the bucket
-refills, and a global 429 holds every route.
+in the tests), with the User-Agent Discord requires (``DiscordBot (URL, VERSION)``). A direct
+message opens the DM channel for the user's Discord id (``POST /users/@me/channels``), then
+posts to it (``POST /channels/{id}/messages``). Rate limits as Discord documents them
+(``discord_limits.py``): by ``X-RateLimit-Bucket`` and the major parameter, and the global
+limit; a 429 says how long to wait (``retry_after`` in its JSON body, else the ``Retry-After``
+header); a short wait is waited here and the request sent again, a long one is handed back so
+that the outbox retries the row then.
 """
 from __future__ import annotations
 
 import asyncio
+import importlib.metadata
 import json
 import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import httpx
+
+from .discord_limits import RateLimits
 
 CONTENT = 2000
 EMBEDS = 10
@@ -53,6 +56,14 @@ def is_discord_webhook(url: str) -> bool:
     path = urlsplit(url).path.rstrip("/").split("/")
     return "webhooks" in path and path.index("webhooks") >= 1 and path[path.index("webhooks") - 1] in (
         "api", "v9", "v10") and len(path) - path.index("webhooks") == 3
+
+
+def in_thread(url: str, thread_id: str | None) -> str:
+    """A Discord webhook's URL posting into one thread of its channel (``?thread_id=``, as
+    Discord's "Execute Webhook" takes it); the URL itself without a thread."""
+    if not thread_id:
+        return url
+    return f"{url}{'&' if urlsplit(url).query else '?'}{urlencode({'thread_id': thread_id})}"
 
 
 def timestamp(moment: datetime, style: str = "R") -> str:
@@ -166,19 +177,31 @@ def retry_after(response: httpx.Response) -> float | None:
 
 
 Sleep = Callable[[float], Awaitable[None]]
+DM_ROUTE = "POST /users/@me/channels"
+MESSAGE_ROUTE = "POST /channels/{channel_id}/messages"
+
+
+def user_agent(url: str) -> str:
+    """The User-Agent Discord requires of a bot: ``DiscordBot (URL, VERSION)``."""
+    try:
+        version = importlib.metadata.version("entente")
+    except importlib.metadata.PackageNotFoundError:
+        version = "0"
+    return f"DiscordBot ({url}, {version})"
 
 
 class DiscordBot:
-    """A bot's REST client: direct messages to users, within Discord's rate limits."""
+    """A bot's REST client: direct messages to users, within Discord's rate limits
+    (``discord_limits.py``: by bucket and major parameter, and the global limit)."""
 
     def __init__(self, api_url: str, token: str, *, timeout: float = 5.0, sleep: Sleep = asyncio.sleep,
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+                 transport: httpx.AsyncBaseTransport | None = None, bot_url: str = "https://github.com/entente",
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._client = httpx.AsyncClient(base_url=api_url.rstrip("/"), timeout=timeout, transport=transport,
-                                         headers={"Authorization": f"Bot {token}",
-                                                  "User-Agent": "DiscordBot (entente, 0.1)"})
+                                         headers={"Authorization": f"Bot {token}", "User-Agent": user_agent(bot_url)})
         self._sleep = sleep
         self._channels: dict[str, str] = {}  # Discord user id -> its DM channel's id
-        self._held: dict[str, float] = {}  # route (or "*" for all) -> monotonic time it is free again
+        self.limits = RateLimits(clock)
 
     async def aclose(self) -> None:
         await self._client.aclose()
@@ -188,12 +211,13 @@ class DiscordBot:
         """One direct message: (None, None) when sent, else (why, seconds to wait before a retry)."""
         channel = self._channels.get(user_id)
         if channel is None:
-            response, wait = await self._request("POST", "/users/@me/channels", "dm", json={"recipient_id": user_id})
+            response, wait = await self._request("POST", "/users/@me/channels", DM_ROUTE, "",
+                                                 json={"recipient_id": user_id})
             if response is None or response.status_code != 200:
                 return self._failure("opening the DM channel", response), wait
             channel = str(response.json()["id"])
             self._channels[user_id] = channel
-        response, wait = await self._request("POST", f"/channels/{channel}/messages", f"messages:{channel}",
+        response, wait = await self._request("POST", f"/channels/{channel}/messages", MESSAGE_ROUTE, channel,
                                              **message_body(payload, png))
         if response is not None and 200 <= response.status_code < 300:
             return None, None
@@ -203,34 +227,27 @@ class DiscordBot:
     def _failure(doing: str, response: httpx.Response | None) -> str:
         return f"Discord: {doing}: " + ("rate limited" if response is None else f"HTTP {response.status_code}")
 
-    async def _request(self, method: str, path: str, route: str,
+    async def _request(self, method: str, path: str, template: str, major: str,
                        **body: Any) -> tuple[httpx.Response | None, float | None]:
         """The answer to one request (None: still rate limited after waiting what may be
         waited here) and, when held back, how long until it may be sent again."""
         for _ in range(TRIES):
-            wait = max(self._held.get(route, 0.0), self._held.get("*", 0.0)) - time.monotonic()
+            wait = self.limits.wait(template, major)
             if wait > LONGEST_WAIT:
                 return None, wait
             if wait > 0:
                 await self._sleep(wait)
+            self.limits.sending()
             try:
                 response = await self._client.request(method, path, **body)
             except httpx.HTTPError:
                 return None, None
-            self._note_bucket(route, response)
-            if response.status_code != 429:
+            limited = response.status_code == 429
+            self.limits.answered(template, major, response.status_code, response.headers,
+                                 retry_after(response) if limited else None, limited and _is_global(response))
+            if not limited:
                 return response, None
-            asked = retry_after(response) or 1.0
-            scope = "*" if response.headers.get("x-ratelimit-global") or _is_global(response) else route
-            self._held[scope] = time.monotonic() + asked
-        return None, max(0.0, max(self._held.values(), default=0.0) - time.monotonic())
-
-    def _note_bucket(self, route: str, response: httpx.Response) -> None:
-        if response.headers.get("x-ratelimit-remaining") == "0":
-            try:
-                self._held[route] = time.monotonic() + float(response.headers.get("x-ratelimit-reset-after", "0"))
-            except ValueError:
-                pass
+        return None, self.limits.longest_hold()
 
 
 def _is_global(response: httpx.Response) -> bool:

@@ -52,6 +52,7 @@ from shared.store import (
     Transaction,
 )
 
+from .discord import in_thread
 from .planning import Context, Planned, plan
 
 PROJECTION = "notifications"
@@ -87,7 +88,7 @@ def hooks_at(records: list[RecordedEvent], position: int) -> tuple[dict[str, str
             elif isinstance(hook, WebhookRemoved):
                 webhooks.pop(hook.player_id, None)
             elif isinstance(hook, ChannelWebhookSet):
-                channel = hook.url
+                channel = in_thread(hook.url, hook.thread_id)
             elif isinstance(hook, ChannelWebhookRemoved):
                 channel = None
     return webhooks, channel

@@ -139,6 +139,7 @@ ROUTE_ERRORS: dict[tuple[str, str], tuple[str, ...]] = {
     ("delete", "/me/api-keys/{key_id}"): (*NEEDS_TOKEN, *PARAMS, "session_required", "api_key_not_found"),
     ("get", "/me"): NEEDS_TOKEN,
     ("get", "/me/games"): NEEDS_TOKEN,
+    ("get", "/me/stream"): (*NEEDS_TOKEN, "too_many_streams"),
     ("post", "/games/{game_id}/bot-tokens"): (*GAME, *NEEDS_TOKEN, *BODY, "too_many_bot_tokens", "game_finished"),
     ("get", "/games/{game_id}/bot-tokens"): (*GAME, *NEEDS_TOKEN),
     ("delete", "/games/{game_id}/bot-tokens/{token_id}"): (*GAME, *NEEDS_TOKEN, *PARAMS, "bot_token_not_found"),

@@ -313,6 +313,11 @@ class Transaction(ABC):
         claim's own lease); whether it was."""
 
     @abstractmethod
+    async def set_webhook_secret(self, game_id: str, recipient: str, secret: str | None, at: datetime) -> None:
+        """The secret a recipient's webhook in a game is signed with from now on (None: no
+        webhook, no secret). Claims hand each row its recipient's current secret."""
+
+    @abstractmethod
     async def notifications(self, game_id: str | None = None) -> list[Notification]:
         """The outbox rows (of one game), oldest first."""
 

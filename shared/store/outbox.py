@@ -62,6 +62,8 @@ class ClaimedNotification:
     url: str
     payload: dict[str, Any]
     attempts: int  # counting the attempt about to be made
+    dedupe_key: str = ""  # the row's unique key: the delivery id is made from it (the same at every attempt)
+    secret: str | None = None  # the recipient's webhook signing secret (webhook_secrets), if it has one
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,11 @@
 notifications projection in the same transaction as its position in ``projection_positions``
 (so a notification is planned exactly once however often the projection runs or crashes);
 rows are delivered, retried with backoff, and finally dead-lettered by the delivery worker.
+
+``webhook_secrets``: the secret each webhook's deliveries are signed with (docs/social.md,
+"Signed deliveries"), by game and recipient (a seat's player id, or ``#channel``), written with
+the event that sets the webhook and deleted with the one that removes it. It lives here, not in
+the log, so that no export, replay or operator's read of a game's events ever holds it.
 """
 from __future__ import annotations
 
@@ -46,3 +51,14 @@ class ProjectionPositionTable(SQLModel, table=True):
 
     name: str = Field(sa_column=Column(String(), primary_key=True))
     position: int = Field(sa_column=Column(BigInteger, nullable=False))
+
+
+class WebhookSecretTable(SQLModel, table=True):
+    """The signing secret of a game's webhook for one recipient (the current one only)."""
+
+    __tablename__ = "webhook_secrets"
+
+    game_id: str = Field(sa_column=Column(String(), primary_key=True))
+    recipient: str = Field(sa_column=Column(String(), primary_key=True))
+    secret: str = Field(sa_column=Column(Text(), nullable=False))
+    set_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))

@@ -149,8 +149,13 @@ CLAIM_NOTIFICATIONS = (
     "AND next_attempt_at <= $1 ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED) "
     "UPDATE notification_outbox AS claimed SET attempts = claimed.attempts + 1, next_attempt_at = $2 FROM due "
     "WHERE claimed.id = due.id "
-    "RETURNING claimed.id, claimed.url, claimed.payload, claimed.attempts, due.next_attempt_at"
+    "RETURNING claimed.id, claimed.url, claimed.payload, claimed.attempts, due.next_attempt_at, claimed.dedupe_key, "
+    "(SELECT secret FROM webhook_secrets AS s WHERE s.game_id = claimed.game_id AND s.recipient = claimed.player_id)"
 )
+SET_WEBHOOK_SECRET = ("INSERT INTO webhook_secrets (game_id, recipient, secret, set_at) VALUES ($1, $2, $3, $4) "
+                      "ON CONFLICT (game_id, recipient) DO UPDATE SET secret = excluded.secret, "
+                      "set_at = excluded.set_at")
+REMOVE_WEBHOOK_SECRET = "DELETE FROM webhook_secrets WHERE game_id = $1 AND recipient = $2"
 _STILL_LEASED = " WHERE id = $1 AND status = 'pending' AND attempts = $2"
 RECORD_OUTCOME = {
     Delivered: ("UPDATE notification_outbox SET status = 'delivered', delivered_at = $3, last_error = NULL"
@@ -374,7 +379,13 @@ class PostgresTransaction(Transaction):
             await self._live().execute(GIVE_UP_NOTIFICATIONS, as_utc(now), max_attempts, NO_OUTCOME_RECORDED)
         rows = await self._live().fetch(CLAIM_NOTIFICATIONS, as_utc(now), as_utc(now + lease), limit)
         rows = sorted(rows, key=lambda row: (row[4], row[0]))  # the order they fell due in
-        return [ClaimedNotification(row[0], row[1], loads(row[2]), row[3]) for row in rows]
+        return [ClaimedNotification(row[0], row[1], loads(row[2]), row[3], row[5], row[6]) for row in rows]
+
+    async def set_webhook_secret(self, game_id: str, recipient: str, secret: str | None, at: datetime) -> None:
+        if secret is None:
+            await self._live().execute(REMOVE_WEBHOOK_SECRET, game_id, recipient)
+        else:
+            await self._live().execute(SET_WEBHOOK_SECRET, game_id, recipient, secret, as_utc(at))
 
     async def record_outcome(self, notification_id: int, attempts: int, outcome: Outcome) -> bool:
         match outcome:

@@ -132,8 +132,13 @@ CANCEL_NOTIFICATIONS = (
 )
 GIVE_UP_NOTIFICATIONS = ("UPDATE notification_outbox SET status = 'dead', last_error = ? WHERE status = 'pending' "
                          "AND next_attempt_at <= ? AND attempts >= ?")
-DUE_NOTIFICATIONS = ("SELECT id, url, payload, attempts FROM notification_outbox WHERE status = 'pending' "
-                     "AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?")
+DUE_NOTIFICATIONS = ("SELECT id, url, payload, attempts, dedupe_key, (SELECT secret FROM webhook_secrets AS s "
+                     "WHERE s.game_id = o.game_id AND s.recipient = o.player_id) FROM notification_outbox AS o "
+                     "WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?")
+SET_WEBHOOK_SECRET = ("INSERT INTO webhook_secrets (game_id, recipient, secret, set_at) VALUES (?, ?, ?, ?) "
+                      "ON CONFLICT (game_id, recipient) DO UPDATE SET secret = excluded.secret, "
+                      "set_at = excluded.set_at")
+REMOVE_WEBHOOK_SECRET = "DELETE FROM webhook_secrets WHERE game_id = ? AND recipient = ?"
 LEASE_NOTIFICATION = "UPDATE notification_outbox SET attempts = ?, next_attempt_at = ? WHERE id = ?"
 _STILL_LEASED = " WHERE id = ? AND status = 'pending' AND attempts = ? RETURNING id"
 RECORD_OUTCOME = {
@@ -147,7 +152,8 @@ RELEASE_NOTIFICATION = ("UPDATE notification_outbox SET attempts = attempts - 1,
 LIST_NOTIFICATIONS = f"SELECT {NOTIFICATION_COLUMNS} FROM notification_outbox ORDER BY id"
 LIST_GAME_NOTIFICATIONS = f"SELECT {NOTIFICATION_COLUMNS} FROM notification_outbox WHERE game_id = ? ORDER BY id"
 COUNT_NOTIFICATIONS = "SELECT status, count(*) FROM notification_outbox GROUP BY status"
-EXISTING_TABLES = "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?, ?, ?, ?)"
+EXISTING_TABLES = ("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ("
+                   + ", ".join("?" * (len(TABLE_NAMES) + 1)) + ")")
 STAMPED_REVISION = "SELECT version_num FROM alembic_version"
 
 
@@ -320,7 +326,13 @@ class SQLiteTransaction(Transaction):
         if rows:
             leased_until = stored_time(now + lease)
             await self._connection.executemany(LEASE_NOTIFICATION, [(row[3] + 1, leased_until, row[0]) for row in rows])
-        return [ClaimedNotification(row[0], row[1], orjson.loads(row[2]), row[3] + 1) for row in rows]
+        return [ClaimedNotification(row[0], row[1], orjson.loads(row[2]), row[3] + 1, row[4], row[5]) for row in rows]
+
+    async def set_webhook_secret(self, game_id: str, recipient: str, secret: str | None, at: datetime) -> None:
+        if secret is None:
+            await self._run(REMOVE_WEBHOOK_SECRET, (game_id, recipient))
+        else:
+            await self._run(SET_WEBHOOK_SECRET, (game_id, recipient, secret, stored_time(at)))
 
     async def record_outcome(self, notification_id: int, attempts: int, outcome: Outcome) -> bool:
         match outcome:

@@ -182,7 +182,7 @@ async def play_standard(client: httpx.AsyncClient) -> None:
     await client.delete(f"{url}/channel-webhook", headers=bearer(host))
     await client.get(f"{url}/identities")
     await client.get(f"{url}/identities", headers=OPERATOR)
-    for path in ("/auth/login", "/auth/options", "/me", "/me/games", "/variants", "/variants/standard",
+    for path in ("/auth/login", "/auth/options", "/me", "/me/games", "/me/stream", "/variants", "/variants/standard",
                  "/variants/chess", "/variants/standard/map.svg", "/healthz", "/me/api-keys"):
         await client.get(path)
     await client.post("/me/api-keys", json={"label": "bot"}, headers=auth["FRANCE"])  # not an account: 401

@@ -6,7 +6,10 @@ executes a webhook. Both take JSON or multipart (``payload_json`` and ``files[n]
 message is checked against Discord's documented limits, as Discord would refuse it (400), and
 recorded with its attachments. ``rate_limit(route, times, retry_after)`` makes the next calls
 of a route answer 429 with Discord's body and headers; ``bucket_empty(route)`` makes the next
-answer carry ``X-RateLimit-Remaining: 0``.
+answer carry ``X-RateLimit-Remaining: 0``. Buckets are named as Discord names them, one hash
+per route whatever its major parameter (``bucket-messages`` for every channel's messages), so a
+client must tell limits apart by bucket and major parameter. ``user_agents`` keeps each
+request's User-Agent; a webhook execution's ``?thread_id=`` is kept with what it sent.
 """
 from __future__ import annotations
 
@@ -33,6 +36,7 @@ class Sent:
     to: str  # the DM's user id, or the webhook's id
     payload: dict[str, Any]
     files: dict[str, bytes] = field(default_factory=dict)
+    thread_id: str | None = None
 
 
 def limit_violations(payload: dict[str, Any], files: dict[str, bytes]) -> list[str]:
@@ -74,6 +78,7 @@ class FakeDiscord:
         self.sent: list[Sent] = []
         self.channels: dict[str, str] = {}  # channel id -> user id
         self.requests: list[str] = []  # every route hit, in order
+        self.user_agents: list[str] = []
         self._limited: dict[str, list[float]] = defaultdict(list)
         self._empty: set[str] = set()
         self.unreachable: set[str] = set()  # user ids whose DMs answer 403 (50007)
@@ -97,7 +102,7 @@ class FakeDiscord:
         is_global = wait < 0
         wait = abs(wait)
         headers = {"Retry-After": str(max(1, round(wait))), "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
-                   "X-RateLimit-Reset-After": str(wait), "X-RateLimit-Bucket": f"bucket-{route}"}
+                   "X-RateLimit-Reset-After": str(wait), "X-RateLimit-Bucket": self._bucket(route)}
         if is_global:
             headers["X-RateLimit-Global"] = "true"
         return JSONResponse({"message": "You are being rate limited.", "retry_after": wait, "global": is_global},
@@ -107,7 +112,11 @@ class FakeDiscord:
         remaining = "0" if route in self._empty else "4"
         self._empty.discard(route)
         return {"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": remaining, "X-RateLimit-Reset-After": "0.05",
-                "X-RateLimit-Bucket": f"bucket-{route}"}
+                "X-RateLimit-Bucket": self._bucket(route)}
+
+    @staticmethod
+    def _bucket(route: str) -> str:
+        return "bucket-" + route.split(":", 1)[0]
 
     @staticmethod
     async def _message(request: Request) -> tuple[dict[str, Any], dict[str, bytes]]:
@@ -131,6 +140,7 @@ class FakeDiscord:
         return payload, files
 
     def _authorised(self, request: Request) -> bool:
+        self.user_agents.append(request.headers.get("user-agent", ""))
         return request.headers.get("authorization") == f"Bot {BOT_TOKEN}"
 
     async def open_dm(self, request: Request) -> Response:
@@ -169,7 +179,8 @@ class FakeDiscord:
         payload, files = await self._message(request)
         if problems := limit_violations(payload, files):
             return JSONResponse({"message": "Invalid Form Body", "code": 50035, "errors": problems}, status_code=400)
-        self.sent.append(Sent("webhook", webhook_id, payload, files))
+        self.user_agents.append(request.headers.get("user-agent", ""))
+        self.sent.append(Sent("webhook", webhook_id, payload, files, request.query_params.get("thread_id")))
         return Response(status_code=204, headers=self._headers(route))
 
     def app(self) -> Starlette:

@@ -320,7 +320,13 @@ def social_settings(database_url: str, provider_url: str, **extra: Any) -> Setti
 
 async def sign_in(app: Any, provider_url: str, user_id: str) -> dict[str, Any]:
     """The whole flow in a fresh browser: login, the provider's page, the callback."""
-    async with app_client(app) as browser, httpx.AsyncClient() as outside:
+    async with app_client(app) as browser:
+        return await sign_in_with(browser, provider_url, user_id)
+
+
+async def sign_in_with(browser: httpx.AsyncClient, provider_url: str, user_id: str) -> dict[str, Any]:
+    """The whole flow in ``browser`` (a fresh client of the app, keeping its cookies)."""
+    async with httpx.AsyncClient() as outside:
         login = await browser.get("/auth/login")
         assert login.status_code == 302, login.text
         authorize = login.headers["location"]

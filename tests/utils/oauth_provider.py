@@ -3,12 +3,17 @@
 Endpoints as Discord's: ``GET /oauth2/authorize`` (here it approves at once and redirects back
 with a code; the test says who signs in with an extra ``user`` query parameter, standing for
 the person logging in on the provider's page), ``POST /api/oauth2/token`` (form: grant_type,
-code, redirect_uri, client_id, client_secret) and ``GET /api/users/@me`` (Bearer access token).
+code, redirect_uri, client_id, client_secret, code_verifier) and ``GET /api/users/@me`` (Bearer
+access token). PKCE is enforced as a provider enforces it (RFC 7636): an authorize request
+without an S256 ``code_challenge`` is refused, and a code is exchanged only with the verifier
+whose challenge it was issued for. ``authorize_queries`` keeps every authorize request's query.
 Run it with ``serve_in_thread`` on 127.0.0.1; nothing leaves the machine.
 """
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
 import secrets
 import socket
 import threading
@@ -37,7 +42,8 @@ class ProviderUser:
 @dataclass
 class LocalProvider:
     users: dict[str, ProviderUser] = field(default_factory=dict)
-    codes: dict[str, tuple[str, str]] = field(default_factory=dict)  # code -> (user id, redirect_uri)
+    codes: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # code -> (user id, redirect_uri, challenge)
+    authorize_queries: list[dict[str, str]] = field(default_factory=list)
     access_tokens: dict[str, str] = field(default_factory=dict)  # token -> user id
 
     def add_user(self, user_id: str, username: str, global_name: str | None = None) -> ProviderUser:
@@ -47,15 +53,20 @@ class LocalProvider:
 
     async def authorize(self, request: Request) -> Response:
         query = request.query_params
+        self.authorize_queries.append(dict(query))
         if query.get("client_id") != CLIENT_ID or query.get("response_type") != "code":
             return JSONResponse({"error": "invalid_request"}, status_code=400)
+        challenge = query.get("code_challenge", "")
+        if query.get("code_challenge_method") != "S256" or not 43 <= len(challenge) <= 128:
+            return JSONResponse({"error": "invalid_request", "error_description": "PKCE S256 required"},
+                                status_code=400)
         redirect_uri = query.get("redirect_uri", "")
         user_id = query.get("user", "")
         if user_id not in self.users:
             denied = urlencode({"error": "access_denied", "state": query.get("state", "")})
             return RedirectResponse(f"{redirect_uri}?{denied}")
         code = secrets.token_urlsafe(16)
-        self.codes[code] = (user_id, redirect_uri)
+        self.codes[code] = (user_id, redirect_uri, challenge)
         return RedirectResponse(f"{redirect_uri}?{urlencode({'code': code, 'state': query.get('state', '')})}")
 
     async def token(self, request: Request) -> Response:
@@ -66,6 +77,10 @@ class LocalProvider:
         granted = self.codes.pop(str(form.get("code", "")), None)  # a code works once
         if form.get("grant_type") != "authorization_code" or granted is None or granted[1] != form.get("redirect_uri"):
             return JSONResponse({"error": "invalid_grant"}, status_code=400)
+        verifier = str(form.get("code_verifier", ""))
+        digest = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+        if not 43 <= len(verifier) <= 128 or digest != granted[2]:
+            return JSONResponse({"error": "invalid_grant", "error_description": "PKCE verifier"}, status_code=400)
         access = secrets.token_urlsafe(24)
         self.access_tokens[access] = granted[0]
         return JSONResponse({"access_token": access, "token_type": "Bearer", "expires_in": 604800,

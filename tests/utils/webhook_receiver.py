@@ -1,5 +1,6 @@
 """A local webhook receiver on 127.0.0.1: ``/ok/{name}`` accepts, ``/fail/{name}`` answers 500,
-``/slow/{name}`` answers after two seconds. Every request is recorded by name."""
+``/slow/{name}`` answers after two seconds. Every request is recorded by name: its JSON body in
+``received``, and its headers and raw body in ``requests`` (to check signatures)."""
 from __future__ import annotations
 
 import asyncio
@@ -16,10 +17,13 @@ from starlette.routing import Route
 class Receiver:
     def __init__(self) -> None:
         self.received: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        self.requests: dict[str, list[tuple[dict[str, str], bytes]]] = defaultdict(list)
 
     async def _record(self, request: Request) -> str:
         name = request.path_params["name"]
-        self.received[name].append(json.loads(await request.body()))
+        body = await request.body()
+        self.requests[name].append((dict(request.headers), body))
+        self.received[name].append(json.loads(body))
         return name
 
     async def ok(self, request: Request) -> Response:

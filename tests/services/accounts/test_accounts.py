@@ -53,6 +53,29 @@ async def test_a_callback_needs_this_servers_state_in_the_same_browser(
         assert (await client.get("/me")).status_code == 401
 
 
+async def test_sign_in_uses_pkce_and_lets_the_provider_decide_whether_to_ask(
+        social, provider: LocalProvider, provider_url: str) -> None:
+    """The authorize URL carries an S256 challenge and no forced ``prompt``; the provider (which
+    enforces PKCE as Discord does) exchanges the code only with its verifier, which only this
+    server can make: a code caught on its way back is refused at the provider without it."""
+    app, client = social
+    provider.add_user("1009", "pkce")
+    assert (await sign_in(app, provider_url, "1009"))["token"].startswith("s.")
+    sent = provider.authorize_queries[-1]
+    assert sent["code_challenge_method"] == "S256" and len(sent["code_challenge"]) == 43
+    assert "prompt" not in sent
+    async with app_client(app) as browser, httpx.AsyncClient() as outside:
+        first = query_of((await browser.get("/auth/login")).headers["location"])
+        second = query_of((await browser.get("/auth/login")).headers["location"])
+        assert first["code_challenge"] != second["code_challenge"]  # one verifier per sign-in
+        back = query_of((await outside.get(f"{provider_url}/oauth2/authorize", params={**second, "user": "1009"}))
+                        .headers["location"])
+        stolen = await outside.post(f"{provider_url}/api/oauth2/token", data={
+            "grant_type": "authorization_code", "code": back["code"], "redirect_uri": second["redirect_uri"],
+            "client_id": "entente-test-client", "client_secret": "entente-test-client-secret-0123456789"})
+        assert stolen.status_code == 400 and stolen.json()["error"] == "invalid_grant"
+
+
 async def test_a_page_navigation_comes_back_to_the_lobby_with_the_token_in_the_fragment(
         social, provider: LocalProvider, provider_url: str) -> None:
     """The web client's sign-in: the browser itself opens the callback (Sec-Fetch-Dest:

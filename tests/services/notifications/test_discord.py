@@ -196,3 +196,94 @@ def test_payloads_are_cut_to_discords_documented_limits() -> None:
     data, files = discord.with_map({"content": "board", "embeds": []}, PNG_SIGNATURE)
     assert files == {"files[0]": ("map.png", PNG_SIGNATURE, "image/png")}
     assert '"attachment://map.png"' in data["payload_json"] and '"filename": "map.png"' in data["payload_json"]
+
+
+class SteppedClock:
+    """A monotonic clock that moves only when the bot sleeps: every wait is seen, none is slept."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.sleeps: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.sleeps.append(round(seconds, 3))
+        self.now += seconds
+
+
+async def test_the_bot_names_itself_and_keeps_to_discords_buckets_and_global_limit(
+        fake: FakeDiscord, fake_url: str) -> None:
+    clock = SteppedClock()
+    bot = discord.DiscordBot(f"{fake_url}/api/v10", BOT_TOKEN, sleep=clock.sleep, clock=clock,
+                             bot_url="https://entente.example")
+    try:
+        heard = len(fake.user_agents)
+        assert await bot.send_dm("910001", {"content": "one"}, None) == (None, None)
+        assert fake.user_agents[heard:] == ["DiscordBot (https://entente.example, 0.1.0)"] * 2
+        assert bot.limits.bucket_of(discord.MESSAGE_ROUTE) == "bucket-messages"  # learnt from the answer
+        assert await bot.send_dm("910002", {"content": "two"}, None) == (None, None)
+
+        # the bucket is empty for one channel: the next message there waits for its reset, one to
+        # another channel of the same bucket (another major parameter) does not
+        fake.bucket_empty("messages:c910001")
+        assert await bot.send_dm("910001", {"content": "empty now"}, None) == (None, None)
+        assert await bot.send_dm("910002", {"content": "other channel"}, None) == (None, None)
+        assert clock.sleeps == []
+        assert await bot.send_dm("910001", {"content": "after the reset"}, None) == (None, None)
+        assert clock.sleeps == [0.05]
+
+        # a global 429 holds every route, not only the one that met it: a long hold is handed back
+        fake.rate_limit("messages:c910001", 1, 30.0, global_=True)
+        requests = len(fake.requests)
+        error, wait = await bot.send_dm("910001", {"content": "held"}, None)
+        assert error == "Discord: posting the message: rate limited" and wait is not None and wait > 29
+        error, wait = await bot.send_dm("910002", {"content": "held too"}, None)
+        assert error is not None and wait is not None and wait > 29
+        assert len(fake.requests) == requests + 1  # the second was never sent
+        clock.now += 30
+
+        # at most 50 requests a second over all routes: the 51st waits for the second to pass
+        clock.sleeps.clear()
+        for index in range(55):
+            assert await bot.send_dm("910002", {"content": f"burst {index}"}, None) == (None, None)
+        assert len(clock.sleeps) == 1 and 0 < clock.sleeps[0] <= 1.0
+    finally:
+        await bot.aclose()
+    texts = [s.payload["content"] for s in fake.to_user("910002")]
+    assert texts[:2] == ["two", "other channel"] and texts[-55:] == [f"burst {i}" for i in range(55)]
+
+
+async def test_the_channel_webhook_posts_into_its_thread_where_one_is_set(
+        discord_app, fake: FakeDiscord, fake_url: str, provider: LocalProvider, provider_url: str) -> None:
+    app, client = discord_app
+    store, settings = app.state.store, app.state.settings
+    table = await mixed_table(app, client, provider, provider_url, signed_in=0)
+    game, hook = table["id"], f"t{table['id'][2:]}"
+    url = f"{fake_url}/api/webhooks/{hook}/token"
+    for body, where in (({"url": f"{fake_url}/hooks/{hook}", "thread_id": "123456789012345678"}, "body.thread_id"),
+                        ({"url": url, "thread_id": "not-a-snowflake"}, "body.thread_id")):
+        refused = await client.put(f"/games/{game}/channel-webhook", headers=table["host"], json=body)
+        assert refused.status_code == 422, refused.text
+        assert refused.json()["error"]["where"] == where
+    assert (await client.get(f"/games/{game}/channel-webhook", headers=table["host"])).json() == {
+        "url": None, "thread_id": None}
+    thread = "1180000000000000001"
+    set_channel = await client.put(f"/games/{game}/channel-webhook", headers=table["host"],
+                                   json={"url": url, "thread_id": thread})
+    assert set_channel.status_code == 200, set_channel.text
+    assert (await client.get(f"/games/{game}/channel-webhook", headers=table["host"])).json() == {
+        "url": url, "thread_id": thread}
+    resolved = await client.post(f"/games/{game}/resolve", headers=table["host"], json={"phase": "S1901M"})
+    assert resolved.status_code == 200
+    await step(store, settings, utc_now())
+    [sent] = fake.to_webhook(hook)
+    assert sent.thread_id == thread and sent.payload["entente"]["kind"] == "phase_resolved"
+    assert fake.user_agents[-1] == f"DiscordBot ({settings.discord_bot_url}, 0.1.0)"  # webhooks name the caller too
+    # set again without a thread: the channel itself
+    await client.put(f"/games/{game}/channel-webhook", headers=table["host"], json={"url": url})
+    resolved = await client.post(f"/games/{game}/resolve", headers=table["host"], json={"phase": "F1901M"})
+    assert resolved.status_code == 200
+    await step(store, settings, utc_now())
+    assert [s.thread_id for s in fake.to_webhook(hook)] == [thread, None]
