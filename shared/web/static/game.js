@@ -447,8 +447,8 @@ async function boot() {
     document.getElementById("history").focus({preventScroll: true});
   });
   document.getElementById("zoom").addEventListener("click", (event) => {
-    const zoomed = document.getElementById("board").classList.toggle("zoomed");  // twice as wide, scrolled
-    event.target.setAttribute("aria-pressed", String(zoomed));
+    board.setZoom(!board.zoomed);  // wider than the frame, scrolled; a finger's targets
+    event.target.setAttribute("aria-pressed", String(board.zoomed));
   });
   await onView(view);
   followSeats();
