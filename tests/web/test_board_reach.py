@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.web.pages import Player, hosted_game
+from tests.web.pages import DONE, Player, hosted_game, others_submit
 from tests.web.test_done import unit_menus
 
 pytestmark = pytest.mark.postgres
@@ -82,8 +82,9 @@ def tab_to(player: Player, selector: str, backwards: bool = False, most: int = 2
 def test_a_unit_is_ordered_on_the_board_by_the_keyboard_alone(browser: Browser, served: str, shots: Path) -> None:
     """Tab reaches one's own unit on the board (named "Power: A XXX"); Enter selects it; Shift+Tab
     reaches a province it may move to; Enter gives the move (or opens the short menu, walked by
-    Tab and Enter); the board is redrawn with the order and the focus is still on that province."""
-    player, _ = hosted_game(browser, served, "Keys", "standard", 7)
+    Tab and Enter); the board is redrawn with the order and the focus is still on that province.
+    Once the phase resolves, the board now shows that move faint (**Last phase's moves**)."""
+    player, tokens = hosted_game(browser, served, "Keys", "standard", 7)
     try:
         page = player.page
         expect(page.locator("#phase")).to_contain_text("Spring 1901, movement")
@@ -112,6 +113,17 @@ def test_a_unit_is_ordered_on_the_board_by_the_keyboard_alone(browser: Browser, 
         expect(page.locator(f'#board [data-order="{move}"]')).to_have_count(1)
         assert page.evaluate("document.activeElement.dataset.province") == target
         player.shot(shots, "42-desktop-keyboard-order")
+
+        # the phase resolves: the board now draws the move just made, faint, until the box is unticked
+        others_submit(served, page.url, tokens, [])
+        page.get_by_role("button", name=DONE).click()
+        player.wait_for_phase("Fall 1901, movement")
+        last = page.locator(f'#board #last-orders [data-last-order="{move}"]')
+        expect(last).to_be_visible()
+        expect(page.locator("#board")).to_have_attribute("data-phase", "now")
+        player.shot(shots, "43-desktop-last-moves")
+        page.get_by_role("checkbox", name="Last phase's moves").uncheck()
+        expect(last).to_be_hidden()
     finally:
         player.page.context.close()
     assert player.problems == []

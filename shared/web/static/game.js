@@ -446,6 +446,10 @@ async function boot() {
     document.querySelector(".board-area").scrollIntoView({block: "start", behavior: "instant"});
     document.getElementById("history").focus({preventScroll: true});
   });
+  document.getElementById("last-moves").addEventListener("change", (event) => {
+    // the board now draws the last phase's moves faint (docs/maps.md); the box hides them
+    document.getElementById("board").classList.toggle("hide-last", !event.target.checked);
+  });
   document.getElementById("zoom").addEventListener("click", (event) => {
     board.setZoom(!board.zoomed);  // wider than the frame, scrolled; a finger's targets
     event.target.setAttribute("aria-pressed", String(board.zoomed));
