@@ -95,6 +95,7 @@ def test_a_unit_is_ordered_on_the_board_by_the_keyboard_alone(browser: Browser, 
         target = move.split(" - ")[1]
         name = player.power.capitalize()
         expect(page.get_by_role("button", name=f"{name}: {unit}")).to_be_visible()
+        expect(page.get_by_role("checkbox", name="Last phase's moves")).to_be_hidden()  # nothing resolved yet
 
         page.locator("#game-name").click()  # the page's start: the keyboard from there
         tab_to(player, f'#board [data-unit="{unit}"]')

@@ -76,6 +76,9 @@ export class Board {
       this.applyZoom();
     }
     this.container.dataset.phase = phase || "now";
+    // the page offers "Last phase's moves" only where the drawing has some (docs/maps.md)
+    this.container.dispatchEvent(new CustomEvent("drawn",
+      {detail: {lastMoves: Boolean(drawing?.querySelector("#last-orders"))}}));
     this.mark(this.selected);
     const again = focused || this.focusWanted;
     this.focusWanted = null;

@@ -446,6 +446,9 @@ async function boot() {
     document.querySelector(".board-area").scrollIntoView({block: "start", behavior: "instant"});
     document.getElementById("history").focus({preventScroll: true});
   });
+  document.getElementById("board").addEventListener("drawn", (event) => {
+    document.getElementById("last-moves").closest("label").hidden = !event.detail.lastMoves;
+  });
   document.getElementById("last-moves").addEventListener("change", (event) => {
     // the board now draws the last phase's moves faint (docs/maps.md); the box hides them
     document.getElementById("board").classList.toggle("hide-last", !event.target.checked);
