@@ -184,7 +184,7 @@ function enlargeHits(drawing) {
     });
     const body = Math.max(boxes[i].width, boxes[i].height) / 2;
     const radius = Math.max(body, Math.min(30, nearest / 2 - 0.2));
-    const disc = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+    const disc = document.createElementNS(drawing.namespaceURI, "circle");  // the SVG namespace
     disc.setAttribute("class", "hit");
     disc.setAttribute("cx", String(centres[i][0]));
     disc.setAttribute("cy", String(centres[i][1]));
