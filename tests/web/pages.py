@@ -139,10 +139,12 @@ class Player:
 
 
 def hosted_game(browser: Browser, base_url: str, name: str, variant: str, players: int,
-                checked: tuple[str, ...] = ()) -> tuple[Player, list[str]]:
+                checked: tuple[str, ...] = (), **context: Any) -> tuple[Player, list[str]]:
     """The page's player creates the game and takes the first seat; the others join over the
-    API (their tokens are returned); the page starts the game."""
-    player = Player(browser.new_context(viewport={"width": 1366, "height": 900}).new_page(), variant)
+    API (their tokens are returned); the page starts the game. ``context``: the browser
+    context's options (a time zone, permissions, a phone's viewport)."""
+    options: dict[str, Any] = {"viewport": {"width": 1366, "height": 900}, **context}
+    player = Player(browser.new_context(**options).new_page(), variant)
     page = player.page
     page.goto(f"{base_url}/")
     page.get_by_role("textbox", name="Name").fill(name)

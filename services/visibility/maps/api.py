@@ -31,7 +31,7 @@ from ..past import checked_phase, read_past
 from ..view import pending_orders, viewer_for
 from .cache import Kind, Picture, close_pictures, etag_matches, etag_of, pictures_of
 from .geometry import geometry_for
-from .pictures import check_started, empty_layers, map_data_of
+from .pictures import check_started, empty_layers, last_resolution, map_data_of
 
 
 @asynccontextmanager
@@ -111,8 +111,9 @@ async def _picture(kind: Kind, game: GameState, caller: Caller, store: EventStor
             found = pictures.remembered(key)  # drawn by another request while this one waited
             if found is None:
                 past = await read_past(store, game, number, history=False) if number is not None else None
+                last = await last_resolution(store, game) if past is None else None
                 digest, body = await anyio.to_thread.run_sync(pictures.drawer.draw, kind, game, submissions,
-                                                              viewer, past)
+                                                              viewer, past, last)
                 found = Picture(etag_of(kind, viewer, digest), digest), body
                 pictures.bodies.put(digest, body, len(body))
                 pictures.remember(key, found[0])

@@ -12,7 +12,7 @@ from shared.store import EventStore
 
 from ..past import checked_phase, read_past
 from ..view import Viewer
-from .pictures import game_layers
+from .pictures import game_layers, last_resolution
 from .png import layers_to_png
 
 
@@ -25,4 +25,5 @@ async def notification_map(store: EventStore, game_id: str, power: str | None, p
     viewer = Viewer("power", power, powers=(power,)) if power else Viewer.public()
     number = checked_phase(state, phase)
     past = await read_past(store, state, number, history=False) if number is not None else None
-    return await asyncio.to_thread(lambda: layers_to_png(game_layers(state, {}, viewer, past)))
+    last = await last_resolution(store, state) if past is None else None
+    return await asyncio.to_thread(lambda: layers_to_png(game_layers(state, {}, viewer, past, last)))

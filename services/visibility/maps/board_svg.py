@@ -60,6 +60,9 @@ class BoardPicture:
     devastated: Sequence[str] = ()
     adjustments: Mapping[str, int] = field(default_factory=dict)
     points: Mapping[str, int] = field(default_factory=dict)
+    # on the board now: the last resolved phase's moves and retreats, drawn faint under the units
+    last_orders: Sequence[DrawnOrder] = ()
+    last_phase: str | None = None
 
 
 def phase_title(phase: str | None) -> str:
@@ -113,9 +116,11 @@ def board_layers(map_data: Mapping[str, Any], geometry: Mapping[str, Any], pictu
         out.append(_ownership(geometry, owner, colours))
         out.append(_centres(geometry, owner, colours, set(picture.devastated)))
         shapes = [(o, shape_of(o.order)) for o in picture.orders]
-        out.append(_orders(geometry, [(o, s) for o, s in shapes if s and s.kind in UNDER], colours, picture))
+        under = {o.order for o, s in shapes if s and (s.kind in UNDER or _convoys_of(s, picture))}
+        out.append(_last_moves(geometry, picture, colours))
+        out.append(_orders(geometry, [(o, s) for o, s in shapes if s and o.order in under], colours, picture))
         out.append(_units(geometry, picture, colours))
-        out.append(_orders(geometry, [(o, s) for o, s in shapes if s and s.kind not in UNDER], colours, picture))
+        out.append(_orders(geometry, [(o, s) for o, s in shapes if s and o.order not in under], colours, picture))
     else:
         out.append(_centres(geometry, {}, colours, set()))
     out.append(_legend(map_data, picture, width))
@@ -297,16 +302,24 @@ def _order_svg(geometry: Mapping[str, Any], order: DrawnOrder, shape: Shape, col
     parts: list[str] = []
     mark: tuple[float, float] | None = None
     if shape.kind in ("move", "retreat"):
-        there = place(geometry, shape.unit_type, shape.target)
-        a, b = shorten(here, there, UNIT_RADIUS + 2, UNIT_RADIUS + 1)
-        line = f"M{num(a[0])} {num(a[1])}L{num(b[0])} {num(b[1])}"
+        route = _route(geometry, shape, picture)
+        a, _ = shorten(route[0], route[1], UNIT_RADIUS + 2, 0)
+        tail, b = shorten(route[-2], route[-1], 0, UNIT_RADIUS + 1)
+        if len(route) == 2:
+            tail = a
+        line = f"M{num(a[0])} {num(a[1])}" + _through(route[1:-1], b)
         width = 4.2 if shape.kind == "move" else 3.2
         parts.append(f'<path d="{line}" stroke="#ffffff" stroke-width="{num(width + 3)}"'
                      ' stroke-linecap="round" fill="none"/>')
         parts.append(f'<path d="{line}" stroke="{ink}" stroke-width="{num(width)}"'
                      f' stroke-linecap="round" fill="none"{dash}/>')
-        parts.append(f'<polygon points="{arrow_head(b, a, 14)}" fill="{ink}" stroke="#ffffff" stroke-width="1"/>')
-        mark = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        parts.append(f'<polygon points="{arrow_head(b, tail, 14)}" fill="{ink}" stroke="#ffffff" stroke-width="1"/>')
+        mark = ((tail[0] + b[0]) / 2, (tail[1] + b[1]) / 2)
+    elif shape.kind == "convoy" and _convoyed_move_drawn(shape, picture):
+        # the army's arrow runs through this fleet: a dotted ring says it carries it
+        parts.append(f'<circle cx="{num(here[0])}" cy="{num(here[1])}" r="{num(UNIT_RADIUS + 6)}" fill="none"'
+                     f' stroke="{ink}" stroke-width="2.6" stroke-dasharray="2 4" stroke-linecap="round"/>')
+        mark = (here[0] + UNIT_RADIUS + 6, here[1] - UNIT_RADIUS - 4)
     elif shape.kind in ("support_move", "convoy"):
         start = place(geometry, shape.other_type, shape.other)
         end = place(geometry, shape.other_type, shape.target)
@@ -349,6 +362,68 @@ def _order_svg(geometry: Mapping[str, Any], order: DrawnOrder, shape: Shape, col
     tip = order.order + (f" ({order.result}{': ' + order.reason if order.reason else ''})" if order.result else "")
     return (f'<g data-order={attr(order.order)} data-power="{order.power}"{result}>' + "".join(parts)
             + f"<title>{text(tip)}</title></g>")
+
+
+def _convoys_of(shape: Shape, picture: BoardPicture) -> list[Shape]:
+    """The convoy orders of the picture that carry this army's move (same army, same target)."""
+    if shape.kind != "move" or shape.unit_type != "A":
+        return []
+    found = [shape_of(o.order) for o in picture.orders]
+    return [c for c in found if c and c.kind == "convoy" and c.other == shape.unit and c.target == shape.target]
+
+
+def _convoyed_move_drawn(convoy: Shape, picture: BoardPicture) -> bool:
+    moves = (shape_of(o.order) for o in picture.orders)
+    return any(m and m.kind == "move" and m.unit_type == "A" and m.unit == convoy.other and m.target == convoy.target
+               for m in moves)
+
+
+def _route(geometry: Mapping[str, Any], shape: Shape, picture: BoardPicture) -> list[tuple[float, float]]:
+    """Where a move's arrow runs: from the unit to its target, through the fleets that convoy it
+    (in the picture's orders), each next fleet the nearest of those left (docs/maps.md)."""
+    start = place(geometry, shape.unit_type, shape.unit)
+    end = place(geometry, shape.unit_type, shape.target)
+    left = [place(geometry, c.unit_type, c.unit) for c in _convoys_of(shape, picture)
+            if c.unit.split("/")[0] in geometry["regions"]]
+    route = [start]
+    while left:
+        nearest = min(left, key=lambda p: (p[0] - route[-1][0]) ** 2 + (p[1] - route[-1][1]) ** 2)
+        left.remove(nearest)
+        route.append(nearest)
+    return [*route, end]
+
+
+def _through(points: Sequence[tuple[float, float]], end: tuple[float, float]) -> str:
+    """The rest of a path from its start through ``points`` to ``end``: straight lines."""
+    return "".join(f"L{num(x)} {num(y)}" for x, y in [*points, end])
+
+
+def _last_moves(geometry: Mapping[str, Any], picture: BoardPicture, colours: Mapping[str, str]) -> str:
+    """The last resolved phase's moves and retreats on the board now: thin, faint arrows under
+    the units, each carrying ``data-last-order`` and its ``data-result`` (docs/maps.md)."""
+    if not picture.last_orders:
+        return ""
+    out = [f'<g id="last-orders" opacity="0.55" pointer-events="none"'
+           f'{" data-phase=" + attr(picture.last_phase) if picture.last_phase else ""}>']
+    for order in picture.last_orders:
+        shape = shape_of(order.order)
+        if shape is None or shape.kind not in ("move", "retreat"):
+            continue
+        if any(p.split("/")[0] not in geometry["regions"] for p in (shape.unit, shape.target)):
+            continue
+        a, b = shorten(place(geometry, shape.unit_type, shape.unit), place(geometry, shape.unit_type, shape.target),
+                       UNIT_RADIUS - 2, UNIT_RADIUS + 1)
+        ink = darker(colours.get(order.power, "#777777"), 0.8)
+        dash = ' stroke-dasharray="5 4"' if order.result in ("fails", "void") else ""
+        result = f' data-result="{order.result}"' if order.result else ""
+        out.append(f'<g data-last-order={attr(order.order)} data-power="{order.power}"{result}>'
+                   f'<path d="M{num(a[0])} {num(a[1])}L{num(b[0])} {num(b[1])}" stroke="{ink}" stroke-width="2.6"'
+                   f' stroke-linecap="round" fill="none"{dash}/>'
+                   f'<polygon points="{arrow_head(b, a, 10)}" fill="{ink}"/>'
+                   f'<title>{text(phase_title(picture.last_phase))}: {text(order.order)} ({text(order.result or "")})'
+                   '</title></g>')
+    out.append("</g>")
+    return "\n".join(out)
 
 
 def _orders(geometry: Mapping[str, Any], shaped: Sequence[tuple[DrawnOrder, Shape]], colours: Mapping[str, str],
@@ -450,8 +525,37 @@ def _legend(map_data: Mapping[str, Any], picture: BoardPicture | None, left: flo
             out.append(f'<text x="{num(x)}" y="{num(y + 22)}">{len(picture.orders)} orders, {failed} failed</text>')
         elif picture.orders:
             out.append(f'<text x="{num(x)}" y="{num(y + 22)}">{len(picture.orders)} orders</text>')
+    if picture:
+        out.extend(_legend_below_key(map_data, picture, x))
     out.append("</g>")
     return "\n".join(out)
+
+
+def _key_end(map_data: Mapping[str, Any]) -> float:
+    """Where the key drawn by ``_legend_static`` ends: its heading, the unit samples and six rows."""
+    samples = 3 if "D" in map_data.get("unit_types", ()) else 2
+    return _key_top(map_data) + 14 + 28 * (samples + 5) + 20
+
+
+def _legend_below_key(map_data: Mapping[str, Any], picture: BoardPicture, x: float) -> list[str]:
+    """Under the key: what the faint arrows are, and every dislodged unit the picture draws
+    (its power, where it stands, where it was attacked from), so that the legend names each one."""
+    out: list[str] = []
+    y = _key_end(map_data) + 24
+    if picture.last_orders and picture.last_phase:
+        out.append(f'<text x="{num(x)}" y="{num(y)}">Faint arrows: the moves of</text>'
+                   f'<text x="{num(x)}" y="{num(y + 20)}">{text(phase_title(picture.last_phase))}</text>')
+        y += 52
+    if picture.dislodged:
+        out.append(f'<text x="{num(x)}" y="{num(y)}" font-weight="bold" data-legend="dislodged">'
+                   f'Dislodged ({len(picture.dislodged)})</text>')
+        for d in picture.dislodged[:12]:
+            source = d.get("attacker_from")
+            line = f'{str(d["power"]).title()}: {d["unit"]}' + (f" (from {source})" if source else "")
+            y += 20
+            out.append(f'<text x="{num(x)}" y="{num(y)}" data-legend-dislodged={attr(str(d["unit"]))}>'
+                       f'{text(line)}</text>')
+    return out
 
 
 @lru_cache(maxsize=8)

@@ -37,6 +37,7 @@ from typing import Any, Literal
 
 from shared.bounded import BoundedCache
 from shared.errors import DomainError
+from shared.events import PhaseResolved
 from shared.game.state import GameState
 from shared.game.submissions import PowerSubmission
 from shared.store import EventStore
@@ -86,10 +87,10 @@ def etag_matches(header: str | None, etag: str) -> bool:
 
 
 def drawing(kind: Kind, state: GameState, submissions: Mapping[str, PowerSubmission], viewer: Viewer,
-            past: PastPhase | None) -> tuple[str, bytes]:
+            past: PastPhase | None, last: PhaseResolved | None = None) -> tuple[str, bytes]:
     """The picture itself, from the caller's view: a digest of what was drawn, and the bytes
     (in a drawing process, or a worker thread)."""
-    layers = game_layers(state, submissions, viewer, past)
+    layers = game_layers(state, submissions, viewer, past, last)
     source = layers.document() if kind == "svg" else f"{layers.static_key}\0{layers.dynamic_document()}"
     digest = hashlib.blake2b(f"{kind}\0{source}".encode(), digest_size=20).hexdigest()
     return digest, source.encode() if kind == "svg" else layers_to_png(layers)
@@ -110,10 +111,10 @@ class Drawer:
         self._lock = threading.Lock()
 
     def draw(self, kind: Kind, state: GameState, submissions: Mapping[str, PowerSubmission], viewer: Viewer,
-             past: PastPhase | None) -> tuple[str, bytes]:
+             past: PastPhase | None, last: PhaseResolved | None = None) -> tuple[str, bytes]:
         """Blocks the calling (worker) thread until the picture is drawn."""
         if not self.processes or kind == "svg":  # an SVG costs less than sending it its inputs
-            return drawing(kind, state, submissions, viewer, past)
+            return drawing(kind, state, submissions, viewer, past, last)
         with self._lock:
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
@@ -121,12 +122,12 @@ class Drawer:
                 weakref.finalize(self, self._pool.shutdown, False)  # a store dropped without ``close``
             pool = self._pool
         try:
-            return pool.submit(drawing, kind, state, dict(submissions), viewer, past).result()
+            return pool.submit(drawing, kind, state, dict(submissions), viewer, past, last).result()
         except BrokenProcessPool:  # a process died (killed, out of memory): start afresh next time
             with self._lock:
                 if self._pool is pool:
                     self._pool = None
-            return drawing(kind, state, submissions, viewer, past)
+            return drawing(kind, state, submissions, viewer, past, last)
 
     def close(self) -> None:
         with self._lock:

@@ -9,13 +9,17 @@ Ekonia's map takes the view's public map and the viewer's own section (docs/maps
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from shared.errors import Conflict
+from shared.events import PhaseResolved
+from shared.game.phases import resolved_phases
 from shared.game.state import GameState
 from shared.game.submissions import PowerSubmission
 from shared.rules.variants import get_variant
+from shared.store import EventStore, Transaction
 
 from ..past import PastPhase, state_at
 from ..view import Viewer, history_entry, view_of
@@ -42,8 +46,19 @@ def check_started(state: GameState) -> None:
         raise Conflict("the game has not started: there is no board to draw yet", code="game_not_started")
 
 
+async def last_resolution(reader: EventStore | Transaction, state: GameState) -> PhaseResolved | None:
+    """The game's latest resolved phase (None before the first), which the board now draws faint:
+    from the state when it holds it, else one read through the phases' cache."""
+    if state.resolved:
+        return state.resolved[-1]
+    count = state.resolved_count
+    found = await resolved_phases(reader, state, count - 1, count) if count else []
+    return found[-1] if found else None
+
+
 def game_layers(state: GameState, submissions: Mapping[str, PowerSubmission], viewer: Viewer,
-                past: PastPhase | None = None) -> Layers:
+                past: PastPhase | None = None, last: PhaseResolved | None = None) -> Layers:
+    """The picture's layers; ``last``: the latest resolved phase, drawn on the board now."""
     check_started(state)
     if past is None:
         view = view_of(state, submissions, viewer, history=False)
@@ -56,7 +71,21 @@ def game_layers(state: GameState, submissions: Mapping[str, PowerSubmission], vi
     geometry = geometry_for(data["board"])
     if data["board"] == "ekonia":
         return ekonia_layers(data, geometry, ekonia_picture(state.name, view, entry, viewer))
-    return board_layers(data, geometry, board_picture(state.name, view, entry, viewer))
+    picture = board_picture(state.name, view, entry, viewer)
+    if past is None and last is not None:
+        picture = with_last_moves(state.variant, last, picture, viewer)
+    return board_layers(data, geometry, picture)
+
+
+def with_last_moves(variant: str, last: PhaseResolved, picture: BoardPicture, viewer: Viewer) -> BoardPicture:
+    """The board now with the last resolved phase's orders and results, as the viewer's history
+    shows them (its ``history_view``: nothing the view would not show); the drawing keeps the
+    moves and retreats (docs/maps.md, "Pictures of a game")."""
+    power = viewer.power if viewer.kind == "power" else None
+    entry = get_variant(variant).history_view(last.model_dump(mode="json"), power)
+    orders = [DrawnOrder(p, r["order"], r.get("result"), r.get("reason", ""))
+              for p, found in sorted(entry.get("orders", {}).items()) for r in found]
+    return replace(picture, last_orders=orders, last_phase=last.phase)
 
 
 def _caption(viewer: Viewer, orders: Mapping[str, Any]) -> str:

@@ -19,6 +19,8 @@ export class Board {
     this.container = container;
     this.request = 0;
     this.selected = null;
+    this.zoomed = false;
+    this.focusWanted = null;  // the place or unit to focus once the next drawing is in
     container.addEventListener("click", (event) => {
       const unit = event.target.closest("[data-unit]");
       if (unit) {
@@ -27,6 +29,17 @@ export class Board {
       }
       const region = event.target.closest("[data-province]");
       if (region) onProvince(region.getAttribute("data-province"), event);
+    });
+    // The keyboard's click (docs/web.md, "Phones and keyboards"): Enter or Space on a focused
+    // unit or place runs the same flow as a click at its middle.
+    container.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      const item = event.target.closest?.("[data-unit], [data-province]");
+      if (!item || !container.contains(item)) return;
+      event.preventDefault();
+      const box = item.getBoundingClientRect();
+      item.dispatchEvent(new MouseEvent("click", {bubbles: true, clientX: box.left + box.width / 2,
+        clientY: box.top + box.height / 2}));
     });
   }
 
@@ -48,17 +61,60 @@ export class Board {
     const request = ++this.request;
     const svg = await api(path, {token});
     if (request !== this.request) return;  // a later drawing was asked for meanwhile
+    const focused = this.container.contains(document.activeElement) ? itemKey(document.activeElement) : null;
     this.container.innerHTML = svg;
     const drawing = this.container.querySelector("svg");
     if (drawing) {
       drawing.removeAttribute("width");
       drawing.removeAttribute("height");
-      drawing.setAttribute("role", "img");
+      // a group, not an image: its units and places are controls of their own
+      drawing.setAttribute("role", "group");
       drawing.setAttribute("aria-label", phase === "empty" ? "The board" : phase ? `The board at ${phase}` : "The board now");
       this.fitNarrowScreen(drawing);
+      reachable(drawing);
+      this.hitRadius = enlargeHits(drawing);
+      this.applyZoom();
     }
     this.container.dataset.phase = phase || "now";
+    // the page offers "Last phase's moves" only where the drawing has some (docs/maps.md)
+    this.container.dispatchEvent(new CustomEvent("drawn",
+      {detail: {lastMoves: Boolean(drawing?.querySelector("#last-orders"))}}));
     this.mark(this.selected);
+    const again = focused || this.focusWanted;
+    this.focusWanted = null;
+    if (again) this.focusItem(again);
+  }
+
+  /** Focuses the unit or place ``key`` ("unit:A PAR", "province:BUR") of the drawing, or of
+   *  the next one if it is not drawn yet. */
+  focusItem(key) {
+    const [kind, value] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)];
+    const found = this.container.querySelector(`[data-${kind}="${CSS.escape(value)}"]`);
+    if (found) found.focus({preventScroll: true});
+    else this.focusWanted = key;
+  }
+
+  /** The focused unit or place, as focusItem takes it; null when the focus is elsewhere. */
+  focusedKey() {
+    return this.container.contains(document.activeElement) ? itemKey(document.activeElement) : null;
+  }
+
+  /** Zoom the board: the drawing wider than its frame, scrolled, and wide enough that every
+   *  unit's hit area is at least 46 pixels across (docs/web.md, "Phones and keyboards"). */
+  setZoom(zoomed) {
+    this.zoomed = zoomed;
+    this.container.classList.toggle("zoomed", zoomed);
+    this.applyZoom();
+  }
+
+  applyZoom() {
+    const drawing = this.container.querySelector("svg");
+    if (!drawing) return;
+    if (!this.zoomed) {
+      drawing.style.width = "";
+      return;
+    }
+    drawing.style.width = `${zoomWidth(drawing, this.container.clientWidth, this.hitRadius)}px`;
   }
 
   /** On a phone's width the drawing's legend (the powers' table, the key) is left out: the
@@ -88,4 +144,64 @@ export class Board {
       result: node.getAttribute("data-result"),
     }));
   }
+}
+
+const MIN_HIT = 46;  // pixels: a finger's target, with a margin over the 44 asked for
+
+/** "unit:A PAR" or "province:BUR" for a board item (or what is inside one), else null. */
+function itemKey(node) {
+  const item = node?.closest?.("[data-unit], [data-province]");
+  if (!item) return null;
+  return item.hasAttribute("data-unit") ? `unit:${item.getAttribute("data-unit")}` : `province:${item.getAttribute("data-province")}`;
+}
+
+/** Every unit and every place one may order toward is a control: in the tab order, a button
+ *  named by its title ("France: A PAR", "Paris (PAR)"). */
+function reachable(drawing) {
+  for (const item of drawing.querySelectorAll("[data-unit], [data-province]")) {
+    if (item.getAttribute("data-kind") === "impassable") continue;
+    const title = item.querySelector(":scope > title")?.textContent || item.getAttribute("data-unit") || item.getAttribute("data-province");
+    item.setAttribute("tabindex", "0");
+    item.setAttribute("role", "button");
+    item.setAttribute("aria-label", title.trim());
+  }
+}
+
+/** Each unit gets an invisible disc under it that takes its clicks: as wide as half the way to
+ *  the nearest other unit allows (at most 30 of the drawing's units), never smaller than the unit
+ *  drawn. Returns the smallest such radius among units that stand alone at their point (a unit
+ *  waiting to retreat beside the one that took its place, or a dirigible above a ground unit,
+ *  share theirs), which the zoom makes at least MIN_HIT pixels across. */
+function enlargeHits(drawing) {
+  const units = [...drawing.querySelectorAll("[data-unit]")];
+  const boxes = units.map((unit) => unit.getBBox());
+  const centres = boxes.map((b) => [b.x + b.width / 2, b.y + b.height / 2]);
+  let smallest = Infinity;
+  units.forEach((unit, i) => {
+    let nearest = Infinity;
+    centres.forEach((c, j) => {
+      if (j !== i) nearest = Math.min(nearest, Math.hypot(c[0] - centres[i][0], c[1] - centres[i][1]));
+    });
+    const body = Math.max(boxes[i].width, boxes[i].height) / 2;
+    const radius = Math.max(body, Math.min(30, nearest / 2 - 0.2));
+    const disc = document.createElementNS(drawing.namespaceURI, "circle");  // the SVG namespace
+    disc.setAttribute("class", "hit");
+    disc.setAttribute("cx", String(centres[i][0]));
+    disc.setAttribute("cy", String(centres[i][1]));
+    disc.setAttribute("r", String(radius));
+    unit.insertBefore(disc, unit.firstChild);
+    const shared = unit.hasAttribute("data-dislodged") || /^D /.test(unit.getAttribute("data-unit"));
+    if (!shared && radius > body) smallest = Math.min(smallest, radius);
+  });
+  return smallest;
+}
+
+/** The zoomed drawing's width in pixels: 2.2 times its frame, at least the drawing's own size
+ *  (a pixel per unit of its viewBox: names of 13 pixels), and wider where that leaves a unit's
+ *  hit area under MIN_HIT pixels; at most 4 times the frame. */
+function zoomWidth(drawing, frame, hitRadius) {
+  const box = (drawing.getAttribute("viewBox") || "").split(/\s+/).map(Number);
+  const units = box.length === 4 ? box[2] : frame;
+  const needed = Number.isFinite(hitRadius) ? units * MIN_HIT / (2 * hitRadius) : 0;
+  return Math.round(Math.min(4 * frame, Math.max(2.2 * frame, units, needed)));
 }

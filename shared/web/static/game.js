@@ -446,9 +446,16 @@ async function boot() {
     document.querySelector(".board-area").scrollIntoView({block: "start", behavior: "instant"});
     document.getElementById("history").focus({preventScroll: true});
   });
+  document.getElementById("board").addEventListener("drawn", (event) => {
+    document.getElementById("last-moves").closest("label").hidden = !event.detail.lastMoves;
+  });
+  document.getElementById("last-moves").addEventListener("change", (event) => {
+    // the board now draws the last phase's moves faint (docs/maps.md); the box hides them
+    document.getElementById("board").classList.toggle("hide-last", !event.target.checked);
+  });
   document.getElementById("zoom").addEventListener("click", (event) => {
-    const zoomed = document.getElementById("board").classList.toggle("zoomed");  // twice as wide, scrolled
-    event.target.setAttribute("aria-pressed", String(zoomed));
+    board.setZoom(!board.zoomed);  // wider than the frame, scrolled; a finger's targets
+    event.target.setAttribute("aria-pressed", String(board.zoomed));
   });
   await onView(view);
   followSeats();

@@ -354,6 +354,7 @@ export class OrdersPanel {
 
   openMenu(title, items, event) {
     const menu = document.getElementById("click-menu");
+    this.menuOpener = this.board.focusedKey();  // opened by the keyboard: the focus goes back there
     document.getElementById("click-menu-title").textContent = title;
     document.getElementById("click-menu-items").replaceChildren(...items.map(([label, act]) =>
       element("button", {type: "button", text: label, onclick: () => { this.closeMenu(); act(); }})));
@@ -366,7 +367,11 @@ export class OrdersPanel {
   }
 
   closeMenu() {
-    document.getElementById("click-menu").hidden = true;
+    const menu = document.getElementById("click-menu");
+    if (menu.hidden) return;
+    menu.hidden = true;
+    if (this.menuOpener) this.board.focusItem(this.menuOpener);
+    this.menuOpener = null;
   }
 
   // Sending -----------------------------------------------------------------------------

@@ -1,0 +1,130 @@
+"""The board for fingers and keyboards (docs/web.md, "Phones and keyboards"): on a 390-pixel
+phone the zoomed board gives every unit a hit area a finger can take (44 pixels at least) and
+legible names; without a mouse, a unit is ordered on the board by Tab and Enter alone."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.web.pages import DONE, Player, hosted_game, others_submit
+from tests.web.test_done import unit_menus
+
+pytestmark = pytest.mark.postgres
+
+PHONE = {"width": 390, "height": 844}
+
+# For one unit: the box of what takes its clicks, and which unit the points 20 pixels left,
+# right, above and below its middle belong to (the page's own hit testing).
+HIT_AREA = """(unit) => {
+  const node = document.querySelector(`#board [data-unit="${CSS.escape(unit)}"]`);
+  node.scrollIntoView({block: "center", inline: "center"});
+  const box = node.querySelector(".hit").getBoundingClientRect();
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  const owner = (px, py) => document.elementFromPoint(px, py)?.closest("[data-unit]")?.dataset.unit ?? null;
+  return {width: box.width, height: box.height,
+          around: [owner(x - 20, y), owner(x + 20, y), owner(x, y - 20), owner(x, y + 20)]};
+}"""
+# The smallest province name's font size as drawn, in pixels of the page.
+SMALLEST_NAME = """() => Math.min(...[...document.querySelectorAll("#board #names text")]
+  .map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a))"""
+
+
+def test_every_unit_is_a_finger_wide_target_on_a_phone(browser: Browser, served: str, shots: Path) -> None:
+    """At 390 pixels, **Zoom the board**: each of the 22 units takes the clicks of a disc at
+    least 44 pixels across (all four points 20 pixels from its middle are its own), the names
+    are as tall as body text, and a tap off the unit's middle selects it."""
+    player, _ = hosted_game(browser, served, "Phone", "standard", 7, viewport=PHONE)
+    try:
+        page = player.page
+        expect(page.locator("#phase")).to_contain_text("Spring 1901, movement")
+        expect(page.locator("#board [data-unit]")).to_have_count(22)
+        player.shot(shots, "40-phone-board")
+        page.get_by_role("button", name="Zoom the board").click()
+        expect(page.get_by_role("button", name="Zoom the board")).to_have_attribute("aria-pressed", "true")
+        units = sorted(player.units_on_board())
+        assert len(units) == 22
+        small: list[tuple[str, Any]] = []
+        for unit in units:
+            hit = page.evaluate(HIT_AREA, unit)
+            if hit["width"] < 44 or hit["height"] < 44 or hit["around"] != [unit] * 4:
+                small.append((unit, hit))
+        assert small == []
+        assert page.evaluate(SMALLEST_NAME) >= 13
+
+        own = unit_menus(player)[0]
+        page.evaluate("(u) => document.querySelector(`#board [data-unit=\"${CSS.escape(u)}\"]`)"
+                      ".scrollIntoView({block: 'center', inline: 'center'})", own)
+        middle = page.locator(f'#board [data-unit="{own}"] .hit').bounding_box()
+        assert middle is not None
+        page.mouse.click(middle["x"] + middle["width"] / 2 + 18, middle["y"] + middle["height"] / 2 - 10)
+        expect(page.locator("#order-status")).to_have_text(f"{own} selected: click where it goes.")
+        expect(page.locator(f'#board [data-unit="{own}"]')).to_have_class(re.compile("selected"))
+        page.locator(".board-area").screenshot(path=str(shots / "41-phone-board-zoomed.png"))
+    finally:
+        player.page.context.close()
+    assert player.problems == []
+
+
+def tab_to(player: Player, selector: str, backwards: bool = False, most: int = 200) -> None:
+    """Presses Tab (or Shift+Tab) until the focus is on ``selector``."""
+    page = player.page
+    for _ in range(most):
+        if page.evaluate("(s) => document.activeElement?.matches(s) ?? false", selector):
+            return
+        page.keyboard.press("Shift+Tab" if backwards else "Tab")
+    raise AssertionError(f"{selector} was not reached by the keyboard in {most} presses")
+
+
+def test_a_unit_is_ordered_on_the_board_by_the_keyboard_alone(browser: Browser, served: str, shots: Path) -> None:
+    """Tab reaches one's own unit on the board (named "Power: A XXX"); Enter selects it; Shift+Tab
+    reaches a province it may move to; Enter gives the move (or opens the short menu, walked by
+    Tab and Enter); the board is redrawn with the order and the focus is still on that province.
+    Once the phase resolves, the board now shows that move faint (**Last phase's moves**)."""
+    player, tokens = hosted_game(browser, served, "Keys", "standard", 7)
+    try:
+        page = player.page
+        expect(page.locator("#phase")).to_contain_text("Spring 1901, movement")
+        unit = unit_menus(player)[0]
+        menu = page.get_by_role("combobox", name=f"Order for {unit}")
+        moves = [text for text in menu.locator("option").all_inner_texts() if re.fullmatch(rf"{unit} - \w+", text)]
+        move = moves[0]
+        target = move.split(" - ")[1]
+        name = player.power.capitalize()
+        expect(page.get_by_role("button", name=f"{name}: {unit}")).to_be_visible()
+        expect(page.get_by_role("checkbox", name="Last phase's moves")).to_be_hidden()  # nothing resolved yet
+
+        page.locator("#game-name").click()  # the page's start: the keyboard from there
+        tab_to(player, f'#board [data-unit="{unit}"]')
+        page.keyboard.press("Enter")
+        expect(page.locator("#order-status")).to_have_text(f"{unit} selected: click where it goes.")
+        tab_to(player, f'#board [data-province="{target}"]', backwards=True)
+        page.keyboard.press("Enter")
+        dialog = page.get_by_role("dialog")
+        if dialog.is_visible():
+            for _ in range(10):
+                if page.evaluate("document.activeElement.textContent") == move:
+                    break
+                page.keyboard.press("Tab")
+            page.keyboard.press("Enter")
+        expect(player.results()).to_contain_text(f"{move} accepted")
+        expect(page.locator(f'#board [data-order="{move}"]')).to_have_count(1)
+        assert page.evaluate("document.activeElement.dataset.province") == target
+        player.shot(shots, "42-desktop-keyboard-order")
+
+        # the phase resolves: the board now draws the move just made, faint, until the box is unticked
+        others_submit(served, page.url, tokens, [])
+        page.get_by_role("button", name=DONE).click()
+        player.wait_for_phase("Fall 1901, movement")
+        last = page.locator(f'#board #last-orders [data-last-order="{move}"]')
+        expect(last).to_be_visible()
+        expect(page.locator("#board")).to_have_attribute("data-phase", "now")
+        player.shot(shots, "43-desktop-last-moves")
+        page.get_by_role("checkbox", name="Last phase's moves").uncheck()
+        expect(last).to_be_hidden()
+    finally:
+        player.page.context.close()
+    assert player.problems == []
