@@ -15,6 +15,11 @@ field of a resolved turn (its orders and details), each with its audience:
 - ``sides``: the states that fought a battle (bystanders learn only where it was);
 - ``operators``: nobody in a game view (``GET /games/{id}/events`` with the operator token).
 
+A position's view holds what grows with the game's age (spending per turn, a spy's
+knowledge) only for its ``RECENT_TURNS`` latest turns, so that its bytes stay the same at turn
+300 as at turn 30 (docs/api.md, "History pages"); earlier turns are in the history pages
+(each turn's ``details``) and in the views of past phases (docs/rules/ekonia.md, V9).
+
 ``state_view(state, board, viewer)`` and ``turn_view(resolved, viewer)`` are pure; the
 Ekonia variant's ``view`` and ``history_view`` are these, and services/visibility/view.py
 reaches Ekonia state only through them. docs/rules/ekonia.md section 14 says the same in prose.
@@ -30,6 +35,7 @@ from .state import unit_order
 
 EVERYONE, OWNER, MAP, FLAG, SIDES, OPERATORS = "everyone", "owner", "map", "flag", "sides", "operators"
 PRIVATEERS = "PRIVATEERS"
+RECENT_TURNS = 10  # the turns of spending and knowledge a position's view holds (the latest)
 
 STATE_POLICY: dict[str, str] = {
     "variant": EVERYONE,
@@ -212,12 +218,22 @@ def _public(state: Mapping[str, Any], board: Any) -> dict[str, Any]:
         "alive": {p: rec.get("alive") for p, rec in powers.items()},
         "wars": state["wars"], "war_since": state["war_since"], "trade": state["trade"],
         "sea_lanes": lanes,
-        "spent": {p: {turn: shown["total"] for turn, rec in by_turn.items()
+        "spent": {p: {turn: shown["total"] for turn, rec in recent_spending(state, by_turn).items()
                       if "total" in (shown := _record(STATE_POLICY, "spending.*.*", rec, None, p))}
                   for p, by_turn in state["spending"].items()},
         "units": sorted((map_unit(u) for u in visible_units(state, board)), key=canonical),
         "winners": state["winners"],
     }
+
+
+def recent(state: Mapping[str, Any], turn: int) -> bool:
+    """Whether a record of ``turn`` is among the ``RECENT_TURNS`` latest of the position."""
+    return int(turn) > int(state["turn"]) - 1 - RECENT_TURNS
+
+
+def recent_spending(state: Mapping[str, Any], by_turn: Mapping[str, Any]) -> dict[str, Any]:
+    """A state's spending records (by phase name, ``T07``) of the recent turns."""
+    return {phase: rec for phase, rec in by_turn.items() if recent(state, int(phase.lstrip("T")))}
 
 
 def map_unit(unit: Mapping[str, Any], viewer: str | None = None) -> dict[str, Any]:
@@ -248,7 +264,7 @@ def _own(state: Mapping[str, Any], power: str) -> dict[str, Any]:
     lanes = sorted(tid for tid, lane in state["sea_lanes"].items()
                    if flag(lane["controller"], lane["privateer"], power) == power)
     spending = {turn: _record(STATE_POLICY, "spending.*.*", rec, power, power)
-                for turn, rec in state["spending"].get(power, {}).items()}
+                for turn, rec in recent_spending(state, state["spending"].get(power, {})).items()}
     return {
         "power": power,
         "gold": record["gold"],
@@ -257,7 +273,7 @@ def _own(state: Mapping[str, Any], power: str) -> dict[str, Any]:
         "improvements": improvements,
         "converting": converting,
         "sea_lanes": lanes,
-        "knowledge": list(state["knowledge"].get(power, []))
+        "knowledge": [k for k in state["knowledge"].get(power, []) if recent(state, k["turn"])]
         if may_see(STATE_POLICY, "knowledge.*", power, power) else [],
         "spending": spending,
         "ledger": state["ledger"].get(power) if may_see(STATE_POLICY, "ledger.*", power, power) else None,
