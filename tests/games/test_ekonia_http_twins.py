@@ -1,8 +1,9 @@
 """Twin Tale of Ekonia games over HTTP, on both back ends, that differ only in one hidden fact
 (docs/rules/ekonia.md, "Who holds a lane", "A trade proposal's answer", "Hidden troops and
-captures"): whose two privateers are (one beside another state's flagged trireme, one beside
-that state's privateer), whether the partner of a trade proposal that cannot succeed proposed
-too, and where another state's hidden infantry stands when a state marches into neutral land.
+captures", D30): whose two privateers are (one beside another state's flagged trireme, one
+beside that state's privateer), whose privateer fights a battle beside a state's flag,
+whether the partner of a trade proposal that cannot succeed proposed too, and where another
+state's hidden infantry stands when a state marches into neutral land.
 Every observable of every viewer that does not know the fact (views, past views, map.svg now
 and past, the stream's first frame with its ids, possible orders, its own order answers, the
 game's summary and its lobby entry) is byte for byte the same in both twins, once each game's
@@ -60,6 +61,20 @@ def privateers_of(owner: str) -> Position:
     return state
 
 
+def privateer_of_in_battle(owner: str) -> Position:
+    """Arelton, at war with Vieren, has a flagged trireme in the Calder Sound, and ``owner`` a
+    privateer there; Vieren's two triremes are there too. Arelton and Herlorne spare each other
+    and neither spares Vieren: the privateer fights Vieren beside Arelton's flag."""
+    state = opening()
+    state["wars"], state["war_since"] = [["ARELTON", "VIEREN"]], {"ARELTON:VIEREN": 0}
+    state["powers"]["ARELTON"]["spared"], state["powers"]["HERLORNE"]["spared"] = ["HERLORNE"], ["ARELTON"]
+    add_unit(state, "ARELTON-4", "TRIREME", "calder-sound")
+    add_unit(state, f"{owner}-8", "TRIREME", "calder-sound", privateer=True)
+    add_unit(state, "VIEREN-4", "TRIREME", "calder-sound")
+    add_unit(state, "VIEREN-5", "TRIREME", "calder-sound")
+    return state
+
+
 def hidden_infantry_at(where: str) -> Position:
     """Vieren's three infantry in Inesterl, Paresque's infantry hidden by espionage in ``where``."""
     state = opening()
@@ -74,6 +89,9 @@ MARCH = ["MOVE 3 INFANTRY inesterl -> dermore"]
 TWINS: dict[str, tuple[tuple[Callable[[], Position], Orders], tuple[Callable[[], Position], Orders], set[str]]] = {
     "whose privateers share the lanes": (
         (lambda: privateers_of("ARELTON"), {}), (lambda: privateers_of("HERLORNE"), {}), {"ARELTON", "HERLORNE"}),
+    "whose privateer fights beside a flag": (
+        (lambda: privateer_of_in_battle("ARELTON"), {}), (lambda: privateer_of_in_battle("HERLORNE"), {}),
+        {"ARELTON", "HERLORNE"}),
     "whether the trade partner proposed too": (
         (opening, {"ARELTON": ["TRADE WITH VIEREN"]}),
         (opening, {"ARELTON": ["TRADE WITH VIEREN"], "VIEREN": ["TRADE WITH ARELTON"]}), {"VIEREN"}),

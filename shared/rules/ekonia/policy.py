@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .public_map import visible_units
-from .state import unit_order
+from .state import is_privateer_party, state_of, unit_order
 
 EVERYONE, OWNER, MAP, FLAG, SIDES, OPERATORS = "everyone", "owner", "map", "flag", "sides", "operators"
 PRIVATEERS = "PRIVATEERS"
@@ -407,8 +407,9 @@ def _lane_change(change: Mapping[str, Any], before: Mapping[str, Any], viewer: s
 
 
 def fighters(battle: Mapping[str, Any]) -> frozenset[str]:
-    """Every state in a battle: every state of every camp, the overrun included."""
-    return frozenset(p for side in battle["sides"] for p in side["powers"])
+    """Every state in a battle: every state of every camp (a party of privateers: its owner),
+    the overrun included."""
+    return frozenset(state_of(p) for side in battle["sides"] for p in side["powers"])
 
 
 def battle_view(battle: Mapping[str, Any], viewer: str | None,
@@ -423,12 +424,14 @@ def battle_view(battle: Mapping[str, Any], viewer: str | None,
     hidden = frozenset(p for side in battle["sides"] for p in side.get("privateers", []))
 
     def name(power: str | None) -> str | None:
+        if power is not None and is_privateer_party(power):  # a state's privateers, apart from its flag
+            return flag(state_of(power), True, viewer)
         return flag(power, power in hidden, viewer)
 
     def shown(path: str, value: Any, owner: str | None) -> tuple[bool, Any]:
         who = audience(TURN_POLICY, path)
-        if who == FLAG:
-            return True, sorted(name(p) for p in value) if isinstance(value, list) else name(value)
+        if who == FLAG:  # privateers of several states read as those of one (D30)
+            return True, sorted({name(p) for p in value}, key=str) if isinstance(value, list) else name(value)
         return may_see(TURN_POLICY, path, viewer, owner, sides), value
 
     def record(path: str, rec: Mapping[str, Any], owner: str | None) -> dict[str, Any]:
@@ -442,16 +445,16 @@ def battle_view(battle: Mapping[str, Any], viewer: str | None,
     camps = []
     for side in battle["sides"]:
         camp = record(f"{prefix}.sides.*", {k: v for k, v in side.items() if k not in ("units", "passengers")}, None)
-        camp["units"] = sorted((record(f"{prefix}.sides.*.units.*", u, u["owner"]) for u in side["units"]),
-                               key=canonical)
-        camp["passengers"] = sorted((record(f"{prefix}.sides.*.passengers.*", u, u["owner"])
+        camp["units"] = sorted((record(f"{prefix}.sides.*.units.*", u, state_of(u["owner"]))
+                                for u in side["units"]), key=canonical)
+        camp["passengers"] = sorted((record(f"{prefix}.sides.*.passengers.*", u, state_of(u["owner"]))
                                      for u in side["passengers"]), key=canonical)
         camps.append(camp)
     known = {**(types or {}), **{u["unit"]: u["type"] for side in battle["sides"]
                                  for u in (*side["units"], *side["passengers"])}}
     destroyed: dict[str, list[str]] = {}
     for power, ids in battle.get("destroyed", {}).items():
-        own = may_see(TURN_POLICY, f"{prefix}.sides.*.units.*.unit", viewer, power)
+        own = may_see(TURN_POLICY, f"{prefix}.sides.*.units.*.unit", viewer, state_of(power))
         destroyed.setdefault(str(name(power)), []).extend(ids if own else [known.get(i, "UNIT") for i in ids])
     view: dict[str, Any] = {"territory": battle["territory"], "sides": sorted(camps, key=canonical)}
     for key in ("winner", "survivor_strength", "overrun"):

@@ -350,8 +350,9 @@ def test_privateer_twins_fight_gammas_ships_and_hold_lanes():
 #   through both at war or at peace.
 #
 # Twins part where the rules make the difference public: an agreement made, a battle where the
-# hidden troops stand, a capture by them, hidden troops of two states meeting (each learns it),
-# the privateer fighting beside ships of ALPHA or BETA (the camps show who is allied).
+# hidden troops stand, a capture by them, hidden troops of two states meeting (each learns it).
+# The lanes twins never part, battles included: a privateer fights apart from its owner's flag
+# and privateers of several states look like one state's (D30).
 
 SHAPES = ("lanes", "trade", "hidden troops")
 PAIRS = (("ALPHA", "BETA"), ("ALPHA", "GAMMA"), ("BETA", "GAMMA"))
@@ -453,13 +454,8 @@ def parted(kind: str, secret: str, one: dict[str, Any], two: dict[str, Any]) -> 
                    for e in turn["details"]["events"] if "territory" in e):
                 return True
         return False
-    for turn in (one, two):  # lanes: the privateer fought beside ships of ALPHA or BETA
-        ship = next((uid for uid in turn["position_before"]["units"] if uid.endswith("-50")), None)
-        for battle in turn["details"]["battles"]:
-            units = [u for side in battle["sides"] for u in side["units"]]
-            if ship is not None and any(u["unit"] == ship for u in units) and \
-                    any(u["unit"] != ship and u["owner"] in ("ALPHA", "BETA") for u in units):
-                return True
+    # lanes: never, not even when the privateer fights beside ships of ALPHA or BETA (a state's
+    # privateers fight apart from its flag, and privateers of several states look like one's: D30)
     return False
 
 
