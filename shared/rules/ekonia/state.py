@@ -138,7 +138,7 @@ PRIVATEER_PARTY = "/privateers"  # a state's privateers in a battle fight as a p
 def party_of(unit: dict[str, Any]) -> str:
     """Whom a unit fights for in a battle: its state under its flag, or its state's privateers
     as a party of their own, never merged with the flag, since the map shows no owner (D30)."""
-    return unit["owner"] + (PRIVATEER_PARTY if unit["privateer"] else "")
+    return str(unit["owner"]) + (PRIVATEER_PARTY if unit["privateer"] else "")
 
 
 def state_of(party: str) -> str:
