@@ -351,8 +351,10 @@ def test_privateer_twins_fight_gammas_ships_and_hold_lanes():
 #
 # Twins part where the rules make the difference public: an agreement made, a battle where the
 # hidden troops stand, a capture by them, hidden troops of two states meeting (each learns it).
-# The lanes twins never part, battles included: a privateer fights apart from its owner's flag
-# and privateers of several states look like one state's (D30).
+# The lanes twins part only once the privateer that differs is sunk in one of them (its owner's
+# orders for it then move other ships): battles beside ALPHA's or BETA's ships no longer part
+# them, since a privateer fights apart from its owner's flag and privateers of several states
+# look like one state's (D30).
 
 SHAPES = ("lanes", "trade", "hidden troops")
 PAIRS = (("ALPHA", "BETA"), ("ALPHA", "GAMMA"), ("BETA", "GAMMA"))
@@ -454,8 +456,13 @@ def parted(kind: str, secret: str, one: dict[str, Any], two: dict[str, Any]) -> 
                    for e in turn["details"]["events"] if "territory" in e):
                 return True
         return False
-    # lanes: never, not even when the privateer fights beside ships of ALPHA or BETA (a state's
-    # privateers fight apart from its flag, and privateers of several states look like one's: D30)
+    # lanes: not when the privateer fights beside ships of ALPHA or BETA (a state's privateers
+    # fight apart from its flag, and privateers of several states look like one's: D30), only
+    # once it is sunk in a twin: its owner's orders for it then move the ships the map shows
+    for turn in (one, two):
+        ship = next((uid for uid in turn["position_before"]["units"] if uid.endswith("-50")), None)
+        if ship is not None and ship not in turn["position"]["units"]:
+            return True
     return False
 
 
