@@ -1,4 +1,5 @@
-"""Twin Tale of Ekonia games over HTTP, on both back ends, that differ only in one hidden fact
+"""Twin Tale of Ekonia games over HTTP, on both back ends, in process and on a real ``entente
+serve``, that differ only in one hidden fact
 (docs/rules/ekonia.md, "Who holds a lane", "A trade proposal's answer", "Hidden troops and
 captures", D30): whose two privateers are (one beside another state's flagged trireme, one
 beside that state's privateer), whose privateer fights a battle beside a state's flag,
@@ -18,18 +19,25 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
 from typing import Any
 
+import httpx
 import pytest
 
+from services.adjudication.worker import ClockWorker
 from services.visibility.cursors import cursor_key, view_digest
 from shared.auth import hash_token
+from shared.clock import ManualClock
 from shared.events import GameStarted
 from shared.game.deadlines import deadline_for
 from shared.game.repository import append_events, read_state
 from shared.rules.variants import get_variant
+from shared.store import open_store
 from tests.utils.http import OPERATOR_TOKEN, Host, HostedGame, hosting
+from tests.utils.served import entente_serve
 
 VARIANT = get_variant("ekonia")
 STATES = sorted(VARIANT.powers())
@@ -85,6 +93,7 @@ def hidden_infantry_at(where: str) -> Position:
 
 
 MARCH = ["MOVE 3 INFANTRY inesterl -> dermore"]
+TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(\+00:00|Z)?")
 # name: (twin A's position and orders, twin B's, the states that know the fact)
 TWINS: dict[str, tuple[tuple[Callable[[], Position], Orders], tuple[Callable[[], Position], Orders], set[str]]] = {
     "whose privateers share the lanes": (
@@ -102,10 +111,23 @@ TWINS: dict[str, tuple[tuple[Callable[[], Position], Orders], tuple[Callable[[],
 }
 
 
-@pytest.fixture
-async def hosted(store_url: str) -> AsyncIterator[Host]:
-    async with hosting(store_url) as host:
-        yield host
+@pytest.fixture(params=["in process", "entente serve"])
+async def hosted(store_url: str, request: pytest.FixtureRequest) -> AsyncIterator[Host]:
+    """The app in process with a hand-moved clock (every byte compared, times included), or a
+    real ``entente serve`` on a socket (its wall clock: the times of a twin's events differ by
+    the seconds between the twins, so ``named_alike`` names every time alike)."""
+    if request.param == "in process":
+        async with hosting(store_url) as host:
+            yield host
+        return
+    with entente_serve(store_url) as base_url:
+        store = await open_store(store_url)
+        clock = ManualClock(datetime(2031, 1, 6, 12, tzinfo=UTC))  # the first deadline, after the wall clock's now
+        try:
+            async with httpx.AsyncClient(base_url=base_url, timeout=30) as client:
+                yield Host(client, store, clock, ClockWorker(store, clock))
+        finally:
+            await store.close()
 
 
 async def started_at(host: Host, position: Position) -> HostedGame:
@@ -148,6 +170,8 @@ def named_alike(game: HostedGame, text: str) -> str:
     """``text`` with the game's own id and codenames named by what they stand for; the
     summary's list of codenames (sorted by their random names) then as a sorted list of those."""
     text = text.replace(game.game_id, "<game>")
+    if game.client.base_url.host == "127.0.0.1":  # a served game (entente serve): wall-clock times
+        text = TIME.sub("<time>", text)
     names = sorted(player.codename for player in game.players)
     placeholders = sorted(f"<codename of {p.powers[0]}>" for p in game.players)
     for write in (lambda v: json.dumps(v, separators=(",", ":")), json.dumps, repr):
