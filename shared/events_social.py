@@ -8,6 +8,7 @@ they took in ``members-{game_id}``), bot tokens in ``bots-{game_id}``, messages 
 """
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal
 
 from shared.events import Event, register_event
@@ -115,6 +116,9 @@ class MessageSent(Event):
     codename: str
     recipients: list[str] | None
     text: str
+    # the app's clock when it was sent (docs/social.md); None in messages stored before it was
+    # kept, which read their time of recording instead
+    sent_at: datetime | None = None
 
 
 @register_event

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
+from zxcvbn import zxcvbn
 
 from shared.auth import MAX_TOKEN_LENGTH
 
@@ -25,6 +26,11 @@ log = logging.getLogger("entente.settings")
 
 MINIMUM_TOKEN_LENGTH = 16
 MINIMUM_DISTINCT_CHARACTERS = 8
+MINIMUM_GUESSES_LOG10 = 12  # zxcvbn's estimate of the guesses a token takes: at least 10^12
+ESTIMATED_PREFIX = 72  # zxcvbn's own limit (it is slow past it): a longer token is at least as strong as its start
+# words an attacker of this server tries first, given to zxcvbn as the user's own words
+SERVER_WORDS = ("entente", "operator", "token", "diplomacy", "ekonia", "dirigible", "admin", "secret")
+GENERATE_COMMAND = "python3 -c 'import secrets; print(secrets.token_urlsafe(32))'"
 # defaults and words that a guess tries first (compared in lower case, separators left out)
 WELL_KNOWN_TOKENS = frozenset({
     "changeme", "secret", "operator", "token", "admin", "password", "default", "example", "entente", "letmein",
@@ -39,7 +45,9 @@ def operator_token_problem(token: str) -> str | None:
     character outside printable ASCII or a space inside; more than MAX_TOKEN_LENGTH characters:
     longer tokens are refused at use; the ``s.`` and ``b.`` prefixes of session and bot tokens,
     which are resolved as those), and what is weak (shorter than 16, fewer than 8 different
-    characters, one piece repeated, mostly a run of consecutive characters, well known)."""
+    characters, one piece repeated, mostly a run of consecutive characters, well known, or
+    guessable in fewer than 10^12 tries by zxcvbn's estimate: keyboard walks, dictionary
+    words with digits, the server's own words)."""
     if not token:
         return "is not set"
     if token != token.strip():
@@ -68,7 +76,19 @@ def operator_token_problem(token: str) -> str | None:
     steps = sum(1 for a, b in zip(token.lower(), token.lower()[1:], strict=False) if ord(b) - ord(a) == 1)
     if steps * 2 >= len(token) - 1:
         return "is mostly a run of consecutive characters (like 0123... or abcd...)"
-    return None
+    return _guessable(token)
+
+
+def _guessable(token: str) -> str | None:
+    """Why zxcvbn finds ``token`` guessable (its warning, never the token), or None."""
+    estimate = zxcvbn(token[:ESTIMATED_PREFIX], user_inputs=list(SERVER_WORDS), max_length=ESTIMATED_PREFIX)
+    guesses = float(estimate["guesses_log10"])
+    if guesses >= MINIMUM_GUESSES_LOG10:
+        return None
+    warning = str(estimate["feedback"].get("warning") or "").rstrip(".")
+    because = f" ({warning[0].lower()}{warning[1:]})" if warning else ""
+    return (f"is guessable: about 10^{guesses:.0f} guesses by zxcvbn's estimate{because}, "
+            f"at least 10^{MINIMUM_GUESSES_LOG10} needed")
 
 
 def _repeated_unit(text: str) -> str | None:
@@ -207,7 +227,7 @@ class Settings(BaseSettings):
         if self.environment != "development":
             raise SettingsError(
                 f"ENTENTE_OPERATOR_TOKEN {problem}; set a long random value, for example the output of "
-                f"`python3 -c 'import secrets; print(secrets.token_urlsafe(32))'` "
+                f"`{GENERATE_COMMAND}` "
                 f"(environment {self.environment!r} refuses to start without one)")
         generated = secrets.token_urlsafe(32)
         # to the terminal that started the server, not to the logs (which are kept and shipped)

@@ -61,13 +61,14 @@ class SignedIn(BaseModel):
 
 @router.get("/auth/callback", response_model=SignedIn)
 async def callback(request: Request, store: StoreDep,
-                   code: Annotated[str | None, Query(max_length=512)] = None,
-                   state: Annotated[str | None, Query(max_length=512)] = None,
-                   error: Annotated[str | None, Query(max_length=200)] = None) -> Any:
+                   code: Annotated[str | None, Query()] = None,
+                   state: Annotated[str | None, Query()] = None,
+                   error: Annotated[str | None, Query()] = None) -> Any:
     """Where the provider sends the browser back: exchange the code, find or create the account,
     and answer with a session token. A browser's own navigation (the web client's sign-in) is
     sent back to the lobby page instead, the token in the address's fragment (docs/web.md,
-    "Signing in")."""
+    "Signing in"). A ``state`` or ``code`` of any length is checked here, so an over-long one is
+    the documented 400 ``invalid_state`` / ``invalid_code`` (never the framework's 422)."""
     settings = request.app.state.settings
     navigating = is_page_navigation(request)
     try:

@@ -31,6 +31,7 @@ from shared.text import cleaned, is_ascii_number
 
 STATE_COOKIE = "entente_oauth_state"
 STATE_SECONDS = 600
+MAX_STATE_LENGTH = 512  # a state issued here is under 100 characters; a longer one is refused unread
 PROVIDER_TIMEOUT_SECONDS = 10.0
 
 
@@ -65,6 +66,9 @@ def check_state(settings: Settings, state: str | None, cookie_nonce: str | None,
     """The state's nonce; 400 ``invalid_state`` unless ``state`` was signed here, is fresh, and
     matches the cookie."""
     text = state or ""
+    if len(text) > MAX_STATE_LENGTH:
+        raise BadRequest(f"the sign-in state is longer than {MAX_STATE_LENGTH} characters: not one issued here",
+                         code="invalid_state", where="query.state")
     nonce, expires_text, signature = text.split(".", 2) if text.count(".") == 2 else ("", "", "")
     problem = None
     # ASCII only ("²".isdigit() is true and int("²") fails; compare_digest takes ASCII str only)

@@ -60,7 +60,8 @@ class SendPress(Protocol):
     """services/press/service.py's ``send_message``."""
 
     def __call__(self, store: EventStore, game_id: str, player_id: str, sender: str | None,
-                 to: str | Sequence[str], text: str, metadata: dict | None = None) -> Awaitable[dict[str, Any]]: ...
+                 to: str | Sequence[str], text: str, metadata: dict | None = None, *,
+                 now: datetime) -> Awaitable[dict[str, Any]]: ...
 
 
 @dataclass(frozen=True)

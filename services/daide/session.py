@@ -549,7 +549,7 @@ class Session:
             to = "all"
         try:
             await self.hub.desk.send_press(self.hub.store, self.game_id, self.player_id, self.power, to,
-                                           render(named[1]), self._metadata())
+                                           render(named[1]), self._metadata(), now=self.hub.desk.now())
         except DomainError as error:
             self.reject(items, error.message)
             return

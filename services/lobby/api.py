@@ -154,11 +154,13 @@ async def resume_game(game: CurrentGame, caller: HostOrOperator, store: StoreDep
 
 
 def draw_status(state: GameState, player_id: str | None) -> dict:
+    """The draw's public part (``votes`` only with public votes) and the caller's own vote,
+    always present: null when none is cast, an eliminated seat's included (docs/api.md)."""
     public = state.summary()["draw"]
     return {**public, "your_vote": state.draw_votes.get(player_id) if player_id else None}
 
 
-@router.post("/games/{game_id}/draw", response_model=DrawStatus, response_model_exclude_none=True)
+@router.post("/games/{game_id}/draw", response_model=DrawStatus, response_model_exclude_unset=True)
 async def vote_draw(game: CurrentGame, caller: CurrentPlayer, body: DrawVote, store: StoreDep, request: Request,
                     now: Now) -> dict:
     """Vote for a draw (``{"vote": true}``) or withdraw the vote (``false``); the draw passes,
@@ -168,7 +170,7 @@ async def vote_draw(game: CurrentGame, caller: CurrentPlayer, body: DrawVote, st
     return draw_status(state, caller.player_id)
 
 
-@router.get("/games/{game_id}/draw", response_model=DrawStatus, response_model_exclude_none=True)
+@router.get("/games/{game_id}/draw", response_model=DrawStatus, response_model_exclude_unset=True)
 async def get_draw(game: CurrentGame, caller: CurrentPlayer) -> dict:
     """Whether the draw passed, and the caller's own vote (everyone's only with public votes)."""
     return draw_status(game, caller.player_id)

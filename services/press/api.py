@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from shared.errors import BadRequest
 from shared.http.app import build_app
-from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, StoreDep, request_metadata
+from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, Now, StoreDep, request_metadata
 from shared.http.models import DateTimeText
 from shared.http.paging import DEFAULT_LIMIT, MAX_CURSOR_LENGTH, decode_cursor, encode_cursor
 from shared.settings import Settings
@@ -60,12 +60,12 @@ class MessageList(BaseModel):
 
 @router.post("/games/{game_id}/messages", status_code=201, response_model=Message, response_model_by_alias=True)
 async def send_message(game: CurrentGame, caller: CurrentPlayer, body: SendMessage, store: StoreDep,
-               request: Request) -> dict[str, Any]:
+               request: Request, now: Now) -> dict[str, Any]:
     """Send a public message (``"to": "all"``) or a private one to some powers, signed by your
     power and codename."""
     assert caller.player_id is not None
     return await service.send_message(store, game.game_id, caller.player_id, body.sender, body.to, body.text,
-                                      request_metadata(request, "player", caller.player_id))
+                                      request_metadata(request, "player", caller.player_id), now=now)
 
 
 @router.get("/games/{game_id}/messages", response_model=MessageList, response_model_by_alias=True)

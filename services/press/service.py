@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from shared.errors import Forbidden, Unprocessable
@@ -78,13 +79,14 @@ def _recipients(state: GameState, seat: Sequence[str], to: str | Sequence[str]) 
 # ----------------------------------------------------------------------------- store
 
 async def send_message(store: EventStore, game_id: str, player_id: str, sender: str | None,
-                       to: str | Sequence[str], text: str, metadata: dict | None = None) -> dict[str, Any]:
+                       to: str | Sequence[str], text: str, metadata: dict | None = None, *,
+                       now: datetime) -> dict[str, Any]:
     async with store.transaction(game_id, lock="share") as tx:
         state = await read_state(tx, game_id)
         draft = check_message(state, player_id, sender, to, text)
         message = MessageSent(message_id="m_" + secrets.token_hex(8), phase=state.phase or "",
                               sender=draft.sender, codename=draft.codename, recipients=draft.recipients,
-                              text=draft.text)
+                              text=draft.text, sent_at=now)
         [record] = await tx.append(press_stream(game_id), [to_new_event(message, metadata)], expected_version=None)
         # its place among the messages the sender's seat reads; the new message is the stream's
         # last until this transaction ends (an append after the end locks the stream on

@@ -29,7 +29,7 @@ def message_json(message: MessageSent, record: RecordedEvent, position: int) -> 
     return {"id": message.message_id, "position": position, "phase": message.phase,
             "from": {"power": message.sender, "codename": message.codename},
             "to": "all" if message.recipients is None else list(message.recipients),
-            "text": message.text, "sent_at": record.recorded_at.isoformat()}
+            "text": message.text, "sent_at": (message.sent_at or record.recorded_at).isoformat()}
 
 
 def messages_of(records: Iterable[RecordedEvent]) -> list[tuple[MessageSent, RecordedEvent]]:

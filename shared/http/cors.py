@@ -10,8 +10,13 @@ on each request:
   ``MAX_AGE`` seconds;
 - any other request from a listed origin goes on to the app, and its answer (errors too) gets
   ``Access-Control-Allow-Origin`` for that origin and the headers a client may read;
-- a request from an origin not listed passes through untouched: without the headers, the
-  browser keeps the answer from the page (a preflight then gets the app's own 405).
+- a request from an origin not listed, or with no ``Origin``, goes on to the app without
+  them: the browser keeps the answer from the page (a preflight then gets the app's own 405).
+
+Once any origin is listed, every answer depends on the request's ``Origin``, so every answer
+says so (``Vary: Origin``), those without the headers too: a shared cache then never hands an
+answer made for one origin (or for none) to a request from another. With none listed, answers
+are the same whatever the ``Origin``, and say nothing.
 
 Bearer tokens travel in the ``Authorization`` header, never in cookies, so credentials are not
 allowed (``Access-Control-Allow-Credentials`` is never sent).
@@ -35,11 +40,24 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-def _allowed(scope: Scope, origin: str) -> bool:
+def _origins(scope: Scope) -> frozenset[str]:
     state = getattr(scope.get("app"), "state", None)
     settings = getattr(state, "settings", None)
     origins: frozenset[str] = getattr(settings, "cors_origin_set", frozenset()) if settings else frozenset()
+    return origins
+
+
+def _allowed(origins: frozenset[str], origin: str) -> bool:
     return "*" in origins or origin.lower() in origins
+
+
+def _varying(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """``headers`` with ``Origin`` among the ``Vary`` names (once, the others kept)."""
+    names = [v for k, v in headers if k.lower() == b"vary"]
+    if any(n.strip().lower() in (b"origin", b"*") for v in names for n in v.split(b",")):
+        return headers
+    kept = [(k, v) for k, v in headers if k.lower() != b"vary"]
+    return [*kept, (b"vary", b", ".join([*names, b"Origin"]))]
 
 
 class CORSMiddleware:
@@ -47,9 +65,13 @@ class CORSMiddleware:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
-        origin = _header(scope, b"origin") if scope["type"] == "http" else None
-        if origin is None or not _allowed(scope, origin):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        origins = _origins(scope)
+        origin = _header(scope, b"origin")
+        if origin is None or not _allowed(origins, origin):
+            await self.app(scope, receive, send if not origins else _saying_vary(send))
             return
         common = [(b"access-control-allow-origin", origin.encode("latin-1")), (b"vary", b"Origin")]
         if scope.get("method") == "OPTIONS" and _header(scope, b"access-control-request-method"):
@@ -62,13 +84,20 @@ class CORSMiddleware:
 
         async def with_cors(message: dict[str, Any]) -> None:
             if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                vary = [v for k, v in headers if k.lower() == b"vary"]
-                headers = [(k, v) for k, v in headers if k.lower() not in (b"access-control-allow-origin", b"vary")]
-                headers += [(b"access-control-allow-origin", origin.encode("latin-1")),
-                            (b"vary", b", ".join([*vary, b"Origin"])),
-                            (b"access-control-expose-headers", EXPOSED_HEADERS.encode())]
+                headers = [(k, v) for k, v in message.get("headers", [])
+                           if k.lower() != b"access-control-allow-origin"]
+                headers = _varying([*headers, (b"access-control-allow-origin", origin.encode("latin-1")),
+                                    (b"access-control-expose-headers", EXPOSED_HEADERS.encode())])
                 message = {**message, "headers": headers}
             await send(message)
 
         await self.app(scope, receive, with_cors)
+
+
+def _saying_vary(send: Any) -> Any:
+    """``send`` with ``Vary: Origin`` added to the answer's start."""
+    async def varying(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": _varying(list(message.get("headers", [])))}
+        await send(message)
+    return varying

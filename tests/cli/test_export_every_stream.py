@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from shared.events_social import WebhookSet, webhooks_stream
 from shared.store import EventStore, open_store
 from tests.utils.http import OPERATOR, bearer, running_client
 
+SENT = datetime(2026, 1, 5, 12, tzinfo=UTC)
 HOOK = "https://discord.com/api/webhooks/123/secret-part-of-the-url"
 
 
@@ -56,13 +58,14 @@ async def social_game(store: EventStore, press: str = "full") -> SocialGame:
         await tx.append(webhooks_stream(game.game_id), [to_new_event(WebhookSet(player_id=france, url=HOOK))],
                         expected_version=None)
     if press != "none":
-        await send_message(store, game.game_id, player_of["ENGLAND"], None, "all", "Hello, Europe")
+        await send_message(store, game.game_id, player_of["ENGLAND"], None, "all", "Hello, Europe", now=SENT)
         if press == "full":
-            await send_message(store, game.game_id, player_of["ITALY"], None, ["FRANCE", "AUSTRIA"], "Just us")
+            await send_message(store, game.game_id, player_of["ITALY"], None, ["FRANCE", "AUSTRIA"], "Just us",
+                               now=SENT)
     await submit_orders(store, game.game_id, player_of["GERMANY"], ["A MUN - RUH"])
     await resolve_phase(store, game.game_id, "S1901M")
     if press != "none":
-        await send_message(store, game.game_id, player_of["GERMANY"], None, "all", "Autumn already")
+        await send_message(store, game.game_id, player_of["GERMANY"], None, "all", "Autumn already", now=SENT)
     records = await store.read_all(limit=100_000)
     game.hashes = sorted({value for r in records if not r.stream_id.startswith("account-")  # sessions: not the game's
                           for key, value in r.data.items() if key.endswith("token_hash")})

@@ -71,3 +71,15 @@ def test_serve_refuses_unsafe_settings(tmp_path: Path) -> None:
     done = subprocess.run([*entente_command(), "serve", "--database", f"sqlite:///{tmp_path}/x.db"],
                           cwd=REPOSITORY, env=env, capture_output=True, text=True, timeout=30)
     assert done.returncode == 2 and "ENTENTE_OPERATOR_TOKEN" in done.stderr
+
+
+@pytest.mark.parametrize("token", ["1qaz2wsx3edc4rfv", "Password12345678", "entente-operator"])
+def test_serve_refuses_a_guessable_operator_token_and_says_how_to_make_one(tmp_path: Path, token: str) -> None:
+    """A token zxcvbn finds guessable stops a production server at start (docs/api.md, "The
+    operator token"): exit 2, the reason, and a command that prints a strong one."""
+    env = {**os.environ, "ENTENTE_ENVIRONMENT": "production", "ENTENTE_OPERATOR_TOKEN": token}
+    done = subprocess.run([*entente_command(), "serve", "--database", f"sqlite:///{tmp_path}/x.db"],
+                          cwd=REPOSITORY, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert "ENTENTE_OPERATOR_TOKEN is guessable" in done.stderr and "zxcvbn" in done.stderr
+    assert "secrets.token_urlsafe(32)" in done.stderr and token not in done.stderr

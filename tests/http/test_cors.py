@@ -2,6 +2,7 @@
 (docs/api.md, "CORS"); none by default."""
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from services.lobby.api import create_app as lobby_app
@@ -68,3 +69,41 @@ async def test_any_origin_when_asked_for_and_the_stream_too(sqlite_url: str) -> 
 def test_something_that_is_no_origin_stops_the_start(origins: str) -> None:
     with pytest.raises(SettingsError, match="ENTENTE_CORS_ORIGINS"):
         Settings(operator_token=OPERATOR_TOKEN, cors_origins=origins).checked()
+
+
+def vary(answer: httpx.Response) -> list[str]:
+    return [name.strip().lower() for value in answer.headers.get_list("vary") for name in value.split(",")]
+
+
+async def test_every_answer_says_it_varies_by_origin_once_origins_are_listed(sqlite_url: str) -> None:
+    """A shared cache must not hand an answer made without CORS headers (no Origin, or one
+    refused) to a listed origin's request, nor the reverse: every answer names Origin in Vary."""
+    async with running_app(with_origins(sqlite_url, FRONTEND)) as (_, client):
+        created = (await client.post("/games", json={"name": "CORS"})).json()
+        asked = {
+            "no origin": await client.get(f"/games/{created['id']}"),
+            "refused origin": await client.get(f"/games/{created['id']}", headers={"origin": "https://evil.example"}),
+            "refused preflight": await client.options("/games", headers=preflight("https://evil.example", "POST")),
+            "error, no origin": await client.get("/games/no-such-game"),
+            "stream, no origin": await client.get(f"/games/{created['id']}/stream", params={"timeout": 0.1}),
+            "listed origin": await client.get(f"/games/{created['id']}", headers={"origin": FRONTEND}),
+            "listed preflight": await client.options("/games", headers=preflight(FRONTEND, "POST")),
+        }
+        for what, answer in asked.items():
+            assert vary(answer).count("origin") == 1, (what, answer.headers)
+        assert "access-control-allow-origin" not in asked["no origin"].headers
+        assert asked["error, no origin"].status_code == 404
+        # an answer that already varies by something keeps it, and gains Origin once
+        document = await client.get("/variants/standard")
+        refused_document = await client.get("/variants/standard", headers={"origin": "https://evil.example"})
+        listed_document = await client.get("/variants/standard", headers={"origin": FRONTEND})
+        for answer in (document, refused_document, listed_document):
+            assert answer.status_code == 200
+            assert vary(answer).count("accept-encoding") == 1 and vary(answer).count("origin") == 1, answer.headers
+
+
+async def test_with_no_origin_listed_answers_do_not_vary_by_origin(sqlite_url: str) -> None:
+    async with running_app(settings_for(sqlite_url)) as (_, client):
+        for headers in ({}, {"origin": FRONTEND}):
+            answer = await client.get("/games", headers=headers)
+            assert answer.status_code == 200 and "origin" not in vary(answer)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import logging
 import secrets
+import shlex
+import subprocess
 
 import pytest
 
@@ -33,6 +35,14 @@ REFUSED = {
     "8fK2" + secrets.token_urlsafe(300): "longer than 256",
     "s.a_operator.8fK2pQ9xLm4vRt7Z": "session",
     "b.g_operator.8fK2pQ9xLm4vRt7Z": "bot",
+    # guessable by zxcvbn's estimate though long enough and varied: keyboard walks, words with
+    # digits, the server's own words (each started a production server before)
+    "1qaz2wsx3edc4rfv": "guessable",
+    "qwertyuiopasdfgh": "guessable",
+    "Password12345678": "guessable",
+    "letmeinletmein12": "guessable",
+    "entente-operator": "guessable",
+    "Diplomacy2024!Diplomacy": "guessable",
 }
 
 
@@ -51,6 +61,16 @@ def test_a_token_that_cannot_work_or_is_weak_stops_the_start_and_says_why(token:
                                    "Y" + secrets.token_urlsafe(190)])
 def test_strong_tokens_start(token: str) -> None:
     assert Settings(operator_token=token, environment="production").checked().operator_secret() == token
+
+
+def test_a_guessable_token_is_refused_with_a_command_that_makes_a_strong_one() -> None:
+    with pytest.raises(SettingsError) as refused:
+        Settings(operator_token="qwertyuiopasdfgh", environment="production").checked()
+    message = str(refused.value)
+    assert "zxcvbn" in message and "10^12" in message, message
+    command = message.split("`")[1]
+    made = subprocess.run(shlex.split(command), capture_output=True, text=True, check=True).stdout.strip()
+    assert Settings(operator_token=made, environment="production").checked().operator_secret() == made
 
 
 def test_in_development_a_weak_token_is_replaced_and_the_reason_given(

@@ -6,4 +6,4 @@ Phases are turns, named ``T01``, ``T02``...; every state orders at once each tur
 reaches this package only through ``shared.rules.variants.ekonia``.
 """
 
-ENGINE_VERSION = "ekonia-4"  # stored in each PhaseResolved; bump when results may change
+ENGINE_VERSION = "ekonia-5"  # stored in each PhaseResolved; bump when results may change

@@ -25,7 +25,7 @@ from typing import Any
 
 from . import catalogue as C
 from .board import Board
-from .state import State, unit_order
+from .state import State, party_of, state_of, unit_order
 
 Unit = dict[str, Any]
 Camp = tuple[str, ...]  # the states of one camp, sorted
@@ -78,21 +78,33 @@ def only_privateers(units: Iterable[Unit]) -> bool:
 
 
 def hostile(ctx: BattleContext, tile: str, a: str, a_units: list[Unit], b: str, b_units: list[Unit]) -> bool:
-    """Enemies here: at war, unless one of them is here only as privateers (they fight for no
-    nation, so their owner's wars do not tell whose they are: D30); privateers meeting a state
-    their owner does not spare; or a state attacking the other's privateers."""
-    if ctx.at_war(a, b) and not (only_privateers(a_units) or only_privateers(b_units)):
+    """Enemies here (``a`` and ``b`` are parties: sides_at): never two parties of one state; at
+    war, unless one of them is here only as privateers (they fight for no nation, so their
+    owner's wars do not tell whose they are: D30); privateers meeting a state their owner does
+    not spare; or a state attacking the other's privateers."""
+    a_state, b_state = state_of(a), state_of(b)
+    if a_state == b_state:
+        return False
+    if ctx.at_war(a_state, b_state) and not (only_privateers(a_units) or only_privateers(b_units)):
         return True
-    for one, mine, other in ((a, a_units, b), (b, b_units, a)):
+    for one, mine, other in ((a_state, a_units, b_state), (b_state, b_units, a_state)):
         if has_privateers(mine) and (not ctx.spares(one, other) or ctx.hunts_at(other, tile)):
             return True
     return False
 
 
 def sides_at(units: Iterable[Unit]) -> dict[str, list[Unit]]:
-    sides: dict[str, list[Unit]] = {}
+    """The parties in a territory, each state's units by its name; a state with privateers and
+    units under its flag there has its privateers apart (``party_of``), so that they fight as
+    any state's privateers would, whether their owner's flag is there or not (D30)."""
+    by_state: dict[str, list[Unit]] = {}
     for unit in sorted(units, key=unit_order):
-        sides.setdefault(unit["owner"], []).append(unit)
+        by_state.setdefault(unit["owner"], []).append(unit)
+    sides: dict[str, list[Unit]] = {}
+    for state, mine in by_state.items():
+        mixed = has_privateers(mine) and not only_privateers(mine)
+        for unit in mine:
+            sides.setdefault(party_of(unit) if mixed else state, []).append(unit)
     return sides
 
 
@@ -138,7 +150,8 @@ def is_battle(ctx: BattleContext, sides: Mapping[str, list[Unit]], tile: str = "
 def camp_label(camp: Camp, sides: Mapping[str, list[Unit]]) -> str:
     """A camp as every side of its battle may name it: its states, privateers unnamed, and its
     units by type. The dice are keyed by it, so a privateer owner's name never moves a die."""
-    names = sorted(PRIVATEERS if fights_as_privateers(sides[p]) else p for p in camp)
+    # privateers of several states look like those of one: one name (D30)
+    names = sorted({PRIVATEERS if fights_as_privateers(sides[p]) else p for p in camp})
     counts: dict[str, int] = {}
     for power in camp:
         for unit in sides[power]:
@@ -306,9 +319,12 @@ def _camp_report(ctx: BattleContext, tile: str, camp: _Camp, enemies: list[_Camp
             "privateers": privateers[power],
             "last_stand": not privateers[power] and _would_be_destroyed(ctx, power, tile),
             # privateers' attacks are always unexpected: nobody may know whose they are (D6)
-            "unprepared": defending and any(privateers[a] or not ctx.was_at_war(power, a) for a in attackers),
-            "enemy_fort_near": defending and is_land and any(_fort_of(ctx, a, tile) for a in attackers),
-            "ambushed_tile": defending and is_land and _ambush_ground(ctx, terr_state, camp.members, attackers),
+            "unprepared": defending and any(privateers[a] or not ctx.was_at_war(state_of(power), state_of(a))
+                                            for a in attackers),
+            "enemy_fort_near": defending and is_land and any(_fort_of(ctx, state_of(a), tile) for a in attackers),
+            "ambushed_tile": defending and is_land and _ambush_ground(
+                ctx, terr_state, tuple(sorted({state_of(m) for m in camp.members})),
+                [state_of(a) for a in attackers]),
             "flanking": C.FLANKING * max(0, len(directions) - 1),
             "cavalry_directions": cavalry_directions,
             "fort_penalty": 0.0,
@@ -383,7 +399,8 @@ def fight(ctx: BattleContext, tile: str, sides: Mapping[str, list[Unit]],
     dice: dict[str, int] = {}
     if len(armed) >= 2:
         if rolls:
-            dice = {c.label: rolls[c.members[0]] for c in armed}
+            dice = {c.label: rolls[c.members[0] if c.members[0] in rolls else state_of(c.members[0])]
+                    for c in armed}
         else:
             drawn = roll_dice(ctx.seed, ctx.turn, tile, [c.label for c in armed])
             dice = _dice_by_camp(armed, drawn)
@@ -422,11 +439,17 @@ def survivor_draw(seed: int, turn: int, tile: str, members: Camp, sides: Mapping
 def choose_survivors(fighters: list[Unit], worth: Mapping[str, float], strength: int,
                      draw: Mapping[str, float] | None = None) -> set[str]:
     """The winner's units whose strengths add up to as much of ``strength`` as possible
-    (a small knapsack in half points), preferring stronger, then older units, then the units of
-    the state placed first by ``draw`` (``survivor_draw``: allies share a narrow win by lot, not by
+    (a small knapsack in half points), preferring stronger, then older units, flagged ones before
+    privateers (as the map tells them apart, never by the privateers' owner), then the units of
+    the party placed first by ``draw`` (``survivor_draw``: allies share a narrow win by lot, not by
     name); units of no strength (transports, airships) always survive a won battle."""
     places = draw or {}
-    order = sorted(fighters, key=lambda u: (-worth[u["id"]], u["built"], places.get(u["owner"], 0.0), unit_order(u)))
+
+    def place(unit: Unit) -> float:  # the unit's party in the battle: its own, or its state's
+        party = party_of(unit)
+        return places.get(party if party in places else str(unit["owner"]), 0.0)
+
+    order = sorted(fighters, key=lambda u: (-worth[u["id"]], u["built"], u["privateer"], place(u), unit_order(u)))
     best: dict[int, list[str]] = {0: []}
     for unit in order:
         value = round(worth[unit["id"]] * 2)
@@ -490,9 +513,10 @@ def _outcome(ctx: BattleContext, tile: str, camps: list[_Camp], sides: Mapping[s
             winner = None if tie else list(camps[top].members)
             survivor_strength = report["survivors"] if best is not None and not tie else None
             first = False
+    party = {u["id"]: p for p, units in sides.items() for u in units}
     for units in lost_by.values():
         for unit in units:
-            destroyed.setdefault(unit["owner"], []).append(unit["id"])
+            destroyed.setdefault(party[unit["id"]], []).append(unit["id"])
     bounty = _bounty(camps, lost_by, fought, sides)
     overrun = sorted(p for c in camps if c.report["outcome"] == "overrun" for p in c.members)
     return {"territory": tile, "sides": [c.report for c in camps], "winner": winner,
@@ -512,6 +536,7 @@ def _bounty(camps: list[_Camp], lost_by: Mapping[int, list[Unit]], fought: Mappi
             continue
         sunk = sum(1 for j in fought[i] for u in lost_by.get(j, []) if C.UNIT_TYPES[u["type"]].naval)
         if sunk:
-            paid = max(owners, key=lambda p: (sum(1 for u in sides[p] if u["privateer"]), [-ord(ch) for ch in p]))
+            paid = state_of(max(owners, key=lambda p: (sum(1 for u in sides[p] if u["privateer"]),
+                                                       [-ord(ch) for ch in p])))
             bounty[paid] = bounty.get(paid, 0) + sunk * C.PRIVATEER_BOUNTY
     return bounty

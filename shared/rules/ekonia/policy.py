@@ -15,6 +15,11 @@ field of a resolved turn (its orders and details), each with its audience:
 - ``sides``: the states that fought a battle (bystanders learn only where it was);
 - ``operators``: nobody in a game view (``GET /games/{id}/events`` with the operator token).
 
+A position's view holds what grows with the game's age (spending per turn, a spy's
+knowledge) only for its ``RECENT_TURNS`` latest turns, so that its bytes stay the same at turn
+300 as at turn 30 (docs/api.md, "History pages"); earlier turns are in the history pages
+(each turn's ``details``) and in the views of past phases (docs/rules/ekonia.md, V9).
+
 ``state_view(state, board, viewer)`` and ``turn_view(resolved, viewer)`` are pure; the
 Ekonia variant's ``view`` and ``history_view`` are these, and services/visibility/view.py
 reaches Ekonia state only through them. docs/rules/ekonia.md section 14 says the same in prose.
@@ -26,10 +31,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from .public_map import visible_units
-from .state import unit_order
+from .state import is_privateer_party, state_of, unit_order
 
 EVERYONE, OWNER, MAP, FLAG, SIDES, OPERATORS = "everyone", "owner", "map", "flag", "sides", "operators"
 PRIVATEERS = "PRIVATEERS"
+RECENT_TURNS = 10  # the turns of spending and knowledge a position's view holds (the latest)
 
 STATE_POLICY: dict[str, str] = {
     "variant": EVERYONE,
@@ -212,12 +218,22 @@ def _public(state: Mapping[str, Any], board: Any) -> dict[str, Any]:
         "alive": {p: rec.get("alive") for p, rec in powers.items()},
         "wars": state["wars"], "war_since": state["war_since"], "trade": state["trade"],
         "sea_lanes": lanes,
-        "spent": {p: {turn: shown["total"] for turn, rec in by_turn.items()
+        "spent": {p: {turn: shown["total"] for turn, rec in recent_spending(state, by_turn).items()
                       if "total" in (shown := _record(STATE_POLICY, "spending.*.*", rec, None, p))}
                   for p, by_turn in state["spending"].items()},
         "units": sorted((map_unit(u) for u in visible_units(state, board)), key=canonical),
         "winners": state["winners"],
     }
+
+
+def recent(state: Mapping[str, Any], turn: int) -> bool:
+    """Whether a record of ``turn`` is among the ``RECENT_TURNS`` latest of the position."""
+    return int(turn) > int(state["turn"]) - 1 - RECENT_TURNS
+
+
+def recent_spending(state: Mapping[str, Any], by_turn: Mapping[str, Any]) -> dict[str, Any]:
+    """A state's spending records (by phase name, ``T07``) of the recent turns."""
+    return {phase: rec for phase, rec in by_turn.items() if recent(state, int(phase.lstrip("T")))}
 
 
 def map_unit(unit: Mapping[str, Any], viewer: str | None = None) -> dict[str, Any]:
@@ -248,7 +264,7 @@ def _own(state: Mapping[str, Any], power: str) -> dict[str, Any]:
     lanes = sorted(tid for tid, lane in state["sea_lanes"].items()
                    if flag(lane["controller"], lane["privateer"], power) == power)
     spending = {turn: _record(STATE_POLICY, "spending.*.*", rec, power, power)
-                for turn, rec in state["spending"].get(power, {}).items()}
+                for turn, rec in recent_spending(state, state["spending"].get(power, {})).items()}
     return {
         "power": power,
         "gold": record["gold"],
@@ -257,7 +273,7 @@ def _own(state: Mapping[str, Any], power: str) -> dict[str, Any]:
         "improvements": improvements,
         "converting": converting,
         "sea_lanes": lanes,
-        "knowledge": list(state["knowledge"].get(power, []))
+        "knowledge": [k for k in state["knowledge"].get(power, []) if recent(state, k["turn"])]
         if may_see(STATE_POLICY, "knowledge.*", power, power) else [],
         "spending": spending,
         "ledger": state["ledger"].get(power) if may_see(STATE_POLICY, "ledger.*", power, power) else None,
@@ -391,8 +407,9 @@ def _lane_change(change: Mapping[str, Any], before: Mapping[str, Any], viewer: s
 
 
 def fighters(battle: Mapping[str, Any]) -> frozenset[str]:
-    """Every state in a battle: every state of every camp, the overrun included."""
-    return frozenset(p for side in battle["sides"] for p in side["powers"])
+    """Every state in a battle: every state of every camp (a party of privateers: its owner),
+    the overrun included."""
+    return frozenset(state_of(p) for side in battle["sides"] for p in side["powers"])
 
 
 def battle_view(battle: Mapping[str, Any], viewer: str | None,
@@ -407,12 +424,14 @@ def battle_view(battle: Mapping[str, Any], viewer: str | None,
     hidden = frozenset(p for side in battle["sides"] for p in side.get("privateers", []))
 
     def name(power: str | None) -> str | None:
+        if power is not None and is_privateer_party(power):  # a state's privateers, apart from its flag
+            return flag(state_of(power), True, viewer)
         return flag(power, power in hidden, viewer)
 
     def shown(path: str, value: Any, owner: str | None) -> tuple[bool, Any]:
         who = audience(TURN_POLICY, path)
-        if who == FLAG:
-            return True, sorted(name(p) for p in value) if isinstance(value, list) else name(value)
+        if who == FLAG:  # privateers of several states read as those of one (D30)
+            return True, sorted({name(p) for p in value}, key=str) if isinstance(value, list) else name(value)
         return may_see(TURN_POLICY, path, viewer, owner, sides), value
 
     def record(path: str, rec: Mapping[str, Any], owner: str | None) -> dict[str, Any]:
@@ -426,16 +445,16 @@ def battle_view(battle: Mapping[str, Any], viewer: str | None,
     camps = []
     for side in battle["sides"]:
         camp = record(f"{prefix}.sides.*", {k: v for k, v in side.items() if k not in ("units", "passengers")}, None)
-        camp["units"] = sorted((record(f"{prefix}.sides.*.units.*", u, u["owner"]) for u in side["units"]),
-                               key=canonical)
-        camp["passengers"] = sorted((record(f"{prefix}.sides.*.passengers.*", u, u["owner"])
+        camp["units"] = sorted((record(f"{prefix}.sides.*.units.*", u, state_of(u["owner"]))
+                                for u in side["units"]), key=canonical)
+        camp["passengers"] = sorted((record(f"{prefix}.sides.*.passengers.*", u, state_of(u["owner"]))
                                      for u in side["passengers"]), key=canonical)
         camps.append(camp)
     known = {**(types or {}), **{u["unit"]: u["type"] for side in battle["sides"]
                                  for u in (*side["units"], *side["passengers"])}}
     destroyed: dict[str, list[str]] = {}
     for power, ids in battle.get("destroyed", {}).items():
-        own = may_see(TURN_POLICY, f"{prefix}.sides.*.units.*.unit", viewer, power)
+        own = may_see(TURN_POLICY, f"{prefix}.sides.*.units.*.unit", viewer, state_of(power))
         destroyed.setdefault(str(name(power)), []).extend(ids if own else [known.get(i, "UNIT") for i in ids])
     view: dict[str, Any] = {"territory": battle["territory"], "sides": sorted(camps, key=canonical)}
     for key in ("winner", "survivor_strength", "overrun"):

@@ -132,6 +132,24 @@ def units_of(state: State, power: str) -> list[dict[str, Any]]:
     return sorted((u for u in state["units"].values() if u["owner"] == power), key=unit_order)
 
 
+PRIVATEER_PARTY = "/privateers"  # a state's privateers in a battle fight as a party of their own (D30)
+
+
+def party_of(unit: dict[str, Any]) -> str:
+    """Whom a unit fights for in a battle: its state under its flag, or its state's privateers
+    as a party of their own, never merged with the flag, since the map shows no owner (D30)."""
+    return str(unit["owner"]) + (PRIVATEER_PARTY if unit["privateer"] else "")
+
+
+def state_of(party: str) -> str:
+    """The state behind a party of a battle (itself, or the owner of those privateers)."""
+    return party.removesuffix(PRIVATEER_PARTY)
+
+
+def is_privateer_party(party: str) -> bool:
+    return party.endswith(PRIVATEER_PARTY)
+
+
 def unit_order(unit: dict[str, Any]) -> tuple[int, str, int]:
     """Oldest first: the order in which groups are picked for orders and survive battles."""
     owner, _, number = unit["id"].rpartition("-")

@@ -91,6 +91,44 @@ def test_privateers_hold_a_lane_for_their_owner_only_when_they_are_all_its() -> 
     assert own["sea_lanes"]["sea-west"] == {"controller": None, "privateer": False}
 
 
+# -- whose privateers fight in a battle --------------------------------------------------------
+
+# (what stands beside the privateer whose owner differs: ALPHA's flagged trireme, ALPHA's privateer)
+BATTLE_SHAPES = {"beside its state's flag": "ALPHA-3", "beside another privateer": "ALPHA-8"}
+
+
+def battle_twin(owner: str, beside: str) -> dict[str, Any]:
+    """GAMMA's two triremes meet, on sea-west, ``owner``'s privateer and ``beside``; ALPHA is
+    at war with GAMMA, ALPHA and BETA spare each other and neither spares GAMMA."""
+    state = fresh_state()
+    state["wars"] = [["ALPHA", "GAMMA"]]
+    state["powers"]["ALPHA"]["spared"], state["powers"]["BETA"]["spared"] = ["BETA"], ["ALPHA"]
+    for uid in ("GAMMA-8", "GAMMA-9"):
+        add_unit(state, uid, "TRIREME", "sea-west")
+    if beside == "ALPHA-3":
+        state["units"]["ALPHA-3"]["location"] = "sea-west"
+    else:
+        state["units"]["ALPHA-3"]["location"] = "sea-east"
+        add_unit(state, beside, "TRIREME", "sea-west", privateer=True)
+    add_unit(state, f"{owner}-9", "TRIREME", "sea-west", privateer=True)
+    return resolved_event(state, {})
+
+
+@pytest.mark.parametrize("shape", list(BATTLE_SHAPES))
+def test_a_privateer_fights_apart_from_its_states_flag_and_privateers_of_two_states_look_like_one(
+        shape: str) -> None:
+    """A battle report, its dice and its losses depend on what the map shows: a state's
+    privateers fight as a party of their own beside its flag (never merged with it), and
+    privateers of several states in one camp read as PRIVATEERS once (docs/rules/ekonia.md D30)."""
+    one, two = battle_twin("ALPHA", BATTLE_SHAPES[shape]), battle_twin("BETA", BATTLE_SHAPES[shape])
+    for event in (one, two):
+        assert [b["territory"] for b in event["details"]["battles"]] == ["sea-west"]
+    assert_same_for(("GAMMA", None), one, two)
+    [report] = VARIANT.history_view(one, "GAMMA")["details"]["battles"]
+    expected = ["ALPHA", "PRIVATEERS"] if shape == "beside its state's flag" else ["PRIVATEERS"]
+    assert sorted(side["powers"] for side in report["sides"]) == sorted([["GAMMA"], expected])
+
+
 # -- a trade proposal's answer ------------------------------------------------------------------
 
 @pytest.mark.parametrize("where", ["apart", "at war"])

@@ -350,8 +350,11 @@ def test_privateer_twins_fight_gammas_ships_and_hold_lanes():
 #   through both at war or at peace.
 #
 # Twins part where the rules make the difference public: an agreement made, a battle where the
-# hidden troops stand, a capture by them, hidden troops of two states meeting (each learns it),
-# the privateer fighting beside ships of ALPHA or BETA (the camps show who is allied).
+# hidden troops stand, a capture by them, hidden troops of two states meeting (each learns it).
+# The lanes twins part only once the privateer that differs is sunk in one of them (its owner's
+# orders for it then move other ships): battles beside ALPHA's or BETA's ships no longer part
+# them, since a privateer fights apart from its owner's flag and privateers of several states
+# look like one state's (D30).
 
 SHAPES = ("lanes", "trade", "hidden troops")
 PAIRS = (("ALPHA", "BETA"), ("ALPHA", "GAMMA"), ("BETA", "GAMMA"))
@@ -453,13 +456,13 @@ def parted(kind: str, secret: str, one: dict[str, Any], two: dict[str, Any]) -> 
                    for e in turn["details"]["events"] if "territory" in e):
                 return True
         return False
-    for turn in (one, two):  # lanes: the privateer fought beside ships of ALPHA or BETA
+    # lanes: not when the privateer fights beside ships of ALPHA or BETA (a state's privateers
+    # fight apart from its flag, and privateers of several states look like one's: D30), only
+    # once it is sunk in a twin: its owner's orders for it then move the ships the map shows
+    for turn in (one, two):
         ship = next((uid for uid in turn["position_before"]["units"] if uid.endswith("-50")), None)
-        for battle in turn["details"]["battles"]:
-            units = [u for side in battle["sides"] for u in side["units"]]
-            if ship is not None and any(u["unit"] == ship for u in units) and \
-                    any(u["unit"] != ship and u["owner"] in ("ALPHA", "BETA") for u in units):
-                return True
+        if ship is not None and ship not in turn["position"]["units"]:
+            return True
     return False
 
 

@@ -39,6 +39,13 @@ async def test_a_callback_needs_this_servers_state_in_the_same_browser(
         assert forged.status_code == 400 and forged.json()["error"]["code"] == "invalid_state"
         elsewhere = await other_browser.get("/auth/callback", params=back)
         assert elsewhere.status_code == 400 and elsewhere.json()["error"]["code"] == "invalid_state"
+        # over-long ones are the documented 400s too, never the framework's 422, and spend nothing
+        for params, code in (({"code": back["code"], "state": "x" * 513}, "invalid_state"),
+                             ({"code": back["code"], "state": back["state"] + "0" * 600}, "invalid_state"),
+                             ({"code": "c" * 5000, "state": back["state"]}, "invalid_code")):
+            long = await browser.get("/auth/callback", params=params)
+            assert long.status_code == 400, long.text
+            assert long.json()["error"]["code"] == code and long.json()["error"]["where"] == f"query.{code[8:]}"
         assert provider.codes, "a refused callback does not spend the code"
         good = await browser.get("/auth/callback", params=back)
         assert good.status_code == 200

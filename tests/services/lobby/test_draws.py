@@ -16,6 +16,9 @@ async def test_only_surviving_powers_vote_and_the_draw_is_theirs(host: Host) -> 
     out = await game.vote("ENGLAND")
     assert out.status_code == 409 and out.json()["error"]["code"] == "power_eliminated"
     assert await game.events() == before  # nothing written
+    # an eliminated seat reads the draw as any seat does: its own vote (none) named
+    eliminated = await host.client.get(f"{game.url}/draw", headers=game.player("ENGLAND").auth)
+    assert eliminated.status_code == 200 and eliminated.json() == {"passed": False, "your_vote": None}
     assert (await game.vote("FRANCE")).json() == {"passed": False, "your_vote": True}
     assert (await game.vote("TURKEY")).json()["passed"] is False  # a centre and no unit: still alive
     passed = await game.vote("GERMANY")
@@ -32,7 +35,7 @@ async def test_votes_are_secret_unless_the_game_makes_them_public(host: Host) ->
     assert (await secret.view("FRANCE"))["draw"]["your_vote"] is True
     assert (await secret.view("GERMANY"))["draw"] == {"passed": False, "your_vote": None}
     own = await host.client.get(f"{secret.url}/draw", headers=secret.player("GERMANY").auth)
-    assert own.json() == {"passed": False}
+    assert own.json() == {"passed": False, "your_vote": None}
     listed = (await host.client.get("/games")).json()["games"]
     assert all(g["draw"].get("votes") is None for g in listed)
     assert "true" not in str((await secret.summary())["draw"]).lower()

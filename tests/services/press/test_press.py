@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+from datetime import datetime
 from typing import Any
 
 import httpx
@@ -12,7 +13,7 @@ from shared.errors import Conflict
 from shared.events import game_stream
 from shared.game.repository import fold_records
 from shared.store import open_store
-from tests.utils.http import OPERATOR, Table, bearer, seated_table, started_table
+from tests.utils.http import OPERATOR, Host, Table, bearer, seated_table, started_table
 
 
 async def send(table: Table, power: str, to: Any, text: str = "hello") -> httpx.Response:
@@ -125,3 +126,16 @@ async def table_with(client: httpx.AsyncClient, settings: dict[str, Any]) -> Tab
         table.tokens[view["viewer"]["power"]] = seat["token"]
         table.codenames[view["viewer"]["power"]] = seat["codename"]
     return table
+
+
+async def test_a_message_is_dated_by_the_apps_clock_not_the_wall_clock(host: Host) -> None:
+    """``sent_at`` is the time the app keeps (the hand-moved clock here), as every deadline is."""
+    game = await host.started(7)
+    host.clock.advance(minutes=7, seconds=30)
+    sent = await host.client.post(f"{game.url}/messages", headers=game.player("ENGLAND").auth,
+                                  json={"to": "all", "text": "on the hour"})
+    assert sent.status_code == 201, sent.text
+    expected = host.clock.now()
+    assert datetime.fromisoformat(sent.json()["sent_at"]) == expected
+    listed = (await host.client.get(f"{game.url}/messages")).json()["messages"]
+    assert [datetime.fromisoformat(m["sent_at"]) for m in listed] == [expected]
