@@ -23,6 +23,8 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel, Field
 
+from shared.http.constraints import constrain
+
 BEARER = "bearer"
 BEARER_DESCRIPTION = (
     "Authorization: Bearer <token>. A host token (POST /games), a player token (POST /games/{id}/players), "
@@ -241,6 +243,7 @@ def complete(schema: dict[str, Any]) -> dict[str, Any]:
                 operation["security"] = [{BEARER: []}, {}]
             elif "security" in operation:
                 operation["security"] = [{BEARER: []}]
+    constrain(schema)
     return schema
 
 
