@@ -16,7 +16,7 @@ codes included, and that every route has its entry here.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from fastapi import FastAPI
@@ -217,6 +217,11 @@ def _type_media(responses: dict[str, Any]) -> None:
                 content["schema"] = dict(MEDIA_SCHEMAS[media])
 
 
+# what a service adds to the document beyond its routes (the stream's events, the webhooks'
+# payloads): functions of the whole document, run last
+DOCUMENT_ADDITIONS: list[Callable[[dict[str, Any]], None]] = []
+
+
 def complete(schema: dict[str, Any]) -> dict[str, Any]:
     """FastAPI's document with the error answers and the security of every route."""
     components = schema.setdefault("components", {})
@@ -243,6 +248,8 @@ def complete(schema: dict[str, Any]) -> dict[str, Any]:
                 operation["security"] = [{BEARER: []}, {}]
             elif "security" in operation:
                 operation["security"] = [{BEARER: []}]
+    for addition in DOCUMENT_ADDITIONS:
+        addition(schema)
     constrain(schema)
     return schema
 

@@ -1,0 +1,69 @@
+"""The live stream's events in the OpenAPI document (docs/social.md, "The live stream").
+
+Before OpenAPI 3.2 (``itemSchema``), the ``schema`` of a ``text/event-stream`` answer describes
+one event, as schemathesis reads it: ``StreamEvent``, one of ``ViewEvent``, ``MessageEvent``
+and ``ClosedEvent`` by its ``event`` field, each with its ``data`` as JSON text of the schema
+it names (``contentMediaType``, ``contentSchema``): ``StreamView``, ``Message``,
+``StreamClosed``.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from shared.http.openapi import DOCUMENT_ADDITIONS
+
+STREAM_PATH = "/games/{game_id}/stream"
+CLOSE_REASONS = ["credential_revoked", "too_slow", "unavailable", "forbidden", "shutting_down"]
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _event(kind: str, data: str, with_id: bool, description: str) -> dict[str, Any]:
+    properties: dict[str, Any] = {
+        "event": {"type": "string", "const": kind},
+        "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": _ref(data)}}
+    if with_id:
+        properties["id"] = {"type": "string", "description": "the cursor to resume after (Last-Event-ID)"}
+    return {"type": "object", "description": description, "properties": properties,
+            "required": ["event", "data", *(["id"] if with_id else [])]}
+
+
+def stream_view(game_view: dict[str, Any]) -> dict[str, Any]:
+    """``GameView`` as a ``view`` event carries it: ``history`` in a connection's first view,
+    ``history_added`` in the later ones (docs/social.md, "Frames that send only what is new")."""
+    schema = copy.deepcopy(game_view)
+    schema["title"] = "StreamView"
+    schema["description"] = ("the caller's view; the first of a connection with its history page (history), "
+                             "later ones with only the resolved phases added since (history_added)")
+    schema["required"] = [name for name in schema.get("required", []) if name != "history"]
+    schema["properties"]["history_added"] = {
+        "type": "array", "items": _ref("ResolvedPhaseView"),
+        "description": "the resolved phases added since the connection's previous view event, oldest first"}
+    return schema
+
+
+def add_stream_events(document: dict[str, Any]) -> None:
+    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    if "GameView" not in schemas:
+        return
+    schemas["StreamView"] = stream_view(schemas["GameView"])
+    schemas["StreamClosed"] = {"type": "object", "title": "StreamClosed", "required": ["reason"],
+                               "properties": {"reason": {"type": "string", "enum": CLOSE_REASONS}}}
+    schemas["ViewEvent"] = _event("view", "StreamView", True, "the caller's view, when it changed")
+    schemas["MessageEvent"] = _event("message", "Message", True, "a press message the caller may read")
+    schemas["ClosedEvent"] = _event("closed", "StreamClosed", False, "the server ended the stream early")
+    schemas["StreamEvent"] = {
+        "title": "StreamEvent", "oneOf": [_ref("ViewEvent"), _ref("MessageEvent"), _ref("ClosedEvent")],
+        "discriminator": {"propertyName": "event", "mapping": {
+            "view": "#/components/schemas/ViewEvent", "message": "#/components/schemas/MessageEvent",
+            "closed": "#/components/schemas/ClosedEvent"}}}
+    stream = document.get("paths", {}).get(STREAM_PATH, {}).get("get")
+    if stream is not None:
+        content = stream["responses"]["200"]["content"]["text/event-stream"]
+        content["schema"] = _ref("StreamEvent")
+
+
+DOCUMENT_ADDITIONS.append(add_stream_events)
