@@ -31,6 +31,7 @@ from shared.settings import Settings
 from shared.text import is_ascii_number
 
 from .addresses import AddressRefused, Resolver, checked_addresses
+from .payloads_doc import add_webhooks  # noqa: F401  (the webhooks in the OpenAPI document)
 
 router = APIRouter(tags=["notifications"])
 
