@@ -172,7 +172,7 @@ STRICT_GAME_BODIES = [
 async def test_an_integer_written_with_a_fraction_is_that_integer(table: Table) -> None:
     """docs/api.md, "Bad input": 7.0 and 7e0 are the number 7, as JSON Schema's integer counts it."""
     for count in ("7.0", "7e0", "70e-1"):
-        body = '{"name": "Seven", "settings": {"player_count": %s, "movement_minutes": 60.0}}' % count
+        body = '{"name": "Seven", "settings": {"player_count": ' + count + ', "movement_minutes": 60.0}}'
         answer = await table.client.post("/games", content=body, headers={"content-type": "application/json"})
         assert answer.status_code == 201, answer.text
         settings = answer.json()["settings"]
