@@ -24,6 +24,7 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel, Field
 
 from shared.http.constraints import constrain
+from shared.http.orders_doc import add_order_unions
 
 BEARER = "bearer"
 BEARER_DESCRIPTION = (
@@ -248,6 +249,7 @@ def complete(schema: dict[str, Any]) -> dict[str, Any]:
                 operation["security"] = [{BEARER: []}, {}]
             elif "security" in operation:
                 operation["security"] = [{BEARER: []}]
+    add_order_unions(schemas)
     for addition in DOCUMENT_ADDITIONS:
         addition(schema)
     constrain(schema)

@@ -1,4 +1,5 @@
-"""The live stream's events in the OpenAPI document (docs/social.md, "The live stream").
+"""The visibility service's additions to the OpenAPI document: the positions' union tagged by
+``variant``, and the live stream's events (docs/social.md, "The live stream").
 
 Before OpenAPI 3.2 (``itemSchema``), the ``schema`` of a ``text/event-stream`` answer describes
 one event, as schemathesis reads it: ``StreamEvent``, one of ``ViewEvent``, ``MessageEvent``
@@ -66,4 +67,29 @@ def add_stream_events(document: dict[str, Any]) -> None:
         content["schema"] = _ref("StreamEvent")
 
 
-DOCUMENT_ADDITIONS.append(add_stream_events)
+POSITIONS = {"ekonia": "EkoniaPosition", "dirigible": "DirigiblePosition", "standard": "BoardPosition"}
+
+
+def tag_positions(node: Any) -> None:
+    """Give each union of the three positions its discriminator (pydantic writes a union chosen
+    by a function as a plain oneOf)."""
+    if isinstance(node, list):
+        for item in node:
+            tag_positions(item)
+        return
+    if not isinstance(node, dict):
+        return
+    refs = [option.get("$ref", "") for option in node.get("oneOf", []) if isinstance(option, dict)]
+    if sorted(ref.rsplit("/", 1)[-1] for ref in refs) == sorted(POSITIONS.values()):
+        node["discriminator"] = {"propertyName": "variant", "mapping": {
+            tag: f"#/components/schemas/{name}" for tag, name in POSITIONS.items()}}
+    for value in node.values():
+        tag_positions(value)
+
+
+def add_visibility(document: dict[str, Any]) -> None:
+    tag_positions(document.get("components", {}).get("schemas", {}))
+    add_stream_events(document)
+
+
+DOCUMENT_ADDITIONS.append(add_visibility)
