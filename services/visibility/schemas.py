@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
-from shared.http.models import DateTimeText, StructuredOrder
+from shared.http.models import DateTimeText, StructuredOrder, absent_if_none
 
 Open = ConfigDict(extra="allow")
 
@@ -95,7 +95,7 @@ class EkoniaPosition(BaseModel):
     centres: dict[str, list[str]]
     surviving: list[str]
     public: dict[str, Any]
-    own: dict[str, Any] | None = Field(None, exclude_if=lambda value: value is None)
+    own: dict[str, Any] | None = absent_if_none()
 
 
 def shape_of(position: Any) -> str:
@@ -153,8 +153,7 @@ class ClockView(BaseModel):
 class DrawView(BaseModel):
     passed: bool
     your_vote: bool | None = None
-    votes: dict[str, bool] | None = Field(None, description="every power's vote, only in games with public votes",
-                                          exclude_if=lambda value: value is None)
+    votes: dict[str, bool] | None = absent_if_none("every power's vote, only in games with public votes")
 
 
 class ResultInfo(BaseModel):

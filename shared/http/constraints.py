@@ -69,7 +69,7 @@ def settings_of(variant: str, base: dict[str, Any]) -> dict[str, Any]:
     schema["title"] = f"{variant.capitalize()}Settings"
     properties = schema["properties"]
     low, high = PLAYER_COUNTS.get(variant, (2, 7))
-    count = {"type": "integer", "minimum": low, "maximum": high}
+    count = {"type": "integer", "minimum": low, "maximum": high} if low < high else {"type": "integer", "enum": [low]}
     properties["player_count"] = {**properties["player_count"], "anyOf": [count, {"type": "null"}]}
     for name in CLOCKS:
         properties[name] = {**properties[name], "minimum": MIN_MINUTES, "maximum": MAX_MINUTES}

@@ -24,7 +24,9 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel, Field
 
 from shared.http.constraints import constrain
+from shared.http.models import ABSENT_WHEN_NULL
 from shared.http.orders_doc import add_order_unions
+from shared.http.presence import require_present_keys
 
 BEARER = "bearer"
 BEARER_DESCRIPTION = (
@@ -36,8 +38,10 @@ BEARER_DESCRIPTION = (
 class ErrorDetail(BaseModel):
     code: str = Field(..., description="a machine code: the codes of each answer are listed with it (x-error-codes)")
     message: str = Field(..., description="what went wrong, for people")
-    where: str | None = Field(None, description="the part of the request at fault: body.orders[0], query.phase, ...")
-    details: Any = Field(None, description="more, where the code says so (each order's check for orders_rejected)")
+    where: str | None = Field(None, description="the part of the request at fault: body.orders[0], query.phase, ...",
+                              json_schema_extra={ABSENT_WHEN_NULL: True})
+    details: Any = Field(None, description="more, where the code says so (each order's check for orders_rejected)",
+                         json_schema_extra={ABSENT_WHEN_NULL: True})
 
 
 class Error(BaseModel):
@@ -253,6 +257,7 @@ def complete(schema: dict[str, Any]) -> dict[str, Any]:
     for addition in DOCUMENT_ADDITIONS:
         addition(schema)
     constrain(schema)
+    require_present_keys(schema)
     return schema
 
 
