@@ -33,16 +33,22 @@ def _event(kind: str, data: str, with_id: bool, description: str) -> dict[str, A
 
 
 def stream_view(game_view: dict[str, Any]) -> dict[str, Any]:
-    """``GameView`` as a ``view`` event carries it: ``history`` in a connection's first view,
-    ``history_added`` in the later ones (docs/social.md, "Frames that send only what is new")."""
+    """``GameView`` as every ``view`` event carries it, in one shape: ``history_added`` in place of
+    ``history`` (docs/social.md, "Frames that send only what is new")."""
     schema = copy.deepcopy(game_view)
     schema["title"] = "StreamView"
-    schema["description"] = ("the caller's view; the first of a connection with its history page (history), "
-                             "later ones with only the resolved phases added since (history_added)")
-    schema["required"] = [name for name in schema.get("required", []) if name != "history"]
-    schema["properties"]["history_added"] = {
+    schema["description"] = (
+        "the caller's view as the stream sends it: GET /view's, with history_added in place of history")
+    properties = {key: value for key, value in schema["properties"].items() if key != "history"}
+    properties["history_reset"] = {"type": "boolean", "description": (
+        "true: history_added is the whole history page (the first view of a connection, a new viewer, "
+        "a page that no longer meets the one held); false: append history_added to the page held")}
+    properties["history_added"] = {
         "type": "array", "items": _ref("ResolvedPhaseView"),
-        "description": "the resolved phases added since the connection's previous view event, oldest first"}
+        "description": "the whole page, or the resolved phases added since the previous view event, oldest first"}
+    schema["properties"] = properties
+    schema["required"] = [*(name for name in schema.get("required", []) if name != "history"),
+                          "history_reset", "history_added"]
     return schema
 
 
