@@ -1,8 +1,9 @@
 """What a watcher is sent of the history (docs/social.md, "Frames that send only what is new"):
 every view event in one shape; the first of a connection has the whole history page
-(``history_reset``); later ones only the resolved phases added since, and a client that appends them has exactly what GET /view shows, as the
-page slides past 20 phases, for each viewer its own history; a new connection (late or
-resumed) starts with the whole page again. On a real uvicorn, both back ends."""
+(``history_reset``); later ones only the resolved phases added since, and a client that
+appends them has exactly what GET /view shows, as the page slides past 20 phases, for each
+viewer its own history; a new connection (late or resumed) starts with the whole page again.
+On a real uvicorn, both back ends."""
 from __future__ import annotations
 
 import asyncio
