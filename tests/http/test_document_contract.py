@@ -2,6 +2,15 @@
 headers that every answer carries, Retry-After where an answer says to wait, date-time formats."""
 from __future__ import annotations
 
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from services.app import create_app
+from shared.http.constraints import TEXT_PATTERN
+from shared.settings import Settings
+from shared.text import text_problem
 from tests.utils.http import running_app, settings_for
 
 
@@ -18,3 +27,34 @@ async def test_headers_and_formats_are_in_the_document_and_in_the_answers(sqlite
         schemas = document["components"]["schemas"]
         assert schemas["ClockInfo"]["properties"]["deadline"]["anyOf"][0] == {"type": "string", "format": "date-time"}
         assert schemas["ClockView"]["properties"]["deadline"]["anyOf"][0] == {"type": "string", "format": "date-time"}
+
+
+TEXTS = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x2FF, exclude_categories=["Cs"]), max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXTS)
+def test_the_documents_text_pattern_is_the_servers_text_rule(value: str) -> None:
+    """docs/api.md, "Constraints": a string the pattern allows is one shared/text.py keeps, and back."""
+    assert (re.fullmatch(TEXT_PATTERN, value) is not None) == \
+        (text_problem(value) is None)
+
+
+def test_each_variants_body_says_what_it_takes() -> None:
+    """docs/api.md, "Constraints": player counts, clocks, max_turns and house bots by variant."""
+    schemas = create_app(Settings(database_url="sqlite+aiosqlite:///:memory:", environment="test")).openapi()[
+        "components"]["schemas"]
+    assert [option["$ref"].rsplit("/", 1)[1] for option in schemas["CreateGame"]["oneOf"]] == [
+        "CreateStandardGame", "CreateDirigibleGame", "CreateEkoniaGame"]
+    count = {name: schemas[name]["properties"]["player_count"]["anyOf"][0]
+             for name in ("StandardSettings", "DirigibleSettings", "EkoniaSettings")}
+    assert count == {"StandardSettings": {"type": "integer", "minimum": 2, "maximum": 7},
+                     "DirigibleSettings": {"type": "integer", "enum": [7]},
+                     "EkoniaSettings": {"type": "integer", "minimum": 2, "maximum": 6}}
+    clock = schemas["StandardSettings"]["properties"]["movement_minutes"]
+    assert (clock["minimum"], clock["maximum"], clock["default"]) == (1, 30 * 24 * 60, 24 * 60)
+    assert schemas["StandardSettings"]["properties"]["max_turns"]["type"] == "null"
+    assert schemas["EkoniaSettings"]["properties"]["house_bot"]["type"] == "null"
+    assert all("required" not in schemas[name] for name in count)  # every setting may be left out
+    assert schemas["CreateStandardGame"]["required"] == ["name"]
+    assert schemas["CreateEkoniaGame"]["required"] == ["name", "variant"]
