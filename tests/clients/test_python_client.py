@@ -7,7 +7,7 @@ text, docs/api.md); the test imports it and, with nothing but its functions and 
 creates a two-player standard game, seats both players, starts it, and plays three phases:
 each seat reads its view and its possible orders, submits the first order of every group, the
 phase resolves early, and the next view's history has every order back as a structured order
-of its type. The map picture comes back as PNG bytes. Every answer is parsed into the
+of its type. The map picture comes back as PNG bytes; both seats vote a draw and the game ends. Every answer is parsed into the
 generated models (a wrong document makes their ``from_dict`` raise).
 """
 from __future__ import annotations
@@ -108,3 +108,10 @@ def test_the_generated_python_client_plays_a_game(generated: tuple[str, ModuleTy
     picture = part(f"{api}.maps.game_png").sync(game_id, client=seats[0])
     assert isinstance(picture, client_package.types.File), picture
     assert picture.payload.read().startswith(b"\x89PNG\r\n\x1a\n")
+    # and to the end: both seats vote for a draw, which ends the game
+    for seat in seats:
+        vote = part(f"{api}.lobby.vote_draw").sync(game_id, client=seat, body=models.DrawVote(vote=True))
+        assert isinstance(vote, models.DrawStatus), vote
+    summary = part(f"{api}.lobby.game_summary").sync(game_id, client=anyone)
+    assert isinstance(summary, models.GameSummary) and summary.status == models.GameSummaryStatus.FINISHED, summary
+    assert summary.result is not None and summary.result.reason == models.GameResultReasonType0.DRAW
