@@ -15,8 +15,9 @@ A pure ASGI middleware, installed outermost by ``build_app`` (docs/api.md, "Bad 
   strings the text rule refuses (shared/text.py: control characters, lone surrogates) get a 422
   ``invalid_request`` naming the field. A number with an integer value written with a fraction
   or an exponent (``7.0``, ``7e0``) is that integer, as JSON Schema's ``integer`` counts it: the
-  body is handed on rewritten with ``7``, so strict models take it (docs/api.md, "Errors"). What is not JSON at all is left to FastAPI (400
-  ``malformed_json``), and what is not declared JSON to the routes (415).
+  body is handed on rewritten with ``7``, so strict models take it (docs/api.md, "Errors").
+  What is not JSON at all is left to FastAPI (400 ``malformed_json``), and what is not
+  declared JSON to the routes (415).
 
 GET and HEAD requests (the live stream among them) are not buffered: only a declared length
 over the limit is refused. Other bodies are read here, at most the limit, and handed on whole.

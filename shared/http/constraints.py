@@ -10,7 +10,8 @@ takes, as far as a document can say it without knowing a game:
   (``max_turns`` for Tale of Ekonia only, house bots for the others only, and needing
   ``house_bot`` when asked for) and the clock bounds (1 minute to 30 days);
 - a power's name is one of the variants' powers; a phase's name is written like S1901M,
-  F1901R, W1901A or T01.
+  F1901R, W1901A or T01;
+- a PATCH of orders has ``orders`` or ``clear`` not empty.
 
 What only a game knows (which powers it has, which phase it is in, whether an order is legal)
 stays an answer of the server: 422 ``unknown_power``, ``invalid_phase``, ``orders_rejected``.
@@ -156,11 +157,19 @@ def constrain_bodies(schemas: dict[str, Any]) -> None:
                     option["items"] = dict(powers)
 
 
+def constrain_patch(schemas: dict[str, Any]) -> None:
+    """A PATCH of orders changes something: ``orders`` or ``clear`` is not empty."""
+    patch = schemas.get("PatchOrders")
+    if patch is not None:
+        patch["anyOf"] = [{"required": [name], "properties": {name: {"minItems": 1}}} for name in ("orders", "clear")]
+
+
 def constrain(schema: dict[str, Any]) -> None:
     """Every constraint above, in place."""
     schemas = schema.get("components", {}).get("schemas", {})
     create_game_schemas(schemas)
     constrain_bodies(schemas)
+    constrain_patch(schemas)
     for item in schema.get("paths", {}).values():
         for operation in item.values():
             if isinstance(operation, dict):

@@ -7,8 +7,9 @@ text, docs/api.md); the test imports it and, with nothing but its functions and 
 creates a two-player standard game, seats both players, starts it, and plays three phases:
 each seat reads its view and its possible orders, submits the first order of every group, the
 phase resolves early, and the next view's history has every order back as a structured order
-of its type. The map picture comes back as PNG bytes; both seats vote a draw and the game ends. Every answer is parsed into the
-generated models (a wrong document makes their ``from_dict`` raise).
+of its type. The map picture comes back as PNG bytes; both seats vote a draw and the game ends.
+Every answer is parsed into the generated models (a wrong document makes their ``from_dict``
+raise).
 """
 from __future__ import annotations
 
