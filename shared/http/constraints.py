@@ -161,7 +161,8 @@ def constrain_patch(schemas: dict[str, Any]) -> None:
     """A PATCH of orders changes something: ``orders`` or ``clear`` is not empty."""
     patch = schemas.get("PatchOrders")
     if patch is not None:
-        patch["anyOf"] = [{"required": [name], "properties": {name: {"minItems": 1}}} for name in ("orders", "clear")]
+        patch["allOf"] = [{"anyOf": [{"required": [name], "properties": {name: {"type": "array", "minItems": 1}}}
+                                     for name in ("orders", "clear")]}]
 
 
 def constrain(schema: dict[str, Any]) -> None:
