@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from shared.events import EVENT_CLASSES
 from shared.http.openapi import DOCUMENT_ADDITIONS
 
 STREAM_PATH = "/games/{game_id}/stream"
@@ -93,9 +94,51 @@ def tag_positions(node: Any) -> None:
         tag_positions(value)
 
 
+LOG_PATH = "/games/{game_id}/events"
+LOG_FIELDS: dict[str, Any] = {
+    "stream_id": {"type": "string"}, "version": {"type": "integer", "description": "in its stream, from 1"},
+    "position": {"type": "integer", "description": "in the whole log"},
+    "metadata": {"type": "object"}, "recorded_at": {"type": "string", "format": "date-time"}}
+
+
+def log_records(schemas: dict[str, Any]) -> None:
+    """``LogRecord``: one line of ``GET /games/{id}/events``, one of a record per event type, by
+    ``type`` (shared/events.py's catalogue), its ``data`` the event as its current schema
+    version writes it (a record of an older version holds that version's data, shown to the
+    reader as it was stored: upcasting is the reader's, docs/api.md, "Events")."""
+    mapping = {}
+    for name, cls in sorted(EVENT_CLASSES.items()):
+        found = cls.model_json_schema(mode="serialization", ref_template="#/components/schemas/Log{model}")
+        for inner, schema in found.pop("$defs", {}).items():
+            schemas[f"Log{inner}"] = schema
+        found["properties"].pop("type", None)
+        found["required"] = [key for key in found.get("required", []) if key != "type"]
+        data: dict[str, Any] = found
+        version: dict[str, Any] = {"type": "integer", "const": cls.SCHEMA_VERSION}
+        if cls.SCHEMA_VERSION > 1:
+            data = {"anyOf": [found, {"type": "object", "description": "an older schema version's data"}]}
+            version = {"type": "integer", "minimum": 1, "maximum": cls.SCHEMA_VERSION}
+        record = f"Log{name}"
+        schemas[record] = {"title": record, "type": "object",
+                           "required": [*LOG_FIELDS, "type", "schema_version", "data"],
+                           "properties": {**LOG_FIELDS, "type": {"type": "string", "const": name},
+                                          "schema_version": version, "data": data}}
+        mapping[name] = f"#/components/schemas/{record}"
+    schemas["LogRecord"] = {"title": "LogRecord", "description": "one line of a game's log (GET /games/{id}/events)",
+                            "oneOf": [{"$ref": ref} for ref in mapping.values()],
+                            "discriminator": {"propertyName": "type", "mapping": mapping}}
+
+
 def add_visibility(document: dict[str, Any]) -> None:
-    tag_positions(document.get("components", {}).get("schemas", {}))
+    schemas = document.get("components", {}).get("schemas", {})
+    tag_positions(schemas)
     add_stream_events(document)
+    route = document.get("paths", {}).get(LOG_PATH, {}).get("get")
+    if route is not None:
+        log_records(schemas)
+        media = route["responses"]["200"]["content"]["application/x-ndjson"]
+        media["schema"] = {**media.get("schema", {"type": "string"}),
+                           "description": "one LogRecord (#/components/schemas/LogRecord) a line"}
 
 
 DOCUMENT_ADDITIONS.append(add_visibility)
