@@ -27,7 +27,7 @@ from shared.http.dependencies import (
     player_in,
     request_metadata,
 )
-from shared.http.models import MenuGroup, StructuredOrder
+from shared.http.models import MenuGroup, StructuredOrder, absent_if_none
 from shared.rules.variants import OrderCheck
 from shared.settings import Settings
 from shared.store import EventStore
@@ -78,18 +78,14 @@ class ReadyResult(BaseModel):
     resolved: bool = Field(..., description="the phase resolved at once: nobody was waited for any more")
 
 
-def _absent_if_none(description: str) -> Any:
-    return Field(None, description=description, exclude_if=lambda value: value is None)
-
-
 class OrderFeedback(BaseModel):
     text: str
     status: Literal["accepted", "rejected"]
-    order: str | None = _absent_if_none("accepted: the order in canonical notation")
-    structured: StructuredOrder | None = _absent_if_none("accepted: the order as a structured value")
-    reason: str | None = _absent_if_none("rejected: why")
-    word: str | None = _absent_if_none("rejected: the word the parser stumbled on")
-    expected: list[str] | None = _absent_if_none("rejected: what the parser expected there")
+    order: str | None = absent_if_none("accepted: the order in canonical notation")
+    structured: StructuredOrder | None = absent_if_none("accepted: the order as a structured value")
+    reason: str | None = absent_if_none("rejected: why")
+    word: str | None = absent_if_none("rejected: the word the parser stumbled on")
+    expected: list[str] | None = absent_if_none("rejected: what the parser expected there")
 
 
 class SubmissionResult(BaseModel):

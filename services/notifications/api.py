@@ -34,6 +34,7 @@ from shared.text import is_ascii_number
 from . import signing
 from .addresses import AddressRefused, Resolver, checked_addresses
 from .discord import is_discord_webhook
+from .payloads_doc import add_webhooks  # noqa: F401  (the webhooks in the OpenAPI document)
 from .planning import CHANNEL
 
 router = APIRouter(tags=["notifications"])

@@ -324,8 +324,8 @@ class GameFeed:
     @staticmethod
     def _view_frame(watcher: Watcher, viewer: Viewer, view: RenderedView, event_id: str,
                     done: DeliveryPass) -> bytes:
-        """The whole view for the first view frame of a connection (or of a new viewer), then
-        the view with only the history entries added since the watcher's last view frame
+        """The whole page for the first view frame of a connection (or of a new viewer), then
+        only the history entries added since the watcher's last view frame, in one shape
         (docs/social.md, "Frames that send only what is new")."""
         sent, watcher.sent_page = watcher.sent_page, (viewer, view.end)
         end = sent[1] if sent is not None and sent[0] == viewer else None
@@ -333,7 +333,7 @@ class GameFeed:
         frame = done.frames.get(key)
         if frame is None:
             body = view.since(end) if end is not None else None
-            frame = done.frames[key] = sse(event_id, "view", view.body if body is None else body)
+            frame = done.frames[key] = sse(event_id, "view", view.first() if body is None else body)
         return frame
 
     def _renumber(self, watcher: Watcher, reader: ReaderKey, done: DeliveryPass) -> None:

@@ -43,12 +43,17 @@ class ViewText:
     after: str
 
     def whole(self) -> bytes:
-        return self.with_history("history", len(self.entries))
+        """The view as ``GET .../view`` writes it, with its whole history page."""
+        kept = ",".join(self.entries)
+        return f'{self.before},"history":[{kept}],{self.after}'.encode()
 
-    def with_history(self, key: str, last: int) -> bytes:
-        """The view with its ``last`` history entries under ``key``."""
+    def frame(self, last: int, reset: bool) -> bytes:
+        """The view as a stream's ``view`` event carries it: its ``last`` history entries under
+        ``history_added``, and ``history_reset`` (true: they are the whole page, drop what you
+        hold; false: append them)."""
         kept = self.entries[len(self.entries) - last:] if last else ()
-        return f'{self.before},"{key}":[{",".join(kept)}],{self.after}'.encode()
+        flag = "true" if reset else "false"
+        return f'{self.before},"history_reset":{flag},"history_added":[{",".join(kept)}],{self.after}'.encode()
 
 
 def view_text(seen: dict[str, Any]) -> ViewText:
@@ -77,15 +82,16 @@ def _entry_text(entry: Any) -> str:
 
 @dataclass
 class RenderedView:
-    """One viewer's view as the live stream sends it: the whole text, its digests (one per
-    key: cursors.py), and the frames that carry only the history entries added since an
-    earlier frame of the same viewer (docs/social.md, "Frames that send only what is new")."""
+    """One viewer's view as the live stream sends it: the whole text (``GET .../view``'s), its
+    digests (one per key: cursors.py), and its frames, all in one shape: the whole page or only
+    the history entries added since an earlier frame of the same viewer, under
+    ``history_added`` (docs/social.md, "Frames that send only what is new")."""
 
     text: ViewText
     end: int  # the history page ends before this resolved phase (the game's resolved count)
     body: bytes = b""  # the whole view's JSON, as GET .../view writes it
     digests: dict[bytes, str] = field(default_factory=dict)
-    _added: dict[int, bytes] = field(default_factory=dict)  # entries added -> the frame's JSON
+    _added: dict[int, bytes] = field(default_factory=dict)  # entries added (-1: the first) -> the frame
 
     def __post_init__(self) -> None:
         self.body = self.text.whole()
@@ -96,14 +102,22 @@ class RenderedView:
             found = self.digests[key] = view_digest(key, self.body)
         return found
 
+    def first(self) -> bytes:
+        """The frame of a connection's first view (or of a new viewer, or of a page that no
+        longer meets the one held): the whole page, ``history_reset`` true."""
+        found = self._added.get(-1)
+        if found is None:
+            found = self._added[-1] = self.text.frame(len(self.text.entries), True)
+        return found
+
     def since(self, end: int) -> bytes | None:
-        """The view with ``history_added`` (the entries after the resolved phase ``end``) in place
-        of ``history``, for a watcher whose last frame's page ended there; None when that page
-        does not overlap this one (then the whole view goes)."""
+        """The frame with ``history_added`` (the entries after the resolved phase ``end``) for a
+        watcher whose last frame's page ended there; None when that page does not overlap this
+        one (then the first frame's whole page goes)."""
         added = self.end - end
         if not 0 <= added <= len(self.text.entries):
             return None
         found = self._added.get(added)
         if found is None:
-            found = self._added[added] = self.text.with_history("history_added", added)
+            found = self._added[added] = self.text.frame(added, False)
         return found

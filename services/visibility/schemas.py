@@ -7,11 +7,11 @@ does not name, so a variant that shows more never breaks a client that reads les
 """
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
-from shared.http.models import DateTimeText, StructuredOrder
+from shared.http.models import DateTimeText, StructuredOrder, absent_if_none
 
 Open = ConfigDict(extra="allow")
 
@@ -41,11 +41,17 @@ class DislodgedView(BaseModel):
     retreats: list[str]
 
 
-class BoardPosition(BaseModel):
-    """The standard board: units (``A PAR``) and supply centres by power, the dislodged units of
-    a retreat phase, builds allowed (positive) or removals owed (negative) in adjustment phases."""
+def _tag_required(schema: dict[str, Any]) -> None:
+    """The tag is always written (its default fills it in): required, so a generated client
+    narrows the union by it."""
+    schema["required"] = ["variant", *(name for name in schema.get("required", []) if name != "variant")]
 
-    model_config = Open
+
+Tagged = ConfigDict(extra="allow", json_schema_extra=_tag_required)
+
+
+class _Board(BaseModel):
+    model_config = Tagged
     phase: str
     units: dict[str, list[str]]
     centres: dict[str, list[str]]
@@ -53,10 +59,18 @@ class BoardPosition(BaseModel):
     dislodged: list[DislodgedView]
 
 
-class DirigiblePosition(BoardPosition):
+class BoardPosition(_Board):
+    """The standard board: units (``A PAR``) and supply centres by power, the dislodged units of
+    a retreat phase, builds allowed (positive) or removals owed (negative) in adjustment phases."""
+
+    variant: Literal["standard"] = Field("standard", description="the shape of the position (its tag)")
+
+
+class DirigiblePosition(_Board):
     """The Dirigible board: dirigibles (``D LON``) among the units, the centres devastated this
     year, and in a Winter each power's supply points and balance (docs/rules/dirigible.md)."""
 
+    variant: Literal["dirigible"] = Field("dirigible", description="the shape of the position (its tag)")
     devastated: list[str]
     points: dict[str, int]
     balance: dict[str, int]
@@ -74,16 +88,31 @@ class EkoniaPosition(BaseModel):
     of its own), and the units the map shows, centres and who survives, per state, for the lobby
     (docs/rules/ekonia.md, section 14)."""
 
-    model_config = Open
+    model_config = Tagged
+    variant: Literal["ekonia"] = Field("ekonia", description="the shape of the position (its tag)")
     phase: str
     units: dict[str, list[EkoniaUnit]]
     centres: dict[str, list[str]]
     surviving: list[str]
     public: dict[str, Any]
-    own: dict[str, Any] | None = Field(None, exclude_if=lambda value: value is None)
+    own: dict[str, Any] | None = absent_if_none()
 
 
-Position = EkoniaPosition | DirigiblePosition | BoardPosition
+def shape_of(position: Any) -> str:
+    """Which of the three shapes a position has: its tag, or (a variant's own view, untagged)
+    what it holds."""
+    if not isinstance(position, dict):
+        return str(getattr(position, "variant", "standard"))
+    tag = position.get("variant")
+    if tag in POSITION_TAGS:
+        return str(tag)
+    return "ekonia" if "public" in position else "dirigible" if "devastated" in position else "standard"
+
+
+POSITION_TAGS = ("standard", "dirigible", "ekonia")
+# a view's position, tagged by ``variant`` (docs/api.md, "The OpenAPI document")
+Position = Annotated[Annotated[EkoniaPosition, Tag("ekonia")] | Annotated[DirigiblePosition, Tag("dirigible")]
+                     | Annotated[BoardPosition, Tag("standard")], Discriminator(shape_of)]
 
 
 class ResultView(BaseModel):
@@ -124,8 +153,7 @@ class ClockView(BaseModel):
 class DrawView(BaseModel):
     passed: bool
     your_vote: bool | None = None
-    votes: dict[str, bool] | None = Field(None, description="every power's vote, only in games with public votes",
-                                          exclude_if=lambda value: value is None)
+    votes: dict[str, bool] | None = absent_if_none("every power's vote, only in games with public votes")
 
 
 class ResultInfo(BaseModel):

@@ -31,6 +31,7 @@ from shared.http.observability import live_stream
 
 from .credential import caller_of, credential_of, direct_lookups
 from .cursors import MAX_CURSOR_LENGTH, Cursor, cursor_key, parse_cursor
+from .document import add_visibility  # noqa: F401  (tagged positions, the stream's events in the document)
 from .hub import StreamHub, Watcher, close_hub, hub_for
 from .limits import Slot, limits_of
 from .tickets import MAX_TICKET_LENGTH, issue_ticket, redeem_ticket

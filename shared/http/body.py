@@ -13,8 +13,11 @@ A pure ASGI middleware, installed outermost by ``build_app`` (docs/api.md, "Bad 
   it) is decoded strictly: ``NaN``, ``Infinity``, ``-Infinity``, numbers beyond a double's
   range (``1e400``) and integers beyond +/-(2**53 - 1) (RFC 7493, I-JSON), repeated keys, and
   strings the text rule refuses (shared/text.py: control characters, lone surrogates) get a 422
-  ``invalid_request`` naming the field. What is not JSON at all is left to FastAPI (400
-  ``malformed_json``), and what is not declared JSON to the routes (415).
+  ``invalid_request`` naming the field. A number with an integer value written with a fraction
+  or an exponent (``7.0``, ``7e0``) is that integer, as JSON Schema's ``integer`` counts it: the
+  body is handed on rewritten with ``7``, so strict models take it (docs/api.md, "Errors").
+  What is not JSON at all is left to FastAPI (400 ``malformed_json``), and what is not
+  declared JSON to the routes (415).
 
 GET and HEAD requests (the live stream among them) are not buffered: only a declared length
 over the limit is refused. Other bodies are read here, at most the limit, and handed on whole.
@@ -66,9 +69,19 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return dict(pairs)
 
 
-def _float(text: str) -> float | Marker:
+class IntegralFloat(int):
+    """A number written with a fraction or an exponent whose value is an integer (``7.0``,
+    ``1e2``): that integer, as JSON Schema's ``integer`` counts it (docs/api.md, "Bad input");
+    the body is then handed on rewritten, so the routes read an integer."""
+
+
+def _float(text: str) -> int | float | Marker:
     value = float(text)
-    return value if math.isfinite(value) else Marker(f"{text} is not a finite number")
+    if not math.isfinite(value):
+        return Marker(f"{text} is not a finite number")
+    if value.is_integer() and abs(value) <= SAFE_INTEGER:
+        return IntegralFloat(value)
+    return value
 
 
 def _integer(text: str) -> int | Marker:
@@ -85,16 +98,31 @@ def _constant(name: str) -> Marker:
 def strict_problem(body: bytes) -> tuple[str, str] | None:
     """Where and why a JSON body breaks the strict rules; None when it keeps them or is not
     JSON at all (FastAPI answers that)."""
+    found = strict_read(body)
+    return found if isinstance(found, tuple) else None
+
+
+def strict_read(body: bytes) -> tuple[str, str] | bytes | None:
+    """(where, why) for a JSON body that breaks the strict rules; the body rewritten when a
+    number in it was an integer written as ``7.0``; None when it is to go on as it is."""
+    rewrite = False
+
+    def number(text: str) -> int | float | Marker:
+        nonlocal rewrite
+        value = _float(text)
+        rewrite = rewrite or isinstance(value, IntegralFloat)
+        return value
+
     try:
-        value = json.loads(body, parse_float=_float, parse_int=_integer, parse_constant=_constant,
+        value = json.loads(body, parse_float=number, parse_int=_integer, parse_constant=_constant,
                            object_pairs_hook=_object)
     except (ValueError, RecursionError):  # not JSON (or not UTF-8): FastAPI's 400
         return None
     found = first_problem(value)
-    if found is None:
-        return None
-    parts, problem = found
-    return path_of(parts), problem
+    if found is not None:
+        parts, problem = found
+        return path_of(parts), problem
+    return json.dumps(value, ensure_ascii=False).encode("utf-8") if rewrite else None
 
 
 def is_json(scope: Scope) -> bool:
@@ -186,8 +214,12 @@ class RequestBodyGate:
                 break
         body = b"".join(chunks)
         if body and is_json(scope):
-            found = strict_problem(body)
-            if found is not None:
+            found = strict_read(body)
+            if isinstance(found, bytes):
+                body = found
+                scope = {**scope, "headers": [*((k, v) for k, v in scope.get("headers", []) if k != b"content-length"),
+                                              (b"content-length", str(len(body)).encode())]}
+            elif found is not None:
                 where, problem = found
                 message_text = f"{where}: {problem}"
                 error = Unprocessable(message_text, code="invalid_request", where=where,

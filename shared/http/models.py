@@ -12,9 +12,17 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 DateTimeText = Annotated[str, WithJsonSchema({"type": "string", "format": "date-time"})]
 
 
-def _absent_if_none(description: str) -> Any:
-    """An optional key of a structured order: left out, rather than null, where it does not apply."""
-    return Field(None, description=description, exclude_if=lambda value: value is None)
+# marks a key the answers leave out, rather than write null (shared/http/presence.py)
+ABSENT_WHEN_NULL = "x-absent-when-null"
+
+
+def absent_if_none(description: str | None = None, **more: Any) -> Any:
+    """An optional key: left out, rather than null, where it does not apply."""
+    return Field(None, description=description, exclude_if=lambda value: value is None,
+                 json_schema_extra={ABSENT_WHEN_NULL: True}, **more)
+
+
+
 
 
 class StructuredOrder(BaseModel):
@@ -29,22 +37,21 @@ class StructuredOrder(BaseModel):
         "privateer, buy, improve, raze, morale, hide_cities, spy, give, expect, diplomacy; unknown: not an order"))
     unit: str | None = Field(..., description="the unit ordered (A PAR, F STP/SC, D LON; ekonia 3 INFANTRY at anesia)")
     to: str | None = Field(..., description="where the unit (or the supported unit, or the convoyed army) goes")
-    via_convoy: bool | None = _absent_if_none("move: by convoy only")
-    supported: str | None = _absent_if_none("support_hold, support_move: the unit supported")
-    convoyed: str | None = _absent_if_none("convoy: the army convoyed")
-    location: str | None = _absent_if_none("build: the site; ekonia: where the order takes effect")
-    count: int | None = _absent_if_none("ekonia: how many units")
-    unit_type: str | None = _absent_if_none("ekonia: INFANTRY, CAVALRY, TRIREME, TRANSPORT, AIRSHIP")
-    from_: str | None = Field(None, alias="from", description="ekonia: where the units start",
-                              exclude_if=lambda value: value is None)
-    path: list[str] | None = _absent_if_none("ekonia move: every territory passed, origin first")
-    improvement: str | None = _absent_if_none("ekonia improve: FORT, SHIPYARD, GASVENT")
-    level: int | None = _absent_if_none("ekonia morale, hide_cities")
-    mission: str | None = _absent_if_none("ekonia spy: the mission")
-    target: str | None = _absent_if_none("ekonia spy: a territory or a state")
-    amount: int | None = _absent_if_none("ekonia give, expect: gold")
-    power: str | None = _absent_if_none("ekonia give, expect, diplomacy: the other state")
-    stance: str | None = _absent_if_none("ekonia diplomacy: WAR, PEACE, TRADE, END TRADE, SPARE, HUNT")
+    via_convoy: bool | None = absent_if_none("move: by convoy only")
+    supported: str | None = absent_if_none("support_hold, support_move: the unit supported")
+    convoyed: str | None = absent_if_none("convoy: the army convoyed")
+    location: str | None = absent_if_none("build: the site; ekonia: where the order takes effect")
+    count: int | None = absent_if_none("ekonia: how many units")
+    unit_type: str | None = absent_if_none("ekonia: INFANTRY, CAVALRY, TRIREME, TRANSPORT, AIRSHIP")
+    from_: str | None = absent_if_none("ekonia: where the units start", alias="from")
+    path: list[str] | None = absent_if_none("ekonia move: every territory passed, origin first")
+    improvement: str | None = absent_if_none("ekonia improve: FORT, SHIPYARD, GASVENT")
+    level: int | None = absent_if_none("ekonia morale, hide_cities")
+    mission: str | None = absent_if_none("ekonia spy: the mission")
+    target: str | None = absent_if_none("ekonia spy: a territory or a state")
+    amount: int | None = absent_if_none("ekonia give, expect: gold")
+    power: str | None = absent_if_none("ekonia give, expect, diplomacy: the other state")
+    stance: str | None = absent_if_none("ekonia diplomacy: WAR, PEACE, TRADE, END TRADE, SPARE, HUNT")
 
 
 

@@ -16,12 +16,17 @@ codes included, and that every route has its entry here.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel, Field
+
+from shared.http.constraints import constrain
+from shared.http.models import ABSENT_WHEN_NULL
+from shared.http.orders_doc import add_order_unions
+from shared.http.presence import require_present_keys
 
 BEARER = "bearer"
 BEARER_DESCRIPTION = (
@@ -33,8 +38,10 @@ BEARER_DESCRIPTION = (
 class ErrorDetail(BaseModel):
     code: str = Field(..., description="a machine code: the codes of each answer are listed with it (x-error-codes)")
     message: str = Field(..., description="what went wrong, for people")
-    where: str | None = Field(None, description="the part of the request at fault: body.orders[0], query.phase, ...")
-    details: Any = Field(None, description="more, where the code says so (each order's check for orders_rejected)")
+    where: str | None = Field(None, description="the part of the request at fault: body.orders[0], query.phase, ...",
+                              json_schema_extra={ABSENT_WHEN_NULL: True})
+    details: Any = Field(None, description="more, where the code says so (each order's check for orders_rejected)",
+                         json_schema_extra={ABSENT_WHEN_NULL: True})
 
 
 class Error(BaseModel):
@@ -139,7 +146,7 @@ ROUTE_ERRORS: dict[tuple[str, str], tuple[str, ...]] = {
     ("delete", "/me/api-keys/{key_id}"): (*NEEDS_TOKEN, *PARAMS, "session_required", "api_key_not_found"),
     ("get", "/me"): NEEDS_TOKEN,
     ("get", "/me/games"): NEEDS_TOKEN,
-    ("get", "/me/stream"): (*NEEDS_TOKEN, "too_many_streams"),
+    ("get", "/me/stream"): (*NEEDS_TOKEN, *PARAMS, "too_many_streams"),
     ("post", "/games/{game_id}/bot-tokens"): (*GAME, *NEEDS_TOKEN, *BODY, "too_many_bot_tokens", "game_finished"),
     ("get", "/games/{game_id}/bot-tokens"): (*GAME, *NEEDS_TOKEN),
     ("delete", "/games/{game_id}/bot-tokens/{token_id}"): (*GAME, *NEEDS_TOKEN, *PARAMS, "bot_token_not_found"),
@@ -216,6 +223,11 @@ def _type_media(responses: dict[str, Any]) -> None:
                 content["schema"] = dict(MEDIA_SCHEMAS[media])
 
 
+# what a service adds to the document beyond its routes (the stream's events, the webhooks'
+# payloads): functions of the whole document, run last
+DOCUMENT_ADDITIONS: list[Callable[[dict[str, Any]], None]] = []
+
+
 def complete(schema: dict[str, Any]) -> dict[str, Any]:
     """FastAPI's document with the error answers and the security of every route."""
     components = schema.setdefault("components", {})
@@ -242,6 +254,11 @@ def complete(schema: dict[str, Any]) -> dict[str, Any]:
                 operation["security"] = [{BEARER: []}, {}]
             elif "security" in operation:
                 operation["security"] = [{BEARER: []}]
+    add_order_unions(schemas)
+    for addition in DOCUMENT_ADDITIONS:
+        addition(schema)
+    constrain(schema)
+    require_present_keys(schema)
     return schema
 
 

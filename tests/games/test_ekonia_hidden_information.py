@@ -43,8 +43,10 @@ async def play(game: HostedGame, turns: dict[int, dict[str, list[str]]]) -> None
 
 
 def board_of(view: dict[str, Any]) -> str:
-    """What a view shows of the game itself (not its id, codenames or clock)."""
-    return json.dumps({"position": view["position"], "history": view["history"], "orders": view["orders"],
+    """What a view shows of the game itself (not its id, codenames or clock); of a stream's
+    first view frame too (its whole page under history_added)."""
+    history = view["history"] if "history" in view else view["history_added"]
+    return json.dumps({"position": view["position"], "history": history, "orders": view["orders"],
                        "must_act": view["must_act"]}, sort_keys=True)
 
 
@@ -173,7 +175,8 @@ async def test_each_stream_appended_is_its_own_view_and_no_other(host: Host) -> 
     await play(game, TWINS["A"])
     for viewer, response in zip(viewers, await asyncio.gather(*streams), strict=True):
         frames = of_kind(parse_sse(response.text), "view")
-        assert "history" in frames[0]["data"] and all("history_added" in f["data"] for f in frames[1:])
+        assert frames[0]["data"]["history_reset"] and not any(f["data"]["history_reset"] for f in frames[1:])
+        assert all("history" not in f["data"] and "history_added" in f["data"] for f in frames)
         assert sum(len(f["data"]["history_added"]) for f in frames[1:]) == 2
         assert whole_views(frames)[-1]["data"] == await game.view(viewer)
         assert ("INVESTIGATE" in response.text) == (viewer == "ARELTON"), viewer

@@ -157,7 +157,7 @@ async def test_control_characters_in_user_text_are_refused_alike_on_both_back_en
 STRICT_GAME_BODIES = [
     ({"settings": {"player_count": "7"}}, "body.settings.player_count"),
     ({"settings": {"player_count": True}}, "body.settings.player_count"),
-    ({"settings": {"player_count": 7.0}}, "body.settings.player_count"),
+    ({"settings": {"player_count": 6.5}}, "body.settings.player_count"),
     ({"settings": {"movement_minutes": "60"}}, "body.settings.movement_minutes"),
     ({"settings": {"retreat_minutes": False}}, "body.settings.retreat_minutes"),
     ({"settings": {"max_pause_minutes": "60"}}, "body.settings.max_pause_minutes"),
@@ -169,8 +169,18 @@ STRICT_GAME_BODIES = [
 ]
 
 
+async def test_an_integer_written_with_a_fraction_is_that_integer(table: Table) -> None:
+    """docs/api.md, "Bad input": 7.0 and 7e0 are the number 7, as JSON Schema's integer counts it."""
+    for count in ("7.0", "7e0", "70e-1"):
+        body = '{"name": "Seven", "settings": {"player_count": ' + count + ', "movement_minutes": 60.0}}'
+        answer = await table.client.post("/games", content=body, headers={"content-type": "application/json"})
+        assert answer.status_code == 201, answer.text
+        settings = answer.json()["settings"]
+        assert settings["player_count"] == 7 and settings["movement_minutes"] == 60, count
+
+
 async def test_booleans_and_integers_of_request_bodies_are_strict(table: Table) -> None:
-    """docs/api.md: true or false for a boolean, a JSON integer for an integer; nothing else."""
+    """docs/api.md: true or false for a boolean, a JSON integer (7, 7.0) for an integer; nothing else."""
     client = table.client
     before = await all_events(client)
     for body, where in STRICT_GAME_BODIES:
@@ -180,7 +190,7 @@ async def test_booleans_and_integers_of_request_bodies_are_strict(table: Table) 
     for vote in ("yes", "no", "true", 1, 0, None):
         error = error_of(await client.post(draw, json={"vote": vote}, headers=table.player("FRANCE")), 422)
         assert (error["code"], error["where"]) == ("invalid_request", "body.vote"), vote
-    for act, minutes in (("extend", "120"), ("extend", True), ("pause", "60"), ("pause", 60.0)):
+    for act, minutes in (("extend", "120"), ("extend", True), ("pause", "60"), ("pause", 60.5)):
         error = error_of(await client.post(f"/games/{table.game_id}/{act}", json={"minutes": minutes},
                                            headers=table.host), 422)
         assert (error["code"], error["where"]) == ("invalid_request", "body.minutes"), (act, minutes)

@@ -19,6 +19,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from services.app import create_app
+from shared.http.constraints import TEXT_PATTERN
 from shared.http.openapi import ROUTE_ERRORS
 from tests.utils.http import APP_BASE, OPERATOR, POWERS, bearer, settings_for
 
@@ -268,4 +269,4 @@ def test_every_route_declares_its_errors_and_its_security() -> None:
                  "StructuredOrder", "MenuGroup"):
         assert name in schemas, name
     assert schemas["BoardPosition"]["properties"]["units"]["additionalProperties"] == {
-        "items": {"type": "string"}, "type": "array"}
+        "items": {"type": "string", "pattern": TEXT_PATTERN}, "type": "array"}

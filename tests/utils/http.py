@@ -401,19 +401,19 @@ def parse_sse(text: str) -> list[dict[str, Any]]:
 
 def whole_views(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The events of one connection with each ``view`` made whole as a client makes it
-    (docs/social.md, "Frames that send only what is new"): ``history_added`` appended to the
-    previous view's page, which starts at ``history_before`` when earlier phases exist."""
+    (docs/social.md, "Frames that send only what is new"): ``history_added`` is the whole page
+    when ``history_reset`` is true, else appended to the previous view's page; the page starts
+    at ``history_before`` when earlier phases exist."""
     page: list[dict[str, Any]] = []
     made = []
     for event in events:
         data = event["data"]
         if event["event"] == "view":
-            if "history_added" in data:
-                data = {key: value for key, value in data.items() if key != "history_added"}
-                joined = page + event["data"]["history_added"]
-                phases = [entry["phase"] for entry in joined]
-                before = data["history_before"]
-                data["history"] = joined[phases.index(before):] if before is not None else joined
+            data = {key: value for key, value in data.items() if key not in ("history_added", "history_reset")}
+            joined = ([] if event["data"]["history_reset"] else page) + event["data"]["history_added"]
+            phases = [entry["phase"] for entry in joined]
+            before = data["history_before"]
+            data["history"] = joined[phases.index(before):] if before is not None else joined
             page = data["history"]
         made.append({**event, "data": data})
     return made

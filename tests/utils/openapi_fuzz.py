@@ -103,7 +103,7 @@ class Schemas:
     def fields(self, schema: dict[str, Any], path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
         """Every field path of an object schema (nested objects too) and a plain value for it."""
         schema = self.resolve(schema)
-        options = schema.get("anyOf", [schema])
+        options = schema.get("anyOf", schema.get("oneOf", [schema]))
         for option in options:
             option = self.resolve(option)
             if option.get("type") != "object":
@@ -117,8 +117,8 @@ class Schemas:
         schema = self.resolve(schema)
         if "default" in schema:
             return schema["default"]
-        if "anyOf" in schema:
-            return self.example(schema["anyOf"][0])
+        if "anyOf" in schema or "oneOf" in schema:
+            return self.example(schema.get("anyOf", schema.get("oneOf", []))[0])
         if "const" in schema:
             return schema["const"]
         if "enum" in schema:
@@ -228,7 +228,7 @@ def field_sweep(operation: Operation, schemas: Schemas) -> Iterator[tuple[str, d
     if operation.body is None:
         return
     base_schema = schemas.resolve(operation.body)
-    base_schema = schemas.resolve(next((o for o in base_schema.get("anyOf", [base_schema])
+    base_schema = schemas.resolve(next((o for o in base_schema.get("anyOf", base_schema.get("oneOf", [base_schema]))
                                         if schemas.resolve(o).get("type") == "object"), base_schema))
     for path, _ in schemas.fields(operation.body):
         for hostile in HOSTILE_VALUES:

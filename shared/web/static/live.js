@@ -1,14 +1,14 @@
 // The live stream through a stream ticket: an EventSource cannot send an Authorization
 // header, so each connection asks for a one-time ticket first (docs/api.md, stream-ticket).
 
-/** The whole view (as GET /view shows it) from a `view` event: the first of a connection has
-the history page (`history`); later ones only the entries added since the one before
-(`history_added`), appended to that page, which starts at `history_before` when earlier phases
-exist (docs/social.md, "Frames that send only what is new"). */
+/** The whole view (as GET /view shows it) from a `view` event, every one of which has the same
+shape: `history_added` holds the whole history page when `history_reset` is true (the first of a
+connection), else only the entries added since the one before, appended to the page held; the
+page starts at `history_before` when earlier phases exist (docs/social.md, "Frames that send
+only what is new"). */
 export function wholeView(data, page) {
-  if (!("history_added" in data)) return data;
-  const {history_added: added, ...view} = data;
-  const joined = [...page, ...added];
+  const {history_added: added, history_reset: reset, ...view} = data;
+  const joined = reset ? [...added] : [...page, ...added];
   const first = view.history_before === null ? 0 : joined.findIndex((entry) => entry.phase === view.history_before);
   return {...view, history: joined.slice(Math.max(0, first))};
 }

@@ -1,8 +1,9 @@
 """What a watcher is sent of the history (docs/social.md, "Frames that send only what is new"):
-the first view of a connection has the whole history page; later ones only the resolved
-phases added since, and a client that appends them has exactly what GET /view shows, as the
-page slides past 20 phases, for each viewer its own history; a new connection (late or
-resumed) starts with the whole page again. On a real uvicorn, both back ends."""
+every view event in one shape; the first of a connection has the whole history page
+(``history_reset``); later ones only the resolved phases added since, and a client that
+appends them has exactly what GET /view shows, as the page slides past 20 phases, for each
+viewer its own history; a new connection (late or resumed) starts with the whole page again.
+On a real uvicorn, both back ends."""
 from __future__ import annotations
 
 import asyncio
@@ -61,7 +62,9 @@ async def test_appending_the_frames_gives_what_get_view_shows(backend: str, requ
             readers = {"FRANCE": Reader(france), None: Reader(public)}
             for power, reader in readers.items():
                 first = await reader.next_view()
-                assert "history" in reader.events[0]["data"] and first == await table.view(power)
+                frame = reader.events[0]["data"]
+                assert "history" not in frame and frame["history_reset"] is True
+                assert first == await table.view(power) and frame["history_added"] == first["history"]
             phase = "S1901M"
             for number in range(RESOLUTIONS):
                 if number % 5 == 0:  # a view change without a resolution: nothing added
@@ -69,11 +72,13 @@ async def test_appending_the_frames_gives_what_get_view_shows(backend: str, requ
                     for power, reader in readers.items():
                         assert await reader.next_view() == await table.view(power)
                         assert reader.events[-1]["data"]["history_added"] == []
+                        assert reader.events[-1]["data"]["history_reset"] is False
                 phase = (await table.resolve(phase))["next_phase"]
                 for power, reader in readers.items():
                     assert await reader.next_view() == await table.view(power)
                     frame = reader.events[-1]["data"]
                     assert "history" not in frame and len(frame["history_added"]) == 1
+                    assert frame["history_reset"] is False
         ended = await table.view("FRANCE")
         assert len(ended["history"]) == 20 and ended["history_before"] is not None
         assert [e["phase"] for e in ended["history"]][-1] != "S1901M"
@@ -90,7 +95,8 @@ async def test_a_new_connection_starts_with_the_whole_history(backend: str, requ
         async with browser.stream("GET", url, params=params, headers=table.player("ENGLAND")) as late:
             reader = Reader(late)
             first = await reader.next_view()
-            assert reader.events[0]["data"]["history"] == first["history"]
+            assert reader.events[0]["data"]["history_added"] == first["history"]
+            assert reader.events[0]["data"]["history_reset"] is True
             assert first == await table.view("ENGLAND") and len(first["history"]) == 3
             phase = (await table.resolve(phase))["next_phase"]
             await reader.next_view()
@@ -101,5 +107,5 @@ async def test_a_new_connection_starts_with_the_whole_history(backend: str, requ
         async with browser.stream("GET", url, params=params, headers=table.player("ENGLAND")) as resumed:
             reader = Reader(resumed)
             again = await reader.next_view()
-            assert len(reader.events[-1]["data"]["history"]) == 5
+            assert len(reader.events[-1]["data"]["history_added"]) == 5 and reader.events[-1]["data"]["history_reset"]
             assert again == await table.view("ENGLAND")
