@@ -140,15 +140,42 @@ def nginx_upstreams(conf: str) -> dict[str, int]:
     return {name: int(port) for name, port in re.findall(r"upstream\s+(\w+)\s*{\s*server\s+\w+:(\d+);", conf)}
 
 
-def nginx_route(conf: str, path: str) -> str:
-    """The upstream nginx picks for a path: regex locations first, in order, then the longest prefix."""
-    for pattern, upstream in re.findall(r"location\s+~\s+(\S+)\s*{\s*proxy_pass\s+http://(\w+);", conf):
-        if re.search(pattern, path):
+def nginx_locations(conf: str) -> list[tuple[str, str, str | None]]:
+    """Each ``location`` of the server, in order: (modifier, path or pattern, upstream or None
+    when the proxy answers itself); named locations (``@...``) left out."""
+    found = []
+    uncommented = re.sub(r"#[^\n]*", "", conf)
+    unquoted = re.sub(r"'[^']*'", "''", uncommented)  # the proxy's own JSON answers hold braces
+    for modifier, path, body in re.findall(r"location\s+(=|~|\^~)?\s*([^\s{]+)\s*{([^{}]*)}", unquoted):
+        if path.startswith("@"):
+            continue
+        upstream = re.search(r"proxy_pass\s+http://(\w+);", body)
+        found.append((modifier, path, upstream.group(1) if upstream else None))
+    return found
+
+
+def nginx_route(conf: str, path: str) -> str | None:
+    """The upstream nginx passes a path to, by nginx's own order: an exact location, else the
+    regular expressions in order (unless the longest prefix is ``^~``), else the longest
+    prefix; None when the proxy answers itself (its 404)."""
+    locations = nginx_locations(conf)
+    for modifier, location, upstream in locations:
+        if modifier == "=" and location == path:
             return upstream
-    prefixes = re.findall(r"location\s+(/\S*)\s*{\s*proxy_pass\s+http://(\w+);", conf)
-    matching = [(len(p), u) for p, u in prefixes if path.startswith(p)]
-    assert matching, f"nginx routes nothing for {path}"
-    return max(matching)[1]
+    prefixes = [(len(p), m, u) for m, p, u in locations if m in ("", "^~") and path.startswith(p)]
+    longest = max(prefixes, default=None)
+    if longest is None or longest[1] != "^~":
+        for modifier, pattern, upstream in locations:
+            if modifier == "~" and re.search(pattern, path):
+                return upstream
+    assert longest is not None, f"nginx has no location for {path} (it needs a catch-all)"
+    return longest[2]
+
+
+# Paths that only look like public ones: the proxy must refuse them (issue: prefix matches)
+REFUSED_PATHS = ["/metrics", "/mexico", "/gamesfoo", "/variantsxyz", "/authz", "/meh", "/healthzz",
+                 "/games/g1/ordersx", "/games/g1/orders/x", "/games/g1/streams", "/playx", "/staticfoo",
+                 "/docsx", "/openapi.jsonx", "/me.json"]
 
 
 def test_nginx_routes_every_public_path_to_the_service_that_serves_it():
@@ -170,10 +197,7 @@ def test_the_web_clients_pages_go_to_the_lobby():
     assert re.search(r"location\s+=\s+/\s*{\s*proxy_pass\s+http://lobby;", conf)
     pages = ["/play/g1", "/static/game.js"]
     assert [nginx_route(conf, path) for path in pages] == ["lobby", "lobby"]
-    ingress = load_yaml_documents(ROOT / "deploy" / "k8s" / "ingress.yaml")[0]
-    lobby = {(rule["path"], rule["pathType"]) for rule in ingress["spec"]["rules"][0]["http"]["paths"]
-             if rule["backend"]["service"]["name"] == "entente-lobby"}
-    assert {("/", "Exact"), ("/play/", "Prefix"), ("/static/", "Prefix")} <= lobby
+    assert [ingress_route(ingress_paths(), path) for path in ["/", *pages]] == [("entente-lobby", 8001)] * 3
 
 
 def test_dockerfile_default_command_exists():
@@ -251,25 +275,51 @@ def test_kubernetes_workers_probe_their_health_listener(name):
     assert_env_like_compose(name, container)
 
 
-def test_kubernetes_ingress_routes_like_nginx():
+def ingress_route(paths: list[dict], path: str) -> tuple[str, int] | None:
+    """The backend (service name, port) ingress-nginx picks for a path of a host whose Ingress
+    sets use-regex: an Exact path first, then every other path as a case-insensitive regular
+    expression anchored at its start, longest first (ingress-nginx's documented order); None
+    when no rule matches (the controller's default backend: 404)."""
+    for rule in paths:
+        if rule["pathType"] == "Exact" and rule["path"] == path:
+            backend = rule["backend"]["service"]
+            return backend["name"], backend["port"]["number"]
+    others = sorted((rule for rule in paths if rule["pathType"] != "Exact"), key=lambda r: -len(r["path"]))
+    for rule in others:
+        if re.match(rule["path"], path, re.IGNORECASE):
+            backend = rule["backend"]["service"]
+            return backend["name"], backend["port"]["number"]
+    return None
+
+
+def ingress_paths() -> list[dict]:
     ingress = load_yaml_documents(ROOT / "deploy" / "k8s" / "ingress.yaml")[0]
+    assert ingress["metadata"]["annotations"]["nginx.ingress.kubernetes.io/use-regex"] == "true"
+    return ingress["spec"]["rules"][0]["http"]["paths"]
+
+
+def test_kubernetes_ingress_routes_like_nginx():
     services = {}
     for name in SERVICES:
         for doc in load_yaml_documents(ROOT / "deploy" / "k8s" / f"{name}.yaml"):
             if doc["kind"] == "Service":
                 services[doc["metadata"]["name"]] = (name, doc["spec"]["ports"][0]["port"])
-    paths = ingress["spec"]["rules"][0]["http"]["paths"]
+    paths = ingress_paths()
     for path, expected in SAMPLE_PATHS.items():
-        for rule in paths:
-            if rule["pathType"] == "ImplementationSpecific":
-                matches = re.search(rule["path"], path) is not None
-            else:
-                matches = path.startswith(rule["path"])
-            if matches:
-                backend = rule["backend"]["service"]
-                name, port = services[backend["name"]]
-                assert backend["port"]["number"] == port
-                assert name == expected, path
-                break
-        else:
-            pytest.fail(f"the ingress routes nothing for {path}")
+        found = ingress_route(paths, path)
+        assert found is not None, f"the ingress routes nothing for {path}"
+        name, port = services[found[0]]
+        assert (name, port) == (expected, found[1]), path
+    for path in ("/", "/play/g1", "/static/game.js", "/healthz", "/openapi.json", "/docs"):
+        assert ingress_route(paths, path) == ("entente-lobby", 8001), path
+
+
+def test_the_proxy_and_the_ingress_refuse_every_other_path():
+    """Exact paths and whole segments only: a path that merely starts like a public one
+    (/metrics like /me, /gamesfoo like /games) reaches no service, in nginx and the Ingress."""
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    paths = ingress_paths()
+    for path in REFUSED_PATHS:
+        assert nginx_route(conf, path) is None, f"nginx passes {path} to {nginx_route(conf, path)}"
+        assert ingress_route(paths, path) is None, f"the ingress passes {path} to {ingress_route(paths, path)}"
+    assert nginx_route(conf, "/openapi.json") == nginx_route(conf, "/docs") == "lobby"
