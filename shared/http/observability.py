@@ -45,7 +45,7 @@ log = logging.getLogger("entente.http")
 Scope = dict[str, Any]
 REQUEST_ID_HEADER = b"x-request-id"
 _GOOD_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,100}$")
-QUIET_ROUTES = frozenset({"/healthz", "/metrics"})  # probes and scrapes: logged at debug level only
+QUIET_ROUTES = frozenset({"/healthz", "/livez", "/metrics"})  # probes and scrapes: logged at debug level only
 
 
 def request_id_of(scope: Scope) -> str:

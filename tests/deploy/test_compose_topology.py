@@ -43,8 +43,10 @@ NGINX = "/usr/sbin/nginx"
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 HOST_OPTIONS = ("--host", "--health-host")
 PORT_OPTIONS = ("--port", "--health-port")
-# the receiver listens on 127.0.0.1: webhooks there are refused unless this is set (docs/social.md)
-TEST_ONLY_ENVIRONMENT = {"ENTENTE_WEBHOOK_ALLOW_PRIVATE_HOSTS": "true"}
+# the receiver listens on 127.0.0.1: webhooks there are refused unless this is set (docs/social.md);
+# the metrics are open to the proxy's address, as docs/operations.md suggests for the compose
+# network, so that a proxy routing /metrics would show it
+TEST_ONLY_ENVIRONMENT = {"ENTENTE_WEBHOOK_ALLOW_PRIVATE_HOSTS": "true", "ENTENTE_METRICS_ALLOW": "127.0.0.1"}
 
 
 # ----------------------------------------------------------------------------- compose's rules
@@ -279,6 +281,28 @@ def play_to_the_deadline(base_url: str, receiver: Receiver, receiver_url: str, t
     assert {facts["reason"] for facts in finished.values()} == {"abandoned"}
 
 
+def routes_only_the_public_paths(base_url: str, topology: Topology) -> None:
+    """Every public path reaches a service that serves it (its answer carries the service's
+    X-Request-ID and is not the framework's "no such route"); every other path, /metrics first,
+    is the proxy's own 404, although each service answers /metrics to the proxy's address."""
+    from tests.deploy.test_manifests import REFUSED_PATHS, SAMPLE_PATHS
+
+    lobby = topology.port("lobby", 8001)
+    assert httpx.get(f"http://127.0.0.1:{lobby}/metrics", timeout=5).status_code == 200  # it would leak
+    with httpx.Client(base_url=base_url, timeout=10) as client:
+        for path in [*SAMPLE_PATHS, "/healthz", "/openapi.json", "/docs"]:
+            answer = client.get(path)
+            assert "x-request-id" in answer.headers, (path, answer.status_code, answer.text)
+            unrouted = answer.status_code == 404 and answer.json()["error"]["code"] == "not_found"
+            assert not unrouted and answer.status_code < 500, (path, answer.status_code, answer.text)
+            time.sleep(0.02)  # well under the proxy's rate per address
+        for path in REFUSED_PATHS:
+            answer = client.get(path)
+            assert answer.status_code == 404 and "x-request-id" not in answer.headers, (path, answer.text)
+            assert answer.json() == {"error": {"code": "not_found", "message": "no such path", "where": "path"}}
+        assert client.get("/proxy-health").json() == {"status": "ok"}
+
+
 @pytest.mark.postgres
 def serves_the_web_client(base_url: str) -> None:
     """The proxy routes the web client's pages and files to the lobby (docs/web.md)."""
@@ -310,6 +334,7 @@ def test_the_compose_topology_runs_a_game_to_its_deadline(fresh_database_url: st
             base_url = f"http://127.0.0.1:{proxy_port}"
             wait_for("the proxy", lambda: httpx.get(f"{base_url}/healthz", timeout=5).status_code == 200,
                      topology, timeout=20)
+            routes_only_the_public_paths(base_url, topology)
             play_to_the_deadline(base_url, receiver, receiver_url, topology)
             serves_the_web_client(base_url)
             topology.check_running()
