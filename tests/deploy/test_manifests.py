@@ -19,6 +19,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 SERVICES = ("lobby", "adjudication", "visibility", "accounts", "press", "notifications")
 WORKERS = ("worker", "notifier")  # the clock worker and the notification worker: no HTTP API
+HEALTH_LISTENERS = (*WORKERS, "daide")  # the processes without an HTTP API, each with a health listener
 # Where each public path must be served (docs/api.md); every path of the combined app is checked.
 SERVICE_OF_PATH = [
     (r"^/games/[^/]+/(orders|resolve|possible-orders|ready)$", "adjudication"),
@@ -39,7 +40,7 @@ def public_paths() -> dict[str, str]:
 
     paths = {}
     for template in create_app().openapi()["paths"]:
-        if template == "/healthz":
+        if template in ("/healthz", "/livez"):  # each service's own probes
             continue
         concrete = re.sub(r"\{[^}]+\}", "g1", template)
         paths[concrete] = next(service for pattern, service in SERVICE_OF_PATH if re.search(pattern, concrete))
@@ -87,7 +88,7 @@ def served(command: list[str]) -> tuple[str, int]:
 
 def worker_health(command: list[str]) -> tuple[str, argparse.Namespace]:
     name, args = parsed(command)
-    assert name in WORKERS and args.health_port is not None and not args.once, command
+    assert name in HEALTH_LISTENERS and args.health_port is not None and not getattr(args, "once", False), command
     return name, args
 
 
@@ -114,7 +115,10 @@ def compose_health_url(service: dict) -> str:
 def test_compose_commands_ports_and_environment_exist_in_the_code():
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     env_names = settings_env_names()
-    assert set(compose["services"]) == {"postgres", "proxy", *SERVICES, *WORKERS}
+    assert set(compose["services"]) == {"postgres", "proxy", "migrate", *SERVICES, *HEALTH_LISTENERS}
+    assert parsed(compose["services"]["migrate"]["command"])[0] == "migrate"
+    for variable in compose["services"]["migrate"]["environment"]:
+        assert variable in env_names
     for name in SERVICES:
         service = compose["services"][name]
         served_name, port = served(service["command"])
@@ -125,7 +129,7 @@ def test_compose_commands_ports_and_environment_exist_in_the_code():
         assert url.port == port and app_serves(import_app(f"services.{name}.api:app"), url.path)
         for variable in service["environment"]:
             assert variable in env_names, f"{name} sets {variable}, which no setting reads"
-    for name in WORKERS:
+    for name in HEALTH_LISTENERS:
         service = compose["services"][name]
         assert worker_health(service["command"])[0] == name
         url = urlsplit(compose_health_url(service))
@@ -208,7 +212,8 @@ def test_dockerfile_default_command_exists():
     exposed = {int(p) for p in re.search(r"^EXPOSE (.*)$", text, re.M).group(1).split()}
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     ports = {served(compose["services"][n]["command"])[1] for n in SERVICES}
-    ports |= {worker_health(compose["services"][n]["command"])[1].health_port for n in WORKERS}
+    ports |= {worker_health(compose["services"][n]["command"])[1].health_port for n in HEALTH_LISTENERS}
+    ports.add(worker_health(compose["services"]["daide"]["command"])[1].port)
     assert exposed == ports
 
 
