@@ -235,11 +235,51 @@ def kubernetes_container(name: str) -> tuple[list[dict], dict]:
     return documents, deployment["spec"]["template"]["spec"]["containers"][0]
 
 
-def assert_env_like_compose(name: str, container: dict) -> None:
+def kubernetes_pod(name: str) -> dict:
+    documents = load_yaml_documents(ROOT / "deploy" / "k8s" / f"{name}.yaml")
+    return next(d for d in documents if d["kind"] in ("Deployment", "Job"))["spec"]["template"]["spec"]
+
+
+def secret_files(pod: dict, container: dict) -> set[str]:
+    """The settings a container reads from Secret files: the keys of the Secret volume mounted
+    at its ENTENTE_SECRETS_DIR, each file named after its variable."""
+    directory = next(v["value"] for v in container["env"] if v["name"] == "ENTENTE_SECRETS_DIR")
+    mount = next(m for m in container["volumeMounts"] if m["mountPath"] == directory)
+    assert mount.get("readOnly") is True
+    volume = next(v for v in pod["volumes"] if v["name"] == mount["name"])
+    items = volume["secret"]["items"]
+    assert all(item["key"] == item["path"] for item in items)
+    secret = load_yaml_documents(ROOT / "deploy" / "k8s" / "secret.example.yaml")[0]
+    assert volume["secret"]["secretName"] == secret["metadata"]["name"]
+    assert {item["key"] for item in items} <= set(secret["stringData"])
+    return {item["key"] for item in items}
+
+
+def assert_env_like_compose(name: str, container: dict, pod: dict) -> None:
+    """The same settings as the compose service: from the environment, or (the secrets) from
+    Secret files, never from a secret in the environment."""
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
-    names = [variable["name"] for variable in container["env"]]
-    assert set(names) <= settings_env_names()
-    assert set(names) == set(compose["services"][name]["environment"]), f"{name} sets other variables than compose"
+    names = {variable["name"] for variable in container["env"]}
+    assert all("valueFrom" not in variable for variable in container["env"]), "a secret in the environment"
+    files = secret_files(pod, container)
+    assert names | files <= settings_env_names()
+    assert (names - {"ENTENTE_SECRETS_DIR"}) | files == set(compose["services"][name]["environment"]), (
+        f"{name} sets other variables than compose")
+
+
+def test_settings_are_read_from_a_secret_volume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from shared.settings import Settings
+
+    (tmp_path / "ENTENTE_DATABASE_URL").write_text("postgresql://entente:s3cret@db:5432/entente\n")
+    (tmp_path / "ENTENTE_OPERATOR_TOKEN").write_text("t" * 40 + "\n")
+    monkeypatch.setenv("ENTENTE_SECRETS_DIR", str(tmp_path))
+    monkeypatch.delenv("ENTENTE_DATABASE_URL", raising=False)
+    monkeypatch.delenv("ENTENTE_OPERATOR_TOKEN", raising=False)
+    settings = Settings()
+    assert settings.database_url == "postgresql://entente:s3cret@db:5432/entente"
+    assert settings.operator_secret() == "t" * 40
+    monkeypatch.setenv("ENTENTE_DATABASE_URL", "sqlite:///./other.db")  # the environment wins
+    assert Settings().database_url == "sqlite:///./other.db"
 
 
 @pytest.mark.parametrize("name", SERVICES)
@@ -254,7 +294,7 @@ def test_kubernetes_deployment_matches_the_code(name):
     for probe in ("readinessProbe", "livenessProbe"):
         assert container[probe]["httpGet"]["port"] == port
         assert app_serves(app, container[probe]["httpGet"]["path"])
-    assert_env_like_compose(name, container)
+    assert_env_like_compose(name, container, kubernetes_pod(name))
 
 
 @pytest.mark.parametrize("name", WORKERS)
@@ -277,7 +317,7 @@ def test_kubernetes_workers_probe_their_health_listener(name):
     heartbeat.beat(True)
     for probe in probes.values():
         assert answer(heartbeat, f"GET {probe['path']} HTTP/1.1").startswith(b"HTTP/1.1 200 ")
-    assert_env_like_compose(name, container)
+    assert_env_like_compose(name, container, kubernetes_pod(name))
 
 
 def ingress_route(paths: list[dict], path: str) -> tuple[str, int] | None:
