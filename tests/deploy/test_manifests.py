@@ -368,3 +368,167 @@ def test_the_proxy_and_the_ingress_refuse_every_other_path():
         assert nginx_route(conf, path) is None, f"nginx passes {path} to {nginx_route(conf, path)}"
         assert ingress_route(paths, path) is None, f"the ingress passes {path} to {ingress_route(paths, path)}"
     assert nginx_route(conf, "/openapi.json") == nginx_route(conf, "/docs") == "lobby"
+
+
+# ----------------------------------------------------------------------------- hardening
+
+WORKLOAD_KINDS = ("Deployment", "StatefulSet", "Job")
+
+
+def manifests() -> list[dict]:
+    return [doc for path in sorted((ROOT / "deploy" / "k8s").glob("*.yaml")) for doc in load_yaml_documents(path)]
+
+
+def project_version() -> str:
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+
+
+def test_every_workload_runs_unprivileged_within_its_resources() -> None:
+    """Non-root, a read-only root file system, no privilege escalation, no capabilities, the
+    runtime's seccomp profile, no service account token, requests and limits, an image pinned
+    to a version (the release's for entente), in the entente namespace."""
+    workloads = [doc for doc in manifests() if doc["kind"] in WORKLOAD_KINDS]
+    assert len(workloads) == len(SERVICES) + len(HEALTH_LISTENERS) + 2  # + postgres, the migration
+    for doc in manifests():
+        if doc["kind"] != "Namespace":
+            assert doc["metadata"]["namespace"] == "entente", doc["metadata"]["name"]
+    for doc in workloads:
+        pod = doc["spec"]["template"]["spec"]
+        assert pod["automountServiceAccountToken"] is False
+        assert pod["securityContext"]["runAsNonRoot"] is True
+        assert pod["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"}
+        for container in pod["containers"]:
+            where = f"{doc['metadata']['name']}/{container['name']}"
+            image, _, tag = container["image"].partition(":")
+            assert tag and tag != "latest", where
+            if image == "entente":
+                assert tag == project_version(), where
+                assert pod["securityContext"]["runAsUser"] == 10001, where
+            for kind in ("requests", "limits"):
+                assert set(container["resources"][kind]) == {"cpu", "memory"}, where
+            security = container["securityContext"]
+            assert security["allowPrivilegeEscalation"] is False and security["privileged"] is False, where
+            assert security["readOnlyRootFilesystem"] is True and security["capabilities"] == {"drop": ["ALL"]}, where
+
+
+def test_the_deployments_probe_start_readiness_and_liveness_apart() -> None:
+    """Readiness asks the store (/healthz), liveness and start-up only whether the process
+    answers (/livez): a pod whose database is away leaves the rotation and is not restarted."""
+    for doc in manifests():
+        if doc["kind"] != "Deployment":
+            continue
+        container = doc["spec"]["template"]["spec"]["containers"][0]
+        paths = {kind: container[kind]["httpGet"]["path"] for kind in ("startupProbe", "readinessProbe",
+                                                                       "livenessProbe")}
+        assert paths == {"startupProbe": "/livez", "readinessProbe": "/healthz", "livenessProbe": "/livez"}, paths
+        ports = {container[kind]["httpGet"]["port"] for kind in ("startupProbe", "readinessProbe", "livenessProbe")}
+        assert len(ports) == 1
+
+
+def test_the_http_services_drain_scale_and_keep_a_replica_through_disruptions() -> None:
+    from services.cli.serve import _parser as serve_parser
+
+    graceful = serve_parser("serve").parse_args([]).graceful_timeout
+    documents = manifests()
+    by_kind: dict[str, dict[str, dict]] = {}
+    for doc in documents:
+        by_kind.setdefault(doc["kind"], {})[doc["metadata"]["name"]] = doc
+    for name in (*SERVICES, *WORKERS):
+        deployment = by_kind["Deployment"][f"entente-{name}"]
+        labels = deployment["spec"]["template"]["metadata"]["labels"]
+        budget = by_kind["PodDisruptionBudget"][f"entente-{name}"]
+        assert budget["spec"]["minAvailable"] == 1
+        assert budget["spec"]["selector"]["matchLabels"].items() <= labels.items()
+        assert deployment["spec"]["replicas"] >= 2
+    for name in SERVICES:
+        pod = by_kind["Deployment"][f"entente-{name}"]["spec"]["template"]["spec"]
+        pause = pod["containers"][0]["lifecycle"]["preStop"]["exec"]["command"]
+        assert pause[0] == "sleep"
+        assert pod["terminationGracePeriodSeconds"] >= int(pause[1]) + graceful  # the pause, then the drain
+        autoscaler = by_kind["HorizontalPodAutoscaler"][f"entente-{name}"]
+        assert autoscaler["spec"]["scaleTargetRef"] == {"apiVersion": "apps/v1", "kind": "Deployment",
+                                                        "name": f"entente-{name}"}
+        assert autoscaler["spec"]["minReplicas"] >= 2
+
+
+def test_only_the_ingress_reaches_the_services_and_only_entente_the_database() -> None:
+    policies = {doc["metadata"]["name"]: doc["spec"] for doc in manifests() if doc["kind"] == "NetworkPolicy"}
+    deny = policies["entente-default-deny"]
+    assert deny == {"podSelector": {}, "policyTypes": ["Ingress"]}  # no rule: nothing is let in
+    http = policies["entente-http-from-the-ingress"]
+    assert http["ingress"][0]["from"] == [{"namespaceSelector": {"matchLabels": {
+        "kubernetes.io/metadata.name": "ingress-nginx"}}}]
+    database = policies["entente-database-from-entente"]
+    assert database["podSelector"] == {"matchLabels": {"app": "entente-postgres"}}
+    assert database["ingress"] == [{"from": [{"podSelector": {"matchLabels": {"app": "entente"}}}],
+                                    "ports": [{"port": 5432}]}]
+    for doc in manifests():  # every HTTP service's pods are the ones the ingress may reach
+        if doc["kind"] in WORKLOAD_KINDS and doc["metadata"]["name"] != "entente-postgres":
+            labels = doc["spec"]["template"]["metadata"]["labels"]
+            assert labels["app"] == "entente"
+            assert (labels["tier"] == "http") == (labels["service"] in SERVICES), labels
+    ports = {port["port"] for port in http["ingress"][0]["ports"]}
+    assert ports == {served(kubernetes_container(name)[1]["command"])[1] for name in SERVICES}
+
+
+def test_the_ingress_serves_tls_only() -> None:
+    ingress = load_yaml_documents(ROOT / "deploy" / "k8s" / "ingress.yaml")[0]
+    hosts = [rule["host"] for rule in ingress["spec"]["rules"]]
+    assert ingress["spec"]["tls"][0]["hosts"] == hosts and ingress["spec"]["tls"][0]["secretName"]
+    assert ingress["metadata"]["annotations"]["nginx.ingress.kubernetes.io/force-ssl-redirect"] == "true"
+
+
+def test_the_daide_server_runs_like_compose() -> None:
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    documents, container = kubernetes_container("daide")
+    assert container["command"] == compose["services"]["daide"]["command"]
+    name, args = worker_health(container["command"])
+    assert name == "daide" and args.host == "0.0.0.0" and args.health_host == "0.0.0.0"
+    assert {port["containerPort"] for port in container["ports"]} == {args.port, args.health_port}
+    service = next(doc for doc in documents if doc["kind"] == "Service")
+    assert service["spec"]["ports"][0]["targetPort"] == args.port
+    assert compose["services"]["daide"]["ports"] == [f"{args.port}:{args.port}"]
+    assert_env_like_compose("daide", container, kubernetes_pod("daide"))
+
+
+def test_the_migration_runs_before_everything_else() -> None:
+    """Compose: a one-shot service every entente service waits for; Kubernetes: a Job."""
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    migrate = compose["services"]["migrate"]
+    assert migrate["restart"] == "no" and "build" in migrate
+    for name in (*SERVICES, *HEALTH_LISTENERS):
+        service = compose["services"][name]
+        assert service["depends_on"] == {"migrate": {"condition": "service_completed_successfully"}}, name
+        assert service["image"] == migrate["image"] and "build" not in service, name  # built once
+        assert service["restart"] == "unless-stopped" and service["read_only"] is True, name
+        assert service["deploy"]["resources"]["limits"], name
+    assert compose["services"]["proxy"]["healthcheck"]["test"][-1].endswith("/proxy-health")
+    job = load_yaml_documents(ROOT / "deploy" / "k8s" / "migrate.yaml")[0]
+    container = job["spec"]["template"]["spec"]["containers"][0]
+    assert container["command"] == migrate["command"]
+    assert_env_like_compose("migrate", container, kubernetes_pod("migrate"))
+
+
+def test_the_image_runs_unprivileged_from_pinned_versions() -> None:
+    from packaging.requirements import Requirement
+
+    text = (ROOT / "deploy" / "Dockerfile").read_text()
+    assert re.search(r"^USER 10001:10001$", text, re.M)
+    assert re.search(r"^HEALTHCHECK .*CMD \[\"entente\", \"health\", \"http://127\.0\.0\.1:8001/healthz\"\]$", text,
+                     re.M)
+    assert re.search(rf"^ARG ENTENTE_VERSION={re.escape(project_version())}$", text, re.M)
+    assert "--constraint constraints.txt" in text and "PIP_CONSTRAINT=" in text
+    pins = dict(line.split("==") for line in (ROOT / "deploy" / "constraints.txt").read_text().splitlines()
+                if line and not line.startswith("#"))
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    for text_requirement in project["project"]["dependencies"] + ["mypy>=2.4,<3"]:
+        requirement = Requirement(text_requirement)
+        name = re.sub(r"[-_.]+", "-", requirement.name).lower()
+        assert name in pins, f"{name} is not pinned in deploy/constraints.txt"
+        assert requirement.specifier.contains(pins[name]), (name, pins[name], str(requirement.specifier))
+    ignored = (ROOT / ".dockerignore").read_text().splitlines()
+    assert ignored[1] == "*" and "!deploy/constraints.txt" in ignored  # only what the build copies
