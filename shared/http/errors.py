@@ -14,8 +14,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from shared.errors import DomainError
-from shared.store.availability import RETRY_AFTER_SECONDS, UNREACHABLE_CLASSES, unreachable
+from shared.errors import DomainError, Unavailable
+from shared.store.availability import UNREACHABLE_CLASSES, unreachable
 from shared.store.records import ConcurrencyError, GameNotFound, StreamNotFound, UnstorableText
 from shared.text import text_problem
 
@@ -111,8 +111,8 @@ async def _missing_game(_: Request, exc: GameNotFound | StreamNotFound) -> JSONR
 
 
 def unavailable_response() -> JSONResponse:
-    return error_response(503, "unavailable", "the database cannot be reached just now; retry shortly",
-                          where="store", headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+    error = Unavailable()
+    return JSONResponse(error.body(), status_code=error.status_code, headers={"Retry-After": str(error.retry_after)})
 
 
 async def _unexpected(_: Request, exc: Exception) -> JSONResponse:

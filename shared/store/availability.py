@@ -16,7 +16,6 @@ import sqlite3
 from asyncpg import exceptions as pg
 
 READY_SECONDS = 2.0  # how long the readiness probe waits for the store
-RETRY_AFTER_SECONDS = 5  # what a 503 for an unreachable database tells the client to wait
 
 _POSTGRES_UNREACHABLE = (pg.PostgresConnectionError, pg.OperatorInterventionError, pg.InvalidCatalogNameError,
                          pg.InsufficientResourcesError)

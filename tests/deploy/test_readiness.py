@@ -79,6 +79,10 @@ def test_readiness_turns_503_without_the_database_and_back_when_it_returns(fresh
         assert_unavailable(httpx.get(f"{base}/games"))
         assert_unavailable(httpx.get(f"{base}/games/{created.json()['id']}"))
         assert_unavailable(httpx.post(f"{base}/games", json={"name": "during", "variant": "standard"}))
+        # a token the middleware looks up before any route runs: the same answer, no traceback
+        assert_unavailable(httpx.get(f"{base}/games", headers={"authorization": "Bearer s.a_0000.secret"}))
+        assert_unavailable(httpx.get(f"{base}/games/{created.json()['id']}",
+                                     headers={"authorization": f"Bearer b.{created.json()['id']}.secret"}))
 
         create_database(fresh_database_url)  # it comes back, empty: not ready until it is migrated
         assert_unavailable(httpx.get(f"{base}/healthz"))
