@@ -7,7 +7,6 @@ errors and security (openapi.py).
 """
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -22,7 +21,7 @@ from shared.auth import hash_token
 from shared.game.repository import bound_state_cache
 from shared.settings import Settings
 from shared.store import open_store
-from shared.store.availability import READY_SECONDS
+from shared.store.availability import StoreProbe
 
 from .body import RequestBodyGate
 from .cors import CORSMiddleware
@@ -73,15 +72,15 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
     app.add_middleware(RequestObservability)  # sees every answer, the refusals of the inner layers too
     app.add_middleware(CORSMiddleware)  # added last: the outermost, so every answer carries it
 
+    probe = StoreProbe()
+
     @app.get("/healthz", tags=["health"], response_model=Health)
     async def healthz() -> Any:
         """Readiness: the store answers a read within 2 s (503 ``unavailable`` with
         ``Retry-After`` when it does not; docs/deploy.md, "Health checks")."""
         store = app.state.store
-        try:
-            await asyncio.wait_for(store.head(), READY_SECONDS)
-        except Exception as error:  # whatever it is, the store does not answer: not ready
-            log.warning("not ready: the store does not answer", extra={"error": type(error).__name__})
+        if not await probe.ready(store):
+            log.warning("not ready: the store does not answer")
             return unavailable_response()
         return {"status": "ok", "store": store.dialect}
 

@@ -11,7 +11,9 @@ classified so (a bug stays a 500 and is logged).
 """
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+from typing import Any
 
 from asyncpg import exceptions as pg
 
@@ -38,3 +40,41 @@ def unreachable(error: BaseException) -> bool:
             return True
         current = current.__cause__
     return False
+
+
+class StoreProbe:
+    """Readiness: whether the store answers a read within ``seconds``, answered in that time
+    whatever the store does. A read that does not answer is cancelled but not waited for (its
+    clean-up may itself wait on a silent connection). While ``MAX_LINGERING`` such reads are
+    still unfinished the next probes answer "not ready" at once, without another read; a read
+    unfinished ``ABANDON_SECONDS`` after it started no longer counts (a connection lost that
+    way is the pool's to replace), so readiness comes back once the database does."""
+
+    MAX_LINGERING = 3
+    ABANDON_SECONDS = 30.0
+
+    def __init__(self, seconds: float = READY_SECONDS) -> None:
+        self.seconds = seconds
+        self._lingering: list[tuple[float, asyncio.Future[Any]]] = []
+
+    async def ready(self, store: Any) -> bool:
+        now = asyncio.get_running_loop().time()
+        self._lingering = [(started, read) for started, read in self._lingering
+                           if not read.done() and now - started < self.ABANDON_SECONDS]
+        if len(self._lingering) >= self.MAX_LINGERING:
+            return False
+        read = asyncio.ensure_future(store.head())
+        read.add_done_callback(_retrieve)
+        done, _ = await asyncio.wait({read}, timeout=self.seconds)
+        if not done:
+            read.cancel()
+            self._lingering.append((now, read))
+            return False
+        return not read.cancelled() and read.exception() is None
+
+
+def _retrieve(future: asyncio.Future[Any]) -> None:
+    """Take a finished read's outcome, so that a failure nobody waited for is not reported as
+    "never retrieved"."""
+    if not future.cancelled():
+        future.exception()

@@ -100,3 +100,87 @@ def test_readiness_turns_503_without_the_database_and_back_when_it_returns(fresh
     text = log.read_text(errors="replace")
     assert code == 0, text[-3000:]
     assert '"level": "error"' not in text and "Traceback" not in text, text[-5000:]
+
+
+class Partition:
+    """A TCP relay to PostgreSQL that can go silent: while ``frozen`` it passes no byte either
+    way and keeps every connection open (a network partition, a database host that hangs),
+    so nothing fails fast and only a bound in time can answer."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        import socket
+        import threading
+
+        self.target = target
+        self.frozen = threading.Event()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+
+        while True:
+            try:
+                inside, _ = self.listener.accept()
+            except OSError:
+                return
+            outside = socket.create_connection(self.target)
+            for source, sink in ((inside, outside), (outside, inside)):
+                threading.Thread(target=self._relay, args=(source, sink), daemon=True).start()
+
+    def _relay(self, source, sink) -> None:  # type: ignore[no-untyped-def]
+        try:
+            while data := source.recv(65536):
+                while self.frozen.is_set():
+                    time.sleep(0.05)
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                try:
+                    end.close()
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def test_readiness_answers_503_in_bounded_time_when_the_database_hangs(fresh_database_url: str,
+                                                                      tmp_path: Path) -> None:
+    from urllib.parse import urlsplit
+
+    real = urlsplit(fresh_database_url)
+    partition = Partition((real.hostname or "127.0.0.1", real.port or 5432))
+    through = fresh_database_url.replace(real.netloc, f"{real.username}@127.0.0.1:{partition.port}"
+                                         if real.username else f"127.0.0.1:{partition.port}", 1)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path), "LANG": "C.UTF-8",
+           "ENTENTE_DATABASE_URL": through, "ENTENTE_ENVIRONMENT": "production",
+           "ENTENTE_OPERATOR_TOKEN": secrets.token_urlsafe(32), "ENTENTE_LOG_FORMAT": "json"}
+    log = tmp_path / "lobby.log"
+    with open(log, "wb") as out:
+        server = subprocess.Popen([ENTENTE, "serve", "--service", "lobby", "--host", "127.0.0.1", "--port", str(port)],
+                                  stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=env)
+    try:
+        wait_until("the lobby to be ready", lambda: httpx.get(f"{base}/healthz").status_code == 200, 60, log)
+        partition.frozen.set()
+        started = time.monotonic()
+        answer = httpx.get(f"{base}/healthz", timeout=30)
+        seconds = time.monotonic() - started
+        print(f"readiness answered {answer.status_code} in {seconds:.2f} s with the database silent")
+        assert_unavailable(answer)
+        assert seconds < 4, seconds  # the 2 s bound, and some slack for a loaded machine
+        assert httpx.get(f"{base}/livez", timeout=5).status_code == 200
+        partition.frozen.clear()
+        wait_until("readiness to turn 200 again", lambda: httpx.get(f"{base}/healthz").status_code == 200, 30, log)
+    finally:
+        partition.frozen.clear()
+        server.terminate()
+        code = server.wait(timeout=30)
+        partition.close()
+    assert code == 0, log.read_text(errors="replace")[-3000:]
