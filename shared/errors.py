@@ -75,3 +75,16 @@ class TooManyRequests(DomainError):
                  details: Any = None) -> None:
         super().__init__(message, code=code, where=where, details=details)
         self.retry_after = max(1, retry_after)
+
+
+class Unavailable(DomainError):
+    """503: the database cannot be reached just now (shared/store/availability.py); nothing
+    was done, the caller retries after ``retry_after`` seconds."""
+
+    status_code = 503
+    code = "unavailable"
+    retry_after = 5
+
+    def __init__(self, message: str = "the database cannot be reached just now; retry shortly", *,
+                 where: str | None = "store") -> None:
+        super().__init__(message, where=where)

@@ -9,6 +9,7 @@ without configuration but never runs with a guessable secret.
 from __future__ import annotations
 
 import logging
+import os
 import secrets
 import sys
 from functools import cached_property
@@ -17,7 +18,7 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SecretsSettingsSource, SettingsConfigDict
 from zxcvbn import zxcvbn
 
 from shared.auth import MAX_TOKEN_LENGTH
@@ -125,6 +126,9 @@ class SettingsError(RuntimeError):
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="ENTENTE_", extra="ignore")
 
+    # a directory of files named after the variables (ENTENTE_DATABASE_URL, ...), each holding
+    # one setting's value: a Kubernetes Secret volume (docs/deploy.md); the environment wins
+    secrets_dir: str = ""
     database_url: str = "sqlite:///./entente.db"
     operator_token: SecretStr | None = None
     host: str = "127.0.0.1"
@@ -211,6 +215,17 @@ class Settings(BaseSettings):
 
     def discord_bot_secret(self) -> str:
         return self.discord_bot_token.get_secret_value() if self.discord_bot_token else ""
+
+    @classmethod
+    def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+                                   env_settings: PydanticBaseSettingsSource,
+                                   dotenv_settings: PydanticBaseSettingsSource,
+                                   file_secret_settings: PydanticBaseSettingsSource,
+                                   ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """The arguments, the environment, then the files of ``ENTENTE_SECRETS_DIR`` when it is set."""
+        directory = os.environ.get("ENTENTE_SECRETS_DIR")
+        files = SecretsSettingsSource(settings_cls, secrets_dir=directory) if directory else file_secret_settings
+        return init_settings, env_settings, dotenv_settings, files
 
     def checked(self) -> Settings:
         """These settings, safe to run: raises SettingsError, or fills a development token."""

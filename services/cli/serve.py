@@ -5,7 +5,7 @@ services/cli/workers.py); ``--service NAME`` serves one service's app alone, as
 the deployments do (docs/deploy.md).
 
 SIGTERM or SIGINT: uvicorn stops gracefully (it stops accepting, the requests in flight
-finish, live streams end after their next chunk, the in-process workers finish what they
+finish, live streams get ``closed: shutting_down`` at once, the in-process workers finish what they
 hold, the lifespan closes the store), then the process exits 0. Whatever still runs after
 ``--graceful-timeout`` seconds is cancelled.
 

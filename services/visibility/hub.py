@@ -44,6 +44,7 @@ from shared.game.press import message_json, messages_of, visible_to
 from shared.game.repository import read_game, with_recent_history
 from shared.game.state import GameState
 from shared.game.submissions import PowerSubmission
+from shared.http.observability import DRAINING
 from shared.store import EventStore, RecordedEvent
 
 from .credential import Credential, Lookups, caller_of
@@ -423,6 +424,8 @@ class StreamHub:
         if feed is None:
             feed = self.feeds[watcher.game_id] = GameFeed(self, watcher.game_id)
         feed.watchers.add(watcher)  # not ready: the tailer passes it by until it has its start
+        if DRAINING.stopping:  # a stream that came in while the server stops: its start, then closed
+            watcher.close("shutting_down")
         self._watchers += 1
         try:
             await self._ensure_tailer()  # its position is read before the feed: no change falls between
@@ -447,11 +450,15 @@ class StreamHub:
             self._task.cancel()
             self._task = None
 
-    async def close(self) -> None:
-        """Close every stream and stop the tailer (the app is shutting down)."""
+    def close_streams(self, reason: CloseReason) -> None:
+        """Close every open stream (each sends its ``closed`` event and ends)."""
         for feed in list(self.feeds.values()):
             for watcher in list(feed.watchers):
-                watcher.close("shutting_down")
+                watcher.close(reason)
+
+    async def close(self) -> None:
+        """Close every stream and stop the tailer (the app is shutting down)."""
+        self.close_streams("shutting_down")
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
@@ -551,6 +558,16 @@ class StreamHub:
 
 
 _hubs: weakref.WeakKeyDictionary[EventStore, StreamHub] = weakref.WeakKeyDictionary()
+
+
+def close_every_stream() -> None:
+    """The server is stopping: every stream of this process gets ``closed: shutting_down``
+    now, not at its next keep-alive (docs/social.md, "The live stream"; docs/deploy.md, "Stopping")."""
+    for hub in list(_hubs.values()):
+        hub.close_streams("shutting_down")
+
+
+DRAINING.on_stop(close_every_stream)
 
 
 async def close_hub(store: EventStore) -> None:

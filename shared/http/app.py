@@ -10,25 +10,33 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import APIRouter, FastAPI
 from fastapi.routing import APIRoute
+from pydantic import BaseModel
 
 from shared import metrics
 from shared.auth import hash_token
 from shared.game.repository import bound_state_cache
 from shared.settings import Settings
 from shared.store import open_store
+from shared.store.availability import StoreProbe
 
 from .body import RequestBodyGate
 from .cors import CORSMiddleware
-from .errors import install_error_handlers
+from .errors import install_error_handlers, unavailable_response
 from .methods import HeadAsGet
 from .middleware import SocialAuthMiddleware
 from .observability import DRAINING, RequestObservability, metrics_endpoint
 from .openapi import install_openapi
 
 log = logging.getLogger("entente")
+
+
+class Health(BaseModel):
+    status: str
+    store: str
 
 
 def operation_id(route: APIRoute) -> str:
@@ -64,9 +72,22 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
     app.add_middleware(RequestObservability)  # sees every answer, the refusals of the inner layers too
     app.add_middleware(CORSMiddleware)  # added last: the outermost, so every answer carries it
 
-    @app.get("/healthz", tags=["health"])
-    async def healthz() -> dict[str, str]:
-        """Liveness and readiness: the process answers and its store is open."""
+    probe = StoreProbe()
+
+    @app.get("/healthz", tags=["health"], response_model=Health)
+    async def healthz() -> Any:
+        """Readiness: the store answers a read within 2 s (503 ``unavailable`` with
+        ``Retry-After`` when it does not; docs/deploy.md, "Health checks")."""
+        store = app.state.store
+        if not await probe.ready(store):
+            log.warning("not ready: the store does not answer")
+            return unavailable_response()
+        return {"status": "ok", "store": store.dialect}
+
+    @app.get("/livez", tags=["health"], response_model=Health)
+    async def livez() -> dict[str, str]:
+        """Liveness: the process answers; the store is not asked (a database away makes a
+        server unready, never restarted for it)."""
         return {"status": "ok", "store": app.state.store.dialect}
 
     app.add_api_route("/metrics", metrics_endpoint, methods=["GET"], include_in_schema=False)

@@ -154,6 +154,8 @@ async def send_error(send: Any, status: int, error: DomainError, close: bool = F
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if status == 401:
         headers.append((b"www-authenticate", b"Bearer"))
+    if error.retry_after is not None:
+        headers.append((b"retry-after", str(error.retry_after).encode()))
     if close:
         headers.append((b"connection", b"close"))
     await send({"type": "http.response.start", "status": status, "headers": headers})

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import math
+import sqlite3
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -13,7 +14,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from shared.errors import DomainError
+from shared.errors import DomainError, Unavailable
+from shared.store.availability import UNREACHABLE_CLASSES, unreachable
 from shared.store.records import ConcurrencyError, GameNotFound, StreamNotFound, UnstorableText
 from shared.text import text_problem
 
@@ -108,7 +110,15 @@ async def _missing_game(_: Request, exc: GameNotFound | StreamNotFound) -> JSONR
     return error_response(404, "game_not_found", str(exc), where="path.game_id")
 
 
+def unavailable_response() -> JSONResponse:
+    error = Unavailable()
+    return JSONResponse(error.body(), status_code=error.status_code, headers={"Retry-After": str(error.retry_after)})
+
+
 async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
+    if unreachable(exc):  # not a bug: the database is away (shared/store/availability.py)
+        log.warning("database unreachable", extra={"error": type(exc).__name__})
+        return unavailable_response()
     log.exception("unexpected error", exc_info=exc)
     return error_response(500, "internal_error", "an unexpected error occurred; it has been logged")
 
@@ -122,4 +132,8 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(UnstorableText, _unstorable)  # type: ignore[arg-type]  # narrower
     app.add_exception_handler(GameNotFound, _missing_game)  # type: ignore[arg-type]  # narrower
     app.add_exception_handler(StreamNotFound, _missing_game)  # type: ignore[arg-type]  # narrower
+    # the ones raised inside a route are answered here, without a traceback in the log; those
+    # raised in a middleware reach the last handler, which answers them the same way
+    for unreachable_class in (*UNREACHABLE_CLASSES, sqlite3.OperationalError):
+        app.add_exception_handler(unreachable_class, _unexpected)
     app.add_exception_handler(Exception, _unexpected)

@@ -24,8 +24,9 @@ from typing import Any
 
 from shared import credentials
 from shared.auth import Delegation, delegate, hash_token
-from shared.errors import DomainError, Forbidden, Unauthorized
+from shared.errors import DomainError, Forbidden, Unauthorized, Unavailable
 from shared.store import EventStore
+from shared.store.availability import unreachable
 
 from .body import send_error
 
@@ -80,6 +81,11 @@ class SocialAuthMiddleware:
                 delegate(Delegation(hash_token(token), "account", frozenset(account.seats.values())))
         except DomainError as error:
             await send_error(send, error.status_code, error)
+            return
+        except Exception as error:
+            if not unreachable(error):
+                raise
+            await send_error(send, 503, Unavailable())  # the database is away: not a bug, no traceback
             return
         await self.app(scope, receive, send)
 

@@ -16,19 +16,22 @@ A pure ASGI middleware, the outermost of the app's own (``build_app`` installs i
 address (shared/metrics.py ``may_read``), the database's gauges read, the text format out.
 
 A live stream's body goes through ``live_stream``: counted in ``entente_open_streams`` while it
-is sent, and ended after its next chunk once the server is stopping (SIGTERM), so that a
-graceful shutdown waits for no stream longer than one keep-alive; the client reconnects with
-its ``Last-Event-ID`` to a server still running (docs/operations.md, "Stopping").
+is sent. Once the server is told to stop (SIGTERM), ``DRAINING`` runs the callbacks registered
+with ``on_stop`` on the event loop at once: the streams' hub closes every stream with the
+``closed`` event ``shutting_down`` (services/visibility/hub.py), so that a graceful shutdown
+waits for no stream and the client reconnects with its ``Last-Event-ID`` to a server still
+running (docs/deploy.md, "Stopping").
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import signal
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from types import FrameType
 from typing import Any, TypeVar
 
@@ -45,7 +48,7 @@ log = logging.getLogger("entente.http")
 Scope = dict[str, Any]
 REQUEST_ID_HEADER = b"x-request-id"
 _GOOD_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,100}$")
-QUIET_ROUTES = frozenset({"/healthz", "/metrics"})  # probes and scrapes: logged at debug level only
+QUIET_ROUTES = frozenset({"/healthz", "/livez", "/metrics"})  # probes and scrapes: logged at debug level only
 
 
 def request_id_of(scope: Scope) -> str:
@@ -114,16 +117,32 @@ class Draining:
 
     def __init__(self) -> None:
         self.stopping = False
+        self._callbacks: list[Callable[[], None]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def on_stop(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` on the server's event loop as soon as it is told to stop."""
+        self._callbacks.append(callback)
+
+    def _stopped(self) -> None:
+        for callback in self._callbacks:
+            try:
+                callback()
+            except Exception:  # one callback's failure must not keep the others from running
+                log.exception("a stop callback failed")
 
     def watch(self) -> None:
         if threading.current_thread() is not threading.main_thread():
             return  # signals reach the main thread only (a test's server in a thread: never set)
+        self._loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
             previous = signal.getsignal(signum)
             if getattr(previous, "drains", False):
                 continue  # in front already (another app of this process)
 
             def stop(received: int, frame: FrameType | None, previous: Any = previous) -> None:
+                if not self.stopping and self._loop is not None and not self._loop.is_closed():
+                    self._loop.call_soon_threadsafe(self._stopped)  # safe in a signal handler
                 self.stopping = True
                 if callable(previous):
                     previous(received, frame)
@@ -139,14 +158,12 @@ Chunk = TypeVar("Chunk", str, bytes)
 
 
 async def live_stream(chunks: AsyncIterator[Chunk]) -> AsyncIterator[Chunk]:
-    """``chunks``, counted in ``entente_open_streams`` while they are sent, ended once the
-    server is stopping."""
+    """``chunks``, counted in ``entente_open_streams`` while they are sent (their source ends
+    them when the server stops: ``DRAINING.on_stop``)."""
     metrics.OPEN_STREAMS.inc()
     try:
         async for chunk in chunks:
             yield chunk
-            if DRAINING.stopping:
-                break
     finally:
         metrics.OPEN_STREAMS.dec()
 

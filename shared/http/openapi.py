@@ -77,6 +77,7 @@ STATUS_OF: dict[str, int] = {
     "provider_error": 502,
     "png_unavailable": 503,
     "render_queue_full": 503,
+    "unavailable": 503,
     "too_many_streams": 429,
 }
 
@@ -92,6 +93,7 @@ SEES = ("not_your_power", "unknown_power")
 # (method, path) -> the codes of the route, beyond internal_error (every route may answer 500)
 ROUTE_ERRORS: dict[tuple[str, str], tuple[str, ...]] = {
     ("get", "/healthz"): (),
+    ("get", "/livez"): (),
     # the lobby
     ("post", "/games"): (*BODY, "unsupported_variant", "unsupported_player_count", "unsupported_setting",
                          "clock_out_of_bounds"),
@@ -174,10 +176,11 @@ METHODS = ("get", "put", "post", "delete", "patch")
 
 def error_responses(codes: Iterable[str]) -> dict[str, dict[str, Any]]:
     """The error answers of a route with these codes: one per status, the codes listed. Every
-    route may answer 500, and 403 ``out_of_scope`` to a bot token sent outside its own game
-    (shared/http/middleware.py)."""
+    route may answer 500, 503 ``unavailable`` while the database cannot be reached
+    (shared/store/availability.py), and 403 ``out_of_scope`` to a bot token sent outside its
+    own game (shared/http/middleware.py)."""
     by_status: dict[int, list[str]] = {}
-    for code in dict.fromkeys([*codes, "out_of_scope", "internal_error"]):
+    for code in dict.fromkeys([*codes, "out_of_scope", "internal_error", "unavailable"]):
         by_status.setdefault(STATUS_OF[code], []).append(code)
     return {str(status): {"description": "error: " + ", ".join(found), "x-error-codes": found,
                           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}

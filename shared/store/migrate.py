@@ -136,8 +136,36 @@ async def migrate(url: str, target: str = "head") -> tuple[Status, Status]:
     return result
 
 
-def upgrade_sql(url: str, target: str = "head") -> None:
-    """Print the SQL that upgrading an empty (or unstamped) database to ``target`` runs."""
+def sql_range(start: str | None, target: str = "head") -> str | None:
+    """Alembic's revision range for an offline upgrade from ``start`` (None: an empty
+    database) to ``target``: ``"0001:0004"``, ``"0004"`` from empty; None when there is
+    nothing to upgrade. ValueError for an unknown revision or a way down (--sql prints upgrades)."""
+    wanted = HEAD_REVISION if target == "head" else target
+    for revision in (wanted, start):
+        if revision is not None and revision not in REVISIONS:
+            raise ValueError(f"no revision {revision!r}; this code knows {', '.join(REVISIONS)}")
+    if start is None:
+        return wanted
+    if REVISIONS.index(wanted) < REVISIONS.index(start):
+        raise ValueError(f"--sql prints upgrades only: {start} is after {wanted} (run `entente migrate --to {wanted}`)")
+    return None if wanted == start else f"{start}:{wanted}"
+
+
+def start_of(found: Status) -> str | None:
+    """The revision an upgrade of this database starts from (None: empty); SchemaError for a
+    database of a newer release."""
+    if found.state == "ahead":
+        raise SchemaError(found.describe())
+    return found.revision or (REVISIONS[0] if found.has_tables else None)
+
+
+def upgrade_sql(url: str, start: str | None, target: str = "head") -> bool:
+    """Print the SQL that upgrading a database at ``start`` (None: empty) to ``target`` runs,
+    and only that; whether there was any to print."""
     from alembic import command
 
-    command.upgrade(alembic_config(url), target, sql=True)
+    revisions = sql_range(start, target)
+    if revisions is None:
+        return False
+    command.upgrade(alembic_config(url), revisions, sql=True)
+    return True

@@ -34,3 +34,10 @@ def drop_database(url: str) -> None:
     from urllib.parse import urlsplit
 
     run_coroutine_in_thread(lambda: _drop_database(_server_url(), urlsplit(url).path.lstrip("/")))
+
+
+def create_database(url: str) -> None:
+    """Make the (empty) database at ``url`` again, as if it came back."""
+    from urllib.parse import urlsplit
+
+    run_coroutine_in_thread(lambda: _create_database(_server_url(), urlsplit(url).path.lstrip("/")))

@@ -39,12 +39,16 @@ from tests.utils.webhook_receiver import Receiver
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 NOT_RUN = ("postgres", "proxy")  # PostgreSQL is the test's server; nginx is run below, as itself
+# run to their end before the others start (the others wait for them: service_completed_successfully)
+ONE_SHOT = tuple(name for name, spec in COMPOSE["services"].items() if spec.get("restart") == "no")
 NGINX = "/usr/sbin/nginx"
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 HOST_OPTIONS = ("--host", "--health-host")
 PORT_OPTIONS = ("--port", "--health-port")
-# the receiver listens on 127.0.0.1: webhooks there are refused unless this is set (docs/social.md)
-TEST_ONLY_ENVIRONMENT = {"ENTENTE_WEBHOOK_ALLOW_PRIVATE_HOSTS": "true"}
+# the receiver listens on 127.0.0.1: webhooks there are refused unless this is set (docs/social.md);
+# the metrics are open to the proxy's address, as docs/operations.md suggests for the compose
+# network, so that a proxy routing /metrics would show it
+TEST_ONLY_ENVIRONMENT = {"ENTENTE_WEBHOOK_ALLOW_PRIVATE_HOSTS": "true", "ENTENTE_METRICS_ALLOW": "127.0.0.1"}
 
 
 # ----------------------------------------------------------------------------- compose's rules
@@ -72,12 +76,22 @@ def interpolate(value: str, variables: Mapping[str, str]) -> str:
     return re.sub(r"\$\$|\$\{(\w+)(?:(:?[?-])([^}]*))?\}", one, value)
 
 
-def test_compose_refuses_to_start_without_an_operator_token() -> None:
+def test_compose_refuses_to_start_without_an_operator_token_or_a_database_password() -> None:
+    """No secret is written in docker-compose.yml: each comes from .env (.env.example names them)."""
+    given = {"ENTENTE_OPERATOR_TOKEN": "x" * 32, "POSTGRES_PASSWORD": "p" * 24}
     for service in COMPOSE["services"].values():
         for value in service.get("environment", {}).values():
-            interpolate(str(value), {"ENTENTE_OPERATOR_TOKEN": "x" * 32})  # given a token, all is set
+            interpolate(str(value), given)  # given both, all is set
     with pytest.raises(MissingVariable, match="ENTENTE_OPERATOR_TOKEN"):
         interpolate(COMPOSE["services"]["lobby"]["environment"]["ENTENTE_OPERATOR_TOKEN"], {})
+    for service in ("postgres", "lobby", "worker", "migrate"):
+        environment = COMPOSE["services"][service]["environment"]
+        value = environment.get("POSTGRES_PASSWORD", environment.get("ENTENTE_DATABASE_URL"))
+        with pytest.raises(MissingVariable, match="POSTGRES_PASSWORD"):
+            interpolate(str(value), {"ENTENTE_OPERATOR_TOKEN": "x" * 32})
+    example = (ROOT / ".env.example").read_text()
+    assert {name for name in given} <= set(re.findall(r"^(\w+)=", example, re.M))
+    assert ".env" in (ROOT / ".gitignore").read_text().split()
 
 
 def normalized(argv: list[str]) -> list[str]:
@@ -114,6 +128,7 @@ class Topology:
     ports: dict[tuple[str, int], int] = field(default_factory=dict)
     processes: dict[str, subprocess.Popen] = field(default_factory=dict)
     ran: dict[str, list[str]] = field(default_factory=dict)  # service -> the compose argv it ran
+    ran_once: dict[str, list[str]] = field(default_factory=dict)  # the one-shot services' argv
 
     def port(self, service: str, port: int) -> int:
         return self.ports.setdefault((service, int(port)), free_port())
@@ -141,13 +156,22 @@ class Topology:
     def local_environment(self, service: str, environment: Mapping[str, object]) -> dict[str, str]:
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.tmp), "LANG": "C.UTF-8"}
         for name, value in environment.items():
-            value = interpolate(str(value), {"ENTENTE_OPERATOR_TOKEN": self.token})
+            value = interpolate(str(value), {"ENTENTE_OPERATOR_TOKEN": self.token, "POSTGRES_PASSWORD": "unused"})
             if name == "ENTENTE_DATABASE_URL":
                 # compose's database is the postgres service: here, the test's own database
                 assert urlsplit(value).hostname == "postgres" and urlsplit(value).port == 5432, value
                 value = self.database_url
             env[name] = value
         return {**env, **TEST_ONLY_ENVIRONMENT}
+
+    def run_once(self, service: str) -> None:
+        """A one-shot service (``restart: "no"``, which the others wait for): run to its end, 0."""
+        spec = COMPOSE["services"][service]
+        argv = self.local_argv(service, spec["command"])
+        done = subprocess.run(argv, cwd=self.tmp, env=self.local_environment(service, spec["environment"]),
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, f"{service} exited with {done.returncode}: {done.stdout}{done.stderr}"
+        self.ran_once[service] = spec["command"]
 
     def start(self, service: str) -> None:
         spec = COMPOSE["services"][service]
@@ -279,6 +303,28 @@ def play_to_the_deadline(base_url: str, receiver: Receiver, receiver_url: str, t
     assert {facts["reason"] for facts in finished.values()} == {"abandoned"}
 
 
+def routes_only_the_public_paths(base_url: str, topology: Topology) -> None:
+    """Every public path reaches a service that serves it (its answer carries the service's
+    X-Request-ID and is not the framework's "no such route"); every other path, /metrics first,
+    is the proxy's own 404, although each service answers /metrics to the proxy's address."""
+    from tests.deploy.test_manifests import REFUSED_PATHS, SAMPLE_PATHS
+
+    lobby = topology.port("lobby", 8001)
+    assert httpx.get(f"http://127.0.0.1:{lobby}/metrics", timeout=5).status_code == 200  # it would leak
+    with httpx.Client(base_url=base_url, timeout=10) as client:
+        for path in [*SAMPLE_PATHS, "/healthz", "/openapi.json", "/docs"]:
+            answer = client.get(path)
+            assert "x-request-id" in answer.headers, (path, answer.status_code, answer.text)
+            unrouted = answer.status_code == 404 and answer.json()["error"]["code"] == "not_found"
+            assert not unrouted and answer.status_code < 500, (path, answer.status_code, answer.text)
+            time.sleep(0.02)  # well under the proxy's rate per address
+        for path in REFUSED_PATHS:
+            answer = client.get(path)
+            assert answer.status_code == 404 and "x-request-id" not in answer.headers, (path, answer.text)
+            assert answer.json() == {"error": {"code": "not_found", "message": "no such path", "where": "path"}}
+        assert client.get("/proxy-health").json() == {"status": "ok"}
+
+
 @pytest.mark.postgres
 def serves_the_web_client(base_url: str) -> None:
     """The proxy routes the web client's pages and files to the lobby (docs/web.md)."""
@@ -295,12 +341,15 @@ def test_the_compose_topology_runs_a_game_to_its_deadline(fresh_database_url: st
             pytest.fail(reason)
         pytest.skip(reason)
     topology = Topology(tmp_path, fresh_database_url, secrets.token_urlsafe(32))
-    services = [name for name in COMPOSE["services"] if name not in NOT_RUN]
-    assert {"worker", "notifier"} <= set(services), "compose runs no clock worker or no notifier"
+    services = [name for name in COMPOSE["services"] if name not in (*NOT_RUN, *ONE_SHOT)]
+    assert {"worker", "notifier", "daide"} <= set(services), "compose runs no clock worker, notifier or DAIDE server"
+    assert ONE_SHOT == ("migrate",)
     receiver = Receiver()
     codes: dict[str, int | None] = {}
     with serve_in_thread(receiver.app()) as receiver_url:
         try:
+            for service in ONE_SHOT:
+                topology.run_once(service)
             for service in services:
                 topology.start(service)
             proxy_port = topology.start_nginx()
@@ -310,6 +359,7 @@ def test_the_compose_topology_runs_a_game_to_its_deadline(fresh_database_url: st
             base_url = f"http://127.0.0.1:{proxy_port}"
             wait_for("the proxy", lambda: httpx.get(f"{base_url}/healthz", timeout=5).status_code == 200,
                      topology, timeout=20)
+            routes_only_the_public_paths(base_url, topology)
             play_to_the_deadline(base_url, receiver, receiver_url, topology)
             serves_the_web_client(base_url)
             topology.check_running()
@@ -324,3 +374,9 @@ def test_the_compose_topology_runs_a_game_to_its_deadline(fresh_database_url: st
                  for doc in yaml.safe_load_all(path.read_text()) if doc and doc["kind"] == "Deployment"
                  for container in doc["spec"]["template"]["spec"]["containers"])
     assert k8s == ran
+    # and runs the one-shot migration as a Job, before the rollout
+    jobs = sorted(normalized(container["command"])
+                  for path in sorted((ROOT / "deploy" / "k8s").glob("*.yaml"))
+                  for doc in yaml.safe_load_all(path.read_text()) if doc and doc["kind"] == "Job"
+                  for container in doc["spec"]["template"]["spec"]["containers"])
+    assert jobs == sorted(normalized(argv) for argv in topology.ran_once.values())

@@ -184,7 +184,7 @@ async def play_standard(client: httpx.AsyncClient) -> None:
     await client.get(f"{url}/identities")
     await client.get(f"{url}/identities", headers=OPERATOR)
     for path in ("/auth/login", "/auth/options", "/me", "/me/games", "/me/stream", "/variants", "/variants/standard",
-                 "/variants/chess", "/variants/standard/map.svg", "/healthz", "/me/api-keys"):
+                 "/variants/chess", "/variants/standard/map.svg", "/healthz", "/livez", "/me/api-keys"):
         await client.get(path)
     await client.post("/me/api-keys", json={"label": "bot"}, headers=auth["FRANCE"])  # not an account: 401
     await client.delete("/me/api-keys/ak_000000000000", headers=bearer("k.a_0123456789abcdef.forged"))

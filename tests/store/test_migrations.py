@@ -257,3 +257,47 @@ def test_a_database_from_before_the_migrations_with_a_played_game_upgrades_and_p
 
     asyncio.run(play_on())
     assert cli("replay", game_id, "--database", empty_url) == 0
+
+
+def test_migrate_sql_prints_only_the_upgrade_from_the_databases_revision(
+        empty_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``entente migrate --sql`` on a database at 0001 prints the upgrade from 0001 (Alembic's
+    offline ``0001:head``), not the schema from empty, and changes nothing."""
+    assert main(["migrate", "--to", "0001", "--database", empty_url]) == 0
+    capsys.readouterr()
+    assert main(["migrate", "--sql", "--database", empty_url]) == 0
+    sql = capsys.readouterr().out
+    steps = [line for line in sql.splitlines() if line.startswith("-- Running upgrade")]
+    assert steps == ["-- Running upgrade 0001 -> 0002", "-- Running upgrade 0002 -> 0003",
+                     "-- Running upgrade 0003 -> 0004"]
+    assert "CREATE TABLE" not in sql and "CREATE INDEX ix_events_stream_position" in sql
+    assert asyncio.run(status(empty_url)).revision == "0001"  # nothing was run
+    # a DBA's range, without the database; and nothing to print at the head
+    assert main(["migrate", "--sql", "--from", "0002", "--to", "0003", "--database", empty_url]) == 0
+    assert [line for line in capsys.readouterr().out.splitlines() if line.startswith("-- Running")] == [
+        "-- Running upgrade 0002 -> 0003"]
+    assert main(["migrate", "--database", empty_url]) == 0
+    capsys.readouterr()
+    assert main(["migrate", "--sql", "--database", empty_url]) == 0
+    printed = capsys.readouterr()
+    assert printed.out == "" and "already" in printed.err
+    assert main(["migrate", "--sql", "--from", "0003", "--to", "0001", "--database", empty_url]) == 2
+
+
+def test_migrate_sql_into_a_pipe_closed_early_ends_quietly(tmp_path: Path) -> None:
+    """``entente migrate --sql | head -1``: the reader leaving is no database failure. The
+    pipe's reading end is closed before the command writes, so that every write of it fails
+    (as the writes after head's first line do)."""
+    import subprocess
+    import sys
+
+    url = f"sqlite:///{tmp_path / 'empty.db'}"
+    entente = str(Path(sys.executable).parent / "entente")
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run([entente, "migrate", "--sql", "--from", "empty", "--database", url],
+                              stdout=write_end, stderr=subprocess.PIPE, timeout=60)
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr.decode()) == (0, "")
