@@ -25,6 +25,7 @@ from shared.http.dependencies import (
     request_metadata,
 )
 from shared.http.paging import MAX_CURSOR_LENGTH, decode_cursor, encode_cursor
+from shared.http.rate_limits import rate_limited
 from shared.settings import Settings
 from shared.web import router as web_router
 
@@ -45,7 +46,7 @@ from .schemas import (
 router = APIRouter(tags=["lobby"])
 
 
-@router.post("/games", status_code=201, response_model=CreatedGame)
+@router.post("/games", status_code=201, response_model=CreatedGame, dependencies=[rate_limited("create")])
 async def create_game(body: CreateGame, store: StoreDep, request: Request, now: Now) -> dict:
     """Create a game; the response holds the host token, shown only this once."""
     created = await service.create_game(
@@ -92,7 +93,8 @@ async def game_summary(game: CurrentGame, store: StoreDep) -> dict:
     return {**game.summary(), **order_status(game, submissions)}
 
 
-@router.post("/games/{game_id}/players", status_code=201, response_model=JoinedGame)
+@router.post("/games/{game_id}/players", status_code=201, response_model=JoinedGame,
+             dependencies=[rate_limited("join")])
 async def join_game(game: CurrentGame, store: StoreDep, request: Request, now: Now) -> dict:
     """Take a seat: a player id, a secret token and a codename unique in the game. With an
     account's session token the seat is also linked to the account (one seat per account and
