@@ -27,6 +27,8 @@ from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from shared.errors import DomainError
+
 HEADER_TIMEOUT_VARIABLE = "ENTENTE_HEADER_TIMEOUT_SECONDS"
 MAX_CONNECTIONS_VARIABLE = "ENTENTE_MAX_CONNECTIONS"
 RETRY_AFTER_SECONDS = 1
@@ -39,14 +41,26 @@ def _number(variable: str, default: float) -> float:
         return default
 
 
-def error_bytes(code: str, message: str) -> bytes:
-    return json.dumps({"error": {"code": code, "message": message}}).encode()
+class RequestTimeout(DomainError):
+    status_code = 408
+    code = "request_timeout"
 
 
-TIMED_OUT = error_bytes("request_timeout", "the request's headers did not arrive in time; the connection is closed")
+class TooManyConnections(DomainError):
+    status_code = 503
+    code = "too_many_connections"
+    retry_after = RETRY_AFTER_SECONDS
+
+
+def error_bytes(error: DomainError) -> bytes:
+    """The error body of the API (shared/errors.py), for an answer written below the app."""
+    return json.dumps(error.body()).encode()
+
+
+TIMED_OUT = error_bytes(RequestTimeout("the request's headers did not arrive in time; the connection is closed"))
 TIMED_OUT_RESPONSE = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\nconnection: close\r\n"
                       b"content-length: " + str(len(TIMED_OUT)).encode() + b"\r\n\r\n" + TIMED_OUT)
-BUSY = error_bytes("too_many_connections", "the server holds as many connections as it takes; try again shortly")
+BUSY = error_bytes(TooManyConnections("the server holds as many connections as it takes; try again shortly"))
 
 
 async def too_many_connections(scope: Any, receive: Any, send: Any) -> None:
