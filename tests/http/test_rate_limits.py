@@ -81,6 +81,39 @@ async def test_a_seat_sending_too_much_press_is_refused_by_its_token_from_any_ad
     assert texts == ["hello 0", "hello 1", "hello 2", "mine"]  # nothing stored for the refused ones
 
 
+@pytest.fixture
+async def tight(store_url: str) -> Any:
+    settings = Settings(database_url=store_url, operator_token=OPERATOR_TOKEN, environment="test",
+                        rate_limits=True, rate_join_per_address="7/hour", rate_orders_per_token="1/minute",
+                        rate_stream_per_token="1/minute")
+    async with running_app(settings, create_app) as (app, client):
+        yield app, client
+
+
+async def test_each_limited_route_counts_its_action(tight: Any) -> None:
+    _, client = tight
+    table = await started_table(client)  # seven joins from this address: the most it takes an hour
+    other = (await client.post("/games", json={"name": "Another"})).json()
+    assert_rate_limited(await client.post(f"/games/{other['id']}/players"))
+    assert (await client.get(f"/games/{other['id']}")).json()["players"] == 0
+    # one order write a minute for FRANCE's token: PUT, then PATCH and ready are refused
+    assert (await table.order("FRANCE", ["A PAR H"])).status_code == 200
+    url = f"/games/{table.game_id}"
+    refusals = [await client.patch(f"{url}/orders", json={"orders": ["A PAR - BUR"]}, headers=table.player("FRANCE")),
+                await client.post(f"{url}/ready", headers=table.player("FRANCE")),
+                await client.delete(f"{url}/ready", headers=table.player("FRANCE"))]
+    for response in refusals:
+        assert_rate_limited(response, "header.authorization")
+    summary = (await client.get(url)).json()  # the PUT's whole set stands: no change, no ready flag
+    assert (summary["submitted"], summary["ready"], summary["ordering"]) == (["FRANCE"], [], [])
+    assert (await table.order("ENGLAND", ["F LON H"])).status_code == 200  # another token
+    # one stream a minute for ENGLAND's token
+    assert (await client.get(f"{url}/stream", params={"timeout": 0.2}, headers=table.player("ENGLAND"))).status_code \
+        == 200
+    assert_rate_limited(await client.get(f"{url}/stream", params={"timeout": 0.2}, headers=table.player("ENGLAND")),
+                        "header.authorization")
+
+
 def test_a_bucket_refills_evenly_and_a_refusal_takes_nothing() -> None:
     now = [1000.0]
     limits = RateLimits({"join": Rate(2, 60)}, {"join": Rate(3, 60)}, clock=lambda: now[0])
