@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi import Depends, Request
 
-from shared.auth import hash_token
+from shared.auth import hash_token, same_hash
 from shared.rates import ACTIONS, RateLimits, parse_rate
 
 
@@ -44,7 +44,7 @@ def rate_limited(action: str) -> Any:
         if limits is None:
             return
         token_hash = _token_hash(request)
-        if token_hash is not None and token_hash == request.app.state.operator_hash:
+        if token_hash is not None and same_hash(token_hash, request.app.state.operator_hash):
             return
         limits.check(action, request.client.host if request.client else None, token_hash)
 
