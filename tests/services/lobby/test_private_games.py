@@ -57,9 +57,15 @@ async def test_a_private_game_is_unlisted_and_joined_only_with_its_invite_code(c
     # a public game needs none, and ignores one
     assert (await client.post(f"/games/{public['id']}/players")).status_code == 201
     assert (await client.post(f"/games/{public['id']}/players", json={"invite_code": "x"})).status_code == 201
-    # the code is stored only as a hash: never in the log
-    log = (await client.get(f"/games/{private['id']}/events", headers=OPERATOR)).text
-    assert private["invite_code"] not in log
+    # the code is stored only as a hash: never in the log, a summary or a view
+    readings = [await client.get(f"/games/{private['id']}/events", headers=OPERATOR),
+                await client.get(f"/games/{private['id']}"), await client.get(f"/games/{private['id']}/view"),
+                await client.get(f"/games/{private['id']}/view", headers=bearer(private["host_token"])),
+                await client.get(f"/games/{private['id']}/view", headers=bearer(joined.json()["token"])),
+                await client.get("/games", headers=OPERATOR)]
+    for reading in readings:
+        assert reading.status_code == 200, reading.text
+        assert private["invite_code"] not in reading.text
 
 
 async def test_the_host_removes_a_seat_before_the_start_and_the_place_is_taken_again(
