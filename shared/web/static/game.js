@@ -11,10 +11,12 @@ import {showResults} from "./results.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
 
-/** A link's fragment may carry a token (``#token=…``): kept, then taken out of the address. */
+/** A link's fragment may carry a token (``#token=…``) or a private game's invite code
+ *  (``#invite=…``, docs/hosting.md "Private games"): kept, then taken out of the address. */
 function takeTokenFromFragment() {
   const fragment = new URLSearchParams(location.hash.slice(1));
   if (fragment.get("token")) keepSeat(gameId, {token: fragment.get("token")});
+  if (fragment.get("invite")) keepSeat(gameId, {invite: fragment.get("invite")});
   if (location.hash) history.replaceState(null, "", location.pathname);
 }
 
@@ -195,11 +197,18 @@ function showSeats(view) {
     ? `${seated} of ${count} seats taken${seat.token ? `; you are ${seat.codename || "seated"}` : ""}.` : "";
   document.getElementById("join").hidden = !forming || Boolean(seat.token);
   document.getElementById("start").hidden = !forming || !seat.host;
+  const inviting = forming && Boolean(seat.host && seat.invite);  // a private game's host
+  document.getElementById("private-invite").hidden = !inviting;
+  if (inviting) {
+    document.getElementById("invite-link").value = `${location.origin}/play/${gameId}#invite=${encodeURIComponent(seat.invite)}`;
+  }
   const hostResolves = view.game.settings.host_may_resolve !== false;
   document.getElementById("resolve").hidden = forming || !seat.host || view.game.status !== "active" || !hostResolves;
   if (document.getElementById("resolve").hidden) closeResolveConfirmation();
   const invite = `${location.origin}/play/${gameId}`;
-  document.getElementById("invite").textContent = forming ? `Invite players with ${invite}` : "";
+  const hidden = view.game.settings.private;  // joined only with the invite link (docs/hosting.md)
+  document.getElementById("invite").textContent = !forming || inviting ? ""
+    : hidden ? "A private game: players join with the invite link its host was given" : `Invite players with ${invite}`;
 }
 
 /** A power's state in the phase (docs/web.md, "Done"): "done" (its ready flag, or its whole set
@@ -369,7 +378,9 @@ async function join() {
   if (button.disabled) return;
   button.disabled = true;
   try {
-    const seat = await api(`/games/${gameId}/players`, {method: "POST", token: session()?.token});
+    const invite = seatOf(gameId).invite;
+    const seat = await api(`/games/${gameId}/players`, {method: "POST", token: session()?.token,
+                                                        body: invite ? {invite_code: invite} : undefined});
     keepSeat(gameId, {token: seat.token, codename: seat.codename, name: game.view.game.name});
     game.known = [];  // a player may see more of the past than the public did
     game.summary = await api(`/games/${gameId}`);
