@@ -31,6 +31,7 @@ def test_a_private_game_is_joined_from_its_invite_link_only(browser: Browser, se
     expect(stranger.page.locator("#forming-status")).to_contain_text("No game is waiting", timeout=15_000)
     expect(stranger.page.get_by_role("button", name="Join Secret table")).to_have_count(0)
     stranger.page.goto(game_url)
+    expect(stranger.page.locator("#seat-status")).to_contain_text("0 of 7 seats taken", timeout=15_000)
     stranger.page.get_by_role("button", name="Join this game").click()
     expect(stranger.page.locator("#seat-status")).to_contain_text("Could not join", timeout=15_000)
     expect(stranger.page.locator("#seat-status")).to_contain_text("private")

@@ -27,6 +27,7 @@ const game = {
   shown: null,  // a resolved phase the board shows; null: the board now
   drawn: null,  // what the board drawn now shows (phase and own pending orders)
   summary: null,  // the public summary, read while the game is forming (how many seats are taken)
+  joinProblem: "",  // why the last Join failed, kept under the seats however often they are redrawn
   known: [],  // every resolved phase this page has read, oldest first (views send the latest page)
   older: false,  // whether the server has resolved phases before the first of ``known``
   get token() { return tokenFor(gameId); },
@@ -194,7 +195,8 @@ function showSeats(view) {
   const seated = game.summary ? game.summary.players : 0;
   document.getElementById("seat-title").textContent = forming ? "Seats" : "Host";
   document.getElementById("seat-status").textContent = forming
-    ? `${seated} of ${count} seats taken${seat.token ? `; you are ${seat.codename || "seated"}` : ""}.` : "";
+    ? `${seated} of ${count} seats taken${seat.token ? `; you are ${seat.codename || "seated"}` : ""}.`
+      + (game.joinProblem && !seat.token ? ` ${game.joinProblem}` : "") : "";
   document.getElementById("join").hidden = !forming || Boolean(seat.token);
   document.getElementById("start").hidden = !forming || !seat.host;
   const inviting = forming && Boolean(seat.host && seat.invite);  // a private game's host
@@ -382,12 +384,14 @@ async function join() {
     const seat = await api(`/games/${gameId}/players`, {method: "POST", token: session()?.token,
                                                         body: invite ? {invite_code: invite} : undefined});
     keepSeat(gameId, {token: seat.token, codename: seat.codename, name: game.view.game.name});
+    game.joinProblem = "";
     game.known = [];  // a player may see more of the past than the public did
     game.summary = await api(`/games/${gameId}`);
     await onView(await readView());
     restartStream();
   } catch (error) {
-    status.textContent = `Could not join: ${error.message}`;
+    game.joinProblem = `Could not join: ${error.message}`;
+    status.textContent = game.joinProblem;
   } finally {
     button.disabled = false;
   }
