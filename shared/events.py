@@ -65,6 +65,9 @@ class GameSettings(BaseModel):
     bots_may_join: bool = False  # an account's API key (a bot) may take a seat (docs/social.md)
     bots_fill_empty_seats: bool = False
     bot_after_missed_phases: int | None = None
+    # a private game (docs/hosting.md, "Private games"): left out of the lobby's list, joined
+    # only with the invite code its creation answered (GameCreated keeps the code's hash)
+    private: bool = False
 
 
 class GameCreated(Event):
@@ -74,6 +77,7 @@ class GameCreated(Event):
     name: str
     settings: GameSettings
     host_token_hash: str
+    invite_code_hash: str = ""  # a private game's invite code, hashed like a token ("": none)
 
 
 class PlayerJoined(Event):
@@ -82,6 +86,15 @@ class PlayerJoined(Event):
     codename: str
     token_hash: str  # empty for a house bot's seat: no token is ever its
     house_bot: bool = False  # a seat nobody joined, taken by the house bot at the start
+
+
+class SeatRemoved(Event):
+    """The host (or the operator) freed a seat before the start (docs/hosting.md, "Removing a
+    seat"): its token plays nothing any more, and another player may take the place."""
+
+    type: Literal["SeatRemoved"] = "SeatRemoved"
+    player_id: str
+    codename: str
 
 
 class PowerJoin(BaseModel):
@@ -253,7 +266,7 @@ def register_event(cls: type[Event]) -> type[Event]:
     return cls
 
 
-for _cls in (GameCreated, PlayerJoined, GameStarted, OrdersSubmitted, PhaseResolved, GameFinished,
+for _cls in (GameCreated, PlayerJoined, SeatRemoved, GameStarted, OrdersSubmitted, PhaseResolved, GameFinished,
              DeadlineSet, DeadlineExtended, GamePaused, GameResumed, ReadySet, DrawVoted):
     register_event(_cls)
 

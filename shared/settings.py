@@ -123,6 +123,18 @@ class SettingsError(RuntimeError):
     """The settings are not safe to run with."""
 
 
+def _networks(text: str, variable: str) -> tuple[IPv4Network | IPv6Network, ...]:
+    """The comma-separated addresses and networks of ``text``; SettingsError naming ``variable``
+    for an entry that is neither."""
+    networks = []
+    for entry in filter(None, (part.strip() for part in text.split(","))):
+        try:
+            networks.append(ip_network(entry, strict=False))
+        except ValueError:
+            raise SettingsError(f"{variable}: {entry!r} is not an address or a network") from None
+    return tuple(networks)
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="ENTENTE_", extra="ignore")
 
@@ -169,6 +181,27 @@ class Settings(BaseSettings):
     stream_max_per_viewer: int = Field(8, ge=0, le=1_000_000)
     # what a stream that reads too slowly may hold (queued and being sent), in KiB: then it is closed
     stream_max_queued_kib: int = Field(2048, ge=64, le=1_048_576)
+    # rate limits per process (docs/operations.md, "Rate limits"; shared/http/rate_limits.py):
+    # COUNT/PERIOD (second, minute, hour, day) per address and per bearer token for each action,
+    # 0 for none; the addresses and networks not limited by address (a proxy that limits by
+    # address itself, deploy/nginx.conf); ENTENTE_RATE_LIMITS=false switches them all off
+    rate_limits: bool = True
+    rate_limit_exempt: str = ""
+    rate_create_per_address: str = "20/hour"
+    rate_create_per_token: str = "20/hour"
+    rate_join_per_address: str = "60/hour"
+    rate_join_per_token: str = "30/hour"
+    rate_orders_per_address: str = "600/minute"
+    rate_orders_per_token: str = "120/minute"
+    rate_press_per_address: str = "120/minute"
+    rate_press_per_token: str = "30/minute"
+    rate_stream_per_address: str = "120/minute"
+    rate_stream_per_token: str = "30/minute"
+    # `entente serve`'s connections (docs/hosting.md, "Slow clients"): a request's headers must
+    # have arrived this long after the connection opened or went idle (else 408 and closed), and
+    # at most this many connections are open at once (one more request: 503)
+    header_timeout_seconds: float = Field(10.0, gt=0.0, le=600.0)
+    max_connections: int = Field(1000, ge=1, le=1_000_000)
     # the garbage collector of `entente serve`'s processes (docs/hosting.md, "The garbage
     # collector"): three thresholds for gc.set_threshold, or "python" for Python's own
     gc_thresholds: str = "50000,20,100"
@@ -190,13 +223,23 @@ class Settings(BaseSettings):
 
     def metrics_networks(self) -> tuple[IPv4Network | IPv6Network, ...]:
         """ENTENTE_METRICS_ALLOW read; SettingsError when an entry is not an address or network."""
-        networks = []
-        for entry in filter(None, (part.strip() for part in self.metrics_allow.split(","))):
-            try:
-                networks.append(ip_network(entry, strict=False))
-            except ValueError:
-                raise SettingsError(f"ENTENTE_METRICS_ALLOW: {entry!r} is not an address or a network") from None
-        return tuple(networks)
+        return _networks(self.metrics_allow, "ENTENTE_METRICS_ALLOW")
+
+    def rate_limit_networks(self) -> tuple[IPv4Network | IPv6Network, ...]:
+        """ENTENTE_RATE_LIMIT_EXEMPT read; SettingsError when an entry is not an address or network."""
+        return _networks(self.rate_limit_exempt, "ENTENTE_RATE_LIMIT_EXEMPT")
+
+    def check_rates(self) -> None:
+        """SettingsError unless every ENTENTE_RATE_* limit reads as a rate."""
+        from shared.rates import ACTIONS, parse_rate
+
+        for action in ACTIONS:
+            for whose in ("address", "token"):
+                name = f"rate_{action}_per_{whose}"
+                try:
+                    parse_rate(getattr(self, name))
+                except ValueError as error:
+                    raise SettingsError(f"ENTENTE_{name.upper()}: {error}") from None
 
     # browsers on other origins (docs/api.md, "CORS"): comma-separated origins, none by default
     cors_origins: str = ""
@@ -230,6 +273,8 @@ class Settings(BaseSettings):
     def checked(self) -> Settings:
         """These settings, safe to run: raises SettingsError, or fills a development token."""
         self.metrics_networks()
+        self.rate_limit_networks()
+        self.check_rates()
         self.collector_thresholds()
         try:
             parse_origins(self.cors_origins)

@@ -27,6 +27,12 @@ from hypothesis import settings as hypothesis_settings
 hypothesis_settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
+# The suite plays thousands of games from 127.0.0.1, hundreds of order writes with one token:
+# the per-process rate limits (docs/operations.md, "Rate limits") are off in its apps and in the
+# servers it starts (they inherit the environment), unless a test switches them on itself, as
+# tests/http/test_rate_limits.py does with its own settings (docs/testing.md).
+os.environ.setdefault("ENTENTE_RATE_LIMITS", "false")
+
 if TYPE_CHECKING:  # the store and the app are imported only by tests that use them
     import httpx
 

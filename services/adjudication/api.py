@@ -28,6 +28,7 @@ from shared.http.dependencies import (
     request_metadata,
 )
 from shared.http.models import MenuGroup, StructuredOrder, absent_if_none
+from shared.http.rate_limits import rate_limited
 from shared.rules.variants import OrderCheck
 from shared.settings import Settings
 from shared.store import EventStore
@@ -154,7 +155,7 @@ async def _resolve_if_complete(store: EventStore, game_id: str, phase: str, now:
         return False
 
 
-@router.put("/games/{game_id}/orders", response_model=SubmissionResult)
+@router.put("/games/{game_id}/orders", response_model=SubmissionResult, dependencies=[rate_limited("orders")])
 async def submit_orders(seat: RecentPlayer, token: BearerToken, body: SubmitOrders,
                         store: StoreDep, request: Request, now: Now) -> dict:
     """Replace the caller's orders for the current phase; each order comes back accepted
@@ -195,7 +196,7 @@ def _feedback(game: GameState, phase: str, power: str, checks: list[OrderCheck])
     return {"accepted": accepted, "rejected": len(checks) - accepted, "orders": orders}
 
 
-@router.patch("/games/{game_id}/orders", response_model=PatchResult)
+@router.patch("/games/{game_id}/orders", response_model=PatchResult, dependencies=[rate_limited("orders")])
 async def patch_orders(game: CurrentGame, caller: CurrentPlayer, body: PatchOrders,
                        store: StoreDep, request: Request, now: Now) -> dict:
     """Set the orders of the units these orders name, keeping the power's other orders, and
@@ -226,7 +227,7 @@ async def _ready(game, caller, body: ReadyRequest | None, store, request: Reques
     return {"phase": readied.phase, "power": readied.power, "ready": ready, "resolved": resolved}
 
 
-@router.post("/games/{game_id}/ready", response_model=ReadyResult)
+@router.post("/games/{game_id}/ready", response_model=ReadyResult, dependencies=[rate_limited("orders")])
 async def mark_ready(game: CurrentGame, caller: CurrentPlayer, store: StoreDep, request: Request, now: Now,
                      body: Annotated[ReadyRequest | None, Body()] = None) -> dict:
     """Mark the submitted orders final. In games with ``require_ready`` a phase resolves early
@@ -234,7 +235,7 @@ async def mark_ready(game: CurrentGame, caller: CurrentPlayer, store: StoreDep, 
     return await _ready(game, caller, body, store, request, now, True)
 
 
-@router.delete("/games/{game_id}/ready", response_model=ReadyResult)
+@router.delete("/games/{game_id}/ready", response_model=ReadyResult, dependencies=[rate_limited("orders")])
 async def unmark_ready(game: CurrentGame, caller: CurrentPlayer, store: StoreDep, request: Request, now: Now,
                        body: Annotated[ReadyRequest | None, Body()] = None) -> dict:
     """Take the ready flag back (the orders stay submitted)."""

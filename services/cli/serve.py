@@ -9,6 +9,9 @@ finish, live streams get ``closed: shutting_down`` at once, the in-process worke
 hold, the lifespan closes the store), then the process exits 0. Whatever still runs after
 ``--graceful-timeout`` seconds is cancelled.
 
+Slow clients: a request's headers must arrive within ENTENTE_HEADER_TIMEOUT_SECONDS (else 408)
+and at most ENTENTE_MAX_CONNECTIONS connections are served at once (services/cli/slow_clients.py).
+
 Logs: one JSON line per request on stderr, or plain text on a terminal (shared/logs.py);
 uvicorn's own access log is off. Under ``--workers N`` the processes' metrics are added up
 through a directory of their own (``PROMETHEUS_MULTIPROC_DIR``, made here unless set, removed
@@ -109,8 +112,14 @@ def run(command: str, argv: list[str]) -> int:
           + (f" in {args.workers} processes" if args.workers > 1 else ""), file=sys.stderr, flush=True)
     from shared.logs import logging_config
 
+    from .slow_clients import HEADER_TIMEOUT_VARIABLE, MAX_CONNECTIONS_VARIABLE, protocol_for
+
+    # the header timeout and the connection cap (docs/hosting.md, "Slow clients"), read by the
+    # protocol of every process from the environment
+    os.environ.update({HEADER_TIMEOUT_VARIABLE: str(settings.header_timeout_seconds),
+                       MAX_CONNECTIONS_VARIABLE: str(settings.max_connections)})
     options = {"host": settings.host, "port": settings.port, "log_level": args.log_level, "lifespan": "on",
-               "timeout_keep_alive": args.keep_alive, "loop": args.loop, "http": args.http,
+               "timeout_keep_alive": args.keep_alive, "loop": args.loop, "http": protocol_for(args.http),
                "log_config": logging_config(args.log_level, args.log_format),
                "timeout_graceful_shutdown": args.graceful_timeout, **UVICORN_OPTIONS}
     _exit_cleanly_on_signals()

@@ -7,15 +7,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Body, FastAPI, Query, Request
+from fastapi import APIRouter, Body, FastAPI, Path, Query, Request
 
-from shared.auth import require
+from shared.auth import hash_token, require, same_hash
 from shared.errors import BadRequest, Forbidden
 from shared.game.log import phase_submissions
 from shared.game.state import GameState
 from shared.game.waiting import order_status
 from shared.http.app import build_app
 from shared.http.dependencies import (
+    BearerToken,
     CurrentCaller,
     CurrentGame,
     CurrentPlayer,
@@ -25,6 +26,7 @@ from shared.http.dependencies import (
     request_metadata,
 )
 from shared.http.paging import MAX_CURSOR_LENGTH, decode_cursor, encode_cursor
+from shared.http.rate_limits import rate_limited
 from shared.settings import Settings
 from shared.web import router as web_router
 
@@ -39,31 +41,33 @@ from .schemas import (
     GameList,
     GameSummary,
     JoinedGame,
+    JoinGame,
     PauseGame,
 )
 
 router = APIRouter(tags=["lobby"])
 
 
-@router.post("/games", status_code=201, response_model=CreatedGame)
+@router.post("/games", status_code=201, response_model=CreatedGame, dependencies=[rate_limited("create")])
 async def create_game(body: CreateGame, store: StoreDep, request: Request, now: Now) -> dict:
     """Create a game; the response holds the host token, shown only this once."""
     created = await service.create_game(
         store, name=body.name, variant=body.variant,
         settings=service.settings_for(body.variant, body.settings.model_dump()),
         metadata=request_metadata(request, "host"), now=now)
-    return {**created.state.summary(), "host_token": created.host_token}
+    return {**created.state.summary(), "host_token": created.host_token, "invite_code": created.invite_code}
 
 
 @router.get("/games", response_model=GameList)
-async def list_games(store: StoreDep,
+async def list_games(store: StoreDep, request: Request, token: BearerToken,
                      status: Literal["forming", "active", "finished"] | None = None,
                      variant: Annotated[str | None, Query(max_length=40, description=(
                          "only this variant's games (a name of GET /variants)"))] = None,
                      limit: Annotated[int, Query(ge=1, le=500)] = 100,
                      cursor: Annotated[str | None, Query(max_length=MAX_CURSOR_LENGTH, description=(
                          "next_cursor of the page before: the page after it"))] = None) -> dict:
-    """The games, latest changed first, a page at a time (``next_cursor``: the next page; null: the last)."""
+    """The games, latest changed first, a page at a time (``next_cursor``: the next page; null: the
+    last); private games only in the operator's list."""
     if variant is not None:
         service.check_variant_filter(variant)
     after = None
@@ -77,7 +81,8 @@ async def list_games(store: StoreDep,
         if fields.get("s") != status or fields.get("v") != variant:
             raise BadRequest("this cursor belongs to a list with other filters", code="invalid_cursor",
                              where="query.cursor")
-    games, following = await service.list_games(store, status, limit, after, variant)
+    operator = token is not None and same_hash(hash_token(token), request.app.state.operator_hash)
+    games, following = await service.list_games(store, status, limit, after, variant, listed_only=not operator)
     next_cursor = (encode_cursor("games", u=following[0].isoformat(), g=following[1], s=status, v=variant)
                    if following else None)
     return {"games": games, "next_cursor": next_cursor}
@@ -92,19 +97,33 @@ async def game_summary(game: CurrentGame, store: StoreDep) -> dict:
     return {**game.summary(), **order_status(game, submissions)}
 
 
-@router.post("/games/{game_id}/players", status_code=201, response_model=JoinedGame)
-async def join_game(game: CurrentGame, store: StoreDep, request: Request, now: Now) -> dict:
-    """Take a seat: a player id, a secret token and a codename unique in the game. With an
-    account's session token the seat is also linked to the account (one seat per account and
-    game); services/accounts' middleware puts the account in ``request.state`` and refuses bot tokens."""
+@router.post("/games/{game_id}/players", status_code=201, response_model=JoinedGame,
+             dependencies=[rate_limited("join")])
+async def join_game(game: CurrentGame, store: StoreDep, request: Request, now: Now,
+                    body: Annotated[JoinGame | None, Body()] = None) -> dict:
+    """Take a seat: a player id, a secret token and a codename unique in the game; a private game
+    takes ``invite_code``. With an account's session token the seat is also linked to the account
+    (one seat per account and game); services/accounts' middleware puts the account in
+    ``request.state`` and refuses bot tokens."""
     account = getattr(request.state, "account", None)
     if getattr(request.state, "api_key", False) and not game.settings.bots_may_join:
         raise Forbidden("this game does not seat bots (bots_may_join is off): sign in to join as a person",
                         code="bots_not_allowed", where="header.authorization")
     joined = await service.join_game(store, game.game_id, request_metadata(request, "player"), now,
-                                     account_id=account.account_id if account is not None else None)
+                                     account_id=account.account_id if account is not None else None,
+                                     invite_code=body.invite_code if body is not None else None)
     return {"game_id": game.game_id, "player_id": joined.player_id, "codename": joined.codename,
             "token": joined.token}
+
+
+@router.delete("/games/{game_id}/players/{seat}", response_model=GameSummary)
+async def remove_seat(game: CurrentGame, caller: HostOrOperator, store: StoreDep, request: Request, now: Now,
+                      seat: Annotated[str, Path(max_length=64, description=(
+                          "the seat's codename as the summary lists it (any case), or its player id"))]) -> dict:
+    """Free a seat before the start (host or operator): ``SeatRemoved`` in the log, the seat's
+    token plays nothing any more and its place can be taken again (docs/hosting.md, "Removing a seat")."""
+    state = await service.remove_seat(store, game.game_id, seat, request_metadata(request, caller.role), now)
+    return state.summary()
 
 
 @router.post("/games/{game_id}/start", response_model=GameSummary)

@@ -41,6 +41,9 @@ class SettingsIn(BaseModel):
     bot_after_missed_phases: int | None = Field(None, ge=1, le=20, description=(
         "the house bot plays a power whose player missed this many phases in a row, until the "
         "player orders again (needs house_bot); null: never"))
+    private: bool = Field(False, description=(
+        "a private game: left out of GET /games, joined only with the invite code the creation answers "
+        "(docs/hosting.md, \"Private games\")"))
 
 
 class CreateGame(BaseModel):
@@ -104,6 +107,15 @@ class GameSummary(BaseModel):
 
 class CreatedGame(GameSummary):
     host_token: str = Field(..., description="keep it: it is shown once and stored only as a hash")
+    invite_code: str | None = Field(None, description=(
+        "a private game's invite code, for the players to join with: shown once, stored only as a hash "
+        "(null for a public game)"))
+
+
+class JoinGame(BaseModel):
+    model_config = REQUEST_BODY
+    invite_code: str | None = Field(None, min_length=1, max_length=100, description=(
+        "a private game's invite code (POST /games answered it to the host); a public game needs none"))
 
 
 class JoinedGame(BaseModel):

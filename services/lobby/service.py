@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from shared.auth import hash_token, new_token
+from shared.auth import hash_token, new_token, same_hash
 from shared.clock import SYSTEM_CLOCK
 from shared.codenames import pick_codename
-from shared.errors import Conflict, Unprocessable
+from shared.errors import Conflict, Forbidden, NotFound, Unprocessable
 from shared.events import (
     Event,
     GameCreated,
@@ -23,6 +23,7 @@ from shared.events import (
     GameStarted,
     PlayerJoined,
     PowerJoin,
+    SeatRemoved,
     from_recorded,
     game_stream,
     orders_stream,
@@ -32,7 +33,7 @@ from shared.events_social import SeatLinked, account_stream, members_stream
 from shared.game import deadlines, draws, guards
 from shared.game.house_bots import check_bot_settings, house_bot_orders
 from shared.game.repository import append_events, game_row, read_state
-from shared.game.state import GameState, fold
+from shared.game.state import GameState, Seat, fold
 from shared.rules.variants import UnsupportedPlayerCount, get_variant, variant_names
 from shared.store import EventStore, Transaction
 from shared.store.records import RecordedEvent
@@ -48,10 +49,15 @@ def new_player_id() -> str:
     return "p_" + secrets.token_hex(6)
 
 
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(16)
+
+
 @dataclass(frozen=True)
 class Created:
     state: GameState
     host_token: str
+    invite_code: str | None = None  # a private game's, shown once like the host token
 
 
 @dataclass(frozen=True)
@@ -100,25 +106,45 @@ async def create_game(store: EventStore, *, name: str, variant: str, settings: G
                       metadata: dict | None = None, now: datetime | None = None) -> Created:
     check_settings(variant, settings)
     game_id, host_token = new_game_id(), new_token()
+    invite_code = new_invite_code() if settings.private else None
     created = GameCreated(game_id=game_id, variant=variant, name=name, settings=settings,
-                          host_token_hash=hash_token(host_token))
+                          host_token_hash=hash_token(host_token),
+                          invite_code_hash=hash_token(invite_code) if invite_code else "")
     state = fold([created])
     async with store.transaction() as tx:
         await tx.append(game_stream(game_id), [to_new_event(created, metadata)], expected_version=0)
         await tx.put_game(game_row(state, now))
-    return Created(state, host_token)
+    return Created(state, host_token, invite_code)
+
+
+def check_invite(state: GameState, invite_code: str | None) -> None:
+    """403 unless a private game's invite code is given (``invite_required``) and is its own
+    (``invalid_invite_code``); a public game takes any (docs/hosting.md, "Private games")."""
+    if not state.settings.private:
+        return
+    if not invite_code:
+        raise Forbidden(f"game {state.game_id} is private: join it with the invite code its host was given",
+                        code="invite_required", where="body.invite_code")
+    if not state.invite_code_hash or not same_hash(hash_token(invite_code), state.invite_code_hash):
+        raise Forbidden("this is not the game's invite code", code="invalid_invite_code", where="body.invite_code")
 
 
 async def join_game(store: EventStore, game_id: str, metadata: dict | None = None,
-                    now: datetime | None = None, account_id: str | None = None) -> Joined:
+                    now: datetime | None = None, account_id: str | None = None,
+                    invite_code: str | None = None) -> Joined:
     """Seat a new player; with ``account_id`` (a signed-in account joining), the seat is linked
     to the account (``SeatLinked`` in ``members-{game_id}`` and the account's stream) in the same
-    transaction, under the game's lock, and an account already seated here gets 409."""
+    transaction, under the game's lock, and an account already seated here gets 409 (403
+    ``seat_removed`` when the host removed its seat). A private game needs its invite code."""
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)
         guards.require_forming(state)
+        check_invite(state, invite_code)
         members = await tx.read_stream(members_stream(game_id)) if account_id else []
-        if account_id and any(_seated(record, account_id) for record in members):
+        taken = [from_recorded(r) for r in members if account_id and _seated(r, account_id)]
+        if any(isinstance(e, SeatLinked) and state.seat(e.player_id) is None for e in taken):
+            raise Forbidden("the host removed this account's seat from this game", code="seat_removed")
+        if taken:
             raise Conflict("this account already has a seat in this game", code="already_seated")
         if len(state.seats) >= state.settings.player_count:
             raise Conflict(f"game {game_id} is full ({state.settings.player_count} players)", code="game_full")
@@ -137,6 +163,30 @@ async def join_game(store: EventStore, game_id: str, metadata: dict | None = Non
 def _seated(record: RecordedEvent, account_id: str) -> bool:
     event = from_recorded(record)
     return isinstance(event, SeatLinked) and event.account_id == account_id
+
+
+def seat_named(state: GameState, name: str) -> Seat:
+    """The seat called ``name``: its codename (any case, as the public summary lists it) or its
+    player id; 404 ``seat_not_found`` otherwise."""
+    wanted = name.strip().casefold()
+    for seat in state.seats:
+        if seat.codename.casefold() == wanted or seat.player_id == name.strip():
+            return seat
+    raise NotFound(f"game {state.game_id} has no seat {name!r} (a codename of its summary, or a player id)",
+                   code="seat_not_found", where="path.seat")
+
+
+async def remove_seat(store: EventStore, game_id: str, name: str, metadata: dict | None = None,
+                      now: datetime | None = None) -> GameState:
+    """Free a seat before the start (the host's or the operator's act): ``SeatRemoved`` in the
+    log, the seat's token plays nothing any more, and the place can be taken again; 404
+    ``seat_not_found`` for no such seat, 409 once the game has started."""
+    async with store.transaction(game_id, lock="exclusive") as tx:
+        state = await read_state(tx, game_id)
+        guards.require_forming(state)
+        seat = seat_named(state, name)
+        removed = SeatRemoved(player_id=seat.player_id, codename=seat.codename)
+        return await append_events(tx, state, [removed], metadata, now)
 
 
 def draw_seats(seed: int, player_ids: list[str], seats: Sequence[Sequence[str]]) -> dict[str, list[str]]:
@@ -240,13 +290,16 @@ def check_variant_filter(variant: str) -> None:
 
 async def list_games(store: EventStore, status: str | None, limit: int,
                      after: tuple[datetime, str] | None = None,
-                     variant: str | None = None) -> tuple[list[dict], tuple[datetime, str] | None]:
+                     variant: str | None = None, listed_only: bool = True,
+                     ) -> tuple[list[dict], tuple[datetime, str] | None]:
     """A page of the games list, latest changed first, and where the next page starts (None:
     this was the last). A game that changes while a client pages moves to the front of the
     list: it is on a fresh first page, never twice in one walk through it. Each summary says
     when its game last changed (``updated_at``, the row's), so a client can tell same-named
-    games apart and leave out those long idle."""
-    rows = await store.list_games(status=status, limit=limit + 1, after=after, variant=variant)
+    games apart and leave out those long idle. ``listed_only``: private games left out (the
+    operator's list has them)."""
+    rows = await store.list_games(status=status, limit=limit + 1, after=after, variant=variant,
+                                  listed_only=listed_only)
     more = len(rows) > limit
     rows = rows[:limit]
     summaries = [{**row.summary, "updated_at": row.updated_at.isoformat()} for row in rows]

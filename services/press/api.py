@@ -14,6 +14,7 @@ from shared.http.app import build_app
 from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, Now, StoreDep, request_metadata
 from shared.http.models import DateTimeText
 from shared.http.paging import DEFAULT_LIMIT, MAX_CURSOR_LENGTH, decode_cursor, encode_cursor
+from shared.http.rate_limits import rate_limited
 from shared.settings import Settings
 from shared.text import UserText
 
@@ -58,7 +59,8 @@ class MessageList(BaseModel):
     more: bool = Field(False, description="more messages follow already: ask again with next_cursor")
 
 
-@router.post("/games/{game_id}/messages", status_code=201, response_model=Message, response_model_by_alias=True)
+@router.post("/games/{game_id}/messages", status_code=201, response_model=Message, response_model_by_alias=True,
+             dependencies=[rate_limited("press")])
 async def send_message(game: CurrentGame, caller: CurrentPlayer, body: SendMessage, store: StoreDep,
                request: Request, now: Now) -> dict[str, Any]:
     """Send a public message (``"to": "all"``) or a private one to some powers, signed by your

@@ -28,6 +28,7 @@ from starlette.background import BackgroundTask
 from shared.errors import BadRequest, Unauthorized
 from shared.http.dependencies import BearerToken, CurrentCaller, CurrentGame, Now, StoreDep
 from shared.http.observability import live_stream
+from shared.http.rate_limits import rate_limited
 
 from .credential import caller_of, credential_of, direct_lookups
 from .cursors import MAX_CURSOR_LENGTH, Cursor, cursor_key, parse_cursor
@@ -109,7 +110,7 @@ def _cursor(header: str | None, query: str | None) -> tuple[Cursor | None, str]:
     return None, ""
 
 
-@router.get("/games/{game_id}/stream", response_class=StreamingResponse,
+@router.get("/games/{game_id}/stream", response_class=StreamingResponse, dependencies=[rate_limited("stream")],
             responses={200: {"content": {"text/event-stream": {}}}})
 async def game_stream(game: CurrentGame, caller: CurrentCaller, token: BearerToken, store: StoreDep, request: Request,
                  now: Now,

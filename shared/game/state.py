@@ -24,6 +24,7 @@ from shared.events import (
     PhaseResolved,
     PlayerJoined,
     PowerJoin,
+    SeatRemoved,
 )
 from shared.rules.variants import get_variant
 
@@ -80,6 +81,7 @@ class GameState:
     draw_votes: dict[str, bool] = field(default_factory=dict)  # player_id -> vote
     finish_reason: str | None = None
     drawn: list[str] = field(default_factory=list)
+    invite_code_hash: str = ""  # a private game's (docs/hosting.md, "Private games")
 
     def copy(self) -> GameState:
         """A copy that the fold may change in place: every list, set and dict is copied (seats
@@ -214,6 +216,11 @@ def _player_joined(state: GameState, event: PlayerJoined) -> None:
     state.seats.append(Seat(event.player_id, event.codename, event.token_hash, house_bot=event.house_bot))
 
 
+def _seat_removed(state: GameState, event: SeatRemoved) -> None:
+    state.seats = [s for s in state.seats if s.player_id != event.player_id]
+    state.draw_votes.pop(event.player_id, None)
+
+
 def _game_started(state: GameState, event: GameStarted) -> None:
     for seat in state.seats:
         seat.powers = sorted(event.powers.get(seat.player_id, []))
@@ -280,6 +287,7 @@ def _apply_joins(state: GameState) -> None:
 
 _HANDLERS: dict[type[Event], Callable[[GameState, Any], None]] = {
     PlayerJoined: _player_joined,
+    SeatRemoved: _seat_removed,
     GameStarted: _game_started,
     PhaseResolved: _phase_resolved,
     DeadlineSet: _deadline_set,
@@ -292,7 +300,8 @@ _HANDLERS: dict[type[Event], Callable[[GameState, Any], None]] = {
 
 
 def _created(event: GameCreated) -> GameState:
-    state = GameState(event.game_id, event.variant, event.name, event.settings, event.host_token_hash)
+    state = GameState(event.game_id, event.variant, event.name, event.settings, event.host_token_hash,
+                      invite_code_hash=event.invite_code_hash)
     state.version = 1
     return state
 

@@ -55,7 +55,9 @@ STATUS_OF: dict[str, int] = {
                      "invalid_code", "token_in_url", "ticket_and_token"), 400),
     **dict.fromkeys(("token_required", "invalid_token", "unauthorized", "oauth_refused", "oauth_denied",
                      "invalid_ticket"), 401),
-    **dict.fromkeys(("session_required", "bots_not_allowed"), 403),
+    **dict.fromkeys(("session_required", "bots_not_allowed", "invite_required", "invalid_invite_code",
+                     "seat_removed"), 403),
+    "seat_not_found": 404,
     "api_key_not_found": 404,
     "too_many_api_keys": 409,
     **dict.fromkeys(("wrong_role", "not_your_power", "no_power", "out_of_scope", "host_may_not_resolve",
@@ -79,6 +81,7 @@ STATUS_OF: dict[str, int] = {
     "render_queue_full": 503,
     "unavailable": 503,
     "too_many_streams": 429,
+    "rate_limited": 429,
 }
 
 BODY = ("malformed_json", "unsupported_media_type", "too_large", "body_too_large", "invalid_request")
@@ -86,7 +89,7 @@ PARAMS = ("invalid_request",)
 GAME = ("game_not_found",)
 ANY_TOKEN = ("invalid_token", "unauthorized", "out_of_scope")  # a token sent where one may be sent
 NEEDS_TOKEN = (*ANY_TOKEN, "token_required", "wrong_role")
-ORDERS = ("game_not_started", "game_finished", "nothing_to_order", "wrong_phase", "deadline_passed",
+ORDERS = ("rate_limited", "game_not_started", "game_finished", "nothing_to_order", "wrong_phase", "deadline_passed",
           "not_your_power", "power_required", "no_power", "unknown_power", "too_many_order_writes")
 SEES = ("not_your_power", "unknown_power")
 
@@ -95,12 +98,15 @@ ROUTE_ERRORS: dict[tuple[str, str], tuple[str, ...]] = {
     ("get", "/healthz"): (),
     ("get", "/livez"): (),
     # the lobby
-    ("post", "/games"): (*BODY, "unsupported_variant", "unsupported_player_count", "unsupported_setting",
-                         "clock_out_of_bounds"),
-    ("get", "/games"): (*PARAMS, "invalid_cursor"),
+    ("post", "/games"): (*BODY, "rate_limited", "unsupported_variant", "unsupported_player_count",
+                         "unsupported_setting", "clock_out_of_bounds"),
+    ("get", "/games"): (*PARAMS, *ANY_TOKEN, "invalid_cursor"),
     ("get", "/games/{game_id}"): GAME,
-    ("post", "/games/{game_id}/players"): (*GAME, *ANY_TOKEN, "game_full", "game_started", "game_finished",
-                                           "already_seated", "bots_not_allowed"),
+    ("post", "/games/{game_id}/players"): (*GAME, *ANY_TOKEN, *BODY, "rate_limited", "game_full", "game_started",
+                                           "game_finished", "already_seated", "bots_not_allowed", "invite_required",
+                                           "invalid_invite_code", "seat_removed"),
+    ("delete", "/games/{game_id}/players/{seat}"): (*GAME, *NEEDS_TOKEN, *PARAMS, "seat_not_found", "game_started",
+                                                    "game_finished"),
     ("post", "/games/{game_id}/start"): (*GAME, *NEEDS_TOKEN, "not_enough_players", "game_started",
                                          "game_finished"),
     ("post", "/games/{game_id}/finish"): (*GAME, *NEEDS_TOKEN, *BODY, "game_finished"),
@@ -128,7 +134,8 @@ ROUTE_ERRORS: dict[tuple[str, str], tuple[str, ...]] = {
     ("get", "/games/{game_id}/view"): (*GAME, *ANY_TOKEN, *PARAMS, *SEES, "invalid_phase", "phase_not_found"),
     ("get", "/games/{game_id}/events"): (*GAME, *NEEDS_TOKEN),
     ("get", "/games/{game_id}/stream"): (*GAME, *ANY_TOKEN, *PARAMS, *SEES, "invalid_last_event_id", "token_in_url",
-                                         "ticket_and_token", "invalid_ticket", "too_many_streams"),
+                                         "ticket_and_token", "invalid_ticket", "too_many_streams",
+                                         "rate_limited"),
     ("post", "/games/{game_id}/stream-ticket"): (*GAME, *ANY_TOKEN),
     ("get", "/variants"): (),
     ("get", "/variants/{name}"): (*PARAMS, "variant_not_found"),
@@ -154,8 +161,9 @@ ROUTE_ERRORS: dict[tuple[str, str], tuple[str, ...]] = {
     ("delete", "/games/{game_id}/bot-tokens/{token_id}"): (*GAME, *NEEDS_TOKEN, *PARAMS, "bot_token_not_found"),
     ("get", "/games/{game_id}/identities"): (*GAME, *ANY_TOKEN, "identities_hidden"),
     # press and notifications
-    ("post", "/games/{game_id}/messages"): (*GAME, *NEEDS_TOKEN, *BODY, "press_disabled", "private_press_disabled",
-                                            "game_not_started", "game_finished", "power_eliminated", "unknown_power",
+    ("post", "/games/{game_id}/messages"): (*GAME, *NEEDS_TOKEN, *BODY, "rate_limited", "press_disabled",
+                                            "private_press_disabled", "game_not_started", "game_finished",
+                                            "power_eliminated", "unknown_power",
                                             "no_recipient", "not_your_power", "no_power"),
     ("get", "/games/{game_id}/messages"): (*GAME, *ANY_TOKEN, *PARAMS, "invalid_cursor"),
     ("put", "/games/{game_id}/webhook"): (*GAME, *NEEDS_TOKEN, *BODY, "invalid_webhook", "game_finished"),

@@ -232,10 +232,12 @@ class Transaction(ABC):
 
     @abstractmethod
     async def list_games(self, status: str | None = None, limit: int = 100,
-                         after: tuple[datetime, str] | None = None, variant: str | None = None) -> list[GameRow]:
+                         after: tuple[datetime, str] | None = None, variant: str | None = None,
+                         listed_only: bool = False) -> list[GameRow]:
         """The latest updated games first (then by id); with ``after`` (a row's ``updated_at``
         and id), only the rows that come after it in that order: a page of the list; with
-        ``variant``, only that variant's games."""
+        ``variant``, only that variant's games; ``listed_only``, without the private games (the
+        lobby's list: docs/hosting.md, "Private games")."""
 
     @abstractmethod
     async def oldest_due_deadline(self, now: datetime) -> datetime | None:
@@ -444,9 +446,10 @@ class EventStore(ABC):
             return await tx.get_game(game_id)
 
     async def list_games(self, status: str | None = None, limit: int = 100,
-                         after: tuple[datetime, str] | None = None, variant: str | None = None) -> list[GameRow]:
+                         after: tuple[datetime, str] | None = None, variant: str | None = None,
+                         listed_only: bool = False) -> list[GameRow]:
         async with self._statement() as tx:
-            return await tx.list_games(status, limit, after, variant)
+            return await tx.list_games(status, limit, after, variant, listed_only)
 
     async def projection_position(self, name: str) -> int:
         async with self._statement() as tx:

@@ -111,13 +111,15 @@ PUT_GAME = (
 _DUE = (f"SELECT {_GAME_COLUMNS} FROM games WHERE deadline IS NOT NULL AND deadline <= $1 "
         "ORDER BY deadline, game_id LIMIT $2")
 DUE_GAMES = {False: _DUE, True: _DUE + " FOR UPDATE SKIP LOCKED"}
-LIST_GAMES = (f"SELECT {_GAME_COLUMNS} FROM games WHERE ($2::text IS NULL OR variant = $2) "
+# a private game (GameSettings.private in the summary) is left out of the lobby's list
+_LISTED = "(NOT {0}::boolean OR NOT coalesce((summary->'settings'->>'private')::boolean, false))"
+LIST_GAMES = (f"SELECT {_GAME_COLUMNS} FROM games WHERE ($2::text IS NULL OR variant = $2) AND {_LISTED.format('$3')} "
               "ORDER BY updated_at DESC, game_id LIMIT $1")
 LIST_GAMES_WITH_STATUS = (f"SELECT {_GAME_COLUMNS} FROM games WHERE status = $1 AND ($3::text IS NULL OR variant = $3) "
-                          "ORDER BY updated_at DESC, game_id LIMIT $2")
+                          f"AND {_LISTED.format('$4')} ORDER BY updated_at DESC, game_id LIMIT $2")
 OLDEST_DUE = "SELECT min(deadline) FROM games WHERE deadline IS NOT NULL AND deadline <= $1"
 LIST_GAMES_AFTER = (f"SELECT {_GAME_COLUMNS} FROM games WHERE ($1::text IS NULL OR status = $1) "
-                    "AND ($5::text IS NULL OR variant = $5) "
+                    f"AND ($5::text IS NULL OR variant = $5) AND {_LISTED.format('$6')} "
                     "AND (updated_at < $2 OR (updated_at = $2 AND game_id > $3)) "
                     "ORDER BY updated_at DESC, game_id LIMIT $4")
 LOCK_GAME = {"none": "SELECT game_id FROM games WHERE game_id = $1",
@@ -336,13 +338,15 @@ class PostgresTransaction(Transaction):
         return [game(row) for row in await self._live().fetch(DUE_GAMES[claim], as_utc(now), limit)]
 
     async def list_games(self, status: str | None = None, limit: int = 100,
-                         after: tuple[datetime, str] | None = None, variant: str | None = None) -> list[GameRow]:
+                         after: tuple[datetime, str] | None = None, variant: str | None = None,
+                         listed_only: bool = False) -> list[GameRow]:
         if after is not None:
-            rows = await self._live().fetch(LIST_GAMES_AFTER, status, as_utc(after[0]), after[1], limit, variant)
+            rows = await self._live().fetch(LIST_GAMES_AFTER, status, as_utc(after[0]), after[1], limit, variant,
+                                            listed_only)
         elif status is None:
-            rows = await self._live().fetch(LIST_GAMES, limit, variant)
+            rows = await self._live().fetch(LIST_GAMES, limit, variant, listed_only)
         else:
-            rows = await self._live().fetch(LIST_GAMES_WITH_STATUS, status, limit, variant)
+            rows = await self._live().fetch(LIST_GAMES_WITH_STATUS, status, limit, variant, listed_only)
         return [game(row) for row in rows]
 
     async def oldest_due_deadline(self, now: datetime) -> datetime | None:

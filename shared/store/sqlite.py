@@ -106,12 +106,14 @@ PUT_GAME = (
 )
 DUE_GAMES = (f"SELECT {_GAME_COLUMNS} FROM games WHERE deadline IS NOT NULL AND deadline <= ? "
              "ORDER BY deadline, game_id LIMIT ?")
-LIST_GAMES = (f"SELECT {_GAME_COLUMNS} FROM games WHERE (? IS NULL OR variant = ?) "
+# a private game (GameSettings.private in the summary) is left out of the lobby's list
+_LISTED = "(? = 0 OR coalesce(json_extract(summary, '$.settings.private'), 0) = 0)"
+LIST_GAMES = (f"SELECT {_GAME_COLUMNS} FROM games WHERE (? IS NULL OR variant = ?) AND {_LISTED} "
               "ORDER BY updated_at DESC, game_id LIMIT ?")
 LIST_GAMES_WITH_STATUS = (f"SELECT {_GAME_COLUMNS} FROM games WHERE status = ? AND (? IS NULL OR variant = ?) "
-                          "ORDER BY updated_at DESC, game_id LIMIT ?")
+                          f"AND {_LISTED} ORDER BY updated_at DESC, game_id LIMIT ?")
 LIST_GAMES_AFTER = (f"SELECT {_GAME_COLUMNS} FROM games WHERE (? IS NULL OR status = ?) AND (? IS NULL OR variant = ?) "
-                    "AND (updated_at < ? OR (updated_at = ? AND game_id > ?)) "
+                    f"AND {_LISTED} AND (updated_at < ? OR (updated_at = ? AND game_id > ?)) "
                     "ORDER BY updated_at DESC, game_id LIMIT ?")
 GAME_EXISTS = "SELECT 1 FROM games WHERE game_id = ?"
 OLDEST_DUE = "SELECT min(deadline) FROM games WHERE deadline IS NOT NULL AND deadline <= ?"
@@ -280,15 +282,17 @@ class SQLiteTransaction(Transaction):
         return [game(row) for row in await self._run(DUE_GAMES, (stored_time(now), limit))]
 
     async def list_games(self, status: str | None = None, limit: int = 100,
-                         after: tuple[datetime, str] | None = None, variant: str | None = None) -> list[GameRow]:
+                         after: tuple[datetime, str] | None = None, variant: str | None = None,
+                         listed_only: bool = False) -> list[GameRow]:
+        listed = int(listed_only)
         if after is not None:
             moment = stored_time(after[0])
             rows = await self._run(LIST_GAMES_AFTER,
-                                   (status, status, variant, variant, moment, moment, after[1], limit))
+                                   (status, status, variant, variant, listed, moment, moment, after[1], limit))
         elif status is None:
-            rows = await self._run(LIST_GAMES, (variant, variant, limit))
+            rows = await self._run(LIST_GAMES, (variant, variant, listed, limit))
         else:
-            rows = await self._run(LIST_GAMES_WITH_STATUS, (status, variant, variant, limit))
+            rows = await self._run(LIST_GAMES_WITH_STATUS, (status, variant, variant, listed, limit))
         return [game(row) for row in rows]
 
     async def oldest_due_deadline(self, now: datetime) -> datetime | None:

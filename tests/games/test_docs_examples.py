@@ -315,8 +315,11 @@ def test_every_example_of_docs_api_runs_as_the_docs_say(shell: Shell) -> None:
     created = check(create, *shell.run(create), expected_status=201)
     game, host = created["id"], created["host_token"]
 
-    join = find(found, "/players")
+    join = find(found, "-X POST localhost:8000/games/$GAME/players")
     joined = check(join, *shell.run(join, GAME=game, HOST=host, HOST_TOKEN=host), expected_status=201)
+    squatter = client.post(f"/games/{game}/players").json()
+    remove = find(found, "-X DELETE localhost:8000/games/$GAME/players/")
+    assert check(remove, *shell.run(remove, PLAYER=squatter["player_id"]))["players"] == 1
     tokens = [joined["token"]] + [client.post(f"/games/{game}/players").json()["token"] for _ in range(6)]
     start = find(found, "/start")
     check(start, *shell.run(start))

@@ -112,6 +112,12 @@ async def play_standard(client: httpx.AsyncClient) -> None:
     await client.post("/games", content=b"{not json", headers={"content-type": "application/json"})
     await client.post("/games", json={"name": ""})
     await client.get("/games", params={"cursor": "nonsense"})
+    private = (await client.post("/games", json={"name": "p", "settings": {"private": True}})).json()
+    await client.post(f"/games/{private['id']}/players", json={"invite_code": "wrong"})
+    squatter = (await client.post(f"/games/{private['id']}/players",
+                                  json={"invite_code": private["invite_code"]})).json()
+    await client.delete(f"/games/{private['id']}/players/{squatter['codename']}", headers=bearer(private["host_token"]))
+    await client.delete(f"/games/{private['id']}/players/nobody", headers=bearer(private["host_token"]))
     game, host, seats = await seated(client, "standard", 7, require_ready=True)
     auth = await powers_of(client, game, seats)
     url = f"/games/{game}"

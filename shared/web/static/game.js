@@ -11,10 +11,12 @@ import {showResults} from "./results.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
 
-/** A link's fragment may carry a token (``#token=…``): kept, then taken out of the address. */
+/** A link's fragment may carry a token (``#token=…``) or a private game's invite code
+ *  (``#invite=…``, docs/hosting.md "Private games"): kept, then taken out of the address. */
 function takeTokenFromFragment() {
   const fragment = new URLSearchParams(location.hash.slice(1));
   if (fragment.get("token")) keepSeat(gameId, {token: fragment.get("token")});
+  if (fragment.get("invite")) keepSeat(gameId, {invite: fragment.get("invite")});
   if (location.hash) history.replaceState(null, "", location.pathname);
 }
 
@@ -25,6 +27,7 @@ const game = {
   shown: null,  // a resolved phase the board shows; null: the board now
   drawn: null,  // what the board drawn now shows (phase and own pending orders)
   summary: null,  // the public summary, read while the game is forming (how many seats are taken)
+  joinProblem: "",  // why the last Join failed, kept under the seats however often they are redrawn
   known: [],  // every resolved phase this page has read, oldest first (views send the latest page)
   older: false,  // whether the server has resolved phases before the first of ``known``
   get token() { return tokenFor(gameId); },
@@ -192,14 +195,22 @@ function showSeats(view) {
   const seated = game.summary ? game.summary.players : 0;
   document.getElementById("seat-title").textContent = forming ? "Seats" : "Host";
   document.getElementById("seat-status").textContent = forming
-    ? `${seated} of ${count} seats taken${seat.token ? `; you are ${seat.codename || "seated"}` : ""}.` : "";
+    ? `${seated} of ${count} seats taken${seat.token ? `; you are ${seat.codename || "seated"}` : ""}.`
+      + (game.joinProblem && !seat.token ? ` ${game.joinProblem}` : "") : "";
   document.getElementById("join").hidden = !forming || Boolean(seat.token);
   document.getElementById("start").hidden = !forming || !seat.host;
+  const inviting = forming && Boolean(seat.host && seat.invite);  // a private game's host
+  document.getElementById("private-invite").hidden = !inviting;
+  if (inviting) {
+    document.getElementById("invite-link").value = `${location.origin}/play/${gameId}#invite=${encodeURIComponent(seat.invite)}`;
+  }
   const hostResolves = view.game.settings.host_may_resolve !== false;
   document.getElementById("resolve").hidden = forming || !seat.host || view.game.status !== "active" || !hostResolves;
   if (document.getElementById("resolve").hidden) closeResolveConfirmation();
   const invite = `${location.origin}/play/${gameId}`;
-  document.getElementById("invite").textContent = forming ? `Invite players with ${invite}` : "";
+  const hidden = view.game.settings.private;  // joined only with the invite link (docs/hosting.md)
+  document.getElementById("invite").textContent = !forming || inviting ? ""
+    : hidden ? "A private game: players join with the invite link its host was given" : `Invite players with ${invite}`;
 }
 
 /** A power's state in the phase (docs/web.md, "Done"): "done" (its ready flag, or its whole set
@@ -369,14 +380,18 @@ async function join() {
   if (button.disabled) return;
   button.disabled = true;
   try {
-    const seat = await api(`/games/${gameId}/players`, {method: "POST", token: session()?.token});
+    const invite = seatOf(gameId).invite;
+    const seat = await api(`/games/${gameId}/players`, {method: "POST", token: session()?.token,
+                                                        body: invite ? {invite_code: invite} : undefined});
     keepSeat(gameId, {token: seat.token, codename: seat.codename, name: game.view.game.name});
+    game.joinProblem = "";
     game.known = [];  // a player may see more of the past than the public did
     game.summary = await api(`/games/${gameId}`);
     await onView(await readView());
     restartStream();
   } catch (error) {
-    status.textContent = `Could not join: ${error.message}`;
+    game.joinProblem = `Could not join: ${error.message}`;
+    status.textContent = game.joinProblem;
   } finally {
     button.disabled = false;
   }

@@ -208,13 +208,14 @@ async function create(event) {
       reveal_identities: form.elements.reveal_identities.checked,
       require_ready: form.elements.require_ready.checked,
       host_may_resolve: !form.elements.host_plays.checked,
+      private: form.elements.private.checked,
     },
   };
   const button = form.querySelector("button[type=submit]");
   button.disabled = true;
   try {
     const game = await api("/games", {method: "POST", body});
-    keepSeat(game.id, {host: game.host_token, name: game.name});
+    keepSeat(game.id, {host: game.host_token, name: game.name, invite: game.invite_code});
     location.assign(`/play/${game.id}`);
   } catch (error) {
     status.textContent = `Not created: ${error.message}`;

@@ -1,0 +1,149 @@
+"""`entente serve` against slow clients (docs/hosting.md, "Slow clients"), with real sockets
+against a real server, with each of uvicorn's HTTP parsers: headers sent byte by byte
+(slowloris) or not at all get 408 and the connection closed at the header timeout, while other
+clients are served at once; a kept-alive connection and a long live stream are not cut; past
+the connection cap a request gets 503 with Retry-After and the error body."""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.cli.test_serve import REPOSITORY, entente_command, free_port, wait_until_serving
+from tests.utils.http import OPERATOR_TOKEN
+from tests.utils.processes import stop
+
+HEADER_TIMEOUT = 1.5
+MAX_CONNECTIONS = 12
+
+
+@pytest.fixture(scope="module", params=["h11", "httptools"])
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
+    port, database = free_port(), tmp_path_factory.mktemp("slow") / "slow.db"
+    env = {**os.environ, "ENTENTE_OPERATOR_TOKEN": OPERATOR_TOKEN, "ENTENTE_ENVIRONMENT": "test",
+           "ENTENTE_HEADER_TIMEOUT_SECONDS": str(HEADER_TIMEOUT), "ENTENTE_MAX_CONNECTIONS": str(MAX_CONNECTIONS)}
+    process = subprocess.Popen(
+        [*entente_command(), "serve", "--port", str(port), "--database", f"sqlite:///{database}",
+         "--no-worker", "--log-level", "warning", "--keep-alive", "5", "--http", request.param],
+        cwd=REPOSITORY, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_until_serving(f"http://127.0.0.1:{port}", process)
+        yield f"http://127.0.0.1:{port}", port
+    finally:
+        stop(process)
+
+
+def read_until_closed(sock: socket.socket, limit: float) -> tuple[bytes, float]:
+    """Everything the server sends until it closes (or ``limit`` seconds), and when it closed."""
+    started, received = time.monotonic(), b""
+    sock.settimeout(0.2)
+    while time.monotonic() - started < limit:
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            continue
+        except ConnectionResetError:
+            break
+        if not chunk:
+            break
+        received += chunk
+    return received, time.monotonic() - started
+
+
+class Trickler(threading.Thread):
+    """A slowloris client: a request's headers one byte every ``pause`` seconds, never ending."""
+
+    def __init__(self, port: int, pause: float = 0.1) -> None:
+        super().__init__(daemon=True)
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.pause, self.opened = pause, time.monotonic()
+        self.answer, self.closed_after = b"", -1.0
+
+    def run(self) -> None:
+        header = b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"X-Slow: " + b"a" * 10_000
+        self.sock.settimeout(0.05)
+        for byte in header:
+            try:
+                self.sock.send(bytes([byte]))
+                chunk = self.sock.recv(65536)
+            except TimeoutError:
+                time.sleep(self.pause)
+                continue
+            except (BrokenPipeError, ConnectionResetError):
+                break
+            self.answer += chunk
+            if not chunk:
+                break
+        self.closed_after = time.monotonic() - self.opened
+        self.sock.close()
+
+
+def assert_timed_out(answer: bytes) -> None:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408"), answer[:200]
+    assert json.loads(body)["error"]["code"] == "request_timeout"
+
+
+def test_headers_sent_byte_by_byte_are_cut_at_the_header_timeout_others_are_served(server: tuple[str, int]) -> None:
+    base_url, port = server
+    slow = [Trickler(port) for _ in range(8)]
+    for client in slow:
+        client.start()
+    time.sleep(0.5)
+    with httpx.Client(base_url=base_url, timeout=5) as others:  # served at once meanwhile
+        started = time.monotonic()
+        assert others.get("/healthz").status_code == 200
+        assert time.monotonic() - started < 0.5
+    for client in slow:
+        client.join(timeout=10)
+    for client in slow:
+        assert HEADER_TIMEOUT - 0.2 <= client.closed_after <= HEADER_TIMEOUT + 1.5, client.closed_after
+        assert_timed_out(client.answer)
+
+
+def test_a_connection_that_sends_nothing_is_closed_at_the_header_timeout(server: tuple[str, int]) -> None:
+    _, port = server
+    with socket.create_connection(("127.0.0.1", port)) as silent:
+        answer, after = read_until_closed(silent, 10)
+    assert HEADER_TIMEOUT - 0.2 <= after <= HEADER_TIMEOUT + 1.5, after
+    assert_timed_out(answer)
+
+
+def test_kept_alive_connections_and_long_answers_are_not_cut(server: tuple[str, int]) -> None:
+    base_url, _ = server
+    with httpx.Client(base_url=base_url, timeout=10, limits=httpx.Limits(max_connections=1)) as client:
+        game = client.post("/games", json={"name": "Kept"}).json()["id"]
+        started = time.monotonic()
+        for _ in range(3):  # one connection, idle for less than the keep-alive, longer than the header timeout
+            assert client.get(f"/games/{game}").status_code == 200
+            time.sleep(0.9)
+        assert time.monotonic() - started > HEADER_TIMEOUT
+        stream_started = time.monotonic()
+        streamed = client.get(f"/games/{game}/stream", params={"timeout": HEADER_TIMEOUT + 1.5})
+        assert streamed.status_code == 200 and "event: view" in streamed.text
+        assert time.monotonic() - stream_started >= HEADER_TIMEOUT + 1.0  # ran its whole course
+
+
+def test_past_the_connection_cap_a_request_gets_503_with_retry_after(server: tuple[str, int]) -> None:
+    base_url, port = server
+    held = [socket.create_connection(("127.0.0.1", port)) for _ in range(MAX_CONNECTIONS)]
+    try:
+        time.sleep(0.2)
+        with httpx.Client(base_url=base_url, timeout=5) as client:
+            refused = client.get("/healthz")
+        assert refused.status_code == 503, refused.text
+        assert refused.json()["error"]["code"] == "too_many_connections"
+        assert int(refused.headers["retry-after"]) >= 1
+    finally:
+        for sock in held:
+            sock.close()
+    time.sleep(0.3)
+    with httpx.Client(base_url=base_url, timeout=5) as client:
+        assert client.get("/healthz").status_code == 200  # the places are given back
