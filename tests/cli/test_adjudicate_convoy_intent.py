@@ -10,23 +10,10 @@ edition's convoy intent (docs/rules/datc.md, 4.A.3): through ``entente adjudicat
 """
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
+from tests.utils.adjudicate_command import adjudicated
 from tests.utils.http import Host, start_at
-
-ENTENTE = str(Path(sys.executable).parent / "entente")
-
-
-def adjudicated(document: dict[str, Any]) -> dict[str, Any]:
-    ran = subprocess.run([ENTENTE, "adjudicate"], input=json.dumps(document), capture_output=True, text=True,
-                         timeout=120)
-    assert ran.returncode == 0, ran.stderr
-    result: dict[str, Any] = json.loads(ran.stdout)
-    return result
 
 
 def results(output: dict[str, Any]) -> dict[str, list[tuple[str, str]]]:

@@ -3,29 +3,14 @@ is ``A PAR B`` through ``entente adjudicate`` and in a hosted game; a passive th
 order than the unit's own (``holdes``, ``støttes``) is refused with the word it stumbled on."""
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-from typing import Any
-
+from tests.utils.adjudicate_command import adjudicated
 from tests.utils.http import Host, start_at
-
-ENTENTE = str(Path(sys.executable).parent / "entente")
 
 WINTER = {"variant": "standard", "phase": "W1901A",
           "units": {"FRANCE": ["A SPA", "F MAO"], "GERMANY": ["F KIE", "A BER", "A MUN"]},
           "centers": {"FRANCE": ["PAR", "MAR", "BRE", "SPA"], "GERMANY": ["BER", "MUN"]}}
 ORDERS = {"FRANCE": ["Hær Paris bygges", "Flåde Brest bygges"], "GERMANY": ["Flåde Kiel fjernes"]}
 EXPECTED = {"FRANCE": [("A PAR B", "succeeds"), ("F BRE B", "succeeds")], "GERMANY": [("F KIE D", "succeeds")]}
-
-
-def adjudicated(document: dict[str, Any]) -> dict[str, Any]:
-    ran = subprocess.run([ENTENTE, "adjudicate"], input=json.dumps(document), capture_output=True, text=True,
-                         timeout=120)
-    assert ran.returncode == 0, ran.stderr
-    result: dict[str, Any] = json.loads(ran.stdout)
-    return result
 
 
 def test_passive_builds_and_removals_through_entente_adjudicate() -> None:

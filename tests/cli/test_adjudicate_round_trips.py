@@ -6,28 +6,17 @@ hosted history lists them (docs/rules/standard.md, sections 4 and 8)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import httpx
 
 from shared.rules.variants import get_variant
 from tests.games.test_dirigible_game import FALL, OPENING, SPRING, create_dirigible_table, play
+from tests.utils.adjudicate_command import adjudicated
 from tests.utils.ekonia_players import PLAYERS, orders_for
 from tests.utils.http import Host, start_at
 
-ENTENTE = str(Path(sys.executable).parent / "entente")
 NOT_ORDERED = "removal not ordered: removed by the rules, farthest from home"
-
-
-def adjudicated(document: dict[str, Any]) -> dict[str, Any]:
-    ran = subprocess.run([ENTENTE, "adjudicate"], input=json.dumps(document), capture_output=True, text=True,
-                         timeout=120)
-    assert ran.returncode == 0, ran.stderr
-    result: dict[str, Any] = json.loads(ran.stdout)
-    return result
 
 
 def fed_back(output: dict[str, Any], orders: dict[str, list[str]]) -> dict[str, Any]:
