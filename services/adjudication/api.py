@@ -46,7 +46,8 @@ OrderText = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 
 
 class SubmitOrders(BaseModel):
-    model_config = REQUEST_BODY
+    model_config = ConfigDict(**REQUEST_BODY, json_schema_extra={"examples": [
+        {"orders": ["A PAR - BUR", "F BRE - MAO", "A MAR S A PAR - BUR"], "phase": "S1901M"}]})
     orders: list[OrderText] = Field(..., max_length=64, description="orders in any notation the engine reads")
     phase: str | None = Field(None, max_length=10, description=(
         "the phase these orders are meant for, e.g. S1901M; when the game is elsewhere the "
@@ -57,7 +58,8 @@ class SubmitOrders(BaseModel):
 
 
 class PatchOrders(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"orders": ["A PAR - BUR"], "phase": "S1901M"}, {"clear": ["F BRE"]}]})
     orders: list[OrderText] = Field([], max_length=64, description=(
         "orders that replace the power's orders for the same units (build sites, matters); the others stay"))
     clear: list[OrderText] = Field([], max_length=64, description=(

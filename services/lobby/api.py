@@ -100,7 +100,7 @@ async def game_summary(game: CurrentGame, store: StoreDep) -> dict:
 @router.post("/games/{game_id}/players", status_code=201, response_model=JoinedGame,
              dependencies=[rate_limited("join")])
 async def join_game(game: CurrentGame, store: StoreDep, request: Request, now: Now,
-                    body: Annotated[JoinGame | None, Body()] = None) -> dict:
+                    body: Annotated[JoinGame, Body(default_factory=JoinGame)]) -> dict:
     """Take a seat: a player id, a secret token and a codename unique in the game; a private game
     takes ``invite_code``. With an account's session token the seat is also linked to the account
     (one seat per account and game); services/accounts' middleware puts the account in
@@ -111,7 +111,7 @@ async def join_game(game: CurrentGame, store: StoreDep, request: Request, now: N
                         code="bots_not_allowed", where="header.authorization")
     joined = await service.join_game(store, game.game_id, request_metadata(request, "player"), now,
                                      account_id=account.account_id if account is not None else None,
-                                     invite_code=body.invite_code if body is not None else None)
+                                     invite_code=body.invite_code)
     return {"game_id": game.game_id, "player_id": joined.player_id, "codename": joined.codename,
             "token": joined.token}
 

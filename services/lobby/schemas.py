@@ -47,7 +47,10 @@ class SettingsIn(BaseModel):
 
 
 class CreateGame(BaseModel):
-    model_config = REQUEST_BODY
+    model_config = ConfigDict(**REQUEST_BODY, json_schema_extra={"examples": [
+        {"name": "Friday game", "variant": "standard", "settings": {"movement_minutes": 1440}},
+        {"name": "Dirigible night", "variant": "dirigible", "settings": {"retreat_minutes": 720}},
+        {"name": "Ekonia for four", "variant": "ekonia", "settings": {"player_count": 4, "max_turns": 30}}]})
     name: UserText = Field(..., min_length=1, max_length=100)
     variant: str = Field("standard", min_length=1, max_length=40)
     settings: SettingsIn = Field(default_factory=SettingsIn)

@@ -26,7 +26,9 @@ PowerName = Annotated[str, StringConstraints(min_length=1, max_length=20)]
 
 
 class SendMessage(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)  # as every request body
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True,  # as every request body
+                              json_schema_extra={"examples": [{"to": ["ENGLAND"], "text": "Channel stays empty?"},
+                                                              {"to": "all", "text": "Good luck, all."}]})
     to: Literal["all"] | Annotated[list[PowerName], Field(min_length=1, max_length=10)] = Field(
         ..., description='"all" for a public message, or the powers of a private one')
     text: UserText = Field(..., min_length=1, max_length=service.MAX_TEXT)

@@ -115,6 +115,11 @@ def create_game_schemas(schemas: dict[str, Any]) -> None:
         else:
             body["required"] = [*body.get("required", []), "variant"]
         body["properties"]["settings"] = {"$ref": f"#/components/schemas/{settings_name}"}
+        examples = [e for e in create.get("examples", []) if e.get("variant", "standard") == variant]
+        if examples:
+            body["examples"] = examples
+        else:
+            body.pop("examples", None)
         schemas[name] = body
         options.append({"$ref": f"#/components/schemas/{name}"})
     del schemas["SettingsIn"]  # each variant's settings stand in its place

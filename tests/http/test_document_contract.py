@@ -81,3 +81,24 @@ async def test_every_line_of_a_games_log_is_a_log_record_of_the_document(sqlite_
     assert [f"{line['type']}: {error.message[:200]}" for line in lines for error in validator.iter_errors(line)] == []
     broken = {**next(line for line in lines if line["type"] == "PhaseResolved"), "data": {"phase": 1}}
     assert list(validator.iter_errors(broken))
+
+
+async def test_the_documents_request_examples_are_valid_by_it_and_accepted_by_the_server(sqlite_url: str) -> None:
+    """docs/api.md, "The OpenAPI document": each body's examples validate against their own
+    schema, and the server takes the game-creation ones as written (201)."""
+    async with running_app(settings_for(sqlite_url)) as (app, client):
+        document = app.openapi()
+        registry = Registry().with_resource("urn:doc",
+                                            Resource.from_contents(document, default_specification=DRAFT202012))
+        examples = {name: schema["examples"] for name, schema in document["components"]["schemas"].items()
+                    if "examples" in schema}
+        assert {"SubmitOrders", "PatchOrders", "SendMessage", "CreateStandardGame", "CreateDirigibleGame",
+                "CreateEkoniaGame"} <= set(examples)
+        for name, found in examples.items():
+            validator = Draft202012Validator({"$ref": f"urn:doc#/components/schemas/{name}"}, registry=registry)
+            assert [f"{name}: {e.message}" for example in found for e in validator.iter_errors(example)] == []
+        for name in ("CreateStandardGame", "CreateDirigibleGame", "CreateEkoniaGame"):
+            for example in examples[name]:
+                created = await client.post("/games", json=example)
+                assert created.status_code == 201, created.text
+                assert created.json()["variant"] == example["variant"]
