@@ -179,6 +179,7 @@ def _overlay(geometry: Mapping[str, Any]) -> str:
            ' stroke-linejoin="round"/>',
            f'<path id="coastlines" d="{"".join(coastal)}" fill="none" stroke="#3c3a33" stroke-width="2.6"'
            ' stroke-linejoin="round" stroke-linecap="round"/>',
+           *_decorations(geometry),
            f'<rect width="{num(geometry["width"])}" height="{num(geometry["height"])}" fill="none"'
            ' stroke="#3c3a33" stroke-width="3"/>',
            '<g id="names" font-size="11" text-anchor="middle">']
@@ -196,6 +197,17 @@ def _overlay(geometry: Mapping[str, Any]) -> str:
                    f' y="{num(y + 3)}" fill="{SEA_INK}">{coast[-2:].lower()}</text></g>')
     out.append("</g>")
     return "\n".join(out)
+
+
+def _decorations(geometry: Mapping[str, Any]) -> list[str]:
+    """Land that is no province (Ireland on the standard board, docs/maps.md): drawn over the
+    seas and their borders, impassable, in no region: a click on it reaches no province."""
+    out = []
+    for item in geometry.get("decorations", []):
+        out.append(f'<path data-decoration="{text(item["name"])}" data-kind="{item["kind"]}"'
+                   f' d="{path_d(item["points"])}" fill="url(#impassable)" stroke="#3c3a33" stroke-width="2.6"'
+                   f' stroke-linejoin="round"><title>{text(item["name"])} (impassable)</title></path>')
+    return out
 
 
 def _ownership(geometry: Mapping[str, Any], owner: Mapping[str, str], colours: Mapping[str, str]) -> str:

@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from . import planar
+from . import planar, standard_atlantic
 from .planar import Point
 
 # Where each province lies (longitude, latitude, in degrees), roughly: the middle of the
@@ -327,13 +327,13 @@ def generate() -> dict[str, Any]:
     for code, ring in sorted(embedding.regions(embedding.borders(smooth=True)).items()):
         polygon = [_rounded(p) for p in planar.clip_to_box(ring, box)]
         polygons[code] = [p for i, p in enumerate(polygon) if p != polygon[i - 1]]
+    polygons = standard_atlantic.redraw(polygons)
     borders = planar.shared_borders(polygons)
     regions = {}
     for code, polygon in polygons.items():
         province = data["provinces"][code]
         unit = planar.inner_point(polygon)
-        label = _roomiest([(unit[0], unit[1] + 17), (unit[0], unit[1] - 17),
-                           (unit[0] + 22, unit[1]), (unit[0] - 22, unit[1])], polygon)
+        label = _label(code, unit, polygon)
         region: dict[str, Any] = {"kind": province["kind"], "points": [list(p) for p in polygon],
                                   "unit": list(_rounded(unit)), "label": list(_rounded(label))}
         if province["supply_centre"]:
@@ -350,6 +350,7 @@ def generate() -> dict[str, Any]:
         "borders": [{"between": [a, b], "lines": [[list(p) for p in line] for line in lines]}
                     for (a, b), lines in sorted(borders.items())],
         "crossings": [],
+        "decorations": standard_atlantic.decorations(),
     }
 
 
@@ -357,6 +358,27 @@ def _clearance(point: Point, polygon: list[Point]) -> float:
     """Distance to the polygon's boundary, negative outside it."""
     d = min(planar.distance_to_segment(point, polygon[i - 1], polygon[i]) for i in range(len(polygon)))
     return d if planar.point_in_polygon(point, polygon) else -d
+
+
+def _label(code: str, unit: Point, polygon: list[Point]) -> Point:
+    """Where a province's name goes: below its unit, else above, right or left of it, the first
+    spot with 8 pixels of room whose name (11-pixel capitals, about 7 pixels wide each and 8
+    tall, as board_svg draws them) lies wholly inside the region; else the spot whose name's
+    corners have the most room."""
+    half = 7 * len(code) / 2
+    candidates = [(unit[0], unit[1] + 17), (unit[0], unit[1] - 17), (unit[0] + 22, unit[1]),
+                  (unit[0] - 22, unit[1]), (unit[0], unit[1] + 13), (unit[0], unit[1] - 13)]
+
+    def room(spot: Point) -> float:
+        corners = [(spot[0] + dx, spot[1] + dy) for dx in (-half, half) for dy in (-4, 4)]
+        return min(_clearance(c, polygon) for c in corners)
+    for spot in candidates:
+        if _clearance(spot, polygon) >= 8 and room(spot) > 0:
+            return spot
+    # a narrow province (Apulia): the nearest spot clear of the unit whose name fits
+    nearby = sorted(((unit[0] + dx, unit[1] + dy) for dx in range(-30, 31, 2) for dy in range(-30, 31, 2)
+                     if abs(dy) >= 13 or abs(dx) >= half + 9), key=lambda p: math.dist(p, unit))
+    return next((spot for spot in nearby if room(spot) > 1), max(candidates, key=room))
 
 
 def _roomiest(candidates: list[Point], polygon: list[Point]) -> Point:

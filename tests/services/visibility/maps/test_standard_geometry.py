@@ -134,3 +134,93 @@ def test_units_labels_and_coasts_sit_inside_their_province(geometry: dict, board
     assert set(geometry["coasts"]) == expected
     for coast, point in geometry["coasts"].items():
         assert inside(tuple(point), polygon(geometry["regions"][coast.split("/")[0]])), coast
+
+
+def ireland(geometry: dict) -> list[tuple[float, float]]:
+    (decoration,) = [d for d in geometry["decorations"] if d["name"] == "Ireland"]
+    return [tuple(p) for p in decoration["points"]]
+
+
+def test_ireland_is_drawn_as_impassable_land_but_is_no_province(geometry: dict, board: dict) -> None:
+    """Ireland is a decoration: impassable, on the board, and in no province list, adjacency
+    or region; it lies in the North Atlantic and the Irish Sea, which part along its coast."""
+    (decoration,) = geometry["decorations"]
+    assert decoration["name"] == "Ireland" and decoration["kind"] == "impassable"
+    ring = ireland(geometry)
+    assert area(ring) > 5000  # an island a regular sees, not a speck
+    assert all(0 < x < geometry["width"] and 0 < y < geometry["height"] for x, y in ring)
+    names = {p["name"].lower() for p in board["provinces"].values()}
+    assert "ireland" not in names and not any(c.startswith("IRE") for c in board["provinces"])
+    assert set(geometry["regions"]) == set(board["provinces"])
+    covered = {code for code, region in geometry["regions"].items()
+               if any(inside(p, polygon(region)) for p in ring)}
+    assert covered <= {"NAO", "IRI"}
+    for table in ("army_adjacency", "fleet_adjacency"):
+        assert not any(k.startswith("IRE") or any(n.startswith("IRE") for n in v) for k, v in board[table].items())
+
+
+def test_nothing_a_player_needs_is_hidden_under_ireland(geometry: dict) -> None:
+    ring = ireland(geometry)
+    for code, region in geometry["regions"].items():
+        for key in ("unit", "label", "centre"):
+            if key in region:
+                assert not inside(tuple(region[key]), ring), (code, key)
+    for coast, point in geometry["coasts"].items():
+        assert not inside(tuple(point), ring), coast
+
+
+def label_box(region: dict, code: str) -> list[tuple[float, float]]:
+    """The corners of a province's name as board_svg draws it: 11-pixel type centred on the
+    label's x, its baseline 4 pixels below the label's y (capitals about 8 pixels tall and 7
+    wide)."""
+    x, y = region["label"]
+    half = 7 * len(code) / 2
+    return [(x - half, y - 4), (x + half, y - 4), (x + half, y + 4), (x - half, y + 4)]
+
+
+def test_every_label_lies_inside_the_board_and_its_own_region(geometry: dict) -> None:
+    """No name runs off the map's edge or out of its province (Portugal's included)."""
+    width, height = geometry["width"], geometry["height"]
+    outside = []
+    for code, region in geometry["regions"].items():
+        if region["kind"] == "impassable":
+            continue  # Switzerland carries no name
+        box = label_box(region, code)
+        if not all(0 <= x <= width and 0 <= y <= height and inside((x, y), polygon(region)) for x, y in box):
+            outside.append(code)
+    assert outside == []
+
+
+def test_every_unit_drawn_fits_inside_its_region(geometry: dict) -> None:
+    """A unit (about 16 pixels across) stands wholly inside its province: its point is at
+    least 8 pixels from the region's edge."""
+    def clearance(point, ring) -> float:
+        def to_segment(p, a, b) -> float:
+            dx, dy = b[0] - a[0], b[1] - a[1]
+            t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / ((dx * dx + dy * dy) or 1)))
+            return math.dist(p, (a[0] + t * dx, a[1] + t * dy))
+        return min(to_segment(point, ring[i - 1], ring[i]) for i in range(len(ring)))
+    cramped = [code for code, region in geometry["regions"].items()
+               if region["kind"] != "impassable" and clearance(tuple(region["unit"]), polygon(region)) < 8]
+    assert cramped == []
+
+
+def test_britain_and_portugal_have_their_shapes(geometry: dict) -> None:
+    """Scotland (Clyde and Edinburgh) is narrower than England, Wales bulges west of London and
+    Yorkshire, Britain runs north to south; Portugal is a strip on Iberia's west, taller than
+    wide, west of Spain."""
+    def box(*codes: str) -> tuple[float, float, float, float]:
+        points = [p for c in codes for p in geometry["regions"][c]["points"]]
+        return (min(p[0] for p in points), min(p[1] for p in points),
+                max(p[0] for p in points), max(p[1] for p in points))
+    scotland, england = box("CLY", "EDI"), box("LVP", "YOR", "WAL", "LON")
+    britain = box("CLY", "EDI", "LVP", "YOR", "WAL", "LON")
+    assert scotland[2] - scotland[0] < england[2] - england[0]
+    assert britain[3] - britain[1] > 1.5 * (britain[2] - britain[0])
+    assert scotland[3] <= england[1] + 60  # Scotland above England
+    wales, london, yorkshire = box("WAL"), box("LON"), box("YOR")
+    assert wales[0] < london[0] and wales[0] < yorkshire[0]
+    portugal, spain = box("POR"), box("SPA")
+    assert portugal[3] - portugal[1] > 1.4 * (portugal[2] - portugal[0])
+    assert portugal[0] < spain[0] and portugal[2] < spain[2]
+    assert box("IRI")[0] < wales[0] and min(x for x, _ in ireland(geometry)) < scotland[0]
