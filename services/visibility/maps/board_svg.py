@@ -129,7 +129,10 @@ def board_layers(map_data: Mapping[str, Any], geometry: Mapping[str, Any], pictu
 
 DEFS = ('<defs><pattern id="impassable" width="8" height="8" patternUnits="userSpaceOnUse"'
         ' patternTransform="rotate(45)"><rect width="8" height="8" fill="#9a958a"/>'
-        '<line x1="0" y1="0" x2="0" y2="8" stroke="#6f6a60" stroke-width="3"/></pattern></defs>')
+        '<line x1="0" y1="0" x2="0" y2="8" stroke="#6f6a60" stroke-width="3"/></pattern>'
+        '<pattern id="impassable-land" width="8" height="8" patternUnits="userSpaceOnUse"'
+        ' patternTransform="rotate(45)"><rect width="8" height="8" fill="#ddd3b6"/>'
+        '<line x1="0" y1="0" x2="0" y2="8" stroke="#b3aa93" stroke-width="2"/></pattern></defs>')
 
 
 UNDER = {"support_move", "support_hold", "convoy"}
@@ -201,11 +204,12 @@ def _overlay(geometry: Mapping[str, Any]) -> str:
 
 def _decorations(geometry: Mapping[str, Any]) -> list[str]:
     """Land that is no province (Ireland on the standard board, docs/maps.md): drawn over the
-    seas and their borders, impassable, in no region: a click on it reaches no province."""
+    seas and their borders, land hatched lightly (impassable, but not a neutral country like
+    Switzerland), in no region: a click on it reaches no province."""
     out = []
     for item in geometry.get("decorations", []):
         out.append(f'<path data-decoration="{text(item["name"])}" data-kind="{item["kind"]}"'
-                   f' d="{path_d(item["points"])}" fill="url(#impassable)" stroke="#3c3a33" stroke-width="2.6"'
+                   f' d="{path_d(item["points"])}" fill="url(#impassable-land)" stroke="#3c3a33" stroke-width="2.6"'
                    f' stroke-linejoin="round"><title>{text(item["name"])} (impassable)</title></path>')
     return out
 

@@ -70,8 +70,8 @@ WEIGHTS: dict[str, float] = {
     "NAO": 2.5, "MAO": 2.5, "NWG": 2.5, "BAR": 2.0, "STP": 1.8, "MOS": 1.8, "SEV": 1.6,
     "NAF": 1.5, "ARM": 1.4, "SYR": 1.3, "ION": 1.6, "EAS": 1.3, "WES": 1.3, "TYS": 1.2,
     "NTH": 1.5, "BLA": 1.3, "UKR": 1.2,
-    "POR": 0.7, "LON": 1.2, "BEL": 0.8, "HOL": 0.8, "DEN": 0.9, "HEL": 0.7, "PIC": 0.8,
-    "WAL": 0.8, "YOR": 0.8, "PAR": 0.9, "APU": 0.9, "NAP": 0.9, "ROM": 0.9, "SWI": 0.7,
+    "POR": 0.7, "LON": 1.2, "BEL": 0.8, "HOL": 0.8, "DEN": 0.9, "HEL": 1.0, "PIC": 0.8,
+    "WAL": 0.8, "YOR": 0.8, "PAR": 0.9, "APU": 1.2, "NAP": 0.9, "ROM": 0.9, "SWI": 0.7,
     "ADR": 0.9, "TUS": 0.9,
 }
 """How much room a province takes against its neighbours (1 when not listed): the border
@@ -362,21 +362,21 @@ def _clearance(point: Point, polygon: list[Point]) -> float:
 
 def _label(code: str, unit: Point, polygon: list[Point]) -> Point:
     """Where a province's name goes: below its unit, else above, right or left of it, the first
-    spot with 8 pixels of room whose name (11-pixel capitals, about 7 pixels wide each and 8
-    tall, as board_svg draws them) lies wholly inside the region; else the spot whose name's
-    corners have the most room."""
-    half = 7 * len(code) / 2
+    spot with 8 pixels of room whose name lies wholly inside the region (capitals about 10
+    pixels wide each and 10 tall: board_svg draws them 11 pixels high, the web page's zoomed
+    board 13, docs/web.md); else the nearest spot clear of the unit where the name fits."""
+    half = 5 * len(code)
     candidates = [(unit[0], unit[1] + 17), (unit[0], unit[1] - 17), (unit[0] + 22, unit[1]),
                   (unit[0] - 22, unit[1]), (unit[0], unit[1] + 13), (unit[0], unit[1] - 13)]
 
     def room(spot: Point) -> float:
-        corners = [(spot[0] + dx, spot[1] + dy) for dx in (-half, half) for dy in (-4, 4)]
+        corners = [(spot[0] + dx, spot[1] + dy) for dx in (-half, half) for dy in (-5, 5)]
         return min(_clearance(c, polygon) for c in corners)
     for spot in candidates:
         if _clearance(spot, polygon) >= 8 and room(spot) > 0:
             return spot
     # a narrow province (Apulia): the nearest spot clear of the unit whose name fits
-    nearby = sorted(((unit[0] + dx, unit[1] + dy) for dx in range(-30, 31, 2) for dy in range(-30, 31, 2)
+    nearby = sorted(((unit[0] + dx, unit[1] + dy) for dx in range(-60, 61, 2) for dy in range(-60, 61, 2)
                      if abs(dy) >= 13 or abs(dx) >= half + 9), key=lambda p: math.dist(p, unit))
     return next((spot for spot in nearby if room(spot) > 1), max(candidates, key=room))
 

@@ -170,12 +170,12 @@ def test_nothing_a_player_needs_is_hidden_under_ireland(geometry: dict) -> None:
 
 
 def label_box(region: dict, code: str) -> list[tuple[float, float]]:
-    """The corners of a province's name as board_svg draws it: 11-pixel type centred on the
-    label's x, its baseline 4 pixels below the label's y (capitals about 8 pixels tall and 7
-    wide)."""
+    """The corners of a province's name as drawn: centred on the label's x, its baseline 4
+    pixels below the label's y; 11-pixel type (13 on the web page's zoomed board, docs/web.md):
+    capitals at most about 10 pixels wide each and 10 tall."""
     x, y = region["label"]
-    half = 7 * len(code) / 2
-    return [(x - half, y - 4), (x + half, y - 4), (x + half, y + 4), (x - half, y + 4)]
+    half = 5 * len(code)
+    return [(x - half, y - 5), (x + half, y - 5), (x + half, y + 5), (x - half, y + 5)]
 
 
 def test_every_label_lies_inside_the_board_and_its_own_region(geometry: dict) -> None:
