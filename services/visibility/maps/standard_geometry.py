@@ -337,8 +337,12 @@ def generate() -> dict[str, Any]:
         region: dict[str, Any] = {"kind": province["kind"], "points": [list(p) for p in polygon],
                                   "unit": list(_rounded(unit)), "label": list(_rounded(label))}
         if province["supply_centre"]:
-            centre = _roomiest([(unit[0] + 16, unit[1] - 12), (unit[0] - 16, unit[1] - 12),
-                                (unit[0] + 16, unit[1] + 12), (unit[0] - 16, unit[1] + 12)], polygon)
+            spots = [(unit[0] + 16, unit[1] - 12), (unit[0] - 16, unit[1] - 12),
+                     (unit[0] + 16, unit[1] + 12), (unit[0] - 16, unit[1] + 12)]
+            # the marker (6 pixels round) keeps off the name (capitals as _label counts them)
+            clear = [(x, y) for x, y in spots
+                     if abs(x - label[0]) > 5 * len(code) + 7 or abs(y - label[1]) > 5 + 7]
+            centre = _roomiest(clear or spots, polygon)
             region["centre"] = list(_rounded(centre))
         regions[code] = region
     return {

@@ -224,3 +224,16 @@ def test_britain_and_portugal_have_their_shapes(geometry: dict) -> None:
     assert portugal[3] - portugal[1] > 1.4 * (portugal[2] - portugal[0])
     assert portugal[0] < spain[0] and portugal[2] < spain[2]
     assert box("IRI")[0] < wales[0] and min(x for x, _ in ireland(geometry)) < scotland[0]
+
+
+def test_no_supply_centre_marker_covers_a_name(geometry: dict) -> None:
+    """A centre's white circle (6 pixels round) keeps off its province's name."""
+    covering = []
+    for code, region in geometry["regions"].items():
+        if "centre" in region:
+            (left, top), _, (right, bottom), _ = label_box(region, code)
+            x, y = region["centre"]
+            nearest = (min(max(x, left), right), min(max(y, top), bottom))
+            if math.dist((x, y), nearest) < 6:
+                covering.append(code)
+    assert covering == []
