@@ -9,7 +9,6 @@ import {byId} from "./dom.js";
 /** @typedef {import("./shapes.js").Message} Message */
 
 const ui = {
-  pressPanel: byId("press-panel", HTMLElement),
   notify: byId("notify", HTMLInputElement),
   notifyStatus: byId("notify-status", HTMLElement),
   pressUnread: byId("press-unread", HTMLElement),
@@ -18,14 +17,13 @@ const ui = {
 const NOTIFY_KEY = "entente.notify";
 
 export class Attention {
-  /** @param {GameStore} store */
-  constructor(store) {
+  /** @param {GameStore} store @param {HTMLElement} press  the press card: its messages are read once it is in view */
+  constructor(store, press) {
     this.store = store;
     this.messages = 0;  // new messages the player has not had in view
     /** @type {string | null} */
     this.phase = null;  // the new phase the player has not seen, while the page was out of sight
     this.pressInView = false;
-    const press = ui.pressPanel;
     store.subscribe((_, changed) => { if (changed.has("view")) this.showTitle(); });
     new IntersectionObserver((entries) => {
       this.pressInView = entries.some((entry) => entry.isIntersecting);

@@ -46,7 +46,6 @@ const ui = {
   unitsPanel: byId("units-panel", HTMLElement),
   unitsText: byId("units-text", HTMLUListElement),
   unitsDislodged: byId("units-dislodged", HTMLElement),
-  results: byId("results", HTMLDivElement),
 };
 
 const board = new Board(ui.board, {
@@ -55,7 +54,7 @@ const board = new Board(ui.board, {
 });
 const orders = new OrdersPanel(store, board);
 const press = new Press(store);
-const attention = new Attention(store);
+const attention = new Attention(store, press.panel);
 const seats = new SeatPanel(store, async () => {
   await onView(await readView());
   restartStream();
@@ -147,7 +146,7 @@ function render() {
   showWaiting(view);
   showUnits(view);
   showHistoryControl(view);
-  showResults(view, shown);
+  showResults(view, shown, showOnBoard);
   showOwn(view, orders.power || view.viewer.power || null, possible);
   press.render();
   tick();
@@ -336,6 +335,15 @@ function showHistory(index) {
   refreshBoard(true);
 }
 
+/** The results panel's **Show these results on the board**: the slider moves to ``phase``.
+ *  @param {string} phase */
+function showOnBoard(phase) {
+  showHistory(store.get().view?.history.findIndex((entry) => entry.phase === phase) ?? -1);
+  // the board comes into view, the slider (whose keys walk the phases) takes the focus in place
+  ui.boardArea.scrollIntoView({block: "start", behavior: "instant"});
+  ui.history.focus({preventScroll: true});
+}
+
 /** The powers' colours, from the variant's map data (90 KiB for the standard board, geometry
  *  included), read once per browser and kept in local storage (docs/web.md, "Figures").
  *  @param {string} variant
@@ -392,14 +400,6 @@ async function boot() {
   ui.newResultsNow.addEventListener("click", () => showHistory(store.get().view?.history.length ?? 0));
   ui.earlier.addEventListener("click", loadEarlier);
   ui.history.addEventListener("input", () => showHistory(Number(ui.history.value)));
-  ui.results.addEventListener("click", (event) => {
-    const target = /** @type {HTMLElement} */ (event.target);
-    if (target.id !== "results-on-board") return;
-    showHistory(store.get().view?.history.findIndex((entry) => entry.phase === target.dataset.phase) ?? -1);
-    // the board comes into view, the slider (whose keys walk the phases) takes the focus in place
-    ui.boardArea.scrollIntoView({block: "start", behavior: "instant"});
-    ui.history.focus({preventScroll: true});
-  });
   ui.board.addEventListener("drawn", (event) => {
     const label = ui.lastMoves.closest("label");
     if (label) label.hidden = !(/** @type {CustomEvent<{lastMoves: boolean}>} */ (event)).detail.lastMoves;

@@ -22,6 +22,7 @@ export class Press {
   /** @param {GameStore} store */
   constructor(store) {
     this.store = store;
+    this.panel = ui.panel;  // the press card, which attention.js watches come into view
     /** @type {Set<string>} */
     this.seen = new Set();  // the ids of the messages listed
     /** @type {Intent<boolean>} */

@@ -21,9 +21,10 @@ function entryFor(view, shown) {
   return view.history[view.history.length - 1] || null;
 }
 
-/** The results of the phase ``shown``, or of the last one resolved.
- *  @param {View} view @param {string | null} shown */
-export function showResults(view, shown) {
+/** The results of the phase ``shown``, or of the last one resolved; the latest ones with a
+ *  button that shows them on the board (``onBoard``).
+ *  @param {View} view @param {string | null} shown @param {(phase: string) => void} onBoard */
+export function showResults(view, shown, onBoard) {
   const panel = ui.panel;
   const entry = entryFor(view, shown);
   panel.hidden = !entry;
@@ -44,7 +45,7 @@ export function showResults(view, shown) {
   blocks.push(...battleReports(entry.details));
   if (!shown) {
     blocks.unshift(element("button", {type: "button", class: "secondary", "data-phase": entry.phase,
-      id: "results-on-board", text: "Show these results on the board"}));
+      id: "results-on-board", text: "Show these results on the board", onclick: () => onBoard(entry.phase)}));
   }
   ui.results.replaceChildren(...blocks);
 }
