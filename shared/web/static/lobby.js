@@ -1,7 +1,7 @@
 // The lobby page: sign in, your games (this browser's and, signed in, your account's on every
 // device), the games forming, being played and finished, create a game (docs/web.md).
 import {api, failure, forgetSession, keepSeat, keepSession, localTime, phaseName, seats, session} from "./api.js";
-import {byId, element} from "./dom.js";
+import {byId, element, first} from "./dom.js";
 import {authOptionsPath, gamesPath, logoutPath, mePath, myGamesPath, playPage, playersPath, variantsPath} from "./endpoints.js";
 
 /** @typedef {import("./shapes.js").GameSummary} GameSummary */
@@ -17,6 +17,7 @@ const ui = {
   refreshOpen: byId("refresh-open", HTMLButtonElement),
   createForm: byId("create-form", HTMLFormElement),
   createStatus: byId("create-status", HTMLElement),
+  createButton: first("#create-form button[type=submit]", HTMLButtonElement),
   variant: byId("variant", HTMLSelectElement),
   playerCount: byId("player-count", HTMLInputElement),
 };
@@ -42,16 +43,25 @@ function playerLimits(variant) {
   return LIMITS[variant] || [2, 7];
 }
 
+/** The variants into the form's menu and the lists' filter. **Create game** comes disabled with
+ *  the page, and is enabled once they are in: sent before, the form would name no variant. */
 async function fillVariants() {
   const select = ui.variant;
   const filter = ui.variantFilter;
-  /** @type {{variants: {name: string}[]}} */
-  const {variants} = await api(variantsPath());
+  /** @type {{name: string}[]} */
+  let variants;
+  try {
+    variants = (await api(variantsPath())).variants;
+  } catch (thrown) {
+    ui.createStatus.textContent = `The variants could not be read: ${failure(thrown).message}`;
+    return;
+  }
   select.replaceChildren(...variants.map((v) => element("option", {value: v.name, text: v.name})));
   filter.replaceChildren(element("option", {value: "", text: "every variant"}),
     ...variants.map((v) => element("option", {value: v.name, text: v.name})));
   select.addEventListener("change", () => fitPlayerCount(select.value));
   fitPlayerCount(select.value);
+  ui.createButton.disabled = false;
 }
 
 /** @param {string} variant */
@@ -256,7 +266,7 @@ async function create(event) {
       private: field("private").checked,
     },
   };
-  const button = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]"));
+  const button = ui.createButton;
   button.disabled = true;
   try {
     const game = await api(gamesPath(), {method: "POST", body});
