@@ -286,8 +286,9 @@ function showHistoryControl(view) {
 
 function tick() {
   const view = store.get().view;
-  if (!view || view.game.status !== "active") {
+  if (!view || view.game.status !== "active") {  // no clock runs: neither a countdown nor a deadline
     ui.countdown.textContent = "";
+    ui.deadline.textContent = "";
     return;
   }
   const clock = view.clock || {};
