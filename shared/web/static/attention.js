@@ -2,23 +2,36 @@
 // unread count of new messages and a new phase, and, if the player asks for them, the browser's
 // own notifications while the page is out of sight.
 import {phaseName, powerName} from "./api.js";
+import {byId} from "./dom.js";
+
+/** @typedef {import("./state.js").GameStore} GameStore */
+/** @typedef {import("./shapes.js").View} View */
+/** @typedef {import("./shapes.js").Message} Message */
+
+const ui = {
+  notify: byId("notify", HTMLInputElement),
+  notifyStatus: byId("notify-status", HTMLElement),
+  pressUnread: byId("press-unread", HTMLElement),
+};
 
 const NOTIFY_KEY = "entente.notify";
 
 export class Attention {
-  constructor(game) {
-    this.game = game;
+  /** @param {GameStore} store @param {HTMLElement} press  the press card: its messages are read once it is in view */
+  constructor(store, press) {
+    this.store = store;
     this.messages = 0;  // new messages the player has not had in view
+    /** @type {string | null} */
     this.phase = null;  // the new phase the player has not seen, while the page was out of sight
     this.pressInView = false;
-    const press = document.getElementById("press-panel");
+    store.subscribe((_, changed) => { if (changed.has("view")) this.showTitle(); });
     new IntersectionObserver((entries) => {
       this.pressInView = entries.some((entry) => entry.isIntersecting);
       this.seen();
     }).observe(press);
     document.addEventListener("visibilitychange", () => this.seen());
     window.addEventListener("focus", () => this.seen());
-    const box = document.getElementById("notify");
+    const box = ui.notify;
     box.checked = this.wanted() && "Notification" in window && Notification.permission === "granted";
     box.disabled = !("Notification" in window) || Notification.permission === "denied";
     box.addEventListener("change", () => this.askToNotify(box));
@@ -34,7 +47,7 @@ export class Attention {
 
   /** The tab's title: the unread count first, then what is new, the game and the phase. */
   showTitle() {
-    const view = this.game.view;
+    const view = this.store.get().view;
     if (!view) return;
     const count = this.messages + (this.phase ? 1 : 0);
     const what = [this.phase ? `New phase: ${phaseName(this.phase)}` : null,
@@ -43,8 +56,7 @@ export class Attention {
     const phase = view.game.status === "active" ? ` · ${phaseName(view.game.phase)}` : "";
     const title = `${head}${view.game.name}${phase}: Entente`;
     if (document.title !== title) document.title = title;
-    const unread = document.getElementById("press-unread");
-    unread.textContent = this.messages ? `${this.messages} new` : "";
+    ui.pressUnread.textContent = this.messages ? `${this.messages} new` : "";
   }
 
   /** What is in view is read: messages when the press panel is on screen, the phase at once. */
@@ -55,14 +67,16 @@ export class Attention {
     this.showTitle();
   }
 
+  /** @param {Message} message */
   newMessage(message) {
-    if (this.game.view?.viewer.powers?.includes(message.from?.power)) return;  // one's own
+    if (this.store.get().view?.viewer.powers?.includes(message.from?.power ?? "")) return;  // one's own
     if (!(this.visible && this.pressInView)) this.messages += 1;
     this.showTitle();
     const from = message.from ? powerName(message.from.power) : "Someone";
     this.notify(`${from} wrote`, message.text.slice(0, 140), `message-${message.id}`);
   }
 
+  /** @param {View} view */
   newPhase(view) {
     if (!this.visible) this.phase = view.game.phase;
     this.showTitle();
@@ -71,6 +85,7 @@ export class Attention {
   }
 
   /** A browser notification, only while the page is out of sight and if the player asked. */
+  /** @param {string} title @param {string} body @param {string} tag */
   notify(title, body, tag) {
     if (this.visible || !this.wanted() || !("Notification" in window) || Notification.permission !== "granted") return;
     try {
@@ -80,6 +95,7 @@ export class Attention {
     }
   }
 
+  /** @param {HTMLInputElement} box */
   async askToNotify(box) {
     if (!box.checked) {
       localStorage.setItem(NOTIFY_KEY, "no");
@@ -89,7 +105,7 @@ export class Attention {
     box.checked = permission === "granted";
     box.disabled = permission === "denied";
     localStorage.setItem(NOTIFY_KEY, box.checked ? "yes" : "no");
-    document.getElementById("notify-status").textContent = permission === "granted"
+    ui.notifyStatus.textContent = permission === "granted"
       ? "This browser will tell you of a new phase or message while the page is out of sight."
       : "The browser did not allow notifications; the tab's title still counts what is new.";
   }

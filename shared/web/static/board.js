@@ -1,40 +1,50 @@
 // The board: GET /games/{id}/map.svg inlined, so that its regions (data-province), units
 // (data-unit) and drawn orders (data-order) can be clicked and read (docs/web.md).
 import {api} from "./api.js";
+import {mapPath, variantMapPath} from "./endpoints.js";
+
+/** @typedef {{unit?: string | null, place?: string | null}} Selection  the unit or place outlined */
 
 /** The place a unit attribute stands in: "A PAR" -> PAR, "F STP/SC" -> STP,
- *  "PARESQUE INFANTRY hitillia" (Tale of Ekonia) -> hitillia. */
+ *  "PARESQUE INFANTRY hitillia" (Tale of Ekonia) -> hitillia.
+ *  @param {string} unit */
 export function unitPlace(unit) {
   const words = unit.trim().split(/\s+/);
   return baseOf(words[words.length - 1]);
 }
 
-/** A location without its coast: "SPA/NC" -> SPA. */
+/** A location without its coast: "SPA/NC" -> SPA. @param {string} location */
 export function baseOf(location) {
   return location ? location.split("/")[0] : location;
 }
 
 export class Board {
+  /** @param {HTMLElement} container
+   *  @param {{onUnit: (unit: string, event: MouseEvent) => void, onProvince: (place: string, event: MouseEvent) => void}} handlers */
   constructor(container, {onUnit, onProvince}) {
     this.container = container;
     this.request = 0;
+    /** @type {Selection | null} */
     this.selected = null;
     this.zoomed = false;
+    this.hitRadius = Infinity;  // the smallest unit's hit disc in the drawing's units (enlargeHits)
+    /** @type {string | null} */
     this.focusWanted = null;  // the place or unit to focus once the next drawing is in
     container.addEventListener("click", (event) => {
-      const unit = event.target.closest("[data-unit]");
+      const target = /** @type {Element} */ (event.target);
+      const unit = target.closest("[data-unit]");
       if (unit) {
-        onUnit(unit.getAttribute("data-unit"), event);
+        onUnit(unit.getAttribute("data-unit") || "", event);
         return;
       }
-      const region = event.target.closest("[data-province]");
-      if (region) onProvince(region.getAttribute("data-province"), event);
+      const region = target.closest("[data-province]");
+      if (region) onProvince(region.getAttribute("data-province") || "", event);
     });
     // The keyboard's click (docs/web.md, "Phones and keyboards"): Enter or Space on a focused
     // unit or place runs the same flow as a click at its middle.
     container.addEventListener("keydown", (event) => {
       if (event.key !== "Enter" && event.key !== " ") return;
-      const item = event.target.closest?.("[data-unit], [data-province]");
+      const item = /** @type {Element} */ (event.target).closest?.("[data-unit], [data-province]");
       if (!item || !container.contains(item)) return;
       event.preventDefault();
       const box = item.getBoundingClientRect();
@@ -43,20 +53,19 @@ export class Board {
     });
   }
 
-  /** The variant's empty board, while the game forms. */
+  /** The variant's empty board, while the game forms. @param {string} variant */
   async showEmpty(variant) {
-    await this.draw(`/variants/${encodeURIComponent(variant)}/map.svg`, null, "empty");
+    await this.draw(variantMapPath(variant), null, "empty");
   }
 
-  /** Draws the game's board as the caller may see it, now or at a resolved ``phase``. */
+  /** Draws the game's board as the caller may see it, now or at a resolved ``phase``; ``power``:
+   *  which power of a seat that plays several.
+   *  @param {string} gameId @param {string | null} token @param {string | null} [phase] @param {string | null} [power] */
   async show(gameId, token, phase = null, power = null) {
-    const query = new URLSearchParams();
-    if (phase) query.set("phase", phase);
-    if (power) query.set("power", power);  // which power of a seat that plays several
-    const search = query.toString() ? `?${query}` : "";
-    await this.draw(`/games/${gameId}/map.svg${search}`, token, phase);
+    await this.draw(mapPath(gameId, {phase, power}), token, phase);
   }
 
+  /** @param {string} path @param {string | null} token @param {string | null} phase */
   async draw(path, token, phase) {
     const request = ++this.request;
     const svg = await api(path, {token});
@@ -86,11 +95,11 @@ export class Board {
   }
 
   /** Focuses the unit or place ``key`` ("unit:A PAR", "province:BUR") of the drawing, or of
-   *  the next one if it is not drawn yet. */
+   *  the next one if it is not drawn yet. @param {string} key */
   focusItem(key) {
     const [kind, value] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)];
     const found = this.container.querySelector(`[data-${kind}="${CSS.escape(value)}"]`);
-    if (found) found.focus({preventScroll: true});
+    if (found instanceof SVGElement || found instanceof HTMLElement) found.focus({preventScroll: true});
     else this.focusWanted = key;
   }
 
@@ -100,7 +109,8 @@ export class Board {
   }
 
   /** Zoom the board: the drawing wider than its frame, scrolled, and wide enough that every
-   *  unit's hit area is at least 46 pixels across (docs/web.md, "Phones and keyboards"). */
+   *  unit's hit area is at least 46 pixels across (docs/web.md, "Phones and keyboards").
+   *  @param {boolean} zoomed */
   setZoom(zoomed) {
     this.zoomed = zoomed;
     this.container.classList.toggle("zoomed", zoomed);
@@ -118,23 +128,23 @@ export class Board {
   }
 
   /** On a phone's width the drawing's legend (the powers' table, the key) is left out: the
-   *  page lists the powers, and the map gets the whole width. */
+   *  page lists the powers, and the map gets the whole width. @param {SVGSVGElement} drawing */
   fitNarrowScreen(drawing) {
     const legend = drawing.querySelector("#legend");
     const box = (drawing.getAttribute("viewBox") || "").split(/\s+/).map(Number);
-    if (!legend || box.length !== 4 || this.container.clientWidth >= 700) return;
+    if (!(legend instanceof SVGGraphicsElement) || box.length !== 4 || this.container.clientWidth >= 700) return;
     const left = legend.getBBox().x;
     if (left > 0) drawing.setAttribute("viewBox", `0 0 ${left} ${box[3]}`);
   }
 
-  /** Outlines the selected unit or place. */
+  /** Outlines the selected unit or place. @param {Selection | null} selection */
   mark(selection) {
     this.selected = selection;
     for (const old of this.container.querySelectorAll(".selected")) old.classList.remove("selected");
     if (!selection) return;
     const found = selection.unit
       ? this.container.querySelector(`[data-unit="${CSS.escape(selection.unit)}"]`)
-      : this.container.querySelector(`[data-province="${CSS.escape(selection.place)}"]`);
+      : this.container.querySelector(`[data-province="${CSS.escape(selection.place || "")}"]`);
     if (found) found.classList.add("selected");
   }
 
@@ -148,7 +158,8 @@ export class Board {
 
 const MIN_HIT = 46;  // pixels: a finger's target, with a margin over the 44 asked for
 
-/** "unit:A PAR" or "province:BUR" for a board item (or what is inside one), else null. */
+/** "unit:A PAR" or "province:BUR" for a board item (or what is inside one), else null.
+ *  @param {Element | null} node */
 function itemKey(node) {
   const item = node?.closest?.("[data-unit], [data-province]");
   if (!item) return null;
@@ -156,14 +167,14 @@ function itemKey(node) {
 }
 
 /** Every unit and every place one may order toward is a control: in the tab order, a button
- *  named by its title ("France: A PAR", "Paris (PAR)"). */
+ *  named by its title ("France: A PAR", "Paris (PAR)"). @param {SVGSVGElement} drawing */
 function reachable(drawing) {
   for (const item of drawing.querySelectorAll("[data-unit], [data-province]")) {
     if (item.getAttribute("data-kind") === "impassable") continue;
     const title = item.querySelector(":scope > title")?.textContent || item.getAttribute("data-unit") || item.getAttribute("data-province");
     item.setAttribute("tabindex", "0");
     item.setAttribute("role", "button");
-    item.setAttribute("aria-label", title.trim());
+    item.setAttribute("aria-label", (title || "").trim());
   }
 }
 
@@ -171,9 +182,9 @@ function reachable(drawing) {
  *  the nearest other unit allows (at most 30 of the drawing's units), never smaller than the unit
  *  drawn. Returns the smallest such radius among units that stand alone at their point (a unit
  *  waiting to retreat beside the one that took its place, or a dirigible above a ground unit,
- *  share theirs), which the zoom makes at least MIN_HIT pixels across. */
+ *  share theirs), which the zoom makes at least MIN_HIT pixels across. @param {SVGSVGElement} drawing */
 function enlargeHits(drawing) {
-  const units = [...drawing.querySelectorAll("[data-unit]")];
+  const units = [...drawing.querySelectorAll("[data-unit]")].filter((unit) => unit instanceof SVGGraphicsElement);
   const boxes = units.map((unit) => unit.getBBox());
   const centres = boxes.map((b) => [b.x + b.width / 2, b.y + b.height / 2]);
   let smallest = Infinity;
@@ -190,7 +201,7 @@ function enlargeHits(drawing) {
     disc.setAttribute("cy", String(centres[i][1]));
     disc.setAttribute("r", String(radius));
     unit.insertBefore(disc, unit.firstChild);
-    const shared = unit.hasAttribute("data-dislodged") || /^D /.test(unit.getAttribute("data-unit"));
+    const shared = unit.hasAttribute("data-dislodged") || /^D /.test(unit.getAttribute("data-unit") || "");
     if (!shared && radius > body) smallest = Math.min(smallest, radius);
   });
   return smallest;
@@ -198,7 +209,8 @@ function enlargeHits(drawing) {
 
 /** The zoomed drawing's width in pixels: 2.2 times its frame, at least the drawing's own size
  *  (a pixel per unit of its viewBox: names of 13 pixels), and wider where that leaves a unit's
- *  hit area under MIN_HIT pixels; at most 4 times the frame. */
+ *  hit area under MIN_HIT pixels; at most 4 times the frame.
+ *  @param {SVGSVGElement} drawing @param {number} frame @param {number} hitRadius */
 function zoomWidth(drawing, frame, hitRadius) {
   const box = (drawing.getAttribute("viewBox") || "").split(/\s+/).map(Number);
   const units = box.length === 4 ? box[2] : frame;

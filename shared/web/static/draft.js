@@ -2,7 +2,7 @@
 // menu stores one order while the player types, and the box takes that change in without
 // touching a character they typed.
 
-/** An order's line compared loosely: case and spacing do not matter. */
+/** An order's line compared loosely: case and spacing do not matter. @param {string} line */
 function normal(line) {
   return line.trim().replace(/\s+/g, " ").toUpperCase();
 }
@@ -11,7 +11,9 @@ function normal(line) {
  *  menu's answer) while the player was typing, with the caret at ``caret``: a line that is
  *  exactly an order no longer stored goes (never the line the caret is on), each newly stored
  *  order not yet in the box is added at the top, and every other line stays as typed. Returns
- *  the new text and where the caret goes, so typing goes on where it was. */
+ *  the new text and where the caret goes, so typing goes on where it was.
+ *  @param {string} text @param {number} caret @param {string[]} before @param {string[]} after
+ *  @returns {{text: string, caret: number}} */
 export function mergeDraft(text, caret, before, after) {
   const gone = new Set(before.filter((order) => !after.includes(order)).map(normal));
   const lines = text.split("\n");
@@ -25,6 +27,7 @@ export function mergeDraft(text, caret, before, after) {
     start += lines[i].length + 1;
   }
   const intoLine = Math.max(0, caret - start);
+  /** @type {string[]} */
   const kept = [];
   let keptCaretLine = 0;
   lines.forEach((line, i) => {

@@ -1,38 +1,76 @@
 // The lobby page: sign in, your games (this browser's and, signed in, your account's on every
 // device), the games forming, being played and finished, create a game (docs/web.md).
-import {api, element, forgetSession, keepSeat, keepSession, localTime, phaseName, seats, session} from "./api.js";
+import {api, failure, forgetSession, keepSeat, keepSession, localTime, phaseName, seats, session} from "./api.js";
+import {byId, element, first} from "./dom.js";
+import {authOptionsPath, gamesPath, logoutPath, mePath, myGamesPath, playPage, playersPath, variantsPath} from "./endpoints.js";
 
+/** @typedef {import("./shapes.js").GameSummary} GameSummary */
+/** @typedef {"forming" | "active" | "finished"} ListName */
+
+const ui = {
+  accountName: byId("account-name", HTMLElement),
+  accountStatus: byId("account-status", HTMLElement),
+  signIn: byId("sign-in", HTMLAnchorElement),
+  signOut: byId("sign-out", HTMLButtonElement),
+  myGames: byId("my-games", HTMLUListElement),
+  variantFilter: byId("variant-filter", HTMLSelectElement),
+  refreshOpen: byId("refresh-open", HTMLButtonElement),
+  createForm: byId("create-form", HTMLFormElement),
+  createStatus: byId("create-status", HTMLElement),
+  createButton: first("#create-form button[type=submit]", HTMLButtonElement),
+  variant: byId("variant", HTMLSelectElement),
+  playerCount: byId("player-count", HTMLInputElement),
+};
+
+/** @type {Record<string, [number, number]>} */
 const LIMITS = {standard: [2, 7], dirigible: [7, 7], ekonia: [2, 6]};
 const PAGE = 20;
 const IDLE_DAYS = 14;  // a forming game nobody joined for this long is no longer listed
+/** @type {Record<ListName, {list: HTMLUListElement, status: HTMLElement, more: HTMLButtonElement, empty: string}>} */
 const LISTS = {
-  forming: {list: "forming-games", status: "forming-status", more: "forming-more", empty: "No game is waiting for players."},
-  active: {list: "active-games", status: "active-status", more: "active-more", empty: "No game is being played."},
-  finished: {list: "finished-games", status: "finished-status", more: "finished-more", empty: "No game has finished yet."},
+  forming: {list: byId("forming-games", HTMLUListElement), status: byId("forming-status", HTMLElement),
+    more: byId("forming-more", HTMLButtonElement), empty: "No game is waiting for players."},
+  active: {list: byId("active-games", HTMLUListElement), status: byId("active-status", HTMLElement),
+    more: byId("active-more", HTMLButtonElement), empty: "No game is being played."},
+  finished: {list: byId("finished-games", HTMLUListElement), status: byId("finished-status", HTMLElement),
+    more: byId("finished-more", HTMLButtonElement), empty: "No game has finished yet."},
 };
+/** @type {Record<string, string | null>} */
 const cursors = {};
 
+/** @param {string} variant */
 function playerLimits(variant) {
   return LIMITS[variant] || [2, 7];
 }
 
+/** The variants into the form's menu and the lists' filter. **Create game** comes disabled with
+ *  the page, and is enabled once they are in: sent before, the form would name no variant. */
 async function fillVariants() {
-  const select = document.getElementById("variant");
-  const filter = document.getElementById("variant-filter");
-  const {variants} = await api("/variants");
+  const select = ui.variant;
+  const filter = ui.variantFilter;
+  /** @type {{name: string}[]} */
+  let variants;
+  try {
+    variants = (await api(variantsPath())).variants;
+  } catch (thrown) {
+    ui.createStatus.textContent = `The variants could not be read: ${failure(thrown).message}`;
+    return;
+  }
   select.replaceChildren(...variants.map((v) => element("option", {value: v.name, text: v.name})));
   filter.replaceChildren(element("option", {value: "", text: "every variant"}),
     ...variants.map((v) => element("option", {value: v.name, text: v.name})));
   select.addEventListener("change", () => fitPlayerCount(select.value));
   fitPlayerCount(select.value);
+  ui.createButton.disabled = false;
 }
 
+/** @param {string} variant */
 function fitPlayerCount(variant) {
   const [low, high] = playerLimits(variant);
-  const input = document.getElementById("player-count");
-  input.min = low;
-  input.max = high;
-  input.value = high;
+  const input = ui.playerCount;
+  input.min = String(low);
+  input.max = String(high);
+  input.value = String(high);
 }
 
 // Signing in -----------------------------------------------------------------------------
@@ -41,34 +79,36 @@ function fitPlayerCount(variant) {
  *  ``#sign_in_error=…``); the token is kept and taken out of the address bar (docs/web.md). */
 function takeSessionFromFragment() {
   const fragment = new URLSearchParams(location.hash.slice(1));
-  if (fragment.get("session")) keepSession({token: fragment.get("session"), name: ""});
-  if (fragment.get("sign_in_error")) document.getElementById("account-status").textContent = `Not signed in: ${fragment.get("sign_in_error")}`;
+  const token = fragment.get("session");
+  if (token) keepSession({token, name: ""});
+  if (fragment.get("sign_in_error")) ui.accountStatus.textContent = `Not signed in: ${fragment.get("sign_in_error")}`;
   if (location.hash) history.replaceState(null, "", location.pathname);
 }
 
 /** Whether this server offers sign-in (GET /auth/options). */
 async function signInOffered() {
   try {
-    return (await api("/auth/options")).sign_in;
+    return Boolean((await api(authOptionsPath())).sign_in);
   } catch {
     return false;
   }
 }
 
 async function showAccount() {
-  const who = document.getElementById("account-name");
-  const signIn = document.getElementById("sign-in");
-  const signOut = document.getElementById("sign-out");
+  const who = ui.accountName;
+  const signIn = ui.signIn;
+  const signOut = ui.signOut;
   const mine = session();
   if (mine) {
     try {
-      const me = await api("/me", {token: mine.token});
+      const me = await api(mePath(), {token: mine.token});
       keepSession({name: me.name});
       who.textContent = `Signed in as ${me.name}. Your games follow you to every device where you sign in.`;
       signIn.hidden = true;
       signOut.hidden = false;
       return;
-    } catch (error) {
+    } catch (thrown) {
+      const error = failure(thrown);
       if (error.status === 401) forgetSession();  // logged out elsewhere, or expired
       else who.textContent = `Your account could not be read: ${error.message}`;
     }
@@ -83,7 +123,7 @@ async function showAccount() {
 async function signOut() {
   const mine = session();
   forgetSession();
-  if (mine) await api("/auth/logout", {method: "POST", token: mine.token}).catch(() => null);
+  if (mine) await api(logoutPath(), {method: "POST", token: mine.token}).catch(() => null);
   await showAccount();
   await listMine();
 }
@@ -91,15 +131,18 @@ async function signOut() {
 // Your games -----------------------------------------------------------------------------
 
 async function listMine() {
-  const list = document.getElementById("my-games");
+  const list = ui.myGames;
   // this browser's seats and host tokens (a game only watched, or played through the account, is not one)
   const held = Object.entries(seats()).filter(([, seat]) => seat.token || seat.host);
+  /** @type {Map<string, {name: string, details: (string | null | undefined)[]}>} */
   const games = new Map(held.map(([id, seat]) => [id, {
     name: seat.name || id, details: [seat.codename, seat.host ? "host" : null]}]));
   const mine = session();
   if (mine) {
     try {
-      for (const seat of (await api("/me/games", {token: mine.token})).games) {
+      /** @type {{game_id: string, name: string, codename: string, powers: string[], status: string, phase: string | null}[]} */
+      const accountSeats = (await api(myGamesPath(), {token: mine.token})).games;
+      for (const seat of accountSeats) {
         const status = seat.status === "active" ? phaseName(seat.phase) : seat.status;
         games.set(seat.game_id, {name: seat.name, details: [seat.codename, seat.powers.map((p) => p.charAt(0) + p.slice(1).toLowerCase()).join(", "), status]});
       }
@@ -112,26 +155,24 @@ async function listMine() {
     return;
   }
   list.replaceChildren(...[...games].map(([id, game]) => element("li", {},
-    element("a", {href: `/play/${id}`, text: game.name}),
+    element("a", {href: playPage(id), text: game.name}),
     element("span", {class: "muted", text: game.details.filter(Boolean).join(" · ")}))));
 }
 
 // The games' lists -----------------------------------------------------------------------
 
+/** @param {GameSummary} game */
 function isIdle(game) {
   return game.status === "forming" && game.updated_at && Date.now() - Date.parse(game.updated_at) > IDLE_DAYS * 86400_000;
 }
 
+/** @param {ListName} status @param {boolean} [more] */
 async function listGames(status, more = false) {
-  const {list, status: statusId, more: moreId, empty} = LISTS[status];
-  const out = document.getElementById(statusId);
-  const items = document.getElementById(list);
-  const variant = document.getElementById("variant-filter").value;
-  const query = new URLSearchParams({status, limit: String(PAGE)});
-  if (variant) query.set("variant", variant);
-  if (more && cursors[status]) query.set("cursor", cursors[status]);
+  const {list: items, status: out, more: moreButton, empty} = LISTS[status];
+  const variant = ui.variantFilter.value;
   try {
-    const {games, next_cursor: next} = await api(`/games?${query}`);
+    /** @type {{games: GameSummary[], next_cursor: string | null}} */
+    const {games, next_cursor: next} = await api(gamesPath({status, limit: PAGE, variant, cursor: more ? cursors[status] : null}));
     const shown = games.filter((game) => !isIdle(game));
     const reachedIdle = shown.length < games.length;  // the list is latest first: the rest is idle too
     cursors[status] = reachedIdle ? null : next;
@@ -139,25 +180,32 @@ async function listGames(status, more = false) {
     else items.replaceChildren(...shown.map(gameItem));
     out.textContent = items.children.length ? "" : empty;
     if (status === "forming" && reachedIdle) out.textContent += ` Games nobody joined for ${IDLE_DAYS} days are not listed.`;
-    document.getElementById(moreId).hidden = !cursors[status];
-  } catch (error) {
+    moreButton.hidden = !cursors[status];
+  } catch (thrown) {
+    const error = failure(thrown);
     out.textContent = `Could not list the games: ${error.message}`;
   }
 }
 
+const LIST_NAMES = /** @type {ListName[]} */ (Object.keys(LISTS));
+
 function listAll() {
-  return Promise.all(Object.keys(LISTS).map((status) => listGames(status)));
+  return Promise.all(LIST_NAMES.map((status) => listGames(status)));
 }
 
+/** @param {GameSummary} game */
 function gameItem(game) {
   const seat = seats()[game.id] || {};
   const count = game.settings.player_count;
   const full = game.players >= count;
   let action;
-  if (seat.token || seat.host) action = element("a", {href: `/play/${game.id}`, class: "button", text: `Open ${game.name}`});
-  else if (game.status === "forming" && !full) action = element("button", {type: "button", text: `Join ${game.name}`, onclick: (event) => join(game, event.target)});
+  if (seat.token || seat.host) action = element("a", {href: playPage(game.id), class: "button", text: `Open ${game.name}`});
+  else if (game.status === "forming" && !full) {
+    action = element("button", {type: "button", text: `Join ${game.name}`,
+      onclick: (/** @type {MouseEvent} */ event) => join(game, /** @type {HTMLButtonElement} */ (event.currentTarget))});
+  }
   else if (game.status === "forming") action = element("span", {class: "muted", text: "Full: waiting for the start"});
-  else action = element("a", {href: `/play/${game.id}`, class: "button secondary",
+  else action = element("a", {href: playPage(game.id), class: "button secondary",
     text: game.status === "active" ? `Watch ${game.name}` : `See ${game.name}`});
   const when = game.updated_at ? `${game.status === "forming" ? "changed" : game.status === "active" ? "last move" : "ended"} ${localTime(game.updated_at, true)}` : "";
   const state = game.status === "active" ? phaseName(game.phase) : game.status === "finished" ? resultText(game) : `${game.players}/${count} seats taken`;
@@ -168,35 +216,42 @@ function gameItem(game) {
     action);
 }
 
+/** @param {GameSummary} game */
 function resultText(game) {
   const result = game.result;
-  const names = (list) => (list || []).map((p) => p.charAt(0) + p.slice(1).toLowerCase()).join(", ");
+  const names = (/** @type {string[] | undefined} */ list) => (list || []).map((p) => p.charAt(0) + p.slice(1).toLowerCase()).join(", ");
   if (!result) return "finished";
   if (result.reason === "victory") return `won by ${names(result.winners)}`;
   if (result.reason === "draw") return `drawn: ${names(result.drawn)}`;
   return result.reason;
 }
 
+/** @param {GameSummary} game @param {HTMLButtonElement} button */
 async function join(game, button) {
-  const status = document.getElementById("forming-status");
+  const status = LISTS.forming.status;
   if (button.disabled) return;
   button.disabled = true;
   try {
-    const seat = await api(`/games/${game.id}/players`, {method: "POST", token: session()?.token});
+    const seat = await api(playersPath(game.id), {method: "POST", token: session()?.token});
     keepSeat(game.id, {token: seat.token, codename: seat.codename, name: game.name});
-    location.assign(`/play/${game.id}`);
-  } catch (error) {
+    location.assign(playPage(game.id));
+  } catch (thrown) {
+    const error = failure(thrown);
     status.textContent = `Could not join ${game.name}: ${error.message}`;
     button.disabled = false;
     if (error.code === "game_full" || error.code === "game_started") listGames("forming");
   }
 }
 
+/** @param {SubmitEvent} event */
 async function create(event) {
   event.preventDefault();
-  const form = event.target;
-  const status = document.getElementById("create-status");
-  const value = (name) => form.elements[name].value;
+  const form = ui.createForm;
+  const status = ui.createStatus;
+  /** @param {string} name */
+  const field = (name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
+  /** @param {string} name */
+  const value = (name) => field(name).value;
   const body = {
     name: value("name"),
     variant: value("variant"),
@@ -205,31 +260,30 @@ async function create(event) {
       movement_minutes: Number(value("movement_minutes")),
       retreat_minutes: Number(value("retreat_minutes")),
       press: value("press"),
-      reveal_identities: form.elements.reveal_identities.checked,
-      require_ready: form.elements.require_ready.checked,
-      host_may_resolve: !form.elements.host_plays.checked,
-      private: form.elements.private.checked,
+      reveal_identities: field("reveal_identities").checked,
+      require_ready: field("require_ready").checked,
+      host_may_resolve: !field("host_plays").checked,
+      private: field("private").checked,
     },
   };
-  const button = form.querySelector("button[type=submit]");
+  const button = ui.createButton;
   button.disabled = true;
   try {
-    const game = await api("/games", {method: "POST", body});
+    const game = await api(gamesPath(), {method: "POST", body});
     keepSeat(game.id, {host: game.host_token, name: game.name, invite: game.invite_code});
-    location.assign(`/play/${game.id}`);
-  } catch (error) {
+    location.assign(playPage(game.id));
+  } catch (thrown) {
+    const error = failure(thrown);
     status.textContent = `Not created: ${error.message}`;
     button.disabled = false;
   }
 }
 
 takeSessionFromFragment();
-document.getElementById("create-form").addEventListener("submit", create);
-document.getElementById("refresh-open").addEventListener("click", listAll);
-document.getElementById("variant-filter").addEventListener("change", listAll);
-document.getElementById("sign-out").addEventListener("click", signOut);
-for (const status of Object.keys(LISTS)) {
-  document.getElementById(LISTS[status].more).addEventListener("click", () => listGames(status, true));
-}
+ui.createForm.addEventListener("submit", create);
+ui.refreshOpen.addEventListener("click", listAll);
+ui.variantFilter.addEventListener("change", listAll);
+ui.signOut.addEventListener("click", signOut);
+for (const status of LIST_NAMES) LISTS[status].more.addEventListener("click", () => listGames(status, true));
 showAccount().then(listMine);
 fillVariants().then(listAll);

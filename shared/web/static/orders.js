@@ -1,25 +1,42 @@
 // The orders panel: possible orders as menus, orders by clicking the board, orders typed in
 // any notation, and Done (the ready flag) (docs/web.md, "Orders").
-import {ApiError, Intent, api, element, phaseName} from "./api.js";
-import {baseOf, unitPlace} from "./board.js";
+// The possible orders and the power ordered for are the page's state (state.js); what the player
+// has picked and not sent yet is the panel's own.
+import {ApiError, Intent, api, failure, phaseName, tokenFor} from "./api.js";
+import {BoardClicks} from "./clicks.js";
+import {byId, element} from "./dom.js";
 import {mergeDraft} from "./draft.js";
+import {ordersPath, possibleOrdersPath, readyPath} from "./endpoints.js";
+
+/** @typedef {import("./state.js").GameStore} GameStore */
+/** @typedef {import("./board.js").Board} Board */
+/** @typedef {import("./shapes.js").View} View */
+/** @typedef {import("./shapes.js").PossibleOrders} PossibleOrders */
+/** @typedef {import("./shapes.js").MenuGroup} MenuGroup */
+/** @typedef {import("./shapes.js").PossibleOrder} PossibleOrder */
+/** @typedef {import("./shapes.js").OrderResult} OrderResult */
+
+const ui = {
+  done: byId("done", HTMLButtonElement),
+  doneStatus: byId("done-status", HTMLElement),
+  lacking: byId("lacking", HTMLElement),
+  help: byId("order-help", HTMLElement),
+  menus: byId("order-menus", HTMLElement),
+  power: byId("order-power", HTMLSelectElement),
+  powerRow: byId("order-power-row", HTMLElement),
+  results: byId("order-results", HTMLUListElement),
+  status: byId("order-status", HTMLElement),
+  box: byId("orders", HTMLTextAreaElement),
+  panel: byId("orders-panel", HTMLElement),
+  title: byId("orders-title", HTMLElement),
+  submit: byId("submit-orders", HTMLButtonElement),
+  undoDone: byId("undo-done", HTMLButtonElement),
+};
 
 // Keys that walk a closed menu: each one changes its choice, none of them chooses.
 const WALKING_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"]);
 
-const MOVES = new Set(["move", "retreat", "rebase", "load", "unload", "drop", "bombard"]);
-
-/** The orders of ``group`` that a click on ``place`` can mean, moves first. */
-export function ordersToward(group, place) {
-  const home = baseOf(group.location);
-  const found = group.orders.filter((order) => {
-    if (order.type === "support_hold") return order.supported && unitPlace(order.supported) === place;
-    if (order.to) return baseOf(order.to) === place;
-    return place === home && !order.supported && !order.convoyed;
-  });
-  return found.sort((a, b) => Number(MOVES.has(b.type)) - Number(MOVES.has(a.type)));
-}
-
+/** @param {MenuGroup} group */
 function groupTitle(group) {
   if (group.kind === "unit") return `Order for ${group.unit}`;
   if (group.kind === "site") {
@@ -28,57 +45,85 @@ function groupTitle(group) {
   return group.orders.some((o) => o.type === "waive") ? "Waive a build" : "Orders of the state";
 }
 
-/** "1 order stored", "3 orders stored". */
+/** "1 order stored", "3 orders stored".
+ *  @param {string[]} current */
 function ordersStored(current) {
   return `${current.length} order${current.length === 1 ? "" : "s"} stored`;
 }
 
 export class OrdersPanel {
-  constructor(game, board) {
-    this.game = game;
+  /** @param {GameStore} store @param {Board} board */
+  constructor(store, board) {
+    this.store = store;
     this.board = board;
-    this.possible = null;
-    this.selected = null;  // the menu group picked on the board
     this.dirty = false;  // the textarea holds text not sent yet
+    /** @type {string[]} */
     this.boxShows = [];  // the stored orders the box last showed: what a typed draft started from
     // What the player has picked and not yet sent, kept across the redraws a view causes while
     // it is valid: menu group key -> the order picked in its menu ("" for "no order").
+    /** @type {Map<string, string>} */
     this.picks = new Map();
-    this.menusFor = null;  // the possible orders the menus on the page were built from
+    /** @type {MenuGroup[] | null} */
+    this.menusFor = null;  // the menu of the possible orders the menus on the page were built from
+    /** @type {Intent<boolean>} */
     this.done = new Intent();  // Done or a change just sent, shown until a view agrees
     this.busy = false;  // a Done or Undo done on its way: a second press waits for its answer
-    this.textarea = document.getElementById("orders");
-    this.status = document.getElementById("order-status");
+    this.submitting = false;  // the box's orders on their way
+    this.textarea = ui.box;
+    this.status = ui.status;
     this.textarea.addEventListener("input", () => { this.dirty = true; });
-    document.getElementById("submit-orders").addEventListener("click", () => this.submitTyped());
-    document.getElementById("done").addEventListener("click", () => this.setDone(true));
-    document.getElementById("undo-done").addEventListener("click", () => this.setDone(false));
-    document.getElementById("order-power").addEventListener("change", (event) => {
-      this.chosen = event.target.value;
+    ui.submit.addEventListener("click", () => this.submitTyped());
+    ui.done.addEventListener("click", () => this.setDone(true));
+    ui.undoDone.addEventListener("click", () => this.setDone(false));
+    ui.power.addEventListener("change", () => {
       this.dirty = false;
-      this.reload().then(() => this.game.powerChanged());
+      this.store.update({chosenPower: ui.power.value});
+      this.reload();  // the new answer redraws the own panel and the board (game.js)
     });
-    document.getElementById("click-menu-close").addEventListener("click", () => this.closeMenu());
-    document.addEventListener("keydown", (event) => { if (event.key === "Escape") this.closeMenu(); });
+    this.clicks = new BoardClicks(board, {
+      possible: () => this.possible,
+      shown: () => Boolean(this.store.get().shown),
+      send: (texts) => this.send(texts),
+      say: (text) => { this.status.textContent = text; },
+    });
+  }
+
+  get id() {
+    return this.store.get().id;
+  }
+
+  get token() {
+    return tokenFor(this.id);
+  }
+
+  /** The possible orders the panel shows (the page's state), with the orders stored since. */
+  get possible() {
+    return this.store.get().possible;
+  }
+
+  /** A problem of the panel's, said on its status line. @param {string} text */
+  problem(text) {
+    this.status.textContent = text;
   }
 
   /** The powers of this seat that must act now: a seat of a game for fewer than seven may
    *  play several, and orders for one at a time (the API's ``power``). */
   actingPowers() {
-    const view = this.game.view;
+    const view = this.store.get().view;
     return view ? view.viewer.powers.filter((p) => view.must_act.includes(p)) : [];
   }
 
   /** The power whose orders the panel shows. */
   get power() {
     const acting = this.actingPowers();
-    return acting.includes(this.chosen) ? this.chosen : acting[0] || null;
+    const chosen = this.store.get().chosenPower;
+    return chosen && acting.includes(chosen) ? chosen : acting[0] || null;
   }
 
   showPowerChoice() {
     const acting = this.actingPowers();
-    document.getElementById("order-power-row").hidden = acting.length < 2;
-    const select = document.getElementById("order-power");
+    ui.powerRow.hidden = acting.length < 2;
+    const select = ui.power;
     if (select.dataset.options !== acting.join()) {
       select.replaceChildren(...acting.map((p) => element("option", {value: p, text: p.charAt(0) + p.slice(1).toLowerCase()})));
       select.dataset.options = acting.join();
@@ -88,56 +133,58 @@ export class OrdersPanel {
 
   /** Whether this viewer orders now: a power that must act, looking at the current board. */
   get active() {
-    const view = this.game.view;
+    const view = this.store.get().view;
     return Boolean(view && view.game.status === "active" && view.viewer.kind === "power"
       && view.must_act.some((p) => view.viewer.powers.includes(p)));
   }
 
   async reload() {
-    const panel = document.getElementById("orders-panel");
+    const panel = ui.panel;
     panel.hidden = !this.active;
-    if (this.possible?.phase !== this.game.view?.game.phase) {  // a new phase: last phase's answers go
-      document.getElementById("order-results").replaceChildren();
+    const view = this.store.get().view;
+    if (this.possible?.phase !== view?.game.phase) {  // a new phase: last phase's answers go
+      ui.results.replaceChildren();
       this.status.textContent = "";
       this.dirty = false;
     }
-    const same = this.active && this.possible?.phase === this.game.view.game.phase && this.possible?.power === this.power;
+    const same = this.active && this.possible?.phase === view?.game.phase && this.possible?.power === this.power;
     if (!same) this.dropPicks();  // what was picked belongs to another phase or power
     if (!this.active) {
-      this.possible = null;
+      this.store.update({possible: null});
       return;
     }
     this.showPowerChoice();
-    const power = encodeURIComponent(this.power);
-    this.possible = await api(`/games/${this.game.id}/possible-orders?power=${power}`, {token: this.game.token});
-    if (!this.dirty) this.showInBox(this.possible.submitted);
+    /** @type {PossibleOrders} */
+    const possible = await api(possibleOrdersPath(this.id, this.power || ""), {token: this.token});
+    this.store.update({possible});  // the own panel counts the stored builds or purchases (game.js)
+    if (!this.dirty) this.showInBox(possible.submitted);
     this.keepSelection();
     this.render();
-    this.game.ordersChanged();  // the own panel counts the stored builds or purchases
   }
 
   /** Forgets what the player picked and has not sent: the unit selected on the board, the
    *  click menu, the menus' choices. */
   dropPicks() {
-    this.closeMenu();
-    this.select(null);
+    this.clicks.closeMenu();
+    this.clicks.select(null);
     this.picks.clear();
     this.done.forget();
   }
 
   /** The unit selected on the board, as the new possible orders have it (or none if it is gone). */
   keepSelection() {
-    const key = this.selected?.key;
-    const group = key === undefined ? null : this.possible.menu.find((g) => g.key === key);
-    if (group) this.select(group, this.board.selected?.unit, false);
-    else if (this.selected) {
-      this.closeMenu();
-      this.select(null);
+    const key = this.clicks.selected?.key;
+    const group = key === undefined ? null : this.possible?.menu.find((g) => g.key === key);
+    if (group) this.clicks.select(group, this.board.selected?.unit, false);
+    else if (this.clicks.selected) {
+      this.clicks.closeMenu();
+      this.clicks.select(null);
     }
   }
 
   /** The order a group's menu shows: the one picked and not yet sent if it is still possible,
-   *  else the stored one. */
+   *  else the stored one.
+   *  @param {MenuGroup} group @param {Set<string>} stored */
   shownIn(group, stored) {
     const picked = this.picks.get(group.key);
     if (picked !== undefined && (picked === "" || group.orders.some((o) => o.text === picked))) return picked;
@@ -146,29 +193,30 @@ export class OrdersPanel {
   }
 
   render() {
-    const possible = this.possible;
-    if (!possible) return;
-    const view = this.game.view;
-    document.getElementById("orders-title").textContent = `Your orders: ${phaseName(possible.phase)}`;
+    const {possible, view} = this.store.get();
+    if (!possible || !view) return;
+    ui.title.textContent = `Your orders: ${phaseName(possible.phase)}`;
     this.showDone(view, possible);
     const help = [];
-    if (view.position.points) {  // Dirigible: builds are paid in supply points (docs/rules/dirigible.md)
+    const position = view.position || {};
+    if (position.points) {  // Dirigible: builds are paid in supply points (docs/rules/dirigible.md)
       if (possible.adjustment > 0) help.push(`You have ${possible.adjustment} SP to build with.`);
     } else if (possible.adjustment > 0) help.push(`You may build ${possible.adjustment}.`);
     if (possible.adjustment < 0) help.push(`You must remove ${-possible.adjustment}.`);
     const building = possible.menu.some((g) => g.kind === "site") && !possible.menu.some((g) => g.kind === "unit");
     help.push(building ? "Click a centre on the board to build there; or pick from the menus; or type."
       : "Click one of your units on the board, then where it goes; or pick from the menus; or type.");
-    for (const dislodged of view.position.dislodged || []) {
+    for (const dislodged of position.dislodged || []) {
       if (dislodged.power !== possible.power) continue;
       const where = dislodged.retreats.length ? `retreat to ${dislodged.retreats.join(", ")} or disband` : "disband";
       help.push(`${dislodged.unit} was dislodged (from ${dislodged.attacker_from}): ${where}.`);
     }
-    document.getElementById("order-help").textContent = help.join(" ");
+    ui.help.textContent = help.join(" ");
     this.showMenus(possible);
   }
 
-  /** The units still without an order (possible-orders' ``lacking``, kept up to date here). */
+  /** The units still without an order (possible-orders' ``lacking``, kept up to date here).
+   *  @param {PossibleOrders} possible */
   lackingUnits(possible) {
     const units = new Map(possible.menu.filter((g) => g.kind === "unit").map((g) => [g.key, g.unit]));
     return possible.lacking.filter((key) => units.has(key)).map((key) => units.get(key));
@@ -176,55 +224,63 @@ export class OrdersPanel {
 
   /** Whether the phase no longer waits for the power: it is done (its whole set sent, or its
    *  ready flag set: the view's ``submitted``), and ready where the game asks for ready flags
-   *  (docs/web.md, "Done"). */
+   *  (docs/web.md, "Done").
+   *  @param {View} view @param {string} power */
   isDone(view, power) {
     if (view.waiting_for) return !view.waiting_for.includes(power);
     return Boolean(view.submitted?.includes(power)) && (!view.game.settings.require_ready || Boolean(view.ready?.includes(power)));
   }
 
-  /** Done and Undo done, the warning about units left without orders, and what is waited for. */
+  /** Done and Undo done, the warning about units left without orders, and what is waited for.
+   *  @param {View} view @param {PossibleOrders} possible */
   showDone(view, possible) {
     const done = this.done.shown(this.isDone(view, possible.power));
     const lacking = this.lackingUnits(possible);
-    const warning = document.getElementById("lacking");
+    const warning = ui.lacking;
     warning.hidden = !lacking.length;
     warning.textContent = lacking.length
       ? `${lacking.length === 1 ? "1 unit has" : `${lacking.length} units have`} no order yet: ${lacking.join(", ")}.`
         + " They hold if you are done without ordering them." : "";
     // the ready flag can be taken back; a whole set sent stays done until an order is changed
     const flagged = this.done.value === true || Boolean(view.ready?.includes(possible.power));
-    document.getElementById("done").hidden = done;
-    document.getElementById("done").disabled = this.busy;
-    document.getElementById("undo-done").hidden = !(done && flagged);
-    document.getElementById("undo-done").disabled = this.busy;
+    ui.done.hidden = done;
+    ui.done.disabled = this.busy;
+    ui.undoDone.hidden = !(done && flagged);
+    ui.undoDone.disabled = this.busy;
     const others = (view.waiting_for || []).filter((p) => p !== possible.power).map((p) => p.charAt(0) + p.slice(1).toLowerCase());
     const waiting = others.length ? ` The phase waits for ${others.join(", ")}.` : "";
-    document.getElementById("done-status").textContent = !done ? "Not done: the phase waits for you until the deadline."
+    ui.doneStatus.textContent = !done ? "Not done: the phase waits for you until the deadline."
       : flagged ? `You are done.${waiting} Undo done, or change an order, to go on ordering.`
         : `You are done: your whole set was sent.${waiting} Change an order to go on ordering.`;
   }
 
   /** The menus, built once for each answer of possible-orders; a redraw for the same answer
    *  only sets the choices that changed, so a menu the player has open, the focus and what
-   *  they picked stay as they are. */
+   *  they picked stay as they are.
+   *  @param {PossibleOrders} possible */
   showMenus(possible) {
     const stored = new Set(possible.submitted);
-    const menus = document.getElementById("order-menus");
-    if (this.menusFor !== possible) {
-      const focused = document.activeElement?.closest?.("#order-menus") ? document.activeElement.id : null;
+    const menus = ui.menus;
+    /** @param {string} id */
+    const menu = (id) => menus.querySelector(`#${CSS.escape(id)}`);
+    if (this.menusFor !== possible.menu) {
+      const active = document.activeElement;
+      const focused = active && menus.contains(active) ? active.id : null;
       menus.replaceChildren(...possible.menu.map((group, index) => this.menuFor(group, index, stored)));
       menus.dataset.power = possible.power;  // whose menus these are (the page may be between two powers)
-      this.menusFor = possible;
-      if (focused) document.getElementById(focused)?.focus();  // a keyboard user stays where they were
+      this.menusFor = possible.menu;
+      const again = focused ? menu(focused) : null;
+      if (again instanceof HTMLElement) again.focus();  // a keyboard user stays where they were
       return;
     }
     possible.menu.forEach((group, index) => {
-      const select = document.getElementById(`menu-${index}`);
+      const select = menu(`menu-${index}`);
       const shown = this.shownIn(group, stored);
-      if (select && select.value !== shown) select.value = shown;
+      if (select instanceof HTMLSelectElement && select.value !== shown) select.value = shown;
     });
   }
 
+  /** @param {MenuGroup} group @param {number} index @param {Set<string>} stored */
   menuFor(group, index, stored) {
     const id = `menu-${index}`;
     const shown = this.shownIn(group, stored);
@@ -243,7 +299,8 @@ export class OrdersPanel {
   /** A menu stores on a deliberate choice: a pick with the mouse (or the open list's Enter), or
    *  Enter on the closed menu; the arrow keys that walk a closed menu only show a choice, sent
    *  when Enter is pressed (docs/web.md, "Orders"). A site's or the state's menu is sent by its
-   *  Add button (or Enter). */
+   *  Add button (or Enter).
+   *  @param {HTMLSelectElement} select @param {MenuGroup} group */
   chooseDeliberately(select, group) {
     let walking = false;
     select.addEventListener("keydown", (event) => {
@@ -271,120 +328,32 @@ export class OrdersPanel {
   }
 
   /** Sends a menu's pick (a unit's "no order" takes its stored order back); the pick is kept
-   *  until the answer, and after it if it was refused. */
+   *  until the answer, and after it if it was refused.
+   *  @param {MenuGroup} group @param {string} text */
   async sendPick(group, text) {
-    const stored = group.orders.find((o) => this.possible.submitted.includes(o.text));
+    const stored = group.orders.find((o) => this.possible?.submitted.includes(o.text));
     const sent = text ? await this.send([text]) : await this.clear(stored);
-    if (sent && this.picks.get(group.key) === text) {
+    const possible = this.possible;
+    if (sent && possible && this.picks.get(group.key) === text) {
       this.picks.delete(group.key);
-      this.showMenus(this.possible);
+      this.showMenus(possible);
     }
-  }
-
-  // Clicking the board ------------------------------------------------------------------
-
-  groupsAt(place, kinds = ["unit"]) {
-    return (this.possible?.menu || []).filter((g) => kinds.includes(g.kind) && baseOf(g.location) === place);
-  }
-
-  select(group, unitAttribute = null, say = true) {
-    this.selected = group;
-    this.board.mark(group ? {unit: unitAttribute || group.unit, place: baseOf(group.location)} : null);
-    if (group && say) this.status.textContent = `${group.unit || group.location} selected: click where it goes.`;
-  }
-
-  clickUnit(attribute, event) {
-    if (!this.possible || this.game.shown) return;
-    const place = unitPlace(attribute);
-    const own = this.possible.menu.filter((g) => g.kind === "unit" && (g.unit === attribute || baseOf(g.location) === place));
-    if (this.selected && own.includes(this.selected)) {  // the selected unit clicked again: its own orders
-      this.choose(ordersToward(this.selected, place), place, event);
-      return;
-    }
-    if (this.selected && !own.includes(this.selected)) {
-      const choices = ordersToward(this.selected, place);
-      if (choices.length && own.length) {  // a support for one's own unit, or that unit's own orders
-        const group = this.selected;
-        this.openMenu(`${group.unit} toward ${place}`, [
-          ...choices.map((o) => [o.text, () => { this.select(null); this.send([o.text]); }]),
-          ...own.map((g) => [`Order ${g.unit} instead…`, () => this.select(g, attribute)])], event);
-        return;
-      }
-      if (choices.length || !own.length) {
-        this.choose(choices, place, event);
-        return;
-      }
-    }
-    if (own.length === 1) this.select(own[0], attribute);
-    else if (own.length > 1) this.openMenu(`Which of your units at ${place}?`, own.map((g) => [g.unit, () => this.select(g)]), event);
-  }
-
-  clickProvince(place, event) {
-    if (!this.possible || this.game.shown) return;
-    if (this.selected) {
-      this.choose(ordersToward(this.selected, place), place, event);
-      return;
-    }
-    const units = this.groupsAt(place);
-    const sites = this.groupsAt(place, ["site"]);
-    if (units.length === 1 && !sites.length) {
-      this.select(units[0]);
-      return;
-    }
-    const items = [...units.map((g) => [`Order ${g.unit}…`, () => this.select(g)]),
-      ...sites.flatMap((g) => g.orders).map((o) => [o.text, () => this.send([o.text])])];
-    if (items.length) this.openMenu(`Orders at ${place}`, items, event);
-  }
-
-  choose(choices, place, event) {
-    const group = this.selected;
-    if (!choices.length) {
-      this.status.textContent = `${group.unit || group.location} has no order toward ${place}.`;
-      this.select(null);
-      return;
-    }
-    if (choices.length === 1) {
-      this.select(null);
-      this.send([choices[0].text]);
-      return;
-    }
-    this.openMenu(`${group.unit || group.location} toward ${place}`,
-      choices.map((o) => [o.text, () => { this.select(null); this.send([o.text]); }]), event);
-  }
-
-  openMenu(title, items, event) {
-    const menu = document.getElementById("click-menu");
-    this.menuOpener = this.board.focusedKey();  // opened by the keyboard: the focus goes back there
-    document.getElementById("click-menu-title").textContent = title;
-    document.getElementById("click-menu-items").replaceChildren(...items.map(([label, act]) =>
-      element("button", {type: "button", text: label, onclick: () => { this.closeMenu(); act(); }})));
-    const area = menu.parentElement.getBoundingClientRect();
-    const x = Math.min(Math.max(event.clientX - area.left, 8), Math.max(area.width - 260, 8));
-    menu.style.left = `${x}px`;
-    menu.style.top = `${Math.max(event.clientY - area.top + 12, 8)}px`;
-    menu.hidden = false;
-    menu.querySelector("button").focus();
-  }
-
-  closeMenu() {
-    const menu = document.getElementById("click-menu");
-    if (menu.hidden) return;
-    menu.hidden = true;
-    if (this.menuOpener) this.board.focusItem(this.menuOpener);
-    this.menuOpener = null;
   }
 
   // Sending -----------------------------------------------------------------------------
 
+  /** The body of an orders request: the phase and power the panel shows, and ``extra``. @param {Record<string, unknown>} extra */
   body(extra) {
-    return {phase: this.possible.phase, power: this.possible.power, ...extra};
+    const {phase, power} = this.possible || {};
+    return {phase, power, ...extra};
   }
 
   /** One or more orders added (PATCH): each replaces the stored order about its subject; the
-   *  power is then "ordering", not done. Whether they were stored. */
+   *  power is then "ordering", not done. Whether they were stored.
+   *  @param {string[]} texts */
   async send(texts) {
     try {
-      const answer = await api(`/games/${this.game.id}/orders`, {method: "PATCH", token: this.game.token, body: this.body({orders: texts})});
+      const answer = await api(ordersPath(this.id), {method: "PATCH", token: this.token, body: this.body({orders: texts})});
       this.showResults(answer.orders);
       this.stored(answer.current, answer.orders);
       return true;
@@ -394,10 +363,11 @@ export class OrdersPanel {
     }
   }
 
+  /** Takes a stored order back. @param {PossibleOrder | undefined} order */
   async clear(order) {
     if (!order) return true;
     try {
-      const answer = await api(`/games/${this.game.id}/orders`, {method: "PATCH", token: this.game.token, body: this.body({clear: [order.text]})});
+      const answer = await api(ordersPath(this.id), {method: "PATCH", token: this.token, body: this.body({clear: [order.text]})});
       this.stored(answer.current, []);
       this.status.textContent = `${order.text}: taken back.`;
       return true;
@@ -415,10 +385,12 @@ export class OrdersPanel {
     const lines = this.textarea.value.split("\n").map((line) => line.trim()).filter(Boolean);
     this.submitting = true;
     try {
-      const answer = await api(`/games/${this.game.id}/orders`, {method: "PUT", token: this.game.token, body: this.body({orders: lines})});
+      const answer = await api(ordersPath(this.id), {method: "PUT", token: this.token, body: this.body({orders: lines})});
       this.showResults(answer.orders);
-      const kept = answer.orders.filter((o) => o.status === "accepted").map((o) => o.order);
-      const refused = answer.orders.filter((o) => o.status !== "accepted").map((o) => o.text);
+      /** @type {OrderResult[]} */
+      const results = answer.orders;
+      const kept = results.filter((o) => o.status === "accepted").map((o) => o.order || o.text);
+      const refused = results.filter((o) => o.status !== "accepted").map((o) => o.text);
       this.dirty = false;
       this.stored(kept, answer.orders, !refused.length);
       if (refused.length) {
@@ -434,10 +406,11 @@ export class OrdersPanel {
 
   /** Orders stored for this power from elsewhere (the seat's other device, a bot): the view
    *  lists the power's stored orders of the phase; the panel takes them when they are not the
-   *  ones it shows. A box being typed in is left as it is (docs/web.md, "Live updates"). */
+   *  ones it shows. A box being typed in is left as it is (docs/web.md, "Live updates").
+   *  @param {View} view */
   takeStored(view) {
     const possible = this.possible;
-    const current = view.orders?.[possible?.power];
+    const current = possible ? view.orders?.[possible.power] : undefined;
     if (!possible || view.game.phase !== possible.phase || !Array.isArray(current)) return;
     if (current.length === possible.submitted.length && current.every((text, i) => text === possible.submitted[i])) return;
     this.noteStored(current);
@@ -445,15 +418,20 @@ export class OrdersPanel {
     this.status.textContent = `${ordersStored(current)} (changed elsewhere).`;
   }
 
+  /** The possible orders now with ``current`` stored: a new answer of the page's state (the
+   *  same menu, so the menus on the page stay as they are). @param {string[]} current */
   noteStored(current) {
-    this.possible.submitted = current;
-    this.possible.lacking = this.possible.menu
+    const possible = this.possible;
+    if (!possible) return;
+    const lacking = possible.menu
       .filter((g) => g.kind === "unit" && !g.orders.some((o) => current.includes(o.text))).map((g) => g.key);
+    this.store.update({possible: {...possible, submitted: current, lacking}});
   }
 
   /** The stored orders are now ``current`` (the answer of a PUT, ``whole``, or a PATCH). A box
    *  being typed in takes the change without losing a typed character (draft.js); an untouched
-   *  box shows the stored orders. */
+   *  box shows the stored orders.
+   *  @param {string[]} current @param {OrderResult[]} results @param {boolean} [whole] */
   stored(current, results, whole = false) {
     this.noteStored(current);
     if (!this.dirty) {
@@ -473,18 +451,19 @@ export class OrdersPanel {
     this.status.textContent = ordersStored(current)
       + (refused ? `; ${refused} refused.` : whole ? ": done." : ".");
     // a change clears the ready flag (not done); a whole set is done where no ready flag is asked for
-    this.done.want(whole && !this.game.view.game.settings.require_ready);
+    this.done.want(whole && !this.store.get().view?.game.settings.require_ready);
     this.render();
-    this.game.ordersChanged();
   }
 
+  /** @param {string[]} orders */
   showInBox(orders) {
     this.textarea.value = orders.join("\n");
     this.boxShows = orders;
   }
 
+  /** @param {OrderResult[]} results */
   showResults(results) {
-    const list = document.getElementById("order-results");
+    const list = ui.results;
     list.replaceChildren(...results.map((r) => r.status === "accepted"
       ? element("li", {class: "accepted"}, element("span", {class: "mark", "aria-hidden": "true", text: "✓"}),
         `${r.text}`, r.order !== r.text ? element("span", {class: "muted", text: ` → ${r.order}`}) : null, " accepted")
@@ -492,7 +471,9 @@ export class OrdersPanel {
         `${r.text} refused: ${r.reason}`)));
   }
 
-  refused(error) {
+  /** @param {unknown} thrown */
+  refused(thrown) {
+    const error = failure(thrown);
     if (error instanceof ApiError && error.code === "orders_rejected" && Array.isArray(error.details)) {
       this.showResults(error.details);
       this.status.textContent = "No order was accepted; nothing was stored.";
@@ -503,29 +484,32 @@ export class OrdersPanel {
 
   /** Done (``true``): the ready flag, after an empty whole set when nothing is stored yet (the
    *  API refuses a ready flag on nothing: ``nothing_submitted``); Undo done (``false``) takes the
-   *  flag back. One request at a time: a second press waits for the first's answer. */
+   *  flag back. One request at a time: a second press waits for the first's answer.
+   *  @param {boolean} done */
   async setDone(done) {
     if (!this.possible || this.busy) return;
-    const {phase, power} = this.possible;
-    const view = this.game.view;
+    const {phase, power, submitted} = this.possible;
+    const view = this.store.get().view;
+    if (!view) return;
     this.busy = true;
     if (done) this.done.want(true);  // Undo waits for the view: a whole set sent stays done
     this.render();
     try {
-      const nothing = !this.possible.submitted.length && !view.submitted?.includes(power) && !view.ordering?.includes(power);
+      const nothing = !submitted.length && !view.submitted?.includes(power) && !view.ordering?.includes(power);
       if (done && nothing) {  // an empty whole set: every unit holds (the API refuses a flag on nothing)
-        const answer = await api(`/games/${this.game.id}/orders`, {method: "PUT", token: this.game.token, body: {phase, power, orders: []}});
+        const answer = await api(ordersPath(this.id), {method: "PUT", token: this.token, body: {phase, power, orders: []}});
         if (answer.resolved || !view.game.settings.require_ready) {
           this.status.textContent = answer.resolved ? "Done: the phase resolves." : "Done.";
           return;
         }
       }
-      const answer = await api(`/games/${this.game.id}/ready`, {method: done ? "POST" : "DELETE", token: this.game.token,
+      const answer = await api(readyPath(this.id), {method: done ? "POST" : "DELETE", token: this.token,
         body: {phase, power}});
       if (this.possible?.phase === phase) {
         this.status.textContent = done ? (answer?.resolved ? "Done: the phase resolves." : "Done.") : "Not done any more.";
       }
-    } catch (error) {
+    } catch (thrown) {
+      const error = failure(thrown);
       this.done.forget();
       this.status.textContent = error.code === "wrong_phase" ? "The phase has already resolved." : `Refused: ${error.message}`;
     } finally {

@@ -1,16 +1,32 @@
 // What the viewer's power holds: supply centres and builds, Dirigible points, and in Tale of
 // Ekonia the state's gold, ledger and what its missions found (position.own). Builds and
 // purchases stored and not yet resolved are counted in the points or gold shown.
-import {element, powerName} from "./api.js";
+import {powerName} from "./api.js";
+import {byId, element} from "./dom.js";
 import {ledgerAmount, ledgerTerm, missionText} from "./reports.js";
+
+/** @typedef {import("./shapes.js").View} View */
+/** @typedef {import("./shapes.js").PossibleOrders} PossibleOrders */
+/** @typedef {import("./shapes.js").PossibleOrder} PossibleOrder */
+
+const ui = {
+  panel: byId("own-panel", HTMLElement),
+  title: byId("own-title", HTMLElement),
+  own: byId("own", HTMLElement),
+};
 
 // What the orders of a phase cost, as docs/rules/dirigible.md (R5, R8) and docs/rules/ekonia.md
 // (R15, R23 to R26) price them: a preview of what is left; the server's resolution is the rule.
+/** @type {Record<string, number>} */
 const DIRIGIBLE_BUILD = {A: 4, F: 4, D: 3};
+/** @type {Record<string, number>} */
 const EKONIA_UNIT = {INFANTRY: 10, CAVALRY: 25, TRIREME: 20, TRANSPORT: 15, AIRSHIP: 20};
+/** @type {Record<string, number>} */
 const EKONIA_IMPROVEMENT = {FORT: 40, SHIPYARD: 20, GASVENT: 20};
 
-/** The stored orders of the panel's power, structured as possible-orders' menu has them. */
+/** The stored orders of the panel's power, structured as possible-orders' menu has them.
+ *  @param {PossibleOrders | null} possible
+ *  @returns {PossibleOrder[]} */
 function pendingOrders(possible) {
   if (!possible) return [];
   const byText = new Map(possible.menu.flatMap((group) => group.orders).map((order) => [order.text, order]));
@@ -18,12 +34,12 @@ function pendingOrders(possible) {
     amount: Number((/^GIVE (\d+)/i.exec(text) || [])[1] || 0)});
 }
 
-/** The supply points the stored builds spend (Dirigible). */
+/** The supply points the stored builds spend (Dirigible). @param {PossibleOrder[]} orders */
 export function buildsCost(orders) {
   return orders.filter((o) => o.type === "build").reduce((sum, o) => sum + (DIRIGIBLE_BUILD[String(o.unit || o.text)[0]] || 0), 0);
 }
 
-/** The gold the stored purchases, improvements and gifts spend (Tale of Ekonia). */
+/** The gold the stored purchases, improvements and gifts spend (Tale of Ekonia). @param {PossibleOrder[]} orders */
 export function purchasesCost(orders) {
   return orders.reduce((sum, o) => {
     if (o.type === "buy") return sum + (EKONIA_UNIT[String(o.unit_type).toUpperCase()] || 0) * (o.count || 1);
@@ -34,29 +50,32 @@ export function purchasesCost(orders) {
 }
 
 /** The panel of ``power``: the viewer's, or the one of its seat that the orders panel shows;
- *  ``possible``: the orders panel's possible orders (its stored orders), when it is that power's. */
+ *  ``possible``: the orders panel's possible orders (its stored orders), when it is that power's.
+ *  @param {View} view @param {string | null} power @param {PossibleOrders | null} [possible] */
 export function showOwn(view, power, possible = null) {
-  const panel = document.getElementById("own-panel");
+  const panel = ui.panel;
   const position = view.position;
   panel.hidden = !power || !position || view.game.status === "forming";
-  if (panel.hidden) return;
+  if (!power || !position || panel.hidden) return;
   const pending = possible && possible.power === power && possible.phase === view.game.phase ? pendingOrders(possible) : [];
   const out = position.own ? ekonia(position.own, pending) : board(view, power, pending);
-  document.getElementById("own-title").textContent = position.own ? `Your state: ${powerName(power)}` : `Your power: ${powerName(power)}`;
-  document.getElementById("own").replaceChildren(...out);
+  ui.title.textContent = position.own ? `Your state: ${powerName(power)}` : `Your power: ${powerName(power)}`;
+  ui.own.replaceChildren(...out);
 }
 
+/** @param {string} label @param {string} value */
 function row(label, value) {
   return [element("dt", {text: label}), element("dd", {text: value})];
 }
 
+/** @param {View} view @param {string} power @param {PossibleOrder[]} pending */
 function board(view, power, pending) {
-  const position = view.position;
+  const position = view.position || {};
   const centres = position.centres?.[power] || [];
   const units = position.units?.[power] || [];
   const items = [...row("Supply centres", `${centres.length}: ${centres.join(", ") || "none"}`),
     ...row("Units", `${units.length}: ${units.join(", ") || "none"}`)];
-  const adjustment = position.adjustments?.[power];
+  const adjustment = position.adjustments?.[power] ?? 0;
   const points = position.points?.[power];
   if (points !== undefined) {
     items.push(...row("Points", String(points)));
@@ -75,6 +94,7 @@ function board(view, power, pending) {
   return [element("dl", {class: "facts"}, items)];
 }
 
+/** @param {Record<string, any>} own @param {PossibleOrder[]} pending */
 function ekonia(own, pending) {
   const spent = purchasesCost(pending);
   const gold = spent ? `${own.gold - spent} left after the ${spent} gold ordered (${own.gold} now)` : String(own.gold);
@@ -82,17 +102,19 @@ function ekonia(own, pending) {
   const improvements = Object.entries(own.improvements || {})
     .flatMap(([place, built]) => Object.entries(built).filter(([, yes]) => yes).map(([kind]) => `${kind.replace("_", " ")} at ${place}`));
   if (improvements.length) facts.push(...row("Improvements", improvements.join(", ")));
-  if (own.converting?.length) facts.push(...row("Converting", own.converting.map((c) => c.territory || String(c)).join(", ")));
+  if (own.converting?.length) facts.push(...row("Converting", own.converting.map((/** @type {any} */ c) => c.territory || String(c)).join(", ")));
+  /** @type {HTMLElement[]} */
   const out = [element("dl", {class: "facts"}, facts)];
   if (spent) out.push(element("p", {class: "muted note", text: "Missions and morale are paid from what is left when the turn resolves."}));
   if (own.ledger) out.push(element("h3", {text: "Ledger"}), ledger(own.ledger));
   out.push(element("h3", {text: "Missions and what they found"}));
   out.push(own.knowledge?.length
-    ? element("ul", {class: "knowledge"}, own.knowledge.map((k) => element("li", {text: missionText(k)})))
+    ? element("ul", {class: "knowledge"}, own.knowledge.map((/** @type {Record<string, any>} */ k) => element("li", {text: missionText(k)})))
     : element("p", {class: "muted", text: "No mission yet."}));
   return out;
 }
 
+/** @param {any[] | Record<string, any>} entries */
 function ledger(entries) {
   const list = Array.isArray(entries) ? entries.map((e) => [e.term ?? e.kind ?? "", e.amount ?? e])
     : Object.entries(entries);

@@ -1,24 +1,50 @@
 // Press (public and private messages, as the game's press setting allows) and the draw vote.
-import {Intent, api, element, phaseName, powerName} from "./api.js";
+import {Intent, api, failure, phaseName, powerName, tokenFor} from "./api.js";
+import {byId, element} from "./dom.js";
+import {drawPath, messagesPath} from "./endpoints.js";
+
+/** @typedef {import("./state.js").GameStore} GameStore */
+/** @typedef {import("./shapes.js").Message} Message */
+
+const ui = {
+  form: byId("press-form", HTMLFormElement),
+  drawVote: byId("draw-vote", HTMLInputElement),
+  panel: byId("press-panel", HTMLElement),
+  to: byId("press-to", HTMLSelectElement),
+  drawPanel: byId("draw-panel", HTMLElement),
+  drawStatus: byId("draw-status", HTMLElement),
+  messages: byId("messages", HTMLOListElement),
+  text: byId("press-text", HTMLTextAreaElement),
+  status: byId("press-status", HTMLElement),
+};
 
 export class Press {
-  constructor(game) {
-    this.game = game;
-    this.seen = new Set();
+  /** @param {GameStore} store */
+  constructor(store) {
+    this.store = store;
+    this.panel = ui.panel;  // the press card, which attention.js watches come into view
+    /** @type {Set<string>} */
+    this.seen = new Set();  // the ids of the messages listed
+    /** @type {Intent<boolean>} */
     this.drawVote = new Intent();
-    document.getElementById("press-form").addEventListener("submit", (event) => this.send(event));
-    document.getElementById("draw-vote").addEventListener("change", (event) => this.vote(event.target.checked));
+    ui.form.addEventListener("submit", (event) => this.send(event));
+    ui.drawVote.addEventListener("change", () => this.vote(ui.drawVote.checked));
+  }
+
+  get id() {
+    return this.store.get().id;
   }
 
   /** Shows the panels that this viewer may use, with the recipients the setting allows. */
   render() {
-    const view = this.game.view;
+    const view = this.store.get().view;
+    if (!view) return;
     const setting = view.game.settings.press;
     const playing = view.viewer.kind === "power" && view.game.status === "active";
-    const panel = document.getElementById("press-panel");
+    const panel = ui.panel;
     panel.hidden = setting === "none" || view.game.status === "forming";
-    document.getElementById("press-form").hidden = !playing;
-    const to = document.getElementById("press-to");
+    ui.form.hidden = !playing;
+    const to = ui.to;
     const others = Object.keys(view.powers).filter((p) => !view.viewer.powers.includes(p));
     const wanted = ["all", ...(setting === "full" ? others : [])];
     if (to.dataset.options !== wanted.join()) {
@@ -27,17 +53,17 @@ export class Press {
       to.dataset.options = wanted.join();
       if (wanted.includes(chosen)) to.value = chosen;
     }
-    const draw = document.getElementById("draw-panel");
+    const draw = ui.drawPanel;
     draw.hidden = !playing;
-    document.getElementById("draw-vote").checked = this.drawVote.shown(Boolean(view.draw?.your_vote));
+    ui.drawVote.checked = this.drawVote.shown(Boolean(view.draw?.your_vote));
     const votes = view.draw?.votes;
-    document.getElementById("draw-status").textContent = view.draw?.passed ? "The draw passed."
+    ui.drawStatus.textContent = view.draw?.passed ? "The draw passed."
       : votes ? `Votes for a draw: ${Object.entries(votes).filter(([, v]) => v).map(([p]) => powerName(p)).join(", ") || "none"}`
         : view.draw?.your_vote ? "You vote for a draw."
           : "Votes are secret; the draw passes when every surviving power votes for it.";
   }
 
-  /** Adds a message to the list; whether it was new to this page. */
+  /** Adds a message to the list; whether it was new to this page. @param {Message} message */
   add(message) {
     if (this.seen.has(message.id)) return false;
     this.seen.add(message.id);
@@ -46,41 +72,45 @@ export class Press {
     const item = element("li", {class: message.to === "all" ? "public" : "private"},
       element("div", {class: "meta", text: `${from} to ${to} · ${phaseName(message.phase)}`}),
       element("div", {class: "text", text: message.text}));
-    const list = document.getElementById("messages");
+    const list = ui.messages;
     list.append(item);
     list.scrollTop = list.scrollHeight;
     return true;
   }
 
+  /** @param {SubmitEvent} event */
   async send(event) {
     event.preventDefault();
-    const text = document.getElementById("press-text");
-    const status = document.getElementById("press-status");
-    const to = document.getElementById("press-to").value;
+    const text = ui.text;
+    const status = ui.status;
+    const to = ui.to.value;
     if (!text.value.trim()) {
       status.textContent = "Write a message first.";
       return;
     }
     try {
-      const message = await api(`/games/${this.game.id}/messages`, {method: "POST", token: this.game.token,
+      const message = await api(messagesPath(this.id), {method: "POST", token: tokenFor(this.id),
         body: {to: to === "all" ? "all" : [to], text: text.value}});
       this.add(message);
       text.value = "";
       status.textContent = "Sent.";
-    } catch (error) {
+    } catch (thrown) {
+      const error = failure(thrown);
       status.textContent = `Not sent: ${error.message}`;
     }
   }
 
+  /** @param {boolean} vote */
   async vote(vote) {
-    const status = document.getElementById("draw-status");
+    const status = ui.drawStatus;
     this.drawVote.want(vote);
     try {
-      const answer = await api(`/games/${this.game.id}/draw`, {method: "POST", token: this.game.token, body: {vote}});
+      const answer = await api(drawPath(this.id), {method: "POST", token: tokenFor(this.id), body: {vote}});
       status.textContent = answer.passed ? "The draw passed." : vote ? "You vote for a draw." : "You withdrew your vote.";
-    } catch (error) {
+    } catch (thrown) {
+      const error = failure(thrown);
       this.drawVote.forget();
-      document.getElementById("draw-vote").checked = !vote;
+      ui.drawVote.checked = !vote;
       status.textContent = `Refused: ${error.message}`;
     }
   }

@@ -3,22 +3,25 @@
 // the rules' (docs/rules/ekonia.md, "Espionage"); an unknown shape falls back to describe().
 import {describe, powerName} from "./api.js";
 
+/** @param {string[]} items */
 function list(items) {
   return items.length ? items.join(", ") : "none";
 }
 
-/** "2 infantry of Arelton", "1 trireme (privateers)". */
+/** "2 infantry of Arelton", "1 trireme (privateers)".
+ *  @param {{type?: string, count?: number, owner?: string, privateer?: boolean}} unit */
 function unitCount(unit) {
   const type = String(unit.type || "unit").toLowerCase();
   const whose = unit.privateer || unit.owner === "PRIVATEERS" ? " (privateers)" : unit.owner ? ` of ${powerName(unit.owner)}` : "";
   return `${unit.count ?? 1} ${type}${whose}`;
 }
 
+/** @param {unknown} found */
 function units(found) {
   return Array.isArray(found) && found.length ? found.map(unitCount).join(", ") : "no units";
 }
 
-/** What a mission found, in words. */
+/** What a mission found, in words. @param {string} mission @param {any} found */
 export function findingText(mission, found) {
   if (found === null || found === undefined) return "";
   switch (mission) {
@@ -42,7 +45,8 @@ export function findingText(mission, found) {
   }
 }
 
-/** A mission as a sentence: "Turn 1: map of Arelton succeeded: ship yards: none; gas vents: none". */
+/** A mission as a sentence: "Turn 1: map of Arelton succeeded: ship yards: none; gas vents: none".
+ *  @param {Record<string, any>} entry @param {boolean} [withPower] */
 export function missionText(entry, withPower = false) {
   const who = withPower && entry.power ? `${powerName(entry.power)}: ` : "";
   const turn = entry.turn ? `Turn ${entry.turn}: ` : "";
@@ -52,7 +56,8 @@ export function missionText(entry, withPower = false) {
   return `${turn}${who}${String(entry.mission || "mission").toLowerCase()}${target}${result}${found ? `: ${found}` : ""}`;
 }
 
-/** One of the turn's events: "Arelton took vieren", "fort razed at anesia by Thornpire". */
+/** One of the turn's events: "Arelton took vieren", "fort razed at anesia by Thornpire".
+ *  @param {any} event */
 export function eventText(event) {
   if (!event || typeof event !== "object" || !event.event) return describe(event);
   const by = event.by ? powerName(event.by) : "";
@@ -73,18 +78,19 @@ export function eventText(event) {
   }
 }
 
+/** @type {Record<string, string>} */
 const LEDGER_TERMS = {
   start_gold: "gold at the start", costs: "spent", given: "given", bti: "income (BTI)", upkeep: "upkeep",
   trade: "trade", sea_lanes: "sea lanes", sea_lane_income: "sea lane income", received: "received",
   bounty: "privateer bounties", refund: "refunds", end_gold: "gold at the end", turn: "turn",
 };
 
-/** A ledger's term in words. */
+/** A ledger's term in words. @param {string} term */
 export function ledgerTerm(term) {
   return LEDGER_TERMS[term] || String(term).replaceAll("_", " ");
 }
 
-/** A ledger's amount in words: a number, or gold per state ("Arelton 5"). */
+/** A ledger's amount in words: a number, or gold per state ("Arelton 5"). @param {unknown} amount */
 export function ledgerAmount(amount) {
   if (amount && typeof amount === "object" && !Array.isArray(amount)) {
     const parts = Object.entries(amount).map(([who, gold]) => `${/^[A-Z]+$/.test(who) ? powerName(who) : who} ${describe(gold)}`);

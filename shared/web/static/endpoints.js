@@ -1,0 +1,95 @@
+// Every path the pages ask the server for, built in one place from ids (docs/api.md; docs/web.md,
+// "How it is built"): the API's routes, and the pages' own addresses the links carry. Each id is
+// encoded as a path segment; a token never goes into a path or a query (docs/web.md, "Tokens").
+
+const segment = encodeURIComponent;
+
+/** @param {URLSearchParams} query */
+function withQuery(query) {
+  const text = query.toString();
+  return text ? `?${text}` : "";
+}
+
+// The variants ---------------------------------------------------------------------------
+
+export const variantsPath = () => "/variants";
+/** @param {string} variant */
+export const variantPath = (variant) => `/variants/${segment(variant)}`;
+/** The variant's empty board. @param {string} variant */
+export const variantMapPath = (variant) => `/variants/${segment(variant)}/map.svg`;
+
+// Accounts -------------------------------------------------------------------------------
+
+export const authOptionsPath = () => "/auth/options";
+export const logoutPath = () => "/auth/logout";
+export const mePath = () => "/me";
+export const myGamesPath = () => "/me/games";
+
+// Games ----------------------------------------------------------------------------------
+
+/** The games' list (GET), or where a game is created (POST).
+ *  @param {{status?: string, limit?: number, variant?: string, cursor?: string | null}} [filter] */
+export function gamesPath(filter = {}) {
+  const query = new URLSearchParams();
+  if (filter.status) query.set("status", filter.status);
+  if (filter.limit !== undefined) query.set("limit", String(filter.limit));
+  if (filter.variant) query.set("variant", filter.variant);
+  if (filter.cursor) query.set("cursor", filter.cursor);
+  return `/games${withQuery(query)}`;
+}
+
+/** The game's public summary. @param {string} gameId */
+export const gamePath = (gameId) => `/games/${segment(gameId)}`;
+
+/** The caller's view, or the page of history before ``historyBefore`` (docs/api.md, "History pages").
+ *  @param {string} gameId
+ *  @param {string | null} [historyBefore] */
+export function viewPath(gameId, historyBefore = null) {
+  const query = new URLSearchParams();
+  if (historyBefore) query.set("history_before", historyBefore);
+  return `${gamePath(gameId)}/view${withQuery(query)}`;
+}
+
+/** The board as the caller may see it, now or at a resolved ``phase``, for one ``power`` of a seat of several.
+ *  @param {string} gameId
+ *  @param {{phase?: string | null, power?: string | null}} [which] */
+export function mapPath(gameId, {phase = null, power = null} = {}) {
+  const query = new URLSearchParams();
+  if (phase) query.set("phase", phase);
+  if (power) query.set("power", power);
+  return `${gamePath(gameId)}/map.svg${withQuery(query)}`;
+}
+
+/** @param {string} gameId @param {string} power */
+export const possibleOrdersPath = (gameId, power) => `${gamePath(gameId)}/possible-orders?power=${segment(power)}`;
+/** PUT (the whole set) and PATCH (some orders). @param {string} gameId */
+export const ordersPath = (gameId) => `${gamePath(gameId)}/orders`;
+/** POST and DELETE: the ready flag. @param {string} gameId */
+export const readyPath = (gameId) => `${gamePath(gameId)}/ready`;
+/** @param {string} gameId */
+export const playersPath = (gameId) => `${gamePath(gameId)}/players`;
+/** @param {string} gameId */
+export const startPath = (gameId) => `${gamePath(gameId)}/start`;
+/** @param {string} gameId */
+export const resolvePath = (gameId) => `${gamePath(gameId)}/resolve`;
+/** @param {string} gameId */
+export const messagesPath = (gameId) => `${gamePath(gameId)}/messages`;
+/** @param {string} gameId */
+export const drawPath = (gameId) => `${gamePath(gameId)}/draw`;
+/** @param {string} gameId */
+export const identitiesPath = (gameId) => `${gamePath(gameId)}/identities`;
+/** @param {string} gameId */
+export const streamTicketPath = (gameId) => `${gamePath(gameId)}/stream-ticket`;
+
+/** The live stream, opened with a one-time ticket (an EventSource sends no header), resumed
+ *  after the event ``lastEventId``.
+ *  @param {string} gameId @param {string} ticket @param {string} lastEventId */
+export function streamPath(gameId, ticket, lastEventId) {
+  const query = new URLSearchParams({ticket, last_event_id: lastEventId});
+  return `${gamePath(gameId)}/stream?${query}`;
+}
+
+// The pages ------------------------------------------------------------------------------
+
+/** The game page. @param {string} gameId */
+export const playPage = (gameId) => `/play/${segment(gameId)}`;
