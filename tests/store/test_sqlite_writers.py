@@ -36,7 +36,7 @@ async def test_checked_appends_and_transactions_take_turns_together(tmp_path: Pa
 
         async def transaction(number: int) -> None:
             async with store.transaction() as tx:
-                await asyncio.sleep(0.002)
+                await asyncio.sleep(0.002)  # held while the others queue, as above
                 await tx.append("log-mixed", [NewEvent("Wrote", {"n": number})], expected_version=None)
 
         async def checked(number: int) -> None:
