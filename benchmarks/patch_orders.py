@@ -7,7 +7,7 @@ database whose tables are created if missing; use an empty one), starts a game, 
 PATCHes of France's orders, then stores ``--resubmissions`` more PUTs of France's orders in
 the same phase and times 40 PATCHes again. The two medians should be the same: a PATCH reads
 the phase's submissions through the per-process fold (shared/game/log.py), not the power's
-whole order stream (docs/architecture.md, "Performance").
+whole order stream (docs/performance.md, 2026-12-01, "The API: one checked append per submission").
 """
 from __future__ import annotations
 

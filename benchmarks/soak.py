@@ -14,8 +14,8 @@ answers it (hundreds of phases in a few minutes, however many games share the ot
 connections), and its public view is fetched after each of its phases. Every ``--window``
 seconds it prints each worker's resident memory (VmRSS) and the window's submissions and their
 worst latency, and the view's size and latency at the phase that game has reached: memory should
-level off once the game-state cache is full (it is bounded in bytes, docs/architecture.md
-"Performance"), the view should not grow with the phases.
+level off once the game-state cache is full (it is bounded in bytes, docs/architecture.md,
+"Performance", "Caches, each bounded"), the view should not grow with the phases.
 
 With ``--watchers N``, N anonymous watchers follow that game's live stream the whole time (from
 two processes of benchmarks/stream.py's lean clients), and the end prints how long each new

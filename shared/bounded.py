@@ -1,5 +1,5 @@
 """One kind of per-process cache: a least-recently-used map bounded both in entries and in
-estimated bytes (docs/architecture.md, "Growth: memory, views, replay").
+estimated bytes (docs/architecture.md, "Performance", "Caches, each bounded").
 
 Every cache a long-running process keeps of what it folded or rendered is one of these, so that
 what each holds can be seen (``caches()``, the ``entente_cache_*`` metrics) and none can grow

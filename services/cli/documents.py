@@ -6,8 +6,8 @@ Standard input and output are read and written as bytes (orjson reads and writes
 so nothing is decoded and encoded again around it), a chunk at a time: every result of what has
 arrived is written, and flushed, before the command waits for more input. A bot piping one line
 at a time gets each answer at once; a file of thousands of lines costs one write a chunk, not
-one a line (docs/architecture.md, "Performance"). Streams without bytes beneath (a StringIO
-handed in) are read line by line and written as text.
+one a line (docs/performance.md, 2026-12-02, "The command: bytes in, bytes out"). Streams
+without bytes beneath (a StringIO handed in) are read line by line and written as text.
 
 JSON is read and written with orjson, several times faster than the standard library on these
 documents: results come out compact and in UTF-8. A line orjson refuses is read again by the

@@ -6,7 +6,7 @@ uvicorn's own supervisor shares one listening socket between its workers, and a 
 every connection that is waiting when it wakes: a client (or a proxy) that opens its pool of
 keep-alive connections at once finds them all on one process, which then serves every request
 while the others idle, for as long as those connections live (measured: 16 of 16 connections
-on one of two workers, docs/architecture.md "Growth: memory, views, replay"). With a socket
+on one of two workers, docs/performance.md, 2026-12-01, "Growth: memory, views, replay"). With a socket
 per process the kernel picks the process for each new connection by a hash of its addresses.
 
 The supervisor here does what uvicorn's does, with uvicorn's public ``Server.run(sockets)``:

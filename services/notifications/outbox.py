@@ -103,7 +103,7 @@ def _states(store: EventStore) -> BoundedCache[str, Entry]:
     """By game: its state folded up to the last event the projection planned from (a state
     folded from committed records only, at a position the projection has passed), without its
     resolved phases: planning never looks back, and a state's history is nearly all its
-    memory (docs/architecture.md, "Performance")."""
+    memory (docs/performance.md, 2026-12-02, "Growth: states without their history")."""
     cache: BoundedCache[str, Entry] | None = store.memo.get(GAMES_KEY)
     if cache is None:
         cache = store.memo[GAMES_KEY] = BoundedCache("notification_games", GAMES_KEPT, state_cache_bound(store))

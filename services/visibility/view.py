@@ -187,7 +187,8 @@ def _history(state: GameState, viewer: Viewer, start: int, end: int) -> list[dic
 
 ENTRIES_KEPT = 4096  # history entries a process remembers (a long game's view re-reads each on every change)
 ENTRIES_BYTES = 32 * 2**20  # and their estimated memory at most
-# an entry's memory / its JSON size (measured: docs/architecture.md, "Growth: memory, views, replay")
+# an entry's memory / its JSON size (measured: docs/performance.md, 2026-12-01, "Growth: memory, views,
+# replay")
 MEMORY_PER_ENTRY_JSON_BYTE = 4
 _ENTRIES: BoundedCache[tuple[str, str, str, str | None], dict[str, Any]] = BoundedCache(
     "history_entries", ENTRIES_KEPT, ENTRIES_BYTES)

@@ -9,7 +9,8 @@ whole log's, however old the game (docs/performance.md). The events read are kep
 per-process cache (in ``store.memo``, emptied by ``truncate``), keyed by game and version:
 a resolved phase never changes. The cache is bounded in estimated bytes by the same bound as
 the repository's caches of states (ENTENTE_STATE_CACHE_MIB), each event weighed by its
-JSON size times the measured ratio of memory to JSON (docs/architecture.md, "Performance").
+JSON size times the measured ratio of memory to JSON (docs/performance.md, 2026-12-01, "Growth:
+memory, views, replay").
 Decoding what was read runs in a worker thread, away from the event loop.
 """
 from __future__ import annotations

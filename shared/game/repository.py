@@ -21,9 +21,10 @@ twice as many (what a view's first history page and the live stream show) throug
 cache, of the games whose views are asked for; older phases (older history pages, past views and
 pictures) are read by version, a page at a time, through shared/game/phases.py, which keeps
 them in a third cache; ``full_state`` folds a game's whole history again for the rare reader
-that needs every phase. The caches are bounded in bytes: an entry is weighed by the measured
-memory of what it holds (docs/architecture.md, "Performance"), and the least recently used entries are
-dropped once the total passes the bound.
+that needs every phase. The caches are bounded in bytes (docs/architecture.md, "Performance"):
+an entry is weighed by the measured memory of what it holds (docs/performance.md, 2026-12-01,
+"Growth: memory, views, replay"), and the least recently used entries are dropped once the
+total passes the bound.
 """
 from __future__ import annotations
 
@@ -43,14 +44,15 @@ from .state import GameState, fold
 
 CAPACITY = 10_000  # games per store and process at most (the bytes bind first: about 13 KB a game)
 CAPACITY_BYTES = 64 * 2**20  # the estimated memory of the cached states per store and process (by default)
-MEMORY_PER_JSON_BYTE = 4  # a folded state's memory / its events' JSON size (measured: docs/architecture.md)
+MEMORY_PER_JSON_BYTE = 4  # a folded state's memory / its events' JSON size (measured: docs/performance.md, 2026-12-01)
 MEMO_KEY = "game.states"
 HISTORY_KEY = "game.histories"
 PHASES_KEY = "game.past_phases"  # shared/game/phases.py: resolved phases by version, bounded as the states are
 HISTORY_CAPACITY = 2_000  # games whose recent history a store and process keeps (those being viewed)
 # their estimated memory is bounded as the states' are (``bound_state_cache``): nearly every game
 # in play is viewed (each player's page follows its live stream), so this is the memory the states
-# with their history had before they left it out (docs/architecture.md, "Growth, round two")
+# with their history had before they left it out (docs/performance.md, 2026-12-02, "Growth: states
+# without their history")
 HISTORYLESS_BYTES = 10 * 1024  # a state's settings and seats, without its history (measured)
 RECENT_PHASES = 20  # resolved phases a cached state keeps (a view's history page: docs/api.md)
 INDEX_BYTES_PER_PHASE = 100  # a ``resolved_index`` entry: a tuple, a short string and an int
@@ -214,7 +216,8 @@ def without_history(state: GameState) -> tuple[GameState, int]:
     """The state with none of its resolved phases (they are counted in ``earlier_resolved``),
     for readers that never look back (the notification planner), and its estimated weight: a
     fixed part for the settings and seats, and the position document's JSON times
-    ``MEMORY_PER_JSON_BYTE`` (measured: docs/architecture.md, "Performance")."""
+    ``MEMORY_PER_JSON_BYTE`` (measured: docs/performance.md, 2026-12-02, "Growth: states without
+    their history")."""
     if state.resolved:
         state = state.copy()
         state.earlier_resolved += len(state.resolved)

@@ -1,4 +1,5 @@
-"""Request dependencies shared by the three services, as ``Annotated`` aliases."""
+"""Request dependencies shared by the HTTP services (docs/architecture.md, "The services"), as
+``Annotated`` aliases."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -8,7 +8,6 @@ import select
 import signal
 import socket
 import subprocess
-import time
 from pathlib import Path
 
 import httpx
@@ -16,6 +15,7 @@ import httpx
 from tests.cli.test_serve import REPOSITORY, entente_command, free_port, wait_until_serving
 from tests.utils.http import OPERATOR_TOKEN
 from tests.utils.processes import stop, worker_pids
+from tests.utils.wait import wait_until
 
 CONNECTIONS = 32
 
@@ -73,10 +73,8 @@ def test_connections_opened_at_once_are_spread_and_a_dead_worker_is_replaced(tmp
                 connection.close()
 
         os.kill(workers[0], signal.SIGKILL)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and (len(worker_pids(server.pid)) < 2
-                                               or workers[0] in worker_pids(server.pid)):
-            time.sleep(0.1)
+        wait_until(lambda: len(now := worker_pids(server.pid)) == 2 and workers[0] not in now, timeout=20,
+                   what="the killed worker to be replaced")
         replaced = worker_pids(server.pid)
         assert len(replaced) == 2 and workers[0] not in replaced and workers[1] in replaced
         # a connection the kernel hands the new worker waits until its app has started (it
@@ -105,10 +103,8 @@ def test_workers_stop_when_their_supervisor_is_killed(tmp_path: Path) -> None:
         assert len(workers) == 2
         server.kill()  # SIGKILL: the supervisor cannot stop them itself
         server.wait()
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in workers):
-            time.sleep(0.1)
-        assert not any(Path(f"/proc/{pid}").exists() for pid in workers), "workers left running"
+        wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in workers), timeout=30,
+                   what="the workers to stop (left running otherwise)")
     finally:
         for pid in workers:
             if Path(f"/proc/{pid}").exists():

@@ -1,8 +1,6 @@
 """`entente serve` runs a clock worker in-process: a due phase resolves with nobody asking."""
 from __future__ import annotations
 
-import asyncio
-
 import httpx
 
 from services.app import create_app
@@ -10,6 +8,7 @@ from services.cli.serve import with_clock_worker
 from shared.clock import ManualClock
 from shared.settings import Settings
 from tests.utils.http import OPERATOR_TOKEN, bearer
+from tests.utils.wait import until
 
 
 async def test_the_in_process_worker_resolves_due_phases(sqlite_url: str) -> None:
@@ -26,8 +25,8 @@ async def test_the_in_process_worker_resolves_due_phases(sqlite_url: str) -> Non
             ordered = await client.put(f"{game}/orders", json={"orders": []}, headers=bearer(tokens[0]))
             assert ordered.status_code == 200
             clock.advance(minutes=1)
-            for _ in range(500):  # the worker sweeps every 10 ms of real time
-                if (await client.get(game)).json()["phase"] != "S1901M":
-                    break
-                await asyncio.sleep(0.01)
+            async def moved_on() -> bool:  # the worker sweeps every 10 ms of real time
+                return (await client.get(game)).json()["phase"] != "S1901M"
+
+            await until(moved_on, what="the worker to resolve S1901M")
             assert (await client.get(game)).json()["phase"] == "F1901M"

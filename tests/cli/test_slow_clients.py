@@ -19,6 +19,7 @@ import pytest
 from tests.cli.test_serve import REPOSITORY, entente_command, free_port, wait_until_serving
 from tests.utils.http import OPERATOR_TOKEN
 from tests.utils.processes import stop
+from tests.utils.wait import wait_until
 
 HEADER_TIMEOUT = 1.5
 MAX_CONNECTIONS = 12
@@ -74,7 +75,7 @@ class Trickler(threading.Thread):
                 self.sock.send(bytes([byte]))
                 chunk = self.sock.recv(65536)
             except TimeoutError:
-                time.sleep(self.pause)
+                time.sleep(self.pause)  # a slow client: the behaviour under test
                 continue
             except (BrokenPipeError, ConnectionResetError):
                 break
@@ -83,6 +84,10 @@ class Trickler(threading.Thread):
                 break
         self.closed_after = time.monotonic() - self.opened
         self.sock.close()
+
+
+def answer_if(answer: httpx.Response, status: int) -> httpx.Response | None:
+    return answer if answer.status_code == status else None
 
 
 def assert_timed_out(answer: bytes) -> None:
@@ -96,7 +101,7 @@ def test_headers_sent_byte_by_byte_are_cut_at_the_header_timeout_others_are_serv
     slow = [Trickler(port) for _ in range(8)]
     for client in slow:
         client.start()
-    time.sleep(0.5)
+    time.sleep(0.5)  # the slow clients trickle for a while before the other request: the load under test
     with httpx.Client(base_url=base_url, timeout=5) as others:  # served at once meanwhile
         started = time.monotonic()
         assert others.get("/healthz").status_code == 200
@@ -123,7 +128,7 @@ def test_kept_alive_connections_and_long_answers_are_not_cut(server: tuple[str, 
         started = time.monotonic()
         for _ in range(3):  # one connection, idle for less than the keep-alive, longer than the header timeout
             assert client.get(f"/games/{game}").status_code == 200
-            time.sleep(0.9)
+            time.sleep(0.9)  # an idle connection, past the header timeout: the time passing is under test
         assert time.monotonic() - started > HEADER_TIMEOUT
         stream_started = time.monotonic()
         streamed = client.get(f"/games/{game}/stream", params={"timeout": HEADER_TIMEOUT + 1.5})
@@ -135,15 +140,14 @@ def test_past_the_connection_cap_a_request_gets_503_with_retry_after(server: tup
     base_url, port = server
     held = [socket.create_connection(("127.0.0.1", port)) for _ in range(MAX_CONNECTIONS)]
     try:
-        time.sleep(0.2)
-        with httpx.Client(base_url=base_url, timeout=5) as client:
-            refused = client.get("/healthz")
+        # the server counts the held connections once it has accepted them (each look a new connection)
+        refused = wait_until(lambda: answer_if(httpx.get(f"{base_url}/healthz", timeout=5), 503),
+                             what="the held connections to be counted")
         assert refused.status_code == 503, refused.text
         assert refused.json()["error"]["code"] == "too_many_connections"
         assert int(refused.headers["retry-after"]) >= 1
     finally:
         for sock in held:
             sock.close()
-    time.sleep(0.3)
-    with httpx.Client(base_url=base_url, timeout=5) as client:
-        assert client.get("/healthz").status_code == 200  # the places are given back
+    wait_until(lambda: answer_if(httpx.get(f"{base_url}/healthz", timeout=5), 200),
+               what="the closed connections' places to be given back")

@@ -134,7 +134,7 @@ class Partition:
         try:
             while data := source.recv(65536):
                 while self.frozen.is_set():
-                    time.sleep(0.05)
+                    time.sleep(0.05)  # a frozen link holds the bytes: the fault under test
                 sink.sendall(data)
         except OSError:
             pass

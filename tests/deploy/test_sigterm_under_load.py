@@ -119,7 +119,7 @@ def test_sigterm_in_the_middle_of_a_load_loses_and_doubles_nothing(fresh_databas
             load = Load(base_url, seats)
             for thread in load.threads:
                 thread.start()
-            time.sleep(LOAD_SECONDS)
+            time.sleep(LOAD_SECONDS)  # the load runs this long before the SIGTERM: part of the scenario
             assert sum(load.acknowledged.values()) > 20, f"no load to speak of before the SIGTERM: {load.refused}"
         finally:
             codes = first.stop_all()  # while the load goes on

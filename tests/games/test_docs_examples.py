@@ -19,7 +19,6 @@ import re
 import shlex
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +30,7 @@ import pytest
 from tests.cli.test_serve import entente_command, free_port, wait_until_serving
 from tests.utils.http import OPERATOR_TOKEN
 from tests.utils.processes import stop
+from tests.utils.wait import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
@@ -241,6 +241,12 @@ def shell(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shell]:
         stop(process)
 
 
+def open_streams(client: httpx.Client) -> float:
+    """The server's ``entente_open_streams`` gauge, read from its /metrics."""
+    text = client.get("/metrics", headers={"authorization": f"Bearer {OPERATOR_TOKEN}"}).text
+    return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith("entente_open_streams"))
+
+
 def server_sent(event: str, docs: bool = False) -> dict[str, Any]:
     """One server-sent event as {"id", "event", "data"} (the docs' data as a pattern)."""
     fields = dict(line.split(": ", 1) for line in event.strip().splitlines())
@@ -303,7 +309,7 @@ SKIPPED = {
     "entente serve --host 0.0.0.0 --port 8080 --database postgresql://entente@db:5432/entente":
         "the same command on another address and store",
     "python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/entente serve": "installs; then serves",
-    "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && .venv/bin/pytest": "this suite",
+    "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && .venv/bin/pytest --cov": "this suite",
 }
 
 
@@ -432,7 +438,9 @@ def test_every_example_of_docs_api_runs_as_the_docs_say(shell: Shell) -> None:
     seen = client.get(f"/games/{other}/stream", params={"timeout": 0.5}, headers=france).text
     last_id = [line[4:] for line in seen.splitlines() if line.startswith("id: ")][-1]  # "1.<digest>"
     listening = shell.start(stream, LAST_ID=last_id)
-    time.sleep(1.5)  # connected; then "England writes to everyone and France orders"
+    # connected (the server counts a stream open once it has joined the hub, its start queued);
+    # then "England writes to everyone and France orders"
+    wait_until(lambda: open_streams(client) >= 1, what="curl's stream to be open")
     written = client.post(f"/games/{other}/messages", json={"to": "all", "text": "Peace in our time"},
                           headers={"authorization": f"Bearer {other_seats['ENGLAND']}"})
     assert written.status_code == 201, written.text

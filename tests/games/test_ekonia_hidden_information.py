@@ -21,6 +21,7 @@ from shared.game.state import fold
 from shared.store import RecordedEvent
 from tests.services.visibility.sse import of_kind
 from tests.utils.http import OPERATOR, Host, HostedGame, bearer, parse_sse, whole_views
+from tests.utils.wait import streams_started, until
 
 from .test_ekonia_game import started_ekonia
 
@@ -171,7 +172,7 @@ async def test_each_stream_appended_is_its_own_view_and_no_other(host: Host) -> 
     streams = [asyncio.create_task(host.client.get(
         f"{game.url}/stream", params={"timeout": 2.5}, headers=game.player(viewer).auth if viewer else {}))
         for viewer in viewers]
-    await asyncio.sleep(0.3)  # the streams have their start
+    await until(lambda: streams_started(host.store) == len(viewers), what="the streams' starts")
     await play(game, TWINS["A"])
     for viewer, response in zip(viewers, await asyncio.gather(*streams), strict=True):
         frames = of_kind(parse_sse(response.text), "view")

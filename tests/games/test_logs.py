@@ -16,7 +16,6 @@ import re
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ import pytest
 
 from tests.utils.ekonia_players import PLAYERS, orders_for
 from tests.utils.oauth_provider import CLIENT_ID, CLIENT_SECRET, LocalProvider, serve_in_thread
+from tests.utils.wait import answers, wait_until
 
 OPERATOR_TOKEN = "operator-token-for-the-logs-test-0123456789"
 TURNS = 7  # espionage on turns 3, 5 and 6
@@ -87,12 +87,7 @@ def test_the_logs_of_an_ekonia_game_with_espionage_keep_its_secrets(
     sent = 0
     try:
         with httpx.Client(base_url=base, timeout=30) as client:
-            for _ in range(200):
-                try:
-                    if client.get("/healthz").status_code == 200:
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.1)
+            wait_until(lambda: answers(client, "/healthz"), timeout=30, what="the server to answer /healthz")
             # the account signs in: the provider's code and the session token are secrets too
             with httpx.Client(base_url=base, timeout=30) as browser, httpx.Client(timeout=30) as outside:
                 login = browser.get("/auth/login")

@@ -11,7 +11,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,6 +29,7 @@ from shared.settings import Settings
 from shared.store import open_store, utc_now
 from tests.utils.http import OPERATOR, OPERATOR_TOKEN, POWERS, bearer
 from tests.utils.oauth_provider import serve_in_thread
+from tests.utils.wait import answers, wait_until
 from tests.utils.webhook_receiver import Receiver
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
@@ -218,12 +218,7 @@ def test_the_server_processes_metrics_add_up_under_workers(tmp_path: Path) -> No
                                   stderr=subprocess.STDOUT, env=environment)
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
-            for _ in range(300):
-                try:
-                    if client.get("/healthz").status_code == 200:
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.1)
+            wait_until(lambda: answers(client, "/healthz"), timeout=30, what="the server to answer /healthz")
             for _ in range(40):  # new connections each: the kernel spreads them over both processes
                 with httpx.Client(base_url=f"http://127.0.0.1:{port}") as fresh:
                     assert fresh.get("/games").status_code == 200

@@ -253,7 +253,7 @@ async def test_a_tailing_reader_sees_every_event_once_in_increasing_positions(st
             elif finished:
                 return
             else:
-                await asyncio.sleep(0.001)
+                await asyncio.sleep(0.001)  # this polling reader is the one under test
 
     await asyncio.wait_for(asyncio.gather(writing, tail()), 120)
     positions = [position for position, _, _ in seen]
@@ -368,7 +368,7 @@ async def test_a_waiting_reader_wakes_when_events_commit(store: EventStore) -> N
     loop = asyncio.get_running_loop()
 
     async def append_later() -> float:
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # a commit that comes while the reader waits: what is under test
         async with store.transaction() as tx:
             await tx.append("game-g1", numbered(2, "Later"), 1)
         return loop.time()

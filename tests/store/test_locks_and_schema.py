@@ -13,6 +13,7 @@ import pytest
 
 from shared.store import EventStore, GameRow, NewEvent
 from tests.conftest import with_database
+from tests.utils.wait import until
 
 OPEN_STORE = "import asyncio, sys; from shared.store import open_store\n" \
     "async def main():\n    store = await open_store(sys.argv[1]); await store.close()\n" \
@@ -30,6 +31,12 @@ def open_in_processes(url: str, count: int) -> list[subprocess.CompletedProcess]
         stdout, stderr = process.communicate(timeout=120)
         results.append(subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr))
     return results
+
+
+async def lock_waiters(connection: asyncpg.Connection) -> int:
+    """How many sessions of this database are waiting on a lock (pg_stat_activity)."""
+    return await connection.fetchval("SELECT count(*) FROM pg_stat_activity "
+                                     "WHERE datname = current_database() AND wait_event_type = 'Lock'")
 
 
 async def add_game(store: EventStore, game_id: str) -> None:
@@ -64,7 +71,8 @@ def test_schema_creation_from_several_processes_at_once_on_postgresql(postgres_d
         asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
-async def test_share_locks_admit_many_submitters_while_the_exclusive_lock_waits(postgres_store: EventStore) -> None:
+async def test_share_locks_admit_many_submitters_while_the_exclusive_lock_waits(postgres_store: EventStore,
+                                                                                 postgres_url: str) -> None:
     store = postgres_store
     await add_game(store, "g1")
     inside: list[str] = []
@@ -84,11 +92,13 @@ async def test_share_locks_admit_many_submitters_while_the_exclusive_lock_waits(
 
     submitters = [asyncio.create_task(submitter(power)) for power in ("FRANCE", "ENGLAND")]
     # both submitters get in together (their appends then take turns on the advisory lock)
-    async with asyncio.timeout(10):
-        while len(inside) < 2:
-            await asyncio.sleep(0.01)
+    await until(lambda: len(inside) == 2, what="both submitters inside")
     resolving = asyncio.create_task(resolver())
-    await asyncio.sleep(0.3)
+    watching = await asyncpg.connect(postgres_url)
+    try:
+        await until(lambda: lock_waiters(watching), what="the resolver to wait on the game's lock")
+    finally:
+        await watching.close()
     assert "resolver" not in inside, "the exclusive lock must wait for the share locks"
     assert sorted(inside) == ["ENGLAND", "FRANCE"]
     release.set()
@@ -109,7 +119,8 @@ async def test_two_share_lock_holders_are_inside_at_the_same_time(postgres_store
     await asyncio.wait_for(asyncio.gather(reader_of_phase(), reader_of_phase()), 10)
 
 
-async def test_an_exclusive_lock_keeps_submitters_out_until_it_commits(postgres_store: EventStore) -> None:
+async def test_an_exclusive_lock_keeps_submitters_out_until_it_commits(postgres_store: EventStore,
+                                                                       postgres_url: str) -> None:
     store = postgres_store
     await add_game(store, "g1")
     order: list[str] = []
@@ -118,7 +129,11 @@ async def test_an_exclusive_lock_keeps_submitters_out_until_it_commits(postgres_
     async def resolver() -> None:
         async with store.transaction("g1", lock="exclusive") as tx:
             resolver_in.set()
-            await asyncio.sleep(0.3)
+            watching = await asyncpg.connect(postgres_url)
+            try:
+                await until(lambda: lock_waiters(watching), what="the submitter to wait on the game's lock")
+            finally:
+                await watching.close()
             row = await tx.get_game("g1")
             row.phase = "F1901M"
             await tx.put_game(row)
@@ -153,7 +168,7 @@ async def test_the_unique_key_decides_a_race_the_version_check_cannot_see(
                 await tx.append("game-race", [NewEvent("Ours", {})], expected_version=0)
 
         racing = asyncio.create_task(ours())
-        await asyncio.sleep(0.5)  # our insert now waits on the outsider's uncommitted row
+        await until(lambda: lock_waiters(outsider), what="our insert to wait on the outsider's uncommitted row")
         assert not racing.done()
         await outside.commit()
         with pytest.raises(ConcurrencyError) as raised:

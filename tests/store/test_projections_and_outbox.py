@@ -75,7 +75,7 @@ async def test_concurrent_runs_of_a_projection_take_turns(store: EventStore) -> 
         async with store.transaction() as tx:
             position = await tx.lock_projection("p")
             seen.append(position)
-            await asyncio.sleep(0.05)  # another run now waits for this one
+            await asyncio.sleep(0.05)  # the lock held while the other runs try it: the race under test
             await tx.advance_projection("p", position + 1)
 
     await asyncio.wait_for(asyncio.gather(*(run() for _ in range(4))), 60)

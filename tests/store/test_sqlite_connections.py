@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from shared.store import open_store
+from tests.utils.wait import until
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
@@ -73,11 +74,8 @@ async def test_close_closes_a_connection_still_lent_to_a_transaction(tmp_path: P
     go_on.set()
     with pytest.raises(ValueError):
         await holder
-    for _ in range(100):  # aiosqlite's threads end just after their close
-        if not connection_threads() - before:
-            break
-        await asyncio.sleep(0.01)
-    assert not connection_threads() - before, "a connection thread outlived the store"
+    # aiosqlite's threads end just after their close
+    await until(lambda: not connection_threads() - before, timeout=5, what="the connection threads to end")
     with pytest.raises(RuntimeError, match="closed"):
         async with store.reading() as tx:
             await tx.read_stream("game-x")
@@ -94,8 +92,4 @@ async def test_closing_while_the_holder_gives_its_connection_back_ends(tmp_path:
     pool = store._connections  # type: ignore[attr-defined]
     connection = await pool.acquire()
     await asyncio.wait_for(asyncio.gather(store.close(), pool.release(connection, reusable=False)), 20)
-    for _ in range(100):
-        if not connection_threads() - before:
-            break
-        await asyncio.sleep(0.01)
-    assert not connection_threads() - before, "a connection thread outlived the store"
+    await until(lambda: not connection_threads() - before, timeout=5, what="the connection threads to end")

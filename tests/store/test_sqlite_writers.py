@@ -15,7 +15,7 @@ async def test_concurrent_write_transactions_commit_in_the_order_they_began(tmp_
     try:
         async def writer(number: int) -> None:
             async with store.transaction() as tx:
-                await asyncio.sleep(0.002)  # long enough for every other writer to be waiting
+                await asyncio.sleep(0.002)  # a transaction held while the other writers queue: under test
                 await tx.append("log-writers", [NewEvent("Wrote", {"n": number})], expected_version=None)
 
         tasks = []
@@ -36,7 +36,7 @@ async def test_checked_appends_and_transactions_take_turns_together(tmp_path: Pa
 
         async def transaction(number: int) -> None:
             async with store.transaction() as tx:
-                await asyncio.sleep(0.002)
+                await asyncio.sleep(0.002)  # held while the others queue, as above
                 await tx.append("log-mixed", [NewEvent("Wrote", {"n": number})], expected_version=None)
 
         async def checked(number: int) -> None:
@@ -45,7 +45,7 @@ async def test_checked_appends_and_transactions_take_turns_together(tmp_path: Pa
         tasks = []
         for number in range(24):
             tasks.append(asyncio.create_task((transaction if number % 2 else checked)(number)))
-            await asyncio.sleep(0)
+            await asyncio.sleep(0)  # each begins after the one before
         await asyncio.gather(*tasks)
         assert [record.data["n"] for record in await store.read_stream("log-mixed")] == list(range(24))
     finally:

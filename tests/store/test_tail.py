@@ -23,7 +23,7 @@ async def test_a_tail_returns_every_commit_once_in_order(store: EventStore) -> N
 
     async def commit_slowly() -> None:
         for number in range(6):
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.05)  # commits spread in time: the behaviour under test
             await append(store, f"game-g{number % 2}", number)
 
     async with store.tail(await store.head()) as tail:
@@ -68,7 +68,7 @@ async def test_commits_within_the_settling_time_come_in_one_batch(store: EventSt
         reads = tail.reads
 
         async def burst() -> None:
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(0.2)  # the burst comes while the tail waits (the reads counted below)
             for number in range(4):
                 await append(store, "orders-g1-S1901M-FRANCE", number)
 

@@ -36,7 +36,7 @@ class Receiver:
 
     async def slow(self, request: Request) -> Response:
         await self._record(request)
-        await asyncio.sleep(2)
+        await asyncio.sleep(2)  # a slow receiver: what the tests of the delivery's timeout need
         return Response(status_code=204)
 
     def app(self) -> Starlette:

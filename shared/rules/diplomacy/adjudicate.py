@@ -116,7 +116,8 @@ def _movement(
         results=results,
         dislodged=dislodged,
         # (positions are values, never changed: the new one shares the outcome's fresh units and
-        # the unchanged centres rather than copies; docs/architecture.md, "Performance")
+        # the unchanged centres rather than copies; docs/performance.md, 2026-12-02, "The rules
+        # engine: a numbered board and fewer lookups")
         position=Position(next_phase, outcome.units, position.centres, dislodged, position.variant),
         next_phase=next_phase,
         # a unit with nowhere to go is disbanded whatever its power orders: nothing to wait for
@@ -212,7 +213,7 @@ def update_centres(centres: Mapping[str, Power], units: Mapping[str, PowerUnit],
 
     When no centre changes hands, a ``centres`` dict comes back itself, not a copy (positions
     never write their dicts; the contract then writes the centres back as it read them:
-    docs/architecture.md, "The rules engine, round six")."""
+    docs/performance.md, 2026-12-02, "The rules engine: the contract writes what it reads")."""
     owners: dict[str, Power] = centres if type(centres) is dict else dict(centres)
     supply_centres = game_map.supply_centres
     changed = [(province, pu.power) for province, pu in units.items()

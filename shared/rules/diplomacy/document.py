@@ -107,8 +107,9 @@ def _movement_document(position: Position, entries: list[tuple[Power, str, Order
                        centres_read: dict[Power, list[str]] | None) -> dict[str, Any]:
     """The output of a movement phase (no power in civil disorder), written straight from its
     outcome: the document ``resolution_document`` writes of ``adjudicate``'s resolution, without
-    the results, positions and resolution built only to be read once here (docs/architecture.md,
-    "The rules engine, round six"; tests/rules/diplomacy/test_lean_paths.py compares the two)."""
+    the results, positions and resolution built only to be read once here (docs/performance.md,
+    2026-12-02, "The rules engine: the contract writes what it reads";
+    tests/rules/diplomacy/test_lean_paths.py compares the two)."""
     outcome = settle_movement(position, orders, game_map)
     units, dislodged, _ = outcome.board_after()
     next_phase, centres = after_movement(position.phase, units, position.centres, dislodged, game_map)

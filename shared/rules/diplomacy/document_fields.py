@@ -16,7 +16,8 @@ _T = TypeVar("_T")
 class ByPower(Generic[_T]):
     """Lists keyed by power (``lists``), filled with ``of(power).append(...)``. Documents and
     positions list things power by power, so the list of the power met last is kept at hand: one
-    dict lookup a power rather than one an item (docs/architecture.md, "Performance")."""
+    dict lookup a power rather than one an item (docs/performance.md, 2026-12-02, "The rules
+    engine: a numbered board and fewer lookups")."""
 
     def __init__(self) -> None:
         self.lists: dict[Power, list[_T]] = {}

@@ -307,7 +307,8 @@ class _Phase:
         """Whether the fleets at sea (but the one in ``without``) could form a chain from
         ``origin`` to ``destination``. Only whether one exists, unlike the resolver's search
         (``route_exists``), which asks each fleet in turn: so the fleets are bits of one int and
-        the chain grows by whole sets of seas at a time (docs/architecture.md, "Performance")."""
+        the chain grows by whole sets of seas at a time (docs/performance.md, 2026-12-02, "The rules
+        engine: a numbered board and fewer lookups")."""
         tables = self.map
         if origin not in tables.coastal or destination not in tables.coastal:
             return False

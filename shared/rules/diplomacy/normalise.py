@@ -49,7 +49,8 @@ def normalise_order(order: object, position: object, game_map: object) -> object
 def normalise_order(order: object, position: object, game_map: object) -> object:
     """The order with what its text left out filled in; anything else comes back unchanged.
     (Typed ``object`` underneath: compiled, a typed parameter would refuse a wrong value with a
-    TypeError instead of returning it; docs/architecture.md, "Performance".)"""
+    TypeError instead of returning it; docs/performance.md, 2026-12-01, "The rules engine: a
+    compiled core".)"""
     # the classes written out, not a tuple held in a name: compiled, each is then a type check in C
     if not isinstance(order, (Move, Hold, SupportMove, SupportHold, Convoy, Retreat, Disband, Build, Remove, Waive,
                               Devastate)) or not isinstance(position, Position) or not isinstance(game_map, GameMap):

@@ -47,11 +47,11 @@ def unit_text(unit_type: UnitType, location: str) -> str:
 
 class Place:
     """What a map's movement tables know of one of their shared units, kept on the unit so that
-    the movement phase reads it instead of looking it up (docs/architecture.md, "The rules
-    engine, round six"): the numbering of the board it belongs to (``numbers``, the tables' own:
-    a unit's place counts only on that board), its province's ``slot`` there, its ``steps``
-    (the moves it can make without a convoy, as ``MovementTables`` lists them) and the
-    provinces it borders (``reach``). Never changed once made."""
+    the movement phase reads it instead of looking it up (docs/performance.md, 2026-12-02, "The
+    rules engine: the contract writes what it reads"): the numbering of the board it belongs to
+    (``numbers``, the tables' own: a unit's place counts only on that board), its province's
+    ``slot`` there, its ``steps`` (the moves it can make without a convoy, as ``MovementTables``
+    lists them) and the provinces it borders (``reach``). Never changed once made."""
 
     __slots__ = ("numbers", "slot", "steps", "reach")
 

@@ -40,7 +40,7 @@ FLEET: Final = UnitType.FLEET
 
 
 # These dataclasses take no ``slots=True``: that builds a new class, which mypyc cannot compile
-# to a native one (docs/architecture.md, "Performance").
+# to a native one (docs/performance.md, 2026-12-01, "The rules engine: a compiled core").
 @dataclass(frozen=True)
 class _UnitEntry:
     unit: Unit

@@ -18,7 +18,8 @@ from .convoys import route_exists
 from .orders import Order, Unit, UnitType
 
 # Module constants are Final throughout the compiled modules: compiled, a Final is a C constant
-# or static, any other module global a dict lookup at each use (docs/architecture.md, "Performance").
+# or static, any other module global a dict lookup at each use (docs/performance.md, 2026-12-01,
+# "The rules engine: a compiled core").
 HOLD: Final = "H"
 MOVE: Final = "M"
 SUPPORT_HOLD: Final = "SH"
@@ -36,7 +37,7 @@ class Prepared:
     """One unit's effective order after validation (void orders become holds).
 
     A plain class with slots rather than a dataclass: compiled (docs/architecture.md,
-    "Performance"), it is a C struct built without a Python-level ``__init__``."""
+    "Performance", "The compiled rules engine"), it is a C struct built without a Python-level ``__init__``."""
 
     __slots__ = ("index", "power", "province", "kind", "destination", "target", "by_convoy", "convoyers",
                  "supporters", "has_decision", "order", "location", "occupant", "unit", "arrival")

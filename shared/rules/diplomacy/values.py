@@ -5,8 +5,9 @@ and pickling an object (make an empty one, then fill in its state) fails on a co
 whose constructor takes arguments ("__init__() missing required argument"), where the
 pure-Python class copies by its state. ``Value.__reduce__`` rebuilds a value through its
 constructor from the fields the constructor takes, in both builds, so ``copy.copy``,
-``copy.deepcopy`` and ``pickle`` give an equal value either way (docs/architecture.md,
-"Performance"). Every value's constructor takes its fields in the order they are declared.
+``copy.deepcopy`` and ``pickle`` give an equal value either way (docs/performance.md,
+2026-12-01, "The rules engine: a compiled core"). Every value's constructor takes its fields
+in the order they are declared.
 """
 from __future__ import annotations
 

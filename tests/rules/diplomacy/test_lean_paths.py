@@ -1,4 +1,5 @@
-"""The engine's lean paths (docs/architecture.md, "The rules engine, round five") give the same
+"""The engine's lean paths (docs/performance.md, 2026-12-02, "The rules engine: a numbered board
+and fewer lookups", and "The rules engine: the contract writes what it reads") give the same
 answers as the general ones: positions whose fields are mappings other than dicts, units in a
 province the map lacks, documents keyed or listed out of the canonical order, powers met out of
 turn, and convoy questions answered over bit sets of seas."""
@@ -158,7 +159,8 @@ def test_unchanged_centres_are_fresh_lists_not_the_documents_own() -> None:
 
 def generic_output(document: dict) -> dict:
     """The document through ``adjudicate`` and ``resolution_document``: the general path the
-    contract's movement phases leave (docs/architecture.md, "The rules engine, round six")."""
+    contract's movement phases leave (docs/performance.md, 2026-12-02, "The rules engine: the
+    contract writes what it reads")."""
     position = position_from_document(document)
     entries, _ = read_orders(document.get("orders", {}), position, MAP)
     parsed: dict[str, list] = {}

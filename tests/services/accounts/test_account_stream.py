@@ -12,6 +12,7 @@ import httpx
 from services.app import create_app
 from tests.utils.http import bearer, parse_sse, sign_in_with, social_settings
 from tests.utils.oauth_provider import LocalProvider, serve_in_thread
+from tests.utils.wait import until
 
 PHASES = 2  # the bot plays the first two phases of each game
 
@@ -138,9 +139,9 @@ async def test_an_account_holds_a_bounded_number_of_streams(sqlite_url: str, pro
                 third = await client.get("/me/stream", params={"timeout": 1}, headers=bearer(key))
                 assert third.status_code == 429 and third.json()["error"]["code"] == "too_many_streams"
                 assert third.headers["retry-after"] == "30"
-            for _ in range(50):  # the server notices the closed connections
+            async def admitted() -> httpx.Response | None:
                 short = await client.get("/me/stream", params={"timeout": 0.2}, headers=bearer(key))
-                if short.status_code == 200:
-                    break
-                await asyncio.sleep(0.1)
+                return short if short.status_code == 200 else None
+
+            short = await until(admitted, what="the server to notice the closed connections", every=0.1)
             assert short.status_code == 200 and short.headers["content-type"].startswith("text/event-stream")

@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from shared.game.repository import fold_records
 from shared.store import EventStore, open_store
 from tests.utils.http import POWERS as SEVEN
 from tests.utils.http import hosting
+from tests.utils.wait import until
 
 pytestmark = pytest.mark.postgres
 ROOT = Path(__file__).resolve().parents[3]
@@ -57,7 +57,7 @@ async def test_a_burst_of_orders_at_the_deadline_with_two_workers(postgres_url: 
 
             async def deadline_passes() -> None:
                 for _ in range(3):
-                    await asyncio.sleep(0)
+                    await asyncio.sleep(0)  # yields, so the requests are in flight as the deadline passes
                 clock.advance(seconds=1)
                 await asyncio.gather(*(w.run_once() for w in workers))
 
@@ -96,10 +96,11 @@ async def test_a_worker_killed_mid_sweep_leaves_a_consistent_log(postgres_store:
         # the log's head moves with the sweep's first commit: a cheap read, so that the kill
         # lands early in the sweep however busy the machine (reading the whole log to see it
         # took long enough, on a busy machine, for the worker to finish all 600)
-        waited = time.monotonic()
-        while await postgres_store.head() == start and time.monotonic() - waited < 30:
-            await asyncio.sleep(0.01)
-        await asyncio.sleep(0.05)  # into the sweep
+        async def sweeping() -> bool:
+            return await postgres_store.head() != start
+
+        await until(sweeping, timeout=30, what="the worker's sweep to commit its first resolution")
+        await asyncio.sleep(0.05)  # a little way into the sweep: where the kill lands is what is under test
     finally:
         os.kill(worker.pid, signal.SIGKILL)
         worker.wait()

@@ -13,6 +13,7 @@ from shared.store import EventStore
 from tests.conftest import open_store
 from tests.utils.daide_client import DaideClient, tree
 from tests.utils.daide_server import entente_daide, seated_game
+from tests.utils.wait import until
 
 LIMITS = ("--im-seconds", "1", "--join-seconds", "1.5", "--rate", "5", "--burst", "20", "--max-per-address", "4")
 
@@ -134,9 +135,18 @@ async def test_bad_input_is_answered_and_never_disturbs_another_game(sqlite_url:
             fifth = await DaideClient.connect(port)
             assert await fifth.closed() == b"\x03\x00\x00\x00"
             await extra[0].close()
-            await asyncio.sleep(0.3)
-            again = await DaideClient.connect(port)
-            await again.hello()
+
+            async def admitted() -> DaideClient | None:
+                """A connection the server takes (an RM for its IM), or None while it refuses."""
+                client = await DaideClient.connect(port)
+                try:
+                    await client.hello()
+                except (AssertionError, asyncio.IncompleteReadError, ConnectionError):
+                    await client.close()
+                    return None
+                return client
+
+            again = await until(admitted, what="the server to free the closed connection's place")
             await again.close()
             for client in extra[1:]:
                 await client.close()

@@ -24,6 +24,7 @@ from tests.conftest import open_store
 from tests.utils.daide_client import DaideClient
 from tests.utils.daide_server import entente_daide, seated_game
 from tests.utils.http import Table, started_table
+from tests.utils.wait import until
 
 CODES = {"AUSTRIA": "AUS", "ENGLAND": "ENG", "FRANCE": "FRA", "GERMANY": "GER", "ITALY": "ITA", "RUSSIA": "RUS",
          "TURKEY": "TUR"}
@@ -119,14 +120,11 @@ async def resolved_phases(store: EventStore, game_id: str) -> list[dict[str, Any
 
 
 async def wait_for_phase(store: EventStore, game_id: str, phase: str, timeout: float = 60) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while loop.time() < end:
+    async def left() -> bool:
         state = await read_game(store, game_id)
-        if state is not None and (state.phase != phase or state.status != "active"):
-            return
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"{game_id} did not leave {phase}")
+        return state is not None and (state.phase != phase or state.status != "active")
+
+    await until(left, timeout, what=f"{game_id} to leave {phase}", every=0.1)
 
 
 async def test_daide_orders_give_the_game_the_same_orders_give_over_http(store_url: str,

@@ -11,6 +11,7 @@ from services.notifications import outbox
 from services.notifications.delivery import deliver_due, step
 from shared.store import utc_now
 from tests.utils.http import Table, started_table
+from tests.utils.wait import until
 from tests.utils.webhook_receiver import Receiver
 
 
@@ -101,8 +102,7 @@ async def test_a_hanging_webhook_never_holds_up_a_resolution(social, receiver: R
     await client.post(f"/games/{table.game_id}/messages", headers=table.player("TURKEY"),
                       json={"to": "all", "text": "hi"})
     delivering = asyncio.create_task(step(store, settings, utc_now()))
-    while not receiver.received[name]:
-        await asyncio.sleep(0.01)  # the delivery is in flight
+    await until(lambda: receiver.received[name], what="the delivery to be in flight")
     resolved = await table.resolve("S1901M")
     assert resolved["next_phase"] == "F1901M" and not delivering.done()
     report = await delivering
@@ -192,10 +192,7 @@ async def test_the_worker_loop_delivers_until_stopped(social, receiver: Receiver
                       json={"to": ["TURKEY"], "text": "Black Sea?"})
     stop = asyncio.Event()
     worker = asyncio.create_task(run_worker(app.state.store, app.state.settings, stop, interval=0.05))
-    for _ in range(200):
-        if receiver.received[name]:
-            break
-        await asyncio.sleep(0.01)
+    await until(lambda: receiver.received[name], what="the worker's delivery")
     stop.set()
     await asyncio.wait_for(worker, 5)
     assert [p["entente"]["text"] for p in receiver.received[name]] == ["Black Sea?"]

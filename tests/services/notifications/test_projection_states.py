@@ -1,5 +1,5 @@
 """The notification projection folds each game on from where its last batch left it (a
-per-process cache of game states, docs/architecture.md "Growth: memory, views, replay"): what it plans must be what
+per-process cache of game states, docs/architecture.md, "Performance"): what it plans must be what
 the planner gives for every event with the game folded from its first event, whichever
 process projects which batch, however long the game; and a worker told to stop stops between
 batches, whatever is left of the log. What it keeps of a game is its state without the resolved

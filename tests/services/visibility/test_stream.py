@@ -8,6 +8,7 @@ import asyncio
 import httpx
 
 from tests.utils.http import Table, parse_sse, started_table, whole_views
+from tests.utils.wait import streams_started, until
 
 
 def messages_in(event_id: str) -> int:
@@ -24,10 +25,10 @@ async def open_stream(table: Table, power: str | None, seconds: float,
 
 
 async def test_a_live_stream_shows_own_changes_and_readable_messages_only(social_any) -> None:
-    _, client = social_any
+    app, client = social_any
     table = await started_table(client)
     watching = asyncio.create_task(open_stream(table, "FRANCE", 1.2))
-    await asyncio.sleep(0.2)  # let the stream read its starting point
+    await until(lambda: streams_started(app.state.store) == 1, what="the stream to read its starting point")
     await table.order_ok("GERMANY", ["A MUN - RUH"])
     secret = await client.post(f"/games/{table.game_id}/messages", headers=table.player("ITALY"),
                                json={"to": ["GERMANY"], "text": "secret plan"})

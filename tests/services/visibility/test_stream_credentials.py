@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 
 from tests.utils.http import Table, account_table, bearer, started_table
+from tests.utils.wait import streams_started, until
 
 from .sse import of_kind, parse_sse
 
@@ -17,12 +18,12 @@ ASKED_SECONDS = 30.0
 CLOSED_WITHIN = 8.0  # the hub re-checks credentials every 2 s; generous on a busy machine
 
 
-async def watch_then(client: httpx.AsyncClient, path: str, params: dict[str, Any], headers: dict[str, str],
+async def watch_then(app: Any, client: httpx.AsyncClient, path: str, params: dict[str, Any], headers: dict[str, str],
                      revoke: Callable[[], Awaitable[None]]) -> tuple[list[dict[str, Any]], float]:
     """Open the stream, revoke once it runs, and how long after the revocation it ended."""
     loop = asyncio.get_running_loop()
     watching = asyncio.create_task(client.get(path, params={"timeout": ASKED_SECONDS, **params}, headers=headers))
-    await asyncio.sleep(0.5)
+    await until(lambda: streams_started(app.state.store) == 1, what="the stream to have its start")
     await revoke()
     revoked_at = loop.time()
     response = await asyncio.wait_for(watching, ASKED_SECONDS + 5)
@@ -38,7 +39,7 @@ async def bot_token(table: Table, power: str) -> dict[str, Any]:
 
 
 async def test_a_revoked_bot_token_closes_its_stream(social_any) -> None:
-    _, client = social_any
+    app, client = social_any
     table = await started_table(client)
     bot = await bot_token(table, "FRANCE")
 
@@ -47,7 +48,7 @@ async def test_a_revoked_bot_token_closes_its_stream(social_any) -> None:
                                        headers=table.player("FRANCE"))
         assert response.status_code == 204
 
-    events, took = await watch_then(client, f"/games/{table.game_id}/stream", {}, bearer(bot["token"]), revoke)
+    events, took = await watch_then(app, client, f"/games/{table.game_id}/stream", {}, bearer(bot["token"]), revoke)
     assert events[0]["event"] == "view" and events[0]["data"]["viewer"]["power"] == "FRANCE"
     assert events[-1] == {"id": None, "event": "closed", "data": {"reason": "credential_revoked"}}
     assert took < CLOSED_WITHIN
@@ -56,7 +57,7 @@ async def test_a_revoked_bot_token_closes_its_stream(social_any) -> None:
 
 
 async def test_a_ticket_of_a_bot_token_stops_with_the_token(social_any) -> None:
-    _, client = social_any
+    app, client = social_any
     table = await started_table(client)
     bot = await bot_token(table, "ITALY")
     ticket = (await client.post(f"/games/{table.game_id}/stream-ticket", headers=bearer(bot["token"]))).json()
@@ -66,7 +67,7 @@ async def test_a_ticket_of_a_bot_token_stops_with_the_token(social_any) -> None:
                                        headers=table.player("ITALY"))
         assert response.status_code == 204
 
-    events, took = await watch_then(client, f"/games/{table.game_id}/stream", {"ticket": ticket["ticket"]}, {},
+    events, took = await watch_then(app, client, f"/games/{table.game_id}/stream", {"ticket": ticket["ticket"]}, {},
                                     revoke)
     assert events[0]["data"]["viewer"]["power"] == "ITALY"
     assert events[-1]["event"] == "closed" and events[-1]["data"] == {"reason": "credential_revoked"}
@@ -82,7 +83,7 @@ async def test_logging_out_closes_the_session_s_streams(social_any, provider, pr
         response = await client.post("/auth/logout", headers=bearer(session))
         assert response.status_code == 204
 
-    events, took = await watch_then(client, f"/games/{table.game_id}/stream", {}, bearer(session), log_out)
+    events, took = await watch_then(app, client, f"/games/{table.game_id}/stream", {}, bearer(session), log_out)
     assert events[0]["data"]["viewer"]["power"] == "GERMANY"
     assert events[-1]["data"] == {"reason": "credential_revoked"}
     assert took < CLOSED_WITHIN
@@ -93,7 +94,7 @@ async def test_logging_out_closes_the_session_s_streams(social_any, provider, pr
 
 
 async def test_a_credential_still_valid_keeps_its_stream_open(social_any) -> None:
-    _, client = social_any
+    app, client = social_any
     table = await started_table(client)
     bot = await bot_token(table, "TURKEY")
     other = await bot_token(table, "TURKEY")
@@ -107,7 +108,7 @@ async def test_a_credential_still_valid_keeps_its_stream_open(social_any) -> Non
     started = loop.time()
     watching = asyncio.create_task(client.get(f"/games/{table.game_id}/stream", params={"timeout": 4.5},
                                               headers=bearer(bot["token"])))
-    await asyncio.sleep(0.5)
+    await until(lambda: streams_started(app.state.store) == 1, what="the stream to have its start")
     await revoke_the_other()
     await table.order_ok("TURKEY", ["A CON - BUL"])
     events = parse_sse((await watching).text)

@@ -12,18 +12,11 @@ from prometheus_client import REGISTRY
 from services.visibility.hub import hub_for
 from services.visibility.limits import limits_of
 from tests.utils.http import Table, started_table
+from tests.utils.wait import until
 
 from .sse import of_kind, parse_sse
 
 PUBLIC_WATCHERS = 40
-
-
-async def until(condition: Any, seconds: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while not condition():
-        assert loop.time() < deadline, "timed out"
-        await asyncio.sleep(0.02)
 
 
 def counted() -> tuple[float, float]:
@@ -81,6 +74,8 @@ async def test_commits_in_other_games_cost_the_watchers_nothing(social_any) -> N
     reads, refreshes, rendered = hub.stats.log_reads, hub.stats.refreshes, hub.stats.views_rendered
     for power in ("FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"):
         await other.order_ok(power, [])
+    # not a wait for work: what is checked is that nothing is refreshed in this window, in which
+    # the tailer wakes for the other game's commits
     await asyncio.sleep(0.5)
     # the tailer read the log (once per wake-up, not once per watcher) and refreshed nothing
     assert 1 <= hub.stats.log_reads - reads <= 5 + 3
@@ -104,7 +99,7 @@ async def views_seen_by_watchers(client: httpx.AsyncClient, app: Any, coalesce_s
     if pause:
         for power in BURST:
             await table.order_ok(power, [])
-            await asyncio.sleep(pause)
+            await asyncio.sleep(pause)  # the pace of the submissions is what is under test
     else:
         await asyncio.gather(*(table.order_ok(power, []) for power in BURST))
     responses = await asyncio.gather(*watchers)
