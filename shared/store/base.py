@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime, timedelta
-from typing import Any, ClassVar, Literal, NamedTuple
+from typing import ClassVar, Literal, NamedTuple, Protocol, TypeVar
 
 from shared.store.notify import CommitListener
 from shared.store.outbox import ClaimedNotification, NewNotification, Notification, Outcome
@@ -29,6 +29,15 @@ from shared.store.tail import LogTail
 from shared.text import first_problem, path_of, quickly_storable
 
 LockMode = Literal["none", "share", "exclusive"]
+
+
+class Emptiable(Protocol):
+    """A holder of caches a store keeps (``EventStore.kept``)."""
+
+    def clear(self) -> None: ...
+
+
+E = TypeVar("E", bound=Emptiable)
 # write: a transaction that may write; snapshot: reads that see one state (``reading()``);
 # statement: one read on its own (the store's convenience reads)
 Session = Literal["write", "snapshot", "statement"]
@@ -335,9 +344,18 @@ class EventStore(ABC):
 
     def __init__(self, listener: CommitListener | None = None) -> None:
         self._listener = listener  # PostgreSQL: wakes waiting readers; elsewhere they poll
-        # per-process caches of what callers fold from this store's log, by the caller's key
-        # (shared/game/repository.py); ``truncate`` empties it with the tables
-        self.memo: dict[str, Any] = {}
+        # per-process caches of what callers fold from this store's log, one typed holder per
+        # kind (``kept``; shared/game/cached.py's ``Caches``); ``truncate`` empties them
+        self._kept: dict[type, Emptiable] = {}
+
+    def kept(self, kind: type[E]) -> E:
+        """This store's one ``kind`` (made on first use with ``kind()``): a holder of caches of
+        what is folded from its log, in this process, emptied (``clear``) by ``truncate``."""
+        found = self._kept.get(kind)
+        if found is None:
+            found = self._kept[kind] = kind()
+        assert isinstance(found, kind)
+        return found
 
     @abstractmethod
     async def close(self) -> None:
@@ -356,8 +374,9 @@ class EventStore(ABC):
         ...
 
     async def truncate(self) -> None:
-        """Empty every table of the store (tests only)."""
-        self.memo.clear()
+        """Empty every table of the store (tests only), and the caches of what was folded from it."""
+        for kept in self._kept.values():
+            kept.clear()
         await self._empty_tables()
 
     def transaction(

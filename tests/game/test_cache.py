@@ -6,7 +6,7 @@ import pytest
 
 from services.lobby.service import create_game, join_game, start_game
 from shared.events import GameSettings, PlayerJoined, game_stream, to_new_event
-from shared.game import repository
+from shared.game.cached import caches_of
 from shared.game.repository import bound_state_cache, fold_records, read_game
 from shared.game.state import GameState
 from shared.store import EventStore
@@ -14,7 +14,8 @@ from shared.store import EventStore
 
 def test_the_state_cache_setting_bounds_the_recent_histories_as_much(store: EventStore) -> None:
     bound_state_cache(store, 3 * 2**20)  # what the app does with ENTENTE_STATE_CACHE_MIB=3
-    assert repository._cache(store).max_bytes == repository._history_cache(store).max_bytes == 3 * 2**20
+    caches = caches_of(store)
+    assert caches.states.max_bytes == caches.histories.max_bytes == caches.past_phases.max_bytes == 3 * 2**20
 
 
 async def full_fold(store: EventStore, game_id: str) -> GameState:
