@@ -15,6 +15,7 @@ Decoding what was read runs in a worker thread, away from the event loop.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import anyio
 import orjson
@@ -84,6 +85,4 @@ async def with_phases(reader: EventStore | Transaction, state: GameState, start:
         phases = state.resolved[start - held:end - held]
     else:
         phases = await resolved_phases(reader, state, start, end)
-    page = state.copy()
-    page.resolved, page.earlier_resolved = list(phases), start
-    return page
+    return replace(state, resolved=list(phases), earlier_resolved=start)

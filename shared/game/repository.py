@@ -25,6 +25,7 @@ dropped once the total passes the bound.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -130,9 +131,7 @@ def recent_only(state: GameState, weight: int) -> tuple[GameState, int]:
     if len(state.resolved) <= 2 * RECENT_PHASES:
         return state, weight
     dropped = len(state.resolved) - RECENT_PHASES
-    trimmed = state.copy()
-    trimmed.resolved = state.resolved[dropped:]
-    trimmed.earlier_resolved = state.earlier_resolved + dropped
+    trimmed = replace(state, resolved=state.resolved[dropped:], earlier_resolved=state.earlier_resolved + dropped)
     return trimmed, weight * RECENT_PHASES // len(state.resolved)
 
 
@@ -142,9 +141,7 @@ def without_history(state: GameState) -> tuple[GameState, int]:
     fixed part for the settings and seats, and the position document's JSON times
     ``MEMORY_PER_JSON_BYTE`` (measured: docs/architecture.md, "Performance")."""
     if state.resolved:
-        state = state.copy()
-        state.earlier_resolved += len(state.resolved)
-        state.resolved = []
+        state = replace(state, earlier_resolved=state.earlier_resolved + len(state.resolved), resolved=[])
     return state, (HISTORYLESS_BYTES + INDEX_BYTES_PER_PHASE * len(state.resolved_index)
                    + MEMORY_PER_JSON_BYTE * len(orjson.dumps(state.position)))
 

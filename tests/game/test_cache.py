@@ -1,6 +1,8 @@
 """The per-process cache of folded game states (shared/game/repository.py) gives what a full fold
-of the stream gives, hands out copies, and never keeps what a transaction has not committed."""
+of the stream gives, hands out frozen states, and never keeps what a transaction has not committed."""
 from __future__ import annotations
+
+from dataclasses import FrozenInstanceError, replace
 
 import pytest
 
@@ -36,16 +38,19 @@ async def test_reads_through_the_cache_equal_a_full_fold_as_the_stream_grows(sto
     assert await read_game(store, "g_nosuchgame") is None
 
 
-async def test_a_state_handed_out_may_be_changed_without_touching_the_next(store: EventStore) -> None:
+async def test_a_state_handed_out_is_frozen_and_a_changed_one_is_a_new_state(store: EventStore) -> None:
     game_id = (await create_game(store, name="copies", variant="standard", settings=GameSettings())).state.game_id
     await join_game(store, game_id)
     first = await read_game(store, game_id)
     assert first is not None
-    first.seats.append(first.seats[0])
-    first.seats[0].powers.append("FRANCE")
-    first.version += 10
+    with pytest.raises(FrozenInstanceError):
+        first.version += 10  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError):
+        first.seats[0].powers = ["FRANCE"]  # type: ignore[misc]
+    changed = replace(first, version=first.version + 10)
     again = await read_game(store, game_id)
     assert again is not None and len(again.seats) == 1 and again.seats[0].powers == [] and again.version == 2
+    assert changed.version == 12 and again is first
 
 
 async def test_what_a_rolled_back_transaction_read_of_its_own_writes_is_never_kept(store: EventStore) -> None:
