@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import datetime
-from typing import ClassVar, Literal, Protocol, TypeVar
+from typing import ClassVar, Literal, Protocol, TypeVar, cast
 
 from shared.store.notify import CommitListener
 from shared.store.outbox import Notification
@@ -84,11 +84,11 @@ class EventStore(ABC):
     def kept(self, kind: type[E]) -> E:
         """This store's one ``kind`` (made on first use with ``kind()``): a holder of caches of
         what is folded from its log, in this process, emptied (``clear``) by ``truncate``."""
-        found = self._kept.get(kind)
-        if found is None:
+        try:
+            return cast(E, self._kept[kind])  # every request asks: no check beyond the key
+        except KeyError:
             found = self._kept[kind] = kind()
-        assert isinstance(found, kind)
-        return found
+            return found
 
     @abstractmethod
     async def close(self) -> None:
