@@ -1,9 +1,6 @@
 """Order intake and resolution over HTTP. Runs alone with ``uvicorn services.adjudication.api:app``."""
 from __future__ import annotations
 
-import logging
-from collections.abc import Mapping
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query, Request
@@ -13,7 +10,6 @@ from shared.auth import require
 from shared.errors import Forbidden, Unprocessable
 from shared.game.guards import choose_power, require_playing
 from shared.game.state import GameState
-from shared.game.submissions import PowerSubmission
 from shared.http.app import build_app
 from shared.http.dependencies import (
     BearerToken,
@@ -23,19 +19,16 @@ from shared.http.dependencies import (
     Now,
     RecentPlayer,
     StoreDep,
-    load_game,
-    player_in,
     request_metadata,
 )
 from shared.http.models import MenuGroup, StructuredOrder, absent_if_none
 from shared.http.rate_limits import rate_limited
 from shared.rules.variants import OrderCheck
 from shared.settings import Settings
-from shared.store import EventStore
 
-from . import service
+from . import commands, service
+from .commands import Player, ResolvePhase, SetReady
 
-log = logging.getLogger("entente.adjudication")
 router = APIRouter(tags=["adjudication"])
 
 # Request bodies are strict (docs/api.md, "Errors"): a boolean is true or false, an integer a
@@ -144,19 +137,6 @@ class PossibleOrders(PowerOptions):
         "several powers reads them all in one request); null with ?power="))
 
 
-async def _resolve_if_complete(store: EventStore, game_id: str, phase: str, now: datetime,
-                               state: GameState | None = None,
-                               submissions: Mapping[str, PowerSubmission] | None = None) -> bool:
-    """Early resolution after a stored submission or ready flag. The caller's own write has
-    committed already, so a failure here must not turn into an error for it: the clock worker
-    resolves the phase at its deadline anyway."""
-    try:
-        return await service.resolve_if_complete(store, game_id, phase, now, state, submissions)
-    except Exception:  # logged, never the caller's problem
-        log.exception("early resolution of %s %s failed; the clock will resolve it", game_id, phase)
-        return False
-
-
 @router.put("/games/{game_id}/orders", response_model=SubmissionResult, dependencies=[rate_limited("orders")])
 async def submit_orders(seat: RecentPlayer, token: BearerToken, body: SubmitOrders,
                         store: StoreDep, request: Request, now: Now) -> dict:
@@ -164,29 +144,17 @@ async def submit_orders(seat: RecentPlayer, token: BearerToken, body: SubmitOrde
     (in canonical notation) or rejected with the reason. Rejected orders are not stored; when
     none is accepted the answer is 422 and nothing is stored. After the deadline: 409
     ``deadline_passed``, nothing stored. An empty list holds every unit."""
-    def player_id_in(state: GameState) -> str:
-        player_id = player_in(request, state, token).player_id
-        assert player_id is not None
-        return player_id
-
-    game, player_id, read = seat.game, seat.caller.player_id, seat.read
-    if body.phase is None and not read:  # the caller means the current phase: read it now
-        game, read = await load_game(store, game.game_id), True
-        player_id = player_id_in(game)
-    assert player_id is not None
-    # Unread, ``game`` may be a little behind the log: the append checks the game's version,
-    # and a refusal or a clash is decided again from a fresh read, the caller identified again
-    # (docs/architecture.md, "Performance"). The phase is the one the caller named, or the
-    # current one when the request arrived: a resolution in between makes this a 409
-    # wrong_phase, never orders silently stored for the next phase
-    submission = await service.submit_orders(
-        store, game.game_id, player_id, body.orders, body.phase or game.phase,
-        request_metadata(request, "player", player_id), power=body.power, now=now, state=game,
-        player_in=player_id_in, maybe_behind=not read)
-    resolved = await _resolve_if_complete(store, game.game_id, submission.phase, now, submission.state,
-                                          submission.submissions)
-    return {"phase": submission.phase, "power": submission.power, "resolved": resolved,
-            **_feedback(game, submission.phase, submission.power, submission.checks)}
+    assert seat.caller.player_id is not None
+    # Unread (``seat.read`` false), ``seat.game`` may be a little behind the log: the append
+    # checks the game's version, and a refusal or a clash is decided again from a fresh read,
+    # the caller identified again by its token (docs/architecture.md, "A PUT, step by step")
+    player = Player(seat.caller.player_id, token, request.app.state.operator_hash)
+    outcome = await service.submit(store, commands.SubmitOrders(
+        seat.game.game_id, player, body.orders, body.phase, body.power,
+        request_metadata(request, "player", seat.caller.player_id), now, seen=seat.game, fresh=seat.read))
+    submission = outcome.submission
+    return {"phase": submission.phase, "power": submission.power, "resolved": outcome.resolved,
+            **_feedback(submission.state, submission.phase, submission.power, submission.checks)}
 
 
 def _feedback(game: GameState, phase: str, power: str, checks: list[OrderCheck]) -> dict[str, Any]:
@@ -210,23 +178,21 @@ async def patch_orders(game: CurrentGame, caller: CurrentPlayer, body: PatchOrde
     if not body.orders and not body.clear:
         raise Unprocessable("a change needs orders or clear (PUT replaces the whole set)", code="invalid_request",
                             where="body")
-    patch = await service.patch_orders(
-        store, game.game_id, caller.player_id, body.orders, body.clear, body.phase or game.phase,
-        request_metadata(request, "player", caller.player_id), power=body.power, now=now)
-    # a change of some orders leaves the power ordering, not done, so it never ends the phase
-    # early (docs/hosting.md, "Early resolution"): ``resolved`` is always false here
-    return {"phase": patch.phase, "power": patch.power, "resolved": False, "current": patch.current,
+    outcome = await service.patch(store, commands.PatchOrders(
+        game.game_id, Player(caller.player_id), body.orders, body.clear, body.phase or game.phase, body.power,
+        request_metadata(request, "player", caller.player_id), now))
+    patch = outcome.patch
+    return {"phase": patch.phase, "power": patch.power, "resolved": outcome.resolved, "current": patch.current,
             "dropped": patch.dropped, "stored": patch.stored,
             **_feedback(game, patch.phase, patch.power, patch.checks)}
 
 
 async def _ready(game, caller, body: ReadyRequest | None, store, request: Request, now, ready: bool) -> dict:
-    readied = await service.set_ready(
-        store, game.game_id, str(caller.player_id), ready, power=body.power if body else None,
-        phase=(body.phase if body else None) or game.phase,
-        metadata=request_metadata(request, "player", caller.player_id), now=now, state=game)
-    resolved = await _resolve_if_complete(store, game.game_id, readied.phase, now, readied.state, readied.submissions)
-    return {"phase": readied.phase, "power": readied.power, "ready": ready, "resolved": resolved}
+    outcome = await service.ready(store, SetReady(
+        game.game_id, Player(str(caller.player_id)), ready, (body.phase if body else None) or game.phase,
+        body.power if body else None, request_metadata(request, "player", caller.player_id), now, seen=game))
+    readied = outcome.submission
+    return {"phase": readied.phase, "power": readied.power, "ready": ready, "resolved": outcome.resolved}
 
 
 @router.post("/games/{game_id}/ready", response_model=ReadyResult, dependencies=[rate_limited("orders")])
@@ -254,8 +220,8 @@ async def resolve(game: CurrentGame, caller: CurrentCaller, store: StoreDep, req
                         "it resolves by its clock", code="host_may_not_resolve", where="header.authorization")
     require(caller, "host", "operator")
     # without a body: the phase the caller saw, so that a retried request cannot resolve the next one
-    event = await service.resolve_phase(store, game.game_id, (body.phase if body else None) or game.phase,
-                                        request_metadata(request, caller.role), now)
+    event = (await service.resolve(store, ResolvePhase(
+        game.game_id, (body.phase if body else None) or game.phase, request_metadata(request, caller.role), now))).event
     seen = event.model_dump(mode="json")
     if caller.role != "operator":  # the host sees what the public sees (Ekonia: no orders)
         seen = service.variant_of(game).history_view(seen, None)

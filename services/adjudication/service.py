@@ -57,6 +57,19 @@ from shared.game.waiting import missing_powers, waiting_for
 from shared.rules.variants import Opening, OrderCheck, PhaseOutcome, Variant, get_variant
 from shared.store import ConcurrencyError, EventStore, GameNotFound, NewEvent, Transaction
 
+from .commands import (
+    Patch,
+    PatchOrders,
+    PatchOutcome,
+    Player,
+    ResolveOutcome,
+    ResolvePhase,
+    SetReady,
+    Submission,
+    SubmitOrders,
+    SubmitOutcome,
+)
+
 MAX_CHAINED_PHASES = 8  # phases resolved in one go when nobody has anything to do in them
 log = logging.getLogger("entente.adjudication")
 SUBMIT_ATTEMPTS = 3  # a PUT decided again after the game moved on under it
@@ -112,15 +125,6 @@ def abandoned(state: GameState) -> list[str]:
 
 # ----------------------------------------------------------------------------- the I/O edges
 
-@dataclass(frozen=True)
-class Submission:
-    phase: str
-    power: str
-    checks: list[OrderCheck]
-    state: GameState  # the game as the orders were checked against (current when they were stored)
-    submissions: Mapping[str, PowerSubmission] | None = None  # the phase's, these orders among them
-
-
 def _now(now: datetime | None) -> datetime:
     return now or SYSTEM_CLOCK.now()
 
@@ -138,26 +142,27 @@ async def _acting_power(tx: Transaction, game_id: str, player_id: str, power: st
 
 async def submit_orders(store: EventStore, game_id: str, player_id: str, texts: Sequence[str],
                         phase: str | None = None, metadata: dict | None = None, *,
-                        power: str | None = None, now: datetime | None = None,
-                        state: GameState | None = None,
-                        player_in: Callable[[GameState], str] | None = None,
-                        maybe_behind: bool = False) -> Submission:
-    """Check and store one power's orders, deciding from ``state`` (the game as the caller
-    read it, or as this process last read it; read here when not given), with one checked
-    append (``_append_checked``). ``player_in``: the caller's player id in a state read again
-    after a clash (it raises when the caller's token names no player there any more);
-    ``maybe_behind``: ``state`` was not read for this request (a refusal is decided again from
-    a fresh read before it is given)."""
-    moment = _now(now)
+                        power: str | None = None, now: datetime | None = None) -> Submission:
+    """Check and store one power's orders (``store_orders`` of a player known by id), without
+    early resolution: for scripts and tests that resolve by hand."""
+    return await store_orders(store, SubmitOrders(game_id, Player(player_id), texts, phase, power, metadata, now))
+
+
+async def store_orders(store: EventStore, command: SubmitOrders) -> Submission:
+    """Check and store one power's orders, deciding from ``command.seen`` (read here when not
+    given), with one checked append (``_append_checked``); the player identified again in a
+    state read again after a clash (``Player.id_in``)."""
+    moment = _now(command.now)
 
     def known(phase_now: str, acting: str) -> PowerSubmission:
-        return PhaseSubmissions(store, game_id, phase_now).known(acting)
+        return PhaseSubmissions(store, command.game_id, phase_now).known(acting)
 
     async def decide(found: GameState) -> tuple[Submission, NewEvent]:
-        who = player_id if found is state or player_in is None else player_in(found)
-        return _checked_submission(found, who, texts, phase, moment, metadata, power, known)
+        return _checked_submission(found, command.player.id_in(found, command.seen), command.orders, command.phase,
+                                   moment, command.metadata, command.power, known)
 
-    submission, submissions = await _append_checked(store, game_id, state, decide, maybe_behind=maybe_behind)
+    submission, submissions = await _append_checked(store, command.game_id, command.seen, decide,
+                                                    maybe_behind=not command.fresh)
     _count_submission(submission.state, submission.checks)
     return replace(submission, submissions=submissions)
 
@@ -223,19 +228,6 @@ def _count_submission(state: GameState, checks: list[OrderCheck]) -> None:
     metrics.ORDER_SUBMISSIONS.labels(state.variant).inc()
     metrics.ORDERS.labels(state.variant, "accepted").inc(accepted)
     metrics.ORDERS.labels(state.variant, "rejected").inc(len(checks) - accepted)
-
-
-@dataclass(frozen=True)
-class Patch:
-    """One PATCH of a power's orders: the checks of the texts sent, what is stored now, and
-    whether anything was written."""
-
-    phase: str
-    power: str
-    checks: list[OrderCheck]
-    current: list[str]
-    dropped: list[str]
-    stored: bool
 
 
 def patched_orders(state: GameState, power: str, current: Sequence[str], texts: Sequence[str],
@@ -509,6 +501,69 @@ async def plan_due(tx: Transaction, game_id: str, now: datetime) -> tuple[str | 
         version, resumed = state.version, deadlines.resume(state, now, "clock")
         return action, Plan(game_id, version, [resumed], apply(state, resumed), {"actor": "clock"})
     return None, Plan(game_id, state.version, [], state)
+
+
+# ----------------------------------------------------------------------------- the commands
+# One call a write: a command in, an outcome out (services/adjudication/commands.py).
+
+async def submit(store: EventStore, command: SubmitOrders) -> SubmitOutcome:
+    """A PUT: the orders checked and stored (``store_orders``), then the phase resolved at once
+    if nobody is waited for any more (``resolve_early``)."""
+    command = await _phase_fixed(store, command)
+    submission = await store_orders(store, command)
+    resolved = await resolve_early(store, command.game_id, submission.phase, _now(command.now), submission.state,
+                                   submission.submissions)
+    return SubmitOutcome(submission, resolved)
+
+
+async def _phase_fixed(store: EventStore, command: SubmitOrders) -> SubmitOrders:
+    """The command with the phase it means: the one named, or the current one as the game is
+    read now (a resolution in between then makes it a 409 wrong_phase, never orders silently
+    stored for the next phase), the caller identified in that reading."""
+    if command.phase is not None:
+        return command
+    seen = command.seen
+    if seen is None or not command.fresh:
+        seen = await read_game(store, command.game_id)
+        if seen is None:
+            raise GameNotFound(command.game_id)
+    player = replace(command.player, player_id=command.player.id_in(seen, command.seen))
+    return replace(command, player=player, phase=seen.phase, seen=seen, fresh=True)
+
+
+async def patch(store: EventStore, command: PatchOrders) -> PatchOutcome:
+    """A PATCH (``patch_orders``): it leaves the power ordering, so it never resolves a phase
+    early (docs/hosting.md, "Early resolution")."""
+    return PatchOutcome(await patch_orders(store, command.game_id, command.player.player_id, command.orders,
+                                           command.clear, command.phase, command.metadata, power=command.power,
+                                           now=command.now))
+
+
+async def ready(store: EventStore, command: SetReady) -> SubmitOutcome:
+    """The ready flag set or taken back (``set_ready``), then the phase resolved at once if
+    nobody is waited for any more."""
+    readied = await set_ready(store, command.game_id, command.player.player_id, command.ready, power=command.power,
+                              phase=command.phase, metadata=command.metadata, now=command.now, state=command.seen)
+    resolved = await resolve_early(store, command.game_id, readied.phase, _now(command.now), readied.state,
+                                   readied.submissions)
+    return SubmitOutcome(readied, resolved)
+
+
+async def resolve(store: EventStore, command: ResolvePhase) -> ResolveOutcome:
+    """The host's or the operator's resolution (``resolve_phase``)."""
+    return ResolveOutcome(await resolve_phase(store, command.game_id, command.phase, command.metadata, command.now))
+
+
+async def resolve_early(store: EventStore, game_id: str, phase: str, now: datetime, state: GameState | None = None,
+                        submissions: Mapping[str, PowerSubmission] | None = None) -> bool:
+    """Early resolution after a stored submission or ready flag (``resolve_if_complete``). The
+    caller's own write has committed already, so a failure here must not turn into an error
+    for it: the clock worker resolves the phase at its deadline anyway."""
+    try:
+        return await resolve_if_complete(store, game_id, phase, now, state, submissions)
+    except Exception:  # logged, never the caller's problem
+        log.exception("early resolution of %s %s failed; the clock will resolve it", game_id, phase)
+        return False
 
 
 def possible_for(state: GameState, power: str, submitted: list[str]) -> dict[str, Any]:

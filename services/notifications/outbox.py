@@ -24,7 +24,6 @@ from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import Any
 
-from shared.bounded import BoundedCache
 from shared.credentials import fold_account
 from shared.events import from_recorded, game_stream
 from shared.events_social import (
@@ -38,7 +37,8 @@ from shared.events_social import (
     press_stream,
     webhooks_stream,
 )
-from shared.game.repository import Entry, state_cache_bound, without_history
+from shared.game.cached import CachedFold, Entry, caches_of
+from shared.game.repository import without_history
 from shared.game.state import GameState, fold
 from shared.store import (
     ClaimedNotification,
@@ -94,22 +94,6 @@ def hooks_at(records: list[RecordedEvent], position: int) -> tuple[dict[str, str
     return webhooks, channel
 
 
-GAMES_KEY = "notifications.games"
-GAMES_KEPT = 10_000  # games whose state at the projection's position a process keeps; their
-# estimated memory is bounded as the repository's states are (ENTENTE_STATE_CACHE_MIB: about 13 KB a game)
-
-
-def _states(store: EventStore) -> BoundedCache[str, Entry]:
-    """By game: its state folded up to the last event the projection planned from (a state
-    folded from committed records only, at a position the projection has passed), without its
-    resolved phases: planning never looks back, and a state's history is nearly all its
-    memory (docs/performance.md, 2026-12-02, "Growth: states without their history")."""
-    cache: BoundedCache[str, Entry] | None = store.memo.get(GAMES_KEY)
-    if cache is None:
-        cache = store.memo[GAMES_KEY] = BoundedCache("notification_games", GAMES_KEPT, state_cache_bound(store))
-    return cache
-
-
 class _Games:
     """The game and webhook streams of the games a batch touches, read once per batch and
     folded once per batch (each event's context folds on from the previous one's: the batch's
@@ -125,7 +109,10 @@ class _Games:
     def __init__(self, tx: Transaction, direct: bool = False) -> None:
         self._tx = tx
         self._direct = direct
-        self._cache = _states(tx.store)
+        # by game: its state folded up to the last event the projection planned from (committed
+        # records only, at a position the projection has passed), without its resolved phases:
+        # planning never looks back, and a state's history is nearly all its memory
+        self._fold = CachedFold(caches_of(tx).notification_games)
         self._streams: dict[str, tuple[list[RecordedEvent], list[RecordedEvent]]] = {}
         self._discord: dict[str, dict[str, str]] = {}  # game_id -> player_id -> Discord user id
         # game_id -> (state, records folded, the position of the last one folded)
@@ -134,15 +121,10 @@ class _Games:
     async def _read_game(self, game_id: str) -> list[RecordedEvent]:
         """The game's records after the remembered state's (that state as folded so far), or
         all of them."""
-        stream = game_stream(game_id)
-        kept = self._cache.get(game_id)
-        if kept is not None:
-            records = await self._tx.read_stream(stream, after_version=kept.state.version - 1)
-            if kept.continued_by(records):
-                self._folded[game_id] = (kept.state, 1, kept.position)
-                return records
-        self._folded[game_id] = (None, 0, 0)
-        return await self._tx.read_stream(stream)
+        read = await self._fold.continued(self._tx, game_id, self._fold.get(game_id))
+        base = read.base
+        self._folded[game_id] = (base.state, 0, base.position) if base is not None else (None, 0, 0)
+        return list(read.records)
 
     def _state_at(self, game_id: str, position: int) -> GameState | None:
         """The game folded from its records at or before ``position`` (never earlier than the
@@ -162,7 +144,7 @@ class _Games:
         for game_id, (state, _, position) in self._folded.items():
             if state is not None:
                 state, weight = without_history(state)
-                self._cache.put(game_id, Entry(state, position, weight), weight)
+                self._fold.cache.put(game_id, Entry(state, position, weight), weight)
 
     async def context_at(self, game_id: str, position: int) -> Context | None:
         if game_id not in self._streams:

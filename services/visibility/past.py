@@ -12,7 +12,7 @@ holds its phases (tests, replays).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from shared.errors import NotFound, Unprocessable
@@ -92,13 +92,9 @@ def past_of(state: GameState, number: int, history_end: int | None = None) -> Pa
 def state_at(state: GameState, past: PastPhase) -> GameState:
     """The game as it stood when ``past`` was being played, holding its history page only
     (its ``resolved_count`` is the page's end: read no phase after it)."""
-    then = state.copy()
-    then.phase, then.position, then.status = past.resolution.phase, past.resolution.position_before, "active"
-    then.resolved, then.earlier_resolved = list(past.history), past.history_start
-    then.resolved_index = state.resolved_index[:past.number]
-    then.winners = []
-    then.must_act = list(past.must_act)
-    return then
+    return replace(state, phase=past.resolution.phase, position=past.resolution.position_before, status="active",
+                   resolved=list(past.history), earlier_resolved=past.history_start,
+                   resolved_index=state.resolved_index[:past.number], winners=[], must_act=list(past.must_act))
 
 
 def past_view(state: GameState, past: PastPhase, viewer: Viewer) -> dict[str, Any]:

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from shared.bounded import BoundedCache
 from shared.events import Event, from_recorded, game_stream, orders_prefix, orders_stream
 from shared.store import EventStore, RecordedEvent, Transaction
 
+from .cached import FoldedSubmissions, caches_of, reads_committed
 from .state import GameState, fold
 from .submissions import PowerSubmission, latest_submissions
 
@@ -80,28 +80,6 @@ async def read_log_at(reader: EventStore | Transaction, game_id: str,
     return GameLog(log.game, await _order_records(reader, game_id, state.phase, up_to)), state
 
 
-SUBMISSIONS_KEY = "game.phase_submissions"
-SUBMISSIONS_KEPT = 4_096  # games per store and process (one phase each), the least recently used dropped first
-SUBMISSIONS_BYTES = 16 * 2**20  # their estimated memory at most
-
-
-@dataclass(frozen=True, slots=True)
-class _Folded:
-    phase: str
-    submissions: dict[str, PowerSubmission]  # shared with every reader: never changed
-    position: int  # the last position of the phase's order streams folded in
-
-
-def _folded(store: EventStore) -> BoundedCache[str, _Folded]:
-    """By game: the submissions of the last phase read (a game's earlier phases are read
-    again from their start, which only past views and replays do)."""
-    entries: BoundedCache[str, _Folded] | None = store.memo.get(SUBMISSIONS_KEY)
-    if entries is None:
-        entries = store.memo[SUBMISSIONS_KEY] = BoundedCache("phase_submissions", SUBMISSIONS_KEPT,
-                                                             SUBMISSIONS_BYTES)
-    return entries
-
-
 def _weight(submissions: dict[str, PowerSubmission]) -> int:
     """The estimated memory of a phase's submissions: a Python string is about 50 bytes
     beside its text; a power's entry, and the entry itself, a few hundred."""
@@ -114,11 +92,11 @@ class PhaseSubmissions:
     the submissions once those events are folded in (and remembered for the next reader)."""
 
     def __init__(self, reader: EventStore | Transaction, game_id: str, phase: str) -> None:
-        self.store = reader if isinstance(reader, EventStore) else reader.store
-        self.cacheable = isinstance(reader, EventStore) or not reader.appended
+        self.entries = caches_of(reader).submissions  # by game: the submissions of the last phase read
+        self.cacheable = reads_committed(reader)
         self.game_id, self.phase, self.prefix = game_id, phase, orders_prefix(game_id, phase)
-        found = _folded(self.store).get(game_id)
-        self._entry = found if found is not None and found.phase == phase else _Folded(phase, {}, 0)
+        found = self.entries.get(game_id)
+        self._entry = found if found is not None and found.phase == phase else FoldedSubmissions(phase, {}, 0)
 
     @property
     def after(self) -> int:
@@ -142,10 +120,10 @@ class PhaseSubmissions:
                        and r.stream_id.startswith(self.prefix)), key=lambda record: record.position)
         entry = self._entry
         if mine:
-            entry = _Folded(self.phase, latest_submissions((from_recorded(r) for r in mine), onto=entry.submissions),
-                            mine[-1].position)
+            folded = latest_submissions((from_recorded(r) for r in mine), onto=entry.submissions)
+            entry = FoldedSubmissions(self.phase, folded, mine[-1].position)
         if self.cacheable:
-            entries, key = _folded(self.store), self.game_id
+            entries, key = self.entries, self.game_id
             current = entries.peek(key)
             if current is None or current.phase != self.phase or current.position <= entry.position:
                 entries.put(key, entry, _weight(entry.submissions))

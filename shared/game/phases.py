@@ -6,7 +6,7 @@ A state knows every phase it resolved and the version of that phase's ``PhaseRes
 event (``GameState.resolved_index``), so a page of phases is read as a page of the game
 stream (``read_stream(after_version, up_to_version)``): its cost is the page's, never the
 whole log's, however old the game (docs/performance.md). The events read are kept in a
-per-process cache (in ``store.memo``, emptied by ``truncate``), keyed by game and version:
+per-process cache (``Caches.past_phases``, shared/game/cached.py, emptied by ``truncate``), keyed by game and version:
 a resolved phase never changes. The cache is bounded in estimated bytes by the same bound as
 the repository's caches of states (ENTENTE_STATE_CACHE_MIB), each event weighed by its
 JSON size times the measured ratio of memory to JSON (docs/performance.md, 2026-12-01, "Growth:
@@ -16,25 +16,17 @@ Decoding what was read runs in a worker thread, away from the event loop.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import anyio
 import orjson
 
-from shared.bounded import BoundedCache
 from shared.events import PhaseResolved, from_recorded, game_stream
 from shared.store import EventStore, RecordedEvent, Transaction
 
-from .repository import MEMORY_PER_JSON_BYTE, PHASES_KEY, state_cache_bound
+from .cached import caches_of
+from .repository import MEMORY_PER_JSON_BYTE
 from .state import GameState
-
-CAPACITY = 50_000  # resolved phases per store and process at most (the bytes bind first)
-
-
-def _cache(store: EventStore) -> BoundedCache[tuple[str, int], PhaseResolved]:
-    cache: BoundedCache[tuple[str, int], PhaseResolved] | None = store.memo.get(PHASES_KEY)
-    if cache is None:
-        cache = store.memo[PHASES_KEY] = BoundedCache("past_phases", CAPACITY, state_cache_bound(store))
-    return cache
 
 
 def phase_number(state: GameState, phase: str) -> int | None:
@@ -70,8 +62,7 @@ async def resolved_phases(reader: EventStore | Transaction, state: GameState, st
     both clamped to what ``state`` resolved), from the cache and one read of the stream
     between the first and the last version missing from it."""
     index = state.resolved_index[max(0, start):max(0, end)]
-    store = reader if isinstance(reader, EventStore) else reader.store
-    cache = _cache(store)
+    cache = caches_of(reader).past_phases
     kept = {version: cache.get((state.game_id, version)) for _, version in index}
     missing = {version: name for name, version in index if kept[version] is None}
     if missing:
@@ -95,6 +86,4 @@ async def with_phases(reader: EventStore | Transaction, state: GameState, start:
         phases = state.resolved[start - held:end - held]
     else:
         phases = await resolved_phases(reader, state, start, end)
-    page = state.copy()
-    page.resolved, page.earlier_resolved = list(phases), start
-    return page
+    return replace(state, resolved=list(phases), earlier_resolved=start)

@@ -4,13 +4,10 @@ appended with the games row (the list's summary and the deadline index) in one t
 The cache lets a request read and fold only the events its game stream gained since the last
 request, not the whole stream.
 
-Each store keeps its own cache (in ``store.memo``, which ``truncate`` empties). An entry is a
-state folded from versions 1..v of ``game-{id}`` and the global position of version v. A read
-asks the store for the events from version v on: version v must come back at the same position
-(else the log is not the one the entry was folded from, and the stream is folded again from
-the start), and the newer ones are folded onto a copy of the entry. So a state is as fresh as
-the read that produced it: read inside a transaction that holds the game's lock, it is the
-game's current state, exactly as a full fold would give it.
+Each store keeps its own caches (``Caches``, shared/game/cached.py, which ``truncate``
+empties), and ``CachedFold`` there continues a cached state with the events its stream gained
+since, checked. So a state is as fresh as the read that produced it: read inside a transaction
+that holds the game's lock, it is the game's current state, exactly as a full fold would give it.
 
 Only states read from committed events are kept: a transaction that has appended events may
 read its own uncommitted writes, so what it reads is folded but never cached.
@@ -29,27 +26,21 @@ total passes the bound.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 import orjson
 
-from shared.bounded import BoundedCache
 from shared.clock import SYSTEM_CLOCK
 from shared.events import Event, from_recorded, game_stream, to_new_event
 from shared.store import EventStore, GameRow, RecordedEvent, Transaction
 
+from .cached import CachedFold, Continued, Entry, caches_of, reads_committed
 from .state import GameState, fold
 
-CAPACITY = 10_000  # games per store and process at most (the bytes bind first: about 13 KB a game)
-CAPACITY_BYTES = 64 * 2**20  # the estimated memory of the cached states per store and process (by default)
 MEMORY_PER_JSON_BYTE = 4  # a folded state's memory / its events' JSON size (measured: docs/performance.md, 2026-12-01)
-MEMO_KEY = "game.states"
-HISTORY_KEY = "game.histories"
-PHASES_KEY = "game.past_phases"  # shared/game/phases.py: resolved phases by version, bounded as the states are
-HISTORY_CAPACITY = 2_000  # games whose recent history a store and process keeps (those being viewed)
-# their estimated memory is bounded as the states' are (``bound_state_cache``): nearly every game
+# the recent histories' estimated memory is bounded as the states' is (``bound_state_cache``): nearly every game
 # in play is viewed (each player's page follows its live stream), so this is the memory the states
 # with their history had before they left it out (docs/performance.md, 2026-12-02, "Growth: states
 # without their history")
@@ -58,73 +49,20 @@ RECENT_PHASES = 20  # resolved phases a cached state keeps (a view's history pag
 INDEX_BYTES_PER_PHASE = 100  # a ``resolved_index`` entry: a tuple, a short string and an int
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    state: GameState  # shared with every reader: never changed (the fold makes new states)
-    position: int  # the global position of the stream's version ``state.version``
-    weight: int = 0  # the estimated bytes the state holds
-
-    def continued_by(self, records: Sequence[RecordedEvent]) -> bool:
-        """Whether ``records`` (the stream read from this entry's version on) start with the
-        very event this state was folded up to: the same version at the same position. Else
-        the log is not the one the entry was folded from, and the stream is folded again."""
-        return bool(records) and records[0].version == self.state.version and records[0].position == self.position
-
-
-def _remember(cache: BoundedCache[str, Entry], game_id: str, entry: Entry) -> None:
-    """Keep ``entry`` unless a newer state of the game is kept (a slower reader that read an
-    older version must not replace it)."""
-    current = cache.peek(game_id)
-    if current is None or current.state.version <= entry.state.version:
-        cache.put(game_id, entry, entry.weight)
-    else:
-        cache.touch(game_id)
-
-
 def weight_of(records: Iterable[RecordedEvent]) -> int:
     """The estimated memory the events take once folded into a state."""
     return MEMORY_PER_JSON_BYTE * sum(len(orjson.dumps(record.data)) for record in records)
 
 
 def bound_state_cache(store: EventStore, capacity: int) -> None:
-    """Bound the store's cache of game states to ``capacity`` estimated bytes (the app's
-    ``state_cache_mib`` setting), and its caches of recent histories and of past phases
-    (shared/game/phases.py) to as many each."""
-    _cache(store).resize(capacity)
-    _history_cache(store).resize(capacity)
-    phases: BoundedCache[object, object] | None = store.memo.get(PHASES_KEY)
-    if phases is not None:
-        phases.resize(capacity)
+    """Bound the store's caches of game states, recent histories and past phases to
+    ``capacity`` estimated bytes each (the app's ``state_cache_mib`` setting)."""
+    caches_of(store).resize(capacity)
 
 
 def state_cache_bound(store: EventStore) -> int:
-    """The bound, in estimated bytes, of the store's cache of game states (``bound_state_cache``):
-    the notification projection keeps its own states, of the same size, within the same."""
-    return _cache(store).max_bytes
-
-
-def _history_cache(store: EventStore) -> BoundedCache[str, Entry]:
-    cache: BoundedCache[str, Entry] | None = store.memo.get(HISTORY_KEY)
-    if cache is None:
-        cache = store.memo[HISTORY_KEY] = BoundedCache("game_histories", HISTORY_CAPACITY, CAPACITY_BYTES)
-    return cache
-
-
-def _cache(store: EventStore) -> BoundedCache[str, Entry]:
-    cache: BoundedCache[str, Entry] | None = store.memo.get(MEMO_KEY)
-    if cache is None:
-        cache = store.memo[MEMO_KEY] = BoundedCache("game_states", CAPACITY, CAPACITY_BYTES)
-    return cache
-
-
-def _store_of(reader: EventStore | Transaction) -> EventStore:
-    return reader if isinstance(reader, EventStore) else reader.store
-
-
-def _reads_committed(reader: EventStore | Transaction) -> bool:
-    """Whether what ``reader`` reads is committed (a transaction that appended reads its own
-    uncommitted writes: what it folds is never kept)."""
-    return isinstance(reader, EventStore) or not reader.appended
+    """The bound, in estimated bytes, of the store's cache of game states (``bound_state_cache``)."""
+    return caches_of(store).states.max_bytes
 
 
 async def read_game(reader: EventStore | Transaction, game_id: str) -> GameState | None:
@@ -133,24 +71,18 @@ async def read_game(reader: EventStore | Transaction, game_id: str) -> GameState
     counted (``resolved_count``) but not held, as nearly no request reads them (views ask
     ``with_recent_history``, older pages shared/game/phases.py). The state is shared: read it,
     never change it."""
-    store = _store_of(reader)
-    cache = _cache(store)
-    entry = cache.get(game_id)
-    stream = game_stream(game_id)
-    records = await reader.read_stream(stream, after_version=entry.state.version - 1) if entry else []
-    if entry is not None and entry.continued_by(records):
-        if len(records) == 1:
-            return entry.state
-        state = fold((from_recorded(record) for record in records[1:]), onto=entry.state)
-    else:
-        records = await reader.read_stream(stream)
-        if not records:
-            cache.pop(game_id)
-            return None
-        state = fold(from_recorded(record) for record in records)
+    states = CachedFold(caches_of(reader).states)
+    entry = states.get(game_id)
+    read = await states.continued(reader, game_id, entry)
+    if read.base is not None and not read.records:
+        return read.base.state  # nothing new: the cached state itself
+    state = read.fold()
+    if state is None:
+        states.cache.pop(game_id)
+        return None
     state, weight = without_history(state)
-    if _reads_committed(reader):
-        _remember(cache, game_id, Entry(state, records[-1].position, weight))
+    if reads_committed(reader):
+        states.remember(game_id, Entry(state, read.position, weight))
     return state
 
 
@@ -162,31 +94,26 @@ async def with_recent_history(reader: EventStore | Transaction, state: GameState
     ``state`` itself with its history."""
     if state.earlier_resolved == 0:
         return state  # nothing left out
-    store = _store_of(reader)
-    cache = _history_cache(store)
-    entry = cache.get(state.game_id)
+    caches = caches_of(reader)
+    histories = CachedFold(caches.histories)
+    entry = histories.get(state.game_id)
     if entry is not None and entry.state.version == state.version:
-        current = _cache(store).peek(state.game_id)  # where ``state`` was read, if it is the cached one
+        current = caches.states.peek(state.game_id)  # where ``state`` was read, if it is the cached one
         if current is not None and current.state is state and current.position == entry.position:
             return entry.state
         entry = None  # the same version, perhaps of another log: fold the game again
-    stream = game_stream(state.game_id)
-    records: Sequence[RecordedEvent] = []
-    if entry is not None and entry.state.version < state.version:
-        records = await reader.read_stream(stream, after_version=entry.state.version - 1)
-    if entry is not None and entry.continued_by(records):
-        newer = [record for record in records[1:] if record.version <= state.version]
-        folded = fold((from_recorded(record) for record in newer), onto=entry.state)
-        weight = entry.weight + weight_of(newer)
-    else:  # none kept, or kept past ``state`` (a slower reader): fold the game up to it
-        newer = [record for record in await reader.read_stream(stream) if record.version <= state.version]
-        folded = fold(from_recorded(record) for record in newer)
-        weight = weight_of(newer)
-    if not newer or folded.version != state.version:  # the log is not the one ``state`` was read from
+    if entry is not None and entry.state.version > state.version:
+        entry = None  # kept past ``state`` (a slower reader): fold the game up to it
+    read = await histories.continued(reader, state.game_id, entry)
+    newer = [record for record in read.records if record.version <= state.version]
+    read = Continued(read.base, newer)
+    folded = read.fold()
+    weight = (read.base.weight if read.base else 0) + weight_of(newer)
+    if folded is None or not newer or folded.version != state.version:  # not the log ``state`` was read from
         raise ValueError(f"game {state.game_id!r} has no version {state.version} in this log")
     folded, weight = recent_only(folded, weight)
-    if _reads_committed(reader):
-        _remember(cache, state.game_id, Entry(folded, newer[-1].position, weight))
+    if reads_committed(reader):
+        histories.remember(state.game_id, Entry(folded, read.position, weight))
     return folded
 
 
@@ -195,7 +122,7 @@ def cached_game(store: EventStore, game_id: str) -> GameState | None:
     holds none). It may be behind the log: only for a write whose append checks the game's
     version, and which reads the game again when that moved on (order submissions,
     docs/architecture.md "Performance")."""
-    entry = _cache(store).peek(game_id)
+    entry = caches_of(store).states.peek(game_id)
     return entry.state if entry is not None else None
 
 
@@ -206,9 +133,7 @@ def recent_only(state: GameState, weight: int) -> tuple[GameState, int]:
     if len(state.resolved) <= 2 * RECENT_PHASES:
         return state, weight
     dropped = len(state.resolved) - RECENT_PHASES
-    trimmed = state.copy()
-    trimmed.resolved = state.resolved[dropped:]
-    trimmed.earlier_resolved = state.earlier_resolved + dropped
+    trimmed = replace(state, resolved=state.resolved[dropped:], earlier_resolved=state.earlier_resolved + dropped)
     return trimmed, weight * RECENT_PHASES // len(state.resolved)
 
 
@@ -219,9 +144,7 @@ def without_history(state: GameState) -> tuple[GameState, int]:
     ``MEMORY_PER_JSON_BYTE`` (measured: docs/performance.md, 2026-12-02, "Growth: states without
     their history")."""
     if state.resolved:
-        state = state.copy()
-        state.earlier_resolved += len(state.resolved)
-        state.resolved = []
+        state = replace(state, earlier_resolved=state.earlier_resolved + len(state.resolved), resolved=[])
     return state, (HISTORYLESS_BYTES + INDEX_BYTES_PER_PHASE * len(state.resolved_index)
                    + MEMORY_PER_JSON_BYTE * len(orjson.dumps(state.position)))
 

@@ -6,7 +6,7 @@ holds token hashes and must never be returned to a caller as is.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
@@ -31,7 +31,7 @@ from shared.rules.variants import get_variant
 Status = Literal["forming", "active", "finished"]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Seat:
     player_id: str
     codename: str
@@ -45,8 +45,13 @@ class Seat:
         return self.powers[0] if self.powers else None
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class GameState:
+    """Frozen, and shared: the repository hands one state to every request that reads the game
+    at its version, so nobody changes one. The fold makes a new state for each event
+    (``dataclasses.replace``), sharing what the event leaves as it was; its lists, sets and
+    dicts are never changed in place either (docs/architecture.md, "A PUT, step by step")."""
+
     game_id: str
     variant: str
     name: str
@@ -82,20 +87,6 @@ class GameState:
     finish_reason: str | None = None
     drawn: list[str] = field(default_factory=list)
     invite_code_hash: str = ""  # a private game's (docs/hosting.md, "Private games")
-
-    def copy(self) -> GameState:
-        """A copy that the fold may change in place: every list, set and dict is copied (seats
-        too); events and position documents are shared, they are never changed in place."""
-        copied = GameState.__new__(GameState)
-        for name in GameState.__slots__:
-            value = getattr(self, name)
-            if isinstance(value, list):
-                value = [Seat(s.player_id, s.codename, s.token_hash, list(s.powers), s.house_bot)
-                         if isinstance(s, Seat) else s for s in value]
-            elif isinstance(value, (dict, set)):
-                value = value.copy()
-            setattr(copied, name, value)
-        return copied
 
     @property
     def resolved_count(self) -> int:
@@ -208,84 +199,86 @@ def _joined(variant: str, join: PowerJoin, phase: str) -> bool:
 
 # ----------------------------------------------------------------------------- the fold
 #
-# One handler per event type changes a state in place; only ``fold`` and ``apply`` call them,
-# on a state nobody else holds (a new one, or a copy made once). States handed out (by the
-# repository's cache, to every request) are shared: never change one, fold a new one instead.
+# One handler per event type: the state after the event, a new one (``replace``) sharing every
+# field the event leaves as it was. Lists, sets and dicts are replaced, never changed in place:
+# the states before are shared (by the repository's caches, with every request).
 
-def _player_joined(state: GameState, event: PlayerJoined) -> None:
-    state.seats.append(Seat(event.player_id, event.codename, event.token_hash, house_bot=event.house_bot))
-
-
-def _seat_removed(state: GameState, event: SeatRemoved) -> None:
-    state.seats = [s for s in state.seats if s.player_id != event.player_id]
-    state.draw_votes.pop(event.player_id, None)
+def _player_joined(state: GameState, event: PlayerJoined) -> GameState:
+    seat = Seat(event.player_id, event.codename, event.token_hash, house_bot=event.house_bot)
+    return replace(state, seats=[*state.seats, seat])
 
 
-def _game_started(state: GameState, event: GameStarted) -> None:
-    for seat in state.seats:
-        seat.powers = sorted(event.powers.get(seat.player_id, []))
-    state.joins = list(event.joins)
-    state.status, state.seed = "active", event.seed
-    state.phase, state.position, state.must_act = event.phase, event.position, list(event.must_act)
-    _apply_joins(state)
+def _seat_removed(state: GameState, event: SeatRemoved) -> GameState:
+    votes = {pid: vote for pid, vote in state.draw_votes.items() if pid != event.player_id}
+    return replace(state, seats=[s for s in state.seats if s.player_id != event.player_id], draw_votes=votes)
 
 
-def _phase_resolved(state: GameState, event: PhaseResolved) -> None:
+def _game_started(state: GameState, event: GameStarted) -> GameState:
+    seats = [replace(seat, powers=sorted(event.powers.get(seat.player_id, []))) for seat in state.seats]
+    started = replace(state, seats=seats, joins=list(event.joins), status="active", seed=event.seed,
+                      phase=event.phase, position=event.position, must_act=list(event.must_act))
+    return _apply_joins(started)
+
+
+def _phase_resolved(state: GameState, event: PhaseResolved) -> GameState:
     # who had to act in the resolved phase: acted (submitted) or missed (civil disorder)
+    disorder, missed = set(state.disorder), dict(state.missed)
     for power in state.must_act:
         if power in event.civil_disorder:
-            state.disorder.add(power)
+            disorder.add(power)
         else:
-            state.disorder.discard(power)
-        missed = power in event.civil_disorder or power in event.house_bot
-        state.missed[power] = state.missed.get(power, 0) + 1 if missed else 0
-    state.resolved.append(event)
-    state.resolved_index.append((event.phase, state.version))
-    state.phase, state.position = event.next_phase, event.position
-    state.must_act, state.winners = list(event.must_act), list(event.winners)
-    _apply_joins(state)
+            disorder.discard(power)
+        missing = power in event.civil_disorder or power in event.house_bot
+        missed[power] = missed.get(power, 0) + 1 if missing else 0
+    resolved = replace(state, disorder=disorder, missed=missed, resolved=[*state.resolved, event],
+                       resolved_index=[*state.resolved_index, (event.phase, state.version)],
+                       phase=event.next_phase, position=event.position, must_act=list(event.must_act),
+                       winners=list(event.winners))
+    return _apply_joins(resolved)
 
 
-def _deadline_set(state: GameState, event: DeadlineSet) -> None:
-    state.deadline, state.phase_minutes = event.deadline, event.minutes
-    state.extended_minutes, state.paused_this_phase = 0, False
-    state.paused_until, state.paused_remaining = None, 0.0
+def _deadline_set(state: GameState, event: DeadlineSet) -> GameState:
+    return replace(state, deadline=event.deadline, phase_minutes=event.minutes, extended_minutes=0,
+                   paused_this_phase=False, paused_until=None, paused_remaining=0.0)
 
 
-def _deadline_extended(state: GameState, event: DeadlineExtended) -> None:
-    state.deadline = event.deadline
-    state.extended_minutes += event.minutes
+def _deadline_extended(state: GameState, event: DeadlineExtended) -> GameState:
+    return replace(state, deadline=event.deadline, extended_minutes=state.extended_minutes + event.minutes)
 
 
-def _game_paused(state: GameState, event: GamePaused) -> None:
-    state.deadline, state.paused_until = None, event.until
-    state.paused_remaining, state.paused_this_phase = event.remaining_seconds, True
+def _game_paused(state: GameState, event: GamePaused) -> GameState:
+    return replace(state, deadline=None, paused_until=event.until, paused_remaining=event.remaining_seconds,
+                   paused_this_phase=True)
 
 
-def _game_resumed(state: GameState, event: GameResumed) -> None:
-    state.deadline, state.paused_until, state.paused_remaining = event.deadline, None, 0.0
+def _game_resumed(state: GameState, event: GameResumed) -> GameState:
+    return replace(state, deadline=event.deadline, paused_until=None, paused_remaining=0.0)
 
 
-def _draw_voted(state: GameState, event: DrawVoted) -> None:
-    state.draw_votes[event.player_id] = event.vote
+def _draw_voted(state: GameState, event: DrawVoted) -> GameState:
+    return replace(state, draw_votes={**state.draw_votes, event.player_id: event.vote})
 
 
-def _game_finished(state: GameState, event: GameFinished) -> None:
-    state.status, state.winners = "finished", list(event.winners)
-    state.finish_reason, state.drawn = event.reason, list(event.drawn)
-    state.deadline = state.paused_until = None
+def _game_finished(state: GameState, event: GameFinished) -> GameState:
+    return replace(state, status="finished", winners=list(event.winners), finish_reason=event.reason,
+                   drawn=list(event.drawn), deadline=None, paused_until=None)
 
 
-def _apply_joins(state: GameState) -> None:
+def _apply_joins(state: GameState) -> GameState:
+    """The seats with the powers they join in the current phase or before."""
+    if not state.phase or not state.joins:
+        return state
+    seats = list(state.seats)
     for join in state.joins:
-        seat = state.seat(join.player_id)
-        if seat is None or join.power in seat.powers or not state.phase:
+        index = next((i for i, s in enumerate(seats) if s.player_id == join.player_id), None)
+        if index is None or join.power in seats[index].powers:
             continue
         if _joined(state.variant, join, state.phase):
-            seat.powers = sorted([*seat.powers, join.power])
+            seats[index] = replace(seats[index], powers=sorted([*seats[index].powers, join.power]))
+    return replace(state, seats=seats) if seats != state.seats else state
 
 
-_HANDLERS: dict[type[Event], Callable[[GameState, Any], None]] = {
+_HANDLERS: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     PlayerJoined: _player_joined,
     SeatRemoved: _seat_removed,
     GameStarted: _game_started,
@@ -300,35 +293,32 @@ _HANDLERS: dict[type[Event], Callable[[GameState, Any], None]] = {
 
 
 def _created(event: GameCreated) -> GameState:
-    state = GameState(event.game_id, event.variant, event.name, event.settings, event.host_token_hash,
-                      invite_code_hash=event.invite_code_hash)
-    state.version = 1
-    return state
+    return GameState(event.game_id, event.variant, event.name, event.settings, event.host_token_hash,
+                     version=1, invite_code_hash=event.invite_code_hash)
 
 
-def _apply_in_place(state: GameState, event: Event) -> None:
-    state.version += 1
+def _applied(state: GameState, event: Event) -> GameState:
+    moved = replace(state, version=state.version + 1)
     handler = _HANDLERS.get(type(event))
-    if handler is not None:
-        handler(state, event)
+    return handler(moved, event) if handler is not None else moved
 
 
 def fold(events: Iterable[Event], onto: GameState | None = None) -> GameState:
     """The state after ``events`` of one game stream: from its start (the first event must be
-    GameCreated), or after ``onto``, which is left as it was (copied once)."""
-    state = onto.copy() if onto is not None else None
+    GameCreated), or after ``onto`` (a new state: ``onto`` is frozen)."""
+    state = onto
     for event in events:
         if isinstance(event, GameCreated):
             state = _created(event)
         elif state is None:
             raise ValueError("a game stream must start with GameCreated")
         else:
-            _apply_in_place(state, event)
+            state = _applied(state, event)
     if state is None:
         raise ValueError("no events")
     return state
 
 
 def apply(state: GameState | None, event: Event) -> GameState:
-    """A new state: ``state`` after one more event of its stream (``state`` is left as it was)."""
+    """A new state: ``state`` after one more event of its stream."""
     return fold([event], onto=state)

@@ -13,7 +13,7 @@ One pair of classes per back end implements ``EventStore`` and ``Transaction``
 """
 from __future__ import annotations
 
-from shared.store.base import EventStore, LockMode, Transaction, utc_now
+from shared.store.base import EventStore, Transaction
 from shared.store.outbox import (
     ClaimedNotification,
     Dead,
@@ -22,6 +22,14 @@ from shared.store.outbox import (
     Notification,
     Outcome,
     Retry,
+)
+from shared.store.recorders import (
+    EventRecorder,
+    GameIndexRecorder,
+    LockMode,
+    OutboxRecorder,
+    ProjectionRecorder,
+    utc_now,
 )
 from shared.store.records import (
     ConcurrencyError,
@@ -40,7 +48,9 @@ __all__ = [
     "ConcurrencyError",
     "Dead",
     "Delivered",
+    "EventRecorder",
     "EventStore",
+    "GameIndexRecorder",
     "GameNotFound",
     "GameRow",
     "HEAD_REVISION",
@@ -49,6 +59,8 @@ __all__ = [
     "NewNotification",
     "Notification",
     "Outcome",
+    "OutboxRecorder",
+    "ProjectionRecorder",
     "RecordedEvent",
     "Retry",
     "SchemaError",

@@ -24,16 +24,7 @@ import asyncpg
 import orjson
 from asyncpg.exceptions import UniqueViolationError
 
-from shared.store.base import (
-    CONNECTION_WAIT_SECONDS,
-    EventRow,
-    EventStore,
-    LockMode,
-    Session,
-    Transaction,
-    as_utc,
-    utc_now,
-)
+from shared.store.base import CONNECTION_WAIT_SECONDS, EventStore, Session, Transaction
 from shared.store.notify import CHANNEL, CommitListener
 from shared.store.outbox import (
     NO_OUTCOME_RECORDED,
@@ -46,6 +37,7 @@ from shared.store.outbox import (
     Outcome,
     Retry,
 )
+from shared.store.recorders import EventRow, LockMode, as_utc, utc_now
 from shared.store.records import ConcurrencyError, GameNotFound, GameRow, GuardedAppend, NewEvent, RecordedEvent
 from shared.store.schema import SCHEMA_LOCK_KEY, TABLE_NAMES, VERSION_TABLE, create_statements, schema_state
 

@@ -28,7 +28,7 @@ from urllib.parse import parse_qsl, urlencode
 import aiosqlite
 import orjson
 
-from shared.store.base import CONNECTION_WAIT_SECONDS, EventStore, LockMode, Session, Transaction, as_utc, utc_now
+from shared.store.base import CONNECTION_WAIT_SECONDS, EventStore, Session, Transaction
 from shared.store.outbox import (
     NO_OUTCOME_RECORDED,
     NOTIFICATION_COLUMNS,
@@ -40,6 +40,7 @@ from shared.store.outbox import (
     Outcome,
     Retry,
 )
+from shared.store.recorders import LockMode, as_utc, utc_now
 from shared.store.records import ConcurrencyError, GameNotFound, GameRow, GuardedAppend, NewEvent, RecordedEvent
 from shared.store.schema import TABLE_NAMES, VERSION_TABLE, create_statements, schema_state
 

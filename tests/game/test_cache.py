@@ -1,12 +1,14 @@
 """The per-process cache of folded game states (shared/game/repository.py) gives what a full fold
-of the stream gives, hands out copies, and never keeps what a transaction has not committed."""
+of the stream gives, hands out frozen states, and never keeps what a transaction has not committed."""
 from __future__ import annotations
+
+from dataclasses import FrozenInstanceError, replace
 
 import pytest
 
 from services.lobby.service import create_game, join_game, start_game
 from shared.events import GameSettings, PlayerJoined, game_stream, to_new_event
-from shared.game import repository
+from shared.game.cached import caches_of
 from shared.game.repository import bound_state_cache, fold_records, read_game
 from shared.game.state import GameState
 from shared.store import EventStore
@@ -14,7 +16,8 @@ from shared.store import EventStore
 
 def test_the_state_cache_setting_bounds_the_recent_histories_as_much(store: EventStore) -> None:
     bound_state_cache(store, 3 * 2**20)  # what the app does with ENTENTE_STATE_CACHE_MIB=3
-    assert repository._cache(store).max_bytes == repository._history_cache(store).max_bytes == 3 * 2**20
+    caches = caches_of(store)
+    assert caches.states.max_bytes == caches.histories.max_bytes == caches.past_phases.max_bytes == 3 * 2**20
 
 
 async def full_fold(store: EventStore, game_id: str) -> GameState:
@@ -35,16 +38,19 @@ async def test_reads_through_the_cache_equal_a_full_fold_as_the_stream_grows(sto
     assert await read_game(store, "g_nosuchgame") is None
 
 
-async def test_a_state_handed_out_may_be_changed_without_touching_the_next(store: EventStore) -> None:
+async def test_a_state_handed_out_is_frozen_and_a_changed_one_is_a_new_state(store: EventStore) -> None:
     game_id = (await create_game(store, name="copies", variant="standard", settings=GameSettings())).state.game_id
     await join_game(store, game_id)
     first = await read_game(store, game_id)
     assert first is not None
-    first.seats.append(first.seats[0])
-    first.seats[0].powers.append("FRANCE")
-    first.version += 10
+    with pytest.raises(FrozenInstanceError):
+        first.version += 10  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError):
+        first.seats[0].powers = ["FRANCE"]  # type: ignore[misc]
+    changed = replace(first, version=first.version + 10)
     again = await read_game(store, game_id)
     assert again is not None and len(again.seats) == 1 and again.seats[0].powers == [] and again.version == 2
+    assert changed.version == 12 and again is first
 
 
 async def test_what_a_rolled_back_transaction_read_of_its_own_writes_is_never_kept(store: EventStore) -> None:

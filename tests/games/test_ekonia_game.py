@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from dataclasses import replace
 from datetime import datetime
 
 import pytest
@@ -168,7 +169,7 @@ async def test_the_dice_come_from_the_seed_stored_in_game_started(host: Host) ->
     # the dice depend on the seed when some other seed of ten rolls differently
     others = []
     for other_seed in range(seed + 1, seed + 11):
-        state.seed = other_seed
+        state = replace(state, seed=other_seed)
         others.append(adjudicate_phase(state, battle_turn["position_before"], submitted).details["rolls"])
     assert any(rolls != battle_turn["details"]["rolls"] for rolls in others)
     assert (await host.client.get(f"{game.url}/events", headers=OPERATOR)).status_code == 200

@@ -48,7 +48,6 @@ from .pictures import game_layers
 from .png import layers_to_png
 
 Kind = Literal["svg", "png"]
-MEMO_KEY = "visibility.pictures"
 REQUESTS_KEPT = 20_000  # request keys remembered (each a few hundred bytes: the bytes bind first)
 KEY_BYTES = 600  # a request key's estimated memory: its tuple, the viewer and the orders' digest
 PICTURES_KEPT = 10_000
@@ -186,17 +185,28 @@ class Pictures:
         self.requests.put(key, picture, KEY_BYTES)
 
 
+class KeptPictures:
+    """The store's pictures in this process (``EventStore.kept``): made with the app's settings
+    the first time they are asked for, dropped by the store's ``truncate``."""
+
+    def __init__(self) -> None:
+        self.pictures: Pictures | None = None
+
+    def clear(self) -> None:
+        self.pictures = None
+
+
 def pictures_of(store: EventStore, settings: Any) -> Pictures:
     """The store's pictures in this process, made with the app's settings the first time."""
-    found: Pictures | None = store.memo.get(MEMO_KEY)
-    if found is None:
-        found = store.memo[MEMO_KEY] = Pictures(settings.picture_cache_mib * 2**20, settings.picture_renders,
-                                                settings.picture_queue, settings.picture_processes)
-    return found
+    kept = store.kept(KeptPictures)
+    if kept.pictures is None:
+        kept.pictures = Pictures(settings.picture_cache_mib * 2**20, settings.picture_renders,
+                                 settings.picture_queue, settings.picture_processes)
+    return kept.pictures
 
 
 async def close_pictures(store: EventStore) -> None:
     """Stop the store's drawing processes (the app is shutting down)."""
-    found: Pictures | None = store.memo.get(MEMO_KEY)
+    found = store.kept(KeptPictures).pictures
     if found is not None:
         await asyncio.to_thread(found.drawer.close)

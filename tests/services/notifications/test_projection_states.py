@@ -14,6 +14,7 @@ from services.notifications import outbox
 from services.notifications.planning import Context, plan
 from shared.events import from_recorded, game_stream
 from shared.events_social import press_stream, webhooks_stream
+from shared.game.cached import caches_of
 from shared.game.repository import RECENT_PHASES, bound_state_cache
 from shared.game.state import fold
 from shared.store import EventStore, RecordedEvent, open_store
@@ -64,16 +65,17 @@ async def test_a_long_game_projected_in_small_batches_by_two_processes_plans_wha
             await table.resolve(phase)
             await outbox.project_all(store if turn % 3 else other, WARNING, batch=2)
         await outbox.project_all(other, WARNING, batch=2)
-        assert len(outbox._states(store)) == len(outbox._states(other)) == 1  # both folded on from a kept state
+        # both folded on from a kept state
+        assert len(caches_of(store).notification_games) == len(caches_of(other).notification_games) == 1
         # what is kept is the game without its history (planning never looks back): a few KB, not
         # a state's 20 to 40 phases of about 25 KB each
         game = await store.read_stream(game_stream(table.game_id))
         for process in (store, other):
-            kept = outbox._states(process).peek(table.game_id)
+            kept = caches_of(process).notification_games.peek(table.game_id)
             assert kept is not None and kept.state.resolved == []
             assert kept.state.resolved_count == sum(r.type == "PhaseResolved" and r.position <= kept.position
                                                     for r in game) > 2 * RECENT_PHASES
-            assert outbox._states(process).weight < 32 * 1024
+            assert caches_of(process).notification_games.weight < 32 * 1024
     finally:
         await other.close()
     rows = {r["dedupe_key"]: (r["player_id"], r["kind"], r["phase"], r["payload"])
@@ -89,7 +91,7 @@ async def test_the_projection_keeps_its_states_within_the_state_cache_bound(stor
     store = await open_store(store_url)
     try:
         bound_state_cache(store, 3 * 2**20)  # what the app does with ENTENTE_STATE_CACHE_MIB=3
-        assert outbox._states(store).max_bytes == 3 * 2**20
+        assert caches_of(store).notification_games.max_bytes == 3 * 2**20
     finally:
         await store.close()
 

@@ -3,6 +3,8 @@ by ``?history_before=`` (docs/api.md, "History pages"), so that a view's size do
 with the number of phases played."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from services.visibility.view import HISTORY_PAGE
 from shared.game.repository import RECENT_PHASES, full_state, read_game, with_recent_history
 from tests.utils.http import Host
@@ -65,7 +67,7 @@ async def test_the_cached_state_keeps_no_history_and_views_still_see_every_phase
     recent = await with_recent_history(host.store, cached)
     assert RECENT_PHASES <= len(recent.resolved) <= 2 * RECENT_PHASES and recent.resolved_count == PHASES
     assert await with_recent_history(host.store, cached) is recent  # kept for the next view
-    again = await with_recent_history(host.store, cached.copy())  # not this process's reading: folded again
+    again = await with_recent_history(host.store, replace(cached))  # not this process's reading: folded again
     assert again is not recent and again.resolved == recent.resolved
     full = await full_state(host.store, cached)
     assert len(full.resolved) == PHASES and full.resolved[-len(recent.resolved):] == recent.resolved

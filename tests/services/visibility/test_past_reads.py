@@ -13,7 +13,8 @@ from services.visibility.past import past_of, past_view
 from services.visibility.rendering import view_json
 from services.visibility.view import HISTORY_PAGE, Viewer, view_of
 from shared.clock import ManualClock
-from shared.game.repository import PHASES_KEY, bound_state_cache, full_state, read_game
+from shared.game.cached import caches_of
+from shared.game.repository import bound_state_cache, full_state, read_game
 from tests.games.test_ekonia_game import started_ekonia
 from tests.utils.http import OPERATOR, Host, hosting
 from tests.utils.played_game import play_game
@@ -39,7 +40,7 @@ async def assert_as_a_whole_fold_gives(host: Host, game_id: str, viewers: dict[s
     whole = await full_state(host.store, state)
     names = [event.phase for event in whole.resolved]
     assert [name for name, _ in state.resolved_index] == names
-    host.store.memo.pop(PHASES_KEY, None)  # nothing read before
+    caches_of(host.store).past_phases.clear()  # nothing read before
     for viewer, headers in viewers.values():
         for number in sorted({0, 1, HISTORY_PAGE, len(names) // 2, len(names) - 1}):
             expected = json.loads(view_json(past_view(whole, past_of(whole, number), viewer)))
@@ -75,11 +76,11 @@ async def test_a_past_view_reads_a_page_of_the_game_not_the_game(host: Host) -> 
     assert state is not None
     first, last = state.resolved_index[0][0], state.resolved_index[-1][0]
     await asked(host, game_id, {}, phase=first)
-    assert len(host.store.memo[PHASES_KEY]) == 1  # the phase itself: no history before it
+    assert len(caches_of(host.store).past_phases) == 1  # the phase itself: no history before it
     await asked(host, game_id, {}, phase=last)
-    assert len(host.store.memo[PHASES_KEY]) == 1 + HISTORY_PAGE + 1  # its page and itself
+    assert len(caches_of(host.store).past_phases) == 1 + HISTORY_PAGE + 1  # its page and itself
     await asked(host, game_id, {}, history_before=state.resolved_index[HISTORY_PAGE][0])
-    assert len(host.store.memo[PHASES_KEY]) <= 1 + HISTORY_PAGE + 1 + HISTORY_PAGE
+    assert len(caches_of(host.store).past_phases) <= 1 + HISTORY_PAGE + 1 + HISTORY_PAGE
 
 
 async def test_what_past_views_keep_stays_within_the_state_cache_bound(host: Host) -> None:
@@ -90,6 +91,6 @@ async def test_what_past_views_keep_stays_within_the_state_cache_bound(host: Hos
     assert state is not None
     for name, _ in state.resolved_index:
         await asked(host, game_id, {}, phase=name)
-    kept = host.store.memo[PHASES_KEY]
+    kept = caches_of(host.store).past_phases
     assert kept.max_bytes == bound and 0 < kept.weight <= bound
     assert len(kept) < PHASES

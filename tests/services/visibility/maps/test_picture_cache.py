@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from services.visibility.maps.cache import MEMO_KEY, Pictures
+from services.visibility.maps.cache import KeptPictures, Pictures
 from shared.clock import ManualClock
 from tests.games.test_ekonia_game import started_ekonia
 from tests.utils.http import OPERATOR, Host, HostedGame, hosting
@@ -83,7 +83,7 @@ async def assert_viewers_apart(host: Host, game: HostedGame, viewers: list[str |
     other order, is the same; no two viewers share an ETag; one's ETag is no 304 for another."""
     for kind in ("svg", "png"):
         warm = await pictures_of_everyone(game, viewers, kind, **params)
-        host.store.memo.pop(MEMO_KEY, None)
+        host.store.kept(KeptPictures).clear()
         cold = await pictures_of_everyone(game, viewers[::-1], kind, **params)
         assert warm == cold
         etags = [etag for etag, _ in warm.values()]
@@ -119,7 +119,7 @@ async def test_a_full_render_queue_answers_503_with_retry_after(host: Host) -> N
     for _ in range(4):
         await resolve(game)
     phases = [entry["phase"] for entry in await game.resolutions()]
-    host.store.memo[MEMO_KEY] = Pictures(32 * 2**20, renders=1, waiting=0)
+    host.store.kept(KeptPictures).pictures = Pictures(32 * 2**20, renders=1, waiting=0)
     answers = await asyncio.gather(*(fetch(game, None, "png", phase=phase) for phase in phases))
     statuses = sorted(response.status_code for response in answers)
     assert set(statuses) == {200, 503}, statuses
@@ -129,4 +129,5 @@ async def test_a_full_render_queue_answers_503_with_retry_after(host: Host) -> N
             assert int(response.headers["retry-after"]) > 0
     for phase in phases:  # once the queue has room, each is drawn
         assert (await fetch(game, None, "png", phase=phase)).status_code == 200
-    assert host.store.memo[MEMO_KEY].queue.admitted == 0
+    pictures = host.store.kept(KeptPictures).pictures
+    assert pictures is not None and pictures.queue.admitted == 0

@@ -1,0 +1,141 @@
+"""The write path's commands and outcomes: what a handler hands the service in one call, and
+what it gets back (docs/architecture.md, "A PUT, step by step").
+
+A command says everything the service needs to decide and write, the caller identified; an
+outcome says what was stored and whether the phase resolved at once. Pure data: no store,
+no request.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from shared.auth import identify, require
+from shared.events import PhaseResolved
+from shared.game.state import GameState
+from shared.game.submissions import PowerSubmission
+from shared.rules.variants import OrderCheck
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Who writes: its player id in the game as the caller read it, and (over HTTP) its bearer
+    token and the operator's token hash, so that it is identified again in a newer reading of
+    the game (a seat taken or removed since)."""
+
+    player_id: str
+    token: str | None = None
+    operator_hash: str = ""
+
+    def id_in(self, state: GameState, seen: GameState | None) -> str:
+        """The player id in ``state``: as given for the reading it was identified in (or
+        without a token), else identified again (401 or 403 when it is no player there)."""
+        if state is seen or self.token is None:
+            return self.player_id
+        caller = require(identify(self.token, operator_hash=self.operator_hash, host_hash=state.host_token_hash,
+                                  player_hashes=state.player_hashes()), "player")
+        assert caller.player_id is not None
+        return caller.player_id
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitOrders:
+    """A PUT of one power's orders. ``seen``: the game as the caller read it; ``fresh``: read
+    from the store for this request (else this process's last reading, perhaps behind the log:
+    a refusal or a clash is then decided again from a fresh read). ``phase``: the phase meant
+    (None: the current one when the request arrived, read for it)."""
+
+    game_id: str
+    player: Player
+    orders: Sequence[str]
+    phase: str | None = None
+    power: str | None = None
+    metadata: dict | None = None
+    now: datetime | None = None
+    seen: GameState | None = None
+    fresh: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class PatchOrders:
+    """A PATCH: orders that replace the power's orders about the same subjects, and subjects
+    whose orders are removed."""
+
+    game_id: str
+    player: Player
+    orders: Sequence[str]
+    clear: Sequence[str]
+    phase: str | None = None
+    power: str | None = None
+    metadata: dict | None = None
+    now: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SetReady:
+    """The ready flag of the power's submission set (or taken back)."""
+
+    game_id: str
+    player: Player
+    ready: bool
+    phase: str | None = None
+    power: str | None = None
+    metadata: dict | None = None
+    now: datetime | None = None
+    seen: GameState | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvePhase:
+    """The host's or the operator's resolution of the current phase (``phase``: the one meant)."""
+
+    game_id: str
+    phase: str | None
+    metadata: dict | None = None
+    now: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """A stored PUT or ready flag: the phase, the power, the checks of the texts sent, the game
+    as they were decided from (current when they were stored) and the phase's submissions then."""
+
+    phase: str
+    power: str
+    checks: list[OrderCheck]
+    state: GameState
+    submissions: Mapping[str, PowerSubmission] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Patch:
+    """One PATCH of a power's orders: the checks of the texts sent, what is stored now, and
+    whether anything was written."""
+
+    phase: str
+    power: str
+    checks: list[OrderCheck]
+    current: list[str]
+    dropped: list[str]
+    stored: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitOutcome:
+    """What a write command did: what was stored, and whether the phase then resolved at once
+    (early resolution: nobody was waited for any more)."""
+
+    submission: Submission
+    resolved: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PatchOutcome:
+    patch: Patch
+    resolved: bool = False  # a change leaves the power ordering: it never ends a phase early
+
+
+@dataclass(frozen=True, slots=True)
+class ResolveOutcome:
+    event: PhaseResolved  # the phase resolved (phases that followed with nobody to act are not in it)
