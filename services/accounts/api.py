@@ -1,6 +1,7 @@
 """Sign-in, the account's own games, bot tokens, and identities revealed at the end.
 
-Runs alone with ``uvicorn services.accounts.api:app``; ``services.app`` serves it with the rest.
+Runs alone with ``entente serve --service accounts`` (``services.cli.serve``
+builds the app: ``create_app`` is its factory); ``services.app`` serves it with the rest.
 """
 from __future__ import annotations
 
@@ -335,6 +336,3 @@ async def identities(game: CurrentGame, caller: CurrentCaller, store: StoreDep) 
 
 def create_app(settings: Settings | None = None):
     return build_app("Entente accounts", [router], settings)
-
-
-app = create_app()

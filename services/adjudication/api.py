@@ -1,4 +1,4 @@
-"""Order intake and resolution over HTTP. Runs alone with ``uvicorn services.adjudication.api:app``."""
+"""Order intake and resolution over HTTP. Runs alone with ``entente serve --service adjudication``."""
 from __future__ import annotations
 
 import logging
@@ -285,6 +285,3 @@ async def possible_orders(game: CurrentGame, caller: CurrentPlayer, store: Store
 
 def create_app(settings: Settings | None = None):
     return build_app("Entente adjudication", [router], settings)
-
-
-app = create_app()

@@ -1,6 +1,7 @@
 """The lobby over HTTP: create, list, join, start, and the public summary of a game.
 
-Runs alone with ``uvicorn services.lobby.api:app``.
+Runs alone with ``entente serve --service lobby`` (``services.cli.serve``
+builds the app: ``create_app`` is its factory).
 """
 from __future__ import annotations
 
@@ -199,6 +200,3 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The lobby alone: games, seats, the clock's host acts and draws, and the web client's pages
     (docs/web.md), which the multi-service deployment routes here."""
     return build_app("Entente lobby", [router, web_router], settings)
-
-
-app = create_app()

@@ -1,7 +1,8 @@
 """Each player's own webhook for a game, and the host's webhook for a channel of the game
 (public events only): set, read, remove.
 
-Runs alone with ``uvicorn services.notifications.api:app``; the delivery worker runs with
+Runs alone with ``entente serve --service notifications`` (``services.cli.serve``
+builds the app: ``create_app`` is its factory); the delivery worker runs with
 ``python -m services.notifications``.
 """
 from __future__ import annotations
@@ -270,6 +271,3 @@ async def remove_channel_webhook(game: CurrentGame, caller: HostOrOperator, stor
 
 def create_app(settings: Settings | None = None):
     return build_app("Entente notifications", [router], settings)
-
-
-app = create_app()

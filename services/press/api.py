@@ -1,6 +1,7 @@
 """Press over HTTP: send a message, read the messages one may read.
 
-Runs alone with ``uvicorn services.press.api:app``; ``services.app`` serves it with the rest.
+Runs alone with ``entente serve --service press`` (``services.cli.serve``
+builds the app: ``create_app`` is its factory); ``services.app`` serves it with the rest.
 """
 from __future__ import annotations
 
@@ -106,6 +107,3 @@ def message_page(readable: list[dict[str, Any]], cursor: str | None, limit: int)
 
 def create_app(settings: Settings | None = None):
     return build_app("Entente press", [router], settings)
-
-
-app = create_app()
