@@ -509,8 +509,8 @@ def replay_log(game_id: str, records: Sequence[RecordedEvent], progress: TextIO 
     Linear in the game's length: each phase's submissions are looked up by phase, and a stored
     resolution at the current schema is compared as stored (its JSON), typed only to confirm a
     difference, so that a 1,000-phase game verifies in under a second (benchmarks/replay.py)."""
-    from services.adjudication.service import adjudicate_phase
     from shared.events import GameStarted, OrdersSubmitted, from_recorded
+    from shared.game.adjudicate import adjudicate_phase
     from shared.game.state import fold
 
     stream = game_stream_id(game_id)
