@@ -35,7 +35,7 @@ from shared.game.state import GameState, apply
 from shared.rules.variants import get_variant
 from shared.store import RecordedEvent
 
-from .ops import OpsError
+from .common import OpsError
 
 MILA_PRESS: dict[str, Literal["none", "public"]] = {"NO_PRESS": "none", "PUBLIC_PRESS": "public"}
 

@@ -30,13 +30,11 @@ from typing import Any, TextIO
 
 from shared.store import EventStore, RecordedEvent, open_store
 
+from .common import OpsError
+
 DEFAULT_DATABASE_URL = "sqlite:///./entente.db"
 PROGRESS_EVERY = 10  # phases between two progress lines of a replay
 RECORD_FIELDS = ("stream_id", "version", "position", "type", "schema_version", "data", "metadata", "recorded_at")
-
-
-class OpsError(Exception):
-    """A failure to report to the operator in one line (exit status 1)."""
 
 
 # ----------------------------------------------------------------------------- the command line
