@@ -21,6 +21,21 @@ Role = Literal["public", "host", "player", "operator"]
 MAX_TOKEN_LENGTH = 256
 
 
+def bearer_token_of(authorization: str) -> str:
+    """The token of an ``Authorization`` header's value, ``Bearer <token>`` (the scheme in any
+    case, spaces around it ignored): the one reading of that header, for the request
+    dependencies, the token middleware and the workers' metrics listener. 401 when the value
+    has not that shape (``unauthorized``) or the token is longer than ``MAX_TOKEN_LENGTH``
+    (``invalid_token``: no token of ours is)."""
+    scheme, _, token = authorization.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise Unauthorized("the Authorization header must be 'Bearer <token>'", where="header.authorization")
+    if len(token) > MAX_TOKEN_LENGTH:
+        raise Unauthorized("token not recognised", code="invalid_token", where="header.authorization")
+    return token
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(32)
 

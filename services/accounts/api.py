@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from fastapi.responses import JSONResponse, RedirectResponse, StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 from starlette.background import BackgroundTask
 
 from shared import credentials
@@ -18,7 +18,7 @@ from shared.auth import Caller, require
 from shared.errors import Conflict, DomainError, Forbidden, Unauthorized
 from shared.http.app import build_app
 from shared.http.dependencies import BearerToken, CurrentCaller, CurrentGame, StoreDep, request_metadata
-from shared.http.models import DateTimeText
+from shared.http.models import DateTimeText, RequestBody
 from shared.http.observability import live_stream
 from shared.settings import Settings
 
@@ -74,7 +74,8 @@ async def callback(request: Request, store: StoreDep,
     navigating = is_page_navigation(request)
     try:
         if error:
-            raise Unauthorized("the sign-in was declined at the provider", code="oauth_denied", where="query.error")
+            raise Unauthorized("the sign-in was declined at the provider",
+                               code="oauth_denied", where="query.error")
         nonce = oauth.check_state(settings, state, request.cookies.get(oauth.STATE_COOKIE))
         user = await oauth.exchange_code(settings, code or "", oauth.code_verifier(settings, nonce))
         signed_in = await service.sign_in(store, settings.oauth_provider, user.user_id, user.name,
@@ -201,15 +202,10 @@ async def my_stream(account: CurrentAccount, token: BearerToken, store: StoreDep
 
 # ----------------------------------------------------------------------------- API keys
 
-# Request bodies are strict (docs/api.md, "Errors"): a boolean is true or false, an integer a
-# JSON integer; "yes", 1 or "7" in their place is a client's mistake, answered 422.
-REQUEST_BODY = ConfigDict(extra="forbid", strict=True)
 
-
-class NewCredential(BaseModel):
+class NewCredential(RequestBody):
     """The body that asks for an API key or a bot token."""
 
-    model_config = REQUEST_BODY
     label: str = Field("", max_length=60, description="a note for yourself, e.g. the bot's name")
 
 

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import idna
 from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from shared.errors import Conflict, NotFound, Unprocessable
 from shared.events import from_recorded, to_new_event
@@ -28,6 +28,7 @@ from shared.events_social import (
 )
 from shared.http.app import build_app
 from shared.http.dependencies import CurrentGame, CurrentPlayer, HostOrOperator, StoreDep, request_metadata
+from shared.http.models import RequestBody
 from shared.settings import Settings
 from shared.store import utc_now
 from shared.text import is_ascii_number
@@ -143,8 +144,7 @@ async def accept_webhook_url(url: str, allow_private: bool, resolver: Resolver =
     return url
 
 
-class WebhookIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class WebhookIn(RequestBody):
     url: str = Field(..., min_length=8, max_length=500, description="for example a Discord webhook URL")
 
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from shared.errors import BadRequest
 from shared.http.app import build_app
 from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, Now, StoreDep, request_metadata
-from shared.http.models import DateTimeText
+from shared.http.models import DateTimeText, RequestBody
 from shared.http.paging import DEFAULT_LIMIT, MAX_CURSOR_LENGTH, decode_cursor, encode_cursor
 from shared.http.rate_limits import rate_limited
 from shared.settings import Settings
@@ -26,8 +26,8 @@ router = APIRouter(tags=["press"])
 PowerName = Annotated[str, StringConstraints(min_length=1, max_length=20)]
 
 
-class SendMessage(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True,  # as every request body
+class SendMessage(RequestBody):
+    model_config = ConfigDict(populate_by_name=True,
                               json_schema_extra={"examples": [{"to": ["ENGLAND"], "text": "Channel stays empty?"},
                                                               {"to": "all", "text": "Good luck, all."}]})
     to: Literal["all"] | Annotated[list[PowerName], Field(min_length=1, max_length=10)] = Field(

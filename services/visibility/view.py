@@ -42,6 +42,7 @@ from shared.game.repository import RECENT_PHASES
 from shared.game.state import GameState, fold
 from shared.game.submissions import PowerSubmission, latest_submissions, submitted_orders
 from shared.game.waiting import order_status
+from shared.http.summary import game_info
 from shared.rules.variants import Variant, get_variant
 
 
@@ -103,9 +104,7 @@ def view_of(state: GameState, submissions: Mapping[str, PowerSubmission], viewer
     pending = pending_orders(submissions, state, viewer)
     active = state.status == "active"
     return {
-        "game": {"id": state.game_id, "name": state.name, "variant": state.variant,
-                 "status": state.status, "phase": state.phase,
-                 "settings": state.settings.model_dump()},
+        "game": game_info(summary),
         "viewer": {"kind": viewer.kind, "power": viewer.power, "codename": viewer.codename,
                    "powers": list(viewer.powers or ((viewer.power,) if viewer.power else ()))},
         "powers": _powers(state),

@@ -33,11 +33,12 @@ from urllib.parse import parse_qsl
 from shared.errors import DomainError, NotFound, Unprocessable
 from shared.text import first_problem, path_of, text_problem
 
+from .asgi import Scope
+
 MAX_BODY_BYTES = 1024 * 1024
 SAFE_INTEGER = 2**53 - 1
 UNBUFFERED_METHODS = frozenset({"GET", "HEAD"})
 
-Scope = dict[str, Any]
 
 
 class BodyTooLarge(DomainError):

@@ -23,25 +23,26 @@ import re
 from typing import Any
 
 from shared import credentials
-from shared.auth import Delegation, delegate, hash_token
+from shared.auth import Delegation, bearer_token_of, delegate, hash_token
 from shared.errors import DomainError, Forbidden, Unauthorized, Unavailable
 from shared.store import EventStore
 from shared.store.availability import unreachable
 
+from .asgi import Scope
 from .body import send_error
 
 GAME_PATH = re.compile(r"^/games/([^/]+)(/.*)?$")
 JOIN_PATH = re.compile(r"^/games/([^/]+)/players/?$")
 
-Scope = dict[str, Any]
 
 
 def _bearer(scope: Scope) -> str | None:
     for name, value in scope.get("headers", []):
         if name == b"authorization":
-            scheme, _, token = value.decode("latin-1").strip().partition(" ")
-            token = token.strip()
-            return token if scheme.lower() == "bearer" and 0 < len(token) <= 256 else None
+            try:
+                return bearer_token_of(value.decode("latin-1"))
+            except Unauthorized:  # the route's own dependency answers it (shared/http/dependencies.py)
+                return None
     return None
 
 

@@ -43,9 +43,10 @@ from shared.clock import SYSTEM_CLOCK
 from shared.errors import Forbidden
 from shared.logs import REQUEST_ID
 
+from .asgi import Scope
+
 log = logging.getLogger("entente.http")
 
-Scope = dict[str, Any]
 REQUEST_ID_HEADER = b"x-request-id"
 _GOOD_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,100}$")
 QUIET_ROUTES = frozenset({"/healthz", "/livez", "/metrics"})  # probes and scrapes: logged at debug level only
