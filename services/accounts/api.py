@@ -15,7 +15,7 @@ from starlette.background import BackgroundTask
 
 from shared import credentials
 from shared.auth import Caller, require
-from shared.errors import Conflict, DomainError, Forbidden, Unauthorized
+from shared.errors import Conflict, DomainError, ErrorCode, Forbidden, Unauthorized
 from shared.http.app import build_app
 from shared.http.dependencies import BearerToken, CurrentCaller, CurrentGame, StoreDep, request_metadata
 from shared.http.models import DateTimeText, RequestBody
@@ -75,7 +75,7 @@ async def callback(request: Request, store: StoreDep,
     try:
         if error:
             raise Unauthorized("the sign-in was declined at the provider",
-                               code="oauth_denied", where="query.error")
+                               code=ErrorCode.OAUTH_DENIED, where="query.error")
         nonce = oauth.check_state(settings, state, request.cookies.get(oauth.STATE_COOKIE))
         user = await oauth.exchange_code(settings, code or "", oauth.code_verifier(settings, nonce))
         signed_in = await service.sign_in(store, settings.oauth_provider, user.user_id, user.name,
@@ -105,11 +105,11 @@ def is_page_navigation(request: Request) -> bool:
 async def current_account(request: Request, token: BearerToken, store: StoreDep) -> credentials.Account:
     """The signed-in account of the request (its session token); 401 otherwise."""
     if token is None:
-        raise Unauthorized("this needs an account's session token", code="token_required",
+        raise Unauthorized("this needs an account's session token", code=ErrorCode.TOKEN_REQUIRED,
                            where="header.authorization")
     account = getattr(request.state, "account", None) or await credentials.account_for_token(store, token)
     if account is None:
-        raise Unauthorized("not a session token (or API key) of a signed-in account", code="invalid_token",
+        raise Unauthorized("not a session token (or API key) of a signed-in account", code=ErrorCode.INVALID_TOKEN,
                            where="header.authorization")
     return account
 
@@ -120,7 +120,7 @@ CurrentAccount = Annotated[credentials.Account, Depends(current_account)]
 async def signed_in_account(request: Request, account: CurrentAccount) -> credentials.Account:
     """The account, signed in with a session: an API key cannot manage keys or sign out."""
     if getattr(request.state, "api_key", False):
-        raise Forbidden("an API key plays the account's games; manage keys signed in", code="session_required",
+        raise Forbidden("an API key plays the account's games; manage keys signed in", code=ErrorCode.SESSION_REQUIRED,
                         where="header.authorization")
     return account
 
@@ -251,7 +251,7 @@ def seat_owner(caller: CurrentCaller, request: Request) -> Caller:
     """The seat's own player (its seat token or its signed-in account), not a bot acting for it."""
     require(caller, "player")
     if caller.via == "bot" or getattr(request.state, "api_key", False):
-        raise Forbidden("a bot token or API key cannot manage bot tokens", code="wrong_role",
+        raise Forbidden("a bot token or API key cannot manage bot tokens", code=ErrorCode.WRONG_ROLE,
                         where="header.authorization")
     return caller
 
@@ -277,7 +277,7 @@ async def create_bot_token(game: CurrentGame, caller: SeatOwner, store: StoreDep
                            body: NewCredential | None = None) -> dict:
     """A long-lived token for a bot playing the caller's seat in this game, and nowhere else."""
     if game.status == "finished":
-        raise Conflict(f"game {game.game_id} is finished", code="game_finished")
+        raise Conflict(f"game {game.game_id} is finished", code=ErrorCode.GAME_FINISHED)
     assert caller.player_id is not None
     issued = await service.issue_bot_token(store, game.game_id, caller.player_id, body.label if body else "",
                                            request_metadata(request, "player", caller.player_id))
@@ -319,7 +319,7 @@ async def identities(game: CurrentGame, caller: CurrentCaller, store: StoreDep) 
     reveal identities; for the operator at any time. Otherwise 403 ``identities_hidden``."""
     revealed = game.status == "finished" and game.settings.reveal_identities
     if not (revealed or caller.is_operator):
-        raise Forbidden("identities are not revealed in this game (or not yet)", code="identities_hidden")
+        raise Forbidden("identities are not revealed in this game (or not yet)", code=ErrorCode.IDENTITIES_HIDDEN)
     accounts = await service.seat_accounts(store, game.game_id)
     rows = []
     for seat in sorted(game.seats, key=lambda s: (game.powers_of(s.player_id), s.codename)):

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from shared.errors import BadRequest
+from shared.errors import BadRequest, ErrorCode
 from shared.http.app import build_app
 from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, Now, StoreDep, request_metadata
 from shared.http.models import DateTimeText, RequestBody
@@ -99,7 +99,7 @@ def message_page(readable: list[dict[str, Any]], cursor: str | None, limit: int)
         start = next((i + 1 for i, m in enumerate(readable) if m["id"] == last), -1)
         if start < 0:
             raise BadRequest("this cursor names no message you read; start again without one",
-                             code="invalid_cursor", where="query.cursor")
+                             code=ErrorCode.INVALID_CURSOR, where="query.cursor")
     page = readable[start:start + limit]
     next_cursor = encode_cursor("messages", m=page[-1]["id"]) if page else cursor
     return {"messages": page, "next_cursor": next_cursor, "more": start + limit < len(readable)}

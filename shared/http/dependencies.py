@@ -10,7 +10,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from shared.auth import PUBLIC, Caller, bearer_token_of, identify, require
 from shared.clock import SYSTEM_CLOCK, Clock
-from shared.errors import DomainError, NotFound
+from shared.errors import DomainError, ErrorCode, NotFound
 from shared.game.repository import cached_game, read_game
 from shared.game.state import GameState
 from shared.store import EventStore
@@ -56,7 +56,7 @@ Now = Annotated[datetime, Depends(get_now)]
 
 
 def game_not_found(game_id: str) -> NotFound:
-    return NotFound(f"no game {game_id!r}", code="game_not_found", where="path.game_id")
+    return NotFound(f"no game {game_id!r}", code=ErrorCode.GAME_NOT_FOUND, where="path.game_id")
 
 
 async def load_game(store: EventStore, game_id: str) -> GameState:

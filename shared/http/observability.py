@@ -40,7 +40,7 @@ from starlette.responses import Response
 
 from shared import metrics
 from shared.clock import SYSTEM_CLOCK
-from shared.errors import Forbidden
+from shared.errors import ErrorCode, Forbidden
 from shared.logs import REQUEST_ID
 
 from .asgi import Scope
@@ -181,7 +181,7 @@ async def metrics_endpoint(request: Request) -> Response:
     if not metrics.may_read(_bearer(request), client, getattr(state, "operator_hash", None),
                             getattr(state, "metrics_networks", ())):
         raise Forbidden("the metrics are for the operator token, or for the addresses in ENTENTE_METRICS_ALLOW",
-                        code="metrics_not_allowed", where="header.authorization")
+                        code=ErrorCode.METRICS_NOT_ALLOWED, where="header.authorization")
     clock = getattr(state, "clock", None) or SYSTEM_CLOCK
     await metrics.refresh_from_store(state.store, clock.now())
     metrics.refresh_caches(force=True)

@@ -19,7 +19,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
 from shared.auth import Caller
-from shared.errors import NotFound
+from shared.errors import ErrorCode, NotFound
 from shared.game.log import phase_submissions
 from shared.game.state import GameState
 from shared.http.caching import cached_answer
@@ -54,7 +54,7 @@ def _variant_data(name: str) -> dict[str, Any]:
     try:
         return map_data_of(name)
     except UnknownVariant:
-        raise NotFound(f"no variant {name!r}; the variants are {variant_names()}", code="variant_not_found",
+        raise NotFound(f"no variant {name!r}; the variants are {variant_names()}", code=ErrorCode.VARIANT_NOT_FOUND,
                        where="path.name") from None
 
 
