@@ -149,7 +149,7 @@ def _declared_length(scope: Scope) -> int | None:
     return int(text) if text is not None and text.isascii() and text.isdigit() else None
 
 
-async def send_error(send: Any, status: int, error: DomainError, close: bool = False) -> None:
+async def send_error(send: Any, status: int, error: DomainError, *, close: bool = False) -> None:
     """An error in the one shape (shared/errors.py), sent from below the framework."""
     body = json.dumps(error.body()).encode("utf-8")
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]

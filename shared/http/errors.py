@@ -24,7 +24,7 @@ from .methods import allowed_methods
 log = logging.getLogger("entente.errors")
 
 
-def error_response(status: int, code: str, message: str, where: str | None = None,
+def error_response(status: int, code: str, message: str, *, where: str | None = None,
                    details: Any = None, headers: dict | None = None) -> JSONResponse:
     return JSONResponse(DomainError(message, code=code, where=where, details=details).body(),
                         status_code=status, headers=headers)
