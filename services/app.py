@@ -20,6 +20,3 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     routers = [lobby_router, adjudication_router, visibility_router, accounts_router, press_router,
                notifications_router, stream_router, maps_router, web_router]
     return build_app("Entente", routers, settings)
-
-
-app = create_app()

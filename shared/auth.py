@@ -15,10 +15,25 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Literal
 
-from shared.errors import Forbidden, Unauthorized
+from shared.errors import ErrorCode, Forbidden, Unauthorized
 
 Role = Literal["public", "host", "player", "operator"]
 MAX_TOKEN_LENGTH = 256
+
+
+def bearer_token_of(authorization: str) -> str:
+    """The token of an ``Authorization`` header's value, ``Bearer <token>`` (the scheme in any
+    case, spaces around it ignored): the one reading of that header, for the request
+    dependencies, the token middleware and the workers' metrics listener. 401 when the value
+    has not that shape (``unauthorized``) or the token is longer than ``MAX_TOKEN_LENGTH``
+    (``invalid_token``: no token of ours is)."""
+    scheme, _, token = authorization.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise Unauthorized("the Authorization header must be 'Bearer <token>'", where="header.authorization")
+    if len(token) > MAX_TOKEN_LENGTH:
+        raise Unauthorized("token not recognised", code=ErrorCode.INVALID_TOKEN, where="header.authorization")
+    return token
 
 
 def new_token() -> str:
@@ -83,7 +98,7 @@ def identify(token: str | None, *, operator_hash: str, host_hash: str | None = N
     delegated = _delegated_caller(presented, player_hashes or {})
     if delegated is not None:
         return delegated
-    raise Unauthorized("token not recognised for this game", code="invalid_token",
+    raise Unauthorized("token not recognised for this game", code=ErrorCode.INVALID_TOKEN,
                        where="header.authorization")
 
 
@@ -97,7 +112,7 @@ def _delegated_caller(presented: str, player_hashes: Mapping[str, str]) -> Calle
         if player_id in delegation.player_ids:
             return Caller("player", player_id, via=delegation.kind)
     if delegation.kind == "bot":
-        raise Forbidden("this bot token is scoped to one seat of another game", code="out_of_scope",
+        raise Forbidden("this bot token is scoped to one seat of another game", code=ErrorCode.OUT_OF_SCOPE,
                         where="header.authorization")
     return PUBLIC
 
@@ -108,7 +123,7 @@ def require(caller: Caller, *roles: Role) -> Caller:
         return caller
     wanted = " or ".join(roles)
     if caller.role == "public":
-        raise Unauthorized(f"this needs a {wanted} token", code="token_required",
+        raise Unauthorized(f"this needs a {wanted} token", code=ErrorCode.TOKEN_REQUIRED,
                            where="header.authorization")
-    raise Forbidden(f"this needs a {wanted} token, not a {caller.role} token", code="wrong_role",
+    raise Forbidden(f"this needs a {wanted} token, not a {caller.role} token", code=ErrorCode.WRONG_ROLE,
                     where="header.authorization")

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from ipaddress import IPv4Network, IPv6Address, IPv6Network, ip_address, ip_network
 
-from shared.errors import TooManyRequests
+from shared.errors import ErrorCode, TooManyRequests
 
 ACTIONS = ("create", "join", "orders", "press", "stream")
 # what each action is called in a refusal's message
@@ -138,7 +138,7 @@ class RateLimits:
                 for given in taken:  # a refused request counts nowhere
                     self.buckets.give_back(*given)
                 raise TooManyRequests(f"too many {DOING[action]} {whose}: at most {rate}; try again in "
-                                      f"{math.ceil(waited)} seconds", code="rate_limited", where=where,
+                                      f"{math.ceil(waited)} seconds", code=ErrorCode.RATE_LIMITED, where=where,
                                       retry_after=math.ceil(waited))
             taken.append((bucket_key, rate))
 

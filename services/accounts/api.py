@@ -1,6 +1,7 @@
 """Sign-in, the account's own games, bot tokens, and identities revealed at the end.
 
-Runs alone with ``uvicorn services.accounts.api:app``; ``services.app`` serves it with the rest.
+Runs alone with ``entente serve --service accounts`` (``services.cli.serve``
+builds the app: ``create_app`` is its factory); ``services.app`` serves it with the rest.
 """
 from __future__ import annotations
 
@@ -9,15 +10,15 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from fastapi.responses import JSONResponse, RedirectResponse, StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 from starlette.background import BackgroundTask
 
 from shared import credentials
 from shared.auth import Caller, require
-from shared.errors import Conflict, DomainError, Forbidden, Unauthorized
+from shared.errors import Conflict, DomainError, ErrorCode, Forbidden, Unauthorized
 from shared.http.app import build_app
 from shared.http.dependencies import BearerToken, CurrentCaller, CurrentGame, StoreDep, request_metadata
-from shared.http.models import DateTimeText
+from shared.http.models import DateTimeText, RequestBody
 from shared.http.observability import live_stream
 from shared.settings import Settings
 
@@ -73,7 +74,8 @@ async def callback(request: Request, store: StoreDep,
     navigating = is_page_navigation(request)
     try:
         if error:
-            raise Unauthorized("the sign-in was declined at the provider", code="oauth_denied", where="query.error")
+            raise Unauthorized("the sign-in was declined at the provider",
+                               code=ErrorCode.OAUTH_DENIED, where="query.error")
         nonce = oauth.check_state(settings, state, request.cookies.get(oauth.STATE_COOKIE))
         user = await oauth.exchange_code(settings, code or "", oauth.code_verifier(settings, nonce))
         signed_in = await service.sign_in(store, settings.oauth_provider, user.user_id, user.name,
@@ -103,11 +105,11 @@ def is_page_navigation(request: Request) -> bool:
 async def current_account(request: Request, token: BearerToken, store: StoreDep) -> credentials.Account:
     """The signed-in account of the request (its session token); 401 otherwise."""
     if token is None:
-        raise Unauthorized("this needs an account's session token", code="token_required",
+        raise Unauthorized("this needs an account's session token", code=ErrorCode.TOKEN_REQUIRED,
                            where="header.authorization")
     account = getattr(request.state, "account", None) or await credentials.account_for_token(store, token)
     if account is None:
-        raise Unauthorized("not a session token (or API key) of a signed-in account", code="invalid_token",
+        raise Unauthorized("not a session token (or API key) of a signed-in account", code=ErrorCode.INVALID_TOKEN,
                            where="header.authorization")
     return account
 
@@ -118,7 +120,7 @@ CurrentAccount = Annotated[credentials.Account, Depends(current_account)]
 async def signed_in_account(request: Request, account: CurrentAccount) -> credentials.Account:
     """The account, signed in with a session: an API key cannot manage keys or sign out."""
     if getattr(request.state, "api_key", False):
-        raise Forbidden("an API key plays the account's games; manage keys signed in", code="session_required",
+        raise Forbidden("an API key plays the account's games; manage keys signed in", code=ErrorCode.SESSION_REQUIRED,
                         where="header.authorization")
     return account
 
@@ -200,15 +202,10 @@ async def my_stream(account: CurrentAccount, token: BearerToken, store: StoreDep
 
 # ----------------------------------------------------------------------------- API keys
 
-# Request bodies are strict (docs/api.md, "Errors"): a boolean is true or false, an integer a
-# JSON integer; "yes", 1 or "7" in their place is a client's mistake, answered 422.
-REQUEST_BODY = ConfigDict(extra="forbid", strict=True)
 
-
-class NewCredential(BaseModel):
+class NewCredential(RequestBody):
     """The body that asks for an API key or a bot token."""
 
-    model_config = REQUEST_BODY
     label: str = Field("", max_length=60, description="a note for yourself, e.g. the bot's name")
 
 
@@ -254,7 +251,7 @@ def seat_owner(caller: CurrentCaller, request: Request) -> Caller:
     """The seat's own player (its seat token or its signed-in account), not a bot acting for it."""
     require(caller, "player")
     if caller.via == "bot" or getattr(request.state, "api_key", False):
-        raise Forbidden("a bot token or API key cannot manage bot tokens", code="wrong_role",
+        raise Forbidden("a bot token or API key cannot manage bot tokens", code=ErrorCode.WRONG_ROLE,
                         where="header.authorization")
     return caller
 
@@ -280,7 +277,7 @@ async def create_bot_token(game: CurrentGame, caller: SeatOwner, store: StoreDep
                            body: NewCredential | None = None) -> dict:
     """A long-lived token for a bot playing the caller's seat in this game, and nowhere else."""
     if game.status == "finished":
-        raise Conflict(f"game {game.game_id} is finished", code="game_finished")
+        raise Conflict(f"game {game.game_id} is finished", code=ErrorCode.GAME_FINISHED)
     assert caller.player_id is not None
     issued = await service.issue_bot_token(store, game.game_id, caller.player_id, body.label if body else "",
                                            request_metadata(request, "player", caller.player_id))
@@ -322,7 +319,7 @@ async def identities(game: CurrentGame, caller: CurrentCaller, store: StoreDep) 
     reveal identities; for the operator at any time. Otherwise 403 ``identities_hidden``."""
     revealed = game.status == "finished" and game.settings.reveal_identities
     if not (revealed or caller.is_operator):
-        raise Forbidden("identities are not revealed in this game (or not yet)", code="identities_hidden")
+        raise Forbidden("identities are not revealed in this game (or not yet)", code=ErrorCode.IDENTITIES_HIDDEN)
     accounts = await service.seat_accounts(store, game.game_id)
     rows = []
     for seat in sorted(game.seats, key=lambda s: (game.powers_of(s.player_id), s.codename)):
@@ -335,6 +332,3 @@ async def identities(game: CurrentGame, caller: CurrentCaller, store: StoreDep) 
 
 def create_app(settings: Settings | None = None):
     return build_app("Entente accounts", [router], settings)
-
-
-app = create_app()

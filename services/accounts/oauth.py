@@ -25,7 +25,7 @@ from urllib.parse import urlencode
 
 import httpx
 
-from shared.errors import BadRequest, DomainError, Unauthorized
+from shared.errors import BadRequest, DomainError, ErrorCode, Unauthorized
 from shared.settings import Settings
 from shared.text import cleaned, is_ascii_number
 
@@ -37,12 +37,12 @@ PROVIDER_TIMEOUT_SECONDS = 10.0
 
 class ProviderError(DomainError):
     status_code = 502
-    code = "provider_error"
+    code = ErrorCode.PROVIDER_ERROR
 
 
 class SignInUnavailable(DomainError):
     status_code = 404  # this server offers no sign-in: nothing to find here
-    code = "sign_in_unavailable"
+    code = ErrorCode.SIGN_IN_UNAVAILABLE
 
 
 def _state_key(settings: Settings) -> bytes:
@@ -68,7 +68,7 @@ def check_state(settings: Settings, state: str | None, cookie_nonce: str | None,
     text = state or ""
     if len(text) > MAX_STATE_LENGTH:
         raise BadRequest(f"the sign-in state is longer than {MAX_STATE_LENGTH} characters: not one issued here",
-                         code="invalid_state", where="query.state")
+                         code=ErrorCode.INVALID_STATE, where="query.state")
     nonce, expires_text, signature = text.split(".", 2) if text.count(".") == 2 else ("", "", "")
     problem = None
     # ASCII only ("²".isdigit() is true and int("²") fails; compare_digest takes ASCII str only)
@@ -82,7 +82,7 @@ def check_state(settings: Settings, state: str | None, cookie_nonce: str | None,
     elif not cookie_nonce or not hmac.compare_digest(cookie_nonce.encode("utf-8"), nonce.encode()):
         problem = "the sign-in was started in another browser; start again"
     if problem:
-        raise BadRequest(problem, code="invalid_state", where="query.state")
+        raise BadRequest(problem, code=ErrorCode.INVALID_STATE, where="query.state")
     return nonce
 
 
@@ -119,7 +119,7 @@ async def exchange_code(settings: Settings, code: str, verifier: str) -> Provide
     """The provider's user behind ``code``: token exchange (with the PKCE verifier), then the
     user endpoint."""
     if not code or len(code) > 512:
-        raise BadRequest("the provider sent no usable code", code="invalid_code", where="query.code")
+        raise BadRequest("the provider sent no usable code", code=ErrorCode.INVALID_CODE, where="query.code")
     client_secret = settings.oauth_client_secret.get_secret_value() if settings.oauth_client_secret else ""
     form = {"grant_type": "authorization_code", "code": code, "redirect_uri": settings.oauth_redirect_uri,
             "client_id": settings.oauth_client_id, "client_secret": client_secret, "code_verifier": verifier}
@@ -128,7 +128,7 @@ async def exchange_code(settings: Settings, code: str, verifier: str) -> Provide
             token_response = await client.post(settings.oauth_token_url, data=form,
                                                headers={"accept": "application/json"})
             if token_response.status_code in (400, 401):
-                raise Unauthorized("the sign-in provider refused the code; start again", code="oauth_refused")
+                raise Unauthorized("the sign-in provider refused the code; start again", code=ErrorCode.OAUTH_REFUSED)
             if token_response.status_code != 200:
                 raise ProviderError(f"the sign-in provider answered {token_response.status_code} to the code exchange")
             access_token = _field(token_response, "access_token")

@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from shared import credentials
-from shared.errors import DomainError, TooManyRequests
+from shared.errors import DomainError, ErrorCode, TooManyRequests
 from shared.events_social import account_stream
 from shared.game.log import phase_submissions
 from shared.game.state import GameState
@@ -111,7 +111,7 @@ class OpenStreams:
         if self.limit and self.open.get(account_id, 0) >= self.limit:
             raise TooManyRequests(f"{self.limit} streams of this account are open already: close one (or wait "
                                   "for one to end) before opening another", retry_after=RETRY_AFTER_SECONDS,
-                                  code="too_many_streams", where="header.authorization")
+                                  code=ErrorCode.TOO_MANY_STREAMS, where="header.authorization")
         self.open[account_id] = self.open.get(account_id, 0) + 1
         given_back = False
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from shared.auth import hash_token
 from shared.credentials import Account, ApiKey, BotToken, fold_account, fold_bots
-from shared.errors import Conflict, NotFound
+from shared.errors import Conflict, ErrorCode, NotFound
 from shared.events import Event, from_recorded, to_new_event
 from shared.events_social import (
     AccountCreated,
@@ -115,7 +115,7 @@ async def issue_bot_token(store: EventStore, game_id: str, player_id: str, label
         live = fold_bots(from_recorded(r) for r in records)
         if sum(1 for b in live.values() if b.player_id == player_id) >= MAX_BOT_TOKENS_PER_SEAT:
             raise Conflict(f"a seat may hold at most {MAX_BOT_TOKENS_PER_SEAT} bot tokens; revoke one first",
-                           code="too_many_bot_tokens")
+                           code=ErrorCode.TOO_MANY_BOT_TOKENS)
         await tx.append(stream, [to_new_event(issued, metadata)], expected_version=len(records))
     bot = BotToken(issued.token_id, player_id, issued.token_hash, label)
     return IssuedBot(bot, token)
@@ -129,7 +129,7 @@ async def revoke_bot_token(store: EventStore, game_id: str, player_id: str, toke
         records = await tx.read_stream(stream)
         bot = fold_bots(from_recorded(r) for r in records).get(token_id)
         if bot is None or bot.player_id != player_id:
-            raise NotFound(f"no live bot token {token_id!r} for this seat", code="bot_token_not_found",
+            raise NotFound(f"no live bot token {token_id!r} for this seat", code=ErrorCode.BOT_TOKEN_NOT_FOUND,
                            where="path.token_id")
         await tx.append(stream, [to_new_event(BotTokenRevoked(token_id=token_id), metadata)],
                         expected_version=len(records))
@@ -155,7 +155,7 @@ async def issue_api_key(store: EventStore, account_id: str, label: str,
         account = fold_account(from_recorded(r) for r in records)
         if account is not None and len(account.keys) >= MAX_API_KEYS:
             raise Conflict(f"an account may hold at most {MAX_API_KEYS} API keys; revoke one first",
-                           code="too_many_api_keys")
+                           code=ErrorCode.TOO_MANY_API_KEYS)
         await tx.append(stream, [to_new_event(issued, metadata)], expected_version=len(records))
     return ApiKey(issued.key_id, issued.token_hash, label), key
 
@@ -167,7 +167,7 @@ async def revoke_api_key(store: EventStore, account_id: str, key_id: str, metada
         records = await tx.read_stream(stream)
         account = fold_account(from_recorded(r) for r in records)
         if account is None or key_id not in account.keys:
-            raise NotFound(f"no live API key {key_id!r} of this account", code="api_key_not_found",
+            raise NotFound(f"no live API key {key_id!r} of this account", code=ErrorCode.API_KEY_NOT_FOUND,
                            where="path.key_id")
         await tx.append(stream, [to_new_event(ApiKeyRevoked(key_id=key_id), metadata)],
                         expected_version=len(records))

@@ -1,4 +1,4 @@
-"""Order intake and resolution over HTTP. Runs alone with ``uvicorn services.adjudication.api:app``."""
+"""Order intake and resolution over HTTP. Runs alone with ``entente serve --service adjudication``."""
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
@@ -21,7 +21,7 @@ from shared.http.dependencies import (
     StoreDep,
     request_metadata,
 )
-from shared.http.models import MenuGroup, StructuredOrder, absent_if_none
+from shared.http.models import MenuGroup, RequestBody, StructuredOrder, absent_if_none
 from shared.http.rate_limits import rate_limited
 from shared.rules.variants import OrderCheck
 from shared.settings import Settings
@@ -31,15 +31,11 @@ from .commands import Player, ResolvePhase, SetReady
 
 router = APIRouter(tags=["adjudication"])
 
-# Request bodies are strict (docs/api.md, "Errors"): a boolean is true or false, an integer a
-# JSON integer; "yes", 1 or "7" in their place is a client's mistake, answered 422.
-REQUEST_BODY = ConfigDict(extra="forbid", strict=True)
-
 OrderText = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 
 
-class SubmitOrders(BaseModel):
-    model_config = ConfigDict(**REQUEST_BODY, json_schema_extra={"examples": [
+class SubmitOrders(RequestBody):
+    model_config = ConfigDict(json_schema_extra={"examples": [
         {"orders": ["A PAR - BUR", "F BRE - MAO", "A MAR S A PAR - BUR"], "phase": "S1901M"}]})
     orders: list[OrderText] = Field(..., max_length=64, description="orders in any notation the engine reads")
     phase: str | None = Field(None, max_length=10, description=(
@@ -50,8 +46,8 @@ class SubmitOrders(BaseModel):
         "several powers that must act now"))
 
 
-class PatchOrders(BaseModel):
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+class PatchOrders(RequestBody):
+    model_config = ConfigDict(json_schema_extra={"examples": [
         {"orders": ["A PAR - BUR"], "phase": "S1901M"}, {"clear": ["F BRE"]}]})
     orders: list[OrderText] = Field([], max_length=64, description=(
         "orders that replace the power's orders for the same units (build sites, matters); the others stay"))
@@ -61,8 +57,7 @@ class PatchOrders(BaseModel):
     power: str | None = Field(None, max_length=20, description="as for PUT: needed only for a seat of several")
 
 
-class ReadyRequest(BaseModel):
-    model_config = REQUEST_BODY
+class ReadyRequest(RequestBody):
     power: str | None = Field(None, max_length=20, description="as for orders: needed only for a seat of several")
     phase: str | None = Field(None, max_length=10, description="the phase meant; 409 wrong_phase when elsewhere")
 
@@ -100,8 +95,7 @@ class PatchResult(SubmissionResult):
     stored: bool = Field(..., description="false when nothing changed (nothing was written; the ready flag stays)")
 
 
-class ResolveRequest(BaseModel):
-    model_config = REQUEST_BODY
+class ResolveRequest(RequestBody):
     phase: str | None = Field(None, max_length=10, description=(
         "the phase the caller means to resolve, e.g. S1901M: with it a phase is resolved exactly "
         "once however many requests race (the others get 409 phase_already_resolved)"))
@@ -251,6 +245,3 @@ async def possible_orders(game: CurrentGame, caller: CurrentPlayer, store: Store
 
 def create_app(settings: Settings | None = None):
     return build_app("Entente adjudication", [router], settings)
-
-
-app = create_app()

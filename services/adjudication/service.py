@@ -29,8 +29,6 @@ from shared import metrics
 from shared.clock import SYSTEM_CLOCK
 from shared.errors import Conflict, DomainError, Unprocessable
 from shared.events import (
-    AdjudicatedOrder,
-    DislodgedRecord,
     Event,
     GameFinished,
     OrdersSubmitted,
@@ -41,6 +39,7 @@ from shared.events import (
     to_new_event,
 )
 from shared.game import deadlines
+from shared.game.adjudicate import adjudicate_phase
 from shared.game.guards import (
     choose_power,
     require_must_act,
@@ -54,7 +53,7 @@ from shared.game.repository import full_state, game_row, read_game, read_state
 from shared.game.state import GameState, apply
 from shared.game.submissions import PowerSubmission, submitted_orders
 from shared.game.waiting import missing_powers, waiting_for
-from shared.rules.variants import Opening, OrderCheck, PhaseOutcome, Variant, get_variant
+from shared.rules.variants import Opening, OrderCheck, Variant, get_variant
 from shared.store import ConcurrencyError, EventStore, GameNotFound, NewEvent, Transaction
 
 from .commands import (
@@ -89,32 +88,6 @@ def opening(variant: str, settings: Mapping[str, Any], seed: int) -> Opening:
 
 def check_orders(state: GameState, power: str, texts: Sequence[str]) -> list[OrderCheck]:
     return variant_of(state).check_orders(require_playing(state), power, texts)
-
-
-def adjudicate_phase(state: GameState, position_before: dict[str, Any], submitted: Mapping[str, Sequence[str]],
-                     civil_disorder: frozenset[str] = frozenset(), house_bot: Sequence[str] = ()) -> PhaseResolved:
-    """Resolve one phase from stored canonical orders: the same call for a live resolution
-    and for ``entente replay``, so that a replay checks exactly what was stored. ``house_bot``:
-    the powers whose orders the house bot gave, recorded (docs/bots.md)."""
-    seed = state.seed if state.seed is not None else 0
-    variant = variant_of(state)
-    outcome = variant.resolve(position_before, submitted, settings=state.settings.model_dump(),
-                              seed=seed, civil_disorder=civil_disorder)
-    return resolution_event(position_before, outcome, state.settings.edition, variant.engine_version, civil_disorder,
-                            house_bot)
-
-
-def resolution_event(position_before: dict[str, Any], outcome: PhaseOutcome, edition: str, engine_version: str,
-                     civil_disorder: frozenset[str] = frozenset(), house_bot: Sequence[str] = ()) -> PhaseResolved:
-    orders = {power: [AdjudicatedOrder.model_validate(result) for result in results]
-              for power, results in outcome.orders.items()}
-    details = dict(outcome.details)
-    dislodged = [DislodgedRecord(**d) for d in details.pop("dislodged", [])]
-    return PhaseResolved(
-        phase=outcome.phase, position_before=position_before, orders=orders, dislodged=dislodged,
-        position=outcome.state, next_phase=outcome.next_phase, must_act=list(outcome.must_act),
-        winners=list(outcome.winners), edition=edition, engine_version=engine_version,
-        civil_disorder=sorted(civil_disorder), house_bot=sorted(house_bot), details=details)
 
 
 def abandoned(state: GameState) -> list[str]:

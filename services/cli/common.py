@@ -24,6 +24,11 @@ EXIT_CODES = ("exit codes: 0 done, 1 failed, 2 bad arguments or settings, "
 DATABASE_HELP = "store URL (ENTENTE_DATABASE_URL, default sqlite:///./entente.db)"
 
 
+class OpsError(Exception):
+    """A failure of an operator's command (ops.py, mila.py, mila_import.py) to report in one
+    line (exit status 1)."""
+
+
 def command_parser(command: str, description: str, examples: str) -> argparse.ArgumentParser:
     """A sub-command's parser whose ``--help`` ends with its examples and the exit codes."""
     lines = "\n".join(f"  {line}" if line else "" for line in examples.strip("\n").splitlines())

@@ -31,6 +31,9 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from shared.auth import bearer_token_of
+from shared.errors import Unauthorized
+
 from .common import command_parser
 
 if TYPE_CHECKING:
@@ -122,8 +125,10 @@ def bearer_of(head: bytes) -> str | None:
     for line in head.decode("latin-1").split("\r\n")[1:]:
         name, _, value = line.partition(":")
         if name.strip().lower() == "authorization":
-            scheme, _, token = value.strip().partition(" ")
-            return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+            try:
+                return bearer_token_of(value)
+            except Unauthorized:
+                return None
     return None
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from shared.rules.variants.standard import standard_map
 from shared.store import RecordedEvent
 
-from .ops import OpsError, game_stream_id
+from .common import OpsError
 
 MILA_PRESS_RULES = {"full": [], "public": ["PUBLIC_PRESS"], "none": ["NO_PRESS"]}  # our press setting -> MILA's
 # DIFFERENT_ADJUDICATION: MILA's own flag for a game adjudicated by another engine (ours), where
@@ -23,10 +23,10 @@ def mila_saved_game(game_id: str, records: Sequence[RecordedEvent]) -> dict[str,
     (``diplomacy.utils.export.from_saved_game_format`` / ``load_saved_games_from_disk``):
     one entry per phase with the state before it, the orders as adjudicated and the results
     keyed by unit, then the current phase with no orders yet."""
-    from shared.events import GameCreated, GameStarted, PhaseResolved, from_recorded
+    from shared.events import GameCreated, GameStarted, PhaseResolved, from_recorded, game_stream
     from shared.rules.variants.standard import home_centres
 
-    typed = [(r, from_recorded(r)) for r in records if r.stream_id == game_stream_id(game_id)]
+    typed = [(r, from_recorded(r)) for r in records if r.stream_id == game_stream(game_id)]
     created = next((e for _, e in typed if isinstance(e, GameCreated)), None)
     variant = created.variant if created is not None else "standard"
     if variant != "standard":

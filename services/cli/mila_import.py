@@ -35,7 +35,7 @@ from shared.game.state import GameState, apply
 from shared.rules.variants import get_variant
 from shared.store import RecordedEvent
 
-from .ops import OpsError
+from .common import OpsError
 
 MILA_PRESS: dict[str, Literal["none", "public"]] = {"NO_PRESS": "none", "PUBLIC_PRESS": "public"}
 
@@ -108,7 +108,7 @@ def mila_game(saved: dict[str, Any], now: datetime) -> Imported:
 def _resolve(log: _Log, state: GameState, phase: dict[str, Any], following: dict[str, Any],
              seat_of: dict[str, str]) -> tuple[GameState, str | None]:
     """One MILA phase: its orders submitted and resolved here; a reason to stop, or None."""
-    from services.adjudication.service import adjudicate_phase
+    from shared.game.adjudicate import adjudicate_phase
 
     name = str(phase.get("name"))
     if name != state.phase:

@@ -30,13 +30,11 @@ from typing import Any, TextIO
 
 from shared.store import EventStore, RecordedEvent, open_store
 
+from .common import OpsError
+
 DEFAULT_DATABASE_URL = "sqlite:///./entente.db"
 PROGRESS_EVERY = 10  # phases between two progress lines of a replay
 RECORD_FIELDS = ("stream_id", "version", "position", "type", "schema_version", "data", "metadata", "recorded_at")
-
-
-class OpsError(Exception):
-    """A failure to report to the operator in one line (exit status 1)."""
 
 
 # ----------------------------------------------------------------------------- the command line
@@ -509,8 +507,8 @@ def replay_log(game_id: str, records: Sequence[RecordedEvent], progress: TextIO 
     Linear in the game's length: each phase's submissions are looked up by phase, and a stored
     resolution at the current schema is compared as stored (its JSON), typed only to confirm a
     difference, so that a 1,000-phase game verifies in under a second (benchmarks/replay.py)."""
-    from services.adjudication.service import adjudicate_phase
     from shared.events import GameStarted, OrdersSubmitted, from_recorded
+    from shared.game.adjudicate import adjudicate_phase
     from shared.game.state import fold
 
     stream = game_stream_id(game_id)

@@ -27,7 +27,7 @@ from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from shared.errors import DomainError
+from shared.errors import DomainError, ErrorCode
 
 HEADER_TIMEOUT_VARIABLE = "ENTENTE_HEADER_TIMEOUT_SECONDS"
 MAX_CONNECTIONS_VARIABLE = "ENTENTE_MAX_CONNECTIONS"
@@ -43,12 +43,12 @@ def _number(variable: str, default: float) -> float:
 
 class RequestTimeout(DomainError):
     status_code = 408
-    code = "request_timeout"
+    code = ErrorCode.REQUEST_TIMEOUT
 
 
 class TooManyConnections(DomainError):
     status_code = 503
-    code = "too_many_connections"
+    code = ErrorCode.TOO_MANY_CONNECTIONS
     retry_after = RETRY_AFTER_SECONDS
 
 

@@ -10,7 +10,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from shared.events import from_recorded
 from shared.events_social import MessageSent, press_stream
@@ -22,12 +22,35 @@ from shared.store import EventStore
 from .board import POWER_CODES, supply_centres
 from .desk import Desk
 from .press import frm_message, press_of
-
-if TYPE_CHECKING:
-    from .session import Session
+from .syntax import Item
 
 log = logging.getLogger("entente.daide")
 REJOIN_SECONDS = 3600.0  # how long IAM (power) (passcode) may rejoin a seat after its HLO
+
+
+class Session(Protocol):
+    """What the hub reads and calls of a client's session: session.py's ``Session``, which
+    imports this module (so this one names only what it needs, and imports nothing of it)."""
+
+    @property
+    def game_id(self) -> str | None: ...
+    @property
+    def player_id(self) -> str | None: ...
+    @property
+    def power(self) -> str | None: ...
+    @property
+    def passcode(self) -> int: ...
+    @property
+    def address(self) -> str: ...
+    @property
+    def started(self) -> bool: ...
+    @property
+    def time_marks(self) -> set[int]: ...
+    @property
+    def send(self) -> Callable[[list[Item]], None]: ...
+    def admin(self, text: str) -> None: ...
+    def close(self) -> None: ...
+    async def tick(self, state: GameState, now_seconds: float | None) -> None: ...
 
 
 @dataclass

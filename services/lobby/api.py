@@ -1,6 +1,7 @@
 """The lobby over HTTP: create, list, join, start, and the public summary of a game.
 
-Runs alone with ``uvicorn services.lobby.api:app``.
+Runs alone with ``entente serve --service lobby`` (``services.cli.serve``
+builds the app: ``create_app`` is its factory).
 """
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Body, FastAPI, Path, Query, Request
 
 from shared.auth import hash_token, require, same_hash
-from shared.errors import BadRequest, Forbidden
+from shared.errors import BadRequest, ErrorCode, Forbidden
 from shared.game.log import phase_submissions
 from shared.game.state import GameState
 from shared.game.waiting import order_status
@@ -77,9 +78,9 @@ async def list_games(store: StoreDep, request: Request, token: BearerToken,
             after = (datetime.fromisoformat(fields["u"]), str(fields["g"]))
         except (KeyError, TypeError, ValueError):
             raise BadRequest("this cursor was not given by this list; start again without one",
-                             code="invalid_cursor", where="query.cursor") from None
+                             code=ErrorCode.INVALID_CURSOR, where="query.cursor") from None
         if fields.get("s") != status or fields.get("v") != variant:
-            raise BadRequest("this cursor belongs to a list with other filters", code="invalid_cursor",
+            raise BadRequest("this cursor belongs to a list with other filters", code=ErrorCode.INVALID_CURSOR,
                              where="query.cursor")
     operator = token is not None and same_hash(hash_token(token), request.app.state.operator_hash)
     games, following = await service.list_games(store, status, limit, after, variant, listed_only=not operator)
@@ -108,7 +109,7 @@ async def join_game(game: CurrentGame, store: StoreDep, request: Request, now: N
     account = getattr(request.state, "account", None)
     if getattr(request.state, "api_key", False) and not game.settings.bots_may_join:
         raise Forbidden("this game does not seat bots (bots_may_join is off): sign in to join as a person",
-                        code="bots_not_allowed", where="header.authorization")
+                        code=ErrorCode.BOTS_NOT_ALLOWED, where="header.authorization")
     joined = await service.join_game(store, game.game_id, request_metadata(request, "player"), now,
                                      account_id=account.account_id if account is not None else None,
                                      invite_code=body.invite_code)
@@ -199,6 +200,3 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The lobby alone: games, seats, the clock's host acts and draws, and the web client's pages
     (docs/web.md), which the multi-service deployment routes here."""
     return build_app("Entente lobby", [router, web_router], settings)
-
-
-app = create_app()

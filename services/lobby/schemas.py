@@ -1,20 +1,16 @@
 """What the lobby accepts and returns over HTTP (never the stored events as they are)."""
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from shared.http.models import DateTimeText
+from shared.http.models import RequestBody
+from shared.http.summary import GameSummary
 from shared.text import UserText
 
-# Request bodies are strict (docs/api.md, "Errors"): a boolean is true or false, an integer a
-# JSON integer; "yes", 1 or "7" in their place is a client's mistake, answered 422.
-REQUEST_BODY = ConfigDict(extra="forbid", strict=True)
 
-
-class SettingsIn(BaseModel):
-    model_config = REQUEST_BODY
+class SettingsIn(RequestBody):
     player_count: int | None = Field(None, ge=1, le=7, description=(
         "players seated; default: the variant's full table. standard: 2 to 7 (fewer than seven "
         "share the powers, docs/hosting.md); dirigible: 7 only; ekonia: 2 to 6 (default 6)"))
@@ -46,66 +42,14 @@ class SettingsIn(BaseModel):
         "(docs/hosting.md, \"Private games\")"))
 
 
-class CreateGame(BaseModel):
-    model_config = ConfigDict(**REQUEST_BODY, json_schema_extra={"examples": [
+class CreateGame(RequestBody):
+    model_config = ConfigDict(json_schema_extra={"examples": [
         {"name": "Friday game", "variant": "standard", "settings": {"movement_minutes": 1440}},
         {"name": "Dirigible night", "variant": "dirigible", "settings": {"retreat_minutes": 720}},
         {"name": "Ekonia for four", "variant": "ekonia", "settings": {"player_count": 4, "max_turns": 30}}]})
     name: UserText = Field(..., min_length=1, max_length=100)
     variant: str = Field("standard", min_length=1, max_length=40)
     settings: SettingsIn = Field(default_factory=SettingsIn)
-
-
-class PowerSeat(BaseModel):
-    codename: str
-    house_bot: bool = Field(False, description="the house bot plays this power now (docs/bots.md)")
-
-
-class ClockInfo(BaseModel):
-    deadline: DateTimeText | None = Field(None, description="when the current phase resolves (ISO 8601, UTC)")
-    paused_until: DateTimeText | None = Field(None, description="a paused game resumes by itself then")
-    phase_minutes: int = 0
-    extended_minutes: int = Field(0, description="added to this phase by the host so far")
-
-
-class DrawInfo(BaseModel):
-    passed: bool
-    votes: dict[str, bool] | None = Field(None, description="every power's vote, only in games with public votes")
-
-
-class GameResult(BaseModel):
-    reason: Literal["victory", "draw", "abandoned"] | None
-    winners: list[str]
-    drawn: list[str]
-
-
-class GameSummary(BaseModel):
-    id: str
-    name: str
-    variant: str
-    status: Literal["forming", "active", "finished"]
-    phase: str | None
-    settings: dict[str, Any]
-    players: int
-    codenames: list[str]
-    powers: dict[str, PowerSeat]
-    must_act: list[str]
-    winners: list[str]
-    clock: ClockInfo | None = None
-    civil_disorder: list[str] = Field(default_factory=list, description="powers that missed their last deadline")
-    draw: DrawInfo = Field(default_factory=lambda: DrawInfo(passed=False))
-    result: GameResult | None = None
-    submitted: list[str] | None = Field(None, description=(
-        "GET /games/{id}: the powers that are done ordering for the phase (their whole set sent, or "
-        "the ready flag set), never the orders (null in lists and answers that do not read them)"))
-    ready: list[str] | None = Field(None, description="GET /games/{id}: the powers that set the ready flag")
-    ordering: list[str] | None = Field(None, description=(
-        "GET /games/{id}: the powers with orders stored one at a time that have not said they are done"))
-    waiting_for: list[str] | None = Field(None, description=(
-        "GET /games/{id}: the acting powers the phase still waits for before it resolves early"))
-    updated_at: str | None = Field(None, description=(
-        "GET /games: when the game last changed (created, a seat taken, a phase resolved...); "
-        "null in answers about one game"))
 
 
 class CreatedGame(GameSummary):
@@ -115,8 +59,7 @@ class CreatedGame(GameSummary):
         "(null for a public game)"))
 
 
-class JoinGame(BaseModel):
-    model_config = REQUEST_BODY
+class JoinGame(RequestBody):
     invite_code: str | None = Field(None, min_length=1, max_length=100, description=(
         "a private game's invite code (POST /games answered it to the host); a public game needs none"))
 
@@ -133,24 +76,20 @@ class GameList(BaseModel):
     next_cursor: str | None = Field(None, description="pass as ?cursor= for the next page; null: this was the last")
 
 
-class FinishGame(BaseModel):
-    model_config = REQUEST_BODY
+class FinishGame(RequestBody):
     reason: Literal["draw", "abandoned"]
 
 
-class ExtendDeadline(BaseModel):
-    model_config = REQUEST_BODY
+class ExtendDeadline(RequestBody):
     minutes: int = Field(..., ge=1, le=30 * 24 * 60, description="at most one phase length per phase, in all")
 
 
-class PauseGame(BaseModel):
-    model_config = REQUEST_BODY
+class PauseGame(RequestBody):
     minutes: int | None = Field(None, ge=1, le=30 * 24 * 60, description=(
         "how long until the game resumes by itself (default and limit: the game's max_pause_minutes)"))
 
 
-class DrawVote(BaseModel):
-    model_config = REQUEST_BODY
+class DrawVote(RequestBody):
     vote: bool = Field(..., description="true: for a draw; false: withdraw the vote")
 
 

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from shared.auth import hash_token, new_token, same_hash
 from shared.clock import SYSTEM_CLOCK
 from shared.codenames import pick_codename
-from shared.errors import Conflict, Forbidden, NotFound, Unprocessable
+from shared.errors import Conflict, ErrorCode, Forbidden, NotFound, Unprocessable
 from shared.events import (
     Event,
     GameCreated,
@@ -71,7 +71,7 @@ class Joined:
 def _check_variant(variant: str) -> None:
     if variant not in variant_names():
         raise Unprocessable(f"variant {variant!r} is not supported; expected one of {variant_names()}",
-                            code="unsupported_variant", where="body.variant")
+                            code=ErrorCode.UNSUPPORTED_VARIANT, where="body.variant")
 
 
 def settings_for(variant: str, given: dict[str, Any]) -> GameSettings:
@@ -91,15 +91,15 @@ def check_settings(variant: str, settings: GameSettings) -> None:
         get_variant(variant).check_settings(settings.model_dump())
     except UnsupportedPlayerCount as error:
         raise Unprocessable(f"the {variant} game cannot be set up so: {error}",
-                            code="unsupported_player_count", where="body.settings.player_count") from None
+                            code=ErrorCode.UNSUPPORTED_PLAYER_COUNT, where="body.settings.player_count") from None
     except ValueError as error:
         raise Unprocessable(f"the {variant} game cannot be set up so: {error}",
-                            code="unsupported_setting", where="body.settings") from None
+                            code=ErrorCode.UNSUPPORTED_SETTING, where="body.settings") from None
     try:
         get_variant(variant).opening(settings.model_dump(), 0)
     except ValueError as error:
         raise Unprocessable(f"the {variant} game cannot be set up so: {error}",
-                            code="unsupported_player_count", where="body.settings.player_count") from None
+                            code=ErrorCode.UNSUPPORTED_PLAYER_COUNT, where="body.settings.player_count") from None
 
 
 async def create_game(store: EventStore, *, name: str, variant: str, settings: GameSettings,
@@ -124,9 +124,10 @@ def check_invite(state: GameState, invite_code: str | None) -> None:
         return
     if not invite_code:
         raise Forbidden(f"game {state.game_id} is private: join it with the invite code its host was given",
-                        code="invite_required", where="body.invite_code")
+                        code=ErrorCode.INVITE_REQUIRED, where="body.invite_code")
     if not state.invite_code_hash or not same_hash(hash_token(invite_code), state.invite_code_hash):
-        raise Forbidden("this is not the game's invite code", code="invalid_invite_code", where="body.invite_code")
+        raise Forbidden("this is not the game's invite code",
+                        code=ErrorCode.INVALID_INVITE_CODE, where="body.invite_code")
 
 
 async def join_game(store: EventStore, game_id: str, metadata: dict | None = None,
@@ -143,11 +144,11 @@ async def join_game(store: EventStore, game_id: str, metadata: dict | None = Non
         members = await tx.read_stream(members_stream(game_id)) if account_id else []
         taken = [from_recorded(r) for r in members if account_id and _seated(r, account_id)]
         if any(isinstance(e, SeatLinked) and state.seat(e.player_id) is None for e in taken):
-            raise Forbidden("the host removed this account's seat from this game", code="seat_removed")
+            raise Forbidden("the host removed this account's seat from this game", code=ErrorCode.SEAT_REMOVED)
         if taken:
-            raise Conflict("this account already has a seat in this game", code="already_seated")
+            raise Conflict("this account already has a seat in this game", code=ErrorCode.ALREADY_SEATED)
         if len(state.seats) >= state.settings.player_count:
-            raise Conflict(f"game {game_id} is full ({state.settings.player_count} players)", code="game_full")
+            raise Conflict(f"game {game_id} is full ({state.settings.player_count} players)", code=ErrorCode.GAME_FULL)
         token = new_token()
         codename = pick_codename(_codename_rng, [s.codename for s in state.seats])
         joined = PlayerJoined(player_id=new_player_id(), codename=codename, token_hash=hash_token(token))
@@ -173,7 +174,7 @@ def seat_named(state: GameState, name: str) -> Seat:
         if seat.codename.casefold() == wanted or seat.player_id == name.strip():
             return seat
     raise NotFound(f"game {state.game_id} has no seat {name!r} (a codename of its summary, or a player id)",
-                   code="seat_not_found", where="path.seat")
+                   code=ErrorCode.SEAT_NOT_FOUND, where="path.seat")
 
 
 async def remove_seat(store: EventStore, game_id: str, name: str, metadata: dict | None = None,
@@ -220,7 +221,7 @@ async def start_game(store: EventStore, game_id: str, metadata: dict | None = No
         if len(state.seats) != needed and not (filled and state.seats):
             raise Conflict(f"game {game_id} needs {needed} players to start, has {len(state.seats)}"
                            + ("" if filled else " (or house bots for the empty seats: docs/bots.md)"),
-                           code="not_enough_players")
+                           code=ErrorCode.NOT_ENOUGH_PLAYERS)
         bots = bot_seats(state, needed - len(state.seats))
         seated = fold(bots, onto=state) if bots else state
         started = started_event(seated, secrets.randbits(63))
@@ -252,7 +253,7 @@ async def finish_game(store: EventStore, game_id: str, reason: Literal["draw", "
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)
         if state.status == "finished":
-            raise Conflict(f"game {game_id} is already finished", code="game_finished")
+            raise Conflict(f"game {game_id} is already finished", code=ErrorCode.GAME_FINISHED)
         finished = GameFinished(reason=reason, winners=[], phase=state.phase or "")
         return await append_events(tx, state, [finished], metadata, now)
 
@@ -285,7 +286,7 @@ def check_variant_filter(variant: str) -> None:
     would otherwise look like a variant nobody plays."""
     if variant not in variant_names():
         raise Unprocessable(f"variant {variant!r} is not supported; expected one of {variant_names()}",
-                            code="unsupported_variant", where="query.variant")
+                            code=ErrorCode.UNSUPPORTED_VARIANT, where="query.variant")
 
 
 async def list_games(store: EventStore, status: str | None, limit: int,

@@ -1,7 +1,8 @@
 """Each player's own webhook for a game, and the host's webhook for a channel of the game
 (public events only): set, read, remove.
 
-Runs alone with ``uvicorn services.notifications.api:app``; the delivery worker runs with
+Runs alone with ``entente serve --service notifications`` (``services.cli.serve``
+builds the app: ``create_app`` is its factory); the delivery worker runs with
 ``python -m services.notifications``.
 """
 from __future__ import annotations
@@ -14,9 +15,9 @@ from urllib.parse import urlsplit
 
 import idna
 from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from shared.errors import Conflict, NotFound, Unprocessable
+from shared.errors import Conflict, ErrorCode, NotFound, Unprocessable
 from shared.events import from_recorded, to_new_event
 from shared.events_social import (
     ChannelWebhookRemoved,
@@ -27,6 +28,7 @@ from shared.events_social import (
 )
 from shared.http.app import build_app
 from shared.http.dependencies import CurrentGame, CurrentPlayer, HostOrOperator, StoreDep, request_metadata
+from shared.http.models import RequestBody
 from shared.settings import Settings
 from shared.store import utc_now
 from shared.text import is_ascii_number
@@ -49,7 +51,7 @@ def check_webhook_url(url: str, allow_private: bool) -> str:
     stored is what the client sent. Where the host leads is :func:`accept_webhook_url`'s question."""
     problem = url_problem(url, ("http", "https") if allow_private else ("https",))
     if problem:
-        raise Unprocessable(problem, code="invalid_webhook", where="body.url")
+        raise Unprocessable(problem, code=ErrorCode.INVALID_WEBHOOK, where="body.url")
     return url
 
 
@@ -138,12 +140,11 @@ async def accept_webhook_url(url: str, allow_private: bool, resolver: Resolver =
         await checked_addresses(parts.hostname or "", port, allow_private, resolver)
     except (AddressRefused, ValueError) as error:
         raise Unprocessable(f"a webhook URL must point to a public host: {error}",
-                            code="invalid_webhook", where="body.url") from error
+                            code=ErrorCode.INVALID_WEBHOOK, where="body.url") from error
     return url
 
 
-class WebhookIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class WebhookIn(RequestBody):
     url: str = Field(..., min_length=8, max_length=500, description="for example a Discord webhook URL")
 
 
@@ -186,7 +187,7 @@ async def set_webhook(game: CurrentGame, caller: CurrentPlayer, body: WebhookIn,
     received. The answer holds the new signing secret of its deliveries, shown this once."""
     assert caller.player_id is not None
     if game.status == "finished":
-        raise Conflict(f"game {game.game_id} is finished", code="game_finished")
+        raise Conflict(f"game {game.game_id} is finished", code=ErrorCode.GAME_FINISHED)
     url = await accept_webhook_url(body.url, request.app.state.settings.webhook_allow_private_hosts)
     secret = signing.new_secret()
     async with store.transaction() as tx:
@@ -208,7 +209,7 @@ async def remove_webhook(game: CurrentGame, caller: CurrentPlayer, store: StoreD
     """Stop this seat's notifications (those not yet sent are dropped)."""
     assert caller.player_id is not None
     if await current_webhook(store, game.game_id, caller.player_id) is None:
-        raise NotFound("this seat has no webhook", code="webhook_not_found")
+        raise NotFound("this seat has no webhook", code=ErrorCode.WEBHOOK_NOT_FOUND)
     async with store.transaction() as tx:
         await tx.append(webhooks_stream(game.game_id),
                         [to_new_event(WebhookRemoved(player_id=caller.player_id),
@@ -234,11 +235,11 @@ async def set_channel_webhook(game: CurrentGame, caller: HostOrOperator, body: C
     With ``thread_id`` (a Discord webhook only) the messages go to that thread of its channel.
     The answer holds the new signing secret of its deliveries, shown this once."""
     if game.status == "finished":
-        raise Conflict(f"game {game.game_id} is finished", code="game_finished")
+        raise Conflict(f"game {game.game_id} is finished", code=ErrorCode.GAME_FINISHED)
     url = await accept_webhook_url(body.url, request.app.state.settings.webhook_allow_private_hosts)
     if body.thread_id is not None and (not is_discord_webhook(url) or urlsplit(url).query):
         raise Unprocessable("a thread_id goes with a Discord webhook URL (…/api/webhooks/ID/TOKEN) that has no "
-                            "query of its own", code="invalid_webhook", where="body.thread_id")
+                            "query of its own", code=ErrorCode.INVALID_WEBHOOK, where="body.thread_id")
     secret = signing.new_secret()
     async with store.transaction() as tx:
         await tx.append(webhooks_stream(game.game_id),
@@ -259,7 +260,7 @@ async def remove_channel_webhook(game: CurrentGame, caller: HostOrOperator, stor
                                  request: Request) -> Response:
     """Stop the channel's notifications (those not yet sent are dropped)."""
     if await current_channel_webhook(store, game.game_id) is None:
-        raise NotFound("this game has no channel webhook", code="webhook_not_found")
+        raise NotFound("this game has no channel webhook", code=ErrorCode.WEBHOOK_NOT_FOUND)
     async with store.transaction() as tx:
         await tx.append(webhooks_stream(game.game_id),
                         [to_new_event(ChannelWebhookRemoved(), request_metadata(request, caller.role))],
@@ -270,6 +271,3 @@ async def remove_channel_webhook(game: CurrentGame, caller: HostOrOperator, stor
 
 def create_app(settings: Settings | None = None):
     return build_app("Entente notifications", [router], settings)
-
-
-app = create_app()

@@ -45,7 +45,6 @@ from shared.store import (
     Dead,
     Delivered,
     EventStore,
-    NewNotification,
     Outcome,
     RecordedEvent,
     Retry,
@@ -53,7 +52,7 @@ from shared.store import (
 )
 
 from .discord import in_thread
-from .planning import Context, Planned, plan
+from .planning import Context, plan
 
 PROJECTION = "notifications"
 # the streams notifications are planned from (the order streams, most of the log, plan none)
@@ -201,7 +200,7 @@ async def project(store: EventStore, warning: timedelta, batch: int = 500, *, di
                 await tx.cancel_notifications(cancel.game_id, kind=cancel.kind, phase=cancel.phase,
                                               player_id=cancel.player_id)
             for notification in planned:
-                await tx.plan_notification(_row(notification, record))
+                await tx.plan_notification(notification)
         await tx.advance_projection(PROJECTION, read.last_position)
     games.remember()
     return read.passed
@@ -215,13 +214,6 @@ async def project_all(store: EventStore, warning: timedelta, batch: int = 500, *
     while not (stop is not None and stop.is_set()) and (read := await project(store, warning, batch, direct=direct)):
         total += read
     return total
-
-
-def _row(planned: Planned, source: RecordedEvent) -> NewNotification:
-    return NewNotification(dedupe_key=planned.dedupe_key, game_id=planned.game_id, player_id=planned.player_id,
-                           kind=planned.kind, phase=planned.phase, url=planned.url, payload=planned.payload,
-                           not_before=planned.not_before, source_position=source.position,
-                           created_at=source.recorded_at)
 
 
 # ----------------------------------------------------------------------------- delivery bookkeeping

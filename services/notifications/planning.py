@@ -39,7 +39,7 @@ from shared.events import (
 from shared.events_social import ChannelWebhookRemoved, ChannelWebhookSet, MessageSent, WebhookRemoved, WebhookSet
 from shared.game.state import GameState
 from shared.rules.variants import get_variant
-from shared.store import RecordedEvent
+from shared.store import NewNotification, RecordedEvent
 
 from . import discord
 
@@ -48,16 +48,12 @@ CHANNEL = "#channel"
 DIRECT = "@discord"
 
 
-@dataclass(frozen=True, slots=True)
-class Planned:
-    dedupe_key: str
-    game_id: str
-    player_id: str
-    kind: str
-    phase: str | None
-    url: str
-    payload: dict[str, Any]
-    not_before: datetime
+def _owed(record: RecordedEvent, dedupe_key: str, game_id: str, player_id: str, kind: str, phase: str | None,
+          url: str, payload: dict[str, Any], not_before: datetime) -> NewNotification:
+    """The outbox's row of a notification planned from ``record`` (first due at ``not_before``)."""
+    return NewNotification(dedupe_key=dedupe_key, game_id=game_id, player_id=player_id, kind=kind, phase=phase,
+                           url=url, payload=payload, not_before=not_before, source_position=record.position,
+                           created_at=record.recorded_at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +85,7 @@ class Context:
 
 
 def plan(record: RecordedEvent, event: Event, context: Context,
-         warning: timedelta) -> tuple[list[Planned], list[Cancel]]:
+         warning: timedelta) -> tuple[list[NewNotification], list[Cancel]]:
     state, game_id = context.state, context.state.game_id
     if isinstance(event, MessageSent):
         return _message(record, event, context), []
@@ -163,22 +159,22 @@ def _first_power(state: GameState, player_id: str) -> str | None:
 
 
 def _to_all(record: RecordedEvent, context: Context, kind: str, phase: str, content: str,
-            facts: dict[str, Any], embeds: list[dict[str, Any]], picture_phase: str | None) -> list[Planned]:
+            facts: dict[str, Any], embeds: list[dict[str, Any]], picture_phase: str | None) -> list[NewNotification]:
     """A public event, to every seat (as its own view draws it) and to the channel (public)."""
     state, game_id = context.state, context.state.game_id
-    planned = [Planned(f"{record.position}:{recipient}", game_id, recipient, kind, phase, url,
+    planned = [_owed(record, f"{record.position}:{recipient}", game_id, recipient, kind, phase, url,
                        _payload(kind, game_id, phase, content, {**facts, "your_powers": state.powers_of(player_id)},
                                 embeds, {"phase": picture_phase, "power": _first_power(state, player_id)}),
                        record.recorded_at)
                for recipient, player_id, url in context.seats()]
     if context.channel:
-        planned.append(Planned(f"{record.position}:{CHANNEL}", game_id, CHANNEL, kind, phase, context.channel,
+        planned.append(_owed(record, f"{record.position}:{CHANNEL}", game_id, CHANNEL, kind, phase, context.channel,
                                _payload(kind, game_id, phase, content, facts, embeds,
                                         {"phase": picture_phase, "power": None}), record.recorded_at))
     return planned
 
 
-def _message(record: RecordedEvent, message: MessageSent, context: Context) -> list[Planned]:
+def _message(record: RecordedEvent, message: MessageSent, context: Context) -> list[NewNotification]:
     state, game_id = context.state, context.state.game_id
     readers = set(state.codenames_by_power()) if message.recipients is None else set(message.recipients)
     preview = message.text if len(message.text) <= MESSAGE_PREVIEW else message.text[:MESSAGE_PREVIEW] + "..."
@@ -192,14 +188,14 @@ def _message(record: RecordedEvent, message: MessageSent, context: Context) -> l
         facts = {"from": {"power": message.sender, "codename": message.codename},
                  "to": "all" if message.recipients is None else list(message.recipients),
                  "text": preview, "message_id": message.message_id}
-        planned.append(Planned(f"{record.position}:{recipient}", game_id, recipient, "message_received",
+        planned.append(_owed(record, f"{record.position}:{recipient}", game_id, recipient, "message_received",
                                message.phase, url, _payload("message_received", game_id, message.phase, content, facts),
                                record.recorded_at))
     return planned
 
 
 def _deadline(record: RecordedEvent, phase: str, deadline: datetime, context: Context,
-              warning: timedelta, only: str | None = None) -> list[Planned]:
+              warning: timedelta, only: str | None = None) -> list[NewNotification]:
     state, game_id = context.state, context.state.game_id
     if state.status != "active":
         return []
@@ -212,14 +208,14 @@ def _deadline(record: RecordedEvent, phase: str, deadline: datetime, context: Co
             continue
         content = (f"**{state.name}**: orders for {phase} are due {when} ({discord.timestamp(deadline, 'f')}) "
                    f"for {', '.join(owing)}.")
-        planned.append(Planned(f"deadline:{game_id}:{phase}:{deadline.isoformat()}:{recipient}", game_id, recipient,
-                               "deadline_approaching", phase, url,
+        planned.append(_owed(record, f"deadline:{game_id}:{phase}:{deadline.isoformat()}:{recipient}", game_id,
+                               recipient, "deadline_approaching", phase, url,
                                _payload("deadline_approaching", game_id, phase, content,
                                         {"deadline": deadline.isoformat(), "your_powers": owing}, None,
                                         {"phase": phase, "power": owing[0]}), due))
     if context.channel and only in (None, CHANNEL):
         content = f"**{state.name}**: the deadline of {phase} is {when} ({discord.timestamp(deadline, 'f')})."
-        planned.append(Planned(f"deadline:{game_id}:{phase}:{deadline.isoformat()}:{CHANNEL}", game_id, CHANNEL,
+        planned.append(_owed(record, f"deadline:{game_id}:{phase}:{deadline.isoformat()}:{CHANNEL}", game_id, CHANNEL,
                                "deadline_approaching", phase, context.channel,
                                _payload("deadline_approaching", game_id, phase, content,
                                         {"deadline": deadline.isoformat()}, None, {"phase": phase, "power": None}),

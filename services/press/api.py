@@ -1,6 +1,7 @@
 """Press over HTTP: send a message, read the messages one may read.
 
-Runs alone with ``uvicorn services.press.api:app``; ``services.app`` serves it with the rest.
+Runs alone with ``entente serve --service press`` (``services.cli.serve``
+builds the app: ``create_app`` is its factory); ``services.app`` serves it with the rest.
 """
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from shared.errors import BadRequest
+from shared.errors import BadRequest, ErrorCode
 from shared.http.app import build_app
 from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, Now, StoreDep, request_metadata
-from shared.http.models import DateTimeText
+from shared.http.models import DateTimeText, RequestBody
 from shared.http.paging import DEFAULT_LIMIT, MAX_CURSOR_LENGTH, decode_cursor, encode_cursor
 from shared.http.rate_limits import rate_limited
 from shared.settings import Settings
@@ -25,8 +26,8 @@ router = APIRouter(tags=["press"])
 PowerName = Annotated[str, StringConstraints(min_length=1, max_length=20)]
 
 
-class SendMessage(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True,  # as every request body
+class SendMessage(RequestBody):
+    model_config = ConfigDict(populate_by_name=True,
                               json_schema_extra={"examples": [{"to": ["ENGLAND"], "text": "Channel stays empty?"},
                                                               {"to": "all", "text": "Good luck, all."}]})
     to: Literal["all"] | Annotated[list[PowerName], Field(min_length=1, max_length=10)] = Field(
@@ -98,7 +99,7 @@ def message_page(readable: list[dict[str, Any]], cursor: str | None, limit: int)
         start = next((i + 1 for i, m in enumerate(readable) if m["id"] == last), -1)
         if start < 0:
             raise BadRequest("this cursor names no message you read; start again without one",
-                             code="invalid_cursor", where="query.cursor")
+                             code=ErrorCode.INVALID_CURSOR, where="query.cursor")
     page = readable[start:start + limit]
     next_cursor = encode_cursor("messages", m=page[-1]["id"]) if page else cursor
     return {"messages": page, "next_cursor": next_cursor, "more": start + limit < len(readable)}
@@ -106,6 +107,3 @@ def message_page(readable: list[dict[str, Any]], cursor: str | None, limit: int)
 
 def create_app(settings: Settings | None = None):
     return build_app("Entente press", [router], settings)
-
-
-app = create_app()

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from shared.errors import Forbidden, Unprocessable
+from shared.errors import ErrorCode, Forbidden, Unprocessable
 from shared.events import to_new_event
 from shared.events_social import MessageSent, press_stream
 from shared.game.guards import require_own_power, require_seat_powers, require_started, require_surviving
@@ -45,13 +45,13 @@ def check_message(state: GameState, player_id: str, sender: str | None, to: str 
     require_surviving(state, power, "send messages")
     press = state.settings.press
     if press == "none":
-        raise Forbidden("this is a gunboat game: no messages", code="press_disabled", where="body")
+        raise Forbidden("this is a gunboat game: no messages", code=ErrorCode.PRESS_DISABLED, where="body")
     recipients = _recipients(state, powers, to)
     if recipients is not None and press == "public":
-        raise Forbidden("this game allows public messages only (to: \"all\")", code="private_press_disabled",
+        raise Forbidden("this game allows public messages only (to: \"all\")", code=ErrorCode.PRIVATE_PRESS_DISABLED,
                         where="body.to")
     if not text.strip():
-        raise Unprocessable("a message needs some text", code="invalid_request", where="body.text")
+        raise Unprocessable("a message needs some text", code=ErrorCode.INVALID_REQUEST, where="body.text")
     seat = state.seat(player_id)
     assert seat is not None
     return Draft(power, seat.codename, recipients, text)
@@ -62,17 +62,18 @@ def _recipients(state: GameState, seat: Sequence[str], to: str | Sequence[str]) 
     own seat already reads it, whichever of its powers signs (docs/social.md)."""
     if isinstance(to, str):
         if to.lower() != "all":
-            raise Unprocessable('"to" is "all" or a list of powers', code="invalid_request", where="body.to")
+            raise Unprocessable('"to" is "all" or a list of powers', code=ErrorCode.INVALID_REQUEST, where="body.to")
         return None
     in_game = set(state.codenames_by_power())
     wanted = sorted({p.upper() for p in to})
     unknown = [p for p in wanted if p not in in_game]
     if unknown:
-        raise Unprocessable(f"not a power of this game: {', '.join(unknown)}", code="unknown_power", where="body.to")
+        raise Unprocessable(f"not a power of this game: {', '.join(unknown)}",
+                            code=ErrorCode.UNKNOWN_POWER, where="body.to")
     others = [p for p in wanted if p not in seat]
     if not others:
         raise Unprocessable("a private message needs at least one power another player plays",
-                            code="no_recipient", where="body.to")
+                            code=ErrorCode.NO_RECIPIENT, where="body.to")
     return others
 
 

@@ -1,5 +1,6 @@
 """Views of a game over HTTP, and the operator's export of the log.
-Runs alone with ``uvicorn services.visibility.api:app``."""
+Runs alone with ``entente serve --service visibility`` (``services.cli.serve``
+builds the app: ``create_app`` is its factory)."""
 from __future__ import annotations
 
 import json
@@ -83,6 +84,3 @@ def create_app(settings: Settings | None = None):
     from services.visibility.stream import router as stream_router
 
     return build_app("Entente visibility", [router, stream_router, maps_router], settings)
-
-
-app = create_app()

@@ -18,7 +18,7 @@ import hmac
 import re
 from dataclasses import dataclass
 
-from shared.errors import BadRequest
+from shared.errors import BadRequest, ErrorCode
 
 DIGEST_LENGTH = 16  # hex digits of the view's digest in an id
 MAX_CURSOR_LENGTH = 40
@@ -44,7 +44,7 @@ def parse_cursor(text: str, where: str) -> Cursor:
     found = _CURSOR.fullmatch(text.strip())
     if found is None:
         raise BadRequest("Last-Event-ID must be an id this stream sent (like 12.3f9c0d5e7a1b2c4d)",
-                         code="invalid_last_event_id", where=where)
+                         code=ErrorCode.INVALID_LAST_EVENT_ID, where=where)
     return Cursor(int(found.group(1)), found.group(2))
 
 

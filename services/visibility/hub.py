@@ -35,9 +35,11 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Literal
 
+from cachetools import TTLCache
+
 from shared import credentials, metrics
 from shared.auth import Caller
-from shared.errors import BadRequest, DomainError
+from shared.errors import BadRequest, DomainError, ErrorCode
 from shared.events_social import MessageSent, press_stream
 from shared.game.log import phase_submissions
 from shared.game.press import message_json, messages_of, visible_to
@@ -56,6 +58,7 @@ log = logging.getLogger("entente.stream")
 
 CHECK_SECONDS = 2.0  # credentials re-checked at least this often; also the tailer's longest wait
 CREDENTIAL_CACHE_SECONDS = 30.0  # a bot or account read is reused this long unless its stream changes
+CREDENTIAL_CACHE_ENTRIES = 65536  # of each kind; the least recently used go first beyond it
 UNAVAILABLE_SECONDS = 10.0  # the log unreadable this long: every stream is closed (clients resume)
 MAX_QUEUED = 2 * 1024 * 1024  # bytes one watcher may hold (queued and being sent) before it counts as too slow
 BATCH = 1000  # events per read of the log
@@ -266,7 +269,8 @@ class GameFeed:
             watcher.sent_messages = readable
         else:
             if watcher.resume.messages > readable:
-                raise BadRequest("Last-Event-ID is ahead of what this stream has sent", code="invalid_last_event_id",
+                raise BadRequest("Last-Event-ID is ahead of what this stream has sent",
+                                 code=ErrorCode.INVALID_LAST_EVENT_ID,
                                  where=watcher.resume_where)
             watcher.sent_messages = watcher.resume.messages
             watcher.sent_view = watcher.resume.view
@@ -351,45 +355,44 @@ class GameFeed:
 
 class CredentialCache:
     """Bot tokens and accounts as last read, until their stream changes (the tailer says so)
-    or ``CREDENTIAL_CACHE_SECONDS`` pass."""
+    or ``CREDENTIAL_CACHE_SECONDS`` pass: two ``cachetools.TTLCache`` (an account read as
+    missing is remembered too)."""
 
     def __init__(self, store: EventStore) -> None:
         self.store = store
-        self._bots: dict[str, tuple[float, dict[str, credentials.BotToken]]] = {}
-        self._accounts: dict[str, tuple[float, credentials.Account | None]] = {}
+        self._bots: TTLCache[str, dict[str, credentials.BotToken]] = TTLCache(
+            CREDENTIAL_CACHE_ENTRIES, CREDENTIAL_CACHE_SECONDS)
+        self._accounts: TTLCache[str, credentials.Account | None] = TTLCache(
+            CREDENTIAL_CACHE_ENTRIES, CREDENTIAL_CACHE_SECONDS)
         self._generation = 0  # bumped by every change to a bot or account stream
 
     def changed(self, kind: str, ident: str) -> None:
         self._generation += 1
         (self._bots if kind == "bots" else self._accounts).pop(ident, None)
 
-    def prune(self, now: float) -> None:
-        for cache in (self._bots, self._accounts):
-            for ident in [i for i, (at, _) in cache.items() if now - at >= CREDENTIAL_CACHE_SECONDS]:
-                del cache[ident]
+    def prune(self) -> None:
+        self._bots.expire()
+        self._accounts.expire()
 
     async def bots(self, game_id: str) -> dict[str, credentials.BotToken]:
-        now = asyncio.get_running_loop().time()
         hit = self._bots.get(game_id)
-        if hit is not None and now - hit[0] < CREDENTIAL_CACHE_SECONDS:
-            return hit[1]
+        if hit is not None:
+            return hit
         generation = self._generation
         bots = await credentials.load_bots(self.store, game_id)
         if generation == self._generation:  # no change came in during the read
-            self._bots[game_id] = (now, bots)
+            self._bots[game_id] = bots
         return bots
 
     async def account(self, account_id: str) -> credentials.Account | None:
         if not account_id:
             return None
-        now = asyncio.get_running_loop().time()
-        hit = self._accounts.get(account_id)
-        if hit is not None and now - hit[0] < CREDENTIAL_CACHE_SECONDS:
-            return hit[1]
+        if account_id in self._accounts:
+            return self._accounts[account_id]
         generation = self._generation
         account = await credentials.load_account(self.store, account_id)
         if generation == self._generation:
-            self._accounts[account_id] = (now, account)
+            self._accounts[account_id] = account
         return account
 
     def lookups(self) -> Lookups:
@@ -544,7 +547,7 @@ class StreamHub:
         if not force and now - self._checked_at < CHECK_SECONDS:
             return
         self._checked_at = now
-        self.credentials.prune(now)
+        self.credentials.prune()
         lookups = self.credentials.lookups()
         for feed in list(self.feeds.values()):
             state = feed.state

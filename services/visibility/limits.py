@@ -14,14 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shared.auth import Caller
-from shared.errors import DomainError
+from shared.errors import DomainError, ErrorCode
 
 RETRY_AFTER_SECONDS = 30  # a stream ends within MAX_STREAM_SECONDS; a closed tab's within seconds
 
 
 class TooManyStreams(DomainError):
     status_code = 429
-    code = "too_many_streams"
+    code = ErrorCode.TOO_MANY_STREAMS
     retry_after = RETRY_AFTER_SECONDS
 
 

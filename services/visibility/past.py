@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from shared.errors import NotFound, Unprocessable
+from shared.errors import ErrorCode, NotFound, Unprocessable
 from shared.events import PhaseResolved
 from shared.game.phases import phase_number, resolved_phases
 from shared.game.state import GameState
@@ -47,13 +47,13 @@ def checked_phase(state: GameState, phase: str | None, where: str = "query.phase
     try:
         get_variant(state.variant).phase_order(wanted)
     except (ValueError, KeyError):
-        raise Unprocessable(f"{phase!r} is not a phase name of this variant", code="invalid_phase",
+        raise Unprocessable(f"{phase!r} is not a phase name of this variant", code=ErrorCode.INVALID_PHASE,
                             where=where) from None
     if wanted == (state.phase or "").upper():
         return None
     number = phase_number(state, wanted)
     if number is None:
-        raise NotFound(f"this game has not played the phase {wanted}", code="phase_not_found", where=where)
+        raise NotFound(f"this game has not played the phase {wanted}", code=ErrorCode.PHASE_NOT_FOUND, where=where)
     return number
 
 

@@ -12,17 +12,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
 from shared.http.models import DateTimeText, StructuredOrder, absent_if_none
+from shared.http.summary import GameInfo, GameResult
 
 Open = ConfigDict(extra="allow")
-
-
-class GameInfo(BaseModel):
-    id: str
-    name: str
-    variant: str
-    status: Literal["forming", "active", "finished"]
-    phase: str | None
-    settings: dict[str, Any]
 
 
 class ViewerInfo(BaseModel):
@@ -156,12 +148,6 @@ class DrawView(BaseModel):
     votes: dict[str, bool] | None = absent_if_none("every power's vote, only in games with public votes")
 
 
-class ResultInfo(BaseModel):
-    reason: Literal["victory", "draw", "abandoned"] | None
-    winners: list[str]
-    drawn: list[str]
-
-
 class GameView(BaseModel):
     game: GameInfo
     viewer: ViewerInfo
@@ -188,6 +174,6 @@ class GameView(BaseModel):
     clock: ClockView | None = None
     civil_disorder: list[str] = []  # powers that missed their last deadline
     draw: DrawView
-    result: ResultInfo | None = None
+    result: GameResult | None = None
     resolution: ResolvedPhaseView | None = Field(None, description=(
         "with ?phase=: that phase's orders and results as the caller's history shows them"))

@@ -25,7 +25,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 from starlette.background import BackgroundTask
 
-from shared.errors import BadRequest, Unauthorized
+from shared.errors import BadRequest, ErrorCode, Unauthorized
 from shared.http.dependencies import BearerToken, CurrentCaller, CurrentGame, Now, StoreDep
 from shared.http.observability import live_stream
 from shared.http.rate_limits import rate_limited
@@ -50,7 +50,7 @@ async def no_token_in_url(request: Request) -> None:
         if name in request.query_params:
             raise BadRequest(f"tokens do not go into URLs (?{name}=): send 'Authorization: Bearer <token>', "
                              "or from a browser ask POST /games/{id}/stream-ticket for a ticket and pass ?ticket=",
-                             code="token_in_url", where=f"query.{name}")
+                             code=ErrorCode.TOKEN_IN_URL, where=f"query.{name}")
 
 
 @asynccontextmanager
@@ -130,13 +130,13 @@ async def game_stream(game: CurrentGame, caller: CurrentCaller, token: BearerTok
     operator_hash: str = request.app.state.operator_hash
     if ticket is not None:
         if token is not None:
-            raise BadRequest("send a ticket or an Authorization header, not both", code="ticket_and_token",
+            raise BadRequest("send a ticket or an Authorization header, not both", code=ErrorCode.TICKET_AND_TOKEN,
                              where="query.ticket")
         credential = await redeem_ticket(store, game.game_id, ticket, now)
         found = await caller_of(credential, game, operator_hash, direct_lookups(store))
         if found is None:
             raise Unauthorized("the credential this ticket was issued for is no longer valid",
-                               code="invalid_ticket", where="query.ticket")
+                               code=ErrorCode.INVALID_TICKET, where="query.ticket")
         caller = found
     else:
         credential = credential_of(caller, token)

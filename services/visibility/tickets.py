@@ -15,7 +15,7 @@ import secrets
 from datetime import datetime, timedelta
 
 from shared.auth import hash_token
-from shared.errors import Unauthorized
+from shared.errors import ErrorCode, Unauthorized
 from shared.events import from_recorded, to_new_event
 from shared.events_tickets import StreamTicketIssued, StreamTicketRedeemed, ticket_stream
 from shared.store import ConcurrencyError, EventStore
@@ -27,7 +27,7 @@ MAX_TICKET_LENGTH = 100
 
 
 def _refused(message: str) -> Unauthorized:
-    return Unauthorized(message, code="invalid_ticket", where="query.ticket")
+    return Unauthorized(message, code=ErrorCode.INVALID_TICKET, where="query.ticket")
 
 
 async def issue_ticket(store: EventStore, game_id: str, credential: Credential,

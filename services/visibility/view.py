@@ -36,12 +36,13 @@ import orjson
 
 from shared.auth import Caller
 from shared.bounded import BoundedCache
-from shared.errors import Forbidden, Unprocessable
+from shared.errors import ErrorCode, Forbidden, Unprocessable
 from shared.events import Event, OrdersSubmitted, PhaseResolved, ReadySet
 from shared.game.repository import RECENT_PHASES
 from shared.game.state import GameState, fold
 from shared.game.submissions import PowerSubmission, latest_submissions, submitted_orders
 from shared.game.waiting import order_status
+from shared.http.summary import game_info
 from shared.rules.variants import Variant, get_variant
 
 
@@ -61,7 +62,7 @@ class Viewer:
 def viewer_for(caller: Caller, game: GameState, power: str | None) -> Viewer:
     """The viewer a caller may be: a player sees as their power, the operator as anyone."""
     if power is not None and power.upper() not in get_variant(game.variant).powers():
-        raise Unprocessable(f"unknown power {power!r}", code="unknown_power", where="query.power")
+        raise Unprocessable(f"unknown power {power!r}", code=ErrorCode.UNKNOWN_POWER, where="query.power")
     wanted = power.upper() if power else None
     if caller.role == "operator":
         return Viewer("power", wanted) if wanted else Viewer("operator")
@@ -70,13 +71,13 @@ def viewer_for(caller: Caller, game: GameState, power: str | None) -> Viewer:
         own = tuple(seat.powers) if seat else ()
         if wanted and wanted not in own:
             raise Forbidden(f"a player may see only their own power's view, not {wanted}",
-                            code="not_your_power", where="query.power")
+                            code=ErrorCode.NOT_YOUR_POWER, where="query.power")
         codename = seat.codename if seat else None
         if not own:  # a seat in a forming game: the powers are drawn at the start
             return Viewer("player", None, codename, player_id=caller.player_id)
         return Viewer("power", wanted or own[0], codename, own, caller.player_id)
     if wanted:
-        raise Forbidden(f"the view of {wanted} needs that player's token", code="not_your_power",
+        raise Forbidden(f"the view of {wanted} needs that player's token", code=ErrorCode.NOT_YOUR_POWER,
                         where="query.power")
     return Viewer.public()
 
@@ -103,9 +104,7 @@ def view_of(state: GameState, submissions: Mapping[str, PowerSubmission], viewer
     pending = pending_orders(submissions, state, viewer)
     active = state.status == "active"
     return {
-        "game": {"id": state.game_id, "name": state.name, "variant": state.variant,
-                 "status": state.status, "phase": state.phase,
-                 "settings": state.settings.model_dump()},
+        "game": game_info(summary),
         "viewer": {"kind": viewer.kind, "power": viewer.power, "codename": viewer.codename,
                    "powers": list(viewer.powers or ((viewer.power,) if viewer.power else ()))},
         "powers": _powers(state),

@@ -30,19 +30,20 @@ from email.message import Message
 from typing import Any
 from urllib.parse import parse_qsl
 
-from shared.errors import DomainError, NotFound, Unprocessable
+from shared.errors import DomainError, ErrorCode, NotFound, Unprocessable
 from shared.text import first_problem, path_of, text_problem
+
+from .asgi import Scope
 
 MAX_BODY_BYTES = 1024 * 1024
 SAFE_INTEGER = 2**53 - 1
 UNBUFFERED_METHODS = frozenset({"GET", "HEAD"})
 
-Scope = dict[str, Any]
 
 
 class BodyTooLarge(DomainError):
     status_code = 413
-    code = "body_too_large"
+    code = ErrorCode.BODY_TOO_LARGE
 
 
 class Marker:
@@ -148,7 +149,7 @@ def _declared_length(scope: Scope) -> int | None:
     return int(text) if text is not None and text.isascii() and text.isdigit() else None
 
 
-async def send_error(send: Any, status: int, error: DomainError, close: bool = False) -> None:
+async def send_error(send: Any, status: int, error: DomainError, *, close: bool = False) -> None:
     """An error in the one shape (shared/errors.py), sent from below the framework."""
     body = json.dumps(error.body()).encode("utf-8")
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
@@ -166,13 +167,13 @@ def address_problem(scope: Scope) -> DomainError | None:
     """The error for a path or query parameter the text rule refuses, or None."""
     problem = text_problem(scope.get("path", ""))
     if problem is not None:
-        return NotFound(f"no resource has such a path: {problem}", code="not_found", where="path")
+        return NotFound(f"no resource has such a path: {problem}", code=ErrorCode.NOT_FOUND, where="path")
     query = scope.get("query_string", b"").decode("latin-1")
     for name, value in parse_qsl(query, keep_blank_values=True):  # percent-escapes decoded as UTF-8
         problem = text_problem(name) or text_problem(value)
         if problem is not None:
             where = f"query.{name}" if text_problem(name) is None else "query"
-            return Unprocessable(f"{where}: {problem}", code="invalid_request", where=where,
+            return Unprocessable(f"{where}: {problem}", code=ErrorCode.INVALID_REQUEST, where=where,
                                  details=[{"where": where, "message": problem}])
     return None
 
@@ -224,7 +225,7 @@ class RequestBodyGate:
             elif found is not None:
                 where, problem = found
                 message_text = f"{where}: {problem}"
-                error = Unprocessable(message_text, code="invalid_request", where=where,
+                error = Unprocessable(message_text, code=ErrorCode.INVALID_REQUEST, where=where,
                                       details=[{"where": where, "message": problem}])
                 await send_error(send, error.status_code, error)
                 return

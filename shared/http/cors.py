@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-Scope = dict[str, Any]
+from .asgi import Scope
 
 ALLOWED_METHODS = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
 ALLOWED_HEADERS = "Authorization, Content-Type, Last-Event-ID, X-Request-ID"

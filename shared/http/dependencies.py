@@ -9,9 +9,9 @@ from typing import Annotated
 from fastapi import Depends, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from shared.auth import MAX_TOKEN_LENGTH, PUBLIC, Caller, identify, require
+from shared.auth import PUBLIC, Caller, bearer_token_of, identify, require
 from shared.clock import SYSTEM_CLOCK, Clock
-from shared.errors import DomainError, NotFound, Unauthorized
+from shared.errors import DomainError, ErrorCode, NotFound
 from shared.game.repository import cached_game, read_game
 from shared.game.state import GameState
 from shared.store import EventStore
@@ -29,13 +29,7 @@ async def bearer_token(request: Request,
     authorization = request.headers.get("authorization")
     if authorization is None:
         return None
-    scheme, _, token = authorization.strip().partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
-        raise Unauthorized("the Authorization header must be 'Bearer <token>'", where="header.authorization")
-    if len(token) > MAX_TOKEN_LENGTH:
-        raise Unauthorized("token not recognised", code="invalid_token", where="header.authorization")
-    return token
+    return bearer_token_of(authorization)
 
 
 BearerToken = Annotated[str | None, Depends(bearer_token)]
@@ -63,7 +57,7 @@ Now = Annotated[datetime, Depends(get_now)]
 
 
 def game_not_found(game_id: str) -> NotFound:
-    return NotFound(f"no game {game_id!r}", code="game_not_found", where="path.game_id")
+    return NotFound(f"no game {game_id!r}", code=ErrorCode.GAME_NOT_FOUND, where="path.game_id")
 
 
 async def load_game(store: EventStore, game_id: str) -> GameState:

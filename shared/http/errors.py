@@ -14,7 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from shared.errors import DomainError, Unavailable
+from shared.errors import DomainError, ErrorCode, Unavailable
 from shared.store.availability import UNREACHABLE_CLASSES, unreachable
 from shared.store.records import ConcurrencyError, GameNotFound, StreamNotFound, UnstorableText
 from shared.text import text_problem
@@ -24,7 +24,7 @@ from .methods import allowed_methods
 log = logging.getLogger("entente.errors")
 
 
-def error_response(status: int, code: str, message: str, where: str | None = None,
+def error_response(status: int, code: str, message: str, *, where: str | None = None,
                    details: Any = None, headers: dict | None = None) -> JSONResponse:
     return JSONResponse(DomainError(message, code=code, where=where, details=details).body(),
                         status_code=status, headers=headers)
@@ -68,33 +68,34 @@ async def _validation_error(_: Request, exc: RequestValidationError) -> JSONResp
     if any(e.get("type") == "json_invalid" for e in errors):
         first = next(e for e in errors if e.get("type") == "json_invalid")
         reason = (first.get("ctx") or {}).get("error", "invalid JSON")
-        return error_response(400, "malformed_json", f"the request body is not valid JSON: {reason}",
+        return error_response(400, ErrorCode.MALFORMED_JSON, f"the request body is not valid JSON: {reason}",
                               where="body")
     if any(tuple(e.get("loc", ())) == ("body",) and isinstance(e.get("input"), (bytes, bytearray)) for e in errors):
-        return error_response(415, "unsupported_media_type",
+        return error_response(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE,
                               "the request body must be JSON, sent with content-type: application/json",
                               where="header.content-type")
     details = [{"where": _safe(_location(e.get("loc", ()))), "message": _safe(str(e.get("msg", ""))),
                 "input": _short(e.get("input"))} for e in errors]
     first = details[0] if details else {"where": "request", "message": "invalid request"}
-    return error_response(422, "invalid_request", f"{first['where']}: {first['message']}",
+    return error_response(422, ErrorCode.INVALID_REQUEST, f"{first['where']}: {first['message']}",
                           where=first["where"], details=details)
 
 
 async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-    codes = {404: "not_found", 405: "method_not_allowed", 400: "bad_request", 413: "too_large"}
+    codes = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED, 400: ErrorCode.BAD_REQUEST,
+             413: ErrorCode.TOO_LARGE}
     message = exc.detail if isinstance(exc.detail, str) else "request failed"
     headers = dict(getattr(exc, "headers", None) or {})
     if exc.status_code == 405:  # every method of the path, not only the first route's
         allowed = allowed_methods(request.app.router.routes, dict(request.scope))
         headers["Allow"] = ", ".join(allowed)
         message = f"{request.method} is not served here; this path serves {', '.join(allowed)}"
-    return error_response(exc.status_code, codes.get(exc.status_code, "http_error"), message,
+    return error_response(exc.status_code, codes.get(exc.status_code, ErrorCode.HTTP_ERROR), message,
                           headers=headers or None)
 
 
 async def _concurrency_error(_: Request, exc: ConcurrencyError) -> JSONResponse:
-    return error_response(409, "concurrent_update",
+    return error_response(409, ErrorCode.CONCURRENT_UPDATE,
                           "the game changed while this request ran; read it again and retry",
                           details={"stream": exc.stream_id})
 
@@ -102,12 +103,12 @@ async def _concurrency_error(_: Request, exc: ConcurrencyError) -> JSONResponse:
 async def _unstorable(_: Request, exc: UnstorableText) -> JSONResponse:
     """Text the store keeps on neither back end that reached it another way than a JSON body
     (the body gate names the field of a body; here the stored field is named instead)."""
-    return error_response(422, "invalid_request", f"{exc.where}: {exc.problem}", where="request",
+    return error_response(422, ErrorCode.INVALID_REQUEST, f"{exc.where}: {exc.problem}", where="request",
                           details=[{"where": exc.where, "message": exc.problem}])
 
 
 async def _missing_game(_: Request, exc: GameNotFound | StreamNotFound) -> JSONResponse:
-    return error_response(404, "game_not_found", str(exc), where="path.game_id")
+    return error_response(404, ErrorCode.GAME_NOT_FOUND, str(exc), where="path.game_id")
 
 
 def unavailable_response() -> JSONResponse:
@@ -120,7 +121,7 @@ async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
         log.warning("database unreachable", extra={"error": type(exc).__name__})
         return unavailable_response()
     log.exception("unexpected error", exc_info=exc)
-    return error_response(500, "internal_error", "an unexpected error occurred; it has been logged")
+    return error_response(500, ErrorCode.INTERNAL_ERROR, "an unexpected error occurred; it has been logged")
 
 
 def install_error_handlers(app: FastAPI) -> None:

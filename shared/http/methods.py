@@ -12,7 +12,7 @@ from typing import Any
 
 from starlette.routing import BaseRoute, Match
 
-Scope = dict[str, Any]
+from .asgi import Scope
 
 
 def _flat(routes: Iterable[BaseRoute]) -> Iterator[BaseRoute]:

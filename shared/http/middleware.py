@@ -23,25 +23,26 @@ import re
 from typing import Any
 
 from shared import credentials
-from shared.auth import Delegation, delegate, hash_token
-from shared.errors import DomainError, Forbidden, Unauthorized, Unavailable
+from shared.auth import Delegation, bearer_token_of, delegate, hash_token
+from shared.errors import DomainError, ErrorCode, Forbidden, Unauthorized, Unavailable
 from shared.store import EventStore
 from shared.store.availability import unreachable
 
+from .asgi import Scope
 from .body import send_error
 
 GAME_PATH = re.compile(r"^/games/([^/]+)(/.*)?$")
 JOIN_PATH = re.compile(r"^/games/([^/]+)/players/?$")
 
-Scope = dict[str, Any]
 
 
 def _bearer(scope: Scope) -> str | None:
     for name, value in scope.get("headers", []):
         if name == b"authorization":
-            scheme, _, token = value.decode("latin-1").strip().partition(" ")
-            token = token.strip()
-            return token if scheme.lower() == "bearer" and 0 < len(token) <= 256 else None
+            try:
+                return bearer_token_of(value.decode("latin-1"))
+            except Unauthorized:  # the route's own dependency answers it (shared/http/dependencies.py)
+                return None
     return None
 
 
@@ -74,7 +75,7 @@ class SocialAuthMiddleware:
             else:
                 account = await credentials.account_for_token(store, token)
                 if account is None:  # never issued, logged out, or revoked
-                    raise Unauthorized("session or API key not recognised; sign in again", code="invalid_token",
+                    raise Unauthorized("session or API key not recognised; sign in again", code=ErrorCode.INVALID_TOKEN,
                                        where="header.authorization")
                 scope.setdefault("state", {})["account"] = account
                 scope["state"]["api_key"] = credentials.is_api_key(token)
@@ -97,12 +98,12 @@ class SocialAuthMiddleware:
         if game_id is not None and len(game_id) <= 64:
             bot = credentials.bot_for_token(await credentials.load_bots(store, game_id), token)
         if bot is None:
-            raise Unauthorized("token not recognised", code="invalid_token", where="header.authorization")
+            raise Unauthorized("token not recognised", code=ErrorCode.INVALID_TOKEN, where="header.authorization")
         if joining:
             raise Forbidden("a bot token acts for its own seat; it cannot take a new one",
-                            code="out_of_scope", where="header.authorization")
+                            code=ErrorCode.OUT_OF_SCOPE, where="header.authorization")
         if path_game != game_id:
-            raise Forbidden("a bot token may act only in its own seat's game", code="out_of_scope",
+            raise Forbidden("a bot token may act only in its own seat's game", code=ErrorCode.OUT_OF_SCOPE,
                             where="header.authorization")
         delegate(Delegation(hash_token(token), "bot", frozenset({bot.player_id})))
 

@@ -12,6 +12,15 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 DateTimeText = Annotated[str, WithJsonSchema({"type": "string", "format": "date-time"})]
 
 
+class RequestBody(BaseModel):
+    """The base of every request body model: strict (docs/api.md, "Errors"): a boolean is true
+    or false, an integer a JSON integer; "yes", 1 or "7" in their place is a client's mistake,
+    answered 422, and so is a key the model does not name. A model adds to this configuration
+    (its examples) with its own ``model_config``, which pydantic merges with this one."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
 # marks a key the answers leave out, rather than write null (shared/http/presence.py)
 ABSENT_WHEN_NULL = "x-absent-when-null"
 

@@ -40,12 +40,13 @@ from starlette.responses import Response
 
 from shared import metrics
 from shared.clock import SYSTEM_CLOCK
-from shared.errors import Forbidden
+from shared.errors import ErrorCode, Forbidden
 from shared.logs import REQUEST_ID
+
+from .asgi import Scope
 
 log = logging.getLogger("entente.http")
 
-Scope = dict[str, Any]
 REQUEST_ID_HEADER = b"x-request-id"
 _GOOD_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,100}$")
 QUIET_ROUTES = frozenset({"/healthz", "/livez", "/metrics"})  # probes and scrapes: logged at debug level only
@@ -180,7 +181,7 @@ async def metrics_endpoint(request: Request) -> Response:
     if not metrics.may_read(_bearer(request), client, getattr(state, "operator_hash", None),
                             getattr(state, "metrics_networks", ())):
         raise Forbidden("the metrics are for the operator token, or for the addresses in ENTENTE_METRICS_ALLOW",
-                        code="metrics_not_allowed", where="header.authorization")
+                        code=ErrorCode.METRICS_NOT_ALLOWED, where="header.authorization")
     clock = getattr(state, "clock", None) or SYSTEM_CLOCK
     await metrics.refresh_from_store(state.store, clock.now())
     metrics.refresh_caches(force=True)

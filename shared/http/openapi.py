@@ -5,7 +5,7 @@ module adds what it cannot know:
 
 - every route's real error answers: the one error shape (``Error``) under each status the route
   can answer with, the codes it uses there listed in the description and in ``x-error-codes``
-  (``code`` itself stays a string, so a client meeting a new code still reads the error);
+  (``code`` is one of the ``ErrorCode`` schema, every code of shared/errors.py's ``ErrorCode``);
   FastAPI's own 422 shape, which the API never sends, is replaced by it;
 - the ``bearer`` security scheme (the Authorize button of ``/docs``), required where a route
   needs a token and optional (``[{"bearer": []}, {}]``) where a token only changes what is seen.
@@ -23,6 +23,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel, Field
 
+from shared.errors import ErrorCode
 from shared.http.constraints import constrain
 from shared.http.models import ABSENT_WHEN_NULL
 from shared.http.orders_doc import add_order_unions
@@ -36,7 +37,8 @@ BEARER_DESCRIPTION = (
 
 
 class ErrorDetail(BaseModel):
-    code: str = Field(..., description="a machine code: the codes of each answer are listed with it (x-error-codes)")
+    code: ErrorCode = Field(..., description=(
+        "a machine code (docs/api.md, \"Errors\"): the codes of each answer are listed with it (x-error-codes)"))
     message: str = Field(..., description="what went wrong, for people")
     where: str | None = Field(None, description="the part of the request at fault: body.orders[0], query.phase, ...",
                               json_schema_extra={ABSENT_WHEN_NULL: True})

@@ -12,7 +12,7 @@ import binascii
 import json
 from typing import Any
 
-from shared.errors import BadRequest
+from shared.errors import BadRequest, ErrorCode
 
 MAX_CURSOR_LENGTH = 200
 DEFAULT_LIMIT = 100
@@ -32,5 +32,5 @@ def decode_cursor(text: str, kind: str, where: str = "query.cursor") -> dict[str
         fields = None
     if not isinstance(fields, dict) or fields.get("k") != kind:
         raise BadRequest("this cursor was not given by this list; start again without one",
-                         code="invalid_cursor", where=where)
+                         code=ErrorCode.INVALID_CURSOR, where=where)
     return fields

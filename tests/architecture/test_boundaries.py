@@ -259,3 +259,99 @@ def database_importers() -> dict[str, list[str]]:
 
 def test_only_the_store_imports_the_database_libraries() -> None:
     assert database_importers() == {}
+
+
+# --- no import circles ---------------------------------------------------------------------
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the production modules it imports, wherever the import is (a lazy import or
+    one under ``if TYPE_CHECKING`` ties two modules as much as any). ``from p import m`` is an
+    import of the module ``p.m`` when there is one (else of ``p``); a module importing its
+    own package's parts does not import the package's ``__init__`` for it."""
+    modules = {module_name(p): p for p in production_files()}
+
+    def known(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found: set[str | None] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                found |= {known(alias.name) for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1])
+                    source = f"{base}.{node.module}" if node.module else base
+                else:
+                    source = node.module or ""
+                found |= {f"{source}.{a.name}" if f"{source}.{a.name}" in modules else known(source)
+                          for a in node.names}
+        graph[name] = {m for m in found if m is not None and m != name}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm, without
+    recursion): each is a set of modules that import one another, directly or around."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return sorted(found)
+
+
+def test_the_circle_finder_finds_circles() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a", "e"}, "e": {"d"}, "f": set(), "g": {"g"}}
+    assert circles(graph) == [["a", "b", "c"], ["d", "e"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_import_graph_sees_the_imports() -> None:
+    graph = import_graph()
+    assert "shared.rules.diplomacy.movement_outcome" in graph["shared.rules.diplomacy.movement"]
+    assert "services.lobby.api" in graph["services.app"]  # ``from services.lobby.api import router``
+    assert "shared.store" in graph["services.lobby.service"]
+
+
+def test_no_modules_import_one_another_in_a_circle() -> None:
+    """Among shared/ and services/: a circle means neither module can be read, tested or
+    moved without the other (docs/architecture.md, "Where things are built")."""
+    assert circles(import_graph()) == []

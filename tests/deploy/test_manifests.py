@@ -8,6 +8,7 @@ tests/deploy/test_compose_topology.py runs them.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import re
 from pathlib import Path
@@ -92,11 +93,14 @@ def worker_health(command: list[str]) -> tuple[str, argparse.Namespace]:
     return name, args
 
 
+@functools.cache
 def import_app(target: str):
+    """The app a factory target (``module:function``, as ``uvicorn --factory`` takes it) builds:
+    no module builds an app at import (docs/architecture.md, "Where things are built")."""
     module_name, _, attribute = target.partition(":")
     module = importlib.import_module(module_name)
     assert hasattr(module, attribute), f"{module_name} has no attribute {attribute}"
-    return getattr(module, attribute)
+    return getattr(module, attribute)()
 
 
 def app_serves(app, path: str) -> bool:
@@ -123,10 +127,10 @@ def test_compose_commands_ports_and_environment_exist_in_the_code():
         service = compose["services"][name]
         served_name, port = served(service["command"])
         assert served_name == name
-        import_app(f"services.{name}.api:app")
+        import_app(f"services.{name}.api:create_app")
         assert str(port) in [str(p) for p in service["expose"]]
         url = urlsplit(compose_health_url(service))
-        assert url.port == port and app_serves(import_app(f"services.{name}.api:app"), url.path)
+        assert url.port == port and app_serves(import_app(f"services.{name}.api:create_app"), url.path)
         for variable in service["environment"]:
             assert variable in env_names, f"{name} sets {variable}, which no setting reads"
     for name in HEALTH_LISTENERS:
@@ -191,7 +195,7 @@ def test_nginx_routes_every_public_path_to_the_service_that_serves_it():
         assert upstreams[name] == port
     for path, service in SAMPLE_PATHS.items():
         assert nginx_route(conf, path) == service, path
-        assert app_serves(import_app(f"services.{service}.api:app"), path), f"{service} does not serve {path}"
+        assert app_serves(import_app(f"services.{service}.api:create_app"), path), f"{service} does not serve {path}"
 
 
 def test_the_web_clients_pages_go_to_the_lobby():
@@ -208,7 +212,7 @@ def test_dockerfile_default_command_exists():
     text = (ROOT / "deploy" / "Dockerfile").read_text()
     command = yaml.safe_load(re.search(r"^CMD (\[.*\])$", text, re.M).group(1))
     name, port = served(command)
-    import_app(f"services.{name}.api:app")
+    import_app(f"services.{name}.api:create_app")
     exposed = {int(p) for p in re.search(r"^EXPOSE (.*)$", text, re.M).group(1).split()}
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     ports = {served(compose["services"][n]["command"])[1] for n in SERVICES}
@@ -287,7 +291,7 @@ def test_kubernetes_deployment_matches_the_code(name):
     documents, container = kubernetes_container(name)
     service = next(d for d in documents if d["kind"] == "Service")
     served_name, port = served(container["command"])
-    app = import_app(f"services.{name}.api:app")
+    app = import_app(f"services.{name}.api:create_app")
     assert served_name == name
     assert container["ports"][0]["containerPort"] == port
     assert service["spec"]["ports"][0]["targetPort"] == port

@@ -148,8 +148,8 @@ async def test_a_twenty_turn_game_over_http_and_its_replay(host: Host, sqlite_ur
 async def test_the_dice_come_from_the_seed_stored_in_game_started(host: Host) -> None:
     """Two games play the same orders; each replays to itself from its own stored seed, and a
     different seed gives different dice."""
-    from services.adjudication.service import adjudicate_phase
     from shared.events import GameStarted, from_recorded
+    from shared.game.adjudicate import adjudicate_phase
     from shared.game.state import fold
     from shared.store import RecordedEvent
 

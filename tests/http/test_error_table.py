@@ -15,6 +15,16 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [p for folder in ("services", "shared") for p in (ROOT / folder).rglob("*.py")]
 
 
+def code_of(node: ast.expr) -> str:
+    """A code as the source writes it: a string, or a member of ``ErrorCode`` (its value)."""
+    from shared.errors import ErrorCode
+
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "ErrorCode":
+        return ErrorCode[node.attr].value
+    assert isinstance(node, ast.Constant) and isinstance(node.value, str), ast.unparse(node)
+    return node.value
+
+
 def _class_defaults(trees: list[ast.Module]) -> dict[str, tuple[int, str]]:
     """Domain error class -> (status, default code), for every subclass of DomainError."""
     defaults: dict[str, tuple[int, str]] = {"DomainError": (400, "bad_request")}
@@ -28,12 +38,13 @@ def _class_defaults(trees: list[ast.Module]) -> dict[str, tuple[int, str]]:
                 continue
             status, code = defaults[bases[0]]
             for statement in node.body:
-                if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant):
+                if isinstance(statement, ast.Assign):
                     for target in statement.targets:
                         if isinstance(target, ast.Name) and target.id == "status_code":
+                            assert isinstance(statement.value, ast.Constant)
                             status = statement.value.value
                         if isinstance(target, ast.Name) and target.id == "code":
-                            code = statement.value.value
+                            code = code_of(statement.value)
             defaults[node.name] = (status, code)
             changed = True
     return defaults
@@ -53,15 +64,15 @@ def answered_codes() -> frozenset[tuple[int, str]]:
                     status, code = defaults[name]
                     for keyword in node.keywords:
                         if keyword.arg == "code":
-                            assert isinstance(keyword.value, ast.Constant), ast.unparse(node)
-                            code = keyword.value.value
+                            code = code_of(keyword.value)
                     found.add((status, code))
                 if name == "error_response" and node.args and isinstance(node.args[0], ast.Constant):
-                    found.add((node.args[0].value, node.args[1].value))  # type: ignore[attr-defined]
+                    found.add((node.args[0].value, code_of(node.args[1])))
             if handlers and isinstance(node, ast.Dict) and node.keys and all(
                     isinstance(k, ast.Constant) and isinstance(k.value, int) for k in node.keys):
-                if all(isinstance(v, ast.Constant) and isinstance(v.value, str) for v in node.values):
-                    found.update((k.value, v.value) for k, v in zip(node.keys, node.values, strict=True))  # type: ignore[union-attr]
+                if all(isinstance(v, ast.Constant) and isinstance(v.value, str) or isinstance(v, ast.Attribute)
+                       for v in node.values):
+                    found.update((k.value, code_of(v)) for k, v in zip(node.keys, node.values, strict=True))  # type: ignore[union-attr]
     return frozenset(found)
 
 

@@ -19,7 +19,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
 from shared.auth import Caller
-from shared.errors import NotFound
+from shared.errors import ErrorCode, NotFound
 from shared.game.log import phase_submissions
 from shared.game.state import GameState
 from shared.http.caching import cached_answer
@@ -54,7 +54,7 @@ def _variant_data(name: str) -> dict[str, Any]:
     try:
         return map_data_of(name)
     except UnknownVariant:
-        raise NotFound(f"no variant {name!r}; the variants are {variant_names()}", code="variant_not_found",
+        raise NotFound(f"no variant {name!r}; the variants are {variant_names()}", code=ErrorCode.VARIANT_NOT_FOUND,
                        where="path.name") from None
 
 
@@ -93,7 +93,7 @@ async def variant_svg(name: VariantName, request: Request) -> Response:
     return cached_answer(request, empty_layers(name).document().encode(), SVG)
 
 
-async def _picture(kind: Kind, game: GameState, caller: Caller, store: EventStore, request: Request,
+async def _picture(kind: Kind, game: GameState, caller: Caller, store: EventStore, request: Request, *,
                    power: str | None, phase: str | None) -> Response:
     """The caller's picture of the game now or at ``phase``: remembered (cache.py), 304 when
     ``If-None-Match`` names it, else drawn in turn in a worker thread (503 when the queue is full)."""
@@ -134,7 +134,7 @@ async def game_svg(game: CurrentGame, caller: CurrentCaller, store: StoreDep, re
                    phase: PhaseQuery = None, power: PowerQuery = None) -> Response:
     """The board as the caller may see it, now or at a resolved ``phase`` (with an ETag:
     ``If-None-Match`` gets 304; docs/maps.md)."""
-    return await _picture("svg", game, caller, store, request, power, phase)
+    return await _picture("svg", game, caller, store, request, power=power, phase=phase)
 
 
 @router.get("/games/{game_id}/map.png", response_class=Response,
@@ -143,4 +143,4 @@ async def game_png(game: CurrentGame, caller: CurrentCaller, store: StoreDep, re
                    phase: PhaseQuery = None, power: PowerQuery = None) -> Response:
     """The same picture as ``map.svg``, as PNG (drawn in a worker thread, in turn: 503 with
     Retry-After when too many wait; docs/maps.md)."""
-    return await _picture("png", game, caller, store, request, power, phase)
+    return await _picture("png", game, caller, store, request, power=power, phase=phase)

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from shared.bounded import BoundedCache
-from shared.errors import DomainError
+from shared.errors import DomainError, ErrorCode
 from shared.events import PhaseResolved
 from shared.game.state import GameState
 from shared.game.submissions import PowerSubmission
@@ -57,7 +57,7 @@ PROCESS_NICENESS = 10  # the drawing processes' niceness, above the server's own
 
 class RenderQueueFull(DomainError):
     status_code = 503
-    code = "render_queue_full"
+    code = ErrorCode.RENDER_QUEUE_FULL
     retry_after = RETRY_AFTER_SECONDS
 
 

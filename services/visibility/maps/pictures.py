@@ -13,7 +13,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from shared.errors import Conflict
+from shared.errors import Conflict, ErrorCode
 from shared.events import PhaseResolved
 from shared.game.phases import resolved_phases
 from shared.game.state import GameState
@@ -43,7 +43,7 @@ def empty_layers(variant: str) -> Layers:
 
 def check_started(state: GameState) -> None:
     if state.position is None:
-        raise Conflict("the game has not started: there is no board to draw yet", code="game_not_started")
+        raise Conflict("the game has not started: there is no board to draw yet", code=ErrorCode.GAME_NOT_STARTED)
 
 
 async def last_resolution(reader: EventStore | Transaction, state: GameState) -> PhaseResolved | None:

@@ -12,7 +12,7 @@ import threading
 import zlib
 from typing import Any
 
-from shared.errors import DomainError
+from shared.errors import DomainError, ErrorCode
 
 _STATIC: dict[str, bytes] = {}
 _LOCK = threading.Lock()
@@ -20,7 +20,7 @@ _LOCK = threading.Lock()
 
 class PngUnavailable(DomainError):
     status_code = 503
-    code = "png_unavailable"
+    code = ErrorCode.PNG_UNAVAILABLE
 
 
 def _cairo() -> tuple[Any, Any, Any]:

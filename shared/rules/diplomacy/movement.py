@@ -22,10 +22,10 @@ from typing import Final
 
 from .convoys import fleets_on_some_route
 from .geography import GameMap
-from .movement_outcome import MovementOutcome, Outcome
+from .movement_outcome import MovementOutcome, Outcome, PhaseBoard
 from .movement_tables import movement_tables
 from .orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove, Unit, UnitType, province_of
-from .position import Position, Power, PowerUnit
+from .position import Position, Power
 from .resolver import CONVOY, HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Prepared, Resolver
 
 _NOTHING: Final[frozenset[str]] = frozenset()
@@ -60,7 +60,7 @@ def settle_movement(position: Position, orders: Mapping[Power, Sequence[Order]],
     return _Phase(position, orders, game_map).settle()
 
 
-class _Phase:
+class _Phase(PhaseBoard):
     """The state of one adjudication; every helper reads the board, none changes it.
 
     ``entries`` has a slot per province of the map, numbered in the order of their names
@@ -84,14 +84,14 @@ class _Phase:
         self.map = tables = movement_tables(game_map)
         # keyed by province; read, never written: the position's own dict, else a dict of it (see _NO_STEPS)
         units = position.units
-        self.board: dict[str, PowerUnit] = units if isinstance(units, dict) else dict(units)
+        self.board = units if isinstance(units, dict) else dict(units)
         board = self.board
         self.numbers = numbers = tables.numbers
-        self.entries: list[Prepared] = [_NO_ENTRY] * len(numbers)
+        self.entries = [_NO_ENTRY] * len(numbers)
         entries = self.entries
         unknown: list[str] = []
         sea, fleet_reach = tables.sea, tables.fleet_reach
-        self.sea_neighbours: dict[str, frozenset[str]] = {}  # fleets at sea: province -> what they border
+        self.sea_neighbours = {}  # fleets at sea: province -> what they border
         for province, here in board.items():
             unit = here.unit
             number = self.occupant_slot(unit) if unit.province == province else numbers.get(province, -1)
@@ -109,11 +109,11 @@ class _Phase:
         self.present = [entry for entry in entries if entry is not _NO_ENTRY]
         self.sea_fleets = frozenset(self.sea_neighbours)
         self.fleet_bits = -1  # the seas with a fleet, as bits (MovementTables.sea_bits): worked out when first asked
-        self.powers: list[Power] = []
-        self.given: list[Order] = []
+        self.powers = []
+        self.given = []
         _given_orders(orders, self.powers, self.given)
-        self.void: list[str] = []
-        self.ordered: list[Prepared] = []
+        self.void = []
+        self.ordered = []
         self.convoy_routes: dict[tuple[str, str], frozenset[str]] = {}  # (army, destination) -> fleets
         self.convoys_of: dict[tuple[str, str], list[int]] = {}  # (army, destination) -> convoy entries
 

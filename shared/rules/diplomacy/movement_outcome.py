@@ -4,15 +4,13 @@ phase; this module only reads what it decided)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-from .orders import SupportMove, Unit, UnitType, province_of
-from .position import DislodgedUnit, OrderResult, PowerUnit, ResultKind
+from .movement_tables import MovementTables
+from .orders import Order, SupportMove, Unit, UnitType, province_of
+from .position import DislodgedUnit, OrderResult, Power, PowerUnit, ResultKind
 from .resolver import CONVOY, HOLD, MOVE, Prepared, Resolver
 from .values import Value
-
-if TYPE_CHECKING:  # (movement.py imports this module: the phase is only named here)
-    from .movement import _Phase
 
 _ARMY: Final = UnitType.ARMY
 
@@ -38,10 +36,26 @@ class MovementOutcome(Value):
 
 
 
+class PhaseBoard:
+    """What a movement phase holds that its outcome reads: the phase (movement.py's ``_Phase``)
+    extends this class and fills it, so that this module needs nothing of movement.py (which
+    imports it). The fields are described there."""
+
+    map: MovementTables
+    board: dict[str, PowerUnit]
+    numbers: dict[str, int]
+    entries: list[Prepared]
+    sea_neighbours: dict[str, frozenset[str]]
+    powers: list[Power]
+    given: list[Order]
+    void: list[str]
+    ordered: list[Prepared]
+
+
 class Outcome:
     """Reads results, positions, dislodgements and standoffs off a finished resolver."""
 
-    def __init__(self, phase: _Phase, resolver: Resolver, moves: list[Prepared]):
+    def __init__(self, phase: PhaseBoard, resolver: Resolver, moves: list[Prepared]):
         self.phase = phase
         self.resolver = resolver
         self.entries = phase.entries

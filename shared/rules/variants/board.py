@@ -4,24 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any, Generic, TypeVar
 
-from shared.rules.diplomacy import ENGINE_VERSION, ParseError, load_map, parse_order
-from shared.rules.diplomacy.orders import Order
+from shared.rules.diplomacy import ENGINE_VERSION, ParseError, load_map
 from shared.rules.diplomacy.phase import Phase, PhaseType, Season
 from shared.rules.diplomacy.position import DislodgedUnit, OrderResult, Position, PowerUnit
 
 from .base import Opening, OrderCheck, PhaseKind, UnsupportedPlayerCount, every_order_and_dislodgement
+from .order_reading import parse_cached as parse_cached  # (standard.py reads it from here)
 
 V = TypeVar("V")
-
-
-@lru_cache(maxsize=65536)
-def parse_cached(text: str, variant: str, phase_type: PhaseType, power: str) -> Order | ParseError:
-    """``parse_order`` remembered: the parser is a pure function of these four, and its results
-    are frozen values, so a replay or a busy server reads each stored order text only once."""
-    return parse_order(text, game_map=load_map(variant), phase_type=phase_type, power=power)
 
 
 def unreadable(text: str, error: ParseError) -> OrderCheck:

@@ -43,7 +43,7 @@ from shared.rules.diplomacy.orders import (
 )
 from shared.rules.diplomacy.phase import Phase, PhaseType
 
-from .board import parse_cached
+from .order_reading import parse_cached
 from .structured import GroupKind, menu_group, structured, unreadable_order
 
 

@@ -1,9 +1,10 @@
 """The visibility projection as a pure function of the log and the viewer."""
 from __future__ import annotations
 
-from services.adjudication.service import adjudicate_phase, opening
+from services.adjudication.service import opening
 from services.visibility.view import Viewer, view
 from shared.events import GameCreated, GameSettings, GameStarted, OrdersSubmitted, PlayerJoined
+from shared.game.adjudicate import adjudicate_phase
 from shared.game.state import fold
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]

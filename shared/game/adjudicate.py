@@ -1,0 +1,39 @@
+"""One phase resolved from stored canonical orders, as a PhaseResolved event: a pure rule over
+the game's state (no store, no clock), the same call for a live resolution
+(services/adjudication/service.py) and for ``entente replay`` and the MILA import
+(services/cli), so that a replay checks exactly what was stored (docs/architecture.md,
+"Where things are built")."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from shared.events import AdjudicatedOrder, DislodgedRecord, PhaseResolved
+from shared.game.state import GameState
+from shared.rules.variants import PhaseOutcome, get_variant
+
+
+def adjudicate_phase(state: GameState, position_before: dict[str, Any], submitted: Mapping[str, Sequence[str]],
+                     civil_disorder: frozenset[str] = frozenset(), house_bot: Sequence[str] = ()) -> PhaseResolved:
+    """Resolve one phase from stored canonical orders. ``house_bot``: the powers whose orders
+    the house bot gave, recorded (docs/bots.md)."""
+    seed = state.seed if state.seed is not None else 0
+    variant = get_variant(state.variant)
+    outcome = variant.resolve(position_before, submitted, settings=state.settings.model_dump(),
+                              seed=seed, civil_disorder=civil_disorder)
+    return resolution_event(position_before, outcome, state.settings.edition, variant.engine_version, civil_disorder,
+                            house_bot)
+
+
+def resolution_event(position_before: dict[str, Any], outcome: PhaseOutcome, edition: str, engine_version: str,
+                     civil_disorder: frozenset[str] = frozenset(), house_bot: Sequence[str] = ()) -> PhaseResolved:
+    """The PhaseResolved event recording an engine's outcome of one phase."""
+    orders = {power: [AdjudicatedOrder.model_validate(result) for result in results]
+              for power, results in outcome.orders.items()}
+    details = dict(outcome.details)
+    dislodged = [DislodgedRecord(**d) for d in details.pop("dislodged", [])]
+    return PhaseResolved(
+        phase=outcome.phase, position_before=position_before, orders=orders, dislodged=dislodged,
+        position=outcome.state, next_phase=outcome.next_phase, must_act=list(outcome.must_act),
+        winners=list(outcome.winners), edition=edition, engine_version=engine_version,
+        civil_disorder=sorted(civil_disorder), house_bot=sorted(house_bot), details=details)

@@ -1,0 +1,7 @@
+"""The ASGI scope, as the middleware of this package (body.py, middleware.py, methods.py,
+observability.py) reads it: one request's (or connection's) dict, declared once here."""
+from __future__ import annotations
+
+from typing import Any
+
+Scope = dict[str, Any]

@@ -1,0 +1,75 @@
+"""A game described once for every service: ``GameInfo``, what names a game (the view's
+``game``, visibility), and ``GameSummary``, that and its public state (the lobby's answers).
+``GameState.summary()`` (shared/game/state.py) writes the summary's dict, which is also the
+games row's ``summary``; tests/http/test_game_summary.py holds the two together."""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from shared.http.models import DateTimeText
+
+
+class GameInfo(BaseModel):
+    id: str
+    name: str
+    variant: str
+    status: Literal["forming", "active", "finished"]
+    phase: str | None
+    settings: dict[str, Any]
+
+
+class PowerSeat(BaseModel):
+    codename: str
+    house_bot: bool = Field(False, description="the house bot plays this power now (docs/bots.md)")
+
+
+class ClockInfo(BaseModel):
+    deadline: DateTimeText | None = Field(None, description="when the current phase resolves (ISO 8601, UTC)")
+    paused_until: DateTimeText | None = Field(None, description="a paused game resumes by itself then")
+    phase_minutes: int = 0
+    extended_minutes: int = Field(0, description="added to this phase by the host so far")
+
+
+class DrawInfo(BaseModel):
+    passed: bool
+    votes: dict[str, bool] | None = Field(None, description="every power's vote, only in games with public votes")
+
+
+class GameResult(BaseModel):
+    reason: Literal["victory", "draw", "abandoned"] | None
+    winners: list[str]
+    drawn: list[str]
+
+
+class GameSummary(GameInfo):
+    players: int
+    codenames: list[str]
+    powers: dict[str, PowerSeat]
+    must_act: list[str]
+    winners: list[str]
+    clock: ClockInfo | None = None
+    civil_disorder: list[str] = Field(default_factory=list, description="powers that missed their last deadline")
+    draw: DrawInfo = Field(default_factory=lambda: DrawInfo(passed=False))
+    result: GameResult | None = None
+    submitted: list[str] | None = Field(None, description=(
+        "GET /games/{id}: the powers that are done ordering for the phase (their whole set sent, or "
+        "the ready flag set), never the orders (null in lists and answers that do not read them)"))
+    ready: list[str] | None = Field(None, description="GET /games/{id}: the powers that set the ready flag")
+    ordering: list[str] | None = Field(None, description=(
+        "GET /games/{id}: the powers with orders stored one at a time that have not said they are done"))
+    waiting_for: list[str] | None = Field(None, description=(
+        "GET /games/{id}: the acting powers the phase still waits for before it resolves early"))
+    updated_at: str | None = Field(None, description=(
+        "GET /games: when the game last changed (created, a seat taken, a phase resolved...); "
+        "null in answers about one game"))
+
+
+# the summary's keys that GameState.summary() does not write: the answers about one game add them
+ANSWER_ONLY = frozenset({"submitted", "ready", "ordering", "waiting_for", "updated_at"})
+
+
+def game_info(summary: dict[str, Any]) -> dict[str, Any]:
+    """The ``GameInfo`` part of a summary's dict."""
+    return {name: summary[name] for name in GameInfo.model_fields}

@@ -1,0 +1,45 @@
+"""Apps are built where they are served, never at import (docs/architecture.md, "Where things
+are built"): importing the combined app, every service's API module and the command line builds
+no FastAPI app; ``entente serve`` and ``uvicorn --factory`` call the factories."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+# The modules that define an app factory (``create_app``), and the command that serves them.
+FACTORIES = ["services.app", *(f"services.{p.parent.name}.api" for p in sorted((ROOT / "services").glob("*/api.py")))]
+IMPORTED = [*FACTORIES, "services.cli", "services.cli.serve"]
+
+
+def test_importing_the_apps_modules_builds_no_app() -> None:
+    """In a fresh interpreter: after every import, not one FastAPI instance is alive (the
+    garbage collector sees every object an import left reachable)."""
+    script = (
+        "import gc, importlib, json\n"
+        "from fastapi import FastAPI\n"
+        f"for name in {IMPORTED!r}:\n"
+        "    importlib.import_module(name)\n"
+        "gc.collect()\n"
+        "print(json.dumps(sum(isinstance(o, FastAPI) for o in gc.get_objects())))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == 0
+
+
+def test_every_factory_builds_its_app_when_called() -> None:
+    """What counting zero would miss: the factories are there, and each builds an app that
+    serves its probes (what ``uvicorn --factory services.app:create_app`` calls)."""
+    import importlib
+
+    from fastapi import FastAPI
+
+    assert len(FACTORIES) == 7
+    for name in FACTORIES:
+        module = importlib.import_module(name)
+        assert not any(isinstance(value, FastAPI) for value in vars(module).values()), name
+        app = module.create_app()
+        assert isinstance(app, FastAPI) and "/healthz" in app.openapi()["paths"], name
