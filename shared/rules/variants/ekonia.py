@@ -18,6 +18,7 @@ from shared.rules.ekonia.menu import possible_orders
 from shared.rules.ekonia.parser import ParseError, parse_order
 from shared.rules.ekonia.planning import plan_orders
 from shared.rules.ekonia.policy import planning_view, state_view, turn_view
+from shared.rules.ekonia.records import as_document, as_state
 from shared.rules.ekonia.seats import states_played
 from shared.rules.ekonia.state import alive_powers, initial_state, phase_name, turn_of
 from shared.rules.ekonia.turn import resolve_turn
@@ -114,7 +115,7 @@ class EkoniaVariant:
         powers = states_played(self.board, count, seed)
         state = initial_state(self.board, powers)
         playing = alive_powers(state)
-        return Opening(phase_name(state["turn"]), state, [[p] for p in playing], playing)
+        return Opening(phase_name(state["turn"]), as_document(state), [[p] for p in playing], playing)
 
     def powers(self) -> list[str]:
         return sorted(self.board.states)
@@ -126,7 +127,7 @@ class EkoniaVariant:
         return (turn_of(phase),)
 
     def surviving(self, state: Mapping[str, Any]) -> frozenset[str]:
-        return frozenset(alive_powers(state))
+        return frozenset(alive_powers(as_state(state)))
 
     def adjustments(self, state: Mapping[str, Any]) -> dict[str, int]:
         return {}
@@ -145,7 +146,7 @@ class EkoniaVariant:
         units stay where they are and its income still comes in."""
         result = resolve_turn(state, self.board, orders, seed=seed, settings=settings)
         must_act = [] if result.winners else alive_powers(result.state)
-        return PhaseOutcome(result.phase, result.orders, result.state, result.next_phase,
+        return PhaseOutcome(result.phase, result.orders, as_document(result.state), result.next_phase,
                             must_act, result.winners, result.details)
 
     def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]:
