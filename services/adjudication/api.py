@@ -256,7 +256,7 @@ async def resolve(game: CurrentGame, caller: CurrentCaller, store: StoreDep, req
     # without a body: the phase the caller saw, so that a retried request cannot resolve the next one
     event = await service.resolve_phase(store, game.game_id, (body.phase if body else None) or game.phase,
                                         request_metadata(request, caller.role), now)
-    seen = event.model_dump(mode="json")
+    seen: Mapping[str, Any] = event.model_dump(mode="json")
     if caller.role != "operator":  # the host sees what the public sees (Ekonia: no orders)
         seen = service.variant_of(game).history_view(seen, None)
     return {"phase": event.phase, "next_phase": event.next_phase, "orders": seen["orders"],

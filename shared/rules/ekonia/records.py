@@ -148,6 +148,14 @@ class EkoniaState(TypedDict):
     winners: list[str]
 
 
+class OrderResult(TypedDict):
+    """One order of a resolved turn as written back (canonical), and what became of it."""
+
+    order: str
+    result: str  # ok, failed or invalid
+    reason: str
+
+
 def as_state(document: Mapping[str, Any]) -> EkoniaState:
     """A state document from outside the engine, read as the engine's records."""
     return cast(EkoniaState, document)

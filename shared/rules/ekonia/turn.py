@@ -26,7 +26,7 @@ from .parser import ParseError, parse_order
 from .planning import Plan, plan_orders
 from .policy import planning_view
 from .public_map import visible_units
-from .records import PlannedUnit, Spending, UnitRecord, as_state
+from .records import OrderResult, PlannedUnit, Spending, UnitRecord, as_state
 from .state import State, alive_powers, clone, pair, phase_name, territories_of
 
 PLAN_ONLY = ("moved", "used", "entered_from", "landed", "carrying")
@@ -35,7 +35,7 @@ PLAN_ONLY = ("moved", "used", "entered_from", "landed", "carrying")
 @dataclass
 class TurnResult:
     phase: str
-    orders: dict[str, list[dict[str, str]]]
+    orders: dict[str, list[OrderResult]]
     state: State
     next_phase: str
     winners: list[str] = field(default_factory=list)
@@ -299,8 +299,9 @@ def _winners(work: State, turn: int, settings: Mapping[str, Any]) -> list[str]:
 
 
 def _order_results(read: list[tuple[str, Order | ParseError]], plan: Plan,
-                   outcome: Mapping[int, tuple[str, str]]) -> list[dict[str, str]]:
-    results, index = [], 0
+                   outcome: Mapping[int, tuple[str, str]]) -> list[OrderResult]:
+    results: list[OrderResult] = []
+    index = 0
     for text, order in read:
         if isinstance(order, ParseError):
             results.append({"order": text, "result": "invalid", "reason": order.reason})

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from shared.rules.ekonia import ENGINE_VERSION
 from shared.rules.ekonia.board import Board, board_from_map
@@ -25,6 +25,7 @@ from shared.rules.ekonia.turn import resolve_turn
 
 from . import ekonia_orders
 from .base import Opening, OrderCheck, PhaseKind, PhaseOutcome, UnsupportedPlayerCount
+from .documents import HistoryView, MenuGroup, PositionView, StructuredOrder
 
 
 @lru_cache(maxsize=1)
@@ -154,11 +155,12 @@ class EkoniaVariant:
             return {}
         return possible_orders(planning_view(state, power), self.board, power)
 
-    def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
-        return state_view(state, self.board, viewer)
+    def view(self, state: Mapping[str, Any], viewer: str | None) -> PositionView:
+        # the policy's projection has the protocol's phase, units and centres, and its own keys
+        return cast(PositionView, state_view(state, self.board, viewer))
 
-    def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
-        return turn_view(resolved, viewer)
+    def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> HistoryView:
+        return cast(HistoryView, turn_view(resolved, viewer))
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
         """2 to 6 players (``opening`` says it again); ``max_turns`` a positive number or none."""
@@ -176,13 +178,13 @@ class EkoniaVariant:
     def map_data(self) -> dict[str, Any]:
         return ekonia_map_data(self)
 
-    def describe_order(self, text: str, phase: str, power: str) -> dict[str, Any]:
+    def describe_order(self, text: str, phase: str, power: str) -> StructuredOrder:
         return ekonia_orders.describe(text, self.board)
 
     def order_subject(self, text: str, phase: str, power: str) -> str | None:
         return ekonia_orders.subject(text, self.board)
 
-    def order_menu(self, state: Mapping[str, Any], power: str) -> list[dict[str, Any]]:
+    def order_menu(self, state: Mapping[str, Any], power: str) -> list[MenuGroup]:
         return ekonia_orders.menu(self.possible_orders(state, power), self.board)
 
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
