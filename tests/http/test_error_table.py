@@ -10,9 +10,16 @@ import ast
 import re
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [p for folder in ("services", "shared") for p in (ROOT / folder).rglob("*.py")]
+
+
+def literal(node: ast.expr | None) -> Any:
+    """The value of a constant in the source (the status codes and error codes written there)."""
+    assert isinstance(node, ast.Constant), node if node is None else ast.unparse(node)
+    return node.value
 
 
 def _class_defaults(trees: list[ast.Module]) -> dict[str, tuple[int, str]]:
@@ -31,9 +38,9 @@ def _class_defaults(trees: list[ast.Module]) -> dict[str, tuple[int, str]]:
                 if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant):
                     for target in statement.targets:
                         if isinstance(target, ast.Name) and target.id == "status_code":
-                            status = statement.value.value
+                            status = literal(statement.value)
                         if isinstance(target, ast.Name) and target.id == "code":
-                            code = statement.value.value
+                            code = literal(statement.value)
             defaults[node.name] = (status, code)
             changed = True
     return defaults
@@ -54,21 +61,21 @@ def answered_codes() -> frozenset[tuple[int, str]]:
                     for keyword in node.keywords:
                         if keyword.arg == "code":
                             assert isinstance(keyword.value, ast.Constant), ast.unparse(node)
-                            code = keyword.value.value
+                            code = literal(keyword.value)
                     found.add((status, code))
                 if name == "error_response" and node.args and isinstance(node.args[0], ast.Constant):
-                    found.add((node.args[0].value, node.args[1].value))  # type: ignore[attr-defined]
+                    found.add((literal(node.args[0]), literal(node.args[1])))
             if handlers and isinstance(node, ast.Dict) and node.keys and all(
                     isinstance(k, ast.Constant) and isinstance(k.value, int) for k in node.keys):
                 if all(isinstance(v, ast.Constant) and isinstance(v.value, str) for v in node.values):
-                    found.update((k.value, v.value) for k, v in zip(node.keys, node.values, strict=True))  # type: ignore[union-attr]
+                    found.update((literal(k), literal(v)) for k, v in zip(node.keys, node.values, strict=True))
     return frozenset(found)
 
 
 def documented_codes() -> set[tuple[int, str]]:
     text = (ROOT / "docs" / "api.md").read_text()
     table = text.split("## Errors", 1)[1].split("\n## ", 1)[0]
-    found = set()
+    found: set[tuple[int, str]] = set()
     for line in table.splitlines():
         row = re.match(r"\| (\d{3}) \| (.*?) \|", line)  # status, codes (the third column explains)
         if row:
