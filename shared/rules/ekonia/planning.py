@@ -284,11 +284,11 @@ def _buy(ctx: _Context, index: int, order: Buy) -> None:
             ctx.plan.next_unit += 1
             uid = f"{ctx.power}-{ctx.plan.next_unit}"
         ctx.plan.next_unit += 1
-        ctx.plan.units[uid] = PlannedUnit(id=uid, type=order.unit, owner=ctx.power,
-                                          location=order.launch_to or at, stored=stored,
-                                          privateer=False, built=ctx.plan.turn, aboard=None,
-                                          hidden_until=None, moved=False, used=False,
-                                          entered_from=None, landed=False, carrying=False)
+        ctx.plan.units[uid] = {"id": uid, "type": order.unit, "owner": ctx.power,
+                               "location": order.launch_to or at, "stored": stored,
+                               "privateer": False, "built": ctx.plan.turn, "aboard": None,
+                               "hidden_until": None, "moved": False, "used": False,
+                               "entered_from": None, "landed": False, "carrying": False}
         ctx.plan.new_units.append(uid)
 
 
