@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository, 
 from shared.auth import hash_token
 from shared.events import (
     DeadlineSet,
+    Event,
     GameCreated,
     GameSettings,
     OrdersSubmitted,
@@ -52,7 +53,7 @@ def due_game_events(index: int, now: datetime, *, french_orders: bool = True):
     from shared.game.state import fold
 
     game_id = f"g_bench{index:07d}"
-    events = [GameCreated(game_id=game_id, variant="standard", name=f"Bench {index}",
+    events: list[Event] = [GameCreated(game_id=game_id, variant="standard", name=f"Bench {index}",
                           settings=GameSettings(movement_minutes=60), host_token_hash=hash_token(game_id))]
     events += [PlayerJoined(player_id=f"p_{index}_{seat}", codename=f"Codename {seat}",
                             token_hash=hash_token(f"{game_id}-{seat}")) for seat in range(7)]

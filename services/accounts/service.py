@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from shared.auth import hash_token
 from shared.credentials import Account, ApiKey, BotToken, fold_account, fold_bots
@@ -58,7 +59,7 @@ class SignedIn:
 
 
 async def sign_in(store: EventStore, provider: str, provider_user_id: str, name: str,
-                  metadata: dict | None = None) -> SignedIn:
+                  metadata: dict[str, Any] | None = None) -> SignedIn:
     """Find or create the provider user's account and open a session for it."""
     account_id = account_id_for(provider, provider_user_id)
     token = new_session_token(account_id)
@@ -105,7 +106,7 @@ class IssuedBot:
 
 
 async def issue_bot_token(store: EventStore, game_id: str, player_id: str, label: str,
-                          metadata: dict | None = None) -> IssuedBot:
+                          metadata: dict[str, Any] | None = None) -> IssuedBot:
     token = new_bot_token(game_id)
     issued = BotTokenIssued(token_id="bt_" + secrets.token_hex(6), player_id=player_id,
                             token_hash=hash_token(token), label=label)
@@ -122,7 +123,7 @@ async def issue_bot_token(store: EventStore, game_id: str, player_id: str, label
 
 
 async def revoke_bot_token(store: EventStore, game_id: str, player_id: str, token_id: str,
-                           metadata: dict | None = None) -> None:
+                           metadata: dict[str, Any] | None = None) -> None:
     """Revoke one of the seat's bot tokens; another seat's token is as unknown as a missing one."""
     async with store.transaction() as tx:
         stream = bots_stream(game_id)
@@ -145,7 +146,7 @@ def new_api_key(account_id: str) -> str:
 
 
 async def issue_api_key(store: EventStore, account_id: str, label: str,
-                        metadata: dict | None = None) -> tuple[ApiKey, str]:
+                        metadata: dict[str, Any] | None = None) -> tuple[ApiKey, str]:
     """A new API key of the account (its hash stored, the key itself returned once)."""
     key = new_api_key(account_id)
     issued = ApiKeyIssued(key_id="ak_" + secrets.token_hex(6), token_hash=hash_token(key), label=label)
@@ -160,7 +161,8 @@ async def issue_api_key(store: EventStore, account_id: str, label: str,
     return ApiKey(issued.key_id, issued.token_hash, label), key
 
 
-async def revoke_api_key(store: EventStore, account_id: str, key_id: str, metadata: dict | None = None) -> None:
+async def revoke_api_key(store: EventStore, account_id: str, key_id: str,
+                         metadata: dict[str, Any] | None = None) -> None:
     """Revoke one of the account's API keys: it stops working at once."""
     async with store.transaction() as tx:
         stream = account_stream(account_id)

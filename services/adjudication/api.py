@@ -1,6 +1,7 @@
 """Order intake and resolution over HTTP. Runs alone with ``entente serve --service adjudication``."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query, Request
@@ -216,7 +217,7 @@ async def resolve(game: CurrentGame, caller: CurrentCaller, store: StoreDep, req
     # without a body: the phase the caller saw, so that a retried request cannot resolve the next one
     event = (await service.resolve(store, ResolvePhase(
         game.game_id, (body.phase if body else None) or game.phase, request_metadata(request, caller.role), now))).event
-    seen = event.model_dump(mode="json")
+    seen: Mapping[str, Any] = event.model_dump(mode="json")
     if caller.role != "operator":  # the host sees what the public sees (Ekonia: no orders)
         seen = service.variant_of(game).history_view(seen, None)
     return {"phase": event.phase, "next_phase": event.next_phase, "orders": seen["orders"],

@@ -36,13 +36,13 @@ class Readied(Protocol):
 
 class PatchOrders(Protocol):
     def __call__(self, store: EventStore, game_id: str, player_id: str, texts: Sequence[str], clear: Sequence[str],
-                 phase: str | None = None, metadata: dict | None = None, *, power: str | None = None,
+                 phase: str | None = None, metadata: dict[str, Any] | None = None, *, power: str | None = None,
                  now: datetime | None = None) -> Awaitable[Patched]: ...
 
 
 class SetReady(Protocol):
     def __call__(self, store: EventStore, game_id: str, player_id: str, ready: bool, *, power: str | None = None,
-                 phase: str | None = None, metadata: dict | None = None, now: datetime | None = None,
+                 phase: str | None = None, metadata: dict[str, Any] | None = None, now: datetime | None = None,
                  state: GameState | None = None) -> Awaitable[Readied]: ...
 
 
@@ -53,14 +53,14 @@ class ResolveIfComplete(Protocol):
 
 class VoteDraw(Protocol):
     def __call__(self, store: EventStore, game_id: str, player_id: str, in_favour: bool,
-                 metadata: dict | None = None, now: datetime | None = None) -> Awaitable[GameState]: ...
+                 metadata: dict[str, Any] | None = None, now: datetime | None = None) -> Awaitable[GameState]: ...
 
 
 class SendPress(Protocol):
     """services/press/service.py's ``send_message``."""
 
     def __call__(self, store: EventStore, game_id: str, player_id: str, sender: str | None,
-                 to: str | Sequence[str], text: str, metadata: dict | None = None, *,
+                 to: str | Sequence[str], text: str, metadata: dict[str, Any] | None = None, *,
                  now: datetime) -> Awaitable[dict[str, Any]]: ...
 
 

@@ -58,7 +58,7 @@ class _Watcher:
     sessions: set[Session] = field(default_factory=set)
     press_version: int | None = None  # the game's press stream, relayed up to here
     wake: asyncio.Event = field(default_factory=asyncio.Event)
-    task: asyncio.Task | None = None
+    task: asyncio.Task[None] | None = None
 
 
 @dataclass(frozen=True)

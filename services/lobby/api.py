@@ -28,6 +28,7 @@ from shared.http.dependencies import (
 )
 from shared.http.paging import MAX_CURSOR_LENGTH, decode_cursor, encode_cursor
 from shared.http.rate_limits import rate_limited
+from shared.http.summary import GameSummary
 from shared.settings import Settings
 from shared.web import router as web_router
 
@@ -40,7 +41,6 @@ from .schemas import (
     ExtendDeadline,
     FinishGame,
     GameList,
-    GameSummary,
     JoinedGame,
     JoinGame,
     PauseGame,

@@ -103,7 +103,7 @@ def check_settings(variant: str, settings: GameSettings) -> None:
 
 
 async def create_game(store: EventStore, *, name: str, variant: str, settings: GameSettings,
-                      metadata: dict | None = None, now: datetime | None = None) -> Created:
+                      metadata: dict[str, Any] | None = None, now: datetime | None = None) -> Created:
     check_settings(variant, settings)
     game_id, host_token = new_game_id(), new_token()
     invite_code = new_invite_code() if settings.private else None
@@ -130,7 +130,7 @@ def check_invite(state: GameState, invite_code: str | None) -> None:
                         code=ErrorCode.INVALID_INVITE_CODE, where="body.invite_code")
 
 
-async def join_game(store: EventStore, game_id: str, metadata: dict | None = None,
+async def join_game(store: EventStore, game_id: str, metadata: dict[str, Any] | None = None,
                     now: datetime | None = None, account_id: str | None = None,
                     invite_code: str | None = None) -> Joined:
     """Seat a new player; with ``account_id`` (a signed-in account joining), the seat is linked
@@ -177,7 +177,7 @@ def seat_named(state: GameState, name: str) -> Seat:
                    code=ErrorCode.SEAT_NOT_FOUND, where="path.seat")
 
 
-async def remove_seat(store: EventStore, game_id: str, name: str, metadata: dict | None = None,
+async def remove_seat(store: EventStore, game_id: str, name: str, metadata: dict[str, Any] | None = None,
                       now: datetime | None = None) -> GameState:
     """Free a seat before the start (the host's or the operator's act): ``SeatRemoved`` in the
     log, the seat's token plays nothing any more, and the place can be taken again; 404
@@ -210,7 +210,7 @@ def started_event(state: GameState, seed: int) -> GameStarted:
                        must_act=first.must_act, joins=joins)
 
 
-async def start_game(store: EventStore, game_id: str, metadata: dict | None = None,
+async def start_game(store: EventStore, game_id: str, metadata: dict[str, Any] | None = None,
                      now: datetime | None = None) -> GameState:
     now = now or SYSTEM_CLOCK.now()
     async with store.transaction(game_id, lock="exclusive") as tx:
@@ -247,7 +247,7 @@ async def append_bot_orders(tx: Transaction, state: GameState) -> None:
 
 
 async def finish_game(store: EventStore, game_id: str, reason: Literal["draw", "abandoned"],
-                      metadata: dict | None = None,
+                      metadata: dict[str, Any] | None = None,
                       now: datetime | None = None) -> GameState:
     """End a game without a winner (a draw agreed by the players, or an abandoned game)."""
     async with store.transaction(game_id, lock="exclusive") as tx:
@@ -259,7 +259,7 @@ async def finish_game(store: EventStore, game_id: str, reason: Literal["draw", "
 
 
 async def clock_act(store: EventStore, game_id: str, act: str, *, now: datetime, by: Any,
-                    minutes: int | None = None, metadata: dict | None = None) -> GameState:
+                    minutes: int | None = None, metadata: dict[str, Any] | None = None) -> GameState:
     """The host's (or operator's) clock acts, each bounded by ``clock``: extend, pause, resume."""
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)
@@ -275,7 +275,7 @@ async def clock_act(store: EventStore, game_id: str, act: str, *, now: datetime,
 
 
 async def vote_draw(store: EventStore, game_id: str, player_id: str, in_favour: bool,
-                    metadata: dict | None = None, now: datetime | None = None) -> GameState:
+                    metadata: dict[str, Any] | None = None, now: datetime | None = None) -> GameState:
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)
         return await append_events(tx, state, draws.vote(state, player_id, in_favour), metadata, now)
@@ -292,7 +292,7 @@ def check_variant_filter(variant: str) -> None:
 async def list_games(store: EventStore, status: str | None, limit: int,
                      after: tuple[datetime, str] | None = None,
                      variant: str | None = None, listed_only: bool = True,
-                     ) -> tuple[list[dict], tuple[datetime, str] | None]:
+                     ) -> tuple[list[dict[str, Any]], tuple[datetime, str] | None]:
     """A page of the games list, latest changed first, and where the next page starts (None:
     this was the last). A game that changes while a client pages moves to the front of the
     list: it is on a fresh first page, never twice in one walk through it. Each summary says

@@ -80,7 +80,7 @@ def _recipients(state: GameState, seat: Sequence[str], to: str | Sequence[str]) 
 # ----------------------------------------------------------------------------- store
 
 async def send_message(store: EventStore, game_id: str, player_id: str, sender: str | None,
-                       to: str | Sequence[str], text: str, metadata: dict | None = None, *,
+                       to: str | Sequence[str], text: str, metadata: dict[str, Any] | None = None, *,
                        now: datetime) -> dict[str, Any]:
     async with store.transaction(game_id, lock="share") as tx:
         state = await read_state(tx, game_id)

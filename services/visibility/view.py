@@ -44,6 +44,7 @@ from shared.game.submissions import PowerSubmission, latest_submissions, submitt
 from shared.game.waiting import order_status
 from shared.http.summary import game_info
 from shared.rules.variants import Variant, get_variant
+from shared.rules.variants.documents import PositionView, StructuredOrder
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +135,7 @@ def _powers(state: GameState) -> dict[str, dict[str, Any]]:
     return state.power_seats()
 
 
-def _position(state: GameState, viewer: Viewer) -> dict[str, Any] | None:
+def _position(state: GameState, viewer: Viewer) -> PositionView | None:
     """The board as the variant lets this viewer see it (its own visibility rules)."""
     if state.position is None:
         return None
@@ -154,7 +155,7 @@ def pending_orders(submissions: Mapping[str, PowerSubmission], state: GameState,
     return {power: orders for power, orders in sorted(latest.items()) if power in own}
 
 
-def _structured(state: GameState, pending: Mapping[str, list[str]]) -> dict[str, list[dict[str, Any]]]:
+def _structured(state: GameState, pending: Mapping[str, list[str]]) -> dict[str, list[StructuredOrder]]:
     """The pending orders as structured values, beside their texts."""
     if not pending:
         return {}

@@ -30,8 +30,9 @@ def swap(convoying_power: str) -> dict[str, Any]:
     return {"variant": "standard", "phase": "S1902M", "units": units, "centers": {}, "orders": orders}
 
 
-LONDON_TO_BELGIUM = {"variant": "standard", "phase": "S1902M", "units": {"ENGLAND": ["A LON"], "FRANCE": ["F ENG"]},
-                     "centers": {}, "orders": {"ENGLAND": ["A LON - BEL"], "FRANCE": ["F ENG C A LON - BEL"]}}
+LONDON_TO_BELGIUM: dict[str, Any] = {"variant": "standard", "phase": "S1902M",
+                                     "units": {"ENGLAND": ["A LON"], "FRANCE": ["F ENG"]}, "centers": {},
+                                     "orders": {"ENGLAND": ["A LON - BEL"], "FRANCE": ["F ENG C A LON - BEL"]}}
 
 
 def test_a_foreign_fleet_convoys_an_army_without_a_land_route_that_never_said_via() -> None:

@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
 
 from services.cli.serve import served_app, service_app
 from shared.settings import Settings, SettingsError
@@ -26,7 +27,7 @@ def test_thresholds_are_read_from_the_setting() -> None:
                                   "50000;20;100", "99999999,1,1"])
 def test_bad_thresholds_are_refused_naming_the_variable(text: str) -> None:
     with pytest.raises(SettingsError, match="ENTENTE_GC_THRESHOLDS"):
-        Settings(gc_thresholds=text, operator_token=OPERATOR_TOKEN).checked()
+        Settings(gc_thresholds=text, operator_token=SecretStr(OPERATOR_TOKEN)).checked()
 
 
 def test_serve_refuses_bad_thresholds_before_it_starts(tmp_path: Path) -> None:
@@ -40,7 +41,7 @@ def test_serve_refuses_bad_thresholds_before_it_starts(tmp_path: Path) -> None:
 @pytest.mark.parametrize("build", [lambda s: served_app(s), lambda s: service_app("lobby", s)],
                          ids=["every service", "one service"])
 async def test_the_served_app_collects_less_often_while_it_runs(sqlite_url: str, build) -> None:
-    settings = Settings(database_url=sqlite_url, operator_token=OPERATOR_TOKEN, run_worker=False,
+    settings = Settings(database_url=sqlite_url, operator_token=SecretStr(OPERATOR_TOKEN), run_worker=False,
                         gc_thresholds="40000,15,90").checked()
     app = build(settings)
     before = gc.get_threshold()
@@ -52,7 +53,7 @@ async def test_the_served_app_collects_less_often_while_it_runs(sqlite_url: str,
 
 
 async def test_python_leaves_the_collector_alone(sqlite_url: str) -> None:
-    settings = Settings(database_url=sqlite_url, operator_token=OPERATOR_TOKEN, run_worker=False,
+    settings = Settings(database_url=sqlite_url, operator_token=SecretStr(OPERATOR_TOKEN), run_worker=False,
                         gc_thresholds="python").checked()
     app = served_app(settings)
     before = gc.get_threshold()

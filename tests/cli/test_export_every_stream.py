@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
@@ -36,7 +37,7 @@ class SocialGame:
     hashes: list[str] = field(default_factory=list)  # every token hash the source store holds for it
 
 
-async def social_game(store: EventStore, press: str = "full") -> SocialGame:
+async def social_game(store: EventStore, press: Literal["full", "public", "none"] = "full") -> SocialGame:
     """A started game: three seats taken by signed-in accounts, a bot token, a webhook,
     public and private messages over two phases."""
     created = await create_game(store, name="Carried", variant="standard", settings=GameSettings(press=press))
@@ -49,6 +50,7 @@ async def social_game(store: EventStore, press: str = "full") -> SocialGame:
         seats[joined.player_id] = joined.token
     state = await start_game(store, game.game_id)
     for seat in state.seats:
+        assert seat.power is not None  # every seat has its power once the game has started
         game.tokens[seat.power] = seats[seat.player_id]
     game.account_id = accounts[0].account.account_id
     player_of = {seat.power: seat.player_id for seat in state.seats}
@@ -73,7 +75,7 @@ async def social_game(store: EventStore, press: str = "full") -> SocialGame:
     return game
 
 
-def built(url: str, press: str = "full") -> SocialGame:
+def built(url: str, press: Literal["full", "public", "none"] = "full") -> SocialGame:
     async def go() -> SocialGame:
         store = await open_store(url)
         try:
@@ -185,7 +187,8 @@ def test_the_mila_export_has_the_messages_and_the_press_rules(
     times = [m["time_sent"] for phase in saved["phases"] for m in phase["messages"]]
     assert times == sorted(times) and len(set(times)) == len(times)  # MILA keys messages by their time
     assert all(phase["state"]["rules"] == saved["rules"] for phase in saved["phases"])
-    for press, rule in (("public", "PUBLIC_PRESS"), ("none", "NO_PRESS")):
+    kinds: list[tuple[Literal["public", "none"], str]] = [("public", "PUBLIC_PRESS"), ("none", "NO_PRESS")]
+    for press, rule in kinds:
         other = f"sqlite:///{tmp_path / f'{press}.db'}"
         played = built(other, press)
         assert run("export", [played.game_id, "--database", other, "--format", "mila"]) == 0

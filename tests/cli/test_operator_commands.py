@@ -33,7 +33,7 @@ def on_a_terminal(argv: list[str], timeout: float = 120) -> tuple[int, str]:
     process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=follower, stderr=follower,
                                env={**os.environ, "COLUMNS": "100"})
     os.close(follower)
-    chunks = []
+    chunks: list[bytes] = []
     while True:
         ready, _, _ = select.select([leader], [], [], timeout)
         if not ready:

@@ -37,7 +37,8 @@ def wait_until_serving(base_url: str, process: subprocess.Popen, timeout: float 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise AssertionError(f"entente serve exited with {process.returncode}: {process.stderr.read()}")
+            errors = process.stderr.read() if process.stderr else ""
+            raise AssertionError(f"entente serve exited with {process.returncode}: {errors}")
         try:
             if httpx.get(f"{base_url}/games", timeout=1).status_code == 200:
                 return

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import httpx
+from pydantic import SecretStr
 
 from services.app import create_app
 from services.cli.serve import with_clock_worker
@@ -12,7 +13,7 @@ from tests.utils.wait import until
 
 
 async def test_the_in_process_worker_resolves_due_phases(sqlite_url: str) -> None:
-    app = create_app(Settings(database_url=sqlite_url, operator_token=OPERATOR_TOKEN, environment="test"))
+    app = create_app(Settings(database_url=sqlite_url, operator_token=SecretStr(OPERATOR_TOKEN), environment="test"))
     clock = ManualClock()
     app.state.clock = clock
     with_clock_worker(app, poll_seconds=0.01)

@@ -13,6 +13,7 @@ the commands this test ran (modulo hosts and ports). docs/deploy.md describes it
 """
 from __future__ import annotations
 
+import functools
 import grp
 import os
 import pwd
@@ -24,9 +25,10 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -145,7 +147,7 @@ class Topology:
             else:
                 parts = urlsplit(word)
                 if parts.scheme in ("http", "https") and parts.port:
-                    owner = service if parts.hostname in ("127.0.0.1", "localhost") else parts.hostname
+                    owner = service if parts.hostname in ("127.0.0.1", "localhost", None) else parts.hostname
                     word = word.replace(parts.netloc, f"127.0.0.1:{self.port(owner, parts.port)}", 1)
             local.append(word)
             previous = argv[len(local) - 1]
@@ -180,7 +182,7 @@ class Topology:
                                              env=self.local_environment(service, spec["environment"]))
         self.ran[service] = spec["command"]
 
-    def spawn(self, name: str, argv: list[str], **options) -> subprocess.Popen:  # type: ignore[no-untyped-def]
+    def spawn(self, name: str, argv: list[str], **options: Any) -> subprocess.Popen[bytes]:
         """A process logging to its own file in the test's directory (never to a pipe that
         nobody reads, which would fill up and block it)."""
         with open(self.tmp / f"{name}.log", "wb") as log:
@@ -244,7 +246,7 @@ class Topology:
         return codes
 
 
-def wait_for(what: str, condition, topology: Topology, timeout: float, every: float = 0.5):  # type: ignore[no-untyped-def]
+def wait_for(what: str, condition: Callable[[], Any], topology: Topology, timeout: float, every: float = 0.5) -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         topology.check_running()
@@ -289,7 +291,7 @@ def play_to_the_deadline(base_url: str, receiver: Receiver, receiver_url: str, t
         # every surviving power in civil disorder: the game is abandoned (docs/hosting.md)
         assert summary["status"] == "finished" and summary["result"]["reason"] == "abandoned", summary
 
-    def delivered(kind: str) -> dict[str, dict] | None:
+    def delivered(kind: str) -> dict[str, Any] | None:
         found = {seat: next((p["entente"] for p in receiver.received.get(seat, [])
                              if p["entente"]["kind"] == kind), None) for seat in seats}
         return found if all(found.values()) else None
@@ -354,7 +356,7 @@ def test_the_compose_topology_runs_a_game_to_its_deadline(fresh_database_url: st
                 topology.start(service)
             proxy_port = topology.start_nginx()
             for service in services:
-                wait_for(f"{service}'s compose health check", lambda name=service: topology.healthy(name), topology,
+                wait_for(f"{service}'s compose health check", functools.partial(topology.healthy, service), topology,
                          timeout=60)
             base_url = f"http://127.0.0.1:{proxy_port}"
             wait_for("the proxy", lambda: httpx.get(f"{base_url}/healthz", timeout=5).status_code == 200,

@@ -210,10 +210,14 @@ def test_the_web_clients_pages_go_to_the_lobby():
 
 def test_dockerfile_default_command_exists():
     text = (ROOT / "deploy" / "Dockerfile").read_text()
-    command = yaml.safe_load(re.search(r"^CMD (\[.*\])$", text, re.M).group(1))
+    cmd = re.search(r"^CMD (\[.*\])$", text, re.M)
+    assert cmd is not None, "the Dockerfile has no CMD"
+    command = yaml.safe_load(cmd.group(1))
     name, port = served(command)
     import_app(f"services.{name}.api:create_app")
-    exposed = {int(p) for p in re.search(r"^EXPOSE (.*)$", text, re.M).group(1).split()}
+    expose = re.search(r"^EXPOSE (.*)$", text, re.M)
+    assert expose is not None, "the Dockerfile exposes no port"
+    exposed = {int(p) for p in expose.group(1).split()}
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     ports = {served(compose["services"][n]["command"])[1] for n in SERVICES}
     ports |= {worker_health(compose["services"][n]["command"])[1].health_port for n in HEALTH_LISTENERS}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import socket
 import subprocess
 import sys
 import time
@@ -130,7 +131,7 @@ class Partition:
             for source, sink in ((inside, outside), (outside, inside)):
                 threading.Thread(target=self._relay, args=(source, sink), daemon=True).start()
 
-    def _relay(self, source, sink) -> None:  # type: ignore[no-untyped-def]
+    def _relay(self, source: socket.socket, sink: socket.socket) -> None:
         try:
             while data := source.recv(65536):
                 while self.frozen.is_set():

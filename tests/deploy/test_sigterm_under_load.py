@@ -14,6 +14,7 @@ away stay pending), and each seat received each ``phase_resolved`` once.
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import os
 import secrets
@@ -46,7 +47,7 @@ def start(topology: Topology, services: list[str]) -> str:
         topology.start(service)
     proxy_port = topology.start_nginx()
     for service in services:
-        wait_for(f"{service}'s health check", lambda name=service: topology.healthy(name), topology, timeout=60)
+        wait_for(f"{service}'s health check", functools.partial(topology.healthy, service), topology, timeout=60)
     base_url = f"http://127.0.0.1:{proxy_port}"
     wait_for("the proxy", lambda: httpx.get(f"{base_url}/healthz", timeout=5).status_code == 200, topology, 20)
     return base_url

@@ -10,8 +10,10 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -113,13 +115,13 @@ def probe(url: str) -> subprocess.CompletedProcess:
     return subprocess.run([entente(), "health", url], capture_output=True, text=True, timeout=30)
 
 
-def started(argv: list[str], log: Path, **options) -> subprocess.Popen:  # type: ignore[no-untyped-def]
+def started(argv: list[str], log: Path, **options: Any) -> subprocess.Popen[bytes]:
     """A process logging to a file (a pipe nobody reads would fill up and block it)."""
     with open(log, "wb") as output:
         return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT, **options)
 
 
-def wait_until(condition, process: subprocess.Popen, log: Path, timeout: float = 30.0):  # type: ignore[no-untyped-def]
+def wait_until(condition: Callable[[], Any], process: subprocess.Popen[bytes], log: Path, timeout: float = 30.0) -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         assert process.poll() is None, f"exited with {process.returncode}: {log.read_text()[-3000:]}"

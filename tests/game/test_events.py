@@ -27,7 +27,9 @@ EXAMPLES = [
     GameCreated(game_id="g_1", variant="standard", name="Zürich – Ærø", settings=GameSettings(edition="2023"),
                 host_token_hash="a" * 64),
     PlayerJoined(player_id="p_1", codename="Amber Falcon", token_hash="b" * 64),
-    GameStarted(seed=2**62, powers={"p_1": "FRANCE"}, phase="S1901M", position=DOCUMENT, must_act=["FRANCE"]),
+    # one power given alone is read as a seat of one (a version 1 shape)
+    GameStarted.model_validate({"seed": 2**62, "powers": {"p_1": "FRANCE"}, "phase": "S1901M", "position": DOCUMENT,
+                                "must_act": ["FRANCE"]}),
     OrdersSubmitted(phase="S1901M", power="FRANCE", player_id="p_1", orders=["A PAR - BUR"]),
     PhaseResolved(phase="S1901M", position_before=DOCUMENT,
                   orders={"FRANCE": [AdjudicatedOrder(order="A PAR - BUR", result="succeeds")]},

@@ -23,7 +23,8 @@ class Witness:
     """One player's eyes: every answer they got, as text."""
 
     def __init__(self, client: httpx.AsyncClient, token: str) -> None:
-        self.client, self.headers, self.seen = client, bearer(token), []
+        self.client, self.headers = client, bearer(token)
+        self.seen: list[str] = []
 
     async def __call__(self, method: str, url: str, **options: Any) -> httpx.Response:
         headers = {**self.headers, **options.pop("headers", {})}

@@ -14,10 +14,10 @@ def error_of(response: httpx.Response, status: int) -> dict[str, Any]:
     return response.json()["error"]
 
 
-async def all_events(client: httpx.AsyncClient) -> list[dict]:
+async def all_events(client: httpx.AsyncClient) -> list[str]:
     """Every event of every game, through the operator's export."""
     games = (await client.get("/games", params={"limit": 500})).json()["games"]
-    events = []
+    events: list[str] = []
     for game in games:
         response = await client.get(f"/games/{game['id']}/events", headers=OPERATOR)
         events.extend(response.text.splitlines())
@@ -154,7 +154,7 @@ async def test_control_characters_in_user_text_are_refused_alike_on_both_back_en
     assert fine.status_code == 201, fine.text
 
 
-STRICT_GAME_BODIES = [
+STRICT_GAME_BODIES: list[tuple[dict[str, Any], str]] = [
     ({"settings": {"player_count": "7"}}, "body.settings.player_count"),
     ({"settings": {"player_count": True}}, "body.settings.player_count"),
     ({"settings": {"player_count": 6.5}}, "body.settings.player_count"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from pydantic import SecretStr
 
 from services.lobby.api import create_app as lobby_app
 from shared.settings import Settings, SettingsError
@@ -68,7 +69,7 @@ async def test_any_origin_when_asked_for_and_the_stream_too(sqlite_url: str) -> 
                                      "https://user:pw@x.example"])
 def test_something_that_is_no_origin_stops_the_start(origins: str) -> None:
     with pytest.raises(SettingsError, match="ENTENTE_CORS_ORIGINS"):
-        Settings(operator_token=OPERATOR_TOKEN, cors_origins=origins).checked()
+        Settings(operator_token=SecretStr(OPERATOR_TOKEN), cors_origins=origins).checked()
 
 
 def vary(answer: httpx.Response) -> list[str]:

@@ -25,7 +25,8 @@ def test_every_member_is_a_code_some_answer_may_carry() -> None:
 
 
 def test_a_member_is_its_string() -> None:
-    assert ErrorCode.GAME_NOT_FOUND == "game_not_found" and isinstance(ErrorCode.GAME_NOT_FOUND, str)
+    member: str = ErrorCode.GAME_NOT_FOUND
+    assert member == "game_not_found" and isinstance(member, str)
     error = NotFound("no such game", code=ErrorCode.GAME_NOT_FOUND)
     assert error.body() == {"error": {"code": "game_not_found", "message": "no such game"}}
     assert DomainError("x", code="game_not_found").code == ErrorCode.GAME_NOT_FOUND  # a literal still works

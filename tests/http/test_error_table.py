@@ -42,6 +42,7 @@ def _class_defaults(trees: list[ast.Module]) -> dict[str, tuple[int, str]]:
                     for target in statement.targets:
                         if isinstance(target, ast.Name) and target.id == "status_code":
                             assert isinstance(statement.value, ast.Constant)
+                            assert isinstance(statement.value.value, int)
                             status = statement.value.value
                         if isinstance(target, ast.Name) and target.id == "code":
                             code = code_of(statement.value)
@@ -67,6 +68,7 @@ def answered_codes() -> frozenset[tuple[int, str]]:
                             code = code_of(keyword.value)
                     found.add((status, code))
                 if name == "error_response" and node.args and isinstance(node.args[0], ast.Constant):
+                    assert isinstance(node.args[0].value, int)
                     found.add((node.args[0].value, code_of(node.args[1])))
             if handlers and isinstance(node, ast.Dict) and node.keys and all(
                     isinstance(k, ast.Constant) and isinstance(k.value, int) for k in node.keys):
@@ -79,7 +81,7 @@ def answered_codes() -> frozenset[tuple[int, str]]:
 def documented_codes() -> set[tuple[int, str]]:
     text = (ROOT / "docs" / "api.md").read_text()
     table = text.split("## Errors", 1)[1].split("\n## ", 1)[0]
-    found = set()
+    found: set[tuple[int, str]] = set()
     for line in table.splitlines():
         row = re.match(r"\| (\d{3}) \| (.*?) \|", line)  # status, codes (the third column explains)
         if row:

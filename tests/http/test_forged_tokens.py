@@ -4,6 +4,7 @@ game (docs/social.md, "Bot tokens")."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -30,7 +31,7 @@ async def test_unknown_bot_and_session_tokens_are_401_everywhere(tables: tuple[T
                 ("POST", f"{game}/messages")]
     for token in forged:
         for method, path in requests:
-            body = {"orders": []} if path.endswith("orders") else {"to": "all", "text": "hi"}
+            body: dict[str, Any] = {"orders": []} if path.endswith("orders") else {"to": "all", "text": "hi"}
             response = await client.request(method, path, headers=bearer(token),
                                             json=body if method != "GET" else None)
             assert response.status_code == 401, (token, method, path, response.text)

@@ -21,6 +21,7 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic import SecretStr
 
 from services.app import create_app
 from shared.settings import Settings
@@ -61,7 +62,8 @@ class InProcess:
         self.client: httpx.AsyncClient = self._run(self._open(database_url))
 
     async def _open(self, database_url: str) -> httpx.AsyncClient:
-        app = create_app(Settings(database_url=database_url, operator_token=OPERATOR_TOKEN, environment="test"))
+        app = create_app(Settings(database_url=database_url, operator_token=SecretStr(OPERATOR_TOKEN),
+                                  environment="test"))
         await self.stack.enter_async_context(app.router.lifespan_context(app))
         return await self.stack.enter_async_context(
             httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://entente.test", timeout=60))

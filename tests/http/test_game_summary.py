@@ -7,20 +7,20 @@ from services.adjudication.service import opening
 from services.lobby.schemas import CreatedGame, GameList
 from services.visibility.schemas import GameView
 from services.visibility.view import Viewer, view
-from shared.events import GameCreated, GameSettings, GameStarted, PlayerJoined
+from shared.events import Event, GameCreated, GameSettings, GameStarted, PlayerJoined
 from shared.game.state import fold
 from shared.http.summary import ANSWER_ONLY, GameInfo, GameSummary
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 
 
-def logs() -> tuple[list, list]:
+def logs() -> tuple[list[Event], list[Event]]:
     """A forming game's log, and the same game started."""
-    forming = [GameCreated(game_id="g_1", variant="standard", name="Test", settings=GameSettings(),
+    forming: list[Event] = [GameCreated(game_id="g_1", variant="standard", name="Test", settings=GameSettings(),
                            host_token_hash="h" * 64)]
     forming += [PlayerJoined(player_id=f"p_{i}", codename=f"Codename {i}", token_hash=f"{i}" * 64) for i in range(7)]
     first = opening("standard", GameSettings().model_dump(), seed=5)
-    started = [*forming, GameStarted(seed=5, powers={f"p_{i}": p for i, p in enumerate(POWERS)}, phase=first.phase,
+    started = [*forming, GameStarted(seed=5, powers={f"p_{i}": [p] for i, p in enumerate(POWERS)}, phase=first.phase,
                                      position=first.state, must_act=first.must_act)]
     return forming, started
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
+from pydantic import SecretStr
 
 from tests.utils.http import OPERATOR, Table, running_client, started_table
 
@@ -173,7 +174,7 @@ async def test_digits_that_only_look_like_digits(table: Table) -> None:
     """``"²".isdigit()`` is true and ``int("²")`` fails: ids and numbers are ASCII digits only."""
     client, game = table.client, f"/games/{table.game_id}"
     for value in ("\u00b2".encode("latin-1"), "\u00b9\u00b3".encode("latin-1"), b"1\xb2", b" 7 \xb3"):
-        response = await client.get(f"{game}/stream", headers={"last-event-id": value})  # type: ignore[dict-item]
+        response = await client.get(f"{game}/stream", headers=[(b"last-event-id", value)])
         error = error_of(response, 400)
         assert error["code"] == "invalid_last_event_id", value
 
@@ -184,7 +185,7 @@ async def test_a_callback_state_with_lookalike_digits_or_foreign_letters_is_refu
     from shared.errors import BadRequest
     from shared.settings import Settings
 
-    settings = Settings(operator_token="operator-token-for-tests-0123456789", environment="test")
+    settings = Settings(operator_token=SecretStr("operator-token-for-tests-0123456789"), environment="test")
     for state in ("nonce.\u00b2\u00b3.abc", "nonce.\u00b9\u2070.abc", "nonce.123.\u00e9\u00e9", "\u00e9.1.x",
                   "nonce.99999999999999999999999999.abc"):
         with pytest.raises(BadRequest) as refused:

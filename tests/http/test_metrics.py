@@ -19,6 +19,8 @@ import httpx
 import pytest
 import uvicorn
 from prometheus_client.parser import text_string_to_metric_families
+from pydantic import SecretStr
+from starlette.types import ASGIApp
 
 from services.adjudication.worker import ClockWorker
 from services.app import create_app
@@ -42,7 +44,7 @@ def free_port() -> int:
 
 
 @contextmanager
-def served(app: object) -> Iterator[str]:
+def served(app: ASGIApp) -> Iterator[str]:
     """The app under uvicorn, lifespan and all, on a free port in a thread, with uvicorn's
     options as ``entente serve`` sets them (services.cli.serve.UVICORN_OPTIONS)."""
     sock = socket.socket()
@@ -86,7 +88,7 @@ def receiver_url() -> Iterator[tuple[Receiver, str]]:
 
 def test_metrics_after_a_played_game(sqlite_url: str, receiver_url: tuple[Receiver, str]) -> None:
     receiver, hooks = receiver_url
-    settings = Settings(database_url=sqlite_url, operator_token=OPERATOR_TOKEN, environment="test",
+    settings = Settings(database_url=sqlite_url, operator_token=SecretStr(OPERATOR_TOKEN), environment="test",
                         webhook_allow_private_hosts=True, webhook_max_attempts=1)
     app = create_app(settings)
     clock = ManualClock()
@@ -176,25 +178,25 @@ def test_metrics_after_a_played_game(sqlite_url: str, receiver_url: tuple[Receiv
 
 
 def test_metrics_are_for_the_operator_or_an_allowed_address(sqlite_url: str) -> None:
-    closed = create_app(Settings(database_url=sqlite_url, operator_token=OPERATOR_TOKEN, environment="test"))
+    closed = create_app(Settings(database_url=sqlite_url, operator_token=SecretStr(OPERATOR_TOKEN), environment="test"))
     with served(closed) as base_url, httpx.Client(base_url=base_url) as client:
         for headers in ({}, bearer("not-the-operator-token-at-all"), bearer(OPERATOR_TOKEN + "x")):
             refused = client.get("/metrics", headers=headers)
             assert refused.status_code == 403 and refused.json()["error"]["code"] == "metrics_not_allowed"
         assert client.get("/metrics", headers=OPERATOR).status_code == 200
-    allowed = create_app(Settings(database_url=sqlite_url, operator_token=OPERATOR_TOKEN, environment="test",
+    allowed = create_app(Settings(database_url=sqlite_url, operator_token=SecretStr(OPERATOR_TOKEN), environment="test",
                                   metrics_allow="10.0.0.0/8, 127.0.0.1"))
     with served(allowed) as base_url, httpx.Client(base_url=base_url) as client:
         assert client.get("/metrics").status_code == 200
     # a forwarded address is no address of the connection's
-    other = create_app(Settings(database_url=sqlite_url, operator_token=OPERATOR_TOKEN, environment="test",
+    other = create_app(Settings(database_url=sqlite_url, operator_token=SecretStr(OPERATOR_TOKEN), environment="test",
                                 metrics_allow="10.0.0.0/8"))
     with served(other) as base_url, httpx.Client(base_url=base_url) as client:
         assert client.get("/metrics", headers={"x-forwarded-for": "10.1.2.3"}).status_code == 403
 
 
 def test_the_request_id_is_taken_or_given_and_returned(sqlite_url: str) -> None:
-    app = create_app(Settings(database_url=sqlite_url, operator_token=OPERATOR_TOKEN, environment="test"))
+    app = create_app(Settings(database_url=sqlite_url, operator_token=SecretStr(OPERATOR_TOKEN), environment="test"))
     with served(app) as base_url, httpx.Client(base_url=base_url) as client:
         given = client.post("/games", json={"name": "ids"}, headers={"x-request-id": "edge-1234"})
         assert given.headers["x-request-id"] == "edge-1234"

@@ -7,8 +7,10 @@ import logging
 import secrets
 import shlex
 import subprocess
+from typing import Literal
 
 import pytest
+from pydantic import SecretStr
 
 from shared.settings import Settings, SettingsError
 
@@ -48,9 +50,10 @@ REFUSED = {
 
 @pytest.mark.parametrize("token", list(REFUSED), ids=[f"{i:02d}" for i in range(len(REFUSED))])
 @pytest.mark.parametrize("environment", ["production", "test"])
-def test_a_token_that_cannot_work_or_is_weak_stops_the_start_and_says_why(token: str, environment: str) -> None:
+def test_a_token_that_cannot_work_or_is_weak_stops_the_start_and_says_why(
+        token: str, environment: Literal["production", "test"]) -> None:
     with pytest.raises(SettingsError) as refused:
-        Settings(operator_token=token, environment=environment).checked()
+        Settings(operator_token=SecretStr(token), environment=environment).checked()
     message = str(refused.value)
     assert "ENTENTE_OPERATOR_TOKEN" in message and REFUSED[token] in message, message
     assert token.strip() not in message or len(token.strip()) < 4  # the secret itself is not repeated
@@ -60,23 +63,23 @@ def test_a_token_that_cannot_work_or_is_weak_stops_the_start_and_says_why(token:
                                    "operator-token-for-tests-0123456789", "correct-horse-battery-staple",
                                    "Y" + secrets.token_urlsafe(190)])
 def test_strong_tokens_start(token: str) -> None:
-    assert Settings(operator_token=token, environment="production").checked().operator_secret() == token
+    assert Settings(operator_token=SecretStr(token), environment="production").checked().operator_secret() == token
 
 
 def test_a_guessable_token_is_refused_with_a_command_that_makes_a_strong_one() -> None:
     with pytest.raises(SettingsError) as refused:
-        Settings(operator_token="qwertyuiopasdfgh", environment="production").checked()
+        Settings(operator_token=SecretStr("qwertyuiopasdfgh"), environment="production").checked()
     message = str(refused.value)
     assert "zxcvbn" in message and "10^12" in message, message
     command = message.split("`")[1]
     made = subprocess.run(shlex.split(command), capture_output=True, text=True, check=True).stdout.strip()
-    assert Settings(operator_token=made, environment="production").checked().operator_secret() == made
+    assert Settings(operator_token=SecretStr(made), environment="production").checked().operator_secret() == made
 
 
 def test_in_development_a_weak_token_is_replaced_and_the_reason_given(
         caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]) -> None:
     with caplog.at_level(logging.WARNING, logger="entente.settings"):
-        checked = Settings(operator_token="changemechangeme", environment="development").checked()
+        checked = Settings(operator_token=SecretStr("changemechangeme"), environment="development").checked()
     assert checked.operator_secret() != "changemechangeme"
     assert len(checked.operator_secret()) >= 32
     assert checked.operator_secret() in capsys.readouterr().err

@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 import pytest
+from pydantic import SecretStr
 
 from services.app import create_app
 from shared.errors import TooManyRequests
@@ -55,7 +56,7 @@ def test_a_burst_of_games_from_one_address_is_refused_another_address_is_not(sto
 
 @pytest.fixture
 async def press_limited(store_url: str) -> Any:
-    settings = Settings(database_url=store_url, operator_token=OPERATOR_TOKEN, environment="test",
+    settings = Settings(database_url=store_url, operator_token=SecretStr(OPERATOR_TOKEN), environment="test",
                         rate_limits=True, rate_press_per_token="3/minute")
     async with running_app(settings, create_app) as (app, client):
         yield app, client
@@ -83,7 +84,7 @@ async def test_a_seat_sending_too_much_press_is_refused_by_its_token_from_any_ad
 
 @pytest.fixture
 async def tight(store_url: str) -> Any:
-    settings = Settings(database_url=store_url, operator_token=OPERATOR_TOKEN, environment="test",
+    settings = Settings(database_url=store_url, operator_token=SecretStr(OPERATOR_TOKEN), environment="test",
                         rate_limits=True, rate_join_per_address="7/hour", rate_orders_per_token="1/minute",
                         rate_stream_per_token="1/minute")
     async with running_app(settings, create_app) as (app, client):
@@ -154,7 +155,7 @@ def test_a_rate_that_is_no_rate_stops_the_start(text: str) -> None:
     with pytest.raises(ValueError):
         parse_rate(text)
     with pytest.raises(SettingsError, match="ENTENTE_RATE_JOIN_PER_TOKEN"):
-        Settings(operator_token=OPERATOR_TOKEN, environment="test", rate_join_per_token=text).checked()
+        Settings(operator_token=SecretStr(OPERATOR_TOKEN), environment="test", rate_join_per_token=text).checked()
 
 
 def test_rates_read() -> None:
@@ -162,4 +163,4 @@ def test_rates_read() -> None:
     assert parse_rate(" 5 / Second ") == Rate(5, 1)
     assert parse_rate("0") is None and parse_rate("off") is None
     with pytest.raises(SettingsError, match="ENTENTE_RATE_LIMIT_EXEMPT"):
-        Settings(operator_token=OPERATOR_TOKEN, environment="test", rate_limit_exempt="proxy").checked()
+        Settings(operator_token=SecretStr(OPERATOR_TOKEN), environment="test", rate_limit_exempt="proxy").checked()

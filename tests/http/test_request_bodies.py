@@ -33,7 +33,7 @@ def body_models() -> dict[str, set[type[BaseModel]]]:
         for route in router.routes:
             if isinstance(route, APIRoute):
                 for parameter in route.dependant.body_params:
-                    found.setdefault(f"{sorted(route.methods)} {route.path}", set()).update(
+                    found.setdefault(f"{sorted(route.methods or ())} {route.path}", set()).update(
                         models_in(parameter.field_info.annotation))
     return found
 

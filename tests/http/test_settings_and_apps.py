@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 
 import pytest
+from pydantic import SecretStr
 
 from services.adjudication.api import create_app as adjudication_app
 from services.app import create_app
@@ -24,7 +25,7 @@ def test_settings_come_from_entente_variables(monkeypatch: pytest.MonkeyPatch) -
 @pytest.mark.parametrize("token", [None, "", "changeme", "short"])
 def test_weak_operator_tokens_are_refused_outside_development(token: str | None) -> None:
     with pytest.raises(SettingsError, match="ENTENTE_OPERATOR_TOKEN"):
-        Settings(operator_token=token, environment="production").checked()
+        Settings(operator_token=None if token is None else SecretStr(token), environment="production").checked()
 
 
 def test_development_generates_a_token_shown_on_the_terminal_not_in_the_logs(
@@ -38,7 +39,7 @@ def test_development_generates_a_token_shown_on_the_terminal_not_in_the_logs(
 
 
 async def test_a_service_refuses_to_start_with_a_default_token(sqlite_url: str) -> None:
-    app = create_app(Settings(database_url=sqlite_url, operator_token="changeme", environment="production"))
+    app = create_app(Settings(database_url=sqlite_url, operator_token=SecretStr("changeme"), environment="production"))
     with pytest.raises(SettingsError):
         async with app.router.lifespan_context(app):
             pass

@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import random
 from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,7 @@ def numbered(count: int, kind: str = "Numbered") -> list[NewEvent]:
 
 
 def game_row(game_id: str, *, status: str = "active", deadline: datetime | None = None, **changes) -> GameRow:
-    values = dict(
+    values: dict[str, Any] = dict(
         game_id=game_id,
         variant="standard",
         name=f"Game {game_id}",

@@ -135,6 +135,7 @@ async def test_an_exclusive_lock_keeps_submitters_out_until_it_commits(postgres_
             finally:
                 await watching.close()
             row = await tx.get_game("g1")
+            assert row is not None
             row.phase = "F1901M"
             await tx.put_game(row)
             order.append("resolved")
@@ -142,7 +143,9 @@ async def test_an_exclusive_lock_keeps_submitters_out_until_it_commits(postgres_
     async def submitter() -> None:
         await resolver_in.wait()
         async with store.transaction("g1", lock="share") as tx:
-            order.append(f"submitted in {(await tx.get_game('g1')).phase}")
+            row = await tx.get_game("g1")
+            assert row is not None
+            order.append(f"submitted in {row.phase}")
 
     await asyncio.wait_for(asyncio.gather(resolver(), submitter()), 10)
     assert order == ["resolved", "submitted in F1901M"]

@@ -10,7 +10,9 @@ import os
 import sqlite3
 import uuid
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -84,7 +86,7 @@ async def copy_game(source: EventStore, target_url: str) -> None:
     insert_game = ("INSERT INTO games (game_id, variant, name, status, phase, deadline, summary, updated_at) "
                    "VALUES ({})")
     if dialect(target_url) == "sqlite":
-        def moment(value):  # type: ignore[no-untyped-def]
+        def moment(value: datetime | None) -> str | None:
             return None if value is None else value.replace(tzinfo=None).isoformat(sep=" ", timespec="microseconds")
 
         with sqlite3.connect(target_url.split(":///", 1)[1]) as connection:
@@ -107,13 +109,13 @@ async def copy_game(source: EventStore, target_url: str) -> None:
         await connection.close()
 
 
-def schema_differences(url: str) -> list:  # type: ignore[type-arg]
+def schema_differences(url: str) -> list[Any]:
     """What Alembic's comparison finds between the database and the table definitions."""
     from alembic.autogenerate import compare_metadata
     from alembic.runtime.migration import MigrationContext
     from sqlmodel import SQLModel
 
-    def compare(connection):  # type: ignore[no-untyped-def]
+    def compare(connection: Any) -> list[Any]:
         context = MigrationContext.configure(connection, opts={
             "compare_type": True,
             "include_object": lambda item, name, kind, reflected, other: kind != "table" or name in TABLE_NAMES})

@@ -129,10 +129,11 @@ class FakeDiscord:
         mime = BytesParser(policy=policy.default).parsebytes(
             f"Content-Type: {content_type}\r\n\r\n".encode() + body)
         payload: dict[str, Any] = {}
-        files = {}
+        files: dict[str, bytes] = {}
         for part in mime.iter_parts():
             name = part.get_param("name", header="content-disposition")
             data = part.get_payload(decode=True) or b""
+            assert isinstance(data, bytes)  # a multipart form's part, decoded
             if name == "payload_json":
                 payload = json.loads(data)
             elif isinstance(name, str) and name.startswith("files["):

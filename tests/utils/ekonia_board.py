@@ -9,10 +9,9 @@
 """
 from __future__ import annotations
 
-from typing import Any
-
 from shared.rules.ekonia.board import Board, StartingState, Territory, make_board
 from shared.rules.ekonia.combat import BattleContext
+from shared.rules.ekonia.records import PlannedUnit
 from shared.rules.ekonia.state import State, initial_state
 
 
@@ -53,7 +52,7 @@ def fresh_state(board: Board | None = None) -> State:
 
 def unit(uid: str, unit_type: str, location: str, *, moved: bool = False, built: int = 0,
          entered_from: str | None = None, landed: bool = False, hidden_until: int | None = None,
-         privateer: bool = False, aboard: str | None = None) -> dict[str, Any]:
+         privateer: bool = False, aboard: str | None = None) -> PlannedUnit:
     """A unit as planned for a battle on turn 1 (``uid`` like ``ALPHA-1`` names the owner)."""
     return {"id": uid, "type": unit_type, "owner": uid.rpartition("-")[0], "location": location,
             "stored": False, "privateer": privateer, "built": built, "aboard": aboard,
@@ -61,7 +60,7 @@ def unit(uid: str, unit_type: str, location: str, *, moved: bool = False, built:
             "entered_from": entered_from, "landed": landed, "carrying": False}
 
 
-def battle_context(state: State, board: Board, units: list[dict[str, Any]], *,
+def battle_context(state: State, board: Board, units: list[PlannedUnit], *,
                    wars: set[tuple[str, str]] | None = None, morale: dict[str, int] | None = None,
                    bombardments: list[tuple[str, list[str], str, str]] | None = None,
                    turn: int = 1, hunts: dict[str, set[str]] | None = None) -> BattleContext:

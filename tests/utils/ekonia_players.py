@@ -8,27 +8,28 @@ trireme, and counter-spies. The other states hold.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 PLAYERS = ("VIEREN", "PARESQUE")
 
 
-def count(view: dict[str, Any], unit_type: str, location: str) -> int:
+def count(view: Mapping[str, Any], unit_type: str, location: str) -> int:
     """How many of the viewer's own free units of a type stand at a place."""
     return sum(1 for u in view["own"]["units"] if u["type"] == unit_type and u["location"] == location
                and not u["stored"] and u["aboard"] is None)
 
 
-def affordable(view: dict[str, Any], price: int, reserve: int = 0, most: int = 12) -> int:
+def affordable(view: Mapping[str, Any], price: int, reserve: int = 0, most: int = 12) -> int:
     return max(0, min(most, int((view["own"]["gold"] - reserve) // price)))
 
 
-def move_all(view: dict[str, Any], origin: str, target: str) -> list[str]:
+def move_all(view: Mapping[str, Any], origin: str, target: str) -> list[str]:
     n = count(view, "INFANTRY", origin)
     return [f"MOVE {n} INFANTRY {origin} -> {target}"] if n else []
 
 
-def vieren(turn: int, view: dict[str, Any]) -> list[str]:
+def vieren(turn: int, view: Mapping[str, Any]) -> list[str]:
     fixed = {
         1: ["BUY 2 INFANTRY AT vieren", "MOVE 3 INFANTRY vieren -> ninerest",
             "MOVE 1 TRIREME vesk-bay -> ardel-narrows"],
@@ -60,7 +61,7 @@ def vieren(turn: int, view: dict[str, Any]) -> list[str]:
     return [f"BUY {affordable(view, 10, most=2)} INFANTRY AT vieren"] if turn % 3 == 0 else []
 
 
-def paresque(turn: int, view: dict[str, Any]) -> list[str]:
+def paresque(turn: int, view: Mapping[str, Any]) -> list[str]:
     fixed = {
         1: ["BUY 2 INFANTRY AT paresque", "MOVE 3 INFANTRY paresque -> nikea",
             "MOVE 1 TRIREME talvane-bay -> orrin-narrows"],
@@ -73,7 +74,7 @@ def paresque(turn: int, view: dict[str, Any]) -> list[str]:
     return fixed.get(turn, [])
 
 
-def orders_for(turn: int, power: str, view: dict[str, Any]) -> list[str]:
+def orders_for(turn: int, power: str, view: Mapping[str, Any]) -> list[str]:
     if power == "VIEREN":
         return [o for o in vieren(turn, view) if not o.startswith("BUY 0 ")]
     if power == "PARESQUE":

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from shared.rules.ekonia.espionage import mission_roll
+from shared.rules.variants.documents import HistoryView, PositionView
 from shared.rules.variants.ekonia import EkoniaVariant
 from tests.utils.ekonia_board import fresh_state, small_board
 
@@ -26,7 +27,7 @@ def add_unit(state, uid, unit_type, location, **extra):
     power["next_unit"] = max(power["next_unit"], int(number) + 1)
 
 
-def views(state) -> dict[str, dict[str, Any]]:
+def views(state) -> dict[str, PositionView]:
     return {name: VARIANT.view(state, power) for name, power in VIEWERS.items()}
 
 
@@ -37,7 +38,7 @@ def resolved_event(state, orders, seed=1) -> dict[str, Any]:
             "position_before": state, "position": out.state, "next_phase": out.next_phase}
 
 
-def turn_views(resolved) -> dict[str, dict[str, Any]]:
+def turn_views(resolved) -> dict[str, HistoryView]:
     return {name: VARIANT.history_view(resolved, power) for name, power in VIEWERS.items()}
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
+from pydantic import SecretStr
 
 from services.adjudication.worker import ClockWorker
 from services.app import create_app
@@ -51,7 +52,7 @@ async def running_app(settings: Settings, app_factory: Callable[[Settings], Any]
 
 def settings_for(database_url: str) -> Settings:
     """The settings of a test app on the store at ``database_url``."""
-    return Settings(database_url=database_url, operator_token=OPERATOR_TOKEN, environment="test")
+    return Settings(database_url=database_url, operator_token=SecretStr(OPERATOR_TOKEN), environment="test")
 
 
 @asynccontextmanager
@@ -158,7 +159,7 @@ class Host:
 
     async def tick(self, **units: float) -> int:
         """Move the clock forward, then let the worker handle what is due; games handled."""
-        self.clock.advance(**units)
+        self.clock.advance(timedelta(**units))
         return await self.worker.run_once()
 
     async def create(self, players: int = 7, **settings: Any) -> HostedGame:
@@ -310,11 +311,11 @@ async def start_at(host: Host, position: dict[str, Any], must_act: list[str], **
 
 def social_settings(database_url: str, provider_url: str, **extra: Any) -> Settings:
     return Settings(
-        database_url=database_url, operator_token=OPERATOR_TOKEN, environment="test",
+        database_url=database_url, operator_token=SecretStr(OPERATOR_TOKEN), environment="test",
         oauth_authorize_url=f"{provider_url}/oauth2/authorize",
         oauth_token_url=f"{provider_url}/api/oauth2/token",
         oauth_user_url=f"{provider_url}/api/users/@me",
-        oauth_client_id=CLIENT_ID, oauth_client_secret=CLIENT_SECRET,
+        oauth_client_id=CLIENT_ID, oauth_client_secret=SecretStr(CLIENT_SECRET),
         oauth_redirect_uri=f"{APP_BASE}/auth/callback", webhook_allow_private_hosts=True, **extra)
 
 

@@ -20,6 +20,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Literal
 from urllib.parse import parse_qs, urlencode
 
 import uvicorn
@@ -27,6 +28,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp
 
 CLIENT_ID = "entente-test-client"
 CLIENT_SECRET = "entente-test-client-secret-0123456789"
@@ -104,7 +106,7 @@ class LocalProvider:
 
 
 @contextmanager
-def serve_in_thread(app: object, lifespan: str = "off") -> Iterator[str]:
+def serve_in_thread(app: ASGIApp, lifespan: Literal["auto", "on", "off"] = "off") -> Iterator[str]:
     """Serve an ASGI app with uvicorn on 127.0.0.1 (a free port) in a thread; yields its base URL.
     ``lifespan="on"`` runs the app's start-up and shut-down (an Entente app's store and tailers)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

@@ -129,7 +129,7 @@ class Schemas:
         if kind == "object":
             return {name: self.example(sub) for name, sub in schema.get("properties", {}).items()
                     if name in schema.get("required", [])}
-        return simple.get(kind, None)
+        return simple.get(kind, None) if isinstance(kind, str) else None
 
 
 @dataclass

@@ -22,6 +22,7 @@ from shared.rules.diplomacy.orders import (
     Waive,
     province_of,
 )
+from shared.rules.diplomacy.parser import ParseError
 from shared.rules.diplomacy.phase import Phase, PhaseType
 from shared.rules.diplomacy.position import DislodgedUnit, Position, Power, PowerUnit, Resolution
 from shared.rules.diplomacy.possible import adjustment_count, possible_orders_all
@@ -31,6 +32,12 @@ Orders = dict[Power, list[Order]]
 # How often a unit picks each kind of order in a movement phase (when it has one of that kind):
 # enough moves that the board changes, enough supports and convoys that they matter.
 MOVEMENT_WEIGHTS = {Hold: 1, Move: 5, SupportHold: 1, SupportMove: 3, Convoy: 2}
+
+
+def readable(reading: Order | ParseError) -> Order:
+    """An order the test wrote, read: a text that does not read is the test's own mistake."""
+    assert not isinstance(reading, ParseError), reading
+    return reading
 
 
 def parse_unit(text: str) -> Unit:
@@ -95,16 +102,19 @@ def _random_movement_orders(menus: Mapping[Power, Mapping[str, list[Order]]], rn
         if picked[index] is not None:
             continue
         options = by_kind[kind]
+        # the options of one kind: supports of a move, convoys, or supports of a unit holding
+        backing: list[Order]
         if kind is SupportMove:
-            backing = [o for o in options if (o.supported, o.destination) in moves]
+            backing = [o for o in options if isinstance(o, SupportMove) and (o.supported, o.destination) in moves]
         elif kind is Convoy:
-            backing = [o for o in options if (o.army, o.destination) in moves]
+            backing = [o for o in options if isinstance(o, Convoy) and (o.army, o.destination) in moves]
         else:
-            backing = [o for o in options if o.supported not in movers]
+            backing = [o for o in options if isinstance(o, SupportHold) and o.supported not in movers]
         picked[index] = rng.choice(backing if backing and rng.random() < 0.8 else options)
     orders: Orders = {}
-    for (power, _, _), order in zip(plans, picked, strict=True):
-        orders.setdefault(power, []).append(order)
+    for (power, _, _), chosen in zip(plans, picked, strict=True):
+        assert chosen is not None  # every power's plan has its order by now
+        orders.setdefault(power, []).append(chosen)
     return orders
 
 

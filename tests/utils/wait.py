@@ -14,7 +14,7 @@ import asyncio
 import inspect
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 import httpx
 
@@ -23,8 +23,14 @@ T = TypeVar("T")
 EVERY = 0.01  # seconds between two looks
 
 
-async def until(predicate: Callable[[], T | Awaitable[T]], timeout: float = 10.0, what: str = "the condition",
-                every: float = EVERY) -> T:
+@overload
+async def until(predicate: Callable[[], Awaitable[T | None]], timeout: float = ..., what: str = ...,
+                every: float = ...) -> T: ...
+@overload
+async def until(predicate: Callable[[], T | None], timeout: float = ..., what: str = ...,
+                every: float = ...) -> T: ...
+async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "the condition",
+                every: float = EVERY) -> Any:
     """Wait, on the event loop, until ``predicate()`` (awaited when it is a coroutine) is true."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -39,7 +45,7 @@ async def until(predicate: Callable[[], T | Awaitable[T]], timeout: float = 10.0
         await asyncio.sleep(every)
 
 
-def wait_until(predicate: Callable[[], T], timeout: float = 10.0, what: str = "the condition",
+def wait_until(predicate: Callable[[], T | None], timeout: float = 10.0, what: str = "the condition",
                every: float = EVERY) -> T:
     """Wait, blocking the thread, until ``predicate()`` is true."""
     deadline = time.monotonic() + timeout

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
 SEND_ALL = "Submit all these orders: done"
 DONE = "Done: my orders are final"
@@ -38,7 +38,11 @@ class Player:
     power: str = ""
 
     def __post_init__(self) -> None:
-        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
+        def console(message: ConsoleMessage) -> None:
+            if message.type == "error":
+                self.problems.append(f"console: {message.text}")
+
+        self.page.on("console", console)
         self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
 
     # the lobby and the seats ---------------------------------------------------------

@@ -12,14 +12,15 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, ViewportSize, expect
 
 from tests.web.pages import SEND_ALL, Player
 
 pytestmark = pytest.mark.postgres
 
 GAME = "Browser game"
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1366, "height": 900}
 
 # power -> (clicked: first, then, the order it gives), then the orders typed, any notation
 SPRING = {
@@ -55,7 +56,7 @@ WINTER = {
 def seat_seven(browser: Browser, base_url: str, shots: Path) -> tuple[list[Player], dict[str, Player]]:
     """The host creates the game on the lobby page and takes a seat; six more join from the
     lobby (the seventh on a phone's screen); the host starts it."""
-    contexts = [browser.new_context(viewport=PHONE if i == 6 else {"width": 1366, "height": 900}) for i in range(7)]
+    contexts = [browser.new_context(viewport=PHONE if i == 6 else DESKTOP) for i in range(7)]
     players = [Player(context.new_page(), f"player {i + 1}") for i, context in enumerate(contexts)]
     host = players[0]
     host.page.goto(f"{base_url}/")

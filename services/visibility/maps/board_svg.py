@@ -8,7 +8,7 @@ board's geometry. Every province's region carries ``data-province``, every coast
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -145,7 +145,7 @@ def _geometry_key(geometry: Mapping[str, Any]) -> str:
 _STATIC: dict[tuple[str, str, str], str] = {}
 
 
-def _cached(kind: str, variant: str, key: str, build) -> str:
+def _cached(kind: str, variant: str, key: str, build: Callable[[], str]) -> str:
     """The parts of a board that never change, drawn once per process."""
     found = _STATIC.get((kind, variant, key))
     if found is None:

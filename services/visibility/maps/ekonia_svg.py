@@ -58,12 +58,12 @@ class EkoniaPicture:
     alive: Sequence[str] = field(default_factory=tuple)
 
 
-def units_shown(picture: EkoniaPicture) -> Counter:
+def units_shown(picture: EkoniaPicture) -> Counter[tuple[str, str, str, str]]:
     """(owner, type, location, mark) -> count: the viewer's own units (marked hidden, stored
     or aboard where they are) and the map's units of everyone else."""
-    counts: Counter = Counter()
+    counts: Counter[tuple[str, str, str, str]] = Counter()
     mine = {own["power"] for own in picture.own}
-    own_privateers: Counter = Counter()
+    own_privateers: Counter[tuple[str, str]] = Counter()
     for own in picture.own:
         for unit in own["units"]:
             mark = "stored" if unit.get("stored") else "aboard" if unit.get("aboard") else \
@@ -195,10 +195,10 @@ def _battles(geometry: Mapping[str, Any], battles: Sequence[str]) -> str:
     return "\n".join(out)
 
 
-def _units(geometry: Mapping[str, Any], counts: Counter, colours: Mapping[str, str]) -> str:
+def _units(geometry: Mapping[str, Any], counts: Counter[tuple[str, str, str, str]], colours: Mapping[str, str]) -> str:
     """A badge per owner, type and mark in each territory: letter and count."""
     out = ['<g id="units" font-size="10" font-weight="bold" text-anchor="middle">']
-    by_place: dict[str, list] = {}
+    by_place: dict[str, list[tuple[str, str, str, int]]] = {}
     for (owner, unit_type, location, mark), count in sorted(counts.items()):
         by_place.setdefault(location, []).append((owner, unit_type, mark, count))
     for location, badges in sorted(by_place.items()):

@@ -19,7 +19,8 @@ from shared.rules.variants import UnknownVariant
 @lru_cache(maxsize=1)
 def standard_geometry() -> dict[str, Any]:
     text = resources.files("shared.variants").joinpath("standard", "geometry.json").read_text("utf-8")
-    return json.loads(text)
+    geometry: dict[str, Any] = json.loads(text)
+    return geometry
 
 
 @lru_cache(maxsize=1)

@@ -40,7 +40,7 @@ def _draw(document: str, background: bytes | None) -> Any:
     cairo, Tree, PNGSurface = _cairo()
 
     class OnBackground(PNGSurface):
-        def _create_surface(self, width: float, height: float):
+        def _create_surface(self, width: float, height: float) -> tuple[Any, int, int]:
             width, height = int(round(width)), int(round(height))
             if background is None:
                 return cairo.ImageSurface(cairo.FORMAT_ARGB32, width, height), width, height

@@ -138,7 +138,8 @@ def board_box() -> tuple[float, float, float, float]:
 
 def read_map() -> dict[str, Any]:
     text = resources.files("shared.variants").joinpath("standard", "map.json").read_text("utf-8")
-    return json.loads(text)
+    data: dict[str, Any] = json.loads(text)
+    return data
 
 
 def province_edges(data: dict[str, Any]) -> set[tuple[str, str]]:

@@ -93,6 +93,8 @@ def apply_captures(state: State, board: Board, turn: int, razes: Mapping[str, se
 def lose_territory(state: State, board: Board, tid: str, taker: str | None, turn: int) -> list[Event]:
     terr = state["territories"][tid]
     loser = terr["owner"]
+    if loser is None:
+        raise ValueError(f"{tid} is neutral: nobody loses it")
     events: list[Event] = [{"event": "neutralised", "territory": tid, "from": loser, "by": taker}]
     terr["owner"] = None
     lost = [u["id"] for u in state["units"].values()

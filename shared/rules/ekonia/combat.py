@@ -25,9 +25,10 @@ from typing import Any
 
 from . import catalogue as C
 from .board import Board
+from .records import PlannedUnit, SeaLaneRecord, TerritoryRecord
 from .state import State, party_of, state_of, unit_order
 
-Unit = dict[str, Any]
+Unit = PlannedUnit
 Camp = tuple[str, ...]  # the states of one camp, sorted
 PRIVATEERS = "PRIVATEERS"
 
@@ -221,7 +222,7 @@ def came_out_of_a_yard(ctx: BattleContext, unit: Unit) -> bool:
     return launched or (unit["moved"] and unit["entered_from"] in ctx.start["territories"])
 
 
-def held_under_its_flag(lane: Mapping[str, Any], power: str, unit: Unit) -> bool:
+def held_under_its_flag(lane: SeaLaneRecord, power: str, unit: Unit) -> bool:
     """Whether the lane was held at the start of the turn under the flag the unit flies: its
     state's, or no flag for privateers (whoever owns them: the map shows no more, D30)."""
     if unit["privateer"]:
@@ -296,8 +297,8 @@ def _armed(ctx: BattleContext, tile: str, camp: Camp, sides: Mapping[str, list[U
 def _camp_report(ctx: BattleContext, tile: str, camp: _Camp, enemies: list[_Camp],
                  sides: Mapping[str, list[Unit]], roll: int | None, bonus: float) -> dict[str, Any]:
     start = ctx.start
-    is_land = tile in start["territories"]
     terr_state = start["territories"].get(tile)
+    is_land = terr_state is not None
     defending = camp.defending
     attackers = [p for e in enemies if not e.defending for p in e.members]
     enemy_members = {p for e in enemies for p in e.members}
@@ -322,14 +323,14 @@ def _camp_report(ctx: BattleContext, tile: str, camp: _Camp, enemies: list[_Camp
             "unprepared": defending and any(privateers[a] or not ctx.was_at_war(state_of(power), state_of(a))
                                             for a in attackers),
             "enemy_fort_near": defending and is_land and any(_fort_of(ctx, state_of(a), tile) for a in attackers),
-            "ambushed_tile": defending and is_land and _ambush_ground(
+            "ambushed_tile": defending and terr_state is not None and _ambush_ground(
                 ctx, terr_state, tuple(sorted({state_of(m) for m in camp.members})),
                 [state_of(a) for a in attackers]),
             "flanking": C.FLANKING * max(0, len(directions) - 1),
             "cavalry_directions": cavalry_directions,
             "fort_penalty": 0.0,
         }
-        if not defending and is_land and owner and owner not in camp.members \
+        if not defending and terr_state is not None and owner and owner not in camp.members \
                 and (owner in enemy_members or ctx.at_war(owner, power)):
             owner_defends = any(owner in e.members and e.defending for e in enemies)
             if terr_state["fort"] and owner_defends:
@@ -362,7 +363,7 @@ def _camp_report(ctx: BattleContext, tile: str, camp: _Camp, enemies: list[_Camp
     }
 
 
-def _ambush_ground(ctx: BattleContext, terr_state: Mapping[str, Any], defenders: Camp,
+def _ambush_ground(ctx: BattleContext, terr_state: TerritoryRecord, defenders: Camp,
                    attackers: Sequence[str]) -> bool:
     """Seed 000: Ambush when "a player moves an army onto an enemy, non-improved tile" (R60, D40):
     land without fort or city (capitals are cities too) owned, at the start of the turn, by an

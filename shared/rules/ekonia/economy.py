@@ -15,6 +15,7 @@ from typing import Any
 
 from . import catalogue as C
 from .board import Board
+from .records import Ledger, UnitRecord
 from .state import State, bti, territories_of
 
 
@@ -52,7 +53,7 @@ def may_trade(state: State, board: Board, a: str, b: str) -> bool:
     return trade_obstacle(state, board, a, b) is None
 
 
-def lane_holder(ships: list[dict[str, Any]]) -> tuple[str | None, bool]:
+def lane_holder(ships: list[UnitRecord]) -> tuple[str | None, bool]:
     """Who holds a lane with these triremes on it, as ``(controller, privateer)``: the only
     flag the map shows there (docs/rules/ekonia.md, "Who holds a lane"). Privateers fly no
     flag: they hold a lane alone, for their owner when they are all one state's and for nobody
@@ -83,7 +84,7 @@ def update_sea_lanes(state: State) -> list[dict[str, Any]]:
 
 
 def ledger(state: State, board: Board, power: str, turn: int, *, start_gold: float, spent: int,
-           given: int, received: int, refund: int, bounty: int) -> dict[str, Any]:
+           given: int, received: int, refund: int, bounty: int) -> Ledger:
     """Every term of the income formula for one state, and the gold it starts the next turn with."""
     base = bti(state, board, power)
     lanes = sea_lanes_of(state, power)

@@ -9,13 +9,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import catalogue as C
 from .orders import Spy
+from .records import Knowledge, UnitRecord
 from .state import State, unit_order
 
-Mission = tuple[str, int, Spy, int]  # power, order index, mission, cost
+
+class Mission(NamedTuple):
+    """A mission of the turn: the spying state, the index of its order, the order, its cost."""
+
+    power: str
+    order_index: int
+    spy: Spy
+    cost: int
 
 
 def mission_roll(seed: int, turn: int, power: str, index: int) -> int:
@@ -29,7 +37,7 @@ def target_power(state: State, spy: Spy) -> str | None:
     return spy.target
 
 
-def _count_units(units: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def _count_units(units: Sequence[UnitRecord]) -> list[dict[str, Any]]:
     counts: dict[tuple[str, str, bool], int] = {}
     for unit in units:
         key = (unit["owner"], unit["type"], unit["privateer"])
@@ -69,11 +77,11 @@ def run_missions(state: State, turn: int, seed: int, missions: Sequence[Mission]
     """Roll every mission, record what succeeded in ``state['knowledge']``; return the
     per-mission results and the rolls."""
     results, rolls = [], []
-    for power, index, spy, _cost in sorted(missions, key=lambda m: (m[0], m[1])):
+    for power, index, spy, _cost in sorted(missions, key=lambda m: (m.power, m.order_index)):
         roll = mission_roll(seed, turn, power, index)
         odds = C.MISSION_ODDS[spy.mission]
         success = roll <= odds
-        entry = {"turn": turn, "mission": spy.mission, "target": spy.target,
+        entry: Knowledge = {"turn": turn, "mission": spy.mission, "target": spy.target,
                  "success": success, "found": None}
         if success:
             entry["found"] = findings(state, spy, power, turn, spending, missions, start_targets)

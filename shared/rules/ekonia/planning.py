@@ -41,6 +41,8 @@ from .orders import (
     Spy,
     Unload,
 )
+from .plan_records import AtPlace, Bombardment, DiplomacyOrder, Gift, Improvement, Mission, Spent
+from .records import PlannedUnit
 from .state import State, at_war, improvement_of, owner_of, trading, unit_order
 
 
@@ -58,31 +60,31 @@ class Plan:
     turn: int
     reasons: dict[int, str] = field(default_factory=dict)  # order index -> why it failed
     notes: dict[int, str] = field(default_factory=dict)  # order index -> what it did
-    units: dict[str, dict[str, Any]] = field(default_factory=dict)  # own units, as planned
+    units: dict[str, PlannedUnit] = field(default_factory=dict)  # own units, as planned
     new_units: list[str] = field(default_factory=list)
     next_unit: int = 1
     disbanded: list[str] = field(default_factory=list)
     refund: int = 0
-    spent: list[tuple[int, int, str | None]] = field(default_factory=list)  # index, gold, where
-    improvements: list[tuple[int, str, str]] = field(default_factory=list)
+    spent: list[Spent] = field(default_factory=list)
+    improvements: list[Improvement] = field(default_factory=list)
     morale: int = 0
-    missions: list[tuple[int, Spy, int]] = field(default_factory=list)
+    missions: list[Mission] = field(default_factory=list)
     hide_cities: int | None = None
     hidden_units: list[str] = field(default_factory=list)
     privateers: list[str] = field(default_factory=list)
-    gives: list[tuple[int, int, str]] = field(default_factory=list)
-    expects: list[tuple[int, int, str]] = field(default_factory=list)
-    diplomacy: list[tuple[int, Diplomacy]] = field(default_factory=list)
-    bombardments: list[tuple[int, list[str], str, str]] = field(default_factory=list)
-    razes: list[tuple[int, str]] = field(default_factory=list)
-    hunts: list[tuple[int, str]] = field(default_factory=list)  # ATTACK PRIVATEERS: index, sea
+    gives: list[Gift] = field(default_factory=list)  # to whom
+    expects: list[Gift] = field(default_factory=list)  # from whom
+    diplomacy: list[DiplomacyOrder] = field(default_factory=list)
+    bombardments: list[Bombardment] = field(default_factory=list)
+    razes: list[AtPlace] = field(default_factory=list)
+    hunts: list[AtPlace] = field(default_factory=list)  # ATTACK PRIVATEERS: the sea
     transport_steps: dict[str, set[str]] = field(default_factory=dict)  # load, move, unload
     own_gold: float = 0
     budget: float = 0
 
     @property
     def total_spent(self) -> int:
-        return sum(gold for _, gold, _ in self.spent)
+        return sum(spent.gold for spent in self.spent)
 
 
 def plan_orders(state: State, board: Board, power: str, orders: Sequence[Order], *,
@@ -142,10 +144,10 @@ class _Context:
         left = self.plan.budget - self.plan.total_spent
         if gold > left:
             raise Refused(f"cannot afford: costs {gold} gold, {max(left, 0):g} left")
-        self.plan.spent.append((index, gold, where))
+        self.plan.spent.append(Spent(index, gold, where))
 
     def pick(self, count: int, unit_type: str, location: str, *, aboard: bool = False,
-             stored: bool | None = None, free: bool = True) -> list[dict[str, Any]]:
+             stored: bool | None = None, free: bool = True) -> list[PlannedUnit]:
         found = [u for u in sorted(self.plan.units.values(), key=unit_order)
                  if u["type"] == unit_type and u["location"] == location
                  and u["id"] not in self.plan.disbanded
@@ -182,24 +184,24 @@ def _diplomacy(ctx: _Context, index: int, order: Diplomacy) -> None:
         raise Refused(f"already trading with {other}")
     elif order.kind == "END TRADE" and not trading(state, ctx.power, other):
         raise Refused(f"not trading with {other}")
-    ctx.plan.diplomacy.append((index, order))
+    ctx.plan.diplomacy.append(DiplomacyOrder(index, order))
 
 
 def _give(ctx: _Context, index: int, order: Give) -> None:
     if order.to == ctx.power or order.to not in ctx.state["powers"]:
         raise Refused(f"cannot give gold to {order.to}")
-    given = sum(amount for _, amount, _ in ctx.plan.gives)
+    given = sum(gift.amount for gift in ctx.plan.gives)
     if given + order.amount > ctx.plan.own_gold:
         raise Refused(f"cannot give {order.amount}: only gold held at the start of the turn "
                       f"may be given ({ctx.plan.own_gold - given:g} left)")
     ctx.pay(index, order.amount)
-    ctx.plan.gives.append((index, order.amount, order.to))
+    ctx.plan.gives.append(Gift(index, order.amount, order.to))
 
 
 def _expect(ctx: _Context, index: int, order: Expect) -> None:
     if order.source == ctx.power or order.source not in ctx.state["powers"]:
         raise Refused(f"cannot expect gold from {order.source}")
-    ctx.plan.expects.append((index, order.amount, order.source))
+    ctx.plan.expects.append(Gift(index, order.amount, order.source))
 
 
 def _buy(ctx: _Context, index: int, order: Buy) -> None:
@@ -260,14 +262,14 @@ def _improve(ctx: _Context, index: int, order: Improve) -> None:
     terr_state = ctx.state["territories"].get(at)
     if terr_state is None or not ctx.owns(at):
         raise Refused(f"{at} is not a territory of {ctx.power}")
-    if any(kind == order.kind and where == at for _, kind, where in ctx.plan.improvements):
+    if any(done.kind == order.kind and done.at == at for done in ctx.plan.improvements):
         raise Refused(f"{order.kind} at {at} is already ordered")
     if order.kind == "FORT":
         if terr_state["fort"]:
             raise Refused(f"{at} already has a fort")
         near = [n for n in ctx.board.land_neighbours(at)
                 if (ctx.owns(n) and ctx.state["territories"][n]["fort"])
-                or any(k == "FORT" and w == n for _, k, w in ctx.plan.improvements)]
+                or any(done.kind == "FORT" and done.at == n for done in ctx.plan.improvements)]
         if near:
             raise Refused(f"a state may not hold forts in adjacent tiles ({near[0]})")
         cost = C.FORT_COST
@@ -284,7 +286,7 @@ def _improve(ctx: _Context, index: int, order: Improve) -> None:
             raise Refused("gas vents are built only in a fort or the capital")
         cost = C.GAS_VENT_COST
     ctx.pay(index, cost, at)
-    ctx.plan.improvements.append((index, order.kind, at))
+    ctx.plan.improvements.append(Improvement(index, order.kind, at))
 
 
 def _morale(ctx: _Context, index: int, order: Morale) -> None:
@@ -298,7 +300,7 @@ def _morale(ctx: _Context, index: int, order: Morale) -> None:
 
 
 def _spy(ctx: _Context, index: int, order: Spy) -> None:
-    if any(m == order for _, m, _ in ctx.plan.missions):
+    if any(mission.order == order for mission in ctx.plan.missions):
         raise Refused("the same mission is already ordered")
     if order.mission.startswith("INVESTIGATE"):
         sea = order.target is not None and order.target in ctx.board.territories \
@@ -317,7 +319,7 @@ def _spy(ctx: _Context, index: int, order: Spy) -> None:
             raise Refused(f"cannot spy on {order.target}")
         cost = C.MISSION_COST[order.mission]
     ctx.pay(index, cost)
-    ctx.plan.missions.append((index, order, cost))
+    ctx.plan.missions.append(Mission(index, order, cost))
 
 
 def _hide_cities(ctx: _Context, index: int, order: HideCities) -> None:
@@ -362,7 +364,7 @@ def _disband(ctx: _Context, index: int, order: Disband) -> None:
         ctx.plan.refund += C.UNIT_TYPES[unit["type"]].refund
 
 
-def _transports(ctx: _Context, sea: str) -> list[dict[str, Any]]:
+def _transports(ctx: _Context, sea: str) -> list[PlannedUnit]:
     return [u for u in sorted(ctx.plan.units.values(), key=unit_order)
             if u["type"] == "TRANSPORT" and u["location"] == sea and not u["stored"]
             and u["id"] not in ctx.plan.disbanded]
@@ -384,7 +386,7 @@ def _load(ctx: _Context, index: int, order: Load) -> None:
         raise Refused(f"no transport of {ctx.power} at {order.sea} able to carry this turn "
                       "(a transport loads, moves and unloads only two of these a turn)")
     room = {t["id"]: C.TRANSPORT_CAPACITY - _cargo(ctx, t["id"]) for t in transports}
-    placing: list[tuple[dict[str, Any], str]] = []
+    placing: list[tuple[PlannedUnit, str]] = []
     for unit in units:
         weight = C.CARGO_WEIGHT[unit["type"]]
         spot = next((tid for tid in room if room[tid] >= weight), None)
@@ -395,7 +397,7 @@ def _load(ctx: _Context, index: int, order: Load) -> None:
         room[spot] -= weight
         placing.append((unit, spot))
     for unit, transport in placing:
-        unit.update(location=order.sea, aboard=transport, used=True, moved=True)
+        unit.update({"location": order.sea, "aboard": transport, "used": True, "moved": True})
         ctx.plan.units[transport]["carrying"] = True
         ctx.plan.transport_steps.setdefault(transport, set()).add("load")
 
@@ -418,7 +420,7 @@ def _move(ctx: _Context, index: int, order: Move) -> None:
     for unit in units:
         if unit["type"] == "TRANSPORT":
             ctx.plan.transport_steps.setdefault(unit["id"], set()).add("move")
-        unit.update(location=target, moved=True, used=True, entered_from=path[-2], stored=stores)
+        unit.update({"location": target, "moved": True, "used": True, "entered_from": path[-2], "stored": stores})
         for cargo in ctx.plan.units.values():
             if cargo["aboard"] == unit["id"]:
                 cargo["location"] = target
@@ -473,25 +475,34 @@ def _rebase(ctx: _Context, index: int, order: Rebase) -> None:
     if ctx.airships_at(order.target) + order.count > C.AIRSHIPS_PER_BASE:
         raise Refused(f"{order.target} holds at most {C.AIRSHIPS_PER_BASE} airships")
     for airship in airships:
-        airship.update(location=order.target, used=True, moved=True)
+        airship.update({"location": order.target, "used": True, "moved": True})
+
+
+def _carrier(unit: PlannedUnit) -> str:
+    """The transport a unit picked ``aboard`` is in."""
+    transport = unit["aboard"]
+    if transport is None:  # pragma: no cover - pick(aboard=True) picks only units aboard
+        raise Refused(f"{unit['id']} is not aboard a transport")
+    return transport
 
 
 def _unload(ctx: _Context, index: int, order: Unload) -> None:
     if order.target not in ctx.board.land_neighbours(order.sea):
         raise Refused(f"{order.target} is not a coast of {order.sea}")
     units = ctx.pick(order.count, order.unit, order.sea, aboard=True, free=False)
-    for unit in units:
-        if ctx.plan.units[unit["aboard"]]["built"] == ctx.plan.turn:
+    carriers = [_carrier(unit) for unit in units]
+    for transport in carriers:
+        if ctx.plan.units[transport]["built"] == ctx.plan.turn:
             raise Refused("transports may not carry troops on the turn they are made")
-        if ctx.plan.transport_steps.get(unit["aboard"], set()) >= {"load", "move"}:
+        if ctx.plan.transport_steps.get(transport, set()) >= {"load", "move"}:
             raise Refused("a transport loads, moves and unloads only two of these a turn: "
                           f"the one at {order.sea} has loaded and moved")
     ctx.may_enter(order.target)
-    for unit in units:
-        ctx.plan.transport_steps.setdefault(unit["aboard"], set()).add("unload")
-        ctx.plan.units[unit["aboard"]]["carrying"] = True
-        unit.update(location=order.target, aboard=None, moved=True, used=True,
-                    entered_from=order.sea, landed=True)
+    for unit, transport in zip(units, carriers, strict=True):
+        ctx.plan.transport_steps.setdefault(transport, set()).add("unload")
+        ctx.plan.units[transport]["carrying"] = True
+        unit.update({"location": order.target, "aboard": None, "moved": True, "used": True,
+                     "entered_from": order.sea, "landed": True})
 
 
 def _drop(ctx: _Context, index: int, order: Drop) -> None:
@@ -506,9 +517,9 @@ def _drop(ctx: _Context, index: int, order: Drop) -> None:
     units = ctx.pick(order.count, "INFANTRY", order.base, stored=False)
     ctx.may_enter(order.target)
     for airship in airships:
-        airship.update(used=True, carrying=True)
+        airship.update({"used": True, "carrying": True})
     for unit in units:
-        unit.update(location=order.target, moved=True, used=True, entered_from="AIR", landed=True)
+        unit.update({"location": order.target, "moved": True, "used": True, "entered_from": "AIR", "landed": True})
 
 
 def _bombard(ctx: _Context, index: int, order: Bombard) -> None:
@@ -520,15 +531,15 @@ def _bombard(ctx: _Context, index: int, order: Bombard) -> None:
     ctx.may_enter(order.target)
     for ship in ships:
         ship["used"] = True
-    ctx.plan.bombardments.append((index, [s["id"] for s in ships], order.origin, order.target))
+    ctx.plan.bombardments.append(Bombardment(index, [s["id"] for s in ships], order.origin, order.target))
 
 
 def _attack_privateers(ctx: _Context, index: int, order: AttackPrivateers) -> None:
     if not ctx.board.territory(order.at).is_sea:
         raise Refused("privateers sail the seas: name a sea")
-    if any(sea == order.at for _, sea in ctx.plan.hunts):
+    if any(hunt.at == order.at for hunt in ctx.plan.hunts):
         raise Refused(f"privateers at {order.at} are already attacked this turn")
-    ctx.plan.hunts.append((index, order.at))
+    ctx.plan.hunts.append(AtPlace(index, order.at))
 
 
 def _raze(ctx: _Context, index: int, order: Raze) -> None:
@@ -536,7 +547,7 @@ def _raze(ctx: _Context, index: int, order: Raze) -> None:
         raise Refused(f"there is no fort at {order.at}")
     if ctx.owns(order.at):
         raise Refused("a state may not raze a fort it controls")
-    ctx.plan.razes.append((index, order.at))
+    ctx.plan.razes.append(AtPlace(index, order.at))
 
 
 _Handler = Callable[[_Context, int, Any], None]  # each takes its own kind of order

@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .public_map import visible_units
+from .records import EkoniaState, as_state
 from .state import is_privateer_party, state_of, unit_order
 
 EVERYONE, OWNER, MAP, FLAG, SIDES, OPERATORS = "everyone", "owner", "map", "flag", "sides", "operators"
@@ -185,7 +186,7 @@ def state_view(state: Mapping[str, Any], board: Any, viewer: str | None) -> dict
     ``surviving`` (the states still in the game) and, for a state, ``own``."""
     if viewer is not None and viewer not in state["powers"]:
         viewer = None
-    public = _public(state, board)
+    public = _public(as_state(state), board)
     units: dict[str, list[dict[str, Any]]] = {p: [] for p in state["powers"]}
     for unit in public["units"]:
         units.setdefault(unit["owner"], []).append(unit)
@@ -195,11 +196,11 @@ def state_view(state: Mapping[str, Any], board: Any, viewer: str | None) -> dict
                             "surviving": sorted(p for p, rec in state["powers"].items() if rec["alive"]),
                             "public": public}
     if viewer is not None:
-        body["own"] = _own(state, viewer)
+        body["own"] = _own(as_state(state), viewer)
     return body
 
 
-def _public(state: Mapping[str, Any], board: Any) -> dict[str, Any]:
+def _public(state: EkoniaState, board: Any) -> dict[str, Any]:
     """The public map, the same for every viewer (a state's own privateers, lanes and
     conversions carry its name in ``own``, never here)."""
     territories = {}
@@ -251,7 +252,7 @@ def map_unit(unit: Mapping[str, Any], viewer: str | None = None) -> dict[str, An
     return shown
 
 
-def _own(state: Mapping[str, Any], power: str) -> dict[str, Any]:
+def _own(state: EkoniaState, power: str) -> dict[str, Any]:
     """Everything of the viewer's own, field by field as the table gives it to the owner."""
     record = _record(STATE_POLICY, "powers.*", state["powers"][power], power, power)
     mine = sorted((u for u in state["units"].values() if u["owner"] == power), key=unit_order)
@@ -293,7 +294,7 @@ def _blank(value: Any) -> Any:
     return None
 
 
-def planning_view(state: Mapping[str, Any], viewer: str) -> dict[str, Any]:
+def planning_view(state: Mapping[str, Any], viewer: str) -> EkoniaState:
     """The state document as ``viewer`` may know it, in the engine's own shape: every field
     the table hides from it blanked, other states' units left out (the map shows them without
     ids). Order checks, possible orders, their messages and each state's own plan at
@@ -313,7 +314,8 @@ def planning_view(state: Mapping[str, Any], viewer: str) -> dict[str, Any]:
                    == lane["controller"] else None, "privateer": lane["privateer"]}
              for tid, lane in state["sea_lanes"].items()}
     mine = {uid: dict(u) for uid, u in state["units"].items() if u["owner"] == viewer}
-    return {
+    # the engine's records, field by field as the table lets the viewer know them
+    return as_state({
         **{k: v for k, v in state.items() if audience(STATE_POLICY, k) == EVERYONE},
         "powers": powers, "territories": territories, "sea_lanes": lanes, "units": mine,
         "knowledge": {p: (list(v) if p == viewer else []) for p, v in state["knowledge"].items()},
@@ -321,7 +323,7 @@ def planning_view(state: Mapping[str, Any], viewer: str) -> dict[str, Any]:
                      for p, v in state["spending"].items()},
         "ledger": {p: v for p, v in state["ledger"].items() if p == viewer},
         "last_turn": {},
-    }
+    })
 
 
 # ----------------------------------------------------------------------------- a resolved turn

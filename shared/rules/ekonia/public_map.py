@@ -4,15 +4,13 @@ docs/rules/ekonia.md section 14).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from . import catalogue as C
 from .board import Board
+from .records import EkoniaState, UnitRecord
 from .state import improvement_of, unit_order
 
 
-def hidden_strength_limit(state: Mapping[str, Any], board: Board, tid: str) -> float:
+def hidden_strength_limit(state: EkoniaState, board: Board, tid: str) -> float:
     kind = improvement_of(state, board, tid)
     if kind == "tile":
         return 0.0
@@ -22,9 +20,9 @@ def hidden_strength_limit(state: Mapping[str, Any], board: Board, tid: str) -> f
     return float(C.HSV[kind] + bonus)
 
 
-def visible_units(state: Mapping[str, Any], board: Board) -> list[dict[str, Any]]:
+def visible_units(state: EkoniaState, board: Board) -> list[UnitRecord]:
     """The units the public map shows (full records: the policy decides which fields)."""
-    shown: list[dict[str, Any]] = []
+    shown: list[UnitRecord] = []
     strength: dict[str, float] = {}
     for unit in state["units"].values():
         if unit["location"] in state["territories"] and not unit["stored"]:

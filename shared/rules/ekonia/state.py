@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
+from typing import cast
 
 from .board import CAPITAL_INCOME, CITY_INCOME, TILE_INCOME, Board
+from .records import EkoniaState, UnitRecord
 
-State = dict[str, Any]
+State = EkoniaState  # the engine's name for the whole position (records.py)
 
 
 def phase_name(turn: int) -> str:
@@ -32,12 +33,12 @@ def turn_of(phase: str) -> int:
 
 
 def new_unit(state: State, owner: str, unit_type: str, location: str, turn: int, *,
-             stored: bool = False) -> dict[str, Any]:
+             stored: bool = False) -> UnitRecord:
     """Add a unit with the owner's next id (``FRANCE-7``) and return it."""
     power = state["powers"][owner]
     uid = f"{owner}-{power['next_unit']}"
     power["next_unit"] += 1
-    unit = {"id": uid, "type": unit_type, "owner": owner, "location": location,
+    unit: UnitRecord = {"id": uid, "type": unit_type, "owner": owner, "location": location,
             "stored": stored, "privateer": False, "built": turn, "aboard": None,
             "hidden_until": None}
     state["units"][uid] = unit
@@ -77,8 +78,8 @@ def initial_state(board: Board, powers: Iterable[str] | None = None) -> State:
     return state
 
 
-def clone(state: Any) -> State:
-    return copy.deepcopy(dict(state))
+def clone(state: State) -> State:
+    return cast(State, copy.deepcopy(dict(state)))
 
 
 def owner_of(state: State, tid: str) -> str | None:
@@ -86,7 +87,7 @@ def owner_of(state: State, tid: str) -> str | None:
     return terr["owner"] if terr else None
 
 
-def capital_owner(state: Mapping[str, Any], tid: str) -> str | None:
+def capital_owner(state: State, tid: str) -> str | None:
     name: str
     for name, power in state["powers"].items():
         if power["capital"] == tid:
@@ -94,12 +95,12 @@ def capital_owner(state: Mapping[str, Any], tid: str) -> str | None:
     return None
 
 
-def is_fort(state: Mapping[str, Any], tid: str) -> bool:
+def is_fort(state: State, tid: str) -> bool:
     terr = state["territories"].get(tid)
     return bool(terr and terr["fort"])
 
 
-def improvement_of(state: Mapping[str, Any], board: Board, tid: str) -> str:
+def improvement_of(state: State, board: Board, tid: str) -> str:
     """fort, capital, city or tile: what the public map shows of a land territory."""
     if is_fort(state, tid):
         return "fort"
@@ -128,14 +129,14 @@ def bti(state: State, board: Board, power: str) -> int:
     return sum(base_income(state, board, t) for t in territories_of(state, power))
 
 
-def units_of(state: State, power: str) -> list[dict[str, Any]]:
+def units_of(state: State, power: str) -> list[UnitRecord]:
     return sorted((u for u in state["units"].values() if u["owner"] == power), key=unit_order)
 
 
 PRIVATEER_PARTY = "/privateers"  # a state's privateers in a battle fight as a party of their own (D30)
 
 
-def party_of(unit: dict[str, Any]) -> str:
+def party_of(unit: UnitRecord) -> str:
     """Whom a unit fights for in a battle: its state under its flag, or its state's privateers
     as a party of their own, never merged with the flag, since the map shows no owner (D30)."""
     return str(unit["owner"]) + (PRIVATEER_PARTY if unit["privateer"] else "")
@@ -150,7 +151,7 @@ def is_privateer_party(party: str) -> bool:
     return party.endswith(PRIVATEER_PARTY)
 
 
-def unit_order(unit: dict[str, Any]) -> tuple[int, str, int]:
+def unit_order(unit: UnitRecord) -> tuple[int, str, int]:
     """Oldest first: the order in which groups are picked for orders and survive battles."""
     owner, _, number = unit["id"].rpartition("-")
     return (unit["built"], owner, int(number) if number.isascii() and number.isdigit() and len(number) < 10 else 0)
@@ -168,5 +169,5 @@ def trading(state: State, a: str, b: str) -> bool:
     return pair(a, b) in state["trade"]
 
 
-def alive_powers(state: Mapping[str, Any]) -> list[str]:
+def alive_powers(state: State) -> list[str]:
     return sorted(p for p, power in state["powers"].items() if power["alive"])

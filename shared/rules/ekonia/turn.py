@@ -14,18 +14,19 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, cast
 
 from .board import Board
 from .captures import apply_captures
 from .combat import BattleContext, battles_at, fight, sides_at
 from .economy import ledger, trade_obstacle, update_sea_lanes
-from .espionage import run_missions, target_power
+from .espionage import Mission, run_missions, target_power
 from .orders import Order
 from .parser import ParseError, parse_order
 from .planning import Plan, plan_orders
 from .policy import planning_view
 from .public_map import visible_units
+from .records import OrderResult, PlannedUnit, Spending, UnitRecord, as_state
 from .state import State, alive_powers, clone, pair, phase_name, territories_of
 
 PLAN_ONLY = ("moved", "used", "entered_from", "landed", "carrying")
@@ -34,7 +35,7 @@ PLAN_ONLY = ("moved", "used", "entered_from", "landed", "carrying")
 @dataclass
 class TurnResult:
     phase: str
-    orders: dict[str, list[dict[str, str]]]
+    orders: dict[str, list[OrderResult]]
     state: State
     next_phase: str
     winners: list[str] = field(default_factory=list)
@@ -47,8 +48,8 @@ def read_orders(board: Board, texts: Sequence[str]) -> list[tuple[str, Order | P
 
 def resolve_turn(state: Mapping[str, Any], board: Board, orders: Mapping[str, Sequence[str]], *,
                  seed: int, settings: Mapping[str, Any] | None = None) -> TurnResult:
-    start = clone(state)
-    work = clone(state)
+    start = clone(as_state(state))
+    work = clone(start)
     turn = start["turn"]
     phase = phase_name(turn)
     powers = alive_powers(start)
@@ -88,7 +89,7 @@ def resolve_turn(state: Mapping[str, Any], board: Board, orders: Mapping[str, Se
     lane_changes = update_sea_lanes(work)
     _trade(work, board, trade_offers, plans, outcome)
 
-    spending = {}
+    spending: dict[str, Spending] = {}
     for p in powers:
         by_location: dict[str, int] = defaultdict(int)
         for _, gold, where in plans[p].spent:
@@ -96,7 +97,7 @@ def resolve_turn(state: Mapping[str, Any], board: Board, orders: Mapping[str, Se
                 by_location[where] += gold
         spending[p] = {"total": plans[p].total_spent, "by_location": dict(sorted(by_location.items()))}
         work["spending"][p][phase] = spending[p]
-    missions = [(p, i, o, c) for p in powers for i, o, c in plans[p].missions]
+    missions = [Mission(p, *m) for p in powers for m in plans[p].missions]
     start_targets = {(p, i): target_power(start, o) for p, i, o, _ in missions}
     mission_results, mission_rolls = run_missions(work, turn, seed, missions, spending, start_targets)
     for result in mission_results:
@@ -132,13 +133,13 @@ def resolve_turn(state: Mapping[str, Any], board: Board, orders: Mapping[str, Se
 
 def _diplomacy(work: State, plans: Mapping[str, Plan], turn: int,
                outcome: dict[str, dict[int, tuple[str, str]]]) -> tuple[set[tuple[str, str]], dict[str, Any]]:
-    wars = {tuple(w) for w in work["wars"]}
+    wars = {(a, b) for a, b in work["wars"]}
     offers: dict[str, dict[str, set[str]]] = {"PEACE": defaultdict(set), "TRADE": defaultdict(set)}
     where: dict[tuple[str, str, str], int] = {}
     for p, plan in sorted(plans.items()):
         for index, order in plan.diplomacy:
             if order.kind == "WAR":
-                wars.add(tuple(pair(p, order.other)))
+                wars.add(_war(p, order.other))
                 work["war_since"][":".join(pair(p, order.other))] = turn
                 outcome[p][index] = ("ok", f"at war with {order.other}")
             elif order.kind in offers:
@@ -157,7 +158,7 @@ def _diplomacy(work: State, plans: Mapping[str, Plan], turn: int,
         for other in others:
             index = where[("PEACE", p, other)]
             if p in offers["PEACE"].get(other, set()):
-                wars.discard(tuple(pair(p, other)))
+                wars.discard(_war(p, other))
                 outcome[p][index] = ("ok", f"peace with {other}")
             else:
                 outcome[p][index] = ("failed", f"{other} did not offer peace this turn")
@@ -168,6 +169,16 @@ def _diplomacy(work: State, plans: Mapping[str, Plan], turn: int,
     return wars, {"offers": offers["TRADE"], "where": where}
 
 
+def _stored(unit: PlannedUnit) -> UnitRecord:
+    """A planned unit as the state keeps it: without the fields of the plan (``PLAN_ONLY``)."""
+    return cast(UnitRecord, {k: v for k, v in unit.items() if k not in PLAN_ONLY})
+
+
+def _war(a: str, b: str) -> tuple[str, str]:
+    first, second = pair(a, b)
+    return first, second
+
+
 def _pay_and_place(work: State, plans: Mapping[str, Plan], received: Mapping[str, int]) -> None:
     for p, plan in plans.items():
         work["powers"][p]["gold"] = work["powers"][p]["gold"] - plan.total_spent + received.get(p, 0)
@@ -176,7 +187,7 @@ def _pay_and_place(work: State, plans: Mapping[str, Plan], received: Mapping[str
             work["units"].pop(uid, None)
         for uid, unit in plan.units.items():
             if uid not in plan.disbanded:
-                work["units"][uid] = {k: v for k, v in unit.items() if k not in PLAN_ONLY}
+                work["units"][uid] = _stored(unit)
 
 
 def _battles(work: State, board: Board, start: State, plans: Mapping[str, Plan],
@@ -189,7 +200,7 @@ def _battles(work: State, board: Board, start: State, plans: Mapping[str, Plan],
                                       for _, ids, sea, target in plan.bombardments],
                         spared={p: work["powers"][p]["spared"] for p in plans},
                         hunts={p: {sea for _, sea in plan.hunts} for p, plan in plans.items()})
-    by_place: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    by_place: dict[str, list[PlannedUnit]] = defaultdict(list)
     for unit in planned.values():
         if not unit["stored"]:
             by_place[unit["location"]].append(unit)
@@ -212,7 +223,8 @@ def _battles(work: State, board: Board, start: State, plans: Mapping[str, Plan],
 
 def _finish_improvements(work: State, plans: Mapping[str, Plan],
                          outcome: dict[str, dict[int, tuple[str, str]]]) -> list[dict[str, Any]]:
-    flag = {"FORT": "fort", "SHIPYARD": "shipyard", "GASVENT": "gas_vent"}
+    flag: dict[str, Literal["fort", "shipyard", "gas_vent"]] = {"FORT": "fort", "SHIPYARD": "shipyard",
+                                                                "GASVENT": "gas_vent"}
     events = []
     for p, plan in sorted(plans.items()):
         for index, kind, at in plan.improvements:
@@ -287,8 +299,9 @@ def _winners(work: State, turn: int, settings: Mapping[str, Any]) -> list[str]:
 
 
 def _order_results(read: list[tuple[str, Order | ParseError]], plan: Plan,
-                   outcome: Mapping[int, tuple[str, str]]) -> list[dict[str, str]]:
-    results, index = [], 0
+                   outcome: Mapping[int, tuple[str, str]]) -> list[OrderResult]:
+    results: list[OrderResult] = []
+    index = 0
     for text, order in read:
         if isinstance(order, ParseError):
             results.append({"order": text, "result": "invalid", "reason": order.reason})

@@ -11,6 +11,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from .documents import (
+    HistoryView,
+    MenuGroup,
+    OrderCheckAnswer,
+    OrderResult,
+    PositionView,
+    StateDocument,
+    StructuredOrder,
+)
+
 PhaseKind = Literal["movement", "retreats", "adjustments"]
 
 
@@ -34,7 +44,7 @@ class Opening:
     """
 
     phase: str
-    state: dict[str, Any]
+    state: StateDocument
     seats: list[list[str]]
     must_act: list[str]
     # powers nobody plays at first that a seat takes over later: (POWER, seat index, phase),
@@ -57,10 +67,10 @@ class OrderCheck:
     where: str | None = None  # the word the parser stumbled on
     expected: tuple[str, ...] = ()
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> OrderCheckAnswer:
         if self.accepted:
             return {"text": self.text, "status": "accepted", "order": self.order}
-        body: dict[str, Any] = {"text": self.text, "status": "rejected", "reason": self.reason}
+        body: OrderCheckAnswer = {"text": self.text, "status": "rejected", "reason": self.reason}
         if self.where is not None:
             body["word"] = self.where
         if self.expected:
@@ -79,15 +89,15 @@ class PhaseOutcome:
     """
 
     phase: str
-    orders: dict[str, list[dict[str, str]]]
-    state: dict[str, Any]
+    orders: dict[str, list[OrderResult]]
+    state: StateDocument
     next_phase: str
     must_act: list[str]
     winners: list[str] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
 
 
-def every_order_and_dislodgement(resolved: Mapping[str, Any]) -> dict[str, Any]:
+def every_order_and_dislodgement(resolved: Mapping[str, Any]) -> HistoryView:
     """A resolved phase as the standard and dirigible games show it to everyone: every
     power's orders and results, and the dislodged units (``history_view``)."""
     return {"phase": resolved["phase"], "orders": resolved.get("orders", {}),
@@ -140,12 +150,12 @@ class Variant(Protocol):
         """Every order ``power`` could give now, as canonical texts, under the variant's own
         keys (a unit's place, a build site, ...)."""
 
-    def order_menu(self, state: Mapping[str, Any], power: str) -> list[dict[str, Any]]:
+    def order_menu(self, state: Mapping[str, Any], power: str) -> list[MenuGroup]:
         """``possible_orders`` as groups of structured orders, the same shape in every variant
         (structured.py): ``{"key", "kind": "unit" | "site" | "power", "unit", "location",
         "orders": [structured order, ...]}``."""
 
-    def describe_order(self, text: str, phase: str, power: str) -> dict[str, Any]:
+    def describe_order(self, text: str, phase: str, power: str) -> StructuredOrder:
         """A stored (canonical) order of ``power`` in ``phase`` as a structured value: ``text``,
         ``type``, ``unit``, ``to`` and the type's own keys (docs/api.md, "Structured orders");
         type ``unknown`` for a text that is no order."""
@@ -155,10 +165,10 @@ class Variant(Protocol):
         ``PATCH .../orders`` replaces a power's orders one at a time (a unit, a build site, a
         matter); None when the text names nothing the variant knows."""
 
-    def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+    def view(self, state: Mapping[str, Any], viewer: str | None) -> PositionView:
         """What ``viewer`` (a power, or None for the public) may see of ``state``."""
 
-    def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+    def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> HistoryView:
         """What ``viewer`` (a power, or None) may see of a resolved phase: ``resolved`` is a
         PhaseResolved event as JSON; the answer has phase, orders, dislodged, next_phase and
         optionally details."""

@@ -2,16 +2,20 @@
 values into the JSON of views and outcomes, and the behaviour both give the platform."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 from shared.rules.diplomacy import ENGINE_VERSION, ParseError, load_map
+from shared.rules.diplomacy.orders import Order
 from shared.rules.diplomacy.phase import Phase, PhaseType, Season
-from shared.rules.diplomacy.position import DislodgedUnit, OrderResult, Position, PowerUnit
+from shared.rules.diplomacy.position import DislodgedUnit as Dislodged
+from shared.rules.diplomacy.position import OrderResult as Result
+from shared.rules.diplomacy.position import Position, PowerUnit
 
-from .base import Opening, OrderCheck, PhaseKind, UnsupportedPlayerCount, every_order_and_dislodgement
+from .base import Opening, OrderCheck, PhaseKind, PhaseOutcome, UnsupportedPlayerCount, every_order_and_dislodgement
+from .documents import DislodgedUnit, HistoryView, MenuGroup, OrderResult, PositionView, StructuredOrder
 from .order_reading import parse_cached as parse_cached  # (standard.py reads it from here)
 
 V = TypeVar("V")
@@ -36,14 +40,14 @@ def centres_by_power(centres: Mapping[str, str]) -> dict[str, list[str]]:
     return by_power
 
 
-def dislodged_json(dislodged: Iterable[DislodgedUnit]) -> list[dict[str, Any]]:
+def dislodged_json(dislodged: Iterable[Dislodged]) -> list[DislodgedUnit]:
     return [{"power": d.power, "unit": str(d.unit), "attacker_from": d.attacker_from,
              "retreats": list(d.retreats)} for d in dislodged]
 
 
-def results_json(results: Iterable[OrderResult]) -> dict[str, list[dict[str, str]]]:
+def results_json(results: Iterable[Result]) -> dict[str, list[OrderResult]]:
     """POWER -> [{"order", "result", "reason"}], in the order the results come."""
-    orders: dict[str, list[dict[str, str]]] = {}
+    orders: dict[str, list[OrderResult]] = {}
     for result in results:
         orders.setdefault(result.power, []).append(
             {"order": str(result.order), "result": result.result, "reason": result.reason})
@@ -132,6 +136,23 @@ class ByDocument(Generic[V]):
 
 DOCUMENTS_KEPT = 1024  # per variant and purpose: the current phases of as many busy games
 
+Readings = list[Order | ParseError]  # a submission's texts as read, in order
+
+
+@dataclass(frozen=True)
+class BoardRules:
+    """The engine a variant on the Diplomacy board plays by, as the functions its adapter needs:
+    ``BoardVariant`` reads documents, checks orders, resolves, lists possible orders and shows
+    the board through these, the same way for every such variant."""
+
+    from_document: Callable[[dict[str, Any]], Position]
+    read_orders: Callable[[Sequence[str], str, Position], Readings]  # texts, power, position
+    check_orders: Callable[[Sequence[str], str, Position], list[OrderCheck]]
+    # the position, each power's readable orders, then settings, seed and civil disorder
+    adjudicate: Callable[[Position, dict[str, list[Order]], Mapping[str, Any], int, frozenset[str]], PhaseOutcome]
+    possible_orders: Callable[[Position, str], Mapping[str, Iterable[Order]]]
+    view: Callable[[Position], PositionView]
+
 
 class BoardVariant:
     """Behaviour common to the variants on the Diplomacy board: phases named like S1901M,
@@ -141,6 +162,7 @@ class BoardVariant:
     name: str
     default_settings: Mapping[str, Any]
     engine_version = ENGINE_VERSION
+    rules: BoardRules
 
     def powers(self) -> list[str]:
         return sorted(load_map(self.name).home_centres)
@@ -152,15 +174,31 @@ class BoardVariant:
         parsed = Phase.parse(phase)
         return parsed.year, SEASON_ORDER[parsed.season], TYPE_ORDER[parsed.type]
 
-    def board(self, state: Mapping[str, Any]) -> dict[str, Any]:
+    def board(self, state: Mapping[str, Any]) -> PositionView:
         """The board every viewer sees: units, centres and adjustments by power."""
         return self.view(state, None)
 
     def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
         raise NotImplementedError
 
-    def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
-        raise NotImplementedError
+    def view(self, state: Mapping[str, Any], viewer: str | None) -> PositionView:
+        return self.rules.view(self.position(state))  # nothing is hidden from any viewer
+
+    def check_orders(self, state: Mapping[str, Any], power: str, texts: Sequence[str]) -> list[OrderCheck]:
+        return self.rules.check_orders(texts, power, self.position(state))
+
+    def resolve(self, state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
+                settings: Mapping[str, Any], seed: int,
+                civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
+        """The stored orders read again (those that no longer read are left out), resolved."""
+        position = self.position(state)
+        read = {power: [o for o in self.rules.read_orders(texts, power, position) if not isinstance(o, ParseError)]
+                for power, texts in sorted(orders.items())}
+        return self.rules.adjudicate(position, read, settings, seed, frozenset(civil_disorder))
+
+    def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]:
+        options = self.rules.possible_orders(self.position(state), power)
+        return {key: [str(o) for o in found] for key, found in sorted(options.items())}
 
     def surviving(self, state: Mapping[str, Any]) -> frozenset[str]:
         return self._summary(state).surviving
@@ -182,7 +220,7 @@ class BoardVariant:
         return self._positions.get(state, self.read_position)
 
     def read_position(self, state: Mapping[str, Any]) -> Position:
-        raise NotImplementedError
+        return self.rules.from_document(dict(state))
 
     @cached_property
     def _summaries(self) -> ByDocument[BoardSummary]:
@@ -192,13 +230,13 @@ class BoardVariant:
     def _positions(self) -> ByDocument[Position]:
         return ByDocument(DOCUMENTS_KEPT)
 
-    def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+    def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> HistoryView:
         return every_order_and_dislodgement(resolved)  # orders are public once resolved
 
     def map_data(self) -> dict[str, Any]:
         return board_map_data(self)
 
-    def describe_order(self, text: str, phase: str, power: str) -> dict[str, Any]:
+    def describe_order(self, text: str, phase: str, power: str) -> StructuredOrder:
         from .board_orders import describe
 
         return describe(text, self.name, phase, power)
@@ -208,13 +246,10 @@ class BoardVariant:
 
         return subject(text, self.name, phase, power)
 
-    def order_menu(self, state: Mapping[str, Any], power: str) -> list[dict[str, Any]]:
+    def order_menu(self, state: Mapping[str, Any], power: str) -> list[MenuGroup]:
         from .board_orders import menu
 
         return menu(self.possible_orders(state, power), self.name, str(state["phase"]), power)
-
-    def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]:
-        raise NotImplementedError
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
         self.check_player_count(int(settings.get("player_count") or 7))

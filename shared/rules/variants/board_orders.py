@@ -22,7 +22,6 @@ A unit is written as orders write it: ``A PAR``, ``F STP/SC``, ``D LON``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from shared.rules.diplomacy import ParseError
 from shared.rules.diplomacy.orders import (
@@ -43,11 +42,12 @@ from shared.rules.diplomacy.orders import (
 )
 from shared.rules.diplomacy.phase import Phase, PhaseType
 
+from .documents import MenuGroup, StructuredOrder
 from .order_reading import parse_cached
 from .structured import GroupKind, menu_group, structured, unreadable_order
 
 
-def order_json(order: Order) -> dict[str, Any]:
+def order_json(order: Order) -> StructuredOrder:
     """The structured value of one order of the Diplomacy board."""
     text = str(order)
     if isinstance(order, Waive):
@@ -80,7 +80,7 @@ def read(text: str, variant: str, phase: str, power: str) -> Order | ParseError:
     return parse_cached(text, variant, Phase.parse(phase).type, power)
 
 
-def describe(text: str, variant: str, phase: str, power: str) -> dict[str, Any]:
+def describe(text: str, variant: str, phase: str, power: str) -> StructuredOrder:
     """A stored (canonical) order text as a structured value."""
     order = read(text, variant, phase, power)
     return unreadable_order(text) if isinstance(order, ParseError) else order_json(order)
@@ -106,7 +106,7 @@ def subject(text: str, variant: str, phase: str, power: str) -> str | None:
     return unit_subject(order.unit)
 
 
-def group_of(key: str, orders: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def group_of(key: str, orders: Sequence[StructuredOrder]) -> MenuGroup:
     """One group of the menu: builds at a site, a waive, or a unit's orders."""
     kinds = {order["type"] for order in orders}
     if kinds == {"build"}:
@@ -118,7 +118,7 @@ def group_of(key: str, orders: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return menu_group(key, kind, unit, unit.split(" ", 1)[1].split("/")[0], orders)
 
 
-def menu(options: Mapping[str, Sequence[str]], variant: str, phase: str, power: str) -> list[dict[str, Any]]:
+def menu(options: Mapping[str, Sequence[str]], variant: str, phase: str, power: str) -> list[MenuGroup]:
     """The text menu ``options`` (the variant's keys) as groups of structured orders."""
     return [group_of(key, [describe(text, variant, phase, power) for text in texts])
             for key, texts in options.items() if texts]

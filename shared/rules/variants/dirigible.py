@@ -27,7 +27,8 @@ from shared.rules.dirigible.economy import removals_needed
 from shared.rules.dirigible.possible import dirigible_possible_orders
 
 from .base import Opening, OrderCheck, PhaseOutcome, UnsupportedPlayerCount
-from .board import BoardVariant, centres_by_power, dislodged_json, results_json, units_by_power, unreadable
+from .board import BoardRules, BoardVariant, centres_by_power, dislodged_json, results_json, units_by_power, unreadable
+from .documents import PositionView
 
 
 def read_orders(texts: Sequence[str], power: str, position: Position) -> list[Order | ParseError]:
@@ -109,7 +110,7 @@ def _second_orders(readings: Sequence[Order | ParseError], rejected: Mapping[int
     return problems
 
 
-def position_view(position: Position) -> dict[str, Any]:
+def position_view(position: Position) -> PositionView:
     """The board as every viewer sees it (nothing is hidden): dirigibles in ``units`` beside the
     armies and fleets, the centres devastated this year, and in a Winter each power's supply
     points, its balance (points minus upkeep) and its ``adjustments``: the points it may spend
@@ -142,12 +143,25 @@ def outcome_of(before: Position, resolution: Resolution) -> PhaseOutcome:
         winners=sorted(resolution.winners), details=details)
 
 
+def adjudicate_phase(position: Position, orders: dict[str, list[Order]], settings: Mapping[str, Any], seed: int,
+                     civil_disorder: frozenset[str]) -> PhaseOutcome:
+    resolution = adjudicate_dirigible(position, orders, edition=str(settings.get("edition", "2000")),
+                                      civil_disorder=civil_disorder)
+    return outcome_of(position, resolution)
+
+
+RULES = BoardRules(
+    from_document=dirigible_position_from_document, read_orders=read_orders, check_orders=check_orders,
+    adjudicate=adjudicate_phase,
+    possible_orders=lambda position, power: dirigible_possible_orders(position, power, load_map(NAME)),
+    view=position_view)
 SEATS = 7  # one power each: the small games of the standard game are not offered
 
 
 class DirigibleVariant(BoardVariant):
     name = NAME
     default_settings = {"player_count": SEATS}
+    rules = RULES
 
     def check_player_count(self, players: int) -> None:
         if players != SEATS:  # docs/rules/dirigible.md, reading R12
@@ -159,30 +173,6 @@ class DirigibleVariant(BoardVariant):
         powers = sorted(load_map(NAME).powers)
         return Opening(str(position.phase), dirigible_position_to_document(position),
                        [[power] for power in powers], powers)
-
-    def read_position(self, state: Mapping[str, Any]) -> Position:
-        return dirigible_position_from_document(dict(state))
-
-    def check_orders(self, state: Mapping[str, Any], power: str, texts: Sequence[str]) -> list[OrderCheck]:
-        return check_orders(texts, power, self.position(state))
-
-    def resolve(self, state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
-                settings: Mapping[str, Any], seed: int,
-                civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
-        position = self.position(state)
-        read = {power: [o for o in read_orders(texts, power, position) if not isinstance(o, ParseError)]
-                for power, texts in sorted(orders.items())}
-        resolution = adjudicate_dirigible(position, read, edition=str(settings.get("edition", "2000")),
-                                          civil_disorder=frozenset(civil_disorder))
-        return outcome_of(position, resolution)
-
-    def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]:
-        position = self.position(state)
-        options = dirigible_possible_orders(position, power, load_map(NAME))
-        return {key: [str(o) for o in found] for key, found in sorted(options.items())}
-
-    def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
-        return position_view(self.position(state))
 
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         return adjudicate_dirigible_document(dict(doc))

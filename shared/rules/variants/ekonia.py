@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from shared.rules.ekonia import ENGINE_VERSION
 from shared.rules.ekonia.board import Board, board_from_map
@@ -18,12 +18,14 @@ from shared.rules.ekonia.menu import possible_orders
 from shared.rules.ekonia.parser import ParseError, parse_order
 from shared.rules.ekonia.planning import plan_orders
 from shared.rules.ekonia.policy import planning_view, state_view, turn_view
+from shared.rules.ekonia.records import as_document, as_state
 from shared.rules.ekonia.seats import states_played
 from shared.rules.ekonia.state import alive_powers, initial_state, phase_name, turn_of
 from shared.rules.ekonia.turn import resolve_turn
 
 from . import ekonia_orders
 from .base import Opening, OrderCheck, PhaseKind, PhaseOutcome, UnsupportedPlayerCount
+from .documents import HistoryView, MenuGroup, PositionView, StructuredOrder
 
 
 @lru_cache(maxsize=1)
@@ -114,7 +116,7 @@ class EkoniaVariant:
         powers = states_played(self.board, count, seed)
         state = initial_state(self.board, powers)
         playing = alive_powers(state)
-        return Opening(phase_name(state["turn"]), state, [[p] for p in playing], playing)
+        return Opening(phase_name(state["turn"]), as_document(state), [[p] for p in playing], playing)
 
     def powers(self) -> list[str]:
         return sorted(self.board.states)
@@ -126,7 +128,7 @@ class EkoniaVariant:
         return (turn_of(phase),)
 
     def surviving(self, state: Mapping[str, Any]) -> frozenset[str]:
-        return frozenset(alive_powers(state))
+        return frozenset(alive_powers(as_state(state)))
 
     def adjustments(self, state: Mapping[str, Any]) -> dict[str, int]:
         return {}
@@ -145,7 +147,7 @@ class EkoniaVariant:
         units stay where they are and its income still comes in."""
         result = resolve_turn(state, self.board, orders, seed=seed, settings=settings)
         must_act = [] if result.winners else alive_powers(result.state)
-        return PhaseOutcome(result.phase, result.orders, result.state, result.next_phase,
+        return PhaseOutcome(result.phase, result.orders, as_document(result.state), result.next_phase,
                             must_act, result.winners, result.details)
 
     def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]:
@@ -153,11 +155,12 @@ class EkoniaVariant:
             return {}
         return possible_orders(planning_view(state, power), self.board, power)
 
-    def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
-        return state_view(state, self.board, viewer)
+    def view(self, state: Mapping[str, Any], viewer: str | None) -> PositionView:
+        # the policy's projection has the protocol's phase, units and centres, and its own keys
+        return cast(PositionView, state_view(state, self.board, viewer))
 
-    def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
-        return turn_view(resolved, viewer)
+    def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> HistoryView:
+        return cast(HistoryView, turn_view(resolved, viewer))
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
         """2 to 6 players (``opening`` says it again); ``max_turns`` a positive number or none."""
@@ -175,13 +178,13 @@ class EkoniaVariant:
     def map_data(self) -> dict[str, Any]:
         return ekonia_map_data(self)
 
-    def describe_order(self, text: str, phase: str, power: str) -> dict[str, Any]:
+    def describe_order(self, text: str, phase: str, power: str) -> StructuredOrder:
         return ekonia_orders.describe(text, self.board)
 
     def order_subject(self, text: str, phase: str, power: str) -> str | None:
         return ekonia_orders.subject(text, self.board)
 
-    def order_menu(self, state: Mapping[str, Any], power: str) -> list[dict[str, Any]]:
+    def order_menu(self, state: Mapping[str, Any], power: str) -> list[MenuGroup]:
         return ekonia_orders.menu(self.possible_orders(state, power), self.board)
 
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:

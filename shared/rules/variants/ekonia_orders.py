@@ -25,12 +25,13 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from shared.rules.ekonia import orders as O
 from shared.rules.ekonia.board import Board
 from shared.rules.ekonia.parser import ParseError, parse_order
 
+from .documents import MenuGroup, StructuredOrder
 from .structured import menu_group, structured, unreadable_order
 
 GROUP_KEY = re.compile(r"^(\d+) ([A-Z]+)( stored)? at (\S+)$")
@@ -42,12 +43,12 @@ def group(count: int, unit_type: str, place: str) -> str:
     return f"{count} {unit_type} at {place}"
 
 
-def _units(text: str, kind: str, count: int, unit_type: str, origin: str, to: str | None) -> dict[str, Any]:
+def _units(text: str, kind: str, count: int, unit_type: str, origin: str, to: str | None) -> StructuredOrder:
     return structured(text, kind, group(count, unit_type, origin), to, count=count, unit_type=unit_type,
                       **{"from": origin})
 
 
-def _standing(text: str, kind: str, count: int, unit_type: str, at: str) -> dict[str, Any]:
+def _standing(text: str, kind: str, count: int, unit_type: str, at: str) -> StructuredOrder:
     return structured(text, kind, group(count, unit_type, at), None, count=count, unit_type=unit_type, location=at)
 
 
@@ -55,7 +56,7 @@ def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
-def order_json(order: Any) -> dict[str, Any]:
+def order_json(order: Any) -> StructuredOrder:
     """The structured value of one Ekonia order."""
     text = order.text()
     if isinstance(order, O.Move):
@@ -98,11 +99,11 @@ def order_json(order: Any) -> dict[str, Any]:
     if isinstance(order, O.Diplomacy):
         return structured(text, "diplomacy", stance=order.kind, power=order.other)
     fields = {f.name: getattr(order, f.name) for f in dataclasses.fields(order) if f.name not in ("text", "type")}
-    return {**structured(text, _snake(type(order).__name__)),
-            **{k: list(v) if isinstance(v, tuple) else v for k, v in fields.items()}}
+    return cast(StructuredOrder, {**structured(text, _snake(type(order).__name__)),
+                                  **{k: list(v) if isinstance(v, tuple) else v for k, v in fields.items()}})
 
 
-def describe(text: str, board: Board) -> dict[str, Any]:
+def describe(text: str, board: Board) -> StructuredOrder:
     order = parse_order(text, board)
     return unreadable_order(text) if isinstance(order, ParseError) else order_json(order)
 
@@ -133,7 +134,7 @@ def subject(text: str, board: Board) -> str | None:
     return str(described["text"])
 
 
-def menu(options: Mapping[str, Sequence[str]], board: Board) -> list[dict[str, Any]]:
+def menu(options: Mapping[str, Sequence[str]], board: Board) -> list[MenuGroup]:
     """The text menu's groups (``3 INFANTRY at anesia``, a territory, ``general``) as groups of
     structured orders."""
     groups = []

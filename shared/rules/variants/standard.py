@@ -31,6 +31,7 @@ from shared.rules.diplomacy.small_games import SmallGame
 
 from .base import Opening, OrderCheck, PhaseOutcome
 from .board import (
+    BoardRules,
     BoardVariant,
     centres_by_power,
     dislodged_json,
@@ -39,6 +40,7 @@ from .board import (
     units_by_power,
     unreadable,
 )
+from .documents import PositionView
 
 
 def setup_of(settings: Mapping[str, Any], seed: int) -> SmallGame:
@@ -74,7 +76,7 @@ def check_orders(texts: Sequence[str], power: str, position: Position) -> list[O
     return checks
 
 
-def position_view(position: Position) -> dict[str, Any]:
+def position_view(position: Position) -> PositionView:
     """The board as every viewer sees it (nothing is hidden in the standard game), with the
     builds allowed (positive) or removals owed (negative) of each power in adjustment phases."""
     units = units_by_power(position.units.values())
@@ -98,9 +100,33 @@ def outcome_of(resolution: Resolution) -> PhaseOutcome:
         winners=sorted(resolution.winners), details={"dislodged": dislodged_json(resolution.dislodged)})
 
 
+def adjudicate_phase(position: Position, orders: dict[str, list[Order]], settings: Mapping[str, Any], seed: int,
+                     civil_disorder: frozenset[str]) -> PhaseOutcome:
+    """One phase resolved: the powers of a small game that sit it out are in civil disorder,
+    and those that sit out the next one are not waited for."""
+    setup = setup_of(settings, seed)
+    resolution = adjudicate(
+        position, orders, edition=str(settings.get("edition", "2000")),
+        civil_disorder=civil_disorder | setup.sitting_out_at(position.phase),
+        victory_centres=setup.victory_centres, teams=setup.teams_at(position.phase))
+    outcome = outcome_of(resolution)
+    sitting_out = setup.sitting_out_at(resolution.next_phase)
+    return PhaseOutcome(outcome.phase, outcome.orders, outcome.state, outcome.next_phase,
+                        [p for p in outcome.must_act if p not in sitting_out], outcome.winners,
+                        outcome.details)
+
+
+RULES = BoardRules(
+    from_document=position_from_document, read_orders=read_orders, check_orders=check_orders,
+    adjudicate=adjudicate_phase,
+    possible_orders=lambda position, power: possible_orders(position, power, load_map(position.variant)),
+    view=position_view)
+
+
 class StandardVariant(BoardVariant):
     name = "standard"
     default_settings = {"player_count": 7}
+    rules = RULES
 
     def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
         setup = setup_of(settings, seed)
@@ -109,37 +135,6 @@ class StandardVariant(BoardVariant):
         return Opening(str(position.phase), position_to_document(position),
                        [list(seat) for seat in setup.seats], must_act,
                        tuple((j.power, j.seat, str(j.phase)) for j in setup.joins))
-
-    def read_position(self, state: Mapping[str, Any]) -> Position:
-        return position_from_document(dict(state))
-
-    def check_orders(self, state: Mapping[str, Any], power: str, texts: Sequence[str]) -> list[OrderCheck]:
-        return check_orders(texts, power, self.position(state))
-
-    def resolve(self, state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
-                settings: Mapping[str, Any], seed: int,
-                civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
-        position = self.position(state)
-        setup = setup_of(settings, seed)
-        read = {power: [o for o in read_orders(texts, power, position) if not isinstance(o, ParseError)]
-                for power, texts in sorted(orders.items())}
-        resolution = adjudicate(
-            position, read, edition=str(settings.get("edition", "2000")),
-            civil_disorder=frozenset(civil_disorder) | setup.sitting_out_at(position.phase),
-            victory_centres=setup.victory_centres, teams=setup.teams_at(position.phase))
-        outcome = outcome_of(resolution)
-        sitting_out = setup.sitting_out_at(resolution.next_phase)
-        return PhaseOutcome(outcome.phase, outcome.orders, outcome.state, outcome.next_phase,
-                            [p for p in outcome.must_act if p not in sitting_out], outcome.winners,
-                            outcome.details)
-
-    def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]:
-        position = self.position(state)
-        options = possible_orders(position, power, load_map(position.variant))
-        return {loc: [str(o) for o in found] for loc, found in sorted(options.items())}
-
-    def view(self, state: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
-        return position_view(self.position(state))
 
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         return adjudicate_document(dict(doc))

@@ -13,24 +13,28 @@ The helpers here are pure and shared by the adapters; the readings are the varia
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import Any, Literal, cast
+
+from .documents import MenuGroup, StructuredOrder
 
 GroupKind = Literal["unit", "site", "power"]
 
 
 def structured(text: str, kind: str, unit: str | None = None, to: str | None = None,
-               **extra: Any) -> dict[str, Any]:
-    """One structured order: the four keys every order has, then the type's own."""
-    return {"text": text, "type": kind, "unit": unit, "to": to, **extra}
+               **extra: Any) -> StructuredOrder:
+    """One structured order: the four keys every order has, then the type's own (the keys
+    documents.StructuredOrder names, or for an Ekonia order of a kind not named there, its
+    own fields)."""
+    return cast(StructuredOrder, {"text": text, "type": kind, "unit": unit, "to": to, **extra})
 
 
-def unreadable_order(text: str) -> dict[str, Any]:
+def unreadable_order(text: str) -> StructuredOrder:
     """A text no reading of the variant makes an order of (an Ekonia order stored as invalid)."""
     return structured(text, "unknown")
 
 
 def menu_group(key: str, kind: GroupKind, unit: str | None, location: str | None,
-               orders: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+               orders: Sequence[StructuredOrder]) -> MenuGroup:
     return {"key": key, "kind": kind, "unit": unit, "location": location, "orders": list(orders)}
 

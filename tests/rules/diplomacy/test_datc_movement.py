@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,13 +28,14 @@ from shared.rules.diplomacy.orders import (
 )
 from shared.rules.diplomacy.phase import Phase
 from shared.rules.diplomacy.position import Position, PowerUnit
+from tests.utils.random_play import readable
 
 DATA = Path(__file__).parent / "datc" / "movement.json"
 CASES = json.loads(DATA.read_text(encoding="utf-8"))
 
 _UNIT = r"([AF]) ([A-Z]{3}(?:/[NSE]C)?)"
 _LOC = r"([A-Z]{3}(?:/[NSE]C)?)"
-_PATTERNS = [
+_PATTERNS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], Order]]] = [
     (re.compile(rf"^{_UNIT} H$"), lambda m: Hold(_unit(m, 1))),
     (re.compile(rf"^{_UNIT} - {_LOC}( VIA)?$"), lambda m: Move(_unit(m, 1), m[3], via_convoy=bool(m[4]))),
     (re.compile(rf"^{_UNIT} S {_UNIT}$"), lambda m: SupportHold(_unit(m, 1), _unit(m, 3))),
@@ -118,7 +120,8 @@ def test_datc_through_the_parser(case: dict) -> None:
 
     game_map = load_map("standard")
     orders = {
-        power: [parse_order(o["order"], game_map=game_map, phase_type=PhaseType.MOVEMENT, power=power) for o in items]
+        power: [readable(parse_order(o["order"], game_map=game_map, phase_type=PhaseType.MOVEMENT, power=power))
+                for o in items]
         for power, items in case["orders"].items()
     }
     outcome = resolve_movement(position_of(case), orders, game_map)

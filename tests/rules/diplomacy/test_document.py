@@ -15,6 +15,7 @@ from shared.rules.diplomacy import (
     position_from_document,
     position_to_document,
 )
+from tests.utils.random_play import readable
 
 CONTRACT = Path(__file__).parent / "contract"
 INPUTS = [json.loads(line) for line in (CONTRACT / "adjudicate-input.jsonl").read_text().splitlines() if line.strip()]
@@ -111,7 +112,7 @@ def test_json_round_trip_of_a_position_with_dislodged_units() -> None:
            "centers": {}}
     position = position_from_document(doc)
     game_map = load_map("standard")
-    orders = {"TURKEY": [parse_order(t, game_map=game_map, phase_type=PhaseType.MOVEMENT, power="TURKEY")
+    orders = {"TURKEY": [readable(parse_order(t, game_map=game_map, phase_type=PhaseType.MOVEMENT, power="TURKEY"))
                          for t in ("F BLA - SEV", "A ARM S F BLA - SEV")]}
     retreat_phase = adjudicate(position, orders).position
     assert retreat_phase.dislodged

@@ -11,6 +11,7 @@ from shared.rules.diplomacy.orders import (
     Disband,
     Hold,
     Move,
+    Order,
     Remove,
     Retreat,
     SupportHold,
@@ -151,7 +152,7 @@ def test_no_waive_without_a_place_to_build():
 
 
 def test_a_submission_gives_one_order_per_unit():
-    orders = [Hold(u("A PAR")), Move(u("A PAR"), "BUR"), Move(u("F BRE"), "PIC")]
+    orders: list[Order] = [Hold(u("A PAR")), Move(u("A PAR"), "BUR"), Move(u("F BRE"), "PIC")]
     assert orders_problems(orders, "FRANCE", MOVEMENT, STANDARD) == [
         None, "A PAR already has an order", None,
     ]
@@ -159,7 +160,7 @@ def test_a_submission_gives_one_order_per_unit():
 
 def test_a_submission_builds_no_more_than_allowed_and_once_per_place():
     # GERMANY owns 6 centres with 4 units: two builds (or waives).
-    orders = [Build(u("A KIE")), Build(u("F KIE")), Waive(), Build(u("A MUN")), Build(u("F HOL"))]
+    orders: list[Order] = [Build(u("A KIE")), Build(u("F KIE")), Waive(), Build(u("A MUN")), Build(u("F HOL"))]
     assert orders_problems(orders, "GERMANY", ADJUSTMENTS, STANDARD) == [
         None,
         "a unit is already built at KIE",

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import Any
 
 import pytest
 
 from shared.rules.diplomacy.geography import load_map
 from shared.rules.diplomacy.movement import resolve_movement
-from shared.rules.diplomacy.orders import Build, Hold, Move, Unit, UnitType
+from shared.rules.diplomacy.orders import Build, Hold, Move, Order, Unit, UnitType
 from shared.rules.diplomacy.phase import Phase
 from shared.rules.diplomacy.position import Position, PowerUnit
 from tests.rules.diplomacy.test_datc_movement import CASES, orders_of, position_of, read_order, read_unit
@@ -352,11 +353,11 @@ def test_a_full_board_resolves() -> None:
 # -- invariants over random legal play ----------------------------------------------------------
 
 
-def _random_movement_phases(count: int) -> list[tuple]:
+def _random_movement_phases(count: int) -> list[tuple[Any, ...]]:
     from shared.rules.diplomacy.phase import PhaseType
     from tests.utils.random_play import random_play
 
-    phases = []
+    phases: list[tuple[Any, ...]] = []
     seed = 0
     while len(phases) < count:
         for position, orders, _ in random_play(seed, phases=30):
@@ -435,6 +436,7 @@ def test_arbitrary_orders_never_break_the_resolver() -> None:
             unit = pu.unit
             other = rng.choice(units)
             kind = rng.random()
+            order: Order
             if kind < 0.35:
                 order = Move(unit, near(unit), via_convoy=rng.random() < 0.1)
             elif kind < 0.55:

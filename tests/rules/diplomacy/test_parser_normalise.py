@@ -112,5 +112,5 @@ def test_armies_lose_destination_coasts():
 
 
 def test_never_raises_on_nonsense():
-    assert normalise_order("not an order", position(), GAME_MAP) == "not an order"  # type: ignore[arg-type]  # on purpose
-    assert normalise_order(Move(Unit(F, "XXX"), "YYY"), None, GAME_MAP) == Move(Unit(F, "XXX"), "YYY")  # type: ignore[arg-type]  # on purpose
+    assert normalise_order("not an order", position(), GAME_MAP) == "not an order"  # on purpose
+    assert normalise_order(Move(Unit(F, "XXX"), "YYY"), None, GAME_MAP) == Move(Unit(F, "XXX"), "YYY")  # on purpose

@@ -3,11 +3,19 @@ from __future__ import annotations
 
 import random
 
-from shared.rules.diplomacy import adjudicate, initial_position, load_map, parse_order
+from shared.rules.diplomacy import ParseError, adjudicate, initial_position, load_map, parse_order
+from shared.rules.diplomacy.orders import Unit, Waive
 from shared.rules.diplomacy.phase import Phase
 from shared.rules.diplomacy.position import Position, PowerUnit
 
 MAP = load_map("standard")
+
+
+def unit_of(text: str) -> Unit:
+    """The unit an order names (``F SEV H``: the fleet in Sevastopol)."""
+    order = parse_order(text, game_map=MAP)
+    assert not isinstance(order, (ParseError, Waive)), order
+    return order.unit
 
 
 def read(position: Position, written: dict[str, list[str]]) -> dict:
@@ -44,9 +52,9 @@ def test_a_first_year_with_a_bounce_a_capture_and_builds() -> None:
 
 def test_a_dislodgement_leads_to_a_retreat_phase_for_the_dislodged_power_only() -> None:
     position = Position(Phase.parse("F1901M"), {
-        "SEV": PowerUnit("RUSSIA", parse_order("F SEV H", game_map=MAP).unit),
-        "BLA": PowerUnit("TURKEY", parse_order("F BLA H", game_map=MAP).unit),
-        "ARM": PowerUnit("TURKEY", parse_order("A ARM H", game_map=MAP).unit),
+        "SEV": PowerUnit("RUSSIA", unit_of("F SEV H")),
+        "BLA": PowerUnit("TURKEY", unit_of("F BLA H")),
+        "ARM": PowerUnit("TURKEY", unit_of("A ARM H")),
     }, {"SEV": "RUSSIA"})
     resolution = adjudicate(position, read(position, {"TURKEY": ["F BLA - SEV", "A ARM S F BLA - SEV"]}))
     assert str(resolution.next_phase) == "F1901R"
@@ -90,9 +98,9 @@ def test_the_outcome_does_not_depend_on_the_order_of_the_input() -> None:
 def test_a_retreat_phase_in_which_nobody_can_retreat_is_skipped() -> None:
     # DATC 6.H.15: the English fleet in Portugal is dislodged from Spain and has nowhere to go.
     position = Position(Phase.parse("F1901M"), {
-        "POR": PowerUnit("ENGLAND", parse_order("F POR H", game_map=MAP).unit),
-        "SPA": PowerUnit("FRANCE", parse_order("F SPA/SC H", game_map=MAP).unit),
-        "MAO": PowerUnit("FRANCE", parse_order("F MAO H", game_map=MAP).unit),
+        "POR": PowerUnit("ENGLAND", unit_of("F POR H")),
+        "SPA": PowerUnit("FRANCE", unit_of("F SPA/SC H")),
+        "MAO": PowerUnit("FRANCE", unit_of("F MAO H")),
     }, {"POR": "ENGLAND"})
     resolution = adjudicate(position, read(position, {"FRANCE": ["F SPA/SC - POR", "F MAO S F SPA/SC - POR"]}))
     # docs/rules/standard.md: a phase in which nobody has anything to do is skipped; the fleet is disbanded
@@ -106,12 +114,12 @@ def test_a_retreat_phase_in_which_nobody_can_retreat_is_skipped() -> None:
 
 def test_in_a_retreat_phase_only_powers_with_somewhere_to_go_must_act() -> None:
     position = Position(Phase.parse("S1901M"), {
-        "POR": PowerUnit("ENGLAND", parse_order("F POR H", game_map=MAP).unit),
-        "SPA": PowerUnit("FRANCE", parse_order("F SPA/SC H", game_map=MAP).unit),
-        "MAO": PowerUnit("FRANCE", parse_order("F MAO H", game_map=MAP).unit),
-        "SEV": PowerUnit("RUSSIA", parse_order("F SEV H", game_map=MAP).unit),
-        "BLA": PowerUnit("TURKEY", parse_order("F BLA H", game_map=MAP).unit),
-        "ARM": PowerUnit("TURKEY", parse_order("A ARM H", game_map=MAP).unit),
+        "POR": PowerUnit("ENGLAND", unit_of("F POR H")),
+        "SPA": PowerUnit("FRANCE", unit_of("F SPA/SC H")),
+        "MAO": PowerUnit("FRANCE", unit_of("F MAO H")),
+        "SEV": PowerUnit("RUSSIA", unit_of("F SEV H")),
+        "BLA": PowerUnit("TURKEY", unit_of("F BLA H")),
+        "ARM": PowerUnit("TURKEY", unit_of("A ARM H")),
     }, {})
     resolution = adjudicate(position, read(position, {
         "FRANCE": ["F SPA/SC - POR", "F MAO S F SPA/SC - POR"], "TURKEY": ["F BLA - SEV", "A ARM S F BLA - SEV"]}))

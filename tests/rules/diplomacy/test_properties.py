@@ -20,6 +20,7 @@ from shared.rules.diplomacy.orders import (
     Convoy,
     Hold,
     Move,
+    Order,
     SupportHold,
     SupportMove,
     Unit,
@@ -199,7 +200,8 @@ def test_retreat_menus_match_legality(position):
             unit = dislodged.unit
             near = (STANDARD.army_neighbours(unit.province) if unit.type is UnitType.ARMY
                     else STANDARD.fleet_neighbours(unit.location))
-            for order in [Disband(unit), *(Retreat(unit, place) for place in sorted(near))]:
+            retreats: list[Order] = [Disband(unit), *(Retreat(unit, place) for place in sorted(near))]
+            for order in retreats:
                 legal = order_problem(order, power, position, STANDARD) is None
                 assert legal == (order in offered), f"{power}: {order} legal={legal}"
 
@@ -212,7 +214,7 @@ def test_adjustment_menus_match_legality(position):
     menus = possible_orders_all(position, STANDARD)
     for power, menu in menus.items():
         offered = {order for orders in menu.values() for order in orders}
-        candidates = {Waive()} | {Remove(pu.unit) for pu in position.units.values()}
+        candidates: set[Order] = {Waive(), *(Remove(pu.unit) for pu in position.units.values())}
         for home in STANDARD.home_centres[power]:
             candidates.add(Build(Unit(UnitType.ARMY, home)))
             candidates.update(Build(Unit(UnitType.FLEET, loc)) for loc in STANDARD.fleet_locations(home))

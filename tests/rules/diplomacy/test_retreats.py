@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from shared.rules.diplomacy import adjudicate
-from shared.rules.diplomacy.orders import Disband, Hold, Move, Retreat, SupportMove, Unit, UnitType
+from shared.rules.diplomacy.orders import Disband, Hold, Move, Order, Retreat, SupportMove, Unit, UnitType
 from shared.rules.diplomacy.phase import Phase
 from shared.rules.diplomacy.position import DislodgedUnit, Position, PowerUnit
 from shared.rules.diplomacy.retreats import resolve_retreats
@@ -71,7 +71,7 @@ def test_a_disband_order_succeeds() -> None:
 
 
 def test_movement_orders_and_orders_for_units_not_dislodged_are_void() -> None:
-    orders = {
+    orders: dict[str, list[Order]] = {
         "AUSTRIA": [SupportMove(army("BUD"), army("VIE"), "GAL"), Move(army("BUD"), "GAL"), Hold(army("BUD"))],
         "ITALY": [Retreat(army("TYR"), "VEN"), Retreat(army("VIE"), "GAL")],
     }
@@ -123,8 +123,10 @@ def test_civil_disorder_ignores_the_orders_and_disbands_the_units() -> None:
 
 
 def test_the_outcome_does_not_depend_on_the_order_of_the_input() -> None:
-    forward = {"ITALY": [Retreat(army("VIE"), "TYR"), Retreat(army("BOH"), "GAL")], "AUSTRIA": [Hold(army("BUD"))]}
-    backward = {"AUSTRIA": [Hold(army("BUD"))], "ITALY": [Retreat(army("BOH"), "GAL"), Retreat(army("VIE"), "TYR")]}
+    forward: dict[str, list[Order]] = {
+        "ITALY": [Retreat(army("VIE"), "TYR"), Retreat(army("BOH"), "GAL")], "AUSTRIA": [Hold(army("BUD"))]}
+    backward: dict[str, list[Order]] = {
+        "AUSTRIA": [Hold(army("BUD"))], "ITALY": [Retreat(army("BOH"), "GAL"), Retreat(army("VIE"), "TYR")]}
     assert resolve_retreats(UNITS, [VIE, BOH], forward).units == resolve_retreats(UNITS, [BOH, VIE], backward).units
 
 

@@ -6,6 +6,7 @@ from shared.rules.dirigible import adjudicate_dirigible, balances, opening_posit
 from shared.rules.dirigible.document import read_dirigible_order
 from shared.rules.variants import get_variant
 from tests.utils.dirigible_board import adjudicate, reasons, results, units_of
+from tests.utils.random_play import readable
 
 VARIANT = get_variant("dirigible")
 ENGLAND_HOMES = {"ENGLAND": ["EDI", "LON", "LVP"]}
@@ -82,7 +83,7 @@ def test_rule_5_an_army_costs_four_so_one_point_short_fails() -> None:
 def test_rule_6_points_left_unspent_are_lost() -> None:
     game_map = load_map("dirigible")
     position = opening_position("dirigible", game_map)
-    build = [read_dirigible_order("F LON B", "ENGLAND", position, game_map)]
+    build = [readable(read_dirigible_order("F LON B", "ENGLAND", position, game_map))]
     resolution = adjudicate_dirigible(position, {"ENGLAND": build})
     assert str(resolution.next_phase) == "S1901M"
     for _ in range(2):  # spring and fall: everybody holds

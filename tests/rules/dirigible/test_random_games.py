@@ -43,13 +43,13 @@ def test_random_dirigible_games_keep_the_rules(seed: int) -> None:
     state, must_act = opening.state, opening.must_act
     phases = [state["phase"]]
     while not state["phase"].startswith(f"S{1901 + YEARS}"):
-        orders = {}
+        orders: dict[str, list[str]] = {}
         for power in must_act:
             texts = pick_orders(state, power, rng)
             checks = VARIANT.check_orders(state, power, texts)
             if not state["phase"].startswith("W"):
                 assert all(c.accepted for c in checks), [c.as_json() for c in checks if not c.accepted]
-            orders[power] = [c.order for c in checks if c.accepted]
+            orders[power] = [c.order for c in checks if c.accepted and c.order is not None]
         outcome = VARIANT.resolve(state, orders, settings={}, seed=seed)
         for power, texts in orders.items():
             assert [o["order"] for o in outcome.orders[power]][:len(texts)] == texts
@@ -75,8 +75,8 @@ def test_arbitrary_orders_never_break_the_dirigible_rules(seed: int) -> None:
     opening = VARIANT.opening({}, seed)
     state, must_act = opening.state, opening.must_act
     for _ in range(8):
-        orders = {p: [c.order for c in VARIANT.check_orders(state, p, pick_orders(state, p, rng)) if c.accepted]
-                  for p in must_act}
+        orders = {p: [c.order for c in VARIANT.check_orders(state, p, pick_orders(state, p, rng))
+                      if c.accepted and c.order is not None] for p in must_act}
         outcome = VARIANT.resolve(state, orders, settings={}, seed=seed)
         for power in sorted(VARIANT_MAP.powers):
             texts = [rng.choice(forms).format(u=rng.choice("ADF"), v=rng.choice("ADF"), a=rng.choice(provinces),

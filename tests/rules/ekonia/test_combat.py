@@ -117,7 +117,7 @@ def test_forts_next_door_weaken_attackers_and_defenders():
     # BETA: 2 x (1 + 0.3 entrenched - 0.15: ALPHA's fort next door) = 2.3; rolls 4 and 4
     # difference 0.6, defenders round up from a half -> 1 survivor
     state = fresh_state()
-    state["territories"]["mid-one"].update(owner="ALPHA", fort=True)
+    state["territories"]["mid-one"].update({"owner": "ALPHA", "fort": True})
     state["territories"]["mid-two"]["owner"] = "BETA"
     state["territories"]["beta"]["fort"] = True
     units = [unit("ALPHA-1", "INFANTRY", "mid-two", moved=True, entered_from="mid-one"),

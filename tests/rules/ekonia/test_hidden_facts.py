@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from shared.rules.ekonia.state import State
 from tests.utils.ekonia_viewers import VARIANT, add_unit, fresh_state, resolved_event
 
 
@@ -32,7 +33,7 @@ def assert_same_for(viewers: tuple[str | None, ...], one: dict[str, Any], two: d
 
 # -- who holds a lane ---------------------------------------------------------------------------
 
-def peaceful_sea() -> dict[str, Any]:
+def peaceful_sea() -> State:
     """Nobody at war and every privateer sparing everyone: ships share seas without battles.
     ALPHA's flagged trireme ALPHA-3 is out of the way (sea-east), and no lane is held yet."""
     state = fresh_state()
@@ -57,7 +58,7 @@ def lane_twin(owner: str, ships: list[tuple[str, bool]]) -> dict[str, Any]:
     state = peaceful_sea()
     for uid, privateer in ships:
         if uid in state["units"]:
-            state["units"][uid].update(location="sea-west", privateer=privateer)
+            state["units"][uid].update({"location": "sea-west", "privateer": privateer})
         else:
             add_unit(state, uid, "TRIREME", "sea-west", privateer=privateer)
     add_unit(state, f"{owner}-9", "TRIREME", "sea-west", privateer=True)

@@ -58,8 +58,9 @@ def test_canonical_text_round_trips(text):
 
 
 def test_loose_spelling_reads_to_the_canonical_form():
-    assert parse_order("move 3 infantries Alpha → A Field", BOARD).text() == \
-        "MOVE 3 INFANTRY alpha -> a-field"
+    loose = parse_order("move 3 infantries Alpha → A Field", BOARD)
+    assert not isinstance(loose, ParseError), loose
+    assert loose.text() == "MOVE 3 INFANTRY alpha -> a-field"
     assert parse_order("buy cavalry at ALPHA", BOARD) == Buy(1, "CAVALRY", "alpha")
     assert parse_order("Buy 2 Triremes at Mid Two", BOARD) == Buy(2, "TRIREME", "mid-two")
     assert parse_order("spy investigate Sea_West", BOARD) == Spy("INVESTIGATE", "sea-west")

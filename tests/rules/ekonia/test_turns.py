@@ -42,7 +42,7 @@ def fortified_beta():
     state = fresh_state()
     state["wars"] = [["ALPHA", "BETA"]]
     state["territories"]["mid-two"]["owner"] = "ALPHA"
-    state["territories"]["beta"].update(fort=True, shipyard=True, gas_vent=True)
+    state["territories"]["beta"].update({"fort": True, "shipyard": True, "gas_vent": True})
     state["units"]["BETA-1"]["location"] = "b-town"
     add_unit(state, "BETA-7", "TRIREME", "beta", stored=True)
     add_unit(state, "BETA-8", "AIRSHIP", "beta")
@@ -243,7 +243,7 @@ def test_r49_a_state_at_peace_keeps_its_units_through_a_battle_of_others():
 
 def test_r42_privateers_sparing_a_state_on_its_lane_can_be_attacked_by_it_without_war():
     state = fresh_state()
-    state["units"]["ALPHA-3"].update(privateer=True, location="sea-east")
+    state["units"]["ALPHA-3"].update({"privateer": True, "location": "sea-east"})
     state["powers"]["ALPHA"]["spared"] = ["BETA"]
     add_unit(state, "BETA-7", "TRIREME", "sea-west")
     add_unit(state, "BETA-8", "TRIREME", "sea-west")

@@ -1,6 +1,7 @@
 """Orders checked against what the state holds, can afford and can reach (rules 1-39, 70)."""
 from __future__ import annotations
 
+from shared.rules.ekonia.records import as_state
 from shared.rules.variants.ekonia import EkoniaVariant
 from tests.utils.ekonia_board import fresh_state, small_board
 
@@ -32,7 +33,7 @@ def test_buying_where_units_are_made():
 def test_storage_and_airship_limits():
     state = fresh_state()
     state["powers"]["ALPHA"]["gold"] = 500
-    state["territories"]["alpha"].update(shipyard=True, gas_vent=True)
+    state["territories"]["alpha"].update({"shipyard": True, "gas_vent": True})
     assert check(state, "ALPHA", "BUY 4 TRIREME AT alpha", "BUY 2 TRANSPORT AT alpha") == [(True, None)] * 2
     assert check(state, "ALPHA", "BUY 5 TRIREME AT alpha")[0][1] == "alpha stores at most 4 TRIREME"
     assert check(state, "ALPHA", "BUY 2 AIRSHIP AT alpha") == [(True, None)]
@@ -122,7 +123,7 @@ def test_transport_rules():
 
 def test_airship_drops():
     state = fresh_state()
-    state["territories"]["alpha"].update(gas_vent=True)
+    state["territories"]["alpha"].update({"gas_vent": True})
     state["units"]["ALPHA-9"] = {"id": "ALPHA-9", "type": "AIRSHIP", "owner": "ALPHA",
                                  "location": "alpha", "stored": False, "privateer": False,
                                  "built": 0, "aboard": None, "hidden_until": None}
@@ -202,7 +203,7 @@ def test_r18_a_transport_loads_and_unloads_or_moves_and_loads_or_moves_and_unloa
     assert out.state["units"]["ALPHA-1"]["aboard"] == "ALPHA-9"
     assert out.state["units"]["ALPHA-1"]["location"] == "sea-west"
     # move and unload troops already aboard
-    state = out.state
+    state = as_state(out.state)
     assert check(state, "ALPHA", "MOVE 1 TRANSPORT sea-west -> sea-east", "UNLOAD 1 INFANTRY sea-east -> mid-two") == \
         [(True, None)] * 2
     # moving, unloading and loading again would be three steps

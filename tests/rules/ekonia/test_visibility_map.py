@@ -78,7 +78,7 @@ def test_infantry_hidden_on_open_land_do_not_show():
 
 def test_ship_yards_and_gas_vents_never_show_but_steal_map_tells_its_spy():
     state = fresh_state()
-    state["territories"]["alpha"].update(shipyard=True, gas_vent=True)
+    state["territories"]["alpha"].update({"shipyard": True, "gas_vent": True})
     state["territories"]["a-field"]["shipyard"] = True
     seen = views(state)
     assert seen["owner"]["own"]["improvements"]["alpha"] == {"shipyard": True, "gas_vent": True}

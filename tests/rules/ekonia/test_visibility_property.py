@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from hypothesis import HealthCheck, example, given, settings
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 
 from shared.rules.ekonia import catalogue as C
 from shared.rules.ekonia.public_map import hidden_strength_limit, visible_units
+from shared.rules.ekonia.records import as_document, as_state
 from tests.utils.ekonia_viewers import VARIANT, add_unit, fresh_state
 
 POWERS = ("ALPHA", "BETA", "GAMMA")
@@ -55,7 +57,7 @@ def rich_start() -> dict[str, Any]:
     for power, place in (("ALPHA", "mid-one"), ("BETA", "mid-two"), ("GAMMA", "mid-three")):
         add_unit(state, f"{power}-6", "INFANTRY", place)
         add_unit(state, f"{power}-7", "INFANTRY", place)
-    return state
+    return as_document(state)
 
 
 def orders_of(state: dict[str, Any], power: str, picks: list[int]) -> list[str]:
@@ -65,7 +67,7 @@ def orders_of(state: dict[str, Any], power: str, picks: list[int]) -> list[str]:
     options += [e.format(other=others[i % 2]) for i, e in enumerate(EXTRA)]
     chosen = [options[i % len(options)] for i in picks] if options else []
     checks = VARIANT.check_orders(state, power, chosen)
-    return list(dict.fromkeys(c.order for c in checks if c.accepted))
+    return list(dict.fromkeys(c.order for c in checks if c.accepted and c.order is not None))
 
 
 def resolve(state: dict[str, Any], orders: dict[str, list[str]], seed: int) -> dict[str, Any]:
@@ -74,7 +76,7 @@ def resolve(state: dict[str, Any], orders: dict[str, list[str]], seed: int) -> d
             "position_before": state, "position": out.state, "next_phase": out.next_phase}
 
 
-def hidden_from(viewer: str | None, state: dict[str, Any], view: dict[str, Any]) -> list[str]:
+def hidden_from(viewer: str | None, state: dict[str, Any], view: Mapping[str, Any]) -> list[str]:
     """What ``view`` shows ``viewer`` that the policy hides from it (empty: nothing)."""
     problems = []
     shared = {k: v for k, v in view.items() if k != "own"}
@@ -97,7 +99,7 @@ def hidden_from(viewer: str | None, state: dict[str, Any], view: dict[str, Any])
     return problems
 
 
-def history_hidden_from(viewer: str | None, turn: dict[str, Any]) -> list[str]:
+def history_hidden_from(viewer: str | None, turn: Mapping[str, Any]) -> list[str]:
     problems = []
     if set(turn["orders"]) - {viewer}:
         problems.append("another state's orders")
@@ -189,7 +191,7 @@ def capital_still_hides(state: dict[str, Any], secret: str) -> bool:
         return False
     strength = sum(C.UNIT_TYPES[u["type"]].attack for u in state["units"].values()
                    if u["location"] == capital and not u["stored"])
-    return strength <= hidden_strength_limit(state, VARIANT.board, capital)
+    return strength <= hidden_strength_limit(as_state(state), VARIANT.board, capital)
 
 
 def privateer_of(state: dict[str, Any]) -> dict[str, Any] | None:
@@ -425,7 +427,8 @@ def shape_orders(kind: str, secret: str, shape: int, states: tuple[dict[str, Any
         offers = ["TRADE WITH " + partner]
         if shape >> 4 & 1 and f"TRADE WITH {secret}" not in orders[partner]:
             orders[partner] = orders[partner] + [f"TRADE WITH {secret}"]
-        accepted = [c.order for c in VARIANT.check_orders(second, secret, orders[secret] + offers) if c.accepted]
+        accepted = [c.order for c in VARIANT.check_orders(second, secret, orders[secret] + offers)
+                    if c.accepted and c.order is not None]
         return orders, {**orders, secret: list(dict.fromkeys(accepted))}
     orders = {p: [o for o in found if p == "GAMMA" or o.startswith("BUY") or not any(
         word in o for word in ("TRIREME", "PRIVATEERS", "MORALE"))]  # morale: priced on every unit held
@@ -440,7 +443,7 @@ def hidden_unit(state: dict[str, Any], secret: str) -> dict[str, Any] | None:
 
 def still_hidden(state: dict[str, Any], secret: str) -> bool:
     unit = hidden_unit(state, secret)
-    return unit is not None and unit["id"] not in {u["id"] for u in visible_units(state, VARIANT.board)}
+    return unit is not None and unit["id"] not in {u["id"] for u in visible_units(as_state(state), VARIANT.board)}
 
 
 def parted(kind: str, secret: str, one: dict[str, Any], two: dict[str, Any]) -> bool:

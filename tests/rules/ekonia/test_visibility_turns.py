@@ -90,7 +90,7 @@ def test_hidden_improvements_built_are_the_builders_news_forts_everyones():
 def test_a_fallen_forts_lost_fleet_is_news_to_its_owner_only():
     state = fresh_state()
     state["wars"] = [["ALPHA", "BETA"]]
-    state["territories"]["beta"].update(fort=True, shipyard=True)
+    state["territories"]["beta"].update({"fort": True, "shipyard": True})
     state["units"]["BETA-1"]["location"] = "b-town"
     add_unit(state, "BETA-7", "TRIREME", "beta", stored=True)
     state["territories"]["mid-two"]["owner"] = "ALPHA"

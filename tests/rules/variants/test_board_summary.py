@@ -5,10 +5,12 @@ each document is answered for itself."""
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from shared.rules.variants import get_variant as variant_named
+from shared.rules.variants.board import BoardVariant
 
-WINTER = {"variant": "standard", "phase": "W1902A",
+WINTER: dict[str, Any] = {"variant": "standard", "phase": "W1902A",
           "units": {"GERMANY": ["F NAO", "A BUR", "A BER"], "ITALY": ["A TUS"], "FRANCE": ["A PIC"]},
           "centers": {"GERMANY": ["BER"], "FRANCE": ["PAR", "MAR", "BRE", "SPA"], "RUSSIA": ["ROM"]}}
 
@@ -41,6 +43,7 @@ def test_each_document_is_answered_for_itself() -> None:
 def test_a_documents_position_is_read_once_and_each_document_gets_its_own() -> None:
     for name in ("standard", "dirigible"):
         chosen = variant_named(name)
+        assert isinstance(chosen, BoardVariant)  # the games on the Diplomacy board read positions
         document = chosen.opening({}, 1).state
         position = chosen.position(document)
         assert chosen.position(document) is position  # remembered

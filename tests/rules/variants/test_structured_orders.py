@@ -6,6 +6,7 @@ import pytest
 
 from shared.rules.diplomacy import initial_position, position_to_document
 from shared.rules.variants import get_variant
+from shared.rules.variants.documents import StructuredOrder
 
 COMMON = ("text", "type", "unit", "to")
 BOARD_TYPES = {"hold", "move", "support_hold", "support_move", "convoy", "retreat", "disband", "build",
@@ -38,7 +39,7 @@ def test_every_menu_is_the_text_menu_structured_in_one_shape(name: str) -> None:
 def test_the_shapes_of_the_standard_orders() -> None:
     standard = get_variant("standard")
 
-    def shape(text: str, phase: str = "S1901M") -> dict:
+    def shape(text: str, phase: str = "S1901M") -> StructuredOrder:
         return standard.describe_order(text, phase, "ENGLAND")
 
     assert shape("A LVP - WAL") == {"text": "A LVP - WAL", "type": "move", "unit": "A LVP", "to": "WAL",

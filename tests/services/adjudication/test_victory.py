@@ -24,7 +24,7 @@ async def test_the_eighteenth_centre_finishes_the_game(store_url: str) -> None:
         position = {"variant": "standard", "phase": "F1910M",
                     "units": {"FRANCE": ["A BUR"], "GERMANY": ["A BER"]},
                     "centers": {"FRANCE": FRENCH_CENTRES, "GERMANY": ["BER", "MUN"]}}
-        started = GameStarted(seed=1, powers={s.player_id: p for s, p in zip(seats, POWERS, strict=True)},
+        started = GameStarted(seed=1, powers={s.player_id: [p] for s, p in zip(seats, POWERS, strict=True)},
                               phase="F1910M", position=position, must_act=["FRANCE", "GERMANY"])
         async with store.transaction(game_id, lock="exclusive") as tx:
             await tx.append(game_stream(game_id), [to_new_event(started)], expected_version=8)
@@ -38,7 +38,8 @@ async def test_the_eighteenth_centre_finishes_the_game(store_url: str) -> None:
 
         state = fold_records(await store.read_stream(game_stream(game_id)))
         assert state.status == "finished" and state.winners == ["FRANCE"]
-        assert (await store.get_game(game_id)).status == "finished"
+        row = await store.get_game(game_id)
+        assert row is not None and row.status == "finished"
         assert [r.type for r in await store.read_stream(game_stream(game_id))][-2:] == ["PhaseResolved", "GameFinished"]
         with pytest.raises(Conflict) as refused:
             await submit_orders(store, game_id, france, ["A MUN H"])

@@ -41,7 +41,8 @@ async def test_two_workers_resolve_every_phase_once(postgres_store: EventStore, 
     for game_id in game_ids[:5]:
         state = fold_records(await postgres_store.read_stream(game_stream(game_id)))
         assert state.phase == "F1901M" and state.deadline == clock.now() + timedelta(minutes=60)
-        assert (await postgres_store.get_game(game_id)).deadline == state.deadline
+        row = await postgres_store.get_game(game_id)
+        assert row is not None and row.deadline == state.deadline
     assert await first.run_once() == 0
 
 
@@ -76,6 +77,7 @@ async def test_a_burst_of_orders_at_the_deadline_with_two_workers(postgres_url: 
         assert [r["phase"] for r in resolutions] == ["S1901M"]
         counted = set(resolutions[0]["orders"]) | {"FRANCE"}
         for power, reply in zip([p for p in SEVEN if p != "FRANCE"], replies[:-1], strict=True):
+            assert reply is not None  # an order's answer (the last of the gathered is the deadline's)
             if reply.status_code == 200:  # accepted before the deadline: counted, not in disorder
                 assert power not in resolutions[0]["civil_disorder"], power
             else:
@@ -113,7 +115,7 @@ async def test_a_worker_killed_mid_sweep_leaves_a_consistent_log(postgres_store:
         assert kinds[-1] == "DeadlineSet" and kinds.count("PhaseResolved") in (0, 1)
         state = fold_records(records)
         row = await postgres_store.get_game(game_id)
-        assert row.phase == state.phase and row.deadline == state.deadline
+        assert row is not None and row.phase == state.phase and row.deadline == state.deadline
     restarted = ClockWorker(postgres_store)
     assert await restarted.run_once() == len(game_ids) - len(done_before)
     assert await resolutions_per_game(postgres_store) == {game_stream(g): 1 for g in game_ids}

@@ -8,7 +8,7 @@ import pytest
 
 from services.lobby.api import create_app as create_lobby_app
 from services.lobby.service import draw_seats
-from shared.events import GameStarted, from_recorded
+from shared.events import DeadlineSet, GameStarted, from_recorded
 from shared.store import open_store
 from tests.utils.http import OPERATOR, POWERS, bearer, running_client
 
@@ -79,7 +79,7 @@ async def test_start_draws_powers_from_the_stored_seed(lobby: httpx.AsyncClient,
     finally:
         await store.close()
     started_event = from_recorded(records[-2])
-    assert from_recorded(records[-1]).type == "DeadlineSet"
+    assert isinstance(from_recorded(records[-1]), DeadlineSet)
     assert isinstance(started_event, GameStarted)
     seed, powers = started_event.seed, started_event.powers
     assert powers == draw_seats(seed, [s["player_id"] for s in seats], [[p] for p in POWERS])

@@ -48,7 +48,7 @@ async def mixed_table(app: Any, client: httpx.AsyncClient, provider: LocalProvid
     """A started game: the first ``signed_in`` seats taken by Discord accounts, the rest with
     plain seat tokens. POWER -> {"auth", "discord_id" or None}."""
     created = (await client.post("/games", json={"name": "Discord game", "settings": {"require_ready": True}})).json()
-    seats = []
+    seats: list[tuple[dict[str, str], str | None]] = []
     for index in range(7):
         if index < signed_in:
             user = f"{700 + index}{created['id'][2:8]}"
@@ -63,9 +63,9 @@ async def mixed_table(app: Any, client: httpx.AsyncClient, provider: LocalProvid
     started = await client.post(f"/games/{created['id']}/start", headers=bearer(created["host_token"]))
     assert started.status_code == 200
     table: dict[str, Any] = {"id": created["id"], "host": bearer(created["host_token"]), "powers": {}}
-    for auth, user in seats:
+    for auth, discord_id in seats:
         power = (await client.get(f"/games/{created['id']}/view", headers=auth)).json()["viewer"]["power"]
-        table["powers"][power] = {"auth": auth, "discord_id": user}
+        table["powers"][power] = {"auth": auth, "discord_id": discord_id}
     return table
 
 
@@ -113,8 +113,9 @@ async def test_direct_messages_webhooks_and_the_channel_each_get_their_own(
     assert kinds(fake.to_webhook(channel_hook)) == ["phase_resolved"]  # public events only
     # the results as the public sees them, in an embed; the map of each recipient's own view
     public_map = (await client.get(f"/games/{game}/map.png", params={"phase": "S1901M"})).content
-    for sent, power in ((to_first[-1], first), (fake.to_webhook(plain_hook)[0], plain),
-                        (fake.to_webhook(channel_hook)[0], None)):
+    sent_to: list[tuple[Any, str | None]] = [(to_first[-1], first), (fake.to_webhook(plain_hook)[0], plain),
+                                             (fake.to_webhook(channel_hook)[0], None)]
+    for sent, recipient in sent_to:
         payload = sent.payload
         assert "_map" not in payload and limit_violations(payload, sent.files) == []
         assert payload["allowed_mentions"] == {"parse": []} and payload["embeds"][0]["title"] == "S1901M resolved"
@@ -123,7 +124,7 @@ async def test_direct_messages_webhooks_and_the_channel_each_get_their_own(
             "France": "A PAR - BUR (fails)", "Germany": "A MUN - BUR (fails)", "Italy": "A VEN - TYR"}
         [png] = sent.files.values()
         assert png.startswith(PNG_SIGNATURE)
-        headers = powers[power]["auth"] if power else {}
+        headers = powers[recipient]["auth"] if recipient else {}
         own_map = await client.get(f"/games/{game}/map.png", params={"phase": "S1901M"}, headers=headers)
         assert png == own_map.content
     assert fake.to_webhook(channel_hook)[0].files["map.png"] == public_map

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from pydantic import SecretStr
 
 from services.notifications import outbox
 from services.notifications.delivery import deliver_due, lease_for
@@ -12,7 +13,7 @@ from shared.settings import Settings
 from shared.store import EventStore, NewNotification
 
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-SETTINGS = Settings(operator_token="operator-token-for-tests-0123456789", environment="test",
+SETTINGS = Settings(operator_token=SecretStr("operator-token-for-tests-0123456789"), environment="test",
                     webhook_max_attempts=4, webhook_backoff_seconds=10.0)
 
 

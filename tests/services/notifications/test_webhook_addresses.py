@@ -28,7 +28,7 @@ from tests.utils.webhook_receiver import Receiver
 PUBLIC = "162.159.128.233"  # one of Discord's addresses, never connected to here
 
 
-def resolver_of(names: dict[str, list[str]], calls: list[str] | None = None):
+def resolver_of(names: dict[str, list[str]] | dict[str, list[list[str]]], calls: list[str] | None = None):
     """A stand-in for socket.getaddrinfo that knows only ``names`` (each call answers with the
     next list of a name's answers when given several, the last one from then on)."""
     answers = {name: list(addresses) if isinstance(addresses[0], list) else [addresses]

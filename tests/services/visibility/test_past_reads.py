@@ -63,7 +63,7 @@ async def test_ekonia_past_views_are_what_the_whole_game_gives_to_each_state(hos
     for _ in range(HISTORY_PAGE + 6):
         for player in game.players:
             assert (await game.order(player.powers[0], [])).status_code == 200
-    viewers = {"public": (Viewer.public(), {})}
+    viewers: dict[str, tuple[Viewer, dict[str, str]]] = {"public": (Viewer.public(), {})}
     for player in game.players[:3]:
         power = player.powers[0]
         viewers[power] = (Viewer("power", power, player.codename, (power,), player.player_id), player.auth)

@@ -31,7 +31,9 @@ def callers(state: GameState) -> list[Caller]:
 
 async def views_of(host: Host, game_id: str) -> list[dict[str, Any]]:
     """Every viewer's view now, of the page before, and of two past phases."""
-    state = await full_state(host.store, await read_game(host.store, game_id))
+    game = await read_game(host.store, game_id)
+    assert game is not None
+    state = await full_state(host.store, game)
     submissions = await phase_submissions(host.store, game_id, str(state.phase)) if state.phase else {}
     resolved = len(state.resolved)
     seen = []
@@ -76,7 +78,9 @@ async def test_ekonia_views_are_the_models_text(host: Host) -> None:
 
 async def test_keys_a_closed_part_does_not_name_are_dropped_as_the_model_drops_them(host: Host) -> None:
     game_id = await play_game(host.store, 3)
-    state = await with_recent_history(host.store, await read_game(host.store, game_id))
+    game = await read_game(host.store, game_id)
+    assert game is not None
+    state = await with_recent_history(host.store, game)
     seen = view_of(state, {}, viewer_for(PUBLIC, state, None))
     power = next(iter(seen["powers"]))
     leaky = {**seen, "secret": "top", "powers": {**seen["powers"], power: {**seen["powers"][power], "player_id": "p"}},

@@ -3,20 +3,20 @@ from __future__ import annotations
 
 from services.adjudication.service import opening
 from services.visibility.view import Viewer, view
-from shared.events import GameCreated, GameSettings, GameStarted, OrdersSubmitted, PlayerJoined
+from shared.events import Event, GameCreated, GameSettings, GameStarted, OrdersSubmitted, PlayerJoined
 from shared.game.adjudicate import adjudicate_phase
 from shared.game.state import fold
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 
 
-def started_log() -> list:
+def started_log() -> list[Event]:
     first = opening("standard", GameSettings().model_dump(), seed=987654321)
     phase, document, must_act = first.phase, first.state, first.must_act
-    log = [GameCreated(game_id="g_1", variant="standard", name="Test", settings=GameSettings(),
+    log: list[Event] = [GameCreated(game_id="g_1", variant="standard", name="Test", settings=GameSettings(),
                        host_token_hash="h" * 64)]
     log += [PlayerJoined(player_id=f"p_{i}", codename=f"Codename {i}", token_hash=f"{i}" * 64) for i in range(7)]
-    log.append(GameStarted(seed=987654321, powers={f"p_{i}": power for i, power in enumerate(POWERS)},
+    log.append(GameStarted(seed=987654321, powers={f"p_{i}": [power] for i, power in enumerate(POWERS)},
                            phase=phase, position=document, must_act=must_act))
     return log
 
@@ -58,9 +58,11 @@ def test_the_position_and_codenames() -> None:
 def test_resolved_phases_show_everyones_orders_and_results() -> None:
     log = started_log()
     state = fold(log)
+    position = state.position
+    assert position is not None  # the game has started
     orders = {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]}
     log += [submitted("FRANCE", ["A PAR - BUR"]), submitted("GERMANY", ["A MUN - BUR"]),
-            adjudicate_phase(state, state.position, orders),
+            adjudicate_phase(state, position, orders),
             submitted("GERMANY", ["A MUN - BUR"], phase="F1901M")]
     for viewer in (Viewer("power", "ENGLAND"), Viewer.public()):
         shown = view(log, viewer)

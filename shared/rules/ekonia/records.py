@@ -1,0 +1,166 @@
+"""The records of the Tale of Ekonia state document, as the engine reads and writes them.
+
+The state is stored as JSON inside the game's events (docs/rules/ekonia.md, D39), so its
+records are TypedDicts: the same plain dicts at run time, with every field named and typed for
+the checker. ``as_state`` is where a document from outside (an event, ``entente adjudicate``)
+becomes a state; it copies nothing and checks nothing (the variant's documents are written by
+this engine). Which viewer sees which field is the visibility policy's (policy.py).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypedDict, cast
+
+
+class UnitRecord(TypedDict):
+    """A unit of a state: ``id`` is ``OWNER-N``; ``location`` a territory or a sea; a ship in a
+    yard is ``stored``; troops in a transport are ``aboard`` its id; ``hidden_until`` the last
+    turn espionage hides it (R60)."""
+
+    id: str
+    type: str
+    owner: str
+    location: str
+    stored: bool
+    privateer: bool
+    built: int
+    aboard: str | None
+    hidden_until: int | None
+
+
+class PlannedUnit(UnitRecord):
+    """A unit during planning and the battles: where its orders put it, and how it got there.
+    These fields never reach the stored state (turn.py's ``PLAN_ONLY``)."""
+
+    moved: bool
+    used: bool
+    entered_from: str | None  # the territory or sea it came from, or "AIR" (dropped)
+    landed: bool  # unloaded or dropped this turn
+    carrying: bool  # a transport or airship that carried troops this turn
+
+
+class Converting(TypedDict):
+    """Land turning neutral: since which turn, and for whom (blank in others' planning views)."""
+
+    by: str | None
+    since: int | None
+
+
+class TerritoryRecord(TypedDict):
+    """A land territory: its owner (None: neutral) and improvements."""
+
+    owner: str | None
+    city: bool
+    fort: bool
+    shipyard: bool
+    gas_vent: bool
+    converting: Converting | None
+
+
+class SeaLaneRecord(TypedDict):
+    """Who holds a sea lane, and whether under no flag (privateers)."""
+
+    controller: str | None
+    privateer: bool
+
+
+class HiddenCities(TypedDict):
+    """HIDE CITIES bought: the hidden strength bonus and the turn it holds."""
+
+    turn: int
+    bonus: int
+
+
+class PowerRecord(TypedDict):
+    """A state of the game."""
+
+    gold: float
+    capital: str | None
+    alive: bool
+    next_unit: int
+    refund_due: int
+    spared: list[str]  # states its privateers leave alone
+    hide_cities: HiddenCities | None
+
+
+class Spending(TypedDict):
+    """What a state spent in one turn, in all and by place."""
+
+    total: int
+    by_location: dict[str, int]
+
+
+class Knowledge(TypedDict):
+    """One mission of a state, and what it found if it succeeded (espionage.py)."""
+
+    turn: int
+    mission: str
+    target: str | None
+    success: bool
+    found: Any  # the mission's own shape (espionage.findings)
+
+
+class Ledger(TypedDict):
+    """Every term of a state's income in one turn (economy.ledger)."""
+
+    turn: int
+    start_gold: float
+    costs: int
+    given: int
+    bti: int
+    upkeep: int
+    trade: dict[str, int]
+    sea_lanes: list[str]
+    sea_lane_income: int
+    received: int
+    bounty: int
+    refund: int
+    end_gold: float
+
+
+class LastTurn(TypedDict, total=False):
+    """The details of the turn before (empty at the start and in planning views)."""
+
+    turn: int
+    battles: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+    sea_lanes: list[dict[str, Any]]
+    spent: dict[str, int]
+    destroyed_states: list[str]
+
+
+class EkoniaState(TypedDict):
+    """The whole position (state.initial_state makes the first)."""
+
+    variant: str
+    turn: int
+    powers: dict[str, PowerRecord]
+    territories: dict[str, TerritoryRecord]  # land only
+    sea_lanes: dict[str, SeaLaneRecord]
+    units: dict[str, UnitRecord]
+    wars: list[list[str]]  # pairs, each sorted
+    war_since: dict[str, int]  # "A:B" -> the turn war was declared
+    trade: list[list[str]]  # pairs, each sorted
+    knowledge: dict[str, list[Knowledge]]
+    spending: dict[str, dict[str, Spending]]  # state -> phase name -> spending
+    ledger: dict[str, Ledger]
+    last_turn: LastTurn
+    winners: list[str]
+
+
+class OrderResult(TypedDict):
+    """One order of a resolved turn as written back (canonical), and what became of it."""
+
+    order: str
+    result: str  # ok, failed or invalid
+    reason: str
+
+
+def as_state(document: Mapping[str, Any]) -> EkoniaState:
+    """A state document from outside the engine, read as the engine's records."""
+    return cast(EkoniaState, document)
+
+
+def as_document(state: EkoniaState) -> dict[str, Any]:
+    """A state as the platform stores it: a JSON document it never reads (the same dict)."""
+    return cast(dict[str, Any], state)

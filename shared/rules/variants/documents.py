@@ -1,0 +1,88 @@
+"""The JSON documents of the ``Variant`` protocol (base.py), named and typed.
+
+Every variant answers in these shapes (docs/api.md: "Positions", "Structured orders"); the
+fields one variant has and another lacks are ``NotRequired``. TypedDicts are plain dicts at
+run time, so an answer is written to JSON as it always was. The state document itself stays
+the variant's own (``StateDocument``): the platform stores it and hands it back, and never
+reads it.
+"""
+from __future__ import annotations
+
+from typing import Any, NotRequired, TypedDict
+
+StateDocument = dict[str, Any]  # a variant's full state, read only by that variant
+
+
+class DislodgedUnit(TypedDict):
+    power: str
+    unit: str  # as orders write it: ``A PAR``
+    attacker_from: str | None
+    retreats: list[str]
+
+
+class OrderResult(TypedDict):
+    """One order of a resolved phase and what became of it."""
+
+    order: str
+    result: str
+    reason: str
+
+
+class OrderCheckAnswer(TypedDict):
+    """One submitted text as the order check answers it (``OrderCheck.as_json``)."""
+
+    text: str
+    status: str  # accepted or rejected
+    order: NotRequired[str | None]  # the canonical text of an accepted order
+    reason: NotRequired[str | None]  # why a rejected one was rejected
+    word: NotRequired[str]  # the word the parser stumbled on
+    expected: NotRequired[list[str]]  # what the parser hoped for there
+
+
+class PositionView(TypedDict):
+    """What a viewer sees of a position (``Variant.view``): the phase, and every power's units
+    and centres, whatever else the variant shows."""
+
+    phase: str
+    units: dict[str, list[Any]]  # board games: ``A PAR``; Tale of Ekonia: units as the map shows them
+    centres: dict[str, list[str]]  # supply centres; Tale of Ekonia: territories held
+    adjustments: NotRequired[dict[str, int]]  # builds (positive) or removals owed (negative)
+    dislodged: NotRequired[list[DislodgedUnit]]
+    devastated: NotRequired[list[str]]  # Dirigible
+    points: NotRequired[dict[str, int]]  # Dirigible, in a Winter
+    balance: NotRequired[dict[str, int]]  # Dirigible, in a Winter
+    surviving: NotRequired[list[str]]  # Tale of Ekonia
+    public: NotRequired[dict[str, Any]]  # Tale of Ekonia: the public map
+    own: NotRequired[dict[str, Any]]  # Tale of Ekonia: the viewer's own records
+
+
+class HistoryView(TypedDict):
+    """What a viewer sees of a resolved phase (``Variant.history_view``)."""
+
+    phase: str
+    orders: dict[str, list[OrderResult]]
+    dislodged: list[DislodgedUnit]
+    next_phase: str
+    details: NotRequired[dict[str, Any]]
+
+
+# One structured order (structured.py): the four keys every order has, then its type's own.
+# The functional form, since one of them is ``from``.
+StructuredOrder = TypedDict("StructuredOrder", {
+    "text": str, "type": str, "unit": str | None, "to": str | None,
+    "via_convoy": NotRequired[bool], "supported": NotRequired[str], "convoyed": NotRequired[str],
+    "location": NotRequired[str], "count": NotRequired[int], "unit_type": NotRequired[str],
+    "from": NotRequired[str], "path": NotRequired[list[str]], "improvement": NotRequired[str],
+    "level": NotRequired[int], "mission": NotRequired[str], "target": NotRequired[str | None],
+    "amount": NotRequired[int], "power": NotRequired[str], "stance": NotRequired[str],
+})
+
+
+class MenuGroup(TypedDict):
+    """One group of a menu of possible orders (``Variant.order_menu``)."""
+
+    key: str
+    kind: str  # unit, site or power (structured.GroupKind)
+    unit: str | None
+    location: str | None
+    orders: list[StructuredOrder]
