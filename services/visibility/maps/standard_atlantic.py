@@ -23,6 +23,7 @@ from typing import Any
 
 from . import planar
 from .planar import Point
+from .standard_projection import LONGITUDE_FACTOR, SCALE
 
 PATCH = frozenset({"CLY", "EDI", "LVP", "YOR", "WAL", "LON", "NAO", "NWG", "NTH", "IRI", "ENG",
                    "MAO", "POR", "SPA"})
@@ -118,8 +119,6 @@ latitude, the others in pixels)."""
 
 def fitted(lon: float, lat: float, shift: float = 0.0) -> Point:
     """Britain's and Ireland's longitudes and latitudes to the board's pixels (docs/maps.md)."""
-    from .standard_geometry import LONGITUDE_FACTOR, SCALE
-
     lon0, lat0, x0, y0, enlarge = BRITAIN_FIT
     return (round(x0 + (lon + shift - lon0) * LONGITUDE_FACTOR * SCALE * enlarge, 1),
             round(y0 + (lat0 - lat) * SCALE * enlarge, 1))

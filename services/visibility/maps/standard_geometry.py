@@ -23,6 +23,7 @@ from typing import Any
 
 from . import planar, standard_atlantic
 from .planar import Point
+from .standard_projection import LONGITUDE_FACTOR, SCALE
 
 # Where each province lies (longitude, latitude, in degrees), roughly: the middle of the
 # province as the Diplomacy board draws it, nudged where a straight adjacency would cross
@@ -115,8 +116,6 @@ province is inside the drawing, so every province's region is closed."""
 BOARD = (-22.0, 73.5, 46.0, 32.5)
 """The board's rectangle: west and north edge, east and south edge (degrees)."""
 
-SCALE = 27.5  # pixels per degree of latitude
-LONGITUDE_FACTOR = math.cos(math.radians(50))  # a degree of longitude at 50 degrees north
 SMOOTHING_SAMPLES = 6  # points per smoothed border, between its two ends
 DIGITS = 1  # decimals kept in the output
 RELAX_ITERATIONS = 30
