@@ -315,7 +315,8 @@ SKIPPED = {
 
 def test_every_example_of_docs_api_runs_as_the_docs_say(shell: Shell) -> None:
     found = examples("docs/api.md")
-    client = httpx.Client(base_url=shell.base_url, timeout=30)
+    # idle connections are dropped before the server's keep-alive (5 s) can close one under a request
+    client = httpx.Client(base_url=shell.base_url, timeout=30, limits=httpx.Limits(keepalive_expiry=2))
 
     create = find(found, "-d '{\"name\": \"Friday game\"")
     created = check(create, *shell.run(create), expected_status=201)
@@ -482,7 +483,8 @@ def play_to_the_views_example(client: httpx.Client, game: str, host: str, seats:
 
 def test_the_readmes_walkthrough_runs_as_it_says(shell: Shell) -> None:
     found = examples("README.md")
-    client = httpx.Client(base_url=shell.base_url, timeout=30)
+    # idle connections are dropped before the server's keep-alive (5 s) can close one under a request
+    client = httpx.Client(base_url=shell.base_url, timeout=30, limits=httpx.Limits(keepalive_expiry=2))
     create = find(found, "-d '{\"name\": \"Friday game\", \"variant\": \"standard\"}'")
     created = check(create, *shell.run(create), expected_status=201)
     game, host = created["id"], created["host_token"]

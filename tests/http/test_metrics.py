@@ -137,6 +137,9 @@ def test_metrics_after_a_played_game(sqlite_url: str, receiver_url: tuple[Receiv
             lines = stream.iter_lines()  # kept: a dropped iterator closes the connection
             assert next(lines).startswith("retry:")  # the stream is open: its first line has come
             during = scrape(client)
+            # the tailer reads the log on its own schedule once a stream follows it (docs/social.md)
+            wait_until(lambda: grew(before, scrape(client), "entente_stream_log_reads_total") >= 1,
+                       what="the stream's tailer to read the log")
         after = scrape(client)
 
     route = "/games/{game_id}/orders"
