@@ -5,7 +5,7 @@ builds the app: ``create_app`` is its factory); ``services.app`` serves it with 
 """
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response
@@ -64,7 +64,7 @@ class SignedIn(BaseModel):
 async def callback(request: Request, store: StoreDep,
                    code: Annotated[str | None, Query()] = None,
                    state: Annotated[str | None, Query()] = None,
-                   error: Annotated[str | None, Query()] = None) -> Any:
+                   error: Annotated[str | None, Query()] = None) -> Response:
     """Where the provider sends the browser back: exchange the code, find or create the account,
     and answer with a session token. A browser's own navigation (the web client's sign-in) is
     sent back to the lobby page instead, the token in the address's fragment (docs/web.md,
