@@ -122,7 +122,7 @@ class DomainError(Exception):
         self.where = where
         self.details = details
 
-    def body(self) -> dict:
+    def body(self) -> dict[str, Any]:
         error: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.where is not None:
             error["where"] = self.where

@@ -5,10 +5,10 @@ builds the app: ``create_app`` is its factory); ``services.app`` serves it with 
 """
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response
 from fastapi.responses import JSONResponse, RedirectResponse, StreamingResponse
 from pydantic import BaseModel, Field
 from starlette.background import BackgroundTask
@@ -35,10 +35,10 @@ class SignInOptions(BaseModel):
 
 
 @router.get("/auth/options", response_model=SignInOptions)
-async def sign_in_options(request: Request) -> dict:
+async def sign_in_options(request: Request) -> SignInOptions:
     """Whether this server offers sign-in, so a page shows its button only where it works."""
     settings = request.app.state.settings
-    return {"sign_in": bool(settings.oauth_client_id), "provider": settings.oauth_provider}
+    return SignInOptions(sign_in=bool(settings.oauth_client_id), provider=settings.oauth_provider)
 
 
 @router.get("/auth/login", status_code=302, response_class=RedirectResponse)
@@ -64,7 +64,7 @@ class SignedIn(BaseModel):
 async def callback(request: Request, store: StoreDep,
                    code: Annotated[str | None, Query()] = None,
                    state: Annotated[str | None, Query()] = None,
-                   error: Annotated[str | None, Query()] = None) -> Any:
+                   error: Annotated[str | None, Query()] = None) -> Response:
     """Where the provider sends the browser back: exchange the code, find or create the account,
     and answer with a session token. A browser's own navigation (the web client's sign-in) is
     sent back to the lobby page instead, the token in the address's fragment (docs/web.md,
@@ -142,8 +142,8 @@ class Me(BaseModel):
 
 
 @router.get("/me", response_model=Me)
-async def me(account: CurrentAccount) -> dict:
-    return {"account_id": account.account_id, "name": account.name, "provider": account.provider}
+async def me(account: CurrentAccount) -> Me:
+    return Me(account_id=account.account_id, name=account.name, provider=account.provider)
 
 
 class MySeat(BaseModel):
@@ -168,10 +168,10 @@ class MyGames(BaseModel):
 
 
 @router.get("/me/games", response_model=MyGames)
-async def my_games(account: CurrentAccount, store: StoreDep) -> dict:
+async def my_games(account: CurrentAccount, store: StoreDep) -> MyGames:
     """The games the account has a seat in; its session token (or API key) plays each of those
     seats. ``GET /me/stream`` follows the same entries live."""
-    return {"games": await seats.seats_of(store, account)}
+    return MyGames.model_validate({"games": await seats.seats_of(store, account)})
 
 
 @router.get("/me/stream", response_class=StreamingResponse,
@@ -223,18 +223,18 @@ class ApiKeyList(BaseModel):
 
 
 @router.post("/me/api-keys", status_code=201, response_model=IssuedApiKey)
-async def create_api_key(account: SignedInAccount, store: StoreDep, body: NewCredential | None = None) -> dict:
+async def create_api_key(account: SignedInAccount, store: StoreDep, body: NewCredential | None = None) -> IssuedApiKey:
     """An API key for a bot that plays the account's seats in every game: it lists them with
     what each owes (``GET /me/games``), orders, reads views and streams, and joins games that
     allow bots; it cannot manage keys, bot tokens or sessions."""
     issued, key = await service.issue_api_key(store, account.account_id, body.label if body else "",
                                               {"actor": "account"})
-    return {"key_id": issued.key_id, "label": issued.label, "key": key}
+    return IssuedApiKey(key_id=issued.key_id, label=issued.label, key=key)
 
 
 @router.get("/me/api-keys", response_model=ApiKeyList)
-async def list_api_keys(account: SignedInAccount) -> dict:
-    return {"api_keys": [{"key_id": k.key_id, "label": k.label} for k in account.keys.values()]}
+async def list_api_keys(account: SignedInAccount) -> ApiKeyList:
+    return ApiKeyList(api_keys=[ApiKeyOut(key_id=k.key_id, label=k.label) for k in account.keys.values()])
 
 
 @router.delete("/me/api-keys/{key_id}", status_code=204, response_class=Response)
@@ -274,21 +274,21 @@ class BotTokenList(BaseModel):
 
 @router.post("/games/{game_id}/bot-tokens", status_code=201, response_model=IssuedBotToken)
 async def create_bot_token(game: CurrentGame, caller: SeatOwner, store: StoreDep, request: Request,
-                           body: NewCredential | None = None) -> dict:
+                           body: NewCredential | None = None) -> IssuedBotToken:
     """A long-lived token for a bot playing the caller's seat in this game, and nowhere else."""
     if game.status == "finished":
         raise Conflict(f"game {game.game_id} is finished", code=ErrorCode.GAME_FINISHED)
     assert caller.player_id is not None
     issued = await service.issue_bot_token(store, game.game_id, caller.player_id, body.label if body else "",
                                            request_metadata(request, "player", caller.player_id))
-    return {"token_id": issued.bot.token_id, "label": issued.bot.label, "token": issued.token}
+    return IssuedBotToken(token_id=issued.bot.token_id, label=issued.bot.label, token=issued.token)
 
 
 @router.get("/games/{game_id}/bot-tokens", response_model=BotTokenList)
-async def list_bot_tokens(game: CurrentGame, caller: SeatOwner, store: StoreDep) -> dict:
+async def list_bot_tokens(game: CurrentGame, caller: SeatOwner, store: StoreDep) -> BotTokenList:
     bots = await credentials.load_bots(store, game.game_id)
-    return {"bot_tokens": [{"token_id": b.token_id, "label": b.label}
-                           for b in bots.values() if b.player_id == caller.player_id]}
+    return BotTokenList(bot_tokens=[BotTokenOut(token_id=b.token_id, label=b.label)
+                                    for b in bots.values() if b.player_id == caller.player_id])
 
 
 @router.delete("/games/{game_id}/bot-tokens/{token_id}", status_code=204, response_class=Response)
@@ -314,21 +314,21 @@ class Identities(BaseModel):
 
 
 @router.get("/games/{game_id}/identities", response_model=Identities)
-async def identities(game: CurrentGame, caller: CurrentCaller, store: StoreDep) -> dict:
+async def identities(game: CurrentGame, caller: CurrentCaller, store: StoreDep) -> Identities:
     """Who played which power: for everyone once the game has ended, if the host chose to
     reveal identities; for the operator at any time. Otherwise 403 ``identities_hidden``."""
     revealed = game.status == "finished" and game.settings.reveal_identities
     if not (revealed or caller.is_operator):
         raise Forbidden("identities are not revealed in this game (or not yet)", code=ErrorCode.IDENTITIES_HIDDEN)
     accounts = await service.seat_accounts(store, game.game_id)
-    rows = []
+    rows: list[SeatIdentity] = []
     for seat in sorted(game.seats, key=lambda s: (game.powers_of(s.player_id), s.codename)):
         account_id = accounts.get(seat.player_id)
         account = await credentials.load_account(store, account_id) if account_id is not None else None
-        rows.append({"powers": game.powers_of(seat.player_id), "codename": seat.codename,
-                     "name": account.name if account else None})
-    return {"identities": rows}
+        rows.append(SeatIdentity(powers=game.powers_of(seat.player_id), codename=seat.codename,
+                                 name=account.name if account else None))
+    return Identities(identities=rows)
 
 
-def create_app(settings: Settings | None = None):
+def create_app(settings: Settings | None = None) -> FastAPI:
     return build_app("Entente accounts", [router], settings)

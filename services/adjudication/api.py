@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Query, Request
+from fastapi import APIRouter, Body, FastAPI, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from shared.auth import require
+from shared.auth import Caller, require
 from shared.errors import Forbidden, Unprocessable
 from shared.game.guards import choose_power, require_playing
 from shared.game.state import GameState
@@ -26,6 +27,7 @@ from shared.http.models import MenuGroup, RequestBody, StructuredOrder, absent_i
 from shared.http.rate_limits import rate_limited
 from shared.rules.variants import OrderCheck
 from shared.settings import Settings
+from shared.store import EventStore
 
 from . import commands, service
 from .commands import Player, ResolvePhase, SetReady
@@ -134,7 +136,7 @@ class PossibleOrders(PowerOptions):
 
 @router.put("/games/{game_id}/orders", response_model=SubmissionResult, dependencies=[rate_limited("orders")])
 async def submit_orders(seat: RecentPlayer, token: BearerToken, body: SubmitOrders,
-                        store: StoreDep, request: Request, now: Now) -> dict:
+                        store: StoreDep, request: Request, now: Now) -> SubmissionResult:
     """Replace the caller's orders for the current phase; each order comes back accepted
     (in canonical notation) or rejected with the reason. Rejected orders are not stored; when
     none is accepted the answer is 422 and nothing is stored. After the deadline: 409
@@ -148,8 +150,9 @@ async def submit_orders(seat: RecentPlayer, token: BearerToken, body: SubmitOrde
         seat.game.game_id, player, body.orders, body.phase, body.power,
         request_metadata(request, "player", seat.caller.player_id), now, seen=seat.game, fresh=seat.read))
     submission = outcome.submission
-    return {"phase": submission.phase, "power": submission.power, "resolved": outcome.resolved,
-            **_feedback(submission.state, submission.phase, submission.power, submission.checks)}
+    return SubmissionResult.model_validate({
+        "phase": submission.phase, "power": submission.power, "resolved": outcome.resolved,
+        **_feedback(submission.state, submission.phase, submission.power, submission.checks)})
 
 
 def _feedback(game: GameState, phase: str, power: str, checks: list[OrderCheck]) -> dict[str, Any]:
@@ -163,7 +166,7 @@ def _feedback(game: GameState, phase: str, power: str, checks: list[OrderCheck])
 
 @router.patch("/games/{game_id}/orders", response_model=PatchResult, dependencies=[rate_limited("orders")])
 async def patch_orders(game: CurrentGame, caller: CurrentPlayer, body: PatchOrders,
-                       store: StoreDep, request: Request, now: Now) -> dict:
+                       store: StoreDep, request: Request, now: Now) -> PatchResult:
     """Set the orders of the units these orders name, keeping the power's other orders, and
     remove the orders of the units in ``clear`` (for bots that relay one command at a time, and
     clicks on a board). The same checks and refusals as PUT; the power is left *ordering*, not
@@ -177,22 +180,23 @@ async def patch_orders(game: CurrentGame, caller: CurrentPlayer, body: PatchOrde
         game.game_id, Player(caller.player_id), body.orders, body.clear, body.phase or game.phase, body.power,
         request_metadata(request, "player", caller.player_id), now))
     patch = outcome.patch
-    return {"phase": patch.phase, "power": patch.power, "resolved": outcome.resolved, "current": patch.current,
-            "dropped": patch.dropped, "stored": patch.stored,
-            **_feedback(game, patch.phase, patch.power, patch.checks)}
+    return PatchResult.model_validate({
+        "phase": patch.phase, "power": patch.power, "resolved": outcome.resolved, "current": patch.current,
+        "dropped": patch.dropped, "stored": patch.stored, **_feedback(game, patch.phase, patch.power, patch.checks)})
 
 
-async def _ready(game, caller, body: ReadyRequest | None, store, request: Request, now, ready: bool) -> dict:
+async def _ready(game: GameState, caller: Caller, body: ReadyRequest | None, store: EventStore, request: Request,
+                 now: datetime, ready: bool) -> ReadyResult:
     outcome = await service.ready(store, SetReady(
         game.game_id, Player(str(caller.player_id)), ready, (body.phase if body else None) or game.phase,
         body.power if body else None, request_metadata(request, "player", caller.player_id), now, seen=game))
     readied = outcome.submission
-    return {"phase": readied.phase, "power": readied.power, "ready": ready, "resolved": outcome.resolved}
+    return ReadyResult(phase=readied.phase, power=readied.power, ready=ready, resolved=outcome.resolved)
 
 
 @router.post("/games/{game_id}/ready", response_model=ReadyResult, dependencies=[rate_limited("orders")])
 async def mark_ready(game: CurrentGame, caller: CurrentPlayer, store: StoreDep, request: Request, now: Now,
-                     body: Annotated[ReadyRequest | None, Body()] = None) -> dict:
+                     body: Annotated[ReadyRequest | None, Body()] = None) -> ReadyResult:
     """Mark the submitted orders final. In games with ``require_ready`` a phase resolves early
     only once every power that must act has submitted and is ready; a new submission clears it."""
     return await _ready(game, caller, body, store, request, now, True)
@@ -200,14 +204,14 @@ async def mark_ready(game: CurrentGame, caller: CurrentPlayer, store: StoreDep, 
 
 @router.delete("/games/{game_id}/ready", response_model=ReadyResult, dependencies=[rate_limited("orders")])
 async def unmark_ready(game: CurrentGame, caller: CurrentPlayer, store: StoreDep, request: Request, now: Now,
-                       body: Annotated[ReadyRequest | None, Body()] = None) -> dict:
+                       body: Annotated[ReadyRequest | None, Body()] = None) -> ReadyResult:
     """Take the ready flag back (the orders stay submitted)."""
     return await _ready(game, caller, body, store, request, now, False)
 
 
 @router.post("/games/{game_id}/resolve", response_model=ResolvedPhase)
 async def resolve(game: CurrentGame, caller: CurrentCaller, store: StoreDep, request: Request, now: Now,
-                  body: Annotated[ResolveRequest | None, Body()] = None) -> dict:
+                  body: Annotated[ResolveRequest | None, Body()] = None) -> ResolvedPhase:
     """Resolve the current phase now: the operator, or the host unless the game was created
     with ``host_may_resolve: false`` (a host who also plays could cut the others' time)."""
     if caller.role == "host" and not game.settings.host_may_resolve:
@@ -220,13 +224,14 @@ async def resolve(game: CurrentGame, caller: CurrentCaller, store: StoreDep, req
     seen: Mapping[str, Any] = event.model_dump(mode="json")
     if caller.role != "operator":  # the host sees what the public sees (Ekonia: no orders)
         seen = service.variant_of(game).history_view(seen, None)
-    return {"phase": event.phase, "next_phase": event.next_phase, "orders": seen["orders"],
-            "dislodged": seen["dislodged"], "must_act": event.must_act, "winners": event.winners}
+    return ResolvedPhase.model_validate({"phase": event.phase, "next_phase": event.next_phase, "orders": seen["orders"],
+                                         "dislodged": seen["dislodged"], "must_act": event.must_act,
+                                         "winners": event.winners})
 
 
 @router.get("/games/{game_id}/possible-orders", response_model=PossibleOrders)
 async def possible_orders(game: CurrentGame, caller: CurrentPlayer, store: StoreDep,
-                          power: Annotated[str | None, Query(max_length=20)] = None) -> dict:
+                          power: Annotated[str | None, Query(max_length=20)] = None) -> PossibleOrders:
     """The legal orders of each of the caller's units now, and which still lack an order
     (``?power=`` picks a power of a seat that plays several; without it, ``powers`` has every
     acting power's)."""
@@ -236,13 +241,13 @@ async def possible_orders(game: CurrentGame, caller: CurrentPlayer, store: Store
     if power is not None:
         chosen = choose_power(game, str(caller.player_id), power)
         submitted = (await service.current_orders(store, game.game_id, phase)).get(chosen, [])
-        return service.possible_for(game, chosen, submitted)
+        return PossibleOrders.model_validate(service.possible_for(game, chosen, submitted))
     seat = game.powers_of(caller.player_id)
     acting = [p for p in seat if p in game.must_act] or seat[:1]
     current = await service.current_orders(store, game.game_id, phase)
     every = {p: service.possible_for(game, p, current.get(p, [])) for p in acting}
-    return {**every[acting[0]], "powers": every}
+    return PossibleOrders.model_validate({**every[acting[0]], "powers": every})
 
 
-def create_app(settings: Settings | None = None):
+def create_app(settings: Settings | None = None) -> FastAPI:
     return build_app("Entente adjudication", [router], settings)

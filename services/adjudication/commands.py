@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from shared.auth import identify, require
 from shared.events import PhaseResolved
@@ -51,7 +52,7 @@ class SubmitOrders:
     orders: Sequence[str]
     phase: str | None = None
     power: str | None = None
-    metadata: dict | None = None
+    metadata: dict[str, Any] | None = None
     now: datetime | None = None
     seen: GameState | None = None
     fresh: bool = True
@@ -68,7 +69,7 @@ class PatchOrders:
     clear: Sequence[str]
     phase: str | None = None
     power: str | None = None
-    metadata: dict | None = None
+    metadata: dict[str, Any] | None = None
     now: datetime | None = None
 
 
@@ -81,7 +82,7 @@ class SetReady:
     ready: bool
     phase: str | None = None
     power: str | None = None
-    metadata: dict | None = None
+    metadata: dict[str, Any] | None = None
     now: datetime | None = None
     seen: GameState | None = None
 
@@ -92,7 +93,7 @@ class ResolvePhase:
 
     game_id: str
     phase: str | None
-    metadata: dict | None = None
+    metadata: dict[str, Any] | None = None
     now: datetime | None = None
 
 

@@ -114,7 +114,7 @@ async def _acting_power(tx: Transaction, game_id: str, player_id: str, power: st
 
 
 async def submit_orders(store: EventStore, game_id: str, player_id: str, texts: Sequence[str],
-                        phase: str | None = None, metadata: dict | None = None, *,
+                        phase: str | None = None, metadata: dict[str, Any] | None = None, *,
                         power: str | None = None, now: datetime | None = None) -> Submission:
     """Check and store one power's orders (``store_orders`` of a player known by id), without
     early resolution: for scripts and tests that resolve by hand."""
@@ -177,7 +177,7 @@ async def _append_checked(store: EventStore, game_id: str, state: GameState | No
 
 
 def _checked_submission(state: GameState, player_id: str, texts: Sequence[str], phase: str | None, now: datetime,
-                        metadata: dict | None, power: str | None,
+                        metadata: dict[str, Any] | None, power: str | None,
                         known: Callable[[str, str], PowerSubmission]) -> tuple[Submission, NewEvent]:
     """The checks of a PUT and the event that stores its accepted orders (422 when none is);
     ``known``: a power's submission in a phase as this process last folded it (the bound on
@@ -236,7 +236,7 @@ def patched_orders(state: GameState, power: str, current: Sequence[str], texts: 
 
 
 async def patch_orders(store: EventStore, game_id: str, player_id: str, texts: Sequence[str],
-                       clear: Sequence[str], phase: str | None = None, metadata: dict | None = None, *,
+                       clear: Sequence[str], phase: str | None = None, metadata: dict[str, Any] | None = None, *,
                        power: str | None = None, now: datetime | None = None) -> Patch:
     """Set the orders of the units (sites, matters) that ``texts`` name and remove those of
     ``clear``, keeping the power's other orders (``patched_orders``). Under the share lock like
@@ -254,7 +254,7 @@ async def patch_orders(store: EventStore, game_id: str, player_id: str, texts: S
 
 
 async def _patch_once(store: EventStore, game_id: str, player_id: str, texts: Sequence[str], clear: Sequence[str],
-                      phase: str | None, metadata: dict | None, power: str | None, now: datetime) -> Patch:
+                      phase: str | None, metadata: dict[str, Any] | None, power: str | None, now: datetime) -> Patch:
     async with store.transaction(game_id, lock="share") as tx:
         state, acting = await _acting_power(tx, game_id, player_id, power, phase, now)
         stream = orders_stream(game_id, str(state.phase), acting)
@@ -280,7 +280,7 @@ async def _patch_once(store: EventStore, game_id: str, player_id: str, texts: Se
 
 
 async def set_ready(store: EventStore, game_id: str, player_id: str, ready: bool, *,
-                    power: str | None = None, phase: str | None = None, metadata: dict | None = None,
+                    power: str | None = None, phase: str | None = None, metadata: dict[str, Any] | None = None,
                     now: datetime | None = None, state: GameState | None = None) -> Submission:
     """Mark the power's submission final (or not), with one checked append like a PUT; the
     phase, the power, the state decided from and the phase's submissions after it."""
@@ -376,7 +376,7 @@ class Plan:
     expected_version: int
     events: list[Event]
     state: GameState
-    metadata: dict | None = None
+    metadata: dict[str, Any] | None = None
     bot_orders: list[OrdersSubmitted] = field(default_factory=list)
 
     @property
@@ -385,7 +385,7 @@ class Plan:
 
 
 def resolution_plan(state: GameState, submissions: Mapping[str, PowerSubmission], now: datetime, *,
-                    deadline: bool = False, metadata: dict | None = None) -> Plan:
+                    deadline: bool = False, metadata: dict[str, Any] | None = None) -> Plan:
     """The events that resolve the current phase of ``state`` (pure; ``state`` is folded on).
 
     ``deadline``: the phase's deadline passed, so powers that submitted nothing are in civil
@@ -430,7 +430,7 @@ async def write_plan(tx: Transaction, plan: Plan, now: datetime) -> None:
 
 
 async def resolve_in(tx: Transaction, state: GameState, now: datetime, *, deadline: bool = False,
-                     metadata: dict | None = None) -> list[PhaseResolved]:
+                     metadata: dict[str, Any] | None = None) -> list[PhaseResolved]:
     """Resolve the current phase of ``state`` in ``tx`` (which holds the game's exclusive lock)."""
     submissions = await phase_submissions(tx, state.game_id, str(state.phase))
     plan = resolution_plan(state, submissions, now, deadline=deadline, metadata=metadata)
@@ -439,7 +439,7 @@ async def resolve_in(tx: Transaction, state: GameState, now: datetime, *, deadli
 
 
 async def resolve_phase(store: EventStore, game_id: str, phase: str | None,
-                        metadata: dict | None = None, now: datetime | None = None) -> PhaseResolved:
+                        metadata: dict[str, Any] | None = None, now: datetime | None = None) -> PhaseResolved:
     """Resolve the current phase now (the operator's act): submitted orders count, nobody is
     put in civil disorder."""
     now = _now(now)

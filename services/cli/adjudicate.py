@@ -30,7 +30,7 @@ example:
          "centers": {"FRANCE": ["PAR"]}, "orders": {"FRANCE": ["A PAR - BUR"]}}' | entente adjudicate"""
 
 
-def adjudicate_any(document: Any) -> dict:
+def adjudicate_any(document: Any) -> dict[str, Any]:
     """The document adjudicated by the variant it names."""
     return variant_of(document).adjudicate_document(document)
 

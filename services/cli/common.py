@@ -59,4 +59,6 @@ def progress(items: Sequence[T], command: str, unit: str) -> Iterable[T]:
         return items
     from tqdm import tqdm
 
-    return tqdm(items, desc=f"entente {command}", unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True)
+    bar: Iterable[T] = tqdm(items, desc=f"entente {command}", unit=unit, file=sys.stderr, leave=False,
+                            dynamic_ncols=True)  # tqdm has no annotations: an iterable of the items
+    return bar

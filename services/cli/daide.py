@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections.abc import Callable
 
 from shared.logs import configure as configure_logs
 from shared.settings import Settings
@@ -64,7 +65,7 @@ async def _serve(command: str, settings: Settings, args: argparse.Namespace) -> 
     limits = Limits(per_address=args.max_per_address, max_connections=args.max_connections,
                     im_seconds=args.im_seconds, join_seconds=args.join_seconds, rate=args.rate, burst=args.burst)
 
-    async def work(stop: asyncio.Event, beat) -> None:
+    async def work(stop: asyncio.Event, beat: Callable[[bool], None]) -> None:
         hub = Hub(store, desk, poll=args.poll)
         server = DaideServer(hub, limits)
         port = await server.start(args.host, args.port)

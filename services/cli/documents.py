@@ -41,7 +41,7 @@ def variant_of(document: Any) -> Variant:
     return get_variant(name)
 
 
-def run_per_document(command: str, argv: list[str], usage: str, transform: Callable[[Any], dict],
+def run_per_document(command: str, argv: list[str], usage: str, transform: Callable[[Any], dict[str, Any]],
                      stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
     """Print ``transform(document)`` for each document on stdin; exit 2 on the first bad one
     (the results already printed stand)."""

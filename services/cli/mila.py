@@ -35,7 +35,7 @@ def mila_saved_game(game_id: str, records: Sequence[RecordedEvent]) -> dict[str,
     messages = mila_messages(game_id, records)
     homes = home_centres()
     phases: list[dict[str, Any]] = []
-    current: tuple[dict, RecordedEvent] | None = None
+    current: tuple[dict[str, Any], RecordedEvent] | None = None
     for record, event in typed:
         if isinstance(event, GameStarted):
             if event.phase != "S1901M":  # the two-player game starts in 1914 with powers sitting out

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections.abc import Callable
 
 from shared.logs import configure as configure_logs
 from shared.settings import Settings
@@ -55,7 +56,7 @@ async def _work(command: str, settings: Settings, args: argparse.Namespace) -> i
 
     store = await open_store(settings.database_url)
 
-    async def deliver(stop: asyncio.Event, beat) -> None:
+    async def deliver(stop: asyncio.Event, beat: Callable[[bool], None]) -> None:
         print(f"entente {command}: delivering every {args.poll} s", file=sys.stderr, flush=True)
         await run_worker(store, settings, stop, interval=args.poll, on_beat=beat, render=map_renderer(store))
 

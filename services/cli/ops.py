@@ -515,7 +515,7 @@ def replay_log(game_id: str, records: Sequence[RecordedEvent], progress: TextIO 
     resolved = [r for r in records if r.stream_id == stream and r.type == "PhaseResolved"]
     others = [from_recorded(r) for r in records if r.stream_id == stream and r.type != "PhaseResolved"]
     game = fold(others)  # the variant, settings and seed the phases were resolved with
-    expected_before: dict | None = next((e.position for e in others if isinstance(e, GameStarted)), None)
+    expected_before: dict[str, Any] | None = next((e.position for e in others if isinstance(e, GameStarted)), None)
     submissions: dict[str, list[tuple[int, Any]]] = {}  # by phase, each in log order
     for record in records:
         if record.type == "OrdersSubmitted":

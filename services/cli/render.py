@@ -24,7 +24,8 @@ entente render --variant dirigible < dirigible-outcome.json > board.svg
 """
 
 
-def run(command: str, argv: list[str], stdin: IO[str] | None = None, stdout: IO | None = None) -> int:
+def run(command: str, argv: list[str], stdin: IO[str] | None = None, stdout: IO[Any] | None = None) -> int:
+    """``stdout``, when given, takes bytes with --png and text otherwise."""
     parser = command_parser(command, "Draw an entente adjudicate document (before or after adjudication) "
                                      "as an SVG board, or a PNG with --png (docs/maps.md).", EXAMPLES)
     parser.usage = USAGE

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections.abc import Callable
 
 from shared.logs import configure as configure_logs
 from shared.settings import Settings
@@ -50,7 +51,7 @@ async def _work(command: str, settings: Settings, poll: float, args: argparse.Na
 
     store = await open_store(database_url)
 
-    async def sweep(stop: asyncio.Event, beat) -> None:
+    async def sweep(stop: asyncio.Event, beat: Callable[[bool], None]) -> None:
         print(f"entente {command}: sweeping every {poll} s", file=sys.stderr, flush=True)
         await ClockWorker(store, poll_seconds=poll, on_beat=beat).run(stop)
 

@@ -50,13 +50,14 @@ router = APIRouter(tags=["lobby"])
 
 
 @router.post("/games", status_code=201, response_model=CreatedGame, dependencies=[rate_limited("create")])
-async def create_game(body: CreateGame, store: StoreDep, request: Request, now: Now) -> dict:
+async def create_game(body: CreateGame, store: StoreDep, request: Request, now: Now) -> CreatedGame:
     """Create a game; the response holds the host token, shown only this once."""
     created = await service.create_game(
         store, name=body.name, variant=body.variant,
         settings=service.settings_for(body.variant, body.settings.model_dump()),
         metadata=request_metadata(request, "host"), now=now)
-    return {**created.state.summary(), "host_token": created.host_token, "invite_code": created.invite_code}
+    return CreatedGame.model_validate({**created.state.summary(), "host_token": created.host_token,
+                                       "invite_code": created.invite_code})
 
 
 @router.get("/games", response_model=GameList)
@@ -66,7 +67,7 @@ async def list_games(store: StoreDep, request: Request, token: BearerToken,
                          "only this variant's games (a name of GET /variants)"))] = None,
                      limit: Annotated[int, Query(ge=1, le=500)] = 100,
                      cursor: Annotated[str | None, Query(max_length=MAX_CURSOR_LENGTH, description=(
-                         "next_cursor of the page before: the page after it"))] = None) -> dict:
+                         "next_cursor of the page before: the page after it"))] = None) -> GameList:
     """The games, latest changed first, a page at a time (``next_cursor``: the next page; null: the
     last); private games only in the operator's list."""
     if variant is not None:
@@ -86,22 +87,22 @@ async def list_games(store: StoreDep, request: Request, token: BearerToken,
     games, following = await service.list_games(store, status, limit, after, variant, listed_only=not operator)
     next_cursor = (encode_cursor("games", u=following[0].isoformat(), g=following[1], s=status, v=variant)
                    if following else None)
-    return {"games": games, "next_cursor": next_cursor}
+    return GameList.model_validate({"games": games, "next_cursor": next_cursor})
 
 
 @router.get("/games/{game_id}", response_model=GameSummary)
-async def game_summary(game: CurrentGame, store: StoreDep) -> dict:
+async def game_summary(game: CurrentGame, store: StoreDep) -> GameSummary:
     """The public summary: status, phase, powers with codenames, who has submitted orders for
     the phase and who is ready (never the orders); never tokens or identities."""
     active = game.status == "active" and game.phase
     submissions = await phase_submissions(store, game.game_id, str(game.phase)) if active else {}
-    return {**game.summary(), **order_status(game, submissions)}
+    return GameSummary.model_validate({**game.summary(), **order_status(game, submissions)})
 
 
 @router.post("/games/{game_id}/players", status_code=201, response_model=JoinedGame,
              dependencies=[rate_limited("join")])
 async def join_game(game: CurrentGame, store: StoreDep, request: Request, now: Now,
-                    body: Annotated[JoinGame, Body(default_factory=JoinGame)]) -> dict:
+                    body: Annotated[JoinGame, Body(default_factory=JoinGame)]) -> JoinedGame:
     """Take a seat: a player id, a secret token and a codename unique in the game; a private game
     takes ``invite_code``. With an account's session token the seat is also linked to the account
     (one seat per account and game); services/accounts' middleware puts the account in
@@ -113,76 +114,76 @@ async def join_game(game: CurrentGame, store: StoreDep, request: Request, now: N
     joined = await service.join_game(store, game.game_id, request_metadata(request, "player"), now,
                                      account_id=account.account_id if account is not None else None,
                                      invite_code=body.invite_code)
-    return {"game_id": game.game_id, "player_id": joined.player_id, "codename": joined.codename,
-            "token": joined.token}
+    return JoinedGame(game_id=game.game_id, player_id=joined.player_id, codename=joined.codename,
+                      token=joined.token)
 
 
 @router.delete("/games/{game_id}/players/{seat}", response_model=GameSummary)
 async def remove_seat(game: CurrentGame, caller: HostOrOperator, store: StoreDep, request: Request, now: Now,
                       seat: Annotated[str, Path(max_length=64, description=(
-                          "the seat's codename as the summary lists it (any case), or its player id"))]) -> dict:
+                          "the seat's codename as the summary lists it (any case), or its player id"))]) -> GameSummary:
     """Free a seat before the start (host or operator): ``SeatRemoved`` in the log, the seat's
     token plays nothing any more and its place can be taken again (docs/hosting.md, "Removing a seat")."""
     state = await service.remove_seat(store, game.game_id, seat, request_metadata(request, caller.role), now)
-    return state.summary()
+    return GameSummary.model_validate(state.summary())
 
 
 @router.post("/games/{game_id}/start", response_model=GameSummary)
 async def start_game(game: CurrentGame, caller: HostOrOperator, store: StoreDep, request: Request,
-                     now: Now) -> dict:
+                     now: Now) -> GameSummary:
     """Start a full game (host or operator): seats are drawn at random from a stored seed and
     the first phase's clock starts."""
     state = await service.start_game(store, game.game_id, request_metadata(request, caller.role), now)
-    return state.summary()
+    return GameSummary.model_validate(state.summary())
 
 
 @router.post("/games/{game_id}/finish", response_model=GameSummary)
 async def finish_game(game: CurrentGame, caller: CurrentCaller, body: FinishGame, store: StoreDep,
-                      request: Request) -> dict:
+                      request: Request) -> GameSummary:
     """End a game without a winner: a draw or an abandoned game (operator only)."""
     require(caller, "operator")
     state = await service.finish_game(store, game.game_id, body.reason, request_metadata(request, "operator"))
-    return state.summary()
+    return GameSummary.model_validate(state.summary())
 
 
 @router.post("/games/{game_id}/extend", response_model=GameSummary)
 async def extend_deadline(game: CurrentGame, caller: HostOrOperator, body: ExtendDeadline, store: StoreDep,
-                          request: Request, now: Now) -> dict:
+                          request: Request, now: Now) -> GameSummary:
     """Push the current deadline back (host or operator): at most one phase length per phase."""
     state = await service.clock_act(store, game.game_id, "extend", now=now, by=caller.role, minutes=body.minutes,
                                     metadata=request_metadata(request, caller.role))
-    return state.summary()
+    return GameSummary.model_validate(state.summary())
 
 
 @router.post("/games/{game_id}/pause", response_model=GameSummary)
 async def pause_game(game: CurrentGame, caller: HostOrOperator, store: StoreDep, request: Request, now: Now,
-                     body: Annotated[PauseGame | None, Body()] = None) -> dict:
+                     body: Annotated[PauseGame | None, Body()] = None) -> GameSummary:
     """Stop the clock (host or operator): once per phase; it resumes by itself after the pause."""
     state = await service.clock_act(store, game.game_id, "pause", now=now, by=caller.role,
                                     minutes=body.minutes if body else None,
                                     metadata=request_metadata(request, caller.role))
-    return state.summary()
+    return GameSummary.model_validate(state.summary())
 
 
 @router.post("/games/{game_id}/resume", response_model=GameSummary)
 async def resume_game(game: CurrentGame, caller: HostOrOperator, store: StoreDep, request: Request,
-                      now: Now) -> dict:
+                      now: Now) -> GameSummary:
     """Start the clock again with the time that was left when it stopped."""
     state = await service.clock_act(store, game.game_id, "resume", now=now, by=caller.role,
                                     metadata=request_metadata(request, caller.role))
-    return state.summary()
+    return GameSummary.model_validate(state.summary())
 
 
-def draw_status(state: GameState, player_id: str | None) -> dict:
+def draw_status(state: GameState, player_id: str | None) -> DrawStatus:
     """The draw's public part (``votes`` only with public votes) and the caller's own vote,
     always present: null when none is cast, an eliminated seat's included (docs/api.md)."""
     public = state.summary()["draw"]
-    return {**public, "your_vote": state.draw_votes.get(player_id) if player_id else None}
+    return DrawStatus.model_validate({**public, "your_vote": state.draw_votes.get(player_id) if player_id else None})
 
 
 @router.post("/games/{game_id}/draw", response_model=DrawStatus, response_model_exclude_unset=True)
 async def vote_draw(game: CurrentGame, caller: CurrentPlayer, body: DrawVote, store: StoreDep, request: Request,
-                    now: Now) -> dict:
+                    now: Now) -> DrawStatus:
     """Vote for a draw (``{"vote": true}``) or withdraw the vote (``false``); the draw passes,
     and the game ends, when every surviving player has voted for it."""
     state = await service.vote_draw(store, game.game_id, str(caller.player_id), body.vote,
@@ -191,7 +192,7 @@ async def vote_draw(game: CurrentGame, caller: CurrentPlayer, body: DrawVote, st
 
 
 @router.get("/games/{game_id}/draw", response_model=DrawStatus, response_model_exclude_unset=True)
-async def get_draw(game: CurrentGame, caller: CurrentPlayer) -> dict:
+async def get_draw(game: CurrentGame, caller: CurrentPlayer) -> DrawStatus:
     """Whether the draw passed, and the caller's own vote (everyone's only with public votes)."""
     return draw_status(game, caller.player_id)
 

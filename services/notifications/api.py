@@ -14,7 +14,7 @@ import string
 from urllib.parse import urlsplit
 
 import idna
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, FastAPI, Request, Response
 from pydantic import BaseModel, Field
 
 from shared.errors import Conflict, ErrorCode, NotFound, Unprocessable
@@ -30,7 +30,7 @@ from shared.http.app import build_app
 from shared.http.dependencies import CurrentGame, CurrentPlayer, HostOrOperator, StoreDep, request_metadata
 from shared.http.models import RequestBody
 from shared.settings import Settings
-from shared.store import utc_now
+from shared.store import EventStore, utc_now
 from shared.text import is_ascii_number
 
 from . import signing
@@ -171,7 +171,7 @@ class WebhookSetOut(BaseModel):
                                          "the Entente-Signature header, docs/social.md): shown this once only")
 
 
-async def current_webhook(store, game_id: str, player_id: str) -> str | None:
+async def current_webhook(store: EventStore, game_id: str, player_id: str) -> str | None:
     url = None
     for record in await store.read_stream(webhooks_stream(game_id)):
         event = from_recorded(record)
@@ -182,7 +182,7 @@ async def current_webhook(store, game_id: str, player_id: str) -> str | None:
 
 @router.put("/games/{game_id}/webhook", response_model=WebhookSetOut)
 async def set_webhook(game: CurrentGame, caller: CurrentPlayer, body: WebhookIn, store: StoreDep,
-                      request: Request) -> dict:
+                      request: Request) -> WebhookSetOut:
     """Where this seat's own notifications go: phase resolved, deadline approaching, message
     received. The answer holds the new signing secret of its deliveries, shown this once."""
     assert caller.player_id is not None
@@ -195,13 +195,13 @@ async def set_webhook(game: CurrentGame, caller: CurrentPlayer, body: WebhookIn,
                         [to_new_event(WebhookSet(player_id=caller.player_id, url=url),
                                       request_metadata(request, "player", caller.player_id))], expected_version=None)
         await tx.set_webhook_secret(game.game_id, caller.player_id, secret, utc_now())
-    return {"url": url, "secret": secret}
+    return WebhookSetOut(url=url, secret=secret)
 
 
 @router.get("/games/{game_id}/webhook", response_model=WebhookOut)
-async def get_webhook(game: CurrentGame, caller: CurrentPlayer, store: StoreDep) -> dict:
+async def get_webhook(game: CurrentGame, caller: CurrentPlayer, store: StoreDep) -> WebhookOut:
     assert caller.player_id is not None
-    return {"url": await current_webhook(store, game.game_id, caller.player_id)}
+    return WebhookOut(url=await current_webhook(store, game.game_id, caller.player_id))
 
 
 @router.delete("/games/{game_id}/webhook", status_code=204, response_class=Response)
@@ -218,7 +218,7 @@ async def remove_webhook(game: CurrentGame, caller: CurrentPlayer, store: StoreD
     return Response(status_code=204)
 
 
-async def current_channel_webhook(store, game_id: str) -> ChannelWebhookSet | None:
+async def current_channel_webhook(store: EventStore, game_id: str) -> ChannelWebhookSet | None:
     found = None
     for record in await store.read_stream(webhooks_stream(game_id)):
         event = from_recorded(record)
@@ -229,7 +229,7 @@ async def current_channel_webhook(store, game_id: str) -> ChannelWebhookSet | No
 
 @router.put("/games/{game_id}/channel-webhook", response_model=WebhookSetOut)
 async def set_channel_webhook(game: CurrentGame, caller: HostOrOperator, body: ChannelWebhookIn, store: StoreDep,
-                              request: Request) -> dict:
+                              request: Request) -> WebhookSetOut:
     """Where the game's public events go (a Discord channel's webhook, say): phases resolved with
     the public results, deadlines approaching, the end; the public map attached. Host or operator.
     With ``thread_id`` (a Discord webhook only) the messages go to that thread of its channel.
@@ -246,13 +246,13 @@ async def set_channel_webhook(game: CurrentGame, caller: HostOrOperator, body: C
                         [to_new_event(ChannelWebhookSet(url=url, thread_id=body.thread_id),
                                       request_metadata(request, caller.role))], expected_version=None)
         await tx.set_webhook_secret(game.game_id, CHANNEL, secret, utc_now())
-    return {"url": url, "secret": secret}
+    return WebhookSetOut(url=url, secret=secret)
 
 
 @router.get("/games/{game_id}/channel-webhook", response_model=ChannelWebhookOut)
-async def get_channel_webhook(game: CurrentGame, caller: HostOrOperator, store: StoreDep) -> dict:
+async def get_channel_webhook(game: CurrentGame, caller: HostOrOperator, store: StoreDep) -> ChannelWebhookOut:
     found = await current_channel_webhook(store, game.game_id)
-    return {"url": found.url if found else None, "thread_id": found.thread_id if found else None}
+    return ChannelWebhookOut(url=found.url if found else None, thread_id=found.thread_id if found else None)
 
 
 @router.delete("/games/{game_id}/channel-webhook", status_code=204, response_class=Response)
@@ -269,5 +269,5 @@ async def remove_channel_webhook(game: CurrentGame, caller: HostOrOperator, stor
     return Response(status_code=204)
 
 
-def create_app(settings: Settings | None = None):
+def create_app(settings: Settings | None = None) -> FastAPI:
     return build_app("Entente notifications", [router], settings)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, FastAPI, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from shared.errors import BadRequest, ErrorCode
@@ -65,12 +65,13 @@ class MessageList(BaseModel):
 @router.post("/games/{game_id}/messages", status_code=201, response_model=Message, response_model_by_alias=True,
              dependencies=[rate_limited("press")])
 async def send_message(game: CurrentGame, caller: CurrentPlayer, body: SendMessage, store: StoreDep,
-               request: Request, now: Now) -> dict[str, Any]:
+               request: Request, now: Now) -> Message:
     """Send a public message (``"to": "all"``) or a private one to some powers, signed by your
     power and codename."""
     assert caller.player_id is not None
-    return await service.send_message(store, game.game_id, caller.player_id, body.sender, body.to, body.text,
+    sent = await service.send_message(store, game.game_id, caller.player_id, body.sender, body.to, body.text,
                                       request_metadata(request, "player", caller.player_id), now=now)
+    return Message.model_validate(sent)
 
 
 @router.get("/games/{game_id}/messages", response_model=MessageList, response_model_by_alias=True)
@@ -80,7 +81,7 @@ async def list_messages(game: CurrentGame, caller: CurrentCaller, store: StoreDe
                    "message's position)"))] = 0,
                cursor: Annotated[str | None, Query(max_length=MAX_CURSOR_LENGTH, description=(
                    "next_cursor of an earlier answer: only the messages after it"))] = None,
-               limit: Annotated[int, Query(ge=1, le=500)] = DEFAULT_LIMIT) -> dict:
+               limit: Annotated[int, Query(ge=1, le=500)] = DEFAULT_LIMIT) -> MessageList:
     """The messages the caller may read, oldest first, a page at a time: public ones, and
     private ones they sent or received. Without a player token: public messages only; the
     operator reads everything."""
@@ -89,7 +90,7 @@ async def list_messages(game: CurrentGame, caller: CurrentCaller, store: StoreDe
     return message_page(readable, cursor, limit)
 
 
-def message_page(readable: list[dict[str, Any]], cursor: str | None, limit: int) -> dict[str, Any]:
+def message_page(readable: list[dict[str, Any]], cursor: str | None, limit: int) -> MessageList:
     """A page of the messages a caller reads. The cursor names the last message a page held by
     its id, which its reader saw: it counts nothing else of the log, and one made by a reader
     of other messages points at none of this reader's (400 invalid_cursor)."""
@@ -102,8 +103,9 @@ def message_page(readable: list[dict[str, Any]], cursor: str | None, limit: int)
                              code=ErrorCode.INVALID_CURSOR, where="query.cursor")
     page = readable[start:start + limit]
     next_cursor = encode_cursor("messages", m=page[-1]["id"]) if page else cursor
-    return {"messages": page, "next_cursor": next_cursor, "more": start + limit < len(readable)}
+    return MessageList.model_validate({"messages": page, "next_cursor": next_cursor,
+                                       "more": start + limit < len(readable)})
 
 
-def create_app(settings: Settings | None = None):
+def create_app(settings: Settings | None = None) -> FastAPI:
     return build_app("Entente press", [router], settings)

@@ -9,7 +9,7 @@ from functools import partial
 from typing import Annotated, Any
 
 import anyio
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, FastAPI, Query
 from fastapi.responses import Response
 
 from shared.auth import require
@@ -78,7 +78,7 @@ async def game_events(game: CurrentGame, caller: CurrentCaller, store: StoreDep)
     return Response("\n".join(lines) + "\n", media_type="application/x-ndjson")
 
 
-def create_app(settings: Settings | None = None):
+def create_app(settings: Settings | None = None) -> FastAPI:
     """The visibility service alone: views, the live stream, the operator's log."""
     from services.visibility.maps.api import router as maps_router
     from services.visibility.stream import router as stream_router

@@ -164,9 +164,9 @@ class StreamTicket(BaseModel):
 
 @router.post("/games/{game_id}/stream-ticket", status_code=201, response_model=StreamTicket)
 async def stream_ticket(game: CurrentGame, caller: CurrentCaller, token: BearerToken, store: StoreDep,
-                        now: Now) -> dict[str, Any]:
+                        now: Now) -> StreamTicket:
     """A single-use ticket, valid for a minute, that opens this game's stream as the caller
     (``GET /games/{id}/stream?ticket=``): for a browser's EventSource, which cannot send an
     Authorization header. The store keeps only its hash (docs/social.md)."""
     ticket, expires_at = await issue_ticket(store, game.game_id, credential_of(caller, token), now)
-    return {"ticket": ticket, "expires_at": expires_at.isoformat()}
+    return StreamTicket(ticket=ticket, expires_at=expires_at.isoformat())

@@ -10,9 +10,9 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
 
 from fastapi import APIRouter, FastAPI
+from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from pydantic import BaseModel
 
@@ -75,20 +75,20 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
     probe = StoreProbe()
 
     @app.get("/healthz", tags=["health"], response_model=Health)
-    async def healthz() -> Any:
+    async def healthz() -> Health | JSONResponse:
         """Readiness: the store answers a read within 2 s (503 ``unavailable`` with
         ``Retry-After`` when it does not; docs/deploy.md, "Health checks")."""
         store = app.state.store
         if not await probe.ready(store):
             log.warning("not ready: the store does not answer")
             return unavailable_response()
-        return {"status": "ok", "store": store.dialect}
+        return Health(status="ok", store=store.dialect)
 
     @app.get("/livez", tags=["health"], response_model=Health)
-    async def livez() -> dict[str, str]:
+    async def livez() -> Health:
         """Liveness: the process answers; the store is not asked (a database away makes a
         server unready, never restarted for it)."""
-        return {"status": "ok", "store": app.state.store.dialect}
+        return Health(status="ok", store=app.state.store.dialect)
 
     app.add_api_route("/metrics", metrics_endpoint, methods=["GET"], include_in_schema=False)
 

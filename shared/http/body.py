@@ -33,7 +33,8 @@ from urllib.parse import parse_qsl
 from shared.errors import DomainError, ErrorCode, NotFound, Unprocessable
 from shared.text import first_problem, path_of, text_problem
 
-from .asgi import Scope
+from .asgi import Headers, Receive, Scope
+from .asgi import Message as ASGIMessage
 
 MAX_BODY_BYTES = 1024 * 1024
 SAFE_INTEGER = 2**53 - 1
@@ -138,7 +139,8 @@ def is_json(scope: Scope) -> bool:
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope.get("headers", []):
+    headers: Headers = scope.get("headers", [])
+    for key, value in headers:
         if key == name:
             return value.decode("latin-1")
     return None
@@ -232,12 +234,12 @@ class RequestBodyGate:
         await self.app(scope, _replay(body, receive), send)
 
 
-def _replay(body: bytes, receive: Any) -> Any:
+def _replay(body: bytes, receive: Receive) -> Receive:
     """A ``receive`` that gives the body read here first, then what the client sends next
     (a disconnect, which a streaming endpoint listens for)."""
     given = False
 
-    async def replayed() -> dict[str, Any]:
+    async def replayed() -> ASGIMessage:
         nonlocal given
         if not given:
             given = True

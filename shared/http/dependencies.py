@@ -36,7 +36,8 @@ BearerToken = Annotated[str | None, Depends(bearer_token)]
 
 
 async def get_store(request: Request) -> EventStore:
-    return request.app.state.store
+    store: EventStore = request.app.state.store  # set where the app is built (shared/http/app.py)
+    return store
 
 
 StoreDep = Annotated[EventStore, Depends(get_store)]
@@ -136,7 +137,7 @@ async def recent_player(request: Request, game_id: str, store: StoreDep, token: 
 RecentPlayer = Annotated[PlayerInGame, Depends(recent_player)]
 
 
-def request_metadata(request: Request, actor: str, player_id: str | None = None) -> dict:
+def request_metadata(request: Request, actor: str, player_id: str | None = None) -> dict[str, str]:
     """Who asked, and the request id, stored with the events a request writes."""
     metadata = {"actor": actor}
     if player_id:

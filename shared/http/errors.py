@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import math
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -25,12 +26,12 @@ log = logging.getLogger("entente.errors")
 
 
 def error_response(status: int, code: str, message: str, *, where: str | None = None,
-                   details: Any = None, headers: dict | None = None) -> JSONResponse:
+                   details: Any = None, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse(DomainError(message, code=code, where=where, details=details).body(),
                         status_code=status, headers=headers)
 
 
-def _location(loc: tuple | list) -> str:
+def _location(loc: Sequence[str | int]) -> str:
     """``("body", "orders", 2)`` -> ``"body.orders[2]"``."""
     text = ""
     for part in loc:

@@ -43,7 +43,7 @@ from shared.clock import SYSTEM_CLOCK
 from shared.errors import ErrorCode, Forbidden
 from shared.logs import REQUEST_ID
 
-from .asgi import Scope
+from .asgi import Headers, Scope
 
 log = logging.getLogger("entente.http")
 
@@ -53,7 +53,8 @@ QUIET_ROUTES = frozenset({"/healthz", "/livez", "/metrics"})  # probes and scrap
 
 
 def request_id_of(scope: Scope) -> str:
-    for name, value in scope.get("headers", []):
+    headers: Headers = scope.get("headers", [])
+    for name, value in headers:
         if name == REQUEST_ID_HEADER:
             given = value.decode("latin-1").strip()
             if _GOOD_REQUEST_ID.match(given):

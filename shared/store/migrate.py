@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from shared.store.schema import (
     HEAD_REVISION,
@@ -24,6 +24,8 @@ from shared.store.schema import (
 if TYPE_CHECKING:
     from alembic.config import Config
     from sqlalchemy import Connection
+
+T = TypeVar("T")
 
 SCRIPT_LOCATION = "shared.store:migrations"
 _DRIVERS = {"sqlite": "sqlite+aiosqlite", "sqlite+aiosqlite": "sqlite+aiosqlite",
@@ -93,7 +95,7 @@ def _status(connection: Connection) -> Status:
     return Status(revision, has_tables, state)
 
 
-async def _on_connection(url: str, work: Callable[[Connection], Any]) -> Any:
+async def _on_connection(url: str, work: Callable[[Connection], T]) -> T:
     from sqlalchemy.ext.asyncio import create_async_engine
     from sqlalchemy.pool import NullPool
 
@@ -132,7 +134,7 @@ async def migrate(url: str, target: str = "head") -> tuple[Status, Status]:
             command.upgrade(config, wanted)
         return before, _status(connection)
 
-    result: tuple[Status, Status] = await _on_connection(url, run)
+    result = await _on_connection(url, run)
     return result
 
 

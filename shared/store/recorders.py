@@ -9,7 +9,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from shared.store.outbox import ClaimedNotification, NewNotification, Notification, Outcome
 from shared.store.records import (
@@ -42,8 +42,8 @@ class EventRow(NamedTuple):
     version: int
     type: str
     schema_version: int
-    data: dict
-    metadata: dict
+    data: dict[str, Any]
+    metadata: dict[str, Any]
     recorded_at: datetime
 
 

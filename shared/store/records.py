@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -14,9 +15,9 @@ class NewEvent:
     """An event about to be appended: its stream, version and position come from the store."""
 
     type: str
-    data: dict
+    data: dict[str, Any]
     schema_version: int = 1
-    metadata: dict = field(default_factory=dict)
+    metadata: dict[str, Any] = field(default_factory=dict)
     # Set only when copying a log (``entente import``): keep the time of the original.
     recorded_at: datetime | None = None
 
@@ -28,8 +29,8 @@ class RecordedEvent:
     position: int
     type: str
     schema_version: int
-    data: dict
-    metadata: dict
+    data: dict[str, Any]
+    metadata: dict[str, Any]
     recorded_at: datetime
 
 
@@ -68,7 +69,7 @@ class GameRow:
     status: str
     phase: str | None
     deadline: datetime | None
-    summary: dict
+    summary: dict[str, Any]
     updated_at: datetime
 
 

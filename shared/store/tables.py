@@ -17,7 +17,7 @@ from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
 
-class UTCDateTime(TypeDecorator):
+class UTCDateTime(TypeDecorator[datetime]):
     """Timezone-aware UTC datetimes on both back ends.
 
     PostgreSQL stores timestamptz; SQLite has no time zones, so values are stored as naive UTC
@@ -64,9 +64,9 @@ class EventTable(SQLModel, table=True):
     version: int = Field(sa_column=Column(Integer, nullable=False))
     type: str = Field(sa_column=Column(String(), nullable=False))
     schema_version: int = Field(sa_column=Column(Integer, nullable=False, default=1))
-    data: dict = Field(sa_column=Column(JSONDocument, nullable=False))
+    data: dict[str, Any] = Field(sa_column=Column(JSONDocument, nullable=False))
     # "metadata" is taken by SQLAlchemy's declarative classes: the attribute is event_metadata.
-    event_metadata: dict = Field(sa_column=Column("metadata", JSONDocument, nullable=False))
+    event_metadata: dict[str, Any] = Field(sa_column=Column("metadata", JSONDocument, nullable=False))
     recorded_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
 
 
@@ -81,5 +81,5 @@ class GameTable(SQLModel, table=True):
     status: str = Field(sa_column=Column(String(), nullable=False))
     phase: str | None = Field(default=None, sa_column=Column(String(), nullable=True))
     deadline: datetime | None = Field(default=None, sa_column=Column(UTCDateTime, nullable=True, index=True))
-    summary: dict = Field(sa_column=Column(JSONDocument, nullable=False))
+    summary: dict[str, Any] = Field(sa_column=Column(JSONDocument, nullable=False))
     updated_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False, index=True))
