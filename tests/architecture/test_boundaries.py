@@ -67,6 +67,14 @@ def _called(func: ast.expr) -> str:
     return ""
 
 
+def imported_from(package: str, node: ast.ImportFrom) -> str:
+    """The absolute name of the module a ``from ... import`` in ``package`` names."""
+    if not node.level:
+        return node.module or ""
+    base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1])
+    return f"{base}.{node.module}" if node.module else base
+
+
 def imports_of(path: Path) -> list[Import]:
     """Every module ``path`` imports, wherever the import is; ``from a import b`` gives ``a``
     and ``a.b`` (``b`` may be a submodule), a relative import its absolute name."""
@@ -77,11 +85,7 @@ def imports_of(path: Path) -> list[Import]:
         if isinstance(node, ast.Import):
             found += [Import(alias.name, node.lineno) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1])
-                source = f"{base}.{node.module}" if node.module else base
-            else:
-                source = node.module or ""
+            source = imported_from(package, node)
             found.append(Import(source, node.lineno))
             found += [Import(f"{source}.{alias.name}", node.lineno) for alias in node.names if alias.name != "*"]
         elif isinstance(node, ast.Call) and node.args:
@@ -284,11 +288,7 @@ def import_graph() -> dict[str, set[str]]:
             if isinstance(node, ast.Import):
                 found |= {known(alias.name) for alias in node.names}
             elif isinstance(node, ast.ImportFrom):
-                if node.level:
-                    base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1])
-                    source = f"{base}.{node.module}" if node.module else base
-                else:
-                    source = node.module or ""
+                source = imported_from(package, node)
                 found |= {f"{source}.{a.name}" if f"{source}.{a.name}" in modules else known(source)
                           for a in node.names}
         graph[name] = {m for m in found if m is not None and m != name}
