@@ -267,7 +267,8 @@ def _improve(ctx: _Context, index: int, order: Improve) -> None:
     if order.kind == "FORT":
         if terr_state["fort"]:
             raise Refused(f"{at} already has a fort")
-        near = [n for n in ctx.board.land_neighbours(at)
+        # sorted: the refusal names the same neighbour in every process (replays compare it)
+        near = [n for n in sorted(ctx.board.land_neighbours(at))
                 if (ctx.owns(n) and ctx.state["territories"][n]["fort"])
                 or any(done.kind == "FORT" and done.at == n for done in ctx.plan.improvements)]
         if near:

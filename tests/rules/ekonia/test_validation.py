@@ -262,3 +262,27 @@ def test_r4_no_count_or_gold_in_an_order_makes_the_check_do_more_than_the_rules_
     orders = [o for o in (parse_order(t, VARIANT.board) for t in worst) if not hasattr(o, "reason")]
     plan = plan_orders(state, VARIANT.board, "ALPHA", orders, count_expected=True)
     assert len(plan.units) <= 3 + (100_000 + 50) // 10
+
+
+FORT_NEXT_TO_TWO = """
+from shared.rules.variants.ekonia import EkoniaVariant
+from tests.utils.ekonia_board import fresh_state, small_board
+state = fresh_state()
+state["territories"]["beta"]["fort"] = state["territories"]["b-town"]["fort"] = True
+print(EkoniaVariant(small_board()).check_orders(state, "BETA", ["FORT b-field"])[0].reason)
+"""
+
+
+def test_a_refused_fort_names_the_same_neighbour_in_every_process():
+    """The refusal is stored in the turn's results, and a replay in another process compares
+    them: with two forts next to it, it names the first by name, whatever the string hashes."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    reasons = {subprocess.run([sys.executable, "-c", FORT_NEXT_TO_TWO], cwd=root, capture_output=True, text=True,
+                              env={**os.environ, "PYTHONHASHSEED": str(seed)}, check=True).stdout.strip()
+               for seed in range(6)}
+    assert reasons == {"a state may not hold forts in adjacent tiles (b-town)"}
