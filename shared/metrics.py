@@ -120,7 +120,7 @@ async def refresh_from_store(store: EventStore, now: datetime) -> None:
         OUTBOX.labels(status).set(counts.get(status, 0))
 
 
-def refresh_caches(force: bool = False) -> None:
+def refresh_caches(*, force: bool = False) -> None:
     """Set the cache gauges from this process's caches (at most every few seconds, unless
     ``force``: called after every request, so that a busy worker's figures stay fresh)."""
     now = time.monotonic()

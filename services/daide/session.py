@@ -438,7 +438,7 @@ class Session:
             log.exception("early resolution of %s %s failed; the clock will resolve it", self.game_id, phase)
         self.hub.poke(self.game_id)
 
-    async def _missing(self, send_empty: bool = True) -> None:
+    async def _missing(self, *, send_empty: bool = True) -> None:
         state = await self.state()
         if state is None or self.power is None or state.phase is None:
             return

@@ -291,7 +291,7 @@ def check_variant_filter(variant: str) -> None:
 
 async def list_games(store: EventStore, status: str | None, limit: int,
                      after: tuple[datetime, str] | None = None,
-                     variant: str | None = None, listed_only: bool = True,
+                     variant: str | None = None, *, listed_only: bool = True,
                      ) -> tuple[list[dict[str, Any]], tuple[datetime, str] | None]:
     """A page of the games list, latest changed first, and where the next page starts (None:
     this was the last). A game that changes while a client pages moves to the front of the

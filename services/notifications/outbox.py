@@ -105,7 +105,7 @@ class _Games:
     are remembered only once the batch has committed (``remember``): a batch that failed is
     planned again from its first event, which must not find a state folded past it."""
 
-    def __init__(self, tx: Transaction, direct: bool = False) -> None:
+    def __init__(self, tx: Transaction, *, direct: bool = False) -> None:
         self._tx = tx
         self._direct = direct
         # by game: its state folded up to the last event the projection planned from (committed
@@ -182,7 +182,7 @@ async def project(store: EventStore, warning: timedelta, batch: int = 500, *, di
         read = await tx.read_all_of(PLANNED_FROM, after, batch)
         if not read.passed:
             return 0
-        games = _Games(tx, direct)
+        games = _Games(tx, direct=direct)
         for record in read.events:
             game_id = game_of(record.stream_id)
             if game_id is None or record.stream_id not in (game_stream(game_id), press_stream(game_id),

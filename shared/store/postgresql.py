@@ -331,7 +331,7 @@ class PostgresTransaction(Transaction):
 
     async def list_games(self, status: str | None = None, limit: int = 100,
                          after: tuple[datetime, str] | None = None, variant: str | None = None,
-                         listed_only: bool = False) -> list[GameRow]:
+                         *, listed_only: bool = False) -> list[GameRow]:
         if after is not None:
             rows = await self._live().fetch(LIST_GAMES_AFTER, status, as_utc(after[0]), after[1], limit, variant,
                                             listed_only)

@@ -215,7 +215,7 @@ class GameIndexRecorder(ABC):
     @abstractmethod
     async def list_games(self, status: str | None = None, limit: int = 100,
                          after: tuple[datetime, str] | None = None, variant: str | None = None,
-                         listed_only: bool = False) -> list[GameRow]:
+                         *, listed_only: bool = False) -> list[GameRow]:
         """The latest updated games first (then by id); with ``after`` (a row's ``updated_at``
         and id), only the rows that come after it in that order: a page of the list; with
         ``variant``, only that variant's games; ``listed_only``, without the private games (the

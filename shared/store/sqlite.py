@@ -284,7 +284,7 @@ class SQLiteTransaction(Transaction):
 
     async def list_games(self, status: str | None = None, limit: int = 100,
                          after: tuple[datetime, str] | None = None, variant: str | None = None,
-                         listed_only: bool = False) -> list[GameRow]:
+                         *, listed_only: bool = False) -> list[GameRow]:
         listed = int(listed_only)
         if after is not None:
             moment = stored_time(after[0])

@@ -168,7 +168,7 @@ class Pictures:
     """The pictures of one store in this process: request keys to pictures, the bytes by
     digest, and the render queue."""
 
-    def __init__(self, max_bytes: int, renders: int, waiting: int, processes: bool = False) -> None:
+    def __init__(self, max_bytes: int, renders: int, waiting: int, *, processes: bool = False) -> None:
         self.requests: BoundedCache[tuple[Any, ...], Picture] = BoundedCache(
             "picture_requests", REQUESTS_KEPT, max(1, max_bytes // 8))
         self.bodies: BoundedCache[str, bytes] = BoundedCache("picture_bytes", PICTURES_KEPT, max_bytes)
@@ -201,7 +201,7 @@ def pictures_of(store: EventStore, settings: Any) -> Pictures:
     kept = store.kept(KeptPictures)
     if kept.pictures is None:
         kept.pictures = Pictures(settings.picture_cache_mib * 2**20, settings.picture_renders,
-                                 settings.picture_queue, settings.picture_processes)
+                                 settings.picture_queue, processes=settings.picture_processes)
     return kept.pictures
 
 

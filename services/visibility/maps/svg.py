@@ -28,7 +28,7 @@ def text(value: str) -> str:
     return escape(str(value))
 
 
-def path_d(points: Sequence[Sequence[float]], closed: bool = True) -> str:
+def path_d(points: Sequence[Sequence[float]], *, closed: bool = True) -> str:
     head, *rest = points
     d = f"M{num(head[0])} {num(head[1])}" + "".join(f"L{num(x)} {num(y)}" for x, y in rest)
     return d + "Z" if closed else d
