@@ -208,3 +208,35 @@ def test_resolve_now_asks_first_and_sends_once(browser: Browser, served: str) ->
     finally:
         player.page.context.close()
     assert player.problems == []
+
+
+def test_where_ready_flags_are_asked_for_a_whole_set_sent_is_not_done(browser: Browser, served: str) -> None:
+    """A game that resolves early only when everyone is ready: the box's button and note say
+    that sending it is not yet done, the page does not call the sent set done, and the phase
+    waits for this power until it presses **Done**."""
+    player, tokens = hosted_game(browser, served, "Ready flags", "standard", 7,
+                                 checked=("Resolve early only when everyone is ready",))
+    try:
+        page = player.page
+        expect(page.locator("#phase")).to_contain_text("Spring 1901, movement")
+        game_id = game_of(player)
+        others_submit(served, page.url, tokens, [])
+        for token in tokens:
+            ready = httpx.post(f"{served}/games/{game_id}/ready", headers={"authorization": f"Bearer {token}"})
+            assert ready.status_code == 200, ready.text
+        first, *_ = unit_menus(player)
+        send = page.get_by_role("button", name="Submit all these orders", exact=True)
+        expect(send).to_be_visible()
+        expect(page.locator("#orders-note")).to_contain_text("this game also asks you to say Done")
+        page.locator("#orders").fill(f"{first} H")
+        send.click()
+        expect(page.locator("#order-status")).to_have_text("1 order stored.")
+        expect(page.locator("#done-status")).to_have_text("Not done: the phase waits for you until the deadline.")
+        assert httpx.get(f"{served}/games/{game_id}").json()["waiting_for"] == [player.power]
+
+        page.get_by_role("button", name=DONE).click()
+        player.wait_for_phase("Fall 1901, movement")
+        expect(page.locator("#results")).to_contain_text(f"{first} H")
+    finally:
+        player.page.context.close()
+    assert player.problems == []

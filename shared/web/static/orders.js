@@ -30,6 +30,7 @@ const ui = {
   panel: byId("orders-panel", HTMLElement),
   title: byId("orders-title", HTMLElement),
   submit: byId("submit-orders", HTMLButtonElement),
+  submitNote: byId("orders-note", HTMLElement),
   undoDone: byId("undo-done", HTMLButtonElement),
 };
 
@@ -196,6 +197,11 @@ export class OrdersPanel {
     const {possible, view} = this.store.get();
     if (!possible || !view) return;
     ui.title.textContent = `Your orders: ${phaseName(possible.phase)}`;
+    // where the game asks for ready flags, a whole set sent is not yet done (docs/web.md, "Done")
+    const asksReady = Boolean(view.game.settings.require_ready);
+    ui.submit.textContent = asksReady ? "Submit all these orders" : "Submit all these orders: done";
+    ui.submitNote.textContent = "The box holds all your orders. Sending it replaces your stored orders with its lines"
+      + (asksReady ? "; this game also asks you to say Done." : " and marks you done.");
     this.showDone(view, possible);
     const help = [];
     const position = view.position || {};
@@ -448,10 +454,11 @@ export class OrdersPanel {
       }
     }
     const refused = results.filter((r) => r.status !== "accepted").length;
-    this.status.textContent = ordersStored(current)
-      + (refused ? `; ${refused} refused.` : whole ? ": done." : ".");
     // a change clears the ready flag (not done); a whole set is done where no ready flag is asked for
-    this.done.want(whole && !this.store.get().view?.game.settings.require_ready);
+    const doneNow = whole && !this.store.get().view?.game.settings.require_ready;
+    this.status.textContent = ordersStored(current)
+      + (refused ? `; ${refused} refused.` : doneNow ? ": done." : ".");
+    this.done.want(doneNow);
     this.render();
   }
 
