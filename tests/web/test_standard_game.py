@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
-from tests.web.pages import SEND_ALL, Player
+from tests.web.pages import Player
 
 pytestmark = pytest.mark.postgres
 
@@ -205,12 +205,12 @@ def a_refused_order_is_corrected(player: Player) -> None:
     box, as typed, to be corrected; the others are stored."""
     box = player.orders_box()
     box.fill(box.input_value().replace("F BRE - MAO", "F BRE - Atlantis"))
-    player.page.get_by_role("button", name=SEND_ALL).click()
+    player.page.get_by_role("button", name="Submit all these orders", exact=True).click()
     expect(player.results()).to_contain_text("F BRE - Atlantis refused: 'Atlantis' is not a province")
     expect(player.page.locator("#order-status")).to_have_text("2 orders stored; 1 refused.")
     assert box.input_value().splitlines() == ["A PAR - BUR", "A MAR - SPA", "F BRE - Atlantis"]
     box.fill(box.input_value().replace("F BRE - Atlantis", "Fleet Brest -> Mid-Atlantic Ocean"))
-    player.page.get_by_role("button", name=SEND_ALL).click()
+    player.page.get_by_role("button", name="Submit all these orders", exact=True).click()
     expect(player.results()).to_contain_text("Fleet Brest -> Mid-Atlantic Ocean → F BRE - MAO accepted")
     expect(box).to_have_value("A PAR - BUR\nA MAR - SPA\nF BRE - MAO")
 
