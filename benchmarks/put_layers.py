@@ -1,0 +1,264 @@
+"""Where a PUT of orders spends its time, layer by layer: a script that prints figures, not a test.
+
+    python benchmarks/put_layers.py [--requests 3000] [--rounds 3] [--sqlite | --database URL]
+
+Everything runs in this one process, with no socket and no HTTP parser: each request is one call
+of the ASGI app (a scope, one body message, the answer's messages collected), so that the
+figures are the app's own cost per request, the part that a faster HTTP server cannot take
+away. The stages add one layer each to the one before:
+
+1. a bare FastAPI app with one empty ``PUT`` route (the floor: routing and a JSON answer);
+2. to 6. the real app's middleware, added from the outermost inwards as ``build_app`` adds them
+   (CORS, observability, HEAD as GET, the body gate, the token middleware), each still in front
+   of the empty route;
+7. the real app's route table, the empty route among them (routing past the other routes);
+8. the route's dependencies as ``submit_orders`` declares them (rate limit, the seat from the
+   cached game, the bearer token, the store, the clock);
+9. the body read into the ``SubmitOrders`` model;
+10. the orders checked as the service checks them, and the answer built, without the append;
+11. the real ``PUT /games/{id}/orders`` (the checked append to the store, no early resolution:
+    one power of each game never orders).
+
+Prints, per stage, the median and the 90th percentile of the time per request (µs) over
+``--rounds`` rounds of ``--requests`` requests, and what the stage adds to the one before.
+The store is a fresh PostgreSQL database (ENTENTE_BENCH_POSTGRES_URL, else
+ENTENTE_TEST_POSTGRES_URL, else postgresql://postgres@127.0.0.1:5432/test) or, with
+``--sqlite``, a SQLite file in a temporary folder. docs/architecture.md, "A PUT, layer by
+layer", has the table.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import itertools
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from fastapi import APIRouter, FastAPI, Request  # noqa: E402
+from pydantic import SecretStr  # noqa: E402
+
+from benchmarks.scratch import scratch_database, server_url  # noqa: E402
+from services.adjudication import api as adjudication_api  # noqa: E402
+from services.adjudication import service  # noqa: E402
+from services.app import create_app  # noqa: E402
+from shared.http.dependencies import BearerToken, Now, RecentPlayer, StoreDep  # noqa: E402
+from shared.http.errors import install_error_handlers  # noqa: E402
+from shared.http.rate_limits import rate_limited  # noqa: E402
+from shared.settings import Settings  # noqa: E402
+
+OPERATOR_TOKEN = "bench-layers-" + "7f3a9c1e5b2d8f4a6c0e9b1d3f5a7c2e"
+GAMES = 24  # a power writes at most 300 times a phase: the requests are spread over the games' seats
+# the limits counted (their cost is a layer) but never reached
+UNLIMITED = {f"rate_{action}_per_{whom}": "0" for action in ("create", "join", "orders")
+             for whom in ("address", "token")}
+
+
+# ----------------------------------------------------------------------------- one ASGI call
+
+
+def scope_of(method: str, path: str, headers: list[tuple[bytes, bytes]]) -> dict[str, Any]:
+    return {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
+            "method": method, "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "",
+            "query_string": b"", "headers": headers, "client": ("127.0.0.1", 40000),
+            "server": ("127.0.0.1", 8000), "state": {}}
+
+
+async def call(app: Any, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, bytes]:
+    """One request through ``app``: the answer's status and body."""
+    payload = b"" if body is None else json.dumps(body).encode()
+    headers = [(b"host", b"127.0.0.1:8000"), (b"content-length", str(len(payload)).encode())]
+    if body is not None:
+        headers.append((b"content-type", b"application/json"))
+    if token:
+        headers.append((b"authorization", f"Bearer {token}".encode()))
+    sent = False
+    status, chunks = 0, []
+
+    async def receive() -> dict[str, Any]:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": payload, "more_body": False}
+        await asyncio.sleep(3600)  # pragma: no cover - an app that waits for a disconnect
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        nonlocal status
+        if message["type"] == "http.response.start":
+            status = message["status"]
+        elif message["type"] == "http.response.body":
+            chunks.append(message.get("body", b""))
+
+    await app(scope_of(method, path, headers), receive, send)
+    return status, b"".join(chunks)
+
+
+# ----------------------------------------------------------------------------- the stages' routes
+
+
+def stage_router() -> APIRouter:
+    """Routes that stop the real PUT after one more of its parts each."""
+    router = APIRouter()
+
+    @router.put("/bench/empty/{game_id}")
+    async def empty(game_id: str) -> dict[str, Any]:
+        return {"ok": True}
+
+    @router.put("/bench/dependencies/{game_id}", dependencies=[rate_limited("orders")])
+    async def dependencies(seat: RecentPlayer, token: BearerToken, store: StoreDep, request: Request,
+                           now: Now) -> dict[str, Any]:
+        return {"ok": True}
+
+    @router.put("/bench/body/{game_id}", dependencies=[rate_limited("orders")])
+    async def body(seat: RecentPlayer, token: BearerToken, body: adjudication_api.SubmitOrders, store: StoreDep,
+                   request: Request, now: Now) -> dict[str, Any]:
+        return {"ok": True}
+
+    @router.put("/bench/check/{game_id}", response_model=adjudication_api.SubmissionResult,
+                dependencies=[rate_limited("orders")])
+    async def check(seat: RecentPlayer, token: BearerToken, body: adjudication_api.SubmitOrders, store: StoreDep,
+                    request: Request, now: Now) -> adjudication_api.SubmissionResult:
+        game = seat.game
+        assert seat.caller.player_id is not None
+        def known(phase: str, acting: str) -> Any:
+            return service.PhaseSubmissions(store, game.game_id, phase).known(acting)
+
+        submission, _ = service._checked_submission(  # the decision, without its append
+            game, seat.caller.player_id, body.orders, str(game.phase), now, None, body.power, known)
+        return adjudication_api.SubmissionResult.model_validate({
+            "phase": submission.phase, "power": submission.power, "resolved": False,
+            **adjudication_api._feedback(game, submission.phase, submission.power, submission.checks)})
+
+    return router
+
+
+def bare_app() -> FastAPI:
+    app = FastAPI()
+    install_error_handlers(app)
+    app.include_router(stage_router())
+    return app
+
+
+def with_middleware(real: FastAPI, count: int, *, all_routes: bool) -> FastAPI:
+    """An app with the real app's ``count`` outermost middleware (and its state), in front of
+    the stage routes alone or of the real app's routes too."""
+    app = FastAPI()
+    install_error_handlers(app)
+    app.state = real.state
+    # Starlette keeps user middleware outermost first; adding re-inserts at the front
+    for middleware in reversed(real.user_middleware[:count]):
+        app.add_middleware(middleware.cls, *middleware.args, **middleware.kwargs)
+    if all_routes:
+        app.router.routes.extend(real.router.routes)
+    app.include_router(stage_router())
+    return app
+
+
+# ----------------------------------------------------------------------------- the games
+
+
+async def seated_games(app: Any) -> list[tuple[str, list[str]]]:
+    """``GAMES`` started games, each with the tokens of six of its seven players (the seventh
+    never orders, so no phase resolves early)."""
+    games = []
+    for index in range(GAMES):
+        status, created = await call(app, "POST", "/games", {"name": f"layers {index}", "variant": "standard"},
+                                     token=OPERATOR_TOKEN)
+        assert status == 201, created
+        game = json.loads(created)
+        tokens = []
+        for _ in range(7):
+            status, joined = await call(app, "POST", f"/games/{game['id']}/players")
+            assert status == 201, joined
+            tokens.append(json.loads(joined)["token"])
+        status, started = await call(app, "POST", f"/games/{game['id']}/start", token=game["host_token"])
+        assert status == 200, started
+        games.append((game["id"], tokens))
+    return games
+
+
+async def orders_of(app: Any, game_id: str, token: str) -> list[str]:
+    """A small real set: every unit of the token's power holds."""
+    status, view = await call(app, "GET", f"/games/{game_id}/possible-orders", token=token)
+    assert status == 200, view
+    return [next(o for o in options if o.endswith(" H")) for options in json.loads(view)["orders"].values()]
+
+
+# ----------------------------------------------------------------------------- timing
+
+
+async def timed(app: Any, path_of: Callable[[str], str], seats: list[tuple[str, str, list[str]]],
+                requests: int) -> list[float]:
+    """``requests`` PUTs, seat after seat: each request's time in µs."""
+    times = []
+    cycle = itertools.cycle(seats)
+    gc.collect()
+    for _ in range(requests):
+        game_id, token, orders = next(cycle)
+        started = time.perf_counter()
+        status, answer = await call(app, "PUT", path_of(game_id), {"orders": orders}, token=token)
+        times.append((time.perf_counter() - started) * 1e6)
+        if status != 200:
+            raise RuntimeError(f"{path_of(game_id)}: {status} {answer[:300]!r}")
+    return times
+
+
+async def main(args: argparse.Namespace) -> None:
+    backend = "sqlite" if args.sqlite else "postgresql"
+    async with scratch_database(backend, server_url(), "entente_layers") as url:
+        database = args.database or url
+        settings = Settings(database_url=database, operator_token=SecretStr(OPERATOR_TOKEN), environment="test",
+                            run_worker=False, **UNLIMITED)
+        real = create_app(settings)
+        async with real.router.lifespan_context(real):
+            games = await seated_games(real)
+            seats = [(game_id, token, await orders_of(real, game_id, token))
+                     for game_id, tokens in games for token in tokens[:6]]
+            names = [m.cls.__name__ for m in real.user_middleware]
+            stages: list[tuple[str, Any, Callable[[str], str]]] = [
+                ("bare FastAPI, an empty route", bare_app(), lambda g: f"/bench/empty/{g}")]
+            stages += [(f"+ {name}", with_middleware(real, count, all_routes=False), lambda g: f"/bench/empty/{g}")
+                       for count, name in enumerate(names, start=1)]
+            full = with_middleware(real, len(names), all_routes=True)
+            stages += [
+                ("+ the real route table", full, lambda g: f"/bench/empty/{g}"),
+                ("+ the route's dependencies", full, lambda g: f"/bench/dependencies/{g}"),
+                ("+ the body model", full, lambda g: f"/bench/body/{g}"),
+                ("+ the orders checked, the answer built", full, lambda g: f"/bench/check/{g}"),
+                ("+ the checked append: the real PUT", real, lambda g: f"/games/{g}/orders"),
+            ]
+            results: dict[str, list[float]] = {name: [] for name, _, _ in stages}
+            for name, app, path_of in stages:  # warm every path once
+                await timed(app, path_of, seats, min(200, args.requests))
+            for _ in range(args.rounds):
+                for name, app, path_of in stages:
+                    results[name].extend(await timed(app, path_of, seats, args.requests))
+    print(f"PUT /games/{{id}}/orders in process, layer by layer ({backend}; {args.rounds} x {args.requests} "
+          f"requests a stage; µs a request)")
+    print(f"{'stage':<44} {'median':>8} {'p90':>8} {'adds':>8}")
+    before = 0.0
+    for name, _, _ in stages:
+        values = sorted(results[name])
+        median = statistics.median(values)
+        p90 = values[int(len(values) * 0.9)]
+        print(f"{name:<44} {median:8.0f} {p90:8.0f} {median - before:+8.0f}")
+        before = median
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=3000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--sqlite", action="store_true", help="a SQLite file instead of PostgreSQL")
+    parser.add_argument("--database", help="an existing database URL to use (its data is kept)")
+    asyncio.run(main(parser.parse_args()))
