@@ -11,9 +11,10 @@ away. The stages add one layer each to the one before:
 2. to 6. the real app's middleware, added from the outermost inwards as ``build_app`` adds them
    (CORS, observability, HEAD as GET, the body gate, the token middleware), each still in front
    of the empty route;
-7. the real app's route table, the empty route among them (routing past the other routes);
-8. the route's dependencies as ``submit_orders`` declares them (rate limit, the seat from the
-   cached game, the bearer token, the store, the clock);
+7. the real app's route table, the empty route placed just before the real PUT's (so matched
+   past the same routes);
+8. the route's dependencies as ``submit_orders`` declares them (the rate limit, the bearer
+   token, the seat from the cached game, the store and the clock: one dependency);
 9. the body read into the ``SubmitOrders`` model;
 10. the orders checked as the service checks them, and the answer built, without the append;
 11. the real ``PUT /games/{id}/orders`` (the checked append to the store, no early resolution:
@@ -44,16 +45,16 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from fastapi import APIRouter, FastAPI, Request  # noqa: E402
+from fastapi import APIRouter, FastAPI, Request, Response  # noqa: E402
 from pydantic import SecretStr  # noqa: E402
 
 from benchmarks.scratch import scratch_database, server_url  # noqa: E402
 from services.adjudication import api as adjudication_api  # noqa: E402
 from services.adjudication import service  # noqa: E402
 from services.app import create_app  # noqa: E402
-from shared.http.dependencies import BearerToken, Now, RecentPlayer, StoreDep  # noqa: E402
+from shared.http.dependencies import OrderWriting  # noqa: E402
 from shared.http.errors import install_error_handlers  # noqa: E402
-from shared.http.rate_limits import rate_limited  # noqa: E402
+from shared.http.models import written_once  # noqa: E402
 from shared.settings import Settings  # noqa: E402
 
 OPERATOR_TOKEN = "bench-layers-" + "7f3a9c1e5b2d8f4a6c0e9b1d3f5a7c2e"
@@ -114,30 +115,28 @@ def stage_router() -> APIRouter:
     async def empty(game_id: str) -> dict[str, Any]:
         return {"ok": True}
 
-    @router.put("/bench/dependencies/{game_id}", dependencies=[rate_limited("orders")])
-    async def dependencies(seat: RecentPlayer, token: BearerToken, store: StoreDep, request: Request,
-                           now: Now) -> dict[str, Any]:
+    @router.put("/bench/dependencies/{game_id}")
+    async def dependencies(writer: OrderWriting, request: Request) -> dict[str, Any]:
         return {"ok": True}
 
-    @router.put("/bench/body/{game_id}", dependencies=[rate_limited("orders")])
-    async def body(seat: RecentPlayer, token: BearerToken, body: adjudication_api.SubmitOrders, store: StoreDep,
-                   request: Request, now: Now) -> dict[str, Any]:
+    @router.put("/bench/body/{game_id}")
+    async def body(writer: OrderWriting, body: adjudication_api.SubmitOrders, request: Request) -> dict[str, Any]:
         return {"ok": True}
 
-    @router.put("/bench/check/{game_id}", response_model=adjudication_api.SubmissionResult,
-                dependencies=[rate_limited("orders")])
-    async def check(seat: RecentPlayer, token: BearerToken, body: adjudication_api.SubmitOrders, store: StoreDep,
-                    request: Request, now: Now) -> adjudication_api.SubmissionResult:
-        game = seat.game
-        assert seat.caller.player_id is not None
+    @router.put("/bench/check/{game_id}", response_model=adjudication_api.SubmissionResult)
+    async def check(writer: OrderWriting, body: adjudication_api.SubmitOrders,
+                    request: Request) -> Response:
+        game = writer.game
+        assert writer.caller.player_id is not None
+
         def known(phase: str, acting: str) -> Any:
-            return service.PhaseSubmissions(store, game.game_id, phase).known(acting)
+            return service.PhaseSubmissions(writer.store, game.game_id, phase).known(acting)
 
         submission, _ = service._checked_submission(  # the decision, without its append
-            game, seat.caller.player_id, body.orders, str(game.phase), now, None, body.power, known)
-        return adjudication_api.SubmissionResult.model_validate({
+            game, writer.caller.player_id, body.orders, str(game.phase), writer.now, None, body.power, known)
+        return written_once(adjudication_api.SubmissionResult.model_validate({
             "phase": submission.phase, "power": submission.power, "resolved": False,
-            **adjudication_api._feedback(game, submission.phase, submission.power, submission.checks)})
+            **adjudication_api._feedback(game, submission.phase, submission.power, submission.checks)}))
 
     return router
 
@@ -158,10 +157,18 @@ def with_middleware(real: FastAPI, count: int, *, all_routes: bool) -> FastAPI:
     # Starlette keeps user middleware outermost first; adding re-inserts at the front
     for middleware in reversed(real.user_middleware[:count]):
         app.add_middleware(middleware.cls, *middleware.args, **middleware.kwargs)
-    if all_routes:
-        app.router.routes.extend(real.router.routes)
     app.include_router(stage_router())
+    if all_routes:  # the stage routes just before the real PUT's router: matched as late as the PUT
+        stages = app.router.routes.pop()
+        routes = list(real.router.routes)
+        routes.insert(next(i for i, route in enumerate(routes) if _holds_the_put(route)), stages)
+        app.router.routes[:] = routes
     return app
+
+
+def _holds_the_put(route: Any) -> bool:
+    inner = getattr(route, "original_router", None)
+    return inner is not None and any(getattr(r, "name", "") == "submit_orders" for r in inner.routes)
 
 
 # ----------------------------------------------------------------------------- the games
@@ -238,7 +245,7 @@ async def main(args: argparse.Namespace) -> None:
                 ("+ the checked append: the real PUT", real, lambda g: f"/games/{g}/orders"),
             ]
             results: dict[str, list[float]] = {name: [] for name, _, _ in stages}
-            for name, app, path_of in stages:  # warm every path once
+            for _, app, path_of in stages:  # warm every path once
                 await timed(app, path_of, seats, min(200, args.requests))
             for _ in range(args.rounds):
                 for name, app, path_of in stages:

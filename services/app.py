@@ -17,6 +17,8 @@ from shared.web import router as web_router
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    routers = [lobby_router, adjudication_router, visibility_router, accounts_router, press_router,
-               notifications_router, stream_router, maps_router, web_router]
+    # the most asked first (order writes, then views): a request is matched against the routes
+    # in order, and no two routes match one path (docs/architecture.md, "A PUT, layer by layer")
+    routers = [adjudication_router, visibility_router, stream_router, lobby_router, press_router, maps_router,
+               accounts_router, notifications_router, web_router]
     return build_app("Entente", routers, settings)

@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, FastAPI, Query, Request
+from fastapi import APIRouter, Body, FastAPI, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from shared.auth import Caller, require
@@ -14,16 +14,16 @@ from shared.game.guards import choose_power, require_playing
 from shared.game.state import GameState
 from shared.http.app import build_app
 from shared.http.dependencies import (
-    BearerToken,
+    BEARER_REQUIRED,
     CurrentCaller,
     CurrentGame,
     CurrentPlayer,
     Now,
-    RecentPlayer,
+    OrderWriting,
     StoreDep,
     request_metadata,
 )
-from shared.http.models import MenuGroup, RequestBody, StructuredOrder, absent_if_none
+from shared.http.models import MenuGroup, RequestBody, StructuredOrder, absent_if_none, written_once
 from shared.http.rate_limits import rate_limited
 from shared.rules.variants import OrderCheck
 from shared.settings import Settings
@@ -134,25 +134,25 @@ class PossibleOrders(PowerOptions):
         "several powers reads them all in one request); null with ?power="))
 
 
-@router.put("/games/{game_id}/orders", response_model=SubmissionResult, dependencies=[rate_limited("orders")])
-async def submit_orders(seat: RecentPlayer, token: BearerToken, body: SubmitOrders,
-                        store: StoreDep, request: Request, now: Now) -> SubmissionResult:
+@router.put("/games/{game_id}/orders", response_model=SubmissionResult, openapi_extra=BEARER_REQUIRED)
+async def submit_orders(writer: OrderWriting, body: SubmitOrders, request: Request) -> Response:
     """Replace the caller's orders for the current phase; each order comes back accepted
     (in canonical notation) or rejected with the reason. Rejected orders are not stored; when
     none is accepted the answer is 422 and nothing is stored. After the deadline: 409
     ``deadline_passed``, nothing stored. An empty list holds every unit."""
-    assert seat.caller.player_id is not None
-    # Unread (``seat.read`` false), ``seat.game`` may be a little behind the log: the append
+    assert writer.caller.player_id is not None
+    # Unread (``writer.read`` false), ``writer.game`` may be a little behind the log: the append
     # checks the game's version, and a refusal or a clash is decided again from a fresh read,
     # the caller identified again by its token (docs/architecture.md, "A PUT, step by step")
-    player = Player(seat.caller.player_id, token, request.app.state.operator_hash)
-    outcome = await service.submit(store, commands.SubmitOrders(
-        seat.game.game_id, player, body.orders, body.phase, body.power,
-        request_metadata(request, "player", seat.caller.player_id), now, seen=seat.game, fresh=seat.read))
+    player = Player(writer.caller.player_id, writer.token, request.app.state.operator_hash)
+    outcome = await service.submit(writer.store, commands.SubmitOrders(
+        writer.game.game_id, player, body.orders, body.phase, body.power,
+        request_metadata(request, "player", writer.caller.player_id), writer.now, seen=writer.game,
+        fresh=writer.read))
     submission = outcome.submission
-    return SubmissionResult.model_validate({
+    return written_once(SubmissionResult.model_validate({
         "phase": submission.phase, "power": submission.power, "resolved": outcome.resolved,
-        **_feedback(submission.state, submission.phase, submission.power, submission.checks)})
+        **_feedback(submission.state, submission.phase, submission.power, submission.checks)}))
 
 
 def _feedback(game: GameState, phase: str, power: str, checks: list[OrderCheck]) -> dict[str, Any]:

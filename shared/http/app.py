@@ -43,6 +43,16 @@ def operation_id(route: APIRoute) -> str:
     return route.name
 
 
+def _rarely_asked_last(app: FastAPI) -> None:
+    """The framework's own pages (``/docs``, ``/redoc``, the document) after the services'
+    routes: a request is matched against the routes in order, and the game routes are the ones
+    asked all the time (docs/architecture.md, "A PUT, layer by layer"). No two routes match one
+    path, so the order changes no answer."""
+    own = {app.openapi_url, app.docs_url, app.redoc_url, app.swagger_ui_oauth2_redirect_url}
+    rare = [route for route in app.router.routes if getattr(route, "path", None) in own]
+    app.router.routes[:] = [route for route in app.router.routes if route not in rare] + rare
+
+
 def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | None = None) -> FastAPI:
     """A FastAPI app serving ``routers``; ``settings`` default to the ENTENTE_* environment."""
 
@@ -72,6 +82,9 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
     app.add_middleware(RequestObservability)  # sees every answer, the refusals of the inner layers too
     app.add_middleware(CORSMiddleware)  # added last: the outermost, so every answer carries it
 
+    for router in routers:
+        app.include_router(router)
+
     probe = StoreProbe()
 
     @app.get("/healthz", tags=["health"], response_model=Health)
@@ -92,7 +105,6 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
 
     app.add_api_route("/metrics", metrics_endpoint, methods=["GET"], include_in_schema=False)
 
-    for router in routers:
-        app.include_router(router)
+    _rarely_asked_last(app)
     install_openapi(app)
     return app

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from shared.auth import PUBLIC, Caller, bearer_token_of, identify, require
+from shared.auth import PUBLIC, Caller, bearer_token_of, hash_token, identify, require
 from shared.clock import SYSTEM_CLOCK, Clock
-from shared.errors import DomainError, ErrorCode, NotFound
+from shared.errors import DomainError, ErrorCode, NotFound, Unauthorized
 from shared.game.repository import cached_game, read_game
 from shared.game.state import GameState
+from shared.http.rate_limits import count_action
 from shared.store import EventStore
 
 # declares the bearer scheme in the OpenAPI document (shared/http/openapi.py); the header itself
@@ -62,7 +63,7 @@ def game_not_found(game_id: str) -> NotFound:
 
 
 async def load_game(store: EventStore, game_id: str) -> GameState:
-    """The game's state as of now (a copy the caller may change), read through the cache."""
+    """The game's state as of now, read through the cache (shared, frozen: never changed)."""
     state = await read_game(store, game_id) if len(game_id) <= 64 else None
     if state is None:
         raise game_not_found(game_id)
@@ -107,21 +108,39 @@ CurrentPlayer = Annotated[Caller, Depends(player)]
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerInGame:
-    """The caller, a player, and the game it was identified in; ``read``: whether the game was
-    read from the store for this request (else it is this process's last reading of it)."""
+class OrderWriter:
+    """Everything a write of orders takes from its request, gathered by one dependency
+    (``order_writer``): the caller, a player, and the game it was identified in; ``read``:
+    whether that game was read from the store for this request (else it is this process's last
+    reading of it); the bearer token, the store and the request's time."""
 
     game: GameState
     caller: Caller
     read: bool
+    token: str | None
+    store: EventStore
+    now: datetime
 
 
-async def recent_player(request: Request, game_id: str, store: StoreDep, token: BearerToken) -> PlayerInGame:
-    """The caller as a player of the game as this process last read it, without a read of the
-    store when that reading names the caller a player (a read otherwise, and every refusal is
-    from a fresh read): for a write that appends with the game's version checked, and decides
-    again from a fresh read, the caller identified again, when the game has moved on
-    (``PUT /orders``; docs/architecture.md, "Performance")."""
+async def order_writer(request: Request, game_id: str) -> OrderWriter:
+    """One order write counted against the rate limits, then the caller as a player of the game
+    as this process last read it, without a read of the store when that reading names the
+    caller a player (a read otherwise, and every refusal is from a fresh read): for a write that
+    appends with the game's version checked, and decides again from a fresh read, the caller
+    identified again, when the game has moved on (``PUT /orders``; docs/architecture.md, "A PUT,
+    step by step"). One dependency rather than five: each costs the framework's dependency
+    machinery (docs/architecture.md, "A PUT, layer by layer")."""
+    authorization = request.headers.get("authorization")
+    refused: Unauthorized | None = None
+    try:
+        token = bearer_token_of(authorization) if authorization is not None else None
+    except Unauthorized as error:  # counted by address first, then answered
+        token, refused = None, error
+    count_action(request, "orders", hash_token(token) if token else None)
+    if refused is not None:
+        raise refused
+    store: EventStore = request.app.state.store
+    now = get_clock(request).now()
     cached = cached_game(store, game_id)  # (an id too long for a game misses, and load_game refuses it)
     if cached is not None:
         try:
@@ -129,12 +148,15 @@ async def recent_player(request: Request, game_id: str, store: StoreDep, token: 
         except DomainError:  # 401/403 from the reading: perhaps a seat taken since (another process's)
             caller = PUBLIC
         if caller.role == "player":
-            return PlayerInGame(cached, caller, read=False)
+            return OrderWriter(cached, caller, False, token, store, now)
     game = await load_game(store, game_id)
-    return PlayerInGame(game, player_in(request, game, token), read=True)
+    return OrderWriter(game, player_in(request, game, token), True, token, store, now)
 
 
-RecentPlayer = Annotated[PlayerInGame, Depends(recent_player)]
+OrderWriting = Annotated[OrderWriter, Depends(order_writer)]
+# where a route gathers its token in one dependency (OrderWriting), its document still says that
+# it takes one (shared/http/openapi.py completes the scheme)
+BEARER_REQUIRED: dict[str, Any] = {"security": [{"bearer": []}]}
 
 
 def request_metadata(request: Request, actor: str, player_id: str | None = None) -> dict[str, str]:

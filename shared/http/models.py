@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from fastapi import Response
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 # a time as the API writes it (ISO 8601 with its offset, UTC): a string, typed date-time for clients
@@ -19,6 +20,15 @@ class RequestBody(BaseModel):
     (its examples) with its own ``model_config``, which pydantic merges with this one."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def written_once(model: BaseModel) -> Response:
+    """``model`` as a 200 answer, written once by pydantic's own serializer. A handler that
+    returns the model instead has FastAPI check it against the route's ``response_model`` again
+    and write it through the json module: a hot route's third of its answer's cost
+    (docs/architecture.md, "A PUT, layer by layer"). The route keeps its ``response_model``
+    for the document."""
+    return Response(model.model_dump_json(), media_type="application/json")
 
 
 # marks a key the answers leave out, rather than write null (shared/http/presence.py)

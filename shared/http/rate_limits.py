@@ -8,7 +8,8 @@ from typing import Any
 
 from fastapi import Depends, Request
 
-from shared.auth import hash_token, same_hash
+from shared.auth import bearer_token_of, hash_token, same_hash
+from shared.errors import Unauthorized
 from shared.rates import ACTIONS, RateLimits, parse_rate
 
 
@@ -27,11 +28,26 @@ def limits_of(app: Any) -> RateLimits | None:
 
 
 def _token_hash(request: Request) -> str | None:
-    """The hash of the request's bearer token, as sent (None without one); a malformed header
-    is left to the route, which answers 401."""
-    scheme, _, token = request.headers.get("authorization", "").strip().partition(" ")
-    token = token.strip()
-    return hash_token(token) if scheme.lower() == "bearer" and token else None
+    """The hash of the request's bearer token (None without one, or with a malformed header,
+    which the route answers 401)."""
+    authorization = request.headers.get("authorization")
+    if authorization is None:
+        return None
+    try:
+        return hash_token(bearer_token_of(authorization))
+    except Unauthorized:
+        return None
+
+
+def count_action(request: Request, action: str, token_hash: str | None) -> None:
+    """Count one ``action`` of the request's address and of the token hashed ``token_hash``
+    (429 ``rate_limited`` past the limits; the operator's token is never counted)."""
+    limits = limits_of(request.app)
+    if limits is None:
+        return
+    if token_hash is not None and same_hash(token_hash, request.app.state.operator_hash):
+        return
+    limits.check(action, request.client.host if request.client else None, token_hash)
 
 
 def rate_limited(action: str) -> Any:
@@ -40,12 +56,6 @@ def rate_limited(action: str) -> Any:
         raise ValueError(action)
 
     async def count(request: Request) -> None:
-        limits = limits_of(request.app)
-        if limits is None:
-            return
-        token_hash = _token_hash(request)
-        if token_hash is not None and same_hash(token_hash, request.app.state.operator_hash):
-            return
-        limits.check(action, request.client.host if request.client else None, token_hash)
+        count_action(request, action, _token_hash(request))
 
     return Depends(count)
