@@ -27,7 +27,7 @@ from typing import Any
 
 from shared import metrics
 from shared.clock import SYSTEM_CLOCK
-from shared.errors import Conflict, DomainError, Unprocessable
+from shared.errors import Conflict, DomainError, ErrorCode, Unprocessable
 from shared.events import (
     Event,
     GameFinished,
@@ -190,7 +190,7 @@ def _checked_submission(state: GameState, player_id: str, texts: Sequence[str], 
     accepted = [c.order for c in checks if c.accepted and c.order]
     if texts and not accepted:
         raise Unprocessable("no order of this submission was accepted; nothing was stored",
-                            code="orders_rejected", where="body.orders",
+                            code=ErrorCode.ORDERS_REJECTED, where="body.orders",
                             details=[c.as_json() for c in checks])
     event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=accepted)
     return Submission(event.phase, acting, checks, state), to_new_event(event, metadata)
@@ -219,7 +219,7 @@ def patched_orders(state: GameState, power: str, current: Sequence[str], texts: 
     for index, entry in enumerate(clear):
         named = subject(entry)
         if named is None:
-            raise Unprocessable(f"{entry!r} names no unit, site or order of this game", code="unknown_unit",
+            raise Unprocessable(f"{entry!r} names no unit, site or order of this game", code=ErrorCode.UNKNOWN_UNIT,
                                 where=f"body.clear[{index}]")
         cleared.add(named)
     alone = check_orders(state, power, texts)
@@ -269,7 +269,7 @@ async def _patch_once(store: EventStore, game_id: str, player_id: str, texts: Se
         checks, current, dropped = patched_orders(state, acting, before or (), texts, clear)
         if texts and not any(c.accepted for c in checks):
             raise Unprocessable("no order of this change was accepted; nothing was stored",
-                                code="orders_rejected", where="body.orders",
+                                code=ErrorCode.ORDERS_REJECTED, where="body.orders",
                                 details=[c.as_json() for c in checks])
         changed = before is None and bool(texts) or before is not None and tuple(current) != tuple(before)
         if changed:
@@ -295,7 +295,7 @@ async def set_ready(store: EventStore, game_id: str, player_id: str, ready: bool
         require_room_to_write(found, acting, own, moment)
         if ready and own.orders is None:
             raise Conflict(f"{acting} has submitted no orders for {current} (submit an empty list to hold)",
-                           code="nothing_submitted")
+                           code=ErrorCode.NOTHING_SUBMITTED)
         event = ReadySet(phase=current, power=acting, ready=ready)
         return Submission(current, acting, [], found), to_new_event(event, metadata)
 
@@ -450,10 +450,10 @@ async def resolve_phase(store: EventStore, game_id: str, phase: str | None,
         if phase is not None and state.phase != phase and any(
                 r.phase == phase for r in (await full_state(tx, state)).resolved):
             raise Conflict(f"phase {phase} has already been resolved; the game is at {state.phase}",
-                           code="phase_already_resolved", where="body.phase")
+                           code=ErrorCode.PHASE_ALREADY_RESOLVED, where="body.phase")
         require_playing(state)
         if phase is not None and state.phase != phase:
-            raise Conflict(f"the game is at {state.phase}, not {phase}", code="wrong_phase", where="body.phase")
+            raise Conflict(f"the game is at {state.phase}, not {phase}", code=ErrorCode.WRONG_PHASE, where="body.phase")
         resolved = await resolve_in(tx, state, now, metadata=metadata)
     record_resolution(game_id, state.variant, trigger, resolved, time.perf_counter() - locked)
     await resolve_bot_phases(store, game_id, now)
