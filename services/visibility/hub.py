@@ -101,7 +101,7 @@ class Watcher:
     once per keep-alive, never per wake-up."""
 
     def __init__(self, game_id: str, caller: Caller, power: str | None, credential: Credential,
-                 operator_hash: str, key: bytes, resume: Cursor | None,
+                 operator_hash: str, key: bytes, *, resume: Cursor | None = None,
                  resume_where: str = "header.last-event-id") -> None:
         self.game_id = game_id
         self.caller = caller
