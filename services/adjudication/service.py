@@ -27,7 +27,7 @@ from typing import Any
 
 from shared import metrics
 from shared.clock import SYSTEM_CLOCK
-from shared.errors import Conflict, DomainError, Unprocessable
+from shared.errors import Conflict, DomainError, ErrorCode, Unprocessable
 from shared.events import (
     Event,
     GameFinished,
@@ -131,8 +131,9 @@ async def store_orders(store: EventStore, command: SubmitOrders) -> Submission:
         return PhaseSubmissions(store, command.game_id, phase_now).known(acting)
 
     async def decide(found: GameState) -> tuple[Submission, NewEvent]:
-        return _checked_submission(found, command.player.id_in(found, command.seen), command.orders, command.phase,
-                                   moment, command.metadata, command.power, known)
+        return _checked_submission(found, command.player.id_in(found, command.seen), command.orders,
+                                   phase=command.phase, now=moment, metadata=command.metadata, power=command.power,
+                                   known=known)
 
     submission, submissions = await _append_checked(store, command.game_id, command.seen, decide,
                                                     maybe_behind=not command.fresh)
@@ -176,7 +177,7 @@ async def _append_checked(store: EventStore, game_id: str, state: GameState | No
     raise ConcurrencyError(game_stream(game_id), version, None)
 
 
-def _checked_submission(state: GameState, player_id: str, texts: Sequence[str], phase: str | None, now: datetime,
+def _checked_submission(state: GameState, player_id: str, texts: Sequence[str], *, phase: str | None, now: datetime,
                         metadata: dict[str, Any] | None, power: str | None,
                         known: Callable[[str, str], PowerSubmission]) -> tuple[Submission, NewEvent]:
     """The checks of a PUT and the event that stores its accepted orders (422 when none is);
@@ -190,7 +191,7 @@ def _checked_submission(state: GameState, player_id: str, texts: Sequence[str], 
     accepted = [c.order for c in checks if c.accepted and c.order]
     if texts and not accepted:
         raise Unprocessable("no order of this submission was accepted; nothing was stored",
-                            code="orders_rejected", where="body.orders",
+                            code=ErrorCode.ORDERS_REJECTED, where="body.orders",
                             details=[c.as_json() for c in checks])
     event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=accepted)
     return Submission(event.phase, acting, checks, state), to_new_event(event, metadata)
@@ -219,7 +220,7 @@ def patched_orders(state: GameState, power: str, current: Sequence[str], texts: 
     for index, entry in enumerate(clear):
         named = subject(entry)
         if named is None:
-            raise Unprocessable(f"{entry!r} names no unit, site or order of this game", code="unknown_unit",
+            raise Unprocessable(f"{entry!r} names no unit, site or order of this game", code=ErrorCode.UNKNOWN_UNIT,
                                 where=f"body.clear[{index}]")
         cleared.add(named)
     alone = check_orders(state, power, texts)
@@ -246,14 +247,15 @@ async def patch_orders(store: EventStore, game_id: str, player_id: str, texts: S
     nothing changes (the ready flag then stays)."""
     for attempt in range(1, PATCH_ATTEMPTS + 1):
         try:
-            return await _patch_once(store, game_id, player_id, texts, clear, phase, metadata, power, _now(now))
+            return await _patch_once(store, game_id, player_id, texts, clear=clear, phase=phase, metadata=metadata,
+                                     power=power, now=_now(now))
         except ConcurrencyError:
             if attempt == PATCH_ATTEMPTS:
                 raise
     raise AssertionError("unreachable")
 
 
-async def _patch_once(store: EventStore, game_id: str, player_id: str, texts: Sequence[str], clear: Sequence[str],
+async def _patch_once(store: EventStore, game_id: str, player_id: str, texts: Sequence[str], *, clear: Sequence[str],
                       phase: str | None, metadata: dict[str, Any] | None, power: str | None, now: datetime) -> Patch:
     async with store.transaction(game_id, lock="share") as tx:
         state, acting = await _acting_power(tx, game_id, player_id, power, phase, now)
@@ -269,7 +271,7 @@ async def _patch_once(store: EventStore, game_id: str, player_id: str, texts: Se
         checks, current, dropped = patched_orders(state, acting, before or (), texts, clear)
         if texts and not any(c.accepted for c in checks):
             raise Unprocessable("no order of this change was accepted; nothing was stored",
-                                code="orders_rejected", where="body.orders",
+                                code=ErrorCode.ORDERS_REJECTED, where="body.orders",
                                 details=[c.as_json() for c in checks])
         changed = before is None and bool(texts) or before is not None and tuple(current) != tuple(before)
         if changed:
@@ -295,7 +297,7 @@ async def set_ready(store: EventStore, game_id: str, player_id: str, ready: bool
         require_room_to_write(found, acting, own, moment)
         if ready and own.orders is None:
             raise Conflict(f"{acting} has submitted no orders for {current} (submit an empty list to hold)",
-                           code="nothing_submitted")
+                           code=ErrorCode.NOTHING_SUBMITTED)
         event = ReadySet(phase=current, power=acting, ready=ready)
         return Submission(current, acting, [], found), to_new_event(event, metadata)
 
@@ -308,14 +310,14 @@ async def current_orders(store: EventStore, game_id: str, phase: str) -> dict[st
     return submitted_orders(await phase_submissions(store, game_id, phase))
 
 
-async def resolve_if_complete(store: EventStore, game_id: str, phase: str, now: datetime,
+async def resolve_if_complete(store: EventStore, game_id: str, phase: str, now: datetime, *,
                               state: GameState | None = None,
                               submissions: Mapping[str, PowerSubmission] | None = None) -> bool:
     """Resolve ``phase`` now if nobody is waited for any more (early resolution); whether it
     was. ``state`` and ``submissions``: the game and the phase's submissions as a write just
     committed them (read here when not given). Phases after it that only house bots play are
     resolved at once too (``resolve_bot_phases``)."""
-    resolved = await _resolve_once_if_complete(store, game_id, phase, now, state, submissions)
+    resolved = await _resolve_once_if_complete(store, game_id, phase, now, state=state, submissions=submissions)
     if resolved:
         await resolve_bot_phases(store, game_id, now)
     return resolved
@@ -330,13 +332,13 @@ async def resolve_bot_phases(store: EventStore, game_id: str, now: datetime) -> 
         state = await read_game(store, game_id)
         if state is None or state.settings.house_bot is None or state.status != "active" or not state.phase:
             break
-        if not await _resolve_once_if_complete(store, game_id, state.phase, now, state):
+        if not await _resolve_once_if_complete(store, game_id, state.phase, now, state=state):
             break
         resolved += 1
     return resolved
 
 
-async def _resolve_once_if_complete(store: EventStore, game_id: str, phase: str, now: datetime,
+async def _resolve_once_if_complete(store: EventStore, game_id: str, phase: str, now: datetime, *,
                                     state: GameState | None = None,
                                     submissions: Mapping[str, PowerSubmission] | None = None) -> bool:
     # a cheap look first, outside any transaction: most submissions are not the last
@@ -450,10 +452,10 @@ async def resolve_phase(store: EventStore, game_id: str, phase: str | None,
         if phase is not None and state.phase != phase and any(
                 r.phase == phase for r in (await full_state(tx, state)).resolved):
             raise Conflict(f"phase {phase} has already been resolved; the game is at {state.phase}",
-                           code="phase_already_resolved", where="body.phase")
+                           code=ErrorCode.PHASE_ALREADY_RESOLVED, where="body.phase")
         require_playing(state)
         if phase is not None and state.phase != phase:
-            raise Conflict(f"the game is at {state.phase}, not {phase}", code="wrong_phase", where="body.phase")
+            raise Conflict(f"the game is at {state.phase}, not {phase}", code=ErrorCode.WRONG_PHASE, where="body.phase")
         resolved = await resolve_in(tx, state, now, metadata=metadata)
     record_resolution(game_id, state.variant, trigger, resolved, time.perf_counter() - locked)
     await resolve_bot_phases(store, game_id, now)
@@ -484,8 +486,8 @@ async def submit(store: EventStore, command: SubmitOrders) -> SubmitOutcome:
     if nobody is waited for any more (``resolve_early``)."""
     command = await _phase_fixed(store, command)
     submission = await store_orders(store, command)
-    resolved = await resolve_early(store, command.game_id, submission.phase, _now(command.now), submission.state,
-                                   submission.submissions)
+    resolved = await resolve_early(store, command.game_id, submission.phase, _now(command.now),
+                                   state=submission.state, submissions=submission.submissions)
     return SubmitOutcome(submission, resolved)
 
 
@@ -517,8 +519,8 @@ async def ready(store: EventStore, command: SetReady) -> SubmitOutcome:
     nobody is waited for any more."""
     readied = await set_ready(store, command.game_id, command.player.player_id, command.ready, power=command.power,
                               phase=command.phase, metadata=command.metadata, now=command.now, state=command.seen)
-    resolved = await resolve_early(store, command.game_id, readied.phase, _now(command.now), readied.state,
-                                   readied.submissions)
+    resolved = await resolve_early(store, command.game_id, readied.phase, _now(command.now),
+                                   state=readied.state, submissions=readied.submissions)
     return SubmitOutcome(readied, resolved)
 
 
@@ -527,13 +529,14 @@ async def resolve(store: EventStore, command: ResolvePhase) -> ResolveOutcome:
     return ResolveOutcome(await resolve_phase(store, command.game_id, command.phase, command.metadata, command.now))
 
 
-async def resolve_early(store: EventStore, game_id: str, phase: str, now: datetime, state: GameState | None = None,
+async def resolve_early(store: EventStore, game_id: str, phase: str, now: datetime, *,
+                        state: GameState | None = None,
                         submissions: Mapping[str, PowerSubmission] | None = None) -> bool:
     """Early resolution after a stored submission or ready flag (``resolve_if_complete``). The
     caller's own write has committed already, so a failure here must not turn into an error
     for it: the clock worker resolves the phase at its deadline anyway."""
     try:
-        return await resolve_if_complete(store, game_id, phase, now, state, submissions)
+        return await resolve_if_complete(store, game_id, phase, now, state=state, submissions=submissions)
     except Exception:  # logged, never the caller's problem
         log.exception("early resolution of %s %s failed; the clock will resolve it", game_id, phase)
         return False

@@ -47,12 +47,12 @@ class SetReady(Protocol):
 
 
 class ResolveIfComplete(Protocol):
-    def __call__(self, store: EventStore, game_id: str, phase: str, now: datetime, state: GameState | None = None,
+    def __call__(self, store: EventStore, game_id: str, phase: str, now: datetime, *, state: GameState | None = None,
                  submissions: Any = None) -> Awaitable[bool]: ...
 
 
 class VoteDraw(Protocol):
-    def __call__(self, store: EventStore, game_id: str, player_id: str, in_favour: bool,
+    def __call__(self, store: EventStore, game_id: str, player_id: str, in_favour: bool, *,
                  metadata: dict[str, Any] | None = None, now: datetime | None = None) -> Awaitable[GameState]: ...
 
 

@@ -568,7 +568,7 @@ class Session:
             return
         try:
             await self.hub.desk.vote_draw(self.hub.store, self.game_id, self.player_id, in_favour,
-                                          self._metadata(), self.hub.desk.now())
+                                          metadata=self._metadata(), now=self.hub.desk.now())
         except DomainError as error:
             self.reject(items, error.message)
             return

@@ -111,7 +111,7 @@ async def join_game(game: CurrentGame, store: StoreDep, request: Request, now: N
     if getattr(request.state, "api_key", False) and not game.settings.bots_may_join:
         raise Forbidden("this game does not seat bots (bots_may_join is off): sign in to join as a person",
                         code=ErrorCode.BOTS_NOT_ALLOWED, where="header.authorization")
-    joined = await service.join_game(store, game.game_id, request_metadata(request, "player"), now,
+    joined = await service.join_game(store, game.game_id, metadata=request_metadata(request, "player"), now=now,
                                      account_id=account.account_id if account is not None else None,
                                      invite_code=body.invite_code)
     return JoinedGame(game_id=game.game_id, player_id=joined.player_id, codename=joined.codename,
@@ -187,7 +187,7 @@ async def vote_draw(game: CurrentGame, caller: CurrentPlayer, body: DrawVote, st
     """Vote for a draw (``{"vote": true}``) or withdraw the vote (``false``); the draw passes,
     and the game ends, when every surviving player has voted for it."""
     state = await service.vote_draw(store, game.game_id, str(caller.player_id), body.vote,
-                                    request_metadata(request, "player", caller.player_id), now)
+                                    metadata=request_metadata(request, "player", caller.player_id), now=now)
     return draw_status(state, caller.player_id)
 
 

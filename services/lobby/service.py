@@ -130,7 +130,7 @@ def check_invite(state: GameState, invite_code: str | None) -> None:
                         code=ErrorCode.INVALID_INVITE_CODE, where="body.invite_code")
 
 
-async def join_game(store: EventStore, game_id: str, metadata: dict[str, Any] | None = None,
+async def join_game(store: EventStore, game_id: str, *, metadata: dict[str, Any] | None = None,
                     now: datetime | None = None, account_id: str | None = None,
                     invite_code: str | None = None) -> Joined:
     """Seat a new player; with ``account_id`` (a signed-in account joining), the seat is linked
@@ -274,7 +274,7 @@ async def clock_act(store: EventStore, game_id: str, act: str, *, now: datetime,
         return await append_events(tx, state, [event], metadata, now)
 
 
-async def vote_draw(store: EventStore, game_id: str, player_id: str, in_favour: bool,
+async def vote_draw(store: EventStore, game_id: str, player_id: str, in_favour: bool, *,
                     metadata: dict[str, Any] | None = None, now: datetime | None = None) -> GameState:
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)

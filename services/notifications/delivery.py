@@ -79,7 +79,7 @@ async def _picture(payload: dict[str, Any], render: MapRenderer | None) -> bytes
 
 
 def signed_request(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: float, payload: dict[str, Any],
-                   png: bytes | None, discord_agent: str | None = None) -> httpx.Request:
+                   png: bytes | None, *, discord_agent: str | None = None) -> httpx.Request:
     """The POST of one attempt, with its delivery id and, when the webhook has a secret, the
     signature of its body exactly as it will be sent (``signing.py``); to a Discord webhook,
     with ``discord_agent`` as its User-Agent (Discord's API asks every caller for one)."""
@@ -108,7 +108,8 @@ async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: f
             if bot is None:
                 return "no Discord bot configured (ENTENTE_DISCORD_BOT_TOKEN)", None
             return await bot.send_dm(claimed.url.removeprefix(discord.DM_PREFIX), payload, png)
-        response = await client.send(signed_request(client, claimed, timeout, payload, png, discord_agent))
+        request = signed_request(client, claimed, timeout, payload, png, discord_agent=discord_agent)
+        response = await client.send(request)
     except httpx.HTTPError as error:
         return f"{type(error).__name__}", None
     except AddressRefused as error:
@@ -214,7 +215,7 @@ async def step(store: EventStore, settings: Settings, now: datetime,
     return report
 
 
-async def run_worker(store: EventStore, settings: Settings, stop: asyncio.Event,
+async def run_worker(store: EventStore, settings: Settings, stop: asyncio.Event, *,
                      clock: Callable[[], datetime] = utc_now, interval: float = 1.0,
                      resolver: Resolver = socket.getaddrinfo,
                      on_beat: Callable[[bool], None] | None = None,

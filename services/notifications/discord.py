@@ -244,7 +244,8 @@ class DiscordBot:
                 return None, None
             limited = response.status_code == 429
             self.limits.answered(template, major, response.status_code, response.headers,
-                                 retry_after(response) if limited else None, limited and _is_global(response))
+                                 body_retry_after=retry_after(response) if limited else None,
+                                 body_global=limited and _is_global(response))
             if not limited:
                 return response, None
         return None, self.limits.longest_hold()

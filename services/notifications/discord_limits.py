@@ -52,7 +52,7 @@ class RateLimits:
     def sending(self) -> None:
         self._sent.append(self._clock())
 
-    def answered(self, template: str, major: str, status: int, headers: Mapping[str, str],
+    def answered(self, template: str, major: str, status: int, headers: Mapping[str, str], *,
                  body_retry_after: float | None, body_global: bool) -> None:
         """Note what an answer says about its bucket (headers by lower-case name)."""
         bucket = headers.get("x-ratelimit-bucket")

@@ -48,7 +48,7 @@ CHANNEL = "#channel"
 DIRECT = "@discord"
 
 
-def _owed(record: RecordedEvent, dedupe_key: str, game_id: str, player_id: str, kind: str, phase: str | None,
+def _owed(record: RecordedEvent, dedupe_key: str, *, game_id: str, player_id: str, kind: str, phase: str | None,
           url: str, payload: dict[str, Any], not_before: datetime) -> NewNotification:
     """The outbox's row of a notification planned from ``record`` (first due at ``not_before``)."""
     return NewNotification(dedupe_key=dedupe_key, game_id=game_id, player_id=player_id, kind=kind, phase=phase,
@@ -93,14 +93,14 @@ def plan(record: RecordedEvent, event: Event, context: Context,
         cancel = [Cancel(game_id, "deadline_approaching", event.phase)]
         text = f"**{state.name}**: {event.phase} is resolved; next: {event.next_phase}."
         return _to_all(record, context, "phase_resolved", event.phase, text,
-                       {"next_phase": event.next_phase, "winners": list(event.winners)},
-                       [_results(state, event)], event.phase), cancel
+                       facts={"next_phase": event.next_phase, "winners": list(event.winners)},
+                       embeds=[_results(state, event)], picture_phase=event.phase), cancel
     if isinstance(event, GameFinished):
         ending = {"victory": f"won by {', '.join(event.winners)}", "draw": f"drawn by {', '.join(event.drawn)}",
                   "abandoned": "abandoned"}[event.reason]
         text = f"**{state.name}** has ended: {ending}."
         return (_to_all(record, context, "game_finished", event.phase, text,
-                        {"reason": event.reason, "winners": list(event.winners)}, [], None),
+                        facts={"reason": event.reason, "winners": list(event.winners)}, embeds=[], picture_phase=None),
                 [Cancel(game_id, "deadline_approaching")])
     if isinstance(event, (DeadlineSet, DeadlineExtended, GameResumed)):
         return _deadline(record, event.phase, event.deadline, context, warning), \
@@ -125,7 +125,7 @@ def plan(record: RecordedEvent, event: Event, context: Context,
     return [], []
 
 
-def _payload(kind: str, game_id: str, phase: str | None, content: str, facts: dict[str, Any],
+def _payload(kind: str, game_id: str, phase: str | None, content: str, facts: dict[str, Any], *,
              embeds: list[dict[str, Any]] | None = None, picture: dict[str, Any] | None = None) -> dict[str, Any]:
     """Discord's message shape (``content``, ``embeds``; mentions switched off, so a message's
     text cannot ping anyone), cut to Discord's limits, plus the same facts for machines under
@@ -158,19 +158,23 @@ def _first_power(state: GameState, player_id: str) -> str | None:
     return powers[0] if powers else None
 
 
-def _to_all(record: RecordedEvent, context: Context, kind: str, phase: str, content: str,
+def _to_all(record: RecordedEvent, context: Context, kind: str, phase: str, content: str, *,
             facts: dict[str, Any], embeds: list[dict[str, Any]], picture_phase: str | None) -> list[NewNotification]:
     """A public event, to every seat (as its own view draws it) and to the channel (public)."""
     state, game_id = context.state, context.state.game_id
-    planned = [_owed(record, f"{record.position}:{recipient}", game_id, recipient, kind, phase, url,
-                       _payload(kind, game_id, phase, content, {**facts, "your_powers": state.powers_of(player_id)},
-                                embeds, {"phase": picture_phase, "power": _first_power(state, player_id)}),
-                       record.recorded_at)
+    planned = [_owed(record, f"{record.position}:{recipient}", game_id=game_id, player_id=recipient, kind=kind,
+                     phase=phase, url=url,
+                     payload=_payload(kind, game_id, phase, content,
+                                      {**facts, "your_powers": state.powers_of(player_id)}, embeds=embeds,
+                                      picture={"phase": picture_phase, "power": _first_power(state, player_id)}),
+                     not_before=record.recorded_at)
                for recipient, player_id, url in context.seats()]
     if context.channel:
-        planned.append(_owed(record, f"{record.position}:{CHANNEL}", game_id, CHANNEL, kind, phase, context.channel,
-                               _payload(kind, game_id, phase, content, facts, embeds,
-                                        {"phase": picture_phase, "power": None}), record.recorded_at))
+        planned.append(_owed(record, f"{record.position}:{CHANNEL}", game_id=game_id, player_id=CHANNEL, kind=kind,
+                             phase=phase, url=context.channel,
+                             payload=_payload(kind, game_id, phase, content, facts, embeds=embeds,
+                                              picture={"phase": picture_phase, "power": None}),
+                             not_before=record.recorded_at))
     return planned
 
 
@@ -188,14 +192,15 @@ def _message(record: RecordedEvent, message: MessageSent, context: Context) -> l
         facts = {"from": {"power": message.sender, "codename": message.codename},
                  "to": "all" if message.recipients is None else list(message.recipients),
                  "text": preview, "message_id": message.message_id}
-        planned.append(_owed(record, f"{record.position}:{recipient}", game_id, recipient, "message_received",
-                               message.phase, url, _payload("message_received", game_id, message.phase, content, facts),
-                               record.recorded_at))
+        planned.append(_owed(record, f"{record.position}:{recipient}", game_id=game_id, player_id=recipient,
+                             kind="message_received", phase=message.phase, url=url,
+                             payload=_payload("message_received", game_id, message.phase, content, facts),
+                             not_before=record.recorded_at))
     return planned
 
 
 def _deadline(record: RecordedEvent, phase: str, deadline: datetime, context: Context,
-              warning: timedelta, only: str | None = None) -> list[NewNotification]:
+              warning: timedelta, *, only: str | None = None) -> list[NewNotification]:
     state, game_id = context.state, context.state.game_id
     if state.status != "active":
         return []
@@ -208,16 +213,19 @@ def _deadline(record: RecordedEvent, phase: str, deadline: datetime, context: Co
             continue
         content = (f"**{state.name}**: orders for {phase} are due {when} ({discord.timestamp(deadline, 'f')}) "
                    f"for {', '.join(owing)}.")
-        planned.append(_owed(record, f"deadline:{game_id}:{phase}:{deadline.isoformat()}:{recipient}", game_id,
-                               recipient, "deadline_approaching", phase, url,
-                               _payload("deadline_approaching", game_id, phase, content,
-                                        {"deadline": deadline.isoformat(), "your_powers": owing}, None,
-                                        {"phase": phase, "power": owing[0]}), due))
+        planned.append(_owed(record, f"deadline:{game_id}:{phase}:{deadline.isoformat()}:{recipient}",
+                             game_id=game_id, player_id=recipient, kind="deadline_approaching", phase=phase, url=url,
+                             payload=_payload("deadline_approaching", game_id, phase, content,
+                                              {"deadline": deadline.isoformat(), "your_powers": owing},
+                                              picture={"phase": phase, "power": owing[0]}),
+                             not_before=due))
     if context.channel and only in (None, CHANNEL):
         content = f"**{state.name}**: the deadline of {phase} is {when} ({discord.timestamp(deadline, 'f')})."
-        planned.append(_owed(record, f"deadline:{game_id}:{phase}:{deadline.isoformat()}:{CHANNEL}", game_id, CHANNEL,
-                               "deadline_approaching", phase, context.channel,
-                               _payload("deadline_approaching", game_id, phase, content,
-                                        {"deadline": deadline.isoformat()}, None, {"phase": phase, "power": None}),
-                               due))
+        planned.append(_owed(record, f"deadline:{game_id}:{phase}:{deadline.isoformat()}:{CHANNEL}",
+                             game_id=game_id, player_id=CHANNEL, kind="deadline_approaching", phase=phase,
+                             url=context.channel,
+                             payload=_payload("deadline_approaching", game_id, phase, content,
+                                              {"deadline": deadline.isoformat()},
+                                              picture={"phase": phase, "power": None}),
+                             not_before=due))
     return planned

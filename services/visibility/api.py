@@ -13,6 +13,7 @@ from fastapi import APIRouter, FastAPI, Query
 from fastapi.responses import Response
 
 from shared.auth import require
+from shared.game.cached import caches_of
 from shared.game.log import phase_submissions, read_log
 from shared.game.phases import with_phases
 from shared.game.repository import with_recent_history
@@ -49,9 +50,10 @@ async def game_view(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
     if history_before and end is None:  # the current phase: every resolved phase is before it
         end = game.resolved_count
     draw: Callable[[], dict[str, Any]]
+    caches = caches_of(store)
     if number is not None:
         past = await read_past(store, game, number, end)
-        draw = partial(past_view, game, past, viewer)
+        draw = partial(past_view, game, past, viewer, caches=caches)
     else:
         active = game.status == "active" and game.phase
         submissions = await phase_submissions(store, game.game_id, str(game.phase)) if active else {}
@@ -59,8 +61,8 @@ async def game_view(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
             game = await with_recent_history(store, game)
         else:
             game = await with_phases(store, game, end - HISTORY_PAGE, end)
-        draw = partial(view_of, game, submissions, viewer, end)
-    text = await anyio.to_thread.run_sync(lambda: view_json(draw()))
+        draw = partial(view_of, game, submissions, viewer, end, caches=caches)
+    text = await anyio.to_thread.run_sync(lambda: view_json(draw(), caches=caches))
     return Response(text, media_type="application/json")
 
 

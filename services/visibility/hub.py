@@ -41,6 +41,7 @@ from shared import credentials, metrics
 from shared.auth import Caller
 from shared.errors import BadRequest, DomainError, ErrorCode
 from shared.events_social import MessageSent, press_stream
+from shared.game.cached import caches_of
 from shared.game.log import phase_submissions
 from shared.game.press import message_json, messages_of, visible_to
 from shared.game.repository import read_game, with_recent_history
@@ -100,7 +101,7 @@ class Watcher:
     once per keep-alive, never per wake-up."""
 
     def __init__(self, game_id: str, caller: Caller, power: str | None, credential: Credential,
-                 operator_hash: str, key: bytes, resume: Cursor | None,
+                 operator_hash: str, key: bytes, *, resume: Cursor | None = None,
                  resume_where: str = "header.last-event-id") -> None:
         self.game_id = game_id
         self.caller = caller
@@ -253,9 +254,10 @@ class GameFeed:
         rendered = self._views.get(viewer)
         if rendered is None:
             assert self.state is not None
-            seen = view_of(self.state, self.submissions, viewer)
+            caches = caches_of(self.hub.store)
+            seen = view_of(self.state, self.submissions, viewer, caches=caches)
             # the same text as GET .../view
-            rendered = self._views[viewer] = RenderedView(view_text(seen), self.state.resolved_count)
+            rendered = self._views[viewer] = RenderedView(view_text(seen, caches=caches), self.state.resolved_count)
             self.hub.stats.views_rendered += 1
         return rendered
 

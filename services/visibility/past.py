@@ -17,6 +17,7 @@ from typing import Any
 
 from shared.errors import ErrorCode, NotFound, Unprocessable
 from shared.events import PhaseResolved
+from shared.game.cached import Caches
 from shared.game.phases import phase_number, resolved_phases
 from shared.game.state import GameState
 from shared.rules.variants import get_variant
@@ -97,13 +98,13 @@ def state_at(state: GameState, past: PastPhase) -> GameState:
                    resolved_index=state.resolved_index[:past.number], winners=[], must_act=list(past.must_act))
 
 
-def past_view(state: GameState, past: PastPhase, viewer: Viewer) -> dict[str, Any]:
+def past_view(state: GameState, past: PastPhase, viewer: Viewer, *, caches: Caches | None = None) -> dict[str, Any]:
     """The viewer's view of the game at a resolved phase, with ``resolution``: that phase's
     orders and results as the viewer's history shows them. Who had submitted is who acted (the
     powers that had to act and were not in civil disorder); ready flags and who was still ordering are
     not kept past their phase (null), and nobody is waited for; the clock then is not kept either (null)."""
     then = state_at(state, past)
-    seen = view_of(then, {}, viewer, past.history_end)
+    seen = view_of(then, {}, viewer, past.history_end, caches=caches)
     power = viewer.power if viewer.kind == "power" else None
     disorder = set(past.resolution.civil_disorder)
     return {**seen, "submitted": [p for p in then.must_act if p not in disorder], "ready": None,

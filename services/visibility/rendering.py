@@ -15,20 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from shared.bounded import BoundedCache
+from shared.game.cached import Caches
 
 from .cursors import view_digest
 from .schemas import GameView, ResolvedPhaseView
-from .view import ENTRIES_BYTES, ENTRIES_KEPT  # as many texts as view.py remembers entries
 
 _FIELDS: Final = list(GameView.model_fields)
 _BEFORE: Final = set(_FIELDS[:_FIELDS.index("history")])
 _AFTER: Final = set(_FIELDS[_FIELDS.index("history") + 1:])
-
-# Keyed by the entry's id, with the entry itself kept beside its text: while the cache holds the
-# entry no other object can have its id, and a hit is checked to be that very object.
-_ENTRY_TEXTS: BoundedCache[int, tuple[dict[str, Any], str]] = BoundedCache(
-    "history_entry_texts", ENTRIES_KEPT, ENTRIES_BYTES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,27 +50,33 @@ class ViewText:
         return f'{self.before},"history_reset":{flag},"history_added":[{",".join(kept)}],{self.after}'.encode()
 
 
-def view_text(seen: dict[str, Any]) -> ViewText:
+def view_text(seen: dict[str, Any], *, caches: Caches | None = None) -> ViewText:
+    """The view ``seen`` as text; each history entry's text remembered in ``caches`` (the
+    store's, where ``seen``'s entries came from: view.py; None: written afresh)."""
     rest = GameView.model_validate({**seen, "history": []})
     before = rest.model_dump_json(include=_BEFORE)
     after = rest.model_dump_json(include=_AFTER)
-    entries = tuple(_entry_text(entry) for entry in seen.get("history", []))
+    entries = tuple(_entry_text(entry, caches) for entry in seen.get("history", []))
     return ViewText(before[:-1], entries, after[1:])
 
 
-def view_json(seen: dict[str, Any]) -> bytes:
+def view_json(seen: dict[str, Any], *, caches: Caches | None = None) -> bytes:
     """``GameView.model_validate(seen).model_dump_json()``, as bytes."""
-    return view_text(seen).whole()
+    return view_text(seen, caches=caches).whole()
 
 
-def _entry_text(entry: Any) -> str:
-    """One history entry's JSON as the view's model writes it; remembered for the shared dicts."""
-    found = _ENTRY_TEXTS.get(id(entry))
+def _entry_text(entry: Any, caches: Caches | None) -> str:
+    """One history entry's JSON as the view's model writes it; remembered for the shared dicts
+    (``Caches.history_entry_texts``). Keyed by the entry's id, with the entry itself kept beside
+    its text: while the cache holds the entry no other object can have its id, and a hit is
+    checked to be that very object."""
+    texts = caches.history_entry_texts if caches is not None else None
+    found = texts.get(id(entry)) if texts is not None else None
     if found is not None and found[0] is entry:
         return found[1]
     text = ResolvedPhaseView.model_validate(entry).model_dump_json()
-    if isinstance(entry, dict):
-        _ENTRY_TEXTS.put(id(entry), (entry, text), 5 * len(text))  # the text and the dict it keeps alive
+    if texts is not None and isinstance(entry, dict):
+        texts.put(id(entry), (entry, text), 5 * len(text))  # the text and the dict it keeps alive
     return text
 
 

@@ -145,7 +145,7 @@ async def game_stream(game: CurrentGame, caller: CurrentCaller, token: BearerTok
     slot = limits_of(request.app).take(request.client.host if request.client else None, caller)  # else 429
     hub = hub_for(store, settings.stream_coalesce_seconds)
     watcher = Watcher(game.game_id, caller, power, credential, operator_hash, cursor_key(operator_hash),
-                      resume, where or "header.last-event-id")
+                      resume=resume, resume_where=where or "header.last-event-id")
     watcher.max_queued = settings.stream_max_queued_kib * 1024
     try:
         await hub.join(watcher)

@@ -35,9 +35,9 @@ from typing import Any, Literal
 import orjson
 
 from shared.auth import Caller
-from shared.bounded import BoundedCache
 from shared.errors import ErrorCode, Forbidden, Unprocessable
 from shared.events import Event, OrdersSubmitted, PhaseResolved, ReadySet
+from shared.game.cached import Caches
 from shared.game.repository import RECENT_PHASES
 from shared.game.state import GameState, fold
 from shared.game.submissions import PowerSubmission, latest_submissions, submitted_orders
@@ -91,12 +91,13 @@ def view(events: Iterable[Event], viewer: Viewer) -> dict[str, Any]:
 
 
 def view_of(state: GameState, submissions: Mapping[str, PowerSubmission], viewer: Viewer,
-            history_end: int | None = None, *, history: bool = True) -> dict[str, Any]:
+            history_end: int | None = None, *, history: bool = True, caches: Caches | None = None) -> dict[str, Any]:
     """The viewer's picture of ``state``, whose current phase has these latest submissions;
     ``history`` is one page of its resolved phases: the ``HISTORY_PAGE`` latest, or those
     before the index ``history_end`` (docs/api.md, "History pages"), so that a view costs
     the same whatever the number of phases played; none with ``history`` False (for the map
-    pictures, which draw no history)."""
+    pictures, which draw no history). The history entries are remembered in ``caches`` (the
+    store's, ``caches_of``; None: built afresh)."""
     summary = state.summary()
     start, end = history_page(state.resolved_count, history_end) if history else (0, 0)
     if history and start < state.earlier_resolved:
@@ -114,7 +115,7 @@ def view_of(state: GameState, submissions: Mapping[str, PowerSubmission], viewer
         **order_status(state, submissions),
         "orders": pending,
         "structured_orders": _structured(state, pending),
-        "history": _history(state, viewer, start, end),
+        "history": _history(state, viewer, start, end, caches),
         "history_before": state.resolved[start - state.earlier_resolved].phase if start > 0 else None,
         "winners": list(state.winners),
         "clock": summary["clock"],
@@ -174,7 +175,8 @@ def history_page(resolved: int, end: int | None) -> tuple[int, int]:
     return max(0, end - HISTORY_PAGE), end
 
 
-def _history(state: GameState, viewer: Viewer, start: int, end: int) -> list[dict[str, Any]]:
+def _history(state: GameState, viewer: Viewer, start: int, end: int,
+             caches: Caches | None) -> list[dict[str, Any]]:
     """Resolved phases ``start`` to ``end`` as the variant lets the viewer see them
     (``history_view``): every order in the standard game; in Tale of Ekonia a state's own
     orders and what the policy shows it of the turn. The operator's view is the public one
@@ -182,27 +184,24 @@ def _history(state: GameState, viewer: Viewer, start: int, end: int) -> list[dic
     variant = get_variant(state.variant)
     power = viewer.power if viewer.kind == "power" else None
     kept = state.resolved[start - state.earlier_resolved:end - state.earlier_resolved]
-    return [_remembered_entry(state.game_id, variant, event, power) for event in kept]
+    if caches is None:
+        return [history_entry(variant, event, power) for event in kept]
+    return [_remembered_entry(caches, state.game_id, variant, event, power) for event in kept]
 
 
-ENTRIES_KEPT = 4096  # history entries a process remembers (a long game's view re-reads each on every change)
-ENTRIES_BYTES = 32 * 2**20  # and their estimated memory at most
 # an entry's memory / its JSON size (measured: docs/performance.md, 2026-12-01, "Growth: memory, views,
 # replay")
 MEMORY_PER_ENTRY_JSON_BYTE = 4
-_ENTRIES: BoundedCache[tuple[str, str, str, str | None], dict[str, Any]] = BoundedCache(
-    "history_entries", ENTRIES_KEPT, ENTRIES_BYTES)
-
-
-def _remembered_entry(game_id: str, variant: Variant, event: PhaseResolved, power: str | None) -> dict[str, Any]:
-    """``history_entry``, remembered: a resolved phase never changes, so its entry for one
-    viewer is the same on every request (views and the stream render them again and again).
-    The entries handed out are shared: never change one."""
+def _remembered_entry(caches: Caches, game_id: str, variant: Variant, event: PhaseResolved,
+                      power: str | None) -> dict[str, Any]:
+    """``history_entry``, remembered (``Caches.history_entries``): a resolved phase never
+    changes, so its entry for one viewer is the same on every request (views and the stream
+    render them again and again). The entries handed out are shared: never change one."""
     key = (game_id, variant.name, event.phase, power)
-    entry = _ENTRIES.get(key)
+    entry = caches.history_entries.get(key)
     if entry is None:
         entry = history_entry(variant, event, power)
-        _ENTRIES.put(key, entry, MEMORY_PER_ENTRY_JSON_BYTE * len(orjson.dumps(entry)))
+        caches.history_entries.put(key, entry, MEMORY_PER_ENTRY_JSON_BYTE * len(orjson.dumps(entry)))
     return entry
 
 

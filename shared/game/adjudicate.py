@@ -21,11 +21,11 @@ def adjudicate_phase(state: GameState, position_before: dict[str, Any], submitte
     variant = get_variant(state.variant)
     outcome = variant.resolve(position_before, submitted, settings=state.settings.model_dump(),
                               seed=seed, civil_disorder=civil_disorder)
-    return resolution_event(position_before, outcome, state.settings.edition, variant.engine_version, civil_disorder,
-                            house_bot)
+    return resolution_event(position_before, outcome, state.settings.edition, variant.engine_version,
+                            civil_disorder=civil_disorder, house_bot=house_bot)
 
 
-def resolution_event(position_before: dict[str, Any], outcome: PhaseOutcome, edition: str, engine_version: str,
+def resolution_event(position_before: dict[str, Any], outcome: PhaseOutcome, edition: str, engine_version: str, *,
                      civil_disorder: frozenset[str] = frozenset(), house_bot: Sequence[str] = ()) -> PhaseResolved:
     """The PhaseResolved event recording an engine's outcome of one phase."""
     orders = {power: [AdjudicatedOrder.model_validate(result) for result in results]

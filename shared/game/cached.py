@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from shared.bounded import BoundedCache
 from shared.events import PhaseResolved, from_recorded, game_stream
@@ -28,6 +29,8 @@ PHASES_CAPACITY = 50_000  # resolved phases per store and process at most (the b
 SUBMISSIONS_KEPT = 4_096  # games per store and process (one phase each), the least recently used dropped first
 SUBMISSIONS_BYTES = 16 * 2**20  # their estimated memory at most
 NOTIFICATION_GAMES_KEPT = 10_000  # games whose state at the notification projection's position is kept
+HISTORY_ENTRIES_KEPT = 4096  # history entries per store and process (a long game's view re-reads each on every change)
+HISTORY_ENTRIES_BYTES = 32 * 2**20  # and their estimated memory at most (as much again for their texts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +75,14 @@ class Caches:
     # by game: its state at the notification projection's position (services/notifications/outbox.py)
     notification_games: BoundedCache[str, Entry] = field(
         default_factory=lambda: BoundedCache("notification_games", NOTIFICATION_GAMES_KEPT, CAPACITY_BYTES))
+    # by game, variant, phase and viewing power: a resolved phase as a view's history shows it, shared
+    # by every view (services/visibility/view.py)
+    history_entries: BoundedCache[tuple[str, str, str, str | None], dict[str, Any]] = field(
+        default_factory=lambda: BoundedCache("history_entries", HISTORY_ENTRIES_KEPT, HISTORY_ENTRIES_BYTES))
+    # by the id of one of those entries: the entry itself (so that the id is not reused while it is
+    # kept) and its JSON text (services/visibility/rendering.py)
+    history_entry_texts: BoundedCache[int, tuple[dict[str, Any], str]] = field(
+        default_factory=lambda: BoundedCache("history_entry_texts", HISTORY_ENTRIES_KEPT, HISTORY_ENTRIES_BYTES))
 
     def resize(self, capacity: int) -> None:
         """Bound the caches of states and phases to ``capacity`` estimated bytes each (the
@@ -80,7 +91,8 @@ class Caches:
             cache.resize(capacity)
 
     def clear(self) -> None:
-        for cache in (self.states, self.histories, self.past_phases, self.submissions, self.notification_games):
+        for cache in (self.states, self.histories, self.past_phases, self.submissions, self.notification_games,
+                      self.history_entries, self.history_entry_texts):
             cache.clear()
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Literal
 
-from shared.errors import Conflict, Unprocessable
+from shared.errors import Conflict, ErrorCode, Unprocessable
 from shared.events import DeadlineExtended, DeadlineSet, GamePaused, GameResumed, GameSettings
 from shared.rules.variants import get_variant
 
@@ -34,7 +34,7 @@ def check_clock_settings(settings: GameSettings) -> None:
         minutes = getattr(settings, name)
         if not MIN_MINUTES <= minutes <= MAX_MINUTES:
             raise Unprocessable(f"{name} must be from {MIN_MINUTES} minute to {MAX_MINUTES} minutes (30 days), "
-                                f"not {minutes}", code="clock_out_of_bounds", where=f"body.settings.{name}")
+                                f"not {minutes}", code=ErrorCode.CLOCK_OUT_OF_BOUNDS, where=f"body.settings.{name}")
 
 
 def phase_minutes(state: GameState, phase: str) -> int:
@@ -73,9 +73,9 @@ def _running(state: GameState, now: datetime) -> datetime:
     """The deadline of a game whose clock runs and has not run out (409 otherwise)."""
     require_started(state)
     if state.paused:
-        raise Conflict("the game is paused", code="game_paused")
+        raise Conflict("the game is paused", code=ErrorCode.GAME_PAUSED)
     if state.deadline is None or now >= state.deadline:
-        raise Conflict(f"the deadline of {state.phase} has passed", code="deadline_passed")
+        raise Conflict(f"the deadline of {state.phase} has passed", code=ErrorCode.DEADLINE_PASSED)
     return state.deadline
 
 
@@ -85,7 +85,7 @@ def extend(state: GameState, minutes: int, now: datetime, by: Actor) -> Deadline
     if minutes < 1 or minutes > allowed:
         raise Conflict(f"extensions of one phase add up to at most one phase length ({state.phase_minutes} "
                        f"minutes); {allowed} minutes are left in {state.phase}",
-                       code="extension_too_long", where="body.minutes")
+                       code=ErrorCode.EXTENSION_TOO_LONG, where="body.minutes")
     return DeadlineExtended(phase=str(state.phase), minutes=minutes,
                             deadline=deadline + timedelta(minutes=minutes), by=by)
 
@@ -93,17 +93,18 @@ def extend(state: GameState, minutes: int, now: datetime, by: Actor) -> Deadline
 def pause(state: GameState, minutes: int | None, now: datetime, by: Actor) -> GamePaused:
     deadline = _running(state, now)
     if state.paused_this_phase:
-        raise Conflict(f"the game has already been paused once in {state.phase}", code="already_paused_this_phase")
+        raise Conflict(f"the game has already been paused once in {state.phase}",
+                       code=ErrorCode.ALREADY_PAUSED_THIS_PHASE)
     limit = state.settings.max_pause_minutes
     length = limit if minutes is None else minutes
     if not 1 <= length <= limit:
         raise Conflict(f"a pause lasts from 1 to {limit} minutes in this game, not {length}",
-                       code="pause_too_long", where="body.minutes")
+                       code=ErrorCode.PAUSE_TOO_LONG, where="body.minutes")
     return GamePaused(phase=str(state.phase), until=now + timedelta(minutes=length),
                       remaining_seconds=(deadline - now).total_seconds(), by=by)
 
 
 def resume(state: GameState, now: datetime, by: Literal["host", "operator", "clock"]) -> GameResumed:
     if state.status != "active" or not state.paused:
-        raise Conflict("the game is not paused", code="not_paused")
+        raise Conflict("the game is not paused", code=ErrorCode.NOT_PAUSED)
     return GameResumed(phase=str(state.phase), deadline=now + timedelta(seconds=state.paused_remaining), by=by)

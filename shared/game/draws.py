@@ -7,7 +7,7 @@
 """
 from __future__ import annotations
 
-from shared.errors import Conflict
+from shared.errors import Conflict, ErrorCode
 from shared.events import DrawVoted, Event, GameFinished
 
 from .guards import require_seat_powers, require_started
@@ -34,7 +34,7 @@ def vote(state: GameState, player_id: str, in_favour: bool) -> list[Event]:
     seat = state.seat(player_id)
     assert seat is not None
     if seat not in surviving_seats(state):
-        raise Conflict("an eliminated power does not vote", code="power_eliminated")
+        raise Conflict("an eliminated power does not vote", code=ErrorCode.POWER_ELIMINATED)
     cast = DrawVoted(player_id=player_id, powers=list(seat.powers), vote=in_favour, phase=str(state.phase))
     if not draw_passes(state, {**state.draw_votes, player_id: in_favour}):
         return [cast]

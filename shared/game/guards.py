@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from shared.errors import Conflict, Forbidden, TooManyRequests, Unprocessable
+from shared.errors import Conflict, ErrorCode, Forbidden, TooManyRequests, Unprocessable
 
 from .state import GameState
 from .submissions import PowerSubmission
@@ -22,25 +22,25 @@ MAX_ORDER_WRITES_PER_PHASE = 300
 def require_started(state: GameState) -> None:
     """409 unless the game is being played: ``game_not_started`` or ``game_finished``."""
     if state.status == "forming":
-        raise Conflict(f"game {state.game_id} has not started", code="game_not_started")
+        raise Conflict(f"game {state.game_id} has not started", code=ErrorCode.GAME_NOT_STARTED)
     if state.status == "finished":
-        raise Conflict(f"game {state.game_id} is finished", code="game_finished")
+        raise Conflict(f"game {state.game_id} is finished", code=ErrorCode.GAME_FINISHED)
 
 
 def require_forming(state: GameState) -> None:
     """409 unless the game still takes players: ``game_started`` or, for a game the operator
     finished before it started (or one played out), ``game_finished``."""
     if state.status == "finished":
-        raise Conflict(f"game {state.game_id} is finished", code="game_finished")
+        raise Conflict(f"game {state.game_id} is finished", code=ErrorCode.GAME_FINISHED)
     if state.status != "forming":
-        raise Conflict(f"game {state.game_id} has already started", code="game_started")
+        raise Conflict(f"game {state.game_id} has already started", code=ErrorCode.GAME_STARTED)
 
 
 def require_playing(state: GameState) -> dict[str, Any]:
     """The current state document of a game that is being played (409 otherwise)."""
     require_started(state)
     if state.position is None:
-        raise Conflict(f"game {state.game_id} is finished", code="game_finished")
+        raise Conflict(f"game {state.game_id} is finished", code=ErrorCode.GAME_FINISHED)
     return state.position
 
 
@@ -48,7 +48,7 @@ def require_seat_powers(state: GameState, player_id: str | None) -> list[str]:
     """The powers the player's seat plays (403 ``no_power`` for none)."""
     powers = state.powers_of(player_id)
     if not powers:
-        raise Forbidden("this player has no power in this game", code="no_power")
+        raise Forbidden("this player has no power in this game", code=ErrorCode.NO_POWER)
     return powers
 
 
@@ -58,7 +58,7 @@ def require_own_power(state: GameState, player_id: str | None, wanted: str, wher
     power = wanted.strip().upper()
     if power not in powers:
         raise Forbidden(f"{power} is not one of this player's powers ({', '.join(powers)})",
-                        code="not_your_power", where=where)
+                        code=ErrorCode.NOT_YOUR_POWER, where=where)
     return power
 
 
@@ -73,21 +73,21 @@ def choose_power(state: GameState, player_id: str, wanted: str | None) -> str:
         return powers[0]
     if len(acting) > 1:
         raise Unprocessable(f"this seat plays {', '.join(acting)} in {state.phase}: say which with 'power'",
-                            code="power_required", where="power")
+                            code=ErrorCode.POWER_REQUIRED, where="power")
     return acting[0]
 
 
 def require_must_act(state: GameState, power: str) -> None:
     """409 ``nothing_to_order`` for a power that has nothing to do in this phase."""
     if power not in state.must_act:
-        raise Conflict(f"{power} has nothing to order in {state.phase}", code="nothing_to_order",
+        raise Conflict(f"{power} has nothing to order in {state.phase}", code=ErrorCode.NOTHING_TO_ORDER,
                        where="phase")
 
 
 def require_surviving(state: GameState, power: str, doing: str) -> None:
     """409 ``power_eliminated`` for a power that is out of the game."""
     if power not in state.surviving_powers():
-        raise Conflict(f"{power} is out of the game and cannot {doing}", code="power_eliminated")
+        raise Conflict(f"{power} is out of the game and cannot {doing}", code=ErrorCode.POWER_ELIMINATED)
 
 
 def require_open_phase(state: GameState, now: datetime, phase: str | None) -> None:
@@ -95,10 +95,10 @@ def require_open_phase(state: GameState, now: datetime, phase: str | None) -> No
     named, and its deadline has not passed."""
     require_playing(state)
     if phase is not None and phase.strip().upper() != state.phase:
-        raise Conflict(f"the game is at {state.phase}, not {phase}", code="wrong_phase", where="body.phase")
+        raise Conflict(f"the game is at {state.phase}, not {phase}", code=ErrorCode.WRONG_PHASE, where="body.phase")
     if state.deadline_passed(now):
         raise Conflict(f"the deadline of {state.phase} has passed; these orders were not stored",
-                       code="deadline_passed")
+                       code=ErrorCode.DEADLINE_PASSED)
 
 
 def require_room_to_write(state: GameState, power: str, submission: PowerSubmission, now: datetime) -> None:
@@ -110,4 +110,4 @@ def require_room_to_write(state: GameState, power: str, submission: PowerSubmiss
     left = int((state.deadline - now).total_seconds()) + 1 if state.deadline is not None else 3600
     raise TooManyRequests(f"{power} has written its orders for {state.phase} {submission.writes} times, the most "
                           f"one phase takes ({MAX_ORDER_WRITES_PER_PHASE}); the orders stored stand and count",
-                          code="too_many_order_writes", retry_after=left)
+                          code=ErrorCode.TOO_MANY_ORDER_WRITES, retry_after=left)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from shared.errors import Unprocessable
+from shared.errors import ErrorCode, Unprocessable
 from shared.events import GameSettings, OrdersSubmitted
 from shared.rules.bots import orders_for
 from shared.rules.variants import get_variant
@@ -22,11 +22,11 @@ def check_bot_settings(variant: str, settings: GameSettings) -> None:
     wants_bots = settings.bots_fill_empty_seats or settings.bot_after_missed_phases is not None
     if wants_bots and settings.house_bot is None:
         raise Unprocessable("bots_fill_empty_seats and bot_after_missed_phases need house_bot "
-                            "(\"holding\" or \"heuristic\")", code="unsupported_setting",
+                            "(\"holding\" or \"heuristic\")", code=ErrorCode.UNSUPPORTED_SETTING,
                             where="body.settings.house_bot")
     if settings.house_bot is not None and variant not in BOT_VARIANTS:
         raise Unprocessable(f"the house bots play {' and '.join(BOT_VARIANTS)} games, not {variant}",
-                            code="unsupported_setting", where="body.settings.house_bot")
+                            code=ErrorCode.UNSUPPORTED_SETTING, where="body.settings.house_bot")
 
 
 def house_bot_orders(state: GameState) -> list[OrdersSubmitted]:

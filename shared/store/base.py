@@ -172,12 +172,13 @@ class EventStore(ABC):
         is one round trip (the server-side function of shared/store/schema.py, bound parameters only)."""
         check_storable(stream_id, [event])
         return await self._append_if_current(game_id, guard_stream, guard_version, stream_id, event,
-                                             expected_version, tuple(watch_streams), watch_after)
+                                             expected_version, watch_streams=tuple(watch_streams),
+                                             watch_after=watch_after)
 
     @abstractmethod
     async def _append_if_current(self, game_id: str, guard_stream: str, guard_version: int, stream_id: str,
-                                 event: NewEvent, expected_version: int | None, watch_streams: tuple[str, ...],
-                                 watch_after: int) -> GuardedAppend:
+                                 event: NewEvent, expected_version: int | None, *,
+                                 watch_streams: tuple[str, ...], watch_after: int) -> GuardedAppend:
         ...
 
     async def stream_version(self, stream_id: str) -> int:

@@ -461,8 +461,8 @@ class PostgresStore(EventStore):
             await self._pool.release(connection)
 
     async def _append_if_current(self, game_id: str, guard_stream: str, guard_version: int, stream_id: str,
-                                 event: NewEvent, expected_version: int | None, watch_streams: tuple[str, ...],
-                                 watch_after: int) -> GuardedAppend:
+                                 event: NewEvent, expected_version: int | None, *,
+                                 watch_streams: tuple[str, ...], watch_after: int) -> GuardedAppend:
         recorded_at = as_utc(event.recorded_at) if event.recorded_at else utc_now()
         async with self._pool.acquire(timeout=CONNECTION_WAIT_SECONDS) as connection:
             try:

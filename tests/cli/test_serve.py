@@ -5,7 +5,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -14,6 +13,7 @@ import pytest
 from tests.games.test_standard_game import play_1901
 from tests.utils.http import OPERATOR_TOKEN
 from tests.utils.processes import stop
+from tests.utils.wait import wait_until
 
 pytestmark = pytest.mark.postgres
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -34,17 +34,17 @@ def free_port() -> int:
 
 
 def wait_until_serving(base_url: str, process: subprocess.Popen, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    """Wait until the server answers ``GET /games``; its exit stops the wait (with its stderr)."""
+    def serving() -> bool:
         if process.poll() is not None:
             errors = process.stderr.read() if process.stderr else ""
             raise AssertionError(f"entente serve exited with {process.returncode}: {errors}")
         try:
-            if httpx.get(f"{base_url}/games", timeout=1).status_code == 200:
-                return
+            return httpx.get(f"{base_url}/games", timeout=1).status_code == 200
         except httpx.TransportError:
-            time.sleep(0.1)
-    raise AssertionError("entente serve did not answer in time")
+            return False
+
+    wait_until(serving, timeout, "entente serve to answer", 0.1)
 
 
 async def test_entente_serve_plays_1901(postgres_url: str) -> None:

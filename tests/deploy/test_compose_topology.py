@@ -36,6 +36,7 @@ import pytest
 import yaml
 
 from tests.utils.oauth_provider import serve_in_thread
+from tests.utils.wait import wait_until
 from tests.utils.webhook_receiver import Receiver
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -234,9 +235,11 @@ class Topology:
         for process in self.processes.values():
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and any(p.poll() is None for p in self.processes.values()):
-            time.sleep(0.05)
+        try:
+            wait_until(lambda: all(p.poll() is not None for p in self.processes.values()), timeout,
+                       "every process to exit", 0.05)
+        except AssertionError:
+            pass  # those still running are killed below (their status None)
         codes: dict[str, int | None] = {}
         for service, process in self.processes.items():
             codes[service] = process.poll()
@@ -247,17 +250,16 @@ class Topology:
 
 
 def wait_for(what: str, condition: Callable[[], Any], topology: Topology, timeout: float, every: float = 0.5) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    """``condition()`` once it is true, while every process of the topology runs (one that
+    exits stops the wait); on a timeout, the processes' logs."""
+    def looked() -> Any:
         topology.check_running()
         try:
-            value = condition()
+            return condition()
         except httpx.TransportError:  # not listening yet
-            value = None
-        if value:
-            return value
-        time.sleep(every)
-    raise AssertionError(f"timed out waiting for {what}\n{topology.logs()}")
+            return None
+
+    return wait_until(looked, timeout, what, every, context=topology.logs)
 
 
 # ----------------------------------------------------------------------------- the test

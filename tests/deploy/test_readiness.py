@@ -19,6 +19,8 @@ from pathlib import Path
 
 import httpx
 
+from tests.utils import wait
+
 from .conftest import create_database, drop_database
 from .test_compose_topology import free_port
 
@@ -26,16 +28,17 @@ ENTENTE = str(Path(sys.executable).parent / "entente")
 
 
 def wait_until(what: str, condition: Callable[[], bool], timeout: float, log: Path) -> float:
-    """Seconds until ``condition`` held (polling every 0.1 s)."""
-    started = time.monotonic()
-    while time.monotonic() - started < timeout:
+    """Seconds until ``condition`` held (looking every 0.1 s; a server not listening does not
+    hold it); on a timeout, the end of the server's ``log``."""
+    def holds() -> bool:
         try:
-            if condition():
-                return time.monotonic() - started
+            return condition()
         except httpx.TransportError:
-            pass
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}\n{log.read_text(errors='replace')[-3000:]}")
+            return False
+
+    started = time.monotonic()
+    wait.wait_until(holds, timeout, what, 0.1, context=lambda: log.read_text(errors="replace")[-3000:])
+    return time.monotonic() - started
 
 
 def probe(url: str) -> int:

@@ -9,7 +9,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,6 +22,7 @@ from services.adjudication.worker import ClockWorker
 from services.cli.health import Heartbeat, answer
 from shared.clock import ManualClock
 from shared.store import open_store
+from tests.utils import wait
 
 from .conftest import drop_database
 
@@ -121,18 +121,18 @@ def started(argv: list[str], log: Path, **options: Any) -> subprocess.Popen[byte
         return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT, **options)
 
 
-def wait_until(condition: Callable[[], Any], process: subprocess.Popen[bytes], log: Path, timeout: float = 30.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+def wait_until(condition: Callable[[], Any], process: subprocess.Popen[bytes], log: Path, timeout: float = 30.0, *,
+               what: str = "the condition") -> Any:
+    """``condition()`` once it is true, while ``process`` runs (its exit stops the wait); on a
+    timeout, the end of its ``log``."""
+    def looked() -> Any:
         assert process.poll() is None, f"exited with {process.returncode}: {log.read_text()[-3000:]}"
         try:
-            value = condition()
+            return condition()
         except httpx.TransportError:
-            value = None
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"timed out: {log.read_text()[-3000:]}")
+            return None
+
+    return wait.wait_until(looked, timeout, what, 0.2, context=lambda: log.read_text()[-3000:])
 
 
 def stopped(process: subprocess.Popen, log: Path) -> tuple[int, str]:
@@ -156,13 +156,13 @@ def test_a_worker_reports_its_health_and_stops_with_status_0(command: str, fresh
                        "--health-port", str(port), "--health-stale", "2"], log, cwd=tmp_path)
     try:
         ready = wait_until(lambda: (r := httpx.get(f"{base}/healthz", timeout=2)).status_code == 200 and r.json(),
-                           process, log)
+                           process, log, what="the worker to be ready")
         assert ready["worker"] == command and ready["status"] == "ok" and ready["failures_in_a_row"] == 0
         assert probe(f"{base}/healthz").returncode == 0 and probe(f"{base}/livez").returncode == 0
 
         drop_database(fresh_database_url)  # the database goes away under the running worker
         failing = wait_until(lambda: (r := httpx.get(f"{base}/healthz", timeout=2)).status_code == 503 and r.json(),
-                             process, log)
+                             process, log, what="readiness to turn 503")
         assert failing["status"] == "failing" and failing["failures_in_a_row"] > 0
         assert httpx.get(f"{base}/livez", timeout=2).status_code == 200  # not stuck: no restart for it
         refused = probe(f"{base}/healthz")
@@ -179,7 +179,8 @@ def test_the_notification_module_still_runs_and_stops_with_status_0(tmp_path: Pa
     process = started([sys.executable, "-m", "services.notifications", "--database", f"sqlite:///{database}"], log,
                       cwd=Path(__file__).resolve().parents[2])
     try:
-        wait_until(database.exists, process, log)  # its signal handlers are set before it opens the store
+        # its signal handlers are set before it opens the store
+        wait_until(database.exists, process, log, what="the store to be opened")
     finally:
         code, output = stopped(process, log)
     assert code == 0, output

@@ -2,13 +2,14 @@
 of the stream gives, hands out frozen states, and never keeps what a transaction has not committed."""
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError, replace
+from dataclasses import FrozenInstanceError, fields, replace
 
 import pytest
 
 from services.lobby.service import create_game, join_game, start_game
+from shared.bounded import BoundedCache
 from shared.events import GameSettings, PlayerJoined, game_stream, to_new_event
-from shared.game.cached import caches_of
+from shared.game.cached import Caches, caches_of
 from shared.game.repository import bound_state_cache, fold_records, read_game
 from shared.game.state import GameState
 from shared.store import EventStore
@@ -18,6 +19,17 @@ def test_the_state_cache_setting_bounds_the_recent_histories_as_much(store: Even
     bound_state_cache(store, 3 * 2**20)  # what the app does with ENTENTE_STATE_CACHE_MIB=3
     caches = caches_of(store)
     assert caches.states.max_bytes == caches.histories.max_bytes == caches.past_phases.max_bytes == 3 * 2**20
+
+
+async def test_truncate_empties_every_cache_of_the_store(store: EventStore) -> None:
+    caches = caches_of(store)
+    kept: list[BoundedCache[object, object]] = [getattr(caches, f.name) for f in fields(Caches)]
+    assert {cache.name for cache in kept} >= {"game_states", "history_entries", "history_entry_texts"}
+    for number, cache in enumerate(kept):
+        cache.put(number, {}, 1)
+    await store.truncate()
+    assert [len(cache) for cache in kept] == [0] * len(kept)
+    assert caches_of(store) is caches
 
 
 async def full_fold(store: EventStore, game_id: str) -> GameState:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -14,6 +14,7 @@ from services.lobby.service import create_game, join_game, settings_for, start_g
 from shared.store import EventStore
 from tests.cli.test_serve import REPOSITORY, entente_command, free_port
 from tests.utils.processes import stop
+from tests.utils.wait import wait_until
 
 
 @dataclass
@@ -41,19 +42,18 @@ def entente_daide(database_url: str, *options: str) -> Iterator[Served]:
 
 
 def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30.0) -> None:
-    import socket
-
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
+    """Wait until ``entente daide`` takes connections on ``port``; its exit stops the wait."""
+    def listening() -> bool:
         if process.poll() is not None:
             said = process.stderr.read() if process.stderr else ""
             raise RuntimeError(f"entente daide exited {process.returncode}: {said}")
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
+            return True
         except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("entente daide did not listen in time")
+            return False
+
+    wait_until(listening, timeout, "entente daide to listen", 0.1)
 
 
 @dataclass

@@ -6,7 +6,8 @@ fail with what was awaited when it does not hold in time.
 
 ``until`` (async) and ``wait_until`` (sync) take a predicate, called until it returns something
 true, which they return; ``until`` also takes a coroutine function. A predicate that raises
-stops the wait with its error.
+stops the wait with its error (a check that a server process still runs can stop it early).
+``context``, if given, is called on a timeout and its text follows the message (a server's log).
 """
 from __future__ import annotations
 
@@ -25,12 +26,12 @@ EVERY = 0.01  # seconds between two looks
 
 @overload
 async def until(predicate: Callable[[], Awaitable[T | None]], timeout: float = ..., what: str = ...,
-                every: float = ...) -> T: ...
+                every: float = ..., *, context: Callable[[], str] | None = ...) -> T: ...
 @overload
 async def until(predicate: Callable[[], T | None], timeout: float = ..., what: str = ...,
-                every: float = ...) -> T: ...
+                every: float = ..., *, context: Callable[[], str] | None = ...) -> T: ...
 async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "the condition",
-                every: float = EVERY) -> Any:
+                every: float = EVERY, *, context: Callable[[], str] | None = None) -> Any:
     """Wait, on the event loop, until ``predicate()`` (awaited when it is a coroutine) is true."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -41,12 +42,12 @@ async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str =
         if value:
             return value
         if loop.time() >= deadline:
-            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+            raise AssertionError(_timed_out(timeout, what, context))
         await asyncio.sleep(every)
 
 
 def wait_until(predicate: Callable[[], T | None], timeout: float = 10.0, what: str = "the condition",
-               every: float = EVERY) -> T:
+               every: float = EVERY, *, context: Callable[[], str] | None = None) -> T:
     """Wait, blocking the thread, until ``predicate()`` is true."""
     deadline = time.monotonic() + timeout
     while True:
@@ -54,8 +55,13 @@ def wait_until(predicate: Callable[[], T | None], timeout: float = 10.0, what: s
         if value:
             return value
         if time.monotonic() >= deadline:
-            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+            raise AssertionError(_timed_out(timeout, what, context))
         time.sleep(every)
+
+
+def _timed_out(timeout: float, what: str, context: Callable[[], str] | None) -> str:
+    message = f"timed out after {timeout:g} s waiting for {what}"
+    return f"{message}\n{context()}" if context is not None else message
 
 
 def streams_started(store: Any) -> int:

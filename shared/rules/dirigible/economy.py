@@ -116,8 +116,8 @@ def resolve_winter(position: Position, orders: Mapping[Power, Sequence[Order]], 
     results: list[OrderResult] = []
     for power, power_orders in orders.items():
         for order in power_orders:
-            results.append(_judge(power, order, position, game_map, ground, air, left,
-                                  balance.get(power, 0), civil_disorder))
+            results.append(_judge(power, order, position, game_map, ground, air, left=left,
+                                  initial=balance.get(power, 0), civil_disorder=civil_disorder))
     for power in sorted(left):
         if left[power] >= 0:
             continue
@@ -132,7 +132,7 @@ def resolve_winter(position: Position, orders: Mapping[Power, Sequence[Order]], 
 
 
 def _judge(power: Power, order: Order, position: Position, game_map: GameMap,
-           ground: dict[str, PowerUnit], air: dict[str, PowerUnit], left: dict[Power, int],
+           ground: dict[str, PowerUnit], air: dict[str, PowerUnit], *, left: dict[Power, int],
            initial: int, civil_disorder: frozenset[Power]) -> OrderResult:
     def result(kind: ResultKind, reason: str) -> OrderResult:
         return OrderResult(power, order, kind, reason)

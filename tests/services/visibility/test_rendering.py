@@ -12,6 +12,7 @@ from services.visibility.rendering import view_json
 from services.visibility.schemas import GameView
 from services.visibility.view import view_of, viewer_for
 from shared.auth import PUBLIC, Caller
+from shared.game.cached import Caches, caches_of
 from shared.game.log import phase_submissions
 from shared.game.repository import full_state, read_game, with_recent_history
 from shared.game.state import GameState
@@ -36,29 +37,32 @@ async def views_of(host: Host, game_id: str) -> list[dict[str, Any]]:
     state = await full_state(host.store, game)
     submissions = await phase_submissions(host.store, game_id, str(state.phase)) if state.phase else {}
     resolved = len(state.resolved)
+    caches = caches_of(host.store)
     seen = []
     for caller in callers(state):
         viewer = viewer_for(caller, state, None)
-        seen.append(view_of(state, submissions, viewer))
-        seen.append(view_of(state, submissions, viewer, max(0, resolved - 20)))
-        seen += [past_view(state, past_of(state, index), viewer)
+        seen.append(view_of(state, submissions, viewer, caches=caches))
+        seen.append(view_of(state, submissions, viewer, max(0, resolved - 20), caches=caches))
+        seen += [past_view(state, past_of(state, index), viewer, caches=caches)
                  for index in {resolved // 3, resolved - 1} if index >= 0]
     return seen
 
 
-def assert_written_as_the_model_writes(views: list[dict[str, Any]]) -> None:
+def assert_written_as_the_model_writes(views: list[dict[str, Any]], caches: Caches) -> None:
     assert views
     for seen in views:
         expected = model_text(seen)
-        assert view_json(seen) == expected
-        assert view_json(seen) == expected  # again, from the remembered history entries
+        assert view_json(seen) == expected  # nothing remembered
+        assert view_json(seen, caches=caches) == expected
+        assert view_json(seen, caches=caches) == expected  # again, from the remembered history entries
+    assert len(caches.history_entries) and len(caches.history_entry_texts)
 
 
 async def test_standard_views_are_the_models_text(host: Host) -> None:
     game_id = await play_game(host.store, 45)
     views = await views_of(host, game_id)
     assert any(len(seen["history"]) == 20 for seen in views) and any(seen.get("resolution") for seen in views)
-    assert_written_as_the_model_writes(views)
+    assert_written_as_the_model_writes(views, caches_of(host.store))
 
 
 async def test_dirigible_views_are_the_models_text(host: Host) -> None:
@@ -66,14 +70,14 @@ async def test_dirigible_views_are_the_models_text(host: Host) -> None:
     await play(table, "W1900A", OPENING)
     await play(table, "S1901M", SPRING)
     await play(table, "F1901M", FALL)
-    assert_written_as_the_model_writes(await views_of(host, table.game_id))
+    assert_written_as_the_model_writes(await views_of(host, table.game_id), caches_of(host.store))
 
 
 async def test_ekonia_views_are_the_models_text(host: Host) -> None:
     game = await started_ekonia(host)
     for turn in (1, 2, 3):
         await play_turn(game, turn)
-    assert_written_as_the_model_writes(await views_of(host, game.game_id))
+    assert_written_as_the_model_writes(await views_of(host, game.game_id), caches_of(host.store))
 
 
 async def test_keys_a_closed_part_does_not_name_are_dropped_as_the_model_drops_them(host: Host) -> None:

@@ -65,7 +65,7 @@ async def test_one_address_holds_at_most_its_streams_the_operator_is_not_limited
 
 
 def a_watcher(bound: int) -> Watcher:
-    watcher = Watcher("g_1", PUBLIC, None, Credential("public"), "hash", b"key", None)
+    watcher = Watcher("g_1", PUBLIC, None, Credential("public"), "hash", b"key")
     watcher.max_queued = bound
     return watcher
 

@@ -264,7 +264,7 @@ class TextGrammar(Grammar):
             return True
         return False
 
-    def _finish(self, order: Order, via_allowed: bool = False) -> Order:
+    def _finish(self, order: Order, *, via_allowed: bool = False) -> Order:
         """Allow trailing punctuation and one bracketed remark, then demand the end."""
         cur = self.cur
         while cur.accept(".", ",", ";"):
