@@ -133,7 +133,8 @@ def stage_router() -> APIRouter:
             return service.PhaseSubmissions(writer.store, game.game_id, phase).known(acting)
 
         submission, _ = service._checked_submission(  # the decision, without its append
-            game, writer.caller.player_id, body.orders, str(game.phase), writer.now, None, body.power, known)
+            game, writer.caller.player_id, body.orders, phase=str(game.phase), now=writer.now, metadata=None,
+            power=body.power, known=known)
         return written_once(adjudication_api.SubmissionResult.model_validate({
             "phase": submission.phase, "power": submission.power, "resolved": False,
             **adjudication_api._feedback(game, submission.phase, submission.power, submission.checks)}))

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Body, FastAPI, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from shared.auth import Caller, require
-from shared.errors import Forbidden, Unprocessable
+from shared.errors import ErrorCode, Forbidden, Unprocessable
 from shared.game.guards import choose_power, require_playing
 from shared.game.state import GameState
 from shared.http.app import build_app
@@ -174,8 +174,8 @@ async def patch_orders(game: CurrentGame, caller: CurrentPlayer, body: PatchOrde
     (``POST /ready``) or sends its whole set (``PUT``)."""
     assert caller.player_id is not None
     if not body.orders and not body.clear:
-        raise Unprocessable("a change needs orders or clear (PUT replaces the whole set)", code="invalid_request",
-                            where="body")
+        raise Unprocessable("a change needs orders or clear (PUT replaces the whole set)",
+                            code=ErrorCode.INVALID_REQUEST, where="body")
     outcome = await service.patch(store, commands.PatchOrders(
         game.game_id, Player(caller.player_id), body.orders, body.clear, body.phase or game.phase, body.power,
         request_metadata(request, "player", caller.player_id), now))
@@ -186,7 +186,7 @@ async def patch_orders(game: CurrentGame, caller: CurrentPlayer, body: PatchOrde
 
 
 async def _ready(game: GameState, caller: Caller, body: ReadyRequest | None, store: EventStore, request: Request,
-                 now: datetime, ready: bool) -> ReadyResult:
+                 now: datetime, *, ready: bool) -> ReadyResult:
     outcome = await service.ready(store, SetReady(
         game.game_id, Player(str(caller.player_id)), ready, (body.phase if body else None) or game.phase,
         body.power if body else None, request_metadata(request, "player", caller.player_id), now, seen=game))
@@ -199,14 +199,14 @@ async def mark_ready(game: CurrentGame, caller: CurrentPlayer, store: StoreDep, 
                      body: Annotated[ReadyRequest | None, Body()] = None) -> ReadyResult:
     """Mark the submitted orders final. In games with ``require_ready`` a phase resolves early
     only once every power that must act has submitted and is ready; a new submission clears it."""
-    return await _ready(game, caller, body, store, request, now, True)
+    return await _ready(game, caller, body, store, request, now, ready=True)
 
 
 @router.delete("/games/{game_id}/ready", response_model=ReadyResult, dependencies=[rate_limited("orders")])
 async def unmark_ready(game: CurrentGame, caller: CurrentPlayer, store: StoreDep, request: Request, now: Now,
                        body: Annotated[ReadyRequest | None, Body()] = None) -> ReadyResult:
     """Take the ready flag back (the orders stay submitted)."""
-    return await _ready(game, caller, body, store, request, now, False)
+    return await _ready(game, caller, body, store, request, now, ready=False)
 
 
 @router.post("/games/{game_id}/resolve", response_model=ResolvedPhase)
@@ -216,7 +216,7 @@ async def resolve(game: CurrentGame, caller: CurrentCaller, store: StoreDep, req
     with ``host_may_resolve: false`` (a host who also plays could cut the others' time)."""
     if caller.role == "host" and not game.settings.host_may_resolve:
         raise Forbidden("this game's host may not resolve phases (host_may_resolve is off); "
-                        "it resolves by its clock", code="host_may_not_resolve", where="header.authorization")
+                        "it resolves by its clock", code=ErrorCode.HOST_MAY_NOT_RESOLVE, where="header.authorization")
     require(caller, "host", "operator")
     # without a body: the phase the caller saw, so that a retried request cannot resolve the next one
     event = (await service.resolve(store, ResolvePhase(
