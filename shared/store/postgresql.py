@@ -15,8 +15,9 @@ adds to the shared semantics (docs/store.md, "Transactions and locking"):
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -25,6 +26,7 @@ import orjson
 from asyncpg.exceptions import UniqueViolationError
 
 from shared.store.base import CONNECTION_WAIT_SECONDS, EventStore, Session, Transaction
+from shared.store.batching import GroupCommit
 from shared.store.notify import CHANNEL, CommitListener
 from shared.store.outbox import (
     NO_OUTCOME_RECORDED,
@@ -89,6 +91,8 @@ INSERT_EVENTS = (
     "ORDER BY batch.n RETURNING position, version"
 )
 
+APPEND_BATCH = ("SELECT appended.* FROM entente_append_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, "
+                "$13, $14, $15) AS appended ORDER BY appended.out_item, appended.out_position")
 APPEND_IF_CURRENT = ("SELECT appended.* FROM entente_append_if_current($1, $2, $3, $4, $5, $6, $7, $8::jsonb, "
                      "$9::jsonb, $10, $11, $12, $13, $14::text[], $15) AS appended ORDER BY appended.out_position")
 
@@ -180,6 +184,35 @@ def dumps(value: Any) -> str:
 def recorded(row: Any) -> RecordedEvent:
     return RecordedEvent(stream_id=row[1], version=row[2], position=row[0], type=row[3], schema_version=row[4],
                          data=loads(row[5]), metadata=loads(row[6]), recorded_at=as_utc(row[7]))
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedAppend:
+    """One ``append_if_current`` after its stream's end, as the group commit holds it."""
+
+    game_id: str
+    guard_stream: str
+    guard_version: int
+    stream_id: str
+    event: NewEvent
+    recorded_at: datetime
+    watch_streams: tuple[str, ...]
+    watch_after: int
+
+
+def _batch_answer(append: CheckedAppend, rows: list[Any]) -> GuardedAppend | BaseException:
+    """One item's rows of ``entente_append_batch``: (item, found, guard, appended, event...)."""
+    _, found, guard, position = rows[0][:4]
+    if not found:
+        return GameNotFound(append.game_id)
+    return GuardedAppend(guard, position, tuple(recorded(row[4:]) for row in rows if row[4] is not None))
+
+
+async def _outcome_of(answer: Awaitable[GuardedAppend]) -> GuardedAppend | BaseException:
+    try:
+        return await answer
+    except Exception as error:  # the item's own failure, for its caller alone
+        return error
 
 
 def game(row: Any) -> GameRow:
@@ -431,6 +464,13 @@ class PostgresStore(EventStore):
     def __init__(self, pool: Any, dsn: str) -> None:
         super().__init__(CommitListener(dsn))
         self._pool = pool
+        # the checked appends of order submissions, gathered into one commit under load
+        self._appends: GroupCommit[CheckedAppend, GuardedAppend] = GroupCommit(self._append_batch)
+
+    @property
+    def group_commit(self) -> GroupCommit[CheckedAppend, GuardedAppend]:
+        """The checked appends' group commit (its ``batches`` and ``items`` written so far)."""
+        return self._appends
 
     @classmethod
     async def open(cls, dsn: str, *, pool_size: int, max_overflow: int) -> PostgresStore:
@@ -464,22 +504,56 @@ class PostgresStore(EventStore):
                                  event: NewEvent, expected_version: int | None, *,
                                  watch_streams: tuple[str, ...], watch_after: int) -> GuardedAppend:
         recorded_at = as_utc(event.recorded_at) if event.recorded_at else utc_now()
+        append = CheckedAppend(game_id, guard_stream, guard_version, stream_id, event, recorded_at, watch_streams,
+                               watch_after)
+        if expected_version is None:  # after the stream's end: gathered with the others arriving (group commit)
+            return await self._appends.submit(append)
+        return await self._append_alone(append, expected_version)
+
+    async def _append_alone(self, append: CheckedAppend, expected_version: int | None) -> GuardedAppend:
+        """One checked append in its own round trip and commit (``entente_append_if_current``)."""
+        event = append.event
         async with self._pool.acquire(timeout=CONNECTION_WAIT_SECONDS) as connection:
             try:
                 rows = await connection.fetch(
-                    APPEND_IF_CURRENT, game_id, guard_stream, guard_version, stream_id, expected_version, event.type,
-                    event.schema_version, dumps(event.data), dumps(event.metadata), recorded_at, POSITION_LOCK_KEY,
-                    STREAM_LOCK_CLASS, CHANNEL, list(watch_streams), watch_after)
+                    APPEND_IF_CURRENT, append.game_id, append.guard_stream, append.guard_version, append.stream_id,
+                    expected_version, event.type, event.schema_version, dumps(event.data), dumps(event.metadata),
+                    append.recorded_at, POSITION_LOCK_KEY, STREAM_LOCK_CLASS, CHANNEL, list(append.watch_streams),
+                    append.watch_after)
             except UniqueViolationError:
                 # only with an expected version (else the stream lock makes appenders take turns)
-                raise ConcurrencyError(stream_id, expected_version, await self.stream_version(stream_id)) from None
+                raise ConcurrencyError(append.stream_id, expected_version,
+                                       await self.stream_version(append.stream_id)) from None
         found, guard, version, position = rows[0][:4]
         if not found:
-            raise GameNotFound(game_id)
-        if position is None and guard == guard_version:
-            raise ConcurrencyError(stream_id, expected_version, version)
+            raise GameNotFound(append.game_id)
+        if position is None and guard == append.guard_version:
+            raise ConcurrencyError(append.stream_id, expected_version, version)
         watched = tuple(recorded(row[4:]) for row in rows if row[4] is not None)
         return GuardedAppend(guard, position, watched)
+
+    async def _append_batch(self, appends: Sequence[CheckedAppend]) -> list[GuardedAppend | BaseException]:
+        """Checked appends after their streams' ends in one round trip and one commit
+        (``entente_append_batch``), each answered alone: its outcome, or GameNotFound."""
+        watched = [(stream, item) for item, append in enumerate(appends, start=1) for stream in append.watch_streams]
+        async with self._pool.acquire(timeout=CONNECTION_WAIT_SECONDS) as connection:
+            try:
+                rows = await connection.fetch(
+                    APPEND_BATCH, [a.game_id for a in appends], [a.guard_stream for a in appends],
+                    [a.guard_version for a in appends], [a.stream_id for a in appends],
+                    [a.event.type for a in appends], [a.event.schema_version for a in appends],
+                    [dumps(a.event.data) for a in appends], [dumps(a.event.metadata) for a in appends],
+                    [a.recorded_at for a in appends], POSITION_LOCK_KEY, STREAM_LOCK_CLASS, CHANNEL,
+                    [stream for stream, _ in watched], [item for _, item in watched],
+                    [a.watch_after for a in appends])
+            except UniqueViolationError:
+                rows = None  # a clash with an append at an expected version, which takes no stream lock
+        if rows is None:  # nothing of the batch was written: each alone, each with its own outcome
+            return [await _outcome_of(self._append_alone(append, None)) for append in appends]
+        by_item: list[list[Any]] = [[] for _ in appends]
+        for row in rows:
+            by_item[row[0] - 1].append(row)
+        return [_batch_answer(append, found) for append, found in zip(appends, by_item, strict=True)]
 
     async def create_schema(self) -> None:
         """Under ``pg_advisory_xact_lock(SCHEMA_LOCK_KEY)`` (which ``entente migrate`` takes too),

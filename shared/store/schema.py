@@ -31,7 +31,7 @@ _DIALECTS = {"postgresql": postgresql.dialect, "sqlite": sqlite.dialect}
 
 # The revisions of shared/store/migrations/versions, oldest first (a test checks them against
 # Alembic's own reading of that folder): the store reads these without importing Alembic.
-REVISIONS = ("0001", "0002", "0003", "0004", "0005")
+REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006")
 HEAD_REVISION = REVISIONS[-1]
 MIGRATE_COMMAND = "entente migrate"
 # pg_advisory_xact_lock key ("entente" + 2) held while a schema is created or migrated
@@ -138,7 +138,83 @@ BEGIN
         WHERE cardinality(p_watch_streams) = 0;
 END
 $entente$"""
-FUNCTIONS = {"postgresql": (APPEND_IF_CURRENT_FUNCTION,), "sqlite": ()}
+# PostgreSQL: the checked appends of several submissions in one round trip and one commit
+# (EventStore.append_if_current's group commit, shared/store/batching.py; docs/store.md,
+# "Appends gathered into one commit"). Each item is what entente_append_if_current does for
+# one, appending after its stream's end, and answered alone: its game found or not, the guard
+# stream's version, the position of its event (NULL: its game had moved on), and its watched
+# streams' events after its watch position up to its own event. The locks are taken in one
+# order by every batch: the games' share locks by game id, then the streams' locks by key,
+# then the position lock (once), and no game's lock is awaited while the position lock is
+# held, so two batches, or a batch and a resolution, never wait for each other in a circle.
+# The watched streams come flattened: p_watch_streams[k] belongs to item p_watch_items[k].
+APPEND_BATCH_FUNCTION = """\
+CREATE OR REPLACE FUNCTION entente_append_batch(
+    p_game_ids text[], p_guard_streams text[], p_guard_versions integer[], p_stream_ids text[],
+    p_types text[], p_schema_versions integer[], p_data text[], p_metadata text[], p_recorded_at timestamptz[],
+    p_position_lock bigint, p_stream_lock_class integer, p_channel text,
+    p_watch_streams text[], p_watch_items integer[], p_watch_after bigint[])
+RETURNS TABLE (out_item integer, out_game_found boolean, out_guard_version integer, out_appended bigint,
+               out_position bigint, out_stream_id text, out_version integer, out_type text,
+               out_schema_version integer, out_data jsonb, out_metadata jsonb, out_recorded_at timestamptz)
+LANGUAGE plpgsql AS $entente$
+DECLARE
+    v_count integer := coalesce(cardinality(p_stream_ids), 0);
+    v_found boolean[] := array_fill(false, ARRAY[v_count]);
+    v_guard integer[] := array_fill(0, ARRAY[v_count]);
+    v_position bigint[] := array_fill(NULL::bigint, ARRAY[v_count]);
+    v_version integer;
+    v_inserted bigint;
+    v_locked boolean := false;
+    i integer;
+BEGIN
+    IF v_count = 0 THEN
+        RETURN;
+    END IF;
+    PERFORM 1 FROM games WHERE games.game_id = ANY(p_game_ids) ORDER BY games.game_id FOR SHARE;
+    FOR i IN 1..v_count LOOP
+        v_found[i] := EXISTS (SELECT 1 FROM games WHERE games.game_id = p_game_ids[i]);
+        IF v_found[i] THEN
+            SELECT coalesce(max(e.version), 0)::integer INTO v_version FROM events AS e
+                WHERE e.stream_id = p_guard_streams[i];
+            v_guard[i] := v_version;
+        END IF;
+    END LOOP;
+    PERFORM pg_advisory_xact_lock(p_stream_lock_class, locks.key) FROM (
+        SELECT DISTINCT hashtext(p_stream_ids[k]) AS key FROM generate_subscripts(p_stream_ids, 1) AS k
+            WHERE v_found[k] AND v_guard[k] = p_guard_versions[k]) AS locks
+        ORDER BY locks.key;
+    FOR i IN 1..v_count LOOP
+        IF v_found[i] AND v_guard[i] = p_guard_versions[i] THEN
+            IF NOT v_locked THEN
+                PERFORM pg_advisory_xact_lock(p_position_lock), pg_notify(p_channel, '');
+                v_locked := true;
+            END IF;
+            SELECT coalesce(max(e.version), 0)::integer INTO v_version FROM events AS e
+                WHERE e.stream_id = p_stream_ids[i];
+            INSERT INTO events AS e (stream_id, version, type, schema_version, data, metadata, recorded_at)
+                VALUES (p_stream_ids[i], v_version + 1, p_types[i], p_schema_versions[i], p_data[i]::jsonb,
+                        p_metadata[i]::jsonb, p_recorded_at[i])
+                RETURNING e.position INTO v_inserted;
+            v_position[i] := v_inserted;
+        END IF;
+    END LOOP;
+    RETURN QUERY SELECT item.k, v_found[item.k], v_guard[item.k], v_position[item.k], w.position, w.stream_id,
+            w.version, w.type, w.schema_version, w.data, w.metadata, w.recorded_at
+        FROM generate_subscripts(p_stream_ids, 1) AS item(k)
+        LEFT JOIN LATERAL (
+            SELECT e.position::bigint AS position, e.stream_id::text AS stream_id, e.version::integer AS version,
+                   e.type::text AS type, e.schema_version::integer AS schema_version, e.data::jsonb AS data,
+                   e.metadata::jsonb AS metadata, e.recorded_at::timestamptz AS recorded_at
+            FROM events AS e
+            WHERE v_position[item.k] IS NOT NULL
+              AND e.stream_id = ANY(ARRAY(SELECT named.stream FROM unnest(p_watch_streams, p_watch_items)
+                                          AS named(stream, k) WHERE named.k = item.k))
+              AND e.position > p_watch_after[item.k] AND e.position <= v_position[item.k]) AS w ON true
+        ORDER BY item.k, w.position;
+END
+$entente$"""
+FUNCTIONS = {"postgresql": (APPEND_IF_CURRENT_FUNCTION, APPEND_BATCH_FUNCTION), "sqlite": ()}
 
 
 @cache
