@@ -15,7 +15,11 @@ connections), and its public view is fetched after each of its phases. Every ``-
 seconds it prints each worker's resident memory (VmRSS) and the window's submissions and their
 worst latency, and the view's size and latency at the phase that game has reached: memory should
 level off once the game-state cache is full (it is bounded in bytes, docs/architecture.md,
-"Performance", "Caches, each bounded"), the view should not grow with the phases.
+"Performance", "Caches, each bounded"), the view should not grow with the phases. Each window
+also gives the server's whole process tree's memory, the p99 of its submissions, and the three
+ageing figures measured from the first window that ends after ``--warm-up`` seconds: how much
+the tree grew, how much the submissions a second fell and how much their p99 rose (printed
+again at the end, beside the aims: at most 15 %, 20 % and 50 %).
 
 With ``--watchers N``, N anonymous watchers follow that game's live stream the whole time (from
 two processes of benchmarks/stream.py's lean clients), and the end prints how long each new
@@ -55,13 +59,17 @@ from api import (  # noqa: E402
 from scratch import metric_samples  # noqa: E402
 from watchers import WatcherCrowd, delivery, figures  # noqa: E402
 
-from tests.utils.processes import worker_pids  # noqa: E402
+from tests.utils.processes import children_of, worker_pids  # noqa: E402
 
 GIVE_UP_SECONDS = 30.0  # a view a watcher has not read within this counts as lost
 
 
 def resident_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:  # gone meanwhile (a picture renderer that finished)
+        return 0.0
+    for line in status.splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
@@ -72,6 +80,58 @@ async def cache_mib(base: str) -> str:
     found = sorted((labels["cache"], value) for name, labels, value in await metric_samples(base, OPERATOR_TOKEN) or []
                    if name == "entente_cache_estimated_bytes")
     return ", ".join(f"{cache} {value / 2**20:.1f}" for cache, value in found)
+
+
+def process_tree(root: int) -> list[int]:
+    """``root`` and every process below it (the server, its workers, their picture renderers)."""
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children_of(pid))
+    return found
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
+
+
+class Ageing:
+    """The three ageing figures of a soak (docs/performance.md): from the first window that ends
+    after the warm-up to each later one, how much the server's whole process tree grew in
+    memory, how much the submissions a second fell, and how much their p99 rose."""
+
+    def __init__(self, warm_up: float) -> None:
+        self.warm_up = warm_up
+        self.base: tuple[float, float, float] | None = None
+        self.last: tuple[float, float, float] | None = None
+
+    def add(self, elapsed: float, tree: float, rate: float, p99: float) -> None:
+        if self.base is None and elapsed >= self.warm_up:
+            self.base = (tree, rate, p99)
+        self.last = (tree, rate, p99)
+
+    def _changes(self) -> tuple[float, float, float] | None:
+        if self.base is None or self.last is None:
+            return None
+        (tree0, rate0, p990), (tree, rate, p99) = self.base, self.last
+        return (tree / tree0 - 1, 1 - rate / rate0 if rate0 else 0.0, p99 / p990 - 1 if p990 else 0.0)
+
+    def since_warm_up(self) -> str:
+        changes = self._changes()
+        if changes is None:
+            return " (warming up)"
+        grown, fallen, risen = changes
+        return f" (since the warm-up: memory {grown:+.0%}, rate {-fallen:+.0%}, p99 {risen:+.0%})"
+
+    def summary(self) -> str:
+        changes = self._changes()
+        if changes is None:
+            return "ageing: no window after the warm-up"
+        grown, fallen, risen = changes
+        return (f"ageing from the end of the warm-up to the end: the process tree grew {grown:.1%} (aim at most 15 %), "
+                f"submissions a second fell {fallen:.1%} (aim at most 20 %), p99 rose {risen:.1%} (aim at most 50 %)")
 
 
 class Watchers:
@@ -115,8 +175,9 @@ def superseded(phases: list[str], views: list[list[tuple[str, float]]]) -> int:
 
 
 async def soak(base: str, games: int, seconds: float, window: float, connections: int, watchers: int = 0,
-               watched_connections: int = 2) -> None:
+               watched_connections: int = 2, warm_up: float = 30.0) -> None:
     timings = Timings()
+    ageing = Ageing(warm_up)
     pool = Pool(base, connections, timings)
     # the watched game's own connections: it ages as fast as the server answers it, not at the
     # pace of one game among thousands sharing ``pool``
@@ -160,12 +221,17 @@ async def soak(base: str, games: int, seconds: float, window: float, connections
                 submits = timings.latencies.get("submit", [])[seen:]
                 seen += len(submits)
                 memory = ", ".join(f"{resident_mib(pid):.0f}" for pid in worker_pids(SERVER_PIDS[-1]))
-                line = f"t={time.monotonic() - begun:5.0f}s workers MiB [{memory}]"
+                tree = sum(resident_mib(pid) for pid in process_tree(SERVER_PIDS[-1]))
+                elapsed = time.monotonic() - begun
+                line = f"t={elapsed:5.0f}s workers MiB [{memory}], process tree {tree:.0f} MiB"
                 if submits:
-                    line += f"; {len(submits) / window:.0f} submissions/s, worst {max(submits) * 1000:.0f} ms"
+                    rate, p99 = len(submits) / window, percentile(submits, 0.99)
+                    line += f"; {rate:.0f} submissions/s, p99 {p99 * 1000:.0f} ms, worst {max(submits) * 1000:.0f} ms"
                     # fewer powers act as the games age (eliminated ones sit out): phases a second too
                     line += f", {(timings.resolutions - resolved) / window:.1f} phases/s"
                     resolved = timings.resolutions
+                    ageing.add(elapsed, tree, rate, p99)
+                    line += ageing.since_warm_up()
                 line += f"; {games_ended[0]} games ended and replaced; caches MiB [{await cache_mib(base)}]"
                 if views:
                     phases, size, took = views[-1]
@@ -179,6 +245,7 @@ async def soak(base: str, games: int, seconds: float, window: float, connections
     finally:
         pool.close()
         watched_pool.close()
+    print(ageing.summary(), flush=True)
     submits = timings.latencies.get("submit", [])
     if submits:
         print(f"all submissions: {len(submits)}, {milliseconds(submits)}; {len(timings.failures)} failed")
@@ -202,7 +269,7 @@ async def main_async(args: argparse.Namespace) -> int:
         print(f"server up on {base} ({args.workers} workers), {url}; {args.games} games for {args.seconds:.0f}s",
               flush=True)
         await soak(base, args.games, args.seconds, args.window, args.connections, args.watchers,
-                   args.watched_connections)
+                   args.watched_connections, args.warm_up)
     return 0
 
 
@@ -211,6 +278,8 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--window", type=float, default=15.0)
+    parser.add_argument("--warm-up", type=float, default=30.0,
+                        help="seconds before the figures the ageing is measured from (the first window ending after)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--watchers", type=int, default=0, help="watchers of one game's live stream (0: none)")
