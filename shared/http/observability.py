@@ -39,8 +39,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from shared import metrics
+from shared.auth import bearer_token_of
 from shared.clock import SYSTEM_CLOCK
-from shared.errors import ErrorCode, Forbidden
+from shared.errors import ErrorCode, Forbidden, Unauthorized
 from shared.logs import REQUEST_ID
 
 from .asgi import Headers, Scope
@@ -171,8 +172,14 @@ async def live_stream(chunks: AsyncIterator[Chunk]) -> AsyncIterator[Chunk]:
 
 
 def _bearer(request: Request) -> str | None:
-    scheme, _, token = request.headers.get("authorization", "").strip().partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+    """The bearer token, None without one or with a malformed header (then refused as no token)."""
+    authorization = request.headers.get("authorization")
+    if authorization is None:
+        return None
+    try:
+        return bearer_token_of(authorization)
+    except Unauthorized:
+        return None
 
 
 async def metrics_endpoint(request: Request) -> Response:

@@ -28,6 +28,7 @@ class GroupCommit(Generic[Item, Answer]):
         self._max_items = max_items
         self._waiting: list[tuple[Item, asyncio.Future[Answer]]] = []
         self._writing = False
+        self._writer: asyncio.Task[None] | None = None  # held: the loop keeps only a weak reference
         self.batches = 0  # written so far (the benchmarks and the tests read them)
         self.items = 0
 
@@ -37,7 +38,7 @@ class GroupCommit(Generic[Item, Answer]):
         self._waiting.append((item, answer))
         if not self._writing:
             self._writing = True
-            asyncio.get_running_loop().create_task(self._write_all())
+            self._writer = asyncio.get_running_loop().create_task(self._write_all())
         return await asyncio.shield(answer)  # a caller that gives up leaves its batch whole
 
     async def _write_all(self) -> None:

@@ -113,7 +113,7 @@ async def test_appends_arriving_together_are_one_commit_and_each_is_answered_as_
         assert not isinstance(outcome, BaseException)
         assert outcome.appended and outcome.position == stored[n].position
         # its watched events: every one of the named streams up to its own, in position order
-        expected = sorted((r.position for r in stored.values() if r.position <= stored[n].position))
+        expected = sorted(r.position for r in stored.values() if r.position <= stored[n].position)
         assert [r.position for r in outcome.watched] == expected
         assert outcome.watched[-1].data == {"n": n}
     for power in POWERS:
