@@ -130,8 +130,9 @@ class Ageing:
         if changes is None:
             return "ageing: no window after the warm-up"
         grown, fallen, risen = changes
-        return (f"ageing from the end of the warm-up to the end: the process tree grew {grown:.1%} (aim at most 15 %), "
-                f"submissions a second fell {fallen:.1%} (aim at most 20 %), p99 rose {risen:.1%} (aim at most 50 %)")
+        return (f"ageing from the end of the warm-up to the end: the process tree's memory {grown:+.1%} (aim: grows "
+                f"at most 15 %), submissions a second {-fallen:+.1%} (aim: fall at most 20 %), p99 {risen:+.1%} "
+                "(aim: rises at most 50 %)")
 
 
 class Watchers:
