@@ -166,6 +166,7 @@ DECLARE
     v_version integer;
     v_inserted bigint;
     v_locked boolean := false;
+    v_streams text[];
     i integer;
 BEGIN
     IF v_count = 0 THEN
@@ -199,19 +200,25 @@ BEGIN
             v_position[i] := v_inserted;
         END IF;
     END LOOP;
-    RETURN QUERY SELECT item.k, v_found[item.k], v_guard[item.k], v_position[item.k], w.position, w.stream_id,
-            w.version, w.type, w.schema_version, w.data, w.metadata, w.recorded_at
-        FROM generate_subscripts(p_stream_ids, 1) AS item(k)
-        LEFT JOIN LATERAL (
-            SELECT e.position::bigint AS position, e.stream_id::text AS stream_id, e.version::integer AS version,
-                   e.type::text AS type, e.schema_version::integer AS schema_version, e.data::jsonb AS data,
-                   e.metadata::jsonb AS metadata, e.recorded_at::timestamptz AS recorded_at
+    -- each item's answer; its watched read as entente_append_if_current's, the streams named in a
+    -- variable, so that each named stream is one descent of ix_events_stream_position
+    FOR i IN 1..v_count LOOP
+        IF v_position[i] IS NULL THEN
+            RETURN QUERY SELECT i, v_found[i], v_guard[i], NULL::bigint, NULL::bigint, NULL::text, NULL::integer,
+                NULL::text, NULL::integer, NULL::jsonb, NULL::jsonb, NULL::timestamptz;
+            CONTINUE;
+        END IF;
+        v_streams := ARRAY(SELECT named.stream FROM unnest(p_watch_streams, p_watch_items) AS named(stream, item)
+                           WHERE named.item = i);
+        RETURN QUERY SELECT i, true, v_guard[i], v_position[i], e.position::bigint, e.stream_id::text,
+                e.version::integer, e.type::text, e.schema_version::integer, e.data::jsonb, e.metadata::jsonb,
+                e.recorded_at::timestamptz
             FROM events AS e
-            WHERE v_position[item.k] IS NOT NULL
-              AND e.stream_id = ANY(ARRAY(SELECT named.stream FROM unnest(p_watch_streams, p_watch_items)
-                                          AS named(stream, k) WHERE named.k = item.k))
-              AND e.position > p_watch_after[item.k] AND e.position <= v_position[item.k]) AS w ON true
-        ORDER BY item.k, w.position;
+            WHERE e.stream_id = ANY(v_streams) AND e.position > p_watch_after[i] AND e.position <= v_position[i]
+            UNION ALL SELECT i, true, v_guard[i], v_position[i], NULL::bigint, NULL::text, NULL::integer,
+                NULL::text, NULL::integer, NULL::jsonb, NULL::jsonb, NULL::timestamptz
+            WHERE cardinality(v_streams) = 0;
+    END LOOP;
 END
 $entente$"""
 FUNCTIONS = {"postgresql": (APPEND_IF_CURRENT_FUNCTION, APPEND_BATCH_FUNCTION), "sqlite": ()}
