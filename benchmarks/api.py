@@ -330,6 +330,13 @@ async def answers(base: str) -> bool:
         connection.close()
 
 
+# The load comes from one address, as from behind a proxy that limits by address itself
+# (docs/operations.md, "Rate limits"): the limits still run, the address is exempt from them, a
+# player writes as often as the phases turn over, and a crowd of watchers shares one address
+# and a few seats (docs/social.md, "Limits").
+LOAD_FROM_ONE_ADDRESS = {"ENTENTE_RATE_LIMIT_EXEMPT": HOST, "ENTENTE_RATE_ORDERS_PER_TOKEN": "0",
+                         "ENTENTE_RATE_PRESS_PER_TOKEN": "0", "ENTENTE_RATE_STREAM_PER_TOKEN": "0",
+                         "ENTENTE_STREAM_MAX_PER_ADDRESS": "0", "ENTENTE_STREAM_MAX_PER_VIEWER": "0"}
 SERVER_PIDS: list[int] = []  # the running server's process id (its workers are its children)
 
 
@@ -340,11 +347,8 @@ async def running_server(url: str, workers: int, plain: bool) -> AsyncIterator[s
                       "--log-level", os.environ.get("BENCH_LOG_LEVEL", "warning"),
                       "--workers", str(workers), "--keep-alive", str(KEEP_ALIVE_SECONDS),
                       *(["--loop", "asyncio", "--http", "h11"] if plain else []))
-    # the load comes from one address, as from behind a proxy that limits by address itself
-    # (docs/operations.md, "Rate limits"); the limits still run, and a player writes as often
-    # as the phases turn over
     environment = {**os.environ, "ENTENTE_OPERATOR_TOKEN": OPERATOR_TOKEN, "ENTENTE_ENVIRONMENT": "production",
-                   "ENTENTE_RATE_LIMIT_EXEMPT": HOST, "ENTENTE_RATE_ORDERS_PER_TOKEN": "0"}
+                   **LOAD_FROM_ONE_ADDRESS}
     server = subprocess.Popen(command, env=environment)
     base = f"http://{HOST}:{port}"
     try:

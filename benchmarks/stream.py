@@ -57,6 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.api import LOAD_FROM_ONE_ADDRESS  # noqa: E402
 from benchmarks.scratch import fresh_database, metric_samples, server_url  # noqa: E402
 from benchmarks.watchers import WatcherCrowd, delivery, figures  # noqa: E402
 
@@ -266,7 +267,8 @@ async def running_server(url: str, workers: int, source: str | None) -> AsyncIte
     command = [sys.executable, "-c", "from services.cli import main; raise SystemExit(main())", "serve",
                "--host", HOST, "--port", str(port), "--database", url, "--workers", str(workers),
                "--log-level", os.environ.get("BENCH_LOG_LEVEL", "warning"), "--keep-alive", "120"]
-    environment = {**os.environ, "ENTENTE_OPERATOR_TOKEN": OPERATOR_TOKEN, "ENTENTE_ENVIRONMENT": "production"}
+    environment = {**os.environ, "ENTENTE_OPERATOR_TOKEN": OPERATOR_TOKEN, "ENTENTE_ENVIRONMENT": "production",
+                   **LOAD_FROM_ONE_ADDRESS}
     if source:
         environment["PYTHONPATH"] = os.path.abspath(source)
     # a session of its own, so that its worker processes stop with it (os.killpg below)
