@@ -205,7 +205,9 @@ def _batch_answer(append: CheckedAppend, rows: list[Any]) -> GuardedAppend | Bas
     _, found, guard, position = rows[0][:4]
     if not found:
         return GameNotFound(append.game_id)
-    return GuardedAppend(guard, position, tuple(recorded(row[4:]) for row in rows if row[4] is not None))
+    # the watched events up to its own: those of the batch's later items came after it
+    return GuardedAppend(guard, position, tuple(recorded(row[4:]) for row in rows
+                                                if row[4] is not None and row[4] <= position))
 
 
 async def _outcome_of(answer: Awaitable[GuardedAppend]) -> GuardedAppend | BaseException:

@@ -143,7 +143,8 @@ $entente$"""
 # "Appends gathered into one commit"). Each item is what entente_append_if_current does for
 # one, appending after its stream's end, and answered alone: its game found or not, the guard
 # stream's version, the position of its event (NULL: its game had moved on), and its watched
-# streams' events after its watch position up to its own event. The locks are taken in one
+# streams' events after its watch position (those of the batch's later items among them, which
+# the caller leaves out). The locks are taken in one
 # order by every batch: the games' share locks by game id, then the streams' locks by key,
 # then the position lock (once), and no game's lock is awaited while the position lock is
 # held, so two batches, or a batch and a resolution, never wait for each other in a circle.
@@ -201,7 +202,9 @@ BEGIN
         END IF;
     END LOOP;
     -- each item's answer; its watched read as entente_append_if_current's, the streams named in a
-    -- variable, so that each named stream is one descent of ix_events_stream_position
+    -- variable and no upper bound on the position, so that the generic plan descends
+    -- ix_events_stream_position once a stream (a position range drew it to the position index,
+    -- a scan that grew with the log); the events of later items are left out by the caller
     FOR i IN 1..v_count LOOP
         IF v_position[i] IS NULL THEN
             RETURN QUERY SELECT i, v_found[i], v_guard[i], NULL::bigint, NULL::bigint, NULL::text, NULL::integer,
@@ -214,7 +217,7 @@ BEGIN
                 e.version::integer, e.type::text, e.schema_version::integer, e.data::jsonb, e.metadata::jsonb,
                 e.recorded_at::timestamptz
             FROM events AS e
-            WHERE e.stream_id = ANY(v_streams) AND e.position > p_watch_after[i] AND e.position <= v_position[i]
+            WHERE e.stream_id = ANY(v_streams) AND e.position > p_watch_after[i]
             UNION ALL SELECT i, true, v_guard[i], v_position[i], NULL::bigint, NULL::text, NULL::integer,
                 NULL::text, NULL::integer, NULL::jsonb, NULL::jsonb, NULL::timestamptz
             WHERE cardinality(v_streams) = 0;
