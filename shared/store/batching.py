@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 Item = TypeVar("Item")
 Answer = TypeVar("Answer")
@@ -46,19 +46,22 @@ class GroupCommit(Generic[Item, Answer]):
             while self._waiting:
                 batch, self._waiting = self._waiting[:self._max_items], self._waiting[self._max_items:]
                 await self._write_one(batch)
+        except BaseException:  # the writer itself cancelled (the loop stopping): nobody is left waiting
+            waiting, self._waiting = self._waiting, []
+            _fail(waiting, None)
+            raise
         finally:
             self._writing = False
 
     async def _write_one(self, batch: list[tuple[Item, asyncio.Future[Answer]]]) -> None:
         try:
             outcomes = await self._write([item for item, _ in batch])
-        except BaseException as error:  # the whole batch failed: each caller hears it
-            for _, answer in batch:
-                if not answer.done():
-                    answer.set_exception(error)
-            if not isinstance(error, Exception):
-                raise
+        except Exception as error:  # the whole batch failed: each caller hears it
+            _fail(batch, error)
             return
+        except BaseException:
+            _fail(batch, None)
+            raise
         self.batches += 1
         self.items += len(batch)
         for (_, answer), outcome in zip(batch, outcomes, strict=True):
@@ -68,3 +71,14 @@ class GroupCommit(Generic[Item, Answer]):
                 answer.set_exception(outcome)
             else:
                 answer.set_result(outcome)
+
+
+def _fail(waiting: Sequence[tuple[object, asyncio.Future[Any]]], error: Exception | None) -> None:
+    """Each caller still waiting hears ``error`` (None: its wait is cancelled)."""
+    for _, answer in waiting:
+        if answer.done():
+            continue
+        if error is None:
+            answer.cancel()
+        else:
+            answer.set_exception(error)

@@ -65,6 +65,24 @@ async def test_an_items_failure_reaches_its_caller_alone_and_a_batchs_failure_ea
     assert await commit.submit(14) == 140  # the next batch is written as usual
 
 
+async def test_callers_waiting_when_the_writer_stops_are_not_left_waiting() -> None:
+    """The loop stopping cancels the writer mid-batch: its callers and those queued behind it
+    are cancelled, not left waiting for an answer that will not come."""
+    recorder = Recorder()  # holds its first batch until released: never, here
+    commit: GroupCommit[int, int] = GroupCommit(recorder.write)
+    writing = asyncio.create_task(commit.submit(0))
+    await asyncio.sleep(0)
+    queued = asyncio.create_task(commit.submit(2))
+    await asyncio.sleep(0)
+    assert commit._writer is not None  # what the loop's shutdown cancels
+    commit._writer.cancel()
+
+    done, pending = await asyncio.wait({writing, queued}, timeout=5)
+    assert pending == set() and all(task.cancelled() for task in done)
+    recorder.release.set()
+    assert await commit.submit(4) == 40  # a new writer for what comes next
+
+
 # ----------------------------------------------------------------------------- PostgreSQL's batches
 
 
