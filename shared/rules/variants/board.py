@@ -2,7 +2,6 @@
 values into the JSON of views and outcomes, and the behaviour both give the platform."""
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -119,23 +118,26 @@ class ByDocument(Generic[V]):
     things on every request. The document is kept beside its value, so that while it is
     remembered no other object can have its id, and a hit is checked to be that very document;
     the oldest is forgotten past ``kept`` (a miss only costs the work again). Views are built in
-    worker threads beside the event loop's requests: a hit reads without a lock (one dict
-    read), a miss records its value under one."""
+    worker threads beside the event loop's requests, so two threads may forget the same oldest
+    document at once, or find the dict changed as they look for it: each forgets what is still
+    there to forget, and the bound holds within a document a thread (the rules take no lock:
+    tests/architecture/test_boundaries.py)."""
 
     def __init__(self, kept: int) -> None:
         self._kept = kept
         self._found: dict[int, tuple[Mapping[str, Any], V]] = {}
-        self._recording = threading.Lock()
 
     def get(self, document: Mapping[str, Any], work_out: Callable[[Mapping[str, Any]], V]) -> V:
         found = self._found.get(id(document))
         if found is not None and found[0] is document:
             return found[1]
         value = work_out(document)
-        with self._recording:
-            while len(self._found) >= self._kept:
-                del self._found[next(iter(self._found))]  # the oldest
-            self._found[id(document)] = (document, value)
+        if len(self._found) >= self._kept:
+            try:
+                self._found.pop(next(iter(self._found)), None)  # the oldest, if another has not
+            except (StopIteration, RuntimeError):  # emptied, or changed while looked at
+                pass
+        self._found[id(document)] = (document, value)
         return value
 
 
