@@ -11,10 +11,10 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from shared.auth import PUBLIC, Caller, bearer_token_of, hash_token, identify, require
 from shared.clock import SYSTEM_CLOCK, Clock
-from shared.errors import DomainError, ErrorCode, NotFound, Unauthorized
+from shared.errors import DomainError, ErrorCode, NotFound
 from shared.game.repository import cached_game, read_game
 from shared.game.state import GameState
-from shared.http.rate_limits import count_action
+from shared.http.rate_limits import bearer_or_refusal, count_action
 from shared.store import EventStore
 
 # declares the bearer scheme in the OpenAPI document (shared/http/openapi.py); the header itself
@@ -130,12 +130,7 @@ async def order_writer(request: Request, game_id: str) -> OrderWriter:
     identified again, when the game has moved on (``PUT /orders``; docs/architecture.md, "A PUT,
     step by step"). One dependency rather than five: each costs the framework's dependency
     machinery (docs/architecture.md, "A PUT, layer by layer")."""
-    authorization = request.headers.get("authorization")
-    refused: Unauthorized | None = None
-    try:
-        token = bearer_token_of(authorization) if authorization is not None else None
-    except Unauthorized as error:  # counted by address first, then answered
-        token, refused = None, error
+    token, refused = bearer_or_refusal(request)
     count_action(request, "orders", hash_token(token) if token else None)
     if refused is not None:
         raise refused

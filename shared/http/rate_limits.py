@@ -27,16 +27,21 @@ def limits_of(app: Any) -> RateLimits | None:
     return found
 
 
-def _token_hash(request: Request) -> str | None:
-    """The hash of the request's bearer token (None without one, or with a malformed header,
-    which the route answers 401)."""
+def bearer_or_refusal(request: Request) -> tuple[str | None, Unauthorized | None]:
+    """The request's bearer token, or the 401 its malformed header gets (both None without
+    one): a limit counts the request by its address before the refusal is answered."""
     authorization = request.headers.get("authorization")
     if authorization is None:
-        return None
+        return None, None
     try:
-        return hash_token(bearer_token_of(authorization))
-    except Unauthorized:
-        return None
+        return bearer_token_of(authorization), None
+    except Unauthorized as refusal:
+        return None, refusal
+
+
+def _token_hash(request: Request) -> str | None:
+    token, _ = bearer_or_refusal(request)
+    return hash_token(token) if token else None
 
 
 def count_action(request: Request, action: str, token_hash: str | None) -> None:
