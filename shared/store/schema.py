@@ -31,7 +31,7 @@ _DIALECTS = {"postgresql": postgresql.dialect, "sqlite": sqlite.dialect}
 
 # The revisions of shared/store/migrations/versions, oldest first (a test checks them against
 # Alembic's own reading of that folder): the store reads these without importing Alembic.
-REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006")
+REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006", "0007")
 HEAD_REVISION = REVISIONS[-1]
 MIGRATE_COMMAND = "entente migrate"
 # pg_advisory_xact_lock key ("entente" + 2) held while a schema is created or migrated
@@ -106,7 +106,8 @@ BEGIN
             NULL::integer, NULL::jsonb, NULL::jsonb, NULL::timestamptz;
         RETURN;
     END IF;
-    SELECT coalesce(max(e.version), 0)::integer INTO v_guard FROM events AS e WHERE e.stream_id = p_guard_stream;
+    v_guard := coalesce((SELECT e.version FROM events AS e WHERE e.stream_id = p_guard_stream
+                         ORDER BY e.version DESC LIMIT 1), 0);
     IF v_guard <> p_guard_version THEN
         RETURN QUERY SELECT true, v_guard, NULL::integer, NULL::bigint, NULL::bigint, NULL::text, NULL::integer,
             NULL::text, NULL::integer, NULL::jsonb, NULL::jsonb, NULL::timestamptz;
@@ -115,7 +116,8 @@ BEGIN
     IF p_expected IS NULL THEN
         PERFORM pg_advisory_xact_lock(p_stream_lock_class, hashtext(p_stream_id));
     END IF;
-    SELECT coalesce(max(e.version), 0)::integer INTO v_stream FROM events AS e WHERE e.stream_id = p_stream_id;
+    v_stream := coalesce((SELECT e.version FROM events AS e WHERE e.stream_id = p_stream_id
+                          ORDER BY e.version DESC LIMIT 1), 0);
     IF p_expected IS NOT NULL AND p_expected <> v_stream THEN
         RETURN QUERY SELECT true, v_guard, v_stream, NULL::bigint, NULL::bigint, NULL::text, NULL::integer,
             NULL::text, NULL::integer, NULL::jsonb, NULL::jsonb, NULL::timestamptz;
@@ -177,9 +179,8 @@ BEGIN
     FOR i IN 1..v_count LOOP
         v_found[i] := EXISTS (SELECT 1 FROM games WHERE games.game_id = p_game_ids[i]);
         IF v_found[i] THEN
-            SELECT coalesce(max(e.version), 0)::integer INTO v_version FROM events AS e
-                WHERE e.stream_id = p_guard_streams[i];
-            v_guard[i] := v_version;
+            v_guard[i] := coalesce((SELECT e.version FROM events AS e WHERE e.stream_id = p_guard_streams[i]
+                                    ORDER BY e.version DESC LIMIT 1), 0);
         END IF;
     END LOOP;
     PERFORM pg_advisory_xact_lock(p_stream_lock_class, locks.key) FROM (
@@ -192,8 +193,8 @@ BEGIN
                 PERFORM pg_advisory_xact_lock(p_position_lock), pg_notify(p_channel, '');
                 v_locked := true;
             END IF;
-            SELECT coalesce(max(e.version), 0)::integer INTO v_version FROM events AS e
-                WHERE e.stream_id = p_stream_ids[i];
+            v_version := coalesce((SELECT e.version FROM events AS e WHERE e.stream_id = p_stream_ids[i]
+                                   ORDER BY e.version DESC LIMIT 1), 0);
             INSERT INTO events AS e (stream_id, version, type, schema_version, data, metadata, recorded_at)
                 VALUES (p_stream_ids[i], v_version + 1, p_types[i], p_schema_versions[i], p_data[i]::jsonb,
                         p_metadata[i]::jsonb, p_recorded_at[i])
