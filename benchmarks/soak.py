@@ -13,7 +13,9 @@ and the games grow older phase after phase. One game, the watched one, is played
 answers it (hundreds of phases in a few minutes, however many games share the others'
 connections), and its public view is fetched after each of its phases. Every ``--window``
 seconds it prints each worker's resident memory (VmRSS) and the window's submissions and their
-worst latency, and the view's size and latency at the phase that game has reached: memory should
+worst latency, how old the games in play are (the fewest, median and most phases played: an
+ended game is replaced by a new one, which makes the load younger), and the view's size and
+latency at the phase that game has reached: memory should
 level off once the game-state cache is full (it is bounded in bytes, docs/architecture.md,
 "Performance", "Caches, each bounded"), the view should not grow with the phases. Each window
 also gives the server's whole process tree's memory, the p99 of its submissions, and the three
@@ -185,6 +187,7 @@ async def soak(base: str, games: int, seconds: float, window: float, connections
     watched_pool = Pool(base, watched_connections, timings)
     views: list[tuple[int, int, float]] = []  # (phase count, bytes, seconds) of the watched game's view
     games_ended = [0]
+    ages = [0] * games  # the phases each game in play has played (a replacement starts at 0)
     try:
         tables = await asyncio.gather(*(seated_game(pool, f"soak {n}") for n in range(games)))
         stop = time.monotonic() + seconds
@@ -205,8 +208,10 @@ async def soak(base: str, games: int, seconds: float, window: float, connections
                 if not await play_phase(watched_pool if table is watched else pool, table, rng):
                     table = await seated_game(pool, f"soak {index} again")
                     games_ended[0] += 1
+                    ages[index] = 0
                     continue
                 played += 1
+                ages[index] += 1
                 if table is watched:
                     started = time.monotonic()
                     status, body = await view_connection.request("GET", f"/games/{watched.game_id}/view")
@@ -233,7 +238,9 @@ async def soak(base: str, games: int, seconds: float, window: float, connections
                     resolved = timings.resolutions
                     ageing.add(elapsed, tree, rate, p99)
                     line += ageing.since_warm_up()
-                line += f"; {games_ended[0]} games ended and replaced; caches MiB [{await cache_mib(base)}]"
+                line += (f"; games in play {min(ages)}-{sorted(ages)[len(ages) // 2]}-{max(ages)} phases old "
+                         f"(least, median, most), {games_ended[0]} ended and replaced;")
+                line += f" caches MiB [{await cache_mib(base)}]"
                 if views:
                     phases, size, took = views[-1]
                     line += f"; view of a game at phase {phases}: {size / 1024:.0f} KB, {took * 1000:.1f} ms"

@@ -59,7 +59,9 @@ READ_STREAMS = (f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id ~>=~ $1 AN
                 "ORDER BY stream_id, version")
 # after a position: the prefix's streams one by one (each the next stream id after the last,
 # one descent of ix_events_stream_position), then each stream's events after $3 (one more
-# descent): the cost follows the streams, not the events they hold (docs/store.md, "Reading by prefix")
+# descent, fenced by OFFSET 0 so that no plan joins the streams to a range of positions instead):
+# the cost follows the streams, not the events they hold (docs/store.md, "Reading by prefix",
+# "Plans that hold as the log grows")
 READ_STREAMS_AFTER = f"""WITH RECURSIVE streams(stream_id) AS (
     (SELECT s.stream_id FROM events AS s WHERE s.stream_id ~>=~ $1 AND s.stream_id ~<~ $2
         ORDER BY s.stream_id USING ~<~ LIMIT 1)
@@ -68,7 +70,8 @@ READ_STREAMS_AFTER = f"""WITH RECURSIVE streams(stream_id) AS (
             ORDER BY s.stream_id USING ~<~ LIMIT 1)
         FROM streams WHERE streams.stream_id IS NOT NULL)
 SELECT {", ".join("e." + column for column in _EVENT_COLUMNS.split(", "))} FROM streams, LATERAL (
-    SELECT {_EVENT_COLUMNS} FROM events WHERE events.stream_id = streams.stream_id AND events.position > $3) AS e
+    SELECT {_EVENT_COLUMNS} FROM events WHERE events.stream_id = streams.stream_id AND events.position > $3
+    OFFSET 0) AS e
 ORDER BY e.stream_id, e.version"""
 PREFIX_END = "\U0010ffff"  # after every character a stream id holds
 READ_ALL = f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > $1 ORDER BY position LIMIT $2"

@@ -129,12 +129,15 @@ BEGIN
         RETURNING e.position INTO v_position;
     -- the watched streams' events after p_watch_after, this one among them: holding the
     -- position lock, this statement sees every event positioned before it. Each named stream
-    -- is one descent of ix_events_stream_position, whatever the streams already hold
+    -- is one descent of ix_events_stream_position, whatever the streams already hold: a
+    -- stream at a time, fenced by OFFSET 0, so that no plan can range over positions instead
+    -- (docs/store.md, "Plans that hold as the log grows")
     RETURN QUERY SELECT true, v_guard, v_stream + 1, v_position, e.position::bigint, e.stream_id::text,
             e.version::integer, e.type::text, e.schema_version::integer, e.data::jsonb, e.metadata::jsonb,
             e.recorded_at::timestamptz
-        FROM events AS e
-        WHERE e.stream_id = ANY(p_watch_streams) AND e.position > p_watch_after
+        FROM unnest(p_watch_streams) AS watched(stream_id) CROSS JOIN LATERAL (
+            SELECT * FROM events AS found
+            WHERE found.stream_id = watched.stream_id AND found.position > p_watch_after OFFSET 0) AS e
         UNION ALL SELECT true, v_guard, v_stream + 1, v_position, NULL::bigint, NULL::text, NULL::integer,
             NULL::text, NULL::integer, NULL::jsonb, NULL::jsonb, NULL::timestamptz
         WHERE cardinality(p_watch_streams) = 0;
@@ -202,10 +205,11 @@ BEGIN
             v_position[i] := v_inserted;
         END IF;
     END LOOP;
-    -- each item's answer; its watched read as entente_append_if_current's, the streams named in a
-    -- variable and no upper bound on the position, so that the generic plan descends
-    -- ix_events_stream_position once a stream (a position range drew it to the position index,
-    -- a scan that grew with the log); the events of later items are left out by the caller
+    -- each item's answer; its watched read as entente_append_if_current's, a stream at a time
+    -- and no upper bound on the position, so that every plan descends ix_events_stream_position
+    -- once a stream (a position range drew it to the position index, a scan that grew with the
+    -- log: docs/store.md, "Plans that hold as the log grows"); the events of later items are
+    -- left out by the caller
     FOR i IN 1..v_count LOOP
         IF v_position[i] IS NULL THEN
             RETURN QUERY SELECT i, v_found[i], v_guard[i], NULL::bigint, NULL::bigint, NULL::text, NULL::integer,
@@ -217,8 +221,9 @@ BEGIN
         RETURN QUERY SELECT i, true, v_guard[i], v_position[i], e.position::bigint, e.stream_id::text,
                 e.version::integer, e.type::text, e.schema_version::integer, e.data::jsonb, e.metadata::jsonb,
                 e.recorded_at::timestamptz
-            FROM events AS e
-            WHERE e.stream_id = ANY(v_streams) AND e.position > p_watch_after[i]
+            FROM unnest(v_streams) AS watched(stream_id) CROSS JOIN LATERAL (
+                SELECT * FROM events AS found
+                WHERE found.stream_id = watched.stream_id AND found.position > p_watch_after[i] OFFSET 0) AS e
             UNION ALL SELECT i, true, v_guard[i], v_position[i], NULL::bigint, NULL::text, NULL::integer,
                 NULL::text, NULL::integer, NULL::jsonb, NULL::jsonb, NULL::timestamptz
             WHERE cardinality(v_streams) = 0;

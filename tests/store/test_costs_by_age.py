@@ -9,6 +9,7 @@ own stream holds an event for each phase played."""
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
@@ -16,15 +17,18 @@ from typing import Any
 import asyncpg
 import pytest
 
-from shared.store import EventStore, GameRow, NewEvent
+from shared.store import EventStore, GameRow, NewEvent, open_store
 from shared.store.notify import CHANNEL
 from shared.store.postgresql import (
     APPEND_BATCH,
     APPEND_IF_CURRENT,
     POSITION_LOCK_KEY,
+    PREFIX_END,
+    READ_STREAMS_AFTER,
     STREAM_LOCK_CLASS,
     STREAM_VERSION,
 )
+from tests.conftest import with_database
 
 pytestmark = pytest.mark.postgres
 
@@ -39,6 +43,25 @@ async def connection(postgres_url: str) -> AsyncIterator[asyncpg.Connection]:
         yield opened
     finally:
         await opened.close()
+
+
+@pytest.fixture
+async def young_store(postgres_database_url: str) -> AsyncIterator[tuple[EventStore, str]]:
+    """A store on a database of its own, made for this test: its tables never analyzed, as a
+    fresh database's are (the session's database has statistics from the tests before)."""
+    name = f"entente_young_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(postgres_database_url)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        url = with_database(postgres_database_url, name)
+        store = await open_store(url)
+        try:
+            yield store, url
+        finally:
+            await store.close()
+    finally:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
 
 
 async def played_database(store: EventStore, connection: asyncpg.Connection) -> None:
@@ -128,3 +151,47 @@ async def test_a_streams_version_is_read_in_one_step_however_long_the_stream(
 
     assert old <= young + 3, (young, old)
     assert await postgres_store.stream_version(f"game-{OLD}") == PHASES
+
+
+async def test_plans_a_session_made_while_the_log_was_young_hold_as_it_grows(
+        young_store: tuple[EventStore, str]) -> None:
+    """A pooled connection lives long, and the plans of the append functions' statements, and of
+    its own cached statements, are made once in it: made over a young log (a fresh database, no
+    statistics yet, none ever where autovacuum is off), they must not range over the log's
+    positions once it is large (such plans read every event after the phase's start: about 200
+    buffers here against 15 to 30, for a submission's append and for a phase's new submissions)."""
+    store, url = young_store
+    connection = await asyncpg.connect(url)
+    async with store.transaction() as tx:
+        await tx.put_game(GameRow(YOUNG, "standard", YOUNG, "active", "S1901M", None, {},
+                                  datetime(2026, 1, 1, tzinfo=UTC)))
+        await tx.append(f"game-{YOUNG}", [NewEvent("PhaseResolved", {})], expected_version=0)
+
+    async def costs(phase: str) -> tuple[int, int, int]:
+        """One submission appended in a batch and one alone, each watching two streams from the
+        phase's start (what a phase's first submission asks), and the phase's submissions read
+        after a position (phase_submissions), measured in this connection."""
+        streams = [f"orders-{YOUNG}-{phase}-{power}" for power in ("FRANCE", "ITALY")]
+        now = datetime(2026, 1, 2, tzinfo=UTC)
+        batch = await connection.fetchval(
+            "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + APPEND_BATCH, [YOUNG], [f"game-{YOUNG}"], [1],
+            [streams[0]], ["OrdersSubmitted"], [1], ["{}"], ["{}"], [now], POSITION_LOCK_KEY, STREAM_LOCK_CLASS,
+            CHANNEL, streams, [1, 1], [0])
+        alone = await connection.fetchval(
+            "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + APPEND_IF_CURRENT, YOUNG, f"game-{YOUNG}", 1, streams[1],
+            None, "OrdersSubmitted", 1, "{}", "{}", now, POSITION_LOCK_KEY, STREAM_LOCK_CLASS, CHANNEL, streams, 0)
+        prefix = f"orders-{YOUNG}-{phase}-"
+        read = await connection.fetchval("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + READ_STREAMS_AFTER, prefix,
+                                         prefix + PREFIX_END, 1)
+        return buffers(batch), buffers(alone), buffers(read)
+
+    young = [await costs(f"P{n}") for n in range(8)]  # past the five custom plans: the cached ones in use
+    async with store.transaction() as tx:
+        for n in range(6000):
+            await tx.append(f"orders-g_other-P{n}-FRANCE", [NewEvent("OrdersSubmitted", {"pad": "x" * 100})],
+                            expected_version=0)
+    grown = await costs("LATER")
+    await connection.close()
+
+    # (a descent of a deeper index costs a few buffers more; the range over 6,000 events, about 200)
+    assert all(now <= then + 25 for now, then in zip(grown, young[-1], strict=True)), (young[-1], grown)

@@ -3,8 +3,10 @@
 expects one event a stream (most streams hold one submission), and for ``max`` it chose to
 aggregate every event of the stream on ``ix_events_stream_position``: the game stream's guard
 read then cost more with every phase the game had played, inside the appends' transaction
-(docs/store.md, "A stream's version in one step"). Nothing changes on SQLite, whose max() takes
-the one step already.
+(docs/store.md, "A stream's version in one step"). And their watched reads take the streams one
+at a time, each one descent of ``ix_events_stream_position``: a plan made while the log was
+young ranged over positions instead, a scan that grew with the log (docs/store.md, "Plans that
+hold as the log grows"). Nothing changes on SQLite, whose max() takes the one step already.
 
 Revision ID: 0007
 Revises: 0006
