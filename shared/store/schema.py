@@ -135,7 +135,7 @@ BEGIN
     RETURN QUERY SELECT true, v_guard, v_stream + 1, v_position, e.position::bigint, e.stream_id::text,
             e.version::integer, e.type::text, e.schema_version::integer, e.data::jsonb, e.metadata::jsonb,
             e.recorded_at::timestamptz
-        FROM unnest(p_watch_streams) AS watched(stream_id) CROSS JOIN LATERAL (
+        FROM (SELECT DISTINCT unnest(p_watch_streams)) AS watched(stream_id) CROSS JOIN LATERAL (
             SELECT * FROM events AS found
             WHERE found.stream_id = watched.stream_id AND found.position > p_watch_after OFFSET 0) AS e
         UNION ALL SELECT true, v_guard, v_stream + 1, v_position, NULL::bigint, NULL::text, NULL::integer,
@@ -221,7 +221,7 @@ BEGIN
         RETURN QUERY SELECT i, true, v_guard[i], v_position[i], e.position::bigint, e.stream_id::text,
                 e.version::integer, e.type::text, e.schema_version::integer, e.data::jsonb, e.metadata::jsonb,
                 e.recorded_at::timestamptz
-            FROM unnest(v_streams) AS watched(stream_id) CROSS JOIN LATERAL (
+            FROM (SELECT DISTINCT unnest(v_streams)) AS watched(stream_id) CROSS JOIN LATERAL (
                 SELECT * FROM events AS found
                 WHERE found.stream_id = watched.stream_id AND found.position > p_watch_after[i] OFFSET 0) AS e
             UNION ALL SELECT i, true, v_guard[i], v_position[i], NULL::bigint, NULL::text, NULL::integer,

@@ -88,6 +88,19 @@ async def test_the_watched_streams_events_after_the_position_given_come_back(sto
     assert [(r.stream_id, r.version, r.data) for r in later.watched] == [(PREFIX + "FRANCE", 2, {"f": 2})]
 
 
+async def test_a_stream_named_twice_among_the_watched_gives_its_events_once(store: EventStore) -> None:
+    await a_game(store)
+    england = await store.append_if_current(GAME, GAME_STREAM, 2, PREFIX + "ENGLAND", NewEvent("Orders", {"e": 1}))
+    france = await store.append_if_current(GAME, GAME_STREAM, 2, PREFIX + "FRANCE", NewEvent("Orders", {"f": 1}),
+                                           watch_streams=[*WATCHED, PREFIX + "ENGLAND"], watch_after=0)
+
+    italy = await store.append_if_current(GAME, GAME_STREAM, 2, PREFIX + "ITALY", NewEvent("Orders", {"i": 1}), 0,
+                                          watch_streams=[PREFIX + "ITALY", PREFIX + "ITALY"], watch_after=0)
+
+    assert [r.position for r in france.watched] == [england.position, france.position]  # in a batch
+    assert [r.position for r in italy.watched] == [italy.position]  # alone, at an expected version
+
+
 async def test_racing_appends_to_one_stream_take_turns(store: EventStore) -> None:
     await a_game(store)
     outcomes = await asyncio.gather(*(
