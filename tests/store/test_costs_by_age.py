@@ -34,6 +34,7 @@ pytestmark = pytest.mark.postgres
 
 OLD, YOUNG = "g_old", "g_young"
 PHASES = 1500  # the old game's age; the young one has played one phase
+NOW = datetime(2026, 1, 2, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -116,16 +117,21 @@ async def cost(connection: asyncpg.Connection, statement: str, *arguments: Any) 
         await connection.execute("DEALLOCATE measured")  # a prepared statement outlives its transaction
 
 
-def batch_arguments(game: str, version: int) -> tuple[Any, ...]:
-    now, stream = datetime(2026, 1, 2, tzinfo=UTC), f"orders-{game}-NOW-FRANCE"
-    return ([game], [f"game-{game}"], [version], [stream], ["OrdersSubmitted"], [1], ["{}"], ["{}"], [now],
-            POSITION_LOCK_KEY, STREAM_LOCK_CLASS, CHANNEL, [stream], [1], [0])
+def batch_arguments(game: str, version: int, stream: str = "", watched: tuple[str, ...] = ()) -> tuple[Any, ...]:
+    """entente_append_batch's arguments for one submission to ``stream`` watching ``watched``
+    from the phase's start (by default the phase "NOW"'s French stream, watching itself)."""
+    stream = stream or f"orders-{game}-NOW-FRANCE"
+    watched = watched or (stream,)
+    return ([game], [f"game-{game}"], [version], [stream], ["OrdersSubmitted"], [1], ["{}"], ["{}"], [NOW],
+            POSITION_LOCK_KEY, STREAM_LOCK_CLASS, CHANNEL, list(watched), [1] * len(watched), [0])
 
 
-def alone_arguments(game: str, version: int) -> tuple[Any, ...]:
-    now, stream = datetime(2026, 1, 2, tzinfo=UTC), f"orders-{game}-NOW-FRANCE"
-    return (game, f"game-{game}", version, stream, None, "OrdersSubmitted", 1, "{}", "{}", now,
-            POSITION_LOCK_KEY, STREAM_LOCK_CLASS, CHANNEL, [stream], 0)
+def alone_arguments(game: str, version: int, stream: str = "", watched: tuple[str, ...] = ()) -> tuple[Any, ...]:
+    """entente_append_if_current's, as ``batch_arguments``."""
+    stream = stream or f"orders-{game}-NOW-FRANCE"
+    watched = watched or (stream,)
+    return (game, f"game-{game}", version, stream, None, "OrdersSubmitted", 1, "{}", "{}", NOW,
+            POSITION_LOCK_KEY, STREAM_LOCK_CLASS, CHANNEL, list(watched), 0)
 
 
 async def test_a_submissions_append_costs_the_same_in_a_young_game_and_an_old_one(
@@ -171,18 +177,13 @@ async def test_plans_a_session_made_while_the_log_was_young_hold_as_it_grows(
         """One submission appended in a batch and one alone, each watching two streams from the
         phase's start (what a phase's first submission asks), and the phase's submissions read
         after a position (phase_submissions), measured in this connection."""
-        streams = [f"orders-{YOUNG}-{phase}-{power}" for power in ("FRANCE", "ITALY")]
-        now = datetime(2026, 1, 2, tzinfo=UTC)
-        batch = await connection.fetchval(
-            "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + APPEND_BATCH, [YOUNG], [f"game-{YOUNG}"], [1],
-            [streams[0]], ["OrdersSubmitted"], [1], ["{}"], ["{}"], [now], POSITION_LOCK_KEY, STREAM_LOCK_CLASS,
-            CHANNEL, streams, [1, 1], [0])
-        alone = await connection.fetchval(
-            "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + APPEND_IF_CURRENT, YOUNG, f"game-{YOUNG}", 1, streams[1],
-            None, "OrdersSubmitted", 1, "{}", "{}", now, POSITION_LOCK_KEY, STREAM_LOCK_CLASS, CHANNEL, streams, 0)
+        streams = tuple(f"orders-{YOUNG}-{phase}-{power}" for power in ("FRANCE", "ITALY"))
+        explain = "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) "
+        batch = await connection.fetchval(explain + APPEND_BATCH, *batch_arguments(YOUNG, 1, streams[0], streams))
+        alone = await connection.fetchval(explain + APPEND_IF_CURRENT,
+                                          *alone_arguments(YOUNG, 1, streams[1], streams))
         prefix = f"orders-{YOUNG}-{phase}-"
-        read = await connection.fetchval("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + READ_STREAMS_AFTER, prefix,
-                                         prefix + PREFIX_END, 1)
+        read = await connection.fetchval(explain + READ_STREAMS_AFTER, prefix, prefix + PREFIX_END, 1)
         return buffers(batch), buffers(alone), buffers(read)
 
     young = [await costs(f"P{n}") for n in range(8)]  # past the five custom plans: the cached ones in use
