@@ -62,7 +62,9 @@ def main(argv: list[str] | None = None) -> int:
         size = every.stat().st_size
     phases = len(documents) - 1
     cpu, wall = all_cpu - start_cpu, all_wall - start_wall
-    where = subprocess.run([sys.executable, "-c", "import shared.rules.diplomacy.movement as m; print(m.__file__)"],
+    # the module's spec, not its __file__: a mypyc-compiled module's __file__ repeats its package's path
+    where = subprocess.run([sys.executable, "-c", "import importlib.util as u; "
+                            "print(u.find_spec('shared.rules.diplomacy.movement').origin)"],
                            cwd=ROOT, env=ENV, capture_output=True, text=True, check=True).stdout.strip()
     print(f"the command's engine: {where}")
     print(f"entente adjudicate, engine {engine_build()}: {len(documents)} movement phases as JSON Lines "
