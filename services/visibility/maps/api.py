@@ -17,6 +17,7 @@ import anyio
 import orjson
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
+from pydantic import BaseModel, Field
 
 from shared.auth import Caller
 from shared.errors import ErrorCode, NotFound
@@ -58,11 +59,22 @@ def _variant_data(name: str) -> dict[str, Any]:
                        where="path.name") from None
 
 
-@router.get("/variants")
-async def list_variants() -> dict[str, Any]:
+class VariantSummary(BaseModel):
+    name: str = Field(..., description="the name a game is created with and GET /variants/{name} takes")
+    board: str = Field(..., description="the board it is played on: variants on one board share its drawing")
+    powers: list[str] = Field(..., description="its powers, in alphabetical order")
+
+
+class VariantList(BaseModel):
+    variants: list[VariantSummary]
+
+
+@router.get("/variants", response_model=VariantList)
+async def list_variants() -> VariantList:
     """Every variant this server hosts, with the board it is played on."""
-    return {"variants": [{"name": name, "board": map_data_of(name)["board"],
-                          "powers": sorted(map_data_of(name)["powers"])} for name in variant_names()]}
+    return VariantList(variants=[VariantSummary(name=name, board=map_data_of(name)["board"],
+                                                powers=sorted(map_data_of(name)["powers"]))
+                                 for name in variant_names()])
 
 
 @router.get("/variants/{name}", response_class=Response,
