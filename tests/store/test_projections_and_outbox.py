@@ -192,3 +192,61 @@ async def test_concurrent_claims_skip_rows_another_worker_holds(postgres_store: 
     keys = {row.id: row.dedupe_key for row in await store.notifications()}
     assert [keys[i] for i in first] == ["k0", "k1"]
     assert [keys[c.id] for c in second] == ["k2", "k3", "k4"]
+
+
+async def test_a_claim_makes_the_row_and_advances_like_a_lock(store: EventStore) -> None:
+    async with store.transaction() as tx:
+        assert await tx.claim_projection("p") == 0  # made at 0 the first time
+        await tx.advance_projection("p", 3)
+    async with store.transaction() as tx:
+        assert await tx.claim_projection("p") == 3
+        await tx.advance_projection("p", 5)
+    assert await store.projection_position("p") == 5
+
+
+async def test_a_claim_does_not_wait_for_the_run_that_holds_the_projection(postgres_store: EventStore) -> None:
+    store = postgres_store
+    async with store.transaction() as tx:
+        await tx.lock_projection("p")
+        await tx.advance_projection("p", 2)
+    holds, release = asyncio.Event(), asyncio.Event()
+
+    async def first_run() -> None:
+        async with store.transaction() as tx:
+            await tx.claim_projection("p")
+            holds.set()
+            await release.wait()  # the row stays locked until it commits
+            await tx.advance_projection("p", 9)
+
+    holding = asyncio.create_task(first_run())
+    await asyncio.wait_for(holds.wait(), 10)
+    async with store.transaction() as tx:  # a lock_projection here would wait for the release: no timeout passes it
+        assert await asyncio.wait_for(tx.claim_projection("p"), 10) is None
+        with pytest.raises(RuntimeError, match="lock_projection"):
+            await tx.advance_projection("p", 4)  # a refused claim holds nothing to advance
+    release.set()
+    await asyncio.wait_for(holding, 10)
+    async with store.transaction() as tx:
+        assert await tx.claim_projection("p") == 9  # where the holder committed
+
+
+async def test_a_claim_of_a_row_being_made_answers_after_its_maker(postgres_store: EventStore) -> None:
+    store = postgres_store
+    made, release = asyncio.Event(), asyncio.Event()
+
+    async def maker() -> None:
+        async with store.transaction() as tx:
+            assert await tx.claim_projection("new") == 0
+            made.set()
+            await release.wait()
+            await tx.advance_projection("new", 4)
+
+    making = asyncio.create_task(maker())
+    await asyncio.wait_for(made.wait(), 10)
+    async with store.transaction() as tx:
+        claim = asyncio.create_task(tx.claim_projection("new"))  # waits on the uncommitted insert only
+        await asyncio.sleep(0.2)
+        release.set()
+        assert await asyncio.wait_for(claim, 10) in (None, 4)
+    await asyncio.wait_for(making, 10)
+    assert await store.projection_position("new") == 4
