@@ -52,24 +52,28 @@ def fleets_on_some_route(
     """
     on_route: set[str] = set()
     ordered = sorted(fleets)
-
-    def extend(path: list[str]) -> None:
-        last = path[-1]
-        if destination in sea_neighbours[last]:
-            on_route.update(path)
-            return
-        for fleet in ordered:
-            if fleet in path or fleet not in sea_neighbours[last]:
-                continue
-            if origin in sea_neighbours[fleet]:
-                continue  # the route could have started at this fleet
-            if any(fleet in sea_neighbours[earlier] for earlier in path[:-1]):
-                continue  # an earlier fleet could have passed the army on directly
-            path.append(fleet)
-            extend(path)
-            path.pop()
-
     for first in ordered:
         if origin in sea_neighbours[first] and first != destination:
-            extend([first])
+            _extend([first], origin, destination, ordered, sea_neighbours, on_route)
     return frozenset(on_route)
+
+
+def _extend(path: list[str], origin: str, destination: str, ordered: list[str],
+            sea_neighbours: Mapping[str, frozenset[str]], on_route: set[str]) -> None:
+    """Add to ``on_route`` the fleets of every necessary route that continues ``path``. (A
+    function of its own, not a closure: a closure that calls itself is a reference cycle, left
+    for the garbage collector at every phase with a convoy.)"""
+    last = path[-1]
+    if destination in sea_neighbours[last]:
+        on_route.update(path)
+        return
+    for fleet in ordered:
+        if fleet in path or fleet not in sea_neighbours[last]:
+            continue
+        if origin in sea_neighbours[fleet]:
+            continue  # the route could have started at this fleet
+        if any(fleet in sea_neighbours[earlier] for earlier in path[:-1]):
+            continue  # an earlier fleet could have passed the army on directly
+        path.append(fleet)
+        _extend(path, origin, destination, ordered, sea_neighbours, on_route)
+        path.pop()
