@@ -242,27 +242,29 @@ def necessary_convoys(tables: MapTables, origin: str, fleet_seas: frozenset[str]
     every destination at once; their union is every coast a convoy can reach.
     """
     carried: dict[str, set[str]] = {}
-    coasts, seas = tables.sea_coasts_set, tables.adjacent_seas_set
-    path: list[str] = []
-
-    def extend(last: str, covered: frozenset[str], blocked: frozenset[str]) -> None:
-        # covered: coasts bordered by the fleets before ``last``; blocked: seas they border
-        path.append(last)
-        new = coasts[last] - covered - {origin}
-        if new:
-            for sea in path:
-                carried.setdefault(sea, set()).update(new)
-        next_covered = covered | coasts[last]
-        next_blocked = blocked | seas[last]
-        for sea in seas[last]:
-            if sea in fleet_seas and sea not in blocked and sea not in path and origin not in coasts[sea]:
-                extend(sea, next_covered, next_blocked)
-        path.pop()
-
     for first in tables.adjacent_seas[origin]:
         if first in fleet_seas:
-            extend(first, frozenset(), frozenset())
+            _extend_chain(tables, origin, fleet_seas, [], first, frozenset(), frozenset(), carried)
     return carried
+
+
+def _extend_chain(tables: MapTables, origin: str, fleet_seas: frozenset[str], path: list[str], last: str,
+                  covered: frozenset[str], blocked: frozenset[str], carried: dict[str, set[str]]) -> None:
+    """``necessary_convoys``' walk from the chain ``path`` on to ``last``: ``covered``, the coasts
+    bordered by the fleets before it; ``blocked``, the seas they border. (A function of its own,
+    not a closure: a closure that calls itself is a reference cycle left for the collector.)"""
+    coasts, seas = tables.sea_coasts_set, tables.adjacent_seas_set
+    path.append(last)
+    new = coasts[last] - covered - {origin}
+    if new:
+        for sea in path:
+            carried.setdefault(sea, set()).update(new)
+    next_covered = covered | coasts[last]
+    next_blocked = blocked | seas[last]
+    for sea in seas[last]:
+        if sea in fleet_seas and sea not in blocked and sea not in path and origin not in coasts[sea]:
+            _extend_chain(tables, origin, fleet_seas, path, sea, next_covered, next_blocked, carried)
+    path.pop()
 
 
 def convoy_route_exists(tables: MapTables, origin: str, destination: str, fleet_seas: Iterable[str]) -> bool:
