@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .board import POWER_CODES, location, power_of_unit, unit
-from .syntax import Item
+from .syntax import Item, render
 
 
 def _unit_with_power(text: str, position: Mapping[str, Any], fallback: str) -> list[Item]:
@@ -133,3 +133,13 @@ def note_for(reason: str | None) -> str:
         if fragment in text:
             return note
     return "FAR" if text else "NSU"
+
+
+def last_per_unit(orders: list[list[Item]]) -> list[list[Item]]:
+    """A SUB's orders, a later order for a unit replacing an earlier one (DAIDE's rule)."""
+    kept: dict[str, list[Item]] = {}
+    for index, order in enumerate(orders):
+        key = render(order[0]) if isinstance(order[0], list) else f"#{index}"
+        kept.pop(key, None)
+        kept[key] = order
+    return list(kept.values())

@@ -31,9 +31,9 @@ from .board import (
 )
 from .desk import submitted_of
 from .messages import MAX_SECONDS, ending_messages, hlo_message, mis_message, ord_messages
-from .orders import note_for
+from .orders import last_per_unit, note_for
 from .press import is_press, level_of
-from .syntax import Item, Text, render
+from .syntax import Item, Text, render, texts_of
 
 if TYPE_CHECKING:
     from .watch import Hub
@@ -42,16 +42,6 @@ log = logging.getLogger("entente.daide")
 MAX_FAILED_JOINS = 3  # NME or IAM refusals before the connection is closed
 # press tokens a client may not send as messages of their own (press travels inside SND)
 PRESS = {"PRP", "FRM", "PCE", "ALY", "DMZ", "SUG", "QRY", "FCT", "THK", "INS"}
-
-
-def _texts(items: list[Item]) -> list[str] | None:
-    """The strings of ``('a') ('b')``, or None when the items are not bracketed strings."""
-    found = []
-    for item in items:
-        if not (isinstance(item, list) and len(item) == 1 and isinstance(item[0], Text)):
-            return None
-        found.append(item[0].value)
-    return found
 
 
 class Session:
@@ -123,7 +113,7 @@ class Session:
     # ------------------------------------------------------------------------- joining
 
     async def _on_nme(self, items: list[Item], args: list[Item]) -> None:
-        texts = _texts(args)
+        texts = texts_of(args)
         if texts is None or len(texts) != 2:
             self.huh(items, 1)
             return
@@ -195,7 +185,7 @@ class Session:
             await self.catch_up()
 
     async def _on_obs(self, items: list[Item], args: list[Item]) -> None:
-        texts = _texts(args)
+        texts = texts_of(args)
         if texts is None or len(texts) > 1:
             self.huh(items, 1)
             return
@@ -385,8 +375,8 @@ class Session:
         state = await self._playing(items)
         if state is None or self.power is None or self.game_id is None or self.player_id is None:
             return
-        orders = _last_per_unit([order for order in args if isinstance(order, list)])
-        texts = [_order_text(order) for order in orders]
+        orders = last_per_unit([order for order in args if isinstance(order, list)])
+        texts = [text_of(order) for order in orders]
         try:
             patch = await self.hub.desk.patch_orders(self.hub.store, self.game_id, self.player_id, texts, [],
                                                      state.phase, self._metadata(), power=self.power,
@@ -576,7 +566,7 @@ class Session:
         self.hub.poke(self.game_id)
 
     async def _on_adm(self, items: list[Item], args: list[Item]) -> None:
-        if _texts(args) is None or len(args) != 2:
+        if texts_of(args) is None or len(args) != 2:
             self.huh(items, 1)
         else:
             self.reject(items, "admin messages from clients are not relayed (codenames only, press level 0)")
@@ -589,17 +579,3 @@ def _refusal(state: GameState) -> str | None:
     if state.status == "finished":
         return "this game is finished"
     return None
-
-
-def _order_text(order: list[Item]) -> str:
-    return text_of(order)
-
-
-def _last_per_unit(orders: list[list[Item]]) -> list[list[Item]]:
-    """A SUB's orders, a later order for a unit replacing an earlier one (DAIDE's rule)."""
-    kept: dict[str, list[Item]] = {}
-    for index, order in enumerate(orders):
-        key = render(order[0]) if isinstance(order[0], list) else f"#{index}"
-        kept.pop(key, None)
-        kept[key] = order
-    return list(kept.values())

@@ -191,3 +191,13 @@ def render_numbers(numbers: list[int]) -> list[str]:
     """Each token of a message as written, for a message whose brackets do not pair up."""
     return ["(" if n == BRA else ")" if n == KET else f"'{chr(n & 0xFF)}'" if n >> 8 == TEXT_CATEGORY
             else str(decode_integer(n)) if n < INTEGER_LIMIT else NAMES[n] for n in numbers]
+
+
+def texts_of(items: list[Item]) -> list[str] | None:
+    """The strings of ``('a') ('b')``, or None when the items are not bracketed strings."""
+    found = []
+    for item in items:
+        if not (isinstance(item, list) and len(item) == 1 and isinstance(item[0], Text)):
+            return None
+        found.append(item[0].value)
+    return found
