@@ -178,9 +178,7 @@ async def project(store: EventStore, warning: timedelta, batch: int = 500, *, di
     if not await _behind(store):
         return 0  # nothing new: no write transaction (on SQLite, no writer's lock every second)
     async with store.transaction() as tx:
-        after = await tx.claim_projection(PROJECTION)
-        if after is None:  # another worker is planning these events: it carries on to the head
-            return 0
+        after = await tx.lock_projection(PROJECTION)
         read = await tx.read_all_of(PLANNED_FROM, after, batch)
         if not read.passed:
             return 0

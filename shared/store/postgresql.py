@@ -133,14 +133,6 @@ PROJECTION_POSITION = "SELECT position FROM projection_positions WHERE name = $1
 LOCK_PROJECTION = ("INSERT INTO projection_positions (name, position) VALUES ($1, 0) ON CONFLICT (name) "
                    "DO UPDATE SET position = projection_positions.position RETURNING position")
 SET_PROJECTION = "UPDATE projection_positions SET position = $2 WHERE name = $1"
-# claim_projection: the row's position if no one holds it (locked now), and whether the row is
-# there at all (a plain read: a row another transaction holds is there); only a row not there
-# is then made (and held, uncommitted). An insert's conflict check would wait for the holder.
-CLAIM_PROJECTION = ("WITH free AS (SELECT position FROM projection_positions WHERE name = $1 "
-                    "FOR UPDATE SKIP LOCKED) SELECT (SELECT position FROM free), "
-                    "EXISTS (SELECT FROM projection_positions WHERE name = $1)")
-FIRST_PROJECTION = ("INSERT INTO projection_positions (name, position) VALUES ($1, 0) ON CONFLICT (name) "
-                    "DO NOTHING RETURNING position")
 
 PLAN_NOTIFICATION = (
     "INSERT INTO notification_outbox (dedupe_key, game_id, player_id, kind, phase, url, payload, status, attempts, "
@@ -403,13 +395,6 @@ class PostgresTransaction(Transaction):
 
     async def _lock_projection(self, name: str) -> int:
         return int(await self._live().fetchval(LOCK_PROJECTION, name))
-
-    async def _claim_projection(self, name: str) -> int | None:
-        connection = self._live()
-        position, there = await connection.fetchrow(CLAIM_PROJECTION, name)
-        if position is None and not there:
-            position = await connection.fetchval(FIRST_PROJECTION, name)
-        return None if position is None else int(position)
 
     async def _set_projection(self, name: str, position: int) -> None:
         await self._live().execute(SET_PROJECTION, name, position)

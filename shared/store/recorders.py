@@ -249,18 +249,6 @@ class ProjectionRecorder(Usable):
         self._projections[name] = position
         return position
 
-    async def claim_projection(self, name: str) -> int | None:
-        """``lock_projection`` without the wait: None, at once, when another transaction holds
-        the projection's row (PostgreSQL; a row still being made by another transaction, the very
-        first run's, is waited for). The run that holds it is doing the work, so a worker
-        that finds it taken goes on to its other work instead of holding a connection in the
-        queue for the lock (docs/store.md, "One projector at a time")."""
-        self._check_usable()
-        position = await self._claim_projection(name)
-        if position is not None:
-            self._projections[name] = position
-        return position
-
     async def advance_projection(self, name: str, position: int) -> None:
         """Record that the projection has read the log up to ``position`` (committed with its
         output). Only after ``lock_projection`` in this transaction, and never backwards."""
@@ -274,10 +262,6 @@ class ProjectionRecorder(Usable):
 
     @abstractmethod
     async def _lock_projection(self, name: str) -> int:
-        ...
-
-    @abstractmethod
-    async def _claim_projection(self, name: str) -> int | None:
         ...
 
     @abstractmethod

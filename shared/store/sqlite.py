@@ -310,9 +310,6 @@ class SQLiteTransaction(Transaction):
     async def _lock_projection(self, name: str) -> int:
         return int((await self._run(LOCK_PROJECTION, (name,)))[0][0])
 
-    async def _claim_projection(self, name: str) -> int | None:
-        return await self._lock_projection(name)  # one writer at a time: no other run holds it now
-
     async def _set_projection(self, name: str, position: int) -> None:
         await self._run(SET_PROJECTION, (position, name))
 

@@ -109,30 +109,3 @@ async def test_a_worker_told_to_stop_stops_between_batches(social_any) -> None:
     assert await store.projection_position(outbox.PROJECTION) == 0
     stop.clear()
     assert await outbox.project_all(store, WARNING, batch=1, stop=stop) == len(await _log(store))
-
-
-async def test_a_worker_that_finds_the_projection_taken_goes_on_and_the_holder_reaches_the_head(
-        postgres_store: EventStore) -> None:
-    from shared.store import NewEvent
-    store = postgres_store
-    async with store.transaction() as tx:  # events no notification is planned from: passed over, counted
-        await tx.append("orders-g1-FRANCE", [NewEvent("OrdersSubmitted", {}) for _ in range(5)], 0)
-        await tx.lock_projection(outbox.PROJECTION)  # its row made, as after the first run of a deployment
-        await tx.advance_projection(outbox.PROJECTION, 0)
-    holds, release = asyncio.Event(), asyncio.Event()
-
-    async def another_worker() -> None:
-        async with store.transaction() as tx:
-            await tx.lock_projection(outbox.PROJECTION)
-            holds.set()
-            await release.wait()
-
-    holding = asyncio.create_task(another_worker())
-    await asyncio.wait_for(holds.wait(), 10)
-    # it neither waits for the other (that would outlast any timeout: the other is waiting for it) nor reads
-    assert await asyncio.wait_for(outbox.project_all(store, WARNING, batch=2), 10) == 0
-    assert await store.projection_position(outbox.PROJECTION) == 0
-    release.set()
-    await asyncio.wait_for(holding, 10)
-    assert await outbox.project_all(store, WARNING, batch=2) == 5  # the next run carries on to the head
-    assert await store.projection_position(outbox.PROJECTION) == await store.head()
