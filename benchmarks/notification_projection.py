@@ -12,6 +12,15 @@ is. Then runs the projection over the whole log (``project_all``, what each noti
 does first) ``--repeats`` times, from the start each time (its position set back, the planned
 rows removed), and prints the best: events a second, and this process's CPU per event. The
 database is dropped at the end, whatever happens.
+
+``--projectors N`` (N > 1) then races N projectors over the same log, each with a store of its
+own (as N worker processes have), each stepping as a notification worker does: ``project_all``,
+then a pause (``--pause``, a second by default), until one of them returns with the projection
+at the log's head. It prints how long that took, and the seconds each projector spent inside its
+calls, each call holding a pooled connection: over that time, how many connections the
+projection kept busy on average; two projectors that take turns on the projection's row lock
+keep two, one working and one waiting (docs/performance.md, 2026-12-06, "The notification
+projection: one at a time, tried and not kept").
 """
 from __future__ import annotations
 
@@ -101,6 +110,37 @@ async def measure(url: str, args: argparse.Namespace) -> None:
         await store.close()
 
 
+async def race(url: str, args: argparse.Namespace) -> None:
+    """``--projectors`` projectors stepping over the log at once: time to the head, time held idle."""
+    stores = [await open_store(url) for _ in range(args.projectors)]
+    try:
+        head = await stores[0].head()
+        await reset(url)
+        inside = [0.0] * len(stores)  # seconds inside project_all(), a connection held
+        reached: list[float] = []  # when a call returned with the projection at the head
+        began = time.perf_counter()
+
+        async def projector(number: int) -> None:
+            store = stores[number]
+            while not reached:
+                called = time.perf_counter()
+                await outbox.project_all(store, WARNING, args.batch)
+                inside[number] += time.perf_counter() - called
+                if await store.projection_position(outbox.PROJECTION) >= head:
+                    reached.append(time.perf_counter() - began)
+                    return
+                await asyncio.sleep(args.pause)
+
+        await asyncio.gather(*(projector(n) for n in range(len(stores))))
+        seconds = reached[0]
+        print(f"{len(stores)} projectors, batches of {args.batch}: the head reached in {seconds:.2f}s; "
+              f"inside their calls {' + '.join(f'{t:.2f}' for t in inside)} s: "
+              f"{sum(inside) / seconds:.2f} connections busy on average till then", flush=True)
+    finally:
+        for store in stores:
+            await store.close()
+
+
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--backend", choices=("postgresql", "sqlite"), default="postgresql")
@@ -108,9 +148,14 @@ async def main() -> int:
     parser.add_argument("--submissions", type=int, default=10_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--server-url", default=server_url())
+    parser.add_argument("--projectors", type=int, default=1, help="race this many projectors after the runs")
+    parser.add_argument("--batch", type=int, default=500, help="events a projector reads a step (the race)")
+    parser.add_argument("--pause", type=float, default=1.0, help="seconds between a projector's steps (the race)")
     args = parser.parse_args()
     async with scratch_database(args.backend, args.server_url, "entente_bench_projection") as url:
         await measure(url, args)
+        if args.projectors > 1:
+            await race(url, args)
     return 0
 
 
