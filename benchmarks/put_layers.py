@@ -56,6 +56,7 @@ from shared.http.dependencies import OrderWriting  # noqa: E402
 from shared.http.errors import install_error_handlers  # noqa: E402
 from shared.http.models import written_once  # noqa: E402
 from shared.settings import Settings  # noqa: E402
+from tests.utils.http import asgi_request  # noqa: E402
 
 OPERATOR_TOKEN = "bench-layers-" + "7f3a9c1e5b2d8f4a6c0e9b1d3f5a7c2e"
 GAMES = 24  # a power writes at most 300 times a phase: the requests are spread over the games' seats
@@ -67,41 +68,13 @@ UNLIMITED = {f"rate_{action}_per_{whom}": "0" for action in ("create", "join", "
 # ----------------------------------------------------------------------------- one ASGI call
 
 
-def scope_of(method: str, path: str, headers: list[tuple[bytes, bytes]]) -> dict[str, Any]:
-    return {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
-            "method": method, "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "",
-            "query_string": b"", "headers": headers, "client": ("127.0.0.1", 40000),
-            "server": ("127.0.0.1", 8000), "state": {}}
-
-
 async def call(app: Any, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, bytes]:
-    """One request through ``app``: the answer's status and body."""
-    payload = b"" if body is None else json.dumps(body).encode()
-    headers = [(b"host", b"127.0.0.1:8000"), (b"content-length", str(len(payload)).encode())]
-    if body is not None:
-        headers.append((b"content-type", b"application/json"))
+    """One request through ``app`` (``asgi_request``, the tests' one ASGI call), its body written
+    as JSON: the answer's status and body."""
+    headers = {"content-type": "application/json"} if body is not None else {}
     if token:
-        headers.append((b"authorization", f"Bearer {token}".encode()))
-    sent = False
-    status, chunks = 0, []
-
-    async def receive() -> dict[str, Any]:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": payload, "more_body": False}
-        await asyncio.sleep(3600)  # pragma: no cover - an app that waits for a disconnect
-        return {"type": "http.disconnect"}
-
-    async def send(message: dict[str, Any]) -> None:
-        nonlocal status
-        if message["type"] == "http.response.start":
-            status = message["status"]
-        elif message["type"] == "http.response.body":
-            chunks.append(message.get("body", b""))
-
-    await app(scope_of(method, path, headers), receive, send)
-    return status, b"".join(chunks)
+        headers["authorization"] = f"Bearer {token}"
+    return await asgi_request(app, method, path, b"" if body is None else json.dumps(body).encode(), headers)
 
 
 # ----------------------------------------------------------------------------- the stages' routes

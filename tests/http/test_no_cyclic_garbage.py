@@ -11,38 +11,14 @@ The app is called as the HTTP server calls it, one ASGI call a request: an HTTP 
 objects (httpx's requests and responses refer to their streams and back) are not the server's."""
 from __future__ import annotations
 
-import gc
 import json
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
-from tests.utils.http import Table, bearer, running_app, settings_for, started_table
-
-
-async def asgi_call(app: Any, method: str, path: str, body: bytes = b"",
-                    headers: dict[str, str] | None = None) -> int:
-    """One request as uvicorn hands it to the app; the answer's status."""
-    raw = [(b"host", b"testserver"), (b"content-length", str(len(body)).encode())]
-    raw += [(name.lower().encode(), value.encode()) for name, value in (headers or {}).items()]
-    scope = {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
-             "method": method, "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "",
-             "query_string": b"", "headers": raw, "client": ("127.0.0.1", 40000),
-             "server": ("testserver", 80), "state": {}}
-    messages = [{"type": "http.request", "body": body, "more_body": False}]
-    status = 0
-
-    async def receive() -> dict[str, Any]:
-        return messages.pop() if messages else {"type": "http.disconnect"}
-
-    async def send(message: dict[str, Any]) -> None:
-        nonlocal status
-        if message["type"] == "http.response.start":
-            status = message["status"]
-
-    await app(scope, receive, send)
-    return status
+from tests.utils.cycles import cycle_collector_off
+from tests.utils.http import Table, asgi_request, bearer, running_app, settings_for, started_table
 
 
 @pytest.fixture
@@ -70,15 +46,9 @@ async def test_the_common_requests_leave_nothing_for_the_cycle_collector(served:
     left: dict[str, int] = {}
     for name, (method, path, body, headers) in requests.items():
         for _ in range(3):  # the first answers fill this process's caches
-            await asgi_call(app, method, path, body, headers)
-        was_enabled = gc.isenabled()
-        gc.collect()
-        gc.disable()
-        try:
-            statuses = {await asgi_call(app, method, path, body, headers) for _ in range(20)}
-            left[name] = gc.collect(0)  # what only the collector could free, of what the requests made
-        finally:
-            if was_enabled:
-                gc.enable()
+            await asgi_request(app, method, path, body, headers)
+        with cycle_collector_off() as collect:
+            statuses = {(await asgi_request(app, method, path, body, headers))[0] for _ in range(20)}
+            left[name] = collect()  # what only the collector could free, of what the requests made
         assert statuses <= {200, 400, 401, 404, 422}, (name, statuses)
     assert left == dict.fromkeys(requests, 0)

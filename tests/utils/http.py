@@ -1,8 +1,9 @@
 """The HTTP helpers of the tests: the app on a store with its lifespan run and a client on it,
 bearer headers and the operator's, a table of seven players (``Table``), hosted games with a
 hand-moved clock and a clock worker on the same store (``Host``, ``HostedGame``), signing in
-through the whole authorization-code flow at the local OAuth2 provider (``AccountTable``), and
-the live stream's server-sent events read back."""
+through the whole authorization-code flow at the local OAuth2 provider (``AccountTable``),
+the live stream's server-sent events read back, and one request made as the HTTP server makes
+it, one ASGI call (``asgi_request``: no client library's objects in between)."""
 from __future__ import annotations
 
 import json
@@ -26,6 +27,33 @@ from tests.utils.oauth_provider import CLIENT_ID, CLIENT_SECRET, LocalProvider
 OPERATOR_TOKEN = "operator-token-for-tests-0123456789"
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 APP_BASE = "http://entente.test"
+
+
+async def asgi_request(app: Any, method: str, path: str, body: bytes = b"",
+                       headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+    """One request as uvicorn hands it to the app (a scope, one body message): the answer's
+    status and body."""
+    raw = [(b"host", b"127.0.0.1:8000"), (b"content-length", str(len(body)).encode())]
+    raw += [(name.lower().encode(), value.encode()) for name, value in (headers or {}).items()]
+    scope = {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
+             "method": method, "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "",
+             "query_string": b"", "headers": raw, "client": ("127.0.0.1", 40000),
+             "server": ("127.0.0.1", 8000), "state": {}}
+    messages = [{"type": "http.request", "body": body, "more_body": False}]
+    status, chunks = 0, []
+
+    async def receive() -> dict[str, Any]:
+        return messages.pop() if messages else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        nonlocal status
+        if message["type"] == "http.response.start":
+            status = message["status"]
+        elif message["type"] == "http.response.body":
+            chunks.append(message.get("body", b""))
+
+    await app(scope, receive, send)
+    return status, b"".join(chunks)
 
 
 def bearer(token: str) -> dict[str, str]:

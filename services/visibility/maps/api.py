@@ -72,9 +72,8 @@ class VariantList(BaseModel):
 @router.get("/variants", response_model=VariantList)
 async def list_variants() -> VariantList:
     """Every variant this server hosts, with the board it is played on."""
-    return VariantList(variants=[VariantSummary(name=name, board=map_data_of(name)["board"],
-                                                powers=sorted(map_data_of(name)["powers"]))
-                                 for name in variant_names()])
+    return VariantList(variants=[VariantSummary(name=name, board=data["board"], powers=sorted(data["powers"]))
+                                 for name in variant_names() for data in [map_data_of(name)]])
 
 
 @router.get("/variants/{name}", response_class=Response,

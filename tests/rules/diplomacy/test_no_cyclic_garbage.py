@@ -4,30 +4,13 @@ cycle collector to find later, so that a process serving games for days holds no
 work at hand (docs/rules/datc.md, "Speed")."""
 from __future__ import annotations
 
-import gc
 import random
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 
 import pytest
 
 from shared.rules.variants import get_variant
 from tests.rules.diplomacy.test_compiled import outcome_of, random_documents
-
-
-@contextmanager
-def cycle_collector_off() -> Iterator[Callable[[], int]]:
-    """The collector stopped (what was garbage before collected first); yields a function that
-    collects what was made since it last ran (the youngest generation, where the collector off
-    leaves every new object) and says how many objects only the collector could free."""
-    was_enabled = gc.isenabled()
-    gc.collect()
-    gc.disable()
-    try:
-        yield lambda: gc.collect(0)
-    finally:
-        if was_enabled:
-            gc.enable()
+from tests.utils.cycles import cycle_collector_off
 
 
 def test_adjudicating_random_phases_leaves_nothing_for_the_cycle_collector() -> None:
