@@ -32,6 +32,9 @@ of another checkout (for example the same benchmark against an older commit: ``g
 COMMIT | tar -x -C DIR``). The server is stopped and the database dropped at the end.
 
 The machine may be shared: the figures are only as quiet as it is; repeat a run when they vary.
+On a new virtual machine whose host backs its memory on first touch, the first watched window
+pays for pages the machine never used before (docs/performance.md, 2026-12-06, night, "The first
+watched window waits for the machine's memory").
 """
 from __future__ import annotations
 
