@@ -72,8 +72,13 @@ class VariantList(BaseModel):
 @router.get("/variants", response_model=VariantList)
 async def list_variants() -> VariantList:
     """Every variant this server hosts, with the board it is played on."""
-    return VariantList(variants=[VariantSummary(name=name, board=data["board"], powers=sorted(data["powers"]))
-                                 for name in variant_names() for data in [map_data_of(name)]])
+    return VariantList(variants=[variant_summary(name) for name in variant_names()])
+
+
+def variant_summary(name: str) -> VariantSummary:
+    """One variant's entry of ``GET /variants``, its map data read once."""
+    data = map_data_of(name)
+    return VariantSummary(name=name, board=data["board"], powers=sorted(data["powers"]))
 
 
 @router.get("/variants/{name}", response_class=Response,
