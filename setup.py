@@ -15,7 +15,7 @@ import runpy
 import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
@@ -27,6 +27,11 @@ def engine_sources() -> list[str]:
     build = runpy.run_path(str(ENGINE / "build.py"), run_name="entente_build_list")
     return [str((ENGINE.joinpath(*m.split(".")).with_suffix(".py")).relative_to(ROOT))
             for m in build["COMPILED_MODULES"]]
+
+
+def core_sources() -> list[Path]:
+    """The C core's sources (docs/rules/c_core.md)."""
+    return sorted((ENGINE / "core_src").glob("*.c"))
 
 
 def note(message: str) -> None:
@@ -57,12 +62,18 @@ def compiled_extensions() -> list:
         # "--config-file=": not pyproject.toml's [tool.mypy], whose pydantic plugin the build lacks;
         # the rules import only the standard library, so mypyc needs no plugin and no other package.
         # group_name: the compiled modules' shared library lives in the package, beside them
-        return mypycify(["--config-file=", *engine_sources()], opt_level="3", debug_level="0",
-                        group_name="shared.rules.diplomacy.engine")
+        compiled = mypycify(["--config-file=", *engine_sources()], opt_level="3", debug_level="0",
+                            group_name="shared.rules.diplomacy.engine")
     except (Exception, SystemExit) as exc:  # mypyc could not translate them (it exits on type errors)
         note(f"mypyc failed ({exc!r}): installing the pure-Python engine")
         remove_compiled_from_source_tree()
         return []
+    # The contract's movement phase in C (docs/rules/c_core.md), built with the compiled engine
+    # and only with it: c_core.py uses it only when the engine runs compiled.
+    core = Extension("shared.rules.diplomacy._core", [str(c.relative_to(ROOT)) for c in core_sources()],
+                     depends=[str((ENGINE / "core_src" / "core.h").relative_to(ROOT))],
+                     extra_compile_args=["-O2", "-fvisibility=hidden"])
+    return [*compiled, core]
 
 
 class OptionalBuildExt(build_ext):

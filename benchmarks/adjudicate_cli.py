@@ -8,7 +8,8 @@ process: Python start-up, imports, reading, adjudicating and printing every line
 is run twice: with one line (start-up alone) and with all of them; the difference, in CPU time
 of the child process (user + system, so other work on the machine counts less than in wall
 clock), gives phases per CPU second on one core. Wall clock is printed beside it. A benchmark
-that prints figures, not a test.
+that prints figures, not a test. ``ENTENTE_NO_C_CORE=1`` in the environment (the command
+inherits it) measures the Python engine without the C core (docs/rules/c_core.md).
 """
 from __future__ import annotations
 

@@ -18,9 +18,11 @@ measurement (one busy minute made the same build 45 or 71 us a phase in two runs
 phases whose new units and dislodged units equal Entente's (the engines differ on some rules).
 
 It also prints which build of Entente's engine ran (compiled or pure Python: docs/architecture.md,
-"Performance"). It is a benchmark that prints figures, not a test. To measure an older tree,
-copy benchmarks/compare*.py (and adjudicate_cli.py) into an export of it and run them there:
-the repository the script sits in is first on the path.
+"Performance") and whether the C core took the movement phases (docs/rules/c_core.md;
+``ENTENTE_NO_C_CORE=1`` leaves them to the engine alone). It is a benchmark that prints
+figures, not a test. To measure an older tree, copy benchmarks/compare*.py (and
+adjudicate_cli.py) into an export of it and run them there: the repository the script sits in
+is first on the path.
 """
 from __future__ import annotations
 
@@ -47,12 +49,18 @@ PEERS = ["diplomacy==1.1.2", "pydip==0.1.8"]
 
 
 def engine_build() -> str:
-    """Which build of the engine this interpreter runs (older trees have only the pure one)."""
+    """Which build of the engine this interpreter runs (older trees have only the pure one), and
+    whether the contract's movement phase goes to the C core (docs/rules/c_core.md; off with
+    ``ENTENTE_NO_C_CORE=1``, which measures the engine alone)."""
     try:
         from shared.rules.diplomacy.build import engine_build as build
     except ImportError:
         return "pure Python"
-    return build()
+    try:
+        from shared.rules.diplomacy import c_core
+    except ImportError:  # a tree from before the core
+        return build()
+    return build() + (", with the C core" if c_core.MOVEMENT_DOCUMENT is not None else ", without the C core")
 
 
 def peers_python(directory: Path) -> Path:
@@ -156,13 +164,13 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"{len(documents)} movement phases of random games ({units:.1f} units on average), "
           f"min of {args.repeats} runs each in each of {len(turns)} alternating rounds, wall clock on this machine")
-    print(f"  {'engine':32} {'median us':>10} {'p90 us':>10} {'median vs Entente':>18} {'agrees':>8}")
+    print(f"  {'engine':44} {'median us':>10} {'p90 us':>10} {'median vs Entente':>18} {'agrees':>8}")
     base = statistics.median(entente["timings_us"])
     for run in runs:
         median = statistics.median(run["timings_us"])
         agrees = sum(1 for mine, theirs in zip(entente["outcomes"], run["outcomes"], strict=True)
                      if mine == theirs)
-        print(f"  {run['engine']:32} {median:10.1f} {percentile(run['timings_us'], 0.9):10.1f} "
+        print(f"  {run['engine']:44} {median:10.1f} {percentile(run['timings_us'], 0.9):10.1f} "
               f"{median / base:17.1f}x {agrees:>4}/{len(documents)}")
     return 0
 

@@ -32,6 +32,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final, cast
 
+from . import c_core
 from .adjudicate import adjudicate, after_movement
 from .civil_disorder import EDITIONS
 from .document_fields import (
@@ -74,7 +75,20 @@ _UNIT_TEXT: Final = re.compile(r"^\s*([AF])\s+([A-Z]{3})(?:\s*(?:/|\(|\s)\s*([A-
 
 def adjudicate_document(doc: Any) -> dict[str, Any]:
     """Adjudicate one phase given as a contract document; returns the output document. (Each
-    variant has its own document reader; ``shared.rules.variants`` picks it by ``"variant"``.)"""
+    variant has its own document reader; ``shared.rules.variants`` picks it by ``"variant"``.)
+
+    A movement phase goes to the C core first where it was built (c_core.py; docs/rules/c_core.md):
+    it writes the same output for the documents it takes and leaves the rest to the engine."""
+    core = c_core.MOVEMENT_DOCUMENT
+    if core is not None and type(doc) is dict:
+        out = core(doc)
+        if out is not None:
+            return out
+    return adjudicate_document_by_engine(doc)
+
+
+def adjudicate_document_by_engine(doc: Any) -> dict[str, Any]:
+    """``adjudicate_document`` by the Python engine alone: the reference the C core is held to."""
     position, centres_read = _read_position(doc)
     fields = _fields(doc)
     check_fields(fields, _DOCUMENT_FIELDS)

@@ -1,0 +1,74 @@
+"""The C core of the contract's movement phase, when it was built, set up on the standard map.
+
+``core_src/`` (the extension ``_core``) reads, resolves and writes a movement-phase document with its board, orders and
+decisions in C arrays, for the documents it takes (docs/rules/c_core.md: standard map,
+canonical order texts for the units standing there, every order legal, no rule switches), and
+answers None for every other one. ``adjudicate_document`` (document.py) asks it first; the
+Python engine stays the reference and takes whatever the core leaves.
+
+The core is used when the install built it and the engine runs compiled: with
+``ENTENTE_PURE_PYTHON=1`` set, without a C compiler, or with sources newer than the build
+(build.py), the Python engine takes every document. ``ENTENTE_NO_C_CORE=1`` turns off only the
+core (the equality tests compare the two ways in one process with ``movement_document``).
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .build import engine_build
+from .geography import GameMap, load_map
+
+SWITCH = "ENTENTE_NO_C_CORE"
+
+Core = Callable[[dict[str, Any]], "dict[str, Any] | None"]
+
+
+def map_tables(game_map: GameMap) -> tuple[list[Any], ...]:
+    """The map as ``_core.setup`` takes it: provinces in name order (their numbers are the
+    core's slots), then the coasts; adjacency as numbers, sorted as the outputs sort them."""
+    provinces = sorted(game_map.provinces)
+    coasts = sorted(loc for p in provinces for loc in game_map.fleet_locations(p) if loc != p)
+    locations = provinces + coasts
+    number = {loc: i for i, loc in enumerate(locations)}
+    fleet_places = {loc for p in provinces for loc in game_map.fleet_locations(p)}
+    location_province = [number[loc.split("/")[0]] for loc in locations]
+    army_adjacent = [sorted(number[n] for n in game_map.army_neighbours(p)) for p in provinces]
+    fleet_adjacent = [sorted((number[n] for n in game_map.fleet_neighbours(loc)), key=lambda i: locations[i])
+                      if loc in fleet_places else [] for loc in locations]
+    powers = sorted(game_map.powers)
+    return (
+        provinces, locations, location_province, army_adjacent, fleet_adjacent,
+        [int(game_map.is_land(p)) for p in provinces],
+        [int(loc in fleet_places) for loc in locations],
+        [int(game_map.is_sea(p)) for p in provinces],
+        [int(game_map.is_coastal(p)) for p in provinces],
+        [int(game_map.is_split(p)) for p in provinces],
+        [int(p in game_map.supply_centres) for p in provinces],
+        powers,
+        [sorted(number[h] for h in game_map.home_centres.get(power, ())) for power in powers],
+    )
+
+
+def load_core() -> Core | None:
+    """The core's ``movement_document`` set up on the standard map, or None when the core is
+    not built, not to be used (see the module's docstring) or older than its source."""
+    if os.environ.get(SWITCH, "") not in ("", "0") or engine_build() != "compiled":
+        return None
+    try:
+        from . import _core  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    built = getattr(_core, "__file__", None)
+    sources = list(Path(__file__).with_name("core_src").glob("*.[ch]"))
+    if built is None or any(source.stat().st_mtime > Path(built).stat().st_mtime for source in sources):
+        return None  # edited since the install built it: the engine takes every document
+    _core.setup(*map_tables(load_map("standard")))
+    core: Core = _core.movement_document
+    return core
+
+
+MOVEMENT_DOCUMENT: Core | None = load_core()
+"""``movement_document(doc)``: the output document, or None (the Python engine's to do)."""
