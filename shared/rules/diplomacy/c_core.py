@@ -14,6 +14,7 @@ core (the equality tests compare the two ways in one process with ``movement_doc
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -52,19 +53,32 @@ def map_tables(game_map: GameMap) -> tuple[list[Any], ...]:
     )
 
 
+def stale_sources(built: Path) -> list[str]:
+    """In a source checkout, the core's sources edited after ``built`` (its extension module):
+    the core would then run old code. An installed package's sources and build come together
+    (build.py decides the same for the compiled engine)."""
+    here = Path(__file__).resolve().parent
+    if not (here.parents[2] / "pyproject.toml").exists():
+        return []
+    return sorted(source.name for source in (here / "core_src").glob("*.[ch]")
+                  if source.stat().st_mtime > built.stat().st_mtime)
+
+
 def load_core() -> Core | None:
     """The core's ``movement_document`` set up on the standard map, or None when the core is
-    not built, not to be used (see the module's docstring) or older than its source."""
+    not built, not to be used (see the module's docstring) or older than its sources."""
     if os.environ.get(SWITCH, "") not in ("", "0") or engine_build() != "compiled":
         return None
     try:
         from . import _core  # type: ignore[attr-defined]
     except ImportError:
         return None
-    built = getattr(_core, "__file__", None)
-    sources = list(Path(__file__).with_name("core_src").glob("*.[ch]"))
-    if built is None or any(source.stat().st_mtime > Path(built).stat().st_mtime for source in sources):
-        return None  # edited since the install built it: the engine takes every document
+    stale = stale_sources(Path(_core.__file__))
+    if stale:
+        warnings.warn(f"Entente's C core is out of date (older than {', '.join(stale)}): the Python engine "
+                      "takes every document; run `pip install -e .` again to rebuild it", RuntimeWarning,
+                      stacklevel=2)
+        return None
     _core.setup(*map_tables(load_map("standard")))
     core: Core = _core.movement_document
     return core

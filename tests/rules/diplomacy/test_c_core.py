@@ -12,7 +12,11 @@ on purpose), the comparisons skip; the fallback tests still run.
 from __future__ import annotations
 
 import json
+import os
 import random
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -264,3 +268,29 @@ def test_a_map_past_the_cores_bounds_is_refused_and_leaves_every_document_to_the
     finally:
         _core.setup(*c_core.map_tables(GAME_MAP))
     assert _core.movement_document(json.loads(json.dumps(document))) == engine_outcome(document)
+
+
+@with_core
+def test_a_core_older_than_its_sources_is_not_used_and_says_so(tmp_path: Path) -> None:
+    """A checkout whose C sources were edited after ``pip install -e .``: the old core would run
+    old code, so the engine takes every document (a copy of the package, one source touched)."""
+    root = Path(__file__).resolve().parents[3]
+    copy = tmp_path / "checkout"
+    shutil.copytree(root / "shared", copy / "shared", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy2(root / "pyproject.toml", copy / "pyproject.toml")
+    package = copy / "shared" / "rules" / "diplomacy"
+    touched = package / "core_src" / "resolve.c"
+    built = next(package.glob("_core.*")).stat().st_mtime
+    os.utime(touched, (built + 60, built + 60))  # edited a minute after the build
+    script = "import shared.rules.diplomacy.c_core as c; print(c.MOVEMENT_DOCUMENT)"
+    # -S: no site packages, so no editable-install finder sends "shared" back to the real checkout
+    env = {k: v for k, v in os.environ.items() if k not in (c_core.SWITCH, "PYTHONPATH", "ENTENTE_PURE_PYTHON")}
+    done = subprocess.run([sys.executable, "-S", "-W", "default", "-c", script], cwd=copy, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "None"
+    assert "C core is out of date (older than resolve.c)" in done.stderr and "pip install -e ." in done.stderr
+    os.utime(touched, (built - 60, built - 60))  # as built: the same copy uses the core again
+    done = subprocess.run([sys.executable, "-S", "-c", script], cwd=copy, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.stdout.strip() == "<built-in function movement_document>", done.stderr
