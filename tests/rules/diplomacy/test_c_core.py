@@ -294,3 +294,27 @@ def test_a_core_older_than_its_sources_is_not_used_and_says_so(tmp_path: Path) -
     done = subprocess.run([sys.executable, "-S", "-c", script], cwd=copy, env=env, capture_output=True, text=True,
                           timeout=120)
     assert done.stdout.strip() == "<built-in function movement_document>", done.stderr
+
+
+@with_core
+def test_a_crowd_moving_into_one_province_comes_out_as_the_engine_writes_it() -> None:
+    """Far more units than any province has neighbours, all moving into one province (the
+    armies by convoy routes the fleets in every sea make possible): a document built to run past
+    any small bound the core might keep, written as the engine writes it."""
+    assert CORE is not None
+    seas = sorted(p for p in GAME_MAP.provinces if GAME_MAP.is_sea(p))
+    coasts = sorted(p for p in GAME_MAP.provinces if GAME_MAP.is_coastal(p) and p != "BEL")
+
+    def crowd(armies: list[str]) -> dict[str, Any]:
+        return {"variant": "standard", "phase": "F1905M", "centers": {},
+                "units": {"ENGLAND": [f"F {sea}" for sea in seas], "FRANCE": [f"A {p}" for p in armies]},
+                "orders": {"FRANCE": [f"A {p} - BEL" for p in armies]}}
+
+    # the armies some chain of fleets can bring to BEL (not those of the Black Sea or the Baltic)
+    first = engine_outcome(crowd(coasts))["orders"]["FRANCE"]
+    document = crowd([p for p, item in zip(coasts, first, strict=True) if item["result"] != "void"])
+    assert len(document["orders"]["FRANCE"]) > 30
+    out = CORE(json.loads(json.dumps(document)))
+    assert out is not None
+    assert orjson.dumps(out) == orjson.dumps(engine_outcome(document))
+    assert {item["result"] for item in out["orders"]["FRANCE"]} == {"fails"}  # every move meets the others

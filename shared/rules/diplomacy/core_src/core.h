@@ -98,7 +98,7 @@ typedef struct {
     int state[MAXP];
     unsigned char resolution[MAXP];
     int deps[MAXDEPS], n_deps;
-    int movers[MAXP][MAXADJ], n_movers[MAXP];
+    int movers[MAXP][MAXP], n_movers[MAXP]; /* every unit on the board may move into one province */
     int arrivals[MAXP], n_arrivals;
     int opponent[MAXP];
     int failed; /* the resolver ran past a bound: leave the document to Python */
