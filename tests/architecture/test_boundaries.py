@@ -272,7 +272,8 @@ def import_graph() -> dict[str, set[str]]:
     """Module -> the production modules it imports, wherever the import is (a lazy import or
     one under ``if TYPE_CHECKING`` ties two modules as much as any). ``from p import m`` is an
     import of the module ``p.m`` when there is one (else of ``p``); a module importing its
-    own package's parts does not import the package's ``__init__`` for it."""
+    own package's parts (a C extension among them) does not import the package's ``__init__``
+    for it."""
     modules = {module_name(p): p for p in production_files()}
 
     def known(name: str) -> str | None:
@@ -289,6 +290,8 @@ def import_graph() -> dict[str, set[str]]:
                 found |= {known(alias.name) for alias in node.names}
             elif isinstance(node, ast.ImportFrom):
                 source = imported_from(package, node)
+                if source not in modules and source.rpartition(".")[0] == package:
+                    continue  # a part of its own package that is not Python (a C extension): not the __init__
                 found |= {f"{source}.{a.name}" if f"{source}.{a.name}" in modules else known(source)
                           for a in node.names}
         graph[name] = {m for m in found if m is not None and m != name}

@@ -111,6 +111,34 @@ def engine_build() -> str:
     return _state["build"]
 
 
+C_CORE_SWITCH = "ENTENTE_NO_C_CORE"
+
+
+def c_core_runs(extension: str) -> bool:
+    """Whether the C core (``extension``, the path of its built module: c_core.py,
+    docs/rules/c_core.md) is to be used: only with the compiled engine, not with
+    ``ENTENTE_NO_C_CORE=1``, and in a source checkout not when its sources were edited after the
+    build (then with a warning, as for the compiled engine)."""
+    if os.environ.get(C_CORE_SWITCH, "") not in ("", "0") or engine_build() != "compiled":
+        return False
+    stale = _stale_core_sources(Path(extension))
+    if stale:
+        warnings.warn(f"Entente's C core is out of date (older than {', '.join(stale)}): the Python engine "
+                      "takes every document; run `pip install -e .` again to rebuild it", RuntimeWarning,
+                      stacklevel=3)
+        return False
+    return True
+
+
+def _stale_core_sources(built: Path) -> list[str]:
+    """In a source checkout, the core's sources edited after its build (an installed package's
+    sources and build come together)."""
+    if not (_HERE.parents[2] / "pyproject.toml").exists():
+        return []
+    return sorted(source.name for source in (_HERE / "core_src").glob("*.[ch]")
+                  if source.stat().st_mtime > built.stat().st_mtime)
+
+
 def is_compiled() -> bool:
     """Whether the engine's modules really are compiled in this process."""
     module = sys.modules.get(f"{PACKAGE}.movement")

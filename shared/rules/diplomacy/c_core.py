@@ -1,28 +1,26 @@
 """The C core of the contract's movement phase, when it was built, set up on the standard map.
 
-``core_src/`` (the extension ``_core``) reads, resolves and writes a movement-phase document with its board, orders and
-decisions in C arrays, for the documents it takes (docs/rules/c_core.md: standard map,
+``core_src/`` (the extension ``_core``) reads, resolves and writes a movement-phase document
+with its board, orders and decisions in C arrays, for the documents it takes (docs/rules/c_core.md: standard map,
 canonical order texts for the units standing there, every order legal, no rule switches), and
 answers None for every other one. ``adjudicate_document`` (document.py) asks it first; the
 Python engine stays the reference and takes whatever the core leaves.
 
 The core is used when the install built it and the engine runs compiled: with
-``ENTENTE_PURE_PYTHON=1`` set, without a C compiler, or with sources newer than the build
-(build.py), the Python engine takes every document. ``ENTENTE_NO_C_CORE=1`` turns off only the
-core (the equality tests compare the two ways in one process with ``movement_document``).
+``ENTENTE_PURE_PYTHON=1`` set, without a C compiler, or in a checkout whose core sources are
+newer than the build (build.py, ``c_core_runs``), the Python engine takes every document.
+``ENTENTE_NO_C_CORE=1`` turns off only the core (the equality tests compare the two ways in one
+process with ``movement_document``).
 """
 from __future__ import annotations
 
-import os
-import warnings
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from .build import engine_build
+from .build import C_CORE_SWITCH, c_core_runs
 from .geography import GameMap, load_map
 
-SWITCH = "ENTENTE_NO_C_CORE"
+SWITCH = C_CORE_SWITCH
 
 Core = Callable[[dict[str, Any]], "dict[str, Any] | None"]
 
@@ -53,34 +51,19 @@ def map_tables(game_map: GameMap) -> tuple[list[Any], ...]:
     )
 
 
-def stale_sources(built: Path) -> list[str]:
-    """In a source checkout, the core's sources edited after ``built`` (its extension module):
-    the core would then run old code. An installed package's sources and build come together
-    (build.py decides the same for the compiled engine)."""
-    here = Path(__file__).resolve().parent
-    if not (here.parents[2] / "pyproject.toml").exists():
-        return []
-    return sorted(source.name for source in (here / "core_src").glob("*.[ch]")
-                  if source.stat().st_mtime > built.stat().st_mtime)
-
-
 def load_core() -> Core | None:
     """The core's ``movement_document`` set up on the standard map, or None when the core is
-    not built, not to be used (see the module's docstring) or older than its sources."""
-    if os.environ.get(SWITCH, "") not in ("", "0") or engine_build() != "compiled":
-        return None
+    not built or not to be used (build.py, ``c_core_runs``: the module's docstring says when)."""
     try:
-        from . import _core  # type: ignore[attr-defined]
+        # (a C module: no stub for mypy, and absent where nothing was compiled)
+        from ._core import __file__ as built  # type: ignore[import-not-found, unused-ignore]
+        from ._core import movement_document, setup
     except ImportError:
         return None
-    stale = stale_sources(Path(_core.__file__))
-    if stale:
-        warnings.warn(f"Entente's C core is out of date (older than {', '.join(stale)}): the Python engine "
-                      "takes every document; run `pip install -e .` again to rebuild it", RuntimeWarning,
-                      stacklevel=2)
+    if not c_core_runs(built):
         return None
-    _core.setup(*map_tables(load_map("standard")))
-    core: Core = _core.movement_document
+    setup(*map_tables(load_map("standard")))
+    core: Core = movement_document
     return core
 
 

@@ -255,7 +255,7 @@ def test_documents_the_core_leaves_are_the_engines() -> None:
 
 @with_core
 def test_a_map_past_the_cores_bounds_is_refused_and_leaves_every_document_to_the_engine() -> None:
-    from shared.rules.diplomacy import _core  # type: ignore[attr-defined]
+    from shared.rules.diplomacy import _core  # type: ignore[attr-defined, unused-ignore]
 
     document = movement_documents(1, 54_000)[0]
     tables = list(c_core.map_tables(GAME_MAP))
