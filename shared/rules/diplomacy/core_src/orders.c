@@ -5,54 +5,65 @@
 
 /* --- the document ------------------------------------------------------------------------ */
 
-/* The units: every one written as the map writes it, one a province. */
-int read_units(Phase *ph, PyObject *units)
+/* Calls `each(context, power, item)` for every item of an object keyed by power whose values
+ * are lists ("units", "centers", "orders"); FALLBACK at the first that is not as the engine
+ * writes it (a power's name, a list, an item `each` refuses). */
+static int for_each_listed(PyObject *by_power, int (*each)(void *, int, PyObject *), void *context)
 {
     PyObject *key, *value;
     Py_ssize_t pos = 0;
-    if (!PyDict_CheckExact(units))
+    if (!PyDict_CheckExact(by_power))
         return FALLBACK;
-    while (PyDict_Next(units, &pos, &key, &value)) {
+    while (PyDict_Next(by_power, &pos, &key, &value)) {
         int power = power_of(key);
         if (power < 0 || !PyList_CheckExact(value))
             return FALLBACK;
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(value); i++) {
-            Py_ssize_t len;
-            int type, loc, province;
-            const char *s = ascii_of(PyList_GET_ITEM(value, i), &len);
-            if (s == NULL || unit_at(s, len, &type, &loc) < 0)
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(value); i++)
+            if (each(context, power, PyList_GET_ITEM(value, i)))
                 return FALLBACK;
-            province = loc_province[loc];
-            if (ph->e[province].power >= 0)
-                return FALLBACK;
-            ph->e[province].power = power;
-            ph->e[province].type = type;
-            ph->e[province].loc = loc;
-        }
     }
     return 0;
 }
 
+/* A unit written as the map writes it, in a province no other unit stands in. */
+static int place_unit(void *context, int power, PyObject *text)
+{
+    Phase *ph = context;
+    Py_ssize_t len;
+    int type, loc, province;
+    const char *s = ascii_of(text, &len);
+    if (s == NULL || unit_at(s, len, &type, &loc) < 0)
+        return FALLBACK;
+    province = loc_province[loc];
+    if (ph->e[province].power >= 0)
+        return FALLBACK;
+    ph->e[province].power = power;
+    ph->e[province].type = type;
+    ph->e[province].loc = loc;
+    return 0;
+}
+
+/* A supply centre written as the map writes it, owned by no other power. */
+static int own_centre(void *context, int power, PyObject *text)
+{
+    int *owner = context;
+    Py_ssize_t len;
+    const char *s = ascii_of(text, &len);
+    int p = (s != NULL && len == 3) ? province_code(s) : -1;
+    if (p < 0 || !is_supply[p] || owner[p] >= 0)
+        return FALLBACK;
+    owner[p] = power;
+    return 0;
+}
+
+int read_units(Phase *ph, PyObject *units)
+{
+    return for_each_listed(units, place_unit, ph);
+}
+
 int read_centres(int *owner, PyObject *centres)
 {
-    PyObject *key, *value;
-    Py_ssize_t pos = 0;
-    if (!PyDict_CheckExact(centres))
-        return FALLBACK;
-    while (PyDict_Next(centres, &pos, &key, &value)) {
-        int power = power_of(key);
-        if (power < 0 || !PyList_CheckExact(value))
-            return FALLBACK;
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(value); i++) {
-            Py_ssize_t len;
-            const char *s = ascii_of(PyList_GET_ITEM(value, i), &len);
-            int p = (s != NULL && len == 3) ? province_code(s) : -1;
-            if (p < 0 || !is_supply[p] || owner[p] >= 0)
-                return FALLBACK;
-            owner[p] = power;
-        }
-    }
-    return 0;
+    return for_each_listed(centres, own_centre, owner);
 }
 
 /* --- legality (movement.py, "legality") ------------------------------------------------- */
@@ -298,27 +309,23 @@ static int read_order(Phase *ph, PyObject *text, int power, int *slot)
     return FALLBACK;
 }
 
+/* An order, checked (read_order), kept with its power and text in the order given. */
+static int give_order(void *context, int power, PyObject *text)
+{
+    Phase *ph = context;
+    int slot;
+    if (ph->n_given == MAXGIVEN || read_order(ph, text, power, &slot))
+        return FALLBACK;
+    ph->given_slot[ph->n_given] = slot;
+    ph->given_power[ph->n_given] = power;
+    ph->given_text[ph->n_given] = text;
+    ph->n_given++;
+    return 0;
+}
+
 int read_orders(Phase *ph, PyObject *orders)
 {
-    PyObject *key, *value;
-    Py_ssize_t pos = 0;
-    if (!PyDict_CheckExact(orders))
-        return FALLBACK;
-    while (PyDict_Next(orders, &pos, &key, &value)) {
-        int power = power_of(key);
-        if (power < 0 || !PyList_CheckExact(value))
-            return FALLBACK;
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(value); i++) {
-            int slot;
-            if (ph->n_given == MAXGIVEN || read_order(ph, PyList_GET_ITEM(value, i), power, &slot))
-                return FALLBACK;
-            ph->given_slot[ph->n_given] = slot;
-            ph->given_power[ph->n_given] = power;
-            ph->given_text[ph->n_given] = PyList_GET_ITEM(value, i);
-            ph->n_given++;
-        }
-    }
-    return 0;
+    return for_each_listed(orders, give_order, ph);
 }
 
 /* --- matching (movement.py, "_match_orders") -------------------------------------------- */
