@@ -10,6 +10,9 @@ int moved(Phase *ph, int index)
     return ph->e[index].kind == MOVE && ph->resolution[index];
 }
 
+/* The board after the moves (after_*: who stands where; dislodged_by: the move that dislodged
+ * a unit) and the standoffs: empty provinces a move with some prevent strength tried to enter
+ * (DATC 6.H.6, 6.H.9). */
 void board_after(Phase *ph)
 {
     for (int p = 0; p < n_prov; p++) {
@@ -52,7 +55,8 @@ void board_after(Phase *ph)
     }
 }
 
-/* The retreats of the unit dislodged from `victim`, sorted as texts; their count. */
+/* The retreats of the unit dislodged from `victim` (DATC 4.A.5: the attacker's province is
+ * closed only when it came over land), sorted as texts (the map's lists are: c_core.py). */
 static int retreats_of(Phase *ph, int victim, int *options)
 {
     Entry *here = &ph->e[victim], *attacker = &ph->e[ph->dislodged_by[victim]];
@@ -109,66 +113,59 @@ static PyObject *dislodged_reason(Phase *ph, int index)
     return PyUnicode_FromFormat("dislodged by %U", unit_text_of(ph, ph->dislodged_by[index]));
 }
 
-/* Whether kept convoys join the army's coast to this fleet and this fleet to the destination. */
-static int on_carrying_route(Phase *ph, Entry *army, int fleet)
+/* Whether a chain of the `n` kept fleets runs from `start` (a province the chain's first fleet
+ * borders) to `fleet`. */
+static int chain_reaches(Phase *ph, const int *kept, int n, int start, int fleet)
 {
-    int kept[MAXSEA], n = 0, from_army, from_destination;
-    int ends[2];
-    ends[0] = loc_province[army->loc];
-    ends[1] = army->destination;
-    for (int i = 0; i < army->n_convoyers; i++)
-        if (resolve(ph, army->convoyers[i]))
-            kept[n++] = army->convoyers[i];
-    from_army = from_destination = 0;
-    for (int side = 0; side < 2; side++) {
-        unsigned char found[MAXSEA] = {0};
-        int stack[MAXSEA], top = 0, hit = 0;
+    unsigned char found[MAXSEA] = {0};
+    int stack[MAXSEA], top = 0;
+    for (int i = 0; i < n; i++)
+        if (bits_has(&fleet_reach[ph->e[kept[i]].loc], start)) {
+            found[i] = 1;
+            stack[top++] = i;
+        }
+    while (top > 0) {
+        int current = kept[stack[--top]];
         for (int i = 0; i < n; i++)
-            if (bits_has(&fleet_reach[ph->e[kept[i]].loc], ends[side])) {
+            if (!found[i] && bits_has(&fleet_reach[ph->e[current].loc], kept[i])) {
                 found[i] = 1;
                 stack[top++] = i;
             }
-        while (top > 0) {
-            int current = kept[stack[--top]];
-            for (int i = 0; i < n; i++)
-                if (!found[i] && bits_has(&fleet_reach[ph->e[current].loc], kept[i])) {
-                    found[i] = 1;
-                    stack[top++] = i;
-                }
-        }
-        for (int i = 0; i < n; i++)
-            if (kept[i] == fleet && found[i])
-                hit = 1;
-        if (side == 0)
-            from_army = hit;
-        else
-            from_destination = hit;
     }
-    return from_army && from_destination;
+    for (int i = 0; i < n; i++)
+        if (kept[i] == fleet)
+            return found[i];
+    return 0;
+}
+
+/* Whether kept convoys join the army's coast to this fleet and this fleet to the destination. */
+static int on_carrying_route(Phase *ph, Entry *army, int fleet)
+{
+    int kept[MAXSEA], n = 0;
+    for (int i = 0; i < army->n_convoyers; i++)
+        if (resolve(ph, army->convoyers[i]))
+            kept[n++] = army->convoyers[i];
+    return chain_reaches(ph, kept, n, loc_province[army->loc], fleet)
+           && chain_reaches(ph, kept, n, army->destination, fleet);
 }
 
 static PyObject *move_answer(Phase *ph, PyObject *text, int index)
 {
     Entry *entry = &ph->e[index];
     PyObject *reason;
+    int occupant = entry->occupant;
     if (ph->resolution[index])
         return answer(text, s_succeeds, moved_to[entry->arrival]);
-    if (entry->by_convoy && !path(ph, index)) {
-        reason = entry->n_convoyers ? s_disrupted : s_no_convoy;
-    } else {
-        int occupant = entry->occupant;
-        if (occupant >= 0 && ph->e[occupant].power == entry->power && !moved(ph, occupant))
-            return answer_made(text, s_fails, ph->dislodged_by[index] >= 0
-                ? PyUnicode_FromFormat("cannot dislodge own unit at %U; dislodged by %U",
-                                       province_texts[entry->destination],
-                                       unit_text_of(ph, ph->dislodged_by[index]))
-                : PyUnicode_FromFormat("cannot dislodge own unit at %U", province_texts[entry->destination]));
-        reason = bounced_at[entry->arrival];
-    }
-    if (ph->dislodged_by[index] >= 0)
-        return answer_made(text, s_fails, PyUnicode_FromFormat("%U; dislodged by %U", reason,
-                                                               unit_text_of(ph, ph->dislodged_by[index])));
-    return answer(text, s_fails, reason);
+    if (entry->by_convoy && !path(ph, index))
+        reason = Py_NewRef(entry->n_convoyers ? s_disrupted : s_no_convoy);
+    else if (occupant >= 0 && ph->e[occupant].power == entry->power && !moved(ph, occupant))
+        reason = PyUnicode_FromFormat("cannot dislodge own unit at %U", province_texts[entry->destination]);
+    else
+        reason = Py_NewRef(bounced_at[entry->arrival]);
+    if (reason != NULL && ph->dislodged_by[index] >= 0)
+        Py_SETREF(reason, PyUnicode_FromFormat("%U; dislodged by %U", reason,
+                                               unit_text_of(ph, ph->dislodged_by[index])));
+    return answer_made(text, s_fails, reason);
 }
 
 static PyObject *support_answer(Phase *ph, PyObject *text, int index)
@@ -377,8 +374,6 @@ PyObject *dislodged_written(Phase *ph, int *any_retreat)
             count = retreats_of(ph, victim, options);
             if (count)
                 *any_retreat = 1;
-            if (type == FLEET)
-                qsort(options, (size_t)count, sizeof options[0], compare_by_rank);
             retreats = text_list(options, count, type == FLEET ? location_texts : province_texts);
             if (retreats == NULL || (item = PyDict_New()) == NULL) {
                 Py_XDECREF(retreats);
