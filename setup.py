@@ -69,7 +69,7 @@ def compiled_extensions() -> list:
         remove_compiled_from_source_tree()
         return []
     # The contract's movement phase in C (docs/rules/c_core.md), built with the compiled engine
-    # and only with it: c_core.py uses it only when the engine runs compiled.
+    # and only with it: build.py (c_core_runs) lets it run only when the engine runs compiled.
     core = Extension("shared.rules.diplomacy._core", [str(c.relative_to(ROOT)) for c in core_sources()],
                      depends=[str((ENGINE / "core_src" / "core.h").relative_to(ROOT))],
                      extra_compile_args=["-O2", "-fvisibility=hidden"])

@@ -17,10 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .build import C_CORE_SWITCH, c_core_runs
+from .build import c_core_runs
 from .geography import GameMap, load_map
-
-SWITCH = C_CORE_SWITCH
 
 Core = Callable[[dict[str, Any]], "dict[str, Any] | None"]
 

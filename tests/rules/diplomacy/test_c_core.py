@@ -24,6 +24,7 @@ import orjson
 import pytest
 
 from shared.rules.diplomacy import c_core, engine_build, load_map, position_to_document
+from shared.rules.diplomacy.build import C_CORE_SWITCH
 from shared.rules.diplomacy.document import adjudicate_document, adjudicate_document_by_engine
 from shared.rules.diplomacy.phase import PhaseType
 from tests.utils.random_play import random_play
@@ -284,7 +285,7 @@ def test_a_core_older_than_its_sources_is_not_used_and_says_so(tmp_path: Path) -
     os.utime(touched, (built + 60, built + 60))  # edited a minute after the build
     script = "import shared.rules.diplomacy.c_core as c; print(c.MOVEMENT_DOCUMENT)"
     # -S: no site packages, so no editable-install finder sends "shared" back to the real checkout
-    env = {k: v for k, v in os.environ.items() if k not in (c_core.SWITCH, "PYTHONPATH", "ENTENTE_PURE_PYTHON")}
+    env = {k: v for k, v in os.environ.items() if k not in (C_CORE_SWITCH, "PYTHONPATH", "ENTENTE_PURE_PYTHON")}
     done = subprocess.run([sys.executable, "-S", "-W", "default", "-c", script], cwd=copy, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

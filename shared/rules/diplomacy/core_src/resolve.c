@@ -28,26 +28,23 @@ void prepare_resolver(Phase *ph)
 /* convoys.py, route_exists, asking `resolve` of each fleet the search reaches, in its order. */
 static int route_exists(Phase *ph, int origin, int destination, const int *fleets, int n)
 {
-    /* A fleet already waiting in the frontier is not queued again: Python's search queues it
-     * twice and skips the second as seen, so the order in which fleets are asked is the same. */
+    /* A fleet is queued once: Python's search may queue it twice and skips the second as seen,
+     * so the order in which fleets are asked is the same. */
     int frontier[MAXSEA], head = 0, tail = 0;
-    unsigned char seen[MAXSEA] = {0}, queued[MAXSEA] = {0};
+    unsigned char queued[MAXSEA] = {0};
     for (int i = 0; i < n; i++)
         if (bits_has(&fleet_reach[ph->e[fleets[i]].loc], origin)) {
             frontier[tail++] = i;
             queued[i] = 1;
         }
     while (head < tail) {
-        int i = frontier[head++], fleet = fleets[i];
-        if (seen[i])
-            continue;
-        seen[i] = 1;
+        int fleet = fleets[frontier[head++]];
         if (!resolve(ph, fleet))
             continue;
         if (bits_has(&fleet_reach[ph->e[fleet].loc], destination))
             return 1;
         for (int j = 0; j < n; j++)
-            if (!seen[j] && !queued[j] && bits_has(&fleet_reach[ph->e[fleet].loc], fleets[j])) {
+            if (!queued[j] && bits_has(&fleet_reach[ph->e[fleet].loc], fleets[j])) {
                 frontier[tail++] = j;
                 queued[j] = 1;
             }
