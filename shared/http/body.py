@@ -97,13 +97,6 @@ def _constant(name: str) -> Marker:
     return Marker(f"{name} is not a finite number (and not JSON)")
 
 
-def strict_problem(body: bytes) -> tuple[str, str] | None:
-    """Where and why a JSON body breaks the strict rules; None when it keeps them or is not
-    JSON at all (FastAPI answers that)."""
-    found = strict_read(body)
-    return found if isinstance(found, tuple) else None
-
-
 def strict_read(body: bytes) -> tuple[str, str] | bytes | None:
     """(where, why) for a JSON body that breaks the strict rules; the body rewritten when a
     number in it was an integer written as ``7.0``; None when it is to go on as it is."""
