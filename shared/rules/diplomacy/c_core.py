@@ -14,11 +14,10 @@ process with ``movement_document``).
 """
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any
 
-from .build import C_CORE_SWITCH, c_core_runs, engine_build
+from .build import C_CORE_SWITCH, c_core_runs, c_core_switched_off, engine_build
 from .geography import GameMap, load_map
 
 Core = Callable[[dict[str, Any]], "dict[str, Any] | None"]
@@ -64,8 +63,8 @@ def load_core() -> Core | None:
         _NOT_RUNNING["why"] = "the C core was not built"
         return None
     if not c_core_runs(built):
-        switched_off = os.environ.get(C_CORE_SWITCH, "") not in ("", "0")
-        _NOT_RUNNING["why"] = f"{C_CORE_SWITCH} is set" if switched_off else "the C core is older than its sources"
+        _NOT_RUNNING["why"] = (f"{C_CORE_SWITCH} is set" if c_core_switched_off()
+                               else "the C core is older than its sources")
         return None
     setup(*map_tables(load_map("standard")))
     core: Core = movement_document
