@@ -32,7 +32,7 @@ def test_the_scope_type_is_declared_once() -> None:
 def test_every_middleware_layer_has_the_one_opening() -> None:
     """Each layer the app stacks is an ``HttpMiddleware`` and writes only its ``handle``: the
     pass-through of what is not an HTTP request is written once."""
-    layers = [entry.cls for entry in create_app().user_middleware]
+    layers: list[type] = [entry.cls for entry in create_app().user_middleware]  # type: ignore[misc]  # classes
     assert len(layers) >= 5
     assert [layer.__name__ for layer in layers if not issubclass(layer, HttpMiddleware)] == []
     assert [layer.__name__ for layer in layers if "__call__" in vars(layer) or "__init__" in vars(layer)] == []
