@@ -1,9 +1,11 @@
 """The counts the house watches (docs/architecture.md, "The house in figures"): how often loose
 JSON types are written in shared/ and services/, the functions of shared/rules whose cyclomatic
-complexity is over 25, and the modules over 600 lines.
+complexity is over 25, the modules over 600 lines, and the class and type names defined in more
+than one module of shared/ and services/ (a reader meets two things of one name).
 
 Run: python benchmarks/house_counts.py [--list]
-``--list`` names each complex function and long module, not only how many there are. Nothing
+``--list`` names each complex function, long module and name defined twice, not only how many
+there are. Nothing
 here is timed; it reads the sources with ``ast`` and prints.
 
 The complexity is McCabe's, counted on the syntax tree two ways. As radon counts it: 1 for the
@@ -88,6 +90,24 @@ def long_modules(*folders: str) -> list[tuple[str, int]]:
     return sorted(((name, n) for name, n in found if n > LINES_OVER), key=lambda item: -item[1])
 
 
+def names_defined_twice() -> list[tuple[str, int]]:
+    """Class and type names (capitalised, not constants) defined at the top level of more than
+    one module of shared/ and services/, with how many define each."""
+    modules: dict[str, set[str]] = {}
+    for path in python_files("shared", "services"):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef):
+                names = [node.name]
+            elif isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names = [t.id for t in targets if isinstance(t, ast.Name) and t.id[:1].isupper() and not t.id.isupper()]
+            else:
+                names = []
+            for name in names:
+                modules.setdefault(name, set()).add(str(path.relative_to(ROOT)))
+    return sorted((name, len(found)) for name, found in modules.items() if len(found) > 1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--list", action="store_true", help="name each complex function and long module")
@@ -99,6 +119,10 @@ def main() -> None:
         print(f"{'complexity > 25':<24} {len(complex_ones):>5}  functions of shared/rules ({way})")
         if listed:
             print("".join(f"    {n:>4}  {name}\n" for name, n in complex_ones), end="")
+    twice = names_defined_twice()
+    print(f"{'names defined twice':<24} {len(twice):>5}  class and type names in shared/ and services/")
+    if listed:
+        print("".join(f"    {n:>4}  {name}\n" for name, n in twice), end="")
     for folders in (("shared", "services"), ("tests",), ("benchmarks",)):
         long = long_modules(*folders)
         print(f"{'modules > 600 lines':<24} {len(long):>5}  in {', '.join(f + '/' for f in folders)}")

@@ -76,7 +76,8 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
             await store.close()
             metrics.process_stopped()
 
-    # operation ids are the handlers' names (submit_orders), unique across the services
+    # operation ids are the routes' names (the handler's, or the name a route is given:
+    # submit_orders for replace_orders), unique across the services
     # (tests/http/test_openapi.py): what a generated client calls its methods
     app = FastAPI(title=title, version="0.1.0", lifespan=lifespan, generate_unique_id_function=operation_id)
     install_error_handlers(app)
