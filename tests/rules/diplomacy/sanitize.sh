@@ -33,7 +33,7 @@ ls "$ROOT"/shared/rules/diplomacy/movement*"$SUFFIX" >/dev/null 2>&1 \
 cd "$ROOT"
 { git ls-files shared services tests pyproject.toml setup.py; ls shared/rules/diplomacy/*"$SUFFIX" \
     shared/rules/diplomacy/parser/*"$SUFFIX" 2>/dev/null || true; } \
-    | grep -v '/_core\.' | tar -cf - -T - | tar -xpf - -C "$WORK"
+    | grep -v '/_core\.' | tar --ignore-failed-read -cf - -T - | tar -xpf - -C "$WORK"
 
 RUNTIMES=""
 for runtime in libasan.so libubsan.so; do
