@@ -1,9 +1,11 @@
 """Which build of the rules engine runs is visible (docs/operations.md, "Which engine runs"):
-``entente --version`` and every HTTP service's ``/healthz`` and ``/livez`` name it, and the two
-switches, ``ENTENTE_PURE_PYTHON`` and ``ENTENTE_NO_C_CORE``, change what they say."""
+``entente --version``, every HTTP service's ``/healthz`` and ``/livez`` and the workers' health
+listeners name it, and the two switches, ``ENTENTE_PURE_PYTHON`` and ``ENTENTE_NO_C_CORE``,
+change what they say."""
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import os
 import subprocess
 
@@ -11,6 +13,7 @@ import httpx
 import pytest
 
 from services.app import create_app
+from services.cli.health import Heartbeat, answer
 from shared.rules.diplomacy.c_core import ENGINE_BUILDS
 from shared.rules.variants import engine_build
 from tests.cli.test_serve import REPOSITORY, entente_command, free_port
@@ -99,3 +102,12 @@ def test_a_served_process_with_the_pure_switch_says_pure_in_healthz(sqlite_url: 
         assert answer.json()["engine"] == "pure"
     finally:
         stop(process)
+
+
+def test_the_workers_health_listeners_name_the_engine_build() -> None:
+    heartbeat = Heartbeat("worker")
+    heartbeat.beat(True)
+    for path in ("/healthz", "/livez"):
+        response = answer(heartbeat, f"GET {path} HTTP/1.1")
+        assert response.startswith(b"HTTP/1.1 200 ")
+        assert json.loads(response.split(b"\r\n\r\n", 1)[1])["engine"] == engine_build()[0]
