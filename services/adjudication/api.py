@@ -134,8 +134,9 @@ class PossibleOrders(PowerOptions):
         "several powers reads them all in one request); null with ?power="))
 
 
-@router.put("/games/{game_id}/orders", response_model=SubmissionResult, openapi_extra=BEARER_REQUIRED)
-async def submit_orders(writer: OrderWriting, body: SubmitOrders, request: Request) -> Response:
+@router.put("/games/{game_id}/orders", response_model=SubmissionResult, openapi_extra=BEARER_REQUIRED,
+            name="submit_orders")  # the operation id clients know (service.submit_orders is the plain function)
+async def replace_orders(writer: OrderWriting, body: SubmitOrders, request: Request) -> Response:
     """Replace the caller's orders for the current phase; each order comes back accepted
     (in canonical notation) or rejected with the reason. Rejected orders are not stored; when
     none is accepted the answer is 422 and nothing is stored. After the deadline: 409
@@ -145,7 +146,7 @@ async def submit_orders(writer: OrderWriting, body: SubmitOrders, request: Reque
     # checks the game's version, and a refusal or a clash is decided again from a fresh read,
     # the caller identified again by its token (docs/architecture.md, "A PUT, step by step")
     player = Player(writer.caller.player_id, writer.token, request.app.state.operator_hash)
-    outcome = await service.submit(writer.store, commands.SubmitOrders(
+    outcome = await service.submit(writer.store, commands.SubmitOrdersCommand(
         writer.game.game_id, player, body.orders, body.phase, body.power,
         request_metadata(request, "player", writer.caller.player_id), writer.now, seen=writer.game,
         fresh=writer.read))
@@ -164,8 +165,9 @@ def _feedback(game: GameState, phase: str, power: str, checks: list[OrderCheck])
     return {"accepted": accepted, "rejected": len(checks) - accepted, "orders": orders}
 
 
-@router.patch("/games/{game_id}/orders", response_model=PatchResult, dependencies=[rate_limited("orders")])
-async def patch_orders(game: CurrentGame, caller: CurrentPlayer, body: PatchOrders,
+@router.patch("/games/{game_id}/orders", response_model=PatchResult, dependencies=[rate_limited("orders")],
+              name="patch_orders")  # the operation id clients know, as for PUT
+async def amend_orders(game: CurrentGame, caller: CurrentPlayer, body: PatchOrders,
                        store: StoreDep, request: Request, now: Now) -> PatchResult:
     """Set the orders of the units these orders name, keeping the power's other orders, and
     remove the orders of the units in ``clear`` (for bots that relay one command at a time, and
@@ -176,7 +178,7 @@ async def patch_orders(game: CurrentGame, caller: CurrentPlayer, body: PatchOrde
     if not body.orders and not body.clear:
         raise Unprocessable("a change needs orders or clear (PUT replaces the whole set)",
                             code=ErrorCode.INVALID_REQUEST, where="body")
-    outcome = await service.patch(store, commands.PatchOrders(
+    outcome = await service.patch(store, commands.PatchOrdersCommand(
         game.game_id, Player(caller.player_id), body.orders, body.clear, body.phase or game.phase, body.power,
         request_metadata(request, "player", caller.player_id), now))
     patch = outcome.patch

@@ -58,14 +58,14 @@ from shared.store import ConcurrencyError, EventStore, GameNotFound, NewEvent, T
 
 from .commands import (
     Patch,
-    PatchOrders,
+    PatchOrdersCommand,
     PatchOutcome,
     Player,
     ResolveOutcome,
     ResolvePhase,
     SetReady,
     Submission,
-    SubmitOrders,
+    SubmitOrdersCommand,
     SubmitOutcome,
 )
 
@@ -118,10 +118,11 @@ async def submit_orders(store: EventStore, game_id: str, player_id: str, texts: 
                         power: str | None = None, now: datetime | None = None) -> Submission:
     """Check and store one power's orders (``store_orders`` of a player known by id), without
     early resolution: for scripts and tests that resolve by hand."""
-    return await store_orders(store, SubmitOrders(game_id, Player(player_id), texts, phase, power, metadata, now))
+    command = SubmitOrdersCommand(game_id, Player(player_id), texts, phase, power, metadata, now)
+    return await store_orders(store, command)
 
 
-async def store_orders(store: EventStore, command: SubmitOrders) -> Submission:
+async def store_orders(store: EventStore, command: SubmitOrdersCommand) -> Submission:
     """Check and store one power's orders, deciding from ``command.seen`` (read here when not
     given), with one checked append (``_append_checked``); the player identified again in a
     state read again after a clash (``Player.id_in``)."""
@@ -481,7 +482,7 @@ async def plan_due(tx: Transaction, game_id: str, now: datetime) -> tuple[str | 
 # ----------------------------------------------------------------------------- the commands
 # One call a write: a command in, an outcome out (services/adjudication/commands.py).
 
-async def submit(store: EventStore, command: SubmitOrders) -> SubmitOutcome:
+async def submit(store: EventStore, command: SubmitOrdersCommand) -> SubmitOutcome:
     """A PUT: the orders checked and stored (``store_orders``), then the phase resolved at once
     if nobody is waited for any more (``resolve_early``)."""
     command = await _phase_fixed(store, command)
@@ -491,7 +492,7 @@ async def submit(store: EventStore, command: SubmitOrders) -> SubmitOutcome:
     return SubmitOutcome(submission, resolved)
 
 
-async def _phase_fixed(store: EventStore, command: SubmitOrders) -> SubmitOrders:
+async def _phase_fixed(store: EventStore, command: SubmitOrdersCommand) -> SubmitOrdersCommand:
     """The command with the phase it means: the one named, or the current one as the game is
     read now (a resolution in between then makes it a 409 wrong_phase, never orders silently
     stored for the next phase), the caller identified in that reading."""
@@ -506,7 +507,7 @@ async def _phase_fixed(store: EventStore, command: SubmitOrders) -> SubmitOrders
     return replace(command, player=player, phase=seen.phase, seen=seen, fresh=True)
 
 
-async def patch(store: EventStore, command: PatchOrders) -> PatchOutcome:
+async def patch(store: EventStore, command: PatchOrdersCommand) -> PatchOutcome:
     """A PATCH (``patch_orders``): it leaves the power ordering, so it never resolves a phase
     early (docs/hosting.md, "Early resolution")."""
     return PatchOutcome(await patch_orders(store, command.game_id, command.player.player_id, command.orders,

@@ -34,29 +34,29 @@ class Readied(Protocol):
     def phase(self) -> str: ...
 
 
-class PatchOrders(Protocol):
+class PatchOrdersFunction(Protocol):
     def __call__(self, store: EventStore, game_id: str, player_id: str, texts: Sequence[str], clear: Sequence[str],
                  phase: str | None = None, metadata: dict[str, Any] | None = None, *, power: str | None = None,
                  now: datetime | None = None) -> Awaitable[Patched]: ...
 
 
-class SetReady(Protocol):
+class SetReadyFunction(Protocol):
     def __call__(self, store: EventStore, game_id: str, player_id: str, ready: bool, *, power: str | None = None,
                  phase: str | None = None, metadata: dict[str, Any] | None = None, now: datetime | None = None,
                  state: GameState | None = None) -> Awaitable[Readied]: ...
 
 
-class ResolveIfComplete(Protocol):
+class ResolveIfCompleteFunction(Protocol):
     def __call__(self, store: EventStore, game_id: str, phase: str, now: datetime, *, state: GameState | None = None,
                  submissions: Any = None) -> Awaitable[bool]: ...
 
 
-class VoteDraw(Protocol):
+class VoteDrawFunction(Protocol):
     def __call__(self, store: EventStore, game_id: str, player_id: str, in_favour: bool, *,
                  metadata: dict[str, Any] | None = None, now: datetime | None = None) -> Awaitable[GameState]: ...
 
 
-class SendPress(Protocol):
+class SendPressFunction(Protocol):
     """services/press/service.py's ``send_message``."""
 
     def __call__(self, store: EventStore, game_id: str, player_id: str, sender: str | None,
@@ -68,11 +68,11 @@ class SendPress(Protocol):
 class Desk:
     """The hosted game's service functions (the composition root fills them in)."""
 
-    patch_orders: PatchOrders
-    set_ready: SetReady
-    resolve_if_complete: ResolveIfComplete
-    vote_draw: VoteDraw
-    send_press: SendPress
+    patch_orders: PatchOrdersFunction
+    set_ready: SetReadyFunction
+    resolve_if_complete: ResolveIfCompleteFunction
+    vote_draw: VoteDrawFunction
+    send_press: SendPressFunction
     now: Callable[[], datetime]
 
 

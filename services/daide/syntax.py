@@ -187,12 +187,6 @@ def render(items: list[Item]) -> str:
     return " ".join(words)
 
 
-def render_numbers(numbers: list[int]) -> list[str]:
-    """Each token of a message as written, for a message whose brackets do not pair up."""
-    return ["(" if n == BRA else ")" if n == KET else f"'{chr(n & 0xFF)}'" if n >> 8 == TEXT_CATEGORY
-            else str(decode_integer(n)) if n < INTEGER_LIMIT else NAMES[n] for n in numbers]
-
-
 def texts_of(items: list[Item]) -> list[str] | None:
     """The strings of ``('a') ('b')``, or None when the items are not bracketed strings."""
     found = []

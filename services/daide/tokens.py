@@ -75,10 +75,6 @@ POWERS: tuple[str, ...] = _FIXED[0x41]
 BRA, KET = TOKENS["BRA"], TOKENS["KET"]
 
 
-def is_supply_centre_token(number: int) -> bool:
-    return (number >> 8) in (0x51, 0x53, 0x55, 0x57)
-
-
 def encode_integer(value: int) -> int:
     if not -INTEGER_LIMIT // 2 <= value < INTEGER_LIMIT // 2:
         raise ValueError(f"{value} does not fit a DAIDE integer (-8192 to 8191)")

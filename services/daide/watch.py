@@ -28,7 +28,7 @@ log = logging.getLogger("entente.daide")
 REJOIN_SECONDS = 3600.0  # how long IAM (power) (passcode) may rejoin a seat after its HLO
 
 
-class Session(Protocol):
+class WatchedSession(Protocol):
     """What the hub reads and calls of a client's session: session.py's ``Session``, which
     imports this module (so this one names only what it needs, and imports nothing of it)."""
 
@@ -55,7 +55,7 @@ class Session(Protocol):
 
 @dataclass
 class _Watcher:
-    sessions: set[Session] = field(default_factory=set)
+    sessions: set[WatchedSession] = field(default_factory=set)
     press_version: int | None = None  # the game's press stream, relayed up to here
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
@@ -76,14 +76,14 @@ class Hub:
         self.map_data = get_variant("standard").map_data()
         self.centres = supply_centres(self.map_data)
         self._watchers: dict[str, _Watcher] = {}
-        self._seats: dict[tuple[str, str], Session] = {}
+        self._seats: dict[tuple[str, str], WatchedSession] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._rejoin: dict[tuple[str, int], list[_Rejoin]] = {}
         self._on_beat = on_beat
 
     # ------------------------------------------------------------------------- sessions
 
-    def join(self, session: Session) -> None:
+    def join(self, session: WatchedSession) -> None:
         assert session.game_id is not None
         if session.player_id is not None:
             key = (session.game_id, session.player_id)
@@ -98,7 +98,7 @@ class Hub:
         if watcher.task is None:
             watcher.task = asyncio.create_task(self._watch(session.game_id, watcher))
 
-    def leave(self, session: Session) -> None:
+    def leave(self, session: WatchedSession) -> None:
         self._locks.pop(id(session), None)
         if session.game_id is None:
             return
@@ -110,11 +110,11 @@ class Hub:
             if not watcher.sessions:
                 watcher.wake.set()  # its loop ends
 
-    def finished(self, session: Session) -> None:
+    def finished(self, session: WatchedSession) -> None:
         """A client told of the end of its game: closed a moment later (after OFF)."""
         asyncio.get_running_loop().call_later(1.0, session.close)
 
-    def lock_of(self, session: Session) -> asyncio.Lock:
+    def lock_of(self, session: WatchedSession) -> asyncio.Lock:
         return self._locks.setdefault(id(session), asyncio.Lock())
 
     def poke(self, game_id: str) -> None:
@@ -129,7 +129,7 @@ class Hub:
 
     # ------------------------------------------------------------------------- rejoining
 
-    def remember(self, session: Session) -> None:
+    def remember(self, session: WatchedSession) -> None:
         """Keep the seat of an HLO for IAM (power) (passcode) from the same address."""
         if session.game_id is None or session.player_id is None or session.power is None:
             return
@@ -197,7 +197,7 @@ class Hub:
                     everyone = sent.recipients or sorted(p for p in POWER_CODES if p != sent.sender)
                     session.send(frm_message(POWER_CODES[sent.sender], [POWER_CODES[p] for p in everyone], press))
 
-    async def _tick(self, session: Session, state: GameState, left: float | None) -> None:
+    async def _tick(self, session: WatchedSession, state: GameState, left: float | None) -> None:
         try:
             await session.tick(state, left)
         except Exception:

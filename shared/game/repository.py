@@ -60,11 +60,6 @@ def bound_state_cache(store: EventStore, capacity: int) -> None:
     caches_of(store).resize(capacity)
 
 
-def state_cache_bound(store: EventStore) -> int:
-    """The bound, in estimated bytes, of the store's cache of game states (``bound_state_cache``)."""
-    return caches_of(store).states.max_bytes
-
-
 async def read_game(reader: EventStore | Transaction, game_id: str) -> GameState | None:
     """The game's state as of this read (None when its stream is empty), from the cache and
     the events the stream gained since, **without its history**: its resolved phases are

@@ -25,7 +25,7 @@ import asyncpg
 import orjson
 from asyncpg.exceptions import UniqueViolationError
 
-from shared.store.base import CONNECTION_WAIT_SECONDS, EventStore, Session, Transaction
+from shared.store.base import CONNECTION_WAIT_SECONDS, EventStore, SessionKind, Transaction
 from shared.store.batching import GroupCommit
 from shared.store.notify import CHANNEL, CommitListener
 from shared.store.outbox import (
@@ -495,7 +495,7 @@ class PostgresStore(EventStore):
             self._pool.terminate()
 
     @asynccontextmanager
-    async def _session(self, kind: Session) -> AsyncIterator[Transaction]:
+    async def _session(self, kind: SessionKind) -> AsyncIterator[Transaction]:
         connection = await self._pool.acquire(timeout=CONNECTION_WAIT_SECONDS)
         try:
             writing = kind == "write"

@@ -28,7 +28,7 @@ from urllib.parse import parse_qsl, urlencode
 import aiosqlite
 import orjson
 
-from shared.store.base import CONNECTION_WAIT_SECONDS, EventStore, Session, Transaction
+from shared.store.base import CONNECTION_WAIT_SECONDS, EventStore, SessionKind, Transaction
 from shared.store.outbox import (
     NO_OUTCOME_RECORDED,
     NOTIFICATION_COLUMNS,
@@ -468,12 +468,12 @@ class SQLiteStore(EventStore):
         await self._connections.close()
 
     @asynccontextmanager
-    async def _session(self, kind: Session) -> AsyncIterator[SQLiteTransaction]:
+    async def _session(self, kind: SessionKind) -> AsyncIterator[SQLiteTransaction]:
         async with self._writers if kind == "write" else nullcontext(), self._connected(kind) as tx:
             yield tx
 
     @asynccontextmanager
-    async def _connected(self, kind: Session) -> AsyncIterator[SQLiteTransaction]:
+    async def _connected(self, kind: SessionKind) -> AsyncIterator[SQLiteTransaction]:
         connection = await self._connections.acquire()
         reusable = True
         try:

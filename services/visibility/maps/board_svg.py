@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from .orders import Shape, shape_of
@@ -572,14 +571,3 @@ def _legend_below_key(map_data: Mapping[str, Any], picture: BoardPicture, x: flo
             out.append(f'<text x="{num(x)}" y="{num(y)}" data-legend-dislodged={attr(str(d["unit"]))}>'
                        f'{text(line)}</text>')
     return out
-
-
-@lru_cache(maxsize=8)
-def empty_board_svg(variant: str) -> str:
-    """The empty board of a variant played on the Diplomacy board."""
-    from shared.rules.variants import get_variant
-
-    from .geometry import geometry_for
-
-    data = get_variant(variant).map_data()
-    return render_board(data, geometry_for(data["board"]), None)
