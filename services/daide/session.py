@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from shared.auth import hash_token, same_hash
@@ -16,6 +16,7 @@ from shared.errors import DomainError
 from shared.game.log import phase_submissions
 from shared.game.repository import full_state, read_game, with_recent_history
 from shared.game.state import GameState
+from shared.rules.variants import get_variant
 
 from .board import (
     MAP_NAME,
@@ -65,6 +66,12 @@ class Session:
         self.ended = False
         self.time_marks: set[int] = set()
         self.marks_sent: set[tuple[str, int]] = set()
+        # the go flag this client set for a turn (GOF: True, NOT (GOF): False); unset, a seat
+        # is done once its orders are complete (docs/bots.md, "When a DAIDE seat is done")
+        self.go_flag: tuple[str, bool] | None = None
+        # a turn whose TME said 8191 (DAIDE's largest integer) for a longer time: told again
+        # once the time left fits
+        self.exact_time_due: str | None = None
 
     # ------------------------------------------------------------------------- plumbing
 
@@ -214,7 +221,10 @@ class Session:
         self.send(mdf_message(self.hub.map_data))
 
     async def _on_yes(self, items: list[Item], args: list[Item]) -> None:
-        if args == [["MAP", [Text(MAP_NAME)]]] and self.joined:
+        offer = args[0] if len(args) == 1 and isinstance(args[0], list) and len(args[0]) == 2 else None
+        named = offer[1] if offer is not None and offer[0] == "MAP" else None
+        if (isinstance(named, list) and len(named) == 1 and isinstance(named[0], Text)
+                and named[0].value.upper() == MAP_NAME and self.joined):  # names are not case sensitive
             self.map_accepted = True
             await self.catch_up()
         else:
@@ -247,12 +257,15 @@ class Session:
             if state.resolved_count > self.seen_resolved:
                 recent = await with_recent_history(self.hub.store, state)
                 new = state.resolved_count - self.seen_resolved
-                for event in recent.resolved[-new:] if new <= len(recent.resolved) else recent.resolved:
+                events = recent.resolved[-new:] if new <= len(recent.resolved) else recent.resolved
+                for index, event in enumerate(events):
                     for message in ord_messages(event):
                         self.send(message)
+                    if index < len(events) - 1:  # a turn played at once (house bots): its board too
+                        self._board(event.position, None)
                 self.seen_resolved = state.resolved_count
             if state.status == "active" and state.phase != self.seen_phase and state.position is not None:
-                self._board(state)
+                self._board(state.position, self.hub.seconds_left(state))
             self._disorder(state)
             if state.status == "finished" and not self.ended:
                 self.ended = True
@@ -264,19 +277,29 @@ class Session:
     def _start(self, state: GameState) -> None:
         self.started = True
         self.seen_resolved = state.resolved_count
+        if self.power is None and self.player_id is not None and len(state.powers_of(self.player_id)) == 1:
+            self.power = state.powers_of(self.player_id)[0]  # joined before the start: drawn at it
         if self.power is not None:
             self.send(hlo_message(state, self.power, self.passcode))
             self.hub.remember(self)
         self.seen_disorder = set()
 
-    def _board(self, state: GameState) -> None:
-        assert state.position is not None
-        centres = state.position.get("centers")
+    def _board(self, position: dict[str, Any], left: float | None) -> None:
+        """SCO when the centres changed, NOW, and TME (seconds) when the turn has a deadline."""
+        centres = position.get("centers")
         if centres != self.seen_centres:
-            self.send(sco_message(state.position, self.hub.centres))
+            self.send(sco_message(position, self.hub.centres))
             self.seen_centres = centres
-        self.send(now_message(state.position))
-        self.seen_phase = state.phase
+        self.send(now_message(position))
+        self.seen_phase = str(position["phase"])
+        if left is not None:
+            self.send(["TME", [min(int(left), MAX_SECONDS)]])
+            self.exact_time_due = self.seen_phase if left > MAX_SECONDS else None
+
+    @property
+    def timed(self) -> bool:
+        """Whether the watcher's every beat may owe this client a TME."""
+        return bool(self.time_marks) or self.exact_time_due is not None
 
     def _disorder(self, state: GameState) -> None:
         now = set(state.disorder) if state.status == "active" else set()
@@ -291,6 +314,9 @@ class Session:
         await self.catch_up(state)
         if now_seconds is None or not self.started or state.status != "active":
             return
+        if self.exact_time_due == state.phase and now_seconds <= MAX_SECONDS:
+            self.exact_time_due = None
+            self.send(["TME", [int(now_seconds)]])
         for mark in sorted(self.time_marks):
             key = (str(state.phase), mark)
             if now_seconds <= mark and key not in self.marks_sent:
@@ -368,56 +394,98 @@ class Session:
     def _metadata(self) -> dict[str, Any]:
         return {"actor": "player", "player_id": self.player_id, "via": "daide"}
 
+    def _turn_meant(self, items: list[Item], args: list[Item], state: GameState) -> tuple[str, list[Item]] | None:
+        """The phase a SUB or SND is for, and its other arguments: the turn it names, or else
+        the turn of the last NOW this client was sent; REJ (with an ADM) when that turn is not
+        the current one (it was processed meanwhile: the message never counts for the next)."""
+        named = phase_of(args[0]) if args else None
+        meant = named or self.seen_phase
+        if meant is None or meant != state.phase:
+            self.reject(items, f"the turn is {state.phase}, not {meant}: this message was for a turn "
+                               "that is not the current one, and nothing was done")
+            return None
+        return meant, args[1:] if named else args
+
+    def _go(self, phase: str) -> bool | None:
+        """The go flag this client set for ``phase`` (None: neither GOF nor NOT (GOF))."""
+        return self.go_flag[1] if self.go_flag is not None and self.go_flag[0] == phase else None
+
+    def _judge(self, phase: str) -> Callable[[GameState, str, Sequence[str]], bool]:
+        """Whether a seat's orders make it done: GOF said, or (the flag not cleared by
+        NOT (GOF)) nothing missing; judged in the very append that stores them."""
+        go = self._go(phase)
+
+        def complete(state: GameState, power: str, orders: Sequence[str]) -> bool:
+            return go is True or go is None and mis_message(state, power, orders) == ["MIS"]
+
+        return complete
+
     async def _on_sub(self, items: list[Item], args: list[Item]) -> None:
-        if not args or not all(isinstance(order, list) and order for order in args):
-            self.huh(items, 1)
-            return
         state = await self._playing(items)
         if state is None or self.power is None or self.game_id is None or self.player_id is None:
             return
-        orders = last_per_unit([order for order in args if isinstance(order, list)])
+        found = self._turn_meant(items, args, state)
+        if found is None:
+            return
+        phase, given = found
+        if not given or not all(isinstance(order, list) and order for order in given):
+            self.huh(items, 1 + len(args) - len(given))
+            return
+        orders = last_per_unit([order for order in given if isinstance(order, list)])
         texts = [text_of(order) for order in orders]
+        ready_game = state.settings.require_ready
         try:
             patch = await self.hub.desk.patch_orders(self.hub.store, self.game_id, self.player_id, texts, [],
-                                                     state.phase, self._metadata(), power=self.power,
-                                                     now=self.hub.desk.now())
+                                                     phase, self._metadata(), power=self.power,
+                                                     now=self.hub.desk.now(),
+                                                     complete_when=None if ready_game else self._judge(phase))
         except DomainError as error:
-            self._refused_orders(items, orders, error)
+            self._refused_orders(items, orders, error, state)
             return
         for order, check in zip(orders, patch.checks, strict=True):
             self.send(["THX", order, ["MBV" if check.accepted else note_for(check.reason)]])
+        missing = mis_message(state, self.power, patch.current)  # this turn's, before it may resolve
+        if missing != ["MIS"]:
+            self.send(missing)
+        if patch.stored and ready_game and self._go(phase):
+            await self._set_ready(phase, True)  # a new submission clears the ready flag; GOF still stands
         if patch.stored:
-            await self._done_if_complete(state)
             await self._resolve_if_complete(patch.phase)
-        await self._missing(send_empty=False)
 
-    async def _done_if_complete(self, before: GameState) -> None:
-        """A seat whose every unit is ordered is done (its go flag set), as DAIDE servers
-        process a turn once all orders are in; a ``PATCH`` alone leaves a power ordering
-        (docs/api.md, "Orders"). A game with ``require_ready`` waits for GOF itself."""
-        if before.settings.require_ready or self.power is None or before.phase is None:
-            return
-        state = await self.state()
-        if state is None or state.phase != before.phase:
-            return
-        submitted = submitted_of(await phase_submissions(self.hub.store, state.game_id, state.phase), self.power)
-        if mis_message(state, self.power, submitted) == ["MIS"]:
-            assert self.game_id is not None and self.player_id is not None
-            try:
-                await self.hub.desk.set_ready(self.hub.store, self.game_id, self.player_id, True, power=self.power,
-                                              phase=state.phase, metadata=self._metadata(), now=self.hub.desk.now())
-            except DomainError:
-                log.info("%s %s: the go flag after a full SUB was refused", self.game_id, self.power)
+    async def _set_ready(self, phase: str, ready: bool) -> str | None:
+        """The ready flag of a ``require_ready`` game; why it was refused, or None."""
+        assert self.game_id is not None and self.player_id is not None
+        try:
+            await self.hub.desk.set_ready(self.hub.store, self.game_id, self.player_id, ready, power=self.power,
+                                          phase=phase, metadata=self._metadata(), now=self.hub.desk.now())
+        except DomainError as error:
+            return error.message
+        return None
 
-    def _refused_orders(self, items: list[Item], orders: list[list[Item]], error: DomainError) -> None:
+    def _refused_orders(self, items: list[Item], orders: list[list[Item]], error: DomainError,
+                        state: GameState) -> None:
         if error.code == "orders_rejected" and isinstance(error.details, list):
             for order, check in zip(orders, error.details, strict=False):
                 self.send(["THX", order, [note_for(check.get("reason"))]])
         elif error.code == "nothing_to_order":
             for order in orders:
-                self.send(["THX", order, ["NRS"]])
+                self.send(["THX", order, ["MBV" if self._done_anyway(order, state) else "NRS"]])
         else:
             self.reject(items, error.message)
+
+    def _done_anyway(self, order: list[Item], state: GameState) -> bool:
+        """An order of a power with nothing to order that asks for what the rules do anyway:
+        WVE of a build it cannot place, DSB of a dislodged unit with nowhere to retreat."""
+        assert self.power is not None
+        phase = str(state.phase)
+        kind = get_variant(state.variant).phase_kind(phase) if state.phase else None
+        if order == [POWER_CODES[self.power], "WVE"]:
+            return kind == "adjustments"
+        found = our_unit(order[0]) if len(order) == 2 and order[1] == "DSB" else None
+        if found is None or found[0] != self.power or kind != "retreats":
+            return False
+        stranded = (state.position or {}).get("dislodged", {}).get(self.power, [])
+        return any(entry["unit"] == found[1] and not entry["retreats"] for entry in stranded)
 
     async def _resolve_if_complete(self, phase: str) -> None:
         """Early resolution after a write, as the HTTP API does: a failure is the clock's to mend."""
@@ -444,7 +512,7 @@ class Session:
     async def _on_not(self, items: list[Item], args: list[Item]) -> None:
         inner = args[0] if len(args) == 1 and isinstance(args[0], list) and args[0] else None
         if inner == ["GOF"]:
-            await self._ready(items, False)
+            await self._go_flag(items, False)
         elif inner == ["DRW"]:
             await self._vote(items, False)
         elif inner is not None and inner[0] == "SUB":
@@ -483,29 +551,46 @@ class Session:
         self.send(["YES", items])
 
     async def _on_gof(self, items: list[Item], args: list[Item]) -> None:
-        await self._ready(items, True)
+        await self._go_flag(items, True)
 
-    async def _ready(self, items: list[Item], ready: bool) -> None:
+    async def _go_flag(self, items: list[Item], go: bool) -> None:
+        """GOF: this seat is done with the orders it has stored (none stored: its units are
+        left as at a deadline); NOT (GOF): the turn is not processed before the deadline or
+        this seat's GOF. For the turn of the last NOW sent (a GOF names no turn); refused
+        only before the start and after the end (docs/bots.md, "When a DAIDE seat is done")."""
         state = await self._playing(items)
-        if state is None or self.game_id is None or self.player_id is None:
+        if state is None or self.game_id is None or self.player_id is None or self.power is None:
             return
-        if not ready and not state.settings.require_ready:
-            self.reject(items, "this game resolves as soon as every power has ordered: NOT (GOF) cannot hold it")
+        found = self._turn_meant(items, [], state)
+        if found is None:
+            return
+        phase = found[0]
+        self.go_flag = (phase, go)
+        if self.power not in state.must_act:
+            self.send(["YES", items])  # nothing to order: nothing to hold or to finish
             return
         try:
-            readied = await self.hub.desk.set_ready(self.hub.store, self.game_id, self.player_id, ready,
-                                                    power=self.power, phase=state.phase, metadata=self._metadata(),
-                                                    now=self.hub.desk.now())
+            patch = await self.hub.desk.patch_orders(self.hub.store, self.game_id, self.player_id, [], [], phase,
+                                                     self._metadata(), power=self.power, now=self.hub.desk.now(),
+                                                     complete_when=self._judge(phase))
         except DomainError as error:
             self.reject(items, error.message)
             return
+        if state.settings.require_ready and (why := await self._set_ready(phase, go)) is not None:
+            self.reject(items, why)
+            return
         self.send(["YES", items])
-        await self._resolve_if_complete(readied.phase)
+        if go:
+            await self._resolve_if_complete(patch.phase)
 
     async def _on_snd(self, items: list[Item], args: list[Item]) -> None:
         """SND [(turn)] (powers) (press): stored as a message of this seat's power to those
-        powers, which the DAIDE seats among them are sent as FRM (docs/bots.md, "Press")."""
+        powers, which the DAIDE seats among them are sent as FRM (docs/bots.md, "Press"); a
+        turn that is not the current one is REJ."""
         named = args[1:] if len(args) == 3 else args
+        if len(args) == 3 and phase_of(args[0]) is None:
+            self.huh(items, 1)
+            return
         if len(named) != 2 or not isinstance(named[0], list) or not named[0] \
                 or not all(isinstance(p, str) and p in POWER_NAMES for p in named[0]):
             self.huh(items, 1)
@@ -515,6 +600,9 @@ class Session:
             return
         state = await self._playing(items)
         if state is None or self.power is None or self.game_id is None or self.player_id is None:
+            return
+        if len(args) == 3 and phase_of(args[0]) != state.phase:
+            self.reject(items, f"the turn is {state.phase}: press for another turn is not sent")
             return
         if level_of(state.settings.press) == 0:
             self.reject(items, "this is a gunboat game: no press")

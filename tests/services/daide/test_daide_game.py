@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
-from shared.events import OrdersSubmitted, ReadySet, from_recorded
+from shared.events import OrdersSubmitted, from_recorded
 from shared.game.repository import read_game
 from shared.store import EventStore
 from tests.conftest import open_store
@@ -65,7 +65,7 @@ async def play(client: DaideClient, code: str, credential: str) -> list[str]:
     client.send("MDF")
     assert (await client.receive()).startswith("MDF (AUS ENG FRA GER ITA RUS TUR)")
     client.send("YES (MAP ('STANDARD'))")
-    seen = await client.until("NOW")
+    seen = await client.turn()
     hlo = next(m for m in seen if m.startswith("HLO"))
     assert tree(hlo)[1] == [code]
     if code == "FRA":  # a wrong order first, then one for another power's unit: FAR, NYU, and nothing stored
@@ -74,11 +74,11 @@ async def play(client: DaideClient, code: str, credential: str) -> list[str]:
         assert await client.receive() == "THX ((ENG FLT LON) MTO NTH) (NYU)"
         client.send("MIS")
         assert await client.receive() == "MIS (FRA AMY MAR) (FRA AMY PAR) (FRA FLT BRE)"
-    while turn_of(seen[-1]) != "SPR 1902":
-        orders = orders_for(code, seen[-1])
+    while turn_of(seen[-2]) != "SPR 1902":
+        orders = orders_for(code, seen[-2])
         if orders:
             client.send("SUB " + " ".join(orders))
-        seen += await client.until("NOW", timeout=60)
+        seen += await client.turn(timeout=60)
     client.send("DRW")
     seen += await client.until("OFF", timeout=60)
     return seen
@@ -129,8 +129,10 @@ async def test_seven_daide_clients_play_1901_to_a_draw(store_url: str) -> None:
         assert names == set(state.codenames_by_power().values())  # codenames, never a player's name
         assert all("test bot" not in m for m in messages)  # nor the version a client gave
     # the DAIDE seats' orders are the log's OrdersSubmitted, in our notation
-    # and a seat whose every unit is ordered is done: its go flag follows the orders
+    # and a seat whose every unit is ordered is done: the SUB that completes its orders is one
+    # append saying so (a crash between the orders and a separate flag cannot strand the turn)
     spring_france = [from_recorded(r) for r in records[f"orders-{game.game_id}-S1901M-FRANCE"]]
-    written_orders = [e for e in spring_france if isinstance(e, OrdersSubmitted)]
-    assert sorted(written_orders[-1].orders) == ["A MAR H", "A PAR - BUR", "F BRE - MAO"]
-    assert isinstance(spring_france[-1], ReadySet) and spring_france[-1].ready
+    assert all(isinstance(e, OrdersSubmitted) for e in spring_france)
+    last = spring_france[-1]
+    assert isinstance(last, OrdersSubmitted) and last.complete
+    assert sorted(last.orders) == ["A MAR H", "A PAR - BUR", "F BRE - MAO"]
