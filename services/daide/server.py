@@ -133,6 +133,7 @@ class Connection:
                     break
                 if not data:
                     break
+                self.session.read_at_turn()  # what the client had been told when these bytes came in
                 try:
                     for found in self.frames.feed(data):
                         if self.done.is_set():

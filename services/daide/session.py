@@ -32,7 +32,7 @@ from .board import (
 )
 from .desk import submitted_of
 from .messages import MAX_SECONDS, ending_messages, hlo_message, mis_message, ord_messages
-from .orders import last_per_unit, note_for
+from .orders import asks_what_rules_do, last_per_unit, note_for
 from .press import is_press, level_of
 from .syntax import Item, Text, render, texts_of
 
@@ -60,7 +60,10 @@ class Session:
         # how far this client has been told about the game (the watcher moves these on)
         self.started = False
         self.seen_resolved = 0
-        self.seen_phase: str | None = None
+        self.seen_phase: str | None = None  # the turn of the last NOW sent
+        # the turn of the last NOW sent before the bytes now being handled were read: the turn
+        # the client can have seen when it sent them (a GOF names none: docs/bots.md)
+        self.client_phase: str | None = None
         self.seen_centres: Any = None
         self.seen_disorder: set[str] = set()
         self.ended = False
@@ -93,6 +96,11 @@ class Session:
         if why:
             self.admin(why)
         self.send(["REJ", items])
+
+    def read_at_turn(self) -> None:
+        """The connection read more of the client's bytes: they were sent having seen at most
+        the turns told so far."""
+        self.client_phase = self.seen_phase
 
     @property
     def joined(self) -> bool:
@@ -399,7 +407,7 @@ class Session:
         the turn of the last NOW this client was sent; REJ (with an ADM) when that turn is not
         the current one (it was processed meanwhile: the message never counts for the next)."""
         named = phase_of(args[0]) if args else None
-        meant = named or self.seen_phase
+        meant = named or self.client_phase
         if meant is None or meant != state.phase:
             self.reject(items, f"the turn is {state.phase}, not {meant}: this message was for a turn "
                                "that is not the current one, and nothing was done")
@@ -474,18 +482,13 @@ class Session:
             self.reject(items, error.message)
 
     def _done_anyway(self, order: list[Item], state: GameState) -> bool:
-        """An order of a power with nothing to order that asks for what the rules do anyway:
-        WVE of a build it cannot place, DSB of a dislodged unit with nowhere to retreat."""
         assert self.power is not None
-        phase = str(state.phase)
-        kind = get_variant(state.variant).phase_kind(phase) if state.phase else None
-        if order == [POWER_CODES[self.power], "WVE"]:
-            return kind == "adjustments"
-        found = our_unit(order[0]) if len(order) == 2 and order[1] == "DSB" else None
-        if found is None or found[0] != self.power or kind != "retreats":
-            return False
-        stranded = (state.position or {}).get("dislodged", {}).get(self.power, [])
-        return any(entry["unit"] == found[1] and not entry["retreats"] for entry in stranded)
+        position = state.position or {}
+        variant = get_variant(state.variant)
+        kind = variant.phase_kind(str(state.phase)) if state.phase and position else ""
+        owed = variant.adjustments(position).get(self.power, 0) if kind == "adjustments" else 0
+        stranded = [d["unit"] for d in position.get("dislodged", {}).get(self.power, []) if not d["retreats"]]
+        return asks_what_rules_do(order, self.power, kind, owed, stranded)
 
     async def _resolve_if_complete(self, phase: str) -> None:
         """Early resolution after a write, as the HTTP API does: a failure is the clock's to mend."""

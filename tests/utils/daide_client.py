@@ -194,7 +194,13 @@ def _press(item: Any) -> bool:
         return False
     head, inner = item
     return ((head in ("PRP", "FCT") and _arrangement(inner)) or (head == "TRY" and isinstance(inner, list))
-            or (head in ("YES", "REJ", "BWX", "HUH", "CCL") and _press(inner)))
+            or (head in ("YES", "REJ", "BWX", "CCL") and _press(inner))
+            or (head == "HUH" and _press(_without_err(inner))))
+
+
+def _without_err(item: Any) -> Any:
+    """A press message a bot answered HUH, without the ERR it put where it stopped reading."""
+    return [_without_err(i) for i in item if i != "ERR"] if isinstance(item, list) else item
 
 
 def check(written: str) -> list[Any]:

@@ -29,7 +29,8 @@ SCRIPT: dict[str, dict[str, list[str]]] = {
     },
     "FAL 1901": {
         "GER": ["((GER AMY RUH) MTO BUR)", "((GER AMY MUN) SUP (GER AMY RUH) MTO BUR)"],
-        "FRA": ["((FRA FLT MAO) MTO POR)"],
+        # France's army in Burgundy tries Marseilles (its own army holds there): it bounces and is dislodged
+        "FRA": ["((FRA FLT MAO) MTO POR)", "((FRA AMY BUR) MTO MAR)"],
         "ENG": ["((ENG FLT NWG) MTO NWY)"],
     },
     "AUT 1901": {"FRA": ["((FRA AMY BUR) RTO PIC)"]},
@@ -74,8 +75,12 @@ async def play(client: DaideClient, code: str, credential: str) -> list[str]:
         assert await client.receive() == "THX ((ENG FLT LON) MTO NTH) (NYU)"
         client.send("MIS")
         assert await client.receive() == "MIS (FRA AMY MAR) (FRA AMY PAR) (FRA FLT BRE)"
-    while turn_of(seen[-2]) != "SPR 1902":
-        orders = orders_for(code, seen[-2])
+    while turn_of(now := [m for m in seen if m.startswith("NOW")][-1]) != "SPR 1902":
+        if code == "ENG" and turn_of(now) == "WIN 1901":  # one build owed: the document's sign is -1
+            client.send("MIS")
+            seen.append(await client.receive())
+            assert seen[-1] == "MIS (-1)"
+        orders = orders_for(code, now)
         if orders:
             client.send("SUB " + " ".join(orders))
         seen += await client.turn(timeout=60)
@@ -107,7 +112,15 @@ async def test_seven_daide_clients_play_1901_to_a_draw(store_url: str) -> None:
     assert "ORD (SPR 1901) ((RUS AMY WAR) MTO GAL) (BNC)" in france
     assert "ORD (SPR 1901) ((FRA AMY PAR) MTO BUR) (SUC)" in france
     assert "ORD (FAL 1901) ((GER AMY MUN) SUP (GER AMY RUH) MTO BUR) (SUC)" in france
-    assert "ORD (FAL 1901) ((FRA AMY BUR) HLD) (RET)" in france
+    assert "ORD (FAL 1901) ((FRA AMY BUR) MTO MAR) (BNC RET)" in france  # a move's own province is BUR
+    # one ORD for each unit: a unit that moved is not also reported holding
+    assert "ORD (SPR 1901) ((FRA AMY PAR) HLD) (SUC)" not in france
+    assert len([m for m in france if m.startswith("ORD (SPR 1901)")]) == 22
+    assert len([m for m in france if m.startswith("ORD (FAL 1901)")]) == 22
+    for code, messages in zip(CODES.values(), seen.values(), strict=True):
+        # MIS only when asked, never the next turn's after the SUB that completed a turn
+        asked = ["MIS (-1)"] if code == "ENG" else []
+        assert [m for m in messages if m.startswith("MIS")] == asked, code
     retreat_now = next(m for m in france if m.startswith("NOW (AUT 1901)"))
     assert "(FRA AMY BUR MRT (" in retreat_now and "PIC" in retreat_now
     assert "ORD (AUT 1901) ((FRA AMY BUR) RTO PIC) (SUC)" in france
