@@ -12,7 +12,7 @@ from shared.events import OrdersSubmitted, PhaseResolved, from_recorded
 from shared.game.repository import read_game
 from shared.store import EventStore
 from tests.conftest import open_store
-from tests.utils.daide_client import DaideClient, units_in, written
+from tests.utils.daide_client import DaideClient, dm, units_in, written
 from tests.utils.daide_server import entente_daide, seated_game
 
 CODES = {"AUSTRIA": "AUS", "ENGLAND": "ENG", "FRANCE": "FRA", "GERMANY": "GER", "ITALY": "ITA", "RUSSIA": "RUS",
@@ -135,13 +135,20 @@ async def test_not_gof_holds_the_turn_until_gof_and_a_gof_names_the_last_now(sto
             england.send("SUB (FAL 1901) " + " ".join(holds(fall[-2], "ENG")))
             thx = [await england.receive() for _ in units_in(fall[-2], "ENG")]
             assert all(m.startswith("THX ((ENG") and m.endswith("(MBV)") for m in thx), thx
-            # a client that has not read the new turn's NOW yet: its GOF is for the spring and is REJ
-            turkey.send("GOF")
-            assert (await turkey.until("REJ", timeout=20))[-1] == "REJ (GOF)"
+            # France's SUB that completes the fall and its GOF come in one read: the GOF was sent
+            # before France could hear of the next turn, so it is REJ and writes nothing there
+            nows = {code: (await clients[code].turn(timeout=30))[-2] for code in CODES.values() if code != "ENG"}
+            for code in ("AUS", "GER", "ITA", "RUS", "TUR"):
+                clients[code].send("SUB " + " ".join(holds(nows[code], code)))
+            await asyncio.sleep(1.0)
+            france = clients["FRA"]
+            france.raw(dm("SUB " + " ".join(holds(nows["FRA"], "FRA"))) + dm("GOF"))
+            told = await france.turn(timeout=30)
+            assert "REJ (GOF)" in told and told[-2].startswith("NOW (SPR 1902)"), told
+            await asyncio.sleep(0.5)
             state = await read_game(store, game.game_id)
-            assert state is not None and state.phase == "F1901M"
-            records = await store.read_streams(f"orders-{game.game_id}-F1901M-TURKEY")
-            assert records == {} or all(not r for r in records.values())  # nothing written for the fall
+            assert state is not None and state.phase == "S1902M"
+            assert await store.read_stream(f"orders-{game.game_id}-S1902M-FRANCE") == []
             for client in clients.values():
                 await client.close()
         resolved = await log_of(store, game.game_id)
