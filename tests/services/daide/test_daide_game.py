@@ -57,8 +57,10 @@ def orders_for(code: str, now: str) -> list[str] | None:
     return [*(scripted or []), *holds]
 
 
-async def play(client: DaideClient, code: str, credential: str) -> list[str]:
-    """One seat's whole game: join, play every scripted turn, vote for the draw, to OFF."""
+async def play(client: DaideClient, code: str, credential: str, retreats_asked: asyncio.Event) -> list[str]:
+    """One seat's whole game: join, play every scripted turn, vote for the draw, to OFF. In the
+    autumn's retreats only France orders; Austria, with nothing to order, says GOF first (it is
+    accepted: a GOF is refused only before the start and after the end)."""
     await client.hello()
     client.send(f"NME ('{credential}') ('test bot 1.0')")
     assert (await client.receive()).startswith("YES (NME")
@@ -80,6 +82,13 @@ async def play(client: DaideClient, code: str, credential: str) -> list[str]:
             client.send("MIS")
             seen.append(await client.receive())
             assert seen[-1] == "MIS (-1)"
+        if turn_of(now) == "AUT 1901" and code == "AUS":
+            client.send("GOF")
+            seen.append(await client.receive())
+            assert seen[-1] == "YES (GOF)"
+            retreats_asked.set()
+        if turn_of(now) == "AUT 1901" and code == "FRA":
+            await asyncio.wait_for(retreats_asked.wait(), 30)
         orders = orders_for(code, now)
         if orders:
             client.send("SUB " + " ".join(orders))
@@ -96,8 +105,9 @@ async def test_seven_daide_clients_play_1901_to_a_draw(store_url: str) -> None:
         game = await seated_game(store)
         with entente_daide(url) as served:
             clients = {power: await DaideClient.connect(served.port) for power in CODES}
+            asked = asyncio.Event()
             seen = dict(zip(CODES, await asyncio.gather(
-                *(play(clients[p], CODES[p], game.credentials[p]) for p in CODES)), strict=True))
+                *(play(clients[p], CODES[p], game.credentials[p], asked) for p in CODES)), strict=True))
             for client in clients.values():
                 assert await client.closed() == b"\x03\x00\x00\x00"  # the server's FM, then it closes
                 await client.close()

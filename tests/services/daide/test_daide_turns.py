@@ -208,18 +208,16 @@ async def test_phases_only_house_bots_play_are_each_told_with_now(store_url: str
             client = await DaideClient.connect(served.port)
             now = await joined(client, f"{created.state.game_id}/{seat.token}")
             heard = [now]
-            for _ in range(2):  # spring and fall: hold everything
-                client.send("SUB " + " ".join(holds(heard[-1] if heard[-1].startswith("NOW") else now,
-                                                    CODES[power])))
-                told = await client.turn(timeout=60)
+            code = CODES[power]
+            while not now.startswith(("NOW (SPR 1902)", "NOW (FAL 1902)")):
+                if not now.startswith(("NOW (SPR", "NOW (FAL")):
+                    client.send("GOF")  # a retreat or a removal, if any, as at a deadline
+                elif units_in(now, code):
+                    client.send("SUB " + " ".join(holds(now, code)))  # hold everything
+                # up to the TME of the turn it must play: the turns bots played alone come before
+                told = await client.until("TME", timeout=60)
                 heard += told
-                now = told[-2]
-            while not now.startswith("NOW (SPR 1902)") and not now.startswith("NOW (FAL 1902)"):
-                if CODES[power] in now.split("NOW")[1] and units_in(now, CODES[power]):
-                    client.send("SUB " + " ".join(holds(now, CODES[power])))
-                told = await client.turn(timeout=60)
-                heard += told
-                now = told[-2]
+                now = [m for m in told if m.startswith("NOW")][-1]
             await client.close()
     finally:
         await store.close()
