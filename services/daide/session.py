@@ -1,13 +1,14 @@
 """One DAIDE client's conversation once its IM is in: joining a game as a seat (NME, IAM) or
 watching one (OBS), the map, and the diplomacy messages, answered through the hosted game's
-own service functions (docs/bots.md). Transport-free: ``send`` writes one message, ``close``
-ends the connection; services/daide/server.py does the bytes.
+own service functions (docs/bots.md); a seat's SUB, GOF and NOT (GOF) are ordering.py's.
+Transport-free: ``send`` writes one message, ``close`` ends the connection;
+services/daide/server.py does the bytes.
 """
 from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from shared.auth import hash_token, same_hash
@@ -16,8 +17,8 @@ from shared.errors import DomainError
 from shared.game.log import phase_submissions
 from shared.game.repository import full_state, read_game, with_recent_history
 from shared.game.state import GameState
-from shared.rules.variants import get_variant
 
+from . import ordering
 from .board import (
     MAP_NAME,
     POWER_CODES,
@@ -28,11 +29,9 @@ from .board import (
     our_unit,
     phase_of,
     sco_message,
-    text_of,
 )
 from .desk import submitted_of
 from .messages import MAX_SECONDS, ending_messages, hlo_message, mis_message, ord_messages
-from .orders import asks_what_rules_do, last_per_unit, note_for
 from .press import is_press, level_of
 from .syntax import Item, Text, render, texts_of
 
@@ -402,93 +401,8 @@ class Session:
     def _metadata(self) -> dict[str, Any]:
         return {"actor": "player", "player_id": self.player_id, "via": "daide"}
 
-    def _turn_meant(self, items: list[Item], args: list[Item], state: GameState) -> tuple[str, list[Item]] | None:
-        """The phase a SUB or SND is for, and its other arguments: the turn it names, or else
-        the turn of the last NOW this client was sent; REJ (with an ADM) when that turn is not
-        the current one (it was processed meanwhile: the message never counts for the next)."""
-        named = phase_of(args[0]) if args else None
-        meant = named or self.client_phase
-        if meant is None or meant != state.phase:
-            self.reject(items, f"the turn is {state.phase}, not {meant}: this message was for a turn "
-                               "that is not the current one, and nothing was done")
-            return None
-        return meant, args[1:] if named else args
-
-    def _go(self, phase: str) -> bool | None:
-        """The go flag this client set for ``phase`` (None: neither GOF nor NOT (GOF))."""
-        return self.go_flag[1] if self.go_flag is not None and self.go_flag[0] == phase else None
-
-    def _judge(self, phase: str) -> Callable[[GameState, str, Sequence[str]], bool]:
-        """Whether a seat's orders make it done: GOF said, or (the flag not cleared by
-        NOT (GOF)) nothing missing; judged in the very append that stores them."""
-        go = self._go(phase)
-
-        def complete(state: GameState, power: str, orders: Sequence[str]) -> bool:
-            return go is True or go is None and mis_message(state, power, orders) == ["MIS"]
-
-        return complete
-
     async def _on_sub(self, items: list[Item], args: list[Item]) -> None:
-        state = await self._playing(items)
-        if state is None or self.power is None or self.game_id is None or self.player_id is None:
-            return
-        found = self._turn_meant(items, args, state)
-        if found is None:
-            return
-        phase, given = found
-        if not given or not all(isinstance(order, list) and order for order in given):
-            self.huh(items, 1 + len(args) - len(given))
-            return
-        orders = last_per_unit([order for order in given if isinstance(order, list)])
-        texts = [text_of(order) for order in orders]
-        ready_game = state.settings.require_ready
-        try:
-            patch = await self.hub.desk.patch_orders(self.hub.store, self.game_id, self.player_id, texts, [],
-                                                     phase, self._metadata(), power=self.power,
-                                                     now=self.hub.desk.now(),
-                                                     complete_when=None if ready_game else self._judge(phase))
-        except DomainError as error:
-            self._refused_orders(items, orders, error, state)
-            return
-        for order, check in zip(orders, patch.checks, strict=True):
-            self.send(["THX", order, ["MBV" if check.accepted else note_for(check.reason)]])
-        missing = mis_message(state, self.power, patch.current)  # this turn's, before it may resolve
-        if missing != ["MIS"]:
-            self.send(missing)
-        if patch.stored and ready_game and self._go(phase):
-            await self._set_ready(phase, True)  # a new submission clears the ready flag; GOF still stands
-        if patch.stored:
-            await self._resolve_if_complete(patch.phase)
-
-    async def _set_ready(self, phase: str, ready: bool) -> str | None:
-        """The ready flag of a ``require_ready`` game; why it was refused, or None."""
-        assert self.game_id is not None and self.player_id is not None
-        try:
-            await self.hub.desk.set_ready(self.hub.store, self.game_id, self.player_id, ready, power=self.power,
-                                          phase=phase, metadata=self._metadata(), now=self.hub.desk.now())
-        except DomainError as error:
-            return error.message
-        return None
-
-    def _refused_orders(self, items: list[Item], orders: list[list[Item]], error: DomainError,
-                        state: GameState) -> None:
-        if error.code == "orders_rejected" and isinstance(error.details, list):
-            for order, check in zip(orders, error.details, strict=False):
-                self.send(["THX", order, [note_for(check.get("reason"))]])
-        elif error.code == "nothing_to_order":
-            for order in orders:
-                self.send(["THX", order, ["MBV" if self._done_anyway(order, state) else "NRS"]])
-        else:
-            self.reject(items, error.message)
-
-    def _done_anyway(self, order: list[Item], state: GameState) -> bool:
-        assert self.power is not None
-        position = state.position or {}
-        variant = get_variant(state.variant)
-        kind = variant.phase_kind(str(state.phase)) if state.phase and position else ""
-        owed = variant.adjustments(position).get(self.power, 0) if kind == "adjustments" else 0
-        stranded = [d["unit"] for d in position.get("dislodged", {}).get(self.power, []) if not d["retreats"]]
-        return asks_what_rules_do(order, self.power, kind, owed, stranded)
+        await ordering.submit(self, items, args)
 
     async def _resolve_if_complete(self, phase: str) -> None:
         """Early resolution after a write, as the HTTP API does: a failure is the clock's to mend."""
@@ -515,7 +429,7 @@ class Session:
     async def _on_not(self, items: list[Item], args: list[Item]) -> None:
         inner = args[0] if len(args) == 1 and isinstance(args[0], list) and args[0] else None
         if inner == ["GOF"]:
-            await self._go_flag(items, False)
+            await ordering.go_flag(self, items, False)
         elif inner == ["DRW"]:
             await self._vote(items, False)
         elif inner is not None and inner[0] == "SUB":
@@ -554,37 +468,7 @@ class Session:
         self.send(["YES", items])
 
     async def _on_gof(self, items: list[Item], args: list[Item]) -> None:
-        await self._go_flag(items, True)
-
-    async def _go_flag(self, items: list[Item], go: bool) -> None:
-        """GOF: this seat is done with the orders it has stored (none stored: its units are
-        left as at a deadline); NOT (GOF): the turn is not processed before the deadline or
-        this seat's GOF. For the turn of the last NOW sent (a GOF names no turn); refused
-        only before the start and after the end (docs/bots.md, "When a DAIDE seat is done")."""
-        state = await self._playing(items)
-        if state is None or self.game_id is None or self.player_id is None or self.power is None:
-            return
-        found = self._turn_meant(items, [], state)
-        if found is None:
-            return
-        phase = found[0]
-        self.go_flag = (phase, go)
-        if self.power not in state.must_act:
-            self.send(["YES", items])  # nothing to order: nothing to hold or to finish
-            return
-        try:
-            patch = await self.hub.desk.patch_orders(self.hub.store, self.game_id, self.player_id, [], [], phase,
-                                                     self._metadata(), power=self.power, now=self.hub.desk.now(),
-                                                     complete_when=self._judge(phase))
-        except DomainError as error:
-            self.reject(items, error.message)
-            return
-        if state.settings.require_ready and (why := await self._set_ready(phase, go)) is not None:
-            self.reject(items, why)
-            return
-        self.send(["YES", items])
-        if go:
-            await self._resolve_if_complete(patch.phase)
+        await ordering.go_flag(self, items, True)
 
     async def _on_snd(self, items: list[Item], args: list[Item]) -> None:
         """SND [(turn)] (powers) (press): stored as a message of this seat's power to those

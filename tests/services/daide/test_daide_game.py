@@ -129,8 +129,8 @@ async def test_seven_daide_clients_play_1901_to_a_draw(store_url: str) -> None:
     assert len([m for m in france if m.startswith("ORD (FAL 1901)")]) == 22
     for code, messages in zip(CODES.values(), seen.values(), strict=True):
         # MIS only when asked, never the next turn's after the SUB that completed a turn
-        asked = ["MIS (-1)"] if code == "ENG" else []
-        assert [m for m in messages if m.startswith("MIS")] == asked, code
+        wanted = ["MIS (-1)"] if code == "ENG" else []
+        assert [m for m in messages if m.startswith("MIS")] == wanted, code
     retreat_now = next(m for m in france if m.startswith("NOW (AUT 1901)"))
     assert "(FRA AMY BUR MRT (" in retreat_now and "PIC" in retreat_now
     assert "ORD (AUT 1901) ((FRA AMY BUR) RTO PIC) (SUC)" in france
