@@ -10,7 +10,7 @@ syntax document has it (docs/bots.md, "When a DAIDE seat is done"): functions of
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from shared.errors import DomainError
 from shared.game.state import GameState
@@ -20,9 +20,26 @@ from .board import phase_of, text_of
 from .messages import mis_message
 from .orders import asks_what_rules_do, last_per_unit, note_for
 from .syntax import Item
+from .watch import Hub
 
-if TYPE_CHECKING:
-    from .session import Session
+
+class Session(Protocol):
+    """What these functions read and call of a client's session: session.py's ``Session``,
+    which imports this module (so this one names only what it needs, as watch.py does)."""
+
+    hub: Hub
+    game_id: str | None
+    player_id: str | None
+    power: str | None
+    client_phase: str | None
+    go_flag: tuple[str, bool] | None
+
+    def send(self, items: list[Item]) -> None: ...
+    def reject(self, items: list[Item], why: str | None = None) -> None: ...
+    def huh(self, items: list[Item], at: int = 0) -> None: ...
+    def _metadata(self) -> dict[str, Any]: ...
+    async def _playing(self, items: list[Item]) -> GameState | None: ...
+    async def _resolve_if_complete(self, phase: str) -> None: ...
 
 
 def turn_meant(session: Session, items: list[Item], args: list[Item],

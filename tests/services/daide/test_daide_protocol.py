@@ -10,6 +10,8 @@ import asyncio
 import struct
 from dataclasses import replace
 
+import pytest
+
 from services.daide.messages import smr_message
 from services.daide.orders import asks_what_rules_do
 from shared.events import GameSettings, PhaseResolved
@@ -104,6 +106,30 @@ async def test_sigterm_during_a_sub_stops_without_a_traceback(store_url: str) ->
         assert "Traceback" not in said, said
         state = await read_game(store, game.game_id)
         assert state is not None
+    finally:
+        await store.close()
+
+
+@pytest.mark.postgres
+async def test_a_clock_longer_than_daides_integers_is_told_again_once_it_fits(postgres_url: str) -> None:
+    """A 137-minute clock is 8,220 seconds: HLO says MTL 8191 and the new turn TME (8191); some
+    29 seconds later, when the time left fits a DAIDE integer, the server says TME again."""
+    store: EventStore = await open_store(postgres_url)
+    try:
+        game = await seated_game(store, movement_minutes=137)
+        with entente_daide(postgres_url) as served:
+            client = await DaideClient.connect(served.port)
+            await client.hello()
+            client.send(f"NME ('{game.credentials['FRANCE']}') ('clock bot')")
+            await client.until("MAP")
+            client.send("YES (MAP ('STANDARD'))")
+            told = await client.turn()
+            hlo = tree(next(m for m in told if m.startswith("HLO")))
+            assert ["MTL", 8191] in hlo[3]
+            assert told[-1] == "TME (8191)"
+            again = tree((await client.until("TME", timeout=60))[-1])[1][0]
+            assert 8100 < again <= 8191
+            await client.close()
     finally:
         await store.close()
 

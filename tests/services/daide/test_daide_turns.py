@@ -106,19 +106,21 @@ async def test_not_gof_holds_the_turn_until_gof_and_a_gof_names_the_last_now(sto
             clients = {code: await DaideClient.connect(served.port) for code in CODES.values()}
             nows = dict(zip(CODES.values(), await asyncio.gather(
                 *(joined(clients[c], game.credentials[p]) for p, c in CODES.items())), strict=True))
+            # England's orders are complete (it is done), then it says NOT (GOF): no longer done
             england = clients["ENG"]
-            england.send("NOT (GOF)")
-            assert await england.receive() == "YES (NOT (GOF))"
             england.send("SUB " + " ".join(holds(nows["ENG"], "ENG")))
-            assert (await england.until("THX", timeout=20))
+            england.send("NOT (GOF)")
+            assert (await england.until("YES", timeout=20))[-1] == "YES (NOT (GOF))"
             # Turkey says GOF before any SUB: accepted, and its units are left as at a deadline
             turkey = clients["TUR"]
             turkey.send("GOF")
             assert await turkey.receive() == "YES (GOF)"
             for code in ("AUS", "FRA", "GER", "ITA", "RUS"):
                 clients[code].send("SUB " + " ".join(holds(nows[code], code)))
+            for code in ("AUS", "FRA", "GER", "ITA", "RUS"):
+                await clients[code].until("THX")  # its orders are stored
             # everyone else is done; England's NOT (GOF) holds the turn
-            await asyncio.sleep(1.5)
+            await asyncio.sleep(1.0)
             state = await read_game(store, game.game_id)
             assert state is not None and state.phase == "S1901M"
             england.send("GOF")
@@ -140,7 +142,8 @@ async def test_not_gof_holds_the_turn_until_gof_and_a_gof_names_the_last_now(sto
             nows = {code: (await clients[code].turn(timeout=30))[-2] for code in CODES.values() if code != "ENG"}
             for code in ("AUS", "GER", "ITA", "RUS", "TUR"):
                 clients[code].send("SUB " + " ".join(holds(nows[code], code)))
-            await asyncio.sleep(1.0)
+            for code in ("AUS", "GER", "ITA", "RUS", "TUR"):
+                await clients[code].until("THX")  # its orders are stored: France's SUB is the last
             france = clients["FRA"]
             france.raw(dm("SUB " + " ".join(holds(nows["FRA"], "FRA"))) + dm("GOF"))
             told = await france.turn(timeout=30)
