@@ -98,6 +98,9 @@ def abandoned(state: GameState) -> list[str]:
 
 # ----------------------------------------------------------------------------- the I/O edges
 
+CompleteWhen = Callable[[GameState, str, Sequence[str]], bool]  # a patch's judge of a whole set
+
+
 def _now(now: datetime | None) -> datetime:
     return now or SYSTEM_CLOCK.now()
 
@@ -239,17 +242,21 @@ def patched_orders(state: GameState, power: str, current: Sequence[str], texts: 
 
 async def patch_orders(store: EventStore, game_id: str, player_id: str, texts: Sequence[str],
                        clear: Sequence[str], phase: str | None = None, metadata: dict[str, Any] | None = None, *,
-                       power: str | None = None, now: datetime | None = None) -> Patch:
+                       power: str | None = None, now: datetime | None = None,
+                       complete_when: CompleteWhen | None = None) -> Patch:
     """Set the orders of the units (sites, matters) that ``texts`` name and remove those of
     ``clear``, keeping the power's other orders (``patched_orders``). Under the share lock like
     a PUT; the power's order stream is appended at the version read, so two racing changes of
     one power's orders never lose one another: the later one is read and applied again on top
     of the earlier (a few times at most, then 409 concurrent_update). Nothing is written when
-    nothing changes (the ready flag then stays)."""
+    nothing changes (the ready flag then stays). ``complete_when(state, power, orders)``: whether
+    the orders after the change are a whole set (the power done, docs/hosting.md "Early
+    resolution"), decided in the same transaction and written in the same event (the DAIDE
+    server's go flag, docs/bots.md); a PATCH's are never."""
     for attempt in range(1, PATCH_ATTEMPTS + 1):
         try:
             return await _patch_once(store, game_id, player_id, texts, clear=clear, phase=phase, metadata=metadata,
-                                     power=power, now=_now(now))
+                                     power=power, now=_now(now), complete_when=complete_when)
         except ConcurrencyError:
             if attempt == PATCH_ATTEMPTS:
                 raise
@@ -257,7 +264,8 @@ async def patch_orders(store: EventStore, game_id: str, player_id: str, texts: S
 
 
 async def _patch_once(store: EventStore, game_id: str, player_id: str, texts: Sequence[str], *, clear: Sequence[str],
-                      phase: str | None, metadata: dict[str, Any] | None, power: str | None, now: datetime) -> Patch:
+                      phase: str | None, metadata: dict[str, Any] | None, power: str | None, now: datetime,
+                      complete_when: CompleteWhen | None = None) -> Patch:
     async with store.transaction(game_id, lock="share") as tx:
         state, acting = await _acting_power(tx, game_id, player_id, power, phase, now)
         stream = orders_stream(game_id, str(state.phase), acting)
@@ -268,16 +276,22 @@ async def _patch_once(store: EventStore, game_id: str, player_id: str, texts: Se
         version = await tx.stream_version(stream)
         submissions = await phase_submissions(tx, game_id, str(state.phase))
         require_room_to_write(state, acting, submissions.get(acting, PowerSubmission()), now)
-        before = submissions.get(acting, PowerSubmission()).orders
+        own = submissions.get(acting, PowerSubmission())
+        before = own.orders
         checks, current, dropped = patched_orders(state, acting, before or (), texts, clear)
         if texts and not any(c.accepted for c in checks):
             raise Unprocessable("no order of this change was accepted; nothing was stored",
                                 code=ErrorCode.ORDERS_REJECTED, where="body.orders",
                                 details=[c.as_json() for c in checks])
-        changed = before is None and bool(texts) or before is not None and tuple(current) != tuple(before)
+        complete = complete_when is not None and complete_when(state, acting, current)
+        # a judged patch also writes when only the power's being done changes (its ready flag
+        # is cleared by any write); nothing stored and not done: nothing to write
+        judged = complete_when is not None and (complete != own.complete or own.ready and not complete) \
+            and (before is not None or complete)
+        changed = before is None and bool(texts) or before is not None and tuple(current) != tuple(before) or judged
         if changed:
             event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=current,
-                                   complete=False)
+                                   complete=complete)
             await tx.append_on_commit(stream, [to_new_event(event, metadata)], expected_version=version)
     return Patch(str(state.phase), acting, checks, current, dropped, changed)
 

@@ -25,6 +25,8 @@ class Patched(Protocol):
     def checks(self) -> list[OrderCheck]: ...
     @property
     def stored(self) -> bool: ...
+    @property
+    def current(self) -> list[str]: ...
 
 
 class Readied(Protocol):
@@ -34,10 +36,17 @@ class Readied(Protocol):
     def phase(self) -> str: ...
 
 
+CompleteWhen = Callable[[GameState, str, Sequence[str]], bool]
+
+
 class PatchOrdersFunction(Protocol):
+    """``complete_when(state, power, orders)``: whether the orders after the patch are the
+    power's whole set, judged and written in the patch's own append (docs/bots.md, "When a
+    DAIDE seat is done")."""
+
     def __call__(self, store: EventStore, game_id: str, player_id: str, texts: Sequence[str], clear: Sequence[str],
                  phase: str | None = None, metadata: dict[str, Any] | None = None, *, power: str | None = None,
-                 now: datetime | None = None) -> Awaitable[Patched]: ...
+                 now: datetime | None = None, complete_when: CompleteWhen | None = None) -> Awaitable[Patched]: ...
 
 
 class SetReadyFunction(Protocol):

@@ -45,7 +45,7 @@ class WatchedSession(Protocol):
     @property
     def started(self) -> bool: ...
     @property
-    def time_marks(self) -> set[int]: ...
+    def timed(self) -> bool: ...
     @property
     def send(self) -> Callable[[list[Item]], None]: ...
     def admin(self, text: str) -> None: ...
@@ -123,6 +123,15 @@ class Hub:
         if watcher is not None:
             watcher.wake.set()
 
+    async def settle(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds) for the watchers to end once their clients have
+        left: at SIGTERM, before the store closes under them."""
+        tasks = [w.task for w in self._watchers.values() if w.task is not None and not w.task.done()]
+        for watcher in self._watchers.values():
+            watcher.wake.set()
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+
     @property
     def games_watched(self) -> int:
         return len(self._watchers)
@@ -160,7 +169,7 @@ class Hub:
                 state = await read_game(self.store, game_id)
                 if state is not None:
                     left = self.seconds_left(state)
-                    if state.version != version or any(s.time_marks for s in watcher.sessions):
+                    if state.version != version or any(s.timed for s in watcher.sessions):
                         version = state.version
                         for session in list(watcher.sessions):
                             await self._tick(session, state, left)
