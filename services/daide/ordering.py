@@ -23,7 +23,7 @@ from .syntax import Item
 from .watch import Hub
 
 
-class Session(Protocol):
+class SessionView(Protocol):
     """What these functions read and call of a client's session: session.py's ``Session``,
     which imports this module (so this one names only what it needs, as watch.py does)."""
 
@@ -42,7 +42,7 @@ class Session(Protocol):
     async def _resolve_if_complete(self, phase: str) -> None: ...
 
 
-def turn_meant(session: Session, items: list[Item], args: list[Item],
+def turn_meant(session: SessionView, items: list[Item], args: list[Item],
                state: GameState) -> tuple[str, list[Item]] | None:
     """The phase a message is for, and its other arguments: the turn it names, or else the
     turn the client had been told when it sent it; REJ (with an ADM) when that turn is not
@@ -56,7 +56,7 @@ def turn_meant(session: Session, items: list[Item], args: list[Item],
     return meant, args[1:] if named else args
 
 
-def go_of(session: Session, phase: str) -> bool | None:
+def go_of(session: SessionView, phase: str) -> bool | None:
     """The go flag the client set for ``phase`` (None: neither GOF nor NOT (GOF))."""
     flag = session.go_flag
     return flag[1] if flag is not None and flag[0] == phase else None
@@ -71,7 +71,7 @@ def judge(go: bool | None) -> Callable[[GameState, str, Sequence[str]], bool]:
     return complete
 
 
-async def submit(session: Session, items: list[Item], args: list[Item]) -> None:
+async def submit(session: SessionView, items: list[Item], args: list[Item]) -> None:
     """SUB [(turn)] (order) ...: THX for each order, MIS of what this turn still misses."""
     state = await session._playing(items)
     if state is None or session.power is None or session.game_id is None or session.player_id is None:
@@ -105,7 +105,7 @@ async def submit(session: Session, items: list[Item], args: list[Item]) -> None:
         await session._resolve_if_complete(patch.phase)
 
 
-async def go_flag(session: Session, items: list[Item], go: bool) -> None:
+async def go_flag(session: SessionView, items: list[Item], go: bool) -> None:
     """GOF: the seat is done with the orders it has stored (none stored: its units are left as
     at a deadline); NOT (GOF): the turn is not processed before the deadline or this seat's
     GOF. Refused only before the start and after the end."""
@@ -136,7 +136,7 @@ async def go_flag(session: Session, items: list[Item], go: bool) -> None:
         await session._resolve_if_complete(patch.phase)
 
 
-async def set_ready(session: Session, phase: str, ready: bool) -> str | None:
+async def set_ready(session: SessionView, phase: str, ready: bool) -> str | None:
     """The ready flag of a ``require_ready`` game; why it was refused, or None."""
     assert session.game_id is not None and session.player_id is not None
     desk = session.hub.desk
@@ -148,7 +148,7 @@ async def set_ready(session: Session, phase: str, ready: bool) -> str | None:
     return None
 
 
-def _refused(session: Session, items: list[Item], orders: list[list[Item]], error: DomainError,
+def _refused(session: SessionView, items: list[Item], orders: list[list[Item]], error: DomainError,
              state: GameState) -> None:
     if error.code == "orders_rejected" and isinstance(error.details, list):
         for order, check in zip(orders, error.details, strict=False):
