@@ -8,6 +8,7 @@ import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from services.lobby.service import create_game, join_game, settings_for, start_game
@@ -65,8 +66,10 @@ class SeatedGame:
 
 
 async def seated_game(store: EventStore, variant: str = "standard", *, start: bool = True,
-                      **settings: Any) -> SeatedGame:
-    """A game with every seat taken (and started): each power's credential for NME."""
+                      started_ago: timedelta = timedelta(0), **settings: Any) -> SeatedGame:
+    """A game with every seat taken (and started): each power's credential for NME.
+    ``started_ago`` starts it that long in the past, so that a test of a deadline waits out
+    only the rest of its clock (docs/testing.md, "Clocks")."""
     chosen = settings_for(variant, settings)
     created = await create_game(store, name="daide test", variant=variant, settings=chosen)
     game_id = created.state.game_id
@@ -74,7 +77,7 @@ async def seated_game(store: EventStore, variant: str = "standard", *, start: bo
     if not start:
         return SeatedGame(game_id, {j.player_id: f"{game_id}/{j.token}" for j in joined},
                           {j.player_id: j.player_id for j in joined}, created.host_token)
-    state = await start_game(store, game_id)
+    state = await start_game(store, game_id, now=datetime.now(UTC) - started_ago)
     credentials, players = {}, {}
     for j in joined:
         for power in state.powers_of(j.player_id):

@@ -11,6 +11,7 @@ import os
 import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 
 import pytest
 
@@ -52,7 +53,8 @@ def holds(now: str, code: str) -> str:
 async def test_late_orders_missing_units_and_civil_disorder(postgres_url: str) -> None:
     store: EventStore = await open_store(postgres_url)
     try:
-        game = await seated_game(store, movement_minutes=1, retreat_minutes=1)
+        # started 35 s ago: the one-minute deadline passes 25 s into the test
+        game = await seated_game(store, movement_minutes=1, retreat_minutes=1, started_ago=timedelta(seconds=35))
         with entente_daide(postgres_url) as served, clock_worker(postgres_url):
             clients = {p: await DaideClient.connect(served.port) for p in CODES}
             starts = dict(zip(CODES, await asyncio.gather(

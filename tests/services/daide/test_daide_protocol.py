@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import struct
 from dataclasses import replace
+from datetime import timedelta
 
 import pytest
 
@@ -112,11 +113,12 @@ async def test_sigterm_during_a_sub_stops_without_a_traceback(store_url: str) ->
 
 @pytest.mark.postgres
 async def test_a_clock_longer_than_daides_integers_is_told_again_once_it_fits(postgres_url: str) -> None:
-    """A 137-minute clock is 8,220 seconds: HLO says MTL 8191 and the new turn TME (8191); some
-    29 seconds later, when the time left fits a DAIDE integer, the server says TME again."""
+    """A 137-minute clock is 8,220 seconds: HLO says MTL 8191 and the new turn TME (8191); once
+    the time left fits a DAIDE integer (the game started 15 s ago: some 14 s later), the server
+    says TME again."""
     store: EventStore = await open_store(postgres_url)
     try:
-        game = await seated_game(store, movement_minutes=137)
+        game = await seated_game(store, movement_minutes=137, started_ago=timedelta(seconds=15))
         with entente_daide(postgres_url) as served:
             client = await DaideClient.connect(served.port)
             await client.hello()
