@@ -1,0 +1,101 @@
+"""The DAIDE hub's seat keeping (docs/bots.md, "Coming back: IAM" and "Revocation"): ``IAM``
+through the rejoin book (services/daide/rejoin.py), its locks and takeovers logged and recorded
+in ``daide-{game_id}`` for the host and the seat's owner, the credential re-checked; and the
+connections whose credential was revoked, found on every beat of the game's watcher.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+from shared.events import to_new_event
+from shared.events_daide import DaideRejoinLocked, DaideSeatRejoined, daide_stream
+from shared.game.repository import read_game
+from shared.game.state import GameState
+
+from .grants import Grant, grant_holds
+from .rejoin import Attempt, Held
+
+if TYPE_CHECKING:
+    from .watch import Hub
+
+log = logging.getLogger("entente.daide")
+
+
+class Seated(Protocol):
+    @property
+    def game_id(self) -> str | None: ...
+    @property
+    def player_id(self) -> str | None: ...
+    @property
+    def power(self) -> str | None: ...
+    @property
+    def grant(self) -> Grant | None: ...
+    @property
+    def address(self) -> str: ...
+    def admin(self, text: str) -> None: ...
+    def close(self) -> None: ...
+
+
+S = TypeVar("S", bound=Seated)
+
+
+async def take_back(hub: Hub, power: str, passcode: int, address: str, port: int | None,
+                    port_game: str | None) -> tuple[GameState, Held] | str:
+    """The game and seat an ``IAM`` takes back, or why not (every refusal is logged)."""
+    attempt = hub.rejoins.attempt(game_id=port_game, port=port, power=power, passcode=passcode, address=address,
+                                  now=time.monotonic())
+    where = {"address": address, "power": power, "port": port, "game_id": attempt.seat.game_id if attempt.seat
+             else port_game}
+    if attempt.held is None:
+        log.warning("daide IAM refused: %s", attempt.why, extra=where)
+        if attempt.locked:
+            await _record_lock(hub, attempt)
+        return attempt.why
+    held = attempt.held
+    state = await read_game(hub.store, held.game_id)
+    if state is None or state.status == "finished":
+        return "that game is over"
+    if not await grant_holds(hub.store, hub.bot_tokens, state, held.grant):
+        log.warning("daide IAM refused: the seat's credential was revoked", extra=where)
+        hub.rejoins.held.pop((held.game_id, held.power), None)
+        return "the credential this seat was played with has been revoked"
+    took_over = hub.holder(held.game_id, held.player_id) is not None
+    log.warning("daide seat taken back by IAM", extra={**where, "took_over": took_over})
+    await _append(hub, held.game_id, DaideSeatRejoined(player_id=held.player_id, power=held.power,
+                                                       took_over=took_over))
+    return state, held
+
+
+async def _record_lock(hub: Hub, attempt: Attempt) -> None:
+    seat = attempt.seat
+    assert seat is not None
+    until = hub.desk.now() + timedelta(seconds=max(0.0, attempt.locked_until - time.monotonic()))
+    await _append(hub, seat.game_id, DaideRejoinLocked(player_id=seat.player_id, power=seat.power,
+                                                       wrong=attempt.wrong, until=until))
+
+
+async def _append(hub: Hub, game_id: str, event: DaideRejoinLocked | DaideSeatRejoined) -> None:
+    try:
+        async with hub.store.transaction() as tx:
+            await tx.append(daide_stream(game_id), [to_new_event(event, {"actor": "daide"})], expected_version=None)
+    except Exception:
+        log.exception("recording %s of game %s failed", event.type, game_id)
+
+
+async def revoked(hub: Hub, state: GameState, sessions: Iterable[S]) -> list[S]:
+    """The seats among ``sessions`` whose credential no longer holds (a revoked bot token, a
+    removed seat): each is told why (the caller sends OFF and closes it)."""
+    gone = []
+    for session in list(sessions):
+        if session.grant is None or session.player_id is None:
+            continue
+        if not await grant_holds(hub.store, hub.bot_tokens, state, session.grant):
+            log.warning("daide seat closed: its credential was revoked",
+                        extra={"game_id": state.game_id, "address": session.address})
+            session.admin("the credential of this seat was revoked (or the seat removed): goodbye")
+            gone.append(session)
+    return gone
