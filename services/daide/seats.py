@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from shared.auth import hash_token
+from shared.errors import DomainError
 from shared.events import to_new_event
 from shared.events_daide import DaideRejoinLocked, DaideSeatRejoined, daide_stream
 from shared.game.repository import read_game
@@ -68,6 +70,27 @@ async def take_back(hub: Hub, power: str, passcode: int, address: str, port: int
     await _append(hub, held.game_id, DaideSeatRejoined(player_id=held.player_id, power=held.power,
                                                        took_over=took_over))
     return state, held
+
+
+async def seat_by_name(hub: Hub, game_id: str, address: str) -> tuple[GameState, Grant] | str:
+    """The next free seat of a game open to DAIDE bots, taken as a player joining over HTTP
+    takes one (``PlayerJoined`` with ``daide: true``), or why not (the game is full, started...)."""
+    state = await read_game(hub.store, game_id)
+    if state is None or not state.settings.daide_open or hub.desk.join_seat is None:
+        return "this game is not open to DAIDE bots"
+    if state.status == "finished":
+        return "this game is finished"
+    if state.status != "forming":
+        return "this game has started: a seat of it comes back with IAM (power) (passcode)"
+    try:
+        joined = await hub.desk.join_seat(hub.store, game_id, metadata={"actor": "player", "via": "daide"},
+                                          now=hub.desk.now(), daide=True)
+    except DomainError as error:
+        return error.message
+    log.info("daide seat taken by name", extra={"game_id": game_id, "address": address})
+    state = await read_game(hub.store, game_id)
+    assert state is not None
+    return state, Grant(joined.player_id, token_hash=hash_token(joined.token))
 
 
 async def _record_lock(hub: Hub, attempt: Attempt) -> None:

@@ -34,7 +34,7 @@ from .grants import Grant
 from .messages import MAX_SECONDS, ending_messages, hlo_message, mis_message, ord_messages
 from .orders import last_per_unit, note_for
 from .press import is_press, level_of
-from .seats import take_back
+from .seats import seat_by_name, take_back
 from .syntax import Item, Text, render, texts_of
 
 if TYPE_CHECKING:
@@ -125,9 +125,12 @@ class Session:
         if self.joined:
             self.reject(items, "this connection has joined a game already")
             return
-        found = await self._seat_of(texts[0])
+        found = await self._seat_of(texts[0]) if self.port_game is None else await self._seat_by_name()
         if found is None:
             self._refused(items, "name a seat's credential in NME: 'g_GAME/PLAYER_TOKEN' or a bot token")
+            return
+        if isinstance(found, str):
+            self._refused(items, found)
             return
         state, grant = found
         if (why := _refusal(state)) is not None:
@@ -147,6 +150,11 @@ class Session:
         self.send(["YES", items])
         self.send(map_message())
         log.info("daide seat joined", extra={"game_id": state.game_id, "address": self.address})
+
+    async def _seat_by_name(self) -> tuple[GameState, Grant] | str:
+        """On a game's own port the name is any bot's own: the next free seat (docs/bots.md)."""
+        assert self.port_game is not None
+        return await seat_by_name(self.hub, self.port_game, self.address)
 
     def _refused(self, items: list[Item], why: str) -> None:
         self.failed_joins += 1
@@ -200,7 +208,10 @@ class Session:
         if self.joined:
             self.reject(items, "this connection has joined a game already")
             return
-        state = await read_game(self.hub.store, texts[0]) if texts and texts[0].startswith("g_") else None
+        named = texts[0] if texts else self.port_game
+        if self.port_game is not None and named != self.port_game:
+            named = None  # a game's port shows its own game only
+        state = await read_game(self.hub.store, named) if named and named.startswith("g_") else None
         if state is None:
             self._refused(items, "name the game to watch: OBS ('g_...')")
             return
@@ -272,6 +283,8 @@ class Session:
     def _start(self, state: GameState) -> None:
         self.started = True
         self.seen_resolved = state.resolved_count
+        if self.power is None and self.player_id is not None and len(state.powers_of(self.player_id)) == 1:
+            self.power = state.powers_of(self.player_id)[0]  # a seat taken before the start: drawn now
         if self.power is not None:
             self.send(hlo_message(state, self.power, self.passcode))
             self.hub.remember(self)
