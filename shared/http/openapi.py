@@ -163,6 +163,7 @@ ROUTE_ERRORS: dict[tuple[str, str], tuple[str, ...]] = {
     ("get", "/games/{game_id}/bot-tokens"): (*GAME, *NEEDS_TOKEN),
     ("delete", "/games/{game_id}/bot-tokens/{token_id}"): (*GAME, *NEEDS_TOKEN, *PARAMS, "bot_token_not_found"),
     ("get", "/games/{game_id}/identities"): (*GAME, *ANY_TOKEN, "identities_hidden"),
+    ("get", "/games/{game_id}/seats"): (*GAME, *ANY_TOKEN),
     # press and notifications
     ("post", "/games/{game_id}/messages"): (*GAME, *NEEDS_TOKEN, *BODY, "rate_limited", "press_disabled",
                                             "private_press_disabled", "game_not_started", "game_finished",
@@ -182,7 +183,7 @@ OPTIONAL_TOKEN = {("post", "/games/{game_id}/players"), ("get", "/games/{game_id
                   ("post", "/games/{game_id}/stream-ticket"),
                   ("get", "/games/{game_id}/stream"), ("get", "/games/{game_id}/map.svg"),
                   ("get", "/games/{game_id}/map.png"), ("get", "/games/{game_id}/identities"),
-                  ("get", "/games/{game_id}/messages")}
+                  ("get", "/games/{game_id}/messages"), ("get", "/games/{game_id}/seats")}
 METHODS = ("get", "put", "post", "delete", "patch")
 
 
