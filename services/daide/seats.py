@@ -9,7 +9,7 @@ import logging
 import time
 from collections.abc import Iterable
 from datetime import timedelta
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from shared.auth import hash_token
 from shared.errors import DomainError
@@ -17,14 +17,27 @@ from shared.events import to_new_event
 from shared.events_daide import DaideRejoinLocked, DaideSeatRejoined, daide_stream
 from shared.game.repository import read_game
 from shared.game.state import GameState
+from shared.store import EventStore
 
-from .grants import Grant, grant_holds
-from .rejoin import Attempt, Held
-
-if TYPE_CHECKING:
-    from .watch import Hub
+from .desk import Desk
+from .grants import BotTokens, Grant, grant_holds
+from .rejoin import Attempt, Held, RejoinBook
 
 log = logging.getLogger("entente.daide")
+
+
+class Hub(Protocol):
+    """What this module reads of services/daide/watch.py's ``Hub`` (which imports this module)."""
+
+    @property
+    def store(self) -> EventStore: ...
+    @property
+    def desk(self) -> Desk: ...
+    @property
+    def rejoins(self) -> RejoinBook: ...
+    @property
+    def bot_tokens(self) -> BotTokens: ...
+    def holder(self, game_id: str, player_id: str) -> object | None: ...
 
 
 class Seated(Protocol):

@@ -14,7 +14,8 @@ from tests.utils.http import Host, bearer
 
 async def test_daide_open_is_a_standard_setting_for_seven(host: Host) -> None:
     listed = len((await host.client.get("/games")).json()["games"])
-    for settings, variant in (({"daide_open": True}, "dirigible"), ({"daide_open": True, "player_count": 5}, "standard"),
+    for settings, variant in (({"daide_open": True}, "dirigible"),
+                              ({"daide_open": True, "player_count": 5}, "standard"),
                               ({"daide_open": True, "private": True}, "standard")):
         refused = await host.client.post("/games", json={"name": "x", "variant": variant, "settings": settings})
         assert refused.status_code == 422, refused.text
