@@ -20,6 +20,9 @@ class Grant:
     player_id: str
     token_hash: str = ""  # the seat's token (its own, or one taken by name on a game port)
     bot_token_id: str = ""  # or a bot token of the seat
+    # the game's version the seat was found in: an older read of the game (a watcher's look
+    # begun before the join) cannot tell whether the seat is gone
+    version: int = 0
 
 
 def seat_grant_holds(state: GameState, grant: Grant) -> bool:

@@ -103,7 +103,7 @@ async def seat_by_name(hub: Hub, game_id: str, address: str) -> tuple[GameState,
     log.info("daide seat taken by name", extra={"game_id": game_id, "address": address})
     state = await read_game(hub.store, game_id)
     assert state is not None
-    return state, Grant(joined.player_id, token_hash=hash_token(joined.token))
+    return state, Grant(joined.player_id, token_hash=hash_token(joined.token), version=state.version)
 
 
 async def _record_lock(hub: Hub, attempt: Attempt) -> None:
@@ -127,7 +127,7 @@ async def revoked(hub: Hub, state: GameState, sessions: Iterable[S]) -> list[S]:
     removed seat): each is told why (the caller sends OFF and closes it)."""
     gone = []
     for session in list(sessions):
-        if session.grant is None or session.player_id is None:
+        if session.grant is None or session.player_id is None or state.version < session.grant.version:
             continue
         if not await grant_holds(hub.store, hub.bot_tokens, state, session.grant):
             log.warning("daide seat closed: its credential was revoked",

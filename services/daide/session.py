@@ -168,7 +168,7 @@ class Session:
         if (game_id := bot_game_id(credential)) is not None:
             state = await read_game(self.hub.store, game_id)
             bot = bot_for_token(await load_bots(self.hub.store, game_id), credential) if state else None
-            return ((state, Grant(bot.player_id, bot_token_id=bot.token_id))
+            return ((state, Grant(bot.player_id, bot_token_id=bot.token_id, version=state.version))
                     if state is not None and bot is not None else None)
         game_id, _, token = credential.partition("/")
         if not game_id.startswith("g_") or not token or len(game_id) > 40:
@@ -178,7 +178,7 @@ class Session:
             return None
         presented = hash_token(token)
         player = next((pid for pid, known in state.player_hashes().items() if same_hash(presented, known)), None)
-        return (state, Grant(player, token_hash=presented)) if player is not None else None
+        return (state, Grant(player, token_hash=presented, version=state.version)) if player is not None else None
 
     async def _on_iam(self, items: list[Item], args: list[Item]) -> None:
         if (len(args) != 2 or not isinstance(args[0], list) or len(args[0]) != 1 or args[0][0] not in POWER_NAMES
