@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import sys
 from collections.abc import Callable
 
@@ -92,11 +93,14 @@ async def _serve(command: str, settings: Settings, args: argparse.Namespace) -> 
             while not stop.is_set():
                 try:
                     await store.head()  # the database answers: ready
-                    if ports is not None:
-                        await ports.follow()
                     beat(True)
                 except Exception:
                     beat(False)
+                if ports is not None:
+                    try:
+                        await ports.follow()  # games opened to DAIDE bots, games ended
+                    except Exception:
+                        logging.getLogger("entente.daide").exception("following the game ports failed; trying again")
                 try:
                     await asyncio.wait_for(stop.wait(), args.poll)
                 except TimeoutError:

@@ -173,7 +173,3 @@ class GamePorts:
         for listener in self.listeners.values():
             await listener.server.wait_closed()
         self.listeners.clear()
-
-    def describe(self) -> dict[str, int]:
-        return {"game_ports_open": len(self.by_game), "game_ports_free": len(self.free),
-                "games_waiting_for_a_port": len(self.waiting)}
