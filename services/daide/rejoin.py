@@ -58,7 +58,12 @@ class RejoinBook:
     held: dict[tuple[str, str], Held] = field(default_factory=dict)  # (game, power) -> its seat
     tries: dict[tuple[str, str], _Tries] = field(default_factory=dict)
 
-    def remember(self, held: Held) -> None:
+    def remember(self, held: Held, now: float) -> None:
+        """Keep ``held`` (the seat's latest HLO); seats past their hour and spent counts go."""
+        for key in [k for k, h in self.held.items() if h.until <= now]:
+            del self.held[key]
+        for key in [k for k, t in self.tries.items() if k not in self.held and t.locked_until <= now]:
+            del self.tries[key]
         self.held[(held.game_id, held.power)] = held
 
     def forget_game(self, game_id: str) -> None:

@@ -135,9 +135,9 @@ class Hub:
         """Keep the seat of an HLO for IAM (power) (passcode): keyed by its game (and port)."""
         if session.game_id is None or session.player_id is None or session.power is None or session.grant is None:
             return
+        now = time.monotonic()
         self.rejoins.remember(Held(session.game_id, session.player_id, session.power, session.passcode,
-                                   session.address, session.grant, session.port,
-                                   time.monotonic() + REJOIN_SECONDS))
+                                   session.address, session.grant, session.port, now + REJOIN_SECONDS), now)
 
     def holder(self, game_id: str, player_id: str) -> Session | None:
         """The connection that holds a seat now, if any."""
