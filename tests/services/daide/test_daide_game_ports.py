@@ -1,7 +1,7 @@
 """A port per game open to DAIDE bots, on a real ``entente daide --game-ports`` (SQLite and
 PostgreSQL): seven clients that name only themselves (``NME ('Albert') ('v6.0.1')``, as the
 field's bots do) take the seven seats on the game's port, are sent HLO when the host starts,
-play 1901 with every answer checked, and are told the end; the port then answers FM. The summary
+play 1901 and 1902 with every answer checked, and are told the end; the port then answers FM. The summary
 shows the port and the DAIDE seats while the game is open, and a full game refuses an eighth.
 """
 from __future__ import annotations
@@ -38,12 +38,12 @@ async def seated_by_name(port: int) -> DaideClient:
 
 
 async def play_1901(client: DaideClient) -> tuple[str, list[str]]:
-    """From HLO to the first NOW of 1902, every turn scripted; then DRW, to OFF."""
+    """From HLO to the first NOW of 1903, 1901 scripted (every unit holds in 1902); then DRW, to OFF."""
     seen = await client.until("NOW", timeout=60)
     hlo = tree(next(m for m in seen if m.startswith("HLO")))
     code = hlo[1][0]
     assert 1 <= hlo[2][0] <= 8190
-    while turn_of(seen[-1]) != "SPR 1902":
+    while turn_of(seen[-1]) != "SPR 1903":
         orders = orders_for(code, seen[-1])
         if orders:
             client.send("SUB " + " ".join(orders))
@@ -53,7 +53,7 @@ async def play_1901(client: DaideClient) -> tuple[str, list[str]]:
     return code, seen
 
 
-async def test_seven_unmodified_bots_take_the_seats_on_the_games_port_and_play_1901(store_url: str) -> None:
+async def test_seven_unmodified_bots_take_the_seats_on_the_games_port_and_play_to_1903(store_url: str) -> None:
     store: EventStore = await open_store(store_url)
     try:
         game_id = await daide_game(store)
@@ -86,7 +86,7 @@ async def test_seven_unmodified_bots_take_the_seats_on_the_games_port_and_play_1
             for bot in bots:
                 assert await bot.closed() == b"\x03\x00\x00\x00"
                 await bot.close()
-            assert any(m.startswith("NOW (SPR 1902)") for m in await watcher.until("OFF", timeout=30))
+            assert any(m.startswith("NOW (SPR 1903)") for m in await watcher.until("OFF", timeout=30))
             await watcher.close()
 
             late = await DaideClient.connect(port)  # the game has ended: the port answers FM
@@ -103,6 +103,8 @@ async def test_seven_unmodified_bots_take_the_seats_on_the_games_port_and_play_1
     assert "ORD (FAL 1901) ((GER AMY MUN) SUP (GER AMY RUH) MTO BUR) (SUC)" in france
     assert "ORD (AUT 1901) ((FRA AMY BUR) RTO PIC) (SUC)" in france
     assert "THX ((ENG AMY LVP) BLD) (NMB)" in played["ENG"]
+    assert "ORD (FAL 1902) ((FRA AMY PIC) HLD) (SUC)" in france
+    assert any(m.startswith("NOW (SPR 1903)") and "(FRA AMY PIC)" in m for m in france)
     smr = tree(next(m for m in france if m.startswith("SMR")))
     assert {entry[0]: entry[3] for entry in smr[2:]} == {
         "AUS": 3, "ENG": 4, "FRA": 4, "GER": 4, "ITA": 3, "RUS": 4, "TUR": 3}
