@@ -11,7 +11,8 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import Protocol, TypeVar
 
-from shared.auth import hash_token
+from shared.auth import hash_token, same_hash
+from shared.credentials import bot_for_token, bot_game_id, load_bots
 from shared.errors import DomainError
 from shared.events import to_new_event
 from shared.events_daide import DaideRejoinLocked, DaideSeatRejoined, daide_stream
@@ -83,6 +84,24 @@ async def take_back(hub: Hub, power: str, passcode: int, address: str, port: int
     await _append(hub, held.game_id, DaideSeatRejoined(player_id=held.player_id, power=held.power,
                                                        took_over=took_over))
     return state, held
+
+
+async def seat_of(hub: Hub, credential: str) -> tuple[GameState, Grant] | None:
+    """The game and seat a credential opens on the one port: a bot token, or a game id and seat token."""
+    if (game_id := bot_game_id(credential)) is not None:
+        state = await read_game(hub.store, game_id)
+        bot = bot_for_token(await load_bots(hub.store, game_id), credential) if state else None
+        return ((state, Grant(bot.player_id, bot_token_id=bot.token_id, version=state.version))
+                if state is not None and bot is not None else None)
+    game_id, _, token = credential.partition("/")
+    if not game_id.startswith("g_") or not token or len(game_id) > 40:
+        return None
+    state = await read_game(hub.store, game_id)
+    if state is None:
+        return None
+    presented = hash_token(token)
+    player = next((pid for pid, known in state.player_hashes().items() if same_hash(presented, known)), None)
+    return (state, Grant(player, token_hash=presented, version=state.version)) if player is not None else None
 
 
 async def seat_by_name(hub: Hub, game_id: str, address: str) -> tuple[GameState, Grant] | str:

@@ -10,8 +10,6 @@ import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from shared.auth import hash_token, same_hash
-from shared.credentials import bot_for_token, bot_game_id, load_bots
 from shared.errors import DomainError
 from shared.game.log import phase_submissions
 from shared.game.repository import full_state, read_game, with_recent_history
@@ -34,7 +32,7 @@ from .grants import Grant
 from .messages import MAX_SECONDS, ending_messages, hlo_message, mis_message, ord_messages
 from .orders import last_per_unit, note_for
 from .press import is_press, level_of
-from .seats import seat_by_name, take_back
+from .seats import seat_by_name, seat_of, take_back
 from .syntax import Item, Text, render, texts_of
 
 if TYPE_CHECKING:
@@ -125,7 +123,8 @@ class Session:
         if self.joined:
             self.reject(items, "this connection has joined a game already")
             return
-        found = await self._seat_of(texts[0]) if self.port_game is None else await self._seat_by_name()
+        found = (await seat_of(self.hub, texts[0]) if self.port_game is None  # on a game's port: any name
+                 else await seat_by_name(self.hub, self.port_game, self.address))
         if found is None:
             self._refused(items, "name a seat's credential in NME: 'g_GAME/PLAYER_TOKEN' or a bot token")
             return
@@ -151,34 +150,12 @@ class Session:
         self.send(map_message())
         log.info("daide seat joined", extra={"game_id": state.game_id, "address": self.address})
 
-    async def _seat_by_name(self) -> tuple[GameState, Grant] | str:
-        """On a game's own port the name is any bot's own: the next free seat (docs/bots.md)."""
-        assert self.port_game is not None
-        return await seat_by_name(self.hub, self.port_game, self.address)
-
     def _refused(self, items: list[Item], why: str) -> None:
         self.failed_joins += 1
         self.reject(items, why)
         if self.failed_joins >= MAX_FAILED_JOINS:
             self.send(["OFF"])
             self.close()
-
-    async def _seat_of(self, credential: str) -> tuple[GameState, Grant] | None:
-        """The game and seat a credential opens: a bot token, or a game id and seat token."""
-        if (game_id := bot_game_id(credential)) is not None:
-            state = await read_game(self.hub.store, game_id)
-            bot = bot_for_token(await load_bots(self.hub.store, game_id), credential) if state else None
-            return ((state, Grant(bot.player_id, bot_token_id=bot.token_id, version=state.version))
-                    if state is not None and bot is not None else None)
-        game_id, _, token = credential.partition("/")
-        if not game_id.startswith("g_") or not token or len(game_id) > 40:
-            return None
-        state = await read_game(self.hub.store, game_id)
-        if state is None:
-            return None
-        presented = hash_token(token)
-        player = next((pid for pid, known in state.player_hashes().items() if same_hash(presented, known)), None)
-        return (state, Grant(player, token_hash=presented, version=state.version)) if player is not None else None
 
     async def _on_iam(self, items: list[Item], args: list[Item]) -> None:
         if (len(args) != 2 or not isinstance(args[0], list) or len(args[0]) != 1 or args[0][0] not in POWER_NAMES
