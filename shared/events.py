@@ -68,6 +68,9 @@ class GameSettings(BaseModel):
     # a private game (docs/hosting.md, "Private games"): left out of the lobby's list, joined
     # only with the invite code its creation answered (GameCreated keeps the code's hash)
     private: bool = False
+    # standard games: the DAIDE server gives the game a port of its own, where an unmodified
+    # DAIDE bot takes the next free seat by NME (docs/bots.md, "A port per game")
+    daide_open: bool = False
 
 
 class GameCreated(Event):
@@ -86,6 +89,7 @@ class PlayerJoined(Event):
     codename: str
     token_hash: str  # empty for a house bot's seat: no token is ever its
     house_bot: bool = False  # a seat nobody joined, taken by the house bot at the start
+    daide: bool = False  # taken by a DAIDE bot on the game's own port (docs/bots.md)
 
 
 class SeatRemoved(Event):
@@ -271,7 +275,7 @@ for _cls in (GameCreated, PlayerJoined, SeatRemoved, GameStarted, OrdersSubmitte
     register_event(_cls)
 
 # Modules that define further events with @register_event (imported at the end of this module).
-CATALOGUE_MODULES: tuple[str, ...] = ("shared.events_social", "shared.events_tickets")
+CATALOGUE_MODULES: tuple[str, ...] = ("shared.events_social", "shared.events_tickets", "shared.events_daide")
 
 
 class UnknownEvent(ValueError):

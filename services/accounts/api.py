@@ -16,6 +16,7 @@ from starlette.background import BackgroundTask
 from shared import credentials
 from shared.auth import Caller, require
 from shared.errors import Conflict, DomainError, ErrorCode, Forbidden, Unauthorized
+from shared.game.guards import require_seat_in_game
 from shared.http.app import build_app
 from shared.http.dependencies import BearerToken, CurrentCaller, CurrentGame, StoreDep, request_metadata
 from shared.http.models import DateTimeText, RequestBody
@@ -278,6 +279,7 @@ async def create_bot_token(game: CurrentGame, caller: SeatOwner, store: StoreDep
     """A long-lived token for a bot playing the caller's seat in this game, and nowhere else."""
     if game.status == "finished":
         raise Conflict(f"game {game.game_id} is finished", code=ErrorCode.GAME_FINISHED)
+    require_seat_in_game(game, caller.player_id, "hand its play to a bot")
     assert caller.player_id is not None
     issued = await service.issue_bot_token(store, game.game_id, caller.player_id, body.label if body else "",
                                            request_metadata(request, "player", caller.player_id))

@@ -73,6 +73,29 @@ class SendPressFunction(Protocol):
                  now: datetime) -> Awaitable[dict[str, Any]]: ...
 
 
+class Joined(Protocol):
+    """services/lobby/service.py's ``Joined``."""
+
+    @property
+    def player_id(self) -> str: ...
+    @property
+    def token(self) -> str: ...
+
+
+class JoinSeat(Protocol):
+    """services/lobby/service.py's ``join_game``: a seat taken by name on a game's port."""
+
+    def __call__(self, store: EventStore, game_id: str, *, metadata: dict[str, Any] | None = None,
+                 now: datetime | None = None, account_id: str | None = None, invite_code: str | None = None,
+                 daide: bool = False) -> Awaitable[Joined]: ...
+
+
+class OpenPort(Protocol):
+    """services/lobby/service.py's ``open_daide_port``."""
+
+    def __call__(self, store: EventStore, game_id: str, port: int, now: datetime | None = None) -> Awaitable[Any]: ...
+
+
 @dataclass(frozen=True)
 class Desk:
     """The hosted game's service functions (the composition root fills them in)."""
@@ -83,6 +106,8 @@ class Desk:
     vote_draw: VoteDrawFunction
     send_press: SendPressFunction
     now: Callable[[], datetime]
+    join_seat: JoinSeat | None = None  # the game ports' seats (services/daide/ports.py)
+    open_port: OpenPort | None = None
 
 
 def submitted_of(submissions: dict[str, PowerSubmission], power: str) -> list[str] | None:

@@ -68,10 +68,10 @@ RM_NAMES = [*POWERS, *(name for _, names in PROVINCE_CATEGORIES for name in name
 
 class Connection:
     def __init__(self, hub: Hub, limits: Limits, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 address: str) -> None:
+                 address: str, port: int | None = None, port_game: str | None = None) -> None:
         self.hub, self.limits, self.reader, self.writer, self.address = hub, limits, reader, writer, address
         self.frames = FrameReader()
-        self.session = Session(hub, self._send, self.farewell, address)
+        self.session = Session(hub, self._send, self.farewell, address, port, port_game)
         self.greeted = False
         self.allowance, self.refilled = float(limits.burst), time.monotonic()
         self.done = asyncio.Event()
@@ -200,6 +200,12 @@ class DaideServer:
         return int(self.server.sockets[0].getsockname()[1])
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await self.accept(reader, writer)
+
+    async def accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, port: int | None = None,
+                     port_game: str | None = None, connections: set[Connection] | None = None) -> None:
+        """Run one client within the limits (they count every port); ``port``/``port_game``: it
+        came in on a game's own port (services/daide/ports.py), which counts its ``connections``."""
         peer = writer.get_extra_info("peername")
         address = str(peer[0]) if peer else "?"
         if self.per_address[address] >= self.limits.per_address or len(self.connections) >= self.limits.max_connections:
@@ -207,17 +213,21 @@ class DaideServer:
             writer.write(frame(FM))
             writer.close()
             return
-        connection = Connection(self.hub, self.limits, reader, writer, address)
+        connection = Connection(self.hub, self.limits, reader, writer, address, port, port_game)
         self.per_address[address] += 1
         self.connections.add(connection)
         handler = asyncio.current_task()
         if handler is not None:
             self.handlers.add(handler)
+        if connections is not None:
+            connections.add(connection)
         try:
             await connection.run()
         finally:
             if handler is not None:
                 self.handlers.discard(handler)
+            if connections is not None:
+                connections.discard(connection)
             self.connections.discard(connection)
             self.per_address[address] -= 1
             if self.per_address[address] <= 0:

@@ -11,8 +11,6 @@ import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from shared.auth import hash_token, same_hash
-from shared.credentials import bot_for_token, bot_game_id, load_bots
 from shared.errors import DomainError
 from shared.game.log import phase_submissions
 from shared.game.repository import full_state, read_game, with_recent_history
@@ -31,8 +29,10 @@ from .board import (
     sco_message,
 )
 from .desk import submitted_of
+from .grants import Grant
 from .messages import MAX_SECONDS, ending_messages, hlo_message, mis_message, ord_messages
 from .press import is_press, level_of
+from .seats import seat_by_name, seat_of, take_back
 from .syntax import Item, Text, render, texts_of
 
 if TYPE_CHECKING:
@@ -46,10 +46,13 @@ PRESS = {"PRP", "FRM", "PCE", "ALY", "DMZ", "SUG", "QRY", "FCT", "THK", "INS"}
 
 class Session:
     def __init__(self, hub: Hub, send: Callable[[list[Item]], None], close: Callable[[], None],
-                 address: str) -> None:
+                 address: str, port: int | None = None, port_game: str | None = None) -> None:
         self.hub, self.send, self._close, self.address = hub, send, close, address
+        # a game's own port (services/daide/ports.py) and its game; None: the one port for every game
+        self.port, self.port_game = port, port_game
         self.game_id: str | None = None
         self.player_id: str | None = None
+        self.grant: Grant | None = None  # the credential the seat was taken with (services/daide/grants.py)
         self.power: str | None = None
         self.observer = False
         self.map_accepted = False
@@ -134,22 +137,27 @@ class Session:
         if self.joined:
             self.reject(items, "this connection has joined a game already")
             return
-        found = await self._seat_of(texts[0])
+        found = (await seat_of(self.hub, texts[0]) if self.port_game is None  # on a game's port: any name
+                 else await seat_by_name(self.hub, self.port_game, self.address))
         if found is None:
             self._refused(items, "name a seat's credential in NME: 'g_GAME/PLAYER_TOKEN' or a bot token")
             return
-        state, player_id = found
+        if isinstance(found, str):
+            self._refused(items, found)
+            return
+        state, grant = found
         if (why := _refusal(state)) is not None:
             self._refused(items, why)
             return
-        await self._take_seat(items, state, player_id)
+        await self._take_seat(items, state, grant)
 
-    async def _take_seat(self, items: list[Item], state: GameState, player_id: str) -> None:
+    async def _take_seat(self, items: list[Item], state: GameState, grant: Grant) -> None:
+        player_id = grant.player_id
         powers = state.powers_of(player_id)
         if len(powers) > 1:
             self._refused(items, "this seat plays several powers; DAIDE seats play one")
             return
-        self.game_id, self.player_id = state.game_id, player_id
+        self.game_id, self.player_id, self.grant = state.game_id, player_id, grant
         self.power = powers[0] if powers else None
         self.hub.join(self)
         self.send(["YES", items])
@@ -163,22 +171,6 @@ class Session:
             self.send(["OFF"])
             self.close()
 
-    async def _seat_of(self, credential: str) -> tuple[GameState, str] | None:
-        """The game and seat a credential opens: a bot token, or a game id and seat token."""
-        if (game_id := bot_game_id(credential)) is not None:
-            state = await read_game(self.hub.store, game_id)
-            bot = bot_for_token(await load_bots(self.hub.store, game_id), credential) if state else None
-            return (state, bot.player_id) if state is not None and bot is not None else None
-        game_id, _, token = credential.partition("/")
-        if not game_id.startswith("g_") or not token or len(game_id) > 40:
-            return None
-        state = await read_game(self.hub.store, game_id)
-        if state is None:
-            return None
-        presented = hash_token(token)
-        player = next((pid for pid, known in state.player_hashes().items() if same_hash(presented, known)), None)
-        return (state, player) if player is not None else None
-
     async def _on_iam(self, items: list[Item], args: list[Item]) -> None:
         if (len(args) != 2 or not isinstance(args[0], list) or len(args[0]) != 1 or args[0][0] not in POWER_NAMES
                 or not isinstance(args[1], list) or len(args[1]) != 1 or not isinstance(args[1][0], int)):
@@ -187,13 +179,14 @@ class Session:
         if self.joined:
             self.reject(items, "this connection has joined a game already")
             return
-        seat = self.hub.rejoin(POWER_NAMES[str(args[0][0])], int(args[1][0]), self.address)
-        state = await read_game(self.hub.store, seat[0]) if seat else None
-        if seat is None or state is None or _refusal(state) is not None:
-            self._refused(items, "no seat of this power and passcode was played from this address lately")
+        taken = await take_back(self.hub, POWER_NAMES[str(args[0][0])], int(args[1][0]), self.address, self.port,
+                                self.port_game)
+        if isinstance(taken, str):
+            self._refused(items, taken)
             return
-        self.passcode = int(args[1][0])
-        await self._take_seat(items, state, seat[1])
+        state, held = taken
+        self.passcode = held.passcode
+        await self._take_seat(items, state, held.grant)
         if self.power is not None:
             self.map_accepted = True
             await self.catch_up()
@@ -206,7 +199,10 @@ class Session:
         if self.joined:
             self.reject(items, "this connection has joined a game already")
             return
-        state = await read_game(self.hub.store, texts[0]) if texts and texts[0].startswith("g_") else None
+        named = texts[0] if texts else self.port_game
+        if self.port_game is not None and named != self.port_game:
+            named = None  # a game's port shows its own game only
+        state = await read_game(self.hub.store, named) if named and named.startswith("g_") else None
         if state is None:
             self._refused(items, "name the game to watch: OBS ('g_...')")
             return

@@ -1,7 +1,9 @@
 """The DAIDE server's shared state: which clients follow which game, one watcher per game that
 follows its log (a read of the game through the repository's cache every ``poll`` seconds, or
-at once when a client of this server wrote to it), the seats' rejoin passcodes, and who holds
-a seat now (a second connection for a seat takes it over: the first gets OFF and is closed).
+at once when a client of this server wrote to it), the seats' rejoin passcodes
+(services/daide/rejoin.py), who holds a seat now (a second connection for a seat takes it over:
+the first gets OFF and is closed), and the seats whose credential was revoked (closed on the
+watcher's next beat, at most ``REVOKE_SECONDS`` away: services/daide/seats.py).
 """
 from __future__ import annotations
 
@@ -21,11 +23,14 @@ from shared.store import EventStore
 
 from .board import POWER_CODES, supply_centres
 from .desk import Desk
+from .grants import BotTokens, Grant
 from .press import frm_message, press_of
+from .rejoin import REJOIN_SECONDS, Held, RejoinBook
+from .seats import revoked
 from .syntax import Item
 
 log = logging.getLogger("entente.daide")
-REJOIN_SECONDS = 3600.0  # how long IAM (power) (passcode) may rejoin a seat after its HLO
+REVOKE_SECONDS = 0.5  # the longest a watcher waits between looks: a revoked credential's connection ends
 
 
 class WatchedSession(Protocol):
@@ -42,6 +47,10 @@ class WatchedSession(Protocol):
     def passcode(self) -> int: ...
     @property
     def address(self) -> str: ...
+    @property
+    def grant(self) -> Grant | None: ...
+    @property
+    def port(self) -> int | None: ...
     @property
     def started(self) -> bool: ...
     @property
@@ -61,14 +70,6 @@ class _Watcher:
     task: asyncio.Task[None] | None = None
 
 
-@dataclass(frozen=True)
-class _Rejoin:
-    game_id: str
-    player_id: str
-    address: str
-    until: float
-
-
 class Hub:
     def __init__(self, store: EventStore, desk: Desk, *, poll: float = 1.0,
                  on_beat: Callable[[bool], None] | None = None) -> None:
@@ -78,7 +79,8 @@ class Hub:
         self._watchers: dict[str, _Watcher] = {}
         self._seats: dict[tuple[str, str], WatchedSession] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        self._rejoin: dict[tuple[str, int], list[_Rejoin]] = {}
+        self.rejoins = RejoinBook()
+        self.bot_tokens = BotTokens()
         self._on_beat = on_beat
 
     # ------------------------------------------------------------------------- sessions
@@ -139,19 +141,16 @@ class Hub:
     # ------------------------------------------------------------------------- rejoining
 
     def remember(self, session: WatchedSession) -> None:
-        """Keep the seat of an HLO for IAM (power) (passcode) from the same address."""
-        if session.game_id is None or session.player_id is None or session.power is None:
+        """Keep the seat of an HLO for IAM (power) (passcode): keyed by its game (and port)."""
+        if session.game_id is None or session.player_id is None or session.power is None or session.grant is None:
             return
-        key = (session.power, session.passcode)
         now = time.monotonic()
-        kept = [r for r in self._rejoin.get(key, []) if r.until > now and r.game_id != session.game_id]
-        self._rejoin[key] = [*kept, _Rejoin(session.game_id, session.player_id, session.address,
-                                            now + REJOIN_SECONDS)]
+        self.rejoins.remember(Held(session.game_id, session.player_id, session.power, session.passcode,
+                                   session.address, session.grant, session.port, now + REJOIN_SECONDS), now)
 
-    def rejoin(self, power: str, passcode: int, address: str) -> tuple[str, str] | None:
-        now = time.monotonic()
-        found = [r for r in self._rejoin.get((power, passcode), []) if r.until > now and r.address == address]
-        return (found[0].game_id, found[0].player_id) if len(found) == 1 else None
+    def holder(self, game_id: str, player_id: str) -> WatchedSession | None:
+        """The connection that holds a seat now, if any."""
+        return self._seats.get((game_id, player_id))
 
     # ------------------------------------------------------------------------- the clock
 
@@ -173,6 +172,9 @@ class Hub:
                         version = state.version
                         for session in list(watcher.sessions):
                             await self._tick(session, state, left)
+                    for gone in await revoked(self, state, watcher.sessions):
+                        gone.send(["OFF"])
+                        gone.close()
                 await self._relay_press(game_id, watcher)
                 self._beat(True)
             except Exception:
@@ -180,7 +182,7 @@ class Hub:
                 self._beat(False)
             watcher.wake.clear()
             try:
-                await asyncio.wait_for(watcher.wake.wait(), self.poll)
+                await asyncio.wait_for(watcher.wake.wait(), min(self.poll, REVOKE_SECONDS))
             except TimeoutError:
                 pass
         if self._watchers.get(game_id) is watcher:

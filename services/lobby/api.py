@@ -45,6 +45,7 @@ from .schemas import (
     JoinGame,
     PauseGame,
 )
+from .seats import SeatList, seat_list
 
 router = APIRouter(tags=["lobby"])
 
@@ -126,6 +127,13 @@ async def remove_seat(game: CurrentGame, caller: HostOrOperator, store: StoreDep
     token plays nothing any more and its place can be taken again (docs/hosting.md, "Removing a seat")."""
     state = await service.remove_seat(store, game.game_id, seat, request_metadata(request, caller.role), now)
     return GameSummary.model_validate(state.summary())
+
+
+@router.get("/games/{game_id}/seats", response_model=SeatList)
+async def list_seats(game: CurrentGame, caller: CurrentCaller, store: StoreDep) -> SeatList:
+    """The seats (codename, powers, house bot, DAIDE bot) and the game's DAIDE port; with the host's
+    or operator's token every seat's DAIDE records (IAM locks and takeovers), with a seat's its own."""
+    return await seat_list(store, game, caller)
 
 
 @router.post("/games/{game_id}/start", response_model=GameSummary)

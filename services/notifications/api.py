@@ -26,6 +26,7 @@ from shared.events_social import (
     WebhookSet,
     webhooks_stream,
 )
+from shared.game.guards import require_seat_in_game
 from shared.http.app import build_app
 from shared.http.dependencies import CurrentGame, CurrentPlayer, HostOrOperator, StoreDep, request_metadata
 from shared.http.models import RequestBody
@@ -188,6 +189,7 @@ async def set_webhook(game: CurrentGame, caller: CurrentPlayer, body: WebhookIn,
     assert caller.player_id is not None
     if game.status == "finished":
         raise Conflict(f"game {game.game_id} is finished", code=ErrorCode.GAME_FINISHED)
+    require_seat_in_game(game, caller.player_id, "set a webhook")
     url = await accept_webhook_url(body.url, request.app.state.settings.webhook_allow_private_hosts)
     secret = signing.new_secret()
     async with store.transaction() as tx:

@@ -26,6 +26,7 @@ from shared.events import (
     PowerJoin,
     SeatRemoved,
 )
+from shared.events_daide import DaidePortOpened
 from shared.rules.variants import get_variant
 
 Status = Literal["forming", "active", "finished"]
@@ -38,6 +39,7 @@ class Seat:
     token_hash: str
     powers: list[str] = field(default_factory=list)  # several in the games for fewer than seven
     house_bot: bool = False  # a seat nobody joined, played by the house bot (docs/bots.md)
+    daide: bool = False  # a seat a DAIDE bot took on the game's own port (docs/bots.md)
 
     @property
     def power(self) -> str | None:
@@ -87,6 +89,7 @@ class GameState:
     finish_reason: str | None = None
     drawn: list[str] = field(default_factory=list)
     invite_code_hash: str = ""  # a private game's (docs/hosting.md, "Private games")
+    daide_port: int | None = None  # the game's own DAIDE port once the server opened one (docs/bots.md)
 
     @property
     def resolved_count(self) -> int:
@@ -127,7 +130,9 @@ class GameState:
     def power_seats(self) -> dict[str, dict[str, Any]]:
         """Each played power's codename, and whether the house bot plays it now (public)."""
         bots = self.house_bot_powers()
-        return {p: {"codename": c, "house_bot": p in bots} for p, c in sorted(self.codenames_by_power().items())}
+        daide = {p for s in self.seats if s.daide for p in s.powers}
+        return {p: {"codename": c, "house_bot": p in bots, "daide": p in daide}
+                for p, c in sorted(self.codenames_by_power().items())}
 
     def player_hashes(self) -> dict[str, str]:
         return {s.player_id: s.token_hash for s in self.seats}
@@ -171,6 +176,8 @@ class GameState:
             "civil_disorder": sorted(self.disorder) if self.status != "forming" else [],
             "draw": draw,
             "result": self.result(),
+            "daide_port": self.daide_port if self.settings.daide_open and self.status != "finished" else None,
+            "daide_seats": sorted(s.codename for s in self.seats if s.daide),
         }
 
     def clock(self) -> dict[str, Any]:
@@ -204,8 +211,12 @@ def _joined(variant: str, join: PowerJoin, phase: str) -> bool:
 # the states before are shared (by the repository's caches, with every request).
 
 def _player_joined(state: GameState, event: PlayerJoined) -> GameState:
-    seat = Seat(event.player_id, event.codename, event.token_hash, house_bot=event.house_bot)
+    seat = Seat(event.player_id, event.codename, event.token_hash, house_bot=event.house_bot, daide=event.daide)
     return replace(state, seats=[*state.seats, seat])
+
+
+def _daide_port_opened(state: GameState, event: DaidePortOpened) -> GameState:
+    return replace(state, daide_port=event.port)
 
 
 def _seat_removed(state: GameState, event: SeatRemoved) -> GameState:
@@ -289,6 +300,7 @@ _HANDLERS: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     GameResumed: _game_resumed,
     DrawVoted: _draw_voted,
     GameFinished: _game_finished,
+    DaidePortOpened: _daide_port_opened,
 }  # any other event of the stream only moves the version on
 
 

@@ -84,7 +84,13 @@ def settings_of(variant: str, base: dict[str, Any]) -> dict[str, Any]:
             {"if": {"required": ["bot_after_missed_phases"],
                     "properties": {"bot_after_missed_phases": {"type": "integer"}}},
              "then": needs_bot}]
+    if variant == "standard":
+        schema.setdefault("allOf", []).append(
+            {"if": {"required": ["daide_open"], "properties": {"daide_open": {"const": True}}},
+             "then": {"properties": {"player_count": {"enum": [7, None]}, "private": {"const": False}}}})
     else:
+        properties["daide_open"] = {**properties["daide_open"], "const": False}
+    if variant not in HOUSE_BOT_VARIANTS:
         properties["house_bot"] = {**_without_type(properties["house_bot"]), "type": "null"}
         properties["bots_fill_empty_seats"] = {**properties["bots_fill_empty_seats"], "const": False}
         properties["bot_after_missed_phases"] = {**_without_type(properties["bot_after_missed_phases"]),

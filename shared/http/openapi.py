@@ -158,17 +158,20 @@ ROUTE_ERRORS: dict[tuple[str, str], tuple[str, ...]] = {
     ("get", "/me"): NEEDS_TOKEN,
     ("get", "/me/games"): NEEDS_TOKEN,
     ("get", "/me/stream"): (*NEEDS_TOKEN, *PARAMS, "too_many_streams"),
-    ("post", "/games/{game_id}/bot-tokens"): (*GAME, *NEEDS_TOKEN, *BODY, "too_many_bot_tokens", "game_finished"),
+    ("post", "/games/{game_id}/bot-tokens"): (*GAME, *NEEDS_TOKEN, *BODY, "too_many_bot_tokens", "game_finished",
+                                              "power_eliminated"),
     ("get", "/games/{game_id}/bot-tokens"): (*GAME, *NEEDS_TOKEN),
     ("delete", "/games/{game_id}/bot-tokens/{token_id}"): (*GAME, *NEEDS_TOKEN, *PARAMS, "bot_token_not_found"),
     ("get", "/games/{game_id}/identities"): (*GAME, *ANY_TOKEN, "identities_hidden"),
+    ("get", "/games/{game_id}/seats"): (*GAME, *ANY_TOKEN),
     # press and notifications
     ("post", "/games/{game_id}/messages"): (*GAME, *NEEDS_TOKEN, *BODY, "rate_limited", "press_disabled",
                                             "private_press_disabled", "game_not_started", "game_finished",
                                             "power_eliminated", "unknown_power",
                                             "no_recipient", "not_your_power", "no_power"),
     ("get", "/games/{game_id}/messages"): (*GAME, *ANY_TOKEN, *PARAMS, "invalid_cursor"),
-    ("put", "/games/{game_id}/webhook"): (*GAME, *NEEDS_TOKEN, *BODY, "invalid_webhook", "game_finished"),
+    ("put", "/games/{game_id}/webhook"): (*GAME, *NEEDS_TOKEN, *BODY, "invalid_webhook", "game_finished",
+                                         "power_eliminated"),
     ("get", "/games/{game_id}/webhook"): (*GAME, *NEEDS_TOKEN),
     ("delete", "/games/{game_id}/webhook"): (*GAME, *NEEDS_TOKEN, "webhook_not_found"),
     ("put", "/games/{game_id}/channel-webhook"): (*GAME, *NEEDS_TOKEN, *BODY, "invalid_webhook", "game_finished"),
@@ -180,7 +183,7 @@ OPTIONAL_TOKEN = {("post", "/games/{game_id}/players"), ("get", "/games/{game_id
                   ("post", "/games/{game_id}/stream-ticket"),
                   ("get", "/games/{game_id}/stream"), ("get", "/games/{game_id}/map.svg"),
                   ("get", "/games/{game_id}/map.png"), ("get", "/games/{game_id}/identities"),
-                  ("get", "/games/{game_id}/messages")}
+                  ("get", "/games/{game_id}/messages"), ("get", "/games/{game_id}/seats")}
 METHODS = ("get", "put", "post", "delete", "patch")
 
 

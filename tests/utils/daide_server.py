@@ -42,6 +42,33 @@ def entente_daide(database_url: str, *options: str) -> Iterator[Served]:
         stop(process)
 
 
+GAME_PORTS = range(42000, 43000)  # this area's ports for game ports (tests pick free runs of them)
+
+
+def game_port_range(count: int) -> str:
+    """``LOW-HIGH`` for ``--game-ports``: ``count`` ports in a row of 42000-42999, all free now."""
+    for low in range(GAME_PORTS.start, GAME_PORTS.stop - count, count):
+        sockets = []
+        try:
+            for port in range(low, low + count):
+                listening = socket.socket()
+                sockets.append(listening)
+                listening.bind(("127.0.0.1", port))
+            return f"{low}-{low + count - 1}"
+        except OSError:
+            continue
+        finally:
+            for listening in sockets:
+                listening.close()
+    raise RuntimeError("no free run of game ports in 42000-42999")
+
+
+async def daide_game(store: EventStore, **settings: Any) -> str:
+    """A standard game open to DAIDE bots (``daide_open``), nobody seated: its id."""
+    chosen = settings_for("standard", {"daide_open": True, **settings})
+    return (await create_game(store, name="daide port test", variant="standard", settings=chosen)).state.game_id
+
+
 def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30.0) -> None:
     """Wait until ``entente daide`` takes connections on ``port``; its exit stops the wait."""
     def listening() -> bool:
