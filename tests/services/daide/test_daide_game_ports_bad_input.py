@@ -105,7 +105,7 @@ async def test_bad_input_on_game_ports_never_takes_a_seat_twice_nor_touches_anot
                 await refused(thief, f"IAM ({code}) ({guess})")
                 await thief.close()
             kept[0].send("NOW")
-            assert (await kept[0].receive()).startswith("NOW (SPR 1901)")  # the seat's own bot plays on
+            assert (await kept[0].until("NOW"))[-1].startswith("NOW (SPR 1901)")  # the seat's own bot plays on
 
             # the first game ends: its bot is told and closed, its port answers FM from then on
             await finish_game(store, first, "abandoned")
@@ -115,7 +115,7 @@ async def test_bad_input_on_game_ports_never_takes_a_seat_twice_nor_touches_anot
             ended = await read_game(store, first)
             assert ended is not None and ended.summary()["daide_port"] is None
             kept[1].send("NOW")
-            assert (await kept[1].receive()).startswith("NOW (SPR 1901)")
+            assert (await kept[1].until("NOW"))[-1].startswith("NOW (SPR 1901)")
             for bot in kept:
                 await bot.close()
         log = served.log()
