@@ -82,7 +82,7 @@ class OrderFeedback(BaseModel):
     expected: list[str] | None = absent_if_none("rejected: what the parser expected there")
 
 
-class SubmissionResult(BaseModel):
+class OrdersAnswer(BaseModel):
     phase: str
     power: str
     accepted: int
@@ -91,7 +91,13 @@ class SubmissionResult(BaseModel):
     resolved: bool = Field(False, description="the phase resolved at once: these were the last orders waited for")
 
 
-class PatchResult(SubmissionResult):
+class SubmissionResult(OrdersAnswer):
+    done: bool = Field(..., description=(
+        "the power is done with this set; false when a line was refused: the accepted orders are "
+        "stored but the power stays ordering until it fixes the line or says it is done (POST /ready)"))
+
+
+class PatchResult(OrdersAnswer):
     current: list[str] = Field(..., description="the power's orders for the phase after the change")
     dropped: list[str] = Field([], description=(
         "orders that were stored but no longer fit beside the new ones (removed with this change)"))
@@ -137,8 +143,10 @@ class PossibleOrders(PowerOptions):
 @router.put("/games/{game_id}/orders", response_model=SubmissionResult, openapi_extra=BEARER_REQUIRED)
 async def submit_orders(writer: OrderWriting, body: SubmitOrders, request: Request) -> Response:
     """Replace the caller's orders for the current phase; each order comes back accepted
-    (in canonical notation) or rejected with the reason. Rejected orders are not stored; when
-    none is accepted the answer is 422 and nothing is stored. After the deadline: 409
+    (in canonical notation) or rejected with the reason. Rejected orders are not stored, and a
+    set with a refused line does not finish the power (``done`` false: it stays ordering until
+    it fixes the line or sets the ready flag); when none is accepted the answer is 422 and
+    nothing is stored. After the deadline: 409
     ``deadline_passed``, nothing stored. An empty list holds every unit."""
     assert writer.caller.player_id is not None
     # Unread (``writer.read`` false), ``writer.game`` may be a little behind the log: the append
@@ -152,6 +160,7 @@ async def submit_orders(writer: OrderWriting, body: SubmitOrders, request: Reque
     submission = outcome.submission
     return written_once(SubmissionResult.model_validate({
         "phase": submission.phase, "power": submission.power, "resolved": outcome.resolved,
+        "done": service.whole_set_accepted(submission.checks),
         **_feedback(submission.state, submission.phase, submission.power, submission.checks)}))
 
 

@@ -193,8 +193,16 @@ def _checked_submission(state: GameState, player_id: str, texts: Sequence[str], 
         raise Unprocessable("no order of this submission was accepted; nothing was stored",
                             code=ErrorCode.ORDERS_REJECTED, where="body.orders",
                             details=[c.as_json() for c in checks])
-    event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=accepted)
+    # a set with a refused line is stored as far as it goes but does not finish the power: it
+    # stays ordering until it fixes the line or says Done (docs/api.md, "A refused line")
+    event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=accepted,
+                            complete=whole_set_accepted(checks))
     return Submission(event.phase, acting, checks, state), to_new_event(event, metadata)
+
+
+def whole_set_accepted(checks: Sequence[OrderCheck]) -> bool:
+    """Whether a PUT finishes the power's orders: only when no line of it was refused."""
+    return all(c.accepted for c in checks)
 
 
 def _count_submission(state: GameState, checks: list[OrderCheck]) -> None:
