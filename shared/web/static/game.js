@@ -2,7 +2,7 @@
 // countdown, press and the draw, kept live by the stream (docs/web.md).
 // Its state is one store (state.js); each part of the page reads it and changes it with
 // store.update (docs/web.md, "The state store").
-import {api, failure, forgetToken, keepSeat, localTime, phaseName, powerName, seatOf, timeLeft, tokenFor} from "./api.js";
+import {api, failure, forgetToken, onConnection, keepSeat, localTime, phaseName, powerName, seatOf, timeLeft, tokenFor} from "./api.js";
 import {Attention} from "./attention.js";
 import {Board} from "./board.js";
 import {byId, element, first} from "./dom.js";
@@ -29,6 +29,7 @@ const ui = {
   deadline: byId("deadline", HTMLElement),
   me: byId("me", HTMLElement),
   banner: byId("banner", HTMLElement),
+  connection: byId("connection", HTMLElement),
   boardArea: first(".board-area", HTMLElement),
   board: byId("board", HTMLDivElement),
   lastMoves: byId("last-moves", HTMLInputElement),
@@ -386,6 +387,7 @@ function takeTokenFromFragment() {
 
 async function boot() {
   takeTokenFromFragment();
+  onConnection((lost) => { ui.connection.hidden = !lost; });  // docs/web.md, "The connection"
   let view;
   try {
     view = await readView();

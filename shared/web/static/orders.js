@@ -70,9 +70,16 @@ export class OrdersPanel {
     this.done = new Intent();  // Done or a change just sent, shown until a view agrees
     this.busy = false;  // a Done or Undo done on its way: a second press waits for its answer
     this.submitting = false;  // the box's orders on their way
+    /** @type {OrderResult[]} */
+    this.shownResults = [];  // the answers listed under the box
+    /** @type {OrderResult[]} */
+    this.refusals = [];  // lines the last whole set had refused, listed until fixed or removed
     this.textarea = ui.box;
     this.status = ui.status;
-    this.textarea.addEventListener("input", () => { this.dirty = true; });
+    this.textarea.addEventListener("input", () => {
+      this.dirty = true;
+      if (this.refusals.length && this.pruneRefusals()) this.render();
+    });
     ui.submit.addEventListener("click", () => this.submitTyped());
     ui.done.addEventListener("click", () => this.setDone(true));
     ui.undoDone.addEventListener("click", () => this.setDone(false));
@@ -145,6 +152,8 @@ export class OrdersPanel {
     const view = this.store.get().view;
     if (this.possible?.phase !== view?.game.phase) {  // a new phase: last phase's answers go
       ui.results.replaceChildren();
+      this.shownResults = [];
+      this.refusals = [];
       this.status.textContent = "";
       this.dirty = false;
     }
@@ -255,7 +264,11 @@ export class OrdersPanel {
     ui.undoDone.disabled = this.busy;
     const others = (view.waiting_for || []).filter((p) => p !== possible.power).map((p) => p.charAt(0) + p.slice(1).toLowerCase());
     const waiting = others.length ? ` The phase waits for ${others.join(", ")}.` : "";
-    ui.doneStatus.textContent = !done ? "Not done: the phase waits for you until the deadline."
+    const refused = this.refusals.length;
+    ui.doneStatus.textContent = !done && refused
+      ? `Not done: ${refused === 1 ? "1 line was" : `${refused} lines were`} refused (listed under the box).`
+        + ` Fix or remove ${refused === 1 ? "it" : "them"} and submit again, or press Done to keep only the orders stored.`
+      : !done ? "Not done: the phase waits for you until the deadline."
       : flagged ? `You are done.${waiting} Undo done, or change an order, to go on ordering.`
         : `You are done: your whole set was sent.${waiting} Change an order to go on ordering.`;
   }
@@ -334,13 +347,15 @@ export class OrdersPanel {
   }
 
   /** Sends a menu's pick (a unit's "no order" takes its stored order back); the pick is kept
-   *  until the answer, and after it if it was refused.
+   *  until the answer. Refused, or not sent at all (the server out of reach), the menu shows
+   *  again what the server has stored, and the status line says why: a menu never shows an
+   *  order that is not stored (docs/web.md, "The connection").
    *  @param {MenuGroup} group @param {string} text */
   async sendPick(group, text) {
     const stored = group.orders.find((o) => this.possible?.submitted.includes(o.text));
-    const sent = text ? await this.send([text]) : await this.clear(stored);
+    await (text ? this.send([text]) : this.clear(stored));
     const possible = this.possible;
-    if (sent && possible && this.picks.get(group.key) === text) {
+    if (possible && this.picks.get(group.key) === text) {
       this.picks.delete(group.key);
       this.showMenus(possible);
     }
@@ -392,19 +407,21 @@ export class OrdersPanel {
     this.submitting = true;
     try {
       const answer = await api(ordersPath(this.id), {method: "PUT", token: this.token, body: this.body({orders: lines})});
-      this.showResults(answer.orders);
       /** @type {OrderResult[]} */
       const results = answer.orders;
+      this.refusals = results.filter((o) => o.status !== "accepted");
+      this.showResults(results);
       const kept = results.filter((o) => o.status === "accepted").map((o) => o.order || o.text);
-      const refused = results.filter((o) => o.status !== "accepted").map((o) => o.text);
+      const refused = this.refusals.map((o) => o.text);
       this.dirty = false;
-      this.stored(kept, answer.orders, !refused.length);
+      // a set with a refused line leaves the power ordering (docs/api.md, "A refused line")
+      this.stored(kept, answer.orders, answer.done !== false && !refused.length);
       if (refused.length) {
         this.textarea.value = [...kept, ...refused].join("\n");
         this.dirty = true;
       }
     } catch (error) {
-      this.refused(error);
+      this.refused(error, true);
     } finally {
       this.submitting = false;
     }
@@ -457,7 +474,7 @@ export class OrdersPanel {
     // a change clears the ready flag (not done); a whole set is done where no ready flag is asked for
     const doneNow = whole && !this.store.get().view?.game.settings.require_ready;
     this.status.textContent = ordersStored(current)
-      + (refused ? `; ${refused} refused.` : doneNow ? ": done." : ".");
+      + (refused && whole ? `; ${refused} refused: you are not done.` : refused ? `; ${refused} refused.` : doneNow ? ": done." : ".");
     this.done.want(doneNow);
     this.render();
   }
@@ -468,25 +485,50 @@ export class OrdersPanel {
     this.boxShows = orders;
   }
 
-  /** @param {OrderResult[]} results */
+  /** Lists ``results`` under the box, and with them the refusals of the last whole set whose
+   *  lines are still in the box: a refusal stays on screen until the line is fixed or removed.
+   *  @param {OrderResult[]} results */
   showResults(results) {
+    this.shownResults = results;
+    const texts = new Set(results.map((r) => r.text));
+    const lines = this.boxLines();
+    const shown = [...results, ...this.refusals.filter((r) => !texts.has(r.text) && lines.has(r.text.trim()))];
     const list = ui.results;
-    list.replaceChildren(...results.map((r) => r.status === "accepted"
+    list.replaceChildren(...shown.map((r) => r.status === "accepted"
       ? element("li", {class: "accepted"}, element("span", {class: "mark", "aria-hidden": "true", text: "✓"}),
         `${r.text}`, r.order !== r.text ? element("span", {class: "muted", text: ` → ${r.order}`}) : null, " accepted")
       : element("li", {class: "rejected"}, element("span", {class: "mark", "aria-hidden": "true", text: "✗"}),
         `${r.text} refused: ${r.reason}`)));
   }
 
-  /** @param {unknown} thrown */
-  refused(thrown) {
+  /** The box's lines, trimmed. */
+  boxLines() {
+    return new Set(this.textarea.value.split("\n").map((line) => line.trim()));
+  }
+
+  /** Drops the refusals whose lines are no longer in the box; whether any went. */
+  pruneRefusals() {
+    const lines = this.boxLines();
+    const before = this.refusals.length;
+    this.refusals = this.refusals.filter((r) => lines.has(r.text.trim()));
+    if (this.refusals.length === before) return false;
+    this.showResults(this.shownResults.filter((r) => r.status === "accepted" || lines.has(r.text.trim())));
+    return true;
+  }
+
+  /** @param {unknown} thrown @param {boolean} [whole]  the box's whole set was sent */
+  refused(thrown, whole = false) {
     const error = failure(thrown);
     if (error instanceof ApiError && error.code === "orders_rejected" && Array.isArray(error.details)) {
+      if (whole) this.refusals = error.details.filter((/** @type {OrderResult} */ r) => r.status !== "accepted");
       this.showResults(error.details);
       this.status.textContent = "No order was accepted; nothing was stored.";
+      this.render();
       return;
     }
-    this.status.textContent = `Refused: ${error.message}`;
+    this.status.textContent = error.code === "connection_lost"
+      ? "Not sent: the server cannot be reached. Nothing was stored, and nothing will be sent by itself; the menus show what the server has."
+      : `Refused: ${error.message}`;
   }
 
   /** Done (``true``): the ready flag, after an empty whole set when nothing is stored yet (the
