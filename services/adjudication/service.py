@@ -91,9 +91,16 @@ def check_orders(state: GameState, power: str, texts: Sequence[str]) -> list[Ord
 
 
 def abandoned(state: GameState) -> list[str]:
-    """The surviving powers when every one of them is in civil disorder (else [])."""
+    """The surviving powers when no human player is at the table any more (else []): every
+    surviving power a person's seat plays is gone (its player left it to the house bot, or is in
+    civil disorder where no bot takes over), or none survives and only house bots play on
+    (docs/hosting.md, "Missing a deadline")."""
     alive = state.surviving_powers() & set(state.played_powers())
-    return sorted(alive) if alive and alive <= state.disorder else []
+    if not alive:
+        return []
+    by_people = {p for seat in state.seats if not seat.house_bot for p in seat.powers}
+    gone = state.house_bot_powers() | (state.disorder if state.settings.bot_after_missed_phases is None else set())
+    return [] if (alive & by_people) - gone else sorted(alive)
 
 
 # ----------------------------------------------------------------------------- the I/O edges

@@ -124,3 +124,22 @@ async def test_without_the_setting_a_game_still_needs_every_seat_taken(host: Hos
     await game.join()
     answer = await host.client.post(f"{game.url}/start", headers=game.host_auth)
     assert answer.status_code == 409 and answer.json()["error"]["code"] == "not_enough_players"
+
+
+async def test_a_game_whose_every_person_left_it_to_the_bots_ends_as_abandoned(each_host: Host) -> None:
+    """Two players and five bots; the bot takes a power after one missed phase. One player
+    goes on ordering: the game goes on. Once both are gone to the bot, the game ends as
+    abandoned instead of running on by itself (docs/hosting.md, "Missing a deadline")."""
+    host = each_host
+    game = await bot_game(host, 2, house_bot="holding", bots_fill_empty_seats=True, bot_after_missed_phases=1)
+    stays, leaves = human_powers(game)
+    await game.order_ok(stays, [])
+    await host.tick(days=2)  # the other misses S1901M: the bot plays it from now on
+    summary = await game.summary()
+    assert summary["status"] == "active" and summary["powers"][leaves]["house_bot"] is True
+    await host.tick(days=2)  # now the last one misses F1901M too
+    summary = await game.summary()
+    assert summary["status"] == "finished" and summary["result"]["reason"] == "abandoned", summary
+    finished = (await game.game_events())[-1]
+    assert finished["type"] == "GameFinished" and len(finished["data"]["in_disorder"]) == 7
+    assert await host.tick(days=30) == 0  # nothing runs on by itself
