@@ -474,7 +474,8 @@ export class OrdersPanel {
     // a change clears the ready flag (not done); a whole set is done where no ready flag is asked for
     const doneNow = whole && !this.store.get().view?.game.settings.require_ready;
     this.status.textContent = ordersStored(current)
-      + (refused && whole ? `; ${refused} refused: you are not done.` : refused ? `; ${refused} refused.` : doneNow ? ": done." : ".");
+      + (refused && this.refusals.length ? `; ${refused} refused: you are not done.` : refused ? `; ${refused} refused.`
+        : doneNow ? ": done." : ".");
     this.done.want(doneNow);
     this.render();
   }
