@@ -126,6 +126,9 @@ class PowerOptions(BaseModel):
     orders: dict[str, list[str]] = Field(..., description="the legal orders as text, under the variant's own keys")
     menu: list[MenuGroup] = Field(..., description="the same orders structured, in one shape for every variant")
     submitted: list[str]
+    submitted_by_house_bot: bool = Field(False, description=(
+        "the stored orders are the house bot's, given for the power while its player was away "
+        "(docs/bots.md); they count unless the player sends their own"))
     submitted_structured: list[StructuredOrder]
     lacking: list[str]
     adjustment: int = Field(0, description="adjustment phases: builds allowed (positive) or removals owed (negative)")
@@ -247,14 +250,18 @@ async def possible_orders(game: CurrentGame, caller: CurrentPlayer, store: Store
     if not game.powers_of(caller.player_id):
         require_playing(game)  # 409 before the start
     phase = game.phase or ""
+    current = await service.current_submissions(store, game.game_id, phase)
+
+    def options(chosen: str) -> dict[str, Any]:
+        found = current.get(chosen)
+        orders = list(found.orders) if found is not None and found.orders is not None else []
+        return service.possible_for(game, chosen, orders, by_house_bot=found is not None and found.by_house_bot)
+
     if power is not None:
-        chosen = choose_power(game, str(caller.player_id), power)
-        submitted = (await service.current_orders(store, game.game_id, phase)).get(chosen, [])
-        return PossibleOrders.model_validate(service.possible_for(game, chosen, submitted))
+        return PossibleOrders.model_validate(options(choose_power(game, str(caller.player_id), power)))
     seat = game.powers_of(caller.player_id)
     acting = [p for p in seat if p in game.must_act] or seat[:1]
-    current = await service.current_orders(store, game.game_id, phase)
-    every = {p: service.possible_for(game, p, current.get(p, [])) for p in acting}
+    every = {p: options(p) for p in acting}
     return PossibleOrders.model_validate({**every[acting[0]], "powers": every})
 
 

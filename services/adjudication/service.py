@@ -325,6 +325,11 @@ async def current_orders(store: EventStore, game_id: str, phase: str) -> dict[st
     return submitted_orders(await phase_submissions(store, game_id, phase))
 
 
+async def current_submissions(store: EventStore, game_id: str, phase: str) -> Mapping[str, PowerSubmission]:
+    """Each power's latest submission for ``phase``, with who gave it (the house bot or not)."""
+    return await phase_submissions(store, game_id, phase)
+
+
 async def resolve_if_complete(store: EventStore, game_id: str, phase: str, now: datetime, *,
                               state: GameState | None = None,
                               submissions: Mapping[str, PowerSubmission] | None = None) -> bool:
@@ -557,9 +562,10 @@ async def resolve_early(store: EventStore, game_id: str, phase: str, now: dateti
         return False
 
 
-def possible_for(state: GameState, power: str, submitted: list[str]) -> dict[str, Any]:
+def possible_for(state: GameState, power: str, submitted: list[str], by_house_bot: bool = False) -> dict[str, Any]:
     """The legal orders of each of the power's units now, which units still lack an order, and
-    in adjustment phases the builds allowed (positive) or removals owed (negative)."""
+    in adjustment phases the builds allowed (positive) or removals owed (negative);
+    ``by_house_bot``: the stored orders are the house bot's, given while the player was away."""
     current = require_playing(state)
     variant = variant_of(state)
     options = variant.possible_orders(current, power)
@@ -572,6 +578,7 @@ def possible_for(state: GameState, power: str, submitted: list[str]) -> dict[str
         "orders": options,
         "menu": variant.order_menu(current, power),
         "submitted": list(submitted),
+        "submitted_by_house_bot": by_house_bot,
         "submitted_structured": [variant.describe_order(text, str(state.phase), power) for text in submitted],
         "lacking": [] if adjustment else sorted(key for key, found in options.items() if not chosen & set(found)),
         "adjustment": adjustment,
