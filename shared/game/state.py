@@ -132,9 +132,10 @@ class GameState:
         phases in a row its player missed, and whether it is in civil disorder (public, as any
         table shows them: docs/bots.md, "Absent players, shown")."""
         bots = self.house_bot_powers()
+        seat_bots = {p for s in self.seats if s.house_bot for p in s.powers}  # no player to miss anything
         return {p: {"codename": c, "house_bot": p in bots,
                     "house_bot_since": self.bot_since.get(p) if p in bots else None,
-                    "missed": self.missed.get(p, 0), "civil_disorder": p in self.disorder}
+                    "missed": 0 if p in seat_bots else self.missed.get(p, 0), "civil_disorder": p in self.disorder}
                 for p, c in sorted(self.codenames_by_power().items())}
 
     def player_hashes(self) -> dict[str, str]:

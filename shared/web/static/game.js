@@ -3,6 +3,7 @@
 // Its state is one store (state.js); each part of the page reads it and changes it with
 // store.update (docs/web.md, "The state store").
 import {api, failure, forgetToken, onConnection, keepSeat, localTime, phaseName, powerName, seatOf, timeLeft, tokenFor} from "./api.js";
+import {absenceNotes} from "./absence.js";
 import {Attention} from "./attention.js";
 import {Board} from "./board.js";
 import {byId, element, first} from "./dom.js";
@@ -211,12 +212,14 @@ function inkOn(colour) {
   return luminance > 0.179 ? "#111" : "#fff";
 }
 
-/** A power's state in the phase (docs/web.md, "Done"): "done" (its ready flag, or its whole set
- *  where no ready flag is asked for), "ordered" (its whole set, the ready flag still to come),
- *  "ordering" (orders stored one at a time, not done), "waiting" (nothing yet), "–" (nothing to do).
+/** A power's state in the phase (docs/web.md, "Done"): "house bot" (the bot's orders, never its
+ *  player's "done"), "done" (its ready flag, or its whole set where no ready flag is asked for),
+ *  "ordered" (its whole set, the ready flag still to come), "ordering" (orders stored one at a
+ *  time, not done), "waiting" (nothing yet), "–" (nothing to do).
  *  @param {View} view @param {string} power */
 function statusOf(view, power) {
   if (!view.must_act.includes(power)) return "–";
+  if (view.powers[power]?.house_bot) return "house bot";
   if (view.ready?.includes(power)) return "done";
   if (view.submitted?.includes(power)) return view.game.settings.require_ready ? "ordered" : "done";
   if (view.ordering?.includes(power)) return "ordering";
@@ -228,8 +231,10 @@ function showWaiting(view) {
   const waiting = view.game.status === "active" ? view.waiting_for : null;
   ui.waiting.hidden = !Array.isArray(waiting);
   if (!Array.isArray(waiting)) return;
+  // never "resolves now" beside a running countdown: a phase nobody waits for may still wait
+  // for its clock (house bots' phases beyond the few resolved in a row; docs/bots.md)
   ui.waiting.textContent = waiting.length ? `Waiting for ${waiting.map(powerName).join(", ")}.`
-    : "Every power is done: the phase resolves now.";
+    : "Nobody is waited for: the phase resolves early or at its deadline.";
 }
 
 /** Every power's units as text, for a reader who does not see the board (docs/web.md, "Accessibility").
@@ -254,12 +259,14 @@ function showPowers(view) {
   ui.powersPanel.hidden = !powers.length;
   ui.powers.replaceChildren(...powers.map((power) => {
     const status = statusOf(view, power);
+    const away = absenceNotes(view.powers[power]);
     return element("tr", {"data-power": power, class: view.viewer.powers?.includes(power) ? "mine" : null},
       element("th", {scope: "row"}, element("span", {class: "swatch", style: `--power:${colours[power] || "#888"}`}), powerName(power)),
-      element("td", {text: view.powers[power]?.codename || ""}),
+      element("td", {class: "player"}, view.powers[power]?.codename || "",
+        away.length ? element("span", {class: "away", text: away.join(" · ")}) : null),
       element("td", {text: String(view.position?.centres?.[power]?.length ?? 0)}),
       element("td", {text: String(view.position?.units?.[power]?.length ?? 0)}),
-      element("td", {class: `status ${status}`, text: status}));
+      element("td", {class: `status ${status.replace(" ", "-")}`, text: status}));
   }));
 }
 

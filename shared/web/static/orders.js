@@ -249,7 +249,9 @@ export class OrdersPanel {
   /** Done and Undo done, the warning about units left without orders, and what is waited for.
    *  @param {View} view @param {PossibleOrders} possible */
   showDone(view, possible) {
-    const done = this.done.shown(this.isDone(view, possible.power));
+    // the house bot's orders, stored while the player was away, are not the player's "done"
+    const byBot = Boolean(possible.submitted_by_house_bot);
+    const done = this.done.shown(this.isDone(view, possible.power) && !byBot);
     const lacking = this.lackingUnits(possible);
     const warning = ui.lacking;
     warning.hidden = !lacking.length;
@@ -265,7 +267,10 @@ export class OrdersPanel {
     const others = (view.waiting_for || []).filter((p) => p !== possible.power).map((p) => p.charAt(0) + p.slice(1).toLowerCase());
     const waiting = others.length ? ` The phase waits for ${others.join(", ")}.` : "";
     const refused = this.refusals.length;
-    ui.doneStatus.textContent = !done && refused
+    ui.doneStatus.textContent = byBot && !done
+      ? "The orders stored are the house bot's, given while you were away; they count unless you send your own."
+        + " Change them, or press Done to keep them as yours."
+      : !done && refused
       ? `Not done: ${refused === 1 ? "1 line was" : `${refused} lines were`} refused (listed under the box).`
         + ` Fix or remove ${refused === 1 ? "it" : "them"} and submit again, or press Done to keep only the orders stored.`
       : !done ? "Not done: the phase waits for you until the deadline."
@@ -448,7 +453,8 @@ export class OrdersPanel {
     if (!possible) return;
     const lacking = possible.menu
       .filter((g) => g.kind === "unit" && !g.orders.some((o) => current.includes(o.text))).map((g) => g.key);
-    this.store.update({possible: {...possible, submitted: current, lacking}});
+    // orders stored since are the player's (the house bot writes only as a phase begins)
+    this.store.update({possible: {...possible, submitted: current, lacking, submitted_by_house_bot: false}});
   }
 
   /** The stored orders are now ``current`` (the answer of a PUT, ``whole``, or a PATCH). A box
@@ -546,8 +552,13 @@ export class OrdersPanel {
     this.render();
     try {
       const nothing = !submitted.length && !view.submitted?.includes(power) && !view.ordering?.includes(power);
-      if (done && nothing) {  // an empty whole set: every unit holds (the API refuses a flag on nothing)
-        const answer = await api(ordersPath(this.id), {method: "PUT", token: this.token, body: {phase, power, orders: []}});
+      const byBot = Boolean(this.possible.submitted_by_house_bot);
+      if (done && (nothing || byBot)) {
+        // an empty whole set: every unit holds (the API refuses a flag on nothing); or the house
+        // bot's orders sent again as the player's own, which gives the power back to its player
+        const orders = byBot ? submitted : [];
+        const answer = await api(ordersPath(this.id), {method: "PUT", token: this.token, body: {phase, power, orders}});
+        if (byBot) this.stored(orders, answer.orders, true);
         if (answer.resolved || !view.game.settings.require_ready) {
           this.status.textContent = answer.resolved ? "Done: the phase resolves." : "Done.";
           return;
