@@ -570,6 +570,13 @@ def possible_for(state: GameState, power: str, submitted: list[str], by_house_bo
     variant = variant_of(state)
     options = variant.possible_orders(current, power)
     chosen = set(submitted)
+    # a stored order may be in a form the options do not list (A APU - TUN VIA for A APU - TUN):
+    # its unit still has an order (the variant's ``order_subject`` says whose it is)
+    subjects = {variant.order_subject(text, str(state.phase), power) for text in submitted} - {None}
+
+    def _ordered(found: list[str], stored: set[str | None]) -> bool:
+        return bool(found) and variant.order_subject(found[0], str(state.phase), power) in stored
+
     adjustment = variant.adjustments(current).get(power, 0)
     return {
         "phase": str(state.phase),
@@ -580,6 +587,7 @@ def possible_for(state: GameState, power: str, submitted: list[str], by_house_bo
         "submitted": list(submitted),
         "submitted_by_house_bot": by_house_bot,
         "submitted_structured": [variant.describe_order(text, str(state.phase), power) for text in submitted],
-        "lacking": [] if adjustment else sorted(key for key, found in options.items() if not chosen & set(found)),
+        "lacking": [] if adjustment else sorted(key for key, found in options.items()
+                                                if not chosen & set(found) and not _ordered(found, subjects)),
         "adjustment": adjustment,
     }

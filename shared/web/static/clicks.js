@@ -45,6 +45,14 @@ export function ordersToward(group, place) {
     if (order.to) return baseOf(order.to) === place;
     return place === home && !order.supported && !order.convoyed;
   });
+  // a click on a neighbour means the move itself: the same move by convoy (VIA) is in the unit's
+  // menu, not offered a second time beside the click (docs/web.md, "Orders")
+  const plain = new Set(found.filter((o) => o.type === "move" && !o.via_convoy).map((o) => o.to));
+  return sortMovesFirst(found.filter((o) => !(o.via_convoy && plain.has(o.to))));
+}
+
+/** @param {PossibleOrder[]} found */
+function sortMovesFirst(found) {
   return found.sort((a, b) => Number(MOVES.has(b.type)) - Number(MOVES.has(a.type)));
 }
 

@@ -7,6 +7,7 @@ import {BoardClicks} from "./clicks.js";
 import {byId, element} from "./dom.js";
 import {mergeDraft} from "./draft.js";
 import {ordersPath, possibleOrdersPath, readyPath} from "./endpoints.js";
+import {optionLabel, storedFor, unorderedWarning} from "./wording.js";
 
 /** @typedef {import("./state.js").GameStore} GameStore */
 /** @typedef {import("./board.js").Board} Board */
@@ -193,13 +194,13 @@ export class OrdersPanel {
   }
 
   /** The order a group's menu shows: the one picked and not yet sent if it is still possible,
-   *  else the stored one.
+   *  else the stored one, also in a form the options do not list (a move typed with VIA).
    *  @param {MenuGroup} group @param {Set<string>} stored */
   shownIn(group, stored) {
     const picked = this.picks.get(group.key);
     if (picked !== undefined && (picked === "" || group.orders.some((o) => o.text === picked))) return picked;
     this.picks.delete(group.key);
-    return group.orders.find((o) => stored.has(o.text))?.text ?? "";
+    return group.orders.find((o) => stored.has(o.text))?.text ?? storedFor(group, stored) ?? "";
   }
 
   render() {
@@ -224,17 +225,17 @@ export class OrdersPanel {
     for (const dislodged of position.dislodged || []) {
       if (dislodged.power !== possible.power) continue;
       const where = dislodged.retreats.length ? `retreat to ${dislodged.retreats.join(", ")} or disband` : "disband";
-      help.push(`${dislodged.unit} was dislodged (from ${dislodged.attacker_from}): ${where}.`);
+      help.push(`${dislodged.unit} was dislodged by the attack from ${dislodged.attacker_from}: ${where}.`);
     }
     ui.help.textContent = help.join(" ");
     this.showMenus(possible);
   }
 
   /** The units still without an order (possible-orders' ``lacking``, kept up to date here).
-   *  @param {PossibleOrders} possible */
+   *  @param {PossibleOrders} possible @returns {string[]} */
   lackingUnits(possible) {
     const units = new Map(possible.menu.filter((g) => g.kind === "unit").map((g) => [g.key, g.unit]));
-    return possible.lacking.filter((key) => units.has(key)).map((key) => units.get(key));
+    return possible.lacking.map((key) => units.get(key) || "").filter(Boolean);
   }
 
   /** Whether the phase no longer waits for the power: it is done (its whole set sent, or its
@@ -252,12 +253,9 @@ export class OrdersPanel {
     // the house bot's orders, stored while the player was away, are not the player's "done"
     const byBot = Boolean(possible.submitted_by_house_bot);
     const done = this.done.shown(this.isDone(view, possible.power) && !byBot);
-    const lacking = this.lackingUnits(possible);
     const warning = ui.lacking;
-    warning.hidden = !lacking.length;
-    warning.textContent = lacking.length
-      ? `${lacking.length === 1 ? "1 unit has" : `${lacking.length} units have`} no order yet: ${lacking.join(", ")}.`
-        + " They hold if you are done without ordering them." : "";
+    warning.textContent = unorderedWarning(view, possible, this.lackingUnits(possible));
+    warning.hidden = !warning.textContent;
     // the ready flag can be taken back; a whole set sent stays done until an order is changed
     const flagged = this.done.value === true || Boolean(view.ready?.includes(possible.power));
     ui.done.hidden = done;
@@ -300,7 +298,9 @@ export class OrdersPanel {
     possible.menu.forEach((group, index) => {
       const select = menu(`menu-${index}`);
       const shown = this.shownIn(group, stored);
-      if (select instanceof HTMLSelectElement && select.value !== shown) select.value = shown;
+      if (!(select instanceof HTMLSelectElement) || select.value === shown) return;
+      if (![...select.options].some((o) => o.value === shown)) select.append(element("option", {value: shown, text: shown}));
+      select.value = shown;
     });
   }
 
@@ -310,7 +310,8 @@ export class OrdersPanel {
     const shown = this.shownIn(group, stored);
     const select = element("select", {id},
       element("option", {value: "", text: "no order"}),
-      group.orders.map((o) => element("option", {value: o.text, text: o.text, selected: shown === o.text})));
+      group.orders.map((o) => element("option", {value: o.text, text: optionLabel(group, o), selected: shown === o.text})),
+      shown && !group.orders.some((o) => o.text === shown) ? element("option", {value: shown, text: shown, selected: true}) : null);
     const row = element("div", {class: "order-menu"}, element("label", {for: id, text: groupTitle(group)}), select);
     this.chooseDeliberately(select, group);
     if (group.kind !== "unit") {
@@ -452,7 +453,8 @@ export class OrdersPanel {
     const possible = this.possible;
     if (!possible) return;
     const lacking = possible.menu
-      .filter((g) => g.kind === "unit" && !g.orders.some((o) => current.includes(o.text))).map((g) => g.key);
+      .filter((g) => g.kind === "unit" && !g.orders.some((o) => current.includes(o.text)) && !storedFor(g, current))
+      .map((g) => g.key);
     // orders stored since are the player's (the house bot writes only as a phase begins)
     this.store.update({possible: {...possible, submitted: current, lacking, submitted_by_house_bot: false}});
   }

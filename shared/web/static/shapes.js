@@ -124,6 +124,7 @@ export {};
  * @property {string} [to]
  * @property {string} [supported]
  * @property {string} [convoyed]
+ * @property {boolean} [via_convoy]  a move by convoy (VIA)
  * @property {string} [unit]
  * @property {string} [unit_type]
  * @property {string} [improvement]
