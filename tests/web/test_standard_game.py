@@ -178,7 +178,8 @@ def play(players: list[Player], by_power: dict[str, Player], shots: Path) -> Non
     ready_all(by_power, FALL)
     for player in players:
         player.wait_for_phase("Fall 1901, retreats")
-    expect(italy.page.locator("#results")).to_contain_text("A VEN dislodged by the attack from TRI: may retreat to APU, PIE, TUS")
+    expect(italy.page.locator("#results")).to_contain_text(
+        "A VEN dislodged by the attack from TRI: may retreat to APU, PIE, TUS")
     expect(france.page.get_by_role("region", name="Your orders: Fall 1901, retreats")).to_be_hidden()
     italy.shot(shots, "07-retreat-italy")
     italy.order_by_clicking("A VEN", "TUS", "A VEN R TUS")
