@@ -14,12 +14,11 @@ from contextlib import asynccontextmanager
 from fastapi import APIRouter, FastAPI
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from shared import metrics
 from shared.auth import hash_token
 from shared.game.repository import bound_state_cache
-from shared.rules.variants import engine_build
 from shared.settings import Settings
 from shared.store import open_store
 from shared.store.availability import StoreProbe
@@ -38,8 +37,6 @@ log = logging.getLogger("entente")
 class Health(BaseModel):
     status: str
     store: str
-    engine: str = Field(description="the rules engine's build in this process: pure, compiled or compiled-c-core "
-                                    "(docs/operations.md, \"Which engine runs\")")
 
 
 def operation_id(route: APIRoute) -> str:
@@ -68,7 +65,6 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
         app.state.store = store
         app.state.operator_hash = hash_token(checked.operator_secret())
         app.state.metrics_networks = checked.metrics_networks()
-        app.state.engine, _ = engine_build()  # the engine's build, decided when it is first imported
         DRAINING.watch()  # the server's signal handlers are in place by now (uvicorn's lifespan)
         try:
             yield
@@ -99,13 +95,13 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
         if not await probe.ready(store):
             log.warning("not ready: the store does not answer")
             return unavailable_response()
-        return Health(status="ok", store=store.dialect, engine=app.state.engine)
+        return Health(status="ok", store=store.dialect)
 
     @app.get("/livez", tags=["health"], response_model=Health)
     async def livez() -> Health:
         """Liveness: the process answers; the store is not asked (a database away makes a
         server unready, never restarted for it)."""
-        return Health(status="ok", store=app.state.store.dialect, engine=app.state.engine)
+        return Health(status="ok", store=app.state.store.dialect)
 
     app.add_api_route("/metrics", metrics_endpoint, methods=["GET"], include_in_schema=False)
 
