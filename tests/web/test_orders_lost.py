@@ -87,6 +87,9 @@ def test_two_clicks_on_ones_own_unit_never_disband_it(browser: Browser, served: 
         page = player.page
         expect(page.locator("#phase")).to_contain_text("Turn 1")
         capital = httpx.get(f"{served}/variants/ekonia").json()["states"][player.power]["capital"]
+        # the groups on the board in words, for a reader who does not see it
+        expect(page.locator("#units-text")).to_contain_text(re.compile(r"[A-Z]+ at [a-z-]+"))
+        expect(page.locator("#units-text")).not_to_contain_text("[object Object]")
         unit = player.board().locator(f'[data-unit^="{player.power} "][data-unit$=" {capital}"]').first
         expect(unit).to_be_attached()
         unit.click()

@@ -237,6 +237,15 @@ function showWaiting(view) {
     : "Nobody is waited for: the phase resolves early or at its deadline.";
 }
 
+/** A unit in words: the board games' "A PAR" as it is; a Tale of Ekonia group, an object of the
+ *  fields its policy shows, as "INFANTRY at vieren" (never "[object Object]").
+ *  @param {unknown} unit */
+function unitText(unit) {
+  if (typeof unit !== "object" || unit === null) return String(unit);
+  const group = /** @type {Record<string, unknown>} */ (unit);
+  return `${group.unit || group.type || "unit"}${group.location ? ` at ${group.location}` : ""}`;
+}
+
 /** Every power's units as text, for a reader who does not see the board (docs/web.md, "Accessibility").
  *  @param {View} view */
 function showUnits(view) {
@@ -244,7 +253,7 @@ function showUnits(view) {
   const powers = Object.keys(units).filter((p) => units[p]?.length).sort();
   ui.unitsPanel.hidden = !powers.length || view.game.status === "forming";
   ui.unitsText.replaceChildren(...powers.map((power) =>
-    element("li", {}, element("strong", {text: `${powerName(power)} (${units[power].length}): `}), units[power].join(", "))));
+    element("li", {}, element("strong", {text: `${powerName(power)} (${units[power].length}): `}), units[power].map(unitText).join(", "))));
   const dislodged = (view.position?.dislodged || []).map((d) => `${powerName(d.power)} ${d.unit}`);
   const devastated = view.position?.devastated || [];  // Dirigible: game-wide, listed once
   ui.unitsDislodged.textContent = [dislodged.length ? `Dislodged: ${dislodged.join(", ")}.` : "",
