@@ -208,7 +208,7 @@ def a_refused_order_is_corrected(player: Player) -> None:
     box.fill(box.input_value().replace("F BRE - MAO", "F BRE - Atlantis"))
     player.page.get_by_role("button", name="Submit all these orders", exact=True).click()
     expect(player.results()).to_contain_text("F BRE - Atlantis refused: 'Atlantis' is not a province")
-    expect(player.page.locator("#order-status")).to_have_text("2 orders stored; 1 refused.")
+    expect(player.page.locator("#order-status")).to_have_text("2 orders stored; 1 refused: you are not done.")
     assert box.input_value().splitlines() == ["A PAR - BUR", "A MAR - SPA", "F BRE - Atlantis"]
     box.fill(box.input_value().replace("F BRE - Atlantis", "Fleet Brest -> Mid-Atlantic Ocean"))
     player.page.get_by_role("button", name="Submit all these orders", exact=True).click()
