@@ -145,8 +145,9 @@ class OrdersSubmitted(Event):
     power: str
     player_id: str | None
     orders: list[str]  # canonical short notation
-    # a whole set (PUT) says the power is done; orders changed one at a time (PATCH) do not
-    # (docs/hosting.md, "Early resolution"); events written before the field were whole sets
+    # a whole set (PUT) with nothing refused says the power is done; orders changed one at a
+    # time (PATCH), or a set with a refused line, do not (docs/hosting.md, "Early resolution");
+    # events written before the field were whole sets
     complete: bool = True
     house_bot: bool = False  # given by the house bot for the power (docs/bots.md)
 

@@ -91,9 +91,16 @@ def check_orders(state: GameState, power: str, texts: Sequence[str]) -> list[Ord
 
 
 def abandoned(state: GameState) -> list[str]:
-    """The surviving powers when every one of them is in civil disorder (else [])."""
+    """The surviving powers when no human player is at the table any more (else []): every
+    surviving power a person's seat plays is gone (its player left it to the house bot, or is in
+    civil disorder where no bot takes over), or none survives and only house bots play on
+    (docs/hosting.md, "Missing a deadline")."""
     alive = state.surviving_powers() & set(state.played_powers())
-    return sorted(alive) if alive and alive <= state.disorder else []
+    if not alive:
+        return []
+    by_people = {p for seat in state.seats if not seat.house_bot for p in seat.powers}
+    gone = state.house_bot_powers() | (state.disorder if state.settings.bot_after_missed_phases is None else set())
+    return [] if (alive & by_people) - gone else sorted(alive)
 
 
 # ----------------------------------------------------------------------------- the I/O edges
@@ -197,8 +204,16 @@ def _checked_submission(state: GameState, player_id: str, texts: Sequence[str], 
         raise Unprocessable("no order of this submission was accepted; nothing was stored",
                             code=ErrorCode.ORDERS_REJECTED, where="body.orders",
                             details=[c.as_json() for c in checks])
-    event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=accepted)
+    # a set with a refused line is stored as far as it goes but does not finish the power: it
+    # stays ordering until it fixes the line or says Done (docs/api.md, "A refused line")
+    event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=accepted,
+                            complete=whole_set_accepted(checks))
     return Submission(event.phase, acting, checks, state), to_new_event(event, metadata)
+
+
+def whole_set_accepted(checks: Sequence[OrderCheck]) -> bool:
+    """Whether a PUT finishes the power's orders: only when no line of it was refused."""
+    return all(c.accepted for c in checks)
 
 
 def _count_submission(state: GameState, checks: list[OrderCheck]) -> None:
@@ -323,6 +338,11 @@ async def set_ready(store: EventStore, game_id: str, player_id: str, ready: bool
 async def current_orders(store: EventStore, game_id: str, phase: str) -> dict[str, list[str]]:
     """Each power's latest submission for ``phase``."""
     return submitted_orders(await phase_submissions(store, game_id, phase))
+
+
+async def current_submissions(store: EventStore, game_id: str, phase: str) -> Mapping[str, PowerSubmission]:
+    """Each power's latest submission for ``phase``, with who gave it (the house bot or not)."""
+    return await phase_submissions(store, game_id, phase)
 
 
 async def resolve_if_complete(store: EventStore, game_id: str, phase: str, now: datetime, *,
@@ -557,13 +577,21 @@ async def resolve_early(store: EventStore, game_id: str, phase: str, now: dateti
         return False
 
 
-def possible_for(state: GameState, power: str, submitted: list[str]) -> dict[str, Any]:
+def possible_for(state: GameState, power: str, submitted: list[str], by_house_bot: bool = False) -> dict[str, Any]:
     """The legal orders of each of the power's units now, which units still lack an order, and
-    in adjustment phases the builds allowed (positive) or removals owed (negative)."""
+    in adjustment phases the builds allowed (positive) or removals owed (negative);
+    ``by_house_bot``: the stored orders are the house bot's, given while the player was away."""
     current = require_playing(state)
     variant = variant_of(state)
     options = variant.possible_orders(current, power)
     chosen = set(submitted)
+    # a stored order may be in a form the options do not list (A APU - TUN VIA for A APU - TUN):
+    # its unit still has an order (the variant's ``order_subject`` says whose it is)
+    subjects = {variant.order_subject(text, str(state.phase), power) for text in submitted} - {None}
+
+    def _ordered(found: list[str], stored: set[str | None]) -> bool:
+        return bool(found) and variant.order_subject(found[0], str(state.phase), power) in stored
+
     adjustment = variant.adjustments(current).get(power, 0)
     return {
         "phase": str(state.phase),
@@ -572,7 +600,9 @@ def possible_for(state: GameState, power: str, submitted: list[str]) -> dict[str
         "orders": options,
         "menu": variant.order_menu(current, power),
         "submitted": list(submitted),
+        "submitted_by_house_bot": by_house_bot,
         "submitted_structured": [variant.describe_order(text, str(state.phase), power) for text in submitted],
-        "lacking": [] if adjustment else sorted(key for key, found in options.items() if not chosen & set(found)),
+        "lacking": [] if adjustment else sorted(key for key, found in options.items()
+                                                if not chosen & set(found) and not _ordered(found, subjects)),
         "adjustment": adjustment,
     }

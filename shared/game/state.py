@@ -85,6 +85,8 @@ class GameState:
     disorder: set[str] = field(default_factory=set)  # powers that missed the last phase they had to act in
     # phases in a row each power's player missed (civil disorder, or the house bot ordering for it)
     missed: dict[str, int] = field(default_factory=dict)
+    # the phase from which the house bot plays a power its player left (missed phases), while it does
+    bot_since: dict[str, str] = field(default_factory=dict)
     draw_votes: dict[str, bool] = field(default_factory=dict)  # player_id -> vote
     finish_reason: str | None = None
     drawn: list[str] = field(default_factory=list)
@@ -128,10 +130,16 @@ class GameState:
         return {p: s.codename for s in self.seats for p in s.powers}
 
     def power_seats(self) -> dict[str, dict[str, Any]]:
-        """Each played power's codename, and whether the house bot plays it now (public)."""
+        """Each played power's codename, whether the house bot plays it now and since which
+        phase (its player having missed their phases; null for a seat nobody joined), the
+        phases in a row its player missed, and whether it is in civil disorder (public, as any
+        table shows them: docs/bots.md, "Absent players, shown")."""
         bots = self.house_bot_powers()
         daide = {p for s in self.seats if s.daide for p in s.powers}
-        return {p: {"codename": c, "house_bot": p in bots, "daide": p in daide}
+        seat_bots = {p for s in self.seats if s.house_bot for p in s.powers}  # no player to miss anything
+        return {p: {"codename": c, "house_bot": p in bots, "daide": p in daide,
+                    "house_bot_since": self.bot_since.get(p) if p in bots else None,
+                    "missed": 0 if p in seat_bots else self.missed.get(p, 0), "civil_disorder": p in self.disorder}
                 for p, c in sorted(self.codenames_by_power().items())}
 
     def player_hashes(self) -> dict[str, str]:
@@ -241,11 +249,24 @@ def _phase_resolved(state: GameState, event: PhaseResolved) -> GameState:
             disorder.discard(power)
         missing = power in event.civil_disorder or power in event.house_bot
         missed[power] = missed.get(power, 0) + 1 if missing else 0
-    resolved = replace(state, disorder=disorder, missed=missed, resolved=[*state.resolved, event],
+    resolved = replace(state, disorder=disorder, missed=missed, bot_since=_bot_since(state, missed, event.next_phase),
+                       resolved=[*state.resolved, event],
                        resolved_index=[*state.resolved_index, (event.phase, state.version)],
                        phase=event.next_phase, position=event.position, must_act=list(event.must_act),
                        winners=list(event.winners))
     return _apply_joins(resolved)
+
+
+def _bot_since(state: GameState, missed: dict[str, int], next_phase: str) -> dict[str, str]:
+    """The phase from which the house bot plays each power its player left: set as the bot
+    takes it over (the phase after the last one missed), gone once the player orders again."""
+    after = state.settings.bot_after_missed_phases
+    since = {p: phase for p, phase in state.bot_since.items() if missed.get(p, 0)}
+    if state.settings.house_bot is not None and after is not None:
+        for power in state.must_act:
+            if missed.get(power, 0) >= after:
+                since.setdefault(power, next_phase)
+    return since
 
 
 def _deadline_set(state: GameState, event: DeadlineSet) -> GameState:
