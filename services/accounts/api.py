@@ -248,7 +248,14 @@ async def revoke_api_key(account: SignedInAccount, store: StoreDep,
 # ----------------------------------------------------------------------------- bot tokens
 
 def seat_owner(caller: CurrentCaller, request: Request) -> Caller:
-    """The seat's own player (its seat token or its signed-in account), not a bot acting for it."""
+    """The seat's own player (its seat token or its signed-in account), not a bot acting for it.
+    Not the host: a bot token plays one seat and reads what that seat may see, which is the
+    seat's player's to give away, never the host's (docs/bots.md, "Connecting a bot")."""
+    if caller.role in ("host", "operator"):
+        raise Forbidden(f"a bot token acts for one seat and is minted by that seat's player (its seat token or the "
+                        f"signed-in account that took it), not with a {caller.role} token: to seat a bot, take a "
+                        "seat (POST /games/{id}/players) and mint the token with that seat's token",
+                        code=ErrorCode.WRONG_ROLE, where="header.authorization")
     require(caller, "player")
     if caller.via == "bot" or getattr(request.state, "api_key", False):
         raise Forbidden("a bot token or API key cannot manage bot tokens", code=ErrorCode.WRONG_ROLE,
