@@ -161,6 +161,10 @@ class MySeat(BaseModel):
     waiting_for: list[str] = Field(default_factory=list, description=(
         "the seat's powers the phase still waits for: what the seat owes (docs/social.md, \"API keys\")"))
     submitted: list[str] = Field(default_factory=list, description="the seat's powers that are done ordering")
+    writes: dict[str, int] = Field(default_factory=dict, description=(
+        "per power of the seat, how many writes of this phase (PUT, PATCH, the ready flag, the house bot's) "
+        "the entry reflects: after your own nth accepted write of the phase for a power, an entry with "
+        "fewer was computed before it (do not order again on its word; docs/social.md, \"API keys\")"))
 
 
 class MyGames(BaseModel):
