@@ -74,7 +74,10 @@ def legacy_signature_header(secret: str, timestamp: int, body: bytes) -> str:
 
 def delivery_key(server_secret: str) -> bytes:
     """The key of the delivery ids, derived from a secret every replica of the server shares
-    (the operator secret), so that every worker gives one notification the same id."""
+    (the operator secret), so that every worker gives one notification the same id. Without
+    one the key would be public and the ids as telling as the positions: refused."""
+    if not server_secret:
+        raise ValueError("webhook delivery ids need the operator secret (ENTENTE_OPERATOR_TOKEN)")
     return hashlib.sha256(b"entente webhook delivery id\0" + server_secret.encode("utf-8")).digest()
 
 
