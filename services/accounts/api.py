@@ -162,6 +162,10 @@ class MySeat(BaseModel):
     waiting_for: list[str] = Field(default_factory=list, description=(
         "the seat's powers the phase still waits for: what the seat owes (docs/social.md, \"API keys\")"))
     submitted: list[str] = Field(default_factory=list, description="the seat's powers that are done ordering")
+    writes: dict[str, int] = Field(default_factory=dict, description=(
+        "per power of the seat, how many writes of this phase (PUT, PATCH, the ready flag, the house bot's) "
+        "the entry reflects: after your own nth accepted write of the phase for a power, an entry with "
+        "fewer was computed before it (do not order again on its word; docs/social.md, \"API keys\")"))
 
 
 class MyGames(BaseModel):
@@ -249,7 +253,14 @@ async def revoke_api_key(account: SignedInAccount, store: StoreDep,
 # ----------------------------------------------------------------------------- bot tokens
 
 def seat_owner(caller: CurrentCaller, request: Request) -> Caller:
-    """The seat's own player (its seat token or its signed-in account), not a bot acting for it."""
+    """The seat's own player (its seat token or its signed-in account), not a bot acting for it.
+    Not the host: a bot token plays one seat and reads what that seat may see, which is the
+    seat's player's to give away, never the host's (docs/bots.md, "Connecting a bot")."""
+    if caller.role in ("host", "operator"):
+        raise Forbidden(f"a bot token acts for one seat and is minted by that seat's player (its seat token or the "
+                        f"signed-in account that took it), not with a {caller.role} token: to seat a bot, take a "
+                        "seat (POST /games/{id}/players) and mint the token with that seat's token",
+                        code=ErrorCode.WRONG_ROLE, where="header.authorization")
     require(caller, "player")
     if caller.via == "bot" or getattr(request.state, "api_key", False):
         raise Forbidden("a bot token or API key cannot manage bot tokens", code=ErrorCode.WRONG_ROLE,

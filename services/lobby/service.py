@@ -303,16 +303,17 @@ def check_variant_filter(variant: str) -> None:
 
 async def list_games(store: EventStore, status: str | None, limit: int,
                      after: tuple[datetime, str] | None = None,
-                     variant: str | None = None, *, listed_only: bool = True,
+                     variant: str | None = None, *, listed_only: bool = True, bots_may_join: bool | None = None,
                      ) -> tuple[list[dict[str, Any]], tuple[datetime, str] | None]:
     """A page of the games list, latest changed first, and where the next page starts (None:
     this was the last). A game that changes while a client pages moves to the front of the
     list: it is on a fresh first page, never twice in one walk through it. Each summary says
     when its game last changed (``updated_at``, the row's), so a client can tell same-named
     games apart and leave out those long idle. ``listed_only``: private games left out (the
-    operator's list has them)."""
+    operator's list has them). ``bots_may_join``: only the games that seat bots (true) or do
+    not (false)."""
     rows = await store.list_games(status=status, limit=limit + 1, after=after, variant=variant,
-                                  listed_only=listed_only)
+                                  listed_only=listed_only, bots_may_join=bots_may_join)
     more = len(rows) > limit
     rows = rows[:limit]
     summaries = [{**row.summary, "updated_at": row.updated_at.isoformat()} for row in rows]

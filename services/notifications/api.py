@@ -168,8 +168,9 @@ class ChannelWebhookOut(WebhookOut):
 
 class WebhookSetOut(BaseModel):
     url: str
-    secret: str = Field(..., description="the secret deliveries to this webhook are signed with (HMAC-SHA256, "
-                                         "the Entente-Signature header, docs/social.md): shown this once only")
+    secret: str = Field(..., description="the secret deliveries to this webhook are signed with, as Standard "
+                                         "Webhooks says (whsec_ and base64; the webhook-id, webhook-timestamp and "
+                                         "webhook-signature headers, docs/social.md): shown this once only")
 
 
 async def current_webhook(store: EventStore, game_id: str, player_id: str) -> str | None:

@@ -200,9 +200,10 @@ class EventStore(ABC):
 
     async def list_games(self, status: str | None = None, limit: int = 100,
                          after: tuple[datetime, str] | None = None, variant: str | None = None,
-                         *, listed_only: bool = False) -> list[GameRow]:
+                         *, listed_only: bool = False, bots_may_join: bool | None = None) -> list[GameRow]:
         async with self._statement() as tx:
-            return await tx.list_games(status, limit, after, variant, listed_only=listed_only)
+            return await tx.list_games(status, limit, after, variant, listed_only=listed_only,
+                                       bots_may_join=bots_may_join)
 
     async def projection_position(self, name: str) -> int:
         async with self._statement() as tx:

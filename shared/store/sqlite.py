@@ -109,6 +109,8 @@ DUE_GAMES = (f"SELECT {_GAME_COLUMNS} FROM games WHERE deadline IS NOT NULL AND 
              "ORDER BY deadline, game_id LIMIT ?")
 # a private game (GameSettings.private in the summary) is left out of the lobby's list
 _LISTED = "(? = 0 OR coalesce(json_extract(summary, '$.settings.private'), 0) = 0)"
+# with a value (0 or 1), only the games whose bots_may_join setting is that (docs/api.md, "Games")
+_LISTED += " AND (? IS NULL OR coalesce(json_extract(summary, '$.settings.bots_may_join'), 0) = ?)"
 LIST_GAMES = (f"SELECT {_GAME_COLUMNS} FROM games WHERE (? IS NULL OR variant = ?) AND {_LISTED} "
               "ORDER BY updated_at DESC, game_id LIMIT ?")
 LIST_GAMES_WITH_STATUS = (f"SELECT {_GAME_COLUMNS} FROM games WHERE status = ? AND (? IS NULL OR variant = ?) "
@@ -284,16 +286,17 @@ class SQLiteTransaction(Transaction):
 
     async def list_games(self, status: str | None = None, limit: int = 100,
                          after: tuple[datetime, str] | None = None, variant: str | None = None,
-                         *, listed_only: bool = False) -> list[GameRow]:
-        listed = int(listed_only)
+                         *, listed_only: bool = False, bots_may_join: bool | None = None) -> list[GameRow]:
+        bots = None if bots_may_join is None else int(bots_may_join)
+        listed = (int(listed_only), bots, bots)
         if after is not None:
             moment = stored_time(after[0])
             rows = await self._run(LIST_GAMES_AFTER,
-                                   (status, status, variant, variant, listed, moment, moment, after[1], limit))
+                                   (status, status, variant, variant, *listed, moment, moment, after[1], limit))
         elif status is None:
-            rows = await self._run(LIST_GAMES, (variant, variant, listed, limit))
+            rows = await self._run(LIST_GAMES, (variant, variant, *listed, limit))
         else:
-            rows = await self._run(LIST_GAMES_WITH_STATUS, (status, variant, variant, listed, limit))
+            rows = await self._run(LIST_GAMES_WITH_STATUS, (status, variant, variant, *listed, limit))
         return [game(row) for row in rows]
 
     async def oldest_due_deadline(self, now: datetime) -> datetime | None:
