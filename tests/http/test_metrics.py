@@ -112,7 +112,11 @@ def test_metrics_after_a_played_game(sqlite_url: str, receiver_url: tuple[Receiv
         assert french.json()["accepted"] == 1 and french.json()["rejected"] == 1
         others = [client.put(f"{game}/orders", json={"orders": []}, headers=bearer(token_of[p]))
                   for p in POWERS if p != "FRANCE"]
-        assert [r.status_code for r in others] == [200] * 6 and others[-1].json()["resolved"] is True
+        assert [r.status_code for r in others] == [200] * 6 and others[-1].json()["resolved"] is False
+        # France's set had a refused line, so France is not done until it says Done (docs/api.md,
+        # "A refused line"): its Done resolves the phase early
+        done = client.post(f"{game}/ready", headers=bearer(token_of["FRANCE"]))
+        assert done.status_code == 200 and done.json()["resolved"] is True
         # F1901M by the host, S1902M by the operator, F1902M by the clock
         assert client.post(f"{game}/resolve", json={"phase": "F1901M"}, headers=host).status_code == 200
         assert client.post(f"{game}/resolve", json={"phase": "S1902M"}, headers=OPERATOR).status_code == 200

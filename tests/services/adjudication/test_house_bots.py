@@ -155,7 +155,7 @@ async def test_an_absent_player_and_the_bot_at_play_are_shown(each_host: Host) -
             await game.order_ok(power, [])
     await host.tick(days=2)  # England misses S1901M: in civil disorder, not yet the bot's
     england = (await game.summary())["powers"]["ENGLAND"]
-    assert england == {"codename": england["codename"], "house_bot": False, "house_bot_since": None,
+    assert england == {"codename": england["codename"], "house_bot": False, "daide": False, "house_bot_since": None,
                        "missed": 1, "civil_disorder": True}
     for power in human_powers(game):
         if power != "ENGLAND":

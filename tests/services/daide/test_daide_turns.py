@@ -138,7 +138,9 @@ async def test_not_gof_holds_the_turn_until_gof_and_a_gof_names_the_last_now(sto
             thx = [await england.receive() for _ in units_in(fall[-2], "ENG")]
             assert all(m.startswith("THX ((ENG") and m.endswith("(MBV)") for m in thx), thx
             # France's SUB that completes the fall and its GOF come in one read: the GOF was sent
-            # before France could hear of the next turn, so it is REJ and writes nothing there
+            # before France could hear of the next turn, so it never counts for the next turn. It
+            # is REJ when the fall was resolved before the GOF was handled, YES (for the fall) when
+            # a busy machine handled it first; either way nothing is written for the spring
             nows = {code: (await clients[code].turn(timeout=30))[-2] for code in CODES.values() if code != "ENG"}
             for code in ("AUS", "GER", "ITA", "RUS", "TUR"):
                 clients[code].send("SUB " + " ".join(holds(nows[code], code)))
@@ -147,7 +149,7 @@ async def test_not_gof_holds_the_turn_until_gof_and_a_gof_names_the_last_now(sto
             france = clients["FRA"]
             france.raw(dm("SUB " + " ".join(holds(nows["FRA"], "FRA"))) + dm("GOF"))
             told = await france.turn(timeout=30)
-            assert "REJ (GOF)" in told and told[-2].startswith("NOW (SPR 1902)"), told
+            assert ("REJ (GOF)" in told or "YES (GOF)" in told) and told[-2].startswith("NOW (SPR 1902)"), told
             await asyncio.sleep(0.5)
             state = await read_game(store, game.game_id)
             assert state is not None and state.phase == "S1902M"
