@@ -10,6 +10,6 @@ are needed, in the spirit of DumbBot).
 """
 from __future__ import annotations
 
-from .play import STRENGTHS, Strength, orders_for
+from .play import STRENGTHS, Strength, Yardstick, orders_for
 
-__all__ = ["STRENGTHS", "Strength", "orders_for"]
+__all__ = ["STRENGTHS", "Strength", "Yardstick", "orders_for"]
