@@ -59,6 +59,9 @@ class Places:
     province: tuple[str, ...]
     steps: tuple[tuple[int, ...], ...]
     index: dict[str, int]
+    single_steps: tuple[tuple[int, ...], ...]  # the steps into provinces reached by one coast only
+    split_steps: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]  # (place, its steps into one province
+    # by two coasts), for the few places that have such steps
 
 
 def province_of(location: str) -> str:
@@ -81,7 +84,17 @@ def places_of(variant: str) -> Places:
         kind, location = name.split(":")
         near = game_map.army_neighbours(location) if kind == "A" else game_map.fleet_neighbours(location)
         steps.append(tuple(sorted(index[f"{kind}:{n}"] for n in near if f"{kind}:{n}" in index)))
-    return Places(tuple(names), tuple(province_of(n.split(":")[1]) for n in names), tuple(steps), index)
+    provinces = tuple(province_of(n.split(":")[1]) for n in names)
+    singles: list[tuple[int, ...]] = []
+    groups: list[tuple[tuple[int, ...], ...]] = []
+    for near in steps:
+        by_province: dict[str, list[int]] = {}
+        for step in near:
+            by_province.setdefault(provinces[step], []).append(step)
+        singles.append(tuple(g[0] for g in by_province.values() if len(g) == 1))
+        groups.append(tuple(tuple(g) for g in by_province.values() if len(g) > 1))
+    split = tuple((i, g) for i, g in enumerate(groups) if g)
+    return Places(tuple(names), provinces, tuple(steps), index, tuple(singles), split)
 
 
 def power_size(centres: int) -> int:
@@ -151,7 +164,7 @@ def place_values(variant: str, state: Mapping[str, Any], position: Position) -> 
     proximity = [worth[p] for p in places.province]
     total = [weights[0] * value for value in proximity]
     for weight in weights[1:]:
-        proximity = [_spread(i, proximity, places) for i in range(len(proximity))]
+        proximity = _spread(proximity, places)
         total = [t + weight * p for t, p in zip(total, proximity, strict=True)]
     values: list[float] = []
     for i, code in enumerate(places.province):
@@ -165,19 +178,22 @@ def place_values(variant: str, state: Mapping[str, Any], position: Position) -> 
     return values
 
 
-def _spread(i: int, proximity: list[float], places: Places) -> float:
-    best: dict[str, float] = {}  # a province reached by two coasts counts once, by its better one
-    for step in places.steps[i]:
-        code = places.province[step]
-        best[code] = max(best.get(code, 0.0), proximity[step])
-    return (proximity[i] + sum(best.values())) / 5
+def _spread(proximity: list[float], places: Places) -> list[float]:
+    """One round of step 2: a province reached by two coasts counts once, by its better one."""
+    spread = [p + sum([proximity[s] for s in singles]) for p, singles in zip(proximity, places.single_steps,
+                                                                              strict=True)]
+    for i, groups in places.split_steps:
+        spread[i] += sum(max(proximity[s] for s in group) for group in groups)
+    return [value / 5 for value in spread]
 
 
-def weighted_pick(ranked: list[Any], value: Any, draw: random.Random) -> int:
+def weighted_pick(ranked: list[Any], value: Any, draw: random.Random, dice: bool = True) -> int:
     """The index DumbBot's pick lands on in ``ranked`` (best first): from the best, each next
     one is taken after a coin (PLAY_ALTERNATIVE) and a roll that the closer it is, the likelier
-    it passes."""
+    it passes. Without ``dice``, the best."""
     chosen = 0
+    if not dice:
+        return chosen
     for nxt in range(1, len(ranked)):
         best, other = value(ranked[chosen]), value(ranked[nxt])
         chance_to_stop = 0.0 if best == 0 else ALTERNATIVE_DIFFICULTY * (best - other) / abs(best)
@@ -194,14 +210,16 @@ def dumbbot_orders(variant: str, state: Mapping[str, Any], power: str, options: 
     position = read_position(state, power)
     values = place_values(variant, state, position)
     if options.kind == "movement":
-        return _movement(variant, position, values, options, draw)
+        return movement(variant, position, values, options, draw)
     if options.kind == "retreats":
         return _retreats(variant, values, options, draw)
     return _adjustments(variant, values, options, draw)
 
 
-def _movement(variant: str, position: Position, values: list[float], options: Options,
-              draw: random.Random) -> list[str]:
+def movement(variant: str, position: Position, values: list[float], options: Options,
+             draw: random.Random, dice: bool = True) -> list[str]:
+    """Steps 4 and 5: each unit's order, in the order of ``options``. Without ``dice`` (the
+    heuristic bot's first plan and its guess of the others'), every pick is the best place."""
     places = places_of(variant)
     legal = {order for orders in options.by_unit.values() for order in orders}
     units = [" ".join(orders[0].split()[:2]) for orders in options.by_unit.values()]
@@ -210,7 +228,8 @@ def _movement(variant: str, position: Position, values: list[float], options: Op
     orders: dict[str, str] = {}
     moving_to: dict[str, str] = {}  # province -> own unit moving there
     queue = list(units)
-    draw.shuffle(queue)
+    if dice:
+        draw.shuffle(queue)
     waited: set[str] = set()
     while queue:
         unit = queue.pop(0)
@@ -221,7 +240,7 @@ def _movement(variant: str, position: Position, values: list[float], options: Op
         candidates = sorted([here, *places.steps[here]], key=lambda p: values[p], reverse=True)
         candidates = [p for p in candidates if p == here or _move(unit, places.names[p]) in legal]
         while True:
-            target = candidates[weighted_pick(candidates, lambda p: values[p], draw)]
+            target = candidates[weighted_pick(candidates, lambda p: values[p], draw, dice)]
             province = places.province[target]
             if target == here:
                 orders[unit] = f"{unit} H"

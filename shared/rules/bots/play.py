@@ -10,6 +10,7 @@ from shared.rules.variants import Variant, get_variant
 from .dumbbot import dumbbot_orders
 from .heuristic import heuristic_orders
 from .reading import Options, read_options
+from .strong import strong_orders
 
 Strength = Literal["holding", "random", "heuristic"]
 STRENGTHS: tuple[Strength, ...] = ("holding", "random", "heuristic")
@@ -30,7 +31,9 @@ def orders_for(variant: str, state: Mapping[str, Any], power: str, *, strength: 
         chosen = random_orders(options, draw)
     elif strength == "dumbbot":
         chosen = dumbbot_orders(variant, state, power, options, draw)
-    else:
+    elif variant == "standard":
+        chosen = strong_orders(variant, state, power, options, draw)
+    else:  # the search adjudicates with the standard engine; other boards keep the simpler bot
         chosen = heuristic_orders(variant, state, power, options, draw)
     return legal_together(rules, state, power, chosen)
 
