@@ -87,9 +87,9 @@ def places_of(variant: str) -> Places:
     provinces = tuple(province_of(n.split(":")[1]) for n in names)
     singles: list[tuple[int, ...]] = []
     groups: list[tuple[tuple[int, ...], ...]] = []
-    for near in steps:
+    for reached in steps:
         by_province: dict[str, list[int]] = {}
-        for step in near:
+        for step in reached:
             by_province.setdefault(provinces[step], []).append(step)
         singles.append(tuple(g[0] for g in by_province.values() if len(g) == 1))
         groups.append(tuple(tuple(g) for g in by_province.values() if len(g) > 1))
@@ -260,9 +260,9 @@ def movement(variant: str, position: Position, values: list[float], options: Opt
                     continue
             if province in moving_to:
                 mover = moving_to[province]
-                support = _support_move(mover, orders[mover], legal, unit)
-                if competition.get(province, 0) > 0 and support is not None:
-                    orders[unit] = support
+                support_move = _support_move(mover, orders[mover], legal, unit)
+                if competition.get(province, 0) > 0 and support_move is not None:
+                    orders[unit] = support_move
                     break
                 candidates.remove(target)
                 continue
@@ -337,13 +337,15 @@ def _retreats(variant: str, values: list[float], options: Options, draw: random.
     places = places_of(variant)
     taken: set[str] = set()
     chosen: list[str] = []
+
+    def worth(order: str) -> float:
+        place = places.index.get(_place(order.split()[0], order.split()[-1]))
+        return values[place] if place is not None else 0.0
+
     for orders in options.by_unit.values():
-        kind = orders[0].split()[0]
-        retreats = [o for o in orders if " R " in o]
-        ranked = sorted(retreats, key=lambda o: values[places.index.get(_place(kind, o.split()[-1]), 0)], reverse=True)
+        ranked = sorted((o for o in orders if " R " in o), key=worth, reverse=True)
         while ranked:
-            pick = ranked[weighted_pick(ranked, lambda o: values[places.index.get(_place(kind, o.split()[-1]), 0)],
-                                        draw)]
+            pick = ranked[weighted_pick(ranked, worth, draw)]
             if province_of(pick.split()[-1]) in taken:
                 ranked.remove(pick)
                 continue
