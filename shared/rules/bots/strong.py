@@ -38,7 +38,8 @@ from .reading import Options, read_options
 
 SAMPLES = 2  # the others' likely orders: DumbBot's best guess and one drawn with its dice
 PASSES = 2  # rounds over the units
-EVALUATIONS = 50  # candidate order sets adjudicated at most, per power and phase
+EVALUATIONS = 60  # candidate order sets adjudicated at most, per power and phase,
+PER_UNIT = 8  # and at most this many per unit in contact (the phase's whole cost follows the units)
 MOVES_TRIED = 4  # a unit's best moves by value that are tried
 CENTRE = {"F": 100.0, "S": 45.0}  # a centre gained or lost (in the spring: occupied)
 DISLODGED = {"F": 25.0, "S": 35.0}  # an own unit dislodged (more with nowhere to go)
@@ -170,11 +171,12 @@ def _movement(variant: str, state: Mapping[str, Any], power: str, options: Optio
     best = search.score(plan)
     contact = _in_contact(variant, state, power, units)
     order_of_units = sorted(contact, key=lambda u: (draw.random(), u))  # the others keep the first plan
+    budget = min(EVALUATIONS, PER_UNIT * len(contact))
     for _ in range(PASSES):
         improved = False
         for unit in order_of_units:
             for change in _candidates(search, unit, plan):
-                if search.evaluations >= EVALUATIONS:
+                if search.evaluations >= budget:
                     return [plan[u] for u in units]
                 trial = {**plan, **change}
                 if trial == plan:
