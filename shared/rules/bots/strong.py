@@ -10,8 +10,9 @@ search that adjudicates its candidate orders against what the other powers are l
 4. Then, unit by unit (those in contact with another power first), each of its few sensible
    orders (hold, the best moves, a move with an own unit's support, a support of an own unit's
    plan, a convoy with its fleets) is adjudicated by the engine against every sample of the
-   others' orders, and kept where the outcome scores better on average: centres held and taken
-   (in the spring, occupied), units dislodged, and the places the units end on by value.
+   others' orders, and kept where the outcome scores better (half the mean over the samples,
+   half the worst): centres held and taken (in the spring, occupied), units dislodged, and the
+   places the units end on by value.
 
 Retreats and builds look to the next movement phase by the same values: a retreat to the best
 place (in the autumn, an empty centre first, which it takes), builds at the best sites, an army
@@ -46,6 +47,7 @@ DISLODGED = {"F": 25.0, "S": 35.0}  # an own unit dislodged (more with nowhere t
 NO_RETREAT = 25.0
 ENEMY_DISLODGED = 6.0
 POSITION = 10.0  # the value of the best place, for a unit that stands on it
+CAUTION = 0.5  # the worst outcome over the guesses of the others' orders counts this much beside the mean
 
 
 def standard_board(variant: str, state: Mapping[str, Any]) -> bool:
@@ -133,11 +135,9 @@ class Search:
         self.evaluations += 1
         mine = [o for o in (self.order(text) for text in plan.values()) if o is not None]
         game_map = load_map(self.variant)
-        total = 0.0
-        for others in self.others:
-            outcome = resolve_movement(self.engine_position, {**others, self.power: mine}, game_map)
-            total += self.outcome_score(outcome)
-        return total / len(self.others)
+        scores = [self.outcome_score(resolve_movement(self.engine_position, {**others, self.power: mine}, game_map))
+                  for others in self.others]
+        return (1 - CAUTION) * sum(scores) / len(scores) + CAUTION * min(scores)
 
     def outcome_score(self, outcome: MovementOutcome) -> float:
         power, standing_values, to_gain, to_keep = self.power, self.standing, self.to_gain, self.to_keep
