@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from .heuristic import map_of, neighbours  # the variant's map (or the standard one's), provinces' neighbours
 from .reading import Options
 
 SPRING_WEIGHTS = (100, 1000, 30, 10, 6, 5, 4, 3, 2, 1)  # proximity[0..9], spring moves and retreats
@@ -70,9 +71,7 @@ def province_of(location: str) -> str:
 
 @lru_cache(maxsize=8)
 def places_of(variant: str) -> Places:
-    from .heuristic import _map_of  # the map of the variant, or the standard one's
-
-    game_map = _map_of(variant)
+    game_map = map_of(variant)
     names: list[str] = []
     for code in sorted(game_map.provinces):
         if game_map.is_land(code):
@@ -129,9 +128,7 @@ def read_position(state: Mapping[str, Any], power: str) -> Position:
 
 def place_values(variant: str, state: Mapping[str, Any], position: Position) -> list[float]:
     """Every place's value to ``position.power`` (steps 1 to 3 of the module's description)."""
-    from .heuristic import _map_of
-
-    game_map, places = _map_of(variant), places_of(variant)
+    game_map, places = map_of(variant), places_of(variant)
     sizes: dict[str, int] = {}
     for centre in game_map.supply_centres:
         holder = position.owner.get(centre, "")
@@ -224,7 +221,7 @@ def movement(variant: str, position: Position, values: list[float], options: Opt
     legal = {order for orders in options.by_unit.values() for order in orders}
     units = [" ".join(orders[0].split()[:2]) for orders in options.by_unit.values()]
     unit_at = {places.province[places.index[unit_place(u)]]: u for u in units if unit_place(u) in places.index}
-    competition = _competition(variant, state_units(position), position.power)
+    competition = _competition(variant, position.unit_power, position.power)
     orders: dict[str, str] = {}
     moving_to: dict[str, str] = {}  # province -> own unit moving there
     queue = list(units)
@@ -275,14 +272,8 @@ def movement(variant: str, position: Position, values: list[float], options: Opt
     return [orders[u] for u in units]
 
 
-def state_units(position: Position) -> dict[str, str]:
-    return position.unit_power
-
-
 def _competition(variant: str, unit_power: dict[str, str], power: str) -> dict[str, int]:
     """Province -> the most units one other power has next to it (by army and fleet steps)."""
-    from .heuristic import neighbours
-
     near = neighbours(variant)
     counts: dict[str, dict[str, int]] = {}
     for province, holder in unit_power.items():

@@ -35,6 +35,7 @@ from shared.rules.variants.order_reading import parse_cached
 
 from . import dumbbot
 from .dumbbot import place_values, places_of, province_of, read_position, unit_place
+from .heuristic import neighbours
 from .reading import Options, read_options
 
 SAMPLES = 2  # the others' likely orders: DumbBot's best guess and one drawn with its dice
@@ -123,11 +124,9 @@ class Search:
     evaluations: int = 0
 
     def order(self, text: str) -> Order | None:
+        """One of this power's order texts as the engine's order (read once)."""
         if text not in self.read:
-            game_map = load_map(self.variant)
-            reading = parse_cached(text, self.variant, self.engine_position.phase.type, self.power)
-            self.read[text] = None if isinstance(reading, ParseError) else normalise_order(
-                reading, self.engine_position, game_map)
+            self.read[text] = engine_order(self.variant, self.engine_position, self.power, text)
         return self.read[text]
 
     def score(self, plan: Mapping[str, str]) -> float:
@@ -206,7 +205,7 @@ def _search_for(variant: str, state: Mapping[str, Any], power: str, options: Opt
         for other, other_likely in likely.items():
             if other == power:
                 continue
-            read = [Order_of(search, other, text) for text in other_likely.samples[i]]
+            read = [engine_order(variant, engine_position, other, text) for text in other_likely.samples[i]]
             others[other] = [o for o in read if o is not None]
         search.others.append(others)
     return search
@@ -222,16 +221,16 @@ def _standing_values(variant: str, values: list[float]) -> dict[tuple[UnitType, 
             for name, value in zip(places.names, values, strict=True)}
 
 
-def Order_of(search: Search, power: str, text: str) -> Order | None:  # noqa: N802
-    game_map = load_map(search.variant)
-    reading = parse_cached(text, search.variant, search.engine_position.phase.type, power)
-    return None if isinstance(reading, ParseError) else normalise_order(reading, search.engine_position, game_map)
+def engine_order(variant: str, engine_position: Position, power: str, text: str) -> Order | None:
+    """An order text as the engine reads it (None for one it cannot: never from possible orders)."""
+    reading = parse_cached(text, variant, engine_position.phase.type, power)
+    if isinstance(reading, ParseError):
+        return None
+    return normalise_order(reading, engine_position, load_map(variant))
 
 
 def _in_contact(variant: str, state: Mapping[str, Any], power: str, units: Sequence[str]) -> set[str]:
     """The units with another power's unit within two steps."""
-    from .heuristic import neighbours
-
     near = neighbours(variant)
     foreign = {province_of(u.split()[-1]) for p, us in state.get("units", {}).items() if p != power for u in us}
     found: set[str] = set()
