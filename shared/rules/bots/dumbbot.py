@@ -27,7 +27,8 @@ that description, in our own words and code:
    winter values, with the defence weighed in) by the same pick; removals of the lowest-valued
    units.
 
-The published DumbBot convoys nothing, and nor does this one: its armies are never carried.
+The published description has no convoys, and this DumbBot convoys nothing: its armies are
+never carried.
 Deterministic for a given ``draw`` (the caller seeds it).
 """
 from __future__ import annotations
