@@ -163,8 +163,10 @@ def _movement(variant: str, state: Mapping[str, Any], power: str, options: Optio
     if not standard_board(variant, state):
         values = place_values(variant, state, read_position(state, power))
         return dumbbot.movement(variant, read_position(state, power), values, options, random.Random(0), dice=False)
-    likely = predicted(variant, state_key(state))
     units = [" ".join(orders[0].split()[:2]) for orders in options.by_unit.values()]
+    likely = predicted(variant, state_key(state))
+    if power not in likely:  # nothing to order
+        return []
     plan = dict(zip(units, likely[power].samples[0], strict=True))
     search = _search_for(variant, state, power, options, likely, units)
     best = search.score(plan)

@@ -176,6 +176,8 @@ def test_one_heuristic_bot_among_six_dumbbots_takes_more_than_its_share() -> Non
         while int(str(state["phase"])[1:5]) < 1906:
             orders = {p: orders_for("standard", state, p, strength="heuristic" if p == hero else "dumbbot", seed=5)
                       for p in POWERS if rules.possible_orders(state, p)}
+            if hero in orders and str(state["phase"]).endswith("M"):  # every unit of its own games ordered
+                assert len(orders[hero]) == len(state["units"][hero]), (state["phase"], orders[hero])
             state = rules.resolve(state, orders, settings={"player_count": 7}, seed=5).state
         centres = {p: len(state["centers"].get(p, [])) for p in POWERS}
         shares.append(centres[hero] / sum(centres.values()))
