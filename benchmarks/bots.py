@@ -30,6 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from shared.rules.bots import orders_for  # noqa: E402
+from shared.rules.bots.strong import predicted  # noqa: E402
 from shared.rules.variants import get_variant  # noqa: E402
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
@@ -73,6 +74,7 @@ def phase_times(positions: list[Mapping[str, Any]], strength: str) -> str:
     ms: list[float] = []
     for state in positions:
         acting = [p for p in POWERS if rules.possible_orders(state, p)]
+        predicted.cache_clear()  # the others' guessed orders worked out afresh, as in a new phase
         started = time.process_time()
         for power in acting:
             orders_for("standard", state, power, strength=strength, seed=1)  # type: ignore[arg-type]
