@@ -171,7 +171,8 @@ def _movement(variant: str, state: Mapping[str, Any], power: str, options: Optio
     search = _search_for(variant, state, power, options, likely, units)
     best = search.score(plan)
     contact = _in_contact(variant, state, power, units)
-    order_of_units = sorted(contact, key=lambda u: (draw.random(), u))  # the others keep the first plan
+    # in the order of ``units``, not of the set: the draw must not follow the process's string hashes
+    order_of_units = sorted((u for u in units if u in contact), key=lambda u: (draw.random(), u))
     budget = min(EVALUATIONS, PER_UNIT * len(contact))
     for _ in range(PASSES):
         improved = False

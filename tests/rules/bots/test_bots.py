@@ -2,7 +2,12 @@
 in every kind of phase, and a heuristic bot that does better than holding."""
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -183,3 +188,33 @@ def test_one_heuristic_bot_among_six_dumbbots_takes_more_than_its_share() -> Non
         shares.append(centres[hero] / sum(centres.values()))
         tops += centres[hero] == max(centres.values())
     assert sum(shares) / len(shares) > 0.2 and tops >= 4, (shares, tops)
+
+
+PLAY_A_FEW_PHASES = """
+import json
+from shared.rules.bots import orders_for
+from shared.rules.variants import get_variant
+rules = get_variant("standard")
+state = rules.opening({"player_count": 7}, 4).state
+given = []
+for _ in range(8):
+    orders = {p: orders_for("standard", state, p, strength=STRENGTH, seed=4) for p in sorted(state["units"])
+              if rules.possible_orders(state, p)}
+    given.append(orders)
+    state = rules.resolve(state, orders, settings={"player_count": 7}, seed=4).state
+print(json.dumps(given))
+"""
+
+
+@pytest.mark.parametrize("strength", ["heuristic", "dumbbot"])
+def test_the_same_seed_gives_the_same_orders_in_another_process(strength: str) -> None:
+    """Python salts its string hashes per process: nothing a bot chooses may follow them (a
+    set's order), or a replayed or re-run game would not be the same game."""
+    root = Path(__file__).resolve().parents[3]
+    runs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(root)}
+        done = subprocess.run([sys.executable, "-c", f"STRENGTH = {strength!r}\n{PLAY_A_FEW_PHASES}"], env=env,
+                              capture_output=True, text=True, check=True, cwd=root)
+        runs.append(json.loads(done.stdout))
+    assert runs[0] == runs[1]
