@@ -60,11 +60,6 @@ def bound_state_cache(store: EventStore, capacity: int) -> None:
     caches_of(store).resize(capacity)
 
 
-def state_cache_bound(store: EventStore) -> int:
-    """The bound, in estimated bytes, of the store's cache of game states (``bound_state_cache``)."""
-    return caches_of(store).states.max_bytes
-
-
 async def read_game(reader: EventStore | Transaction, game_id: str) -> GameState | None:
     """The game's state as of this read (None when its stream is empty), from the cache and
     the events the stream gained since, **without its history**: its resolved phases are
@@ -186,6 +181,17 @@ async def append_events(tx: Transaction, state: GameState, events: Sequence[Even
         return state
     await tx.append(game_stream(state.game_id), [to_new_event(e, metadata) for e in events],
                     expected_version=state.version)
+    before = game_row(state)
     state = fold(events, onto=state)
-    await tx.put_game(game_row(state, now))
+    row = game_row(state, now)
+    if _public(row) != _public(before):  # a secret draw vote moves nothing in the public list
+        await tx.put_game(row)
     return state
+
+
+def _public(row: GameRow) -> tuple[object, ...]:
+    """What the games list shows of a row, but when it changed: the row (and its ``updated_at``,
+    which the list shows and its cursor holds) is written only when this changes, so that an
+    event nobody else may see (a secret draw vote) is not told by a change of time or place in
+    the list (docs/api.md, "Identifiers that reveal nothing")."""
+    return row.status, row.phase, row.deadline, row.summary
