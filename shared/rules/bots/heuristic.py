@@ -59,7 +59,7 @@ def place(key: str) -> str:
 
 
 @lru_cache(maxsize=8)
-def _map_of(variant: str) -> GameMap:
+def map_of(variant: str) -> GameMap:
     try:
         return load_map(variant)
     except Exception:  # a variant of the standard board without a map of its own
@@ -69,7 +69,7 @@ def _map_of(variant: str) -> GameMap:
 @lru_cache(maxsize=8)
 def neighbours(variant: str) -> dict[str, frozenset[str]]:
     """Province -> provinces next to it by land or by sea (coasts folded into provinces)."""
-    game_map = _map_of(variant)
+    game_map = map_of(variant)
     found: dict[str, set[str]] = {code: set(game_map.army_neighbours(code)) for code in game_map.provinces}
     for code in game_map.provinces:
         for location in (*game_map.fleet_locations(code), code):
@@ -88,7 +88,7 @@ def read_board(state: Mapping[str, Any], power: str) -> Board:
 def province_values(variant: str, board: Board) -> dict[str, float]:
     """Each province's worth to ``board.power``: centres to take, own centres under threat,
     spread along the map so that the way to a centre is worth something too."""
-    game_map, near = _map_of(variant), neighbours(variant)
+    game_map, near = map_of(variant), neighbours(variant)
     base: dict[str, float] = {}
     for code in game_map.provinces:
         value = 0.0
@@ -271,7 +271,7 @@ def _adjustments(variant: str, values: dict[str, float], options: Options, draw:
 
 def _build_at(variant: str, values: dict[str, float], orders: list[str]) -> str:
     """An army or a fleet, by where the value lies: at sea (a fleet) or on land (an army)."""
-    game_map = _map_of(variant)
+    game_map = map_of(variant)
     by_type = {order.split()[0]: order for order in orders}
     if "F" in by_type and "A" in by_type:
         site = by_type["F"].split()[1]

@@ -7,14 +7,17 @@ from typing import Any, Literal
 
 from shared.rules.variants import Variant, get_variant
 
+from .dumbbot import dumbbot_orders
 from .heuristic import heuristic_orders
 from .reading import Options, read_options
+from .strong import strong_orders
 
 Strength = Literal["holding", "random", "heuristic"]
 STRENGTHS: tuple[Strength, ...] = ("holding", "random", "heuristic")
+Yardstick = Literal["dumbbot"]  # measured against, never offered as a house bot (docs/bots.md)
 
 
-def orders_for(variant: str, state: Mapping[str, Any], power: str, *, strength: Strength = "heuristic",
+def orders_for(variant: str, state: Mapping[str, Any], power: str, *, strength: Strength | Yardstick = "heuristic",
                seed: int = 0) -> list[str]:
     """The orders a house bot of ``strength`` gives for ``power`` now (legal: each one taken
     from the variant's possible orders); the same ``seed`` always gives the same orders."""
@@ -26,7 +29,11 @@ def orders_for(variant: str, state: Mapping[str, Any], power: str, *, strength: 
         chosen = holding_orders(options)
     elif strength == "random":
         chosen = random_orders(options, draw)
-    else:
+    elif strength == "dumbbot":
+        chosen = dumbbot_orders(variant, state, power, options, draw)
+    elif variant == "standard":
+        chosen = strong_orders(variant, state, power, options, draw)
+    else:  # the search adjudicates with the standard engine; other boards keep the simpler bot
         chosen = heuristic_orders(variant, state, power, options, draw)
     return legal_together(rules, state, power, chosen)
 

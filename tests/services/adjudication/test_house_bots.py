@@ -108,6 +108,7 @@ async def test_a_house_bot_never_stands_in_the_way_of_a_draw_the_players_agree_o
     ("standard", {"bots_fill_empty_seats": True}, "body.settings.house_bot"),
     ("standard", {"bot_after_missed_phases": 2}, "body.settings.house_bot"),
     ("standard", {"house_bot": "clever"}, "body.settings.house_bot"),
+    ("standard", {"house_bot": "dumbbot"}, "body.settings.house_bot"),  # the benchmarks' yardstick only
     ("standard", {"house_bot": "holding", "bot_after_missed_phases": 0}, "body.settings.bot_after_missed_phases"),
 ])
 async def test_house_bot_settings_a_game_cannot_have_are_refused(host: Host, variant: str,

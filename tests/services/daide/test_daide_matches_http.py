@@ -43,8 +43,12 @@ def owner_of(position: dict[str, Any], unit: str) -> str:
     raise AssertionError(f"no unit at {unit}")
 
 
+DAIDE_SEAS = {"BOT": "GOB", "ENG": "ECH", "LYO": "GOL"}  # our codes for three seas DAIDE names otherwise
+
+
 def place(location: str) -> str:
     province, _, coast = location.partition("/")
+    province = DAIDE_SEAS.get(province, province)
     return f"({province} {COASTS[coast]})" if coast else province
 
 
