@@ -37,7 +37,7 @@ from shared.events import Event, from_recorded, game_stream, to_new_event
 from shared.store import EventStore, GameRow, RecordedEvent, Transaction
 
 from .cached import CachedFold, Continued, Entry, caches_of, reads_committed
-from .state import GameState, fold
+from .state import GameState, fold, secret_to_others
 
 MEMORY_PER_JSON_BYTE = 4  # a folded state's memory / its events' JSON size (measured: docs/performance.md, 2026-12-01)
 # the recent histories' estimated memory is bounded as the states' is (``bound_state_cache``): nearly every game
@@ -181,11 +181,16 @@ def game_row(state: GameState, now: datetime | None = None) -> GameRow:
 async def append_events(tx: Transaction, state: GameState, events: Sequence[Event], metadata: dict[str, Any] | None,
                         now: datetime | None = None) -> GameState:
     """Append ``events`` after the version ``state`` was folded from, and write the games row;
-    the state after them (a new one: ``state`` is left as it was)."""
+    the state after them (a new one: ``state`` is left as it was). Events nobody but their
+    author may see (a secret draw vote) leave the games row alone: its ``updated_at`` and the
+    game's place in ``GET /games`` say nothing of them (docs/hosting.md, "Secret votes stay
+    secret")."""
     if not events:
         return state
     await tx.append(game_stream(state.game_id), [to_new_event(e, metadata) for e in events],
                     expected_version=state.version)
+    seen = not all(secret_to_others(state, event) for event in events)
     state = fold(events, onto=state)
-    await tx.put_game(game_row(state, now))
+    if seen:
+        await tx.put_game(game_row(state, now))
     return state

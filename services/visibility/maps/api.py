@@ -119,7 +119,8 @@ async def _picture(kind: Kind, game: GameState, caller: Caller, store: EventStor
     active = game.status == "active" and game.phase
     submissions = await phase_submissions(store, game.game_id, str(game.phase)) if active and number is None else {}
     pending = pending_orders(submissions, game, viewer)
-    key = (kind, game.game_id, game.version, number, viewer, orjson.dumps(pending))
+    # keyed by the version others can see: a secret draw vote redraws nothing (docs/maps.md)
+    key = (kind, game.game_id, game.shown_version, number, viewer, orjson.dumps(pending))
     pictures = pictures_of(store, request.app.state.settings)
     found = pictures.remembered(key)
     if found is None:

@@ -2,7 +2,8 @@
 the render queue").
 
 - A picture is remembered under everything it is drawn from: the kind (SVG or PNG), the game
-  and the version of its stream (a past turn's picture of Tale of Ekonia shows what the viewer
+  and the version of its stream others can see (``shown_version``: a secret draw vote does
+  not move it, so it redraws nothing) (a past turn's picture of Tale of Ekonia shows what the viewer
   knows *now*), the phase, the whole viewer (kind, power, powers, codename and seat: what one
   viewer sees never answers another) and the viewer's own pending orders. Two viewers' requests
   never share an entry.
