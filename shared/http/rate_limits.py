@@ -39,7 +39,11 @@ def bearer_or_refusal(request: Request) -> tuple[str | None, Unauthorized | None
         return None, refusal
 
 
-def _token_hash(request: Request) -> str | None:
+RATE_ACTION = "rate_action"  # the attribute naming the action a dependency counts (shared/http/route_bodies.py)
+COUNTED = "entente.rate_counted"  # the request scope's set of the actions already counted
+
+
+def token_hash_of(request: Request) -> str | None:
     token, _ = bearer_or_refusal(request)
     return hash_token(token) if token else None
 
@@ -50,6 +54,10 @@ def count_action(request: Request, action: str, token_hash: str | None) -> None:
     limits = limits_of(request.app)
     if limits is None:
         return
+    counted: set[str] = request.scope.setdefault(COUNTED, set())
+    if action in counted:  # counted already, before the body was read (route_bodies.py)
+        return
+    counted.add(action)
     if token_hash is not None and same_hash(token_hash, request.app.state.operator_hash):
         return
     limits.check(action, request.client.host if request.client else None, token_hash)
@@ -61,6 +69,7 @@ def rate_limited(action: str) -> Any:
         raise ValueError(action)
 
     async def count(request: Request) -> None:
-        count_action(request, action, _token_hash(request))
+        count_action(request, action, token_hash_of(request))
 
+    setattr(count, RATE_ACTION, action)
     return Depends(count)
