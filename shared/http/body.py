@@ -65,24 +65,38 @@ class RepeatedKeys(dict[str, Any]):
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    made = dict(pairs)
+    if len(made) == len(pairs):
+        return made
     seen: set[str] = set()
     for key, _ in pairs:
         if key in seen:
             return RepeatedKeys(pairs, key)
         seen.add(key)
-    return dict(pairs)
+    return made  # pragma: no cover - a shorter dict has a repeated key
 
 
 def _constant(name: str) -> Marker:
     return Marker(f"{name} is not a finite number (and not JSON)")
 
 
-# What in a body's bytes may need the walk: a fraction or an exponent, 16 digits in a row (an
-# integer perhaps beyond 2**53), DEL or a C1 control (UTF-8 \xc2\x80-\xc2\x9f), an escape
-# that writes a control or a surrogate. A body without any (nearly all of them) is taken as the
-# C decoder gives it; one with some is walked once, without a callback per value.
-_SUSPECT_NUMBERS = re.compile(rb"[0-9][.eE]|[0-9]{16}")
+# What in a body's bytes may need the walk, found by C passes over them: 16 digits in a row
+# (an integer perhaps beyond 2**53; the digits mapped to one byte, then one search), and DEL, a C1
+# control (UTF-8 \xc2\x80-\xc2\x9f) or an escape that writes a control or a surrogate (looked
+# for only when a backslash, DEL or \xc2 is there at all). A float is told by the decoder itself.
+_DIGIT_MAP = bytes(0x31 if 0x30 <= byte <= 0x39 else 0x30 for byte in range(256))
+_LONG_RUN = b"1" * 16
 _SUSPECT_TEXT = re.compile(rb"\x7f|\xc2[\x80-\x9f]|\\u00[0-1]|\\u00[89]|\\u007[fF]|\\u[dD][89a-fA-F]|\\[bf]")
+
+
+def _long_integers(body: bytes) -> bool:
+    return _LONG_RUN in body.translate(_DIGIT_MAP)
+
+
+def _suspect_text(body: bytes) -> bool:
+    if b"\\" not in body and b"\x7f" not in body and b"\xc2" not in body:
+        return False
+    return _SUSPECT_TEXT.search(body) is not None
 
 
 class StrictJSON:
@@ -90,10 +104,11 @@ class StrictJSON:
     with a fraction made integers), or where and why it breaks the rules, or ``not_json``.
 
     The bytes are decoded once by the standard library's C decoder, with a callback only per
-    object (repeated keys) and per ``NaN``/``Infinity``; two regular-expression scans of the
-    bytes say whether any number or string could break a rule, and only then is the value
-    walked, once, without building a path per value. The cost is a few C passes over the bytes
-    and at most one Python step per value (docs/operations.md, "Request bodies")."""
+    object (repeated keys), per number written with a fraction or an exponent and per
+    ``NaN``/``Infinity``; C passes over the bytes say whether any integer or string could break
+    a rule, and only then is the value walked, once, without building a path per value. A body
+    of plain integers and ordinary strings (nearly every one) costs the decoder and two passes
+    (docs/operations.md, "Request bodies")."""
 
     __slots__ = ("value", "problem", "not_json")
 
@@ -111,16 +126,26 @@ class StrictJSON:
         def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
             nonlocal flagged
             made = _object(items)
-            flagged = flagged or type(made) is RepeatedKeys
+            if type(made) is RepeatedKeys:
+                flagged = True
             return made
 
+        def fraction(text: str) -> float:
+            """A number with a fraction or an exponent: refused when not finite, walked to be
+            made an integer when it is one (``7.0``); any other float goes on as it is."""
+            nonlocal flagged
+            value = float(text)
+            if not math.isfinite(value) or (value.is_integer() and abs(value) <= SAFE_INTEGER):
+                flagged = True
+            return value
+
         try:
-            value = json.loads(body, parse_constant=marked, object_pairs_hook=pairs)
+            value = json.loads(body, parse_constant=marked, object_pairs_hook=pairs, parse_float=fraction)
         except (ValueError, RecursionError):  # not JSON (or not UTF-8): FastAPI's 400
             self.not_json = True
             return
-        numbers = _SUSPECT_NUMBERS.search(body) is not None
-        text = _SUSPECT_TEXT.search(body) is not None
+        numbers = flagged or _long_integers(body)
+        text = _suspect_text(body)
         if flagged or numbers or text:
             holder = [value]
             found = _scan(holder, text=text, numbers=numbers)
