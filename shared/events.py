@@ -271,7 +271,7 @@ for _cls in (GameCreated, PlayerJoined, SeatRemoved, GameStarted, OrdersSubmitte
     register_event(_cls)
 
 # Modules that define further events with @register_event (imported at the end of this module).
-CATALOGUE_MODULES: tuple[str, ...] = ("shared.events_social", "shared.events_tickets")
+CATALOGUE_MODULES: tuple[str, ...] = ("shared.events_social", "shared.events_tickets", "shared.events_limits")
 
 
 class UnknownEvent(ValueError):

@@ -142,6 +142,16 @@ class RateLimits:
                                       retry_after=math.ceil(waited))
             taken.append((bucket_key, rate))
 
+    def give_back_token(self, action: str, token_hash: str | None) -> None:
+        """Undo the token's part of a ``check`` that a later limit refused."""
+        rate = self.per_token.get(action)
+        if rate is not None and token_hash:
+            self.buckets.give_back(f"{action}:t:{token_hash}", rate)
+
+    def exempts(self, address: str | None) -> bool:
+        """Whether ``address`` is one of ENTENTE_RATE_LIMIT_EXEMPT."""
+        return self._exempt(address)
+
     def _exempt(self, address: str | None) -> bool:
         if not self.exempt or not address:
             return False

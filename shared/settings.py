@@ -187,6 +187,8 @@ class Settings(BaseSettings):
     # address itself, deploy/nginx.conf); ENTENTE_RATE_LIMITS=false switches them all off
     rate_limits: bool = True
     rate_limit_exempt: str = ""
+    # the proxies whose X-Forwarded-For names the client (docs/operations.md, "Rate limits")
+    trusted_proxies: str = ""
     rate_create_per_address: str = "20/hour"
     rate_create_per_token: str = "20/hour"
     rate_join_per_address: str = "60/hour"
@@ -228,6 +230,10 @@ class Settings(BaseSettings):
     def rate_limit_networks(self) -> tuple[IPv4Network | IPv6Network, ...]:
         """ENTENTE_RATE_LIMIT_EXEMPT read; SettingsError when an entry is not an address or network."""
         return _networks(self.rate_limit_exempt, "ENTENTE_RATE_LIMIT_EXEMPT")
+
+    def trusted_proxy_networks(self) -> tuple[IPv4Network | IPv6Network, ...]:
+        """ENTENTE_TRUSTED_PROXIES read; SettingsError when an entry is not an address or network."""
+        return _networks(self.trusted_proxies, "ENTENTE_TRUSTED_PROXIES")
 
     def check_rates(self) -> None:
         """SettingsError unless every ENTENTE_RATE_* limit reads as a rate."""
@@ -274,6 +280,7 @@ class Settings(BaseSettings):
         """These settings, safe to run: raises SettingsError, or fills a development token."""
         self.metrics_networks()
         self.rate_limit_networks()
+        self.trusted_proxy_networks()
         self.check_rates()
         self.collector_thresholds()
         try:

@@ -20,7 +20,7 @@ from fastapi.routing import APIRoute
 from shared.errors import ErrorCode, Unprocessable
 
 from .body import StrictJSON, is_json
-from .rate_limits import RATE_ACTION, count_action, token_hash_of
+from .rate_limits import RATE_ACTION, count_request, token_hash_of
 
 Handler = Callable[[Request], Coroutine[Any, Any, Response]]
 
@@ -45,7 +45,7 @@ def strictly_read(route: APIRoute, handler: Handler) -> Handler:
         if actions:
             token_hash = token_hash_of(request)
             for action in actions:
-                count_action(request, action, token_hash)
+                await count_request(request, action, token_hash)
         body = await request.body()
         if body and is_json(request.scope):
             read = StrictJSON(body)
