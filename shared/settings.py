@@ -203,7 +203,11 @@ class Settings(BaseSettings):
     # have arrived this long after the connection opened or went idle (else 408 and closed), and
     # at most this many connections are open at once (one more request: 503)
     header_timeout_seconds: float = Field(10.0, gt=0.0, le=600.0)
+    # a request's whole body must have arrived this long after its headers (else 408 and closed)
+    body_timeout_seconds: float = Field(30.0, gt=0.0, le=3600.0)
     max_connections: int = Field(1000, ge=1, le=1_000_000)
+    # connections one address may hold (ENTENTE_TRUSTED_PROXIES' addresses are not capped)
+    max_connections_per_address: int = Field(64, ge=1, le=1_000_000)
     # the garbage collector of `entente serve`'s processes (docs/hosting.md, "The garbage
     # collector"): three thresholds for gc.set_threshold, or "python" for Python's own
     gc_thresholds: str = "50000,20,100"
