@@ -37,6 +37,13 @@ WELL_KNOWN_TOKENS = frozenset({
     "changeme", "secret", "operator", "token", "admin", "password", "default", "example", "entente", "letmein",
     "qwerty", "test", "root", "master", "passw0rd", "operatortoken", "secrettoken", "admintoken",
 })
+# passphrases every guesser knows (xkcd 936's two, long enough and varied enough to pass the other
+# rules and zxcvbn) and the example values of this project's own documents: a token that holds one
+# (compared in lower case, separators left out) is refused, with anything added around it
+WELL_KNOWN_PASSPHRASES = (
+    "correcthorsebatterystaple", "tr0ub4dor3", "troubador3", "tr0ub4dor", "optokenforfuzzing",
+    "operatortokenforfuzzing", "changeme",
+)
 
 
 def operator_token_problem(token: str) -> str | None:
@@ -71,6 +78,8 @@ def operator_token_problem(token: str) -> str | None:
     if unit is not None and len(unit) >= 3:  # shorter pieces: too few different characters, below
         known = ", which is well known" if "".join(c for c in unit if c.isalnum()) in WELL_KNOWN_TOKENS else ""
         return f"repeats one piece of {len(unit)} characters{known}"
+    if any(phrase in normalized for phrase in WELL_KNOWN_PASSPHRASES):
+        return "holds a well-known passphrase or an example value of the documentation"
     distinct = len(set(token))
     if distinct < MINIMUM_DISTINCT_CHARACTERS:
         return f"has only {distinct} different characters (at least {MINIMUM_DISTINCT_CHARACTERS})"
