@@ -273,17 +273,18 @@ def with_notification_worker(app: FastAPI, settings: Settings) -> FastAPI:
     from services.notifications.delivery import run_worker
 
     return with_background_task(app, lambda running, stop: run_worker(running.state.store, running.state.settings,
-                                                                      stop, render=map_renderer(running.state.store)))
+                                                                      stop, render=map_renderer(running.state.store,
+                                                                                              running.state.settings)))
 
 
-def map_renderer(store: Any) -> Any:
-    """The pictures notifications carry, drawn by the visibility service's maps (the composition
-    root joins the two services; neither imports the other)."""
+def map_renderer(store: Any, settings: Settings) -> Any:
+    """The pictures notifications carry, drawn by the visibility service's maps, remembered and
+    in its render queue (the composition root joins the two services; neither imports the other)."""
     from functools import partial
 
     from services.visibility.maps.attachments import notification_map
 
-    return partial(notification_map, store)
+    return partial(notification_map, store, settings)
 
 
 def _redacted(url: str) -> str:
