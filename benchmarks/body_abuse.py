@@ -2,14 +2,14 @@
 (docs/operations.md, "Request bodies"; docs/api.md, "resolve"): another user's latency
 unloaded and beside each attack, medians.
 
-    PYTHONPATH=$PWD .venv/bin/python benchmarks/body_abuse.py [SECONDS] [--port PORT]
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/body_abuse.py [SECONDS] [--port PORT] [--server-code DIR]
 
 - ``bodies``: two anonymous clients each send a 680 kB JSON array of zeros 1.1 times a second,
   one to ``POST /games``, one to a path no route serves (the review measured the other user's
   summary going from 3 ms to 2.7 s when every body was decoded with a Python call per number,
   before routing).
 - ``past resolves``: two anonymous hosts each ask ``POST /resolve`` for the first phase of
-  their own 40-phase game, 5 times a second (a 409 each; it used to fold the whole log under
+  their own 120-phase game, 5 times a second (a 409 each; it used to fold the whole log under
   the writer's lock, and other games' writes went from 4 ms to 629 ms on SQLite).
 
 The other user reads a game's summary and writes orders in another game, one request after
@@ -39,7 +39,7 @@ from tests.utils.processes import stop  # noqa: E402
 
 ZEROS = b"[" + b",".join([b"0"] * 340_000) + b"]"  # 680 kB
 JSON = {"content-type": "application/json"}
-PAST_PHASES = 40
+PAST_PHASES = 120
 
 
 def port_in(first: int, last: int) -> int:
@@ -109,11 +109,11 @@ def figures(taken: dict[str, list[float]]) -> str:
     return "; ".join(parts)
 
 
-def run(seconds: float, port: int) -> None:
+def run(seconds: float, port: int, code: Path) -> None:
     base_url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as directory:
         env = {**os.environ, "ENTENTE_OPERATOR_TOKEN": "body-abuse-benchmark-token-0123456789",
-               "ENTENTE_ENVIRONMENT": "test", "ENTENTE_RATE_LIMITS": "false", "PYTHONPATH": str(REPOSITORY)}
+               "ENTENTE_ENVIRONMENT": "test", "ENTENTE_RATE_LIMITS": "false", "PYTHONPATH": str(code)}
         process = subprocess.Popen(
             [*entente_command(), "serve", "--port", str(port), "--database", f"sqlite:///{directory}/b.db",
              "--no-worker", "--log-level", "warning"],
@@ -160,5 +160,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("seconds", type=float, nargs="?", default=20.0)
     parser.add_argument("--port", type=int, default=0, help="default: the first free one of 44000-44099")
+    parser.add_argument("--server-code", type=Path, default=REPOSITORY,
+                        help="the checkout the server runs (another one's: its figures before a change)")
     arguments = parser.parse_args()
-    run(arguments.seconds, arguments.port or port_in(44000, 44099))
+    run(arguments.seconds, arguments.port or port_in(44000, 44099), arguments.server_code)
