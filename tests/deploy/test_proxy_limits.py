@@ -76,3 +76,13 @@ def test_the_21st_game_from_one_address_in_an_hour_is_refused(proxy: str) -> Non
         assert other.post("/games", json={"name": "Elsewhere"}).status_code == 201
         listed = other.get("/games", params={"limit": 100}).json()["games"]
         assert len(listed) == PER_HOUR + 1  # nothing made by the refused ones
+
+
+def test_the_61st_seat_from_one_address_in_an_hour_is_refused(proxy: str) -> None:
+    """ENTENTE_RATE_JOIN_PER_ADDRESS (60 an hour by default, which compose keeps), behind the proxy."""
+    with client(proxy, "127.0.0.33") as hosting, client(proxy, "127.0.0.34") as joining:
+        games = [hosting.post("/games", json={"name": f"Seats {n}"}).json()["id"] for n in range(9)]
+        seats = [joining.post(f"/games/{game}/players").status_code for game in games for _ in range(7)][:61]
+        assert seats == [201] * 60 + [429], seats
+        refused = joining.post(f"/games/{games[-1]}/players")
+        assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
