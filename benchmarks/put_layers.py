@@ -110,6 +110,7 @@ def stage_router() -> APIRouter:
             power=body.power, known=known)
         return written_once(adjudication_api.SubmissionResult.model_validate({
             "phase": submission.phase, "power": submission.power, "resolved": False,
+            "done": service.whole_set_accepted(submission.checks),
             **adjudication_api._feedback(game, submission.phase, submission.power, submission.checks)}))
 
     return router

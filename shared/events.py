@@ -68,6 +68,9 @@ class GameSettings(BaseModel):
     # a private game (docs/hosting.md, "Private games"): left out of the lobby's list, joined
     # only with the invite code its creation answered (GameCreated keeps the code's hash)
     private: bool = False
+    # standard games: the DAIDE server gives the game a port of its own, where an unmodified
+    # DAIDE bot takes the next free seat by NME (docs/bots.md, "A port per game")
+    daide_open: bool = False
 
 
 class GameCreated(Event):
@@ -86,6 +89,7 @@ class PlayerJoined(Event):
     codename: str
     token_hash: str  # empty for a house bot's seat: no token is ever its
     house_bot: bool = False  # a seat nobody joined, taken by the house bot at the start
+    daide: bool = False  # taken by a DAIDE bot on the game's own port (docs/bots.md)
 
 
 class SeatRemoved(Event):
@@ -141,8 +145,9 @@ class OrdersSubmitted(Event):
     power: str
     player_id: str | None
     orders: list[str]  # canonical short notation
-    # a whole set (PUT) says the power is done; orders changed one at a time (PATCH) do not
-    # (docs/hosting.md, "Early resolution"); events written before the field were whole sets
+    # a whole set (PUT) with nothing refused says the power is done; orders changed one at a
+    # time (PATCH), or a set with a refused line, do not (docs/hosting.md, "Early resolution");
+    # events written before the field were whole sets
     complete: bool = True
     house_bot: bool = False  # given by the house bot for the power (docs/bots.md)
 
@@ -271,7 +276,8 @@ for _cls in (GameCreated, PlayerJoined, SeatRemoved, GameStarted, OrdersSubmitte
     register_event(_cls)
 
 # Modules that define further events with @register_event (imported at the end of this module).
-CATALOGUE_MODULES: tuple[str, ...] = ("shared.events_social", "shared.events_tickets", "shared.events_limits")
+CATALOGUE_MODULES: tuple[str, ...] = ("shared.events_social", "shared.events_tickets", "shared.events_limits",
+                                      "shared.events_daide")
 
 
 class UnknownEvent(ValueError):

@@ -76,6 +76,14 @@ def _server_url() -> str:
     return os.environ.get("ENTENTE_TEST_POSTGRES_URL", DEFAULT_POSTGRES_URL)
 
 
+def unreachable_reason(server_url: str, error: BaseException) -> str:
+    """Why the PostgreSQL tests cannot run, and what would let them."""
+    missing = os.environ.get("ENTENTE_TEST_POSTGRES_MISSING")
+    if missing:
+        return f"PostgreSQL: {missing}"
+    return f"PostgreSQL unreachable at {server_url} (set ENTENTE_TEST_POSTGRES_URL): {error!r}"
+
+
 def _asyncpg_dsn(url: str) -> str:
     return url.replace("postgresql+asyncpg://", "postgresql://", 1)
 
@@ -135,7 +143,7 @@ def postgres_database_url() -> Iterator[str]:
     try:
         run_coroutine_in_thread(lambda: _create_database(server_url, name))
     except Exception as error:
-        reason = f"PostgreSQL unreachable at {server_url} (set ENTENTE_TEST_POSTGRES_URL): {error!r}"
+        reason = unreachable_reason(server_url, error)
         if os.environ.get("ENTENTE_REQUIRE_POSTGRES") == "1":
             pytest.fail(reason)
         pytest.skip(reason)
@@ -284,9 +292,70 @@ def receiver_url(receiver: Receiver) -> Iterator[str]:
         yield url
 
 
+# The cost tiers (docs/testing.md, "Tiers"): each test gets one marker from its folder, so that
+# `pytest -m fast` checks the rules, the store on SQLite, the HTTP apps in-process and the house
+# rules in a few minutes, and `-m "not slow"` leaves out only what starts real servers, browsers
+# and deployments.
+FAST_FOLDERS = ("rules", "architecture", "game", "store", "http")
+SLOW_FOLDERS = ("web", "deploy", "clients", "cli", "games", "services/daide")
+TIERS = ("fast", "medium", "slow")
+
+
+def tier_of(item: pytest.Item) -> str:
+    """The test's own tier marker where it has one (a test that starts a real server in a fast
+    folder says so), else its folder's."""
+    own = [tier for tier in TIERS if item.get_closest_marker(tier) is not None]
+    if own:
+        return own[0]
+    folder = Path(str(item.path)).resolve().relative_to(Path(__file__).resolve().parent).as_posix()
+    if any(folder.startswith(f"{slow}/") for slow in SLOW_FOLDERS):
+        return "slow"
+    if folder.split("/")[0] in FAST_FOLDERS and item.get_closest_marker("postgres") is None:
+        return "fast"
+    return "medium"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        item.add_marker(getattr(pytest.mark, tier_of(item)))
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: two workers a core (at least two, at most eight), since most of the suite's time
+    is spent waiting on the servers, browsers and databases it starts (docs/testing.md, "Parallel")."""
+    return max(2, min(8, 2 * (os.cpu_count() or 1)))
+
+
+_THROWAWAY: list[Any] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Without ENTENTE_TEST_POSTGRES_URL and with no server at the default URL, start a cluster of
+    the suite's own (tests/utils/throwaway_postgres.py): once, in the controlling process, whose
+    environment xdist's workers inherit."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or "ENTENTE_TEST_POSTGRES_URL" in os.environ:
+        return
+    if config.option.collectonly:
+        return
+    from tests.utils.throwaway_postgres import answers, start_cluster
+
+    if answers(DEFAULT_POSTGRES_URL):
+        return
+    try:
+        cluster = start_cluster()
+    except RuntimeError as why:
+        os.environ["ENTENTE_TEST_POSTGRES_MISSING"] = str(why)
+        return
+    _THROWAWAY.append(cluster)
+    os.environ["ENTENTE_TEST_POSTGRES_URL"] = cluster.url
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     """A thread a test left running (a store nobody closed, a server never stopped) would keep
-    pytest alive after its summary until CI's time runs out: name it and fail at once instead."""
+    pytest alive after its summary until CI's time runs out: name it and fail at once instead.
+    The suite's own PostgreSQL cluster, if it made one, is stopped first."""
+    for cluster in _THROWAWAY:
+        cluster.stop()
     import sys
     import time
 

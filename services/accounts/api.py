@@ -16,6 +16,7 @@ from starlette.background import BackgroundTask
 from shared import credentials
 from shared.auth import Caller, require
 from shared.errors import Conflict, DomainError, ErrorCode, Forbidden, Unauthorized
+from shared.game.guards import require_seat_in_game
 from shared.http.app import build_app
 from shared.http.dependencies import BearerToken, CurrentCaller, CurrentGame, StoreDep, request_metadata
 from shared.http.models import DateTimeText, RequestBody
@@ -162,6 +163,10 @@ class MySeat(BaseModel):
     waiting_for: list[str] = Field(default_factory=list, description=(
         "the seat's powers the phase still waits for: what the seat owes (docs/social.md, \"API keys\")"))
     submitted: list[str] = Field(default_factory=list, description="the seat's powers that are done ordering")
+    writes: dict[str, int] = Field(default_factory=dict, description=(
+        "per power of the seat, how many writes of this phase (PUT, PATCH, the ready flag, the house bot's) "
+        "the entry reflects: after your own nth accepted write of the phase for a power, an entry with "
+        "fewer was computed before it (do not order again on its word; docs/social.md, \"API keys\")"))
 
 
 class MyGames(BaseModel):
@@ -250,7 +255,14 @@ async def revoke_api_key(account: SignedInAccount, store: StoreDep,
 # ----------------------------------------------------------------------------- bot tokens
 
 def seat_owner(caller: CurrentCaller, request: Request) -> Caller:
-    """The seat's own player (its seat token or its signed-in account), not a bot acting for it."""
+    """The seat's own player (its seat token or its signed-in account), not a bot acting for it.
+    Not the host: a bot token plays one seat and reads what that seat may see, which is the
+    seat's player's to give away, never the host's (docs/bots.md, "Connecting a bot")."""
+    if caller.role in ("host", "operator"):
+        raise Forbidden(f"a bot token acts for one seat and is minted by that seat's player (its seat token or the "
+                        f"signed-in account that took it), not with a {caller.role} token: to seat a bot, take a "
+                        "seat (POST /games/{id}/players) and mint the token with that seat's token",
+                        code=ErrorCode.WRONG_ROLE, where="header.authorization")
     require(caller, "player")
     if caller.via == "bot" or getattr(request.state, "api_key", False):
         raise Forbidden("a bot token or API key cannot manage bot tokens", code=ErrorCode.WRONG_ROLE,
@@ -280,6 +292,7 @@ async def create_bot_token(game: CurrentGame, caller: SeatOwner, store: StoreDep
     """A long-lived token for a bot playing the caller's seat in this game, and nowhere else."""
     if game.status == "finished":
         raise Conflict(f"game {game.game_id} is finished", code=ErrorCode.GAME_FINISHED)
+    require_seat_in_game(game, caller.player_id, "hand its play to a bot")
     assert caller.player_id is not None
     issued = await service.issue_bot_token(store, game.game_id, caller.player_id, body.label if body else "",
                                            request_metadata(request, "player", caller.player_id))

@@ -3,8 +3,12 @@ for all of them (``GET /me/stream``): docs/social.md, "API keys".
 
 The stream is state, not history: it opens with one ``seat`` event per seat (the very entry
 ``/me/games`` lists), then sends a seat's entry again whenever it changes (a new phase, a
-deadline moved, a power done ordering, a game joined), and a keep-alive comment every
-``KEEP_ALIVE_SECONDS``. A client that reconnects gets every seat again, so it needs no
+deadline moved, a power done ordering or writing again, a game joined), and a keep-alive comment
+every ``KEEP_ALIVE_SECONDS``. Each entry says which of the seat's own writes it reflects
+(``writes``: per power, how many writes of the phase, orders and ready flags, its power's order
+stream held when the entry was computed), so that a bot can tell an entry computed before its
+latest write from one after it: only the seat's own writes are counted, nothing of the log that
+the seat may not see. A client that reconnects gets every seat again, so it needs no
 cursor. The log is followed with one ``LogTail`` per connection: an event recomputes only the
 seats of the games it belongs to (its stream's game id), and an event of the account's own
 stream re-reads the account (a seat joined; the credential revoked: ``event: closed``).
@@ -28,6 +32,7 @@ from shared.store import EventStore, RecordedEvent
 KEEP_ALIVE_SECONDS = 15.0
 MAX_STREAM_SECONDS = 300.0
 RETRY_MILLISECONDS = 2000
+KEEP_ALIVE = b": keep-alive\n"
 
 Seat = dict[str, Any]
 
@@ -51,11 +56,13 @@ async def owed(store: EventStore, game: GameState, powers: list[str]) -> dict[st
     """What the seat owes in its game now: its powers that must act, those the phase waits for."""
     if game.status != "active" or not game.phase:
         return {}
-    status = order_status(game, await phase_submissions(store, game.game_id, game.phase))
+    submissions = await phase_submissions(store, game.game_id, game.phase)
+    status = order_status(game, submissions)
     mine = set(powers)
     return {"deadline": game.clock()["deadline"], "must_act": [p for p in game.must_act if p in mine],
             "waiting_for": [p for p in status["waiting_for"] if p in mine],
-            "submitted": [p for p in status["submitted"] if p in mine]}
+            "submitted": [p for p in status["submitted"] if p in mine],
+            "writes": {p: submissions[p].writes if p in submissions else 0 for p in powers}}
 
 
 async def seats_of(store: EventStore, account: credentials.Account, games: set[str] | None = None) -> list[Seat]:
@@ -152,20 +159,25 @@ async def _frames(store: EventStore, account: credentials.Account, recheck: Rech
                   seconds: float) -> AsyncIterator[bytes]:
     ends = time.monotonic() + seconds
     sent: dict[str, Seat] = {}
-    yield b"retry: %d\n\n" % RETRY_MILLISECONDS
+    # the reconnection delay goes out in the first block that is sent, never in a block of its
+    # own (httpx-sse hands one on as an event with no data); a keep-alive is a comment line with
+    # no blank line after it, which no client dispatches (docs/social.md, "API keys")
+    retry = b"retry: %d\n" % RETRY_MILLISECONDS
     async with store.tail(await store.head()) as tail:
         games: set[str] | None = None  # None: every seat
         while True:
             for seat in await seats_of(store, account, games):
                 if sent.get(seat["game_id"]) != seat:
                     sent[seat["game_id"]] = seat
-                    yield seat_frame(seat)
+                    yield retry + seat_frame(seat)
+                    retry = b""
             remaining = ends - time.monotonic()
             if remaining <= 0:
                 return
             events = await tail.next(min(remaining, KEEP_ALIVE_SECONDS))
             if not events:
-                yield b": keep-alive\n\n"
+                yield retry + KEEP_ALIVE
+                retry = b""
                 games = set()
                 continue
             games, own = touched(events, account)

@@ -139,6 +139,29 @@ async def revoke_bot_token(store: EventStore, game_id: str, player_id: str, toke
 # ----------------------------------------------------------------------------- API keys
 
 MAX_API_KEYS = 10  # live keys per account
+OPERATOR_PROVIDER = "operator"  # accounts an operator made with `entente api-key create` (no sign-in)
+
+
+async def ensure_operator_account(store: EventStore, name: str, metadata: dict[str, Any] | None = None) -> Account:
+    """The account an operator names (``entente api-key create --account NAME``), made at its
+    first use: a server without sign-in can still give a bot an account to play its seats with.
+    Its id is derived from the name as a provider's user's is from theirs."""
+    account_id = account_id_for(OPERATOR_PROVIDER, name)
+    stream = account_stream(account_id)
+    for attempt in (1, 2):
+        try:
+            async with store.transaction() as tx:
+                if await tx.stream_version(stream) == 0:
+                    created = AccountCreated(account_id=account_id, provider=OPERATOR_PROVIDER,
+                                             provider_user_id=name, name=name)
+                    await tx.append(stream, [to_new_event(created, metadata)], expected_version=0)
+                account = fold_account(from_recorded(r) for r in await tx.read_stream(stream))
+            break
+        except ConcurrencyError:
+            if attempt == 2:
+                raise
+    assert account is not None
+    return account
 
 
 def new_api_key(account_id: str) -> str:

@@ -82,7 +82,7 @@ class OrderFeedback(BaseModel):
     expected: list[str] | None = absent_if_none("rejected: what the parser expected there")
 
 
-class SubmissionResult(BaseModel):
+class OrdersAnswer(BaseModel):
     phase: str
     power: str
     accepted: int
@@ -91,7 +91,13 @@ class SubmissionResult(BaseModel):
     resolved: bool = Field(False, description="the phase resolved at once: these were the last orders waited for")
 
 
-class PatchResult(SubmissionResult):
+class SubmissionResult(OrdersAnswer):
+    done: bool = Field(..., description=(
+        "the power is done with this set; false when a line was refused: the accepted orders are "
+        "stored but the power stays ordering until it fixes the line or says it is done (POST /ready)"))
+
+
+class PatchResult(OrdersAnswer):
     current: list[str] = Field(..., description="the power's orders for the phase after the change")
     dropped: list[str] = Field([], description=(
         "orders that were stored but no longer fit beside the new ones (removed with this change)"))
@@ -120,6 +126,9 @@ class PowerOptions(BaseModel):
     orders: dict[str, list[str]] = Field(..., description="the legal orders as text, under the variant's own keys")
     menu: list[MenuGroup] = Field(..., description="the same orders structured, in one shape for every variant")
     submitted: list[str]
+    submitted_by_house_bot: bool = Field(False, description=(
+        "the stored orders are the house bot's, given for the power while its player was away "
+        "(docs/bots.md); they count unless the player sends their own"))
     submitted_structured: list[StructuredOrder]
     lacking: list[str]
     adjustment: int = Field(0, description="adjustment phases: builds allowed (positive) or removals owed (negative)")
@@ -134,24 +143,28 @@ class PossibleOrders(PowerOptions):
         "several powers reads them all in one request); null with ?power="))
 
 
-@router.put("/games/{game_id}/orders", response_model=SubmissionResult, openapi_extra=BEARER_REQUIRED)
-async def submit_orders(writer: OrderWriting, body: SubmitOrders, request: Request) -> Response:
+@router.put("/games/{game_id}/orders", response_model=SubmissionResult, openapi_extra=BEARER_REQUIRED,
+            name="submit_orders")  # the operation id clients know (service.submit_orders is the plain function)
+async def replace_orders(writer: OrderWriting, body: SubmitOrders, request: Request) -> Response:
     """Replace the caller's orders for the current phase; each order comes back accepted
-    (in canonical notation) or rejected with the reason. Rejected orders are not stored; when
-    none is accepted the answer is 422 and nothing is stored. After the deadline: 409
+    (in canonical notation) or rejected with the reason. Rejected orders are not stored, and a
+    set with a refused line does not finish the power (``done`` false: it stays ordering until
+    it fixes the line or sets the ready flag); when none is accepted the answer is 422 and
+    nothing is stored. After the deadline: 409
     ``deadline_passed``, nothing stored. An empty list holds every unit."""
     assert writer.caller.player_id is not None
     # Unread (``writer.read`` false), ``writer.game`` may be a little behind the log: the append
     # checks the game's version, and a refusal or a clash is decided again from a fresh read,
     # the caller identified again by its token (docs/architecture.md, "A PUT, step by step")
     player = Player(writer.caller.player_id, writer.token, request.app.state.operator_hash)
-    outcome = await service.submit(writer.store, commands.SubmitOrders(
+    outcome = await service.submit(writer.store, commands.SubmitOrdersCommand(
         writer.game.game_id, player, body.orders, body.phase, body.power,
         request_metadata(request, "player", writer.caller.player_id), writer.now, seen=writer.game,
         fresh=writer.read))
     submission = outcome.submission
     return written_once(SubmissionResult.model_validate({
         "phase": submission.phase, "power": submission.power, "resolved": outcome.resolved,
+        "done": service.whole_set_accepted(submission.checks),
         **_feedback(submission.state, submission.phase, submission.power, submission.checks)}))
 
 
@@ -164,8 +177,9 @@ def _feedback(game: GameState, phase: str, power: str, checks: list[OrderCheck])
     return {"accepted": accepted, "rejected": len(checks) - accepted, "orders": orders}
 
 
-@router.patch("/games/{game_id}/orders", response_model=PatchResult, dependencies=[rate_limited("orders")])
-async def patch_orders(game: CurrentGame, caller: CurrentPlayer, body: PatchOrders,
+@router.patch("/games/{game_id}/orders", response_model=PatchResult, dependencies=[rate_limited("orders")],
+              name="patch_orders")  # the operation id clients know, as for PUT
+async def amend_orders(game: CurrentGame, caller: CurrentPlayer, body: PatchOrders,
                        store: StoreDep, request: Request, now: Now) -> PatchResult:
     """Set the orders of the units these orders name, keeping the power's other orders, and
     remove the orders of the units in ``clear`` (for bots that relay one command at a time, and
@@ -176,7 +190,7 @@ async def patch_orders(game: CurrentGame, caller: CurrentPlayer, body: PatchOrde
     if not body.orders and not body.clear:
         raise Unprocessable("a change needs orders or clear (PUT replaces the whole set)",
                             code=ErrorCode.INVALID_REQUEST, where="body")
-    outcome = await service.patch(store, commands.PatchOrders(
+    outcome = await service.patch(store, commands.PatchOrdersCommand(
         game.game_id, Player(caller.player_id), body.orders, body.clear, body.phase or game.phase, body.power,
         request_metadata(request, "player", caller.player_id), now))
     patch = outcome.patch
@@ -238,14 +252,18 @@ async def possible_orders(game: CurrentGame, caller: CurrentPlayer, store: Store
     if not game.powers_of(caller.player_id):
         require_playing(game)  # 409 before the start
     phase = game.phase or ""
+    current = await service.current_submissions(store, game.game_id, phase)
+
+    def options(chosen: str) -> dict[str, Any]:
+        found = current.get(chosen)
+        orders = list(found.orders) if found is not None and found.orders is not None else []
+        return service.possible_for(game, chosen, orders, by_house_bot=found is not None and found.by_house_bot)
+
     if power is not None:
-        chosen = choose_power(game, str(caller.player_id), power)
-        submitted = (await service.current_orders(store, game.game_id, phase)).get(chosen, [])
-        return PossibleOrders.model_validate(service.possible_for(game, chosen, submitted))
+        return PossibleOrders.model_validate(options(choose_power(game, str(caller.player_id), power)))
     seat = game.powers_of(caller.player_id)
     acting = [p for p in seat if p in game.must_act] or seat[:1]
-    current = await service.current_orders(store, game.game_id, phase)
-    every = {p: service.possible_for(game, p, current.get(p, [])) for p in acting}
+    every = {p: options(p) for p in acting}
     return PossibleOrders.model_validate({**every[acting[0]], "powers": every})
 
 

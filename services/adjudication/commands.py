@@ -41,7 +41,7 @@ class Player:
 
 
 @dataclass(frozen=True, slots=True)
-class SubmitOrders:
+class SubmitOrdersCommand:
     """A PUT of one power's orders. ``seen``: the game as the caller read it; ``fresh``: read
     from the store for this request (else this process's last reading, perhaps behind the log:
     a refusal or a clash is then decided again from a fresh read). ``phase``: the phase meant
@@ -59,7 +59,7 @@ class SubmitOrders:
 
 
 @dataclass(frozen=True, slots=True)
-class PatchOrders:
+class PatchOrdersCommand:
     """A PATCH: orders that replace the power's orders about the same subjects, and subjects
     whose orders are removed."""
 

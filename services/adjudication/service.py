@@ -58,14 +58,14 @@ from shared.store import ConcurrencyError, EventStore, GameNotFound, NewEvent, T
 
 from .commands import (
     Patch,
-    PatchOrders,
+    PatchOrdersCommand,
     PatchOutcome,
     Player,
     ResolveOutcome,
     ResolvePhase,
     SetReady,
     Submission,
-    SubmitOrders,
+    SubmitOrdersCommand,
     SubmitOutcome,
 )
 
@@ -91,12 +91,22 @@ def check_orders(state: GameState, power: str, texts: Sequence[str]) -> list[Ord
 
 
 def abandoned(state: GameState) -> list[str]:
-    """The surviving powers when every one of them is in civil disorder (else [])."""
+    """The surviving powers when no human player is at the table any more (else []): every
+    surviving power a person's seat plays is gone (its player left it to the house bot, or is in
+    civil disorder where no bot takes over), or none survives and only house bots play on
+    (docs/hosting.md, "Missing a deadline")."""
     alive = state.surviving_powers() & set(state.played_powers())
-    return sorted(alive) if alive and alive <= state.disorder else []
+    if not alive:
+        return []
+    by_people = {p for seat in state.seats if not seat.house_bot for p in seat.powers}
+    gone = state.house_bot_powers() | (state.disorder if state.settings.bot_after_missed_phases is None else set())
+    return [] if (alive & by_people) - gone else sorted(alive)
 
 
 # ----------------------------------------------------------------------------- the I/O edges
+
+CompleteWhen = Callable[[GameState, str, Sequence[str]], bool]  # a patch's judge of a whole set
+
 
 def _now(now: datetime | None) -> datetime:
     return now or SYSTEM_CLOCK.now()
@@ -118,10 +128,11 @@ async def submit_orders(store: EventStore, game_id: str, player_id: str, texts: 
                         power: str | None = None, now: datetime | None = None) -> Submission:
     """Check and store one power's orders (``store_orders`` of a player known by id), without
     early resolution: for scripts and tests that resolve by hand."""
-    return await store_orders(store, SubmitOrders(game_id, Player(player_id), texts, phase, power, metadata, now))
+    command = SubmitOrdersCommand(game_id, Player(player_id), texts, phase, power, metadata, now)
+    return await store_orders(store, command)
 
 
-async def store_orders(store: EventStore, command: SubmitOrders) -> Submission:
+async def store_orders(store: EventStore, command: SubmitOrdersCommand) -> Submission:
     """Check and store one power's orders, deciding from ``command.seen`` (read here when not
     given), with one checked append (``_append_checked``); the player identified again in a
     state read again after a clash (``Player.id_in``)."""
@@ -193,8 +204,16 @@ def _checked_submission(state: GameState, player_id: str, texts: Sequence[str], 
         raise Unprocessable("no order of this submission was accepted; nothing was stored",
                             code=ErrorCode.ORDERS_REJECTED, where="body.orders",
                             details=[c.as_json() for c in checks])
-    event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=accepted)
+    # a set with a refused line is stored as far as it goes but does not finish the power: it
+    # stays ordering until it fixes the line or says Done (docs/api.md, "A refused line")
+    event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=accepted,
+                            complete=whole_set_accepted(checks))
     return Submission(event.phase, acting, checks, state), to_new_event(event, metadata)
+
+
+def whole_set_accepted(checks: Sequence[OrderCheck]) -> bool:
+    """Whether a PUT finishes the power's orders: only when no line of it was refused."""
+    return all(c.accepted for c in checks)
 
 
 def _count_submission(state: GameState, checks: list[OrderCheck]) -> None:
@@ -238,17 +257,21 @@ def patched_orders(state: GameState, power: str, current: Sequence[str], texts: 
 
 async def patch_orders(store: EventStore, game_id: str, player_id: str, texts: Sequence[str],
                        clear: Sequence[str], phase: str | None = None, metadata: dict[str, Any] | None = None, *,
-                       power: str | None = None, now: datetime | None = None) -> Patch:
+                       power: str | None = None, now: datetime | None = None,
+                       complete_when: CompleteWhen | None = None) -> Patch:
     """Set the orders of the units (sites, matters) that ``texts`` name and remove those of
     ``clear``, keeping the power's other orders (``patched_orders``). Under the share lock like
     a PUT; the power's order stream is appended at the version read, so two racing changes of
     one power's orders never lose one another: the later one is read and applied again on top
     of the earlier (a few times at most, then 409 concurrent_update). Nothing is written when
-    nothing changes (the ready flag then stays)."""
+    nothing changes (the ready flag then stays). ``complete_when(state, power, orders)``: whether
+    the orders after the change are a whole set (the power done, docs/hosting.md "Early
+    resolution"), decided in the same transaction and written in the same event (the DAIDE
+    server's go flag, docs/bots.md); a PATCH's are never."""
     for attempt in range(1, PATCH_ATTEMPTS + 1):
         try:
             return await _patch_once(store, game_id, player_id, texts, clear=clear, phase=phase, metadata=metadata,
-                                     power=power, now=_now(now))
+                                     power=power, now=_now(now), complete_when=complete_when)
         except ConcurrencyError:
             if attempt == PATCH_ATTEMPTS:
                 raise
@@ -256,7 +279,8 @@ async def patch_orders(store: EventStore, game_id: str, player_id: str, texts: S
 
 
 async def _patch_once(store: EventStore, game_id: str, player_id: str, texts: Sequence[str], *, clear: Sequence[str],
-                      phase: str | None, metadata: dict[str, Any] | None, power: str | None, now: datetime) -> Patch:
+                      phase: str | None, metadata: dict[str, Any] | None, power: str | None, now: datetime,
+                      complete_when: CompleteWhen | None = None) -> Patch:
     async with store.transaction(game_id, lock="share") as tx:
         state, acting = await _acting_power(tx, game_id, player_id, power, phase, now)
         stream = orders_stream(game_id, str(state.phase), acting)
@@ -267,16 +291,22 @@ async def _patch_once(store: EventStore, game_id: str, player_id: str, texts: Se
         version = await tx.stream_version(stream)
         submissions = await phase_submissions(tx, game_id, str(state.phase))
         require_room_to_write(state, acting, submissions.get(acting, PowerSubmission()), now)
-        before = submissions.get(acting, PowerSubmission()).orders
+        own = submissions.get(acting, PowerSubmission())
+        before = own.orders
         checks, current, dropped = patched_orders(state, acting, before or (), texts, clear)
         if texts and not any(c.accepted for c in checks):
             raise Unprocessable("no order of this change was accepted; nothing was stored",
                                 code=ErrorCode.ORDERS_REJECTED, where="body.orders",
                                 details=[c.as_json() for c in checks])
-        changed = before is None and bool(texts) or before is not None and tuple(current) != tuple(before)
+        complete = complete_when is not None and complete_when(state, acting, current)
+        # a judged patch also writes when only the power's being done changes (its ready flag
+        # is cleared by any write); nothing stored and not done: nothing to write
+        judged = complete_when is not None and (complete != own.complete or own.ready and not complete) \
+            and (before is not None or complete)
+        changed = before is None and bool(texts) or before is not None and tuple(current) != tuple(before) or judged
         if changed:
             event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=current,
-                                   complete=False)
+                                   complete=complete)
             await tx.append_on_commit(stream, [to_new_event(event, metadata)], expected_version=version)
     return Patch(str(state.phase), acting, checks, current, dropped, changed)
 
@@ -308,6 +338,11 @@ async def set_ready(store: EventStore, game_id: str, player_id: str, ready: bool
 async def current_orders(store: EventStore, game_id: str, phase: str) -> dict[str, list[str]]:
     """Each power's latest submission for ``phase``."""
     return submitted_orders(await phase_submissions(store, game_id, phase))
+
+
+async def current_submissions(store: EventStore, game_id: str, phase: str) -> Mapping[str, PowerSubmission]:
+    """Each power's latest submission for ``phase``, with who gave it (the house bot or not)."""
+    return await phase_submissions(store, game_id, phase)
 
 
 async def resolve_if_complete(store: EventStore, game_id: str, phase: str, now: datetime, *,
@@ -492,7 +527,7 @@ async def plan_due(tx: Transaction, game_id: str, now: datetime) -> tuple[str | 
 # ----------------------------------------------------------------------------- the commands
 # One call a write: a command in, an outcome out (services/adjudication/commands.py).
 
-async def submit(store: EventStore, command: SubmitOrders) -> SubmitOutcome:
+async def submit(store: EventStore, command: SubmitOrdersCommand) -> SubmitOutcome:
     """A PUT: the orders checked and stored (``store_orders``), then the phase resolved at once
     if nobody is waited for any more (``resolve_early``)."""
     command = await _phase_fixed(store, command)
@@ -502,7 +537,7 @@ async def submit(store: EventStore, command: SubmitOrders) -> SubmitOutcome:
     return SubmitOutcome(submission, resolved)
 
 
-async def _phase_fixed(store: EventStore, command: SubmitOrders) -> SubmitOrders:
+async def _phase_fixed(store: EventStore, command: SubmitOrdersCommand) -> SubmitOrdersCommand:
     """The command with the phase it means: the one named, or the current one as the game is
     read now (a resolution in between then makes it a 409 wrong_phase, never orders silently
     stored for the next phase), the caller identified in that reading."""
@@ -517,7 +552,7 @@ async def _phase_fixed(store: EventStore, command: SubmitOrders) -> SubmitOrders
     return replace(command, player=player, phase=seen.phase, seen=seen, fresh=True)
 
 
-async def patch(store: EventStore, command: PatchOrders) -> PatchOutcome:
+async def patch(store: EventStore, command: PatchOrdersCommand) -> PatchOutcome:
     """A PATCH (``patch_orders``): it leaves the power ordering, so it never resolves a phase
     early (docs/hosting.md, "Early resolution")."""
     return PatchOutcome(await patch_orders(store, command.game_id, command.player.player_id, command.orders,
@@ -553,13 +588,21 @@ async def resolve_early(store: EventStore, game_id: str, phase: str, now: dateti
         return False
 
 
-def possible_for(state: GameState, power: str, submitted: list[str]) -> dict[str, Any]:
+def possible_for(state: GameState, power: str, submitted: list[str], by_house_bot: bool = False) -> dict[str, Any]:
     """The legal orders of each of the power's units now, which units still lack an order, and
-    in adjustment phases the builds allowed (positive) or removals owed (negative)."""
+    in adjustment phases the builds allowed (positive) or removals owed (negative);
+    ``by_house_bot``: the stored orders are the house bot's, given while the player was away."""
     current = require_playing(state)
     variant = variant_of(state)
     options = variant.possible_orders(current, power)
     chosen = set(submitted)
+    # a stored order may be in a form the options do not list (A APU - TUN VIA for A APU - TUN):
+    # its unit still has an order (the variant's ``order_subject`` says whose it is)
+    subjects = {variant.order_subject(text, str(state.phase), power) for text in submitted} - {None}
+
+    def _ordered(found: list[str], stored: set[str | None]) -> bool:
+        return bool(found) and variant.order_subject(found[0], str(state.phase), power) in stored
+
     adjustment = variant.adjustments(current).get(power, 0)
     return {
         "phase": str(state.phase),
@@ -568,7 +611,9 @@ def possible_for(state: GameState, power: str, submitted: list[str]) -> dict[str
         "orders": options,
         "menu": variant.order_menu(current, power),
         "submitted": list(submitted),
+        "submitted_by_house_bot": by_house_bot,
         "submitted_structured": [variant.describe_order(text, str(state.phase), power) for text in submitted],
-        "lacking": [] if adjustment else sorted(key for key, found in options.items() if not chosen & set(found)),
+        "lacking": [] if adjustment else sorted(key for key, found in options.items()
+                                                if not chosen & set(found) and not _ordered(found, subjects)),
         "adjustment": adjustment,
     }

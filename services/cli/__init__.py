@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import sys
 
 from services.cli.common import EXIT_CODES
+from shared.rules.variants import engine_build
 
 # sub-command -> (module that defines ``run(command: str, argv: list[str]) -> int``, what it does)
 COMMANDS = {
@@ -15,6 +17,7 @@ COMMANDS = {
     "migrate": ("services.cli.migrate", "upgrade the database schema to this release's, or check it"),
     "export": ("services.cli.ops", "write a game's event log (or every game's) as JSON lines"),
     "import": ("services.cli.ops", "load exported game logs into a database"),
+    "api-key": ("services.cli.api_keys", "issue, list or revoke an account's API keys (bots; no sign-in needed)"),
     "replay": ("services.cli.ops", "re-adjudicate a game (or every game) and compare with what is stored"),
     "health": ("services.cli.health", "probe a health URL, exit 0 when it answers (container health checks)"),
     "adjudicate": ("services.cli.adjudicate", "adjudicate phases given as JSON on standard input"),
@@ -34,6 +37,7 @@ def usage() -> str:
         "commands:",
         *lines,
         "",
+        "`entente --version` names the release and the rules engine's build (pure, compiled, compiled-c-core).",
         "`entente COMMAND --help` shows a command's options and examples, for instance:",
         "  entente serve --help",
         "",
@@ -41,8 +45,22 @@ def usage() -> str:
     ])
 
 
+def version() -> str:
+    """``entente --version``: the release, and which build of the rules engine this process runs
+    (docs/operations.md, "Which engine runs")."""
+    try:
+        release = importlib.metadata.version("entente")
+    except importlib.metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        release = "(not installed)"
+    build, why_not_faster = engine_build()
+    return f"entente {release}\nengine: {build}" + (f" ({why_not_faster})" if why_not_faster else "")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] in (["--version"], ["-V"]):
+        print(version())
+        return 0
     if not args or args[0] in {"-h", "--help", "help"}:
         print(usage(), file=sys.stdout if args else sys.stderr)
         return 0 if args else 2

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import sys
 from collections.abc import Callable
 
@@ -21,7 +22,17 @@ from .health import add_health_options, run_until_signalled
 DEFAULT_PORT = 16713  # DAIDE servers' customary port
 EXAMPLES = """\
 entente daide --database postgresql://entente@db/entente --port 16713 --health-port 8009
+entente daide --game-ports 16714-16813  # a port of its own for each game open to DAIDE bots (daide_open)
 entente daide --max-per-address 4      # at most 4 connections from one address at once"""
+
+
+def _port_range(text: str) -> tuple[int, int]:
+    from services.daide.ports import parse_range
+
+    try:
+        return parse_range(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _parser(command: str) -> argparse.ArgumentParser:
@@ -30,6 +41,9 @@ def _parser(command: str) -> argparse.ArgumentParser:
     parser.add_argument("--database", help=DATABASE_HELP)
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
+    parser.add_argument("--game-ports", type=_port_range, default=None, metavar="LOW-HIGH",
+                        help="ports for the games open to unmodified DAIDE bots (daide_open), one each "
+                             "(default: none; docs/bots.md, \"A port per game\")")
     parser.add_argument("--poll", type=float, default=1.0,
                         help="seconds between looks at each followed game (default 1)")
     parser.add_argument("--max-per-address", type=int, default=16,
@@ -48,9 +62,10 @@ def _parser(command: str) -> argparse.ArgumentParser:
 async def _serve(command: str, settings: Settings, args: argparse.Namespace) -> int:
     from services.adjudication.service import patch_orders, resolve_if_complete, set_ready
     from services.daide.desk import Desk
+    from services.daide.ports import GamePorts
     from services.daide.server import DaideServer, Limits
     from services.daide.watch import Hub
-    from services.lobby.service import vote_draw
+    from services.lobby.service import join_game, open_daide_port, vote_draw
     from services.press.service import send_message
     from shared.clock import SYSTEM_CLOCK
     from shared.store import open_store
@@ -61,7 +76,8 @@ async def _serve(command: str, settings: Settings, args: argparse.Namespace) -> 
         return refused
     store = await open_store(settings.database_url)
     desk = Desk(patch_orders=patch_orders, set_ready=set_ready, resolve_if_complete=resolve_if_complete,
-                vote_draw=vote_draw, send_press=send_message, now=SYSTEM_CLOCK.now)
+                vote_draw=vote_draw, send_press=send_message, now=SYSTEM_CLOCK.now, join_seat=join_game,
+                open_port=open_daide_port)
     limits = Limits(per_address=args.max_per_address, max_connections=args.max_connections,
                     im_seconds=args.im_seconds, join_seconds=args.join_seconds, rate=args.rate, burst=args.burst)
 
@@ -69,6 +85,9 @@ async def _serve(command: str, settings: Settings, args: argparse.Namespace) -> 
         hub = Hub(store, desk, poll=args.poll)
         server = DaideServer(hub, limits)
         port = await server.start(args.host, args.port)
+        ports = GamePorts(server, args.host, *args.game_ports) if args.game_ports else None
+        if ports is not None:
+            await ports.start()
         print(f"entente {command}: DAIDE on {args.host}:{port}", file=sys.stderr, flush=True)
         try:
             while not stop.is_set():
@@ -77,12 +96,19 @@ async def _serve(command: str, settings: Settings, args: argparse.Namespace) -> 
                     beat(True)
                 except Exception:
                     beat(False)
+                if ports is not None:
+                    try:
+                        await ports.follow()  # games opened to DAIDE bots, games ended
+                    except Exception:
+                        logging.getLogger("entente.daide").exception("following the game ports failed; trying again")
                 try:
                     await asyncio.wait_for(stop.wait(), args.poll)
                 except TimeoutError:
                     pass
         finally:
             await server.stop()
+            if ports is not None:
+                await ports.stop()
 
     try:
         return await run_until_signalled(command, args, work, worker_metrics(settings, store))

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from shared.auth import bearer_token_of
 from shared.errors import Unauthorized
+from shared.rules.variants import engine_build
 
 from .common import command_parser
 
@@ -55,6 +56,7 @@ class Heartbeat:
     def __init__(self, name: str, stale_seconds: float = STALE_SECONDS,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
         self.name = name
+        self.engine, _ = engine_build()  # the rules engine's build (docs/operations.md, "Which engine runs")
         self.stale_seconds = stale_seconds
         self._monotonic = monotonic
         self.started = monotonic()
@@ -89,7 +91,7 @@ class Heartbeat:
     def report(self) -> dict[str, object]:
         status = "ok" if self.ready() else ("starting" if self.last_beat is None else
                                             "failing" if self.alive() else "stuck")
-        return {"worker": self.name, "status": status, "stale_after_seconds": self.stale_seconds,
+        return {"worker": self.name, "status": status, "engine": self.engine, "stale_after_seconds": self.stale_seconds,
                 "last_sweep_at": self.last_beat_at.isoformat() if self.last_beat_at else None,
                 "last_success_at": self.last_success_at.isoformat() if self.last_success_at else None,
                 "seconds_since_success": self._age(self.last_success), "sweeps": self.sweeps,

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 
 from shared.logs import configure as configure_logs
-from shared.settings import Settings
+from shared.settings import Settings, SettingsError
 
 from .common import DATABASE_HELP, check_schema, command_parser
 from .health import add_health_options, run_until_signalled
@@ -72,7 +72,11 @@ def run(command: str, argv: list[str]) -> int:
         print(f"entente {command}: --poll must be positive", file=sys.stderr)
         return 2
     overrides = {"database_url": args.database} if args.database else {}
-    settings = Settings(**overrides)
+    try:  # the operator token keys the webhooks' delivery ids (docs/social.md, "Signed deliveries")
+        settings = Settings(**overrides).checked()
+    except SettingsError as error:
+        print(f"entente {command}: {error}", file=sys.stderr)
+        return 2
     configure_logs()
     return asyncio.run(_work(command, settings, args))
 

@@ -176,9 +176,21 @@ def _exit_cleanly_on_signals() -> None:
 
 
 def service_app(name: str, settings: Settings) -> FastAPI:
-    """One service's app alone (``services.NAME.api.create_app``) with these settings."""
+    """One service's app alone (``services.NAME.api.create_app``) with these settings. Its
+    ``/openapi.json`` is the whole API's document, as ``entente serve`` gives it (made at the
+    first request for it), so the proxy's public address serves every route's."""
+    from shared.http.openapi import serve_document
+
     app = importlib.import_module(f"services.{name}.api").create_app(settings)
+    serve_document(app, lambda: whole_document(settings))
     return with_tuned_collector(app, settings.collector_thresholds())
+
+
+def whole_document(settings: Settings) -> dict[str, Any]:
+    """The OpenAPI document of every service together (the combined app's, never started)."""
+    from services.app import create_app
+
+    return create_app(settings).openapi()
 
 
 def served_service_app() -> FastAPI:

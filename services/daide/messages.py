@@ -31,7 +31,9 @@ def hlo_message(state: GameState, power: str, passcode: int) -> list[Item]:
 
 
 def _province(text: str) -> str:
-    return text.partition(" ")[2].partition("/")[0]
+    """The province of an order's own unit: ``A BUD - SER`` is BUD, ``F STP/SC H`` is STP."""
+    words = text.split(" ")
+    return words[1].partition("/")[0] if len(words) > 1 else ""
 
 
 def ord_messages(event: PhaseResolved) -> list[list[Item]]:
@@ -71,11 +73,12 @@ def mis_message(state: GameState, power: str, submitted: Sequence[str] | None) -
     given = list(submitted or [])
     if kind == "adjustments":
         owed = variant.adjustments(position).get(power, 0)
+        # the syntax document's sign: removals still owed positive, builds still open negative
         if owed > 0:  # builds beyond the free home centres cannot be ordered: they are not missing
             sites = [site for site in variant.possible_orders(position, power) if site != "WAIVE"]
-            left = max(0, min(owed, len(sites)) - len(given))
+            left = -max(0, min(owed, len(sites)) - len(given))
         else:
-            left = owed + len(given)
+            left = -(owed + len(given))
         return ["MIS", [left]] if left else ["MIS"]
     subjects = {variant.order_subject(text, phase, power) for text in given}
     missing: list[Item] = []
@@ -102,6 +105,8 @@ def smr_message(state: GameState, resolved: Sequence[PhaseResolved]) -> list[Ite
     summary; every power by its codename, never a player's name or account."""
     position = state.position or (resolved[-1].position if resolved else {})
     phase = str(state.phase or position.get("phase", "S1901M"))
+    if state.finish_reason in ("victory", "abandoned") and resolved:
+        phase = resolved[-1].phase  # ended by a resolution: the last turn played, not the one after it
     codenames = state.codenames_by_power()
     entries: list[Item] = []
     for power in sorted(POWER_CODES, key=lambda p: POWER_CODES[p]):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .board import POWER_CODES, location, power_of_unit, unit
+from .board import POWER_CODES, location, our_unit, power_of_unit, unit
 from .syntax import Item, render
 
 
@@ -143,3 +143,14 @@ def last_per_unit(orders: list[list[Item]]) -> list[list[Item]]:
         kept.pop(key, None)
         kept[key] = order
     return list(kept.values())
+
+
+def asks_what_rules_do(order: list[Item], power: str, kind: str, owed: int, stranded: Sequence[str]) -> bool:
+    """An order of a power that has nothing to order which asks for what the rules do anyway,
+    noted MBV as the syntax document has it rather than NRS: WVE in an adjustment phase from a
+    power owed builds it has no free home centre for (``owed`` > 0), DSB in a retreat phase of
+    one of its dislodged units that has nowhere to retreat (``stranded``: ``A BUR``)."""
+    if order == [POWER_CODES[power], "WVE"]:
+        return kind == "adjustments" and owed > 0
+    found = our_unit(order[0]) if len(order) == 2 and order[1] == "DSB" else None
+    return kind == "retreats" and found is not None and found[0] == power and found[1] in stranded

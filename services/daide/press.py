@@ -35,8 +35,8 @@ def is_arrangement(items: Sequence[Item]) -> bool:
     """Level 10's arrangements: PCE (powers), ALY (powers) VSS (powers), DRW, SLO (power),
     NOT (arrangement), NAR (arrangement)."""
     head, rest = (items[0], list(items[1:])) if items else (None, [])
-    if head == "PCE":
-        return len(rest) == 1 and _powers(rest[0]) and len(rest[0]) >= 2
+    if head == "PCE":  # the syntax document sets no least number of powers: PCE (RUS) is well formed
+        return len(rest) == 1 and _powers(rest[0])
     if head == "ALY":
         return len(rest) == 3 and _powers(rest[0]) and rest[1] == "VSS" and _powers(rest[2])
     if head == "DRW":
@@ -60,9 +60,15 @@ def is_press(items: Sequence[Item]) -> bool:
         return is_arrangement(rest[0])
     if head == "TRY":
         return all(isinstance(t, str) and t in TOKENS for t in rest[0])
+    if head == "HUH":  # a press message not understood, ERR before the token where the reader stopped
+        return is_press(_without_err(rest[0]))
     if head in _REPLIES:
         return is_press(rest[0])
     return False
+
+
+def _without_err(items: list[Item]) -> list[Item]:
+    return [_without_err(item) if isinstance(item, list) else item for item in items if item != "ERR"]
 
 
 def read_written(text: str) -> list[Item] | None:

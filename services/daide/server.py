@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import struct
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from .syntax import (
     FrameError,
     FrameReader,
     Item,
+    TooDeep,
     Unbalanced,
     check_initial,
     error_frame,
@@ -40,13 +40,16 @@ from .syntax import (
     message,
     numbers_of,
     parse,
+    prn_frame,
     representation,
+    too_deep_echo,
 )
-from .tokens import BRA, KET, POWERS, PROVINCE_CATEGORIES, TOKENS
+from .tokens import POWERS, PROVINCE_CATEGORIES
 from .watch import Hub
 
 log = logging.getLogger("entente.daide")
 READ_SIZE = 65536
+STOP_SECONDS = 10.0  # at SIGTERM: how long the messages in hand may take to finish
 
 
 @dataclass(frozen=True)
@@ -65,10 +68,10 @@ RM_NAMES = [*POWERS, *(name for _, names in PROVINCE_CATEGORIES for name in name
 
 class Connection:
     def __init__(self, hub: Hub, limits: Limits, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 address: str) -> None:
+                 address: str, port: int | None = None, port_game: str | None = None) -> None:
         self.hub, self.limits, self.reader, self.writer, self.address = hub, limits, reader, writer, address
         self.frames = FrameReader()
-        self.session = Session(hub, self._send, self.farewell, address)
+        self.session = Session(hub, self._send, self.farewell, address, port, port_game)
         self.greeted = False
         self.allowance, self.refilled = float(limits.burst), time.monotonic()
         self.done = asyncio.Event()
@@ -130,6 +133,7 @@ class Connection:
                     break
                 if not data:
                     break
+                self.session.read_at_turn()  # what the client had been told when these bytes came in
                 try:
                     for found in self.frames.feed(data):
                         if self.done.is_set():
@@ -173,7 +177,10 @@ class Connection:
             try:
                 items = parse(numbers)
             except Unbalanced:
-                self._write(frame(DM, struct.pack(f">{len(numbers) + 3}H", TOKENS["PRN"], BRA, *numbers, KET)))
+                self._write(prn_frame(numbers))
+                return
+            except TooDeep as error:
+                self._write(too_deep_echo(numbers, error.at))
                 return
             await self.session.handle(items)
 
@@ -185,6 +192,7 @@ class DaideServer:
         self.hub, self.limits = hub, limits
         self.per_address: Counter[str] = Counter()
         self.connections: set[Connection] = set()
+        self.handlers: set[asyncio.Task[None]] = set()
         self.server: asyncio.Server | None = None
 
     async def start(self, host: str, port: int) -> int:
@@ -192,6 +200,12 @@ class DaideServer:
         return int(self.server.sockets[0].getsockname()[1])
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await self.accept(reader, writer)
+
+    async def accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, port: int | None = None,
+                     port_game: str | None = None, connections: set[Connection] | None = None) -> None:
+        """Run one client within the limits (they count every port); ``port``/``port_game``: it
+        came in on a game's own port (services/daide/ports.py), which counts its ``connections``."""
         peer = writer.get_extra_info("peername")
         address = str(peer[0]) if peer else "?"
         if self.per_address[address] >= self.limits.per_address or len(self.connections) >= self.limits.max_connections:
@@ -199,12 +213,21 @@ class DaideServer:
             writer.write(frame(FM))
             writer.close()
             return
-        connection = Connection(self.hub, self.limits, reader, writer, address)
+        connection = Connection(self.hub, self.limits, reader, writer, address, port, port_game)
         self.per_address[address] += 1
         self.connections.add(connection)
+        handler = asyncio.current_task()
+        if handler is not None:
+            self.handlers.add(handler)
+        if connections is not None:
+            connections.add(connection)
         try:
             await connection.run()
         finally:
+            if handler is not None:
+                self.handlers.discard(handler)
+            if connections is not None:
+                connections.discard(connection)
             self.connections.discard(connection)
             self.per_address[address] -= 1
             if self.per_address[address] <= 0:
@@ -217,5 +240,9 @@ class DaideServer:
         for connection in list(self.connections):
             connection._send(["OFF"])
             connection.farewell()
+        # a message in hand (a SUB being stored) is finished before the store closes
+        if self.handlers:
+            await asyncio.wait(list(self.handlers), timeout=STOP_SECONDS)
+        await self.hub.settle(STOP_SECONDS)
         if self.server is not None:
             await self.server.wait_closed()

@@ -1,7 +1,8 @@
 """One DAIDE client's conversation once its IM is in: joining a game as a seat (NME, IAM) or
 watching one (OBS), the map, and the diplomacy messages, answered through the hosted game's
-own service functions (docs/bots.md). Transport-free: ``send`` writes one message, ``close``
-ends the connection; services/daide/server.py does the bytes.
+own service functions (docs/bots.md); a seat's SUB, GOF and NOT (GOF) are ordering.py's.
+Transport-free: ``send`` writes one message, ``close`` ends the connection;
+services/daide/server.py does the bytes.
 """
 from __future__ import annotations
 
@@ -10,13 +11,12 @@ import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from shared.auth import hash_token, same_hash
-from shared.credentials import bot_for_token, bot_game_id, load_bots
 from shared.errors import DomainError
 from shared.game.log import phase_submissions
 from shared.game.repository import full_state, read_game, with_recent_history
 from shared.game.state import GameState
 
+from . import ordering
 from .board import (
     MAP_NAME,
     POWER_CODES,
@@ -27,12 +27,12 @@ from .board import (
     our_unit,
     phase_of,
     sco_message,
-    text_of,
 )
 from .desk import submitted_of
+from .grants import Grant
 from .messages import MAX_SECONDS, ending_messages, hlo_message, mis_message, ord_messages
-from .orders import last_per_unit, note_for
 from .press import is_press, level_of
+from .seats import seat_by_name, seat_of, take_back
 from .syntax import Item, Text, render, texts_of
 
 if TYPE_CHECKING:
@@ -46,10 +46,13 @@ PRESS = {"PRP", "FRM", "PCE", "ALY", "DMZ", "SUG", "QRY", "FCT", "THK", "INS"}
 
 class Session:
     def __init__(self, hub: Hub, send: Callable[[list[Item]], None], close: Callable[[], None],
-                 address: str) -> None:
+                 address: str, port: int | None = None, port_game: str | None = None) -> None:
         self.hub, self.send, self._close, self.address = hub, send, close, address
+        # a game's own port (services/daide/ports.py) and its game; None: the one port for every game
+        self.port, self.port_game = port, port_game
         self.game_id: str | None = None
         self.player_id: str | None = None
+        self.grant: Grant | None = None  # the credential the seat was taken with (services/daide/grants.py)
         self.power: str | None = None
         self.observer = False
         self.map_accepted = False
@@ -59,12 +62,21 @@ class Session:
         # how far this client has been told about the game (the watcher moves these on)
         self.started = False
         self.seen_resolved = 0
-        self.seen_phase: str | None = None
+        self.seen_phase: str | None = None  # the turn of the last NOW sent
+        # the turn of the last NOW sent before the bytes now being handled were read: the turn
+        # the client can have seen when it sent them (a GOF names none: docs/bots.md)
+        self.client_phase: str | None = None
         self.seen_centres: Any = None
         self.seen_disorder: set[str] = set()
         self.ended = False
         self.time_marks: set[int] = set()
         self.marks_sent: set[tuple[str, int]] = set()
+        # the go flag this client set for a turn (GOF: True, NOT (GOF): False); unset, a seat
+        # is done once its orders are complete (docs/bots.md, "When a DAIDE seat is done")
+        self.go_flag: tuple[str, bool] | None = None
+        # a turn whose TME said 8191 (DAIDE's largest integer) for a longer time: told again
+        # once the time left fits
+        self.exact_time_due: str | None = None
 
     # ------------------------------------------------------------------------- plumbing
 
@@ -86,6 +98,11 @@ class Session:
         if why:
             self.admin(why)
         self.send(["REJ", items])
+
+    def read_at_turn(self) -> None:
+        """The connection read more of the client's bytes: they were sent having seen at most
+        the turns told so far."""
+        self.client_phase = self.seen_phase
 
     @property
     def joined(self) -> bool:
@@ -120,22 +137,27 @@ class Session:
         if self.joined:
             self.reject(items, "this connection has joined a game already")
             return
-        found = await self._seat_of(texts[0])
+        found = (await seat_of(self.hub, texts[0]) if self.port_game is None  # on a game's port: any name
+                 else await seat_by_name(self.hub, self.port_game, self.address))
         if found is None:
             self._refused(items, "name a seat's credential in NME: 'g_GAME/PLAYER_TOKEN' or a bot token")
             return
-        state, player_id = found
+        if isinstance(found, str):
+            self._refused(items, found)
+            return
+        state, grant = found
         if (why := _refusal(state)) is not None:
             self._refused(items, why)
             return
-        await self._take_seat(items, state, player_id)
+        await self._take_seat(items, state, grant)
 
-    async def _take_seat(self, items: list[Item], state: GameState, player_id: str) -> None:
+    async def _take_seat(self, items: list[Item], state: GameState, grant: Grant) -> None:
+        player_id = grant.player_id
         powers = state.powers_of(player_id)
         if len(powers) > 1:
             self._refused(items, "this seat plays several powers; DAIDE seats play one")
             return
-        self.game_id, self.player_id = state.game_id, player_id
+        self.game_id, self.player_id, self.grant = state.game_id, player_id, grant
         self.power = powers[0] if powers else None
         self.hub.join(self)
         self.send(["YES", items])
@@ -149,22 +171,6 @@ class Session:
             self.send(["OFF"])
             self.close()
 
-    async def _seat_of(self, credential: str) -> tuple[GameState, str] | None:
-        """The game and seat a credential opens: a bot token, or a game id and seat token."""
-        if (game_id := bot_game_id(credential)) is not None:
-            state = await read_game(self.hub.store, game_id)
-            bot = bot_for_token(await load_bots(self.hub.store, game_id), credential) if state else None
-            return (state, bot.player_id) if state is not None and bot is not None else None
-        game_id, _, token = credential.partition("/")
-        if not game_id.startswith("g_") or not token or len(game_id) > 40:
-            return None
-        state = await read_game(self.hub.store, game_id)
-        if state is None:
-            return None
-        presented = hash_token(token)
-        player = next((pid for pid, known in state.player_hashes().items() if same_hash(presented, known)), None)
-        return (state, player) if player is not None else None
-
     async def _on_iam(self, items: list[Item], args: list[Item]) -> None:
         if (len(args) != 2 or not isinstance(args[0], list) or len(args[0]) != 1 or args[0][0] not in POWER_NAMES
                 or not isinstance(args[1], list) or len(args[1]) != 1 or not isinstance(args[1][0], int)):
@@ -173,13 +179,14 @@ class Session:
         if self.joined:
             self.reject(items, "this connection has joined a game already")
             return
-        seat = self.hub.rejoin(POWER_NAMES[str(args[0][0])], int(args[1][0]), self.address)
-        state = await read_game(self.hub.store, seat[0]) if seat else None
-        if seat is None or state is None or _refusal(state) is not None:
-            self._refused(items, "no seat of this power and passcode was played from this address lately")
+        taken = await take_back(self.hub, POWER_NAMES[str(args[0][0])], int(args[1][0]), self.address, self.port,
+                                self.port_game)
+        if isinstance(taken, str):
+            self._refused(items, taken)
             return
-        self.passcode = int(args[1][0])
-        await self._take_seat(items, state, seat[1])
+        state, held = taken
+        self.passcode = held.passcode
+        await self._take_seat(items, state, held.grant)
         if self.power is not None:
             self.map_accepted = True
             await self.catch_up()
@@ -192,7 +199,10 @@ class Session:
         if self.joined:
             self.reject(items, "this connection has joined a game already")
             return
-        state = await read_game(self.hub.store, texts[0]) if texts and texts[0].startswith("g_") else None
+        named = texts[0] if texts else self.port_game
+        if self.port_game is not None and named != self.port_game:
+            named = None  # a game's port shows its own game only
+        state = await read_game(self.hub.store, named) if named and named.startswith("g_") else None
         if state is None:
             self._refused(items, "name the game to watch: OBS ('g_...')")
             return
@@ -214,7 +224,10 @@ class Session:
         self.send(mdf_message(self.hub.map_data))
 
     async def _on_yes(self, items: list[Item], args: list[Item]) -> None:
-        if args == [["MAP", [Text(MAP_NAME)]]] and self.joined:
+        offer = args[0] if len(args) == 1 and isinstance(args[0], list) and len(args[0]) == 2 else None
+        named = offer[1] if offer is not None and offer[0] == "MAP" else None
+        if (isinstance(named, list) and len(named) == 1 and isinstance(named[0], Text)
+                and named[0].value.upper() == MAP_NAME and self.joined):  # names are not case sensitive
             self.map_accepted = True
             await self.catch_up()
         else:
@@ -247,12 +260,15 @@ class Session:
             if state.resolved_count > self.seen_resolved:
                 recent = await with_recent_history(self.hub.store, state)
                 new = state.resolved_count - self.seen_resolved
-                for event in recent.resolved[-new:] if new <= len(recent.resolved) else recent.resolved:
+                events = recent.resolved[-new:] if new <= len(recent.resolved) else recent.resolved
+                for index, event in enumerate(events):
                     for message in ord_messages(event):
                         self.send(message)
+                    if index < len(events) - 1:  # a turn played at once (house bots): its board too
+                        self._board(event.position, None)
                 self.seen_resolved = state.resolved_count
             if state.status == "active" and state.phase != self.seen_phase and state.position is not None:
-                self._board(state)
+                self._board(state.position, self.hub.seconds_left(state))
             self._disorder(state)
             if state.status == "finished" and not self.ended:
                 self.ended = True
@@ -264,19 +280,29 @@ class Session:
     def _start(self, state: GameState) -> None:
         self.started = True
         self.seen_resolved = state.resolved_count
+        if self.power is None and self.player_id is not None and len(state.powers_of(self.player_id)) == 1:
+            self.power = state.powers_of(self.player_id)[0]  # joined before the start: drawn at it
         if self.power is not None:
             self.send(hlo_message(state, self.power, self.passcode))
             self.hub.remember(self)
         self.seen_disorder = set()
 
-    def _board(self, state: GameState) -> None:
-        assert state.position is not None
-        centres = state.position.get("centers")
+    def _board(self, position: dict[str, Any], left: float | None) -> None:
+        """SCO when the centres changed, NOW, and TME (seconds) when the turn has a deadline."""
+        centres = position.get("centers")
         if centres != self.seen_centres:
-            self.send(sco_message(state.position, self.hub.centres))
+            self.send(sco_message(position, self.hub.centres))
             self.seen_centres = centres
-        self.send(now_message(state.position))
-        self.seen_phase = state.phase
+        self.send(now_message(position))
+        self.seen_phase = str(position["phase"])
+        if left is not None:
+            self.send(["TME", [min(int(left), MAX_SECONDS)]])
+            self.exact_time_due = self.seen_phase if left > MAX_SECONDS else None
+
+    @property
+    def timed(self) -> bool:
+        """Whether the watcher's every beat may owe this client a TME."""
+        return bool(self.time_marks) or self.exact_time_due is not None
 
     def _disorder(self, state: GameState) -> None:
         now = set(state.disorder) if state.status == "active" else set()
@@ -291,6 +317,9 @@ class Session:
         await self.catch_up(state)
         if now_seconds is None or not self.started or state.status != "active":
             return
+        if self.exact_time_due == state.phase and now_seconds <= MAX_SECONDS:
+            self.exact_time_due = None
+            self.send(["TME", [int(now_seconds)]])
         for mark in sorted(self.time_marks):
             key = (str(state.phase), mark)
             if now_seconds <= mark and key not in self.marks_sent:
@@ -369,55 +398,7 @@ class Session:
         return {"actor": "player", "player_id": self.player_id, "via": "daide"}
 
     async def _on_sub(self, items: list[Item], args: list[Item]) -> None:
-        if not args or not all(isinstance(order, list) and order for order in args):
-            self.huh(items, 1)
-            return
-        state = await self._playing(items)
-        if state is None or self.power is None or self.game_id is None or self.player_id is None:
-            return
-        orders = last_per_unit([order for order in args if isinstance(order, list)])
-        texts = [text_of(order) for order in orders]
-        try:
-            patch = await self.hub.desk.patch_orders(self.hub.store, self.game_id, self.player_id, texts, [],
-                                                     state.phase, self._metadata(), power=self.power,
-                                                     now=self.hub.desk.now())
-        except DomainError as error:
-            self._refused_orders(items, orders, error)
-            return
-        for order, check in zip(orders, patch.checks, strict=True):
-            self.send(["THX", order, ["MBV" if check.accepted else note_for(check.reason)]])
-        if patch.stored:
-            await self._done_if_complete(state)
-            await self._resolve_if_complete(patch.phase)
-        await self._missing(send_empty=False)
-
-    async def _done_if_complete(self, before: GameState) -> None:
-        """A seat whose every unit is ordered is done (its go flag set), as DAIDE servers
-        process a turn once all orders are in; a ``PATCH`` alone leaves a power ordering
-        (docs/api.md, "Orders"). A game with ``require_ready`` waits for GOF itself."""
-        if before.settings.require_ready or self.power is None or before.phase is None:
-            return
-        state = await self.state()
-        if state is None or state.phase != before.phase:
-            return
-        submitted = submitted_of(await phase_submissions(self.hub.store, state.game_id, state.phase), self.power)
-        if mis_message(state, self.power, submitted) == ["MIS"]:
-            assert self.game_id is not None and self.player_id is not None
-            try:
-                await self.hub.desk.set_ready(self.hub.store, self.game_id, self.player_id, True, power=self.power,
-                                              phase=state.phase, metadata=self._metadata(), now=self.hub.desk.now())
-            except DomainError:
-                log.info("%s %s: the go flag after a full SUB was refused", self.game_id, self.power)
-
-    def _refused_orders(self, items: list[Item], orders: list[list[Item]], error: DomainError) -> None:
-        if error.code == "orders_rejected" and isinstance(error.details, list):
-            for order, check in zip(orders, error.details, strict=False):
-                self.send(["THX", order, [note_for(check.get("reason"))]])
-        elif error.code == "nothing_to_order":
-            for order in orders:
-                self.send(["THX", order, ["NRS"]])
-        else:
-            self.reject(items, error.message)
+        await ordering.submit(self, items, args)
 
     async def _resolve_if_complete(self, phase: str) -> None:
         """Early resolution after a write, as the HTTP API does: a failure is the clock's to mend."""
@@ -444,7 +425,7 @@ class Session:
     async def _on_not(self, items: list[Item], args: list[Item]) -> None:
         inner = args[0] if len(args) == 1 and isinstance(args[0], list) and args[0] else None
         if inner == ["GOF"]:
-            await self._ready(items, False)
+            await ordering.go_flag(self, items, False)
         elif inner == ["DRW"]:
             await self._vote(items, False)
         elif inner is not None and inner[0] == "SUB":
@@ -483,29 +464,16 @@ class Session:
         self.send(["YES", items])
 
     async def _on_gof(self, items: list[Item], args: list[Item]) -> None:
-        await self._ready(items, True)
-
-    async def _ready(self, items: list[Item], ready: bool) -> None:
-        state = await self._playing(items)
-        if state is None or self.game_id is None or self.player_id is None:
-            return
-        if not ready and not state.settings.require_ready:
-            self.reject(items, "this game resolves as soon as every power has ordered: NOT (GOF) cannot hold it")
-            return
-        try:
-            readied = await self.hub.desk.set_ready(self.hub.store, self.game_id, self.player_id, ready,
-                                                    power=self.power, phase=state.phase, metadata=self._metadata(),
-                                                    now=self.hub.desk.now())
-        except DomainError as error:
-            self.reject(items, error.message)
-            return
-        self.send(["YES", items])
-        await self._resolve_if_complete(readied.phase)
+        await ordering.go_flag(self, items, True)
 
     async def _on_snd(self, items: list[Item], args: list[Item]) -> None:
         """SND [(turn)] (powers) (press): stored as a message of this seat's power to those
-        powers, which the DAIDE seats among them are sent as FRM (docs/bots.md, "Press")."""
+        powers, which the DAIDE seats among them are sent as FRM (docs/bots.md, "Press"); a
+        turn that is not the current one is REJ."""
         named = args[1:] if len(args) == 3 else args
+        if len(args) == 3 and phase_of(args[0]) is None:
+            self.huh(items, 1)
+            return
         if len(named) != 2 or not isinstance(named[0], list) or not named[0] \
                 or not all(isinstance(p, str) and p in POWER_NAMES for p in named[0]):
             self.huh(items, 1)
@@ -515,6 +483,9 @@ class Session:
             return
         state = await self._playing(items)
         if state is None or self.power is None or self.game_id is None or self.player_id is None:
+            return
+        if len(args) == 3 and phase_of(args[0]) != state.phase:
+            self.reject(items, f"the turn is {state.phase}: press for another turn is not sent")
             return
         if level_of(state.settings.press) == 0:
             self.reject(items, "this is a gunboat game: no press")

@@ -50,6 +50,19 @@ class Unbalanced(ValueError):
     """Brackets that do not pair up: answered PRN (the message as sent)."""
 
 
+class TooDeep(ValueError):
+    """Brackets nested deeper than ``MAX_DEPTH``: answered HUH, the message up to the token
+    where it went too deep, ERR there (``too_deep_echo``)."""
+
+    def __init__(self, at: int) -> None:
+        super().__init__(f"brackets nested deeper than {MAX_DEPTH} at token {at}")
+        self.at = at
+
+
+MAX_DEPTH = 64  # bracket levels in a message: far above any the syntax document's grammar needs
+MAX_BODY_TOKENS = 0xFFFF // 2  # a frame's length is two bytes: the most tokens a DM can carry
+
+
 @dataclass(frozen=True, slots=True)
 class Frame:
     kind: int
@@ -124,8 +137,10 @@ def numbers_of(body: bytes) -> list[int]:
 def parse(numbers: list[int]) -> list[Item]:
     """The tree of a DM's tokens (Unbalanced when the brackets do not pair up)."""
     stack: list[list[Item]] = [[]]
-    for number in numbers:
+    for at, number in enumerate(numbers):
         if number == BRA:
+            if len(stack) > MAX_DEPTH:
+                raise TooDeep(at)
             stack.append([])
         elif number == KET:
             if len(stack) == 1:
@@ -170,8 +185,46 @@ def encode(items: list[Item]) -> bytes:
 
 
 def message(items: list[Item]) -> bytes:
-    """A whole DM frame of ``items``."""
-    return frame(DM, encode(items))
+    """A whole DM frame of ``items`` (an echo too long for one frame cut, ``fitting``)."""
+    return numbers_frame(list(_numbers(items)))
+
+
+def numbers_frame(numbers: list[int]) -> bytes:
+    kept = fitting(numbers)
+    return frame(DM, struct.pack(f">{len(kept)}H", *kept))
+
+
+def fitting(numbers: list[int], room: int = MAX_BODY_TOKENS) -> list[int]:
+    """The tokens as they are when they fit one frame; else the first of them that do, with
+    the brackets still open closed (a HUH or PRN echoing a message of nearly 64 kB)."""
+    if len(numbers) <= room:
+        return numbers
+    kept: list[int] = []
+    depth = 0
+    for number in numbers:
+        after = depth + (number == BRA) - (number == KET)
+        if len(kept) + 1 + max(after, 0) > room:
+            break
+        kept.append(number)
+        depth = max(after, 0)
+    return kept + [KET] * depth
+
+
+def prn_frame(numbers: list[int]) -> bytes:
+    """PRN (the message as sent), for brackets that do not pair up; cut to fit one frame."""
+    return frame(DM, struct.pack(">2H", TOKENS["PRN"], BRA) + _packed(fitting(numbers, MAX_BODY_TOKENS - 3))
+                 + struct.pack(">H", KET))
+
+
+def too_deep_echo(numbers: list[int], at: int) -> bytes:
+    """HUH (the message up to the token at ``at``, ERR, its open brackets closed)."""
+    head = numbers[:at]
+    depth = sum(1 for n in head if n == BRA) - sum(1 for n in head if n == KET)
+    return numbers_frame([TOKENS["HUH"], BRA, *head, TOKENS["ERR"], *[KET] * max(depth, 0), KET])
+
+
+def _packed(numbers: list[int]) -> bytes:
+    return struct.pack(f">{len(numbers)}H", *numbers)
 
 
 def render(items: list[Item]) -> str:
@@ -185,12 +238,6 @@ def render(items: list[Item]) -> str:
         else:
             words.append(str(item))
     return " ".join(words)
-
-
-def render_numbers(numbers: list[int]) -> list[str]:
-    """Each token of a message as written, for a message whose brackets do not pair up."""
-    return ["(" if n == BRA else ")" if n == KET else f"'{chr(n & 0xFF)}'" if n >> 8 == TEXT_CATEGORY
-            else str(decode_integer(n)) if n < INTEGER_LIMIT else NAMES[n] for n in numbers]
 
 
 def texts_of(items: list[Item]) -> list[str] | None:

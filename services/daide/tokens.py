@@ -40,6 +40,9 @@ _SPARSE: dict[str, int] = {
     "SUG": 0x4A17, "THK": 0x4A18, "THN": 0x4A19, "TRY": 0x4A1A, "VSS": 0x4A1C, "WHT": 0x4A1D, "WHY": 0x4A1E,
     "XDO": 0x4A1F, "XOY": 0x4A20, "YDO": 0x4A21, "CHO": 0x4A22, "BCC": 0x4A23, "UNT": 0x4A24, "NAR": 0x4A25,
     "CCL": 0x4A26,
+    # dropped in a later revision of the syntax document, their numbers never reused: still
+    # tokens (older clients send them in TRY), never an EM 0x0E (docs/bots.md, "The token table")
+    "IOU": 0x4A0D, "PPT": 0x4A12, "UOM": 0x4A1B,
 }
 # the standard map's provinces by category, numbered on from 0 across the categories
 PROVINCE_CATEGORIES: tuple[tuple[int, tuple[str, ...]], ...] = (
@@ -73,10 +76,6 @@ NAMES: dict[int, str] = {number: name for name, number in TOKENS.items()}
 PROVINCES: frozenset[str] = frozenset(name for _, names in PROVINCE_CATEGORIES for name in names)
 POWERS: tuple[str, ...] = _FIXED[0x41]
 BRA, KET = TOKENS["BRA"], TOKENS["KET"]
-
-
-def is_supply_centre_token(number: int) -> bool:
-    return (number >> 8) in (0x51, 0x53, 0x55, 0x57)
 
 
 def encode_integer(value: int) -> int:

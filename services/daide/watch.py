@@ -1,7 +1,9 @@
 """The DAIDE server's shared state: which clients follow which game, one watcher per game that
 follows its log (a read of the game through the repository's cache every ``poll`` seconds, or
-at once when a client of this server wrote to it), the seats' rejoin passcodes, and who holds
-a seat now (a second connection for a seat takes it over: the first gets OFF and is closed).
+at once when a client of this server wrote to it), the seats' rejoin passcodes
+(services/daide/rejoin.py), who holds a seat now (a second connection for a seat takes it over:
+the first gets OFF and is closed), and the seats whose credential was revoked (closed on the
+watcher's next beat, at most ``REVOKE_SECONDS`` away: services/daide/seats.py).
 """
 from __future__ import annotations
 
@@ -21,14 +23,17 @@ from shared.store import EventStore
 
 from .board import POWER_CODES, supply_centres
 from .desk import Desk
+from .grants import BotTokens, Grant
 from .press import frm_message, press_of
+from .rejoin import REJOIN_SECONDS, Held, RejoinBook
+from .seats import revoked
 from .syntax import Item
 
 log = logging.getLogger("entente.daide")
-REJOIN_SECONDS = 3600.0  # how long IAM (power) (passcode) may rejoin a seat after its HLO
+REVOKE_SECONDS = 0.5  # the longest a watcher waits between looks: a revoked credential's connection ends
 
 
-class Session(Protocol):
+class WatchedSession(Protocol):
     """What the hub reads and calls of a client's session: session.py's ``Session``, which
     imports this module (so this one names only what it needs, and imports nothing of it)."""
 
@@ -43,9 +48,13 @@ class Session(Protocol):
     @property
     def address(self) -> str: ...
     @property
+    def grant(self) -> Grant | None: ...
+    @property
+    def port(self) -> int | None: ...
+    @property
     def started(self) -> bool: ...
     @property
-    def time_marks(self) -> set[int]: ...
+    def timed(self) -> bool: ...
     @property
     def send(self) -> Callable[[list[Item]], None]: ...
     def admin(self, text: str) -> None: ...
@@ -55,18 +64,10 @@ class Session(Protocol):
 
 @dataclass
 class _Watcher:
-    sessions: set[Session] = field(default_factory=set)
+    sessions: set[WatchedSession] = field(default_factory=set)
     press_version: int | None = None  # the game's press stream, relayed up to here
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
-
-
-@dataclass(frozen=True)
-class _Rejoin:
-    game_id: str
-    player_id: str
-    address: str
-    until: float
 
 
 class Hub:
@@ -76,14 +77,15 @@ class Hub:
         self.map_data = get_variant("standard").map_data()
         self.centres = supply_centres(self.map_data)
         self._watchers: dict[str, _Watcher] = {}
-        self._seats: dict[tuple[str, str], Session] = {}
+        self._seats: dict[tuple[str, str], WatchedSession] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        self._rejoin: dict[tuple[str, int], list[_Rejoin]] = {}
+        self.rejoins = RejoinBook()
+        self.bot_tokens = BotTokens()
         self._on_beat = on_beat
 
     # ------------------------------------------------------------------------- sessions
 
-    def join(self, session: Session) -> None:
+    def join(self, session: WatchedSession) -> None:
         assert session.game_id is not None
         if session.player_id is not None:
             key = (session.game_id, session.player_id)
@@ -98,7 +100,7 @@ class Hub:
         if watcher.task is None:
             watcher.task = asyncio.create_task(self._watch(session.game_id, watcher))
 
-    def leave(self, session: Session) -> None:
+    def leave(self, session: WatchedSession) -> None:
         self._locks.pop(id(session), None)
         if session.game_id is None:
             return
@@ -110,11 +112,11 @@ class Hub:
             if not watcher.sessions:
                 watcher.wake.set()  # its loop ends
 
-    def finished(self, session: Session) -> None:
+    def finished(self, session: WatchedSession) -> None:
         """A client told of the end of its game: closed a moment later (after OFF)."""
         asyncio.get_running_loop().call_later(1.0, session.close)
 
-    def lock_of(self, session: Session) -> asyncio.Lock:
+    def lock_of(self, session: WatchedSession) -> asyncio.Lock:
         return self._locks.setdefault(id(session), asyncio.Lock())
 
     def poke(self, game_id: str) -> None:
@@ -123,26 +125,32 @@ class Hub:
         if watcher is not None:
             watcher.wake.set()
 
+    async def settle(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds) for the watchers to end once their clients have
+        left: at SIGTERM, before the store closes under them."""
+        tasks = [w.task for w in self._watchers.values() if w.task is not None and not w.task.done()]
+        for watcher in self._watchers.values():
+            watcher.wake.set()
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+
     @property
     def games_watched(self) -> int:
         return len(self._watchers)
 
     # ------------------------------------------------------------------------- rejoining
 
-    def remember(self, session: Session) -> None:
-        """Keep the seat of an HLO for IAM (power) (passcode) from the same address."""
-        if session.game_id is None or session.player_id is None or session.power is None:
+    def remember(self, session: WatchedSession) -> None:
+        """Keep the seat of an HLO for IAM (power) (passcode): keyed by its game (and port)."""
+        if session.game_id is None or session.player_id is None or session.power is None or session.grant is None:
             return
-        key = (session.power, session.passcode)
         now = time.monotonic()
-        kept = [r for r in self._rejoin.get(key, []) if r.until > now and r.game_id != session.game_id]
-        self._rejoin[key] = [*kept, _Rejoin(session.game_id, session.player_id, session.address,
-                                            now + REJOIN_SECONDS)]
+        self.rejoins.remember(Held(session.game_id, session.player_id, session.power, session.passcode,
+                                   session.address, session.grant, session.port, now + REJOIN_SECONDS), now)
 
-    def rejoin(self, power: str, passcode: int, address: str) -> tuple[str, str] | None:
-        now = time.monotonic()
-        found = [r for r in self._rejoin.get((power, passcode), []) if r.until > now and r.address == address]
-        return (found[0].game_id, found[0].player_id) if len(found) == 1 else None
+    def holder(self, game_id: str, player_id: str) -> WatchedSession | None:
+        """The connection that holds a seat now, if any."""
+        return self._seats.get((game_id, player_id))
 
     # ------------------------------------------------------------------------- the clock
 
@@ -160,10 +168,13 @@ class Hub:
                 state = await read_game(self.store, game_id)
                 if state is not None:
                     left = self.seconds_left(state)
-                    if state.version != version or any(s.time_marks for s in watcher.sessions):
+                    if state.version != version or any(s.timed for s in watcher.sessions):
                         version = state.version
                         for session in list(watcher.sessions):
                             await self._tick(session, state, left)
+                    for gone in await revoked(self, state, watcher.sessions):
+                        gone.send(["OFF"])
+                        gone.close()
                 await self._relay_press(game_id, watcher)
                 self._beat(True)
             except Exception:
@@ -171,7 +182,7 @@ class Hub:
                 self._beat(False)
             watcher.wake.clear()
             try:
-                await asyncio.wait_for(watcher.wake.wait(), self.poll)
+                await asyncio.wait_for(watcher.wake.wait(), min(self.poll, REVOKE_SECONDS))
             except TimeoutError:
                 pass
         if self._watchers.get(game_id) is watcher:
@@ -197,7 +208,7 @@ class Hub:
                     everyone = sent.recipients or sorted(p for p in POWER_CODES if p != sent.sender)
                     session.send(frm_message(POWER_CODES[sent.sender], [POWER_CODES[p] for p in everyone], press))
 
-    async def _tick(self, session: Session, state: GameState, left: float | None) -> None:
+    async def _tick(self, session: WatchedSession, state: GameState, left: float | None) -> None:
         try:
             await session.tick(state, left)
         except Exception:

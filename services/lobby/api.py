@@ -45,6 +45,7 @@ from .schemas import (
     JoinGame,
     PauseGame,
 )
+from .seats import SeatList, seat_list
 
 router = APIRouter(tags=["lobby"])
 
@@ -65,11 +66,15 @@ async def list_games(store: StoreDep, request: Request, token: BearerToken,
                      status: Literal["forming", "active", "finished"] | None = None,
                      variant: Annotated[str | None, Query(max_length=40, description=(
                          "only this variant's games (a name of GET /variants)"))] = None,
+                     bots_may_join: Annotated[bool | None, Query(description=(
+                         "true: only the games an account's API key (a bot) may join; false: only the others"))
+                     ] = None,
                      limit: Annotated[int, Query(ge=1, le=500)] = 100,
                      cursor: Annotated[str | None, Query(max_length=MAX_CURSOR_LENGTH, description=(
                          "next_cursor of the page before: the page after it"))] = None) -> GameList:
     """The games, latest changed first, a page at a time (``next_cursor``: the next page; null: the
-    last); private games only in the operator's list."""
+    last); private games only in the operator's list. ``bots_may_join=true``: the games a bot
+    may take a seat in (docs/bots.md)."""
     if variant is not None:
         service.check_variant_filter(variant)
     after = None
@@ -80,13 +85,14 @@ async def list_games(store: StoreDep, request: Request, token: BearerToken,
         except (KeyError, TypeError, ValueError):
             raise BadRequest("this cursor was not given by this list; start again without one",
                              code=ErrorCode.INVALID_CURSOR, where="query.cursor") from None
-        if fields.get("s") != status or fields.get("v") != variant:
+        if fields.get("s") != status or fields.get("v") != variant or fields.get("b") != bots_may_join:
             raise BadRequest("this cursor belongs to a list with other filters", code=ErrorCode.INVALID_CURSOR,
                              where="query.cursor")
     operator = token is not None and same_hash(hash_token(token), request.app.state.operator_hash)
-    games, following = await service.list_games(store, status, limit, after, variant, listed_only=not operator)
-    next_cursor = (encode_cursor("games", u=following[0].isoformat(), g=following[1], s=status, v=variant)
-                   if following else None)
+    games, following = await service.list_games(store, status, limit, after, variant, listed_only=not operator,
+                                                bots_may_join=bots_may_join)
+    next_cursor = (encode_cursor("games", u=following[0].isoformat(), g=following[1], s=status, v=variant,
+                                 b=bots_may_join) if following else None)
     return GameList.model_validate({"games": games, "next_cursor": next_cursor})
 
 
@@ -126,6 +132,13 @@ async def remove_seat(game: CurrentGame, caller: HostOrOperator, store: StoreDep
     token plays nothing any more and its place can be taken again (docs/hosting.md, "Removing a seat")."""
     state = await service.remove_seat(store, game.game_id, seat, request_metadata(request, caller.role), now)
     return GameSummary.model_validate(state.summary())
+
+
+@router.get("/games/{game_id}/seats", response_model=SeatList)
+async def list_seats(game: CurrentGame, caller: CurrentCaller, store: StoreDep) -> SeatList:
+    """The seats (codename, powers, house bot, DAIDE bot) and the game's DAIDE port; with the host's
+    or operator's token every seat's DAIDE records (IAM locks and takeovers), with a seat's its own."""
+    return await seat_list(store, game, caller)
 
 
 @router.post("/games/{game_id}/start", response_model=GameSummary)

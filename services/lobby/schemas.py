@@ -37,6 +37,9 @@ class SettingsIn(RequestBody):
     bot_after_missed_phases: int | None = Field(None, ge=1, le=20, description=(
         "the house bot plays a power whose player missed this many phases in a row, until the "
         "player orders again (needs house_bot); null: never"))
+    daide_open: bool = Field(False, description=(
+        "standard games of seven: the DAIDE server gives the game a port of its own (daide_port in the "
+        "summary) where an unmodified DAIDE bot (Albert, DumbBot) takes the next free seat (docs/bots.md)"))
     private: bool = Field(False, description=(
         "a private game: left out of GET /games, joined only with the invite code the creation answers "
         "(docs/hosting.md, \"Private games\")"))

@@ -29,6 +29,7 @@ from shared.events import (
     orders_stream,
     to_new_event,
 )
+from shared.events_daide import DaidePortOpened
 from shared.events_social import SeatLinked, account_stream, members_stream
 from shared.game import deadlines, draws, guards
 from shared.game.house_bots import check_bot_settings, house_bot_orders
@@ -132,11 +133,12 @@ def check_invite(state: GameState, invite_code: str | None) -> None:
 
 async def join_game(store: EventStore, game_id: str, *, metadata: dict[str, Any] | None = None,
                     now: datetime | None = None, account_id: str | None = None,
-                    invite_code: str | None = None) -> Joined:
+                    invite_code: str | None = None, daide: bool = False) -> Joined:
     """Seat a new player; with ``account_id`` (a signed-in account joining), the seat is linked
     to the account (``SeatLinked`` in ``members-{game_id}`` and the account's stream) in the same
     transaction, under the game's lock, and an account already seated here gets 409 (403
-    ``seat_removed`` when the host removed its seat). A private game needs its invite code."""
+    ``seat_removed`` when the host removed its seat). A private game needs its invite code.
+    ``daide``: a DAIDE bot takes the seat by name on the game's own port (docs/bots.md)."""
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)
         guards.require_forming(state)
@@ -151,7 +153,7 @@ async def join_game(store: EventStore, game_id: str, *, metadata: dict[str, Any]
             raise Conflict(f"game {game_id} is full ({state.settings.player_count} players)", code=ErrorCode.GAME_FULL)
         token = new_token()
         codename = pick_codename(_codename_rng, [s.codename for s in state.seats])
-        joined = PlayerJoined(player_id=new_player_id(), codename=codename, token_hash=hash_token(token))
+        joined = PlayerJoined(player_id=new_player_id(), codename=codename, token_hash=hash_token(token), daide=daide)
         state = await append_events(tx, state, [joined], metadata, now)
         if account_id:
             linked = to_new_event(SeatLinked(game_id=game_id, player_id=joined.player_id, account_id=account_id),
@@ -159,6 +161,16 @@ async def join_game(store: EventStore, game_id: str, *, metadata: dict[str, Any]
             await tx.append(members_stream(game_id), [linked], expected_version=len(members))
             await tx.append(account_stream(account_id), [linked], expected_version=None)
     return Joined(state, joined.player_id, codename, token)
+
+
+async def open_daide_port(store: EventStore, game_id: str, port: int, now: datetime | None = None) -> GameState:
+    """Record the game's own DAIDE port (``DaidePortOpened``: the summary's ``daide_port``), the
+    DAIDE server's act; nothing is written when it is already the game's port or the game is over."""
+    async with store.transaction(game_id, lock="exclusive") as tx:
+        state = await read_state(tx, game_id)
+        if state.daide_port == port or state.status == "finished":
+            return state
+        return await append_events(tx, state, [DaidePortOpened(port=port)], {"actor": "daide"}, now)
 
 
 def _seated(record: RecordedEvent, account_id: str) -> bool:
@@ -291,16 +303,17 @@ def check_variant_filter(variant: str) -> None:
 
 async def list_games(store: EventStore, status: str | None, limit: int,
                      after: tuple[datetime, str] | None = None,
-                     variant: str | None = None, *, listed_only: bool = True,
+                     variant: str | None = None, *, listed_only: bool = True, bots_may_join: bool | None = None,
                      ) -> tuple[list[dict[str, Any]], tuple[datetime, str] | None]:
     """A page of the games list, latest changed first, and where the next page starts (None:
     this was the last). A game that changes while a client pages moves to the front of the
     list: it is on a fresh first page, never twice in one walk through it. Each summary says
     when its game last changed (``updated_at``, the row's), so a client can tell same-named
     games apart and leave out those long idle. ``listed_only``: private games left out (the
-    operator's list has them)."""
+    operator's list has them). ``bots_may_join``: only the games that seat bots (true) or do
+    not (false)."""
     rows = await store.list_games(status=status, limit=limit + 1, after=after, variant=variant,
-                                  listed_only=listed_only)
+                                  listed_only=listed_only, bots_may_join=bots_may_join)
     more = len(rows) > limit
     rows = rows[:limit]
     summaries = [{**row.summary, "updated_at": row.updated_at.isoformat()} for row in rows]

@@ -16,7 +16,7 @@ from .delivery import run_worker
 
 
 async def main(database_url: str | None) -> None:
-    settings = Settings()
+    settings = Settings().checked()  # the operator token keys the delivery ids (signing.py)
     if database_url:
         settings = settings.model_copy(update={"database_url": database_url})
     stop = asyncio.Event()

@@ -26,6 +26,7 @@ from shared.events_social import (
     WebhookSet,
     webhooks_stream,
 )
+from shared.game.guards import require_seat_in_game
 from shared.http.app import build_app
 from shared.http.dependencies import CurrentGame, CurrentPlayer, HostOrOperator, StoreDep, request_metadata
 from shared.http.models import RequestBody
@@ -167,8 +168,9 @@ class ChannelWebhookOut(WebhookOut):
 
 class WebhookSetOut(BaseModel):
     url: str
-    secret: str = Field(..., description="the secret deliveries to this webhook are signed with (HMAC-SHA256, "
-                                         "the Entente-Signature header, docs/social.md): shown this once only")
+    secret: str = Field(..., description="the secret deliveries to this webhook are signed with, as Standard "
+                                         "Webhooks says (whsec_ and base64; the webhook-id, webhook-timestamp and "
+                                         "webhook-signature headers, docs/social.md): shown this once only")
 
 
 async def current_webhook(store: EventStore, game_id: str, player_id: str) -> str | None:
@@ -188,6 +190,7 @@ async def set_webhook(game: CurrentGame, caller: CurrentPlayer, body: WebhookIn,
     assert caller.player_id is not None
     if game.status == "finished":
         raise Conflict(f"game {game.game_id} is finished", code=ErrorCode.GAME_FINISHED)
+    require_seat_in_game(game, caller.player_id, "set a webhook")
     url = await accept_webhook_url(body.url, request.app.state.settings.webhook_allow_private_hosts)
     secret = signing.new_secret()
     async with store.transaction() as tx:

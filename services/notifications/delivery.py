@@ -16,8 +16,9 @@ own view of the game; services never import one another) and attached to direct 
 to Discord webhooks (multipart) when it fits Discord's upload limit; any other webhook gets the
 JSON payload alone, as before. Without ``render`` no picture is attached.
 
-Every webhook delivery carries its delivery id (the same at every attempt) and, when the
-webhook has a secret, its signature (``signing.py``; docs/social.md, "Signed deliveries").
+Every webhook delivery carries its delivery id (the same at every attempt, an HMAC keyed by the
+operator secret) and, when the webhook has a secret, its signature, as Standard Webhooks says
+(``signing.py``; docs/social.md, "Signed deliveries").
 
 Health and stopping (docs/deploy.md): ``on_beat(ok)``, when given, is called after each attempt
 recorded and each step (``ok`` false when a step failed), so that a process can report that its
@@ -79,21 +80,21 @@ async def _picture(payload: dict[str, Any], render: MapRenderer | None) -> bytes
 
 
 def signed_request(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: float, payload: dict[str, Any],
-                   png: bytes | None, *, discord_agent: str | None = None) -> httpx.Request:
-    """The POST of one attempt, with its delivery id and, when the webhook has a secret, the
-    signature of its body exactly as it will be sent (``signing.py``); to a Discord webhook,
-    with ``discord_agent`` as its User-Agent (Discord's API asks every caller for one)."""
+                   png: bytes | None, *, id_key: bytes, discord_agent: str | None = None) -> httpx.Request:
+    """The POST of one attempt, with its delivery id (an HMAC keyed by ``id_key``) and
+    timestamp and, when the webhook has a secret, the signature of its body exactly as it will
+    be sent (``signing.py``); to a Discord webhook, with ``discord_agent`` as its User-Agent
+    (Discord's API asks every caller for one)."""
     request = client.build_request("POST", claimed.url, timeout=timeout, **discord.message_body(payload, png))
     if discord_agent and discord.is_discord_webhook(claimed.url):
         request.headers["User-Agent"] = discord_agent
     body = request.read()
-    request.headers[signing.DELIVERY_HEADER] = signing.delivery_id(claimed.dedupe_key or str(claimed.id))
-    if claimed.secret:
-        request.headers[signing.SIGNATURE_HEADER] = signing.signature_header(claimed.secret, int(time.time()), body)
+    request.headers.update(signing.signed_headers(id_key, claimed.dedupe_key or f"row:{claimed.id}", claimed.secret,
+                                                  int(time.time()), body))
     return request
 
 
-async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: float, *,
+async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: float, *, id_key: bytes,
                   bot: discord.DiscordBot | None = None,
                   render: MapRenderer | None = None,
                   discord_agent: str | None = None) -> tuple[str | None, float | None]:
@@ -108,7 +109,7 @@ async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: f
             if bot is None:
                 return "no Discord bot configured (ENTENTE_DISCORD_BOT_TOKEN)", None
             return await bot.send_dm(claimed.url.removeprefix(discord.DM_PREFIX), payload, png)
-        request = signed_request(client, claimed, timeout, payload, png, discord_agent=discord_agent)
+        request = signed_request(client, claimed, timeout, payload, png, id_key=id_key, discord_agent=discord_agent)
         response = await client.send(request)
     except httpx.HTTPError as error:
         return f"{type(error).__name__}", None
@@ -141,14 +142,15 @@ async def deliver_due(store: EventStore, settings: Settings, now: datetime,
     client = client or webhook_client(settings.webhook_allow_private_hosts, resolver)
     gate = asyncio.Semaphore(PARALLEL_DELIVERIES)
     agent = discord.user_agent(settings.discord_bot_url)
+    id_key = signing.delivery_key(settings.operator_secret())
 
     async def one(item: outbox.Claimed) -> None:
         async with gate:
             if stop is not None and stop.is_set():
                 unattempted.append(item)
                 return
-            error, retry_after = await attempt(client, item, settings.webhook_timeout_seconds, bot=bot, render=render,
-                                               discord_agent=agent)
+            error, retry_after = await attempt(client, item, settings.webhook_timeout_seconds, id_key=id_key, bot=bot,
+                                               render=render, discord_agent=agent)
         retry_at = None if error is None else outbox.next_attempt(
             item.attempts, settings.webhook_max_attempts, settings.webhook_backoff_seconds, now, retry_after)
         status = await outbox.record(store, item, now, error, retry_at)

@@ -73,7 +73,9 @@ def sse(event_id: str, kind: str, data: bytes) -> bytes:
     return b"id: " + event_id.encode("ascii") + b"\nevent: " + kind.encode("ascii") + b"\ndata: " + data + b"\n\n"
 
 
-KEEP_ALIVE = b": keep-alive\n\n"
+# a comment line and no blank line after it: nothing for any client to dispatch (a blank line
+# after an id has been seen is an empty event to some, httpx-sse among them: docs/social.md)
+KEEP_ALIVE = b": keep-alive\n"
 
 
 def reader_of(caller: Caller, game: GameState) -> ReaderKey:

@@ -133,6 +133,10 @@ class ResolvedPhaseView(BaseModel):
 class PowerView(BaseModel):
     codename: str
     house_bot: bool = Field(False, description="the house bot plays this power now (docs/bots.md)")
+    house_bot_since: str | None = Field(None, description=(
+        "the phase from which the house bot plays the power, its player having missed their phases"))
+    missed: int = Field(0, description="the phases in a row the power's player missed (no orders: NMR)")
+    civil_disorder: bool = Field(False, description="the power missed the last phase it had to act in")
 
 
 class ClockView(BaseModel):

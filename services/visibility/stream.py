@@ -75,11 +75,14 @@ async def sse_bytes(hub: StreamHub, watcher: Watcher, seconds: float, slot: Slot
     comments included, every ``KEEP_ALIVE_SECONDS`` on a fixed schedule whatever happens in
     the log), until ``seconds`` have passed or the hub closes it."""
     watcher.start_timers(seconds, KEEP_ALIVE_SECONDS)
+    # the reconnection delay goes out in the first event's block, not in a block of its own,
+    # which some clients (httpx-sse) hand on as an event with no data (docs/social.md)
+    retry = b"retry: %d\n" % RETRY_MILLISECONDS
     try:
-        yield b"retry: %d\n\n" % RETRY_MILLISECONDS
         while True:
             if data := watcher.take():
-                yield data
+                yield retry + data if retry else data
+                retry = b""
                 watcher.sent()
             if watcher.closed:
                 yield closed_event(watcher.closed)

@@ -90,6 +90,15 @@ def require_surviving(state: GameState, power: str, doing: str) -> None:
         raise Conflict(f"{power} is out of the game and cannot {doing}", code=ErrorCode.POWER_ELIMINATED)
 
 
+def require_seat_in_game(state: GameState, player_id: str | None, doing: str) -> None:
+    """409 ``power_eliminated`` for a seat of a game under way whose every power is out: it has
+    nothing left to delegate or be told of (docs/social.md, "Bot tokens" and "Notifications")."""
+    powers = state.powers_of(player_id)
+    if state.status == "active" and powers and not set(powers) & state.surviving_powers():
+        raise Conflict(f"{', '.join(powers)} {'is' if len(powers) == 1 else 'are'} out of the game: "
+                       f"this seat cannot {doing}", code=ErrorCode.POWER_ELIMINATED)
+
+
 def require_open_phase(state: GameState, now: datetime, phase: str | None) -> None:
     """409 unless orders may be given now: the game is being played, in ``phase`` if one is
     named, and its deadline has not passed."""

@@ -24,6 +24,15 @@ def check_bot_settings(variant: str, settings: GameSettings) -> None:
         raise Unprocessable("bots_fill_empty_seats and bot_after_missed_phases need house_bot "
                             "(\"holding\" or \"heuristic\")", code=ErrorCode.UNSUPPORTED_SETTING,
                             where="body.settings.house_bot")
+    if settings.daide_open and variant != "standard":
+        raise Unprocessable(f"DAIDE bots play standard games, not {variant}", code=ErrorCode.UNSUPPORTED_SETTING,
+                            where="body.settings.daide_open")
+    if settings.daide_open and settings.private:
+        raise Unprocessable("a private game cannot be open to DAIDE bots: its port would seat anyone who finds it",
+                            code=ErrorCode.UNSUPPORTED_SETTING, where="body.settings.daide_open")
+    if settings.daide_open and settings.player_count != 7:
+        raise Unprocessable("a game open to DAIDE bots seats seven players, one power each (a DAIDE seat plays "
+                            "one power)", code=ErrorCode.UNSUPPORTED_SETTING, where="body.settings.daide_open")
     if settings.house_bot is not None and variant not in BOT_VARIANTS:
         raise Unprocessable(f"the house bots play {' and '.join(BOT_VARIANTS)} games, not {variant}",
                             code=ErrorCode.UNSUPPORTED_SETTING, where="body.settings.house_bot")

@@ -69,17 +69,6 @@ async def read_log(reader: EventStore | Transaction, game_id: str, *, phase: str
     return GameLog(game, await _order_records(reader, game_id, None if all_orders else phase, up_to))
 
 
-async def read_log_at(reader: EventStore | Transaction, game_id: str,
-                      up_to: int) -> tuple[GameLog, GameState | None]:
-    """The log as it was at position ``up_to``, with the order streams of the phase the game
-    was in then, and the game's state then (None before the game existed)."""
-    log = await read_log(reader, game_id, up_to=up_to)
-    state = log.state()
-    if state is None or not state.phase:
-        return log, state
-    return GameLog(log.game, await _order_records(reader, game_id, state.phase, up_to)), state
-
-
 def _weight(submissions: dict[str, PowerSubmission]) -> int:
     """The estimated memory of a phase's submissions: a Python string is about 50 bytes
     beside its text; a power's entry, and the entry itself, a few hundred."""

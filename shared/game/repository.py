@@ -37,7 +37,7 @@ from shared.events import Event, from_recorded, game_stream, to_new_event
 from shared.store import EventStore, GameRow, RecordedEvent, Transaction
 
 from .cached import CachedFold, Continued, Entry, caches_of, reads_committed
-from .state import GameState, fold, secret_to_others
+from .state import GameState, fold
 
 MEMORY_PER_JSON_BYTE = 4  # a folded state's memory / its events' JSON size (measured: docs/performance.md, 2026-12-01)
 # the recent histories' estimated memory is bounded as the states' is (``bound_state_cache``): nearly every game
@@ -58,11 +58,6 @@ def bound_state_cache(store: EventStore, capacity: int) -> None:
     """Bound the store's caches of game states, recent histories and past phases to
     ``capacity`` estimated bytes each (the app's ``state_cache_mib`` setting)."""
     caches_of(store).resize(capacity)
-
-
-def state_cache_bound(store: EventStore) -> int:
-    """The bound, in estimated bytes, of the store's cache of game states (``bound_state_cache``)."""
-    return caches_of(store).states.max_bytes
 
 
 async def read_game(reader: EventStore | Transaction, game_id: str) -> GameState | None:
@@ -181,16 +176,25 @@ def game_row(state: GameState, now: datetime | None = None) -> GameRow:
 async def append_events(tx: Transaction, state: GameState, events: Sequence[Event], metadata: dict[str, Any] | None,
                         now: datetime | None = None) -> GameState:
     """Append ``events`` after the version ``state`` was folded from, and write the games row;
-    the state after them (a new one: ``state`` is left as it was). Events nobody but their
-    author may see (a secret draw vote) leave the games row alone: its ``updated_at`` and the
-    game's place in ``GET /games`` say nothing of them (docs/hosting.md, "Secret votes stay
-    secret")."""
+    the state after them (a new one: ``state`` is left as it was). The row is written only when
+    what the list shows of it changes (``_public``), so that an event nobody but its author may
+    see (a secret draw vote) says nothing of itself through ``updated_at`` or the game's place in
+    ``GET /games`` (docs/hosting.md, "Secret votes stay secret")."""
     if not events:
         return state
     await tx.append(game_stream(state.game_id), [to_new_event(e, metadata) for e in events],
                     expected_version=state.version)
-    seen = not all(secret_to_others(state, event) for event in events)
+    before = game_row(state)
     state = fold(events, onto=state)
-    if seen:
-        await tx.put_game(game_row(state, now))
+    row = game_row(state, now)
+    if _public(row) != _public(before):  # a secret draw vote moves nothing in the public list
+        await tx.put_game(row)
     return state
+
+
+def _public(row: GameRow) -> tuple[object, ...]:
+    """What the games list shows of a row, but when it changed: the row (and its ``updated_at``,
+    which the list shows and its cursor holds) is written only when this changes, so that an
+    event nobody else may see (a secret draw vote) is not told by a change of time or place in
+    the list (docs/api.md, "Identifiers that reveal nothing")."""
+    return row.status, row.phase, row.deadline, row.summary

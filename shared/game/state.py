@@ -26,6 +26,7 @@ from shared.events import (
     PowerJoin,
     SeatRemoved,
 )
+from shared.events_daide import DaidePortOpened
 from shared.rules.variants import get_variant
 
 Status = Literal["forming", "active", "finished"]
@@ -38,6 +39,7 @@ class Seat:
     token_hash: str
     powers: list[str] = field(default_factory=list)  # several in the games for fewer than seven
     house_bot: bool = False  # a seat nobody joined, played by the house bot (docs/bots.md)
+    daide: bool = False  # a seat a DAIDE bot took on the game's own port (docs/bots.md)
 
     @property
     def power(self) -> str | None:
@@ -87,10 +89,13 @@ class GameState:
     disorder: set[str] = field(default_factory=set)  # powers that missed the last phase they had to act in
     # phases in a row each power's player missed (civil disorder, or the house bot ordering for it)
     missed: dict[str, int] = field(default_factory=dict)
+    # the phase from which the house bot plays a power its player left (missed phases), while it does
+    bot_since: dict[str, str] = field(default_factory=dict)
     draw_votes: dict[str, bool] = field(default_factory=dict)  # player_id -> vote
     finish_reason: str | None = None
     drawn: list[str] = field(default_factory=list)
     invite_code_hash: str = ""  # a private game's (docs/hosting.md, "Private games")
+    daide_port: int | None = None  # the game's own DAIDE port once the server opened one (docs/bots.md)
 
     @property
     def resolved_count(self) -> int:
@@ -129,9 +134,17 @@ class GameState:
         return {p: s.codename for s in self.seats for p in s.powers}
 
     def power_seats(self) -> dict[str, dict[str, Any]]:
-        """Each played power's codename, and whether the house bot plays it now (public)."""
+        """Each played power's codename, whether the house bot plays it now and since which
+        phase (its player having missed their phases; null for a seat nobody joined), the
+        phases in a row its player missed, and whether it is in civil disorder (public, as any
+        table shows them: docs/bots.md, "Absent players, shown")."""
         bots = self.house_bot_powers()
-        return {p: {"codename": c, "house_bot": p in bots} for p, c in sorted(self.codenames_by_power().items())}
+        daide = {p for s in self.seats if s.daide for p in s.powers}
+        seat_bots = {p for s in self.seats if s.house_bot for p in s.powers}  # no player to miss anything
+        return {p: {"codename": c, "house_bot": p in bots, "daide": p in daide,
+                    "house_bot_since": self.bot_since.get(p) if p in bots else None,
+                    "missed": 0 if p in seat_bots else self.missed.get(p, 0), "civil_disorder": p in self.disorder}
+                for p, c in sorted(self.codenames_by_power().items())}
 
     def player_hashes(self) -> dict[str, str]:
         return {s.player_id: s.token_hash for s in self.seats}
@@ -175,6 +188,8 @@ class GameState:
             "civil_disorder": sorted(self.disorder) if self.status != "forming" else [],
             "draw": draw,
             "result": self.result(),
+            "daide_port": self.daide_port if self.settings.daide_open and self.status != "finished" else None,
+            "daide_seats": sorted(s.codename for s in self.seats if s.daide),
         }
 
     def clock(self) -> dict[str, Any]:
@@ -208,8 +223,12 @@ def _joined(variant: str, join: PowerJoin, phase: str) -> bool:
 # the states before are shared (by the repository's caches, with every request).
 
 def _player_joined(state: GameState, event: PlayerJoined) -> GameState:
-    seat = Seat(event.player_id, event.codename, event.token_hash, house_bot=event.house_bot)
+    seat = Seat(event.player_id, event.codename, event.token_hash, house_bot=event.house_bot, daide=event.daide)
     return replace(state, seats=[*state.seats, seat])
+
+
+def _daide_port_opened(state: GameState, event: DaidePortOpened) -> GameState:
+    return replace(state, daide_port=event.port)
 
 
 def _seat_removed(state: GameState, event: SeatRemoved) -> GameState:
@@ -234,11 +253,24 @@ def _phase_resolved(state: GameState, event: PhaseResolved) -> GameState:
             disorder.discard(power)
         missing = power in event.civil_disorder or power in event.house_bot
         missed[power] = missed.get(power, 0) + 1 if missing else 0
-    resolved = replace(state, disorder=disorder, missed=missed, resolved=[*state.resolved, event],
+    resolved = replace(state, disorder=disorder, missed=missed, bot_since=_bot_since(state, missed, event.next_phase),
+                       resolved=[*state.resolved, event],
                        resolved_index=[*state.resolved_index, (event.phase, state.version)],
                        phase=event.next_phase, position=event.position, must_act=list(event.must_act),
                        winners=list(event.winners))
     return _apply_joins(resolved)
+
+
+def _bot_since(state: GameState, missed: dict[str, int], next_phase: str) -> dict[str, str]:
+    """The phase from which the house bot plays each power its player left: set as the bot
+    takes it over (the phase after the last one missed), gone once the player orders again."""
+    after = state.settings.bot_after_missed_phases
+    since = {p: phase for p, phase in state.bot_since.items() if missed.get(p, 0)}
+    if state.settings.house_bot is not None and after is not None:
+        for power in state.must_act:
+            if missed.get(power, 0) >= after:
+                since.setdefault(power, next_phase)
+    return since
 
 
 def _deadline_set(state: GameState, event: DeadlineSet) -> GameState:
@@ -293,6 +325,7 @@ _HANDLERS: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     GameResumed: _game_resumed,
     DrawVoted: _draw_voted,
     GameFinished: _game_finished,
+    DaidePortOpened: _daide_port_opened,
 }  # any other event of the stream only moves the version on
 
 

@@ -6,9 +6,10 @@ OrdersSubmitted there is the power's current orders, and a ReadySet after it mar
 (a later submission clears the flag). Resolution, early resolution, views and replay all read
 submissions through ``latest_submissions``.
 
-A power is *done* when its latest orders are a whole set (a ``PUT``, an empty one included) or
-it set its ready flag; orders stored one at a time (``PATCH``) count at the deadline but leave
-the power *ordering*: early resolution waits for it (docs/hosting.md, "Early resolution").
+A power is *done* when its latest orders are a whole set with no line refused (a ``PUT``, an
+empty one included) or it set its ready flag; orders stored one at a time (``PATCH``), or a set
+with a refused line, count at the deadline but leave the power *ordering*: early resolution
+waits for it (docs/hosting.md, "Early resolution").
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from shared.events import Event, OrdersSubmitted, ReadySet
 class PowerSubmission:
     orders: tuple[str, ...] | None = None  # None: nothing submitted in this phase
     ready: bool = False
-    complete: bool = False  # the orders were sent as a whole set (PUT), not one at a time
+    complete: bool = False  # a whole set (PUT) with nothing refused, not one at a time nor a partial set
     writes: int = 0  # the events in the power's order stream for the phase (orders and flags)
     by_house_bot: bool = False  # the orders are the house bot's (docs/bots.md)
 

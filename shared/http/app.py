@@ -14,11 +14,12 @@ from contextlib import asynccontextmanager
 from fastapi import APIRouter, FastAPI
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from shared import metrics
 from shared.auth import hash_token
 from shared.game.repository import bound_state_cache
+from shared.rules.variants import engine_build
 from shared.settings import Settings
 from shared.store import open_store
 from shared.store.availability import StoreProbe
@@ -38,6 +39,8 @@ log = logging.getLogger("entente")
 class Health(BaseModel):
     status: str
     store: str
+    engine: str = Field(description="the rules engine's build in this process: pure, compiled or compiled-c-core "
+                                    "(docs/operations.md, \"Which engine runs\")")
 
 
 def operation_id(route: APIRoute) -> str:
@@ -66,6 +69,7 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
         app.state.store = store
         app.state.operator_hash = hash_token(checked.operator_secret())
         app.state.metrics_networks = checked.metrics_networks()
+        app.state.engine, _ = engine_build()  # the engine's build, decided when it is first imported
         DRAINING.watch()  # the server's signal handlers are in place by now (uvicorn's lifespan)
         try:
             yield
@@ -73,7 +77,8 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
             await store.close()
             metrics.process_stopped()
 
-    # operation ids are the handlers' names (submit_orders), unique across the services
+    # operation ids are the routes' names (the handler's, or the name a route is given:
+    # submit_orders for replace_orders), unique across the services
     # (tests/http/test_openapi.py): what a generated client calls its methods
     app = FastAPI(title=title, version="0.1.0", lifespan=lifespan, generate_unique_id_function=operation_id)
     install_error_handlers(app)
@@ -97,13 +102,13 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
         if not await probe.ready(store):
             log.warning("not ready: the store does not answer")
             return unavailable_response()
-        return Health(status="ok", store=store.dialect)
+        return Health(status="ok", store=store.dialect, engine=app.state.engine)
 
     @app.get("/livez", tags=["health"], response_model=Health)
     async def livez() -> Health:
         """Liveness: the process answers; the store is not asked (a database away makes a
         server unready, never restarted for it)."""
-        return Health(status="ok", store=app.state.store.dialect)
+        return Health(status="ok", store=app.state.store.dialect, engine=app.state.engine)
 
     app.add_api_route("/metrics", metrics_endpoint, methods=["GET"], include_in_schema=False)
 

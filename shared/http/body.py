@@ -36,7 +36,7 @@ from urllib.parse import parse_qsl
 from shared.errors import DomainError, ErrorCode, NotFound, Unprocessable
 from shared.text import KeyProblem, _printable, path_of, text_problem
 
-from .asgi import Headers, Receive, Scope
+from .asgi import Headers, HttpMiddleware, Receive, Scope
 from .asgi import Message as ASGIMessage
 
 MAX_BODY_BYTES = 1024 * 1024
@@ -272,14 +272,8 @@ def too_large() -> BodyTooLarge:
     return BodyTooLarge(f"the request body is over the limit of {MAX_BODY_BYTES:,} bytes", where="body")
 
 
-class RequestBodyGate:
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+class RequestBodyGate(HttpMiddleware):
+    async def handle(self, scope: Scope, receive: Any, send: Any) -> None:
         named = address_problem(scope)
         if named is not None:
             await send_error(send, named.status_code, named)

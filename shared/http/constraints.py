@@ -9,7 +9,8 @@ takes, as far as a document can say it without knowing a game:
   with its player counts (standard 2 to 7, Dirigible 7, Tale of Ekonia 2 to 6), its settings
   (``max_turns`` for Tale of Ekonia only, house bots for the others only, and needing
   ``house_bot`` when asked for) and the clock bounds (1 minute to 30 days);
-- a power's name is one of the variants' powers; a phase's name is written like S1901M,
+- a power's name is one of the variants' powers (a string with a ``pattern``, not an enum, so
+  generated clients take a plain string); a phase's name is written like S1901M,
   F1901R, W1901A or T01;
 - a PATCH of orders has ``orders`` or ``clear`` not empty.
 
@@ -61,7 +62,13 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def _power_schema(powers: Iterable[str]) -> dict[str, Any]:
-    return {"type": "string", "enum": list(powers)}
+    """A power's name as a plain string held to the variants' powers by a ``pattern``, not an
+    ``enum``: a generated client then takes a string (an enum of every variant's powers made
+    each client cast its power to a type of thirteen names it mostly has no use for)."""
+    names = sorted(powers)
+    return {"type": "string", "pattern": "^(?:" + "|".join(names) + ")$", "maxLength": max(map(len, names)),
+            "description": "a power of the game's variant, in capitals (GET /variants/{name} lists them): "
+                           + ", ".join(names), "examples": [names[0]]}
 
 
 def settings_of(variant: str, base: dict[str, Any]) -> dict[str, Any]:
@@ -84,7 +91,13 @@ def settings_of(variant: str, base: dict[str, Any]) -> dict[str, Any]:
             {"if": {"required": ["bot_after_missed_phases"],
                     "properties": {"bot_after_missed_phases": {"type": "integer"}}},
              "then": needs_bot}]
+    if variant == "standard":
+        schema.setdefault("allOf", []).append(
+            {"if": {"required": ["daide_open"], "properties": {"daide_open": {"const": True}}},
+             "then": {"properties": {"player_count": {"enum": [7, None]}, "private": {"const": False}}}})
     else:
+        properties["daide_open"] = {**properties["daide_open"], "const": False}
+    if variant not in HOUSE_BOT_VARIANTS:
         properties["house_bot"] = {**_without_type(properties["house_bot"]), "type": "null"}
         properties["bots_fill_empty_seats"] = {**properties["bots_fill_empty_seats"], "const": False}
         properties["bot_after_missed_phases"] = {**_without_type(properties["bot_after_missed_phases"]),

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .asgi import Scope
+from .asgi import HttpMiddleware, Scope
 
 ALLOWED_METHODS = "GET, POST, PUT, PATCH, DELETE, OPTIONS"
 ALLOWED_HEADERS = "Authorization, Content-Type, Last-Event-ID, X-Request-ID"
@@ -60,14 +60,8 @@ def _varying(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
     return [*kept, (b"vary", b", ".join([*names, b"Origin"]))]
 
 
-class CORSMiddleware:
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+class CORSMiddleware(HttpMiddleware):
+    async def handle(self, scope: Scope, receive: Any, send: Any) -> None:
         origins = _origins(scope)
         origin = _header(scope, b"origin")
         if origin is None or not _allowed(origins, origin):

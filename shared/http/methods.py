@@ -12,7 +12,7 @@ from typing import Any
 
 from starlette.routing import BaseRoute, Match
 
-from .asgi import Scope
+from .asgi import HttpMiddleware, Scope
 
 
 def _flat(routes: Iterable[BaseRoute]) -> Iterator[BaseRoute]:
@@ -40,15 +40,12 @@ def allowed_methods(routes: Iterable[BaseRoute], scope: Scope) -> list[str]:
     return sorted(found)
 
 
-class HeadAsGet:
+class HeadAsGet(HttpMiddleware):
     """A pure ASGI layer: a HEAD request is served as the GET it mirrors, its headers kept and
     its body left out (Content-Length stays the GET's, as RFC 9110 allows)."""
 
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope["method"] != "HEAD":
+    async def handle(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["method"] != "HEAD":
             await self.app(scope, receive, send)
             return
 

@@ -28,7 +28,7 @@ from shared.errors import DomainError, ErrorCode, Forbidden, Unauthorized, Unava
 from shared.store import EventStore
 from shared.store.availability import unreachable
 
-from .asgi import Scope
+from .asgi import HttpMiddleware, Scope
 from .body import send_error
 
 GAME_PATH = re.compile(r"^/games/([^/]+)(/.*)?$")
@@ -46,14 +46,8 @@ def _bearer(scope: Scope) -> str | None:
     return None
 
 
-class SocialAuthMiddleware:
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+class SocialAuthMiddleware(HttpMiddleware):
+    async def handle(self, scope: Scope, receive: Any, send: Any) -> None:
         token = _bearer(scope)
         delegate(None)
         try:

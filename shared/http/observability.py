@@ -44,7 +44,7 @@ from shared.clock import SYSTEM_CLOCK
 from shared.errors import ErrorCode, Forbidden, Unauthorized
 from shared.logs import REQUEST_ID
 
-from .asgi import Headers, Scope
+from .asgi import Headers, HttpMiddleware, Scope
 
 log = logging.getLogger("entente.http")
 
@@ -76,14 +76,8 @@ def route_of(scope: Scope) -> str:
     return scope["path"] if scope.get("path") in DOCUMENT_PATHS else "unmatched"
 
 
-class RequestObservability:
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+class RequestObservability(HttpMiddleware):
+    async def handle(self, scope: Scope, receive: Any, send: Any) -> None:
         request_id = request_id_of(scope)
         scope.setdefault("state", {})["request_id"] = request_id
         token = REQUEST_ID.set(request_id)

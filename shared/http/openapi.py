@@ -16,14 +16,19 @@ codes included, and that every route has its entry here.
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel, Field
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
 
 from shared.errors import ErrorCode
+from shared.http.caching import cached_answer
 from shared.http.constraints import constrain
 from shared.http.models import ABSENT_WHEN_NULL
 from shared.http.orders_doc import add_order_unions
@@ -158,17 +163,20 @@ ROUTE_ERRORS: dict[tuple[str, str], tuple[str, ...]] = {
     ("get", "/me"): NEEDS_TOKEN,
     ("get", "/me/games"): NEEDS_TOKEN,
     ("get", "/me/stream"): (*NEEDS_TOKEN, *PARAMS, "too_many_streams"),
-    ("post", "/games/{game_id}/bot-tokens"): (*GAME, *NEEDS_TOKEN, *BODY, "too_many_bot_tokens", "game_finished"),
+    ("post", "/games/{game_id}/bot-tokens"): (*GAME, *NEEDS_TOKEN, *BODY, "too_many_bot_tokens", "game_finished",
+                                              "power_eliminated"),
     ("get", "/games/{game_id}/bot-tokens"): (*GAME, *NEEDS_TOKEN),
     ("delete", "/games/{game_id}/bot-tokens/{token_id}"): (*GAME, *NEEDS_TOKEN, *PARAMS, "bot_token_not_found"),
     ("get", "/games/{game_id}/identities"): (*GAME, *ANY_TOKEN, "identities_hidden"),
+    ("get", "/games/{game_id}/seats"): (*GAME, *ANY_TOKEN),
     # press and notifications
     ("post", "/games/{game_id}/messages"): (*GAME, *NEEDS_TOKEN, *BODY, "rate_limited", "press_disabled",
                                             "private_press_disabled", "game_not_started", "game_finished",
                                             "power_eliminated", "unknown_power",
                                             "no_recipient", "not_your_power", "no_power"),
     ("get", "/games/{game_id}/messages"): (*GAME, *ANY_TOKEN, *PARAMS, "invalid_cursor"),
-    ("put", "/games/{game_id}/webhook"): (*GAME, *NEEDS_TOKEN, *BODY, "invalid_webhook", "game_finished"),
+    ("put", "/games/{game_id}/webhook"): (*GAME, *NEEDS_TOKEN, *BODY, "invalid_webhook", "game_finished",
+                                         "power_eliminated"),
     ("get", "/games/{game_id}/webhook"): (*GAME, *NEEDS_TOKEN),
     ("delete", "/games/{game_id}/webhook"): (*GAME, *NEEDS_TOKEN, "webhook_not_found"),
     ("put", "/games/{game_id}/channel-webhook"): (*GAME, *NEEDS_TOKEN, *BODY, "invalid_webhook", "game_finished"),
@@ -180,7 +188,7 @@ OPTIONAL_TOKEN = {("post", "/games/{game_id}/players"), ("get", "/games/{game_id
                   ("post", "/games/{game_id}/stream-ticket"),
                   ("get", "/games/{game_id}/stream"), ("get", "/games/{game_id}/map.svg"),
                   ("get", "/games/{game_id}/map.png"), ("get", "/games/{game_id}/identities"),
-                  ("get", "/games/{game_id}/messages")}
+                  ("get", "/games/{game_id}/messages"), ("get", "/games/{game_id}/seats")}
 METHODS = ("get", "put", "post", "delete", "patch")
 
 
@@ -276,7 +284,10 @@ def complete(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def install_openapi(app: FastAPI) -> None:
-    """Serve the completed document at ``/openapi.json`` (and so in ``/docs``)."""
+    """Serve the completed document at ``/openapi.json`` (and so in ``/docs``): encoded once,
+    with a strong ETag (304 to ``If-None-Match``) and gzip where the client takes it
+    (shared/http/caching.py), rather than FastAPI's own route, which encodes it afresh for every
+    request. ``serve_document`` makes an app serve another document there (the whole API's)."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -285,3 +296,29 @@ def install_openapi(app: FastAPI) -> None:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to customise it
+    app.state.openapi_document = openapi
+    for index, route in enumerate(app.router.routes):
+        if isinstance(route, Route) and route.path == app.openapi_url:
+            app.router.routes[index] = Route(route.path, encoded_document, methods=["GET"], include_in_schema=False)
+
+
+def serve_document(app: FastAPI, document: Callable[[], dict[str, Any]]) -> None:
+    """Serve ``document()`` (asked at the first request) at the app's ``/openapi.json``: the
+    composition root gives each service run alone the whole API's document, so that the one
+    public address serves every route whichever service the proxy asks (docs/api.md, "The
+    OpenAPI document")."""
+    app.state.openapi_document = document
+
+
+_ENCODED = "openapi_encoded"
+
+
+async def encoded_document(request: Request) -> Response:
+    """The document's bytes, encoded at the first request of the process and kept."""
+    state = request.app.state
+    body: bytes | None = getattr(state, _ENCODED, None)
+    if body is None:
+        document = state.openapi_document()
+        body = json.dumps(document, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+        setattr(state, _ENCODED, body)
+    return cached_answer(request, body, "application/json")

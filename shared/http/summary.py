@@ -23,6 +23,12 @@ class GameInfo(BaseModel):
 class PowerSeat(BaseModel):
     codename: str
     house_bot: bool = Field(False, description="the house bot plays this power now (docs/bots.md)")
+    daide: bool = Field(False, description="a DAIDE bot took this seat on the game's own port (docs/bots.md)")
+    house_bot_since: str | None = Field(None, description=(
+        "the phase from which the house bot plays the power, its player having missed their phases; "
+        "null for a seat nobody joined, or when the bot does not play it"))
+    missed: int = Field(0, description="the phases in a row the power's player missed (no orders: NMR)")
+    civil_disorder: bool = Field(False, description="the power missed the last phase it had to act in")
 
 
 class ClockInfo(BaseModel):
@@ -53,6 +59,11 @@ class GameSummary(GameInfo):
     civil_disorder: list[str] = Field(default_factory=list, description="powers that missed their last deadline")
     draw: DrawInfo = Field(default_factory=lambda: DrawInfo(passed=False))
     result: GameResult | None = None
+    daide_port: int | None = Field(None, description=(
+        "a game open to DAIDE bots (daide_open), not finished: the TCP port of the DAIDE server's host "
+        "where a bot takes the next free seat with NME (docs/bots.md, \"A port per game\"); null otherwise"))
+    daide_seats: list[str] = Field(default_factory=list, description=(
+        "the codenames of the seats DAIDE bots took on the game's port (sorted)"))
     submitted: list[str] | None = Field(None, description=(
         "GET /games/{id}: the powers that are done ordering for the phase (their whole set sent, or "
         "the ready flag set), never the orders (null in lists and answers that do not read them)"))

@@ -43,7 +43,7 @@ class Emptiable(Protocol):
 E = TypeVar("E", bound=Emptiable)
 # write: a transaction that may write; snapshot: reads that see one state (``reading()``);
 # statement: one read on its own (the store's convenience reads)
-Session = Literal["write", "snapshot", "statement"]
+SessionKind = Literal["write", "snapshot", "statement"]
 CONNECTION_WAIT_SECONDS = 30.0  # how long a transaction waits for a free connection of the pool
 
 
@@ -99,7 +99,7 @@ class EventStore(ABC):
         """Create the tables and indexes if missing; safe to run concurrently from many processes."""
 
     @abstractmethod
-    def _session(self, kind: Session) -> AbstractAsyncContextManager[Transaction]:
+    def _session(self, kind: SessionKind) -> AbstractAsyncContextManager[Transaction]:
         """A begun transaction on a connection of the pool, rolled back if the block raises."""
 
     @abstractmethod
@@ -134,7 +134,7 @@ class EventStore(ABC):
         return self._transaction(None, "none", "snapshot")
 
     @asynccontextmanager
-    async def _transaction(self, game_id: str | None, lock: LockMode, kind: Session) -> AsyncIterator[Transaction]:
+    async def _transaction(self, game_id: str | None, lock: LockMode, kind: SessionKind) -> AsyncIterator[Transaction]:
         async with self._session(kind) as tx:
             if game_id is not None and lock != "none":
                 await tx.lock_game(game_id, lock)
@@ -200,9 +200,10 @@ class EventStore(ABC):
 
     async def list_games(self, status: str | None = None, limit: int = 100,
                          after: tuple[datetime, str] | None = None, variant: str | None = None,
-                         *, listed_only: bool = False) -> list[GameRow]:
+                         *, listed_only: bool = False, bots_may_join: bool | None = None) -> list[GameRow]:
         async with self._statement() as tx:
-            return await tx.list_games(status, limit, after, variant, listed_only=listed_only)
+            return await tx.list_games(status, limit, after, variant, listed_only=listed_only,
+                                       bots_may_join=bots_may_join)
 
     async def projection_position(self, name: str) -> int:
         async with self._statement() as tx:

@@ -25,7 +25,7 @@ import asyncpg
 import orjson
 from asyncpg.exceptions import UniqueViolationError
 
-from shared.store.base import CONNECTION_WAIT_SECONDS, EventStore, Session, Transaction
+from shared.store.base import CONNECTION_WAIT_SECONDS, EventStore, SessionKind, Transaction
 from shared.store.batching import GroupCommit
 from shared.store.notify import CHANNEL, CommitListener
 from shared.store.outbox import (
@@ -114,14 +114,17 @@ _DUE = (f"SELECT {_GAME_COLUMNS} FROM games WHERE deadline IS NOT NULL AND deadl
         "ORDER BY deadline, game_id LIMIT $2")
 DUE_GAMES = {False: _DUE, True: _DUE + " FOR UPDATE SKIP LOCKED"}
 # a private game (GameSettings.private in the summary) is left out of the lobby's list
-_LISTED = "(NOT {0}::boolean OR NOT coalesce((summary->'settings'->>'private')::boolean, false))"
-LIST_GAMES = (f"SELECT {_GAME_COLUMNS} FROM games WHERE ($2::text IS NULL OR variant = $2) AND {_LISTED.format('$3')} "
+_LISTED = ("(NOT {0}::boolean OR NOT coalesce((summary->'settings'->>'private')::boolean, false))"
+           # with a value, only the games whose bots_may_join setting is that (docs/api.md, "Games")
+           " AND ({1}::boolean IS NULL OR coalesce((summary->'settings'->>'bots_may_join')::boolean, false) = {1})")
+LIST_GAMES = (f"SELECT {_GAME_COLUMNS} FROM games WHERE ($2::text IS NULL OR variant = $2) "
+              f"AND {_LISTED.format('$3', '$4')} "
               "ORDER BY updated_at DESC, game_id LIMIT $1")
 LIST_GAMES_WITH_STATUS = (f"SELECT {_GAME_COLUMNS} FROM games WHERE status = $1 AND ($3::text IS NULL OR variant = $3) "
-                          f"AND {_LISTED.format('$4')} ORDER BY updated_at DESC, game_id LIMIT $2")
+                          f"AND {_LISTED.format('$4', '$5')} ORDER BY updated_at DESC, game_id LIMIT $2")
 OLDEST_DUE = "SELECT min(deadline) FROM games WHERE deadline IS NOT NULL AND deadline <= $1"
 LIST_GAMES_AFTER = (f"SELECT {_GAME_COLUMNS} FROM games WHERE ($1::text IS NULL OR status = $1) "
-                    f"AND ($5::text IS NULL OR variant = $5) AND {_LISTED.format('$6')} "
+                    f"AND ($5::text IS NULL OR variant = $5) AND {_LISTED.format('$6', '$7')} "
                     "AND (updated_at < $2 OR (updated_at = $2 AND game_id > $3)) "
                     "ORDER BY updated_at DESC, game_id LIMIT $4")
 LOCK_GAME = {"none": "SELECT game_id FROM games WHERE game_id = $1",
@@ -372,14 +375,15 @@ class PostgresTransaction(Transaction):
 
     async def list_games(self, status: str | None = None, limit: int = 100,
                          after: tuple[datetime, str] | None = None, variant: str | None = None,
-                         *, listed_only: bool = False) -> list[GameRow]:
+                         *, listed_only: bool = False, bots_may_join: bool | None = None) -> list[GameRow]:
         if after is not None:
             rows = await self._live().fetch(LIST_GAMES_AFTER, status, as_utc(after[0]), after[1], limit, variant,
-                                            listed_only)
+                                            listed_only, bots_may_join)
         elif status is None:
-            rows = await self._live().fetch(LIST_GAMES, limit, variant, listed_only)
+            rows = await self._live().fetch(LIST_GAMES, limit, variant, listed_only, bots_may_join)
         else:
-            rows = await self._live().fetch(LIST_GAMES_WITH_STATUS, status, limit, variant, listed_only)
+            rows = await self._live().fetch(LIST_GAMES_WITH_STATUS, status, limit, variant, listed_only,
+                                            bots_may_join)
         return [game(row) for row in rows]
 
     async def oldest_due_deadline(self, now: datetime) -> datetime | None:
@@ -495,7 +499,7 @@ class PostgresStore(EventStore):
             self._pool.terminate()
 
     @asynccontextmanager
-    async def _session(self, kind: Session) -> AsyncIterator[Transaction]:
+    async def _session(self, kind: SessionKind) -> AsyncIterator[Transaction]:
         connection = await self._pool.acquire(timeout=CONNECTION_WAIT_SECONDS)
         try:
             writing = kind == "write"

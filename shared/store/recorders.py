@@ -215,11 +215,12 @@ class GameIndexRecorder(ABC):
     @abstractmethod
     async def list_games(self, status: str | None = None, limit: int = 100,
                          after: tuple[datetime, str] | None = None, variant: str | None = None,
-                         *, listed_only: bool = False) -> list[GameRow]:
+                         *, listed_only: bool = False, bots_may_join: bool | None = None) -> list[GameRow]:
         """The latest updated games first (then by id); with ``after`` (a row's ``updated_at``
         and id), only the rows that come after it in that order: a page of the list; with
         ``variant``, only that variant's games; ``listed_only``, without the private games (the
-        lobby's list: docs/hosting.md, "Private games")."""
+        lobby's list: docs/hosting.md, "Private games"); with ``bots_may_join``, only the games
+        whose setting of that name is the value given."""
 
     @abstractmethod
     async def oldest_due_deadline(self, now: datetime) -> datetime | None:

@@ -28,7 +28,7 @@ from urllib.parse import parse_qsl, urlencode
 import aiosqlite
 import orjson
 
-from shared.store.base import CONNECTION_WAIT_SECONDS, EventStore, Session, Transaction
+from shared.store.base import CONNECTION_WAIT_SECONDS, EventStore, SessionKind, Transaction
 from shared.store.outbox import (
     NO_OUTCOME_RECORDED,
     NOTIFICATION_COLUMNS,
@@ -109,6 +109,8 @@ DUE_GAMES = (f"SELECT {_GAME_COLUMNS} FROM games WHERE deadline IS NOT NULL AND 
              "ORDER BY deadline, game_id LIMIT ?")
 # a private game (GameSettings.private in the summary) is left out of the lobby's list
 _LISTED = "(? = 0 OR coalesce(json_extract(summary, '$.settings.private'), 0) = 0)"
+# with a value (0 or 1), only the games whose bots_may_join setting is that (docs/api.md, "Games")
+_LISTED += " AND (? IS NULL OR coalesce(json_extract(summary, '$.settings.bots_may_join'), 0) = ?)"
 LIST_GAMES = (f"SELECT {_GAME_COLUMNS} FROM games WHERE (? IS NULL OR variant = ?) AND {_LISTED} "
               "ORDER BY updated_at DESC, game_id LIMIT ?")
 LIST_GAMES_WITH_STATUS = (f"SELECT {_GAME_COLUMNS} FROM games WHERE status = ? AND (? IS NULL OR variant = ?) "
@@ -284,16 +286,17 @@ class SQLiteTransaction(Transaction):
 
     async def list_games(self, status: str | None = None, limit: int = 100,
                          after: tuple[datetime, str] | None = None, variant: str | None = None,
-                         *, listed_only: bool = False) -> list[GameRow]:
-        listed = int(listed_only)
+                         *, listed_only: bool = False, bots_may_join: bool | None = None) -> list[GameRow]:
+        bots = None if bots_may_join is None else int(bots_may_join)
+        listed = (int(listed_only), bots, bots)
         if after is not None:
             moment = stored_time(after[0])
             rows = await self._run(LIST_GAMES_AFTER,
-                                   (status, status, variant, variant, listed, moment, moment, after[1], limit))
+                                   (status, status, variant, variant, *listed, moment, moment, after[1], limit))
         elif status is None:
-            rows = await self._run(LIST_GAMES, (variant, variant, listed, limit))
+            rows = await self._run(LIST_GAMES, (variant, variant, *listed, limit))
         else:
-            rows = await self._run(LIST_GAMES_WITH_STATUS, (status, variant, variant, listed, limit))
+            rows = await self._run(LIST_GAMES_WITH_STATUS, (status, variant, variant, *listed, limit))
         return [game(row) for row in rows]
 
     async def oldest_due_deadline(self, now: datetime) -> datetime | None:
@@ -468,12 +471,12 @@ class SQLiteStore(EventStore):
         await self._connections.close()
 
     @asynccontextmanager
-    async def _session(self, kind: Session) -> AsyncIterator[SQLiteTransaction]:
+    async def _session(self, kind: SessionKind) -> AsyncIterator[SQLiteTransaction]:
         async with self._writers if kind == "write" else nullcontext(), self._connected(kind) as tx:
             yield tx
 
     @asynccontextmanager
-    async def _connected(self, kind: Session) -> AsyncIterator[SQLiteTransaction]:
+    async def _connected(self, kind: SessionKind) -> AsyncIterator[SQLiteTransaction]:
         connection = await self._connections.acquire()
         reusable = True
         try:

@@ -33,7 +33,7 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def wait_until_serving(base_url: str, process: subprocess.Popen, timeout: float = 20.0) -> None:
+def wait_until_serving(base_url: str, process: subprocess.Popen, timeout: float = 60.0) -> None:
     """Wait until the server answers ``GET /games``; its exit stops the wait (with its stderr)."""
     def serving() -> bool:
         if process.poll() is not None:

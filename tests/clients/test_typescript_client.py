@@ -6,8 +6,8 @@ false``: the document says itself which keys are required, shared/http/presence.
 ``tsc --strict`` type-checks tests/clients/typescript/program.ts against them: settings left out,
 each variant's body, positions narrowed by their tag, orders by their type, stream events by
 their name, webhook payloads, and two bodies the document must refuse (``@ts-expect-error``).
-Both tools come from the npm registry, installed by the test into a folder of its own under the
-pytest cache; without npm, or without the registry, the test is skipped and says why.
+Both tools come from the npm registry at the versions tests/node_tools pins, installed once
+(tests/utils/node_tools.py); without npm, or without the registry, the test is skipped and says why.
 """
 from __future__ import annotations
 
@@ -19,28 +19,12 @@ from pathlib import Path
 import pytest
 
 from tests.utils.http import running_app, settings_for
+from tests.utils.node_tools import node_modules
 
 PROGRAM = Path(__file__).parent / "typescript" / "program.ts"
-PACKAGES = ("openapi-typescript@7", "typescript@5")
-
-
-def tools(folder: Path) -> Path:
-    """The folder whose node_modules holds both tools (installed once per pytest cache)."""
-    if shutil.which("npm") is None:
-        pytest.skip("npm is not installed (Debian's nodejs and npm packages bring it)")
-    if not (folder / "node_modules" / ".bin" / "tsc").exists() or \
-            not (folder / "node_modules" / ".bin" / "openapi-typescript").exists():
-        (folder / "package.json").write_text('{"name": "entente-client-check", "private": true}\n')
-        done = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent", *PACKAGES], cwd=folder,
-                              capture_output=True, text=True, timeout=600)
-        if done.returncode != 0:
-            pytest.skip(f"npm could not install {', '.join(PACKAGES)}: {done.stderr[-500:]}")
-    return folder / "node_modules" / ".bin"
-
-
 async def test_the_generated_typescript_client_type_checks(sqlite_url: str, request: pytest.FixtureRequest,
                                                            tmp_path: Path) -> None:
-    bin_folder = tools(Path(request.config.cache.mkdir("openapi-typescript")))
+    bin_folder = node_modules() / ".bin"
     async with running_app(settings_for(sqlite_url)) as (_, client):
         answer = await client.get("/openapi.json")
     assert answer.status_code == 200

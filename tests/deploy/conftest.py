@@ -7,7 +7,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.conftest import _create_database, _drop_database, _server_url, run_coroutine_in_thread, with_database
+from tests.conftest import (
+    _create_database,
+    _drop_database,
+    _server_url,
+    run_coroutine_in_thread,
+    unreachable_reason,
+    with_database,
+)
 
 
 @pytest.fixture
@@ -19,7 +26,7 @@ def fresh_database_url() -> Iterator[str]:
     try:
         run_coroutine_in_thread(lambda: _create_database(server_url, name))
     except Exception as error:
-        reason = f"PostgreSQL unreachable at {server_url} (set ENTENTE_TEST_POSTGRES_URL): {error!r}"
+        reason = unreachable_reason(server_url, error)
         if os.environ.get("ENTENTE_REQUIRE_POSTGRES") == "1":
             pytest.fail(reason)
         pytest.skip(reason)

@@ -494,10 +494,13 @@ def test_the_daide_server_runs_like_compose() -> None:
     assert container["command"] == compose["services"]["daide"]["command"]
     name, args = worker_health(container["command"])
     assert name == "daide" and args.host == "0.0.0.0" and args.health_host == "0.0.0.0"
-    assert {port["containerPort"] for port in container["ports"]} == {args.port, args.health_port}
+    low, high = args.game_ports  # the games' own ports (docs/bots.md, "A port per game"): every one exposed
+    game_ports = set(range(low, high + 1))
+    assert {port["containerPort"] for port in container["ports"]} == {args.port, args.health_port, *game_ports}
     service = next(doc for doc in documents if doc["kind"] == "Service")
     assert service["spec"]["ports"][0]["targetPort"] == args.port
-    assert compose["services"]["daide"]["ports"] == [f"{args.port}:{args.port}"]
+    assert {(p["port"], p["targetPort"]) for p in service["spec"]["ports"][1:]} == {(p, p) for p in game_ports}
+    assert compose["services"]["daide"]["ports"] == [f"{args.port}:{args.port}", f"{low}-{high}:{low}-{high}"]
     assert_env_like_compose("daide", container, kubernetes_pod("daide"))
 
 

@@ -272,6 +272,7 @@ def served(postgres_database_url: str) -> Iterator[tuple[Served, World, dict[str
             connection.close()
 
 
+@pytest.mark.slow  # a real server (docs/testing.md, "Tiers")
 @pytest.mark.postgres
 def test_every_hostile_value_in_every_field_over_one_kept_connection_to_a_real_server(
         served: tuple[Served, World, dict[str, str]]) -> None:
@@ -282,6 +283,7 @@ def test_every_hostile_value_in_every_field_over_one_kept_connection_to_a_real_s
     assert len(tally.routes) == len(OPERATIONS)
 
 
+@pytest.mark.slow  # a real server (docs/testing.md, "Tiers")
 @pytest.mark.postgres
 def test_random_requests_over_one_kept_connection_to_a_real_server(
         served: tuple[Served, World, dict[str, str]]) -> None:

@@ -11,7 +11,7 @@ import pytest
 from tests.utils.http import OPERATOR_TOKEN
 from tests.utils.served import KeptConnection, entente_serve
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]  # a real server (docs/testing.md, "Tiers")
 JSON = {"content-type": "application/json"}
 
 

@@ -211,6 +211,7 @@ def test_the_request_id_is_taken_or_given_and_returned(sqlite_url: str) -> None:
         assert '"request_id": "edge-1234"' in events or '"request_id":"edge-1234"' in events
 
 
+@pytest.mark.slow  # a real server (docs/testing.md, "Tiers")
 def test_the_server_processes_metrics_add_up_under_workers(tmp_path: Path) -> None:
     """``entente serve --workers 2``: whichever process answers a scrape, it counts every
     process's requests (prometheus_client's multiprocess mode, in a directory serve makes)."""

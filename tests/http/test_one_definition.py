@@ -1,6 +1,7 @@
-"""What is defined once stays defined once: the ASGI scope's type (shared/http/asgi.py) and the
-reading of the Authorization header (``shared.auth.bearer_token_of``), which the request
-dependencies, the token middleware and the workers' metrics listener all use, with one limit."""
+"""What is defined once stays defined once: the ASGI scope's type and the middleware's opening
+(shared/http/asgi.py), and the reading of the Authorization header
+(``shared.auth.bearer_token_of``), which the request dependencies, the token middleware and the
+workers' metrics listener all use, with one limit."""
 from __future__ import annotations
 
 import ast
@@ -8,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from services.app import create_app
 from services.cli.health import bearer_of
 from shared.auth import MAX_TOKEN_LENGTH, bearer_token_of
 from shared.errors import Unauthorized
+from shared.http.asgi import HttpMiddleware
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,6 +27,32 @@ def test_the_scope_type_is_declared_once() -> None:
             if any(isinstance(t, ast.Name) and t.id == "Scope" for t in targets):
                 declared.append(path.relative_to(ROOT).as_posix())
     assert declared == ["shared/http/asgi.py"]
+
+
+def test_every_middleware_layer_has_the_one_opening() -> None:
+    """Each layer the app stacks is an ``HttpMiddleware`` and writes only its ``handle``: the
+    pass-through of what is not an HTTP request is written once."""
+    layers: list[type] = [entry.cls for entry in create_app().user_middleware]  # type: ignore[misc]  # classes
+    assert len(layers) >= 5
+    assert [layer.__name__ for layer in layers if not issubclass(layer, HttpMiddleware)] == []
+    assert [layer.__name__ for layer in layers if "__call__" in vars(layer) or "__init__" in vars(layer)] == []
+
+
+async def test_what_is_not_an_http_request_goes_straight_through() -> None:
+    seen: list[str] = []
+
+    async def inner(scope: dict[str, object], receive: object, send: object) -> None:
+        seen.append(str(scope["type"]))
+
+    class Refusing(HttpMiddleware):
+        async def handle(self, scope: dict[str, object], receive: object, send: object) -> None:
+            seen.append("handled")
+
+    layer = Refusing(inner)
+    await layer({"type": "lifespan"}, None, None)
+    await layer({"type": "websocket"}, None, None)
+    await layer({"type": "http"}, None, None)
+    assert seen == ["lifespan", "websocket", "handled"]
 
 
 def test_one_reading_of_the_authorization_header() -> None:

@@ -189,6 +189,9 @@ async def play_standard(client: httpx.AsyncClient) -> None:
     await client.delete(f"{url}/channel-webhook", headers=bearer(host))
     await client.get(f"{url}/identities")
     await client.get(f"{url}/identities", headers=OPERATOR)
+    await client.get(f"{url}/seats")
+    await client.get(f"{url}/seats", headers=bearer(host))
+    await client.get(f"{url}/seats", headers=auth["FRANCE"])
     for path in ("/auth/login", "/auth/options", "/me", "/me/games", "/me/stream", "/variants", "/variants/standard",
                  "/variants/chess", "/variants/standard/map.svg", "/healthz", "/livez", "/me/api-keys"):
         await client.get(path)

@@ -69,7 +69,8 @@ def test_a_token_that_cannot_work_or_is_weak_stops_the_start_and_says_why(
 
 @pytest.mark.parametrize("token", [secrets.token_urlsafe(32), secrets.token_hex(16), "8fK2pQ9xLm4vRt7Z",
                                    "operator-token-for-tests-0123456789", "purple-walrus-7-kettle-Ohm9",
-                                   "Y" + secrets.token_urlsafe(190)])
+                                   "Y" + secrets.token_urlsafe(190)],
+                         ids=["urlsafe-32", "hex-16", "mixed-16", "long-words", "words", "urlsafe-190"])
 def test_strong_tokens_start(token: str) -> None:
     assert Settings(operator_token=SecretStr(token), environment="production").checked().operator_secret() == token
 

@@ -29,6 +29,7 @@ SEED = 20261204
 CHECKS = ("not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,"
           "response_headers_conformance,schema_valid_request_taken")
 REPOSITORY = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow  # real servers (docs/testing.md, "Tiers")
 
 
 def started_game(base_url: str) -> tuple[str, str]:
@@ -58,12 +59,15 @@ def run_schemathesis(base_url: str, folder: Path, token: str, game_id: str,
     return subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=600)
 
 
-def check_as_operator_and_as_a_player(base_url: str, tmp_path: Path) -> None:
-    """Once with the operator's token (every route, the game's log and the other seats' views
-    included), once with a seat's (orders, ready flags, press and draws as a player sends them)."""
+def check_as(credential: str, base_url: str, tmp_path: Path) -> None:
+    """With the operator's token (every route, the game's log and the other seats' views
+    included), or with a seat's (orders, ready flags, press and draws as a player sends them).
+    The two runs are two tests, so that the suite's workers run them side by side."""
     game_id, seat = started_game(base_url)
-    assert_clean(run_schemathesis(base_url, tmp_path / "operator", OPERATOR_TOKEN, game_id, EXAMPLES))
-    assert_clean(run_schemathesis(base_url, tmp_path / "player", seat, game_id, PLAYER_EXAMPLES))
+    if credential == "operator":
+        assert_clean(run_schemathesis(base_url, tmp_path / "operator", OPERATOR_TOKEN, game_id, EXAMPLES))
+    else:
+        assert_clean(run_schemathesis(base_url, tmp_path / "player", seat, game_id, PLAYER_EXAMPLES))
 
 
 def assert_clean(result: subprocess.CompletedProcess[str]) -> None:
@@ -71,12 +75,14 @@ def assert_clean(result: subprocess.CompletedProcess[str]) -> None:
     assert result.returncode == 0, result.stdout[-12000:] + result.stderr[-3000:]
 
 
-def test_schemathesis_finds_nothing_on_sqlite(sqlite_url: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("credential", ["operator", "player"])
+def test_schemathesis_finds_nothing_on_sqlite(credential: str, sqlite_url: str, tmp_path: Path) -> None:
     with entente_serve(sqlite_url) as base_url:
-        check_as_operator_and_as_a_player(base_url, tmp_path)
+        check_as(credential, base_url, tmp_path)
 
 
 @pytest.mark.postgres
-def test_schemathesis_finds_nothing_on_postgresql(postgres_url: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("credential", ["operator", "player"])
+def test_schemathesis_finds_nothing_on_postgresql(credential: str, postgres_url: str, tmp_path: Path) -> None:
     with entente_serve(postgres_url) as base_url:
-        check_as_operator_and_as_a_player(base_url, tmp_path)
+        check_as(credential, base_url, tmp_path)

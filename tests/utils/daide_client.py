@@ -27,7 +27,8 @@ TOKEN_LIST = """
 4818 SUB 4819 SVE 481A THX 481B TME 481C YES 481D ADM 481E SMR
 4900 AOA 4901 BTL 4902 ERR 4903 LVL 4904 MRT 4905 MTL 4906 NPB 4907 NPR 4908 PDA 4909 PTL 490A RTL 490B UNO
 490D DSD
-4A00 ALY 4A01 AND 4A02 BWX 4A03 DMZ 4A06 FCT 4A10 PCE 4A13 PRP 4A17 SUG 4A1A TRY 4A1C VSS 4A1F XDO 4A25 NAR
+4A00 ALY 4A01 AND 4A02 BWX 4A03 DMZ 4A06 FCT 4A07 FOR 4A08 FWD 4A0D IOU 4A10 PCE 4A12 PPT 4A13 PRP 4A17 SUG 4A1A TRY
+4A1B UOM 4A1C VSS 4A1F XDO 4A25 NAR
 4A26 CCL
 5000 BOH 5001 BUR 5002 GAL 5003 RUH 5004 SIL 5005 TYR 5006 UKR
 5107 BUD 5108 MOS 5109 MUN 510A PAR 510B SER 510C VIE 510D WAR
@@ -193,7 +194,13 @@ def _press(item: Any) -> bool:
         return False
     head, inner = item
     return ((head in ("PRP", "FCT") and _arrangement(inner)) or (head == "TRY" and isinstance(inner, list))
-            or (head in ("YES", "REJ", "BWX", "HUH", "CCL") and _press(inner)))
+            or (head in ("YES", "REJ", "BWX", "CCL") and _press(inner))
+            or (head == "HUH" and _press(_without_err(inner))))
+
+
+def _without_err(item: Any) -> Any:
+    """A press message a bot answered HUH, without the ERR it put where it stopped reading."""
+    return [_without_err(i) for i in item if i != "ERR"] if isinstance(item, list) else item
 
 
 def check(written: str) -> list[Any]:
@@ -320,6 +327,14 @@ class DaideClient:
             got.append(message)
             if message.startswith(prefix):
                 return got
+
+    async def turn(self, timeout: float = 30.0) -> list[str]:
+        """Messages up to the next NOW and the TME that follows it in a game with a clock (the
+        time left, sent with every new turn)."""
+        got = await self.until("NOW", timeout)
+        got.append(await self.receive(timeout))
+        assert got[-1].startswith("TME ("), got[-1]
+        return got
 
     async def closed(self, timeout: float = 20.0) -> bytes:
         """Everything the server still sends until it closes the connection."""

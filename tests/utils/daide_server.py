@@ -8,6 +8,7 @@ import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from services.lobby.service import create_game, join_game, settings_for, start_game
@@ -41,6 +42,33 @@ def entente_daide(database_url: str, *options: str) -> Iterator[Served]:
         stop(process)
 
 
+GAME_PORTS = range(42000, 43000)  # this area's ports for game ports (tests pick free runs of them)
+
+
+def game_port_range(count: int) -> str:
+    """``LOW-HIGH`` for ``--game-ports``: ``count`` ports in a row of 42000-42999, all free now."""
+    for low in range(GAME_PORTS.start, GAME_PORTS.stop - count, count):
+        sockets = []
+        try:
+            for port in range(low, low + count):
+                listening = socket.socket()
+                sockets.append(listening)
+                listening.bind(("127.0.0.1", port))
+            return f"{low}-{low + count - 1}"
+        except OSError:
+            continue
+        finally:
+            for listening in sockets:
+                listening.close()
+    raise RuntimeError("no free run of game ports in 42000-42999")
+
+
+async def daide_game(store: EventStore, **settings: Any) -> str:
+    """A standard game open to DAIDE bots (``daide_open``), nobody seated: its id."""
+    chosen = settings_for("standard", {"daide_open": True, **settings})
+    return (await create_game(store, name="daide port test", variant="standard", settings=chosen)).state.game_id
+
+
 def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30.0) -> None:
     """Wait until ``entente daide`` takes connections on ``port``; its exit stops the wait."""
     def listening() -> bool:
@@ -65,8 +93,10 @@ class SeatedGame:
 
 
 async def seated_game(store: EventStore, variant: str = "standard", *, start: bool = True,
-                      **settings: Any) -> SeatedGame:
-    """A game with every seat taken (and started): each power's credential for NME."""
+                      started_ago: timedelta = timedelta(0), **settings: Any) -> SeatedGame:
+    """A game with every seat taken (and started): each power's credential for NME.
+    ``started_ago`` starts it that long in the past, so that a test of a deadline waits out
+    only the rest of its clock (docs/testing.md, "Clocks")."""
     chosen = settings_for(variant, settings)
     created = await create_game(store, name="daide test", variant=variant, settings=chosen)
     game_id = created.state.game_id
@@ -74,7 +104,7 @@ async def seated_game(store: EventStore, variant: str = "standard", *, start: bo
     if not start:
         return SeatedGame(game_id, {j.player_id: f"{game_id}/{j.token}" for j in joined},
                           {j.player_id: j.player_id for j in joined}, created.host_token)
-    state = await start_game(store, game_id)
+    state = await start_game(store, game_id, now=datetime.now(UTC) - started_ago)
     credentials, players = {}, {}
     for j in joined:
         for power in state.powers_of(j.player_id):

@@ -17,10 +17,12 @@ from tests.utils.processes import stop
 
 
 @contextmanager
-def entente_serve(database_url: str, settings: Callable[[str], dict[str, str]] | None = None) -> Iterator[str]:
+def entente_serve(database_url: str, settings: Callable[[str], dict[str, str]] | None = None,
+                  port: int | None = None) -> Iterator[str]:
     """A real ``entente serve`` on ``database_url`` (no clock worker); yields its base URL.
-    ``settings``: more environment for it, made from its base URL (a sign-in's redirect URI)."""
-    port = free_port()
+    ``settings``: more environment for it, made from its base URL (a sign-in's redirect URI);
+    ``port``: the port to listen on (a server started again where one stopped), else a free one."""
+    port = port or free_port()
     env = {**os.environ, "ENTENTE_OPERATOR_TOKEN": OPERATOR_TOKEN, "ENTENTE_ENVIRONMENT": "test"}
     if settings is not None:
         env.update(settings(f"http://127.0.0.1:{port}"))

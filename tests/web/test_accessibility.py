@@ -1,25 +1,23 @@
 """An automated accessibility scan (axe-core) of the lobby and a game page: no serious or
 critical violation (docs/web.md, "Accessibility").
 
-axe-core comes from npm, installed by this test into pytest's cache folder (ignored by git,
-kept between runs), and is served to the test browser by the test itself under the page's own
-origin, so the pages keep their Content-Security-Policy and nothing is fetched from elsewhere.
+axe-core comes from npm at the version tests/node_tools pins (tests/utils/node_tools.py), and
+is served to the test browser by the test itself under the page's own origin, so the pages keep
+their Content-Security-Policy and nothing is fetched from elsewhere.
 """
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
+from tests.utils.node_tools import node_modules
 from tests.web.pages import hosted_game
 
 pytestmark = pytest.mark.postgres
 
-AXE_VERSION = "4"
 SCRIPT_PATH = "/static/axe.test.min.js"  # answered by the test's route, never by the server
 SCAN = """async () => {
   const result = await axe.run(document, {resultTypes: ["violations"]});
@@ -29,23 +27,9 @@ SCAN = """async () => {
 
 
 @pytest.fixture(scope="module")
-def axe_script(request: pytest.FixtureRequest) -> Path:
-    folder = Path(request.config.cache.mkdir("axe-core"))
-    script = folder / "node_modules" / "axe-core" / "axe.min.js"
-    if script.exists():
-        return script
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.skip("npm is not installed: axe-core cannot be installed for the accessibility scan")
-    try:
-        installed = subprocess.run([npm, "install", "--prefix", str(folder), "--no-audit", "--no-fund",
-                                    "--no-save", f"axe-core@{AXE_VERSION}"],
-                                   capture_output=True, text=True, timeout=180)
-    except subprocess.TimeoutExpired:
-        pytest.skip("npm's registry did not answer within 3 minutes: axe-core could not be installed")
-    if installed.returncode != 0 or not script.exists():
-        pytest.skip(f"npm could not install axe-core (is the registry reachable?): {installed.stderr[-400:]}")
-    return script
+def axe_script() -> Path:
+    """axe-core's script, at the version tests/node_tools pins (tests/utils/node_tools.py)."""
+    return node_modules() / "axe-core" / "axe.min.js"
 
 
 def violations(page: Page, base_url: str, script: Path) -> list[dict[str, Any]]:

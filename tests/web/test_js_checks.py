@@ -3,9 +3,9 @@ under shared/web/tsconfig.json (strict), ESLint lints them under shared/web/esli
 Node runs state.js and endpoints.js as the browser loads them, and the house rules of the
 client's modules hold.
 
-TypeScript and ESLint come from the npm registry at the pinned versions below, installed by the
-test into a folder of its own under the pytest cache (ignored by git), as tests/clients does;
-without npm, or without the registry, those tests are skipped and say why. The shipped client
+TypeScript and ESLint come from the npm registry at the versions tests/node_tools pins, installed
+once (tests/utils/node_tools.py); without npm, or without the registry, those tests are skipped
+and say why. The shipped client
 has no build step: the checks read the files the browser loads, and change none of them.
 """
 from __future__ import annotations
@@ -20,33 +20,16 @@ import pytest
 
 from shared.web import STATIC
 from tests.utils.http import running_app, settings_for
+from tests.utils.node_tools import FOLDER, node_modules
 
 WEB = STATIC.parent
-PACKAGES = {"typescript": "5.9.3", "eslint": "9.39.1"}
+PINNED = json.loads((FOLDER / "package.json").read_text())["dependencies"]
 MAX_LINES = 600  # no module over about 600 lines (docs/web.md, "How it is built")
 
 
 def tools(request: pytest.FixtureRequest) -> Path:
-    """The folder of tsc and eslint, at the pinned versions (installed once per pytest cache)."""
-    if shutil.which("npm") is None:
-        pytest.skip("npm is not installed (Debian's nodejs and npm packages bring it)")
-    folder = Path(request.config.cache.mkdir("web-js-checks"))
-
-    def installed(name: str) -> str | None:
-        manifest = folder / "node_modules" / name / "package.json"
-        return json.loads(manifest.read_text())["version"] if manifest.exists() else None
-
-    if any(installed(name) != version for name, version in PACKAGES.items()):
-        (folder / "package.json").write_text('{"name": "entente-web-checks", "private": true}\n')
-        wanted = [f"{name}@{version}" for name, version in PACKAGES.items()]
-        try:
-            done = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent", *wanted], cwd=folder,
-                                  capture_output=True, text=True, timeout=600)
-        except subprocess.TimeoutExpired:
-            pytest.skip("npm's registry did not answer within 10 minutes")
-        if done.returncode != 0:
-            pytest.skip(f"npm could not install {', '.join(wanted)}: {done.stderr[-500:]}")
-    return folder / "node_modules" / ".bin"
+    """The folder of tsc and eslint, at the versions tests/node_tools pins (tests/utils/node_tools.py)."""
+    return node_modules() / ".bin"
 
 
 def run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -56,7 +39,7 @@ def run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_tsc_finds_the_jsdoc_types_sound(request: pytest.FixtureRequest) -> None:
     bin_folder = tools(request)
     version = run([str(bin_folder / "tsc"), "--version"], WEB)
-    assert PACKAGES["typescript"] in version.stdout, version.stdout
+    assert PINNED["typescript"] in version.stdout, version.stdout
     checked = run([str(bin_folder / "tsc"), "-p", "tsconfig.json"], WEB)
     assert checked.returncode == 0, checked.stdout[-8000:] + checked.stderr[-2000:]
 

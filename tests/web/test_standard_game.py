@@ -178,7 +178,8 @@ def play(players: list[Player], by_power: dict[str, Player], shots: Path) -> Non
     ready_all(by_power, FALL)
     for player in players:
         player.wait_for_phase("Fall 1901, retreats")
-    expect(italy.page.locator("#results")).to_contain_text("A VEN dislodged from TRI: may retreat to APU, PIE, TUS")
+    expect(italy.page.locator("#results")).to_contain_text(
+        "A VEN dislodged by the attack from TRI: may retreat to APU, PIE, TUS")
     expect(france.page.get_by_role("region", name="Your orders: Fall 1901, retreats")).to_be_hidden()
     italy.shot(shots, "07-retreat-italy")
     italy.order_by_clicking("A VEN", "TUS", "A VEN R TUS")
@@ -207,7 +208,7 @@ def a_refused_order_is_corrected(player: Player) -> None:
     box.fill(box.input_value().replace("F BRE - MAO", "F BRE - Atlantis"))
     player.page.get_by_role("button", name="Submit all these orders", exact=True).click()
     expect(player.results()).to_contain_text("F BRE - Atlantis refused: 'Atlantis' is not a province")
-    expect(player.page.locator("#order-status")).to_have_text("2 orders stored; 1 refused.")
+    expect(player.page.locator("#order-status")).to_have_text("2 orders stored; 1 refused: you are not done.")
     assert box.input_value().splitlines() == ["A PAR - BUR", "A MAR - SPA", "F BRE - Atlantis"]
     box.fill(box.input_value().replace("F BRE - Atlantis", "Fleet Brest -> Mid-Atlantic Ocean"))
     player.page.get_by_role("button", name="Submit all these orders", exact=True).click()

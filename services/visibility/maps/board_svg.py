@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from .orders import Shape, shape_of
@@ -510,6 +509,11 @@ def _legend_static(map_data: Mapping[str, Any], left: float, height: float) -> s
     return "\n".join(out)
 
 
+def _orders_count(count: int) -> str:
+    """"1 order", "3 orders"."""
+    return f"{count} order{'' if count == 1 else 's'}"
+
+
 def _legend(map_data: Mapping[str, Any], picture: BoardPicture | None, left: float) -> str:
     """The legend's words of this picture: title, phase, counts, what the orders are."""
     x, right = left + 18, left + LEGEND_WIDTH - 18
@@ -536,11 +540,12 @@ def _legend(map_data: Mapping[str, Any], picture: BoardPicture | None, left: flo
     y += 30
     if picture and picture.caption:
         out.append(f'<text x="{num(x)}" y="{num(y)}" font-weight="bold">{text(picture.caption)}</text>')
+        counted = _orders_count(len(picture.orders))
         if any(o.result for o in picture.orders):
             failed = sum(1 for o in picture.orders if o.result in ("fails", "void"))
-            out.append(f'<text x="{num(x)}" y="{num(y + 22)}">{len(picture.orders)} orders, {failed} failed</text>')
+            out.append(f'<text x="{num(x)}" y="{num(y + 22)}">{counted}, {failed} failed</text>')
         elif picture.orders:
-            out.append(f'<text x="{num(x)}" y="{num(y + 22)}">{len(picture.orders)} orders</text>')
+            out.append(f'<text x="{num(x)}" y="{num(y + 22)}">{counted}</text>')
     if picture:
         out.extend(_legend_below_key(map_data, picture, x))
     out.append("</g>")
@@ -572,14 +577,3 @@ def _legend_below_key(map_data: Mapping[str, Any], picture: BoardPicture, x: flo
             out.append(f'<text x="{num(x)}" y="{num(y)}" data-legend-dislodged={attr(str(d["unit"]))}>'
                        f'{text(line)}</text>')
     return out
-
-
-@lru_cache(maxsize=8)
-def empty_board_svg(variant: str) -> str:
-    """The empty board of a variant played on the Diplomacy board."""
-    from shared.rules.variants import get_variant
-
-    from .geometry import geometry_for
-
-    data = get_variant(variant).map_data()
-    return render_board(data, geometry_for(data["board"]), None)

@@ -77,11 +77,6 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
 
-def svg_to_png(document: str) -> bytes:
-    """One SVG document drawn whole."""
-    return _encode(_draw(document, None))
-
-
 def layers_to_png(layers: Any) -> bytes:
     """A layered picture: the board's layer from the process's cache (drawn the first time),
     this picture's layer on top."""

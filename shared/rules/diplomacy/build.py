@@ -114,12 +114,17 @@ def engine_build() -> str:
 C_CORE_SWITCH = "ENTENTE_NO_C_CORE"
 
 
+def c_core_switched_off() -> bool:
+    """Whether ``ENTENTE_NO_C_CORE`` is set (to anything but 0)."""
+    return os.environ.get(C_CORE_SWITCH, "") not in ("", "0")
+
+
 def c_core_runs(extension: str) -> bool:
     """Whether the C core (``extension``, the path of its built module: c_core.py,
     docs/rules/c_core.md) is to be used: only with the compiled engine, not with
     ``ENTENTE_NO_C_CORE=1``, and in a source checkout not when its sources were edited after the
     build (then with a warning, as for the compiled engine)."""
-    if os.environ.get(C_CORE_SWITCH, "") not in ("", "0") or engine_build() != "compiled":
+    if c_core_switched_off() or engine_build() != "compiled":
         return False
     stale = _stale_core_sources(Path(extension))
     if stale:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .build import c_core_runs
+from .build import C_CORE_SWITCH, c_core_runs, c_core_switched_off, engine_build
 from .geography import GameMap, load_map
 
 Core = Callable[[dict[str, Any]], "dict[str, Any] | None"]
@@ -49,16 +49,22 @@ def map_tables(game_map: GameMap) -> tuple[list[Any], ...]:
     )
 
 
+_NOT_RUNNING = {"why": ""}  # why the core is not used in this process, once load_core has decided
+
+
 def load_core() -> Core | None:
     """The core's ``movement_document`` set up on the standard map, or None when the core is
     not built or not to be used (build.py, ``c_core_runs``: the module's docstring says when)."""
     try:
         # (a C module: no stub for mypy, and absent where nothing was compiled)
-        from ._core import __file__ as built  # type: ignore[import-not-found, unused-ignore]
+        from ._core import __file__ as built  # type: ignore[import-not-found, import-untyped, unused-ignore]
         from ._core import movement_document, setup
     except ImportError:
+        _NOT_RUNNING["why"] = "the C core was not built"
         return None
     if not c_core_runs(built):
+        _NOT_RUNNING["why"] = (f"{C_CORE_SWITCH} is set" if c_core_switched_off()
+                               else "the C core is older than its sources")
         return None
     setup(*map_tables(load_map("standard")))
     core: Core = movement_document
@@ -67,3 +73,20 @@ def load_core() -> Core | None:
 
 MOVEMENT_DOCUMENT: Core | None = load_core()
 """``movement_document(doc)``: the output document, or None (the Python engine's to do)."""
+
+
+ENGINE_BUILDS = ("pure", "compiled", "compiled-c-core")
+"""The engine's three builds (docs/architecture.md, "The engine's three builds"): the Python
+sources; the modules compiled with mypyc; compiled, with this C core taking the movement-phase
+documents it can."""
+
+
+def running_build() -> tuple[str, str]:
+    """Which of ``ENGINE_BUILDS`` adjudicates in this process, and why not a faster one ("" when
+    none could run: ``entente --version``, ``/healthz``)."""
+    build = engine_build()
+    if build != "compiled":  # "pure Python", or "pure Python (ENTENTE_PURE_PYTHON is set)"
+        return "pure", build.partition("(")[2].rstrip(")") or "nothing was compiled at install"
+    if MOVEMENT_DOCUMENT is not None:
+        return "compiled-c-core", ""
+    return "compiled", _NOT_RUNNING["why"]

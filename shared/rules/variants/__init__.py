@@ -44,5 +44,15 @@ def get_variant(name: str) -> Variant:
     return variant
 
 
+def engine_build() -> tuple[str, str]:
+    """Which build of the standard engine (which the Dirigible variant runs on too) adjudicates
+    in this process: ``"pure"``, ``"compiled"`` or ``"compiled-c-core"``, and why a faster build
+    does not run ("" when none could: docs/operations.md, "Which engine runs"). Imports the
+    engine, which deciding its build needs."""
+    from shared.rules.diplomacy.c_core import running_build
+
+    return running_build()
+
+
 __all__ = ["Opening", "OrderCheck", "PhaseOutcome", "UnknownVariant", "UnsupportedPlayerCount", "Variant",
-           "get_variant", "variant_names"]
+           "engine_build", "get_variant", "variant_names"]

@@ -103,7 +103,27 @@ export function failure(thrown) {
   return new ApiError(0, {message: thrown instanceof Error ? thrown.message : String(thrown)});
 }
 
-/** Calls the API; resolves to the JSON (or text) answer, rejects with an ApiError.
+/** @type {Set<(lost: boolean) => void>} */
+const connectionListeners = new Set();
+let connectionLost = false;
+
+/** Hears whether the server can be reached, each time that changes (docs/web.md, "The
+ *  connection"). @param {(lost: boolean) => void} listener */
+export function onConnection(listener) {
+  connectionListeners.add(listener);
+}
+
+/** Whether the server was just reached (``false``) or could not be (``true``): every request
+ *  says so, and the live stream when a view arrives. @param {boolean} lost */
+export function reportConnection(lost) {
+  if (lost === connectionLost) return;
+  connectionLost = lost;
+  for (const listener of connectionListeners) listener(lost);
+}
+
+/** Calls the API; resolves to the JSON (or text) answer, rejects with an ApiError. A request
+ *  that never reached the server (the network, the server down, or a proxy's 502 or 504 for
+ *  it) rejects with ``connection_lost``: nothing was done, and nothing is sent again by itself.
  *  @param {string} path  from endpoints.js
  *  @param {{method?: string, token?: string | null, body?: unknown}} [options]
  *  @returns {Promise<any>} */
@@ -112,7 +132,17 @@ export async function api(path, {method = "GET", token = null, body} = {}) {
   const headers = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers["content-type"] = "application/json";
-  const answer = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
+  let answer;
+  try {
+    answer = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
+  } catch {
+    answer = null;
+  }
+  if (!answer || answer.status === 502 || answer.status === 504) {
+    reportConnection(true);
+    throw new ApiError(0, {code: "connection_lost", message: "the server cannot be reached; nothing was sent"});
+  }
+  reportConnection(false);
   if (answer.status === 204) return null;
   const type = answer.headers.get("content-type") || "";
   const data = type.includes("json") ? await answer.json() : await answer.text();

@@ -17,6 +17,24 @@ const ui = {
 };
 
 const MOVES = new Set(["move", "retreat", "rebase", "load", "unload", "drop", "bombard"]);
+// Orders that destroy what one has: never given by a click alone, always a menu choice named
+// as such (docs/web.md, "Orders").
+const DESTRUCTIVE = /** @type {Record<string, string>} */ ({
+  disband: "Disband", remove: "Remove", raze: "Raze",
+});
+
+/** Whether ``order`` destroys a unit or an improvement of one's own. @param {PossibleOrder} order */
+export function destructive(order) {
+  return order.type in DESTRUCTIVE;
+}
+
+/** A click menu's label for ``order``: destructive ones say what they destroy.
+ *  @param {PossibleOrder} order */
+export function choiceLabel(order) {
+  const verb = DESTRUCTIVE[order.type];
+  if (!verb) return order.text;
+  return `${verb}: ${order.text} (${order.type === "raze" ? "destroys the improvement" : "destroys the unit"})`;
+}
 
 /** The orders of ``group`` that a click on ``place`` can mean, moves first.
  *  @param {MenuGroup} group @param {string} place */
@@ -27,6 +45,14 @@ export function ordersToward(group, place) {
     if (order.to) return baseOf(order.to) === place;
     return place === home && !order.supported && !order.convoyed;
   });
+  // a click on a neighbour means the move itself: the same move by convoy (VIA) is in the unit's
+  // menu, not offered a second time beside the click (docs/web.md, "Orders")
+  const plain = new Set(found.filter((o) => o.type === "move" && !o.via_convoy).map((o) => o.to));
+  return sortMovesFirst(found.filter((o) => !(o.via_convoy && plain.has(o.to))));
+}
+
+/** @param {PossibleOrder[]} found */
+function sortMovesFirst(found) {
   return found.sort((a, b) => Number(MOVES.has(b.type)) - Number(MOVES.has(a.type)));
 }
 
@@ -56,7 +82,15 @@ export class BoardClicks {
     /** @type {string | null} */
     this.menuOpener = null;  // the board item the click menu was opened from by the keyboard
     ui.clickMenuClose.addEventListener("click", () => this.closeMenu());
-    document.addEventListener("keydown", (event) => { if (event.key === "Escape") this.closeMenu(); });
+    // Escape closes the short menu, and with none open lets go of the unit selected
+    document.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape") return;
+      if (!ui.clickMenu.hidden) this.closeMenu();
+      else if (this.selected) {
+        this.select(null);
+        this.say("Nothing selected.");
+      }
+    });
   }
 
   /** The menu groups of ``kinds`` at ``place``. @param {string} place @param {string[]} [kinds] */
@@ -87,7 +121,7 @@ export class BoardClicks {
       if (choices.length && own.length) {  // a support for one's own unit, or that unit's own orders
         const group = this.selected;
         /** @type {MenuItem[]} */
-        const items = [...choices.map((o) => menuItem(o.text, () => { this.select(null); this.send([o.text]); })),
+        const items = [...choices.map((o) => menuItem(choiceLabel(o), () => { this.select(null); this.send([o.text]); })),
           ...own.map((g) => menuItem(`Order ${g.unit} instead…`, () => this.select(g, attribute)))];
         this.openMenu(`${group.unit} toward ${place}`, items, event);
         return;
@@ -115,7 +149,7 @@ export class BoardClicks {
       return;
     }
     const items = [...units.map((g) => menuItem(`Order ${g.unit}…`, () => this.select(g))),
-      ...sites.flatMap((g) => g.orders).map((o) => menuItem(o.text, () => this.send([o.text])))];
+      ...sites.flatMap((g) => g.orders).map((o) => menuItem(choiceLabel(o), () => this.send([o.text])))];
     if (items.length) this.openMenu(`Orders at ${place}`, items, event);
   }
 
@@ -129,13 +163,13 @@ export class BoardClicks {
       this.select(null);
       return;
     }
-    if (choices.length === 1) {
+    if (choices.length === 1 && !destructive(choices[0])) {
       this.select(null);
       this.send([choices[0].text]);
       return;
     }
     this.openMenu(`${group.unit || group.location} toward ${place}`,
-      choices.map((o) => menuItem(o.text, () => { this.select(null); this.send([o.text]); })), event);
+      choices.map((o) => menuItem(choiceLabel(o), () => { this.select(null); this.send([o.text]); })), event);
   }
 
   /** The short menu of buttons beside the click. @param {string} title @param {MenuItem[]} items @param {MouseEvent} event */

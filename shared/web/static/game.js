@@ -2,7 +2,8 @@
 // countdown, press and the draw, kept live by the stream (docs/web.md).
 // Its state is one store (state.js); each part of the page reads it and changes it with
 // store.update (docs/web.md, "The state store").
-import {api, failure, forgetToken, keepSeat, localTime, phaseName, powerName, seatOf, timeLeft, tokenFor} from "./api.js";
+import {api, failure, forgetToken, onConnection, keepSeat, localTime, phaseName, powerName, seatOf, timeLeft, tokenFor} from "./api.js";
+import {absenceNotes} from "./absence.js";
 import {Attention} from "./attention.js";
 import {Board} from "./board.js";
 import {byId, element, first} from "./dom.js";
@@ -29,6 +30,7 @@ const ui = {
   deadline: byId("deadline", HTMLElement),
   me: byId("me", HTMLElement),
   banner: byId("banner", HTMLElement),
+  connection: byId("connection", HTMLElement),
   boardArea: first(".board-area", HTMLElement),
   board: byId("board", HTMLDivElement),
   lastMoves: byId("last-moves", HTMLInputElement),
@@ -210,12 +212,14 @@ function inkOn(colour) {
   return luminance > 0.179 ? "#111" : "#fff";
 }
 
-/** A power's state in the phase (docs/web.md, "Done"): "done" (its ready flag, or its whole set
- *  where no ready flag is asked for), "ordered" (its whole set, the ready flag still to come),
- *  "ordering" (orders stored one at a time, not done), "waiting" (nothing yet), "–" (nothing to do).
+/** A power's state in the phase (docs/web.md, "Done"): "house bot" (the bot's orders, never its
+ *  player's "done"), "done" (its ready flag, or its whole set where no ready flag is asked for),
+ *  "ordered" (its whole set, the ready flag still to come), "ordering" (orders stored one at a
+ *  time, not done), "waiting" (nothing yet), "–" (nothing to do).
  *  @param {View} view @param {string} power */
 function statusOf(view, power) {
   if (!view.must_act.includes(power)) return "–";
+  if (view.powers[power]?.house_bot) return "house bot";
   if (view.ready?.includes(power)) return "done";
   if (view.submitted?.includes(power)) return view.game.settings.require_ready ? "ordered" : "done";
   if (view.ordering?.includes(power)) return "ordering";
@@ -227,8 +231,19 @@ function showWaiting(view) {
   const waiting = view.game.status === "active" ? view.waiting_for : null;
   ui.waiting.hidden = !Array.isArray(waiting);
   if (!Array.isArray(waiting)) return;
+  // never "resolves now" beside a running countdown: a phase nobody waits for may still wait
+  // for its clock (house bots' phases beyond the few resolved in a row; docs/bots.md)
   ui.waiting.textContent = waiting.length ? `Waiting for ${waiting.map(powerName).join(", ")}.`
-    : "Every power is done: the phase resolves now.";
+    : "Nobody is waited for: the phase resolves early or at its deadline.";
+}
+
+/** A unit in words: the board games' "A PAR" as it is; a Tale of Ekonia group, an object of the
+ *  fields its policy shows, as "INFANTRY at vieren" (never "[object Object]").
+ *  @param {unknown} unit */
+function unitText(unit) {
+  if (typeof unit !== "object" || unit === null) return String(unit);
+  const group = /** @type {Record<string, unknown>} */ (unit);
+  return `${group.unit || group.type || "unit"}${group.location ? ` at ${group.location}` : ""}`;
 }
 
 /** Every power's units as text, for a reader who does not see the board (docs/web.md, "Accessibility").
@@ -238,7 +253,7 @@ function showUnits(view) {
   const powers = Object.keys(units).filter((p) => units[p]?.length).sort();
   ui.unitsPanel.hidden = !powers.length || view.game.status === "forming";
   ui.unitsText.replaceChildren(...powers.map((power) =>
-    element("li", {}, element("strong", {text: `${powerName(power)} (${units[power].length}): `}), units[power].join(", "))));
+    element("li", {}, element("strong", {text: `${powerName(power)} (${units[power].length}): `}), units[power].map(unitText).join(", "))));
   const dislodged = (view.position?.dislodged || []).map((d) => `${powerName(d.power)} ${d.unit}`);
   const devastated = view.position?.devastated || [];  // Dirigible: game-wide, listed once
   ui.unitsDislodged.textContent = [dislodged.length ? `Dislodged: ${dislodged.join(", ")}.` : "",
@@ -253,12 +268,14 @@ function showPowers(view) {
   ui.powersPanel.hidden = !powers.length;
   ui.powers.replaceChildren(...powers.map((power) => {
     const status = statusOf(view, power);
+    const away = absenceNotes(view.powers[power]);
     return element("tr", {"data-power": power, class: view.viewer.powers?.includes(power) ? "mine" : null},
       element("th", {scope: "row"}, element("span", {class: "swatch", style: `--power:${colours[power] || "#888"}`}), powerName(power)),
-      element("td", {text: view.powers[power]?.codename || ""}),
+      element("td", {class: "player"}, view.powers[power]?.codename || "",
+        away.length ? element("span", {class: "away", text: away.join(" · ")}) : null),
       element("td", {text: String(view.position?.centres?.[power]?.length ?? 0)}),
       element("td", {text: String(view.position?.units?.[power]?.length ?? 0)}),
-      element("td", {class: `status ${status}`, text: status}));
+      element("td", {class: `status ${status.replace(" ", "-")}`, text: status}));
   }));
 }
 
@@ -386,6 +403,7 @@ function takeTokenFromFragment() {
 
 async function boot() {
   takeTokenFromFragment();
+  onConnection((lost) => { ui.connection.hidden = !lost; });  // docs/web.md, "The connection"
   let view;
   try {
     view = await readView();

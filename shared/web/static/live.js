@@ -1,6 +1,6 @@
 // The live stream through a stream ticket: an EventSource cannot send an Authorization
 // header, so each connection asks for a one-time ticket first (docs/api.md, stream-ticket).
-import {api, openStream} from "./api.js";
+import {api, openStream, reportConnection} from "./api.js";
 import {streamPath, streamTicketPath} from "./endpoints.js";
 
 /** @typedef {import("./shapes.js").View} View */
@@ -48,6 +48,7 @@ export function watch(gameId, token, {onView, onMessage}) {
         lastId = event.lastEventId || lastId;
         const view = wholeView(JSON.parse(event.data), page);
         page = view.history.slice();
+        reportConnection(false);
         onView(view);
       });
       stream.addEventListener("message", (event) => { lastId = event.lastEventId || lastId; onMessage(JSON.parse(event.data)); });

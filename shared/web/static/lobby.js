@@ -264,6 +264,7 @@ async function create(event) {
       require_ready: field("require_ready").checked,
       host_may_resolve: !field("host_plays").checked,
       private: field("private").checked,
+      daide_open: field("daide_open").checked,
     },
   };
   const button = ui.createButton;

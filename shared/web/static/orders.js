@@ -7,6 +7,7 @@ import {BoardClicks} from "./clicks.js";
 import {byId, element} from "./dom.js";
 import {mergeDraft} from "./draft.js";
 import {ordersPath, possibleOrdersPath, readyPath} from "./endpoints.js";
+import {optionLabel, storedFor, unorderedWarning} from "./wording.js";
 
 /** @typedef {import("./state.js").GameStore} GameStore */
 /** @typedef {import("./board.js").Board} Board */
@@ -70,9 +71,16 @@ export class OrdersPanel {
     this.done = new Intent();  // Done or a change just sent, shown until a view agrees
     this.busy = false;  // a Done or Undo done on its way: a second press waits for its answer
     this.submitting = false;  // the box's orders on their way
+    /** @type {OrderResult[]} */
+    this.shownResults = [];  // the answers listed under the box
+    /** @type {OrderResult[]} */
+    this.refusals = [];  // lines the last whole set had refused, listed until fixed or removed
     this.textarea = ui.box;
     this.status = ui.status;
-    this.textarea.addEventListener("input", () => { this.dirty = true; });
+    this.textarea.addEventListener("input", () => {
+      this.dirty = true;
+      if (this.refusals.length && this.pruneRefusals()) this.render();
+    });
     ui.submit.addEventListener("click", () => this.submitTyped());
     ui.done.addEventListener("click", () => this.setDone(true));
     ui.undoDone.addEventListener("click", () => this.setDone(false));
@@ -145,6 +153,8 @@ export class OrdersPanel {
     const view = this.store.get().view;
     if (this.possible?.phase !== view?.game.phase) {  // a new phase: last phase's answers go
       ui.results.replaceChildren();
+      this.shownResults = [];
+      this.refusals = [];
       this.status.textContent = "";
       this.dirty = false;
     }
@@ -184,13 +194,13 @@ export class OrdersPanel {
   }
 
   /** The order a group's menu shows: the one picked and not yet sent if it is still possible,
-   *  else the stored one.
+   *  else the stored one, also in a form the options do not list (a move typed with VIA).
    *  @param {MenuGroup} group @param {Set<string>} stored */
   shownIn(group, stored) {
     const picked = this.picks.get(group.key);
     if (picked !== undefined && (picked === "" || group.orders.some((o) => o.text === picked))) return picked;
     this.picks.delete(group.key);
-    return group.orders.find((o) => stored.has(o.text))?.text ?? "";
+    return group.orders.find((o) => stored.has(o.text))?.text ?? storedFor(group, stored) ?? "";
   }
 
   render() {
@@ -215,17 +225,17 @@ export class OrdersPanel {
     for (const dislodged of position.dislodged || []) {
       if (dislodged.power !== possible.power) continue;
       const where = dislodged.retreats.length ? `retreat to ${dislodged.retreats.join(", ")} or disband` : "disband";
-      help.push(`${dislodged.unit} was dislodged (from ${dislodged.attacker_from}): ${where}.`);
+      help.push(`${dislodged.unit} was dislodged by the attack from ${dislodged.attacker_from}: ${where}.`);
     }
     ui.help.textContent = help.join(" ");
     this.showMenus(possible);
   }
 
   /** The units still without an order (possible-orders' ``lacking``, kept up to date here).
-   *  @param {PossibleOrders} possible */
+   *  @param {PossibleOrders} possible @returns {string[]} */
   lackingUnits(possible) {
     const units = new Map(possible.menu.filter((g) => g.kind === "unit").map((g) => [g.key, g.unit]));
-    return possible.lacking.filter((key) => units.has(key)).map((key) => units.get(key));
+    return possible.lacking.map((key) => units.get(key) || "").filter(Boolean);
   }
 
   /** Whether the phase no longer waits for the power: it is done (its whole set sent, or its
@@ -240,13 +250,12 @@ export class OrdersPanel {
   /** Done and Undo done, the warning about units left without orders, and what is waited for.
    *  @param {View} view @param {PossibleOrders} possible */
   showDone(view, possible) {
-    const done = this.done.shown(this.isDone(view, possible.power));
-    const lacking = this.lackingUnits(possible);
+    // the house bot's orders, stored while the player was away, are not the player's "done"
+    const byBot = Boolean(possible.submitted_by_house_bot);
+    const done = this.done.shown(this.isDone(view, possible.power) && !byBot);
     const warning = ui.lacking;
-    warning.hidden = !lacking.length;
-    warning.textContent = lacking.length
-      ? `${lacking.length === 1 ? "1 unit has" : `${lacking.length} units have`} no order yet: ${lacking.join(", ")}.`
-        + " They hold if you are done without ordering them." : "";
+    warning.textContent = unorderedWarning(view, possible, this.lackingUnits(possible));
+    warning.hidden = !warning.textContent;
     // the ready flag can be taken back; a whole set sent stays done until an order is changed
     const flagged = this.done.value === true || Boolean(view.ready?.includes(possible.power));
     ui.done.hidden = done;
@@ -255,7 +264,14 @@ export class OrdersPanel {
     ui.undoDone.disabled = this.busy;
     const others = (view.waiting_for || []).filter((p) => p !== possible.power).map((p) => p.charAt(0) + p.slice(1).toLowerCase());
     const waiting = others.length ? ` The phase waits for ${others.join(", ")}.` : "";
-    ui.doneStatus.textContent = !done ? "Not done: the phase waits for you until the deadline."
+    const refused = this.refusals.length;
+    ui.doneStatus.textContent = byBot && !done
+      ? "The orders stored are the house bot's, given while you were away; they count unless you send your own."
+        + " Change them, or press Done to keep them as yours."
+      : !done && refused
+      ? `Not done: ${refused === 1 ? "1 line was" : `${refused} lines were`} refused (listed under the box).`
+        + ` Fix or remove ${refused === 1 ? "it" : "them"} and submit again, or press Done to keep only the orders stored.`
+      : !done ? "Not done: the phase waits for you until the deadline."
       : flagged ? `You are done.${waiting} Undo done, or change an order, to go on ordering.`
         : `You are done: your whole set was sent.${waiting} Change an order to go on ordering.`;
   }
@@ -282,7 +298,9 @@ export class OrdersPanel {
     possible.menu.forEach((group, index) => {
       const select = menu(`menu-${index}`);
       const shown = this.shownIn(group, stored);
-      if (select instanceof HTMLSelectElement && select.value !== shown) select.value = shown;
+      if (!(select instanceof HTMLSelectElement) || select.value === shown) return;
+      if (![...select.options].some((o) => o.value === shown)) select.append(element("option", {value: shown, text: shown}));
+      select.value = shown;
     });
   }
 
@@ -292,7 +310,8 @@ export class OrdersPanel {
     const shown = this.shownIn(group, stored);
     const select = element("select", {id},
       element("option", {value: "", text: "no order"}),
-      group.orders.map((o) => element("option", {value: o.text, text: o.text, selected: shown === o.text})));
+      group.orders.map((o) => element("option", {value: o.text, text: optionLabel(group, o), selected: shown === o.text})),
+      shown && !group.orders.some((o) => o.text === shown) ? element("option", {value: shown, text: shown, selected: true}) : null);
     const row = element("div", {class: "order-menu"}, element("label", {for: id, text: groupTitle(group)}), select);
     this.chooseDeliberately(select, group);
     if (group.kind !== "unit") {
@@ -334,13 +353,15 @@ export class OrdersPanel {
   }
 
   /** Sends a menu's pick (a unit's "no order" takes its stored order back); the pick is kept
-   *  until the answer, and after it if it was refused.
+   *  until the answer. Refused, or not sent at all (the server out of reach), the menu shows
+   *  again what the server has stored, and the status line says why: a menu never shows an
+   *  order that is not stored (docs/web.md, "The connection").
    *  @param {MenuGroup} group @param {string} text */
   async sendPick(group, text) {
     const stored = group.orders.find((o) => this.possible?.submitted.includes(o.text));
-    const sent = text ? await this.send([text]) : await this.clear(stored);
+    await (text ? this.send([text]) : this.clear(stored));
     const possible = this.possible;
-    if (sent && possible && this.picks.get(group.key) === text) {
+    if (possible && this.picks.get(group.key) === text) {
       this.picks.delete(group.key);
       this.showMenus(possible);
     }
@@ -392,19 +413,21 @@ export class OrdersPanel {
     this.submitting = true;
     try {
       const answer = await api(ordersPath(this.id), {method: "PUT", token: this.token, body: this.body({orders: lines})});
-      this.showResults(answer.orders);
       /** @type {OrderResult[]} */
       const results = answer.orders;
+      this.refusals = results.filter((o) => o.status !== "accepted");
+      this.showResults(results);
       const kept = results.filter((o) => o.status === "accepted").map((o) => o.order || o.text);
-      const refused = results.filter((o) => o.status !== "accepted").map((o) => o.text);
+      const refused = this.refusals.map((o) => o.text);
       this.dirty = false;
-      this.stored(kept, answer.orders, !refused.length);
+      // a set with a refused line leaves the power ordering (docs/api.md, "A refused line")
+      this.stored(kept, answer.orders, answer.done !== false && !refused.length);
       if (refused.length) {
         this.textarea.value = [...kept, ...refused].join("\n");
         this.dirty = true;
       }
     } catch (error) {
-      this.refused(error);
+      this.refused(error, true);
     } finally {
       this.submitting = false;
     }
@@ -430,8 +453,10 @@ export class OrdersPanel {
     const possible = this.possible;
     if (!possible) return;
     const lacking = possible.menu
-      .filter((g) => g.kind === "unit" && !g.orders.some((o) => current.includes(o.text))).map((g) => g.key);
-    this.store.update({possible: {...possible, submitted: current, lacking}});
+      .filter((g) => g.kind === "unit" && !g.orders.some((o) => current.includes(o.text)) && !storedFor(g, current))
+      .map((g) => g.key);
+    // orders stored since are the player's (the house bot writes only as a phase begins)
+    this.store.update({possible: {...possible, submitted: current, lacking, submitted_by_house_bot: false}});
   }
 
   /** The stored orders are now ``current`` (the answer of a PUT, ``whole``, or a PATCH). A box
@@ -457,7 +482,8 @@ export class OrdersPanel {
     // a change clears the ready flag (not done); a whole set is done where no ready flag is asked for
     const doneNow = whole && !this.store.get().view?.game.settings.require_ready;
     this.status.textContent = ordersStored(current)
-      + (refused ? `; ${refused} refused.` : doneNow ? ": done." : ".");
+      + (refused && this.refusals.length ? `; ${refused} refused: you are not done.` : refused ? `; ${refused} refused.`
+        : doneNow ? ": done." : ".");
     this.done.want(doneNow);
     this.render();
   }
@@ -468,25 +494,50 @@ export class OrdersPanel {
     this.boxShows = orders;
   }
 
-  /** @param {OrderResult[]} results */
+  /** Lists ``results`` under the box, and with them the refusals of the last whole set whose
+   *  lines are still in the box: a refusal stays on screen until the line is fixed or removed.
+   *  @param {OrderResult[]} results */
   showResults(results) {
+    this.shownResults = results;
+    const texts = new Set(results.map((r) => r.text));
+    const lines = this.boxLines();
+    const shown = [...results, ...this.refusals.filter((r) => !texts.has(r.text) && lines.has(r.text.trim()))];
     const list = ui.results;
-    list.replaceChildren(...results.map((r) => r.status === "accepted"
+    list.replaceChildren(...shown.map((r) => r.status === "accepted"
       ? element("li", {class: "accepted"}, element("span", {class: "mark", "aria-hidden": "true", text: "✓"}),
         `${r.text}`, r.order !== r.text ? element("span", {class: "muted", text: ` → ${r.order}`}) : null, " accepted")
       : element("li", {class: "rejected"}, element("span", {class: "mark", "aria-hidden": "true", text: "✗"}),
         `${r.text} refused: ${r.reason}`)));
   }
 
-  /** @param {unknown} thrown */
-  refused(thrown) {
+  /** The box's lines, trimmed. */
+  boxLines() {
+    return new Set(this.textarea.value.split("\n").map((line) => line.trim()));
+  }
+
+  /** Drops the refusals whose lines are no longer in the box; whether any went. */
+  pruneRefusals() {
+    const lines = this.boxLines();
+    const before = this.refusals.length;
+    this.refusals = this.refusals.filter((r) => lines.has(r.text.trim()));
+    if (this.refusals.length === before) return false;
+    this.showResults(this.shownResults.filter((r) => r.status === "accepted" || lines.has(r.text.trim())));
+    return true;
+  }
+
+  /** @param {unknown} thrown @param {boolean} [whole]  the box's whole set was sent */
+  refused(thrown, whole = false) {
     const error = failure(thrown);
     if (error instanceof ApiError && error.code === "orders_rejected" && Array.isArray(error.details)) {
+      if (whole) this.refusals = error.details.filter((/** @type {OrderResult} */ r) => r.status !== "accepted");
       this.showResults(error.details);
       this.status.textContent = "No order was accepted; nothing was stored.";
+      this.render();
       return;
     }
-    this.status.textContent = `Refused: ${error.message}`;
+    this.status.textContent = error.code === "connection_lost"
+      ? "Not sent: the server cannot be reached. Nothing was stored, and nothing will be sent by itself; the menus show what the server has."
+      : `Refused: ${error.message}`;
   }
 
   /** Done (``true``): the ready flag, after an empty whole set when nothing is stored yet (the
@@ -503,8 +554,13 @@ export class OrdersPanel {
     this.render();
     try {
       const nothing = !submitted.length && !view.submitted?.includes(power) && !view.ordering?.includes(power);
-      if (done && nothing) {  // an empty whole set: every unit holds (the API refuses a flag on nothing)
-        const answer = await api(ordersPath(this.id), {method: "PUT", token: this.token, body: {phase, power, orders: []}});
+      const byBot = Boolean(this.possible.submitted_by_house_bot);
+      if (done && (nothing || byBot)) {
+        // an empty whole set: every unit holds (the API refuses a flag on nothing); or the house
+        // bot's orders sent again as the player's own, which gives the power back to its player
+        const orders = byBot ? submitted : [];
+        const answer = await api(ordersPath(this.id), {method: "PUT", token: this.token, body: {phase, power, orders}});
+        if (byBot) this.stored(orders, answer.orders, true);
         if (answer.resolved || !view.game.settings.require_ready) {
           this.status.textContent = answer.resolved ? "Done: the phase resolves." : "Done.";
           return;

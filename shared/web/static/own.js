@@ -1,6 +1,7 @@
 // What the viewer's power holds: supply centres and builds, Dirigible points, and in Tale of
 // Ekonia the state's gold, ledger and what its missions found (position.own). Builds and
 // purchases stored and not yet resolved are counted in the points or gold shown.
+import {ownAbsence} from "./absence.js";
 import {powerName} from "./api.js";
 import {byId, element} from "./dom.js";
 import {ledgerAmount, ledgerTerm, missionText} from "./reports.js";
@@ -60,7 +61,8 @@ export function showOwn(view, power, possible = null) {
   const pending = possible && possible.power === power && possible.phase === view.game.phase ? pendingOrders(possible) : [];
   const out = position.own ? ekonia(position.own, pending) : board(view, power, pending);
   ui.title.textContent = position.own ? `Your state: ${powerName(power)}` : `Your power: ${powerName(power)}`;
-  ui.own.replaceChildren(...out);
+  const away = ownAbsence(view.powers[power]);  // missed phases, civil disorder, the house bot
+  ui.own.replaceChildren(...(away ? [element("p", {class: "away-own", role: "note", text: away.trim()})] : []), ...out);
 }
 
 /** @param {string} label @param {string} value */

@@ -40,7 +40,8 @@ export function showResults(view, shown, onBoard) {
         o.reason ? element("span", {class: "reason muted", text: o.reason}) : null)))));
   if (!blocks.length) blocks.push(element("p", {class: "muted", text: "No order was given."}));
   const dislodged = (entry.dislodged || []).map((d) =>
-    element("li", {text: `${powerName(d.power)} ${d.unit} dislodged from ${d.attacker_from}: ${d.retreats?.length ? `may retreat to ${d.retreats.join(", ")}` : "no retreat"}`}));
+    element("li", {text: `${powerName(d.power)} ${d.unit} dislodged by the attack from ${d.attacker_from}: `
+      + (d.retreats?.length ? `may retreat to ${d.retreats.join(", ")}` : "no retreat")}));
   if (dislodged.length) blocks.push(element("h3", {text: "Dislodged"}), element("ul", {}, dislodged));
   blocks.push(...battleReports(entry.details));
   if (!shown) {

@@ -88,11 +88,21 @@ export {};
  */
 
 /**
+ * A power's seat as the view and the summary show it (docs/bots.md, "Absent players, shown").
+ * @typedef {object} PowerSeat
+ * @property {string} [codename]
+ * @property {boolean} [house_bot]  the house bot plays the power now
+ * @property {string | null} [house_bot_since]  since which phase (null: a seat nobody joined)
+ * @property {number} [missed]  phases in a row its player missed
+ * @property {boolean} [civil_disorder]
+ */
+
+/**
  * What GET /games/{id}/view answers, and every `view` event once made whole (live.js).
  * @typedef {object} View
  * @property {GameHeader} game
  * @property {Viewer} viewer
- * @property {Record<string, {codename?: string}>} powers
+ * @property {Record<string, PowerSeat>} powers
  * @property {Position | null} position
  * @property {HistoryEntry[]} history
  * @property {string | null} history_before
@@ -114,6 +124,7 @@ export {};
  * @property {string} [to]
  * @property {string} [supported]
  * @property {string} [convoyed]
+ * @property {boolean} [via_convoy]  a move by convoy (VIA)
  * @property {string} [unit]
  * @property {string} [unit_type]
  * @property {string} [improvement]
@@ -137,6 +148,7 @@ export {};
  * @property {string} power
  * @property {MenuGroup[]} menu
  * @property {string[]} submitted
+ * @property {boolean} [submitted_by_house_bot]  the stored orders are the house bot's
  * @property {string[]} lacking
  * @property {number} adjustment
  */

@@ -163,3 +163,41 @@ async def test_opening_the_account_stream_is_rate_limited(sqlite_url: str, provi
             refused = await client.get("/me/stream", params={"timeout": 0.1}, headers=bearer(key))
             assert refused.status_code == 429, refused.text
             assert refused.json()["error"]["code"] == "rate_limited" and int(refused.headers["retry-after"]) > 0
+
+
+async def test_each_entry_says_which_of_the_seats_writes_it_reflects(sqlite_url: str, provider: LocalProvider,
+                                                                     provider_url: str) -> None:
+    """Read with httpx-sse as a Python bot reads it: the first event is a seat (the reconnection
+    delay with it, no empty event before it), and each entry counts the writes of the phase it
+    reflects, per power, so a bot tells an entry computed before its write from one after it
+    (docs/social.md, "API keys")."""
+    from httpx_sse import aconnect_sse
+
+    provider.add_user("3104", "careful-bot")
+    with serve_in_thread(create_app(social_settings(sqlite_url, provider_url)), lifespan="on") as base:
+        async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+            session = (await sign_in_with(client, provider_url, "3104"))["token"]
+            key = (await client.post("/me/api-keys", json={"label": "bot"}, headers=bearer(session))).json()["key"]
+            game = await hosted(client)
+            assert (await client.post(f"/games/{game['id']}/players", headers=bearer(key))).status_code == 201
+            assert (await client.post(f"/games/{game['id']}/players")).status_code == 201
+            assert (await client.post(f"/games/{game['id']}/start",
+                                      headers=bearer(game["host_token"]))).status_code == 200
+            [listed] = (await client.get("/me/games", headers=bearer(key))).json()["games"]
+            assert listed["writes"] == {power: 0 for power in listed["powers"]}
+            async with aconnect_sse(client, "GET", "/me/stream", params={"timeout": 30},
+                                    headers=bearer(key)) as source:
+                events = source.aiter_sse()
+                first = await asyncio.wait_for(anext(events), 10)
+                assert first.event == "seat" and first.retry == 2000, first
+                assert first.json() == listed
+                power = listed["waiting_for"][0]
+                for written in (1, 2):  # a bot's first write, then a change of its mind
+                    await order_everything(client, key, game["id"], [power])
+                    while True:  # entries computed before this write say fewer writes: not yet
+                        seat = (await asyncio.wait_for(anext(events), 10)).json()
+                        assert seat["writes"][power] <= written
+                        if seat["writes"][power] == written:
+                            break
+                    assert power in seat["submitted"] and power not in seat["waiting_for"]
+                    assert seat["phase"] == listed["phase"]

@@ -44,3 +44,22 @@ async def test_two_racing_joins_of_one_account_give_one_seat_and_one_conflict(
     assert (await client.get(f"/games/{game_id}")).json()["players"] == 1
     listed = (await client.get("/me/games", headers=mine)).json()["games"]
     assert [(g["game_id"], g["player_id"]) for g in listed] == [(game_id, won.json()["player_id"])]
+
+
+async def test_the_host_seats_a_bot_by_taking_a_seat_not_by_minting_for_others(social) -> None:
+    """docs/bots.md, "Connecting a bot": a bot token is minted by the seat it plays. The host's
+    token mints none (403 wrong_role, saying how to do it instead) and nothing is written; the
+    host who takes a seat mints one with that seat's token."""
+    _, client = social
+    created = (await client.post("/games", json={"name": "The host brings a bot"})).json()
+    game_id, host = created["id"], bearer(created["host_token"])
+    before = await _event_types(client, game_id)
+    refused = await client.post(f"/games/{game_id}/bot-tokens", headers=host, json={"label": "host's bot"})
+    assert refused.status_code == 403, refused.text
+    error = refused.json()["error"]
+    assert error["code"] == "wrong_role" and "take a seat" in error["message"] and "token" not in refused.json()
+    assert await _event_types(client, game_id) == before
+    assert (await client.get(f"/games/{game_id}/bot-tokens", headers=host)).status_code == 403
+    seat = (await client.post(f"/games/{game_id}/players")).json()  # the host takes a seat like anyone
+    minted = await client.post(f"/games/{game_id}/bot-tokens", headers=bearer(seat["token"]), json={"label": "b"})
+    assert minted.status_code == 201 and minted.json()["token"].startswith(f"b.{game_id}.")

@@ -124,3 +124,54 @@ async def test_without_the_setting_a_game_still_needs_every_seat_taken(host: Hos
     await game.join()
     answer = await host.client.post(f"{game.url}/start", headers=game.host_auth)
     assert answer.status_code == 409 and answer.json()["error"]["code"] == "not_enough_players"
+
+
+async def test_a_game_whose_every_person_left_it_to_the_bots_ends_as_abandoned(each_host: Host) -> None:
+    """Two players and five bots; the bot takes a power after one missed phase. One player
+    goes on ordering: the game goes on. Once both are gone to the bot, the game ends as
+    abandoned instead of running on by itself (docs/hosting.md, "Missing a deadline")."""
+    host = each_host
+    game = await bot_game(host, 2, house_bot="holding", bots_fill_empty_seats=True, bot_after_missed_phases=1)
+    stays, leaves = human_powers(game)
+    await game.order_ok(stays, [])
+    await host.tick(days=2)  # the other misses S1901M: the bot plays it from now on
+    summary = await game.summary()
+    assert summary["status"] == "active" and summary["powers"][leaves]["house_bot"] is True
+    await host.tick(days=2)  # now the last one misses F1901M too
+    summary = await game.summary()
+    assert summary["status"] == "finished" and summary["result"]["reason"] == "abandoned", summary
+    finished = (await game.game_events())[-1]
+    assert finished["type"] == "GameFinished" and len(finished["data"]["in_disorder"]) == 7
+    assert await host.tick(days=30) == 0  # nothing runs on by itself
+
+
+async def test_an_absent_player_and_the_bot_at_play_are_shown(each_host: Host) -> None:
+    """The summary and every view say who missed phases, who is in civil disorder, and since
+    when the bot plays a power; the returning player reads the bot's orders as the bot's."""
+    host = each_host
+    game = await bot_game(host, 7, house_bot="holding", bot_after_missed_phases=2)
+    for power in human_powers(game):
+        if power != "ENGLAND":
+            await game.order_ok(power, [])
+    await host.tick(days=2)  # England misses S1901M: in civil disorder, not yet the bot's
+    england = (await game.summary())["powers"]["ENGLAND"]
+    assert england == {"codename": england["codename"], "house_bot": False, "house_bot_since": None,
+                       "missed": 1, "civil_disorder": True}
+    for power in human_powers(game):
+        if power != "ENGLAND":
+            await game.order_ok(power, [])
+    await host.tick(days=2)  # and F1901M: the bot plays England from the next phase on
+    summary = await game.summary()
+    assert summary["powers"]["ENGLAND"]["house_bot"] is True
+    assert summary["powers"]["ENGLAND"]["house_bot_since"] == summary["phase"]
+    assert summary["powers"]["ENGLAND"]["missed"] == 2
+    assert summary["powers"]["FRANCE"] == {**summary["powers"]["FRANCE"], "missed": 0, "civil_disorder": False}
+    watched = (await game.view("FRANCE"))["powers"]["ENGLAND"]
+    assert watched["house_bot_since"] == summary["phase"] and watched["missed"] == 2
+    # England's player is back: the orders stored for them are the bot's, and say so
+    england_player = game.player("ENGLAND")
+    options = (await host.client.get(f"{game.url}/possible-orders", headers=england_player.auth)).json()
+    assert options["submitted_by_house_bot"] is True and options["submitted"]
+    await game.order_ok("ENGLAND", [])
+    options = (await host.client.get(f"{game.url}/possible-orders", headers=england_player.auth)).json()
+    assert options["submitted_by_house_bot"] is False

@@ -32,7 +32,7 @@ async def playing(port: int, credential: str) -> DaideClient:
     client.send(f"NME ('{credential}') ('steady')")
     await client.until("MAP")
     client.send("YES (MAP ('STANDARD'))")
-    await client.until("NOW")
+    await client.turn()
     return client
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
-from shared.events import OrdersSubmitted, ReadySet, from_recorded
+from shared.events import OrdersSubmitted, from_recorded
 from shared.game.repository import read_game
 from shared.store import EventStore
 from tests.conftest import open_store
@@ -29,7 +29,8 @@ SCRIPT: dict[str, dict[str, list[str]]] = {
     },
     "FAL 1901": {
         "GER": ["((GER AMY RUH) MTO BUR)", "((GER AMY MUN) SUP (GER AMY RUH) MTO BUR)"],
-        "FRA": ["((FRA FLT MAO) MTO POR)"],
+        # France's army in Burgundy tries Marseilles (its own army holds there): it bounces and is dislodged
+        "FRA": ["((FRA FLT MAO) MTO POR)", "((FRA AMY BUR) MTO MAR)"],
         "ENG": ["((ENG FLT NWG) MTO NWY)"],
     },
     "AUT 1901": {"FRA": ["((FRA AMY BUR) RTO PIC)"]},
@@ -56,8 +57,10 @@ def orders_for(code: str, now: str) -> list[str] | None:
     return [*(scripted or []), *holds]
 
 
-async def play(client: DaideClient, code: str, credential: str) -> list[str]:
-    """One seat's whole game: join, play every scripted turn, vote for the draw, to OFF."""
+async def play(client: DaideClient, code: str, credential: str, retreats_asked: asyncio.Event) -> list[str]:
+    """One seat's whole game: join, play every scripted turn, vote for the draw, to OFF. In the
+    autumn's retreats only France orders; Austria, with nothing to order, says GOF first (it is
+    accepted: a GOF is refused only before the start and after the end)."""
     await client.hello()
     client.send(f"NME ('{credential}') ('test bot 1.0')")
     assert (await client.receive()).startswith("YES (NME")
@@ -65,7 +68,7 @@ async def play(client: DaideClient, code: str, credential: str) -> list[str]:
     client.send("MDF")
     assert (await client.receive()).startswith("MDF (AUS ENG FRA GER ITA RUS TUR)")
     client.send("YES (MAP ('STANDARD'))")
-    seen = await client.until("NOW")
+    seen = await client.turn()
     hlo = next(m for m in seen if m.startswith("HLO"))
     assert tree(hlo)[1] == [code]
     if code == "FRA":  # a wrong order first, then one for another power's unit: FAR, NYU, and nothing stored
@@ -74,11 +77,22 @@ async def play(client: DaideClient, code: str, credential: str) -> list[str]:
         assert await client.receive() == "THX ((ENG FLT LON) MTO NTH) (NYU)"
         client.send("MIS")
         assert await client.receive() == "MIS (FRA AMY MAR) (FRA AMY PAR) (FRA FLT BRE)"
-    while turn_of(seen[-1]) != "SPR 1902":
-        orders = orders_for(code, seen[-1])
+    while turn_of(now := [m for m in seen if m.startswith("NOW")][-1]) != "SPR 1902":
+        if code == "ENG" and turn_of(now) == "WIN 1901":  # one build owed: the document's sign is -1
+            client.send("MIS")
+            seen.append(await client.receive())
+            assert seen[-1] == "MIS (-1)"
+        if turn_of(now) == "AUT 1901" and code == "AUS":
+            client.send("GOF")
+            seen.append(await client.receive())
+            assert seen[-1] == "YES (GOF)"
+            retreats_asked.set()
+        if turn_of(now) == "AUT 1901" and code == "FRA":
+            await asyncio.wait_for(retreats_asked.wait(), 30)
+        orders = orders_for(code, now)
         if orders:
             client.send("SUB " + " ".join(orders))
-        seen += await client.until("NOW", timeout=60)
+        seen += await client.turn(timeout=60)
     client.send("DRW")
     seen += await client.until("OFF", timeout=60)
     return seen
@@ -91,8 +105,9 @@ async def test_seven_daide_clients_play_1901_to_a_draw(store_url: str) -> None:
         game = await seated_game(store)
         with entente_daide(url) as served:
             clients = {power: await DaideClient.connect(served.port) for power in CODES}
+            asked = asyncio.Event()
             seen = dict(zip(CODES, await asyncio.gather(
-                *(play(clients[p], CODES[p], game.credentials[p]) for p in CODES)), strict=True))
+                *(play(clients[p], CODES[p], game.credentials[p], asked) for p in CODES)), strict=True))
             for client in clients.values():
                 assert await client.closed() == b"\x03\x00\x00\x00"  # the server's FM, then it closes
                 await client.close()
@@ -107,7 +122,15 @@ async def test_seven_daide_clients_play_1901_to_a_draw(store_url: str) -> None:
     assert "ORD (SPR 1901) ((RUS AMY WAR) MTO GAL) (BNC)" in france
     assert "ORD (SPR 1901) ((FRA AMY PAR) MTO BUR) (SUC)" in france
     assert "ORD (FAL 1901) ((GER AMY MUN) SUP (GER AMY RUH) MTO BUR) (SUC)" in france
-    assert "ORD (FAL 1901) ((FRA AMY BUR) HLD) (RET)" in france
+    assert "ORD (FAL 1901) ((FRA AMY BUR) MTO MAR) (BNC RET)" in france  # a move's own province is BUR
+    # one ORD for each unit: a unit that moved is not also reported holding
+    assert "ORD (SPR 1901) ((FRA AMY PAR) HLD) (SUC)" not in france
+    assert len([m for m in france if m.startswith("ORD (SPR 1901)")]) == 22
+    assert len([m for m in france if m.startswith("ORD (FAL 1901)")]) == 22
+    for code, messages in zip(CODES.values(), seen.values(), strict=True):
+        # MIS only when asked, never the next turn's after the SUB that completed a turn
+        wanted = ["MIS (-1)"] if code == "ENG" else []
+        assert [m for m in messages if m.startswith("MIS")] == wanted, code
     retreat_now = next(m for m in france if m.startswith("NOW (AUT 1901)"))
     assert "(FRA AMY BUR MRT (" in retreat_now and "PIC" in retreat_now
     assert "ORD (AUT 1901) ((FRA AMY BUR) RTO PIC) (SUC)" in france
@@ -129,8 +152,10 @@ async def test_seven_daide_clients_play_1901_to_a_draw(store_url: str) -> None:
         assert names == set(state.codenames_by_power().values())  # codenames, never a player's name
         assert all("test bot" not in m for m in messages)  # nor the version a client gave
     # the DAIDE seats' orders are the log's OrdersSubmitted, in our notation
-    # and a seat whose every unit is ordered is done: its go flag follows the orders
+    # and a seat whose every unit is ordered is done: the SUB that completes its orders is one
+    # append saying so (a crash between the orders and a separate flag cannot strand the turn)
     spring_france = [from_recorded(r) for r in records[f"orders-{game.game_id}-S1901M-FRANCE"]]
-    written_orders = [e for e in spring_france if isinstance(e, OrdersSubmitted)]
-    assert sorted(written_orders[-1].orders) == ["A MAR H", "A PAR - BUR", "F BRE - MAO"]
-    assert isinstance(spring_france[-1], ReadySet) and spring_france[-1].ready
+    assert all(isinstance(e, OrdersSubmitted) for e in spring_france)
+    last = spring_france[-1]
+    assert isinstance(last, OrdersSubmitted) and last.complete
+    assert sorted(last.orders) == ["A MAR H", "A PAR - BUR", "F BRE - MAO"]

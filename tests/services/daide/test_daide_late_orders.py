@@ -11,6 +11,7 @@ import os
 import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 
 import pytest
 
@@ -41,7 +42,7 @@ async def joined(client: DaideClient, credential: str) -> list[str]:
     client.send(f"NME ('{credential}') ('late bot')")
     await client.until("MAP")
     client.send("YES (MAP ('STANDARD'))")
-    return await client.until("NOW")
+    return (await client.turn())[:-1]
 
 
 def holds(now: str, code: str) -> str:
@@ -52,7 +53,8 @@ def holds(now: str, code: str) -> str:
 async def test_late_orders_missing_units_and_civil_disorder(postgres_url: str) -> None:
     store: EventStore = await open_store(postgres_url)
     try:
-        game = await seated_game(store, movement_minutes=1, retreat_minutes=1)
+        # started 35 s ago: the one-minute deadline passes 25 s into the test
+        game = await seated_game(store, movement_minutes=1, retreat_minutes=1, started_ago=timedelta(seconds=35))
         with entente_daide(postgres_url) as served, clock_worker(postgres_url):
             clients = {p: await DaideClient.connect(served.port) for p in CODES}
             starts = dict(zip(CODES, await asyncio.gather(
@@ -76,12 +78,12 @@ async def test_late_orders_missing_units_and_civil_disorder(postgres_url: str) -
             assert "TME (20)" in told
             assert "ORD (SPR 1901) ((ITA AMY VEN) HLD) (SUC)" in told
             assert "ORD (SPR 1901) ((TUR FLT ANK) HLD) (SUC)" in told
-            assert told[-1] == "CCD (TUR)" and told[-2].startswith("NOW (FAL 1901)")
+            assert told[-1] == "CCD (TUR)" and told[-3].startswith("NOW (FAL 1901)") and told[-2].startswith("TME (")
             seen_by_turkey = await turkey.until("CCD", timeout=30)
             assert seen_by_turkey[-1] == "CCD (TUR)"
 
             # Fall: every power orders, Turkey too: it resolves at once and Turkey is back
-            fall = seen_by_turkey[-2]
+            fall = seen_by_turkey[-3]
             for power, code in CODES.items():
                 clients[power].send(holds(fall, code))
             for client in clients.values():

@@ -99,7 +99,7 @@ async def joined(client: DaideClient, credential: str) -> None:
     client.send(f"NME ('{credential}') ('twin bot')")
     await client.until("MAP")
     client.send("YES (MAP ('STANDARD'))")
-    await client.until("NOW")
+    await client.turn()
 
 
 async def play_http_phase(table: Table, orders: dict[str, list[str]]) -> None:
@@ -145,6 +145,8 @@ async def test_daide_orders_give_the_game_the_same_orders_give_over_http(store_u
                     raise AssertionError(f"before {state.phase}: {a[-1]['orders']} != {b[-1]['orders']}")
                 if state.status != "active":
                     break
+                if turn:  # as a real client does: order once the NOW of the new turn is in
+                    await asyncio.gather(*(c.turn(timeout=60) for c in clients.values()))
                 position = dict(state.position or {})
                 drawn = {p: drawn_orders(position, p, turn) for p in state.must_act}
                 for power, (_, daide) in drawn.items():

@@ -25,7 +25,7 @@ async def joined(client: DaideClient, credential: str) -> str:
     client.send(f"NME ('{credential}') ('press bot')")
     await client.until("MAP")
     client.send("YES (MAP ('STANDARD'))")
-    seen = await client.until("NOW")
+    seen = await client.turn()
     return next(m for m in seen if m.startswith("HLO"))
 
 

@@ -94,3 +94,25 @@ async def test_the_games_list_filters_by_variant_and_says_when_each_game_changed
     assert unknown.json()["error"]["where"] == "query.variant"
     # the summary of one game is not a list's: no updated_at there
     assert (await client.get(f"/games/{standard[0]}")).json()["updated_at"] is None
+
+
+async def test_the_games_list_filters_by_whether_bots_may_join(client: httpx.AsyncClient) -> None:
+    """A bot author asks for the games a bot may take a seat in (docs/bots.md): the filter pages
+    with the others, its cursor belongs to it, and a value that is not a boolean is a 422."""
+    welcome = [(await client.post("/games", json={"name": f"Bots welcome {n}", "settings": {"bots_may_join": True}}
+                                  )).json()["id"] for n in range(3)]
+    people = [(await client.post("/games", json={"name": f"People only {n}"})).json()["id"] for n in range(2)]
+    first = (await client.get("/games", params={"bots_may_join": "true", "limit": 2})).json()
+    rest = (await client.get("/games", params={"bots_may_join": "true", "limit": 2,
+                                               "cursor": first["next_cursor"]})).json()
+    listed = first["games"] + rest["games"]
+    assert [g["id"] for g in listed] == welcome[::-1] and rest["next_cursor"] is None
+    assert all(g["settings"]["bots_may_join"] is True for g in listed)
+    others = (await client.get("/games", params={"bots_may_join": "false", "status": "forming"})).json()["games"]
+    assert [g["id"] for g in others] == people[::-1]
+    every = {g["id"] for g in (await client.get("/games")).json()["games"]}
+    assert set(welcome) | set(people) <= every  # without the filter: every game
+    mixed = await client.get("/games", params={"bots_may_join": "false", "cursor": first["next_cursor"]})
+    assert mixed.status_code == 400 and mixed.json()["error"]["code"] == "invalid_cursor"
+    wrong = await client.get("/games", params={"bots_may_join": "perhaps"})
+    assert wrong.status_code == 422 and wrong.json()["error"]["where"] == "query.bots_may_join", wrong.text

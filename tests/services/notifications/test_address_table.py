@@ -89,7 +89,7 @@ async def test_refused_at_registration_and_at_every_delivery(address: str) -> No
         for _ in range(2):
             with pytest.raises(AddressRefused):
                 await client.post("https://hook.example/x", json={})
-        error, _ = await attempt(client, Claimed(1, "https://hook.example/x", {}, 1), 1.0)
+        error, _ = await attempt(client, Claimed(1, "https://hook.example/x", {}, 1), 1.0, id_key=b"k" * 32)
     assert error is not None and error.startswith("refused: hook.example") and address in error
     assert calls.count("hook.example") == 4  # registration, then every attempt resolves and checks again
 

@@ -109,3 +109,38 @@ async def test_a_new_connection_starts_with_the_whole_history(backend: str, requ
             again = await reader.next_view()
             assert len(reader.events[-1]["data"]["history_added"]) == 5 and reader.events[-1]["data"]["history_reset"]
             assert again == await table.view("ENGLAND")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_an_sse_client_gets_a_real_event_first(backend: str, request: pytest.FixtureRequest,
+                                                     provider_url: str) -> None:
+    """httpx-sse, as a Python bot reads the stream: its first event is the view (with the
+    reconnection delay), never an event with no data; nor is any event after it."""
+    from httpx_sse import aconnect_sse
+
+    async with game_served(backend, request, provider_url) as (base, table, browser):
+        url, params = stream_url(base, table, timeout=5)
+        async with aconnect_sse(browser, "GET", url, params=params, headers=table.player("FRANCE")) as source:
+            events = source.aiter_sse()
+            first = await asyncio.wait_for(anext(events), 10)
+            assert first.event == "view" and first.retry == 2000 and first.id, first
+            assert first.json()["history_reset"] is True and first.json()["viewer"]["power"] == "FRANCE"
+            await table.order_ok("FRANCE", ["A PAR H"])
+            second = await asyncio.wait_for(anext(events), 10)
+            assert second.event == "view" and second.data and second.retry is None
+
+
+def test_keep_alives_and_the_retry_line_are_no_events_to_httpx_sse() -> None:
+    """The bytes the game stream sends around its events (the retry line in the first block,
+    keep-alive comments between events), read by httpx-sse's own decoder: exactly the events
+    sent, none empty, even after an id has been seen (httpx-sse dispatches a bare blank line then)."""
+    from httpx_sse._decoders import SSEDecoder, SSELineDecoder
+
+    from services.visibility.hub import KEEP_ALIVE, sse
+    from services.visibility.stream import RETRY_MILLISECONDS
+
+    sent = (b"retry: %d\n" % RETRY_MILLISECONDS + KEEP_ALIVE + sse("0.1234567890abcdef", "view", b"{}")
+            + KEEP_ALIVE + KEEP_ALIVE + sse("1.1234567890abcdef", "message", b'{"n":1}') + KEEP_ALIVE)
+    decoder, lines = SSEDecoder(), SSELineDecoder()
+    events = [event for line in lines.decode(sent.decode()) if (event := decoder.decode(line)) is not None]
+    assert [(e.event, e.data, e.retry) for e in events] == [("view", "{}", 2000), ("message", '{"n":1}', None)]

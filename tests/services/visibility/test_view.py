@@ -49,7 +49,8 @@ def test_no_view_leaks_hashes_or_player_ids() -> None:
 def test_the_position_and_codenames() -> None:
     shown = view(started_log(), Viewer.public())
     assert shown["game"]["phase"] == "S1901M" and shown["game"]["status"] == "active"
-    assert shown["powers"]["ITALY"] == {"codename": "Codename 4", "house_bot": False}
+    assert shown["powers"]["ITALY"] == {"codename": "Codename 4", "house_bot": False, "house_bot_since": None,
+                                        "missed": 0, "civil_disorder": False}
     assert set(shown["position"]["units"]["RUSSIA"]) == {"A MOS", "A WAR", "F SEV", "F STP/SC"}
     assert shown["position"]["centres"]["TURKEY"] == ["ANK", "CON", "SMY"]
     assert shown["must_act"] == POWERS and shown["history"] == []

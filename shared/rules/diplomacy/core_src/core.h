@@ -20,6 +20,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <assert.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -101,7 +102,7 @@ typedef struct {
     int movers[MAXP][MAXP], n_movers[MAXP]; /* every unit on the board may move into one province */
     int arrivals[MAXP], n_arrivals;
     int opponent[MAXP];
-    int failed; /* the resolver ran past a bound: leave the document to Python */
+    int failed; /* a bound was reached (the resolver's, or a match's): leave the document to Python */
     uint64_t fleet_bits;
     int sea_fleets[MAXSEA], n_sea_fleets; /* the fleets at sea, in province order */
     /* orders as given */

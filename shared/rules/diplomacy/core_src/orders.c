@@ -345,6 +345,17 @@ void match_orders(Phase *ph)
             for (int j = 0; j < ph->n_present; j++) {
                 Entry *c = &ph->e[ph->present[j]];
                 if (c->kind == CONVOY && c->target == ph->present[k] && c->destination == move->destination) {
+                    /* The one bound the checks before keep without saying so: a convoy is read
+                     * only from a fleet in a sea province (check_convoy), one order a unit, and
+                     * setup refuses a map of more than MAXSEA seas; so an army has at most MAXSEA
+                     * convoyers. Asserted where NDEBUG is not set (the sanitizer build:
+                     * tests/rules/diplomacy/sanitize.sh); elsewhere a breach sends the document to
+                     * the Python engine rather than writing past the array. */
+                    assert(n < MAXSEA);
+                    if (n >= MAXSEA) {
+                        ph->failed = 1;
+                        return;
+                    }
                     move->convoyers[n++] = ph->present[j];
                     if (c->power == move->power)
                         own = 1;

@@ -1,0 +1,170 @@
+"""A DAIDE seat's orders and go flag (SUB, GOF, NOT (GOF)) and when the seat is done, as the
+syntax document has it (docs/bots.md, "When a DAIDE seat is done"): functions of a client's
+``Session`` (session.py), which hands its SUB and GOF messages here.
+
+- a SUB, GOF or NOT (GOF) is for the turn it names, or else the turn of the last NOW the
+  client had been sent when its bytes were read; another turn than the current one is REJ;
+- the go flag is set at the start of every turn: complete orders make the seat done, judged
+  in the very append that stores them; NOT (GOF) holds the turn until GOF; GOF is done.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from shared.errors import DomainError
+from shared.game.state import GameState
+from shared.rules.variants import get_variant
+
+from .board import phase_of, text_of
+from .messages import mis_message
+from .orders import asks_what_rules_do, last_per_unit, note_for
+from .syntax import Item
+from .watch import Hub
+
+
+class SessionView(Protocol):
+    """What these functions read and call of a client's session: session.py's ``Session``,
+    which imports this module (so this one names only what it needs, as watch.py does)."""
+
+    hub: Hub
+    game_id: str | None
+    player_id: str | None
+    power: str | None
+    client_phase: str | None
+    go_flag: tuple[str, bool] | None
+
+    def send(self, items: list[Item]) -> None: ...
+    def reject(self, items: list[Item], why: str | None = None) -> None: ...
+    def huh(self, items: list[Item], at: int = 0) -> None: ...
+    def _metadata(self) -> dict[str, Any]: ...
+    async def _playing(self, items: list[Item]) -> GameState | None: ...
+    async def _resolve_if_complete(self, phase: str) -> None: ...
+
+
+def turn_meant(session: SessionView, items: list[Item], args: list[Item],
+               state: GameState) -> tuple[str, list[Item]] | None:
+    """The phase a message is for, and its other arguments: the turn it names, or else the
+    turn the client had been told when it sent it; REJ (with an ADM) when that turn is not
+    the current one (it was processed meanwhile: the message never counts for the next)."""
+    named = phase_of(args[0]) if args else None
+    meant = named or session.client_phase
+    if meant is None or meant != state.phase:
+        session.reject(items, f"the turn is {state.phase}, not {meant}: this message was for a turn "
+                              "that is not the current one, and nothing was done")
+        return None
+    return meant, args[1:] if named else args
+
+
+def go_of(session: SessionView, phase: str) -> bool | None:
+    """The go flag the client set for ``phase`` (None: neither GOF nor NOT (GOF))."""
+    flag = session.go_flag
+    return flag[1] if flag is not None and flag[0] == phase else None
+
+
+def judge(go: bool | None) -> Callable[[GameState, str, Sequence[str]], bool]:
+    """Whether a seat's orders make it done: GOF said, or (the flag not cleared by NOT (GOF))
+    nothing missing; judged in the very append that stores them."""
+    def complete(state: GameState, power: str, orders: Sequence[str]) -> bool:
+        return go is True or go is None and mis_message(state, power, orders) == ["MIS"]
+
+    return complete
+
+
+async def submit(session: SessionView, items: list[Item], args: list[Item]) -> None:
+    """SUB [(turn)] (order) ...: THX for each order, MIS of what this turn still misses."""
+    state = await session._playing(items)
+    if state is None or session.power is None or session.game_id is None or session.player_id is None:
+        return
+    found = turn_meant(session, items, args, state)
+    if found is None:
+        return
+    phase, given = found
+    if not given or not all(isinstance(order, list) and order for order in given):
+        session.huh(items, 1 + len(args) - len(given))
+        return
+    orders = last_per_unit([order for order in given if isinstance(order, list)])
+    texts = [text_of(order) for order in orders]
+    ready_game = state.settings.require_ready
+    desk = session.hub.desk
+    try:
+        patch = await desk.patch_orders(session.hub.store, session.game_id, session.player_id, texts, [], phase,
+                                        session._metadata(), power=session.power, now=desk.now(),
+                                        complete_when=None if ready_game else judge(go_of(session, phase)))
+    except DomainError as error:
+        _refused(session, items, orders, error, state)
+        return
+    for order, check in zip(orders, patch.checks, strict=True):
+        session.send(["THX", order, ["MBV" if check.accepted else note_for(check.reason)]])
+    missing = mis_message(state, session.power, patch.current)  # this turn's, before it may resolve
+    if missing != ["MIS"]:
+        session.send(missing)
+    if patch.stored and ready_game and go_of(session, phase):
+        await set_ready(session, phase, True)  # a new submission clears the ready flag; GOF still stands
+    if patch.stored:
+        await session._resolve_if_complete(patch.phase)
+
+
+async def go_flag(session: SessionView, items: list[Item], go: bool) -> None:
+    """GOF: the seat is done with the orders it has stored (none stored: its units are left as
+    at a deadline); NOT (GOF): the turn is not processed before the deadline or this seat's
+    GOF. Refused only before the start and after the end."""
+    state = await session._playing(items)
+    if state is None or session.game_id is None or session.player_id is None or session.power is None:
+        return
+    found = turn_meant(session, items, [], state)
+    if found is None:
+        return
+    phase = found[0]
+    session.go_flag = (phase, go)
+    if session.power not in state.must_act:
+        session.send(["YES", items])  # nothing to order: nothing to hold or to finish
+        return
+    desk = session.hub.desk
+    try:
+        patch = await desk.patch_orders(session.hub.store, session.game_id, session.player_id, [], [], phase,
+                                        session._metadata(), power=session.power, now=desk.now(),
+                                        complete_when=judge(go))
+    except DomainError as error:
+        session.reject(items, error.message)
+        return
+    if state.settings.require_ready and (why := await set_ready(session, phase, go)) is not None:
+        session.reject(items, why)
+        return
+    session.send(["YES", items])
+    if go:
+        await session._resolve_if_complete(patch.phase)
+
+
+async def set_ready(session: SessionView, phase: str, ready: bool) -> str | None:
+    """The ready flag of a ``require_ready`` game; why it was refused, or None."""
+    assert session.game_id is not None and session.player_id is not None
+    desk = session.hub.desk
+    try:
+        await desk.set_ready(session.hub.store, session.game_id, session.player_id, ready, power=session.power,
+                             phase=phase, metadata=session._metadata(), now=desk.now())
+    except DomainError as error:
+        return error.message
+    return None
+
+
+def _refused(session: SessionView, items: list[Item], orders: list[list[Item]], error: DomainError,
+             state: GameState) -> None:
+    if error.code == "orders_rejected" and isinstance(error.details, list):
+        for order, check in zip(orders, error.details, strict=False):
+            session.send(["THX", order, [note_for(check.get("reason"))]])
+    elif error.code == "nothing_to_order" and session.power is not None:
+        for order in orders:
+            session.send(["THX", order, ["MBV" if done_anyway(state, session.power, order) else "NRS"]])
+    else:
+        session.reject(items, error.message)
+
+
+def done_anyway(state: GameState, power: str, order: list[Item]) -> bool:
+    """``asks_what_rules_do`` of the game's current turn."""
+    position = state.position or {}
+    variant = get_variant(state.variant)
+    kind = variant.phase_kind(str(state.phase)) if state.phase and position else ""
+    owed = variant.adjustments(position).get(power, 0) if kind == "adjustments" else 0
+    stranded = [d["unit"] for d in position.get("dislodged", {}).get(power, []) if not d["retreats"]]
+    return asks_what_rules_do(order, power, kind, owed, stranded)
