@@ -276,7 +276,8 @@ for _cls in (GameCreated, PlayerJoined, SeatRemoved, GameStarted, OrdersSubmitte
     register_event(_cls)
 
 # Modules that define further events with @register_event (imported at the end of this module).
-CATALOGUE_MODULES: tuple[str, ...] = ("shared.events_social", "shared.events_tickets", "shared.events_daide")
+CATALOGUE_MODULES: tuple[str, ...] = ("shared.events_social", "shared.events_tickets", "shared.events_limits",
+                                      "shared.events_daide")
 
 
 class UnknownEvent(ValueError):

@@ -1,11 +1,11 @@
 """How often one client may create games, join, write orders, send press and open streams
 (docs/operations.md, "Rate limits").
 
-Each action has two token buckets per process: one per address (the connection's own, IPv6
-counted by its /64: one host holds a whole /64; ``entente serve`` trusts no X-Forwarded-For, so
-behind a proxy every request has the proxy's address: list the proxy in
-ENTENTE_RATE_LIMIT_EXEMPT and let it limit by address, deploy/nginx.conf) and one per bearer
-token (whatever it resolves to: a seat's, an account's, a bot's). A bucket holds ``count``
+Each action has two token buckets per process: one per address (the client's, as the
+connection or a proxy of ENTENTE_TRUSTED_PROXIES says: shared/http/rate_limits.py; IPv6 counted
+by its /64: one host holds a whole /64; creating games and taking seats are counted per address
+in the store instead, one bucket for every process: shared/http/shared_limits.py) and one per
+bearer token (whatever it resolves to: a seat's, an account's, a bot's). A bucket holds ``count``
 requests and refills evenly over ``seconds``: a burst of ``count``, then one every
 ``seconds / count``. One more is 429 ``rate_limited`` with ``Retry-After`` (the seconds until the
 bucket holds one again), checked before the request is read further, so nothing is done or
@@ -141,6 +141,16 @@ class RateLimits:
                                       f"{math.ceil(waited)} seconds", code=ErrorCode.RATE_LIMITED, where=where,
                                       retry_after=math.ceil(waited))
             taken.append((bucket_key, rate))
+
+    def give_back_token(self, action: str, token_hash: str | None) -> None:
+        """Undo the token's part of a ``check`` that a later limit refused."""
+        rate = self.per_token.get(action)
+        if rate is not None and token_hash:
+            self.buckets.give_back(f"{action}:t:{token_hash}", rate)
+
+    def exempts(self, address: str | None) -> bool:
+        """Whether ``address`` is one of ENTENTE_RATE_LIMIT_EXEMPT."""
+        return self._exempt(address)
 
     def _exempt(self, address: str | None) -> bool:
         if not self.exempt or not address:

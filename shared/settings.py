@@ -37,6 +37,13 @@ WELL_KNOWN_TOKENS = frozenset({
     "changeme", "secret", "operator", "token", "admin", "password", "default", "example", "entente", "letmein",
     "qwerty", "test", "root", "master", "passw0rd", "operatortoken", "secrettoken", "admintoken",
 })
+# passphrases every guesser knows (xkcd 936's two, long enough and varied enough to pass the other
+# rules and zxcvbn) and the example values of this project's own documents: a token that holds one
+# (compared in lower case, separators left out) is refused, with anything added around it
+WELL_KNOWN_PASSPHRASES = (
+    "correcthorsebatterystaple", "tr0ub4dor3", "troubador3", "tr0ub4dor", "optokenforfuzzing",
+    "operatortokenforfuzzing", "changeme",
+)
 
 
 def operator_token_problem(token: str) -> str | None:
@@ -71,6 +78,8 @@ def operator_token_problem(token: str) -> str | None:
     if unit is not None and len(unit) >= 3:  # shorter pieces: too few different characters, below
         known = ", which is well known" if "".join(c for c in unit if c.isalnum()) in WELL_KNOWN_TOKENS else ""
         return f"repeats one piece of {len(unit)} characters{known}"
+    if any(phrase in normalized for phrase in WELL_KNOWN_PASSPHRASES):
+        return "holds a well-known passphrase or an example value of the documentation"
     distinct = len(set(token))
     if distinct < MINIMUM_DISTINCT_CHARACTERS:
         return f"has only {distinct} different characters (at least {MINIMUM_DISTINCT_CHARACTERS})"
@@ -187,6 +196,8 @@ class Settings(BaseSettings):
     # address itself, deploy/nginx.conf); ENTENTE_RATE_LIMITS=false switches them all off
     rate_limits: bool = True
     rate_limit_exempt: str = ""
+    # the proxies whose X-Forwarded-For names the client (docs/operations.md, "Rate limits")
+    trusted_proxies: str = ""
     rate_create_per_address: str = "20/hour"
     rate_create_per_token: str = "20/hour"
     rate_join_per_address: str = "60/hour"
@@ -201,7 +212,11 @@ class Settings(BaseSettings):
     # have arrived this long after the connection opened or went idle (else 408 and closed), and
     # at most this many connections are open at once (one more request: 503)
     header_timeout_seconds: float = Field(10.0, gt=0.0, le=600.0)
+    # a request's whole body must have arrived this long after its headers (else 408 and closed)
+    body_timeout_seconds: float = Field(30.0, gt=0.0, le=3600.0)
     max_connections: int = Field(1000, ge=1, le=1_000_000)
+    # connections one address may hold (ENTENTE_TRUSTED_PROXIES' addresses are not capped)
+    max_connections_per_address: int = Field(64, ge=1, le=1_000_000)
     # the garbage collector of `entente serve`'s processes (docs/hosting.md, "The garbage
     # collector"): three thresholds for gc.set_threshold, or "python" for Python's own
     gc_thresholds: str = "50000,20,100"
@@ -228,6 +243,10 @@ class Settings(BaseSettings):
     def rate_limit_networks(self) -> tuple[IPv4Network | IPv6Network, ...]:
         """ENTENTE_RATE_LIMIT_EXEMPT read; SettingsError when an entry is not an address or network."""
         return _networks(self.rate_limit_exempt, "ENTENTE_RATE_LIMIT_EXEMPT")
+
+    def trusted_proxy_networks(self) -> tuple[IPv4Network | IPv6Network, ...]:
+        """ENTENTE_TRUSTED_PROXIES read; SettingsError when an entry is not an address or network."""
+        return _networks(self.trusted_proxies, "ENTENTE_TRUSTED_PROXIES")
 
     def check_rates(self) -> None:
         """SettingsError unless every ENTENTE_RATE_* limit reads as a rate."""
@@ -274,6 +293,7 @@ class Settings(BaseSettings):
         """These settings, safe to run: raises SettingsError, or fills a development token."""
         self.metrics_networks()
         self.rate_limit_networks()
+        self.trusted_proxy_networks()
         self.check_rates()
         self.collector_thresholds()
         try:

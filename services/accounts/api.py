@@ -21,6 +21,7 @@ from shared.http.app import build_app
 from shared.http.dependencies import BearerToken, CurrentCaller, CurrentGame, StoreDep, request_metadata
 from shared.http.models import DateTimeText, RequestBody
 from shared.http.observability import live_stream
+from shared.http.rate_limits import rate_limited
 from shared.settings import Settings
 
 from . import oauth, seats, service
@@ -179,7 +180,7 @@ async def my_games(account: CurrentAccount, store: StoreDep) -> MyGames:
     return MyGames.model_validate({"games": await seats.seats_of(store, account)})
 
 
-@router.get("/me/stream", response_class=StreamingResponse,
+@router.get("/me/stream", response_class=StreamingResponse, dependencies=[rate_limited("stream")],
             responses={200: {"content": {"text/event-stream": {}}}})
 async def my_stream(account: CurrentAccount, token: BearerToken, store: StoreDep, request: Request,
                     timeout: Annotated[float, Query(gt=0, le=seats.MAX_STREAM_SECONDS)] = seats.MAX_STREAM_SECONDS,
@@ -188,7 +189,8 @@ async def my_stream(account: CurrentAccount, token: BearerToken, store: StoreDep
     (the entry ``GET /me/games`` lists) at the start, then a seat's entry again whenever it
     changes (docs/social.md, "API keys"); ``closed`` when the credential is revoked. For a bot
     with an API key playing many games; the stream ends after ``timeout`` seconds. At most
-    ENTENTE_STREAM_MAX_PER_VIEWER open at once per account and process (429 too_many_streams)."""
+    ENTENTE_STREAM_MAX_PER_VIEWER open at once per account and process (429 too_many_streams);
+    opened at most as often as a game's stream (the ``stream`` rate limits, 429 rate_limited)."""
     assert token is not None  # CurrentAccount needs one
 
     async def recheck() -> credentials.Account | None:

@@ -49,7 +49,7 @@ from shared.game.guards import (
 )
 from shared.game.house_bots import house_bot_orders, ordered_by_house_bot
 from shared.game.log import PhaseSubmissions, phase_submissions
-from shared.game.repository import full_state, game_row, read_game, read_state
+from shared.game.repository import game_row, read_game, read_state
 from shared.game.state import GameState, apply
 from shared.game.submissions import PowerSubmission, submitted_orders
 from shared.game.waiting import missing_powers, waiting_for
@@ -481,13 +481,16 @@ async def resolve_phase(store: EventStore, game_id: str, phase: str | None,
     put in civil disorder."""
     now = _now(now)
     trigger = "host" if (metadata or {}).get("actor") == "host" else "operator"
+    # a phase once resolved stays so: asked of the game as this process reads it (the cache and the
+    # events since), without the writer's lock and without reading the log (docs/api.md, "resolve")
+    known = await read_game(store, game_id)
+    if known is not None and phase is not None:
+        _refuse_if_resolved(known, phase)
     locked = time.perf_counter()
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)
-        if phase is not None and state.phase != phase and any(
-                r.phase == phase for r in (await full_state(tx, state)).resolved):
-            raise Conflict(f"phase {phase} has already been resolved; the game is at {state.phase}",
-                           code=ErrorCode.PHASE_ALREADY_RESOLVED, where="body.phase")
+        if phase is not None:
+            _refuse_if_resolved(state, phase)
         require_playing(state)
         if phase is not None and state.phase != phase:
             raise Conflict(f"the game is at {state.phase}, not {phase}", code=ErrorCode.WRONG_PHASE, where="body.phase")
@@ -495,6 +498,14 @@ async def resolve_phase(store: EventStore, game_id: str, phase: str | None,
     record_resolution(game_id, state.variant, trigger, resolved, time.perf_counter() - locked)
     await resolve_bot_phases(store, game_id, now)
     return resolved[0]
+
+
+def _refuse_if_resolved(state: GameState, phase: str) -> None:
+    """409 ``phase_already_resolved`` for a phase the game resolved already: from the state's
+    index of its resolved phases (every one, those its cached state leaves out too)."""
+    if state.phase != phase and any(name == phase for name, _ in state.resolved_index):
+        raise Conflict(f"phase {phase} has already been resolved; the game is at {state.phase}",
+                       code=ErrorCode.PHASE_ALREADY_RESOLVED, where="body.phase")
 
 
 async def plan_due(tx: Transaction, game_id: str, now: datetime) -> tuple[str | None, Plan]:

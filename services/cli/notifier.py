@@ -47,7 +47,7 @@ async def _work(command: str, settings: Settings, args: argparse.Namespace) -> i
     if args.once:
         store = await open_store(settings.database_url)
         try:
-            report = await step(store, settings, utc_now(), render=map_renderer(store))
+            report = await step(store, settings, utc_now(), render=map_renderer(store, settings))
         finally:
             await store.close()
         print(f"entente {command}: delivered {report.delivered}, retrying {report.retrying}, dead {report.dead}",
@@ -58,7 +58,7 @@ async def _work(command: str, settings: Settings, args: argparse.Namespace) -> i
 
     async def deliver(stop: asyncio.Event, beat: Callable[[bool], None]) -> None:
         print(f"entente {command}: delivering every {args.poll} s", file=sys.stderr, flush=True)
-        await run_worker(store, settings, stop, interval=args.poll, on_beat=beat, render=map_renderer(store))
+        await run_worker(store, settings, stop, interval=args.poll, on_beat=beat, render=map_renderer(store, settings))
 
     try:
         return await run_until_signalled(command, args, deliver, worker_metrics(settings, store))

@@ -9,8 +9,10 @@ finish, live streams get ``closed: shutting_down`` at once, the in-process worke
 hold, the lifespan closes the store), then the process exits 0. Whatever still runs after
 ``--graceful-timeout`` seconds is cancelled.
 
-Slow clients: a request's headers must arrive within ENTENTE_HEADER_TIMEOUT_SECONDS (else 408)
-and at most ENTENTE_MAX_CONNECTIONS connections are served at once (services/cli/slow_clients.py).
+Slow clients: a request's headers must arrive within ENTENTE_HEADER_TIMEOUT_SECONDS and its body
+within ENTENTE_BODY_TIMEOUT_SECONDS after them (else 408), at most ENTENTE_MAX_CONNECTIONS
+connections are served at once and ENTENTE_MAX_CONNECTIONS_PER_ADDRESS from one address
+(services/cli/slow_clients.py).
 
 Logs: one JSON line per request on stderr, or plain text on a terminal (shared/logs.py);
 uvicorn's own access log is off. Under ``--workers N`` the processes' metrics are added up
@@ -112,12 +114,22 @@ def run(command: str, argv: list[str]) -> int:
           + (f" in {args.workers} processes" if args.workers > 1 else ""), file=sys.stderr, flush=True)
     from shared.logs import logging_config
 
-    from .slow_clients import HEADER_TIMEOUT_VARIABLE, MAX_CONNECTIONS_VARIABLE, protocol_for
+    from .slow_clients import (
+        BODY_TIMEOUT_VARIABLE,
+        HEADER_TIMEOUT_VARIABLE,
+        MAX_CONNECTIONS_VARIABLE,
+        PER_ADDRESS_VARIABLE,
+        TRUSTED_PROXIES_VARIABLE,
+        protocol_for,
+    )
 
-    # the header timeout and the connection cap (docs/hosting.md, "Slow clients"), read by the
+    # the timeouts and the connection caps (docs/hosting.md, "Slow clients"), read by the
     # protocol of every process from the environment
     os.environ.update({HEADER_TIMEOUT_VARIABLE: str(settings.header_timeout_seconds),
-                       MAX_CONNECTIONS_VARIABLE: str(settings.max_connections)})
+                       BODY_TIMEOUT_VARIABLE: str(settings.body_timeout_seconds),
+                       MAX_CONNECTIONS_VARIABLE: str(settings.max_connections),
+                       PER_ADDRESS_VARIABLE: str(settings.max_connections_per_address),
+                       TRUSTED_PROXIES_VARIABLE: settings.trusted_proxies})
     options = {"host": settings.host, "port": settings.port, "log_level": args.log_level, "lifespan": "on",
                "timeout_keep_alive": args.keep_alive, "loop": args.loop, "http": protocol_for(args.http),
                "log_config": logging_config(args.log_level, args.log_format),
@@ -273,17 +285,18 @@ def with_notification_worker(app: FastAPI, settings: Settings) -> FastAPI:
     from services.notifications.delivery import run_worker
 
     return with_background_task(app, lambda running, stop: run_worker(running.state.store, running.state.settings,
-                                                                      stop, render=map_renderer(running.state.store)))
+                                                                      stop, render=map_renderer(running.state.store,
+                                                                                              running.state.settings)))
 
 
-def map_renderer(store: Any) -> Any:
-    """The pictures notifications carry, drawn by the visibility service's maps (the composition
-    root joins the two services; neither imports the other)."""
+def map_renderer(store: Any, settings: Settings) -> Any:
+    """The pictures notifications carry, drawn by the visibility service's maps, remembered and
+    in its render queue (the composition root joins the two services; neither imports the other)."""
     from functools import partial
 
     from services.visibility.maps.attachments import notification_map
 
-    return partial(notification_map, store)
+    return partial(notification_map, store, settings)
 
 
 def _redacted(url: str) -> str:

@@ -225,7 +225,7 @@ class GameFeed:
             if state is not self.state:
                 before = self.state
                 self.state = state
-                self._views.clear()
+                self._forget_views(before, state)
                 if state is None or before is None or (state.phase, state.status) != (before.phase, before.status):
                     changes = changes | {"orders"}
         if first or "orders" in changes:
@@ -242,6 +242,17 @@ class GameFeed:
                 self.messages.extend(messages_of(records))
                 self.press_version = records[-1].version
         self.loaded = True
+
+    def _forget_views(self, before: GameState | None, state: GameState | None) -> None:
+        """Drop the views ``state`` changes: all, or after secret draw votes only (the version
+        others see did not move) the voters' own: no one else's is rendered (docs/hosting.md)."""
+        if before is None or state is None or state.shown_version != before.shown_version:
+            self._views.clear()
+            return
+        voters = {player for player in before.draw_votes.keys() | state.draw_votes.keys()
+                  if before.draw_votes.get(player) != state.draw_votes.get(player)}
+        self._views = {viewer: rendered for viewer, rendered in self._views.items()
+                       if viewer.player_id not in voters and viewer.kind != "operator"}
 
     def places(self, reader: ReaderKey) -> list[int]:
         """The indices (into ``messages``) of the messages ``reader`` may read, in order."""

@@ -176,7 +176,10 @@ def game_row(state: GameState, now: datetime | None = None) -> GameRow:
 async def append_events(tx: Transaction, state: GameState, events: Sequence[Event], metadata: dict[str, Any] | None,
                         now: datetime | None = None) -> GameState:
     """Append ``events`` after the version ``state`` was folded from, and write the games row;
-    the state after them (a new one: ``state`` is left as it was)."""
+    the state after them (a new one: ``state`` is left as it was). The row is written only when
+    what the list shows of it changes (``_public``), so that an event nobody but its author may
+    see (a secret draw vote) says nothing of itself through ``updated_at`` or the game's place in
+    ``GET /games`` (docs/hosting.md, "Secret votes stay secret")."""
     if not events:
         return state
     await tx.append(game_stream(state.game_id), [to_new_event(e, metadata) for e in events],

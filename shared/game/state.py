@@ -74,6 +74,10 @@ class GameState:
     # ``resolved`` too: past views read a phase by its version (shared/game/phases.py)
     resolved_index: list[tuple[str, int]] = field(default_factory=list)
     version: int = 0  # the game stream's version this state was folded from
+    # the version of the latest event anyone but its author can tell apart: a secret draw vote
+    # moves ``version`` on but not this, so what is kept for other viewers under it (pictures)
+    # stays valid and answers as fast as before (docs/hosting.md, "Secret votes stay secret")
+    shown_version: int = 0
     # the clock of the current phase
     deadline: datetime | None = None  # None while paused or once finished
     phase_minutes: int = 0
@@ -327,11 +331,18 @@ _HANDLERS: dict[type[Event], Callable[[GameState, Any], GameState]] = {
 
 def _created(event: GameCreated) -> GameState:
     return GameState(event.game_id, event.variant, event.name, event.settings, event.host_token_hash,
-                     version=1, invite_code_hash=event.invite_code_hash)
+                     version=1, shown_version=1, invite_code_hash=event.invite_code_hash)
+
+
+def secret_to_others(state: GameState, event: Event) -> bool:
+    """Whether ``event`` changes nothing anyone but its author may see: a draw vote in a game
+    whose votes are secret (one that passes the draw comes with GameFinished, which is seen)."""
+    return isinstance(event, DrawVoted) and not state.settings.public_votes
 
 
 def _applied(state: GameState, event: Event) -> GameState:
-    moved = replace(state, version=state.version + 1)
+    shown = state.shown_version if secret_to_others(state, event) else state.version + 1
+    moved = replace(state, version=state.version + 1, shown_version=shown)
     handler = _HANDLERS.get(type(event))
     return handler(moved, event) if handler is not None else moved
 

@@ -31,6 +31,7 @@ from .methods import HeadAsGet
 from .middleware import SocialAuthMiddleware
 from .observability import DRAINING, RequestObservability, metrics_endpoint
 from .openapi import install_openapi
+from .route_bodies import install_strict_bodies
 
 log = logging.getLogger("entente")
 
@@ -87,6 +88,7 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
     app.add_middleware(RequestObservability)  # sees every answer, the refusals of the inner layers too
     app.add_middleware(CORSMiddleware)  # added last: the outermost, so every answer carries it
 
+    install_strict_bodies(routers)  # each route that reads a body reads it strictly, once
     for router in routers:
         app.include_router(router)
 

@@ -1,5 +1,5 @@
 """The gate every request passes before the routers: its path and query hold text, its body
-is not over the limit and is strict JSON.
+is not over the limit; and the strict reading of JSON bodies the routes use (``StrictJSON``).
 
 A pure ASGI middleware, installed outermost by ``build_app`` (docs/api.md, "Bad input"):
 
@@ -10,14 +10,15 @@ A pure ASGI middleware, installed outermost by ``build_app`` (docs/api.md, "Bad 
   (``Content-Length``) or as soon as the bytes that arrived pass the limit (chunked bodies);
   the connection is then closed rather than the rest read.
 - A JSON body (declared ``application/json`` or ``+json``, or not declared, as FastAPI reads
-  it) is decoded strictly: ``NaN``, ``Infinity``, ``-Infinity``, numbers beyond a double's
-  range (``1e400``) and integers beyond +/-(2**53 - 1) (RFC 7493, I-JSON), repeated keys, and
-  strings the text rule refuses (shared/text.py: control characters, lone surrogates) get a 422
-  ``invalid_request`` naming the field. A number with an integer value written with a fraction
-  or an exponent (``7.0``, ``7e0``) is that integer, as JSON Schema's ``integer`` counts it: the
-  body is handed on rewritten with ``7``, so strict models take it (docs/api.md, "Errors").
-  What is not JSON at all is left to FastAPI (400 ``malformed_json``), and what is not
-  declared JSON to the routes (415).
+  it) is decoded strictly by ``StrictJSON``, once, and only by a route that reads a body,
+  after its rate limits (shared/http/route_bodies.py): here only its size is checked.
+  ``NaN``, ``Infinity``, ``-Infinity``, numbers beyond a double's range (``1e400``) and
+  integers beyond +/-(2**53 - 1) (RFC 7493, I-JSON), repeated keys, and strings the text rule
+  refuses (shared/text.py: control characters, lone surrogates) get a 422 ``invalid_request``
+  naming the field. A number with an integer value written with a fraction or an exponent
+  (``7.0``, ``7e0``) is that integer, as JSON Schema's ``integer`` counts it: the route reads
+  ``7``, so strict models take it (docs/api.md, "Errors"). What is not JSON at all is left to
+  FastAPI (400 ``malformed_json``), and what is not declared JSON to the routes (415).
 
 GET and HEAD requests (the live stream among them) are not buffered: only a declared length
 over the limit is refused. Other bodies are read here, at most the limit, and handed on whole.
@@ -26,12 +27,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from collections.abc import Iterator, Mapping
 from email.message import Message
 from typing import Any
 from urllib.parse import parse_qsl
 
 from shared.errors import DomainError, ErrorCode, NotFound, Unprocessable
-from shared.text import first_problem, path_of, text_problem
+from shared.text import KeyProblem, _printable, path_of, text_problem
 
 from .asgi import Headers, HttpMiddleware, Receive, Scope
 from .asgi import Message as ASGIMessage
@@ -39,7 +42,6 @@ from .asgi import Message as ASGIMessage
 MAX_BODY_BYTES = 1024 * 1024
 SAFE_INTEGER = 2**53 - 1
 UNBUFFERED_METHODS = frozenset({"GET", "HEAD"})
-
 
 
 class BodyTooLarge(DomainError):
@@ -63,64 +65,157 @@ class RepeatedKeys(dict[str, Any]):
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    made = dict(pairs)
+    if len(made) == len(pairs):
+        return made
     seen: set[str] = set()
     for key, _ in pairs:
         if key in seen:
             return RepeatedKeys(pairs, key)
         seen.add(key)
-    return dict(pairs)
-
-
-class IntegralFloat(int):
-    """A number written with a fraction or an exponent whose value is an integer (``7.0``,
-    ``1e2``): that integer, as JSON Schema's ``integer`` counts it (docs/api.md, "Bad input");
-    the body is then handed on rewritten, so the routes read an integer."""
-
-
-def _float(text: str) -> int | float | Marker:
-    value = float(text)
-    if not math.isfinite(value):
-        return Marker(f"{text} is not a finite number")
-    if value.is_integer() and abs(value) <= SAFE_INTEGER:
-        return IntegralFloat(value)
-    return value
-
-
-def _integer(text: str) -> int | Marker:
-    if len(text.lstrip("-")) > 16 or abs(int(text)) > SAFE_INTEGER:
-        shown = text if len(text) <= 24 else text[:20] + "..."
-        return Marker(f"{shown} is beyond the integers JSON carries exactly (+/-{SAFE_INTEGER})")
-    return int(text)
+    return made  # pragma: no cover - a shorter dict has a repeated key
 
 
 def _constant(name: str) -> Marker:
     return Marker(f"{name} is not a finite number (and not JSON)")
 
 
-def strict_read(body: bytes) -> tuple[str, str] | bytes | None:
-    """(where, why) for a JSON body that breaks the strict rules; the body rewritten when a
-    number in it was an integer written as ``7.0``; None when it is to go on as it is."""
-    rewrite = False
-
-    def number(text: str) -> int | float | Marker:
-        nonlocal rewrite
-        value = _float(text)
-        rewrite = rewrite or isinstance(value, IntegralFloat)
-        return value
-
-    try:
-        value = json.loads(body, parse_float=number, parse_int=_integer, parse_constant=_constant,
-                           object_pairs_hook=_object)
-    except (ValueError, RecursionError):  # not JSON (or not UTF-8): FastAPI's 400
-        return None
-    found = first_problem(value)
-    if found is not None:
-        parts, problem = found
-        return path_of(parts), problem
-    return json.dumps(value, ensure_ascii=False).encode("utf-8") if rewrite else None
+# What in a body's bytes may need the walk, found by C passes over them: 16 digits in a row
+# (an integer perhaps beyond 2**53; the digits mapped to one byte, then one search), and DEL, a C1
+# control (UTF-8 \xc2\x80-\xc2\x9f) or an escape that writes a control or a surrogate (looked
+# for only when a backslash, DEL or \xc2 is there at all). A float is told by the decoder itself.
+_DIGIT_MAP = bytes(0x31 if 0x30 <= byte <= 0x39 else 0x30 for byte in range(256))
+_LONG_RUN = b"1" * 16
+_SUSPECT_TEXT = re.compile(rb"\x7f|\xc2[\x80-\x9f]|\\u00[0-1]|\\u00[89]|\\u007[fF]|\\u[dD][89a-fA-F]|\\[bf]")
 
 
-def is_json(scope: Scope) -> bool:
+def _long_integers(body: bytes) -> bool:
+    return _LONG_RUN in body.translate(_DIGIT_MAP)
+
+
+def _suspect_text(body: bytes) -> bool:
+    if b"\\" not in body and b"\x7f" not in body and b"\xc2" not in body:
+        return False
+    return _SUSPECT_TEXT.search(body) is not None
+
+
+class StrictJSON:
+    """One strict reading of a JSON body (docs/api.md, "Bad input"): the value (integers written
+    with a fraction made integers), or where and why it breaks the rules, or ``not_json``.
+
+    The bytes are decoded once by the standard library's C decoder, with a callback only per
+    object (repeated keys), per number written with a fraction or an exponent and per
+    ``NaN``/``Infinity``; C passes over the bytes say whether any integer or string could break
+    a rule, and only then is the value walked, once, without building a path per value. A body
+    of plain integers and ordinary strings (nearly every one) costs the decoder and two passes
+    (docs/operations.md, "Request bodies")."""
+
+    __slots__ = ("value", "problem", "not_json")
+
+    def __init__(self, body: bytes) -> None:
+        self.value: Any = None
+        self.problem: tuple[str, str] | None = None
+        self.not_json = False
+        flagged = False
+
+        def marked(name: str) -> Marker:
+            nonlocal flagged
+            flagged = True
+            return _constant(name)
+
+        def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+            nonlocal flagged
+            made = _object(items)
+            if type(made) is RepeatedKeys:
+                flagged = True
+            return made
+
+        def fraction(text: str) -> float:
+            """A number with a fraction or an exponent: refused when not finite, walked to be
+            made an integer when it is one (``7.0``); any other float goes on as it is."""
+            nonlocal flagged
+            value = float(text)
+            if not math.isfinite(value) or (value.is_integer() and abs(value) <= SAFE_INTEGER):
+                flagged = True
+            return value
+
+        try:
+            value = json.loads(body, parse_constant=marked, object_pairs_hook=pairs, parse_float=fraction)
+        except (ValueError, RecursionError):  # not JSON (or not UTF-8): FastAPI's 400
+            self.not_json = True
+            return
+        numbers = flagged or _long_integers(body)
+        text = _suspect_text(body)
+        if flagged or numbers or text:
+            holder = [value]
+            found = _scan(holder, text=text, numbers=numbers)
+            value = holder[0]
+            if found is not None:
+                parts, problem = found
+                self.problem = path_of(tuple(parts[1:])), problem
+                return
+        self.value = value
+
+
+def _scan(holder: list[Any], *, text: bool, numbers: bool) -> tuple[list[str | int], str] | None:
+    """The first value (in document order) the rules refuse, with its path from ``holder``;
+    integral floats (``7.0``) replaced by their integers in place. Strings are looked at only
+    with ``text``, numbers only with ``numbers`` (the bytes' scans said nothing could be wrong
+    otherwise); markers and repeated keys always. Iterative: any depth the decoder took."""
+    path: list[str | int] = []
+    containers: list[Any] = [holder]
+    frames: list[Iterator[tuple[Any, Any]]] = [enumerate(holder)]
+    while frames:
+        container = containers[-1]
+        is_object = type(container) is not list
+        for key, item in frames[-1]:
+            if is_object and text:
+                key_problem = text_problem(key)
+                if key_problem is not None:
+                    return path, KeyProblem(key, key_problem).problem
+            kind = type(item)
+            if kind is list or kind is dict or kind is RepeatedKeys:
+                path.append(key if not is_object else _printable(key))
+                if kind is RepeatedKeys:
+                    return path, item.problem
+                containers.append(item)
+                frames.append(iter(item.items()) if kind is not list else enumerate(item))
+                break
+            if kind is str:
+                problem = text_problem(item) if text else None
+            elif kind is float:  # only with ``numbers``: a float is written with a fraction or an exponent
+                problem, whole = _checked_float(item)
+                if whole is not None:
+                    container[key] = whole
+            elif kind is int:
+                problem = None
+                if numbers and not -SAFE_INTEGER <= item <= SAFE_INTEGER:
+                    shown = str(item) if len(str(item)) <= 24 else str(item)[:20] + "..."
+                    problem = f"{shown} is beyond the integers JSON carries exactly (+/-{SAFE_INTEGER})"
+            elif kind is Marker:
+                problem = item.problem
+            else:
+                problem = None
+            if problem is not None:
+                return [*path, key if not is_object else _printable(key)], problem
+        else:
+            frames.pop()
+            containers.pop()
+            if path:
+                path.pop()
+    return None
+
+
+def _checked_float(value: float) -> tuple[str | None, int | None]:
+    """A decoded float's problem (not finite), or the integer it stands for (``7.0``)."""
+    if not math.isfinite(value):
+        return f"{value!r} is not a finite number", None
+    if value.is_integer() and abs(value) <= SAFE_INTEGER:
+        return None, int(value)
+    return None, None
+
+
+def is_json(scope: Mapping[str, Any]) -> bool:
     """Whether FastAPI will read this body as JSON: no content type, or application/(*+)json."""
     declared = _header(scope, b"content-type")
     if declared is None:
@@ -131,7 +226,7 @@ def is_json(scope: Scope) -> bool:
     return message.get_content_maintype() == "application" and (subtype == "json" or subtype.endswith("+json"))
 
 
-def _header(scope: Scope, name: bytes) -> str | None:
+def _header(scope: Mapping[str, Any], name: bytes) -> str | None:
     headers: Headers = scope.get("headers", [])
     for key, value in headers:
         if key == name:
@@ -205,19 +300,6 @@ class RequestBodyGate(HttpMiddleware):
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
-        if body and is_json(scope):
-            found = strict_read(body)
-            if isinstance(found, bytes):
-                body = found
-                scope = {**scope, "headers": [*((k, v) for k, v in scope.get("headers", []) if k != b"content-length"),
-                                              (b"content-length", str(len(body)).encode())]}
-            elif found is not None:
-                where, problem = found
-                message_text = f"{where}: {problem}"
-                error = Unprocessable(message_text, code=ErrorCode.INVALID_REQUEST, where=where,
-                                      details=[{"where": where, "message": problem}])
-                await send_error(send, error.status_code, error)
-                return
         await self.app(scope, _replay(body, receive), send)
 
 

@@ -14,7 +14,7 @@ from shared.clock import SYSTEM_CLOCK, Clock
 from shared.errors import DomainError, ErrorCode, NotFound
 from shared.game.repository import cached_game, read_game
 from shared.game.state import GameState
-from shared.http.rate_limits import bearer_or_refusal, count_action
+from shared.http.rate_limits import RATE_ACTION, bearer_or_refusal, count_action
 from shared.store import EventStore
 
 # declares the bearer scheme in the OpenAPI document (shared/http/openapi.py); the header itself
@@ -146,6 +146,9 @@ async def order_writer(request: Request, game_id: str) -> OrderWriter:
             return OrderWriter(cached, caller, False, token, store, now)
     game = await load_game(store, game_id)
     return OrderWriter(game, player_in(request, game, token), True, token, store, now)
+
+
+setattr(order_writer, RATE_ACTION, "orders")  # counted before its body is read (route_bodies.py)
 
 
 OrderWriting = Annotated[OrderWriter, Depends(order_writer)]

@@ -1,16 +1,21 @@
 """Rate limits as a route dependency: ``dependencies=[rate_limited("create")]`` counts one
 action of the request's address and bearer token (shared/rates.py; docs/operations.md, "Rate
-limits"), before the route reads its body or the store.
+limits"), before the route reads its body or the store. The address is the client's as the
+connection or a trusted proxy says (``client_address``); creating games and taking seats are
+counted per address in the store, shared by every process (shared/http/shared_limits.py).
 """
 from __future__ import annotations
 
+from ipaddress import IPv4Network, IPv6Network, ip_address
 from typing import Any
 
 from fastapi import Depends, Request
 
 from shared.auth import bearer_token_of, hash_token, same_hash
-from shared.errors import Unauthorized
-from shared.rates import ACTIONS, RateLimits, parse_rate
+from shared.errors import TooManyRequests, Unauthorized
+from shared.rates import ACTIONS, RateLimits, address_key, parse_rate
+
+from .shared_limits import SHARED_ACTIONS, count_in_store
 
 
 def limits_of(app: Any) -> RateLimits | None:
@@ -39,20 +44,95 @@ def bearer_or_refusal(request: Request) -> tuple[str | None, Unauthorized | None
         return None, refusal
 
 
-def _token_hash(request: Request) -> str | None:
+RATE_ACTION = "rate_action"  # the attribute naming the action a dependency counts (shared/http/route_bodies.py)
+COUNTED = "entente.rate_counted"  # the request scope's set of the actions already counted
+
+
+def token_hash_of(request: Request) -> str | None:
     token, _ = bearer_or_refusal(request)
     return hash_token(token) if token else None
 
 
-def count_action(request: Request, action: str, token_hash: str | None) -> None:
-    """Count one ``action`` of the request's address and of the token hashed ``token_hash``
-    (429 ``rate_limited`` past the limits; the operator's token is never counted)."""
+def client_address(request: Request) -> str | None:
+    """The client's address: the connection's own, unless it is one of ENTENTE_TRUSTED_PROXIES;
+    then the last address of ``X-Forwarded-For`` that is no trusted proxy (what the proxy saw:
+    deploy/nginx.conf sets the header to the address it was connected from, so what a client
+    writes there itself is never read). Anything else's header is ignored."""
+    peer = request.client.host if request.client else None
+    trusted = _trusted(request.app)
+    if not trusted or not _within(peer, trusted):
+        return peer
+    for entry in reversed(request.headers.get("x-forwarded-for", "").split(",")):
+        candidate = entry.strip()
+        if candidate and not _within(candidate, trusted):
+            try:
+                return str(ip_address(candidate))
+            except ValueError:
+                return peer  # not an address: the header is not the proxy's
+    return peer
+
+
+def _trusted(app: Any) -> tuple[IPv4Network | IPv6Network, ...]:
+    found: tuple[IPv4Network | IPv6Network, ...] | None = getattr(app.state, "trusted_proxies", None)
+    if found is None:
+        found = app.state.trusted_proxies = app.state.settings.trusted_proxy_networks()
+    return found
+
+
+def _within(address: str | None, networks: tuple[IPv4Network | IPv6Network, ...]) -> bool:
+    if not address:
+        return False
+    try:
+        parsed = ip_address(address)
+    except ValueError:
+        return False
+    return any(parsed in network for network in networks)
+
+
+def _first_count(request: Request, action: str, token_hash: str | None) -> RateLimits | None:
+    """The limits to count ``action`` against, or None: switched off, counted already in this
+    request, or the operator's token."""
     limits = limits_of(request.app)
     if limits is None:
-        return
+        return None
+    counted: set[str] = request.scope.setdefault(COUNTED, set())
+    if action in counted:  # counted already, before the body was read (route_bodies.py)
+        return None
+    counted.add(action)
     if token_hash is not None and same_hash(token_hash, request.app.state.operator_hash):
+        return None
+    return limits
+
+
+def count_action(request: Request, action: str, token_hash: str | None) -> None:
+    """Count one ``action`` of the request's address and of the token hashed ``token_hash``
+    (429 ``rate_limited`` past the limits; the operator's token is never counted), in this
+    process (for the actions the store does not count: ``count_request``)."""
+    limits = _first_count(request, action, token_hash)
+    if limits is not None:
+        limits.check(action, client_address(request), token_hash)
+
+
+async def count_request(request: Request, action: str, token_hash: str | None) -> None:
+    """``count_action``, with the per-address limit of an action anyone may take without an
+    account (creating a game, taking a seat) counted in the store, one limit for every process
+    and replica (shared/http/shared_limits.py)."""
+    if action not in SHARED_ACTIONS:
+        count_action(request, action, token_hash)
         return
-    limits.check(action, request.client.host if request.client else None, token_hash)
+    limits = _first_count(request, action, token_hash)
+    if limits is None:
+        return
+    address = client_address(request)
+    limits.check(action, None, token_hash)  # the token's limit, in this process
+    rate, key = limits.per_address.get(action), address_key(address)
+    if rate is None or key is None or limits.exempts(address):
+        return
+    try:
+        await count_in_store(request.app.state.store, action, key, rate, request.app.state.settings.operator_secret())
+    except TooManyRequests:
+        limits.give_back_token(action, token_hash)  # a refused request counts nowhere
+        raise
 
 
 def rate_limited(action: str) -> Any:
@@ -61,6 +141,7 @@ def rate_limited(action: str) -> Any:
         raise ValueError(action)
 
     async def count(request: Request) -> None:
-        count_action(request, action, _token_hash(request))
+        await count_request(request, action, token_hash_of(request))
 
+    setattr(count, RATE_ACTION, action)
     return Depends(count)

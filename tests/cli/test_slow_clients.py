@@ -22,14 +22,17 @@ from tests.utils.processes import stop
 from tests.utils.wait import wait_until
 
 HEADER_TIMEOUT = 1.5
+BODY_TIMEOUT = 1.5
 MAX_CONNECTIONS = 12
+PER_ADDRESS = 8
 
 
 @pytest.fixture(scope="module", params=["h11", "httptools"])
 def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
     port, database = free_port(), tmp_path_factory.mktemp("slow") / "slow.db"
     env = {**os.environ, "ENTENTE_OPERATOR_TOKEN": OPERATOR_TOKEN, "ENTENTE_ENVIRONMENT": "test",
-           "ENTENTE_HEADER_TIMEOUT_SECONDS": str(HEADER_TIMEOUT), "ENTENTE_MAX_CONNECTIONS": str(MAX_CONNECTIONS)}
+           "ENTENTE_HEADER_TIMEOUT_SECONDS": str(HEADER_TIMEOUT), "ENTENTE_MAX_CONNECTIONS": str(MAX_CONNECTIONS),
+           "ENTENTE_BODY_TIMEOUT_SECONDS": str(BODY_TIMEOUT), "ENTENTE_MAX_CONNECTIONS_PER_ADDRESS": str(PER_ADDRESS)}
     process = subprocess.Popen(
         [*entente_command(), "serve", "--port", str(port), "--database", f"sqlite:///{database}",
          "--no-worker", "--log-level", "warning", "--keep-alive", "5", "--http", request.param],
@@ -102,7 +105,7 @@ def test_headers_sent_byte_by_byte_are_cut_at_the_header_timeout_others_are_serv
     for client in slow:
         client.start()
     time.sleep(0.5)  # the slow clients trickle for a while before the other request: the load under test
-    with httpx.Client(base_url=base_url, timeout=5) as others:  # served at once meanwhile
+    with from_address(base_url, "127.0.0.45") as others:  # another address, served at once meanwhile
         started = time.monotonic()
         assert others.get("/healthz").status_code == 200
         assert time.monotonic() - started < 0.5
@@ -138,7 +141,8 @@ def test_kept_alive_connections_and_long_answers_are_not_cut(server: tuple[str, 
 
 def test_past_the_connection_cap_a_request_gets_503_with_retry_after(server: tuple[str, int]) -> None:
     base_url, port = server
-    held = [socket.create_connection(("127.0.0.1", port)) for _ in range(MAX_CONNECTIONS)]
+    # from two addresses, each under its own cap: the server's cap is what refuses
+    held = [connect_from(port, f"127.0.0.{41 + n % 2}") for n in range(MAX_CONNECTIONS)]
     try:
         # the server counts the held connections once it has accepted them (each look a new connection)
         refused = wait_until(lambda: answer_if(httpx.get(f"{base_url}/healthz", timeout=5), 503),
@@ -151,3 +155,58 @@ def test_past_the_connection_cap_a_request_gets_503_with_retry_after(server: tup
             sock.close()
     wait_until(lambda: answer_if(httpx.get(f"{base_url}/healthz", timeout=5), 200),
                what="the closed connections' places to be given back")
+
+
+def connect_from(port: int, address: str) -> socket.socket:
+    return socket.create_connection(("127.0.0.1", port), source_address=(address, 0))
+
+
+def from_address(base_url: str, address: str) -> httpx.Client:
+    return httpx.Client(base_url=base_url, timeout=5, transport=httpx.HTTPTransport(local_address=address))
+
+
+def test_one_address_holds_at_most_its_share_of_connections(server: tuple[str, int]) -> None:
+    base_url, port = server
+    held = [connect_from(port, "127.0.0.43") for _ in range(PER_ADDRESS)]
+    try:
+        with from_address(base_url, "127.0.0.43") as same, from_address(base_url, "127.0.0.44") as other:
+            refused = wait_until(lambda: answer_if(same.get("/healthz"), 503),
+                                 what="the held connections to be counted")
+            error = refused.json()["error"]
+            assert error["code"] == "too_many_connections" and error["where"] == "request"
+            assert "this address" in error["message"] and int(refused.headers["retry-after"]) >= 1
+            assert other.get("/healthz").status_code == 200  # another address is served
+    finally:
+        for sock in held:
+            sock.close()
+    with from_address(base_url, "127.0.0.43") as same:
+        wait_until(lambda: answer_if(same.get("/healthz"), 200), what="the address's places to be given back")
+
+
+def test_a_body_trickling_in_is_cut_at_the_body_timeout_others_are_served(server: tuple[str, int]) -> None:
+    base_url, port = server
+    sock = socket.create_connection(("127.0.0.1", port))
+    sock.sendall(b"POST /games HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
+                 b"content-length: 100\r\n\r\n")
+    started, answer = time.monotonic(), b""
+    sock.settimeout(0.05)
+    while time.monotonic() - started < BODY_TIMEOUT + 5:
+        try:
+            sock.send(b" ")  # a byte now and then: an idle timer would never fire
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            time.sleep(0.25)  # a slow client: the behaviour under test
+            continue
+        except (BrokenPipeError, ConnectionResetError):
+            break
+        answer += chunk
+        if not chunk:
+            break
+    closed_after = time.monotonic() - started
+    sock.close()
+    assert_timed_out(answer)
+    assert b"body" in answer
+    assert BODY_TIMEOUT - 0.5 <= closed_after <= BODY_TIMEOUT + 4
+    with httpx.Client(base_url=base_url, timeout=5) as client:
+        made = client.post("/games", content=b'{"name": "Whole"}', headers={"content-type": "application/json"})
+        assert made.status_code == 201  # a body that arrives whole is not timed out

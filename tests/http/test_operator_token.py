@@ -45,6 +45,14 @@ REFUSED = {
     "letmeinletmein12": "guessable",
     "entente-operator": "guessable",
     "Diplomacy2024!Diplomacy": "guessable",
+    # well-known passphrases and the documentation's own example values, however dressed
+    "correcthorsebatterystaple": "well-known passphrase",
+    "correct-horse-battery-staple": "well-known passphrase",
+    "Correct Horse Battery Staple 2026".replace(" ", "_"): "well-known passphrase",
+    "Tr0ub4dor&3Tr0ub4dor": "well-known passphrase",
+    "Tr0ub4dor&3-x9Kq2vLm": "well-known passphrase",
+    "op-token-for-fuzzing-12345": "example value of the documentation",
+    "CHANGE-ME-8fK2pQ9xLm4v": "well-known passphrase",
 }
 
 
@@ -60,9 +68,9 @@ def test_a_token_that_cannot_work_or_is_weak_stops_the_start_and_says_why(
 
 
 @pytest.mark.parametrize("token", [secrets.token_urlsafe(32), secrets.token_hex(16), "8fK2pQ9xLm4vRt7Z",
-                                   "operator-token-for-tests-0123456789", "correct-horse-battery-staple",
+                                   "operator-token-for-tests-0123456789", "purple-walrus-7-kettle-Ohm9",
                                    "Y" + secrets.token_urlsafe(190)],
-                         ids=["urlsafe-32", "hex-16", "mixed-16", "long-words", "horse", "urlsafe-190"])
+                         ids=["urlsafe-32", "hex-16", "mixed-16", "long-words", "words", "urlsafe-190"])
 def test_strong_tokens_start(token: str) -> None:
     assert Settings(operator_token=SecretStr(token), environment="production").checked().operator_secret() == token
 

@@ -25,12 +25,13 @@ from shared.game.log import phase_submissions
 from shared.game.state import GameState
 from shared.http.caching import cached_answer
 from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
+from shared.http.rate_limits import client_address
 from shared.rules.variants import UnknownVariant, variant_names
 from shared.store import EventStore
 
 from ..past import checked_phase, read_past
-from ..view import pending_orders, viewer_for
-from .cache import Kind, Picture, close_pictures, etag_matches, etag_of, pictures_of
+from ..view import Viewer, pending_orders, viewer_for
+from .cache import Kind, Lane, Picture, close_pictures, etag_matches, etag_of, pictures_of
 from .geometry import geometry_for
 from .pictures import check_started, empty_layers, last_resolution, map_data_of
 
@@ -119,11 +120,12 @@ async def _picture(kind: Kind, game: GameState, caller: Caller, store: EventStor
     active = game.status == "active" and game.phase
     submissions = await phase_submissions(store, game.game_id, str(game.phase)) if active and number is None else {}
     pending = pending_orders(submissions, game, viewer)
-    key = (kind, game.game_id, game.version, number, viewer, orjson.dumps(pending))
+    # keyed by the version others can see: a secret draw vote redraws nothing (docs/maps.md)
+    key = (kind, game.game_id, game.shown_version, number, viewer, orjson.dumps(pending))
     pictures = pictures_of(store, request.app.state.settings)
     found = pictures.remembered(key)
     if found is None:
-        async with pictures.queue.turn():
+        async with pictures.queue.turn(*_lane(viewer, number, request)):
             found = pictures.remembered(key)  # drawn by another request while this one waited
             if found is None:
                 past = await read_past(store, game, number, history=False) if number is not None else None
@@ -138,6 +140,14 @@ async def _picture(kind: Kind, game: GameState, caller: Caller, store: EventStor
     if etag_matches(request.headers.get("if-none-match"), picture.etag):
         return Response(status_code=304, headers=headers)
     return Response(body, media_type=SVG if kind == "svg" else "image/png", headers=headers)
+
+
+def _lane(viewer: Viewer, number: int | None, request: Request) -> tuple[Lane, str | None]:
+    """The render queue's lane of a picture, and the address an anonymous one counts against
+    (cache.py, ``RenderQueue``): a seat's own current board, and the operator's, go first."""
+    if viewer.kind == "operator" or (viewer.kind in ("power", "player") and number is None):
+        return "own", None
+    return "others", client_address(request) if viewer.kind == "public" else None
 
 
 NOT_MODIFIED: dict[int | str, dict[str, Any]] = {

@@ -2,7 +2,8 @@
 the render queue").
 
 - A picture is remembered under everything it is drawn from: the kind (SVG or PNG), the game
-  and the version of its stream (a past turn's picture of Tale of Ekonia shows what the viewer
+  and the version of its stream others can see (``shown_version``: a secret draw vote does
+  not move it, so it redraws nothing) (a past turn's picture of Tale of Ekonia shows what the viewer
   knows *now*), the phase, the whole viewer (kind, power, powers, codename and seat: what one
   viewer sees never answers another) and the viewer's own pending orders. Two viewers' requests
   never share an entry.
@@ -12,8 +13,11 @@ the render queue").
 - The bytes are kept once per distinct picture (viewers and versions that draw the same
   document share them), bounded in bytes by ENTENTE_PICTURE_CACHE_MIB.
 - Pictures not remembered are drawn in a worker thread, at most ENTENTE_PICTURE_RENDERS at a
-  time per process, with ENTENTE_PICTURE_QUEUE more waiting their turn; beyond that a request
-  gets 503 ``render_queue_full`` with ``Retry-After`` at once, before any work is done.
+  time per process, with ENTENTE_PICTURE_QUEUE more waiting their turn in each of two lanes: a
+  seat's own current board first, then everyone else's, at most ANONYMOUS_PER_ADDRESS anonymous
+  ones from one address (``RenderQueue``); beyond that a request gets 503 ``render_queue_full``
+  with ``Retry-After`` at once, before any work is done. A seat's own board is never refused
+  for others' load.
 - A PNG is drawn whole (its view, its document, its pixels) in separate processes of a lower
   priority, as many as ENTENTE_PICTURE_RENDERS, started the first time one is needed and
   stopped with the app, so that it never holds the server process's interpreter lock nor
@@ -28,6 +32,7 @@ import multiprocessing
 import os
 import threading
 import weakref
+from collections import deque
 from collections.abc import AsyncIterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -135,33 +140,90 @@ class Drawer:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
+Lane = Literal["own", "others"]
+ANONYMOUS_PER_ADDRESS = 2  # anonymous pictures drawing or waiting at once from one address
+
+
 class RenderQueue:
-    """At most ``renders`` drawings at a time and ``waiting`` more queued (per process and
-    store); ``turn()`` refuses the next one at once with ``RenderQueueFull``."""
+    """At most ``renders`` drawings at a time (per process and store), in two lanes (docs/maps.md,
+    "Caching, ETags and the render queue"):
 
-    def __init__(self, renders: int, waiting: int) -> None:
-        self.renders, self.waiting = renders, waiting
-        self.admitted = 0  # drawing or waiting
-        self._turns: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
+    - ``own``: a seat's own current board (and the operator's): never refused for anyone
+      else's load. It waits only behind others of its lane and drawings already under way, and
+      is refused only when ``renders + waiting`` of its own lane are admitted already.
+    - ``others``: everything else (the public's pictures, past boards): ``renders + waiting``
+      admitted at most, and at most ``per_address`` anonymous ones from one address. It gets a
+      drawing slot only when no ``own`` picture waits.
 
-    def _semaphore(self) -> asyncio.Semaphore:
-        loop = asyncio.get_running_loop()
-        if self._turns is None or self._turns[0] is not loop:  # a semaphore serves one loop
-            self._turns = (loop, asyncio.Semaphore(self.renders))
-        return self._turns[1]
+    ``turn()`` refuses at once with ``RenderQueueFull``, before any work is done."""
+
+    def __init__(self, renders: int, waiting: int, per_address: int = ANONYMOUS_PER_ADDRESS) -> None:
+        self.renders, self.waiting, self.per_address = renders, waiting, per_address
+        self.in_lane: dict[Lane, int] = {"own": 0, "others": 0}  # drawing or waiting, by lane
+        self.by_address: dict[str, int] = {}  # anonymous pictures admitted, by address
+        self.drawing = 0
+        self._waiters: dict[Lane, deque[asyncio.Future[None]]] = {"own": deque(), "others": deque()}
+
+    @property
+    def admitted(self) -> int:
+        """Pictures drawing or waiting, both lanes."""
+        return self.in_lane["own"] + self.in_lane["others"]
 
     @asynccontextmanager
-    async def turn(self) -> AsyncIterator[None]:
-        if self.admitted >= self.renders + self.waiting:
-            raise RenderQueueFull(f"{self.admitted} pictures are being drawn or waiting: try again in "
+    async def turn(self, lane: Lane = "others", address: str | None = None) -> AsyncIterator[None]:
+        if self.in_lane[lane] >= self.renders + self.waiting:
+            raise RenderQueueFull(f"{self.in_lane[lane]} pictures are being drawn or waiting: try again in "
                                   f"{RETRY_AFTER_SECONDS} s", where="path")
-        semaphore = self._semaphore()
-        self.admitted += 1
+        if address is not None and self.by_address.get(address, 0) >= self.per_address:
+            raise RenderQueueFull(f"{self.per_address} pictures asked from this address are being drawn or "
+                                  f"waiting: try again in {RETRY_AFTER_SECONDS} s", where="request")
+        self.in_lane[lane] += 1
+        if address is not None:
+            self.by_address[address] = self.by_address.get(address, 0) + 1
         try:
-            async with semaphore:
+            await self._acquire(lane)
+            try:
                 yield
+            finally:
+                self._release()
         finally:
-            self.admitted -= 1
+            self.in_lane[lane] -= 1
+            if address is not None:
+                left = self.by_address[address] - 1
+                if left:
+                    self.by_address[address] = left
+                else:
+                    del self.by_address[address]
+
+    def _ahead(self, lane: Lane) -> bool:
+        return bool(self._waiters["own"]) or (lane == "others" and bool(self._waiters["others"]))
+
+    async def _acquire(self, lane: Lane) -> None:
+        if self.drawing < self.renders and not self._ahead(lane):
+            self.drawing += 1
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters[lane].append(waiter)
+        try:
+            await waiter
+        except BaseException:
+            if waiter.done() and not waiter.cancelled():
+                self._release()  # handed a slot as it was cancelled: pass it on
+            else:
+                self._waiters[lane].remove(waiter)
+            raise
+
+    def _release(self) -> None:
+        """A drawing ended: its slot goes to the first waiting ``own`` picture, else ``others``."""
+        self.drawing -= 1
+        for lane in ("own", "others"):
+            waiters = self._waiters[lane]
+            while waiters:
+                waiter = waiters.popleft()
+                if not waiter.done():
+                    self.drawing += 1
+                    waiter.set_result(None)
+                    return
 
 
 class Pictures:

@@ -147,6 +147,24 @@ async def test_an_account_holds_a_bounded_number_of_streams(sqlite_url: str, pro
             assert short.status_code == 200 and short.headers["content-type"].startswith("text/event-stream")
 
 
+async def test_opening_the_account_stream_is_rate_limited(sqlite_url: str, provider: LocalProvider,
+                                                         provider_url: str) -> None:
+    """``GET /me/stream`` is opened at most as often as a game's stream (the ``stream`` rate
+    limits, docs/operations.md): past them 429 ``rate_limited`` with Retry-After, nothing opened."""
+    provider.add_user("3104", "reopening-bot")
+    settings = social_settings(sqlite_url, provider_url, rate_limits=True, rate_stream_per_token="3/minute")
+    with serve_in_thread(create_app(settings), lifespan="on") as base:
+        async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+            session = (await sign_in_with(client, provider_url, "3104"))["token"]
+            key = (await client.post("/me/api-keys", json={"label": "bot"}, headers=bearer(session))).json()["key"]
+            for _ in range(3):
+                opened = await client.get("/me/stream", params={"timeout": 0.1}, headers=bearer(key))
+                assert opened.status_code == 200, opened.text
+            refused = await client.get("/me/stream", params={"timeout": 0.1}, headers=bearer(key))
+            assert refused.status_code == 429, refused.text
+            assert refused.json()["error"]["code"] == "rate_limited" and int(refused.headers["retry-after"]) > 0
+
+
 async def test_each_entry_says_which_of_the_seats_writes_it_reflects(sqlite_url: str, provider: LocalProvider,
                                                                      provider_url: str) -> None:
     """Read with httpx-sse as a Python bot reads it: the first event is a seat (the reconnection

@@ -98,7 +98,7 @@ async def test_direct_messages_webhooks_and_the_channel_each_get_their_own(
     resolved = await client.post(f"/games/{game}/resolve", headers=table["host"], json={"phase": "S1901M"})
     assert resolved.status_code == 200
 
-    render = partial(notification_map, store)
+    render = partial(notification_map, store, settings)
     report = await step(store, settings, utc_now(), render=render)
     assert report.errors == [] and report.dead == 0
 

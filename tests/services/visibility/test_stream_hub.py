@@ -120,3 +120,21 @@ async def test_without_coalescing_each_submission_is_delivered(social_any) -> No
     app, client = social_any
     # (paced well apart, so that no wake-up of the tailer finds two commits on a busy machine)
     assert await views_seen_by_watchers(client, app, 0.0, 0.5) == [6, 6, 6]
+
+
+async def test_a_secret_vote_renders_only_the_voters_view(social_any) -> None:
+    """A secret draw vote changes no view but the voter's: the public's and another seat's are
+    not rendered again for it (docs/hosting.md, "Draws"), while the voter's is."""
+    app, client = social_any
+    table = await started_table(client)
+    hub = hub_for(app.state.store)
+    watchers = [watch(client, table, power, 3.0) for power in (None, "GERMANY", "FRANCE")]
+    await until(lambda: started(hub) == len(watchers))
+    refreshes, rendered = hub.stats.refreshes, hub.stats.views_rendered
+    voted = await client.post(f"/games/{table.game_id}/draw", json={"vote": True}, headers=table.player("FRANCE"))
+    assert voted.status_code == 200, voted.text
+    await until(lambda: hub.stats.refreshes > refreshes)
+    responses = await asyncio.gather(*watchers)
+    assert hub.stats.views_rendered - rendered == hub.stats.refreshes - refreshes  # France's alone
+    views = [len(of_kind(parse_sse(response.text), "view")) for response in responses]
+    assert views == [1, 1, 2]  # the public, Germany: their first view only; France: its vote too
