@@ -44,7 +44,7 @@ from .syntax import (
     representation,
     too_deep_echo,
 )
-from .tokens import POWERS, PROVINCE_CATEGORIES
+from .tokens import POWERS, PROVINCE_CATEGORIES, TOKENS
 from .watch import Hub
 
 log = logging.getLogger("entente.daide")
@@ -61,6 +61,15 @@ class Limits:
     rate: float = 20.0  # messages a second, refilled
     burst: int = 200  # messages at once
     max_buffer: int = 1 << 20  # bytes of answers waiting for a slow reader
+
+
+HISTORY_COST = 10  # an HST reads a past phase (from a cache, else the log) and sends a whole ORD list
+HST_TOKEN = TOKENS["HST"].to_bytes(2, "big")
+
+
+def message_cost(kind: int, body: bytes) -> int:
+    """What one message costs of the allowance: an HST ten, any other message one."""
+    return HISTORY_COST if kind == DM and body[:2] == HST_TOKEN else 1
 
 
 RM_NAMES = [*POWERS, *(name for _, names in PROVINCE_CATEGORIES for name in names)]
@@ -104,11 +113,14 @@ class Connection:
         self._write(error_frame(code))
         self._close()
 
-    def _flooding(self) -> bool:
+    def _flooding(self, kind: int, body: bytes) -> bool:
+        """Whether this message overdraws the connection's allowance, each message costing what
+        it asks of the server (``message_cost``): a flood of cheap messages and a trickle of dear
+        ones are held to the same budget (docs/bots.md, "Limits and bad input")."""
         now = time.monotonic()
         self.allowance = min(float(self.limits.burst), self.allowance + (now - self.refilled) * self.limits.rate)
         self.refilled = now
-        self.allowance -= 1
+        self.allowance -= message_cost(kind, body)
         return self.allowance < 0
 
     async def run(self) -> None:
@@ -138,7 +150,7 @@ class Connection:
                     for found in self.frames.feed(data):
                         if self.done.is_set():
                             break
-                        if self._flooding():
+                        if self._flooding(found.kind, found.body):
                             log.warning("daide client floods; closing", extra={"address": self.address})
                             self.farewell()
                             break

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from shared.errors import DomainError
 from shared.game.log import phase_submissions
+from shared.game.phases import resolved_phases
 from shared.game.repository import full_state, read_game, with_recent_history
 from shared.game.state import GameState
 
@@ -366,12 +367,14 @@ class Session:
         if state is None:
             self.reject(items, "join a game first")
             return
-        everything = await full_state(self.hub.store, state)
-        found = next((e for e in everything.resolved if e.phase == phase), None)
-        if found is None:
+        # one phase from the cache of resolved phases HTTP's past reads share (shared/game/phases.py),
+        # never a read of the whole log per message (docs/bots.md, "What is played")
+        number = next((n for n, (name, _) in enumerate(state.resolved_index) if name == phase), None)
+        found = (await resolved_phases(self.hub.store, state, number, number + 1)) if number is not None else []
+        if not found:
             self.reject(items, f"{phase} has not been played")
             return
-        for message in ord_messages(found):
+        for message in ord_messages(found[0]):
             self.send(message)
 
     async def _on_tme(self, items: list[Item], args: list[Item]) -> None:
