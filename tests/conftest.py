@@ -316,8 +316,14 @@ def tier_of(item: pytest.Item) -> str:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Each test's tier marker; and the slow tier first, then the medium, then the fast (each in
+    its files' order), so that the workers start on the long tests and steal the short ones at
+    the end, rather than meeting the browsers last (docs/testing.md, "Parallel")."""
+    tiers = {}
     for item in items:
-        item.add_marker(getattr(pytest.mark, tier_of(item)))
+        tiers[item.nodeid] = tier_of(item)
+        item.add_marker(getattr(pytest.mark, tiers[item.nodeid]))
+    items.sort(key=lambda item: TIERS[::-1].index(tiers[item.nodeid]))
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:

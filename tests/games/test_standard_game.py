@@ -118,7 +118,7 @@ async def test_standard_game_1901_over_http(client: httpx.AsyncClient) -> None:
     view = await table.view("TURKEY")
     assert [h["phase"] for h in view["history"]] == ["S1901M", "F1901M", "F1901R", "W1901A"]
     assert view["game"]["phase"] == "S1902M"
-    assert view["powers"]["FRANCE"] == {"codename": table.codenames["FRANCE"], "house_bot": False,
+    assert view["powers"]["FRANCE"] == {"codename": table.codenames["FRANCE"], "house_bot": False, "daide": False,
                                         "house_bot_since": None, "missed": 0, "civil_disorder": False}
     events = await table.events()
     kinds = [e["type"] for e in events if e["stream_id"] == f"game-{table.game_id}"]
