@@ -299,6 +299,17 @@ def receiver_url(receiver: Receiver) -> Iterator[str]:
 FAST_FOLDERS = ("rules", "architecture", "game", "store", "http")
 SLOW_FOLDERS = ("web", "deploy", "clients", "cli", "games", "services/daide")
 TIERS = ("fast", "medium", "slow")
+# the files that take longest, whatever their tier (docs/testing.md, "The slowest files"): they
+# go before everything else, so that they start at once side by side instead of last
+HEAVIEST_FILES = ("tests/http/test_schemathesis.py", "tests/games/test_ekonia_http_twins.py",
+                  "tests/services/visibility/maps/test_picture_cache.py",
+                  "tests/services/visibility/test_stream_hub.py")
+
+
+def heaviness(item: pytest.Item) -> int:
+    """Where the test's file stands in HEAVIEST_FILES (the heaviest 0), or after all of them."""
+    return next((rank for rank, name in enumerate(HEAVIEST_FILES) if item.nodeid.startswith(name)),
+                len(HEAVIEST_FILES))
 
 
 def tier_of(item: pytest.Item) -> str:
@@ -316,14 +327,14 @@ def tier_of(item: pytest.Item) -> str:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Each test's tier marker; and the slow tier first, then the medium, then the fast (each in
-    its files' order), so that the workers start on the long tests and steal the short ones at
+    """Each test's tier marker; and the heaviest files first, then the slow tier, the medium, the
+    fast (each in its files' order), so that the workers start on the long tests and steal the short ones at
     the end, rather than meeting the browsers last (docs/testing.md, "Parallel")."""
     tiers = {}
     for item in items:
         tiers[item.nodeid] = tier_of(item)
         item.add_marker(getattr(pytest.mark, tiers[item.nodeid]))
-    items.sort(key=lambda item: TIERS[::-1].index(tiers[item.nodeid]))
+    items.sort(key=lambda item: (heaviness(item), TIERS[::-1].index(tiers[item.nodeid])))
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:

@@ -23,32 +23,23 @@ from shared.store import EventStore
 
 from .board import POWER_CODES, supply_centres
 from .desk import Desk
-from .grants import BotTokens, Grant
+from .grants import BotTokens
 from .press import frm_message, press_of
 from .rejoin import REJOIN_SECONDS, Held, RejoinBook
-from .seats import revoked
+from .seats import Seated, revoked
 from .syntax import Item
 
 log = logging.getLogger("entente.daide")
 REVOKE_SECONDS = 0.5  # the longest a watcher waits between looks: a revoked credential's connection ends
 
 
-class WatchedSession(Protocol):
+class WatchedSession(Seated, Protocol):
     """What the hub reads and calls of a client's session: session.py's ``Session``, which
-    imports this module (so this one names only what it needs, and imports nothing of it)."""
+    imports this module (so this one names only what it needs, and imports nothing of it);
+    beyond what seats.py's ``Seated`` reads of it."""
 
     @property
-    def game_id(self) -> str | None: ...
-    @property
-    def player_id(self) -> str | None: ...
-    @property
-    def power(self) -> str | None: ...
-    @property
     def passcode(self) -> int: ...
-    @property
-    def address(self) -> str: ...
-    @property
-    def grant(self) -> Grant | None: ...
     @property
     def port(self) -> int | None: ...
     @property
@@ -57,8 +48,6 @@ class WatchedSession(Protocol):
     def timed(self) -> bool: ...
     @property
     def send(self) -> Callable[[list[Item]], None]: ...
-    def admin(self, text: str) -> None: ...
-    def close(self) -> None: ...
     async def tick(self, state: GameState, now_seconds: float | None) -> None: ...
 
 
