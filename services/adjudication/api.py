@@ -31,6 +31,7 @@ from shared.store import EventStore
 
 from . import commands, service
 from .commands import Player, ResolvePhase, SetReady
+from .possible import possible_for
 
 router = APIRouter(tags=["adjudication"])
 
@@ -257,7 +258,7 @@ async def possible_orders(game: CurrentGame, caller: CurrentPlayer, store: Store
     def options(chosen: str) -> dict[str, Any]:
         found = current.get(chosen)
         orders = list(found.orders) if found is not None and found.orders is not None else []
-        return service.possible_for(game, chosen, orders, by_house_bot=found is not None and found.by_house_bot)
+        return possible_for(game, chosen, orders, by_house_bot=found is not None and found.by_house_bot)
 
     if power is not None:
         return PossibleOrders.model_validate(options(choose_power(game, str(caller.player_id), power)))

@@ -18,9 +18,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from cachetools import TTLCache
+
 from shared import credentials
 from shared.auth import PUBLIC, Caller, hash_token, same_hash
 from shared.game.state import GameState
+from shared.store import EventStore
 
 Kind = Literal["public", "operator", "host", "seat", "bot", "account"]
 KINDS: tuple[Kind, ...] = ("public", "operator", "host", "seat", "bot", "account")
@@ -110,3 +113,53 @@ def direct_lookups(store: Any) -> Lookups:
         return await credentials.load_account(store, account_id) if account_id else None
 
     return Lookups(lambda game_id: credentials.load_bots(store, game_id), account)
+
+
+CREDENTIAL_CACHE_SECONDS = 30.0  # a bot or account read is reused this long unless its stream changes
+CREDENTIAL_CACHE_ENTRIES = 65536  # of each kind; the least recently used go first beyond it
+
+
+class CredentialCache:
+    """Bot tokens and accounts as last read, until their stream changes (the tailer says so)
+    or ``CREDENTIAL_CACHE_SECONDS`` pass: two ``cachetools.TTLCache`` (an account read as
+    missing is remembered too)."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self._bots: TTLCache[str, dict[str, credentials.BotToken]] = TTLCache(
+            CREDENTIAL_CACHE_ENTRIES, CREDENTIAL_CACHE_SECONDS)
+        self._accounts: TTLCache[str, credentials.Account | None] = TTLCache(
+            CREDENTIAL_CACHE_ENTRIES, CREDENTIAL_CACHE_SECONDS)
+        self._generation = 0  # bumped by every change to a bot or account stream
+
+    def changed(self, kind: str, ident: str) -> None:
+        self._generation += 1
+        (self._bots if kind == "bots" else self._accounts).pop(ident, None)
+
+    def prune(self) -> None:
+        self._bots.expire()
+        self._accounts.expire()
+
+    async def bots(self, game_id: str) -> dict[str, credentials.BotToken]:
+        hit = self._bots.get(game_id)
+        if hit is not None:
+            return hit
+        generation = self._generation
+        bots = await credentials.load_bots(self.store, game_id)
+        if generation == self._generation:  # no change came in during the read
+            self._bots[game_id] = bots
+        return bots
+
+    async def account(self, account_id: str) -> credentials.Account | None:
+        if not account_id:
+            return None
+        if account_id in self._accounts:
+            return self._accounts[account_id]
+        generation = self._generation
+        account = await credentials.load_account(self.store, account_id)
+        if generation == self._generation:
+            self._accounts[account_id] = account
+        return account
+
+    def lookups(self) -> Lookups:
+        return Lookups(self.bots, self.account)

@@ -35,9 +35,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Literal
 
-from cachetools import TTLCache
-
-from shared import credentials, metrics
+from shared import metrics
 from shared.auth import Caller
 from shared.errors import BadRequest, DomainError, ErrorCode
 from shared.events_social import MessageSent, press_stream
@@ -50,7 +48,7 @@ from shared.game.submissions import PowerSubmission
 from shared.http.observability import DRAINING
 from shared.store import EventStore, RecordedEvent
 
-from .credential import Credential, Lookups, caller_of
+from .credential import Credential, CredentialCache, caller_of
 from .cursors import NO_VIEW, Cursor
 from .rendering import RenderedView, view_text
 from .view import Viewer, view_of, viewer_for
@@ -58,8 +56,6 @@ from .view import Viewer, view_of, viewer_for
 log = logging.getLogger("entente.stream")
 
 CHECK_SECONDS = 2.0  # credentials re-checked at least this often; also the tailer's longest wait
-CREDENTIAL_CACHE_SECONDS = 30.0  # a bot or account read is reused this long unless its stream changes
-CREDENTIAL_CACHE_ENTRIES = 65536  # of each kind; the least recently used go first beyond it
 UNAVAILABLE_SECONDS = 10.0  # the log unreadable this long: every stream is closed (clients resume)
 MAX_QUEUED = 2 * 1024 * 1024  # bytes one watcher may hold (queued and being sent) before it counts as too slow
 BATCH = 1000  # events per read of the log
@@ -366,52 +362,6 @@ class GameFeed:
             if index not in had:
                 watcher.push(self._message_frame(reader, place, index, watcher.sent_view, done))
         watcher.sent_messages = len(places)
-
-
-class CredentialCache:
-    """Bot tokens and accounts as last read, until their stream changes (the tailer says so)
-    or ``CREDENTIAL_CACHE_SECONDS`` pass: two ``cachetools.TTLCache`` (an account read as
-    missing is remembered too)."""
-
-    def __init__(self, store: EventStore) -> None:
-        self.store = store
-        self._bots: TTLCache[str, dict[str, credentials.BotToken]] = TTLCache(
-            CREDENTIAL_CACHE_ENTRIES, CREDENTIAL_CACHE_SECONDS)
-        self._accounts: TTLCache[str, credentials.Account | None] = TTLCache(
-            CREDENTIAL_CACHE_ENTRIES, CREDENTIAL_CACHE_SECONDS)
-        self._generation = 0  # bumped by every change to a bot or account stream
-
-    def changed(self, kind: str, ident: str) -> None:
-        self._generation += 1
-        (self._bots if kind == "bots" else self._accounts).pop(ident, None)
-
-    def prune(self) -> None:
-        self._bots.expire()
-        self._accounts.expire()
-
-    async def bots(self, game_id: str) -> dict[str, credentials.BotToken]:
-        hit = self._bots.get(game_id)
-        if hit is not None:
-            return hit
-        generation = self._generation
-        bots = await credentials.load_bots(self.store, game_id)
-        if generation == self._generation:  # no change came in during the read
-            self._bots[game_id] = bots
-        return bots
-
-    async def account(self, account_id: str) -> credentials.Account | None:
-        if not account_id:
-            return None
-        if account_id in self._accounts:
-            return self._accounts[account_id]
-        generation = self._generation
-        account = await credentials.load_account(self.store, account_id)
-        if generation == self._generation:
-            self._accounts[account_id] = account
-        return account
-
-    def lookups(self) -> Lookups:
-        return Lookups(self.bots, self.account)
 
 
 class StreamHub:
