@@ -10,6 +10,7 @@ what it gains.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import runpy
 import sys
@@ -38,12 +39,55 @@ def note(message: str) -> None:
     print(f"entente setup: {message}", file=sys.stderr)
 
 
+STAMP = ENGINE / ".compiled-stamp"
+"""The fingerprint of the sources the compiled modules in the source tree were built from (git
+ignores it): an editable install whose fingerprint matches need not compile them again."""
+
+METADATA_COMMANDS = frozenset({"egg_info", "dist_info"})
+"""setup.py commands that only write the package's metadata: no extension is built for them."""
+
+
 def remove_compiled_from_source_tree() -> None:
     """Installing the pure engine: compiled modules an earlier editable install left beside the
     sources would still be imported first, so they go (they are build artefacts, never in git)."""
     for pattern in ("*.so", "*.pyd", "parser/*.so", "parser/*.pyd"):
         for built in ENGINE.glob(pattern):
             built.unlink(missing_ok=True)
+    STAMP.unlink(missing_ok=True)
+
+
+def build_fingerprint() -> str:
+    """What the compiled modules depend on: this file, the engine's compiled sources and build
+    list, the C core's sources and header, the Python and mypyc versions."""
+    from mypy.version import __version__ as mypy_version
+
+    digest = hashlib.sha256(f"{sys.version}|{mypy_version}".encode())
+    inputs = [Path(__file__).resolve(), ENGINE / "build.py", *(ROOT / s for s in engine_sources()),
+              *core_sources(), ENGINE / "core_src" / "core.h"]
+    for path in inputs:
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def compiled_in_source_tree() -> list[Path]:
+    return sorted(p for pattern in ("*.so", "parser/*.so") for p in ENGINE.glob(pattern))
+
+
+def editable_build_is_current(fingerprint: str) -> bool:
+    """An editable install (the README's test command runs one after .ci/run's) finds the
+    compiled modules in the source tree: when they were built from these very sources, compiling
+    them again (about 40 s of gcc) would give the same files. They are touched so that build.py's
+    staleness check (a source newer than its compiled module) still holds after a checkout."""
+    if "editable_wheel" not in sys.argv or not STAMP.exists() or STAMP.read_text() != fingerprint:
+        return False
+    built = compiled_in_source_tree()
+    names = {p.name.split(".")[0] for p in built}
+    expected = {m.split(".")[-1] for m in runpy.run_path(str(ENGINE / "build.py"))["COMPILED_MODULES"]}
+    if not expected | {"engine__mypyc", "_core"} <= names:
+        return False
+    for path in built:
+        os.utime(path)
+    return True
 
 
 def compiled_extensions() -> list:
@@ -51,12 +95,20 @@ def compiled_extensions() -> list:
         note("ENTENTE_PURE_PYTHON is set: installing the pure-Python engine")
         remove_compiled_from_source_tree()
         return []
+    if METADATA_COMMANDS.intersection(sys.argv):
+        return []  # metadata only: translating the engine to C here would be thrown away
     try:
         from mypyc.build import mypycify
     except ImportError:
         note("mypyc is not available: installing the pure-Python engine")
         remove_compiled_from_source_tree()
         return []
+    fingerprint = build_fingerprint()
+    if editable_build_is_current(fingerprint):
+        note("the compiled engine in the source tree was built from these sources: not rebuilt")
+        return []
+    STAMP.unlink(missing_ok=True)
+    pending_stamp["fingerprint"] = fingerprint
     os.chdir(ROOT)  # mypycify takes paths relative to the project and writes its C files to build/
     try:
         # "--config-file=": not pyproject.toml's [tool.mypy], whose pydantic plugin the build lacks;
@@ -76,6 +128,10 @@ def compiled_extensions() -> list:
     return [*compiled, core]
 
 
+pending_stamp: dict[str, str] = {}
+"""The fingerprint to record once the build succeeded (editable installs only)."""
+
+
 class OptionalBuildExt(build_ext):
     """Builds the compiled engine, or nothing at all if any part of it fails to build (no C
     compiler, no Python headers): a partial build would leave modules that cannot import."""
@@ -83,6 +139,8 @@ class OptionalBuildExt(build_ext):
     def run(self) -> None:
         try:
             super().run()
+            if self.extensions and pending_stamp.get("fingerprint") and "editable_wheel" in sys.argv:
+                STAMP.write_text(pending_stamp["fingerprint"])
         except Exception as exc:  # setuptools' CompileError, LinkError, PlatformError, OSError
             for built in self.get_outputs():
                 Path(built).unlink(missing_ok=True)
