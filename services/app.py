@@ -7,6 +7,7 @@ from services.accounts.api import router as accounts_router
 from services.adjudication.api import router as adjudication_router
 from services.lobby.api import router as lobby_router
 from services.notifications.api import router as notifications_router
+from services.notifications.channels_api import router as channels_router
 from services.press.api import router as press_router
 from services.visibility.api import router as visibility_router
 from services.visibility.maps.api import router as maps_router
@@ -20,5 +21,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # the most asked first (order writes, then views): a request is matched against the routes
     # in order, and no two routes match one path (docs/architecture.md, "A PUT, layer by layer")
     routers = [adjudication_router, visibility_router, stream_router, lobby_router, press_router, maps_router,
-               accounts_router, notifications_router, web_router]
+               accounts_router, notifications_router, channels_router, web_router]
     return build_app("Entente", routers, settings)

@@ -102,6 +102,13 @@ class ErrorCode(StrEnum):
     UNSUPPORTED_VARIANT = "unsupported_variant"
     VARIANT_NOT_FOUND = "variant_not_found"
     WEBHOOK_NOT_FOUND = "webhook_not_found"
+    PUSH_UNAVAILABLE = "push_unavailable"
+    PUSH_NOT_FOUND = "push_not_found"
+    INVALID_PUSH_SUBSCRIPTION = "invalid_push_subscription"
+    EMAIL_UNAVAILABLE = "email_unavailable"
+    EMAIL_NOT_FOUND = "email_not_found"
+    INVALID_EMAIL = "invalid_email"
+    TOO_MANY_SUBSCRIPTIONS = "too_many_subscriptions"
     WRONG_PHASE = "wrong_phase"
     WRONG_ROLE = "wrong_role"
 

@@ -135,6 +135,43 @@ class WebhookRemoved(Event):
 
 
 @register_event
+class PushSubscribed(Event):
+    """A browser's Web Push subscription for a seat's notifications (docs/social.md, "Web
+    Push"): the push service's endpoint and the browser's keys (RFC 8291), as the browser's
+    ``PushSubscription.toJSON()`` gives them. A seat may have one per device."""
+
+    type: Literal["PushSubscribed"] = "PushSubscribed"
+    player_id: str
+    endpoint: str
+    p256dh: str
+    auth: str
+
+
+@register_event
+class PushUnsubscribed(Event):
+    """A seat's subscription withdrawn (one event for each of its endpoints)."""
+
+    type: Literal["PushUnsubscribed"] = "PushUnsubscribed"
+    player_id: str
+    endpoint: str
+
+
+@register_event
+class EmailSet(Event):
+    """Where a seat's deadline reminders go by e-mail (docs/social.md, "E-mail")."""
+
+    type: Literal["EmailSet"] = "EmailSet"
+    player_id: str
+    address: str
+
+
+@register_event
+class EmailRemoved(Event):
+    type: Literal["EmailRemoved"] = "EmailRemoved"
+    player_id: str
+
+
+@register_event
 class ChannelWebhookSet(Event):
     """The host's webhook for a channel of the game (Discord's, say): public events only."""
 

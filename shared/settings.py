@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import secrets
 import sys
 from functools import cached_property
@@ -173,6 +174,16 @@ class Settings(BaseSettings):
     webhook_timeout_seconds: float = 5.0
     webhook_allow_private_hosts: bool = False  # http and loopback/private addresses (tests, LAN)
     deadline_warning_minutes: int = 60  # "deadline approaching" this long before a deadline
+    # Web Push (docs/social.md, "Web Push"): the server's VAPID private key (`entente push-key`
+    # makes one) and the contact the push services may write to (RFC 8292's "sub")
+    vapid_private_key: SecretStr | None = None
+    vapid_subject: str = "mailto:operator@localhost"
+    # e-mail (docs/social.md, "E-mail"): deadline reminders through this SMTP server
+    # (smtp://host:port, smtp+starttls://user:password@host:587, smtps://user:password@host:465)
+    smtp_url: SecretStr | None = None
+    mail_from: str = "entente@localhost"
+    # the site's public address (https://diplomacy.example.org): the game's link in an e-mail
+    public_url: str = ""
     # the live stream's tailer (docs/social.md, "Wake-ups coalesced"): after a wake-up, how long it
     # waits for more commits before one delivery pass; 0 delivers each wake-up at once
     stream_coalesce_seconds: float = Field(0.05, ge=0.0, le=1.0)
@@ -300,6 +311,7 @@ class Settings(BaseSettings):
             parse_origins(self.cors_origins)
         except ValueError as error:
             raise SettingsError(f"ENTENTE_CORS_ORIGINS: {error}") from None
+        self.check_channels()
         token = self.operator_token.get_secret_value() if self.operator_token else ""
         problem = operator_token_problem(token)
         if problem is None:
@@ -315,6 +327,24 @@ class Settings(BaseSettings):
               file=sys.stderr, flush=True)
         log.warning("ENTENTE_OPERATOR_TOKEN %s: generated one for this development run (printed on stderr)", problem)
         return self.model_copy(update={"operator_token": SecretStr(generated)})
+
+    def check_channels(self) -> None:
+        """The Web Push key and the SMTP server's address have their documented forms."""
+        key = self.vapid_secret()
+        if key and not re.fullmatch(r"[A-Za-z0-9_-]{43}=?", key):
+            raise SettingsError("ENTENTE_VAPID_PRIVATE_KEY: a P-256 private key is 32 bytes of base64url "
+                                "(`entente push-key` makes one)")
+        smtp = self.smtp_secret()
+        if smtp and urlsplit(smtp).scheme not in ("smtp", "smtp+starttls", "smtps"):
+            raise SettingsError("ENTENTE_SMTP_URL: smtp://, smtp+starttls:// or smtps:// and the server's address")
+        if self.public_url and urlsplit(self.public_url).scheme not in ("http", "https"):
+            raise SettingsError("ENTENTE_PUBLIC_URL: the site's address, https://…")
+
+    def vapid_secret(self) -> str:
+        return self.vapid_private_key.get_secret_value() if self.vapid_private_key else ""
+
+    def smtp_secret(self) -> str:
+        return self.smtp_url.get_secret_value() if self.smtp_url else ""
 
     def operator_secret(self) -> str:
         return self.operator_token.get_secret_value() if self.operator_token else ""

@@ -18,6 +18,7 @@ COMMANDS = {
     "export": ("services.cli.ops", "write a game's event log (or every game's) as JSON lines"),
     "import": ("services.cli.ops", "load exported game logs into a database"),
     "api-key": ("services.cli.api_keys", "issue, list or revoke an account's API keys (bots; no sign-in needed)"),
+    "push-key": ("services.cli.push_key", "make the server's Web Push (VAPID) key pair"),
     "replay": ("services.cli.ops", "re-adjudicate a game (or every game) and compare with what is stored"),
     "health": ("services.cli.health", "probe a health URL, exit 0 when it answers (container health checks)"),
     "adjudicate": ("services.cli.adjudicate", "adjudicate phases given as JSON on standard input"),

@@ -44,6 +44,7 @@ from shared import metrics
 from shared.settings import Settings
 from shared.store import EventStore, utc_now
 
+from . import channels as other_channels
 from . import discord, outbox, signing
 from .addresses import AddressRefused, Resolver, webhook_client
 
@@ -97,10 +98,15 @@ def signed_request(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: 
 async def attempt(client: httpx.AsyncClient, claimed: outbox.Claimed, timeout: float, *, id_key: bytes,
                   bot: discord.DiscordBot | None = None,
                   render: MapRenderer | None = None,
-                  discord_agent: str | None = None) -> tuple[str | None, float | None]:
+                  discord_agent: str | None = None,
+                  channels: other_channels.Channels | None = None) -> tuple[str | None, float | None]:
     """One delivery of the payload: (None, None) when delivered, else (why, seconds to wait).
     Whatever raises on the way (a URL nothing can send to, ...) is a failed attempt too."""
     try:
+        if other_channels.handles(claimed.url):
+            payload = {k: v for k, v in claimed.payload.items() if k != "_map"}
+            return await other_channels.deliver(client, channels or other_channels.Channels(), claimed.url,
+                                                payload, timeout), None
         direct = claimed.url.startswith(discord.DM_PREFIX)
         wants_picture = direct or discord.is_discord_webhook(claimed.url)
         png = await _picture(claimed.payload, render) if wants_picture else None
@@ -143,6 +149,7 @@ async def deliver_due(store: EventStore, settings: Settings, now: datetime,
     gate = asyncio.Semaphore(PARALLEL_DELIVERIES)
     agent = discord.user_agent(settings.discord_bot_url)
     id_key = signing.delivery_key(settings.operator_secret())
+    channels = other_channels.Channels.of(settings)
 
     async def one(item: outbox.Claimed) -> None:
         async with gate:
@@ -150,8 +157,9 @@ async def deliver_due(store: EventStore, settings: Settings, now: datetime,
                 unattempted.append(item)
                 return
             error, retry_after = await attempt(client, item, settings.webhook_timeout_seconds, id_key=id_key, bot=bot,
-                                               render=render, discord_agent=agent)
-        retry_at = None if error is None else outbox.next_attempt(
+                                               render=render, discord_agent=agent, channels=channels)
+        hopeless = error is not None and error.startswith(other_channels.GONE)
+        retry_at = None if error is None or hopeless else outbox.next_attempt(
             item.attempts, settings.webhook_max_attempts, settings.webhook_backoff_seconds, now, retry_after)
         status = await outbox.record(store, item, now, error, retry_at)
         metrics.OUTBOX_ATTEMPTS.labels(status if status in ("delivered", "dead") else "retry").inc()

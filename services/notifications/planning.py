@@ -18,11 +18,16 @@ Payloads are Discord's message shape within its limits (discord.py), the facts f
 under ``entente``, and under ``_map`` which picture delivery attaches: the recipient's own
 view (the public one for the channel), drawn when the notification is sent.
 
+A seat's browsers subscribed to Web Push get every kind of its notifications; the e-mail
+address it gave gets the deadline reminders only (docs/social.md, "Web Push" and "E-mail").
+
 Recipients in the outbox's ``player_id``: a seat's player id (its webhook), the player id with
-``@discord`` (its direct messages), ``#channel`` (the game's channel webhook).
+``@discord`` (its direct messages), with ``@push:`` and a digest of the endpoint (one browser's
+pushes), with ``@mail`` (its e-mail), ``#channel`` (the game's channel webhook).
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -36,16 +41,34 @@ from shared.events import (
     GameResumed,
     PhaseResolved,
 )
-from shared.events_social import ChannelWebhookRemoved, ChannelWebhookSet, MessageSent, WebhookRemoved, WebhookSet
+from shared.events_social import (
+    ChannelWebhookRemoved,
+    ChannelWebhookSet,
+    EmailRemoved,
+    EmailSet,
+    MessageSent,
+    PushSubscribed,
+    PushUnsubscribed,
+    WebhookRemoved,
+    WebhookSet,
+)
 from shared.game.state import GameState
 from shared.rules.variants import get_variant
 from shared.store import NewNotification, RecordedEvent
 
-from . import discord
+from . import discord, mail
 
 MESSAGE_PREVIEW = 500
 CHANNEL = "#channel"
 DIRECT = "@discord"
+PUSH = "@push:"
+MAIL = "@mail"
+MAILED_KINDS = frozenset({"deadline_approaching"})  # what goes by e-mail
+
+
+def push_recipient(player_id: str, endpoint: str) -> str:
+    """The outbox recipient of one browser's pushes: the endpoint itself is kept out of it."""
+    return f"{player_id}{PUSH}{hashlib.sha256(endpoint.encode()).hexdigest()[:16]}"
 
 
 def _owed(record: RecordedEvent, dedupe_key: str, *, game_id: str, player_id: str, kind: str, phase: str | None,
@@ -76,11 +99,19 @@ class Context:
     webhooks: dict[str, str]
     direct: dict[str, str] = field(default_factory=dict)  # player_id -> Discord user id
     channel: str | None = None
+    pushes: dict[str, dict[str, str]] = field(default_factory=dict)  # player_id -> endpoint -> address
+    emails: dict[str, str] = field(default_factory=dict)  # player_id -> e-mail address
 
-    def seats(self) -> list[tuple[str, str, str]]:
-        """(recipient, player_id, address) of every seat's webhook and direct messages."""
+    def seats(self, kind: str = "") -> list[tuple[str, str, str]]:
+        """(recipient, player_id, address) of every seat's webhook, direct messages and
+        browsers, and of its e-mail for the kinds that are mailed."""
         found = [(player_id, player_id, url) for player_id, url in self.webhooks.items()]
         found += [(player_id + DIRECT, player_id, discord.DM_PREFIX + user) for player_id, user in self.direct.items()]
+        found += [(push_recipient(player_id, endpoint), player_id, address)
+                  for player_id, browsers in self.pushes.items() for endpoint, address in browsers.items()]
+        if kind in MAILED_KINDS:
+            found += [(player_id + MAIL, player_id, mail.PREFIX + address)
+                      for player_id, address in self.emails.items()]
         return sorted(found)
 
 
@@ -115,6 +146,17 @@ def plan(record: RecordedEvent, event: Event, context: Context,
         reminder = (_deadline(record, state.phase or "", deadline, context, warning, only=event.player_id)
                     if deadline else [])
         return reminder, [Cancel(game_id, "deadline_approaching", None, event.player_id)]
+    if isinstance(event, PushSubscribed):  # a browser subscribed during a phase gets its reminder too
+        recipient = push_recipient(event.player_id, event.endpoint)
+        return _reminder_for(record, state, context, warning, recipient), []
+    if isinstance(event, PushUnsubscribed):
+        return [], [Cancel(game_id, None, None, push_recipient(event.player_id, event.endpoint))]
+    if isinstance(event, EmailSet):
+        recipient = event.player_id + MAIL
+        return _reminder_for(record, state, context, warning, recipient), \
+            [Cancel(game_id, "deadline_approaching", None, recipient)]
+    if isinstance(event, EmailRemoved):
+        return [], [Cancel(game_id, None, None, event.player_id + MAIL)]
     if isinstance(event, ChannelWebhookSet):
         deadline = state.deadline
         reminder = (_deadline(record, state.phase or "", deadline, context, warning, only=CHANNEL)
@@ -123,6 +165,15 @@ def plan(record: RecordedEvent, event: Event, context: Context,
     if isinstance(event, ChannelWebhookRemoved):
         return [], [Cancel(game_id, None, None, CHANNEL)]
     return [], []
+
+
+def _reminder_for(record: RecordedEvent, state: GameState, context: Context, warning: timedelta,
+                  recipient: str) -> list[NewNotification]:
+    """The current phase's reminder for one recipient that has just been added."""
+    if not state.deadline:
+        return []
+    return [n for n in _deadline(record, state.phase or "", state.deadline, context, warning)
+            if n.player_id == recipient]
 
 
 def _payload(kind: str, game_id: str, phase: str | None, content: str, facts: dict[str, Any], *,
@@ -168,7 +219,7 @@ def _to_all(record: RecordedEvent, context: Context, kind: str, phase: str, cont
                                       {**facts, "your_powers": state.powers_of(player_id)}, embeds=embeds,
                                       picture={"phase": picture_phase, "power": _first_power(state, player_id)}),
                      not_before=record.recorded_at)
-               for recipient, player_id, url in context.seats()]
+               for recipient, player_id, url in context.seats(kind)]
     if context.channel:
         planned.append(_owed(record, f"{record.position}:{CHANNEL}", game_id=game_id, player_id=CHANNEL, kind=kind,
                              phase=phase, url=context.channel,
@@ -185,7 +236,7 @@ def _message(record: RecordedEvent, message: MessageSent, context: Context) -> l
     scope = "public" if message.recipients is None else "private"
     content = f"{state.name}: {scope} message from {message.sender} ({message.codename}): {preview}"
     planned = []
-    for recipient, player_id, url in context.seats():
+    for recipient, player_id, url in context.seats("message_received"):
         powers = set(state.powers_of(player_id))
         if not powers & readers or message.sender in powers:
             continue
@@ -207,7 +258,7 @@ def _deadline(record: RecordedEvent, phase: str, deadline: datetime, context: Co
     must_act = set(state.must_act)
     due, when = max(deadline - warning, record.recorded_at), discord.timestamp(deadline)
     planned = []
-    for recipient, player_id, url in context.seats():
+    for recipient, player_id, url in context.seats("deadline_approaching"):
         owing = sorted(must_act & set(state.powers_of(player_id)))
         if not owing or only not in (None, player_id):
             continue

@@ -26,8 +26,8 @@ const BROWSER = [
   "HTMLElement", "HTMLFormElement", "HTMLInputElement", "HTMLOListElement", "HTMLOutputElement",
   "HTMLSelectElement", "HTMLTableSectionElement", "HTMLTextAreaElement", "HTMLUListElement",
   "IntersectionObserver", "Intl", "MouseEvent", "Notification", "SVGElement", "SVGGraphicsElement",
-  "URLSearchParams", "clearTimeout", "document", "fetch", "history", "localStorage", "location", "setInterval",
-  "setTimeout", "window",
+  "URL", "URLSearchParams", "atob", "clearTimeout", "document", "fetch", "history", "localStorage", "location",
+  "navigator", "self", "setInterval", "setTimeout", "window",
 ];
 
 // A path of the API written as a literal: endpoints.js builds them all.

@@ -29,7 +29,8 @@ SERVICE_OF_PATH = [
     (r"^/games/[^/]+/(bot-tokens(/[^/]+)?|identities)$", "accounts"),
     (r"^/(auth|me)(/|$)", "accounts"),
     (r"^/games/[^/]+/messages$", "press"),
-    (r"^/games/[^/]+/(webhook|channel-webhook)$", "notifications"),
+    (r"^/games/[^/]+/(webhook|channel-webhook|push|email)$", "notifications"),
+    (r"^/push/key$", "notifications"),
     (r"^/games(/|$)", "lobby"),
 ]
 

@@ -80,6 +80,15 @@ export const drawPath = (gameId) => `${gamePath(gameId)}/draw`;
 export const identitiesPath = (gameId) => `${gamePath(gameId)}/identities`;
 /** @param {string} gameId */
 export const streamTicketPath = (gameId) => `${gamePath(gameId)}/stream-ticket`;
+/** The server's Web Push key (docs/social.md, "Web Push"). */
+export const pushKeyPath = () => "/push/key";
+/** A seat's subscribed browsers; with ``endpoint``, one of them (to forget it).
+ *  @param {string} gameId @param {string | null} [endpoint] */
+export function pushPath(gameId, endpoint = null) {
+  return `${gamePath(gameId)}/push` + (endpoint ? `?${new URLSearchParams({endpoint})}` : "");
+}
+/** A seat's e-mail address for its deadline reminders. @param {string} gameId */
+export const emailPath = (gameId) => `${gamePath(gameId)}/email`;
 
 /** The live stream, opened with a one-time ticket (an EventSource sends no header), resumed
  *  after the event ``lastEventId``.

@@ -5,6 +5,7 @@
 import {api, failure, forgetToken, onConnection, keepSeat, localTime, phaseName, powerName, seatOf, timeLeft, tokenFor} from "./api.js";
 import {absenceNotes} from "./absence.js";
 import {Attention} from "./attention.js";
+import {OffPage} from "./offpage.js";
 import {Board} from "./board.js";
 import {byId, element, first} from "./dom.js";
 import {identitiesPath, variantPath, viewPath} from "./endpoints.js";
@@ -57,6 +58,7 @@ const board = new Board(ui.board, {
 const orders = new OrdersPanel(store, board);
 const press = new Press(store);
 const attention = new Attention(store, press.panel);
+const offPage = new OffPage(gameId, token);
 const seats = new SeatPanel(store, async () => {
   await onView(await readView());
   restartStream();
@@ -325,6 +327,7 @@ async function onView(fresh) {
   const moved = !before || before.game.phase !== view.game.phase || before.game.status !== view.game.status
     || before.history.length !== view.history.length;
   render();
+  if (view.viewer.powers?.length && view.game.status !== "finished") offPage.start().catch(() => {});
   if (moved) {
     await orders.reload().catch((error) => orders.problem(`The possible orders could not be read: ${error.message}`));
     if (before && before.game.status === "forming") keepCodename(view);

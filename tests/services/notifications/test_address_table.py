@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from services.notifications.addresses import AddressRefused, is_public, webhook_client
-from services.notifications.api import accept_webhook_url
 from services.notifications.delivery import attempt
 from services.notifications.outbox import Claimed
+from services.notifications.webhook_urls import accept_webhook_url
 from shared.errors import Unprocessable
 
 REFUSED = {

@@ -143,7 +143,7 @@ async def test_webhook_urls_are_checked(social) -> None:
     app, client = social
     table = await started_table(client)
     settings = app.state.settings
-    from services.notifications.api import check_webhook_url
+    from services.notifications.webhook_urls import check_webhook_url
 
     # the form only; where the host leads is tests/services/notifications/test_webhook_addresses.py's part
     assert check_webhook_url("https://discord.com/api/webhooks/1/abc", False)

@@ -17,8 +17,8 @@ from starlette.routing import Route
 
 from services.notifications import outbox
 from services.notifications.addresses import AddressRefused, webhook_client
-from services.notifications.api import accept_webhook_url
 from services.notifications.delivery import attempt, step
+from services.notifications.webhook_urls import accept_webhook_url
 from shared.errors import Unprocessable
 from shared.store import utc_now
 from tests.utils.http import started_table

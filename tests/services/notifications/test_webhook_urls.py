@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from services.notifications.api import check_webhook_url
+from services.notifications.webhook_urls import check_webhook_url
 from shared.errors import Unprocessable
 from tests.utils.http import Table, running_client, started_table
 

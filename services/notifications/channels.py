@@ -1,0 +1,60 @@
+"""The channels beside webhooks and Discord: Web Push to a seat's browsers, e-mail for its
+deadline reminders (docs/social.md, "Web Push" and "E-mail"). ``Channels`` holds what the
+server's settings give them; ``deliver`` sends one outbox row whose address is ``webpush:…``
+or ``mailto:…`` and says how it went, as a webhook attempt does."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from shared.settings import Settings
+
+from . import mail, webpush
+
+GONE = "the push subscription is gone"  # a dead letter at once: retrying cannot help
+
+
+@dataclass(frozen=True, slots=True)
+class Channels:
+    vapid: webpush.VapidKey | None = None
+    subject: str = "mailto:operator@localhost"
+    smtp: mail.SmtpServer | None = None
+    sender: str = "entente@localhost"
+    site: str = ""
+
+    @classmethod
+    def of(cls, settings: Settings) -> Channels:
+        key, smtp = settings.vapid_secret(), settings.smtp_secret()
+        return cls(webpush.VapidKey(key) if key else None, settings.vapid_subject,
+                   mail.SmtpServer.parse(smtp) if smtp else None, settings.mail_from, settings.public_url)
+
+
+def handles(address: str) -> bool:
+    return address.startswith((webpush.PREFIX, mail.PREFIX))
+
+
+async def deliver(client: httpx.AsyncClient, channels: Channels, address: str, payload: dict[str, Any],
+                  timeout: float) -> str | None:
+    """One attempt: None when delivered, else why not (starting with ``GONE`` when no later
+    attempt can work)."""
+    if address.startswith(mail.PREFIX):
+        if channels.smtp is None:
+            return "no SMTP server configured (ENTENTE_SMTP_URL)"
+        return await mail.send(channels.smtp, payload, channels.sender, address, channels.site, timeout)
+    if channels.vapid is None:
+        return "no Web Push key configured (ENTENTE_VAPID_PRIVATE_KEY)"
+    subscription = webpush.Subscription.from_address(address)
+    urgent = payload.get("entente", {}).get("kind") == "deadline_approaching"
+    # the client checks the endpoint's address as it checks a webhook's (addresses.py)
+    response = await client.post(subscription.endpoint, timeout=timeout,
+                                 content=webpush.encrypted(webpush.message_of(payload), subscription),
+                                 headers=webpush.push_headers(channels.vapid, subscription, channels.subject,
+                                                              urgent=urgent, now=time.time()))
+    if 200 <= response.status_code < 300:
+        return None
+    if webpush.gone(response.status_code):
+        return f"{GONE} (HTTP {response.status_code})"
+    return f"HTTP {response.status_code}"
