@@ -34,13 +34,17 @@ router = APIRouter(tags=["accounts"])
 class SignInOptions(BaseModel):
     sign_in: bool = Field(..., description="whether this server offers sign-in (GET /auth/login)")
     provider: str = Field(..., description="the sign-in provider's name, e.g. discord")
+    web_push: bool = Field(False, description="whether seats may subscribe browsers to Web Push (GET /push/key)")
+    email: bool = Field(False, description="whether seats may have their deadline reminders mailed (PUT …/email)")
 
 
 @router.get("/auth/options", response_model=SignInOptions)
 async def sign_in_options(request: Request) -> SignInOptions:
-    """Whether this server offers sign-in, so a page shows its button only where it works."""
+    """Whether this server offers sign-in, Web Push and e-mail, so that a page offers each only
+    where it works."""
     settings = request.app.state.settings
-    return SignInOptions(sign_in=bool(settings.oauth_client_id), provider=settings.oauth_provider)
+    return SignInOptions(sign_in=bool(settings.oauth_client_id), provider=settings.oauth_provider,
+                         web_push=bool(settings.vapid_secret()), email=bool(settings.smtp_secret()))
 
 
 @router.get("/auth/login", status_code=302, response_class=RedirectResponse)

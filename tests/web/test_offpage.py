@@ -67,3 +67,4 @@ def test_a_server_without_them_offers_neither(browser: Browser, served: str) -> 
         expect(page.locator("#email-form")).to_be_hidden()
     finally:
         player.page.context.close()
+    assert player.problems == []  # nothing the server lacks was asked for (no 404 in the console)

@@ -4,7 +4,7 @@
 // browser can use it; what the server answers is what the controls show.
 import {api, failure} from "./api.js";
 import {byId} from "./dom.js";
-import {emailPath, pushKeyPath, pushPath} from "./endpoints.js";
+import {authOptionsPath, emailPath, pushKeyPath, pushPath} from "./endpoints.js";
 
 const ui = {
   push: byId("push", HTMLInputElement),
@@ -33,20 +33,18 @@ export class OffPage {
     });
   }
 
-  /** Once the page knows the player holds a seat: show what the server and browser offer. */
+  /** Once the page knows the player holds a seat: show what the server (its options, asked
+   *  first, so that nothing it lacks is asked for) and the browser offer. */
   async start() {
     if (this.started || !this.token()) return;
     this.started = true;
-    await Promise.all([this.showPush(), this.showEmail()]);
+    const offered = await api(authOptionsPath());
+    await Promise.all([offered.web_push ? this.showPush() : null, offered.email ? this.showEmail() : null]);
   }
 
   async showPush() {
     if (!("serviceWorker" in navigator) || !("PushManager" in window)) return;
-    try {
-      this.key = (await api(pushKeyPath())).public_key;
-    } catch {
-      return;  // no Web Push on this server (404 push_unavailable)
-    }
+    this.key = (await api(pushKeyPath())).public_key;
     const registration = await navigator.serviceWorker.getRegistration("/static/");
     const mine = registration ? await registration.pushManager.getSubscription() : null;
     const stored = /** @type {{endpoints: string[]}} */ (await api(pushPath(this.gameId), {token: this.token()}));
@@ -55,13 +53,9 @@ export class OffPage {
   }
 
   async showEmail() {
-    try {
-      const stored = await api(emailPath(this.gameId), {token: this.token()});
-      ui.email.value = stored.address || "";
-      ui.emailForm.hidden = false;
-    } catch {
-      // no e-mail on this server (404 email_unavailable)
-    }
+    const stored = await api(emailPath(this.gameId), {token: this.token()});
+    ui.email.value = stored.address || "";
+    ui.emailForm.hidden = false;
   }
 
   /** @param {boolean} wanted */

@@ -21,7 +21,8 @@ async def test_the_whole_flow_creates_the_account_once_and_opens_a_session_each_
     for token in (first["token"], again["token"]):
         me = await client.get("/me", headers=bearer(token))
         assert me.json() == {"account_id": first["account_id"], "name": "Ada Lovelace", "provider": "discord"}
-    assert (await client.get("/auth/options")).json() == {"sign_in": True, "provider": "discord"}
+    assert (await client.get("/auth/options")).json() == {"sign_in": True, "provider": "discord", "web_push": False,
+                                                            "email": False}
     login = await client.get("/auth/login")
     sent = query_of(login.headers["location"])
     assert sent["client_id"] == "entente-test-client" and sent["response_type"] == "code"
@@ -200,7 +201,8 @@ async def test_sign_in_needs_a_configured_client(sqlite_url: str, provider_url: 
     async with running_app(no_client) as (_, client):
         response = await client.get("/auth/login")
         assert response.status_code == 404 and response.json()["error"]["code"] == "sign_in_unavailable"
-        assert (await client.get("/auth/options")).json() == {"sign_in": False, "provider": "discord"}
+        assert (await client.get("/auth/options")).json() == {"sign_in": False, "provider": "discord",
+                                                                "web_push": False, "email": False}
 
 
 async def test_racing_first_sign_ins_of_one_user_both_open_a_session_on_one_account(store) -> None:

@@ -118,6 +118,7 @@ async def test_a_seats_browsers_get_its_notifications_encrypted_and_signed(
         channels_app: Any, receiver: Receiver, receiver_url: str) -> None:
     app, client = channels_app
     store, settings = app.state.store, app.state.settings
+    assert (await client.get("/auth/options")).json()["web_push"] is True
     server_key = (await client.get("/push/key")).json()["public_key"]
     table = await started_table(client)
     phone, laptop = Browser(), Browser()
@@ -177,6 +178,7 @@ async def test_deadline_reminders_go_by_email_and_nothing_else_does(
     app, client = channels_app
     store, settings = app.state.store, app.state.settings
     box, _ = mailbox
+    assert (await client.get("/auth/options")).json()["email"] is True
     table = await started_table(client)
     put = await client.put(f"/games/{table.game_id}/email", headers=table.player("AUSTRIA"),
                            json={"address": "archduke@example.org"})
