@@ -41,6 +41,7 @@ from .board import (
     unreadable,
 )
 from .documents import PositionView
+from .standard_core import core_movement_outcome
 
 
 def setup_of(settings: Mapping[str, Any], seed: int) -> SmallGame:
@@ -135,6 +136,23 @@ class StandardVariant(BoardVariant):
         return Opening(str(position.phase), position_to_document(position),
                        [list(seat) for seat in setup.seats], must_act,
                        tuple((j.power, j.seat, str(j.phase)) for j in setup.joins))
+
+    def resolve(self, state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
+                settings: Mapping[str, Any], seed: int,
+                civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
+        """A movement phase through the C core where it runs and takes the phase
+        (standard_core.py, docs/rules/c_core.md "Hosted games"), else through the engine
+        (``resolve_by_engine``): the same outcome either way."""
+        outcome = core_movement_outcome(state, orders, setup_of(settings, seed), frozenset(civil_disorder))
+        if outcome is not None:
+            return outcome
+        return self.resolve_by_engine(state, orders, settings=settings, seed=seed, civil_disorder=civil_disorder)
+
+    def resolve_by_engine(self, state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
+                          settings: Mapping[str, Any], seed: int,
+                          civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
+        """``resolve`` by the Python engine alone: the reference the C core is held to."""
+        return super().resolve(state, orders, settings=settings, seed=seed, civil_disorder=civil_disorder)
 
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         return adjudicate_document(dict(doc))
