@@ -27,6 +27,8 @@ from shared.rules.diplomacy.small_games import SmallGame
 
 from .base import PhaseOutcome
 
+_TALLY = {"phases": 0}  # phases the core resolved in this process (a figure for ``entente replay``)
+
 STATE_FIELDS = frozenset({"variant", "phase", "units", "centers", "dislodged"})
 """What ``position_to_document`` writes: a state with any other field is the engine's to read."""
 
@@ -53,7 +55,14 @@ def core_movement_outcome(state: Mapping[str, Any], orders: Mapping[str, Sequenc
     out = core(document)
     if out is None:
         return None
+    _TALLY["phases"] += 1
     return outcome_of_output(out, given, setup, disorder)
+
+
+def phases_by_core() -> int:
+    """How many phases the core has resolved in this process (``entente replay`` says it: a
+    tally for people, not exact when threads resolve at once)."""
+    return _TALLY["phases"]
 
 
 def outcome_of_output(out: dict[str, Any], given: Mapping[str, list[str]], setup: SmallGame,
