@@ -6,6 +6,7 @@ JSON documents into engine values and back.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from shared.rules.diplomacy import (
@@ -47,7 +48,14 @@ from .standard_core import core_movement_outcome
 def setup_of(settings: Mapping[str, Any], seed: int) -> SmallGame:
     """The small-game setup (2 to 7 players) of a game's settings and stored seed."""
     players = int(settings.get("player_count", 7))
-    return small_game(players, italy_joins_seat=draw_italy_side(seed) if players == 2 else 0)
+    return _setup(players, draw_italy_side(seed) if players == 2 else 0)
+
+
+@lru_cache(maxsize=16)
+def _setup(players: int, italy_joins_seat: int) -> SmallGame:
+    """A setup is a frozen value, and there are eleven: each built once, not at every phase
+    (docs/performance.md, "Hosted phases through the C core")."""
+    return small_game(players, italy_joins_seat=italy_joins_seat)
 
 
 def read_orders(texts: Sequence[str], power: str, position: Position) -> list[Order | ParseError]:

@@ -41,15 +41,14 @@ def core_movement_outcome(state: Mapping[str, Any], orders: Mapping[str, Sequenc
     phase_text = state.get("phase")
     if core is None or type(phase_text) is not str or not phase_text.endswith("M") or not STATE_FIELDS >= set(state):
         return None
-    phase = Phase.parse(phase_text)
-    disorder = civil_disorder | setup.sitting_out_at(phase)
+    disorder = civil_disorder | setup.sitting_out_at(Phase.parse(phase_text)) if setup.sitting_out else civil_disorder
     given: dict[str, list[str]] = {}
     for power in sorted(orders):  # the engine's input order (BoardVariant.resolve)
         texts = orders[power]
         if texts:
             if power in disorder:
                 return None  # the engine voids them, one by one
-            given[power] = list(texts)
+            given[power] = texts if type(texts) is list else list(texts)
     document = dict(state)
     document["orders"] = given
     out = core(document)
@@ -73,34 +72,39 @@ def outcome_of_output(out: dict[str, Any], given: Mapping[str, list[str]], setup
     units: dict[str, list[str]] = out["units"]
     centres: dict[str, list[str]] = out["centers"]
     dislodged: dict[str, list[dict[str, Any]]] = out["dislodged"]
-    next_phase = Phase.parse(out["next_phase"])
-    retreating = any(d["retreats"] for held in dislodged.values() for d in held)
+    details: list[dict[str, Any]] = []
+    retreating: set[str] = set()  # the powers with a dislodged unit that has somewhere to go
+    for power, held in dislodged.items():
+        for unit in held:
+            retreats = unit["retreats"]
+            if retreats:
+                retreating.add(power)
+            details.append({"power": power, "unit": unit["unit"], "attacker_from": unit["attacker_from"],
+                            "retreats": list(retreats)})
     winners: frozenset[str] = frozenset()
     if retreating:  # adjudicate.py, _movement: those with a retreat to order, unless in disorder
-        acting = frozenset(power for power, held in dislodged.items()
-                           if power not in disorder and any(d["retreats"] for d in held))
+        acting = retreating - disorder
     else:  # _season_end: after a fall, the centres are counted (the core has moved them already)
-        acting = frozenset()
+        acting = set()
         if out["phase"][0] == "F":
             owned = {power: len(held) for power, held in centres.items()}
             acting = powers_to_adjust(units, centres, owned)
             threshold = setup.victory_centres or default_victory_centres(load_map("standard"))
             winners = victory({}, threshold, setup.teams_at(Phase.parse(out["phase"])), owned)
         if not acting:
-            acting = frozenset(power for power, held in units.items() if held)
-    sitting_out = setup.sitting_out_at(next_phase)
+            acting = {power for power, held in units.items() if held}
+    next_phase = out["next_phase"]
+    if setup.sitting_out:
+        acting -= setup.sitting_out_at(Phase.parse(next_phase))
     return PhaseOutcome(
         phase=out["phase"], orders=results,
-        state={"variant": "standard", "phase": out["next_phase"], "units": units, "centers": centres,
+        state={"variant": "standard", "phase": next_phase, "units": units, "centers": centres,
                "dislodged": dislodged if retreating else {}},
-        next_phase=out["next_phase"], must_act=[p for p in sorted(acting) if p not in sitting_out],
-        winners=sorted(winners),
-        details={"dislodged": [{"power": power, "unit": d["unit"], "attacker_from": d["attacker_from"],
-                                "retreats": list(d["retreats"])} for power, held in dislodged.items() for d in held]})
+        next_phase=next_phase, must_act=sorted(acting), winners=sorted(winners), details={"dislodged": details})
 
 
 def powers_to_adjust(units: Mapping[str, list[str]], centres: Mapping[str, list[str]],
-                     owned: Mapping[str, int]) -> frozenset[str]:
+                     owned: Mapping[str, int]) -> set[str]:
     """adjustments.py's ``powers_to_adjust`` over the output's lists: a power owing removals,
     or owed builds with an owned home centre free to build on."""
     home_centres = load_map("standard").home_centres
@@ -114,4 +118,4 @@ def powers_to_adjust(units: Mapping[str, list[str]], centres: Mapping[str, list[
             mine = set(centres.get(power, ()))
             if any(p in mine and p not in occupied for p in home_centres.get(power, ())):
                 acting.add(power)
-    return frozenset(acting)
+    return acting
