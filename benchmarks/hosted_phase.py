@@ -20,6 +20,10 @@ Each build runs in a process of its own, alternately, ``--rounds`` times: before
 (``ENTENTE_NO_C_CORE=1``, the compiled engine) and after (the C core); a step's figure is its
 median over the phases of the best of ``--repeats`` runs, the best round counting. Prints
 microseconds a phase, for the movement phases (the C core's) and for all phases.
+
+``--before-tree DIR``: "before" runs the code of another checkout (say, the commit before a
+change, its compiled modules copied beside it), with this script copied into its benchmarks/;
+this checkout's own code without the core is then a third row.
 """
 from __future__ import annotations
 
@@ -44,6 +48,7 @@ import orjson  # noqa: E402
 from shared.events import from_recorded, to_new_event  # noqa: E402
 from shared.game.adjudicate import resolution_event  # noqa: E402
 from shared.game.deadlines import deadline_for  # noqa: E402
+from shared.game.repository import without_history  # noqa: E402
 from shared.game.state import GameState, apply, fold  # noqa: E402
 from shared.game.submissions import latest_submissions, submitted_orders  # noqa: E402
 from shared.rules.variants import engine_build, get_variant  # noqa: E402
@@ -51,7 +56,8 @@ from shared.store import RecordedEvent, open_store  # noqa: E402
 from tests.utils.played_game import play_game  # noqa: E402
 
 STEPS = ("fold", "orders", "resolve", "events")
-BUILDS = {"before": {"ENTENTE_NO_C_CORE": "1"}, "after": {}}
+NO_CORE = {"ENTENTE_NO_C_CORE": "1"}
+HERE = Path(__file__).resolve()
 NOW = datetime(2026, 12, 7, tzinfo=UTC)
 
 
@@ -76,8 +82,8 @@ Phase = tuple[GameState, list[RecordedEvent], list[RecordedEvent], str]
 
 
 def phases_of(records: list[RecordedEvent]) -> list[Phase]:
-    """Each resolved phase as (the state before the previous resolution's events, those events,
-    the phase's order records, the phase)."""
+    """Each resolved phase as (the state before the previous resolution's events, as the cache
+    holds it, without its history; those events; the phase's order records; the phase)."""
     games: dict[str, list[RecordedEvent]] = {}
     orders: dict[tuple[str, str], list[RecordedEvent]] = {}
     for record in records:
@@ -94,7 +100,7 @@ def phases_of(records: list[RecordedEvent]) -> list[Phase]:
                 continue
             found.append((cached, stream[since:index], orders.get((game_id, record.data["phase"]), []),
                           record.data["phase"]))
-            cached = fold((from_recorded(r) for r in stream[since:index]), onto=cached)
+            cached = without_history(fold((from_recorded(r) for r in stream[since:index]), onto=cached))[0]
             since = index
     return [phase for phase in found if phase[0] is not None]
 
@@ -145,9 +151,10 @@ def measure(url: str, repeats: int) -> dict[str, Any]:
     return {"build": " ".join(engine_build()).strip(), "medians": medians}
 
 
-def run_build(url: str, repeats: int, switches: dict[str, str]) -> dict[str, Any]:
-    environment = {k: v for k, v in os.environ.items() if k not in ("ENTENTE_NO_C_CORE", "ENTENTE_PURE_PYTHON")}
-    done = subprocess.run([sys.executable, __file__, "--measure", url, "--repeats", str(repeats)],
+def run_build(url: str, repeats: int, script: Path, switches: dict[str, str]) -> dict[str, Any]:
+    environment = {k: v for k, v in os.environ.items()
+                   if k not in ("ENTENTE_NO_C_CORE", "ENTENTE_PURE_PYTHON", "PYTHONPATH")}
+    done = subprocess.run([sys.executable, str(script), "--measure", url, "--repeats", str(repeats)],
                           capture_output=True, text=True, env={**environment, **switches}, check=True, timeout=3600)
     answer: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
     return answer
@@ -159,26 +166,31 @@ def main() -> int:
     parser.add_argument("--phases", type=int, default=40)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--before-tree", type=Path, help="a checkout whose code runs as 'before'")
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # a child: time the phases of this store
     args = parser.parse_args()
     if args.measure:
         print(json.dumps(measure(args.measure, args.repeats)))
         return 0
+    rows = {"before": (HERE, NO_CORE), "after": (HERE, {})}
+    if args.before_tree:
+        rows = {"before": (args.before_tree.resolve() / "benchmarks" / HERE.name, NO_CORE),
+                "no core": (HERE, NO_CORE), "after": (HERE, {})}
     with tempfile.TemporaryDirectory(prefix="entente-hosted-phase-") as folder:
         url = f"sqlite:///{folder}/games.db"
         started = time.monotonic()
         asyncio.run(play(url, args.games, args.phases))
         print(f"played {args.games} games of {args.phases} phases in {time.monotonic() - started:.0f} s", flush=True)
-        rounds: dict[str, list[dict[str, Any]]] = {name: [] for name in BUILDS}
+        rounds: dict[str, list[dict[str, Any]]] = {name: [] for name in rows}
         for _ in range(args.rounds):
-            for name, switches in BUILDS.items():
-                rounds[name].append(run_build(url, args.repeats, switches))
+            for name, (script, switches) in rows.items():
+                rounds[name].append(run_build(url, args.repeats, script, switches))
     for label in ("movement", "all"):
         count = rounds["after"][0]["medians"][label]["phases"]
         print(f"\n{label} phases ({count}), µs a phase (median of the best of {args.repeats}; best of "
               f"{args.rounds} rounds):")
         print(f"{'build':<44}" + "".join(f"{step:>9}" for step in STEPS) + f"{'total':>9}")
-        for name in BUILDS:
+        for name in rows:
             figures = {step: min(r["medians"][label][step] for r in rounds[name]) for step in STEPS}
             build = f"{name}: {rounds[name][0]['build']}"
             print(f"{build:<44}" + "".join(f"{figures[s]:>9.1f}" for s in STEPS) + f"{sum(figures.values()):>9.1f}")
