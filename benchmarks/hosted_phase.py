@@ -13,8 +13,9 @@ store's reads and writes are not in the figures):
 - orders: the phase's order records read, each power's latest submission (``phase_submissions``);
 - resolve: the variant's ``resolve`` of the stored position and orders (the Python engine, or
   the C core where it takes the phase: docs/rules/c_core.md, "Hosted games");
-- events: the PhaseResolved event built from the outcome, the state folded on with it, the next
-  deadline's event, and both serialised as the store writes them.
+- events: the rest of ``resolution_plan`` (the PhaseResolved event built from the outcome, the
+  state folded on with it, the checks for the game's end and the next deadline's event) and the
+  plan's events serialised as the store writes them: the whole plan's time less resolve's.
 
 Each build runs in a process of its own, alternately, ``--rounds`` times: before
 (``ENTENTE_NO_C_CORE=1``, the compiled engine) and after (the C core); a step's figure is its
@@ -45,11 +46,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import orjson  # noqa: E402
 
+from services.adjudication.service import resolution_plan  # noqa: E402
 from shared.events import from_recorded, to_new_event  # noqa: E402
-from shared.game.adjudicate import resolution_event  # noqa: E402
-from shared.game.deadlines import deadline_for  # noqa: E402
 from shared.game.repository import without_history  # noqa: E402
-from shared.game.state import GameState, apply, fold  # noqa: E402
+from shared.game.state import GameState, fold  # noqa: E402
 from shared.game.submissions import latest_submissions, submitted_orders  # noqa: E402
 from shared.rules.variants import engine_build, get_variant  # noqa: E402
 from shared.store import RecordedEvent, open_store  # noqa: E402
@@ -119,23 +119,20 @@ def best(step: Callable[[], Any], repeats: int) -> tuple[float, Any]:
 def time_phase(phase: Phase, repeats: int) -> dict[str, float]:
     cached, since, order_records, name = phase
     fold_us, state = best(lambda: fold((from_recorded(r) for r in since), onto=cached), repeats)
-    orders_us, submitted = best(lambda: submitted_orders(latest_submissions(
-        (from_recorded(r) for r in order_records), name)), repeats)
+    orders_us, submissions = best(lambda: latest_submissions((from_recorded(r) for r in order_records), name),
+                                  repeats)
+    submitted = submitted_orders(submissions)
     variant = get_variant(state.variant)
     settings = state.settings.model_dump()
     seed = state.seed if state.seed is not None else 0
-    resolve_us, outcome = best(lambda: variant.resolve(state.position, submitted, settings=settings, seed=seed),
-                               repeats)
+    resolve_us, _ = best(lambda: variant.resolve(state.position, submitted, settings=settings, seed=seed), repeats)
 
-    def events() -> None:
-        event = resolution_event(state.position, outcome, state.settings.edition, variant.engine_version)
-        after = apply(state, event)
-        deadline = deadline_for(after, str(after.phase), NOW)
-        for written in (event, deadline):
-            orjson.dumps(to_new_event(written).data, option=orjson.OPT_NON_STR_KEYS).decode()
+    def plan() -> None:  # the whole plan, resolution included, and its events as the store writes them
+        for event in resolution_plan(state, submissions, NOW).events:
+            orjson.dumps(to_new_event(event).data, option=orjson.OPT_NON_STR_KEYS).decode()
 
-    events_us, _ = best(events, repeats)
-    return {"fold": fold_us, "orders": orders_us, "resolve": resolve_us, "events": events_us}
+    plan_us, _ = best(plan, repeats)
+    return {"fold": fold_us, "orders": orders_us, "resolve": resolve_us, "events": max(0.0, plan_us - resolve_us)}
 
 
 def measure(url: str, repeats: int) -> dict[str, Any]:

@@ -33,7 +33,9 @@ from shared.rules.diplomacy.small_games import SmallGame
 from .base import Opening, OrderCheck, PhaseOutcome
 from .board import (
     BoardRules,
+    BoardSummary,
     BoardVariant,
+    board_summary,
     centres_by_power,
     dislodged_json,
     parse_cached,
@@ -164,6 +166,31 @@ class StandardVariant(BoardVariant):
 
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         return adjudicate_document(dict(doc))
+
+    def _summary(self, state: Mapping[str, Any]) -> BoardSummary:
+        return self._summaries.get(state, self._summary_of)
+
+    def _summary_of(self, state: Mapping[str, Any]) -> BoardSummary:
+        """Outside an adjustment phase, read off the document itself (summary_outside_adjustments);
+        in one, from the board view, which counts each power's builds and removals."""
+        summary = summary_outside_adjustments(state)
+        return summary if summary is not None else board_summary(self.board(state))
+
+
+def summary_outside_adjustments(state: Mapping[str, Any]) -> BoardSummary | None:
+    """What the guards read of a board outside an adjustment phase, from the state document as
+    ``position_to_document`` writes it, without reading the position into the engine's values:
+    a power survives while it holds a unit or a centre, and nobody adjusts. After a resolution
+    the platform asks it of the new state at once (is the game abandoned, whom does it wait
+    for): the board view would read back the position the C core left as a document
+    (docs/performance.md, "2026-12-07: Hosted phases through the C core"). None for an
+    adjustment phase, or a document in another shape: the view answers those."""
+    phase, units, centres = state.get("phase"), state.get("units"), state.get("centers")
+    if type(phase) is not str or phase.endswith("A") or type(units) is not dict or type(centres) is not dict \
+            or "centres" in state:
+        return None
+    holding = {power for power, held in units.items() if held} | {power for power, held in centres.items() if held}
+    return BoardSummary(surviving=frozenset(holding), adjustments={}, forced_only=frozenset())
 
 
 def home_centres() -> dict[str, list[str]]:
