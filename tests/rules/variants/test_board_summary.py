@@ -66,6 +66,7 @@ def test_outside_adjustments_the_summary_read_off_the_document_is_the_views() ->
     from tests.utils.random_play import random_play
 
     standard = variant_named("standard")
+    assert isinstance(standard, BoardVariant)
     seen: Counter[str] = Counter()
     for seed in range(16):
         for _, _, resolution in random_play(seed, phases=90):
