@@ -5,6 +5,7 @@
     entente import FILE_OR_DIR... [--database URL]
     entente replay GAME_ID [--database URL]
     entente replay --all [--database URL]                   every game; a count and the first that differs
+    entente replay GAME_ID|--all --every-build [--database URL]   in each build of the engine (replay_builds.py)
 
 A game's log is its own stream ``game-{id}`` and its order streams ``orders-{id}-{phase}-{POWER}``,
 merged in global position order; export and import carry the game's other streams too (press,
@@ -31,6 +32,8 @@ from typing import Any, TextIO
 from shared.store import EventStore, RecordedEvent, open_store
 
 from .common import OpsError
+from .replay_builds import BUILD_LINE, build_named, replay_every_build
+from .replay_compare import compare_resolutions, first_difference
 
 DEFAULT_DATABASE_URL = "sqlite:///./entente.db"
 PROGRESS_EVERY = 10  # phases between two progress lines of a replay
@@ -50,7 +53,8 @@ entente import game.jsonl --database sqlite:///./restored.db
 entente import backup/ --database postgresql://entente@db/entente""",
     "replay": """\
 entente replay g_3fa2c1
-entente replay --all --database postgresql://entente@db/entente""",
+entente replay --all --database postgresql://entente@db/entente
+entente replay g_3fa2c1 --every-build""",
 }
 DESCRIPTIONS = {
     "export": "Write a game's whole event log, as JSON lines or as a MILA saved game; with --all, every "
@@ -83,6 +87,11 @@ def _parser(command: str) -> argparse.ArgumentParser:
     else:
         parser.add_argument("game_id", nargs="?", help="the game to replay")
         parser.add_argument("--all", action="store_true", help="every game of the database")
+        parser.add_argument("--every-build", action="store_true",
+                            help="replay in each build of the engine the install has (the C core, the compiled "
+                                 "engine, the Python sources), each in a process of its own, and require each to "
+                                 "match what is stored")
+        parser.add_argument("--print-build", action="store_true", help=argparse.SUPPRESS)  # (replay_builds.py)
     parser.add_argument("--database", help=DATABASE_HELP)
     return parser
 
@@ -411,6 +420,10 @@ class ReplayOutcome:
 
 
 async def replay_command(args: argparse.Namespace) -> int:
+    if args.every_build:
+        return replay_every_build(args)
+    if args.print_build:
+        print(f"{BUILD_LINE}{build_named()}", flush=True)
     if args.all:
         return await replay_all(args)
     store = await _open(args.database, must_exist=True)
@@ -447,7 +460,7 @@ async def replay_command(args: argparse.Namespace) -> int:
     engine = get_variant(state.variant).engine_version
     print(f"game {args.game_id}: {outcome.phases_checked} resolved phases re-adjudicated with engine "
           f"{engine} in {elapsed * 1000:.1f} ms (the rules loaded in {(started - loading) * 1000:.0f} ms "
-          f"before); every result and position matches")
+          f"before; {build_named(outcome.phases_checked)}); every result and position matches")
     return 0
 
 
@@ -481,7 +494,7 @@ async def replay_all(args: argparse.Namespace) -> int:
         await store.close()
     elapsed = time.monotonic() - started
     print(f"replay: {verified} of {len(game_ids)} games verified ({phases} resolved phases re-adjudicated "
-          f"in {elapsed:.1f} s)" + ("; every result and position matches" if not differing else
+          f"in {elapsed:.1f} s; {build_named(phases)})" + ("; every result and position matches" if not differing else
                                     f"; {len(differing)} differ, the first: {differing[0]}"))
     return 1 if differing else 0
 
@@ -566,29 +579,3 @@ def orders_at(submissions: Sequence[tuple[int, Any]], phase: str, before_positio
     from shared.game.submissions import latest_submissions, submitted_orders
 
     return submitted_orders(latest_submissions((e for position, e in submissions if position < before_position), phase))
-
-
-COMPARED_FIELDS = ("phase", "orders", "dislodged", "position", "next_phase", "must_act", "winners", "details")
-
-
-def compare_resolutions(stored: dict[str, Any], recomputed: dict[str, Any]) -> str | None:
-    for name in COMPARED_FIELDS:
-        if stored.get(name) != recomputed.get(name):
-            return first_difference(stored.get(name), recomputed.get(name), name)
-    return None
-
-
-def first_difference(stored: Any, engine: Any, path: str) -> str:
-    """Where two JSON values first differ: ``path: stored X, engine Y``."""
-    if isinstance(stored, dict) and isinstance(engine, dict):
-        for key in sorted(set(stored) | set(engine)):
-            if stored.get(key) != engine.get(key):
-                return first_difference(stored.get(key), engine.get(key), f"{path}.{key}")
-    if isinstance(stored, list) and isinstance(engine, list):
-        for index, (left, right) in enumerate(zip(stored, engine, strict=False)):
-            if left != right:
-                label = f" {left['order']!r}" if isinstance(left, dict) and "order" in left else ""
-                return first_difference(left, right, f"{path}[{index}{label}]")
-        if len(stored) != len(engine):
-            return f"{path}: stored {len(stored)} items, engine {len(engine)}"
-    return f"{path}: stored {json.dumps(stored, ensure_ascii=False)}, engine {json.dumps(engine, ensure_ascii=False)}"

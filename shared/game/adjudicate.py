@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from shared.events import AdjudicatedOrder, DislodgedRecord, PhaseResolved
+from shared.events import PhaseResolved
 from shared.game.state import GameState
 from shared.rules.variants import PhaseOutcome, get_variant
 
@@ -27,13 +27,14 @@ def adjudicate_phase(state: GameState, position_before: dict[str, Any], submitte
 
 def resolution_event(position_before: dict[str, Any], outcome: PhaseOutcome, edition: str, engine_version: str, *,
                      civil_disorder: frozenset[str] = frozenset(), house_bot: Sequence[str] = ()) -> PhaseResolved:
-    """The PhaseResolved event recording an engine's outcome of one phase."""
-    orders = {power: [AdjudicatedOrder.model_validate(result) for result in results]
-              for power, results in outcome.orders.items()}
+    """The PhaseResolved event recording an engine's outcome of one phase: validated in one
+    call from plain values (the results and dislodged units as the engine wrote them), not order
+    by order (docs/performance.md, "2026-12-07: Hosted phases through the C core")."""
     details = dict(outcome.details)
-    dislodged = [DislodgedRecord(**d) for d in details.pop("dislodged", [])]
-    return PhaseResolved(
-        phase=outcome.phase, position_before=position_before, orders=orders, dislodged=dislodged,
-        position=outcome.state, next_phase=outcome.next_phase, must_act=list(outcome.must_act),
-        winners=list(outcome.winners), edition=edition, engine_version=engine_version,
-        civil_disorder=sorted(civil_disorder), house_bot=sorted(house_bot), details=details)
+    dislodged = details.pop("dislodged", [])
+    return PhaseResolved.model_validate({
+        "phase": outcome.phase, "position_before": position_before, "orders": outcome.orders,
+        "dislodged": dislodged, "position": outcome.state, "next_phase": outcome.next_phase,
+        "must_act": list(outcome.must_act), "winners": list(outcome.winners), "edition": edition,
+        "engine_version": engine_version, "civil_disorder": sorted(civil_disorder), "house_bot": sorted(house_bot),
+        "details": details})

@@ -54,5 +54,12 @@ def engine_build() -> tuple[str, str]:
     return running_build()
 
 
+def phases_by_c_core() -> int:
+    """How many hosted phases the C core has resolved in this process (standard_core.py)."""
+    from .standard_core import phases_by_core
+
+    return phases_by_core()
+
+
 __all__ = ["Opening", "OrderCheck", "PhaseOutcome", "UnknownVariant", "UnsupportedPlayerCount", "Variant",
-           "engine_build", "get_variant", "variant_names"]
+           "engine_build", "get_variant", "phases_by_c_core", "variant_names"]

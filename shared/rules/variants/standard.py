@@ -6,6 +6,7 @@ JSON documents into engine values and back.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from shared.rules.diplomacy import (
@@ -32,7 +33,9 @@ from shared.rules.diplomacy.small_games import SmallGame
 from .base import Opening, OrderCheck, PhaseOutcome
 from .board import (
     BoardRules,
+    BoardSummary,
     BoardVariant,
+    board_summary,
     centres_by_power,
     dislodged_json,
     parse_cached,
@@ -41,12 +44,20 @@ from .board import (
     unreadable,
 )
 from .documents import PositionView
+from .standard_core import core_movement_outcome
 
 
 def setup_of(settings: Mapping[str, Any], seed: int) -> SmallGame:
     """The small-game setup (2 to 7 players) of a game's settings and stored seed."""
     players = int(settings.get("player_count", 7))
-    return small_game(players, italy_joins_seat=draw_italy_side(seed) if players == 2 else 0)
+    return _setup(players, draw_italy_side(seed) if players == 2 else 0)
+
+
+@lru_cache(maxsize=16)
+def _setup(players: int, italy_joins_seat: int) -> SmallGame:
+    """A setup is a frozen value, and there are eleven: each built once, not at every phase
+    (docs/performance.md, "Hosted phases through the C core")."""
+    return small_game(players, italy_joins_seat=italy_joins_seat)
 
 
 def read_orders(texts: Sequence[str], power: str, position: Position) -> list[Order | ParseError]:
@@ -136,8 +147,50 @@ class StandardVariant(BoardVariant):
                        [list(seat) for seat in setup.seats], must_act,
                        tuple((j.power, j.seat, str(j.phase)) for j in setup.joins))
 
+    def resolve(self, state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
+                settings: Mapping[str, Any], seed: int,
+                civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
+        """A movement phase through the C core where it runs and takes the phase
+        (standard_core.py, docs/rules/c_core.md "Hosted games"), else through the engine
+        (``resolve_by_engine``): the same outcome either way."""
+        outcome = core_movement_outcome(state, orders, setup_of(settings, seed), frozenset(civil_disorder))
+        if outcome is not None:
+            return outcome
+        return self.resolve_by_engine(state, orders, settings=settings, seed=seed, civil_disorder=civil_disorder)
+
+    def resolve_by_engine(self, state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
+                          settings: Mapping[str, Any], seed: int,
+                          civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
+        """``resolve`` by the Python engine alone: the reference the C core is held to."""
+        return super().resolve(state, orders, settings=settings, seed=seed, civil_disorder=civil_disorder)
+
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         return adjudicate_document(dict(doc))
+
+    def _summary(self, state: Mapping[str, Any]) -> BoardSummary:
+        return self._summaries.get(state, self._summary_of)
+
+    def _summary_of(self, state: Mapping[str, Any]) -> BoardSummary:
+        """Outside an adjustment phase, read off the document itself (summary_outside_adjustments);
+        in one, from the board view, which counts each power's builds and removals."""
+        summary = summary_outside_adjustments(state)
+        return summary if summary is not None else board_summary(self.board(state))
+
+
+def summary_outside_adjustments(state: Mapping[str, Any]) -> BoardSummary | None:
+    """What the guards read of a board outside an adjustment phase, from the state document as
+    ``position_to_document`` writes it, without reading the position into the engine's values:
+    a power survives while it holds a unit or a centre, and nobody adjusts. After a resolution
+    the platform asks it of the new state at once (is the game abandoned, whom does it wait
+    for): the board view would read back the position the C core left as a document
+    (docs/performance.md, "2026-12-07: Hosted phases through the C core"). None for an
+    adjustment phase, or a document in another shape: the view answers those."""
+    phase, units, centres = state.get("phase"), state.get("units"), state.get("centers")
+    if type(phase) is not str or phase.endswith("A") or type(units) is not dict or type(centres) is not dict \
+            or "centres" in state:
+        return None
+    holding = {power for power, held in units.items() if held} | {power for power, held in centres.items() if held}
+    return BoardSummary(surviving=frozenset(holding), adjustments={}, forced_only=frozenset())
 
 
 def home_centres() -> dict[str, list[str]]:

@@ -51,3 +51,34 @@ def test_a_documents_position_is_read_once_and_each_document_gets_its_own() -> N
         moved["phase"] = "F1901M" if document["phase"] != "F1901M" else "S1902M"
         assert chosen.position(moved) is not position
         assert str(chosen.position(moved).phase) == "F1901M" and str(position.phase) == document["phase"]
+
+
+def test_outside_adjustments_the_summary_read_off_the_document_is_the_views() -> None:
+    """The standard variant answers a movement or retreat phase's summary from the document
+    itself (standard.py, ``summary_outside_adjustments``): the same as the board view's, on
+    every phase of random games played until powers are out, and the view's own answer in an
+    adjustment phase."""
+    from collections import Counter
+
+    from shared.rules.diplomacy import position_to_document
+    from shared.rules.variants.board import board_summary
+    from shared.rules.variants.standard import summary_outside_adjustments
+    from tests.utils.random_play import random_play
+
+    standard = variant_named("standard")
+    assert isinstance(standard, BoardVariant)
+    seen: Counter[str] = Counter()
+    for seed in range(16):
+        for _, _, resolution in random_play(seed, phases=90):
+            document = position_to_document(resolution.position)
+            expected = board_summary(standard.board(document))
+            quick = summary_outside_adjustments(document)
+            kind = document["phase"][-1]
+            seen[kind] += 1
+            assert (quick is None) == (kind == "A")
+            seen["someone out"] += len(expected.surviving) < 7
+            seen["centres, no units"] += any(not document["units"].get(p) for p in expected.surviving)
+            answered = (standard.surviving(document), standard.adjustments(document), standard.forced_only(document))
+            assert answered == (expected.surviving, dict(expected.adjustments), expected.forced_only), document
+    assert seen["M"] > 800 and seen["R"] > 150 and seen["A"] > 300, seen
+    assert seen["someone out"] > 300 and seen["centres, no units"] > 2, seen
