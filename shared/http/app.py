@@ -69,6 +69,7 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
         app.state.store = store
         app.state.operator_hash = hash_token(checked.operator_secret())
         app.state.metrics_networks = checked.metrics_networks()
+        app.state.metrics_hash = checked.metrics_token_hash()
         app.state.engine, _ = engine_build()  # the engine's build, decided when it is first imported
         DRAINING.watch()  # the server's signal handlers are in place by now (uvicorn's lifespan)
         try:
