@@ -134,7 +134,7 @@ class Topology:
     tmp: Path
     database_url: str
     token: str
-    metrics_token: str
+    metrics_token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     ports: dict[tuple[str, int], int] = field(default_factory=dict)
     processes: dict[str, subprocess.Popen] = field(default_factory=dict)
     ran: dict[str, list[str]] = field(default_factory=dict)  # service -> the compose argv it ran
@@ -409,7 +409,7 @@ def test_the_compose_topology_runs_a_game_to_its_deadline(fresh_database_url: st
         if os.environ.get("ENTENTE_REQUIRE_POSTGRES") == "1":  # CI, which installs nginx with PostgreSQL
             pytest.fail(reason)
         pytest.skip(reason)
-    topology = Topology(tmp_path, fresh_database_url, secrets.token_urlsafe(32), secrets.token_urlsafe(32))
+    topology = Topology(tmp_path, fresh_database_url, secrets.token_urlsafe(32))
     services = [name for name in COMPOSE["services"] if name not in (*NOT_RUN, *ONE_SHOT)]
     assert {"worker", "notifier", "daide"} <= set(services), "compose runs no clock worker, notifier or DAIDE server"
     assert ONE_SHOT == ("migrate",)
