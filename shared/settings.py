@@ -151,6 +151,9 @@ class Settings(BaseSettings):
     # one setting's value: a Kubernetes Secret volume (docs/deploy.md); the environment wins
     secrets_dir: str = ""
     database_url: str = "sqlite:///./entente.db"
+    # a read replica of it for the reads that may lag (lists, past phases' views and pictures;
+    # docs/scale.md, "Read replicas"); empty: every read goes to database_url
+    read_database_url: str = ""
     operator_token: SecretStr | None = None
     host: str = "127.0.0.1"
     port: int = 8000
