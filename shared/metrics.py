@@ -90,13 +90,16 @@ _counted: weakref.WeakKeyDictionary[BoundedCache[object, object], tuple[int, int
 
 
 def may_read(token: str | None, address: str | None, operator_hash: str | None,
-             allowed: Sequence[IPv4Network | IPv6Network]) -> bool:
-    """Whether a scrape may read the metrics: with the operator's token, or from an address
-    the operator allowed (ENTENTE_METRICS_ALLOW; the connection's own address, never a header)."""
+             allowed: Sequence[IPv4Network | IPv6Network], metrics_hash: str | None = None) -> bool:
+    """Whether a scrape may read the metrics: with the operator's token or the metrics token
+    (ENTENTE_METRICS_TOKEN, good for nothing else), or from an address the operator allowed
+    (ENTENTE_METRICS_ALLOW; the connection's own address, never a header)."""
     from shared.auth import hash_token, same_hash
 
-    if token and operator_hash and same_hash(hash_token(token), operator_hash):
-        return True
+    if token:
+        presented = hash_token(token)
+        if any(known and same_hash(presented, known) for known in (operator_hash, metrics_hash)):
+            return True
     if address and allowed:
         try:
             peer = ip_address(address)

@@ -152,6 +152,9 @@ class Settings(BaseSettings):
     # one setting's value: a Kubernetes Secret volume (docs/deploy.md); the environment wins
     secrets_dir: str = ""
     database_url: str = "sqlite:///./entente.db"
+    # a read replica of it for the reads that may lag (lists, past phases' views and pictures;
+    # docs/scale.md, "Read replicas"); empty: every read goes to database_url
+    read_database_url: str = ""
     operator_token: SecretStr | None = None
     host: str = "127.0.0.1"
     port: int = 8000
@@ -234,6 +237,9 @@ class Settings(BaseSettings):
     # metrics (docs/operations.md): /metrics answers the operator token, or these addresses
     # and networks without one, comma-separated ("10.0.0.0/8, 127.0.0.1"); none by default
     metrics_allow: str = ""
+    # a token that reads /metrics and nothing else (docs/operations.md, "Metrics"): what Prometheus
+    # presents to every process, the workers included, without holding the operator's token
+    metrics_token: SecretStr | None = None
 
     def collector_thresholds(self) -> tuple[int, int, int] | None:
         """ENTENTE_GC_THRESHOLDS read: the three thresholds, or None for Python's own;
@@ -246,6 +252,22 @@ class Settings(BaseSettings):
             raise SettingsError(f"ENTENTE_GC_THRESHOLDS: {self.gc_thresholds!r} is not three whole numbers from 1 "
                                 "to 10000000 separated by commas (like 50000,20,100), nor python")
         return int(parts[0]), int(parts[1]), int(parts[2])
+
+    def metrics_token_hash(self) -> str | None:
+        """The metrics token's hash, None when there is none; SettingsError when it is weak (the
+        operator token's rules) or is the operator token itself."""
+        from shared.auth import hash_token
+
+        token = self.metrics_token.get_secret_value() if self.metrics_token else ""
+        if not token:
+            return None
+        problem = operator_token_problem(token)
+        if problem is not None:
+            raise SettingsError(f"ENTENTE_METRICS_TOKEN {problem}; set a long random value, for example the output "
+                                f"of `{GENERATE_COMMAND}`")
+        if token == self.operator_secret():
+            raise SettingsError("ENTENTE_METRICS_TOKEN is the operator token: give the scrapes a token of their own")
+        return hash_token(token)
 
     def metrics_networks(self) -> tuple[IPv4Network | IPv6Network, ...]:
         """ENTENTE_METRICS_ALLOW read; SettingsError when an entry is not an address or network."""
@@ -303,6 +325,7 @@ class Settings(BaseSettings):
     def checked(self) -> Settings:
         """These settings, safe to run: raises SettingsError, or fills a development token."""
         self.metrics_networks()
+        self.metrics_token_hash()
         self.rate_limit_networks()
         self.trusted_proxy_networks()
         self.check_rates()

@@ -14,8 +14,8 @@ times out. Two paths:
 
 Both answer the same JSON: the worker's name, the times of its last sweep and last success,
 and how many sweeps failed in a row. ``/metrics`` answers the worker's Prometheus metrics
-(shared/metrics.py) to the operator token or an address in ENTENTE_METRICS_ALLOW, as the
-services' own ``/metrics`` does.
+(shared/metrics.py) to the metrics token, the operator token or an address in
+ENTENTE_METRICS_ALLOW, as the services' own ``/metrics`` does.
 """
 from __future__ import annotations
 
@@ -140,8 +140,8 @@ async def answer_metrics(source: MetricsSource, head: bytes, peer: str | None) -
         return _response(405, {"error": "only GET"})
     text = await source(bearer_of(head), peer)
     if text is None:
-        return _response(403, {"error": "the metrics are for the operator token, or for the addresses in "
-                                        "ENTENTE_METRICS_ALLOW"})
+        return _response(403, {"error": "the metrics are for the metrics token (ENTENTE_METRICS_TOKEN), the "
+                                        "operator token, or the addresses in ENTENTE_METRICS_ALLOW"})
     from shared.metrics import CONTENT_TYPE
 
     return _response(200, text, CONTENT_TYPE)
@@ -191,9 +191,10 @@ def worker_metrics(settings: Settings, store: EventStore) -> MetricsSource:
     secret = settings.operator_secret()
     operator_hash = hash_token(secret) if secret else None
     networks = settings.metrics_networks()
+    metrics_hash = settings.metrics_token_hash()
 
     async def render(token: str | None, peer: str | None) -> bytes | None:
-        if not metrics.may_read(token, peer, operator_hash, networks):
+        if not metrics.may_read(token, peer, operator_hash, networks, metrics_hash):
             return None
         try:
             await metrics.refresh_from_store(store, utc_now())

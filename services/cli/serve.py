@@ -109,9 +109,10 @@ def run(command: str, argv: list[str]) -> int:
             return refused
     import uvicorn
 
-    print(f"entente: serving {args.service or 'every service'} on http://{settings.host}:{settings.port}"
-          f" with {_redacted(settings.database_url)}"
-          + (f" in {args.workers} processes" if args.workers > 1 else ""), file=sys.stderr, flush=True)
+    # said once the port accepts connections and the app has started, not before (docs/hosting.md, "Starting")
+    announcement = (f"entente: serving {args.service or 'every service'} on http://{settings.host}:{settings.port}"
+                    f" with {_redacted(settings.database_url)}"
+                    + (f" in {args.workers} processes" if args.workers > 1 else ""))
     from shared.logs import logging_config
 
     from .slow_clients import (
@@ -136,8 +137,13 @@ def run(command: str, argv: list[str]) -> int:
                "timeout_graceful_shutdown": args.graceful_timeout, **UVICORN_OPTIONS}
     _exit_cleanly_on_signals()
     if args.workers == 1:
-        uvicorn.run(service_app(args.service, settings) if args.service else served_app(settings), **options)
-        return 0
+        from .workers import STARTUP_FAILURE, AnnouncingServer
+
+        app = service_app(args.service, settings) if args.service else served_app(settings)
+        server = AnnouncingServer(uvicorn.Config(app, **options),
+                                  lambda: print(announcement, file=sys.stderr, flush=True))
+        server.run()
+        return 0 if server.started else STARTUP_FAILURE
     # each worker process builds its app from the environment: hand it these settings there
     # (a generated development operator token included, so that every process has the same)
     os.environ.update({"ENTENTE_DATABASE_URL": settings.database_url,
@@ -158,7 +164,8 @@ def run(command: str, argv: list[str]) -> int:
         except OSError as error:
             print(f"entente {command}: cannot listen on {settings.host}:{settings.port}: {error}", file=sys.stderr)
             return 1
-        return Supervisor({"app": factory, "factory": True, **options}, sockets, args.graceful_timeout).run()
+        return Supervisor({"app": factory, "factory": True, **options}, sockets, args.graceful_timeout,
+                          announcement).run()
     finally:
         if own_directory is not None:
             shutil.rmtree(own_directory, ignore_errors=True)

@@ -13,7 +13,9 @@ The supervisor here does what uvicorn's does, with uvicorn's public ``Server.run
 it starts the workers, starts again one that dies (a worker that fails before serving stops
 everything: it would fail again), and on SIGTERM or SIGINT tells each to stop gracefully and
 waits for it (then kills what is left after the graceful timeout and a margin). A worker whose
-supervisor dies without stopping it (SIGKILL) is told to stop by the kernel.
+supervisor dies without stopping it (SIGKILL) is told to stop by the kernel. The supervisor
+says "serving" once the first worker's app has started and its socket accepts connections
+(``AnnouncingServer``), not before.
 """
 from __future__ import annotations
 
@@ -24,8 +26,11 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
 from multiprocessing.process import BaseProcess
 from typing import Any
+
+import uvicorn
 
 STARTUP_FAILURE = 3  # uvicorn's exit status for a worker that could not start serving
 STOP_MARGIN_SECONDS = 10.0  # beyond the graceful timeout, before a worker still running is killed
@@ -71,13 +76,27 @@ def _stop_with_the_supervisor(supervisor: int) -> None:
         os.kill(os.getpid(), signal.SIGTERM)
 
 
-def _serve(options: dict[str, Any], sock: socket.socket, supervisor: int) -> None:
-    """A worker process: uvicorn serving the app factory on its own socket."""
-    _stop_with_the_supervisor(supervisor)
-    import uvicorn
+class AnnouncingServer(uvicorn.Server):
+    """uvicorn's server calling ``on_started`` once the app's startup has run and the server
+    accepts connections (docs/hosting.md, "Starting"): a script that waits for "serving" may
+    connect at once."""
 
+    def __init__(self, config: uvicorn.Config, on_started: Callable[[], None]) -> None:
+        super().__init__(config)
+        self.on_started = on_started
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if not self.should_exit:  # the app's startup failed: uvicorn stops without serving
+            self.on_started()
+
+
+def _serve(options: dict[str, Any], sock: socket.socket, supervisor: int, started: Any) -> None:
+    """A worker process: uvicorn serving the app factory on its own socket; ``started`` (an
+    Event of the supervisor's) set once it accepts connections."""
+    _stop_with_the_supervisor(supervisor)
     config = uvicorn.Config(**options)
-    server = uvicorn.Server(config)
+    server = AnnouncingServer(config, started.set)
     server.run(sockets=[sock])
     if not server.started:
         sys.exit(STARTUP_FAILURE)
@@ -86,15 +105,18 @@ def _serve(options: dict[str, Any], sock: socket.socket, supervisor: int) -> Non
 class Supervisor:
     """The worker processes and what keeps them running."""
 
-    def __init__(self, options: dict[str, Any], sockets: list[socket.socket], graceful_seconds: float) -> None:
+    def __init__(self, options: dict[str, Any], sockets: list[socket.socket], graceful_seconds: float,
+                 announcement: str = "") -> None:
         self.options, self.sockets, self.graceful_seconds = options, sockets, graceful_seconds
+        self.announcement = announcement  # printed once a worker serves
         self.context = multiprocessing.get_context("spawn")
+        self.started = self.context.Event()
         self.processes: list[BaseProcess] = []
         self.stopping = threading.Event()
 
     def _start(self, index: int) -> BaseProcess:
-        process = self.context.Process(target=_serve, args=(self.options, self.sockets[index], os.getpid()),
-                                       daemon=False)
+        process = self.context.Process(target=_serve, daemon=False,
+                                       args=(self.options, self.sockets[index], os.getpid(), self.started))
         process.start()
         return process
 
@@ -106,6 +128,9 @@ class Supervisor:
         try:
             self.processes = [self._start(index) for index in range(len(self.sockets))]
             while not self.stopping.wait(WATCH_SECONDS):
+                if self.announcement and self.started.is_set():
+                    print(self.announcement, file=sys.stderr, flush=True)
+                    self.announcement = ""
                 for index, process in enumerate(self.processes):
                     if process.is_alive():
                         continue

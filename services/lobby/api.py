@@ -23,6 +23,7 @@ from shared.http.dependencies import (
     CurrentPlayer,
     HostOrOperator,
     Now,
+    ReadStoreDep,
     StoreDep,
     request_metadata,
 )
@@ -62,7 +63,7 @@ async def create_game(body: CreateGame, store: StoreDep, request: Request, now: 
 
 
 @router.get("/games", response_model=GameList)
-async def list_games(store: StoreDep, request: Request, token: BearerToken,
+async def list_games(store: ReadStoreDep, request: Request, token: BearerToken,
                      status: Literal["forming", "active", "finished"] | None = None,
                      variant: Annotated[str | None, Query(max_length=40, description=(
                          "only this variant's games (a name of GET /variants)"))] = None,

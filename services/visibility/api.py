@@ -18,10 +18,10 @@ from shared.game.log import phase_submissions, read_log
 from shared.game.phases import with_phases
 from shared.game.repository import with_recent_history
 from shared.http.app import build_app
-from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
+from shared.http.dependencies import CurrentCaller, CurrentGame, ReadStoreDep, StoreDep
 from shared.settings import Settings
 
-from .past import checked_phase, past_view, read_past
+from .past import checked_phase, past_view, read_past_lagging
 from .rendering import view_json
 from .schemas import GameView
 from .view import HISTORY_PAGE, view_of, viewer_for
@@ -30,7 +30,7 @@ router = APIRouter(tags=["visibility"])
 
 
 @router.get("/games/{game_id}/view", response_model=GameView)
-async def game_view(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
+async def game_view(game: CurrentGame, caller: CurrentCaller, store: StoreDep, read_store: ReadStoreDep,
                     power: Annotated[str | None, Query(max_length=20)] = None,
                     phase: Annotated[str | None, Query(max_length=20, description=(
                         "a resolved phase, e.g. F1903M: the game as it stood then, as the caller "
@@ -52,7 +52,7 @@ async def game_view(game: CurrentGame, caller: CurrentCaller, store: StoreDep,
     draw: Callable[[], dict[str, Any]]
     caches = caches_of(store)
     if number is not None:
-        past = await read_past(store, game, number, end)
+        past = await read_past_lagging(read_store, store, game, number, end)
         draw = partial(past_view, game, past, viewer, caches=caches)
     else:
         active = game.status == "active" and game.phase

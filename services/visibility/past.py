@@ -81,6 +81,23 @@ async def read_past(reader: EventStore | Transaction, state: GameState, number: 
     return PastPhase(number, around[-1], must_act, start, tuple(page))
 
 
+async def read_past_lagging(replica: EventStore, primary: EventStore, state: GameState, number: int,
+                            history_end: int | None = None, *, history: bool = True) -> PastPhase:
+    """``read_past`` from the read replica (ENTENTE_READ_DATABASE_URL; docs/scale.md, "Read
+    replicas") when it holds every phase asked for, else from the primary: ``state`` is the
+    primary's, and a replica that lags behind it may not have the phases resolved last."""
+    if replica is not primary:
+        start, end = _history_range(number, history_end) if history else (number, number)
+        try:
+            past = await read_past(replica, state, number, history_end, history=history)
+        except (IndexError, ValueError):  # the replica's stream lacks phases the primary's state resolved
+            past = None
+        if (past is not None and past.resolution.phase == state.resolved_index[number][0]
+                and len(past.history) == len(state.resolved_index[start:end])):
+            return past
+    return await read_past(primary, state, number, history_end, history=history)
+
+
 def past_of(state: GameState, number: int, history_end: int | None = None) -> PastPhase:
     """The same from a state that holds the phases needed (a full state)."""
     start, end = _history_range(number, history_end)

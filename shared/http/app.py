@@ -67,13 +67,19 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
         bound_state_cache(store, checked.state_cache_mib * 2**20)
         app.state.settings = checked
         app.state.store = store
+        # the reads that may lag go to the replica when one is named (docs/scale.md, "Read replicas")
+        read_store = await open_store(checked.read_database_url) if checked.read_database_url else store
+        app.state.read_store = read_store
         app.state.operator_hash = hash_token(checked.operator_secret())
         app.state.metrics_networks = checked.metrics_networks()
+        app.state.metrics_hash = checked.metrics_token_hash()
         app.state.engine, _ = engine_build()  # the engine's build, decided when it is first imported
         DRAINING.watch()  # the server's signal handlers are in place by now (uvicorn's lifespan)
         try:
             yield
         finally:
+            if read_store is not store:
+                await read_store.close()
             await store.close()
             metrics.process_stopped()
 

@@ -44,6 +44,16 @@ async def get_store(request: Request) -> EventStore:
 StoreDep = Annotated[EventStore, Depends(get_store)]
 
 
+async def get_read_store(request: Request) -> EventStore:
+    """The store for the reads that may lag (docs/scale.md, "Read replicas"): the replica at
+    ENTENTE_READ_DATABASE_URL, or the store itself when none is set."""
+    store: EventStore = getattr(request.app.state, "read_store", None) or request.app.state.store
+    return store
+
+
+ReadStoreDep = Annotated[EventStore, Depends(get_read_store)]
+
+
 def get_clock(request: Request) -> Clock:
     """The app's clock: ``app.state.clock`` when set (tests set a ManualClock), else the wall clock."""
     return getattr(request.app.state, "clock", None) or SYSTEM_CLOCK

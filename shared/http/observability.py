@@ -181,8 +181,9 @@ async def metrics_endpoint(request: Request) -> Response:
     state = request.app.state
     client = request.client.host if request.client else None
     if not metrics.may_read(_bearer(request), client, getattr(state, "operator_hash", None),
-                            getattr(state, "metrics_networks", ())):
-        raise Forbidden("the metrics are for the operator token, or for the addresses in ENTENTE_METRICS_ALLOW",
+                            getattr(state, "metrics_networks", ()), getattr(state, "metrics_hash", None)):
+        raise Forbidden("the metrics are for the metrics token (ENTENTE_METRICS_TOKEN), the operator token, or "
+                        "the addresses in ENTENTE_METRICS_ALLOW",
                         code=ErrorCode.METRICS_NOT_ALLOWED, where="header.authorization")
     clock = getattr(state, "clock", None) or SYSTEM_CLOCK
     await metrics.refresh_from_store(state.store, clock.now())

@@ -17,6 +17,7 @@ codes included, and that every route has its entry here.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -292,7 +293,23 @@ def complete(schema: dict[str, Any]) -> dict[str, Any]:
         addition(schema)
     constrain(schema)
     require_present_keys(schema)
+    title_apart_from_keys(schemas)
     return schema
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+def title_apart_from_keys(schemas: dict[str, Any]) -> None:
+    """A schema titled like one of its own keys (``Error``'s ``error``, ``Identities``'
+    ``identities``) is titled ``<Name>Answer``: openapi-python-client names the model's local
+    variable after the model, which then hides the key's value and fails ``mypy --strict``
+    (docs/api.md, "Generated clients"). The schema's name in ``components`` stays."""
+    for name, schema in schemas.items():
+        title = schema.get("title", name)
+        if _snake(title) in {_snake(key) for key in schema.get("properties", {})}:
+            schema["title"] = f"{title}Answer"
 
 
 def install_openapi(app: FastAPI) -> None:

@@ -5,6 +5,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -84,3 +85,39 @@ def test_serve_refuses_a_guessable_operator_token_and_says_how_to_make_one(tmp_p
     assert done.returncode == 2, done.stderr
     assert "ENTENTE_OPERATOR_TOKEN is guessable" in done.stderr and "zxcvbn" in done.stderr
     assert "secrets.token_urlsafe(32)" in done.stderr and token not in done.stderr
+
+
+def line_with(process: subprocess.Popen, words: str, timeout: float = 120.0) -> str:
+    """The first line of the process's standard error that holds ``words`` (its exit, or the
+    timeout, fails)."""
+    import select
+
+    assert process.stderr is not None
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([process.stderr], [], [], 0.5)
+        if ready:
+            line = process.stderr.readline()
+            assert line, f"entente serve ended ({process.wait()}) without saying {words!r}"
+            if words in line:
+                return line
+    raise AssertionError(f"entente serve said no {words!r} within {timeout} s")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_serve_says_serving_only_once_its_port_answers(tmp_path: Path, workers: int) -> None:
+    """A script that waits for "serving" may connect at once (docs/hosting.md, "Starting"): the
+    line comes once the app has started and the port accepts, with one process or several."""
+    port = free_port()
+    env = {**os.environ, "ENTENTE_OPERATOR_TOKEN": OPERATOR_TOKEN, "ENTENTE_ENVIRONMENT": "test"}
+    process = subprocess.Popen(
+        [*entente_command(), "serve", "--port", str(port), "--database", f"sqlite:///{tmp_path}/x.db", "--no-worker",
+         "--workers", str(workers), "--log-level", "warning"],
+        cwd=REPOSITORY, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        said = line_with(process, "entente: serving")
+        answer = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=30)  # at once: no retry, no wait
+        assert answer.status_code == 200, answer.text
+        assert (f" in {workers} processes" in said) == (workers > 1), said
+    finally:
+        stop(process)

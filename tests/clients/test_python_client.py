@@ -9,7 +9,10 @@ each seat reads its view and its possible orders, submits the first order of eve
 phase resolves early, and the next view's history has every order back as a structured order
 of its type. The map picture comes back as PNG bytes; both seats vote a draw and the game ends.
 Every answer is parsed into the generated models (a wrong document makes their ``from_dict``
-raise).
+raise). The live stream, read whole with the generated ``game_stream``, comes back as its text
+(events one after another), and the generated package passes ``mypy --strict``: a schema named
+like one of its own keys (``Error``, ``Identities``) is titled apart from it (docs/api.md,
+"Generated clients").
 """
 from __future__ import annotations
 
@@ -29,8 +32,12 @@ import pytest
 
 from tests.utils.served import entente_serve
 
+# the generator's own post hooks, but for ruff's PYI036: ruff 0.17 rewrites the generated
+# client.py's ``__exit__(*args: Any)`` to ``*args: object``, which mypy --strict then refuses
+# (docs/api.md, "Generated clients")
 CONFIG = ("content_type_overrides:\n  image/png: application/octet-stream\n  image/svg+xml: application/octet-stream\n"
-          "  application/x-ndjson: text/plain\n")
+          "  application/x-ndjson: text/plain\n"
+          "post_hooks:\n  - ruff check . --fix-only --extend-select=I --extend-ignore=PYI036\n  - ruff format .\n")
 PHASES = 3  # a two-player game opens in 1914 (docs/hosting.md)
 
 
@@ -110,6 +117,9 @@ def test_the_generated_python_client_plays_a_game(generated: tuple[str, ModuleTy
         for result in results:  # each order parsed into the model of its own type
             kind = result.structured.to_dict()["type"]
             assert type(result.structured).__name__ == "Board" + kind.title().replace("_", ""), (kind, result)
+    # the stream read whole: its text, events and all, not a TypeError
+    streamed = part(f"{api}.visibility.game_stream").sync(game_id, client=seats[0], timeout=0.5)
+    assert isinstance(streamed, str) and "event: view" in streamed and f'"phase":"{phase}"' in streamed, streamed
     picture = part(f"{api}.maps.game_png").sync(game_id, client=seats[0])
     assert isinstance(picture, client_package.types.File), picture
     assert picture.payload.read().startswith(b"\x89PNG\r\n\x1a\n")
@@ -120,3 +130,12 @@ def test_the_generated_python_client_plays_a_game(generated: tuple[str, ModuleTy
     summary = part(f"{api}.lobby.game_summary").sync(game_id, client=anyone)
     assert isinstance(summary, models.GameSummary) and summary.status == models.GameSummaryStatus.FINISHED, summary
     assert summary.result is not None and summary.result.reason == models.GameResultReasonType0.DRAW
+
+
+def test_the_generated_python_client_passes_mypy_strict(generated: tuple[str, ModuleType]) -> None:
+    package = Path(generated[1].__file__ or "").parent
+    checked = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", package.name],
+                             cwd=package.parent, capture_output=True, text=True, timeout=600)
+    assert checked.returncode == 0, checked.stdout[-6000:] + checked.stderr[-2000:]
+    errors = part("models")
+    assert errors.ErrorAnswer.__name__ == "ErrorAnswer" and errors.IdentitiesAnswer.__name__ == "IdentitiesAnswer"

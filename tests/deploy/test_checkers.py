@@ -86,6 +86,20 @@ def test_the_alert_rules_pass_promtool_and_their_unit_tests() -> None:
     assert tested.returncode == 0, tested.stdout + tested.stderr
 
 
+def test_the_compose_scrape_configuration_passes_promtool(tmp_path: Path) -> None:
+    """deploy/prometheus.yml as Prometheus would load it beside the alerts and the token's file
+    (Debian's promtool has no Kubernetes discovery, so prometheus-k8s.yml is checked against the
+    manifests in tests/deploy/test_manifests.py instead)."""
+    promtool = tool("promtool")
+    for name in ("prometheus.yml", "alerts.yml"):
+        shutil.copy(ROOT / "deploy" / name, tmp_path / name)
+    (tmp_path / "metrics-token").write_text("a-metrics-token-for-the-check\n")
+    checked = subprocess.run([promtool, "check", "config", "prometheus.yml"], cwd=tmp_path,
+                             capture_output=True, text=True, timeout=60)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "SUCCESS: 10 rules found" in checked.stdout, checked.stdout
+
+
 def test_the_alert_rules_are_the_ones_the_docs_describe() -> None:
     """docs/operations.md's "What to alert on" names each alert of deploy/alerts.yml, and
     every metric a rule reads is one the services export (docs/operations.md's metric table)."""

@@ -7,8 +7,10 @@ a PostgreSQL database made for the test; and Debian's nginx with deploy/nginx.co
 only for the upstreams, the listen port and paths into the test's directory. Through the
 proxy, seven players join a game with a one-minute clock and set their webhooks to a local
 receiver; nobody orders; the real clock runs out, the worker process resolves the phase in
-civil disorder and the notifier process delivers ``phase_resolved`` to every seat. Every
-process then gets SIGTERM and must exit 0. Finally the Kubernetes manifests must run exactly
+civil disorder and the notifier process delivers ``phase_resolved`` to every seat. Prometheus'
+scrape configuration (deploy/prometheus.yml) then reads every process's ``/metrics`` with the
+shipped metrics token, and promtool checks each answer. Every process then gets SIGTERM and must
+exit 0. Finally the Kubernetes manifests must run exactly
 the commands this test ran (modulo hosts and ports). docs/deploy.md describes it.
 """
 from __future__ import annotations
@@ -50,9 +52,12 @@ POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 HOST_OPTIONS = ("--host", "--health-host")
 PORT_OPTIONS = ("--port", "--health-port")
 # the receiver listens on 127.0.0.1: webhooks there are refused unless this is set (docs/social.md);
-# the metrics are open to the proxy's address, as docs/operations.md suggests for the compose
-# network, so that a proxy routing /metrics would show it
-TEST_ONLY_ENVIRONMENT = {"ENTENTE_WEBHOOK_ALLOW_PRIVATE_HOSTS": "true", "ENTENTE_METRICS_ALLOW": "127.0.0.1"}
+# the metrics are read with the shipped settings only (the metrics token), no address allowed
+TEST_ONLY_ENVIRONMENT = {"ENTENTE_WEBHOOK_ALLOW_PRIVATE_HOSTS": "true"}
+PROMETHEUS = yaml.safe_load((ROOT / "deploy" / "prometheus.yml").read_text())
+PROMTOOL = "promtool"
+# the processes run this checkout's code, whichever checkout the virtualenv's `entente` was installed from
+THIS_CODE = {"PYTHONPATH": str(ROOT)}
 
 
 # ----------------------------------------------------------------------------- compose's rules
@@ -82,7 +87,7 @@ def interpolate(value: str, variables: Mapping[str, str]) -> str:
 
 def test_compose_refuses_to_start_without_an_operator_token_or_a_database_password() -> None:
     """No secret is written in docker-compose.yml: each comes from .env (.env.example names them)."""
-    given = {"ENTENTE_OPERATOR_TOKEN": "x" * 32, "POSTGRES_PASSWORD": "p" * 24}
+    given = {"ENTENTE_OPERATOR_TOKEN": "x" * 32, "ENTENTE_METRICS_TOKEN": "m" * 32, "POSTGRES_PASSWORD": "p" * 24}
     for service in COMPOSE["services"].values():
         for value in service.get("environment", {}).values():
             interpolate(str(value), given)  # given both, all is set
@@ -92,7 +97,7 @@ def test_compose_refuses_to_start_without_an_operator_token_or_a_database_passwo
         environment = COMPOSE["services"][service]["environment"]
         value = environment.get("POSTGRES_PASSWORD", environment.get("ENTENTE_DATABASE_URL"))
         with pytest.raises(MissingVariable, match="POSTGRES_PASSWORD"):
-            interpolate(str(value), {"ENTENTE_OPERATOR_TOKEN": "x" * 32})
+            interpolate(str(value), {"ENTENTE_OPERATOR_TOKEN": "x" * 32, "ENTENTE_METRICS_TOKEN": "m" * 32})
     example = (ROOT / ".env.example").read_text()
     assert {name for name in given} <= set(re.findall(r"^(\w+)=", example, re.M))
     assert ".env" in (ROOT / ".gitignore").read_text().split()
@@ -129,6 +134,7 @@ class Topology:
     tmp: Path
     database_url: str
     token: str
+    metrics_token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     ports: dict[tuple[str, int], int] = field(default_factory=dict)
     processes: dict[str, subprocess.Popen] = field(default_factory=dict)
     ran: dict[str, list[str]] = field(default_factory=dict)  # service -> the compose argv it ran
@@ -158,9 +164,11 @@ class Topology:
         return [program, *local[1:]]
 
     def local_environment(self, service: str, environment: Mapping[str, object]) -> dict[str, str]:
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.tmp), "LANG": "C.UTF-8"}
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.tmp), "LANG": "C.UTF-8", **THIS_CODE}
         for name, value in environment.items():
-            value = interpolate(str(value), {"ENTENTE_OPERATOR_TOKEN": self.token, "POSTGRES_PASSWORD": "unused"})
+            given = {"ENTENTE_OPERATOR_TOKEN": self.token, "ENTENTE_METRICS_TOKEN": self.metrics_token,
+                     "POSTGRES_PASSWORD": "unused"}
+            value = interpolate(str(value), given)
             if name == "ENTENTE_DATABASE_URL":
                 # compose's database is the postgres service: here, the test's own database
                 assert urlsplit(value).hostname == "postgres" and urlsplit(value).port == 5432, value
@@ -228,7 +236,7 @@ class Topology:
         check = COMPOSE["services"][service]["healthcheck"]["test"]
         assert check[0] == "CMD", check
         done = subprocess.run(self.local_argv(service, check[1:]), capture_output=True, timeout=30,
-                              env={"PATH": os.environ.get("PATH", "")})
+                              env={"PATH": os.environ.get("PATH", ""), **THIS_CODE})
         return done.returncode == 0
 
     def stop_all(self, timeout: float = 30.0) -> dict[str, int | None]:
@@ -330,11 +338,12 @@ def play_to_the_deadline(base_url: str, database_url: str, receiver: Receiver, r
 def routes_only_the_public_paths(base_url: str, topology: Topology) -> None:
     """Every public path reaches a service that serves it (its answer carries the service's
     X-Request-ID and is not the framework's "no such route"); every other path, /metrics first,
-    is the proxy's own 404, although each service answers /metrics to the proxy's address."""
+    is the proxy's own 404, even with the metrics token that each service answers /metrics to."""
     from tests.deploy.test_manifests import REFUSED_PATHS, SAMPLE_PATHS
 
     lobby = topology.port("lobby", 8001)
-    assert httpx.get(f"http://127.0.0.1:{lobby}/metrics", timeout=5).status_code == 200  # it would leak
+    scrape = {"authorization": f"Bearer {topology.metrics_token}"}
+    assert httpx.get(f"http://127.0.0.1:{lobby}/metrics", headers=scrape, timeout=5).status_code == 200
     with httpx.Client(base_url=base_url, timeout=10) as client:
         for path in [*SAMPLE_PATHS, "/healthz", "/openapi.json", "/docs"]:
             answer = client.get(path)
@@ -343,10 +352,46 @@ def routes_only_the_public_paths(base_url: str, topology: Topology) -> None:
             assert not unrouted and answer.status_code < 500, (path, answer.status_code, answer.text)
             time.sleep(0.02)  # well under the proxy's rate per address
         for path in REFUSED_PATHS:
-            answer = client.get(path)
+            answer = client.get(path, headers=scrape)
             assert answer.status_code == 404 and "x-request-id" not in answer.headers, (path, answer.text)
             assert answer.json() == {"error": {"code": "not_found", "message": "no such path", "where": "path"}}
         assert client.get("/proxy-health").json() == {"status": "ok"}
+
+
+def scrape_targets() -> dict[str, list[tuple[str, int]]]:
+    """deploy/prometheus.yml's targets by job, each (compose service, port), and the scrape
+    settings every job shares: the metrics token from a file, on /metrics over HTTP."""
+    targets = {}
+    for job in PROMETHEUS["scrape_configs"]:
+        assert job["job_name"].startswith("entente"), job  # deploy/alerts.yml reads jobs named so
+        assert job["authorization"] == {"credentials_file": "metrics-token"}, job
+        assert job.get("metrics_path", "/metrics") == "/metrics" and job.get("scheme", "http") == "http", job
+        targets[job["job_name"]] = [(host, int(port)) for config in job["static_configs"]
+                                    for host, _, port in (target.partition(":") for target in config["targets"])]
+    return targets
+
+
+def scrapes_every_process(topology: Topology, services: list[str]) -> None:
+    """Prometheus, as deploy/prometheus.yml says, reads every process of the topology: each
+    target answers its metrics to the token in the credentials file (the one .env names
+    ENTENTE_METRICS_TOKEN), and promtool finds each answer sound; without it, each answers 403."""
+    targets = [target for found in scrape_targets().values() for target in found]
+    assert sorted(service for service, _ in targets) == sorted(services), "a process nobody scrapes"
+    (topology.tmp / "metrics-token").write_text(topology.metrics_token + "\n")
+    credential = (topology.tmp / "metrics-token").read_text().strip()  # Prometheus trims the file too
+    promtool = shutil.which(PROMTOOL)
+    assert promtool, "promtool is not installed (Debian's prometheus package; .ci/run installs it)"
+    for service, port in targets:
+        url = f"http://127.0.0.1:{topology.port(service, port)}/metrics"
+        assert httpx.get(url, timeout=10).status_code == 403, f"{service} shows its metrics to anyone"
+        assert httpx.get(url, headers={"authorization": f"Bearer {topology.token}x"}, timeout=10).status_code == 403
+        answer = httpx.get(url, headers={"authorization": f"Bearer {credential}"}, timeout=10)
+        assert answer.status_code == 200, (service, answer.status_code, answer.text)
+        assert answer.headers["content-type"].startswith("text/plain"), (service, answer.headers)
+        checked = subprocess.run([promtool, "check", "metrics"], input=answer.text, capture_output=True, text=True,
+                                 timeout=60)
+        assert checked.returncode == 0, (service, checked.stdout + checked.stderr)
+        assert "entente_" in answer.text, service
 
 
 @pytest.mark.postgres
@@ -378,14 +423,16 @@ def test_the_compose_topology_runs_a_game_to_its_deadline(fresh_database_url: st
                 topology.start(service)
             proxy_port = topology.start_nginx()
             for service in services:
+                # nine processes start at once, each importing the whole code: on two shared cores, slowly
                 wait_for(f"{service}'s compose health check", functools.partial(topology.healthy, service), topology,
-                         timeout=60)
+                         timeout=150)
             base_url = f"http://127.0.0.1:{proxy_port}"
             wait_for("the proxy", lambda: httpx.get(f"{base_url}/healthz", timeout=5).status_code == 200,
                      topology, timeout=20)
             routes_only_the_public_paths(base_url, topology)
             play_to_the_deadline(base_url, fresh_database_url, receiver, receiver_url, topology)
             serves_the_web_client(base_url)
+            scrapes_every_process(topology, services)
             topology.check_running()
         finally:
             codes = topology.stop_all()

@@ -331,19 +331,54 @@ def test_kubernetes_workers_probe_their_health_listener(name):
 
 def ingress_route(paths: list[dict], path: str) -> tuple[str, int] | None:
     """The backend (service name, port) ingress-nginx picks for a path of a host whose Ingress
-    sets use-regex: an Exact path first, then every other path as a case-insensitive regular
-    expression anchored at its start, longest first (ingress-nginx's documented order); None
-    when no rule matches (the controller's default backend: 404)."""
-    for rule in paths:
-        if rule["pathType"] == "Exact" and rule["path"] == path:
-            backend = rule["backend"]["service"]
-            return backend["name"], backend["port"]["number"]
-    others = sorted((rule for rule in paths if rule["pathType"] != "Exact"), key=lambda r: -len(r["path"]))
-    for rule in others:
+    sets use-regex: every path, whatever its pathType, becomes a ``location ~* "^path"``, a
+    case-insensitive regular expression anchored at its start only, tried longest first
+    (ingress-nginx's documented order). An Exact ``/`` is therefore ``^/``, which matches every
+    path (kubernetes/ingress-nginx#10618; docs/deploy.md, "The proxy"). None when no rule
+    matches (the controller's default backend: 404)."""
+    for rule in sorted(paths, key=lambda r: -len(r["path"])):
         if re.match(rule["path"], path, re.IGNORECASE):
             backend = rule["backend"]["service"]
             return backend["name"], backend["port"]["number"]
     return None
+
+
+def test_prometheus_finds_every_entente_process_of_the_cluster():
+    """deploy/prometheus-k8s.yml keeps the pods labelled app=entente by their ports named http or
+    health: every Deployment's container has exactly one such port, its metrics' port, and is
+    given the metrics token from the Secret; the network policy admits Prometheus to it."""
+    scrape = yaml.safe_load((ROOT / "deploy" / "prometheus-k8s.yml").read_text())["scrape_configs"]
+    keep = {tuple(rule["source_labels"]): rule["regex"] for rule in scrape[0]["relabel_configs"]
+            if rule.get("action") == "keep"}
+    assert keep == {("__meta_kubernetes_pod_label_app",): "entente",
+                    ("__meta_kubernetes_pod_container_port_name",): "http|health"}
+    policy = next(doc for doc in manifests() if doc["metadata"]["name"] == "entente-metrics-from-prometheus")
+    admitted = {port["port"] for port in policy["spec"]["ingress"][0]["ports"]}
+    scraped = set()
+    for doc in manifests():
+        if doc["kind"] != "Deployment" or doc["spec"]["template"]["metadata"]["labels"].get("app") != "entente":
+            continue
+        pod = doc["spec"]["template"]["spec"]
+        container = pod["containers"][0]
+        ports = [p["containerPort"] for p in container["ports"] if re.fullmatch(keep[
+            ("__meta_kubernetes_pod_container_port_name",)], p["name"])]
+        assert len(ports) == 1, doc["metadata"]["name"]
+        scraped.add(doc["metadata"]["name"])
+        assert ports[0] in admitted, doc["metadata"]["name"]
+        items = {item["key"] for volume in pod["volumes"] if "secret" in volume for item in volume["secret"]["items"]}
+        assert "ENTENTE_METRICS_TOKEN" in items, doc["metadata"]["name"]
+    assert scraped == {f"entente-{name}" for name in (*SERVICES, *HEALTH_LISTENERS)}
+
+
+def test_the_ingress_simulation_reads_an_exact_path_as_ingress_nginx_does():
+    """Under use-regex an Exact path is no exact match: ``/`` alone would route /metrics to the
+    lobby. The simulation above must see it, as the controller does."""
+    lobby = {"service": {"name": "entente-lobby", "port": {"number": 8001}}}
+    exact_root = [{"path": "/", "pathType": "Exact", "backend": lobby}]
+    assert ingress_route(exact_root, "/metrics") == ("entente-lobby", 8001)
+    anchored = [{"path": "/$", "pathType": "ImplementationSpecific", "backend": lobby}]
+    assert ingress_route(anchored, "/") == ("entente-lobby", 8001) and ingress_route(anchored, "/metrics") is None
+    assert all(rule["pathType"] == "ImplementationSpecific" for rule in ingress_paths()), "no Exact or Prefix path"
 
 
 def ingress_paths() -> list[dict]:

@@ -27,7 +27,7 @@ from services.app import create_app
 from services.cli.serve import UVICORN_OPTIONS
 from services.notifications.delivery import step
 from shared.clock import ManualClock
-from shared.settings import Settings
+from shared.settings import Settings, SettingsError
 from shared.store import open_store, utc_now
 from tests.utils.http import OPERATOR, OPERATOR_TOKEN, POWERS, bearer
 from tests.utils.oauth_provider import serve_in_thread
@@ -200,6 +200,30 @@ def test_metrics_are_for_the_operator_or_an_allowed_address(sqlite_url: str) -> 
                                 metrics_allow="10.0.0.0/8"))
     with served(other) as base_url, httpx.Client(base_url=base_url) as client:
         assert client.get("/metrics", headers={"x-forwarded-for": "10.1.2.3"}).status_code == 403
+
+
+METRICS_TOKEN = "m-" + "Zq7vR2kP9xW4nB8tL3cY6hJ1" * 2
+
+
+def test_the_metrics_token_reads_the_metrics_and_nothing_else(sqlite_url: str) -> None:
+    """ENTENTE_METRICS_TOKEN (docs/operations.md, "Metrics"): Prometheus' credential reads
+    /metrics, and is no operator: the operator's routes refuse it."""
+    app = create_app(Settings(database_url=sqlite_url, operator_token=SecretStr(OPERATOR_TOKEN), environment="test",
+                              metrics_token=SecretStr(METRICS_TOKEN)))
+    with served(app) as base_url, httpx.Client(base_url=base_url) as client:
+        assert client.get("/metrics", headers=bearer(METRICS_TOKEN)).status_code == 200
+        assert client.get("/metrics", headers=bearer(METRICS_TOKEN[:-1])).status_code == 403
+        created = client.post("/games", json={"name": "scraped"})
+        log = client.get(f"/games/{created.json()['id']}/events", headers=bearer(METRICS_TOKEN))
+        assert log.status_code == 401, log.text  # the operator's route: no token it knows
+
+
+def test_a_weak_metrics_token_or_the_operators_own_is_refused(sqlite_url: str) -> None:
+    for token, words in (("short", "ENTENTE_METRICS_TOKEN"), (OPERATOR_TOKEN, "is the operator token")):
+        settings = Settings(database_url=sqlite_url, operator_token=SecretStr(OPERATOR_TOKEN), environment="test",
+                            metrics_token=SecretStr(token))
+        with pytest.raises(SettingsError, match=words):
+            settings.checked()
 
 
 def test_the_request_id_is_taken_or_given_and_returned(sqlite_url: str) -> None:

@@ -10,6 +10,7 @@ has no build step: the checks read the files the browser loads, and change none 
 """
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import shutil
@@ -21,6 +22,7 @@ import pytest
 from shared.web import STATIC
 from tests.utils.http import running_app, settings_for
 from tests.utils.node_tools import FOLDER, node_modules
+from tests.web.web_types import CHECKED_IN, generated_types
 
 WEB = STATIC.parent
 PINNED = json.loads((FOLDER / "package.json").read_text())["dependencies"]
@@ -42,6 +44,27 @@ def test_tsc_finds_the_jsdoc_types_sound(request: pytest.FixtureRequest) -> None
     assert PINNED["typescript"] in version.stdout, version.stdout
     checked = run([str(bin_folder / "tsc"), "-p", "tsconfig.json"], WEB)
     assert checked.returncode == 0, checked.stdout[-8000:] + checked.stderr[-2000:]
+
+
+def test_the_checked_in_types_are_the_documents(tmp_path: Path) -> None:
+    """shared/web/openapi.d.ts is what openapi-typescript writes for the API's document today: a
+    change to the API that the types do not have fails here (and tsc then checks the pages against
+    the new types, above)."""
+    generated = generated_types(node_modules() / ".bin" / "openapi-typescript", tmp_path)
+    if generated != CHECKED_IN.read_text(encoding="utf-8"):
+        changed = difflib.unified_diff(CHECKED_IN.read_text(encoding="utf-8").splitlines(), generated.splitlines(),
+                                       "checked in", "generated now", lineterm="", n=1)
+        pytest.fail("shared/web/openapi.d.ts is not the API's document: write it again with "
+                    "`python -m tests.web.web_types`\n" + "\n".join(list(changed)[:80]))
+
+
+def test_shapes_names_only_the_documents_schemas() -> None:
+    """shapes.js writes no type of an answer by hand: each of its types is a schema of the document."""
+    text = (STATIC / "shapes.js").read_text(encoding="utf-8")
+    typedefs = re.findall(r"@typedef \{([^}]*)\} (\w+)", text.partition("export {};")[2])
+    assert typedefs and "@property" not in text
+    for written, name in typedefs:
+        assert re.fullmatch(r'import\("\.\./openapi"\)\.components\["schemas"\]|Schemas\["\w+"\]', written), name
 
 
 def test_eslint_finds_nothing(request: pytest.FixtureRequest) -> None:

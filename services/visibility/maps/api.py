@@ -24,12 +24,12 @@ from shared.errors import ErrorCode, NotFound
 from shared.game.log import phase_submissions
 from shared.game.state import GameState
 from shared.http.caching import cached_answer
-from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep
+from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep, get_read_store
 from shared.http.rate_limits import client_address
 from shared.rules.variants import UnknownVariant, variant_names
 from shared.store import EventStore
 
-from ..past import checked_phase, read_past
+from ..past import checked_phase, read_past_lagging
 from ..view import Viewer, pending_orders, viewer_for
 from .cache import Kind, Lane, Picture, close_pictures, etag_matches, etag_of, pictures_of
 from .geometry import geometry_for
@@ -128,7 +128,8 @@ async def _picture(kind: Kind, game: GameState, caller: Caller, store: EventStor
         async with pictures.queue.turn(*_lane(viewer, number, request)):
             found = pictures.remembered(key)  # drawn by another request while this one waited
             if found is None:
-                past = await read_past(store, game, number, history=False) if number is not None else None
+                past = (await read_past_lagging(await get_read_store(request), store, game, number, history=False)
+                        if number is not None else None)
                 last = await last_resolution(store, game) if past is None else None
                 digest, body = await anyio.to_thread.run_sync(pictures.drawer.draw, kind, game, submissions,
                                                               viewer, past, last)

@@ -2,6 +2,7 @@
 // place it goes; the short menu beside the click when a click can mean several orders.
 import {baseOf, unitPlace} from "./board.js";
 import {byId, element} from "./dom.js";
+import {byConvoy} from "./wording.js";
 
 /** @typedef {import("./board.js").Board} Board */
 /** @typedef {import("./shapes.js").PossibleOrders} PossibleOrders */
@@ -39,16 +40,16 @@ export function choiceLabel(order) {
 /** The orders of ``group`` that a click on ``place`` can mean, moves first.
  *  @param {MenuGroup} group @param {string} place */
 export function ordersToward(group, place) {
-  const home = baseOf(group.location);
+  const home = baseOf(group.location ?? "");
   const found = group.orders.filter((order) => {
     if (order.type === "support_hold") return order.supported && unitPlace(order.supported) === place;
     if (order.to) return baseOf(order.to) === place;
-    return place === home && !order.supported && !order.convoyed;
+    return place === home && !("supported" in order) && !("convoyed" in order);
   });
   // a click on a neighbour means the move itself: the same move by convoy (VIA) is in the unit's
   // menu, not offered a second time beside the click (docs/web.md, "Orders")
-  const plain = new Set(found.filter((o) => o.type === "move" && !o.via_convoy).map((o) => o.to));
-  return sortMovesFirst(found.filter((o) => !(o.via_convoy && plain.has(o.to))));
+  const plain = new Set(found.filter((o) => o.type === "move" && !byConvoy(o)).map((o) => o.to));
+  return sortMovesFirst(found.filter((o) => !(byConvoy(o) && plain.has(o.to))));
 }
 
 /** @param {PossibleOrder[]} found */
@@ -95,14 +96,14 @@ export class BoardClicks {
 
   /** The menu groups of ``kinds`` at ``place``. @param {string} place @param {string[]} [kinds] */
   groupsAt(place, kinds = ["unit"]) {
-    return (this.possible()?.menu || []).filter((g) => kinds.includes(g.kind) && baseOf(g.location) === place);
+    return (this.possible()?.menu || []).filter((g) => kinds.includes(g.kind) && baseOf(g.location ?? "") === place);
   }
 
   /** Selects ``group`` (null: none) and outlines it on the board.
    *  @param {MenuGroup | null} group @param {string | null} [unitAttribute] @param {boolean} [say] */
   select(group, unitAttribute = null, say = true) {
     this.selected = group;
-    this.board.mark(group ? {unit: unitAttribute || group.unit, place: baseOf(group.location)} : null);
+    this.board.mark(group ? {unit: unitAttribute || group.unit, place: baseOf(group.location ?? "")} : null);
     if (group && say) this.say(`${group.unit || group.location} selected: click where it goes.`);
   }
 
@@ -111,7 +112,7 @@ export class BoardClicks {
     const possible = this.possible();
     if (!possible || this.shown()) return;
     const place = unitPlace(attribute);
-    const own = possible.menu.filter((g) => g.kind === "unit" && (g.unit === attribute || baseOf(g.location) === place));
+    const own = possible.menu.filter((g) => g.kind === "unit" && (g.unit === attribute || baseOf(g.location ?? "") === place));
     if (this.selected && own.includes(this.selected)) {  // the selected unit clicked again: its own orders
       this.choose(ordersToward(this.selected, place), place, event);
       return;
@@ -132,7 +133,7 @@ export class BoardClicks {
       }
     }
     if (own.length === 1) this.select(own[0], attribute);
-    else if (own.length > 1) this.openMenu(`Which of your units at ${place}?`, own.map((g) => menuItem(g.unit || g.location, () => this.select(g))), event);
+    else if (own.length > 1) this.openMenu(`Which of your units at ${place}?`, own.map((g) => menuItem(g.unit || g.location || "", () => this.select(g))), event);
   }
 
   /** @param {string} place  the place clicked, its data-province @param {MouseEvent} event */

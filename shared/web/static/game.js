@@ -256,8 +256,9 @@ function showUnits(view) {
   ui.unitsPanel.hidden = !powers.length || view.game.status === "forming";
   ui.unitsText.replaceChildren(...powers.map((power) =>
     element("li", {}, element("strong", {text: `${powerName(power)} (${units[power].length}): `}), units[power].map(unitText).join(", "))));
-  const dislodged = (view.position?.dislodged || []).map((d) => `${powerName(d.power)} ${d.unit}`);
-  const devastated = view.position?.devastated || [];  // Dirigible: game-wide, listed once
+  const position = view.position;  // Tale of Ekonia's has no dislodged units: its battles say who fled
+  const dislodged = (position && position.variant !== "ekonia" ? position.dislodged : []).map((d) => `${powerName(d.power)} ${d.unit}`);
+  const devastated = position?.variant === "dirigible" ? position.devastated : [];  // Dirigible: game-wide, listed once
   ui.unitsDislodged.textContent = [dislodged.length ? `Dislodged: ${dislodged.join(", ")}.` : "",
     devastated.length ? `Devastated (for every power): ${devastated.join(", ")}.` : ""].filter(Boolean).join(" ");
 }
@@ -310,10 +311,9 @@ function tick() {
     ui.deadline.textContent = "";
     return;
   }
-  const clock = view.clock || {};
-  ui.countdown.textContent = clock.paused_until ? `Paused until ${localTime(clock.paused_until)}`
-    : clock.deadline ? timeLeft(clock.deadline) : "";
-  const at = !clock.paused_until && clock.deadline ? `Deadline ${localTime(clock.deadline)}` : "";
+  const pausedUntil = view.clock?.paused_until, deadline = view.clock?.deadline;
+  ui.countdown.textContent = pausedUntil ? `Paused until ${localTime(pausedUntil)}` : deadline ? timeLeft(deadline) : "";
+  const at = !pausedUntil && deadline ? `Deadline ${localTime(deadline)}` : "";
   if (ui.deadline.textContent !== at) ui.deadline.textContent = at;
 }
 

@@ -196,7 +196,7 @@ function listAll() {
 /** @param {GameSummary} game */
 function gameItem(game) {
   const seat = seats()[game.id] || {};
-  const count = game.settings.player_count;
+  const count = Number(game.settings.player_count);  // the settings are the variant's, a loose object in the API
   const full = game.players >= count;
   let action;
   if (seat.token || seat.host) action = element("a", {href: playPage(game.id), class: "button", text: `Open ${game.name}`});

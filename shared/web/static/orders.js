@@ -214,15 +214,15 @@ export class OrdersPanel {
       + (asksReady ? "; this game also asks you to say Done." : " and marks you done.");
     this.showDone(view, possible);
     const help = [];
-    const position = view.position || {};
-    if (position.points) {  // Dirigible: builds are paid in supply points (docs/rules/dirigible.md)
+    const position = view.position;
+    if (position?.variant === "dirigible") {  // Dirigible: builds are paid in supply points (docs/rules/dirigible.md)
       if (possible.adjustment > 0) help.push(`You have ${possible.adjustment} SP to build with.`);
     } else if (possible.adjustment > 0) help.push(`You may build ${possible.adjustment}.`);
     if (possible.adjustment < 0) help.push(`You must remove ${-possible.adjustment}.`);
     const building = possible.menu.some((g) => g.kind === "site") && !possible.menu.some((g) => g.kind === "unit");
     help.push(building ? "Click a centre on the board to build there; or pick from the menus; or type."
       : "Click one of your units on the board, then where it goes; or pick from the menus; or type.");
-    for (const dislodged of position.dislodged || []) {
+    for (const dislodged of position && position.variant !== "ekonia" ? position.dislodged : []) {
       if (dislodged.power !== possible.power) continue;
       const where = dislodged.retreats.length ? `retreat to ${dislodged.retreats.join(", ")} or disband` : "disband";
       help.push(`${dislodged.unit} was dislodged by the attack from ${dislodged.attacker_from}: ${where}.`);

@@ -31,8 +31,11 @@ const EKONIA_IMPROVEMENT = {FORT: 40, SHIPYARD: 20, GASVENT: 20};
 function pendingOrders(possible) {
   if (!possible) return [];
   const byText = new Map(possible.menu.flatMap((group) => group.orders).map((order) => [order.text, order]));
-  return possible.submitted.map((text) => byText.get(text) || {text, type: /^GIVE \d+ TO /i.test(text) ? "give" : "unknown",
-    amount: Number((/^GIVE (\d+)/i.exec(text) || [])[1] || 0)});
+  return possible.submitted.map((text) => {
+    const give = /^GIVE (\d+) TO (\S+)/i.exec(text);
+    return byText.get(text) || (give ? {text, type: "give", unit: null, to: null, amount: Number(give[1]), power: give[2]}
+      : {text, type: "unknown", unit: null, to: null});
+  });
 }
 
 /** The supply points the stored builds spend (Dirigible). @param {PossibleOrder[]} orders */
@@ -59,8 +62,9 @@ export function showOwn(view, power, possible = null) {
   panel.hidden = !power || !position || view.game.status === "forming";
   if (!power || !position || panel.hidden) return;
   const pending = possible && possible.power === power && possible.phase === view.game.phase ? pendingOrders(possible) : [];
-  const out = position.own ? ekonia(position.own, pending) : board(view, power, pending);
-  ui.title.textContent = position.own ? `Your state: ${powerName(power)}` : `Your power: ${powerName(power)}`;
+  const own = position.variant === "ekonia" ? position.own : null;
+  const out = own ? ekonia(own, pending) : board(view, power, pending);
+  ui.title.textContent = own ? `Your state: ${powerName(power)}` : `Your power: ${powerName(power)}`;
   const away = ownAbsence(view.powers[power]);  // missed phases, civil disorder, the house bot
   ui.own.replaceChildren(...(away ? [element("p", {class: "away-own", role: "note", text: away.trim()})] : []), ...out);
 }
@@ -72,16 +76,18 @@ function row(label, value) {
 
 /** @param {View} view @param {string} power @param {PossibleOrder[]} pending */
 function board(view, power, pending) {
-  const position = view.position || {};
-  const centres = position.centres?.[power] || [];
-  const units = position.units?.[power] || [];
+  const position = view.position;
+  const dirigible = position?.variant === "dirigible" ? position : null;  // points, balance, devastation
+  const centres = position?.centres[power] || [];
+  const units = position?.units[power] || [];
   const items = [...row("Supply centres", `${centres.length}: ${centres.join(", ") || "none"}`),
     ...row("Units", `${units.length}: ${units.join(", ") || "none"}`)];
-  const adjustment = position.adjustments?.[power] ?? 0;
-  const points = position.points?.[power];
+  const adjustment = (position && position.variant !== "ekonia" ? position.adjustments[power] : undefined) ?? 0;
+  const points = dirigible?.points[power];
   if (points !== undefined) {
     items.push(...row("Points", String(points)));
-    if (position.balance?.[power] !== undefined) items.push(...row("Balance", String(position.balance[power])));
+    const balance = dirigible?.balance[power];
+    if (balance !== undefined) items.push(...row("Balance", String(balance)));
     const spent = buildsCost(pending);
     if (adjustment > 0) {
       items.push(...row("Left to build with", spent ? `${adjustment - spent} SP (${spent} SP in the builds ordered)` : `${adjustment} SP`));
@@ -91,7 +97,7 @@ function board(view, power, pending) {
     items.push(...row("Builds", adjustment > 0 ? `${adjustment} to build${builds ? ` (${builds} ordered)` : ""}` : `${-adjustment} to remove`));
   }
   // devastation is game-wide (the powers panel lists it once); here only this power's centres
-  const devastated = (position.devastated || []).filter((place) => centres.includes(place));
+  const devastated = (dirigible?.devastated || []).filter((place) => centres.includes(place));
   if (devastated.length) items.push(...row("Devastated centres", devastated.join(", ")));
   return [element("dl", {class: "facts"}, items)];
 }

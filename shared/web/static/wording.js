@@ -14,10 +14,16 @@ export function storedFor(group, stored) {
   return [...stored].find((text) => text.startsWith(`${group.unit} `));
 }
 
+/** Whether ``order`` is a move by convoy (VIA): only the board's moves say so.
+ *  @param {PossibleOrder} order */
+export function byConvoy(order) {
+  return "via_convoy" in order && order.via_convoy;
+}
+
 /** A menu's words for ``order``: a move by convoy where the same move goes overland says so.
  *  @param {MenuGroup} group @param {PossibleOrder} order */
 export function optionLabel(group, order) {
-  const overland = order.via_convoy && group.orders.some((o) => o.type === "move" && !o.via_convoy && o.to === order.to);
+  const overland = byConvoy(order) && group.orders.some((o) => o.type === "move" && !byConvoy(o) && o.to === order.to);
   return overland ? `${order.text} (by convoy)` : order.text;
 }
 
