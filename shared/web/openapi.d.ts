@@ -573,7 +573,8 @@ export interface paths {
         };
         /**
          * Sign In Options
-         * @description Whether this server offers sign-in, so a page shows its button only where it works.
+         * @description Whether this server offers sign-in, Web Push and e-mail, so that a page offers each only
+         *     where it works.
          */
         get: operations["sign_in_options"];
         put?: never;
@@ -865,6 +866,78 @@ export interface paths {
          * @description Stop the channel's notifications (those not yet sent are dropped).
          */
         delete: operations["remove_channel_webhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/push/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Push Key
+         * @description The key a browser subscribes with (``pushManager.subscribe({applicationServerKey})``).
+         */
+        get: operations["push_key"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{game_id}/push": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Push */
+        get: operations["get_push"];
+        /**
+         * Subscribe Push
+         * @description Send this seat's notifications (phase resolved, deadline approaching, message received)
+         *     to this browser too, with the page closed. The same endpoint again changes nothing.
+         */
+        put: operations["subscribe_push"];
+        post?: never;
+        /**
+         * Unsubscribe Push
+         * @description Stop pushes to one of the seat's browsers, or to all of them (those not yet sent are dropped).
+         */
+        delete: operations["unsubscribe_push"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{game_id}/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Email
+         * @description The seat's address (404 ``email_unavailable`` on a server that sends no e-mail, so that a
+         *     page knows not to offer it).
+         */
+        get: operations["get_email"];
+        /**
+         * Set Email
+         * @description Where this seat's deadline reminders go by e-mail (nothing else is mailed).
+         */
+        put: operations["set_email"];
+        post?: never;
+        /** Remove Email */
+        delete: operations["remove_email"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1376,6 +1449,19 @@ export interface components {
             location: string;
         } & {
             [key: string]: unknown;
+        };
+        /** EmailIn */
+        EmailIn: {
+            /**
+             * Address
+             * @description where this seat's deadline reminders go
+             */
+            address: string;
+        };
+        /** EmailOut */
+        EmailOut: {
+            /** Address */
+            address: string | null;
         };
         /** ExtendDeadline */
         ExtendDeadline: {
@@ -2058,6 +2144,52 @@ export interface components {
              */
             civil_disorder: boolean;
         };
+        /** PushKeyOut */
+        PushKeyOut: {
+            /**
+             * Public Key
+             * @description the server's VAPID public key: the browser's applicationServerKey
+             */
+            public_key: string;
+        };
+        /** PushKeys */
+        PushKeys: {
+            /**
+             * P256Dh
+             * @description the browser's P-256 key, base64url
+             */
+            p256dh: string;
+            /**
+             * Auth
+             * @description the browser's 16-byte secret, base64url
+             */
+            auth: string;
+        };
+        /**
+         * PushSubscriptionIn
+         * @description A browser's ``PushSubscription.toJSON()``, as the page sends it.
+         */
+        PushSubscriptionIn: {
+            /**
+             * Endpoint
+             * @description the push service's URL for this browser
+             */
+            endpoint: string;
+            keys: components["schemas"]["PushKeys"];
+            /**
+             * Expirationtime
+             * @description ignored: browsers send it, mostly null
+             */
+            expirationTime?: number | null;
+        };
+        /** PushSubscriptionsOut */
+        PushSubscriptionsOut: {
+            /**
+             * Endpoints
+             * @description this seat's subscribed browsers, by their endpoints
+             */
+            endpoints: string[];
+        };
         /** ReadyRequest */
         ReadyRequest: {
             /**
@@ -2244,6 +2376,18 @@ export interface components {
              * @description the sign-in provider's name, e.g. discord
              */
             provider: string;
+            /**
+             * Web Push
+             * @description whether seats may subscribe browsers to Web Push (GET /push/key)
+             * @default false
+             */
+            web_push: boolean;
+            /**
+             * Email
+             * @description whether seats may have their deadline reminders mailed (PUT …/email)
+             * @default false
+             */
+            email: boolean;
         };
         /** Signature */
         Signature: {
@@ -2400,7 +2544,7 @@ export interface components {
          *     member is its string, so a code written as a string literal still compares equal.
          * @enum {string}
          */
-        ErrorCode: "already_paused_this_phase" | "already_seated" | "api_key_not_found" | "bad_request" | "body_too_large" | "bot_token_not_found" | "bots_not_allowed" | "clock_out_of_bounds" | "concurrent_update" | "conflict" | "deadline_passed" | "extension_too_long" | "forbidden" | "game_finished" | "game_full" | "game_not_found" | "game_not_started" | "game_paused" | "game_started" | "host_may_not_resolve" | "http_error" | "identities_hidden" | "internal_error" | "invalid_code" | "invalid_cursor" | "invalid_invite_code" | "invalid_last_event_id" | "invalid_phase" | "invalid_request" | "invalid_state" | "invalid_ticket" | "invalid_token" | "invalid_webhook" | "invite_required" | "malformed_json" | "method_not_allowed" | "metrics_not_allowed" | "no_power" | "no_recipient" | "not_enough_players" | "not_found" | "not_paused" | "not_your_power" | "nothing_submitted" | "nothing_to_order" | "oauth_denied" | "oauth_refused" | "orders_rejected" | "out_of_scope" | "pause_too_long" | "phase_already_resolved" | "phase_not_found" | "png_unavailable" | "power_eliminated" | "power_required" | "press_disabled" | "private_press_disabled" | "provider_error" | "rate_limited" | "render_queue_full" | "request_timeout" | "seat_not_found" | "seat_removed" | "session_required" | "sign_in_unavailable" | "ticket_and_token" | "token_in_url" | "token_required" | "too_large" | "too_many_api_keys" | "too_many_bot_tokens" | "too_many_connections" | "too_many_order_writes" | "too_many_requests" | "too_many_streams" | "unauthorized" | "unavailable" | "unknown_power" | "unknown_unit" | "unprocessable" | "unsupported_media_type" | "unsupported_player_count" | "unsupported_setting" | "unsupported_variant" | "variant_not_found" | "webhook_not_found" | "wrong_phase" | "wrong_role";
+        ErrorCode: "already_paused_this_phase" | "already_seated" | "api_key_not_found" | "bad_request" | "body_too_large" | "bot_token_not_found" | "bots_not_allowed" | "clock_out_of_bounds" | "concurrent_update" | "conflict" | "deadline_passed" | "extension_too_long" | "forbidden" | "game_finished" | "game_full" | "game_not_found" | "game_not_started" | "game_paused" | "game_started" | "host_may_not_resolve" | "http_error" | "identities_hidden" | "internal_error" | "invalid_code" | "invalid_cursor" | "invalid_invite_code" | "invalid_last_event_id" | "invalid_phase" | "invalid_request" | "invalid_state" | "invalid_ticket" | "invalid_token" | "invalid_webhook" | "invite_required" | "malformed_json" | "method_not_allowed" | "metrics_not_allowed" | "no_power" | "no_recipient" | "not_enough_players" | "not_found" | "not_paused" | "not_your_power" | "nothing_submitted" | "nothing_to_order" | "oauth_denied" | "oauth_refused" | "orders_rejected" | "out_of_scope" | "pause_too_long" | "phase_already_resolved" | "phase_not_found" | "png_unavailable" | "power_eliminated" | "power_required" | "press_disabled" | "private_press_disabled" | "provider_error" | "rate_limited" | "render_queue_full" | "request_timeout" | "seat_not_found" | "seat_removed" | "session_required" | "sign_in_unavailable" | "ticket_and_token" | "token_in_url" | "token_required" | "too_large" | "too_many_api_keys" | "too_many_bot_tokens" | "too_many_connections" | "too_many_order_writes" | "too_many_requests" | "too_many_streams" | "unauthorized" | "unavailable" | "unknown_power" | "unknown_unit" | "unprocessable" | "unsupported_media_type" | "unsupported_player_count" | "unsupported_setting" | "unsupported_variant" | "variant_not_found" | "webhook_not_found" | "push_unavailable" | "push_not_found" | "invalid_push_subscription" | "email_unavailable" | "email_not_found" | "invalid_email" | "too_many_subscriptions" | "wrong_phase" | "wrong_role";
         /** ErrorDetail */
         ErrorDetail: {
             /** @description a machine code (docs/api.md, "Errors"): the codes of each answer are listed with it (x-error-codes) */
@@ -3714,6 +3858,57 @@ export interface components {
                 phase: string;
             };
         };
+        /** LogEmailRemoved */
+        LogEmailRemoved: {
+            stream_id: string;
+            /** @description in its stream, from 1 */
+            version: number;
+            /** @description in the whole log */
+            position: number;
+            metadata: Record<string, never>;
+            /** Format: date-time */
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "EmailRemoved";
+            /** @constant */
+            schema_version: 1;
+            /** EmailRemoved */
+            data: {
+                /** Player Id */
+                player_id: string;
+            };
+        };
+        /** LogEmailSet */
+        LogEmailSet: {
+            stream_id: string;
+            /** @description in its stream, from 1 */
+            version: number;
+            /** @description in the whole log */
+            position: number;
+            metadata: Record<string, never>;
+            /** Format: date-time */
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "EmailSet";
+            /** @constant */
+            schema_version: 1;
+            /**
+             * EmailSet
+             * @description Where a seat's deadline reminders go by e-mail (docs/social.md, "E-mail").
+             */
+            data: {
+                /** Player Id */
+                player_id: string;
+                /** Address */
+                address: string;
+            };
+        };
         /** GameSettings */
         LogGameSettings: {
             /**
@@ -4227,6 +4422,68 @@ export interface components {
                 daide?: boolean;
             };
         };
+        /** LogPushSubscribed */
+        LogPushSubscribed: {
+            stream_id: string;
+            /** @description in its stream, from 1 */
+            version: number;
+            /** @description in the whole log */
+            position: number;
+            metadata: Record<string, never>;
+            /** Format: date-time */
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "PushSubscribed";
+            /** @constant */
+            schema_version: 1;
+            /**
+             * PushSubscribed
+             * @description A browser's Web Push subscription for a seat's notifications (docs/social.md, "Web
+             *     Push"): the push service's endpoint and the browser's keys (RFC 8291), as the browser's
+             *     ``PushSubscription.toJSON()`` gives them. A seat may have one per device.
+             */
+            data: {
+                /** Player Id */
+                player_id: string;
+                /** Endpoint */
+                endpoint: string;
+                /** P256Dh */
+                p256dh: string;
+                /** Auth */
+                auth: string;
+            };
+        };
+        /** LogPushUnsubscribed */
+        LogPushUnsubscribed: {
+            stream_id: string;
+            /** @description in its stream, from 1 */
+            version: number;
+            /** @description in the whole log */
+            position: number;
+            metadata: Record<string, never>;
+            /** Format: date-time */
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "PushUnsubscribed";
+            /** @constant */
+            schema_version: 1;
+            /**
+             * PushUnsubscribed
+             * @description A seat's subscription withdrawn (one event for each of its endpoints).
+             */
+            data: {
+                /** Player Id */
+                player_id: string;
+                /** Endpoint */
+                endpoint: string;
+            };
+        };
         /** LogReadySet */
         LogReadySet: {
             stream_id: string;
@@ -4481,7 +4738,7 @@ export interface components {
          * LogRecord
          * @description one line of a game's log (GET /games/{id}/events)
          */
-        LogRecord: components["schemas"]["LogAccountCreated"] | components["schemas"]["LogActionCounted"] | components["schemas"]["LogApiKeyIssued"] | components["schemas"]["LogApiKeyRevoked"] | components["schemas"]["LogBotTokenIssued"] | components["schemas"]["LogBotTokenRevoked"] | components["schemas"]["LogChannelWebhookRemoved"] | components["schemas"]["LogChannelWebhookSet"] | components["schemas"]["LogDaidePortOpened"] | components["schemas"]["LogDaideRejoinLocked"] | components["schemas"]["LogDaideSeatRejoined"] | components["schemas"]["LogDeadlineExtended"] | components["schemas"]["LogDeadlineSet"] | components["schemas"]["LogDrawVoted"] | components["schemas"]["LogGameCreated"] | components["schemas"]["LogGameFinished"] | components["schemas"]["LogGamePaused"] | components["schemas"]["LogGameResumed"] | components["schemas"]["LogGameStarted"] | components["schemas"]["LogMessageSent"] | components["schemas"]["LogOrdersSubmitted"] | components["schemas"]["LogPhaseResolved"] | components["schemas"]["LogPlayerJoined"] | components["schemas"]["LogReadySet"] | components["schemas"]["LogSeatLinked"] | components["schemas"]["LogSeatRemoved"] | components["schemas"]["LogSessionClosed"] | components["schemas"]["LogSessionOpened"] | components["schemas"]["LogStreamTicketIssued"] | components["schemas"]["LogStreamTicketRedeemed"] | components["schemas"]["LogWebhookRemoved"] | components["schemas"]["LogWebhookSet"];
+        LogRecord: components["schemas"]["LogAccountCreated"] | components["schemas"]["LogActionCounted"] | components["schemas"]["LogApiKeyIssued"] | components["schemas"]["LogApiKeyRevoked"] | components["schemas"]["LogBotTokenIssued"] | components["schemas"]["LogBotTokenRevoked"] | components["schemas"]["LogChannelWebhookRemoved"] | components["schemas"]["LogChannelWebhookSet"] | components["schemas"]["LogDaidePortOpened"] | components["schemas"]["LogDaideRejoinLocked"] | components["schemas"]["LogDaideSeatRejoined"] | components["schemas"]["LogDeadlineExtended"] | components["schemas"]["LogDeadlineSet"] | components["schemas"]["LogDrawVoted"] | components["schemas"]["LogEmailRemoved"] | components["schemas"]["LogEmailSet"] | components["schemas"]["LogGameCreated"] | components["schemas"]["LogGameFinished"] | components["schemas"]["LogGamePaused"] | components["schemas"]["LogGameResumed"] | components["schemas"]["LogGameStarted"] | components["schemas"]["LogMessageSent"] | components["schemas"]["LogOrdersSubmitted"] | components["schemas"]["LogPhaseResolved"] | components["schemas"]["LogPlayerJoined"] | components["schemas"]["LogPushSubscribed"] | components["schemas"]["LogPushUnsubscribed"] | components["schemas"]["LogReadySet"] | components["schemas"]["LogSeatLinked"] | components["schemas"]["LogSeatRemoved"] | components["schemas"]["LogSessionClosed"] | components["schemas"]["LogSessionOpened"] | components["schemas"]["LogStreamTicketIssued"] | components["schemas"]["LogStreamTicketRedeemed"] | components["schemas"]["LogWebhookRemoved"] | components["schemas"]["LogWebhookSet"];
         /** StandardSettings */
         StandardSettings: {
             /**
@@ -10051,6 +10308,688 @@ export interface operations {
                 };
             };
             /** @description error: game_not_found, webhook_not_found */
+            404: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: internal_error */
+            500: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: unavailable */
+            503: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    /** @description seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    push_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushKeyOut"];
+                };
+            };
+            /** @description error: out_of_scope */
+            403: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: push_unavailable */
+            404: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: internal_error */
+            500: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: unavailable */
+            503: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    /** @description seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_push: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushSubscriptionsOut"];
+                };
+            };
+            /** @description error: invalid_token, unauthorized, token_required */
+            401: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: out_of_scope, wrong_role */
+            403: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: game_not_found */
+            404: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: internal_error */
+            500: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: unavailable */
+            503: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    /** @description seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subscribe_push: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PushSubscriptionIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushSubscriptionsOut"];
+                };
+            };
+            /** @description error: malformed_json */
+            400: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: invalid_token, unauthorized, token_required */
+            401: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: out_of_scope, wrong_role */
+            403: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: game_not_found, push_unavailable */
+            404: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: too_many_subscriptions, game_finished, power_eliminated */
+            409: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: too_large, body_too_large */
+            413: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: unsupported_media_type */
+            415: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: invalid_request, invalid_push_subscription */
+            422: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: internal_error */
+            500: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: unavailable */
+            503: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    /** @description seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unsubscribe_push: {
+        parameters: {
+            query?: {
+                /** @description the browser to forget; without it, every browser of the seat */
+                endpoint?: string | null;
+            };
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description error: invalid_token, unauthorized, token_required */
+            401: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: out_of_scope, wrong_role */
+            403: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: game_not_found, push_not_found */
+            404: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: invalid_request */
+            422: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: internal_error */
+            500: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: unavailable */
+            503: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    /** @description seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_email: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailOut"];
+                };
+            };
+            /** @description error: invalid_token, unauthorized, token_required */
+            401: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: out_of_scope, wrong_role */
+            403: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: game_not_found, email_unavailable */
+            404: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: internal_error */
+            500: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: unavailable */
+            503: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    /** @description seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    set_email: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailOut"];
+                };
+            };
+            /** @description error: malformed_json */
+            400: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: invalid_token, unauthorized, token_required */
+            401: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: out_of_scope, wrong_role */
+            403: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: game_not_found, email_unavailable */
+            404: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: game_finished, power_eliminated */
+            409: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: too_large, body_too_large */
+            413: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: unsupported_media_type */
+            415: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: invalid_request, invalid_email */
+            422: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: internal_error */
+            500: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: unavailable */
+            503: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    /** @description seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    remove_email: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description error: invalid_token, unauthorized, token_required */
+            401: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: out_of_scope, wrong_role */
+            403: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: game_not_found, email_not_found */
             404: {
                 headers: {
                     /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
