@@ -38,29 +38,31 @@ POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 async def seed(store: EventStore, games: list[str]) -> None:
     async with store.transaction() as tx:
         for game_id in games:
-            await tx.put_game(GameRow(game_id, "standard", game_id, "active", "S1901M", None, {"powers": list(POWERS)},
-                                      datetime.now(UTC)))
-            await tx.append(f"game-{game_id}", [NewEvent("Seeded", {"n": n, "pad": "x" * 200}) for n in range(30)], 0)
+            await tx.games.put_game(GameRow(game_id, "standard", game_id, "active", "S1901M", None,
+                                            {"powers": list(POWERS)}, datetime.now(UTC)))
+            await tx.events.append(f"game-{game_id}",
+                                   [NewEvent("Seeded", {"n": n, "pad": "x" * 200}) for n in range(30)], 0)
 
 
 def submission(store: EventStore, games: list[str]):  # type: ignore[no-untyped-def]
     async def one(number: int) -> None:
         game_id = games[number % len(games)]
         async with store.transaction(game_id, lock="share") as tx:
-            await tx.read_stream(f"game-{game_id}")
-            await tx.read_streams(f"orders-{game_id}-S1901M-")
-            await tx.get_game(game_id)
+            await tx.events.read_stream(f"game-{game_id}")
+            await tx.events.read_streams(f"orders-{game_id}-S1901M-")
+            await tx.games.get_game(game_id)
             power = POWERS[number % len(POWERS)]
-            await tx.append_on_commit(f"orders-{game_id}-S1901M-{power}",
-                                      [NewEvent("OrdersSubmitted", {"power": power, "orders": ["A VIE H"]})], None)
+            await tx.events.append_on_commit(
+                f"orders-{game_id}-S1901M-{power}",
+                [NewEvent("OrdersSubmitted", {"power": power, "orders": ["A VIE H"]})], None)
     return one
 
 
 def reads(store: EventStore, games: list[str]):  # type: ignore[no-untyped-def]
     async def one(number: int) -> None:
         game_id = games[number % len(games)]
-        await store.read_stream(f"game-{game_id}")
-        await store.get_game(game_id)
+        await store.events.read_stream(f"game-{game_id}")
+        await store.games.get_game(game_id)
     return one
 
 

@@ -58,13 +58,13 @@ class ClockWorker:
         claimed = [] if claimed is None else claimed
         began = time.perf_counter()  # the claim locks the batch's games until the commit
         async with self.store.transaction() as tx:
-            rows = [r for r in await tx.due_games(now, limit=len(skip) + size, claim=True)
+            rows = [r for r in await tx.games.due_games(now, limit=len(skip) + size, claim=True)
                     if r.game_id not in skip][:size]
             plans = []
             for row in rows:
                 claimed.append(row.game_id)
                 if tx.dialect != "postgresql":  # PostgreSQL: the claim holds the row lock already
-                    await tx.lock_game(row.game_id, "exclusive")
+                    await tx.games.lock_game(row.game_id, "exclusive")
                 plans.append(await plan_due(tx, row.game_id, now))
             for _, plan in plans:
                 await write_plan(tx, plan, now)

@@ -56,14 +56,14 @@ def game(game_id: str, deadline: datetime | None) -> GameRow:
 
 async def test_the_oldest_due_deadline_is_the_earliest_at_or_before_now(store: EventStore) -> None:
     async with store.transaction() as tx:
-        assert await tx.oldest_due_deadline(NOW) is None
-        await tx.put_game(game("g_late", NOW + timedelta(minutes=1)))
-        await tx.put_game(game("g_due", NOW - timedelta(minutes=5)))
-        await tx.put_game(game("g_exact", NOW))
-        assert await tx.oldest_due_deadline(NOW) == NOW - timedelta(minutes=5)
-        await tx.lock_game("g_due", "share")  # the row exists: locked (PostgreSQL) or checked (SQLite)
+        assert await tx.games.oldest_due_deadline(NOW) is None
+        await tx.games.put_game(game("g_late", NOW + timedelta(minutes=1)))
+        await tx.games.put_game(game("g_due", NOW - timedelta(minutes=5)))
+        await tx.games.put_game(game("g_exact", NOW))
+        assert await tx.games.oldest_due_deadline(NOW) == NOW - timedelta(minutes=5)
+        await tx.games.lock_game("g_due", "share")  # the row exists: locked (PostgreSQL) or checked (SQLite)
         with pytest.raises(GameNotFound):
-            await tx.lock_game("g_nosuchgame", "share")
+            await tx.games.lock_game("g_nosuchgame", "share")
 
 
 def row(key: str) -> NewNotification:
@@ -74,16 +74,16 @@ def row(key: str) -> NewNotification:
 
 async def test_a_released_claim_is_due_again_uncounted_and_claims_carry_the_current_secret(store: EventStore) -> None:
     async with store.transaction() as tx:
-        await tx.plan_notification(row("k1"))
-        await tx.set_webhook_secret("g1", "p1", "first", NOW)
-        await tx.set_webhook_secret("g1", "p1", "second", NOW)
+        await tx.outbox.plan_notification(row("k1"))
+        await tx.outbox.set_webhook_secret("g1", "p1", "first", NOW)
+        await tx.outbox.set_webhook_secret("g1", "p1", "second", NOW)
     async with store.transaction() as tx:
-        [claimed] = await tx.claim_notifications(NOW, timedelta(minutes=5), limit=10)
+        [claimed] = await tx.outbox.claim_notifications(NOW, timedelta(minutes=5), limit=10)
     assert (claimed.attempts, claimed.secret) == (1, "second")
     async with store.transaction() as tx:
-        assert not await tx.release_notification(claimed.id, 0, NOW)  # not this claim's lease
-        assert await tx.release_notification(claimed.id, 1, NOW)
-        await tx.set_webhook_secret("g1", "p1", None, NOW)
+        assert not await tx.outbox.release_notification(claimed.id, 0, NOW)  # not this claim's lease
+        assert await tx.outbox.release_notification(claimed.id, 1, NOW)
+        await tx.outbox.set_webhook_secret("g1", "p1", None, NOW)
     async with store.transaction() as tx:
-        [again] = await tx.claim_notifications(NOW, timedelta(minutes=5), limit=10)
+        [again] = await tx.outbox.claim_notifications(NOW, timedelta(minutes=5), limit=10)
     assert (again.id, again.attempts, again.secret) == (claimed.id, 1, None)
