@@ -114,7 +114,7 @@ async def race(url: str, args: argparse.Namespace) -> None:
     """``--projectors`` projectors stepping over the log at once: time to the head, time held idle."""
     stores = [await open_store(url) for _ in range(args.projectors)]
     try:
-        head = await stores[0].head()
+        head = await stores[0].events.head()
         await reset(url)
         inside = [0.0] * len(stores)  # seconds inside project_all(), a connection held
         reached: list[float] = []  # when a call returned with the projection at the head

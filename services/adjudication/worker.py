@@ -2,7 +2,7 @@
 
 Safe to run any number of them against one PostgreSQL: each claims a few due games at a time
 with ``SELECT ... FOR UPDATE SKIP LOCKED`` on the games table's indexed ``deadline`` column
-(``EventStore.due_games(claim=True)``), and handles them in that same transaction: the row
+(``tx.games.due_games(claim=True)``), and handles them in that same transaction: the row
 locks keep every other worker and every submission out until it commits, and each game's new
 deadline is written to its row in the transaction that appends its events. A worker killed
 in the middle leaves nothing behind (the transaction rolls back) and the games stay due for

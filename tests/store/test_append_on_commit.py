@@ -1,4 +1,4 @@
-"""``Transaction.append_on_commit``: a transaction's last events, written with its commit (one
+"""``tx.events.append_on_commit``: a transaction's last events, written with its commit (one
 message to PostgreSQL); the same contract as ``append`` otherwise, on both back ends."""
 from __future__ import annotations
 

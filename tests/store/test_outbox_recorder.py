@@ -1,86 +1,19 @@
-"""The store's projection API (the log's head, tracking positions) and the notifications
-outbox's operations, on both back ends (the ``store`` fixture); SKIP LOCKED on PostgreSQL."""
+"""The notifications outbox's recorder (``tx.outbox``, ``store.outbox``: shared/store/outboxes.py),
+its part of the store's contract, run unchanged on SQLite and PostgreSQL (the ``store``
+fixture); SKIP LOCKED on PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
-import pytest
-
-from shared.store import Dead, Delivered, EventStore, NewEvent, NewNotification, Retry
-
-NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
-
-
-def planned(key: str, *, game_id: str = "g1", player_id: str = "p1", kind: str = "phase_resolved",
-            phase: str | None = "S1901M", due: datetime = NOW, source: int = 1) -> NewNotification:
-    return NewNotification(dedupe_key=key, game_id=game_id, player_id=player_id, kind=kind, phase=phase,
-                           url=f"https://hooks.example/{player_id}", payload={"content": f"about {key} 🙂"},
-                           not_before=due, source_position=source, created_at=NOW - timedelta(minutes=1))
+from shared.store import Dead, Delivered, EventStore, NewNotification, Retry
+from tests.store.notifications import NOW, planned
 
 
 async def plan(store: EventStore, *notifications: NewNotification) -> None:
     async with store.transaction() as tx:
         for notification in notifications:
             await tx.outbox.plan_notification(notification)
-
-
-async def test_the_head_is_the_last_position_of_the_log(store: EventStore) -> None:
-    assert await store.events.head() == 0
-    async with store.transaction() as tx:
-        await tx.events.append("game-g1", [NewEvent("A", {}), NewEvent("B", {})], 0)
-        appended = await tx.events.append("game-g2", [NewEvent("C", {})], 0)
-        assert await tx.events.head() == appended[-1].position  # its own events, not yet committed
-    assert await store.events.head() == appended[-1].position == (await store.events.read_all())[-1].position
-
-
-async def test_a_projection_position_commits_with_the_projection_output_or_not_at_all(store: EventStore) -> None:
-    assert await store.projections.projection_position("notifications") == 0
-    async with store.transaction() as tx:
-        assert await tx.projections.lock_projection("notifications") == 0
-        await tx.outbox.plan_notification(planned("k1", source=7))
-        await tx.projections.advance_projection("notifications", 7)
-    assert await store.projections.projection_position("notifications") == 7
-    assert [row.dedupe_key for row in await store.outbox.notifications()] == ["k1"]
-
-    with pytest.raises(RuntimeError, match="crashed"):
-        async with store.transaction() as tx:
-            assert await tx.projections.lock_projection("notifications") == 7
-            await tx.outbox.plan_notification(planned("k2", source=9))
-            await tx.projections.advance_projection("notifications", 9)
-            raise RuntimeError("the projection crashed before its commit")
-    assert await store.projections.projection_position("notifications") == 7
-    assert [row.dedupe_key for row in await store.outbox.notifications()] == ["k1"]
-    assert await store.projections.projection_position("another") == 0  # positions are per projection
-
-
-async def test_a_projection_position_is_advanced_only_under_its_lock_and_never_backwards(store: EventStore) -> None:
-    with pytest.raises(RuntimeError, match="lock_projection"):
-        async with store.transaction() as tx:
-            await tx.projections.advance_projection("p", 5)
-    async with store.transaction() as tx:
-        await tx.projections.lock_projection("p")
-        await tx.projections.advance_projection("p", 5)
-    with pytest.raises(ValueError, match="moving back"):
-        async with store.transaction() as tx:
-            await tx.projections.lock_projection("p")
-            await tx.projections.advance_projection("p", 4)
-    assert await store.projections.projection_position("p") == 5
-
-
-async def test_concurrent_runs_of_a_projection_take_turns(store: EventStore) -> None:
-    seen: list[int] = []
-
-    async def run() -> None:
-        async with store.transaction() as tx:
-            position = await tx.projections.lock_projection("p")
-            seen.append(position)
-            await asyncio.sleep(0.05)  # the lock held while the other runs try it: the race under test
-            await tx.projections.advance_projection("p", position + 1)
-
-    await asyncio.wait_for(asyncio.gather(*(run() for _ in range(4))), 60)
-    assert sorted(seen) == [0, 1, 2, 3], "each run starts where the previous one committed"
-    assert await store.projections.projection_position("p") == 4
 
 
 async def test_a_planned_notification_is_stored_once_per_dedupe_key(store: EventStore) -> None:
@@ -161,17 +94,6 @@ async def test_outcomes_are_recorded_only_for_the_attempt_that_holds_the_row(sto
     assert await store.outbox.notification_counts() == {"delivered": 1, "pending": 2, "dead": 1}
 
 
-async def test_truncate_empties_the_outbox_and_the_positions_too(store: EventStore) -> None:
-    async with store.transaction() as tx:
-        await tx.events.append("game-g1", [NewEvent("A", {})], 0)
-        await tx.projections.lock_projection("p")
-        await tx.projections.advance_projection("p", 1)
-        await tx.outbox.plan_notification(planned("k1"))
-    await store.truncate()
-    assert await store.events.head() == 0
-    assert (await store.projections.projection_position("p"), await store.outbox.notifications()) == (0, [])
-
-
 async def test_concurrent_claims_skip_rows_another_worker_holds(postgres_store: EventStore) -> None:
     store = postgres_store
     await plan(store, *(planned(f"k{n}", due=NOW - timedelta(minutes=10 - n)) for n in range(5)))
@@ -194,3 +116,20 @@ async def test_concurrent_claims_skip_rows_another_worker_holds(postgres_store: 
     keys = {row.id: row.dedupe_key for row in await store.outbox.notifications()}
     assert [keys[i] for i in first] == ["k0", "k1"]
     assert [keys[c.id] for c in second] == ["k2", "k3", "k4"]
+
+
+async def test_a_released_claim_is_due_again_uncounted_and_claims_carry_the_current_secret(store: EventStore) -> None:
+    async with store.transaction() as tx:
+        await tx.outbox.plan_notification(planned("k1"))
+        await tx.outbox.set_webhook_secret("g1", "p1", "first", NOW)
+        await tx.outbox.set_webhook_secret("g1", "p1", "second", NOW)
+    async with store.transaction() as tx:
+        [claimed] = await tx.outbox.claim_notifications(NOW, timedelta(minutes=5), limit=10)
+    assert (claimed.attempts, claimed.secret) == (1, "second")
+    async with store.transaction() as tx:
+        assert not await tx.outbox.release_notification(claimed.id, 0, NOW)  # not this claim's lease
+        assert await tx.outbox.release_notification(claimed.id, 1, NOW)
+        await tx.outbox.set_webhook_secret("g1", "p1", None, NOW)
+    async with store.transaction() as tx:
+        [again] = await tx.outbox.claim_notifications(NOW, timedelta(minutes=5), limit=10)
+    assert (again.id, again.attempts, again.secret) == (claimed.id, 1, None)
