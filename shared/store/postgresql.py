@@ -10,7 +10,11 @@ adds to the shared semantics (docs/store.md, "Transactions and locking"):
 - an append after the end (``expected_version=None``) first locks its stream alone, so that
   appenders to one stream take turns instead of clashing on the version;
 - ``append_on_commit`` holds its rows back and sends them with the COMMIT, in one message;
-- ``reading()`` and the convenience reads run each statement on its own (no BEGIN/COMMIT).
+- ``reading()`` and the store's reads run each statement on its own (no BEGIN/COMMIT).
+
+The recorders are shared/store/recorders.py's, on this module's runners (``OnConnection``,
+``OnPool``), with the statements of shared/store/statements.py; this back end's own are
+appending (``PostgresEvents``) and claiming the outbox's rows (``PostgresOutbox``).
 """
 from __future__ import annotations
 
@@ -41,7 +45,7 @@ from shared.store.recorders import (
 )
 from shared.store.records import ConcurrencyError, GameNotFound, GuardedAppend, NewEvent, RecordedEvent
 from shared.store.schema import SCHEMA_LOCK_KEY, TABLE_NAMES, VERSION_TABLE, create_statements, schema_state
-from shared.store.statements import EVENT_COLUMNS, SHARED, Statements
+from shared.store.statements import EVENT_COLUMNS, SHARED, STAMPED_REVISION, Statements
 
 # pg_advisory_xact_lock keys: any constants, as long as nothing else in the database uses them.
 POSITION_LOCK_KEY = 0x656E7465_6E746501  # "entente" + 1: serialises event inserts
@@ -105,7 +109,6 @@ CLAIM_NOTIFICATIONS = (
 )
 EXISTING_TABLES = ("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
                    "AND tablename = ANY($1::text[])")
-STAMPED_REVISION = "SELECT version_num FROM alembic_version LIMIT 1"
 
 # ----------------------------------------------------------------------------- rows to records
 

@@ -5,7 +5,7 @@ What this back end adds to the shared semantics (docs/store.md, "Transactions an
 - the driver's own transaction handling is off (``isolation_level=None``); every write
   transaction begins with ``BEGIN IMMEDIATE`` (one writer at a time, the others wait up to
   the busy timeout), ``reading()`` with a deferred ``BEGIN`` (one snapshot), and a
-  convenience read is one statement on its own. WAL mode lets readers run beside the writer;
+  read of the store's is one statement on its own. WAL mode lets readers run beside the writer;
 - there are no row locks: a locked transaction only checks that the game's row exists, and
   ``claim=True`` changes nothing (the single writer is the arbiter);
 - ``append_on_commit`` appends at once;
@@ -13,6 +13,10 @@ What this back end adds to the shared semantics (docs/store.md, "Transactions an
 
 Values are stored as SQLAlchemy stores them on SQLite (shared/store/tables.py): JSON text,
 and datetimes as naive UTC text ``YYYY-MM-DD HH:MM:SS.ffffff`` (which sorts as it compares).
+
+The recorders are shared/store/recorders.py's, on this module's runners (``OnConnection``,
+``OnPool``), with the statements of shared/store/statements.py in SQLite's dialect; this back
+end's own are appending (``SQLiteEvents``) and claiming the outbox's rows (``SQLiteOutbox``).
 """
 from __future__ import annotations
 
@@ -34,7 +38,7 @@ from shared.store.outboxes import OutboxRecorder
 from shared.store.recorders import EventRecorder, TransactionState, as_utc, dumps, loads, recorded, utc_now
 from shared.store.records import ConcurrencyError, GameNotFound, GuardedAppend, NewEvent, RecordedEvent
 from shared.store.schema import TABLE_NAMES, VERSION_TABLE, create_statements, schema_state
-from shared.store.statements import EVENT_COLUMNS, SHARED, Statements, for_sqlite
+from shared.store.statements import EVENT_COLUMNS, SHARED, STAMPED_REVISION, Statements, for_sqlite
 
 BUSY_TIMEOUT_MS = 30_000
 POOL_SIZE = 15  # connections at most (each is a thread of aiosqlite's)
@@ -91,7 +95,6 @@ DUE_NOTIFICATIONS = ("SELECT id, url, payload, attempts, dedupe_key, (SELECT sec
 LEASE_NOTIFICATION = "UPDATE notification_outbox SET attempts = ?, next_attempt_at = ? WHERE id = ?"
 EXISTING_TABLES = ("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ("
                    + ", ".join("?" * (len(TABLE_NAMES) + 1)) + ")")
-STAMPED_REVISION = "SELECT version_num FROM alembic_version"
 
 
 # ----------------------------------------------------------------------------- values
@@ -206,14 +209,14 @@ class SQLiteTransaction(Transaction):
     def __init__(self, store: SQLiteStore, connection: aiosqlite.Connection, *, begun: bool) -> None:
         db = OnConnection(connection, self)
         super().__init__(store, db)
-        self.db = db
+        self._on = db
         self._begun = begun  # False: a single statement outside any BEGIN
         self.events = SQLiteEvents(db, self)
         self.outbox = SQLiteOutbox(db)
 
     async def _commit(self) -> None:
         if self._begun:
-            await self.db.connection.execute_fetchall("COMMIT")
+            await self._on.connection.execute_fetchall("COMMIT")
 
 
 # ----------------------------------------------------------------------------- connections

@@ -20,6 +20,7 @@ from shared.store.outbox import NOTIFICATION_COLUMNS, Dead, Delivered, Retry
 EVENT_COLUMNS = "position, stream_id, version, type, schema_version, data, metadata, recorded_at"
 GAME_COLUMNS = "game_id, variant, name, status, phase, deadline, summary, updated_at"
 PREFIX_END = "\U0010ffff"  # after every character a stream id holds
+STAMPED_REVISION = "SELECT version_num FROM alembic_version LIMIT 1"  # the schema's (shared/store/schema.py)
 
 
 @dataclass(frozen=True, slots=True)
