@@ -77,10 +77,10 @@ async def put_due_games(store: EventStore, count: int, now: datetime, *, start: 
                  for i in range(first, min(first + batch, start + count))]
         async with store.transaction() as tx:
             for game_id, events, orders, row in built:
-                await tx.append(game_stream(game_id), [to_new_event(e) for e in events], expected_version=0)
+                await tx.events.append(game_stream(game_id), [to_new_event(e) for e in events], expected_version=0)
                 for stream, stream_events in orders.items():
-                    await tx.append(stream, [to_new_event(e) for e in stream_events], expected_version=0)
-                await tx.put_game(row)
+                    await tx.events.append(stream, [to_new_event(e) for e in stream_events], expected_version=0)
+                await tx.games.put_game(row)
                 game_ids.append(game_id)
     return game_ids
 
@@ -89,7 +89,7 @@ async def resolutions_per_game(store: EventStore) -> dict[str, int]:
     """PhaseResolved events by game stream, read through the whole log."""
     counts: dict[str, int] = {}
     position = 0
-    while records := await store.read_all(position, limit=5000):
+    while records := await store.events.read_all(position, limit=5000):
         for record in records:
             if record.type == "PhaseResolved":
                 counts[record.stream_id] = counts.get(record.stream_id, 0) + 1

@@ -40,7 +40,7 @@ async def fill(url: str, games: int) -> None:
         for first in range(0, games, 1000):
             async with store.transaction() as tx:
                 for number in range(first, min(first + 1000, games)):
-                    await tx.put_game(GameRow(
+                    await tx.games.put_game(GameRow(
                         game_id=f"g_{number:08d}", variant="standard", name=f"game {number}",
                         status="active" if number % 10 == 0 else "finished", phase="S1901M", deadline=None,
                         summary={"players": 7}, updated_at=start + timedelta(seconds=number * 7 % games)))
@@ -55,7 +55,7 @@ async def measure(url: str, repeats: int) -> dict[str, list[float]]:
         for _ in range(repeats):
             for label, status in (("all", None), ("active", "active")):
                 began = time.perf_counter()
-                rows = await store.list_games(status, limit=50)
+                rows = await store.games.list_games(status, limit=50)
                 timings[label].append((time.perf_counter() - began) * 1000)
                 assert len(rows) == 50
     finally:

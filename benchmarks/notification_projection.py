@@ -64,7 +64,7 @@ async def busy_log(store: EventStore, games: int, submissions: int) -> int:
     for number in range(submissions):
         game_id, player_id, orders = seats[number % len(seats)]
         await submit_orders(store, game_id, player_id, orders)
-    return len(await store.read_all(limit=10_000_000))
+    return len(await store.events.read_all(limit=10_000_000))
 
 
 RESET = ["DELETE FROM notification_outbox",
@@ -114,7 +114,7 @@ async def race(url: str, args: argparse.Namespace) -> None:
     """``--projectors`` projectors stepping over the log at once: time to the head, time held idle."""
     stores = [await open_store(url) for _ in range(args.projectors)]
     try:
-        head = await stores[0].head()
+        head = await stores[0].events.head()
         await reset(url)
         inside = [0.0] * len(stores)  # seconds inside project_all(), a connection held
         reached: list[float] = []  # when a call returned with the projection at the head
@@ -126,7 +126,7 @@ async def race(url: str, args: argparse.Namespace) -> None:
                 called = time.perf_counter()
                 await outbox.project_all(store, WARNING, args.batch)
                 inside[number] += time.perf_counter() - called
-                if await store.projection_position(outbox.PROJECTION) >= head:
+                if await store.projections.projection_position(outbox.PROJECTION) >= head:
                     reached.append(time.perf_counter() - began)
                     return
                 await asyncio.sleep(args.pause)

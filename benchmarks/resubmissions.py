@@ -58,8 +58,8 @@ async def measure(url: str, postgresql: bool, args: argparse.Namespace) -> None:
     store = await open_store(url)
     try:
         async with store.transaction() as tx:
-            await tx.put_game(GameRow(GAME, "standard", GAME, "active", "S1901M", None, {}, datetime.now(UTC)))
-            await tx.append(f"game-{GAME}", [NewEvent("Seeded", {"n": 1})], 0)
+            await tx.games.put_game(GameRow(GAME, "standard", GAME, "active", "S1901M", None, {}, datetime.now(UTC)))
+            await tx.events.append(f"game-{GAME}", [NewEvent("Seeded", {"n": 1})], 0)
         watch = watching(store)
         positions: list[int] = [0]
         gate = asyncio.Semaphore(args.concurrency)
@@ -83,7 +83,7 @@ async def measure(url: str, postgresql: bool, args: argparse.Namespace) -> None:
             reads = []
             for _ in range(READS):
                 read_started = time.perf_counter()
-                streams = await store.read_streams(PREFIX, max(positions[-1] - BEHIND, 0))
+                streams = await store.events.read_streams(PREFIX, max(positions[-1] - BEHIND, 0))
                 reads.append(time.perf_counter() - read_started)
             read_ms = statistics.median(reads) * 1000
             held = args.concurrency * 4 + (chunk + 1) * per_chunk

@@ -10,11 +10,14 @@ temporary directory) with ``--games`` games of 30 events each, then times two lo
 
 - a submission as the order intake makes it: a share-locked transaction that reads the game
   stream, the phase's order streams and the games row, then ``append_on_commit`` one event;
-- two convenience reads (a game stream and a games row), as a view request makes them.
+- two of the store's reads (a game stream and a games row: ``store.events.read_stream``,
+  ``store.games.get_game``), as a view request makes them.
 
 Prints the best round of each: per second, and this process's CPU time per item (the store's
 own cost: the database server's work is not in it). It uses only the store's public API, so
-it runs on any version of the store. The database is dropped at the end, whatever happens.
+it runs on any version of the store since the store was made of its recorders (docs/store.md,
+"Recorders"; before, the same calls without ``.events``/``.games``). The database is dropped at
+the end, whatever happens.
 """
 from __future__ import annotations
 
@@ -38,29 +41,31 @@ POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 async def seed(store: EventStore, games: list[str]) -> None:
     async with store.transaction() as tx:
         for game_id in games:
-            await tx.put_game(GameRow(game_id, "standard", game_id, "active", "S1901M", None, {"powers": list(POWERS)},
-                                      datetime.now(UTC)))
-            await tx.append(f"game-{game_id}", [NewEvent("Seeded", {"n": n, "pad": "x" * 200}) for n in range(30)], 0)
+            await tx.games.put_game(GameRow(game_id, "standard", game_id, "active", "S1901M", None,
+                                            {"powers": list(POWERS)}, datetime.now(UTC)))
+            await tx.events.append(f"game-{game_id}",
+                                   [NewEvent("Seeded", {"n": n, "pad": "x" * 200}) for n in range(30)], 0)
 
 
 def submission(store: EventStore, games: list[str]):  # type: ignore[no-untyped-def]
     async def one(number: int) -> None:
         game_id = games[number % len(games)]
         async with store.transaction(game_id, lock="share") as tx:
-            await tx.read_stream(f"game-{game_id}")
-            await tx.read_streams(f"orders-{game_id}-S1901M-")
-            await tx.get_game(game_id)
+            await tx.events.read_stream(f"game-{game_id}")
+            await tx.events.read_streams(f"orders-{game_id}-S1901M-")
+            await tx.games.get_game(game_id)
             power = POWERS[number % len(POWERS)]
-            await tx.append_on_commit(f"orders-{game_id}-S1901M-{power}",
-                                      [NewEvent("OrdersSubmitted", {"power": power, "orders": ["A VIE H"]})], None)
+            await tx.events.append_on_commit(
+                f"orders-{game_id}-S1901M-{power}",
+                [NewEvent("OrdersSubmitted", {"power": power, "orders": ["A VIE H"]})], None)
     return one
 
 
 def reads(store: EventStore, games: list[str]):  # type: ignore[no-untyped-def]
     async def one(number: int) -> None:
         game_id = games[number % len(games)]
-        await store.read_stream(f"game-{game_id}")
-        await store.get_game(game_id)
+        await store.events.read_stream(f"game-{game_id}")
+        await store.games.get_game(game_id)
     return one
 
 
@@ -86,7 +91,7 @@ async def measure(url: str, args: argparse.Namespace) -> None:
         games = [f"g{n}" for n in range(args.games)]
         await seed(store, games)
         for label, work in (("share-locked submission transactions", submission(store, games)),
-                            ("convenience read pairs", reads(store, games))):
+                            ("read pairs of the store's", reads(store, games))):
             seconds, cpu = await best_round(work, args.transactions, args.concurrency, args.repeats)
             print(f"{label}: {args.transactions / seconds:.0f} per second "
                   f"({args.transactions} in {seconds:.2f}s, {args.concurrency} at once), "

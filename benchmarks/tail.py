@@ -39,7 +39,7 @@ def last(records: list[RecordedEvent]) -> bool:
 async def with_log_tail(store: EventStore, settle: float, committed: dict[str, float]) -> tuple[int, list[float]]:
     """One tail for the whole run; its ``next`` settles before its one read."""
     seen: list[float] = []
-    async with store.tail(await store.head()) as tail:
+    async with store.tail(await store.events.head()) as tail:
         while True:
             records = await tail.next(2.0, settle=settle)
             seen += latencies(records, committed, time.monotonic())
@@ -51,14 +51,14 @@ async def with_fresh_waits(store: EventStore, settle: float, committed: dict[str
     """A fresh wait per wake-up (``wait_for_events``: a tail of its own), then the settling
     delay and a second read for what committed meanwhile."""
     seen: list[float] = []
-    position, reads = await store.head(), 0
+    position, reads = await store.events.head(), 0
     while True:
         async with store.tail(position) as tail:  # what ``store.wait_for_events(position, 2.0)`` does
             records = await tail.next(2.0)
             reads += tail.reads
         if records and settle > 0:
             await asyncio.sleep(settle)
-            records += await store.read_all(records[-1].position, 1000 - len(records))
+            records += await store.events.read_all(records[-1].position, 1000 - len(records))
             reads += 1
         if records:
             position = records[-1].position
@@ -75,7 +75,7 @@ async def commit_steadily(store: EventStore, interval: float, seconds: float, co
         await asyncio.sleep(max(0.0, started + number * interval - time.monotonic()))
         key = f"k{number}"
         async with store.transaction() as tx:
-            await tx.append(f"game-other{number % 20}", [NewEvent("Committed", {"key": key,
+            await tx.events.append(f"game-other{number % 20}", [NewEvent("Committed", {"key": key,
                                                                                  "last": number == commits - 1})], None)
         committed[key] = time.monotonic()
     return commits

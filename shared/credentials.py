@@ -127,7 +127,7 @@ def bot_for_token(bots: dict[str, BotToken], token: str) -> BotToken | None:
 
 
 async def load_account(store: EventStore, account_id: str) -> Account | None:
-    records = await store.read_stream(account_stream(account_id)) if len(account_id) <= 40 else []
+    records = await store.events.read_stream(account_stream(account_id)) if len(account_id) <= 40 else []
     return fold_account(from_recorded(r) for r in records)
 
 
@@ -152,4 +152,4 @@ async def account_for_token(store: EventStore, token: str) -> Account | None:
 
 
 async def load_bots(store: EventStore, game_id: str) -> dict[str, BotToken]:
-    return fold_bots(from_recorded(r) for r in await store.read_stream(bots_stream(game_id)))
+    return fold_bots(from_recorded(r) for r in await store.events.read_stream(bots_stream(game_id)))

@@ -116,9 +116,9 @@ def record_resolution(variant: str, trigger: str, phases: int, seconds: float) -
 
 async def refresh_from_store(store: EventStore, now: datetime) -> None:
     """Read the database's gauges: the clock's lag and the outbox by status."""
-    oldest = await store.oldest_due_deadline(now)
+    oldest = await store.games.oldest_due_deadline(now)
     CLOCK_LAG.set(0.0 if oldest is None else max(0.0, (now - oldest).total_seconds()))
-    counts = await store.notification_counts()
+    counts = await store.outbox.notification_counts()
     for status in sorted(set(OUTBOX_STATUSES) | set(counts)):
         OUTBOX.labels(status).set(counts.get(status, 0))
 

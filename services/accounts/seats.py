@@ -163,7 +163,7 @@ async def _frames(store: EventStore, account: credentials.Account, recheck: Rech
     # own (httpx-sse hands one on as an event with no data); a keep-alive is a comment line with
     # no blank line after it, which no client dispatches (docs/social.md, "API keys")
     retry = b"retry: %d\n" % RETRY_MILLISECONDS
-    async with store.tail(await store.head()) as tail:
+    async with store.tail(await store.events.head()) as tail:
         games: set[str] | None = None  # None: every seat
         while True:
             for seat in await seats_of(store, account, games):

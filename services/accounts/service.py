@@ -68,15 +68,15 @@ async def sign_in(store: EventStore, provider: str, provider_user_id: str, name:
     for attempt in (1, 2):
         try:
             async with store.transaction() as tx:
-                version = await tx.stream_version(stream)
+                version = await tx.events.stream_version(stream)
                 new: list[Event] = []
                 if version == 0:  # only the creation needs the version check: one account per user
                     new.append(AccountCreated(account_id=account_id, provider=provider,
                                               provider_user_id=provider_user_id, name=name))
                 new.append(opened)
-                await tx.append(stream, [to_new_event(e, metadata) for e in new],
-                                expected_version=0 if version == 0 else None)
-                account = fold_account(from_recorded(r) for r in await tx.read_stream(stream))
+                await tx.events.append(stream, [to_new_event(e, metadata) for e in new],
+                                       expected_version=0 if version == 0 else None)
+                account = fold_account(from_recorded(r) for r in await tx.events.read_stream(stream))
             break
         except ConcurrencyError:
             if attempt == 2:
@@ -89,13 +89,13 @@ async def sign_in(store: EventStore, provider: str, provider_user_id: str, name:
 
 async def sign_out(store: EventStore, account: Account, token: str) -> None:
     async with store.transaction() as tx:
-        await tx.append(account_stream(account.account_id),
-                        [to_new_event(SessionClosed(token_hash=hash_token(token)))], expected_version=None)
+        await tx.events.append(account_stream(account.account_id),
+                               [to_new_event(SessionClosed(token_hash=hash_token(token)))], expected_version=None)
 
 
 async def seat_accounts(store: EventStore, game_id: str) -> dict[str, str]:
     """player_id -> account_id for the seats of a game that accounts took."""
-    linked = (from_recorded(r) for r in await store.read_stream(members_stream(game_id)))
+    linked = (from_recorded(r) for r in await store.events.read_stream(members_stream(game_id)))
     return {e.player_id: e.account_id for e in linked if isinstance(e, SeatLinked)}
 
 
@@ -112,12 +112,12 @@ async def issue_bot_token(store: EventStore, game_id: str, player_id: str, label
                             token_hash=hash_token(token), label=label)
     async with store.transaction() as tx:
         stream = bots_stream(game_id)
-        records = await tx.read_stream(stream)
+        records = await tx.events.read_stream(stream)
         live = fold_bots(from_recorded(r) for r in records)
         if sum(1 for b in live.values() if b.player_id == player_id) >= MAX_BOT_TOKENS_PER_SEAT:
             raise Conflict(f"a seat may hold at most {MAX_BOT_TOKENS_PER_SEAT} bot tokens; revoke one first",
                            code=ErrorCode.TOO_MANY_BOT_TOKENS)
-        await tx.append(stream, [to_new_event(issued, metadata)], expected_version=len(records))
+        await tx.events.append(stream, [to_new_event(issued, metadata)], expected_version=len(records))
     bot = BotToken(issued.token_id, player_id, issued.token_hash, label)
     return IssuedBot(bot, token)
 
@@ -127,13 +127,13 @@ async def revoke_bot_token(store: EventStore, game_id: str, player_id: str, toke
     """Revoke one of the seat's bot tokens; another seat's token is as unknown as a missing one."""
     async with store.transaction() as tx:
         stream = bots_stream(game_id)
-        records = await tx.read_stream(stream)
+        records = await tx.events.read_stream(stream)
         bot = fold_bots(from_recorded(r) for r in records).get(token_id)
         if bot is None or bot.player_id != player_id:
             raise NotFound(f"no live bot token {token_id!r} for this seat", code=ErrorCode.BOT_TOKEN_NOT_FOUND,
                            where="path.token_id")
-        await tx.append(stream, [to_new_event(BotTokenRevoked(token_id=token_id), metadata)],
-                        expected_version=len(records))
+        await tx.events.append(stream, [to_new_event(BotTokenRevoked(token_id=token_id), metadata)],
+                               expected_version=len(records))
 
 
 # ----------------------------------------------------------------------------- API keys
@@ -151,11 +151,11 @@ async def ensure_operator_account(store: EventStore, name: str, metadata: dict[s
     for attempt in (1, 2):
         try:
             async with store.transaction() as tx:
-                if await tx.stream_version(stream) == 0:
+                if await tx.events.stream_version(stream) == 0:
                     created = AccountCreated(account_id=account_id, provider=OPERATOR_PROVIDER,
                                              provider_user_id=name, name=name)
-                    await tx.append(stream, [to_new_event(created, metadata)], expected_version=0)
-                account = fold_account(from_recorded(r) for r in await tx.read_stream(stream))
+                    await tx.events.append(stream, [to_new_event(created, metadata)], expected_version=0)
+                account = fold_account(from_recorded(r) for r in await tx.events.read_stream(stream))
             break
         except ConcurrencyError:
             if attempt == 2:
@@ -175,12 +175,12 @@ async def issue_api_key(store: EventStore, account_id: str, label: str,
     issued = ApiKeyIssued(key_id="ak_" + secrets.token_hex(6), token_hash=hash_token(key), label=label)
     async with store.transaction() as tx:
         stream = account_stream(account_id)
-        records = await tx.read_stream(stream)
+        records = await tx.events.read_stream(stream)
         account = fold_account(from_recorded(r) for r in records)
         if account is not None and len(account.keys) >= MAX_API_KEYS:
             raise Conflict(f"an account may hold at most {MAX_API_KEYS} API keys; revoke one first",
                            code=ErrorCode.TOO_MANY_API_KEYS)
-        await tx.append(stream, [to_new_event(issued, metadata)], expected_version=len(records))
+        await tx.events.append(stream, [to_new_event(issued, metadata)], expected_version=len(records))
     return ApiKey(issued.key_id, issued.token_hash, label), key
 
 
@@ -189,10 +189,10 @@ async def revoke_api_key(store: EventStore, account_id: str, key_id: str,
     """Revoke one of the account's API keys: it stops working at once."""
     async with store.transaction() as tx:
         stream = account_stream(account_id)
-        records = await tx.read_stream(stream)
+        records = await tx.events.read_stream(stream)
         account = fold_account(from_recorded(r) for r in records)
         if account is None or key_id not in account.keys:
             raise NotFound(f"no live API key {key_id!r} of this account", code=ErrorCode.API_KEY_NOT_FOUND,
                            where="path.key_id")
-        await tx.append(stream, [to_new_event(ApiKeyRevoked(key_id=key_id), metadata)],
-                        expected_version=len(records))
+        await tx.events.append(stream, [to_new_event(ApiKeyRevoked(key_id=key_id), metadata)],
+                               expected_version=len(records))

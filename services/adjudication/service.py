@@ -288,7 +288,7 @@ async def _patch_once(store: EventStore, game_id: str, player_id: str, texts: Se
         # after the last position folded: constant whatever the power's resubmissions): they
         # hold at least every event up to that version, and one past it makes the append below
         # clash and the change be applied again on top of it
-        version = await tx.stream_version(stream)
+        version = await tx.events.stream_version(stream)
         submissions = await phase_submissions(tx, game_id, str(state.phase))
         require_room_to_write(state, acting, submissions.get(acting, PowerSubmission()), now)
         own = submissions.get(acting, PowerSubmission())
@@ -307,7 +307,7 @@ async def _patch_once(store: EventStore, game_id: str, player_id: str, texts: Se
         if changed:
             event = OrdersSubmitted(phase=str(state.phase), power=acting, player_id=player_id, orders=current,
                                    complete=complete)
-            await tx.append_on_commit(stream, [to_new_event(event, metadata)], expected_version=version)
+            await tx.events.append_on_commit(stream, [to_new_event(event, metadata)], expected_version=version)
     return Patch(str(state.phase), acting, checks, current, dropped, changed)
 
 
@@ -457,13 +457,14 @@ def resolution_plan(state: GameState, submissions: Mapping[str, PowerSubmission]
 async def write_plan(tx: Transaction, plan: Plan, now: datetime) -> None:
     """Write the games row and append the plan's events with the expected version, with the
     commit (the store's global position lock is then held for no round trip)."""
-    await tx.put_game(game_row(plan.state, now))
+    await tx.games.put_game(game_row(plan.state, now))
     if plan.events:
-        await tx.append_on_commit(game_stream(plan.game_id), [to_new_event(e, plan.metadata) for e in plan.events],
-                                  expected_version=plan.expected_version)
+        await tx.events.append_on_commit(game_stream(plan.game_id),
+                                         [to_new_event(e, plan.metadata) for e in plan.events],
+                                         expected_version=plan.expected_version)
     for orders in plan.bot_orders:  # after the phase they belong to has begun
-        await tx.append_on_commit(orders_stream(plan.game_id, orders.phase, orders.power),
-                                  [to_new_event(orders, {"actor": "house_bot"})], expected_version=None)
+        await tx.events.append_on_commit(orders_stream(plan.game_id, orders.phase, orders.power),
+                                         [to_new_event(orders, {"actor": "house_bot"})], expected_version=None)
 
 
 async def resolve_in(tx: Transaction, state: GameState, now: datetime, *, deadline: bool = False,

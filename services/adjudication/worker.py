@@ -2,7 +2,7 @@
 
 Safe to run any number of them against one PostgreSQL: each claims a few due games at a time
 with ``SELECT ... FOR UPDATE SKIP LOCKED`` on the games table's indexed ``deadline`` column
-(``EventStore.due_games(claim=True)``), and handles them in that same transaction: the row
+(``tx.games.due_games(claim=True)``), and handles them in that same transaction: the row
 locks keep every other worker and every submission out until it commits, and each game's new
 deadline is written to its row in the transaction that appends its events. A worker killed
 in the middle leaves nothing behind (the transaction rolls back) and the games stay due for
@@ -58,13 +58,13 @@ class ClockWorker:
         claimed = [] if claimed is None else claimed
         began = time.perf_counter()  # the claim locks the batch's games until the commit
         async with self.store.transaction() as tx:
-            rows = [r for r in await tx.due_games(now, limit=len(skip) + size, claim=True)
+            rows = [r for r in await tx.games.due_games(now, limit=len(skip) + size, claim=True)
                     if r.game_id not in skip][:size]
             plans = []
             for row in rows:
                 claimed.append(row.game_id)
                 if tx.dialect != "postgresql":  # PostgreSQL: the claim holds the row lock already
-                    await tx.lock_game(row.game_id, "exclusive")
+                    await tx.games.lock_game(row.game_id, "exclusive")
                 plans.append(await plan_due(tx, row.game_id, now))
             for _, plan in plans:
                 await write_plan(tx, plan, now)

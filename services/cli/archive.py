@@ -50,11 +50,11 @@ async def read_game_records(store: EventStore, game_id: str, *, with_secrets: bo
     records = list(log.records())
     for kind, stream_id in game_scoped_streams(game_id).items():
         if kind != "webhooks" or with_secrets:
-            records.extend(await store.read_stream(stream_id))
+            records.extend(await store.events.read_stream(stream_id))
     linked = sorted({r.data["account_id"] for r in records
                      if r.stream_id == members_stream(game_id) and r.type == "SeatLinked"})
     for account_id in linked:
-        records.extend(r for r in await store.read_stream(account_stream(account_id))
+        records.extend(r for r in await store.events.read_stream(account_stream(account_id))
                        if r.type == "AccountCreated" or (r.type == "SeatLinked" and r.data.get("game_id") == game_id))
     records.sort(key=lambda record: record.position)
     return records if with_secrets else [_without_secrets(record) for record in records]
@@ -123,22 +123,22 @@ async def import_records(store: EventStore, game_id: str, records: Sequence[Reco
     accounts: dict[str, list[RecordedEvent]] = {}
     try:
         async with store.transaction() as tx:
-            if await tx.get_game(game_id) is not None or await tx.stream_version(game_stream_id(game_id)):
+            if await tx.games.get_game(game_id) is not None or await tx.events.stream_version(game_stream_id(game_id)):
                 raise ArchiveError(f"game {game_id} already exists in this store; nothing imported")
             for record in ordered:
                 if record.stream_id.startswith("account-"):
                     accounts.setdefault(record.stream_id, []).append(record)
                     continue
-                await tx.append(record.stream_id, [_event(record)], expected_version=record.version - 1)
+                await tx.events.append(record.stream_id, [_event(record)], expected_version=record.version - 1)
             for stream_id, linked in accounts.items():
                 await _link_account(tx, stream_id, linked)
-            await tx.put_game(row)
+            await tx.games.put_game(row)
     except ConcurrencyError as error:
         raise ArchiveError(f"stream {error.stream_id} already has events in this store; nothing imported") from None
 
 
 async def _link_account(tx: Any, stream_id: str, records: list[RecordedEvent]) -> None:
-    existing = await tx.read_stream(stream_id)
+    existing = await tx.events.read_stream(stream_id)
     created = next((r for r in records if r.type == "AccountCreated"), None)
     if existing:
         here = existing[0].data
@@ -150,4 +150,4 @@ async def _link_account(tx: Any, stream_id: str, records: list[RecordedEvent]) -
         if created is None:
             raise ArchiveError(f"{stream_id} is not in this store and the log does not create it")
         new = [created, *(r for r in records if r.type == "SeatLinked")]
-    await tx.append(stream_id, [_event(r) for r in new], expected_version=len(existing))
+    await tx.events.append(stream_id, [_event(r) for r in new], expected_version=len(existing))

@@ -92,7 +92,7 @@ async def _serve(command: str, settings: Settings, args: argparse.Namespace) -> 
         try:
             while not stop.is_set():
                 try:
-                    await store.head()  # the database answers: ready
+                    await store.events.head()  # the database answers: ready
                     beat(True)
                 except Exception:
                     beat(False)

@@ -301,7 +301,7 @@ async def export_all(args: argparse.Namespace) -> int:
 
 async def all_game_ids(store: EventStore) -> list[str]:
     """Every game of the database, by id."""
-    return sorted(row.game_id for row in await store.list_games(limit=2**62))
+    return sorted(row.game_id for row in await store.games.list_games(limit=2**62))
 
 
 # ----------------------------------------------------------------------------- import
@@ -429,7 +429,7 @@ async def replay_command(args: argparse.Namespace) -> int:
     store = await _open(args.database, must_exist=True)
     try:
         records = await read_game_log(store, args.game_id)
-        row = await store.get_game(args.game_id)
+        row = await store.games.get_game(args.game_id)
     finally:
         await store.close()
     loading = time.monotonic()

@@ -41,7 +41,7 @@ class BotTokens:
     live: dict[str, dict[str, BotToken]] = field(default_factory=dict)
 
     async def of(self, store: EventStore, game_id: str) -> dict[str, BotToken]:
-        version = await store.stream_version(bots_stream(game_id))
+        version = await store.events.stream_version(bots_stream(game_id))
         if self.version.get(game_id) != version:
             self.live[game_id] = await load_bots(store, game_id)
             self.version[game_id] = version

@@ -71,11 +71,11 @@ class GamePorts:
 
     async def start(self) -> None:
         """Open a port for every game open to DAIDE bots now; the log is followed from here."""
-        self.position = await self.store.head()
+        self.position = await self.store.events.head()
         for status in ("forming", "active"):
             after: tuple[datetime, str] | None = None
             while True:
-                rows = await self.store.list_games(status, PAGE, after, "standard")
+                rows = await self.store.games.list_games(status, PAGE, after, "standard")
                 for row in rows:
                     if row.summary.get("settings", {}).get("daide_open"):
                         await self.open(row.game_id, row.summary.get("daide_port"))
@@ -85,7 +85,7 @@ class GamePorts:
 
     async def follow(self) -> None:
         """One look at the log since the last: games created open, games ended close."""
-        while records := await self.store.read_all(self.position, 1000):
+        while records := await self.store.events.read_all(self.position, 1000):
             for record in records:
                 self.position = record.position
                 await self._seen(record)

@@ -136,7 +136,8 @@ async def _record_lock(hub: Hub, attempt: Attempt) -> None:
 async def _append(hub: Hub, game_id: str, event: DaideRejoinLocked | DaideSeatRejoined) -> None:
     try:
         async with hub.store.transaction() as tx:
-            await tx.append(daide_stream(game_id), [to_new_event(event, {"actor": "daide"})], expected_version=None)
+            await tx.events.append(daide_stream(game_id), [to_new_event(event, {"actor": "daide"})],
+                                   expected_version=None)
     except Exception:
         log.exception("recording %s of game %s failed", event.type, game_id)
 

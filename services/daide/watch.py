@@ -182,9 +182,9 @@ class Hub:
         seats among their recipients (every power but the sender for a public one)."""
         stream = press_stream(game_id)
         if watcher.press_version is None:  # press from before the watcher started is not replayed
-            watcher.press_version = await self.store.stream_version(stream)
+            watcher.press_version = await self.store.events.stream_version(stream)
             return
-        for record in await self.store.read_stream(stream, after_version=watcher.press_version):
+        for record in await self.store.events.read_stream(stream, after_version=watcher.press_version):
             watcher.press_version = record.version
             sent = from_recorded(record)
             press = press_of(sent.text) if isinstance(sent, MessageSent) else None

@@ -65,7 +65,7 @@ async def seat_list(store: EventStore, game: GameState, caller: Caller) -> SeatL
     if shown is not None:
         codenames = {s.player_id: s.codename for s in game.seats}
         records = []
-        for record in await store.read_stream(daide_stream(game.game_id)):
+        for record in await store.events.read_stream(daide_stream(game.game_id)):
             event = from_recorded(record)
             if not isinstance(event, DaideRejoinLocked | DaideSeatRejoined) or event.player_id not in shown:
                 continue

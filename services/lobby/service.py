@@ -113,8 +113,8 @@ async def create_game(store: EventStore, *, name: str, variant: str, settings: G
                           invite_code_hash=hash_token(invite_code) if invite_code else "")
     state = fold([created])
     async with store.transaction() as tx:
-        await tx.append(game_stream(game_id), [to_new_event(created, metadata)], expected_version=0)
-        await tx.put_game(game_row(state, now))
+        await tx.events.append(game_stream(game_id), [to_new_event(created, metadata)], expected_version=0)
+        await tx.games.put_game(game_row(state, now))
     return Created(state, host_token, invite_code)
 
 
@@ -143,7 +143,7 @@ async def join_game(store: EventStore, game_id: str, *, metadata: dict[str, Any]
         state = await read_state(tx, game_id)
         guards.require_forming(state)
         check_invite(state, invite_code)
-        members = await tx.read_stream(members_stream(game_id)) if account_id else []
+        members = await tx.events.read_stream(members_stream(game_id)) if account_id else []
         taken = [from_recorded(r) for r in members if account_id and _seated(r, account_id)]
         if any(isinstance(e, SeatLinked) and state.seat(e.player_id) is None for e in taken):
             raise Forbidden("the host removed this account's seat from this game", code=ErrorCode.SEAT_REMOVED)
@@ -158,8 +158,8 @@ async def join_game(store: EventStore, game_id: str, *, metadata: dict[str, Any]
         if account_id:
             linked = to_new_event(SeatLinked(game_id=game_id, player_id=joined.player_id, account_id=account_id),
                                   {**(metadata or {}), "actor": "account"})
-            await tx.append(members_stream(game_id), [linked], expected_version=len(members))
-            await tx.append(account_stream(account_id), [linked], expected_version=None)
+            await tx.events.append(members_stream(game_id), [linked], expected_version=len(members))
+            await tx.events.append(account_stream(account_id), [linked], expected_version=None)
     return Joined(state, joined.player_id, codename, token)
 
 
@@ -254,8 +254,8 @@ def bot_seats(state: GameState, count: int) -> list[PlayerJoined]:
 async def append_bot_orders(tx: Transaction, state: GameState) -> None:
     """The house bot's orders for the powers it plays in the phase that just began."""
     for orders in house_bot_orders(state):
-        await tx.append_on_commit(orders_stream(state.game_id, orders.phase, orders.power),
-                                  [to_new_event(orders, {"actor": "house_bot"})], expected_version=None)
+        await tx.events.append_on_commit(orders_stream(state.game_id, orders.phase, orders.power),
+                                         [to_new_event(orders, {"actor": "house_bot"})], expected_version=None)
 
 
 async def finish_game(store: EventStore, game_id: str, reason: Literal["draw", "abandoned"],
@@ -312,8 +312,8 @@ async def list_games(store: EventStore, status: str | None, limit: int,
     games apart and leave out those long idle. ``listed_only``: private games left out (the
     operator's list has them). ``bots_may_join``: only the games that seat bots (true) or do
     not (false)."""
-    rows = await store.list_games(status=status, limit=limit + 1, after=after, variant=variant,
-                                  listed_only=listed_only, bots_may_join=bots_may_join)
+    rows = await store.games.list_games(status=status, limit=limit + 1, after=after, variant=variant,
+                                        listed_only=listed_only, bots_may_join=bots_may_join)
     more = len(rows) > limit
     rows = rows[:limit]
     summaries = [{**row.summary, "updated_at": row.updated_at.isoformat()} for row in rows]

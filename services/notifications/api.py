@@ -68,7 +68,7 @@ class WebhookSetOut(BaseModel):
 
 async def current_webhook(store: EventStore, game_id: str, player_id: str) -> str | None:
     url = None
-    for record in await store.read_stream(webhooks_stream(game_id)):
+    for record in await store.events.read_stream(webhooks_stream(game_id)):
         event = from_recorded(record)
         if isinstance(event, (WebhookSet, WebhookRemoved)) and event.player_id == player_id:
             url = event.url if isinstance(event, WebhookSet) else None
@@ -87,10 +87,10 @@ async def set_webhook(game: CurrentGame, caller: CurrentPlayer, body: WebhookIn,
     url = await accept_webhook_url(body.url, request.app.state.settings.webhook_allow_private_hosts)
     secret = signing.new_secret()
     async with store.transaction() as tx:
-        await tx.append(webhooks_stream(game.game_id),
-                        [to_new_event(WebhookSet(player_id=caller.player_id, url=url),
+        await tx.events.append(webhooks_stream(game.game_id),
+                               [to_new_event(WebhookSet(player_id=caller.player_id, url=url),
                                       request_metadata(request, "player", caller.player_id))], expected_version=None)
-        await tx.set_webhook_secret(game.game_id, caller.player_id, secret, utc_now())
+        await tx.outbox.set_webhook_secret(game.game_id, caller.player_id, secret, utc_now())
     return WebhookSetOut(url=url, secret=secret)
 
 
@@ -107,16 +107,16 @@ async def remove_webhook(game: CurrentGame, caller: CurrentPlayer, store: StoreD
     if await current_webhook(store, game.game_id, caller.player_id) is None:
         raise NotFound("this seat has no webhook", code=ErrorCode.WEBHOOK_NOT_FOUND)
     async with store.transaction() as tx:
-        await tx.append(webhooks_stream(game.game_id),
-                        [to_new_event(WebhookRemoved(player_id=caller.player_id),
+        await tx.events.append(webhooks_stream(game.game_id),
+                               [to_new_event(WebhookRemoved(player_id=caller.player_id),
                                       request_metadata(request, "player", caller.player_id))], expected_version=None)
-        await tx.set_webhook_secret(game.game_id, caller.player_id, None, utc_now())
+        await tx.outbox.set_webhook_secret(game.game_id, caller.player_id, None, utc_now())
     return Response(status_code=204)
 
 
 async def current_channel_webhook(store: EventStore, game_id: str) -> ChannelWebhookSet | None:
     found = None
-    for record in await store.read_stream(webhooks_stream(game_id)):
+    for record in await store.events.read_stream(webhooks_stream(game_id)):
         event = from_recorded(record)
         if isinstance(event, (ChannelWebhookSet, ChannelWebhookRemoved)):
             found = event if isinstance(event, ChannelWebhookSet) else None
@@ -138,10 +138,10 @@ async def set_channel_webhook(game: CurrentGame, caller: HostOrOperator, body: C
                             "query of its own", code=ErrorCode.INVALID_WEBHOOK, where="body.thread_id")
     secret = signing.new_secret()
     async with store.transaction() as tx:
-        await tx.append(webhooks_stream(game.game_id),
-                        [to_new_event(ChannelWebhookSet(url=url, thread_id=body.thread_id),
+        await tx.events.append(webhooks_stream(game.game_id),
+                               [to_new_event(ChannelWebhookSet(url=url, thread_id=body.thread_id),
                                       request_metadata(request, caller.role))], expected_version=None)
-        await tx.set_webhook_secret(game.game_id, CHANNEL, secret, utc_now())
+        await tx.outbox.set_webhook_secret(game.game_id, CHANNEL, secret, utc_now())
     return WebhookSetOut(url=url, secret=secret)
 
 
@@ -158,10 +158,10 @@ async def remove_channel_webhook(game: CurrentGame, caller: HostOrOperator, stor
     if await current_channel_webhook(store, game.game_id) is None:
         raise NotFound("this game has no channel webhook", code=ErrorCode.WEBHOOK_NOT_FOUND)
     async with store.transaction() as tx:
-        await tx.append(webhooks_stream(game.game_id),
-                        [to_new_event(ChannelWebhookRemoved(), request_metadata(request, caller.role))],
-                        expected_version=None)
-        await tx.set_webhook_secret(game.game_id, CHANNEL, None, utc_now())
+        await tx.events.append(webhooks_stream(game.game_id),
+                               [to_new_event(ChannelWebhookRemoved(), request_metadata(request, caller.role))],
+                               expected_version=None)
+        await tx.outbox.set_webhook_secret(game.game_id, CHANNEL, None, utc_now())
     return Response(status_code=204)
 
 

@@ -62,7 +62,7 @@ async def _webhooks(store: EventStore, game_id: str, player_id: str) -> tuple[li
     """The seat's subscribed endpoints and e-mail address, as its webhooks stream holds them."""
     endpoints: dict[str, None] = {}
     address = None
-    for record in await store.read_stream(webhooks_stream(game_id)):
+    for record in await store.events.read_stream(webhooks_stream(game_id)):
         event = from_recorded(record)
         if getattr(event, "player_id", None) != player_id:
             continue
@@ -116,7 +116,7 @@ async def subscribe_push(game: CurrentGame, caller: CurrentPlayer, body: PushSub
     event = PushSubscribed(player_id=caller.player_id, endpoint=body.endpoint, p256dh=body.keys.p256dh,
                            auth=body.keys.auth)
     async with store.transaction() as tx:
-        await tx.append(webhooks_stream(game.game_id),
+        await tx.events.append(webhooks_stream(game.game_id),
                         [to_new_event(event, request_metadata(request, "player", caller.player_id))],
                         expected_version=None)
     return PushSubscriptionsOut(endpoints=[*endpoints, body.endpoint])
@@ -141,7 +141,7 @@ async def unsubscribe_push(game: CurrentGame, caller: CurrentPlayer, store: Stor
         raise NotFound("this seat has no such push subscription", code=ErrorCode.PUSH_NOT_FOUND)
     metadata = request_metadata(request, "player", caller.player_id)
     async with store.transaction() as tx:
-        await tx.append(webhooks_stream(game.game_id),
+        await tx.events.append(webhooks_stream(game.game_id),
                         [to_new_event(PushUnsubscribed(player_id=caller.player_id, endpoint=e), metadata)
                          for e in gone], expected_version=None)
     return Response(status_code=204)
@@ -163,7 +163,7 @@ async def set_email(game: CurrentGame, caller: CurrentPlayer, body: EmailIn, sto
     _, current = await _webhooks(store, game.game_id, caller.player_id)
     if current != body.address:
         async with store.transaction() as tx:
-            await tx.append(webhooks_stream(game.game_id),
+            await tx.events.append(webhooks_stream(game.game_id),
                             [to_new_event(EmailSet(player_id=caller.player_id, address=body.address),
                                           request_metadata(request, "player", caller.player_id))],
                             expected_version=None)
@@ -188,7 +188,7 @@ async def remove_email(game: CurrentGame, caller: CurrentPlayer, store: StoreDep
     if address is None:
         raise NotFound("this seat has no e-mail address", code=ErrorCode.EMAIL_NOT_FOUND)
     async with store.transaction() as tx:
-        await tx.append(webhooks_stream(game.game_id),
+        await tx.events.append(webhooks_stream(game.game_id),
                         [to_new_event(EmailRemoved(player_id=caller.player_id),
                                       request_metadata(request, "player", caller.player_id))],
                         expected_version=None)

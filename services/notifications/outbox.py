@@ -76,7 +76,7 @@ def game_of(stream_id: str) -> str | None:
 
 async def _behind(store: EventStore) -> bool:
     """Whether the log holds events past the projection's position: two plain reads."""
-    return await store.head() > await store.projection_position(PROJECTION)
+    return await store.events.head() > await store.projections.projection_position(PROJECTION)
 
 
 def hooks_at(records: list[RecordedEvent], position: int) -> tuple[dict[str, str], str | None]:
@@ -175,7 +175,7 @@ class _Games:
     async def context_at(self, game_id: str, position: int) -> Context | None:
         if game_id not in self._streams:
             self._streams[game_id] = (await self._read_game(game_id),
-                                      await self._tx.read_stream(webhooks_stream(game_id)))
+                                      await self._tx.events.read_stream(webhooks_stream(game_id)))
             self._discord[game_id] = await self._discord_ids(game_id) if self._direct else {}
         state = self._state_at(game_id, position)
         if state is None:
@@ -187,11 +187,11 @@ class _Games:
     async def _discord_ids(self, game_id: str) -> dict[str, str]:
         """player_id -> Discord user id of the seats taken by accounts signed in with Discord."""
         found = {}
-        for record in await self._tx.read_stream(members_stream(game_id)):
+        for record in await self._tx.events.read_stream(members_stream(game_id)):
             linked = from_recorded(record)
             if not isinstance(linked, SeatLinked):
                 continue
-            records = await self._tx.read_stream(account_stream(linked.account_id))
+            records = await self._tx.events.read_stream(account_stream(linked.account_id))
             account = fold_account(from_recorded(r) for r in records)
             if account is not None and account.provider == "discord":
                 found[linked.player_id] = account.provider_user_id
@@ -206,8 +206,8 @@ async def project(store: EventStore, warning: timedelta, batch: int = 500, *, di
     if not await _behind(store):
         return 0  # nothing new: no write transaction (on SQLite, no writer's lock every second)
     async with store.transaction() as tx:
-        after = await tx.lock_projection(PROJECTION)
-        read = await tx.read_all_of(PLANNED_FROM, after, batch)
+        after = await tx.projections.lock_projection(PROJECTION)
+        read = await tx.events.read_all_of(PLANNED_FROM, after, batch)
         if not read.passed:
             return 0
         games = _Games(tx, direct=direct)
@@ -225,11 +225,11 @@ async def project(store: EventStore, warning: timedelta, batch: int = 500, *, di
                 log.exception("no notifications for the event at position %s", record.position)
                 continue
             for cancel in cancelled:
-                await tx.cancel_notifications(cancel.game_id, kind=cancel.kind, phase=cancel.phase,
-                                              player_id=cancel.player_id)
+                await tx.outbox.cancel_notifications(cancel.game_id, kind=cancel.kind, phase=cancel.phase,
+                                                     player_id=cancel.player_id)
             for notification in planned:
-                await tx.plan_notification(notification)
-        await tx.advance_projection(PROJECTION, read.last_position)
+                await tx.outbox.plan_notification(notification)
+        await tx.projections.advance_projection(PROJECTION, read.last_position)
     games.remember()
     return read.passed
 
@@ -251,7 +251,7 @@ async def claim(store: EventStore, now: datetime, lease: timedelta, limit: int =
     """Due notifications, each leased to this worker for one attempt; with ``max_attempts``,
     those that reached it without their last outcome recorded are dead-lettered instead."""
     async with store.transaction() as tx:
-        return await tx.claim_notifications(now, lease, limit, max_attempts)
+        return await tx.outbox.claim_notifications(now, lease, limit, max_attempts)
 
 
 def next_attempt(attempts: int, max_attempts: int, backoff_seconds: float, now: datetime,
@@ -274,20 +274,20 @@ async def record(store: EventStore, claimed: Claimed, now: datetime, error: str 
     else:
         status, outcome = "pending", Retry(error[:500], retry_at)
     async with store.transaction() as tx:
-        await tx.record_outcome(claimed.id, claimed.attempts, outcome)
+        await tx.outbox.record_outcome(claimed.id, claimed.attempts, outcome)
     return status
 
 
 async def release(store: EventStore, claimed: list[Claimed], now: datetime) -> int:
     """Give back claimed rows that were not attempted (the worker is stopping); how many."""
     async with store.transaction() as tx:
-        return sum([await tx.release_notification(item.id, item.attempts, now) for item in claimed])
+        return sum([await tx.outbox.release_notification(item.id, item.attempts, now) for item in claimed])
 
 
 async def notifications(store: EventStore, game_id: str | None = None) -> list[dict[str, Any]]:
     """The outbox rows (of one game), oldest first: for operators and tests."""
-    return [asdict(row) for row in await store.notifications(game_id)]
+    return [asdict(row) for row in await store.outbox.notifications(game_id)]
 
 
 async def counts(store: EventStore) -> dict[str, int]:
-    return await store.notification_counts()
+    return await store.outbox.notification_counts()

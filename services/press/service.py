@@ -88,11 +88,12 @@ async def send_message(store: EventStore, game_id: str, player_id: str, sender: 
         message = MessageSent(message_id="m_" + secrets.token_hex(8), phase=state.phase or "",
                               sender=draft.sender, codename=draft.codename, recipients=draft.recipients,
                               text=draft.text, sent_at=now)
-        [record] = await tx.append(press_stream(game_id), [to_new_event(message, metadata)], expected_version=None)
+        [record] = await tx.events.append(press_stream(game_id), [to_new_event(message, metadata)],
+                                          expected_version=None)
         # its place among the messages the sender's seat reads; the new message is the stream's
         # last until this transaction ends (an append after the end locks the stream on
         # PostgreSQL, and SQLite has one writer: docs/store.md)
-        place = len(readable(await tx.read_stream(press_stream(game_id)), state.powers_of(player_id)))
+        place = len(readable(await tx.events.read_stream(press_stream(game_id)), state.powers_of(player_id)))
     return message_json(message, record, place)
 
 
@@ -100,4 +101,4 @@ async def read_messages(store: EventStore, game_id: str, powers: Iterable[str] |
                         after: int = 0) -> list[dict[str, Any]]:
     """The messages a viewer playing ``powers`` reads, numbered among those (shared/game/press.py),
     of which those numbered above ``after``."""
-    return readable(await store.read_stream(press_stream(game_id)), powers, after)
+    return readable(await store.events.read_stream(press_stream(game_id)), powers, after)

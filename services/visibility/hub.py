@@ -233,7 +233,7 @@ class GameFeed:
                 self.submissions = submissions
                 self._views.clear()
         if first or "press" in changes:
-            records = await store.read_stream(press_stream(self.game_id), after_version=self.press_version)
+            records = await store.events.read_stream(press_stream(self.game_id), after_version=self.press_version)
             if records:
                 self.messages.extend(messages_of(records))
                 self.press_version = records[-1].version
@@ -438,7 +438,7 @@ class StreamHub:
         async with self._starting:
             if self.tailing or self._watchers == 0:
                 return
-            start = await self.store.head()
+            start = await self.store.events.head()
             self._task = asyncio.create_task(self._tail(start), name="entente stream tailer")
 
     async def _tail(self, start: int) -> None:

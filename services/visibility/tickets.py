@@ -37,7 +37,7 @@ async def issue_ticket(store: EventStore, game_id: str, credential: Credential,
     expires_at = now + TICKET_LIFETIME
     issued = StreamTicketIssued(game_id=game_id, credential=credential.as_json(), expires_at=expires_at)
     async with store.transaction() as tx:
-        await tx.append(ticket_stream(hash_token(ticket)), [to_new_event(issued)], expected_version=0)
+        await tx.events.append(ticket_stream(hash_token(ticket)), [to_new_event(issued)], expected_version=0)
     return ticket, expires_at
 
 
@@ -47,7 +47,7 @@ async def redeem_ticket(store: EventStore, game_id: str, ticket: str, now: datet
     if not ticket.startswith("st_") or len(ticket) > MAX_TICKET_LENGTH:
         raise _refused("not a stream ticket (POST /games/{id}/stream-ticket gives one)")
     stream = ticket_stream(hash_token(ticket))
-    records = await store.read_stream(stream)
+    records = await store.events.read_stream(stream)
     if not records:
         raise _refused("unknown stream ticket")
     issued = from_recorded(records[0])
@@ -59,7 +59,7 @@ async def redeem_ticket(store: EventStore, game_id: str, ticket: str, now: datet
         raise _refused("this ticket has expired: ask for a new one")
     try:
         async with store.transaction() as tx:
-            await tx.append(stream, [to_new_event(StreamTicketRedeemed())], expected_version=1)
+            await tx.events.append(stream, [to_new_event(StreamTicketRedeemed())], expected_version=1)
     except ConcurrencyError:
         raise _refused("this ticket was used already: ask for a new one") from None
     return Credential.from_json(issued.credential)

@@ -152,10 +152,10 @@ class CachedFold:
         is read from its start (the log is not the one the entry was folded from)."""
         stream = game_stream(game_id)
         if entry is not None:
-            records = await reader.read_stream(stream, after_version=entry.state.version - 1)
+            records = await reader.events.read_stream(stream, after_version=entry.state.version - 1)
             if entry.continued_by(records):
                 return Continued(entry, records[1:])
-        return Continued(None, await reader.read_stream(stream))
+        return Continued(None, await reader.events.read_stream(stream))
 
     def remember(self, game_id: str, entry: Entry) -> None:
         """Keep ``entry`` unless a newer state of the game is kept (a slower reader that read

@@ -52,7 +52,7 @@ def _until(records: list[RecordedEvent], up_to: int | None) -> list[RecordedEven
 async def _order_records(reader: EventStore | Transaction, game_id: str, phase: str | None,
                          up_to: int | None) -> list[RecordedEvent]:
     """The order records of ``phase`` (None: of every phase), in global position order."""
-    streams = await reader.read_streams(orders_prefix(game_id, phase))
+    streams = await reader.events.read_streams(orders_prefix(game_id, phase))
     orders = [record for stream_id, records in streams.items()
               if is_order_stream_of(stream_id, game_id) for record in _until(records, up_to)]
     return sorted(orders, key=lambda record: record.position)
@@ -63,7 +63,7 @@ async def read_log(reader: EventStore | Transaction, game_id: str, *, phase: str
     """The game's log: its stream and the order streams of ``phase`` (or of every phase with
     ``all_orders``), only records at or before ``up_to`` when given. Every record up to a
     position the caller has seen has committed, so separate reads filtered by it agree."""
-    game = _until(await reader.read_stream(game_stream(game_id)), up_to)
+    game = _until(await reader.events.read_stream(game_stream(game_id)), up_to)
     if not game or not (phase or all_orders):
         return GameLog(game, [])
     return GameLog(game, await _order_records(reader, game_id, None if all_orders else phase, up_to))
@@ -127,5 +127,5 @@ async def phase_submissions(reader: EventStore | Transaction, game_id: str, phas
     (positions become visible in commit order), so the cost does not grow with the
     submissions the phase already holds. The dict is shared: read it, never change it."""
     folded = PhaseSubmissions(reader, game_id, phase)
-    streams = await reader.read_streams(folded.prefix, folded.after)
+    streams = await reader.events.read_streams(folded.prefix, folded.after)
     return folded.advanced(record for records in streams.values() for record in records)

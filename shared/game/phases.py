@@ -66,8 +66,8 @@ async def resolved_phases(reader: EventStore | Transaction, state: GameState, st
     kept = {version: cache.get((state.game_id, version)) for _, version in index}
     missing = {version: name for name, version in index if kept[version] is None}
     if missing:
-        records = await reader.read_stream(game_stream(state.game_id), after_version=min(missing) - 1,
-                                           up_to_version=max(missing))
+        records = await reader.events.read_stream(game_stream(state.game_id), after_version=min(missing) - 1,
+                                                  up_to_version=max(missing))
         for version, event, weight in await anyio.to_thread.run_sync(_decoded, records, missing):
             kept[version] = event
             cache.put((state.game_id, version), event, weight)

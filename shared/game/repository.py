@@ -149,7 +149,7 @@ async def full_state(reader: EventStore | Transaction, state: GameState) -> Game
     cache left earlier ones out)."""
     if state.earlier_resolved == 0:
         return state
-    records = await reader.read_stream(game_stream(state.game_id))
+    records = await reader.events.read_stream(game_stream(state.game_id))
     return fold(from_recorded(r) for r in records if r.version <= state.version)
 
 
@@ -182,13 +182,13 @@ async def append_events(tx: Transaction, state: GameState, events: Sequence[Even
     ``GET /games`` (docs/hosting.md, "Secret votes stay secret")."""
     if not events:
         return state
-    await tx.append(game_stream(state.game_id), [to_new_event(e, metadata) for e in events],
-                    expected_version=state.version)
+    await tx.events.append(game_stream(state.game_id), [to_new_event(e, metadata) for e in events],
+                           expected_version=state.version)
     before = game_row(state)
     state = fold(events, onto=state)
     row = game_row(state, now)
     if _public(row) != _public(before):  # a secret draw vote moves nothing in the public list
-        await tx.put_game(row)
+        await tx.games.put_game(row)
     return state
 
 

@@ -45,16 +45,16 @@ async def count_in_store(store: EventStore, action: str, address_key: str, rate:
     """Count one ``action`` from ``address_key`` in the store, or raise 429 (nothing counted)."""
     stream = limit_stream(action, address_key, secret)
     for _ in range(ATTEMPTS):
-        version = await store.stream_version(stream)
-        last = await store.read_stream(stream, after_version=version - 1) if version else []
+        version = await store.events.stream_version(stream)
+        last = await store.events.read_stream(stream, after_version=version - 1) if version else []
         full_at = datetime.fromisoformat(last[-1].data["full_at"]) if last else None
         waited, full_at = bucket_after(full_at, rate, datetime.now(UTC))
         if waited > 0:
             raise refusal(action, rate, waited)
         try:
             async with store.transaction() as tx:
-                await tx.append(stream, [to_new_event(ActionCounted(action=action, full_at=full_at))],
-                                expected_version=version)
+                await tx.events.append(stream, [to_new_event(ActionCounted(action=action, full_at=full_at))],
+                                       expected_version=version)
             return
         except ConcurrencyError:
             continue  # another process counted one meanwhile: decide again

@@ -3,10 +3,13 @@ into the database (docs/store.md).
 
     store = await open_store("sqlite:///entente.db")      # or "postgresql://user@host/db"
     async with store.transaction(game_id, lock="exclusive") as tx:
-        version = await tx.stream_version(f"game-{game_id}")
-        await tx.append(f"game-{game_id}", [NewEvent("PhaseResolved", {...})], expected_version=version)
-        await tx.put_game(row)
+        version = await tx.events.stream_version(f"game-{game_id}")
+        await tx.events.append(f"game-{game_id}", [NewEvent("PhaseResolved", {...})], expected_version=version)
+        await tx.games.put_game(row)
+    history = await store.events.read_stream(f"game-{game_id}")   # a read on its own
 
+A transaction hands out four recorders (shared/store/recorders.py, shared/store/outboxes.py):
+``tx.events``, ``tx.games``, ``tx.projections``, ``tx.outbox``; the store hands out their reads.
 One pair of classes per back end implements ``EventStore`` and ``Transaction``
 (shared/store/base.py): ``SQLiteStore`` on aiosqlite (shared/store/sqlite.py) and
 ``PostgresStore`` on asyncpg (shared/store/postgresql.py).
@@ -23,11 +26,14 @@ from shared.store.outbox import (
     Outcome,
     Retry,
 )
+from shared.store.outboxes import OutboxReader, OutboxRecorder
 from shared.store.recorders import (
+    EventReader,
     EventRecorder,
+    GameIndexReader,
     GameIndexRecorder,
     LockMode,
-    OutboxRecorder,
+    ProjectionReader,
     ProjectionRecorder,
     utc_now,
 )
@@ -48,8 +54,10 @@ __all__ = [
     "ConcurrencyError",
     "Dead",
     "Delivered",
+    "EventReader",
     "EventRecorder",
     "EventStore",
+    "GameIndexReader",
     "GameIndexRecorder",
     "GameNotFound",
     "GameRow",
@@ -59,7 +67,9 @@ __all__ = [
     "NewNotification",
     "Notification",
     "Outcome",
+    "OutboxReader",
     "OutboxRecorder",
+    "ProjectionReader",
     "ProjectionRecorder",
     "RecordedEvent",
     "Retry",

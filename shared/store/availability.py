@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asyncpg import exceptions as pg
+
+if TYPE_CHECKING:
+    from shared.store.base import EventStore
 
 READY_SECONDS = 2.0  # how long the readiness probe waits for the store
 
@@ -57,13 +60,13 @@ class StoreProbe:
         self.seconds = seconds
         self._lingering: list[tuple[float, asyncio.Future[Any]]] = []
 
-    async def ready(self, store: Any) -> bool:
+    async def ready(self, store: EventStore) -> bool:
         now = asyncio.get_running_loop().time()
         self._lingering = [(started, read) for started, read in self._lingering
                            if not read.done() and now - started < self.ABANDON_SECONDS]
         if len(self._lingering) >= self.MAX_LINGERING:
             return False
-        read = asyncio.ensure_future(store.head())
+        read = asyncio.ensure_future(store.events.head())
         read.add_done_callback(_retrieve)
         done, _ = await asyncio.wait({read}, timeout=self.seconds)
         if not done:

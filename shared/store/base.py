@@ -1,32 +1,35 @@
-"""The store's API, shared by both back ends: ``EventStore`` and ``Transaction``, which is
-every recorder of shared/store/recorders.py in one database transaction.
+"""The store's API, shared by both back ends: ``EventStore``, and ``Transaction``, which hands
+out the recorders of shared/store/recorders.py (``tx.events``, ``tx.games``,
+``tx.projections``, ``tx.outbox``) in one database transaction.
 
 Each back end is one pair of classes (shared/store/sqlite.py, shared/store/postgresql.py)
-that implements the recorders' abstract methods with its own SQL on its own driver. What is the
+with a ``Runner`` of its own driver and its own way of appending and claiming. What is the
 same everywhere lives here: the arguments checked, a ConcurrencyError dooming its
-transaction, the rows an append writes, the convenience reads, the projection positions'
-bookkeeping and waiting for new events. docs/store.md describes the semantics.
+transaction, the store's reads (``store.events`` and the others: each read a statement of its
+own) and waiting for new events. docs/store.md describes the semantics.
 """
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from datetime import datetime
 from typing import ClassVar, Literal, Protocol, TypeVar, cast
 
 from shared.store.notify import CommitListener
-from shared.store.outbox import Notification
+from shared.store.outboxes import OutboxReader, OutboxRecorder
 from shared.store.recorders import (
+    EventReader,
     EventRecorder,
+    GameIndexReader,
     GameIndexRecorder,
     LockMode,
-    OutboxRecorder,
+    ProjectionReader,
     ProjectionRecorder,
+    Runner,
+    TransactionState,
     check_storable,
 )
 from shared.store.records import (
-    GameRow,
     GuardedAppend,
     NewEvent,
     RecordedEvent,
@@ -42,24 +45,27 @@ class Emptiable(Protocol):
 
 E = TypeVar("E", bound=Emptiable)
 # write: a transaction that may write; snapshot: reads that see one state (``reading()``);
-# statement: one read on its own (the store's convenience reads)
+# statement: one read on its own (the store's reads)
 SessionKind = Literal["write", "snapshot", "statement"]
 CONNECTION_WAIT_SECONDS = 30.0  # how long a transaction waits for a free connection of the pool
 
 
-class Transaction(EventRecorder, GameIndexRecorder, ProjectionRecorder, OutboxRecorder):
+class Transaction(TransactionState):
     """One database transaction of the store, obtained from ``EventStore.transaction`` or
-    ``EventStore.reading``: every recorder (shared/store/recorders.py) in one transaction. Each
-    back end subclasses it."""
+    ``EventStore.reading``: it hands out every recorder (shared/store/recorders.py), all in this
+    transaction, and says whether it has appended (``appended``). Each back end subclasses it."""
 
     dialect: ClassVar[str]
+    events: EventRecorder
+    games: GameIndexRecorder
+    projections: ProjectionRecorder
+    outbox: OutboxRecorder
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, db: Runner) -> None:
+        super().__init__()
         self._store = store
-        self.appended = False
-        self.failure = None
-        self._appended_on_commit = False
-        self._projections = {}
+        self.games = GameIndexRecorder(db)
+        self.projections = ProjectionRecorder(db, self)
 
     @property
     def store(self) -> EventStore:
@@ -75,7 +81,13 @@ class EventStore(ABC):
 
     dialect: ClassVar[str]
 
-    def __init__(self, listener: CommitListener | None = None) -> None:
+    def __init__(self, db: Runner, listener: CommitListener | None = None) -> None:
+        # the recorders' reads, each a statement of its own (``db`` runs each on a connection
+        # it takes from the pool for that statement alone)
+        self.events = EventReader(db)
+        self.games = GameIndexReader(db)
+        self.projections = ProjectionReader(db)
+        self.outbox = OutboxReader(db)
         self._listener = listener  # PostgreSQL: wakes waiting readers; elsewhere they poll
         # per-process caches of what callers fold from this store's log, one typed holder per
         # kind (``kept``; shared/game/cached.py's ``Caches``); ``truncate`` empties them
@@ -137,26 +149,14 @@ class EventStore(ABC):
     async def _transaction(self, game_id: str | None, lock: LockMode, kind: SessionKind) -> AsyncIterator[Transaction]:
         async with self._session(kind) as tx:
             if game_id is not None and lock != "none":
-                await tx.lock_game(game_id, lock)
+                await tx.games.lock_game(game_id, lock)
             yield tx
             if tx.failure is not None:
                 # the caller swallowed a ConcurrencyError: nothing of this transaction is written
                 raise tx.failure
             await tx._commit()
 
-    def _statement(self) -> AbstractAsyncContextManager[Transaction]:
-        return self._transaction(None, "none", "statement")
-
-    # ------------------------------------------------------------------------- convenience reads
-
-    async def read_stream(self, stream_id: str, after_version: int = 0,
-                          up_to_version: int | None = None) -> list[RecordedEvent]:
-        async with self._statement() as tx:
-            return await tx.read_stream(stream_id, after_version, up_to_version)
-
-    async def read_streams(self, prefix: str, after_position: int = 0) -> dict[str, list[RecordedEvent]]:
-        async with self._statement() as tx:
-            return await tx.read_streams(prefix, after_position)
+    # ------------------------------------------------------------------------- writes of their own
 
     async def append_if_current(self, game_id: str, guard_stream: str, guard_version: int, stream_id: str,
                                 event: NewEvent, expected_version: int | None = None, *,
@@ -181,50 +181,10 @@ class EventStore(ABC):
                                  watch_streams: tuple[str, ...], watch_after: int) -> GuardedAppend:
         ...
 
-    async def stream_version(self, stream_id: str) -> int:
-        async with self._statement() as tx:
-            return await tx.stream_version(stream_id)
-
-    async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[RecordedEvent]:
-        async with self._statement() as tx:
-            return await tx.read_all(after_position, limit)
-
-    async def head(self) -> int:
-        """The position of the last event in the log (0 when it is empty)."""
-        async with self._statement() as tx:
-            return await tx.head()
-
-    async def get_game(self, game_id: str) -> GameRow | None:
-        async with self._statement() as tx:
-            return await tx.get_game(game_id)
-
-    async def list_games(self, status: str | None = None, limit: int = 100,
-                         after: tuple[datetime, str] | None = None, variant: str | None = None,
-                         *, listed_only: bool = False, bots_may_join: bool | None = None) -> list[GameRow]:
-        async with self._statement() as tx:
-            return await tx.list_games(status, limit, after, variant, listed_only=listed_only,
-                                       bots_may_join=bots_may_join)
-
-    async def projection_position(self, name: str) -> int:
-        async with self._statement() as tx:
-            return await tx.projection_position(name)
-
-    async def oldest_due_deadline(self, now: datetime) -> datetime | None:
-        async with self._statement() as tx:
-            return await tx.oldest_due_deadline(now)
-
-    async def notifications(self, game_id: str | None = None) -> list[Notification]:
-        async with self._statement() as tx:
-            return await tx.notifications(game_id)
-
-    async def notification_counts(self) -> dict[str, int]:
-        async with self._statement() as tx:
-            return await tx.notification_counts()
-
     def tail(self, after_position: int) -> LogTail:
         """The log after ``after_position``, followed batch by batch (shared/store/tail.py): for
         a reader that keeps up with the log, such as the stream hub's tailer. Close it when done."""
-        return LogTail(self.read_all, self._listener, after_position)
+        return LogTail(self.events.read_all, self._listener, after_position)
 
     async def wait_for_events(
         self, after_position: int, timeout: float, limit: int = 1000

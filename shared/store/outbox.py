@@ -1,11 +1,11 @@
 """The store's records of the notifications outbox (the tables are in shared/store/outbox_tables.py).
 
 The notifications projection (services/notifications/outbox.py) plans rows with
-``Transaction.plan_notification`` in the transaction that advances its tracking position;
-delivery workers claim due rows with ``Transaction.claim_notifications`` (which dead-letters,
+``tx.outbox.plan_notification`` in the transaction that advances its tracking position;
+delivery workers claim due rows with ``tx.outbox.claim_notifications`` (which dead-letters,
 instead of claiming, a row that reached the attempt limit without its last outcome recorded)
-and store each attempt's outcome with ``Transaction.record_outcome``. The semantics are in docs/store.md
-("Projections and the outbox"); each back end implements them in its own transaction class.
+and store each attempt's outcome with ``tx.outbox.record_outcome``. The semantics are in docs/store.md
+("Projections and the outbox"); the recorder is shared/store/outboxes.py's ``OutboxRecorder``.
 """
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ What this back end adds to the shared semantics (docs/store.md, "Transactions an
 - the driver's own transaction handling is off (``isolation_level=None``); every write
   transaction begins with ``BEGIN IMMEDIATE`` (one writer at a time, the others wait up to
   the busy timeout), ``reading()`` with a deferred ``BEGIN`` (one snapshot), and a
-  convenience read is one statement on its own. WAL mode lets readers run beside the writer;
+  read of the store's is one statement on its own. WAL mode lets readers run beside the writer;
 - there are no row locks: a locked transaction only checks that the game's row exists, and
   ``claim=True`` changes nothing (the single writer is the arbiter);
 - ``append_on_commit`` appends at once;
@@ -13,48 +13,41 @@ What this back end adds to the shared semantics (docs/store.md, "Transactions an
 
 Values are stored as SQLAlchemy stores them on SQLite (shared/store/tables.py): JSON text,
 and datetimes as naive UTC text ``YYYY-MM-DD HH:MM:SS.ffffff`` (which sorts as it compares).
+
+The recorders are shared/store/recorders.py's, on this module's runners (``OnConnection``,
+``OnPool``), with the statements of shared/store/statements.py in SQLite's dialect; this back
+end's own are appending (``SQLiteEvents``) and claiming the outbox's rows (``SQLiteOutbox``).
 """
 from __future__ import annotations
 
 import asyncio
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, nullcontext
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 import aiosqlite
-import orjson
 
 from shared.store.base import CONNECTION_WAIT_SECONDS, EventStore, SessionKind, Transaction
-from shared.store.outbox import (
-    NO_OUTCOME_RECORDED,
-    NOTIFICATION_COLUMNS,
-    ClaimedNotification,
-    Dead,
-    Delivered,
-    NewNotification,
-    Notification,
-    Outcome,
-    Retry,
-)
-from shared.store.recorders import LockMode, as_utc, utc_now
-from shared.store.records import ConcurrencyError, GameNotFound, GameRow, GuardedAppend, NewEvent, RecordedEvent
+from shared.store.outbox import NO_OUTCOME_RECORDED, ClaimedNotification
+from shared.store.outboxes import OutboxRecorder
+from shared.store.recorders import EventRecorder, TransactionState, as_utc, dumps, loads, recorded, utc_now
+from shared.store.records import ConcurrencyError, GameNotFound, GuardedAppend, NewEvent, RecordedEvent
 from shared.store.schema import TABLE_NAMES, VERSION_TABLE, create_statements, schema_state
+from shared.store.statements import EVENT_COLUMNS, SHARED, STAMPED_REVISION, Statements, for_sqlite
 
 BUSY_TIMEOUT_MS = 30_000
 POOL_SIZE = 15  # connections at most (each is a thread of aiosqlite's)
 ROWS_PER_INSERT = 1000  # 7 parameters a row, well under SQLite's 32766
-MINIMUM_VERSION = (3, 35)  # RETURNING
+MINIMUM_VERSION = (3, 38)  # RETURNING (3.35), the -> and ->> operators of JSON (3.38)
 
-_EVENT_COLUMNS = "position, stream_id, version, type, schema_version, data, metadata, recorded_at"
-READ_STREAM = f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = ? AND version > ? ORDER BY version"
-READ_STREAM_PAGE = (f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id = ? AND version > ? AND version <= ? "
-                    "ORDER BY version")
 # a prefix as a range of the unique (stream_id, version) index; SQLite compares text byte-wise
-READ_STREAMS = f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id >= ? AND stream_id < ? ORDER BY stream_id, version"
+READ_STREAMS = (f"SELECT {EVENT_COLUMNS} FROM events WHERE stream_id >= ?1 AND stream_id < ?2 "
+                "ORDER BY stream_id, version")
 # after a position: the prefix's streams one by one (each the next stream id after the last),
 # then each stream's events after ?3, both through ix_events_stream_position: the cost follows
 # the streams, not the events they hold (docs/store.md, "Reading by prefix")
@@ -63,23 +56,20 @@ READ_STREAMS_AFTER = f"""WITH RECURSIVE streams(stream_id) AS (
     UNION ALL
     SELECT (SELECT min(s.stream_id) FROM events AS s WHERE s.stream_id > streams.stream_id AND s.stream_id < ?2)
         FROM streams WHERE streams.stream_id IS NOT NULL)
-SELECT {", ".join("e." + column for column in _EVENT_COLUMNS.split(", "))}
+SELECT {", ".join("e." + column for column in EVENT_COLUMNS.split(", "))}
 FROM streams JOIN events AS e ON e.stream_id = streams.stream_id AND e.position > ?3
 ORDER BY e.stream_id, e.version"""
-PREFIX_END = "\U0010ffff"  # after every character a stream id holds
+# the prefixes as a JSON array (one bound parameter); substr and length count characters alike
+READ_RANGE_OF = (f"SELECT {EVENT_COLUMNS} FROM events WHERE position > ?1 AND position <= ?2 "
+                 "AND EXISTS (SELECT 1 FROM json_each(?3) AS prefix "
+                 "WHERE substr(stream_id, 1, length(prefix.value)) = prefix.value) ORDER BY position")
+SQL = for_sqlite(replace(SHARED, read_streams=READ_STREAMS, read_streams_after=READ_STREAMS_AFTER,
+                         read_range_of=READ_RANGE_OF))
+
 # append_if_current's watched read: the named streams (a JSON array, one bound parameter) after a
 # position, each found through ix_events_stream_position
-READ_NAMED_STREAMS_AFTER = (f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream_id IN (SELECT value FROM json_each(?)) "
+READ_NAMED_STREAMS_AFTER = (f"SELECT {EVENT_COLUMNS} FROM events WHERE stream_id IN (SELECT value FROM json_each(?)) "
                             "AND position > ? ORDER BY position")
-READ_ALL = f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?"
-LAST_OF_NEXT = ("SELECT coalesce(max(position), ?1), count(*) FROM "
-                "(SELECT position FROM events WHERE position > ?1 ORDER BY position LIMIT ?2)")
-# the prefixes as a JSON array (one bound parameter); substr and length count characters alike
-READ_RANGE_OF = (f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > ? AND position <= ? "
-                 "AND EXISTS (SELECT 1 FROM json_each(?) AS prefix "
-                 "WHERE substr(stream_id, 1, length(prefix.value)) = prefix.value) ORDER BY position")
-STREAM_VERSION = "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?"
-HEAD = "SELECT coalesce(max(position), 0) FROM events"
 _INSERT_EVENTS = "INSERT INTO events (stream_id, version, type, schema_version, data, metadata, recorded_at) VALUES "
 
 # one statement, its own transaction (which takes the writer's lock before it reads anything):
@@ -97,77 +87,17 @@ GUARDED_FOUND = ("SELECT EXISTS (SELECT 1 FROM games WHERE game_id = ?), "
                  "(SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?), "
                  "(SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?)")
 
-_GAME_COLUMNS = "game_id, variant, name, status, phase, deadline, summary, updated_at"
-GET_GAME = f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = ?"
-PUT_GAME = (
-    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-    "ON CONFLICT (game_id) DO UPDATE SET variant = excluded.variant, name = excluded.name, "
-    "status = excluded.status, phase = excluded.phase, deadline = excluded.deadline, "
-    "summary = excluded.summary, updated_at = excluded.updated_at"
-)
-DUE_GAMES = (f"SELECT {_GAME_COLUMNS} FROM games WHERE deadline IS NOT NULL AND deadline <= ? "
-             "ORDER BY deadline, game_id LIMIT ?")
-# a private game (GameSettings.private in the summary) is left out of the lobby's list
-_LISTED = "(? = 0 OR coalesce(json_extract(summary, '$.settings.private'), 0) = 0)"
-# with a value (0 or 1), only the games whose bots_may_join setting is that (docs/api.md, "Games")
-_LISTED += " AND (? IS NULL OR coalesce(json_extract(summary, '$.settings.bots_may_join'), 0) = ?)"
-LIST_GAMES = (f"SELECT {_GAME_COLUMNS} FROM games WHERE (? IS NULL OR variant = ?) AND {_LISTED} "
-              "ORDER BY updated_at DESC, game_id LIMIT ?")
-LIST_GAMES_WITH_STATUS = (f"SELECT {_GAME_COLUMNS} FROM games WHERE status = ? AND (? IS NULL OR variant = ?) "
-                          f"AND {_LISTED} ORDER BY updated_at DESC, game_id LIMIT ?")
-LIST_GAMES_AFTER = (f"SELECT {_GAME_COLUMNS} FROM games WHERE (? IS NULL OR status = ?) AND (? IS NULL OR variant = ?) "
-                    f"AND {_LISTED} AND (updated_at < ? OR (updated_at = ? AND game_id > ?)) "
-                    "ORDER BY updated_at DESC, game_id LIMIT ?")
-GAME_EXISTS = "SELECT 1 FROM games WHERE game_id = ?"
-OLDEST_DUE = "SELECT min(deadline) FROM games WHERE deadline IS NOT NULL AND deadline <= ?"
-
-PROJECTION_POSITION = "SELECT position FROM projection_positions WHERE name = ?"
-LOCK_PROJECTION = ("INSERT INTO projection_positions (name, position) VALUES (?, 0) ON CONFLICT (name) "
-                   "DO UPDATE SET position = projection_positions.position RETURNING position")
-SET_PROJECTION = "UPDATE projection_positions SET position = ? WHERE name = ?"
-
-PLAN_NOTIFICATION = (
-    "INSERT INTO notification_outbox (dedupe_key, game_id, player_id, kind, phase, url, payload, status, attempts, "
-    "next_attempt_at, source_position, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) "
-    "ON CONFLICT (dedupe_key) DO NOTHING RETURNING id"
-)
-CANCEL_NOTIFICATIONS = (
-    "UPDATE notification_outbox SET status = 'cancelled' WHERE status = 'pending' AND game_id = ?1 "
-    "AND (?2 IS NULL OR kind = ?2) AND (?3 IS NULL OR phase = ?3) AND (?4 IS NULL OR player_id = ?4) RETURNING id"
-)
 GIVE_UP_NOTIFICATIONS = ("UPDATE notification_outbox SET status = 'dead', last_error = ? WHERE status = 'pending' "
                          "AND next_attempt_at <= ? AND attempts >= ?")
 DUE_NOTIFICATIONS = ("SELECT id, url, payload, attempts, dedupe_key, (SELECT secret FROM webhook_secrets AS s "
                      "WHERE s.game_id = o.game_id AND s.recipient = o.player_id) FROM notification_outbox AS o "
                      "WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?")
-SET_WEBHOOK_SECRET = ("INSERT INTO webhook_secrets (game_id, recipient, secret, set_at) VALUES (?, ?, ?, ?) "
-                      "ON CONFLICT (game_id, recipient) DO UPDATE SET secret = excluded.secret, "
-                      "set_at = excluded.set_at")
-REMOVE_WEBHOOK_SECRET = "DELETE FROM webhook_secrets WHERE game_id = ? AND recipient = ?"
 LEASE_NOTIFICATION = "UPDATE notification_outbox SET attempts = ?, next_attempt_at = ? WHERE id = ?"
-_STILL_LEASED = " WHERE id = ? AND status = 'pending' AND attempts = ? RETURNING id"
-RECORD_OUTCOME = {
-    Delivered: ("UPDATE notification_outbox SET status = 'delivered', delivered_at = ?, last_error = NULL"
-                + _STILL_LEASED),
-    Retry: "UPDATE notification_outbox SET next_attempt_at = ?, last_error = ?" + _STILL_LEASED,
-    Dead: "UPDATE notification_outbox SET status = 'dead', last_error = ?" + _STILL_LEASED,
-}
-RELEASE_NOTIFICATION = ("UPDATE notification_outbox SET attempts = attempts - 1, next_attempt_at = ?"
-                        + _STILL_LEASED)
-LIST_NOTIFICATIONS = f"SELECT {NOTIFICATION_COLUMNS} FROM notification_outbox ORDER BY id"
-LIST_GAME_NOTIFICATIONS = f"SELECT {NOTIFICATION_COLUMNS} FROM notification_outbox WHERE game_id = ? ORDER BY id"
-COUNT_NOTIFICATIONS = "SELECT status, count(*) FROM notification_outbox GROUP BY status"
 EXISTING_TABLES = ("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ("
                    + ", ".join("?" * (len(TABLE_NAMES) + 1)) + ")")
-STAMPED_REVISION = "SELECT version_num FROM alembic_version"
 
 
-# ----------------------------------------------------------------------------- values and rows
-
-def dumps(value: Any) -> str:
-    """JSON text as stored (orjson: several times the standard library's speed)."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-
+# ----------------------------------------------------------------------------- values
 
 def stored_time(moment: datetime) -> str:
     return as_utc(moment).replace(tzinfo=None).isoformat(sep=" ", timespec="microseconds")
@@ -177,40 +107,57 @@ def read_time(text: str) -> datetime:
     return as_utc(datetime.fromisoformat(text))
 
 
-def _optional_time(text: str | None) -> datetime | None:
-    return None if text is None else read_time(text)
+# ----------------------------------------------------------------------------- the recorders
+
+class OnConnection:
+    """The ``Runner`` of a transaction: its statements on its one connection, none once a
+    clash has doomed it."""
+
+    sql: Statements = SQL
+
+    def __init__(self, connection: aiosqlite.Connection, tx: TransactionState) -> None:
+        self.connection = connection
+        self._tx = tx
+
+    async def rows(self, sql: str, *args: Any) -> list[Any]:
+        self._tx.check_usable()
+        return list(await self.connection.execute_fetchall(sql, args))
+
+    async def value(self, sql: str, *args: Any) -> Any:
+        rows = await self.rows(sql, *args)
+        return rows[0][0] if rows else None
+
+    @staticmethod
+    def time(moment: datetime) -> str:
+        return stored_time(moment)
+
+    @staticmethod
+    def moment(value: str) -> datetime:
+        return read_time(value)
+
+    @staticmethod
+    def texts(values: Sequence[str]) -> str:
+        return dumps(list(values))
 
 
-def recorded(row: Any) -> RecordedEvent:
-    return RecordedEvent(stream_id=row[1], version=row[2], position=row[0], type=row[3], schema_version=row[4],
-                         data=orjson.loads(row[5]), metadata=orjson.loads(row[6]), recorded_at=read_time(row[7]))
+class OnPool(OnConnection):
+    """The ``Runner`` of the store's reads: each statement on a connection of the pool, taken
+    for it alone, outside any BEGIN."""
+
+    def __init__(self, store: SQLiteStore) -> None:
+        self._store = store
+
+    async def rows(self, sql: str, *args: Any) -> list[Any]:
+        async with self._store.connected("statement") as connection:
+            return list(await connection.execute_fetchall(sql, args))
 
 
-def game(row: Any) -> GameRow:
-    return GameRow(game_id=row[0], variant=row[1], name=row[2], status=row[3], phase=row[4],
-                   deadline=_optional_time(row[5]), summary=orjson.loads(row[6]), updated_at=read_time(row[7]))
+class SQLiteEvents(EventRecorder):
+    """The event log, appended to under the writer's lock (which every write transaction holds)."""
 
-
-def notification(row: Any) -> Notification:
-    return Notification(id=row[0], dedupe_key=row[1], game_id=row[2], player_id=row[3], kind=row[4], phase=row[5],
-                        url=row[6], payload=orjson.loads(row[7]), status=row[8], attempts=row[9],
-                        next_attempt_at=read_time(row[10]), last_error=row[11], source_position=row[12],
-                        created_at=read_time(row[13]), delivered_at=_optional_time(row[14]))
-
-
-# ----------------------------------------------------------------------------- the transaction
-
-class SQLiteTransaction(Transaction):
-    dialect = "sqlite"
-
-    def __init__(self, store: SQLiteStore, connection: aiosqlite.Connection, *, begun: bool) -> None:
-        super().__init__(store)
-        self._connection = connection
-        self._begun = begun  # False: a single statement outside any BEGIN
-
-    async def _run(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[Any]:
-        self._check_usable()
-        return list(await self._connection.execute_fetchall(sql, parameters))
+    def __init__(self, db: OnConnection, tx: TransactionState) -> None:
+        super().__init__(db, tx)
+        self._on = db
 
     async def _append(self, stream_id: str, events: list[NewEvent],
                       expected_version: int | None) -> list[RecordedEvent]:
@@ -225,145 +172,51 @@ class SQLiteTransaction(Transaction):
                 values = ", ".join(["(?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
                 sql = _INSERT_EVENTS + values + " RETURNING position, version"
                 # RETURNING gives its rows in no promised order: by version
-                positions += [position for position, _ in sorted(await self._run(sql, parameters), key=lambda r: r[1])]
+                positions += [position for position, _ in sorted(await self._on.rows(sql, *parameters),
+                                                                 key=lambda r: r[1])]
         except sqlite3.IntegrityError:
             # the unique (stream_id, version) key is the arbiter; this transaction is still usable
             actual = await self.stream_version(stream_id)
-            raise self._doom(ConcurrencyError(stream_id, expected_version, actual)) from None
+            raise self._tx.doom(ConcurrencyError(stream_id, expected_version, actual)) from None
         return self._recorded(stream_id, rows, positions)
 
     async def _append_on_commit(self, stream_id: str, events: list[NewEvent], expected_version: int | None) -> None:
         await self._append(stream_id, events, expected_version)  # the writer's lock is held anyway
 
-    async def _commit(self) -> None:
-        if self._begun:
-            await self._connection.execute_fetchall("COMMIT")
 
-    async def stream_version(self, stream_id: str) -> int:
-        return int((await self._run(STREAM_VERSION, (stream_id,)))[0][0])
+class SQLiteOutbox(OutboxRecorder):
+    """The outbox, its due rows read then leased (the writer's lock keeps other workers out)."""
 
-    async def read_stream(self, stream_id: str, after_version: int = 0,
-                          up_to_version: int | None = None) -> list[RecordedEvent]:
-        rows = await (self._run(READ_STREAM, (stream_id, after_version)) if up_to_version is None
-                      else self._run(READ_STREAM_PAGE, (stream_id, after_version, up_to_version)))
-        return [recorded(row) for row in rows]
-
-    async def read_streams(self, prefix: str, after_position: int = 0) -> dict[str, list[RecordedEvent]]:
-        streams: dict[str, list[RecordedEvent]] = {}
-        rows = await (self._run(READ_STREAMS_AFTER, (prefix, prefix + PREFIX_END, after_position)) if after_position
-                      else self._run(READ_STREAMS, (prefix, prefix + PREFIX_END)))
-        for row in rows:
-            if row[1].startswith(prefix):
-                streams.setdefault(row[1], []).append(recorded(row))
-        return streams
-
-    async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[RecordedEvent]:
-        return [recorded(row) for row in await self._run(READ_ALL, (after_position, limit))]
-
-    async def _last_of_next(self, after_position: int, limit: int) -> tuple[int, int]:
-        row = (await self._run(LAST_OF_NEXT, (after_position, limit)))[0]
-        return int(row[0]), int(row[1])
-
-    async def _read_range_of(self, prefixes: tuple[str, ...], after_position: int,
-                             up_to_position: int) -> list[RecordedEvent]:
-        rows = await self._run(READ_RANGE_OF, (after_position, up_to_position, dumps(list(prefixes))))
-        return [recorded(row) for row in rows]
-
-    async def head(self) -> int:
-        return int((await self._run(HEAD))[0][0])
-
-    async def get_game(self, game_id: str) -> GameRow | None:
-        rows = await self._run(GET_GAME, (game_id,))
-        return game(rows[0]) if rows else None
-
-    async def put_game(self, row: GameRow) -> None:
-        await self._run(PUT_GAME, (row.game_id, row.variant, row.name, row.status, row.phase,
-                                   None if row.deadline is None else stored_time(row.deadline),
-                                   dumps(row.summary), stored_time(row.updated_at)))
-
-    async def due_games(self, now: datetime, limit: int, *, claim: bool = False) -> list[GameRow]:
-        return [game(row) for row in await self._run(DUE_GAMES, (stored_time(now), limit))]
-
-    async def list_games(self, status: str | None = None, limit: int = 100,
-                         after: tuple[datetime, str] | None = None, variant: str | None = None,
-                         *, listed_only: bool = False, bots_may_join: bool | None = None) -> list[GameRow]:
-        bots = None if bots_may_join is None else int(bots_may_join)
-        listed = (int(listed_only), bots, bots)
-        if after is not None:
-            moment = stored_time(after[0])
-            rows = await self._run(LIST_GAMES_AFTER,
-                                   (status, status, variant, variant, *listed, moment, moment, after[1], limit))
-        elif status is None:
-            rows = await self._run(LIST_GAMES, (variant, variant, *listed, limit))
-        else:
-            rows = await self._run(LIST_GAMES_WITH_STATUS, (status, variant, variant, *listed, limit))
-        return [game(row) for row in rows]
-
-    async def oldest_due_deadline(self, now: datetime) -> datetime | None:
-        return _optional_time((await self._run(OLDEST_DUE, (stored_time(now),)))[0][0])
-
-    async def lock_game(self, game_id: str, lock: LockMode) -> None:
-        if not await self._run(GAME_EXISTS, (game_id,)):
-            raise GameNotFound(game_id)
-
-    async def projection_position(self, name: str) -> int:
-        rows = await self._run(PROJECTION_POSITION, (name,))
-        return int(rows[0][0]) if rows else 0
-
-    async def _lock_projection(self, name: str) -> int:
-        return int((await self._run(LOCK_PROJECTION, (name,)))[0][0])
-
-    async def _set_projection(self, name: str, position: int) -> None:
-        await self._run(SET_PROJECTION, (position, name))
-
-    async def plan_notification(self, planned: NewNotification) -> bool:
-        return bool(await self._run(PLAN_NOTIFICATION, (
-            planned.dedupe_key, planned.game_id, planned.player_id, planned.kind, planned.phase, planned.url,
-            dumps(planned.payload), stored_time(planned.not_before), planned.source_position,
-            stored_time(planned.created_at))))
-
-    async def cancel_notifications(self, game_id: str, *, kind: str | None = None, phase: str | None = None,
-                                   player_id: str | None = None) -> int:
-        return len(await self._run(CANCEL_NOTIFICATIONS, (game_id, kind, phase, player_id)))
+    def __init__(self, db: OnConnection) -> None:
+        super().__init__(db)
+        self._on = db
 
     async def claim_notifications(self, now: datetime, lease: timedelta, limit: int,
                                   max_attempts: int | None = None) -> list[ClaimedNotification]:
         if max_attempts is not None:
-            await self._run(GIVE_UP_NOTIFICATIONS, (NO_OUTCOME_RECORDED, stored_time(now), max_attempts))
-        rows = await self._run(DUE_NOTIFICATIONS, (stored_time(now), limit))
+            await self._on.rows(GIVE_UP_NOTIFICATIONS, NO_OUTCOME_RECORDED, stored_time(now), max_attempts)
+        rows = await self._on.rows(DUE_NOTIFICATIONS, stored_time(now), limit)
         if rows:
             leased_until = stored_time(now + lease)
-            await self._connection.executemany(LEASE_NOTIFICATION, [(row[3] + 1, leased_until, row[0]) for row in rows])
-        return [ClaimedNotification(row[0], row[1], orjson.loads(row[2]), row[3] + 1, row[4], row[5]) for row in rows]
+            await self._on.connection.executemany(LEASE_NOTIFICATION,
+                                                  [(row[3] + 1, leased_until, row[0]) for row in rows])
+        return [ClaimedNotification(row[0], row[1], loads(row[2]), row[3] + 1, row[4], row[5]) for row in rows]
 
-    async def set_webhook_secret(self, game_id: str, recipient: str, secret: str | None, at: datetime) -> None:
-        if secret is None:
-            await self._run(REMOVE_WEBHOOK_SECRET, (game_id, recipient))
-        else:
-            await self._run(SET_WEBHOOK_SECRET, (game_id, recipient, secret, stored_time(at)))
 
-    async def record_outcome(self, notification_id: int, attempts: int, outcome: Outcome) -> bool:
-        match outcome:
-            case Delivered(at=at):
-                values: tuple[Any, ...] = (stored_time(at),)
-            case Retry(error=error, at=at):
-                values = (stored_time(at), error)
-            case Dead(error=error):
-                values = (error,)
-        return bool(await self._run(RECORD_OUTCOME[type(outcome)], (*values, notification_id, attempts)))
+class SQLiteTransaction(Transaction):
+    dialect = "sqlite"
 
-    async def release_notification(self, notification_id: int, attempts: int, now: datetime) -> bool:
-        return bool(await self._run(RELEASE_NOTIFICATION, (stored_time(now), notification_id, attempts)))
+    def __init__(self, store: SQLiteStore, connection: aiosqlite.Connection, *, begun: bool) -> None:
+        db = OnConnection(connection, self)
+        super().__init__(store, db)
+        self._on = db
+        self._begun = begun  # False: a single statement outside any BEGIN
+        self.events = SQLiteEvents(db, self)
+        self.outbox = SQLiteOutbox(db)
 
-    async def notifications(self, game_id: str | None = None) -> list[Notification]:
-        if game_id is None:
-            rows = await self._run(LIST_NOTIFICATIONS)
-        else:
-            rows = await self._run(LIST_GAME_NOTIFICATIONS, (game_id,))
-        return [notification(row) for row in rows]
-
-    async def notification_counts(self) -> dict[str, int]:
-        return {row[0]: int(row[1]) for row in await self._run(COUNT_NOTIFICATIONS)}
+    async def _commit(self) -> None:
+        if self._begun:
+            await self._on.connection.execute_fetchall("COMMIT")
 
 
 # ----------------------------------------------------------------------------- connections
@@ -444,7 +297,7 @@ class SQLiteStore(EventStore):
         if sqlite3.sqlite_version_info < MINIMUM_VERSION:
             raise RuntimeError(f"the store needs SQLite {'.'.join(map(str, MINIMUM_VERSION))} or later, "
                                f"not {sqlite3.sqlite_version}")
-        super().__init__()
+        super().__init__(OnPool(self))
         self._database, self._uri, self._in_memory = sqlite_target(url)
         # an in-memory database is its one connection: transactions take turns on it
         self._connections = Connections(self._open_connection, 1 if self._in_memory else POOL_SIZE)
@@ -472,17 +325,19 @@ class SQLiteStore(EventStore):
 
     @asynccontextmanager
     async def _session(self, kind: SessionKind) -> AsyncIterator[SQLiteTransaction]:
-        async with self._writers if kind == "write" else nullcontext(), self._connected(kind) as tx:
-            yield tx
+        async with self._writers if kind == "write" else nullcontext(), self.connected(kind) as connection:
+            yield SQLiteTransaction(self, connection, begun=kind != "statement")
 
     @asynccontextmanager
-    async def _connected(self, kind: SessionKind) -> AsyncIterator[SQLiteTransaction]:
+    async def connected(self, kind: SessionKind) -> AsyncIterator[aiosqlite.Connection]:
+        """A connection of the pool, begun as ``kind`` says (a statement: not begun), rolled
+        back if the block raises."""
         connection = await self._connections.acquire()
         reusable = True
         try:
             if kind != "statement":
                 await connection.execute_fetchall("BEGIN IMMEDIATE" if kind == "write" else "BEGIN")
-            yield SQLiteTransaction(self, connection, begun=kind != "statement")
+            yield connection
         except BaseException:
             reusable = await _roll_back(connection)
             raise
@@ -493,18 +348,19 @@ class SQLiteStore(EventStore):
                                  event: NewEvent, expected_version: int | None, *,
                                  watch_streams: tuple[str, ...], watch_after: int) -> GuardedAppend:
         recorded_at = as_utc(event.recorded_at) if event.recorded_at else utc_now()
-        async with self._writers, self._connected("statement") as tx:  # a write, in a statement of its own
+        async with self._writers, self.connected("statement") as connection:  # a write, in a statement of its own
             try:
-                rows = await tx._run(APPEND_IF_CURRENT, (
+                rows = list(await connection.execute_fetchall(APPEND_IF_CURRENT, (
                     stream_id, event.type, event.schema_version, dumps(event.data), dumps(event.metadata),
-                    stored_time(recorded_at), game_id, guard_stream, guard_version, expected_version))
+                    stored_time(recorded_at), game_id, guard_stream, guard_version, expected_version)))
             except sqlite3.IntegrityError:
                 rows = []
             if rows:
-                watched = [recorded(row) for row in await tx._run(READ_NAMED_STREAMS_AFTER, (
-                    dumps(list(watch_streams)), watch_after))] if watch_streams else []
+                watched = [recorded(row, read_time) for row in await connection.execute_fetchall(
+                    READ_NAMED_STREAMS_AFTER, (dumps(list(watch_streams)), watch_after))] if watch_streams else []
                 return GuardedAppend(guard_version, int(rows[0][0]), tuple(watched))
-            found, guard, version = (await tx._run(GUARDED_FOUND, (game_id, guard_stream, stream_id)))[0]
+            found, guard, version = list(await connection.execute_fetchall(
+                GUARDED_FOUND, (game_id, guard_stream, stream_id)))[0]
         if not found:
             raise GameNotFound(game_id)
         if guard != guard_version:
@@ -513,22 +369,23 @@ class SQLiteStore(EventStore):
 
     async def create_schema(self) -> None:
         """Inside ``BEGIN IMMEDIATE``, so that several processes creating it take turns."""
-        async with self._session("write") as tx:
-            names = {row[0] for row in await tx._run(EXISTING_TABLES, (*TABLE_NAMES, VERSION_TABLE.name))}
+        async with self._writers, self.connected("write") as connection:
+            names = {row[0] for row in await connection.execute_fetchall(EXISTING_TABLES,
+                                                                         (*TABLE_NAMES, VERSION_TABLE.name))}
             revision = None
             if VERSION_TABLE.name in names:
-                stamped = await tx._run(STAMPED_REVISION)
+                stamped = list(await connection.execute_fetchall(STAMPED_REVISION))
                 revision = stamped[0][0] if stamped else None
             if schema_state(bool(names & set(TABLE_NAMES)), revision) == "fresh":
                 for statement in create_statements(self.dialect):
-                    await tx._run(statement)
-            await tx._commit()
+                    await connection.execute_fetchall(statement)
+            await connection.execute_fetchall("COMMIT")
 
     async def _empty_tables(self) -> None:
-        async with self._session("write") as tx:
+        async with self._writers, self.connected("write") as connection:
             for name in TABLE_NAMES:
-                await tx._run(f"DELETE FROM {name}")
-            await tx._commit()
+                await connection.execute_fetchall(f"DELETE FROM {name}")
+            await connection.execute_fetchall("COMMIT")
 
 
 def _daemon(connection: aiosqlite.Connection) -> aiosqlite.Connection:

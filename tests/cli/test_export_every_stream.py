@@ -57,8 +57,8 @@ async def social_game(store: EventStore, press: Literal["full", "public", "none"
     france = player_of["FRANCE"]
     game.bot_token = (await issue_bot_token(store, game.game_id, france, "my bot")).token
     async with store.transaction() as tx:
-        await tx.append(webhooks_stream(game.game_id), [to_new_event(WebhookSet(player_id=france, url=HOOK))],
-                        expected_version=None)
+        await tx.events.append(webhooks_stream(game.game_id), [to_new_event(WebhookSet(player_id=france, url=HOOK))],
+                               expected_version=None)
     if press != "none":
         await send_message(store, game.game_id, player_of["ENGLAND"], None, "all", "Hello, Europe", now=SENT)
         if press == "full":
@@ -68,7 +68,7 @@ async def social_game(store: EventStore, press: Literal["full", "public", "none"
     await resolve_phase(store, game.game_id, "S1901M")
     if press != "none":
         await send_message(store, game.game_id, player_of["GERMANY"], None, "all", "Autumn already", now=SENT)
-    records = await store.read_all(limit=100_000)
+    records = await store.events.read_all(limit=100_000)
     game.hashes = sorted({value for r in records if not r.stream_id.startswith("account-")  # sessions: not the game's
                           for key, value in r.data.items() if key.endswith("token_hash")})
     assert len(game.hashes) == 1 + 7 + 1  # the host, the seats, the bot

@@ -41,7 +41,7 @@ async def play_game(store: EventStore, phases: int, seed: int) -> str:
     player_of = {seat.power: seat.player_id for seat in state.seats}
     rng, board = random.Random(seed), load_map("standard")
     for _ in range(phases):
-        state = fold_records(await store.read_stream(game_stream(game_id)))
+        state = fold_records(await store.events.read_stream(game_stream(game_id)))
         if state.status != "active":
             break
         for power, orders in random_orders(position_from_document(state.position), board, rng).items():

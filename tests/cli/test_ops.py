@@ -32,7 +32,7 @@ def stored_game(url: str, game_id: str) -> tuple[GameRow | None, list[RecordedEv
     async def go() -> tuple[GameRow | None, list[RecordedEvent]]:
         store = await open_store(url)
         try:
-            return await store.get_game(game_id), await store.read_all(limit=100_000)
+            return await store.games.get_game(game_id), await store.events.read_all(limit=100_000)
         finally:
             await store.close()
 

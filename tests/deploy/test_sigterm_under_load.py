@@ -170,9 +170,9 @@ async def owed(url: str) -> list[Notification] | None:
     to the row gives it back undelivered. A reminder of a deadline a day away is not owed."""
     store = await open_store(url)
     try:
-        if await store.projection_position(PROJECTION) < await store.head():
+        if await store.projections.projection_position(PROJECTION) < await store.events.head():
             return None
-        rows = await store.notifications()
+        rows = await store.outbox.notifications()
     finally:
         await store.close()
     horizon = utc_now() + lease_for(Settings()) + timedelta(minutes=1)
@@ -182,8 +182,8 @@ async def owed(url: str) -> list[Notification] | None:
 async def stored(url: str) -> tuple[Counter[tuple[str, str, str]], dict[str, list[str]], dict[str, int]]:
     store = await open_store(url)
     try:
-        records = await store.read_all(limit=1_000_000)
-        counts = await store.notification_counts()
+        records = await store.events.read_all(limit=1_000_000)
+        counts = await store.outbox.notification_counts()
     finally:
         await store.close()
     submitted: Counter[tuple[str, str, str]] = Counter()

@@ -33,7 +33,7 @@ async def test_truncate_empties_every_cache_of_the_store(store: EventStore) -> N
 
 
 async def full_fold(store: EventStore, game_id: str) -> GameState:
-    return fold_records(await store.read_stream(game_stream(game_id)))
+    return fold_records(await store.events.read_stream(game_stream(game_id)))
 
 
 async def test_reads_through_the_cache_equal_a_full_fold_as_the_stream_grows(store: EventStore) -> None:
@@ -72,7 +72,7 @@ async def test_what_a_rolled_back_transaction_read_of_its_own_writes_is_never_ke
     joined = PlayerJoined(player_id="p_ghost", codename="Ghost", token_hash="0" * 64)
     with pytest.raises(RuntimeError):
         async with store.transaction(game_id, lock="exclusive") as tx:
-            await tx.append(game_stream(game_id), [to_new_event(joined)], expected_version=1)
+            await tx.events.append(game_stream(game_id), [to_new_event(joined)], expected_version=1)
             inside = await read_game(tx, game_id)
             assert inside is not None and [s.player_id for s in inside.seats] == ["p_ghost"]
             raise RuntimeError("the request failed after appending")

@@ -126,15 +126,15 @@ async def test_the_store_refuses_control_characters_from_any_writer(store_url: s
         for data in ({"label": "a\u0000b"}, {"nested": [{"x": "\u001b[31m"}]}, {"key\u0007": 1}, {"s": "\ud800"}):
             with pytest.raises(UnstorableText):
                 async with store.transaction() as tx:
-                    await tx.append("bots-g_x", [NewEvent("BotTokenIssued", data)], expected_version=None)
+                    await tx.events.append("bots-g_x", [NewEvent("BotTokenIssued", data)], expected_version=None)
         with pytest.raises(UnstorableText):
             async with store.transaction() as tx:
-                await tx.append("bots-g_x", [NewEvent("X", {}, metadata={"request_id": "a\u0000"})],
-                                expected_version=None)
-        assert await store.stream_version("bots-g_x") == 0
+                await tx.events.append("bots-g_x", [NewEvent("X", {}, metadata={"request_id": "a\u0000"})],
+                                       expected_version=None)
+        assert await store.events.stream_version("bots-g_x") == 0
         async with store.transaction() as tx:
-            await tx.append("bots-g_x", [NewEvent("X", {"text": "tabs\tand\nlines\r\n"})], expected_version=None)
-        assert await store.stream_version("bots-g_x") == 1
+            await tx.events.append("bots-g_x", [NewEvent("X", {"text": "tabs\tand\nlines\r\n"})], expected_version=None)
+        assert await store.events.stream_version("bots-g_x") == 1
     finally:
         await store.close()
 

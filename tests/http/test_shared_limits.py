@@ -47,7 +47,7 @@ async def test_racing_processes_count_against_one_limit(store: EventStore) -> No
     await count_in_store(store, "create", "198.51.100.8", FIVE_AN_HOUR, "secret")  # another address
     await count_in_store(store, "join", "198.51.100.7", FIVE_AN_HOUR, "secret")  # another action
     stream = limit_stream("create", "198.51.100.7", "secret")
-    assert "198.51.100.7" not in stream and await store.stream_version(stream) == 5
+    assert "198.51.100.7" not in stream and await store.events.stream_version(stream) == 5
 
 
 @pytest.mark.parametrize("trusted, forwarded, counted_as", [
@@ -67,4 +67,4 @@ async def test_the_client_address_is_the_trusted_proxys_word_only(sqlite_url: st
         status, answer = await asgi_request(app, "POST", "/games", body, headers)
         assert status == 429 and b"rate_limited" in answer
         stream = limit_stream("create", counted_as, settings.operator_secret())
-        assert await app.state.store.stream_version(stream) == 1
+        assert await app.state.store.events.stream_version(stream) == 1

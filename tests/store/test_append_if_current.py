@@ -32,8 +32,8 @@ HOSTILE = [
 
 async def a_game(store: EventStore, events: int = 2) -> None:
     async with store.transaction() as tx:
-        await tx.append(GAME_STREAM, [NewEvent("Numbered", {"n": n}) for n in range(events)], expected_version=0)
-        await tx.put_game(GameRow(GAME, "standard", "G", "active", "S1901M", None, {},
+        await tx.events.append(GAME_STREAM, [NewEvent("Numbered", {"n": n}) for n in range(events)], expected_version=0)
+        await tx.games.put_game(GameRow(GAME, "standard", "G", "active", "S1901M", None, {},
                                   datetime(2026, 1, 1, tzinfo=UTC)))
 
 
@@ -43,7 +43,7 @@ async def test_the_event_is_appended_after_the_end_while_the_game_is_at_the_vers
     second = await store.append_if_current(GAME, GAME_STREAM, 2, PREFIX + "FRANCE", NewEvent("Orders", {"n": 2}))
 
     assert first.appended and second.appended and first.guard_version == 2
-    read = await store.read_stream(PREFIX + "FRANCE")
+    read = await store.events.read_stream(PREFIX + "FRANCE")
     assert [(r.version, r.data) for r in read] == [(1, {"n": 1}), (2, {"n": 2})]
     assert [r.position for r in read] == [first.position, second.position]
 
@@ -53,7 +53,7 @@ async def test_nothing_is_written_once_the_game_has_moved_on(store: EventStore) 
     outcome = await store.append_if_current(GAME, GAME_STREAM, 2, PREFIX + "FRANCE", NewEvent("Orders", {}))
 
     assert (outcome.appended, outcome.guard_version, outcome.position) == (False, 3, None)
-    assert await store.read_stream(PREFIX + "FRANCE") == []
+    assert await store.events.read_stream(PREFIX + "FRANCE") == []
 
 
 async def test_a_game_without_its_row_is_not_found(store: EventStore) -> None:
@@ -67,16 +67,16 @@ async def test_an_expected_version_that_moved_on_clashes(store: EventStore) -> N
     with pytest.raises(ConcurrencyError) as clash:
         await store.append_if_current(GAME, GAME_STREAM, 2, PREFIX + "FRANCE", NewEvent("Orders", {}), 0)
     assert (clash.value.expected, clash.value.actual) == (0, 1)
-    assert len(await store.read_stream(PREFIX + "FRANCE")) == 1
+    assert len(await store.events.read_stream(PREFIX + "FRANCE")) == 1
 
 
 async def test_the_watched_streams_events_after_the_position_given_come_back(store: EventStore) -> None:
     await a_game(store)
     england = await store.append_if_current(GAME, GAME_STREAM, 2, PREFIX + "ENGLAND", NewEvent("Orders", {"e": 1}))
     async with store.transaction() as tx:  # another phase's, another game's, a stream not named: not watched
-        await tx.append(f"orders-{GAME}-F1901M-FRANCE", [NewEvent("Orders", {})], expected_version=0)
-        await tx.append("orders-g_10-S1901M-FRANCE", [NewEvent("Orders", {})], expected_version=0)
-        await tx.append(PREFIX + "ITALY", [NewEvent("Orders", {})], expected_version=0)
+        await tx.events.append(f"orders-{GAME}-F1901M-FRANCE", [NewEvent("Orders", {})], expected_version=0)
+        await tx.events.append("orders-g_10-S1901M-FRANCE", [NewEvent("Orders", {})], expected_version=0)
+        await tx.events.append(PREFIX + "ITALY", [NewEvent("Orders", {})], expected_version=0)
     france = await store.append_if_current(GAME, GAME_STREAM, 2, PREFIX + "FRANCE", NewEvent("Orders", {"f": 1}),
                                            watch_streams=WATCHED, watch_after=0)
     later = await store.append_if_current(GAME, GAME_STREAM, 2, PREFIX + "FRANCE", NewEvent("Orders", {"f": 2}),
@@ -108,7 +108,7 @@ async def test_racing_appends_to_one_stream_take_turns(store: EventStore) -> Non
         for n in range(8)))
 
     assert all(outcome.appended for outcome in outcomes)
-    assert [r.version for r in await store.read_stream(PREFIX + "FRANCE")] == list(range(1, 9))
+    assert [r.version for r in await store.events.read_stream(PREFIX + "FRANCE")] == list(range(1, 9))
 
 
 async def test_hostile_text_is_stored_byte_for_byte(store: EventStore) -> None:
@@ -118,9 +118,9 @@ async def test_hostile_text_is_stored_byte_for_byte(store: EventStore) -> None:
                                             NewEvent("OrdersSubmitted", {"orders": HOSTILE}, 1, metadata),
                                             watch_streams=WATCHED)
 
-    (stored,) = await store.read_stream(PREFIX + "FRANCE")
+    (stored,) = await store.events.read_stream(PREFIX + "FRANCE")
     assert stored.data["orders"] == HOSTILE
     assert [text.encode() for text in stored.data["orders"]] == [text.encode() for text in HOSTILE]
     assert stored.metadata == metadata
     assert outcome.watched[0].data["orders"] == HOSTILE
-    assert [r.version for r in await store.read_stream(GAME_STREAM)] == [1, 2]  # the tables are all there
+    assert [r.version for r in await store.events.read_stream(GAME_STREAM)] == [1, 2]  # the tables are all there

@@ -23,11 +23,11 @@ from shared.store.postgresql import (
     APPEND_BATCH,
     APPEND_IF_CURRENT,
     POSITION_LOCK_KEY,
-    PREFIX_END,
     READ_STREAMS_AFTER,
+    SQL,
     STREAM_LOCK_CLASS,
-    STREAM_VERSION,
 )
+from shared.store.statements import PREFIX_END
 from tests.conftest import with_database
 
 pytestmark = pytest.mark.postgres
@@ -70,15 +70,15 @@ async def played_database(store: EventStore, connection: asyncpg.Connection) -> 
     submissions of their own streams, so that the game's events lie among those of the phases."""
     async with store.transaction() as tx:
         for game in (OLD, YOUNG):
-            await tx.put_game(GameRow(game, "standard", game, "active", "S1901M", None, {},
+            await tx.games.put_game(GameRow(game, "standard", game, "active", "S1901M", None, {},
                                       datetime(2026, 1, 1, tzinfo=UTC)))
         for phase in range(1, PHASES + 1):
             for game in (OLD, YOUNG) if phase == 1 else (OLD,):
                 for power in ("ENGLAND", "FRANCE", "ITALY"):
-                    await tx.append(f"orders-{game}-P{phase}-{power}", [NewEvent("OrdersSubmitted", {})],
-                                    expected_version=0)
-                await tx.append(f"game-{game}", [NewEvent("PhaseResolved", {"phase": phase})],
-                                expected_version=phase - 1)
+                    await tx.events.append(f"orders-{game}-P{phase}-{power}", [NewEvent("OrdersSubmitted", {})],
+                                           expected_version=0)
+                await tx.events.append(f"game-{game}", [NewEvent("PhaseResolved", {"phase": phase})],
+                                       expected_version=phase - 1)
     await connection.execute("ANALYZE events")
 
 
@@ -146,17 +146,17 @@ async def test_a_submissions_append_costs_the_same_in_a_young_game_and_an_old_on
     # stream's events touched about one buffer for each of them)
     for way in ("batch", "alone"):
         assert old[way] <= young[way] + 12, (way, young, old)
-    assert await postgres_store.stream_version(f"orders-{OLD}-NOW-FRANCE") == 0  # rolled back
+    assert await postgres_store.events.stream_version(f"orders-{OLD}-NOW-FRANCE") == 0  # rolled back
 
 
 async def test_a_streams_version_is_read_in_one_step_however_long_the_stream(
         postgres_store: EventStore, connection: asyncpg.Connection) -> None:
     await played_database(postgres_store, connection)
-    young = await cost(connection, STREAM_VERSION, f"game-{YOUNG}")
-    old = await cost(connection, STREAM_VERSION, f"game-{OLD}")
+    young = await cost(connection, SQL.stream_version, f"game-{YOUNG}")
+    old = await cost(connection, SQL.stream_version, f"game-{OLD}")
 
     assert old <= young + 3, (young, old)
-    assert await postgres_store.stream_version(f"game-{OLD}") == PHASES
+    assert await postgres_store.events.stream_version(f"game-{OLD}") == PHASES
 
 
 async def test_plans_a_session_made_while_the_log_was_young_hold_as_it_grows(
@@ -169,9 +169,9 @@ async def test_plans_a_session_made_while_the_log_was_young_hold_as_it_grows(
     store, url = young_store
     connection = await asyncpg.connect(url)
     async with store.transaction() as tx:
-        await tx.put_game(GameRow(YOUNG, "standard", YOUNG, "active", "S1901M", None, {},
+        await tx.games.put_game(GameRow(YOUNG, "standard", YOUNG, "active", "S1901M", None, {},
                                   datetime(2026, 1, 1, tzinfo=UTC)))
-        await tx.append(f"game-{YOUNG}", [NewEvent("PhaseResolved", {})], expected_version=0)
+        await tx.events.append(f"game-{YOUNG}", [NewEvent("PhaseResolved", {})], expected_version=0)
 
     async def costs(phase: str) -> tuple[int, int, int]:
         """One submission appended in a batch and one alone, each watching two streams from the
@@ -189,8 +189,8 @@ async def test_plans_a_session_made_while_the_log_was_young_hold_as_it_grows(
     young = [await costs(f"P{n}") for n in range(8)]  # past the five custom plans: the cached ones in use
     async with store.transaction() as tx:
         for n in range(6000):
-            await tx.append(f"orders-g_other-P{n}-FRANCE", [NewEvent("OrdersSubmitted", {"pad": "x" * 100})],
-                            expected_version=0)
+            await tx.events.append(f"orders-g_other-P{n}-FRANCE", [NewEvent("OrdersSubmitted", {"pad": "x" * 100})],
+                                   expected_version=0)
     grown = await costs("LATER")
     await connection.close()
 

@@ -88,9 +88,9 @@ async def test_callers_waiting_when_the_writer_stops_are_not_left_waiting() -> N
 
 async def a_game(store: EventStore, game_id: str, events: int) -> None:
     async with store.transaction() as tx:
-        await tx.append(f"game-{game_id}", [NewEvent("Numbered", {"n": n}) for n in range(events)],
-                        expected_version=0)
-        await tx.put_game(GameRow(game_id, "standard", "G", "active", "S1901M", None, {},
+        await tx.events.append(f"game-{game_id}", [NewEvent("Numbered", {"n": n}) for n in range(events)],
+                               expected_version=0)
+        await tx.games.put_game(GameRow(game_id, "standard", "G", "active", "S1901M", None, {},
                                   datetime(2026, 1, 1, tzinfo=UTC)))
 
 
@@ -124,8 +124,9 @@ async def test_appends_arriving_together_are_one_commit_and_each_is_answered_as_
         moved_on = by_n[n]
         assert not isinstance(moved_on, BaseException)
         assert (moved_on.appended, moved_on.guard_version) == (False, 3)
-    assert await postgres_store.read_stream(orders_stream("g_2", "FRANCE")) == []
-    stored = {r.data["n"]: r for power in POWERS for r in await postgres_store.read_stream(orders_stream("g_1", power))}
+    assert await postgres_store.events.read_stream(orders_stream("g_2", "FRANCE")) == []
+    stored = {r.data["n"]: r for power in POWERS
+              for r in await postgres_store.events.read_stream(orders_stream("g_1", power))}
     assert sorted(stored) == list(range(16))
     for n in range(16):
         outcome = by_n[n]
@@ -136,7 +137,7 @@ async def test_appends_arriving_together_are_one_commit_and_each_is_answered_as_
         assert [r.position for r in outcome.watched] == expected
         assert outcome.watched[-1].data == {"n": n}
     for power in POWERS:
-        versions = [r.version for r in await postgres_store.read_stream(orders_stream("g_1", power))]
+        versions = [r.version for r in await postgres_store.events.read_stream(orders_stream("g_1", power))]
         assert versions == list(range(1, len(versions) + 1))
 
 
@@ -169,7 +170,7 @@ async def test_batches_of_two_processes_and_resolutions_of_the_same_games_never_
         async def resolve(game_id: str) -> None:
             for _ in range(3):
                 async with first.transaction(game_id, lock="exclusive") as tx:
-                    await tx.append(f"game-{game_id}", [NewEvent("PhaseResolved", {})], versions[game_id])
+                    await tx.events.append(f"game-{game_id}", [NewEvent("PhaseResolved", {})], versions[game_id])
                 versions[game_id] += 1
                 await asyncio.sleep(0.005)
 
@@ -179,9 +180,9 @@ async def test_batches_of_two_processes_and_resolutions_of_the_same_games_never_
         await asyncio.wait_for(resolutions, timeout=60)
         assert any(any(written) for written in submitted)
         for game_id in games:
-            assert [r.version for r in await first.read_stream(f"game-{game_id}")] == [1, 2, 3, 4]
+            assert [r.version for r in await first.events.read_stream(f"game-{game_id}")] == [1, 2, 3, 4]
             for power in POWERS:
-                stream = [r.version for r in await first.read_stream(orders_stream(game_id, power))]
+                stream = [r.version for r in await first.events.read_stream(orders_stream(game_id, power))]
                 assert stream == list(range(1, len(stream) + 1))
     finally:
         await first.close()

@@ -42,7 +42,7 @@ async def lock_waiters(connection: asyncpg.Connection) -> int:
 async def add_game(store: EventStore, game_id: str) -> None:
     row = GameRow(game_id, "standard", "locks", "active", "S1901M", None, {}, datetime.now(UTC))
     async with store.transaction() as tx:
-        await tx.put_game(row)
+        await tx.games.put_game(row)
 
 
 def test_schema_creation_from_several_processes_at_once_on_sqlite(tmp_path: Path) -> None:
@@ -81,13 +81,13 @@ async def test_share_locks_admit_many_submitters_while_the_exclusive_lock_waits(
     async def submitter(power: str) -> None:
         async with store.transaction("g1", lock="share") as tx:
             inside.append(power)
-            await tx.append(f"orders-g1-S1901M-{power}", [NewEvent("OrdersSubmitted", {"power": power})], None)
+            await tx.events.append(f"orders-g1-S1901M-{power}", [NewEvent("OrdersSubmitted", {"power": power})], None)
             await release.wait()
 
     async def resolver() -> None:
         async with store.transaction("g1", lock="exclusive") as tx:
             inside.append("resolver")
-            assert sorted(await tx.read_streams("orders-g1-S1901M-")) == ["orders-g1-S1901M-ENGLAND",
+            assert sorted(await tx.events.read_streams("orders-g1-S1901M-")) == ["orders-g1-S1901M-ENGLAND",
                                                                            "orders-g1-S1901M-FRANCE"]
 
     submitters = [asyncio.create_task(submitter(power)) for power in ("FRANCE", "ENGLAND")]
@@ -113,7 +113,7 @@ async def test_two_share_lock_holders_are_inside_at_the_same_time(postgres_store
 
     async def reader_of_phase() -> None:
         async with store.transaction("g1", lock="share") as tx:
-            await tx.get_game("g1")
+            await tx.games.get_game("g1")
             await both_inside.wait()  # would time out if the second were kept out
 
     await asyncio.wait_for(asyncio.gather(reader_of_phase(), reader_of_phase()), 10)
@@ -134,16 +134,16 @@ async def test_an_exclusive_lock_keeps_submitters_out_until_it_commits(postgres_
                 await until(lambda: lock_waiters(watching), what="the submitter to wait on the game's lock")
             finally:
                 await watching.close()
-            row = await tx.get_game("g1")
+            row = await tx.games.get_game("g1")
             assert row is not None
             row.phase = "F1901M"
-            await tx.put_game(row)
+            await tx.games.put_game(row)
             order.append("resolved")
 
     async def submitter() -> None:
         await resolver_in.wait()
         async with store.transaction("g1", lock="share") as tx:
-            row = await tx.get_game("g1")
+            row = await tx.games.get_game("g1")
             assert row is not None
             order.append(f"submitted in {row.phase}")
 
@@ -168,7 +168,7 @@ async def test_the_unique_key_decides_a_race_the_version_check_cannot_see(
 
         async def ours() -> None:
             async with postgres_store.transaction() as tx:
-                await tx.append("game-race", [NewEvent("Ours", {})], expected_version=0)
+                await tx.events.append("game-race", [NewEvent("Ours", {})], expected_version=0)
 
         racing = asyncio.create_task(ours())
         await until(lambda: lock_waiters(outsider), what="our insert to wait on the outsider's uncommitted row")
@@ -179,4 +179,4 @@ async def test_the_unique_key_decides_a_race_the_version_check_cannot_see(
     finally:
         await outsider.close()
     assert (raised.value.expected, raised.value.actual) == (0, 1)
-    assert [event.type for event in await postgres_store.read_stream("game-race")] == ["Outside"]
+    assert [event.type for event in await postgres_store.events.read_stream("game-race")] == ["Outside"]

@@ -79,8 +79,8 @@ def schema_before_migrations(url: str) -> list[str]:
 async def copy_game(source: EventStore, target_url: str) -> None:
     """Write the source store's rows into the target's tables as plain rows, in the columns
     the tables had before the migrations (what a database of that release holds)."""
-    events = await source.read_all(limit=1_000_000)
-    games = await source.list_games(limit=1_000_000)
+    events = await source.events.read_all(limit=1_000_000)
+    games = await source.games.list_games(limit=1_000_000)
     insert_event = ("INSERT INTO events (stream_id, version, type, schema_version, data, metadata, recorded_at) "
                     "VALUES ({})")
     insert_game = ("INSERT INTO games (game_id, variant, name, status, phase, deadline, summary, updated_at) "
@@ -221,7 +221,7 @@ def test_a_database_from_before_the_migrations_with_a_played_game_upgrades_and_p
         try:
             game_id = await play_game(source, phases=6, seed=3)
             await copy_game(source, empty_url)
-            return game_id, len(await source.read_all(limit=1_000_000))
+            return game_id, len(await source.events.read_all(limit=1_000_000))
         finally:
             await source.close()
 
@@ -239,19 +239,19 @@ def test_a_database_from_before_the_migrations_with_a_played_game_upgrades_and_p
     async def play_on() -> None:
         store = await open_store(empty_url)
         try:
-            assert len(await store.read_all(limit=1_000_000)) == events
+            assert len(await store.events.read_all(limit=1_000_000)) == events
             state = await read_game(store, game_id)
             assert state is not None and state.status == "active" and state.resolved_count == 6
-            listed = await store.list_games("active")
+            listed = await store.games.list_games("active")
             assert [row.game_id for row in listed] == [game_id]
             for _ in range(2):  # two more phases: holds for everyone who must act
-                state = fold_records(await store.read_stream(game_stream(game_id)))
+                state = fold_records(await store.events.read_stream(game_stream(game_id)))
                 for seat in state.seats:
                     if seat.power in state.must_act:
                         await submit_orders(store, game_id, seat.player_id, [])
                 await resolve_phase(store, game_id, state.phase)
-            records = await store.read_all(limit=1_000_000)
-            state = fold_records(await store.read_stream(game_stream(game_id)))
+            records = await store.events.read_all(limit=1_000_000)
+            state = fold_records(await store.events.read_stream(game_stream(game_id)))
             assert state.resolved_count == 8
             assert replay_log(game_id, records).difference is None
         finally:

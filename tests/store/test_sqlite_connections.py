@@ -24,9 +24,9 @@ from shared.store import NewEvent, open_store
 async def main():
     store = await open_store(sys.argv[1])
     async with store.transaction() as tx:
-        await tx.append("game-forgotten", [NewEvent("Noted", {"text": "kept"})], expected_version=0)
+        await tx.events.append("game-forgotten", [NewEvent("Noted", {"text": "kept"})], expected_version=0)
     async with store.reading() as tx:
-        await tx.read_stream("game-forgotten")
+        await tx.events.read_stream("game-forgotten")
     print("written", flush=True)
 
 asyncio.run(main())
@@ -48,7 +48,7 @@ def test_a_process_that_never_closes_its_store_still_exits(tmp_path: Path) -> No
     async def read_back() -> list[str]:
         store = await open_store(url)
         try:
-            return [record.data["text"] for record in await store.read_stream("game-forgotten")]
+            return [record.data["text"] for record in await store.events.read_stream("game-forgotten")]
         finally:
             await store.close()
 
@@ -62,10 +62,10 @@ async def test_close_closes_a_connection_still_lent_to_a_transaction(tmp_path: P
 
     async def hold_a_transaction() -> None:
         async with store.reading() as tx:
-            await tx.read_stream("game-x")
+            await tx.events.read_stream("game-x")
             holding.set()
             await go_on.wait()
-            await tx.read_stream("game-x")  # its connection was closed under it
+            await tx.events.read_stream("game-x")  # its connection was closed under it
 
     holder = asyncio.create_task(hold_a_transaction())
     await holding.wait()
@@ -78,7 +78,7 @@ async def test_close_closes_a_connection_still_lent_to_a_transaction(tmp_path: P
     await until(lambda: not connection_threads() - before, timeout=5, what="the connection threads to end")
     with pytest.raises(RuntimeError, match="closed"):
         async with store.reading() as tx:
-            await tx.read_stream("game-x")
+            await tx.events.read_stream("game-x")
 
 
 

@@ -15,7 +15,7 @@ def event(number: int) -> NewEvent:
 
 async def append(store: EventStore, stream_id: str, number: int) -> None:
     async with store.transaction() as tx:
-        await tx.append(stream_id, [event(number)], None)
+        await tx.events.append(stream_id, [event(number)], None)
 
 
 async def test_a_tail_returns_every_commit_once_in_order(store: EventStore) -> None:
@@ -26,7 +26,7 @@ async def test_a_tail_returns_every_commit_once_in_order(store: EventStore) -> N
             await asyncio.sleep(0.05)  # commits spread in time: the behaviour under test
             await append(store, f"game-g{number % 2}", number)
 
-    async with store.tail(await store.head()) as tail:
+    async with store.tail(await store.events.head()) as tail:
         assert await tail.next(timeout=0) == []
         writer = asyncio.create_task(commit_slowly())
         seen: list[int] = []
@@ -42,7 +42,7 @@ async def test_a_commit_made_while_the_reader_is_busy_elsewhere_is_not_lost(stor
     """The tail's waiter stays registered between calls: a commit between two ``next()`` calls
     wakes the second at once, not at the backstop five seconds later."""
     loop = asyncio.get_running_loop()
-    async with store.tail(await store.head()) as tail:
+    async with store.tail(await store.events.head()) as tail:
         await tail.next(timeout=0)
         await append(store, "game-g1", 1)  # nobody is waiting on the tail now
         started = loop.time()
@@ -53,7 +53,7 @@ async def test_a_commit_made_while_the_reader_is_busy_elsewhere_is_not_lost(stor
 
 async def test_a_full_batch_is_followed_by_the_rest_at_once(store: EventStore) -> None:
     async with store.transaction() as tx:
-        await tx.append("game-g1", [event(number) for number in range(5)], 0)
+        await tx.events.append("game-g1", [event(number) for number in range(5)], 0)
     loop = asyncio.get_running_loop()
     async with store.tail(0) as tail:
         started = loop.time()
@@ -63,7 +63,7 @@ async def test_a_full_batch_is_followed_by_the_rest_at_once(store: EventStore) -
 
 
 async def test_commits_within_the_settling_time_come_in_one_batch(store: EventStore) -> None:
-    async with store.tail(await store.head()) as tail:
+    async with store.tail(await store.events.head()) as tail:
         await tail.next(timeout=0)
         reads = tail.reads
 
@@ -84,7 +84,7 @@ async def test_commits_within_the_settling_time_come_in_one_batch(store: EventSt
 
 async def test_a_quiet_log_times_out_empty(store: EventStore) -> None:
     loop = asyncio.get_running_loop()
-    async with store.tail(await store.head()) as tail:
+    async with store.tail(await store.events.head()) as tail:
         started = loop.time()
         assert await tail.next(timeout=0.3) == []
         assert 0.25 <= loop.time() - started < 2.0
@@ -95,10 +95,10 @@ async def test_after_a_failed_read_the_next_call_reads_at_once(postgres_store: E
     notification (or the five-second backstop) to read what committed."""
     store = postgres_store
     loop = asyncio.get_running_loop()
-    async with store.tail(await store.head()) as tail:
+    async with store.tail(await store.events.head()) as tail:
         await tail.next(timeout=0)
         failures = [ConnectionResetError("the database went away for a moment")]
-        read_all = store.read_all
+        read_all = store.events.read_all
 
         async def read_failing_once(after_position: int, limit: int) -> list:
             if failures:

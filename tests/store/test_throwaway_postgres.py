@@ -23,7 +23,7 @@ def test_a_throwaway_cluster_serves_the_store_and_goes_away() -> None:
         async def round_trip() -> list[object]:
             store = await open_store(cluster.url)
             try:
-                return list(await store.list_games())
+                return list(await store.games.list_games())
             finally:
                 await store.close()
 

@@ -23,7 +23,7 @@ async def play_game(store: EventStore, phases: int, seed: int = 1) -> str:
     rng = random.Random(seed)
     game_map = load_map("standard")
     for _ in range(phases):
-        state = fold_records(await store.read_stream(game_stream(game_id)))
+        state = fold_records(await store.events.read_stream(game_stream(game_id)))
         if state.status != "active":
             break
         position = position_from_document(state.position)

@@ -27,8 +27,8 @@ async def test_the_eighteenth_centre_finishes_the_game(store_url: str) -> None:
         started = GameStarted(seed=1, powers={s.player_id: [p] for s, p in zip(seats, POWERS, strict=True)},
                               phase="F1910M", position=position, must_act=["FRANCE", "GERMANY"])
         async with store.transaction(game_id, lock="exclusive") as tx:
-            await tx.append(game_stream(game_id), [to_new_event(started)], expected_version=8)
-            await tx.put_game(game_row(fold_records(await tx.read_stream(game_stream(game_id)))))
+            await tx.events.append(game_stream(game_id), [to_new_event(started)], expected_version=8)
+            await tx.games.put_game(game_row(fold_records(await tx.events.read_stream(game_stream(game_id)))))
 
         france = seats[POWERS.index("FRANCE")].player_id
         submission = await submit_orders(store, game_id, france, ["A BUR - MUN"])
@@ -36,11 +36,12 @@ async def test_the_eighteenth_centre_finishes_the_game(store_url: str) -> None:
         resolved = await resolve_phase(store, game_id, "F1910M")
         assert resolved.winners == ["FRANCE"]
 
-        state = fold_records(await store.read_stream(game_stream(game_id)))
+        state = fold_records(await store.events.read_stream(game_stream(game_id)))
         assert state.status == "finished" and state.winners == ["FRANCE"]
-        row = await store.get_game(game_id)
+        row = await store.games.get_game(game_id)
         assert row is not None and row.status == "finished"
-        assert [r.type for r in await store.read_stream(game_stream(game_id))][-2:] == ["PhaseResolved", "GameFinished"]
+        types = [r.type for r in await store.events.read_stream(game_stream(game_id))]
+        assert types[-2:] == ["PhaseResolved", "GameFinished"]
         with pytest.raises(Conflict) as refused:
             await submit_orders(store, game_id, france, ["A MUN H"])
         assert refused.value.code == "game_finished"

@@ -39,9 +39,9 @@ async def test_two_workers_resolve_every_phase_once(postgres_store: EventStore, 
     assert sum(counts) == 60 and all(counts)  # both took part; nothing handled twice
     assert await resolutions_per_game(postgres_store) == {game_stream(g): 1 for g in game_ids}
     for game_id in game_ids[:5]:
-        state = fold_records(await postgres_store.read_stream(game_stream(game_id)))
+        state = fold_records(await postgres_store.events.read_stream(game_stream(game_id)))
         assert state.phase == "F1901M" and state.deadline == clock.now() + timedelta(minutes=60)
-        row = await postgres_store.get_game(game_id)
+        row = await postgres_store.games.get_game(game_id)
         assert row is not None and row.deadline == state.deadline
     assert await first.run_once() == 0
 
@@ -91,7 +91,7 @@ async def test_a_burst_of_orders_at_the_deadline_with_two_workers(postgres_url: 
 
 async def test_a_worker_killed_mid_sweep_leaves_a_consistent_log(postgres_store: EventStore, postgres_url: str) -> None:
     game_ids = await put_due_games(postgres_store, 600, datetime.now(UTC), batch=200)
-    start = await postgres_store.head()
+    start = await postgres_store.events.head()
     worker = subprocess.Popen([sys.executable, "-m", "services.cli", "worker", "--database", postgres_url,
                                "--poll", "0.05"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -99,7 +99,7 @@ async def test_a_worker_killed_mid_sweep_leaves_a_consistent_log(postgres_store:
         # lands early in the sweep however busy the machine (reading the whole log to see it
         # took long enough, on a busy machine, for the worker to finish all 600)
         async def sweeping() -> bool:
-            return await postgres_store.head() != start
+            return await postgres_store.events.head() != start
 
         await until(sweeping, timeout=30, what="the worker's sweep to commit its first resolution")
         await asyncio.sleep(0.05)  # a little way into the sweep: where the kill lands is what is under test
@@ -110,11 +110,11 @@ async def test_a_worker_killed_mid_sweep_leaves_a_consistent_log(postgres_store:
     assert 0 < len(done_before) < len(game_ids), "the kill should land mid-sweep"
     assert set(done_before.values()) == {1}
     for game_id in game_ids:  # every game is either untouched or wholly resolved, row and log agreeing
-        records = await postgres_store.read_stream(game_stream(game_id))
+        records = await postgres_store.events.read_stream(game_stream(game_id))
         kinds = [r.type for r in records]
         assert kinds[-1] == "DeadlineSet" and kinds.count("PhaseResolved") in (0, 1)
         state = fold_records(records)
-        row = await postgres_store.get_game(game_id)
+        row = await postgres_store.games.get_game(game_id)
         assert row is not None and row.phase == state.phase and row.deadline == state.deadline
     restarted = ClockWorker(postgres_store)
     assert await restarted.run_once() == len(game_ids) - len(done_before)

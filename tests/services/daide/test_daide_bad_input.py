@@ -158,7 +158,7 @@ async def test_bad_input_is_answered_and_never_disturbs_another_game(sqlite_url:
             steady.send("HLO")
             assert tree(await steady.receive())[1] == ["FRA"]
             await steady.close()
-        streams = await store.read_streams(f"orders-{game.game_id}-")
+        streams = await store.events.read_streams(f"orders-{game.game_id}-")
         assert streams == {}  # nothing refused was stored
     finally:
         await store.close()

@@ -113,7 +113,7 @@ async def test_seven_daide_clients_play_1901_to_a_draw(store_url: str) -> None:
                 await client.close()
         state = await read_game(store, game.game_id)
         assert state is not None and state.status == "finished" and state.finish_reason == "draw"
-        records = await store.read_streams(f"orders-{game.game_id}-")
+        records = await store.events.read_streams(f"orders-{game.game_id}-")
     finally:
         await store.close()
 

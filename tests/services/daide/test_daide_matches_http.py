@@ -116,7 +116,7 @@ async def play_http_phase(table: Table, orders: dict[str, list[str]]) -> None:
 
 async def resolved_phases(store: EventStore, game_id: str) -> list[dict[str, Any]]:
     """Each PhaseResolved of a game, without what differs between any two games (ids, times)."""
-    found = [from_recorded(r) for r in await store.read_stream(game_stream_id(game_id))]
+    found = [from_recorded(r) for r in await store.events.read_stream(game_stream_id(game_id))]
     return [{"phase": e.phase, "orders": {p: [o.model_dump() for o in os] for p, os in e.orders.items()},
              "dislodged": [d.model_dump() for d in e.dislodged], "position": e.position,
              "next_phase": e.next_phase, "civil_disorder": e.civil_disorder}

@@ -43,7 +43,7 @@ async def iam(port: int, power: str, passcode: int) -> tuple[DaideClient, list[s
 
 
 async def daide_events(store: EventStore, game_id: str) -> list[object]:
-    return [from_recorded(r) for r in await store.read_stream(daide_stream(game_id))]
+    return [from_recorded(r) for r in await store.events.read_stream(daide_stream(game_id))]
 
 
 async def test_iam_takes_a_seat_back_once_and_a_guesser_is_locked_out(store_url: str) -> None:

@@ -37,7 +37,7 @@ def holds(now: str, code: str) -> list[str]:
 
 
 async def log_of(store: EventStore, game_id: str) -> list[PhaseResolved]:
-    events = [from_recorded(r) for r in await store.read_stream(f"game-{game_id}")]
+    events = [from_recorded(r) for r in await store.events.read_stream(f"game-{game_id}")]
     return [e for e in events if isinstance(e, PhaseResolved)]
 
 
@@ -82,7 +82,7 @@ async def test_every_seat_that_says_gof_after_its_subs_has_its_last_orders_count
             for client in clients.values():
                 await client.close()
         resolved = await log_of(store, game.game_id)
-        streams = await store.read_streams(f"orders-{game.game_id}-")
+        streams = await store.events.read_streams(f"orders-{game.game_id}-")
     finally:
         await store.close()
     assert [e.phase for e in resolved[:2]] == ["S1901M", "F1901M"]
@@ -155,7 +155,7 @@ async def test_not_gof_holds_the_turn_until_gof_and_a_gof_names_the_last_now(sto
             await asyncio.sleep(0.5)
             state = await read_game(store, game.game_id)
             assert state is not None and state.phase == "S1902M"
-            assert await store.read_stream(f"orders-{game.game_id}-S1902M-FRANCE") == []
+            assert await store.events.read_stream(f"orders-{game.game_id}-S1902M-FRANCE") == []
             for client in clients.values():
                 await client.close()
         resolved = await log_of(store, game.game_id)
@@ -190,7 +190,7 @@ async def test_a_seat_joined_before_the_start_is_told_hlo_and_plays(store_url: s
             await client.close()
         state = await read_game(store, game.game_id)
         power = next(p for p, c in CODES.items() if c == code)
-        records = await store.read_stream(f"orders-{game.game_id}-S1901M-{power}")
+        records = await store.events.read_stream(f"orders-{game.game_id}-S1901M-{power}")
         stored = [from_recorded(r) for r in records]
     finally:
         await store.close()

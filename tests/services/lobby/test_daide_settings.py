@@ -46,7 +46,7 @@ async def test_the_seats_list_shows_daide_seats_and_their_records_to_the_host_an
                                  until=host.clock.now() + timedelta(minutes=15)),
                DaideSeatRejoined(player_id=bot.player_id, power=power, took_over=True)]
     async with host.store.transaction() as tx:  # what entente daide records (tests/services/daide/test_daide_rejoin.py)
-        await tx.append(daide_stream(game.game_id), [to_new_event(r) for r in records], expected_version=None)
+        await tx.events.append(daide_stream(game.game_id), [to_new_event(r) for r in records], expected_version=None)
 
     by_host = (await host.client.get(f"{game.url}/seats", headers=game.host_auth)).json()
     assert [(r["kind"], r["codename"], r["power"]) for r in by_host["daide_records"]] == [

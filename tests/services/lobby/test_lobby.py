@@ -75,7 +75,7 @@ async def test_start_draws_powers_from_the_stored_seed(lobby: httpx.AsyncClient,
 
     store = await open_store(store_url)
     try:
-        records = await store.read_stream(f"game-{game['id']}")
+        records = await store.events.read_stream(f"game-{game['id']}")
     finally:
         await store.close()
     started_event = from_recorded(records[-2])

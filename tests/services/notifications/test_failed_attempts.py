@@ -19,7 +19,7 @@ SETTINGS = Settings(operator_token=SecretStr("operator-token-for-tests-012345678
 
 async def plan(store: EventStore, key: str, url: str) -> None:
     async with store.transaction() as tx:
-        assert await tx.plan_notification(NewNotification(
+        assert await tx.outbox.plan_notification(NewNotification(
             dedupe_key=key, game_id="g_failing", player_id="p1", kind="phase_resolved", phase="S1901M", url=url,
             payload={"content": "hi"}, not_before=START, source_position=1, created_at=START))
 
@@ -65,4 +65,4 @@ async def test_an_attempt_whose_outcome_was_never_recorded_is_given_up_at_the_li
     orphan = await row(store, "orphan")
     assert (orphan["status"], orphan["attempts"]) == ("dead", SETTINGS.webhook_max_attempts)
     assert "no outcome" in orphan["last_error"]
-    assert await store.notification_counts() == {"dead": 1}
+    assert await store.outbox.notification_counts() == {"dead": 1}

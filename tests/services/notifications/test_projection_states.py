@@ -25,7 +25,7 @@ WARNING = timedelta(minutes=60)
 
 async def _log(store: EventStore) -> list[RecordedEvent]:
     async with store.transaction() as tx:
-        return await tx.read_all(0, 100_000)
+        return await tx.events.read_all(0, 100_000)
 
 
 def planned_from_first_event(records: list[RecordedEvent], game_id: str) -> dict[str, tuple[Any, ...]]:
@@ -69,7 +69,7 @@ async def test_a_long_game_projected_in_small_batches_by_two_processes_plans_wha
         assert len(caches_of(store).notification_games) == len(caches_of(other).notification_games) == 1
         # what is kept is the game without its history (planning never looks back): a few KB, not
         # a state's 20 to 40 phases of about 25 KB each
-        game = await store.read_stream(game_stream(table.game_id))
+        game = await store.events.read_stream(game_stream(table.game_id))
         for process in (store, other):
             kept = caches_of(process).notification_games.peek(table.game_id)
             assert kept is not None and kept.state.resolved == []
@@ -106,6 +106,6 @@ async def test_a_worker_told_to_stop_stops_between_batches(social_any) -> None:
     stop = asyncio.Event()
     stop.set()
     assert await outbox.project_all(store, WARNING, batch=1, stop=stop) == 0
-    assert await store.projection_position(outbox.PROJECTION) == 0
+    assert await store.projections.projection_position(outbox.PROJECTION) == 0
     stop.clear()
     assert await outbox.project_all(store, WARNING, batch=1, stop=stop) == len(await _log(store))

@@ -179,7 +179,7 @@ async def test_ids_come_from_the_servers_secret_not_the_log(social_any, receiver
         assert first == again and other != first  # the same server: the same id; another: another
     ours = [ids[0] for ids in by_text.values()]
     assert all(MESSAGE_ID.fullmatch(i) for i in ours) and len(set(ours)) == 3
-    positions = [str(r.position) for r in await store.read_all(0, 100_000)]
+    positions = [str(r.position) for r in await store.events.read_all(0, 100_000)]
     assert not any(p in i.removeprefix("msg_") and len(p) > 2 for i in ours for p in positions)
 
 
@@ -195,10 +195,11 @@ async def test_a_secret_from_before_standard_signing_keeps_working(social_any, r
     table = await started_table(client)
     name = f"legacy-{table.game_id}"
     await set_hook(table, "AUSTRIA", f"{receiver_url}/ok/{name}")
-    [webhook_set] = [r for r in await store.read_stream(webhooks_stream(table.game_id)) if r.type == "WebhookSet"]
+    [webhook_set] = [r for r in await store.events.read_stream(webhooks_stream(table.game_id))
+                     if r.type == "WebhookSet"]
     old = "whsec_" + random.token_urlsafe(32)
     async with store.transaction() as tx:  # as the store holds a secret issued by the release before
-        await tx.set_webhook_secret(table.game_id, webhook_set.data["player_id"], old, utc_now())
+        await tx.outbox.set_webhook_secret(table.game_id, webhook_set.data["player_id"], old, utc_now())
     await message(table, "AUSTRIA", "old ways")
     await step(store, settings, utc_now())
     [(headers, body)] = receiver.requests[name]
@@ -226,5 +227,5 @@ async def test_a_removed_webhook_keeps_no_secret(social_any, receiver: Receiver,
     assert removed.status_code == 204
     again = await set_hook(table, "ENGLAND", f"{receiver_url}/ok/removed-{table.game_id}")
     assert again != secret
-    records = await app.state.store.read_all(0, 100_000)
+    records = await app.state.store.events.read_all(0, 100_000)
     assert not any(secret in str(r.data) or again in str(r.data) or again in str(r.metadata) for r in records)

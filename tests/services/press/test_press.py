@@ -101,7 +101,7 @@ async def test_a_power_that_is_out_cannot_send(sqlite_url: str, social) -> None:
     table = await started_table(client)
     store = await open_store(sqlite_url)
     try:
-        state = fold_records(await store.read_stream(game_stream(table.game_id)))
+        state = fold_records(await store.events.read_stream(game_stream(table.game_id)))
     finally:
         await store.close()
     position = dict(state.position or {})
