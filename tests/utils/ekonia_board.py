@@ -10,8 +10,8 @@
 from __future__ import annotations
 
 from shared.rules.ekonia.board import Board, StartingState, Territory, make_board
-from shared.rules.ekonia.combat import BattleContext
 from shared.rules.ekonia.records import PlannedUnit
+from shared.rules.ekonia.sides import BattleContext
 from shared.rules.ekonia.state import State, initial_state
 
 
