@@ -16,14 +16,11 @@ ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 25
 
 # The standard engine's modules below are compiled (shared/rules/diplomacy/build.py): breaking
-# them up means a rebuild and the DATC speed benchmarks again (docs/performance.md). The bots'
-# two draw their orders from a seeded generator in a loop; a split must keep every seeded game.
+# them up means a rebuild and the DATC speed benchmarks again (docs/performance.md).
 NOT_YET = {
     "shared/rules/diplomacy/movement_tables.py:MovementTables.__init__": "compiled; one table after another",
     "shared/rules/diplomacy/parser/canonical.py:read_canonical": "compiled; the parser's hot path",
     "shared/rules/diplomacy/possible.py:_build_tables": "compiled; built once per map",
-    "shared/rules/bots/dumbbot.py:movement": "seeded draws in a loop",
-    "shared/rules/bots/strong.py:_candidates": "seeded draws in a loop",
 }
 
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-Role = Literal["defender", "attacker"]
+CampRole = Literal["defender", "attacker"]
 CampOutcome = Literal["untouched", "won", "overran", "lost", "overrun", "drawn"]
 
 
@@ -50,7 +50,7 @@ class CampReport:
     how the battle ended for it (``survivors``: the strength a winner keeps)."""
 
     powers: tuple[str, ...]
-    role: Role
+    role: CampRole
     privateers: tuple[str, ...]  # its parties that fight as privateers
     armed: bool
     units: tuple[UnitStrength, ...]

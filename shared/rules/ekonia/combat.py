@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from . import catalogue as C
 from .battle_reports import BattleReport
 from .sides import PRIVATEERS, BattleContext, Camp, Unit, battles_at, camp_label, fights_as_privateers, hostile
-from .state import party_of, state_of, unit_order
+from .state import state_of
 from .strength import BattleCamp, camp_report, defends, is_armed
 
 
@@ -121,21 +121,21 @@ def choose_survivors(fighters: list[Unit], worth: Mapping[str, float], strength:
     places = draw or {}
 
     def place(unit: Unit) -> float:  # the unit's party in the battle: its own, or its state's
-        party = party_of(unit)
-        return places.get(party if party in places else str(unit["owner"]), 0.0)
+        party = unit.party
+        return places.get(party if party in places else str(unit.owner), 0.0)
 
-    order = sorted(fighters, key=lambda u: (-worth[u["id"]], u["built"], u["privateer"], place(u), unit_order(u)))
+    order = sorted(fighters, key=lambda u: (-worth[u.id], u.built, u.privateer, place(u), u.order))
     best: dict[int, list[str]] = {0: []}
     for unit in order:
-        value = round(worth[unit["id"]] * 2)
+        value = round(worth[unit.id] * 2)
         if value == 0:
             continue
         for total in sorted(best, reverse=True):
             reach = total + value
             if reach <= strength * 2 and reach not in best:
-                best[reach] = best[total] + [unit["id"]]
+                best[reach] = best[total] + [unit.id]
     kept = set(best[max(best)])
-    return kept | {u["id"] for u in fighters if round(worth[u["id"]] * 2) == 0}
+    return kept | {u.id for u in fighters if round(worth[u.id] * 2) == 0}
 
 
 def _outcome(ctx: BattleContext, tile: str, camps: list[BattleCamp], sides: Mapping[str, list[Unit]]) -> BattleReport:
@@ -194,10 +194,10 @@ def _strongest_losses(ctx: BattleContext, tile: str, top: BattleCamp, best: Batt
     survivors = round_survivors(top.total - best.total, top.report.defending)
     top.settle("won", survivors)
     worth = {b.unit: b.base for b in top.report.units}
-    fighters = [u for u in _units_of(top, sides) if u["aboard"] is None]
+    fighters = [u for u in _units_of(top, sides) if u.aboard is None]
     kept = choose_survivors(fighters, worth, survivors, survivor_draw(ctx.seed, ctx.turn, tile, top.members, sides))
-    kept |= {u["id"] for u in _units_of(top, sides) if u["aboard"] in kept}
-    return [u for u in _units_of(top, sides) if u["id"] not in kept]
+    kept |= {u.id for u in _units_of(top, sides) if u.aboard in kept}
+    return [u for u in _units_of(top, sides) if u.id not in kept]
 
 
 def _first_winner(camps: list[BattleCamp],
@@ -213,11 +213,11 @@ def _first_winner(camps: list[BattleCamp],
 
 def _destroyed(lost_by: Mapping[int, list[Unit]], sides: Mapping[str, list[Unit]]) -> dict[str, tuple[str, ...]]:
     """The ids of the units destroyed, by party."""
-    party = {u["id"]: p for p, units in sides.items() for u in units}
+    party = {u.id: p for p, units in sides.items() for u in units}
     destroyed: dict[str, list[str]] = {}
     for units in lost_by.values():
         for unit in units:
-            destroyed.setdefault(party[unit["id"]], []).append(unit["id"])
+            destroyed.setdefault(party[unit.id], []).append(unit.id)
     return {p: tuple(ids) for p, ids in sorted(destroyed.items()) if ids}
 
 
@@ -230,9 +230,9 @@ def _bounty(camps: list[BattleCamp], lost_by: Mapping[int, list[Unit]], fought: 
         owners = camp.report.privateers
         if not owners:
             continue
-        sunk = sum(1 for j in fought[i] for u in lost_by.get(j, []) if C.UNIT_TYPES[u["type"]].naval)
+        sunk = sum(1 for j in fought[i] for u in lost_by.get(j, []) if C.UNIT_TYPES[u.type].naval)
         if sunk:
-            paid = state_of(max(owners, key=lambda p: (sum(1 for u in sides[p] if u["privateer"]),
+            paid = state_of(max(owners, key=lambda p: (sum(1 for u in sides[p] if u.privateer),
                                                        [-ord(ch) for ch in p])))
             bounty[paid] = bounty.get(paid, 0) + sunk * C.PRIVATEER_BOUNTY
     return bounty

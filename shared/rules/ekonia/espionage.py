@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
 from . import catalogue as C
@@ -84,22 +85,47 @@ def _records(state: State, target: str | None, spending: Mapping[str, Any]) -> d
             if t in terrs and (terrs[t]["city"] or terrs[t]["fort"])}
 
 
+@dataclass(frozen=True, slots=True)
+class MissionOutcome:
+    """One mission rolled: the roll against the odds, and what it found if it succeeded.
+    ``knowledge`` is what the spying state keeps; ``result_json`` and ``roll_json`` what the
+    turn's details keep (the same keys, in the same order, as they always were)."""
+
+    power: str
+    index: int  # of its order in the state's submission
+    turn: int
+    mission: str
+    target: str | None
+    roll: int
+    needed: int
+    found: Any  # the mission's own shape (``findings``); None when it failed
+
+    @property
+    def success(self) -> bool:
+        return self.roll <= self.needed
+
+    def knowledge(self) -> Knowledge:
+        return {"turn": self.turn, "mission": self.mission, "target": self.target, "success": self.success,
+                "found": self.found}
+
+    def result_json(self) -> dict[str, Any]:
+        return {"power": self.power, "index": self.index, **self.knowledge()}
+
+    def roll_json(self) -> dict[str, Any]:
+        return {"kind": "mission", "power": self.power, "mission": self.mission, "target": self.target,
+                "roll": self.roll, "needed": self.needed, "success": self.success}
+
+
 def run_missions(state: State, turn: int, seed: int, missions: Sequence[Mission],
                  spending: Mapping[str, Any], start_targets: Mapping[tuple[str, int], str | None]
-                 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Roll every mission, record what succeeded in ``state['knowledge']``; return the
-    per-mission results and the rolls."""
-    results, rolls = [], []
+                 ) -> list[MissionOutcome]:
+    """Roll every mission, record what succeeded in ``state['knowledge']``; return each
+    mission's outcome."""
+    outcomes = []
     for power, index, spy, _cost in sorted(missions, key=lambda m: (m.power, m.order_index)):
-        roll = mission_roll(seed, turn, power, index)
-        odds = C.MISSION_ODDS[spy.mission]
-        success = roll <= odds
-        entry: Knowledge = {"turn": turn, "mission": spy.mission, "target": spy.target,
-                 "success": success, "found": None}
-        if success:
-            entry["found"] = findings(state, spy, power, turn, spending, missions, start_targets)
-        state["knowledge"].setdefault(power, []).append(entry)
-        results.append({"power": power, "index": index, **entry})
-        rolls.append({"kind": "mission", "power": power, "mission": spy.mission,
-                      "target": spy.target, "roll": roll, "needed": odds, "success": success})
-    return results, rolls
+        roll, odds = mission_roll(seed, turn, power, index), C.MISSION_ODDS[spy.mission]
+        found = findings(state, spy, power, turn, spending, missions, start_targets) if roll <= odds else None
+        outcome = MissionOutcome(power, index, turn, spy.mission, spy.target, roll, odds, found)
+        state["knowledge"].setdefault(power, []).append(outcome.knowledge())
+        outcomes.append(outcome)
+    return outcomes

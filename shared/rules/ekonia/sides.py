@@ -15,11 +15,49 @@ from dataclasses import dataclass, field
 
 from .board import Board
 from .records import PlannedUnit
-from .state import State, party_of, state_of, unit_order
+from .state import PRIVATEER_PARTY, State, age_order, state_of
 
-Unit = PlannedUnit
 Camp = tuple[str, ...]  # the states of one camp, sorted
 PRIVATEERS = "PRIVATEERS"
+
+
+@dataclass(frozen=True, slots=True)
+class BattleUnit:
+    """A unit where the turn's orders put it, as the battles read it: a planned unit
+    (records.PlannedUnit) read once, by ``of``, where a battle's units are gathered
+    (``sides_at``); ``hidden_until`` the last turn espionage hides it (R60)."""
+
+    id: str
+    type: str
+    owner: str
+    location: str
+    stored: bool
+    privateer: bool
+    built: int
+    aboard: str | None  # the transport or airship it is carried in
+    hidden_until: int | None
+    moved: bool
+    entered_from: str | None  # the territory or sea it came from, or "AIR" (dropped)
+    landed: bool  # unloaded or dropped this turn
+
+    @classmethod
+    def of(cls, planned: PlannedUnit) -> BattleUnit:
+        return cls(planned["id"], planned["type"], planned["owner"], planned["location"], planned["stored"],
+                   planned["privateer"], planned["built"], planned["aboard"], planned.get("hidden_until"),
+                   planned["moved"], planned["entered_from"], planned["landed"])
+
+    @property
+    def party(self) -> str:
+        """Whom it fights for: its state under its flag, or its state's privateers (``party_of``, D30)."""
+        return self.owner + (PRIVATEER_PARTY if self.privateer else "")
+
+    @property
+    def order(self) -> tuple[int, str, int]:
+        """Oldest first (``unit_order``)."""
+        return age_order(self.id, self.built)
+
+
+Unit = BattleUnit
 
 
 @dataclass
@@ -53,18 +91,18 @@ class BattleContext:
 
 
 def has_privateers(units: Iterable[Unit]) -> bool:
-    return any(u["privateer"] for u in units)
+    return any(u.privateer for u in units)
 
 
 def fights_as_privateers(units: Iterable[Unit]) -> bool:
     """A state fights under no flag when every trireme it has in the battle is a privateer (D30)."""
-    ships = [u for u in units if u["type"] == "TRIREME"]
-    return bool(ships) and all(u["privateer"] for u in ships)
+    ships = [u for u in units if u.type == "TRIREME"]
+    return bool(ships) and all(u.privateer for u in ships)
 
 
 def only_privateers(units: Iterable[Unit]) -> bool:
     """Every unit a state has here is a privateer: it is here under no flag at all."""
-    return all(u["privateer"] for u in units)
+    return all(u.privateer for u in units)
 
 
 def hostile(ctx: BattleContext, tile: str, a: str, a_units: list[Unit], b: str, b_units: list[Unit]) -> bool:
@@ -83,18 +121,19 @@ def hostile(ctx: BattleContext, tile: str, a: str, a_units: list[Unit], b: str, 
     return False
 
 
-def sides_at(units: Iterable[Unit]) -> dict[str, list[Unit]]:
-    """The parties in a territory, each state's units by its name; a state with privateers and
+def sides_at(units: Iterable[PlannedUnit]) -> dict[str, list[Unit]]:
+    """The parties in a territory (its planned units read as ``BattleUnit``s here), each
+    state's units by its name; a state with privateers and
     units under its flag there has its privateers apart (``party_of``), so that they fight as
     any state's privateers would, whether their owner's flag is there or not (D30)."""
     by_state: dict[str, list[Unit]] = {}
-    for unit in sorted(units, key=unit_order):
-        by_state.setdefault(unit["owner"], []).append(unit)
+    for unit in sorted((BattleUnit.of(u) for u in units), key=lambda u: u.order):
+        by_state.setdefault(unit.owner, []).append(unit)
     sides: dict[str, list[Unit]] = {}
     for state, mine in by_state.items():
         mixed = has_privateers(mine) and not only_privateers(mine)
         for unit in mine:
-            sides.setdefault(party_of(unit) if mixed else state, []).append(unit)
+            sides.setdefault(unit.party if mixed else state, []).append(unit)
     return sides
 
 
@@ -145,5 +184,5 @@ def camp_label(camp: Camp, sides: Mapping[str, list[Unit]]) -> str:
     counts: dict[str, int] = {}
     for power in camp:
         for unit in sides[power]:
-            counts[unit["type"]] = counts.get(unit["type"], 0) + 1
+            counts[unit.type] = counts.get(unit.type, 0) + 1
     return "+".join(names) + "|" + ",".join(f"{t}:{n}" for t, n in sorted(counts.items()))

@@ -25,7 +25,7 @@ def _fort_of(ctx: BattleContext, power: str, near: str) -> bool:
 def _would_be_destroyed(ctx: BattleContext, power: str, tile: str) -> bool:
     others = [t for t, terr in ctx.start["territories"].items()
               if terr["owner"] == power and t != tile]
-    elsewhere = [u for u in ctx.units.values() if u["owner"] == power and u["location"] != tile]
+    elsewhere = [u for u in ctx.units.values() if u.owner == power and u.location != tile]
     return not others and not elsewhere
 
 
@@ -33,22 +33,22 @@ def defends(ctx: BattleContext, power: str, tile: str, units: list[Unit]) -> boo
     terr = ctx.start["territories"].get(tile)
     if terr and terr["owner"] == power:
         return True
-    return any(not u["moved"] for u in units)
+    return any(not u.moved for u in units)
 
 
 def came_out_of_a_yard(ctx: BattleContext, unit: Unit) -> bool:
     """A trireme at sea the turn it left a ship yard: launched from one, or sailed out of a
     fort's or capital's yard (D31). The map already shows everyone such a ship appearing."""
-    if unit["type"] != "TRIREME":
+    if unit.type != "TRIREME":
         return False
-    launched = unit["built"] == ctx.turn and not unit["moved"]
-    return launched or (unit["moved"] and unit["entered_from"] in ctx.start["territories"])
+    launched = unit.built == ctx.turn and not unit.moved
+    return launched or (unit.moved and unit.entered_from in ctx.start["territories"])
 
 
 def held_under_its_flag(lane: SeaLaneRecord, power: str, unit: Unit) -> bool:
     """Whether the lane was held at the start of the turn under the flag the unit flies: its
     state's, or no flag for privateers (whoever owns them: the map shows no more, D30)."""
-    if unit["privateer"]:
+    if unit.privateer:
         return bool(lane["privateer"])
     return not lane["privateer"] and lane["controller"] == power
 
@@ -73,7 +73,7 @@ def _unit_modifiers(ctx: BattleContext, tile: str, power: str, unit: Unit, defen
     """The modifiers (fractions) that apply to one unit; ``side`` holds its party's facts in
     this battle."""
     mods = _common_modifiers(ctx, tile, power, unit, side)
-    hidden = unit.get("hidden_until") == ctx.turn
+    hidden = unit.hidden_until == ctx.turn
     if defending:
         mods.update(_defence_modifiers(ctx, unit, side, hidden))
     else:
@@ -83,13 +83,13 @@ def _unit_modifiers(ctx: BattleContext, tile: str, power: str, unit: Unit, defen
 
 def _common_modifiers(ctx: BattleContext, tile: str, power: str, unit: Unit, side: SideFacts) -> dict[str, float]:
     mods: dict[str, float] = {}
-    if unit["built"] == ctx.turn:
+    if unit.built == ctx.turn:
         mods["inexperienced"] = C.INEXPERIENCED
     level = 0 if side.privateers else ctx.morale.get(power, 0)
     if level:
         mods[f"morale {level}"] = C.MORALE[level][1]
     lane = ctx.start["sea_lanes"].get(tile)
-    if unit["type"] == "TRIREME" and lane and held_under_its_flag(lane, power, unit):
+    if unit.type == "TRIREME" and lane and held_under_its_flag(lane, power, unit):
         mods["sea lane trireme"] = C.SEA_LANE_TRIREME
     if side.last_stand:
         mods["last stand"] = C.LAST_STAND
@@ -98,13 +98,13 @@ def _common_modifiers(ctx: BattleContext, tile: str, power: str, unit: Unit, sid
 
 def _defence_modifiers(ctx: BattleContext, unit: Unit, side: SideFacts, hidden: bool) -> dict[str, float]:
     mods: dict[str, float] = {}
-    if not unit["moved"] and unit["built"] != ctx.turn:
+    if not unit.moved and unit.built != ctx.turn:
         mods["entrenched"] = C.ENTRENCHED
     if side.unprepared:
         mods["unprepared"] = C.UNPREPARED
     if side.enemy_fort_near:
         mods["enemy fort near"] = C.FORT_NEIGHBOUR
-    if hidden and not unit["moved"] and side.ambushed_tile:
+    if hidden and not unit.moved and side.ambushed_tile:
         mods["ambush"] = C.AMBUSH
     if came_out_of_a_yard(ctx, unit):
         mods["inspecting trade"] = C.INSPECTING_TRADE
@@ -115,11 +115,11 @@ def _attack_modifiers(unit: Unit, side: SideFacts, hidden: bool) -> dict[str, fl
     mods: dict[str, float] = {}
     if side.flanking:
         mods["flanking"] = side.flanking
-    if unit["type"] == "INFANTRY" and unit["entered_from"] in side.cavalry_directions:
+    if unit.type == "INFANTRY" and unit.entered_from in side.cavalry_directions:
         mods["blitz"] = C.BLITZ
-    if unit["landed"]:
+    if unit.landed:
         mods["amphibious"] = C.AMPHIBIOUS
-    if hidden and unit["moved"]:
+    if hidden and unit.moved:
         mods["surprise"] = C.SURPRISE
     if side.fort_penalty:
         mods["fort"] = side.fort_penalty
@@ -154,7 +154,7 @@ def is_armed(ctx: BattleContext, tile: str, camp: Camp, sides: Mapping[str, list
     """A camp whose units have no strength (transports, airships) does not fight: any armed
     enemy overruns it without dice and without losses (D25)."""
     role = "defence" if defending else "attack"
-    if any(getattr(C.UNIT_TYPES[u["type"]], role) > 0 for p in camp for u in sides[p] if u["aboard"] is None):
+    if any(getattr(C.UNIT_TYPES[u.type], role) > 0 for p in camp for u in sides[p] if u.aboard is None):
         return True
     return not defending and any(p in camp and target == tile for p, _, _, target in ctx.bombardments)
 
@@ -179,10 +179,10 @@ class _Sight:
 def _sight(ctx: BattleContext, tile: str, camp: BattleCamp, enemies: list[BattleCamp],
            sides: Mapping[str, list[Unit]]) -> _Sight:
     enemy_members = frozenset(p for e in enemies for p in e.members)
-    fighters = {p: [u for u in sides[p] if u["aboard"] is None] for p in camp.members}
+    fighters = {p: [u for u in sides[p] if u.aboard is None] for p in camp.members}
     bombard = tuple((ships, sea) for p, ships, sea, target in ctx.bombardments
                     if p in camp.members and target == tile)
-    directions = {u["entered_from"] for p in camp.members for u in fighters[p] if u["moved"] and u["entered_from"]}
+    directions = {u.entered_from for p in camp.members for u in fighters[p] if u.moved and u.entered_from}
     if not camp.defending and bombard and any(fighters.values()):
         directions |= {sea for _, sea in bombard}
     return _Sight(ground=ctx.start["territories"].get(tile),
@@ -207,8 +207,8 @@ def _side_facts(ctx: BattleContext, tile: str, camp: BattleCamp, enemies: list[B
         ambushed_tile=defending and ground is not None and _ambush_ground(
             ctx, ground, tuple(sorted({state_of(m) for m in camp.members})), [state_of(a) for a in attackers]),
         flanking=C.FLANKING * max(0, len(sight.directions) - 1),
-        cavalry_directions=frozenset(u["entered_from"] for p in camp.members for u in sight.fighters[p]
-                                     if u["type"] == "CAVALRY" and u["moved"]),
+        cavalry_directions=frozenset(u.entered_from for p in camp.members for u in sight.fighters[p]
+                                     if u.type == "CAVALRY" and u.moved),
         fort_penalty=0.0 if defending else _fort_penalty(ctx, tile, camp, enemies, sight, power))
 
 
@@ -235,13 +235,13 @@ def camp_report(ctx: BattleContext, tile: str, camp: BattleCamp, enemies: list[B
     for power in camp.members:
         side = _side_facts(ctx, tile, camp, enemies, sight, power)
         for unit in sight.fighters[power]:
-            stats = C.UNIT_TYPES[unit["type"]]
+            stats = C.UNIT_TYPES[unit.type]
             value = stats.defence if defending else stats.attack
             mods = _unit_modifiers(ctx, tile, power, unit, defending, side) if value else {}
             worth = value * max(0.0, 1 + sum(mods.values()))
             base += value
             strength += worth
-            breakdown.append(UnitStrength(unit["id"], power, unit["type"], value, mods, round(worth, 4)))
+            breakdown.append(UnitStrength(unit.id, power, unit.type, value, mods, round(worth, 4)))
     bombard_strength = 0.0
     if not defending and sight.has_fighters:
         bombard_strength = min(C.BOMBARD_CAP, float(sum(len(s) for s, _ in sight.bombard)))
@@ -250,7 +250,7 @@ def camp_report(ctx: BattleContext, tile: str, camp: BattleCamp, enemies: list[B
         powers=camp.members, role="defender" if defending else "attacker",
         privateers=tuple(sorted(p for p in camp.members if sight.privateers[p])), armed=camp.armed,
         units=tuple(breakdown),
-        passengers=tuple(Passenger(u["id"], p, u["type"]) for p in camp.members for u in sides[p] if u["aboard"]),
+        passengers=tuple(Passenger(u.id, p, u.type) for p in camp.members for u in sides[p] if u.aboard),
         base_strength=base, strength=round(strength, 4), directions=sight.directions,
         bombardment=bombard_strength, roll=roll, dice_bonus=bonus, total=round(total, 4))
 

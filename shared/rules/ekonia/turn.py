@@ -28,7 +28,7 @@ from .planning import Plan, plan_orders
 from .policy import planning_view
 from .public_map import visible_units
 from .records import Ledger, OrderResult, PlannedUnit, Spending, UnitRecord, as_state
-from .sides import BattleContext, battles_at, sides_at
+from .sides import BattleContext, BattleUnit, battles_at, sides_at
 from .state import State, alive_powers, clone, pair, phase_name, territories_of
 
 PLAN_ONLY = ("moved", "used", "entered_from", "landed", "carrying")
@@ -48,7 +48,7 @@ def read_orders(board: Board, texts: Sequence[str]) -> list[tuple[str, Order | P
     return [(text, parse_order(text, board)) for text in texts]
 
 
-Outcome = dict[str, dict[int, tuple[str, str]]]  # state -> order index -> (result, reason)
+OrderOutcomes = dict[str, dict[int, tuple[str, str]]]  # state -> order index -> (result, reason)
 
 
 def resolve_turn(state: Mapping[str, Any], board: Board, orders: Mapping[str, Sequence[str]], *,
@@ -61,7 +61,7 @@ def resolve_turn(state: Mapping[str, Any], board: Board, orders: Mapping[str, Se
     read = {p: read_orders(board, list(orders.get(p, ()))) for p in powers}
     plans, received = _plan_all(start, board, powers, read)
 
-    outcome: Outcome = {p: _gold_expected(p, plans) for p in powers}
+    outcome: OrderOutcomes = {p: _gold_expected(p, plans) for p in powers}
     wars, trade_offers = _diplomacy(work, plans, turn, outcome)
     _pay_and_place(work, plans, received)
 
@@ -121,7 +121,7 @@ def _gold_expected(power: str, plans: Mapping[str, Plan]) -> dict[int, tuple[str
 
 
 def _captures(work: State, board: Board, plans: Mapping[str, Plan], turn: int,
-              outcome: Outcome) -> list[dict[str, Any]]:
+              outcome: OrderOutcomes) -> list[dict[str, Any]]:
     """Captures, capitals and forts (captures.py), and whether each RAZE was done."""
     razes = {p: {at for _, at in plan.razes} for p, plan in plans.items()}
     published = {u["id"] for u in visible_units({**work, "turn": turn + 1}, board)}  # the map after the turn
@@ -145,15 +145,14 @@ def _spending(plan: Plan) -> Spending:
 
 
 def _missions(start: State, work: State, plans: Mapping[str, Plan], spending: Mapping[str, Spending],
-              turn: int, seed: int, outcome: Outcome) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+              turn: int, seed: int, outcome: OrderOutcomes) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The espionage missions run (espionage.py): their results and rolls."""
     missions = [Mission(p, *m) for p, plan in plans.items() for m in plan.missions]
     start_targets = {(p, i): target_power(start, o) for p, i, o, _ in missions}
-    results, rolls = run_missions(work, turn, seed, missions, dict(spending), start_targets)
-    for result in results:
-        outcome[result["power"]][result["index"]] = (
-            "ok", "mission succeeded" if result["success"] else "mission failed")
-    return results, rolls
+    done = run_missions(work, turn, seed, missions, dict(spending), start_targets)
+    for mission in done:
+        outcome[mission.power][mission.index] = ("ok", "mission succeeded" if mission.success else "mission failed")
+    return [m.result_json() for m in done], [m.roll_json() for m in done]
 
 
 def _close_the_books(work: State, board: Board, start: State, plan: Plan, power: str, turn: int,
@@ -236,7 +235,8 @@ def _battles(work: State, board: Board, start: State, plans: Mapping[str, Plan],
     planned = {uid: u for plan in plans.values() for uid, u in plan.units.items()
                if uid not in plan.disbanded}
     ctx = BattleContext(board, start, wars, turn, seed,
-                        morale={p: plan.morale for p, plan in plans.items()}, units=planned,
+                        morale={p: plan.morale for p, plan in plans.items()},
+                        units={uid: BattleUnit.of(u) for uid, u in planned.items()},
                         bombardments=[(p, ids, sea, target) for p, plan in plans.items()
                                       for _, ids, sea, target in plan.bombardments],
                         spared={p: work["powers"][p]["spared"] for p in plans},

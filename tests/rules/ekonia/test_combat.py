@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from shared.rules.ekonia.combat import choose_survivors, dice_bonus, fight, roll_dice, round_survivors
-from shared.rules.ekonia.sides import battles_at, is_battle, sides_at
+from shared.rules.ekonia.sides import BattleUnit, battles_at, is_battle, sides_at
 from tests.utils.ekonia_board import at_war, battle_context, fresh_state, small_board, unit
 
 
@@ -275,8 +275,8 @@ def test_dice_depend_only_on_seed_turn_territory_and_what_each_camp_looks_like()
 
 
 def test_survivors_fill_the_strength_with_whole_units():
-    units = [unit("A-1", "CAVALRY", "x"), unit("A-2", "INFANTRY", "x"), unit("A-3", "INFANTRY", "x"),
-             unit("A-4", "TRANSPORT", "x")]
+    units = [BattleUnit.of(u) for u in (unit("A-1", "CAVALRY", "x"), unit("A-2", "INFANTRY", "x"),
+                                        unit("A-3", "INFANTRY", "x"), unit("A-4", "TRANSPORT", "x"))]
     worth = {"A-1": 1.5, "A-2": 1.0, "A-3": 1.0, "A-4": 0.0}
     assert choose_survivors(units, worth, 2) == {"A-2", "A-3", "A-4"}
     assert choose_survivors(units, worth, 3) == {"A-1", "A-2", "A-4"}
