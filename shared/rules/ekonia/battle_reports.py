@@ -9,10 +9,55 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal, TypedDict
 
 CampRole = Literal["defender", "attacker"]
 CampOutcome = Literal["untouched", "won", "overran", "lost", "overrun", "drawn"]
+
+
+class UnitStrengthJSON(TypedDict):
+    unit: str
+    owner: str
+    type: str
+    base: float
+    modifiers: dict[str, float]
+    strength: float
+
+
+class PassengerJSON(TypedDict):
+    unit: str
+    owner: str
+    type: str
+
+
+class CampJSON(TypedDict):
+    powers: list[str]
+    role: CampRole
+    privateers: list[str]
+    armed: bool
+    units: list[UnitStrengthJSON]
+    passengers: list[PassengerJSON]
+    base_strength: float
+    strength: float
+    directions: list[str]
+    bombardment: float
+    roll: int | None
+    dice_bonus: float
+    total: float
+    outcome: CampOutcome
+    survivors: int | None
+
+
+class BattleJSON(TypedDict):
+    """A battle as the turn's details and ``last_turn`` store it (``BattleReport.as_json``)."""
+
+    territory: str
+    sides: list[CampJSON]
+    winner: list[str] | None
+    survivor_strength: int | None
+    destroyed: dict[str, list[str]]
+    bounty: dict[str, int]
+    overrun: list[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +72,7 @@ class UnitStrength:
     modifiers: Mapping[str, float]
     strength: float
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> UnitStrengthJSON:
         return {"unit": self.unit, "owner": self.owner, "type": self.type, "base": self.base,
                 "modifiers": dict(self.modifiers), "strength": self.strength}
 
@@ -40,7 +85,7 @@ class Passenger:
     owner: str
     type: str
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> PassengerJSON:
         return {"unit": self.unit, "owner": self.owner, "type": self.type}
 
 
@@ -69,7 +114,7 @@ class CampReport:
     def defending(self) -> bool:
         return self.role == "defender"
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> CampJSON:
         return {
             "powers": list(self.powers), "role": self.role, "privateers": list(self.privateers),
             "armed": self.armed, "units": [u.as_json() for u in self.units],
@@ -94,7 +139,7 @@ class BattleReport:
     bounty: Mapping[str, int] = field(default_factory=dict)
     overrun: tuple[str, ...] = ()
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> BattleJSON:
         return {"territory": self.territory, "sides": [s.as_json() for s in self.sides],
                 "winner": None if self.winner is None else list(self.winner),
                 "survivor_strength": self.survivor_strength,
