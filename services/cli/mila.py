@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from shared.rules.variants import public_board
+from shared.rules.variants.documents import StateDocument
 from shared.rules.variants.standard import standard_map
 from shared.store import RecordedEvent
 
@@ -35,7 +37,7 @@ def mila_saved_game(game_id: str, records: Sequence[RecordedEvent]) -> dict[str,
     messages = mila_messages(game_id, records)
     homes = home_centres()
     phases: list[dict[str, Any]] = []
-    current: tuple[dict[str, Any], RecordedEvent] | None = None
+    current: tuple[StateDocument, RecordedEvent] | None = None
     for record, event in typed:
         if isinstance(event, GameStarted):
             if event.phase != "S1901M":  # the two-player game starts in 1914 with powers sitting out
@@ -61,8 +63,9 @@ def mila_saved_game(game_id: str, records: Sequence[RecordedEvent]) -> dict[str,
             current = (event.position, record)
     if current is not None:
         document, record = current
-        phases.append({"name": document["phase"], "state": mila_state(document, homes, record, game_id, rules),
-                       "orders": {}, "results": {}, "messages": messages.get(document["phase"], [])})
+        phase = public_board(document)["phase"]
+        phases.append({"name": phase, "state": mila_state(document, homes, record, game_id, rules),
+                       "orders": {}, "results": {}, "messages": messages.get(phase, [])})
     return {"id": game_id, "map": variant, "rules": rules, "phases": phases}
 
 
@@ -86,20 +89,20 @@ def mila_messages(game_id: str, records: Sequence[RecordedEvent]) -> dict[str, l
     return by_phase
 
 
-def mila_state(document: dict[str, Any], homes: dict[str, list[str]], record: RecordedEvent,
+def mila_state(document: StateDocument, homes: dict[str, list[str]], record: RecordedEvent,
                game_id: str, rules: list[str]) -> dict[str, Any]:
     powers = sorted(homes)
-    units = {power: list(document.get("units", {}).get(power, [])) for power in powers}
+    board = public_board(document)
+    units = {power: list(board["units"].get(power, [])) for power in powers}
     retreats: dict[str, dict[str, list[str]]] = {power: {} for power in powers}
-    for power, items in document.get("dislodged", {}).items():
-        for item in items:
-            if not item.get("retreats"):
-                continue  # MILA disbands a dislodged unit with nowhere to go at once
-            units[power].append("*" + item["unit"])
-            retreats[power][item["unit"]] = list(item.get("retreats", []))
-    centers = {power: sorted(document.get("centers", {}).get(power, [])) for power in powers}
-    occupied = {unit.split()[1].split("/")[0] for power in powers for unit in document.get("units", {}).get(power, [])}
-    adjusting = document["phase"].endswith("A")
+    for item in board.get("dislodged", []):
+        if not item["retreats"]:
+            continue  # MILA disbands a dislodged unit with nowhere to go at once
+        units[item["power"]].append("*" + item["unit"])
+        retreats[item["power"]][item["unit"]] = list(item["retreats"])
+    centers = {power: sorted(board["centres"].get(power, [])) for power in powers}
+    occupied = {unit.split()[1].split("/")[0] for power in powers for unit in board["units"].get(power, [])}
+    adjusting = board["phase"].endswith("A")
     builds = {
         power: {
             "count": len(centers[power]) - len(units[power]) if adjusting else 0,
@@ -111,7 +114,7 @@ def mila_state(document: dict[str, Any], homes: dict[str, list[str]], record: Re
         "timestamp": int(record.recorded_at.timestamp() * 1_000_000),
         "zobrist_hash": mila_zobrist_hash(units, centers, homes),
         "note": "",
-        "name": document["phase"],
+        "name": board["phase"],
         "units": units,
         "retreats": retreats,
         "centers": centers,
@@ -120,7 +123,7 @@ def mila_state(document: dict[str, Any], homes: dict[str, list[str]], record: Re
         "civil_disorder": {power: 0 for power in powers},
         "builds": builds,
         "game_id": game_id,
-        "map": document.get("variant", "standard"),
+        "map": "standard",  # the only map MILA's format holds (mila_saved_game)
         "rules": list(rules),
     }
 
@@ -167,11 +170,10 @@ def mila_zobrist_hash(units: dict[str, list[str]], centers: dict[str, list[str]]
     return str(value)
 
 
-def stranded_units(document: dict[str, Any]) -> set[str]:
+def stranded_units(document: StateDocument) -> set[str]:
     """Dislodged units with nowhere to retreat: MILA disbands them as they are dislodged, so
     they are neither in its next state nor ordered in its retreat phase."""
-    return {item["unit"] for items in document.get("dislodged", {}).values() for item in items
-            if not item.get("retreats")}
+    return {item["unit"] for item in public_board(document).get("dislodged", []) if not item["retreats"]}
 
 
 def mila_order(order: str) -> str:

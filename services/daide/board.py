@@ -1,5 +1,6 @@
 """The standard board in DAIDE's terms, pure: powers, provinces, coasts, turns, units, and the
-MAP, MDF, SCO and NOW messages built from the variant's map data and position documents.
+MAP, MDF, SCO and NOW messages built from the variant's map data and its public board of a
+position (``public_board``: the rules read the stored document, this module reads their view).
 
 Our province codes are DAIDE's but for three seas (BOT, ENG, LYO are DAIDE's GOB, ECH, GOL);
 coasts are ``STP/NC`` here and ``(STP NCS)`` there.
@@ -8,6 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+
+from shared.rules.variants import public_board
+from shared.rules.variants.documents import DislodgedUnit, StateDocument
 
 from .syntax import Item, Text
 from .tokens import PROVINCES
@@ -130,9 +134,24 @@ def supply_centres(map_data: Mapping[str, Any]) -> list[str]:
     return sorted(name for name, facts in map_data["provinces"].items() if facts["supply_centre"])
 
 
-def sco_message(position: Mapping[str, Any], centres: list[str]) -> list[Item]:
+def phase_now(position: StateDocument) -> str:
+    """The phase a position is in, as we name it (``S1901M``)."""
+    return public_board(position)["phase"]
+
+
+def centres_of(position: StateDocument) -> dict[str, list[str]]:
+    """Each power's supply centres."""
+    return public_board(position)["centres"]
+
+
+def dislodged_of(position: StateDocument, power: str) -> list[DislodgedUnit]:
+    """``power``'s dislodged units, each with its retreats."""
+    return [d for d in public_board(position).get("dislodged", []) if d["power"] == power]
+
+
+def sco_message(position: StateDocument, centres: list[str]) -> list[Item]:
     """SCO (power centre ...) ... (UNO centre ...): who owns every supply centre."""
-    owned: Mapping[str, list[str]] = position.get("centers") or position.get("centres") or {}
+    owned = centres_of(position)
     groups: list[Item] = []
     taken: set[str] = set()
     for power in sorted(owned, key=lambda p: POWER_CODES[p]):
@@ -145,28 +164,34 @@ def sco_message(position: Mapping[str, Any], centres: list[str]) -> list[Item]:
     return ["SCO", *groups]
 
 
-def now_message(position: Mapping[str, Any]) -> list[Item]:
+def now_message(position: StateDocument) -> list[Item]:
     """NOW (turn) (unit) ...: every unit, a dislodged one with its retreats (MRT)."""
+    board = public_board(position)
     units: list[Item] = []
-    for power in sorted(position.get("units", {}), key=lambda p: POWER_CODES[p]):
-        units += [unit(power, text) for text in position["units"][power]]
-    for power, dislodged in sorted(position.get("dislodged", {}).items(), key=lambda item: POWER_CODES[item[0]]):
-        for entry in dislodged:
-            units.append([*unit(power, entry["unit"]), "MRT", [location(r) for r in entry["retreats"]]])
-    return ["NOW", turn(position["phase"]), *units]
+    for power in sorted(board["units"], key=lambda p: POWER_CODES[p]):
+        units += [unit(power, text) for text in sorted(board["units"][power])]
+    for entry in sorted(board.get("dislodged", []), key=_power_and_place):
+        units.append([*unit(entry["power"], entry["unit"]), "MRT", [location(r) for r in entry["retreats"]]])
+    return ["NOW", turn(board["phase"]), *units]
 
 
-def units_of(position: Mapping[str, Any], power: str) -> list[str]:
-    return list(position.get("units", {}).get(power, []))
+def _power_and_place(dislodged: DislodgedUnit) -> tuple[str, str]:
+    return POWER_CODES[dislodged["power"]], dislodged["unit"].partition(" ")[2]
 
 
-def power_of_unit(position: Mapping[str, Any], where: str) -> str | None:
+def units_of(position: StateDocument, power: str) -> list[str]:
+    """``power``'s units, ``A PAR``, in the order of their texts (as DAIDE lists them)."""
+    return sorted(public_board(position)["units"].get(power, []))
+
+
+def power_of_unit(position: StateDocument, where: str) -> str | None:
     """Which power has a unit in ``where``'s province (dislodged units too)."""
     name = where.partition("/")[0]
-    for power, texts in position.get("units", {}).items():
+    board = public_board(position)
+    for power, texts in board["units"].items():
         if any(t.partition(" ")[2].partition("/")[0] == name for t in texts):
             return str(power)
-    for power, dislodged in position.get("dislodged", {}).items():
-        if any(d["unit"].partition(" ")[2].partition("/")[0] == name for d in dislodged):
-            return str(power)
+    for entry in board.get("dislodged", []):
+        if entry["unit"].partition(" ")[2].partition("/")[0] == name:
+            return entry["power"]
     return None

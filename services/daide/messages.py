@@ -2,14 +2,14 @@
 MIS, SMR and the end of a game (docs/bots.md)."""
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from shared.events import PhaseResolved
 from shared.game.state import GameState
-from shared.rules.variants import get_variant
+from shared.rules.variants import get_variant, public_board, variant_of
+from shared.rules.variants.documents import StateDocument
 
-from .board import POWER_CODES, location, turn, unit, units_of
+from .board import POWER_CODES, centres_of, dislodged_of, location, phase_now, turn, unit, units_of
 from .orders import daide_order, daide_result
 from .press import level_of
 from .syntax import Item, Text
@@ -40,7 +40,7 @@ def ord_messages(event: PhaseResolved) -> list[list[Item]]:
     """ORD (turn) (order) (result) for every order of a resolved phase; in a movement phase a
     unit that was given no order held, and is reported so."""
     phase, before = event.phase, event.position_before
-    kind = get_variant(str(before.get("variant", "standard"))).phase_kind(phase)
+    kind = variant_of(before).phase_kind(phase)
     dislodged = {(d.power, _province(d.unit)) for d in event.dislodged}
     convoys = [o.order for results in event.orders.values() for o in results if " C " in o.order]
     messages: list[list[Item]] = []
@@ -51,7 +51,7 @@ def ord_messages(event: PhaseResolved) -> list[list[Item]]:
             messages.append(["ORD", turn(phase), daide_order(text, power, before, kind, convoys),
                              daide_result(text, result.result, result.reason, was_dislodged, kind)])
     if kind == "movement":
-        for power in sorted(before.get("units", {}), key=lambda p: POWER_CODES.get(p, p)):
+        for power in sorted(public_board(before)["units"], key=lambda p: POWER_CODES.get(p, p)):
             ordered = {_province(r.order) for r in event.orders.get(power, [])}
             for text in units_of(before, power):
                 if _province(text) not in ordered:
@@ -83,7 +83,7 @@ def mis_message(state: GameState, power: str, submitted: Sequence[str] | None) -
     subjects = {variant.order_subject(text, phase, power) for text in given}
     missing: list[Item] = []
     if kind == "retreats":
-        for entry in position.get("dislodged", {}).get(power, []):
+        for entry in dislodged_of(position, power):
             if variant.order_subject(entry["unit"], phase, power) not in subjects:
                 missing.append([*unit(power, entry["unit"]), "MRT", [location(r) for r in entry["retreats"]]])
     else:
@@ -92,19 +92,19 @@ def mis_message(state: GameState, power: str, submitted: Sequence[str] | None) -
     return ["MIS", *missing]
 
 
-def _centre_count(position: Mapping[str, Any], power: str) -> int:
-    return len((position.get("centers") or position.get("centres") or {}).get(power, []))
+def _centre_count(position: StateDocument, power: str) -> int:
+    return len(centres_of(position).get(power, [])) if position else 0
 
 
-def _alive(position: Mapping[str, Any], power: str) -> bool:
-    return bool(units_of(position, power)) or _centre_count(position, power) > 0
+def _alive(position: StateDocument, power: str) -> bool:
+    return bool(position) and (bool(units_of(position, power)) or _centre_count(position, power) > 0)
 
 
 def smr_message(state: GameState, resolved: Sequence[PhaseResolved]) -> list[Item]:
     """SMR (turn) (power ('codename') ('anonymous') centres [year eliminated]) ...: the game's
     summary; every power by its codename, never a player's name or account."""
     position = state.position or (resolved[-1].position if resolved else {})
-    phase = str(state.phase or position.get("phase", "S1901M"))
+    phase = str(state.phase or (phase_now(position) if position else "S1901M"))
     if state.finish_reason in ("victory", "abandoned") and resolved:
         phase = resolved[-1].phase  # ended by a resolution: the last turn played, not the one after it
     codenames = state.codenames_by_power()

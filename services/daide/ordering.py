@@ -16,7 +16,7 @@ from shared.errors import DomainError
 from shared.game.state import GameState
 from shared.rules.variants import get_variant
 
-from .board import phase_of, text_of
+from .board import dislodged_of, phase_of, text_of
 from .messages import mis_message
 from .orders import asks_what_rules_do, last_per_unit, note_for
 from .syntax import Item
@@ -166,5 +166,5 @@ def done_anyway(state: GameState, power: str, order: list[Item]) -> bool:
     variant = get_variant(state.variant)
     kind = variant.phase_kind(str(state.phase)) if state.phase and position else ""
     owed = variant.adjustments(position).get(power, 0) if kind == "adjustments" else 0
-    stranded = [d["unit"] for d in position.get("dislodged", {}).get(power, []) if not d["retreats"]]
+    stranded = [d["unit"] for d in dislodged_of(position, power) if not d["retreats"]] if position else []
     return asks_what_rules_do(order, power, kind, owed, stranded)

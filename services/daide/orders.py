@@ -4,14 +4,15 @@ the notes of THX (docs/bots.md, "Orders and notes").
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+
+from shared.rules.variants.documents import StateDocument
 
 from .board import POWER_CODES, location, our_unit, power_of_unit, unit
 from .syntax import Item, render
 
 
-def _unit_with_power(text: str, position: Mapping[str, Any], fallback: str) -> list[Item]:
+def _unit_with_power(text: str, position: StateDocument, fallback: str) -> list[Item]:
     where = text.partition(" ")[2]
     return unit(power_of_unit(position, where) or fallback, text)
 
@@ -29,7 +30,7 @@ def convoy_path(army: str, destination: str, convoys: Sequence[str]) -> list[str
     return fleets
 
 
-def daide_order(text: str, power: str, position: Mapping[str, Any], kind: str,
+def daide_order(text: str, power: str, position: StateDocument, kind: str,
                 convoys: Sequence[str] = ()) -> list[Item]:
     """A stored canonical order of ``power`` as DAIDE tokens; ``position`` is the board the
     order was given on (to name the powers of supported and convoyed units), ``kind`` the

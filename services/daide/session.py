@@ -22,12 +22,16 @@ from .board import (
     MAP_NAME,
     POWER_CODES,
     POWER_NAMES,
+    centres_of,
+    dislodged_of,
     map_message,
     mdf_message,
     now_message,
     our_unit,
+    phase_now,
     phase_of,
     sco_message,
+    units_of,
 )
 from .desk import submitted_of
 from .grants import Grant
@@ -290,12 +294,12 @@ class Session:
 
     def _board(self, position: dict[str, Any], left: float | None) -> None:
         """SCO when the centres changed, NOW, and TME (seconds) when the turn has a deadline."""
-        centres = position.get("centers")
+        centres = centres_of(position)
         if centres != self.seen_centres:
             self.send(sco_message(position, self.hub.centres))
             self.seen_centres = centres
         self.send(now_message(position))
-        self.seen_phase = str(position["phase"])
+        self.seen_phase = phase_now(position)
         if left is not None:
             self.send(["TME", [min(int(left), MAX_SECONDS)]])
             self.exact_time_due = self.seen_phase if left > MAX_SECONDS else None
@@ -453,8 +457,8 @@ class Session:
         position = state.position or {}
         named = [our_unit(o[0]) for o in orders if isinstance(o, list)]
         clear = ([found[1] for found in named if found is not None] if orders
-                 else [*position.get("units", {}).get(self.power, []),
-                       *(d["unit"] for d in position.get("dislodged", {}).get(self.power, []))])
+                 else [*units_of(position, self.power), *(d["unit"] for d in dislodged_of(position, self.power))]
+                 if position else [])
         if not clear:
             self.reject(items, "no unit of yours is named")
             return

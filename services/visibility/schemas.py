@@ -90,15 +90,15 @@ class EkoniaPosition(BaseModel):
     own: dict[str, Any] | None = absent_if_none()
 
 
-def shape_of(position: Any) -> str:
-    """Which of the three shapes a position has: its tag, or (a variant's own view, untagged)
-    what it holds."""
-    if not isinstance(position, dict):
-        return str(getattr(position, "variant", "standard"))
-    tag = position.get("variant")
+def shape_of(shown: Any) -> str:
+    """Which of the three shapes a view's position has: its tag, or (a variant's own view,
+    untagged) what it holds."""
+    if not isinstance(shown, dict):
+        return str(getattr(shown, "variant", "standard"))
+    tag = shown.get("variant")
     if tag in POSITION_TAGS:
         return str(tag)
-    return "ekonia" if "public" in position else "dirigible" if "devastated" in position else "standard"
+    return "ekonia" if "public" in shown else "dirigible" if "devastated" in shown else "standard"
 
 
 POSITION_TAGS = ("standard", "dirigible", "ekonia")

@@ -23,9 +23,11 @@ from shared.events import to_new_event
 from shared.game.adjudicate import resolution_event
 from shared.rules.diplomacy import c_core, load_map, position_from_document
 from shared.rules.variants.base import PhaseOutcome
-from shared.rules.variants.standard import VARIANT, setup_of
+from shared.rules.variants.standard import StandardVariant, setup_of
 from shared.rules.variants.standard_core import core_movement_outcome
 from tests.utils.random_play import random_orders
+
+VARIANT = StandardVariant()  # the class itself: its engine-only resolve is no part of the protocol
 
 pytestmark = pytest.mark.skipif(c_core.MOVEMENT_DOCUMENT is None, reason="the C core is not built or not in use here")
 

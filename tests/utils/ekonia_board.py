@@ -10,8 +10,8 @@
 from __future__ import annotations
 
 from shared.rules.ekonia.board import Board, StartingState, Territory, make_board
-from shared.rules.ekonia.combat import BattleContext
 from shared.rules.ekonia.records import PlannedUnit
+from shared.rules.ekonia.sides import BattleContext, BattleUnit
 from shared.rules.ekonia.state import State, initial_state
 
 
@@ -64,7 +64,7 @@ def battle_context(state: State, board: Board, units: list[PlannedUnit], *,
                    wars: set[tuple[str, str]] | None = None, morale: dict[str, int] | None = None,
                    bombardments: list[tuple[str, list[str], str, str]] | None = None,
                    turn: int = 1, hunts: dict[str, set[str]] | None = None) -> BattleContext:
-    every_unit = {u["id"]: u for u in units}
+    every_unit = {u["id"]: BattleUnit.of(u) for u in units}
     return BattleContext(board, state, wars if wars is not None else {("ALPHA", "BETA")}, turn,
                          seed=7, morale=morale or {}, units=every_unit,
                          bombardments=bombardments or [], hunts=hunts or {})

@@ -68,7 +68,7 @@ def _board_picture(variant: Variant, name: str, doc: Mapping[str, Any]) -> Board
 def _ekonia_picture(variant: Variant, doc: Mapping[str, Any]) -> EkoniaPicture:
     state = doc.get("state") or variant.opening(doc.get("settings") or {}, int(doc.get("seed", 0))).state
     public = variant.view(state, None)
-    own = [variant.view(state, power)["own"] for power in sorted(state["powers"])]
+    own = [variant.view(state, power)["own"] for power in variant.seated(state)]
     if is_outcome(doc):
         orders = [DrawnOrder(power, str(r.get("order", "")), str(r.get("result", "")), str(r.get("reason", "")))
                   for power, found in sorted(doc["orders"].items()) for r in found]

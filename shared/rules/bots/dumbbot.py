@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -222,55 +222,80 @@ def movement(variant: str, position: Position, values: list[float], options: Opt
     legal = {order for orders in options.by_unit.values() for order in orders}
     units = [" ".join(orders[0].split()[:2]) for orders in options.by_unit.values()]
     unit_at = {places.province[places.index[unit_place(u)]]: u for u in units if unit_place(u) in places.index}
-    competition = _competition(variant, position.unit_power, position.power)
-    orders: dict[str, str] = {}
-    moving_to: dict[str, str] = {}  # province -> own unit moving there
-    queue = list(units)
+    ordering = _Ordering(places, values, legal, unit_at, _competition(variant, position.unit_power, position.power),
+                         draw, dice, queue=list(units))
     if dice:
-        draw.shuffle(queue)
-    waited: set[str] = set()
-    while queue:
-        unit = queue.pop(0)
-        here = places.index.get(unit_place(unit))
-        if here is None:
-            orders[unit] = f"{unit} H"
-            continue
-        candidates = sorted([here, *places.steps[here]], key=lambda p: values[p], reverse=True)
-        candidates = [p for p in candidates if p == here or _move(unit, places.names[p]) in legal]
-        while True:
-            target = candidates[weighted_pick(candidates, lambda p: values[p], draw, dice)]
-            province = places.province[target]
-            if target == here:
-                orders[unit] = f"{unit} H"
-                break
-            occupant = unit_at.get(province)
-            if occupant is not None and occupant != unit and province not in moving_to.values():
-                if occupant not in orders and unit not in waited:
-                    waited.add(unit)
-                    queue.insert(queue.index(occupant) + 1 if occupant in queue else 0, unit)
-                    break
-                if occupant in orders and " - " not in orders[occupant]:
-                    support = f"{unit} S {occupant}"
-                    if competition.get(province, 0) > 1 and support in legal:
-                        orders[unit] = support
-                        break
-                    candidates.remove(target)
-                    continue
-            if province in moving_to:
-                mover = moving_to[province]
-                support_move = _support_move(mover, orders[mover], legal, unit)
-                if competition.get(province, 0) > 0 and support_move is not None:
-                    orders[unit] = support_move
-                    break
-                candidates.remove(target)
-                continue
-            orders[unit] = _move(unit, places.names[target])
-            moving_to[province] = unit
-            break
+        draw.shuffle(ordering.queue)
+    while ordering.queue:
+        ordering.order_next()
+    orders = ordering.orders
     for unit in units:
         orders.setdefault(unit, f"{unit} H")
-    _wasted_holds(places, values, competition, unit_at, orders, legal, units)
+    _wasted_holds(places, values, ordering.competition, unit_at, orders, legal, units)
     return [orders[u] for u in units]
+
+
+@dataclass
+class _Ordering:
+    """Step 4 under way: the units still to order (a unit may wait once for the unit in the
+    place it picked), the orders given and the provinces own units move to."""
+
+    places: Places
+    values: list[float]
+    legal: set[str]
+    unit_at: dict[str, str]  # province -> own unit there
+    competition: dict[str, int]
+    draw: random.Random
+    dice: bool
+    queue: list[str]
+    orders: dict[str, str] = field(default_factory=dict)
+    moving_to: dict[str, str] = field(default_factory=dict)  # province -> own unit moving there
+    waited: set[str] = field(default_factory=set)
+
+    def order_next(self) -> None:
+        """The next unit of the queue: picks among its place and its steps, best valued first,
+        until one gives an order (or puts it back in the queue to wait)."""
+        unit = self.queue.pop(0)
+        here = self.places.index.get(unit_place(unit))
+        if here is None:
+            self.orders[unit] = f"{unit} H"
+            return
+        candidates = sorted([here, *self.places.steps[here]], key=lambda p: self.values[p], reverse=True)
+        candidates = [p for p in candidates if p == here or _move(unit, self.places.names[p]) in self.legal]
+        while True:
+            target = candidates[weighted_pick(candidates, lambda p: self.values[p], self.draw, self.dice)]
+            if self._settled(unit, here, target):
+                return
+            candidates.remove(target)
+
+    def _settled(self, unit: str, here: int, target: int) -> bool:
+        """Order ``unit`` toward ``target`` if it can: hold, wait for the occupant, support it,
+        support an own move there, or move; False when the pick is given up for the next."""
+        province = self.places.province[target]
+        if target == here:
+            self.orders[unit] = f"{unit} H"
+            return True
+        occupant = self.unit_at.get(province)
+        if occupant is not None and occupant != unit and province not in self.moving_to.values():
+            if occupant not in self.orders and unit not in self.waited:
+                self.waited.add(unit)
+                self.queue.insert(self.queue.index(occupant) + 1 if occupant in self.queue else 0, unit)
+                return True
+            if occupant in self.orders and " - " not in self.orders[occupant]:
+                return self._give(unit, f"{unit} S {occupant}", self.competition.get(province, 0) > 1)
+        if province in self.moving_to:
+            mover = self.moving_to[province]
+            support = _support_move(mover, self.orders[mover], self.legal, unit)
+            return self._give(unit, support, self.competition.get(province, 0) > 0)
+        self.orders[unit] = _move(unit, self.places.names[target])
+        self.moving_to[province] = unit
+        return True
+
+    def _give(self, unit: str, support: str | None, contested: bool) -> bool:
+        if contested and support is not None and support in self.legal:
+            self.orders[unit] = support
+            return True
+        return False
 
 
 def _competition(variant: str, unit_power: dict[str, str], power: str) -> dict[str, int]:

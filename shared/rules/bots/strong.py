@@ -251,9 +251,8 @@ def _candidates(search: Search, unit: str, plan: Mapping[str, str]) -> list[dict
     support), supports of own units' plans, convoyed moves with their fleets."""
     places = places_of(search.variant)
     legal = search.legal[unit]
-    legal_set = set(legal)
     hold = f"{unit} H"
-    found: list[dict[str, str]] = [{unit: hold}] if hold in legal_set else []
+    found: list[dict[str, str]] = [{unit: hold}] if hold in set(legal) else []
 
     def worth(order: str) -> float:
         place = places.index.get(unit_place(f"{unit.split()[0]} {order.split()[3]}"))
@@ -262,36 +261,52 @@ def _candidates(search: Search, unit: str, plan: Mapping[str, str]) -> list[dict
     moves = sorted((o for o in legal if o.split()[2] == "-" and not o.endswith("VIA") and _adjacent(search, o)),
                    key=worth, reverse=True)[:MOVES_TRIED]
     for move in moves:
-        found.append({unit: move})
-        target = move.split()[3]
-        for other, orders in search.legal.items():
-            if other == unit:
-                continue
-            for written in (target, province_of(target)):
-                support = f"{other} S {unit} - {written}"
-                if support in orders:
-                    found.append({unit: move, other: support})
-                    break
+        found += _move_and_its_supports(search, unit, move)
+    found += [{unit: support} for support in _supports_of_the_plan(unit, plan, set(legal))]
+    if unit.startswith("A "):
+        convoys = sorted((o for o in legal if o.split()[2] == "-" and not _adjacent(search, o)), key=worth,
+                         reverse=True)[:2]
+        found += [sets for move in convoys if (sets := _convoyed(search, unit, move))]
+    return found
+
+
+def _move_and_its_supports(search: Search, unit: str, move: str) -> list[dict[str, str]]:
+    """The move alone, then with each other own unit's support of it (to the coast or the province)."""
+    found = [{unit: move}]
+    target = move.split()[3]
+    for other, orders in search.legal.items():
+        if other == unit:
+            continue
+        for written in (target, province_of(target)):
+            support = f"{other} S {unit} - {written}"
+            if support in orders:
+                found.append({unit: move, other: support})
+                break
+    return found
+
+
+def _supports_of_the_plan(unit: str, plan: Mapping[str, str], legal: set[str]) -> list[str]:
+    """``unit``'s legal supports of the other own units' planned orders."""
+    supports = []
     for other, order in plan.items():
         if other == unit:
             continue
         words = order.split()
         support = f"{unit} S {other} - {words[3]}" if words[2] == "-" and not order.endswith("VIA") \
             else f"{unit} S {other}"
-        if words[2] == "-" and support not in legal_set:
+        if words[2] == "-" and support not in legal:
             support = f"{unit} S {other} - {province_of(words[3])}"
-        if support in legal_set:
-            found.append({unit: support})
-    if unit.startswith("A "):
-        convoys = sorted((o for o in legal if o.split()[2] == "-" and not _adjacent(search, o)), key=worth,
-                         reverse=True)[:2]
-        for move in convoys:
-            carried = move.removesuffix(" VIA")
-            fleets = {f: f"{f} C {carried}" for f, orders in search.legal.items()
-                      if f.startswith("F ") and f"{f} C {carried}" in orders}
-            if fleets:
-                found.append({unit: move, **fleets})
-    return found
+        if support in legal:
+            supports.append(support)
+    return supports
+
+
+def _convoyed(search: Search, unit: str, move: str) -> dict[str, str]:
+    """An army's convoyed move with every fleet that may carry it; empty when none may."""
+    carried = move.removesuffix(" VIA")
+    fleets = {f: f"{f} C {carried}" for f, orders in search.legal.items()
+              if f.startswith("F ") and f"{f} C {carried}" in orders}
+    return {unit: move, **fleets} if fleets else {}
 
 
 def _adjacent(search: Search, move: str) -> bool:

@@ -11,6 +11,8 @@ Percentages are rounded down to whole gold.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from . import catalogue as C
@@ -83,23 +85,54 @@ def update_sea_lanes(state: State) -> list[dict[str, Any]]:
     return changes
 
 
+@dataclass(frozen=True, slots=True)
+class IncomeLedger:
+    """Every term of a state's income in one turn (docs/rules/ekonia.md, "Income"), and the
+    gold it starts the next turn with. ``as_json`` is the record the state and the turn's
+    details keep (records.Ledger), keys in this order."""
+
+    turn: int
+    start_gold: float
+    costs: int
+    given: int
+    bti: int
+    upkeep: int
+    trade: Mapping[str, int]  # partner -> the income its trade brings
+    sea_lanes: tuple[str, ...]
+    sea_lane_income: int
+    received: int
+    bounty: int
+    refund: int
+
+    @property
+    def end_gold(self) -> float:
+        return (self.start_gold - (self.costs + self.given) + (self.bti - self.upkeep) + sum(self.trade.values())
+                + self.sea_lane_income + self.received + self.bounty + self.refund)
+
+    def as_json(self) -> Ledger:
+        return {"turn": self.turn, "start_gold": self.start_gold, "costs": self.costs, "given": self.given,
+                "bti": self.bti, "upkeep": self.upkeep, "trade": dict(self.trade), "sea_lanes": list(self.sea_lanes),
+                "sea_lane_income": self.sea_lane_income, "received": self.received, "bounty": self.bounty,
+                "refund": self.refund, "end_gold": self.end_gold}
+
+
 def ledger(state: State, board: Board, power: str, turn: int, *, start_gold: float, spent: int,
-           given: int, received: int, refund: int, bounty: int) -> Ledger:
+           given: int, received: int, refund: int, bounty: int) -> IncomeLedger:
     """Every term of the income formula for one state, and the gold it starts the next turn with."""
     base = bti(state, board, power)
     lanes = sea_lanes_of(state, power)
-    lane_income = base * C.SEA_LANE_BONUS_PERCENT * len(lanes) // 100
+    return IncomeLedger(turn=turn, start_gold=start_gold, costs=spent - given, given=given, bti=base,
+                        upkeep=upkeep(state, power, turn), trade=_trade_income(state, board, power),
+                        sea_lanes=tuple(lanes), sea_lane_income=base * C.SEA_LANE_BONUS_PERCENT * len(lanes) // 100,
+                        received=received, bounty=bounty, refund=refund)
+
+
+def _trade_income(state: State, board: Board, power: str) -> dict[str, int]:
+    """Partner -> a share of its base tile income, for each partner it may trade with."""
     trade = {}
     for a, b in state["trade"]:
         if power in (a, b):
             partner = b if a == power else a
             if may_trade(state, board, power, partner):
                 trade[partner] = bti(state, board, partner) * C.TRADE_PERCENT // 100
-    costs = spent - given
-    pay = upkeep(state, power, turn)
-    end = (start_gold - (costs + given) + (base - pay) + sum(trade.values()) + lane_income
-           + received + bounty + refund)
-    return {"turn": turn, "start_gold": start_gold, "costs": costs, "given": given,
-            "bti": base, "upkeep": pay, "trade": trade, "sea_lanes": lanes,
-            "sea_lane_income": lane_income, "received": received, "bounty": bounty,
-            "refund": refund, "end_gold": end}
+    return trade

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple
 
 from . import catalogue as C
 from .orders import Spy
@@ -48,45 +49,83 @@ def _count_units(units: Sequence[UnitRecord]) -> list[dict[str, Any]]:
 
 def findings(state: State, spy: Spy, power: str, turn: int, spending: Mapping[str, Any],
              missions: Sequence[Mission], start_targets: Mapping[tuple[str, int], str | None]) -> Any:
-    units = sorted(state["units"].values(), key=unit_order)
-    if spy.mission == "INVESTIGATE":  # the living units, on land or at sea (privateers' owners too)
-        return _count_units([u for u in units if u["location"] == spy.target and not u["stored"]])
-    if spy.mission == "INVESTIGATE FLEET":  # the living units and the stored ships, in one mission
-        return {"units": _count_units([u for u in units if u["location"] == spy.target and not u["stored"]]),
-                "fleet": _count_units([u for u in units if u["location"] == spy.target and u["stored"]])}
+    """What a successful mission of ``power`` finds, in the mission's own shape."""
+    if spy.mission.startswith("INVESTIGATE"):
+        return _investigated(state, spy)
     if spy.mission == "MAP":
-        return {"shipyards": sorted(t for t, terr in state["territories"].items()
-                                    if terr["owner"] == spy.target and terr["shipyard"]),
-                "gas_vents": sorted(t for t, terr in state["territories"].items()
-                                    if terr["owner"] == spy.target and terr["gas_vent"])}
-    if spy.mission == "RECORDS":  # gold spent in each city or fort (so no plain land yard shows)
-        terrs = state["territories"]
-        spent = spending.get(spy.target, {}) if spy.target is not None else {}
-        return {t: gold for t, gold in spent.get("by_location", {}).items()
-                if t in terrs and (terrs[t]["city"] or terrs[t]["fort"])}
-    used_on_me = [{"by": who, "mission": m.mission, "target": m.target}
-                  for who, idx, m, _ in missions
-                  if who != power and start_targets.get((who, idx)) == power
-                  and (spy.mission == "COUNTER ALL" or who == spy.target)]
-    return used_on_me
+        return {"shipyards": _owned_with(state, spy.target, "shipyard"),
+                "gas_vents": _owned_with(state, spy.target, "gas_vent")}
+    if spy.mission == "RECORDS":
+        return _records(state, spy.target, spending)
+    return [{"by": who, "mission": m.mission, "target": m.target}
+            for who, idx, m, _ in missions
+            if who != power and start_targets.get((who, idx)) == power
+            and (spy.mission == "COUNTER ALL" or who == spy.target)]
+
+
+def _investigated(state: State, spy: Spy) -> Any:
+    """INVESTIGATE: the living units, on land or at sea (privateers' owners too); INVESTIGATE
+    FLEET: those and the stored ships, in one mission."""
+    here = [u for u in sorted(state["units"].values(), key=unit_order) if u["location"] == spy.target]
+    living = _count_units([u for u in here if not u["stored"]])
+    if spy.mission == "INVESTIGATE FLEET":
+        return {"units": living, "fleet": _count_units([u for u in here if u["stored"]])}
+    return living
+
+
+def _owned_with(state: State, owner: str | None, improvement: Literal["shipyard", "gas_vent"]) -> list[str]:
+    return sorted(t for t, terr in state["territories"].items() if terr["owner"] == owner and terr[improvement])
+
+
+def _records(state: State, target: str | None, spending: Mapping[str, Any]) -> dict[str, int]:
+    """RECORDS: gold spent in each city or fort (so no plain land yard shows)."""
+    terrs = state["territories"]
+    spent = spending.get(target, {}) if target is not None else {}
+    return {t: gold for t, gold in spent.get("by_location", {}).items()
+            if t in terrs and (terrs[t]["city"] or terrs[t]["fort"])}
+
+
+@dataclass(frozen=True, slots=True)
+class MissionOutcome:
+    """One mission rolled: the roll against the odds, and what it found if it succeeded.
+    ``knowledge`` is what the spying state keeps; ``result_json`` and ``roll_json`` what the
+    turn's details keep (the same keys, in the same order, as they always were)."""
+
+    power: str
+    index: int  # of its order in the state's submission
+    turn: int
+    mission: str
+    target: str | None
+    roll: int
+    needed: int
+    found: Any  # the mission's own shape (``findings``); None when it failed
+
+    @property
+    def success(self) -> bool:
+        return self.roll <= self.needed
+
+    def knowledge(self) -> Knowledge:
+        return {"turn": self.turn, "mission": self.mission, "target": self.target, "success": self.success,
+                "found": self.found}
+
+    def result_json(self) -> dict[str, Any]:
+        return {"power": self.power, "index": self.index, **self.knowledge()}
+
+    def roll_json(self) -> dict[str, Any]:
+        return {"kind": "mission", "power": self.power, "mission": self.mission, "target": self.target,
+                "roll": self.roll, "needed": self.needed, "success": self.success}
 
 
 def run_missions(state: State, turn: int, seed: int, missions: Sequence[Mission],
                  spending: Mapping[str, Any], start_targets: Mapping[tuple[str, int], str | None]
-                 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Roll every mission, record what succeeded in ``state['knowledge']``; return the
-    per-mission results and the rolls."""
-    results, rolls = [], []
+                 ) -> list[MissionOutcome]:
+    """Roll every mission, record what succeeded in ``state['knowledge']``; return each
+    mission's outcome."""
+    outcomes = []
     for power, index, spy, _cost in sorted(missions, key=lambda m: (m.power, m.order_index)):
-        roll = mission_roll(seed, turn, power, index)
-        odds = C.MISSION_ODDS[spy.mission]
-        success = roll <= odds
-        entry: Knowledge = {"turn": turn, "mission": spy.mission, "target": spy.target,
-                 "success": success, "found": None}
-        if success:
-            entry["found"] = findings(state, spy, power, turn, spending, missions, start_targets)
-        state["knowledge"].setdefault(power, []).append(entry)
-        results.append({"power": power, "index": index, **entry})
-        rolls.append({"kind": "mission", "power": power, "mission": spy.mission,
-                      "target": spy.target, "roll": roll, "needed": odds, "success": success})
-    return results, rolls
+        roll, odds = mission_roll(seed, turn, power, index), C.MISSION_ODDS[spy.mission]
+        found = findings(state, spy, power, turn, spending, missions, start_targets) if roll <= odds else None
+        outcome = MissionOutcome(power, index, turn, spy.mission, spy.target, roll, odds, found)
+        state["knowledge"].setdefault(power, []).append(outcome.knowledge())
+        outcomes.append(outcome)
+    return outcomes

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypedDict, cast
 
+from .battle_reports import BattleJSON
+
 
 class UnitRecord(TypedDict):
     """A unit of a state: ``id`` is ``OWNER-N``; ``location`` a territory or a sea; a ship in a
@@ -122,7 +124,7 @@ class LastTurn(TypedDict, total=False):
     """The details of the turn before (empty at the start and in planning views)."""
 
     turn: int
-    battles: list[dict[str, Any]]
+    battles: list[BattleJSON]  # battle_reports.BattleReport.as_json
     events: list[dict[str, Any]]
     sea_lanes: list[dict[str, Any]]
     spent: dict[str, int]

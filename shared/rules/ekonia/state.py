@@ -153,8 +153,13 @@ def is_privateer_party(party: str) -> bool:
 
 def unit_order(unit: UnitRecord) -> tuple[int, str, int]:
     """Oldest first: the order in which groups are picked for orders and survive battles."""
-    owner, _, number = unit["id"].rpartition("-")
-    return (unit["built"], owner, int(number) if number.isascii() and number.isdigit() and len(number) < 10 else 0)
+    return age_order(unit["id"], unit["built"])
+
+
+def age_order(uid: str, built: int) -> tuple[int, str, int]:
+    """``unit_order`` of the unit ``uid`` built on turn ``built``: by turn, owner, number."""
+    owner, _, number = uid.rpartition("-")
+    return (built, owner, int(number) if number.isascii() and number.isdigit() and len(number) < 10 else 0)
 
 
 def pair(a: str, b: str) -> list[str]:

@@ -4,7 +4,7 @@
    pass finds the gold given, the second lets the receivers spend it;
 2. diplomacy (wars, peace, trade proposals, spared states) and gold paid;
 3. units bought, disbanded, moved, loaded, unloaded, dropped;
-4. battles, territory by territory (combat.py);
+4. battles, territory by territory (sides.py, strength.py, combat.py);
 5. captures, capitals, forts (captures.py); improvements finished; units hidden;
 6. sea lanes, trade, espionage, income (economy.py, espionage.py);
 7. states destroyed, winners, and the next turn.
@@ -16,9 +16,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
+from .battle_reports import BattleReport
 from .board import Board
 from .captures import apply_captures
-from .combat import BattleContext, battles_at, fight, sides_at
+from .combat import fight
 from .economy import ledger, trade_obstacle, update_sea_lanes
 from .espionage import Mission, run_missions, target_power
 from .orders import Order
@@ -26,7 +27,8 @@ from .parser import ParseError, parse_order
 from .planning import Plan, plan_orders
 from .policy import planning_view
 from .public_map import visible_units
-from .records import OrderResult, PlannedUnit, Spending, UnitRecord, as_state
+from .records import Ledger, OrderResult, PlannedUnit, Spending, UnitRecord, as_state
+from .sides import BattleContext, BattleUnit, battles_at, sides_at
 from .state import State, alive_powers, clone, pair, phase_name, territories_of
 
 PLAN_ONLY = ("moved", "used", "entered_from", "landed", "carrying")
@@ -46,6 +48,9 @@ def read_orders(board: Board, texts: Sequence[str]) -> list[tuple[str, Order | P
     return [(text, parse_order(text, board)) for text in texts]
 
 
+OrderOutcomes = dict[str, dict[int, tuple[str, str]]]  # state -> order index -> (result, reason)
+
+
 def resolve_turn(state: Mapping[str, Any], board: Board, orders: Mapping[str, Sequence[str]], *,
                  seed: int, settings: Mapping[str, Any] | None = None) -> TurnResult:
     start = clone(as_state(state))
@@ -54,65 +59,27 @@ def resolve_turn(state: Mapping[str, Any], board: Board, orders: Mapping[str, Se
     phase = phase_name(turn)
     powers = alive_powers(start)
     read = {p: read_orders(board, list(orders.get(p, ()))) for p in powers}
-    valid = {p: [o for _, o in read[p] if not isinstance(o, ParseError)] for p in powers}
+    plans, received = _plan_all(start, board, powers, read)
 
-    known = {p: planning_view(start, p) for p in powers}  # each plans on what it may know (V11)
-    first = {p: plan_orders(known[p], board, p, valid[p]) for p in powers}
-    received: dict[str, int] = defaultdict(int)
-    for plan in first.values():
-        for _, amount, to in plan.gives:
-            received[to] += amount
-    plans = {p: plan_orders(known[p], board, p, valid[p], received=received[p]) for p in powers}
-
-    outcome: dict[str, dict[int, tuple[str, str]]] = {p: {} for p in powers}
-    for p in powers:
-        for index, amount, source in plans[p].expects:
-            came = sum(a for _, a, to in plans[source].gives if to == p) if source in plans else 0
-            outcome[p][index] = ("ok", f"{came} gold came from {source}") if came >= amount else \
-                ("failed", f"{source} gave {came} of the {amount} gold expected")
+    outcome: OrderOutcomes = {p: _gold_expected(p, plans) for p in powers}
     wars, trade_offers = _diplomacy(work, plans, turn, outcome)
     _pay_and_place(work, plans, received)
 
-    battles, bounty = _battles(work, board, start, plans, wars, turn, seed)
+    fought, bounty = _battles(work, board, start, plans, wars, turn, seed)
+    battles = [report.as_json() for report in fought]  # the turn's details and last_turn keep them as JSON
 
     _hide(work, plans, turn)
-    razes = {p: {at for _, at in plans[p].razes} for p in powers}
-    published = {u["id"] for u in visible_units({**work, "turn": turn + 1}, board)}  # the map after the turn
-    events = apply_captures(work, board, turn, razes, published)
-    for p in powers:
-        for index, at in plans[p].razes:
-            done = any(e["event"] == "fort razed" and e["territory"] == at and e["by"] == p
-                       for e in events)
-            outcome[p][index] = ("ok", "fort razed") if done else \
-                ("failed", f"{p} did not hold {at} alone at the end of the turn")
+    events = _captures(work, board, plans, turn, outcome)
     events += _finish_improvements(work, plans, outcome)
     lane_changes = update_sea_lanes(work)
     _trade(work, board, trade_offers, plans, outcome)
 
-    spending: dict[str, Spending] = {}
+    spending = {p: _spending(plans[p]) for p in powers}
     for p in powers:
-        by_location: dict[str, int] = defaultdict(int)
-        for _, gold, where in plans[p].spent:
-            if where:
-                by_location[where] += gold
-        spending[p] = {"total": plans[p].total_spent, "by_location": dict(sorted(by_location.items()))}
         work["spending"][p][phase] = spending[p]
-    missions = [Mission(p, *m) for p in powers for m in plans[p].missions]
-    start_targets = {(p, i): target_power(start, o) for p, i, o, _ in missions}
-    mission_results, mission_rolls = run_missions(work, turn, seed, missions, spending, start_targets)
-    for result in mission_results:
-        outcome[result["power"]][result["index"]] = (
-            "ok", "mission succeeded" if result["success"] else "mission failed")
-
-    ledgers = {}
-    for p in powers:
-        plan = plans[p]
-        given = sum(amount for _, amount, _ in plan.gives)
-        ledgers[p] = ledger(work, board, p, turn, start_gold=start["powers"][p]["gold"],
-                            spent=plan.total_spent, given=given, received=received[p],
-                            refund=plan.refund, bounty=bounty.get(p, 0))
-        work["powers"][p]["gold"] = ledgers[p]["end_gold"]
-        work["ledger"][p] = ledgers[p]
+    mission_results, mission_rolls = _missions(start, work, plans, spending, turn, seed, outcome)
+    ledgers = {p: _close_the_books(work, board, start, plans[p], p, turn, received[p], bounty.get(p, 0))
+               for p in powers}
 
     destroyed = _eliminate(work)
     winners = _winners(work, turn, settings or {})
@@ -123,12 +90,85 @@ def resolve_turn(state: Mapping[str, Any], board: Board, orders: Mapping[str, Se
                          "spent": {p: spending[p]["total"] for p in powers},
                          "destroyed_states": destroyed}
     results = {p: _order_results(read[p], plans[p], outcome[p]) for p in powers}
-    rolls = [{"kind": "battle", "territory": b["territory"], "battle": i, "powers": s["powers"], "roll": s["roll"]}
-             for i, b in enumerate(battles) for s in b["sides"] if s["roll"] is not None] + mission_rolls
     details = {"battles": battles, "events": events, "missions": mission_results,
-               "rolls": rolls, "ledgers": ledgers, "sea_lanes": lane_changes,
+               "rolls": _battle_rolls(fought) + mission_rolls, "ledgers": ledgers, "sea_lanes": lane_changes,
                "spending": spending, "destroyed_states": destroyed}
     return TurnResult(phase, results, work, phase_name(turn + 1), winners, details)
+
+
+def _plan_all(start: State, board: Board, powers: list[str],
+              read: Mapping[str, list[tuple[str, Order | ParseError]]]) -> tuple[dict[str, Plan], dict[str, int]]:
+    """Every state's plan on what it may know (V11), twice: the first pass finds the gold given,
+    the second lets the receivers spend it. Returns the plans and the gold each receives."""
+    valid = {p: [o for _, o in read[p] if not isinstance(o, ParseError)] for p in powers}
+    known = {p: planning_view(start, p) for p in powers}
+    first = {p: plan_orders(known[p], board, p, valid[p]) for p in powers}
+    received: dict[str, int] = defaultdict(int)
+    for plan in first.values():
+        for _, amount, to in plan.gives:
+            received[to] += amount
+    return {p: plan_orders(known[p], board, p, valid[p], received=received[p]) for p in powers}, received
+
+
+def _gold_expected(power: str, plans: Mapping[str, Plan]) -> dict[int, tuple[str, str]]:
+    """Each EXPECT of ``power``: whether the gold came from the state it named."""
+    found: dict[int, tuple[str, str]] = {}
+    for index, amount, source in plans[power].expects:
+        came = sum(a for _, a, to in plans[source].gives if to == power) if source in plans else 0
+        found[index] = ("ok", f"{came} gold came from {source}") if came >= amount else \
+            ("failed", f"{source} gave {came} of the {amount} gold expected")
+    return found
+
+
+def _captures(work: State, board: Board, plans: Mapping[str, Plan], turn: int,
+              outcome: OrderOutcomes) -> list[dict[str, Any]]:
+    """Captures, capitals and forts (captures.py), and whether each RAZE was done."""
+    razes = {p: {at for _, at in plan.razes} for p, plan in plans.items()}
+    published = {u["id"] for u in visible_units({**work, "turn": turn + 1}, board)}  # the map after the turn
+    events = apply_captures(work, board, turn, razes, published)
+    for p, plan in plans.items():
+        for index, at in plan.razes:
+            done = any(e["event"] == "fort razed" and e["territory"] == at and e["by"] == p
+                       for e in events)
+            outcome[p][index] = ("ok", "fort razed") if done else \
+                ("failed", f"{p} did not hold {at} alone at the end of the turn")
+    return events
+
+
+def _spending(plan: Plan) -> Spending:
+    """What a state spent this turn, in all and by place."""
+    by_location: dict[str, int] = defaultdict(int)
+    for _, gold, where in plan.spent:
+        if where:
+            by_location[where] += gold
+    return {"total": plan.total_spent, "by_location": dict(sorted(by_location.items()))}
+
+
+def _missions(start: State, work: State, plans: Mapping[str, Plan], spending: Mapping[str, Spending],
+              turn: int, seed: int, outcome: OrderOutcomes) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The espionage missions run (espionage.py): their results and rolls."""
+    missions = [Mission(p, *m) for p, plan in plans.items() for m in plan.missions]
+    start_targets = {(p, i): target_power(start, o) for p, i, o, _ in missions}
+    done = run_missions(work, turn, seed, missions, dict(spending), start_targets)
+    for mission in done:
+        outcome[mission.power][mission.index] = ("ok", "mission succeeded" if mission.success else "mission failed")
+    return [m.result_json() for m in done], [m.roll_json() for m in done]
+
+
+def _close_the_books(work: State, board: Board, start: State, plan: Plan, power: str, turn: int,
+                     received: int, bounty: int) -> Ledger:
+    """A state's income of the turn (economy.ledger), its gold set to the ledger's end."""
+    given = sum(amount for _, amount, _ in plan.gives)
+    book = ledger(work, board, power, turn, start_gold=start["powers"][power]["gold"], spent=plan.total_spent,
+                  given=given, received=received, refund=plan.refund, bounty=bounty).as_json()
+    work["powers"][power]["gold"] = book["end_gold"]
+    work["ledger"][power] = book
+    return book
+
+
+def _battle_rolls(battles: list[BattleReport]) -> list[dict[str, Any]]:
+    return [{"kind": "battle", "territory": b.territory, "battle": i, "powers": list(s.powers), "roll": s.roll}
+            for i, b in enumerate(battles) for s in b.sides if s.roll is not None]
 
 
 def _diplomacy(work: State, plans: Mapping[str, Plan], turn: int,
@@ -191,11 +231,12 @@ def _pay_and_place(work: State, plans: Mapping[str, Plan], received: Mapping[str
 
 
 def _battles(work: State, board: Board, start: State, plans: Mapping[str, Plan],
-             wars: set[tuple[str, str]], turn: int, seed: int) -> tuple[list[dict[str, Any]], dict[str, int]]:
+             wars: set[tuple[str, str]], turn: int, seed: int) -> tuple[list[BattleReport], dict[str, int]]:
     planned = {uid: u for plan in plans.values() for uid, u in plan.units.items()
                if uid not in plan.disbanded}
     ctx = BattleContext(board, start, wars, turn, seed,
-                        morale={p: plan.morale for p, plan in plans.items()}, units=planned,
+                        morale={p: plan.morale for p, plan in plans.items()},
+                        units={uid: BattleUnit.of(u) for uid, u in planned.items()},
                         bombardments=[(p, ids, sea, target) for p, plan in plans.items()
                                       for _, ids, sea, target in plan.bombardments],
                         spared={p: work["powers"][p]["spared"] for p in plans},
@@ -204,7 +245,7 @@ def _battles(work: State, board: Board, start: State, plans: Mapping[str, Plan],
     for unit in planned.values():
         if not unit["stored"]:
             by_place[unit["location"]].append(unit)
-    battles: list[dict[str, Any]] = []
+    battles: list[BattleReport] = []
     bounty: defaultdict[str, int] = defaultdict(int)
     for place in sorted(by_place):
         sides = sides_at(by_place[place])
@@ -212,10 +253,10 @@ def _battles(work: State, board: Board, start: State, plans: Mapping[str, Plan],
             continue
         for camps in battles_at(ctx, place, sides):
             report = fight(ctx, place, sides, camps=camps)
-            for ids in report["destroyed"].values():
+            for ids in report.destroyed.values():
                 for uid in ids:
                     work["units"].pop(uid, None)
-            for p, gold in report["bounty"].items():
+            for p, gold in report.bounty.items():
                 bounty[p] += gold
             battles.append(report)
     return battles, dict(bounty)

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Mapping
+from typing import Any
 
-from .base import Opening, OrderCheck, PhaseOutcome, UnknownVariant, UnsupportedPlayerCount, Variant
+from .base import Opening, OrderCheck, PhaseOutcome, UnknownVariant, UnsupportedPlayerCount, Variant, VariantOf
+from .documents import PositionView
 
 _MODULES = {
     "standard": "shared.rules.variants.standard",
@@ -44,6 +47,19 @@ def get_variant(name: str) -> Variant:
     return variant
 
 
+def variant_of(document: Mapping[str, Any]) -> Variant:
+    """The variant a stored state document is a state of (by its ``variant`` tag; a standard
+    position written before the tag existed has none)."""
+    return get_variant(str(document.get("variant") or "standard"))
+
+
+def public_board(document: Mapping[str, Any]) -> PositionView:
+    """What everyone sees of a stored state: its phase, every power's units and centres, and
+    whatever else the variant shows the public (``Variant.view``). Code outside the rules reads
+    a position through this, never by indexing the document (docs/architecture.md)."""
+    return variant_of(document).view(document, None)
+
+
 def engine_build() -> tuple[str, str]:
     """Which build of the standard engine (which the Dirigible variant runs on too) adjudicates
     in this process: ``"pure"``, ``"compiled"`` or ``"compiled-c-core"``, and why a faster build
@@ -62,4 +78,5 @@ def phases_by_c_core() -> int:
 
 
 __all__ = ["Opening", "OrderCheck", "PhaseOutcome", "UnknownVariant", "UnsupportedPlayerCount", "Variant",
-           "engine_build", "get_variant", "phases_by_c_core", "variant_names"]
+           "VariantOf", "engine_build", "get_variant", "phases_by_c_core", "public_board", "variant_names",
+           "variant_of"]

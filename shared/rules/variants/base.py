@@ -4,12 +4,20 @@ The hosted game stores each variant's full state as a JSON document inside its e
 platform (lobby, order intake, resolution, replay, views) talks to every variant through this
 one small protocol and never imports a variant's engine directly. Each implementation is a
 thin adapter over a pure engine: no I/O, no clock; randomness only from the ``seed`` given.
+
+The protocol is generic over the variant's own state (``VariantOf[StateT]``, as boardgame.io's
+``Game<G>``): ``read_state`` is where a stored JSON document becomes the engine's typed value
+(the standard game's ``Position``, Tale of Ekonia's ``EkoniaState``) and ``write_state`` where
+it becomes JSON again. The platform holds ``Variant`` (``VariantOf[Any]``): it stores the
+document and hands it back, and reads what it needs of a position from the variant's answers
+(``view``, ``surviving``, ...), never by indexing the document (docs/architecture.md,
+"What crosses the rules' boundary").
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
 from .documents import (
     HistoryView,
@@ -22,6 +30,7 @@ from .documents import (
 )
 
 PhaseKind = Literal["movement", "retreats", "adjustments"]
+StateT = TypeVar("StateT")  # a variant's own state, as its engine computes on it
 
 
 class UnknownVariant(ValueError):
@@ -104,9 +113,11 @@ def every_order_and_dislodgement(resolved: Mapping[str, Any]) -> HistoryView:
             "dislodged": resolved.get("dislodged", []), "next_phase": resolved["next_phase"]}
 
 
-class Variant(Protocol):
+class VariantOf(Protocol[StateT]):
     """Everything the platform asks of a game's rules. The platform decides nothing by reading
-    a view: who survives, who must adjust and the kind of a phase are asked here."""
+    a view: who survives, who must adjust and the kind of a phase are asked here. ``StateT``
+    is the variant's own state; the platform passes the stored document (``StateDocument``),
+    which the variant reads with ``read_state``."""
 
     name: str
     # game settings the lobby fills in when the creator leaves them out (player_count: the
@@ -115,8 +126,19 @@ class Variant(Protocol):
     # stored in each PhaseResolved; bumped when the same orders may give other results
     engine_version: str
 
+    def read_state(self, document: Mapping[str, Any]) -> StateT:
+        """The state a stored document holds, as the variant's engine computes on it: the one
+        place where JSON becomes the variant's own value."""
+
+    def write_state(self, state: StateT) -> StateDocument:
+        """A state as the platform stores it: JSON again (``read_state`` of it is the same state)."""
+
     def powers(self) -> list[str]:
         """Every power (state) of the variant's full table, sorted."""
+
+    def seated(self, state: Mapping[str, Any]) -> list[str]:
+        """The powers of this game, playing or beaten, sorted: a small game's or a Tale of
+        Ekonia game of fewer players has fewer than ``powers``."""
 
     def phase_kind(self, phase: str) -> PhaseKind:
         """What is done in ``phase``: movement (Ekonia's turns too), retreats or adjustments."""
@@ -185,3 +207,6 @@ class Variant(Protocol):
         ``variant``, ``board`` (the drawing it is played on: ``standard``, ``ekonia``),
         ``unit_types``, the powers with their colours, the places, the adjacency, the opening
         position, and whatever else the variant's map has."""
+
+
+Variant = VariantOf[Any]  # a variant as the platform holds it: whatever its state, read only by it

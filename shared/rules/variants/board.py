@@ -15,7 +15,15 @@ from shared.rules.diplomacy.position import OrderResult as Result
 from shared.rules.diplomacy.position import Position, PowerUnit
 
 from .base import Opening, OrderCheck, PhaseKind, PhaseOutcome, UnsupportedPlayerCount, every_order_and_dislodgement
-from .documents import DislodgedUnit, HistoryView, MenuGroup, OrderResult, PositionView, StructuredOrder
+from .documents import (
+    DislodgedUnit,
+    HistoryView,
+    MenuGroup,
+    OrderResult,
+    PositionView,
+    StateDocument,
+    StructuredOrder,
+)
 from .order_reading import parse_cached as parse_cached  # (standard.py reads it from here)
 
 V = TypeVar("V")
@@ -153,6 +161,7 @@ class BoardRules:
     the board through these, the same way for every such variant."""
 
     from_document: Callable[[dict[str, Any]], Position]
+    to_document: Callable[[Position], dict[str, Any]]
     read_orders: Callable[[Sequence[str], str, Position], Readings]  # texts, power, position
     check_orders: Callable[[Sequence[str], str, Position], list[OrderCheck]]
     # the position, each power's readable orders, then settings, seed and civil disorder
@@ -173,6 +182,15 @@ class BoardVariant:
 
     def powers(self) -> list[str]:
         return sorted(load_map(self.name).home_centres)
+
+    def seated(self, state: Mapping[str, Any]) -> list[str]:
+        return self.powers()  # a small game shares the seven powers out, every one of them on the board
+
+    def read_state(self, document: Mapping[str, Any]) -> Position:
+        return self.position(document)
+
+    def write_state(self, state: Position) -> StateDocument:
+        return self.rules.to_document(state)
 
     def phase_kind(self, phase: str) -> PhaseKind:
         return PHASE_KINDS[Phase.parse(phase).type]
@@ -256,7 +274,7 @@ class BoardVariant:
     def order_menu(self, state: Mapping[str, Any], power: str) -> list[MenuGroup]:
         from .board_orders import menu
 
-        return menu(self.possible_orders(state, power), self.name, str(state["phase"]), power)
+        return menu(self.possible_orders(state, power), self.name, str(self.position(state).phase), power)
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
         self.check_player_count(int(settings.get("player_count") or 7))

@@ -26,7 +26,7 @@ from shared.rules.dirigible.document import (
 from shared.rules.dirigible.economy import removals_needed
 from shared.rules.dirigible.possible import dirigible_possible_orders
 
-from .base import Opening, OrderCheck, PhaseOutcome, UnsupportedPlayerCount
+from .base import Opening, OrderCheck, PhaseOutcome, UnsupportedPlayerCount, VariantOf
 from .board import BoardRules, BoardVariant, centres_by_power, dislodged_json, results_json, units_by_power, unreadable
 from .documents import PositionView
 
@@ -151,7 +151,8 @@ def adjudicate_phase(position: Position, orders: dict[str, list[Order]], setting
 
 
 RULES = BoardRules(
-    from_document=dirigible_position_from_document, read_orders=read_orders, check_orders=check_orders,
+    from_document=dirigible_position_from_document, to_document=dirigible_position_to_document,
+    read_orders=read_orders, check_orders=check_orders,
     adjudicate=adjudicate_phase,
     possible_orders=lambda position, power: dirigible_possible_orders(position, power, load_map(NAME)),
     view=position_view)
@@ -160,7 +161,7 @@ SEATS = 7  # one power each: the small games of the standard game are not offere
 
 class DirigibleVariant(BoardVariant):
     name = NAME
-    default_settings = {"player_count": SEATS}
+    default_settings: Mapping[str, Any] = {"player_count": SEATS}
     rules = RULES
 
     def check_player_count(self, players: int) -> None:
@@ -178,4 +179,4 @@ class DirigibleVariant(BoardVariant):
         return adjudicate_dirigible_document(dict(doc))
 
 
-VARIANT = DirigibleVariant()
+VARIANT: VariantOf[Position] = DirigibleVariant()  # checked against the protocol here

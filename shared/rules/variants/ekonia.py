@@ -18,14 +18,14 @@ from shared.rules.ekonia.menu import possible_orders
 from shared.rules.ekonia.parser import ParseError, parse_order
 from shared.rules.ekonia.planning import plan_orders
 from shared.rules.ekonia.policy import planning_view, state_view, turn_view
-from shared.rules.ekonia.records import as_document, as_state
+from shared.rules.ekonia.records import EkoniaState, as_document, as_state
 from shared.rules.ekonia.seats import states_played
 from shared.rules.ekonia.state import alive_powers, initial_state, phase_name, turn_of
 from shared.rules.ekonia.turn import resolve_turn
 
 from . import ekonia_orders
-from .base import Opening, OrderCheck, PhaseKind, PhaseOutcome, UnsupportedPlayerCount
-from .documents import HistoryView, MenuGroup, PositionView, StructuredOrder
+from .base import Opening, OrderCheck, PhaseKind, PhaseOutcome, UnsupportedPlayerCount, VariantOf
+from .documents import HistoryView, MenuGroup, PositionView, StateDocument, StructuredOrder
 
 
 @lru_cache(maxsize=1)
@@ -96,7 +96,7 @@ def ekonia_map_data(variant: EkoniaVariant) -> dict[str, Any]:
 
 class EkoniaVariant:
     name = "ekonia"
-    default_settings = {"player_count": 6}
+    default_settings: Mapping[str, Any] = {"player_count": 6}
     engine_version = ENGINE_VERSION
 
     def __init__(self, board: Board | None = None) -> None:
@@ -120,6 +120,15 @@ class EkoniaVariant:
 
     def powers(self) -> list[str]:
         return sorted(self.board.states)
+
+    def seated(self, state: Mapping[str, Any]) -> list[str]:
+        return sorted(as_state(state)["powers"])
+
+    def read_state(self, document: Mapping[str, Any]) -> EkoniaState:
+        return as_state(document)
+
+    def write_state(self, state: EkoniaState) -> StateDocument:
+        return as_document(state)
 
     def phase_kind(self, phase: str) -> PhaseKind:
         return "movement"
@@ -204,5 +213,6 @@ class EkoniaVariant:
 
 
 VARIANT = EkoniaVariant()
+_AS_PROTOCOL: VariantOf[EkoniaState] = VARIANT  # mypy checks the protocol here
 
 __all__ = ["VARIANT", "EkoniaVariant", "check_orders", "ekonia_board"]

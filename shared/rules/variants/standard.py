@@ -30,7 +30,7 @@ from shared.rules.diplomacy.position import Position, Resolution
 from shared.rules.diplomacy.possible import adjustment_count
 from shared.rules.diplomacy.small_games import SmallGame
 
-from .base import Opening, OrderCheck, PhaseOutcome
+from .base import Opening, OrderCheck, PhaseOutcome, VariantOf
 from .board import (
     BoardRules,
     BoardSummary,
@@ -128,7 +128,8 @@ def adjudicate_phase(position: Position, orders: dict[str, list[Order]], setting
 
 
 RULES = BoardRules(
-    from_document=position_from_document, read_orders=read_orders, check_orders=check_orders,
+    from_document=position_from_document, to_document=position_to_document,
+    read_orders=read_orders, check_orders=check_orders,
     adjudicate=adjudicate_phase,
     possible_orders=lambda position, power: possible_orders(position, power, load_map(position.variant)),
     view=position_view)
@@ -136,7 +137,7 @@ RULES = BoardRules(
 
 class StandardVariant(BoardVariant):
     name = "standard"
-    default_settings = {"player_count": 7}
+    default_settings: Mapping[str, Any] = {"player_count": 7}
     rules = RULES
 
     def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
@@ -204,4 +205,4 @@ def standard_map() -> GameMap:
     return load_map("standard")
 
 
-VARIANT = StandardVariant()
+VARIANT: VariantOf[Position] = StandardVariant()  # checked against the protocol here

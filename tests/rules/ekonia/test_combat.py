@@ -6,16 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from shared.rules.ekonia.combat import (
-    battles_at,
-    choose_survivors,
-    dice_bonus,
-    fight,
-    is_battle,
-    roll_dice,
-    round_survivors,
-    sides_at,
-)
+from shared.rules.ekonia.combat import choose_survivors, dice_bonus, fight, roll_dice, round_survivors
+from shared.rules.ekonia.sides import BattleUnit, battles_at, is_battle, sides_at
 from tests.utils.ekonia_board import at_war, battle_context, fresh_state, small_board, unit
 
 
@@ -25,7 +17,7 @@ def battle(units, rolls, tile, *, start_wars=(("ALPHA", "BETA"),), wars=None, st
     at_war(state, *start_wars)
     ctx = battle_context(state, board, units, wars=wars or {tuple(sorted(w)) for w in start_wars}, **kw)
     here = [u for u in units if u["location"] == tile]
-    return fight(ctx, tile, sides_at(here), rolls=rolls)
+    return fight(ctx, tile, sides_at(here), rolls=rolls).as_json()  # the report as the turn stores it
 
 
 def side(report, power):
@@ -283,8 +275,8 @@ def test_dice_depend_only_on_seed_turn_territory_and_what_each_camp_looks_like()
 
 
 def test_survivors_fill_the_strength_with_whole_units():
-    units = [unit("A-1", "CAVALRY", "x"), unit("A-2", "INFANTRY", "x"), unit("A-3", "INFANTRY", "x"),
-             unit("A-4", "TRANSPORT", "x")]
+    units = [BattleUnit.of(u) for u in (unit("A-1", "CAVALRY", "x"), unit("A-2", "INFANTRY", "x"),
+                                        unit("A-3", "INFANTRY", "x"), unit("A-4", "TRANSPORT", "x"))]
     worth = {"A-1": 1.5, "A-2": 1.0, "A-3": 1.0, "A-4": 0.0}
     assert choose_survivors(units, worth, 2) == {"A-2", "A-3", "A-4"}
     assert choose_survivors(units, worth, 3) == {"A-1", "A-2", "A-4"}
@@ -335,7 +327,7 @@ def allied_narrow_win(seed, turn=1, tile="mid-three"):
     units += [unit(f"BETA-{i}", "INFANTRY", tile) for i in (1, 2, 3)]
     ctx = battle_context(state, board, units, wars={("ALPHA", "BETA"), ("BETA", "GAMMA")}, turn=turn)
     ctx.seed = seed
-    report = fight(ctx, tile, sides_at(units), rolls={"ALPHA": 3, "BETA": 3})
+    report = fight(ctx, tile, sides_at(units), rolls={"ALPHA": 3, "BETA": 3}).as_json()
     kept = {u["id"] for u in units if u["owner"] != "BETA"} - {i for ids in report["destroyed"].values() for i in ids}
     return kept
 
