@@ -27,6 +27,7 @@ import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -84,15 +85,9 @@ def count_sessions(store: EventStore) -> None:
 
 def desk_for(store: EventStore) -> Any:
     """The DAIDE server's desk as ``entente daide`` builds it (services/cli/daide.py)."""
-    from services.adjudication.service import patch_orders, resolve_if_complete, set_ready
-    from services.daide.desk import Desk
-    from services.lobby.service import join_game, open_daide_port, vote_draw
-    from services.press.service import send_message
-    from shared.clock import SYSTEM_CLOCK
+    from services.cli.daide import build_desk
 
-    return Desk(patch_orders=patch_orders, set_ready=set_ready, resolve_if_complete=resolve_if_complete,
-                vote_draw=vote_draw, send_press=send_message, now=SYSTEM_CLOCK.now, join_seat=join_game,
-                open_port=open_daide_port)
+    return build_desk()
 
 
 async def timed(call: Callable[[], Any]) -> tuple[float, int, int]:
@@ -127,6 +122,10 @@ async def daide_seat(hub: Hub, game_id: str, token: str, sent: list[list[Item]])
     return session
 
 
+async def put(app: Any, path: str, body: bytes, headers: dict[str, str], answers: list[tuple[int, bytes]]) -> None:
+    answers.append(await asgi_request(app, "PUT", path, body, headers))
+
+
 def figures(samples: list[tuple[float, int, int]]) -> str:
     times = sorted(s for s, _, _ in samples)
     p90 = times[int(len(times) * 0.9)]
@@ -158,18 +157,14 @@ async def measure(url: str, args: argparse.Namespace) -> None:
                     for power in ORDERING:
                         items: list[Item] = ["SUB", *([unit(power, u), "HLD"] for u in units[power])]
                         sent.clear()
-                        by_sub.append(await timed(lambda: sessions[(game_id, power)].handle(items)))
+                        by_sub.append(await timed(partial(sessions[(game_id, power)].handle, items)))
                         assert [m[0] for m in sent] == ["THX"] * len(units[power]), sent
                         body = json.dumps({"orders": [f"{u} H" for u in http_units[power]]}).encode()
                         headers = {"authorization": f"Bearer {tokens[power]}", "content-type": "application/json"}
-                        status = 0
-
-                        async def put() -> None:
-                            nonlocal status
-                            status, _ = await asgi_request(app, "PUT", f"/games/{http_id}/orders", body, headers)
-
-                        by_put.append(await timed(put))
-                        assert status == 200, status
+                        answers: list[tuple[int, bytes]] = []
+                        by_put.append(await timed(partial(put, app, f"/games/{http_id}/orders", body, headers,
+                                                          answers)))
+                        assert answers[0][0] == 200, answers
             print(f"{args.backend}: {args.games} games, six powers each, {args.rounds} rounds "
                   f"({len(by_sub)} messages each way)")
             print(f"  DAIDE SUB  {figures(by_sub)}")
