@@ -50,7 +50,9 @@ def _parser(command: str) -> argparse.ArgumentParser:
                         help="ports for the games open to unmodified DAIDE bots (daide_open), one each "
                              "(default: none; docs/bots.md, \"A port per game\")")
     parser.add_argument("--poll", type=float, default=1.0,
-                        help="seconds between looks at each followed game (default 1)")
+                        help="seconds between looks at a followed game while a client awaits a time mark (TME), and "
+                             "at the games opened to DAIDE bots (default 1; the log itself is followed by one "
+                             "tailer: docs/bots.md, \"Following the game\")")
     parser.add_argument("--max-per-address", type=int, default=16,
                         help="connections from one address at once (default 16)")
     parser.add_argument("--max-connections", type=int, default=1000, help="connections in all (default 1000)")

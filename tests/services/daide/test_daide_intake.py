@@ -120,7 +120,8 @@ async def test_a_sub_reads_the_game_once_and_never_the_phases_submissions(store_
             await told(sessions[power])
             for again, given in enumerate((units[power][:-1], units[power][-1:])):  # a SUB, then one more
                 sent.clear()
-                message: list[Item] = ["SUB", *([unit(power, u), "HLD"] for u in given)]
+                orders: list[Item] = [[unit(power, u), "HLD"] for u in given]
+                message: list[Item] = ["SUB", *orders]
                 counts = await counted(partial(sessions[power].handle, message))
                 assert [m[0] for m in sent] == ["THX"] * len(given) + ["MIS"] * (again == 0), sent
                 # one read of the game (its stream after this process's cached version) and the checked
