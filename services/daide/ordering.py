@@ -19,12 +19,15 @@ from shared.game import intake
 from shared.game.commands import CompleteWhen, PatchOrdersCommand, Player, SetReady
 from shared.game.state import GameState
 from shared.rules.variants import get_variant
+from shared.store import ConcurrencyError
 
 from .board import phase_of, text_of
 from .messages import mis_message
 from .orders import asks_what_rules_do, last_per_unit, note_for
 from .syntax import Item
 from .watch import Hub
+
+CLASHED = "the game changed while this was decided, again and again; nothing was stored: send it again"
 
 
 class SessionView(Protocol):
@@ -109,6 +112,9 @@ async def submit(session: SessionView, items: list[Item], args: list[Item]) -> N
     except DomainError as error:
         _refused(session, items, orders, error, state)
         return
+    except ConcurrencyError:
+        session.reject(items, CLASHED)
+        return
     for order, check in zip(orders, outcome.patch.checks, strict=True):
         session.send(["THX", order, ["MBV" if check.accepted else note_for(check.reason)]])
     missing = mis_message(state, session.power, outcome.patch.current)  # this turn's, before it may resolve
@@ -146,6 +152,9 @@ async def go_flag(session: SessionView, items: list[Item], go: bool) -> None:
     except DomainError as error:
         session.reject(items, error.message)
         return
+    except ConcurrencyError:
+        session.reject(items, CLASHED)
+        return
     session.send(["YES", items])
     if resolved:
         session.hub.poke(session.game_id)
@@ -157,6 +166,9 @@ async def clear(session: SessionView, items: list[Item], units: list[str], state
         await intake.patch(session.hub.store, _command(session, str(state.phase), [], units, seen=state))
     except DomainError as error:
         session.reject(items, error.message)
+        return
+    except ConcurrencyError:
+        session.reject(items, CLASHED)
         return
     session.send(["YES", items])
 

@@ -18,6 +18,7 @@ from shared.game.log import phase_submissions
 from shared.game.phases import resolved_phases
 from shared.game.repository import full_state, read_game, with_recent_history
 from shared.game.state import GameState
+from shared.store import ConcurrencyError
 
 from . import ordering
 from .board import (
@@ -396,6 +397,8 @@ class Session:
             return
         self.time_marks.add(int(args[0][0]))
         self.send(["YES", items])
+        if self.game_id is not None:
+            self.hub.poke(self.game_id)  # its watcher now looks each second (docs/bots.md, "Following the game")
 
     # ------------------------------------------------------------------------- acting
 
@@ -522,6 +525,9 @@ class Session:
                                                        self._metadata(), self.hub.desk.now()))
         except DomainError as error:
             self.reject(items, error.message)
+            return
+        except ConcurrencyError:
+            self.reject(items, ordering.CLASHED)
             return
         self.send(["YES", items])
         self.hub.poke(self.game_id)

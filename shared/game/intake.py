@@ -53,7 +53,7 @@ from .commands import (
 )
 from .guards import choose_power, require_must_act, require_open_phase, require_playing, require_room_to_write
 from .log import PhaseSubmissions, phase_submissions
-from .repository import append_events, read_game
+from .repository import append_events, read_game, read_state
 from .resolution import log, now_or_clock, resolve_if_complete, resolve_phase
 from .state import GameState
 from .submissions import PowerSubmission
@@ -362,17 +362,21 @@ async def ready(store: EventStore, command: SetReady) -> SubmitOutcome:
 async def vote(store: EventStore, command: VoteDraw) -> VoteOutcome:
     """A seat's draw vote (shared/game/draws.py): DrawVoted, and GameFinished when the draw
     passes, appended to the game stream at the version decided from (a clash: read, decide
-    again, a few times at most)."""
+    again). Seven seats voting at once clash six times among them, so the last attempt decides
+    under the game's exclusive lock, from the game read in it: a vote is never refused for
+    another's having come first."""
     for attempt in range(1, SUBMIT_ATTEMPTS + 1):
-        state = await read_game(store, command.game_id)
-        if state is None:
+        last = attempt == SUBMIT_ATTEMPTS
+        state = None if last else await read_game(store, command.game_id)
+        if not last and state is None:
             raise GameNotFound(command.game_id)
-        events = draws.vote(state, command.player.id_in(state, None), command.in_favour)
         try:
-            async with store.transaction(command.game_id, lock="share") as tx:
+            async with store.transaction(command.game_id, lock="exclusive" if last else "share") as tx:
+                state = state or await read_state(tx, command.game_id)
+                events = draws.vote(state, command.player.id_in(state, None), command.in_favour)
                 return VoteOutcome(await append_events(tx, state, events, command.metadata, command.now))
         except ConcurrencyError:
-            if attempt == SUBMIT_ATTEMPTS:
+            if last:
                 raise
     raise AssertionError("unreachable")
 
