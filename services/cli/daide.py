@@ -1,8 +1,8 @@
 """``entente daide``: the DAIDE server (services/daide, docs/bots.md) as a process of its own.
 
-A DAIDE seat gives its orders, ready flags and draw votes through the game core's intake, the
-one way in for every order (shared/game/intake.py), exactly as one over HTTP does; the
-composition root hands the server the rest (press, the lobby's seats and ports: ``build_desk``).
+A DAIDE seat gives its orders, ready flags, draw votes and press through the game core's
+intake, the one way in for every order (shared/game/intake.py), exactly as one over HTTP does;
+the composition root hands the server the rest (the lobby's seats and ports: ``build_desk``).
 SIGTERM or SIGINT: every client is sent OFF, then
 the process exits 0. ``--health-port`` answers ``/healthz`` and ``/livez`` (docs/deploy.md).
 """
@@ -67,15 +67,14 @@ def _parser(command: str) -> argparse.ArgumentParser:
 
 
 def build_desk() -> Desk:
-    """What the DAIDE server is handed of the other services (press, the lobby's seats and
-    ports) and the clock; orders, ready flags, early resolution and draw votes it gives the
-    game core's intake itself (shared/game/intake.py), as the HTTP API does."""
+    """What the DAIDE server is handed of the other services (the lobby's seats and ports) and
+    the clock; orders, ready flags, early resolution, draw votes and press it gives the game
+    core's intake itself (shared/game/intake.py), as the HTTP API does."""
     from services.daide.desk import Desk
     from services.lobby.service import join_game, open_daide_port
-    from services.press.service import send_message
     from shared.clock import SYSTEM_CLOCK
 
-    return Desk(send_press=send_message, now=SYSTEM_CLOCK.now, join_seat=join_game, open_port=open_daide_port)
+    return Desk(now=SYSTEM_CLOCK.now, join_seat=join_game, open_port=open_daide_port)
 
 
 async def _serve(command: str, settings: Settings, args: argparse.Namespace) -> int:

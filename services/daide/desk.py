@@ -1,27 +1,19 @@
-"""What the DAIDE server asks of the hosted game beyond the game core: the service functions of
-other services (press, the lobby's seats and ports) and the clock, handed in by the composition
-root (services/cli/daide.py), since a service never imports another (docs/architecture.md).
-Orders, ready flags, early resolution and draw votes are the intake's, the one way in for
-every order (shared/game/intake.py), which the DAIDE session calls as the HTTP API does; reads
-go through ``shared.game`` as every service's do.
+"""What the DAIDE server asks of the hosted game beyond the game core: the lobby's seats and
+ports and the clock, handed in by the composition root (services/cli/daide.py), since a
+service never imports another (docs/architecture.md). Orders, ready flags, early resolution,
+draw votes and press are the intake's, the one way in for every order (shared/game/intake.py),
+which the DAIDE session calls as the HTTP API does; reads go through ``shared.game`` as every
+service's do.
 """
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
 from shared.game.submissions import PowerSubmission
 from shared.store import EventStore
-
-
-class SendPressFunction(Protocol):
-    """services/press/service.py's ``send_message``."""
-
-    def __call__(self, store: EventStore, game_id: str, player_id: str, sender: str | None,
-                 to: str | Sequence[str], text: str, metadata: dict[str, Any] | None = None, *,
-                 now: datetime) -> Awaitable[dict[str, Any]]: ...
 
 
 class Joined(Protocol):
@@ -51,7 +43,6 @@ class OpenPort(Protocol):
 class Desk:
     """The hosted game's service functions (the composition root fills them in)."""
 
-    send_press: SendPressFunction
     now: Callable[[], datetime]
     join_seat: JoinSeat | None = None  # the game ports' seats (services/daide/ports.py)
     open_port: OpenPort | None = None

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from shared.errors import DomainError
 from shared.game import intake
-from shared.game.commands import Player, VoteDraw
+from shared.game.commands import Player, SendPress, VoteDraw
 from shared.game.log import phase_submissions
 from shared.game.phases import resolved_phases
 from shared.game.repository import full_state, read_game, with_recent_history
@@ -502,10 +502,14 @@ class Session:
                 return
             to = "all"
         try:
-            await self.hub.desk.send_press(self.hub.store, self.game_id, self.player_id, self.power, to,
-                                           render(named[1]), self._metadata(), now=self.hub.desk.now())
+            await intake.send_press(self.hub.store, SendPress(self.game_id, Player(self.player_id), self.power, to,
+                                                              render(named[1]), self._metadata(),
+                                                              self.hub.desk.now()))
         except DomainError as error:
             self.reject(items, error.message)
+            return
+        except ConcurrencyError:
+            self.reject(items, ordering.CLASHED)
             return
         self.send(["YES", items])
         self.hub.poke(self.game_id)

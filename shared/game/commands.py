@@ -112,6 +112,20 @@ class VoteDraw:
 
 
 @dataclass(frozen=True, slots=True)
+class SendPress:
+    """A press message from a seat: signed by ``sender`` (one of the seat's powers; None: its
+    first), to ``"all"`` or a list of powers."""
+
+    game_id: str
+    player: Player
+    sender: str | None
+    to: str | Sequence[str]
+    text: str
+    metadata: dict[str, Any] | None = None
+    now: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ResolvePhase:
     """The host's or the operator's resolution of the current phase (``phase``: the one meant)."""
 
@@ -164,6 +178,12 @@ class PatchOutcome:
     resolved: bool = False  # a PATCH leaves the power ordering: only a judged change ends a phase early
     state: GameState | None = None
     submissions: Mapping[str, PowerSubmission] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PressOutcome:
+    message: dict[str, Any]  # the message as its sender reads it (its place among what the seat reads)
+    state: GameState  # the game it was decided from
 
 
 @dataclass(frozen=True, slots=True)

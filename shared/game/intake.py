@@ -1,9 +1,9 @@
 """The one way in for every order (docs/architecture.md, "One way in for every order"): order
 intake, ready flags, early resolution and draw votes as one service with commands in and
 outcomes out (shared/game/commands.py), used alike by HTTP (``PUT`` and ``PATCH`` of orders,
-the ready flag, the draw vote), DAIDE (``SUB``, ``GOF``, ``NOT (GOF)``, ``NOT (SUB)``, ``DRW``:
-services/daide/ordering.py), the house bots' phases and the command line. ``handle`` takes any
-command.
+the ready flag, the draw vote, a message), DAIDE (``SUB``, ``GOF``, ``NOT (GOF)``, ``NOT (SUB)``,
+``DRW``, ``SND``: services/daide/ordering.py, session.py), the house bots' phases and the command
+line. ``handle`` takes any command.
 
 One concurrency strategy for all of them, the checked append: decide from the game as the
 caller read it (and each power's submission as this process last folded it), then append with
@@ -13,7 +13,7 @@ at the version its submission was folded at); when either has moved on, read it 
 decide again, a few times at most (then 409 concurrent_update). The same append hands back the
 phase's submissions up to it, so early resolution (shared/game/resolution.py) is judged without
 another read. A draw vote, which may end the game, appends to the game stream itself at the
-version decided from.
+version decided from; a message appends to the game's press stream, guarded by the game's.
 
 - ``submit`` (a ``PUT``): each order read with the engine's parser and checked with its
   legality rules; the accepted ones stored as one OrdersSubmitted in the power's own stream
@@ -25,6 +25,7 @@ version decided from.
 """
 from __future__ import annotations
 
+import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -33,6 +34,7 @@ from typing import Any
 from shared import metrics
 from shared.errors import Conflict, DomainError, ErrorCode, Unprocessable
 from shared.events import OrdersSubmitted, ReadySet, game_stream, orders_stream, to_new_event
+from shared.events_social import MessageSent, press_stream
 from shared.rules.variants import OrderCheck, Variant, get_variant
 from shared.store import ConcurrencyError, EventStore, GameNotFound, NewEvent
 
@@ -42,8 +44,10 @@ from .commands import (
     PatchOrdersCommand,
     PatchOutcome,
     Player,
+    PressOutcome,
     ResolveOutcome,
     ResolvePhase,
+    SendPress,
     SetReady,
     Submission,
     SubmitOrdersCommand,
@@ -53,6 +57,7 @@ from .commands import (
 )
 from .guards import choose_power, require_must_act, require_open_phase, require_playing, require_room_to_write
 from .log import PhaseSubmissions, phase_submissions
+from .press import check_message, message_json, readable
 from .repository import append_events, read_game, read_state
 from .resolution import log, now_or_clock, resolve_if_complete, resolve_phase
 from .state import GameState
@@ -381,15 +386,41 @@ async def vote(store: EventStore, command: VoteDraw) -> VoteOutcome:
     raise AssertionError("unreachable")
 
 
+async def send_press(store: EventStore, command: SendPress) -> PressOutcome:
+    """A press message (``check_message``, shared/game/press.py) appended to the game's press
+    stream with one checked append, the press stream read back in the same round trip for the
+    message's place among what its sender reads; a message decided from a game that moved on
+    (it finished meanwhile) is decided again."""
+    moment = now_or_clock(command.now)
+    found: GameState | None = None
+    for _ in range(SUBMIT_ATTEMPTS):
+        found = await read_game(store, command.game_id)
+        if found is None:
+            raise GameNotFound(command.game_id)
+        player_id = command.player.id_in(found, None)
+        draft = check_message(found, player_id, command.sender, command.to, command.text)
+        message = MessageSent(message_id="m_" + secrets.token_hex(8), phase=found.phase or "", sender=draft.sender,
+                              codename=draft.codename, recipients=draft.recipients, text=draft.text, sent_at=moment)
+        stream = press_stream(command.game_id)
+        stored = await store.append_if_current(command.game_id, game_stream(command.game_id), found.version, stream,
+                                               to_new_event(message, command.metadata), watch_streams=[stream])
+        if stored.appended:
+            records = [r for r in stored.watched if r.stream_id == stream]
+            place = len(readable(records, found.powers_of(player_id)))
+            return PressOutcome(message_json(message, records[-1], place), found)
+    raise ConcurrencyError(game_stream(command.game_id), found.version if found is not None else 0, None)
+
+
 async def resolve(store: EventStore, command: ResolvePhase) -> ResolveOutcome:
     """The host's or the operator's resolution (``resolve_phase``)."""
     return ResolveOutcome(await resolve_phase(store, command.game_id, command.phase, command.metadata, command.now))
 
 
-Command = SubmitOrdersCommand | PatchOrdersCommand | SetReady | VoteDraw | ResolvePhase
-Outcome = SubmitOutcome | PatchOutcome | VoteOutcome | ResolveOutcome
+Command = SubmitOrdersCommand | PatchOrdersCommand | SetReady | VoteDraw | SendPress | ResolvePhase
+Outcome = SubmitOutcome | PatchOutcome | VoteOutcome | PressOutcome | ResolveOutcome
 _HANDLERS: dict[type, Callable[[EventStore, Any], Awaitable[Any]]] = {
-    SubmitOrdersCommand: submit, PatchOrdersCommand: patch, SetReady: ready, VoteDraw: vote, ResolvePhase: resolve}
+    SubmitOrdersCommand: submit, PatchOrdersCommand: patch, SetReady: ready, VoteDraw: vote, SendPress: send_press,
+    ResolvePhase: resolve}
 
 
 async def handle(store: EventStore, command: Command) -> Outcome:
