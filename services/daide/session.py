@@ -397,8 +397,6 @@ class Session:
             return
         self.time_marks.add(int(args[0][0]))
         self.send(["YES", items])
-        if self.game_id is not None:
-            self.hub.poke(self.game_id)  # its watcher now looks each second (docs/bots.md, "Following the game")
 
     # ------------------------------------------------------------------------- acting
 

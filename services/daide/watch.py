@@ -235,13 +235,24 @@ class Hub:
                 log.exception("following game %s failed; trying again", game_id)
                 self._beat(False)
             watcher.wake.clear()
-            beat = self.poll if any(s.timed for s in watcher.sessions) else BACKSTOP_SECONDS
-            try:
-                await asyncio.wait_for(watcher.wake.wait(), beat)
-            except TimeoutError:
-                watcher.check_grants = True  # the backstop: as if the tailer had seen a change
+            await self._until_due(watcher)
         if self._watchers.get(game_id) is watcher:
             del self._watchers[game_id]
+
+    async def _until_due(self, watcher: _Watcher) -> None:
+        """Wait until the watcher is woken (the tailer saw its game change, a client of this
+        server wrote to it), a client of it awaits a time mark (TME, looked at each ``poll``
+        seconds, reading nothing in between), or the backstop is due."""
+        waited = 0.0
+        while waited < BACKSTOP_SECONDS:
+            try:
+                await asyncio.wait_for(watcher.wake.wait(), self.poll)
+                return
+            except TimeoutError:
+                waited += self.poll
+                if any(s.timed for s in watcher.sessions):
+                    return
+        watcher.check_grants = True  # the backstop: as if the tailer had seen a change
 
     def _relay_press(self, watcher: _Watcher) -> None:
         """Messages the tailer read whose text is level-10 press: FRM to the DAIDE seats among
