@@ -1,7 +1,8 @@
 """A DAIDE seat's orders go the one way in every order goes (shared/game/intake.py): the same
 orders given over DAIDE (each power in two SUBs and then GOF, some saying NOT (GOF) first)
 and over the HTTP API give the same event log, no phase resolves while a seat has not said
-GOF, and a SUB reads the store no more than an HTTP PUT does beside the read of the game.
+GOF, a SUB reads the store no more than an HTTP PUT does beside the read of the game, and a
+seat owed only forced removals is waited for.
 The DAIDE sessions run in this process (services/daide/session.py, as the server's connection
 hands them each message), on both back ends.
 """
@@ -14,6 +15,7 @@ import httpx
 
 from services.cli.daide import build_desk
 from services.daide.board import turn, unit
+from services.daide.desk import Desk
 from services.daide.press import read_written
 from services.daide.session import Session
 from services.daide.syntax import Item, Text
@@ -21,10 +23,11 @@ from services.daide.watch import Hub
 from shared.game.repository import read_game
 from shared.store import EventStore
 from tests.conftest import open_store
+from tests.games.test_civil_disorder import WINTER
 from tests.services.daide.test_daide_matches_http import CODES, drawn_orders, play_http_phase, resolved_phases
 from tests.utils.counted_store import count_sessions, counted
 from tests.utils.daide_server import seated_game
-from tests.utils.http import started_table
+from tests.utils.http import Host, start_at, started_table
 
 PHASES = 7  # 1901 and the spring and autumn of 1902: moves, retreats, builds
 
@@ -135,3 +138,26 @@ async def test_a_sub_reads_the_game_once_and_never_the_phases_submissions(store_
             session.close()
         await hub.settle(5)
         await store.close()
+
+
+async def test_a_seat_owed_only_forced_removals_is_waited_for_and_its_sub_rem_counts(host: Host) -> None:
+    """Italy must remove its one unit (it has no centre): the winter waits for its SUB (… REM)
+    as for anyone's, and that SUB resolves it (before, the phase resolved without it and the
+    SUB arrived in the next one)."""
+    game = await start_at(host, WINTER, ["FRANCE", "GERMANY", "ITALY"], retreat_minutes=30)
+    hub = Hub(host.store, Desk(now=host.clock.now))
+    sent: list[list[Item]] = []
+    italy = await seat(hub, f"{game.game_id}/{game.player('ITALY').token}", sent)
+    try:
+        await told(italy)
+        await game.order_ok("GERMANY", ["A BER D", "A BUR D"])
+        assert (await game.order_ok("FRANCE", ["A PAR B"]))["resolved"] is False
+        assert "ITALY" in (await game.summary())["waiting_for"]
+        await italy.handle(["SUB", [["ITA", "AMY", "TUS"], "REM"]])
+        assert ["THX", [["ITA", "AMY", "TUS"], "REM"], ["MBV"]] in sent, sent
+        winter = (await game.resolutions())[-1]
+        assert winter["phase"] == "W1902A" and winter["civil_disorder"] == []
+        assert [o["order"] for o in winter["orders"]["ITALY"]] == ["A TUS D"]
+    finally:
+        italy.close()
+        await hub.settle(5)
