@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextvars
 import json
 import statistics
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -47,40 +45,10 @@ from services.lobby.service import create_game, join_game, settings_for, start_g
 from shared.game.repository import read_game  # noqa: E402
 from shared.settings import Settings  # noqa: E402
 from shared.store import EventStore  # noqa: E402
+from tests.utils.counted_store import count_sessions, counted  # noqa: E402
 from tests.utils.http import asgi_request  # noqa: E402
 
 ORDERING = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "TURKEY")  # Russia never orders
-counting: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("counting", default=None)
-
-
-READS = ("read_stream", "read_streams", "stream_version", "read_all")
-
-
-def counted_read(read: Callable[..., Any], found: list[int]) -> Callable[..., Any]:
-    async def counted(*args: Any, **kwargs: Any) -> Any:
-        found[1] += 1
-        return await read(*args, **kwargs)
-
-    return counted
-
-
-def count_sessions(store: EventStore) -> None:
-    """Count the store sessions opened by the task that set ``counting`` (only that one: the
-    DAIDE watcher's own reads in the background are not the message's)."""
-    opened = store._session
-
-    @asynccontextmanager
-    async def counted(kind: Any) -> AsyncIterator[Any]:
-        found = counting.get()
-        if found is not None:
-            found[0] += 1
-        async with opened(kind) as tx:
-            if found is not None:
-                for name in READS:
-                    setattr(tx, name, counted_read(getattr(tx, name), found))
-            yield tx
-
-    store._session = counted  # type: ignore[method-assign]
 
 
 def desk_for(store: EventStore) -> Any:
@@ -91,14 +59,10 @@ def desk_for(store: EventStore) -> Any:
 
 
 async def timed(call: Callable[[], Any]) -> tuple[float, int, int]:
-    sessions = [0, 0]
-    token = counting.set(sessions)
-    try:
-        started = time.perf_counter()
-        await call()
-        return time.perf_counter() - started, sessions[0], sessions[1]
-    finally:
-        counting.reset(token)
+    """The time ``call()`` took, and the store sessions and reads it made (tests/utils/counted_store.py)."""
+    started = time.perf_counter()
+    counts = await counted(call)
+    return time.perf_counter() - started, counts.sessions, counts.read_count
 
 
 async def seated(store: EventStore) -> tuple[str, dict[str, str], dict[str, list[str]]]:
