@@ -10,6 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from shared.auth import Caller, require
 from shared.errors import ErrorCode, Forbidden, Unprocessable
+from shared.game import commands
+from shared.game.commands import Player, ResolvePhase, SetReady
 from shared.game.guards import choose_power, require_playing
 from shared.game.state import GameState
 from shared.http.app import build_app
@@ -29,8 +31,7 @@ from shared.rules.variants import OrderCheck
 from shared.settings import Settings
 from shared.store import EventStore
 
-from . import commands, service
-from .commands import Player, ResolvePhase, SetReady
+from . import service
 from .possible import possible_for
 
 router = APIRouter(tags=["adjudication"])

@@ -53,7 +53,7 @@ class ClockWorker:
         """Claim up to ``size`` games due at ``now`` (other than ``skip``) and handle them in one
         transaction: [(game id, action)], empty when none is due and unclaimed. Claimed ids are
         added to ``claimed`` as they are claimed (to name them if handling fails)."""
-        from services.adjudication.service import plan_due, record_resolution, resolve_bot_phases, write_plan
+        from shared.game.resolution import plan_due, record_resolution, resolve_bot_phases, write_plan
 
         claimed = [] if claimed is None else claimed
         began = time.perf_counter()  # the claim locks the batch's games until the commit

@@ -1,8 +1,9 @@
 """``entente daide``: the DAIDE server (services/daide, docs/bots.md) as a process of its own.
 
-The composition root hands the server the hosted game's own service functions (order intake,
-ready flags, early resolution from services/adjudication; draw votes from services/lobby), so
-a DAIDE seat acts exactly as one over HTTP. SIGTERM or SIGINT: every client is sent OFF, then
+A DAIDE seat gives its orders, ready flags, draw votes and press through the game core's
+intake, the one way in for every order (shared/game/intake.py), exactly as one over HTTP does;
+the composition root hands the server the rest (the lobby's seats and ports: ``build_desk``).
+SIGTERM or SIGINT: every client is sent OFF, then
 the process exits 0. ``--health-port`` answers ``/healthz`` and ``/livez`` (docs/deploy.md).
 """
 from __future__ import annotations
@@ -12,12 +13,16 @@ import asyncio
 import logging
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from shared.logs import configure as configure_logs
 from shared.settings import Settings
 
 from .common import DATABASE_HELP, check_schema, command_parser
 from .health import add_health_options, run_until_signalled
+
+if TYPE_CHECKING:
+    from services.daide.desk import Desk
 
 DEFAULT_PORT = 16713  # DAIDE servers' customary port
 EXAMPLES = """\
@@ -45,7 +50,9 @@ def _parser(command: str) -> argparse.ArgumentParser:
                         help="ports for the games open to unmodified DAIDE bots (daide_open), one each "
                              "(default: none; docs/bots.md, \"A port per game\")")
     parser.add_argument("--poll", type=float, default=1.0,
-                        help="seconds between looks at each followed game (default 1)")
+                        help="seconds between looks at a followed game while a client awaits a time mark (TME), and "
+                             "at the games opened to DAIDE bots (default 1; the log itself is followed by one "
+                             "tailer: docs/bots.md, \"Following the game\")")
     parser.add_argument("--max-per-address", type=int, default=16,
                         help="connections from one address at once (default 16)")
     parser.add_argument("--max-connections", type=int, default=1000, help="connections in all (default 1000)")
@@ -59,15 +66,21 @@ def _parser(command: str) -> argparse.ArgumentParser:
     return parser
 
 
-async def _serve(command: str, settings: Settings, args: argparse.Namespace) -> int:
-    from services.adjudication.service import patch_orders, resolve_if_complete, set_ready
+def build_desk() -> Desk:
+    """What the DAIDE server is handed of the other services (the lobby's seats and ports) and
+    the clock; orders, ready flags, early resolution, draw votes and press it gives the game
+    core's intake itself (shared/game/intake.py), as the HTTP API does."""
     from services.daide.desk import Desk
+    from services.lobby.service import join_game, open_daide_port
+    from shared.clock import SYSTEM_CLOCK
+
+    return Desk(now=SYSTEM_CLOCK.now, join_seat=join_game, open_port=open_daide_port)
+
+
+async def _serve(command: str, settings: Settings, args: argparse.Namespace) -> int:
     from services.daide.ports import GamePorts
     from services.daide.server import DaideServer, Limits
     from services.daide.watch import Hub
-    from services.lobby.service import join_game, open_daide_port, vote_draw
-    from services.press.service import send_message
-    from shared.clock import SYSTEM_CLOCK
     from shared.store import open_store
 
     from .health import worker_metrics
@@ -75,9 +88,7 @@ async def _serve(command: str, settings: Settings, args: argparse.Namespace) -> 
     if (refused := await check_schema(command, settings.database_url)) is not None:
         return refused
     store = await open_store(settings.database_url)
-    desk = Desk(patch_orders=patch_orders, set_ready=set_ready, resolve_if_complete=resolve_if_complete,
-                vote_draw=vote_draw, send_press=send_message, now=SYSTEM_CLOCK.now, join_seat=join_game,
-                open_port=open_daide_port)
+    desk = build_desk()
     limits = Limits(per_address=args.max_per_address, max_connections=args.max_connections,
                     im_seconds=args.im_seconds, join_seconds=args.join_seconds, rate=args.rate, burst=args.burst)
 

@@ -1,6 +1,8 @@
-"""A DAIDE seat's orders and go flag (SUB, GOF, NOT (GOF)) and when the seat is done, as the
-syntax document has it (docs/bots.md, "When a DAIDE seat is done"): functions of a client's
-``Session`` (session.py), which hands its SUB and GOF messages here.
+"""A DAIDE seat's orders and go flag (SUB, GOF, NOT (GOF), NOT (SUB)) and when the seat is done,
+as the syntax document has it (docs/bots.md, "When a DAIDE seat is done"): functions of a
+client's ``Session`` (session.py), which hands its SUB and GOF messages here. Each turns the
+message into a command of the intake, the one way in for every order (shared/game/intake.py),
+and its outcome into DAIDE messages: nothing here stores, reads submissions or resolves.
 
 - a SUB, GOF or NOT (GOF) is for the turn it names, or else the turn of the last NOW the
   client had been sent when its bytes were read; another turn than the current one is REJ;
@@ -9,18 +11,23 @@ syntax document has it (docs/bots.md, "When a DAIDE seat is done"): functions of
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from shared.errors import DomainError
+from shared.game import intake
+from shared.game.commands import CompleteWhen, PatchOrdersCommand, Player, SetReady
 from shared.game.state import GameState
 from shared.rules.variants import get_variant
+from shared.store import ConcurrencyError
 
 from .board import dislodged_of, phase_of, text_of
 from .messages import mis_message
 from .orders import asks_what_rules_do, last_per_unit, note_for
 from .syntax import Item
 from .watch import Hub
+
+CLASHED = "the game changed while this was decided, again and again; nothing was stored: send it again"
 
 
 class SessionView(Protocol):
@@ -39,7 +46,6 @@ class SessionView(Protocol):
     def huh(self, items: list[Item], at: int = 0) -> None: ...
     def _metadata(self) -> dict[str, Any]: ...
     async def _playing(self, items: list[Item]) -> GameState | None: ...
-    async def _resolve_if_complete(self, phase: str) -> None: ...
 
 
 def turn_meant(session: SessionView, items: list[Item], args: list[Item],
@@ -62,7 +68,7 @@ def go_of(session: SessionView, phase: str) -> bool | None:
     return flag[1] if flag is not None and flag[0] == phase else None
 
 
-def judge(go: bool | None) -> Callable[[GameState, str, Sequence[str]], bool]:
+def judge(go: bool | None) -> CompleteWhen:
     """Whether a seat's orders make it done: GOF said, or (the flag not cleared by NOT (GOF))
     nothing missing; judged in the very append that stores them."""
     def complete(state: GameState, power: str, orders: Sequence[str]) -> bool:
@@ -71,8 +77,20 @@ def judge(go: bool | None) -> Callable[[GameState, str, Sequence[str]], bool]:
     return complete
 
 
+def _command(session: SessionView, phase: str, texts: list[str], clear: list[str] | None = None, *,
+             complete_when: CompleteWhen | None = None, ready: bool | None = None,
+             seen: GameState | None = None) -> PatchOrdersCommand:
+    """The intake's command for a change of this seat's orders (shared/game/commands.py)."""
+    assert session.game_id is not None and session.player_id is not None
+    return PatchOrdersCommand(session.game_id, Player(session.player_id), texts, clear or [], phase, session.power,
+                              session._metadata(), session.hub.desk.now(), complete_when=complete_when, ready=ready,
+                              seen=seen)
+
+
 async def submit(session: SessionView, items: list[Item], args: list[Item]) -> None:
-    """SUB [(turn)] (order) ...: THX for each order, MIS of what this turn still misses."""
+    """SUB [(turn)] (order) ...: THX for each order, MIS of what this turn still misses; one
+    command of the intake (the change, the ready flag a GOF asks for, early resolution), answered
+    from its outcome without reading the game again."""
     state = await session._playing(items)
     if state is None or session.power is None or session.game_id is None or session.player_id is None:
         return
@@ -85,24 +103,25 @@ async def submit(session: SessionView, items: list[Item], args: list[Item]) -> N
         return
     orders = last_per_unit([order for order in given if isinstance(order, list)])
     texts = [text_of(order) for order in orders]
+    go = go_of(session, phase)
     ready_game = state.settings.require_ready
-    desk = session.hub.desk
+    command = _command(session, phase, texts, complete_when=None if ready_game else judge(go),
+                       ready=True if ready_game and go else None, seen=state)
     try:
-        patch = await desk.patch_orders(session.hub.store, session.game_id, session.player_id, texts, [], phase,
-                                        session._metadata(), power=session.power, now=desk.now(),
-                                        complete_when=None if ready_game else judge(go_of(session, phase)))
+        outcome = await intake.patch(session.hub.store, command)
     except DomainError as error:
         _refused(session, items, orders, error, state)
         return
-    for order, check in zip(orders, patch.checks, strict=True):
+    except ConcurrencyError:
+        session.reject(items, CLASHED)
+        return
+    for order, check in zip(orders, outcome.patch.checks, strict=True):
         session.send(["THX", order, ["MBV" if check.accepted else note_for(check.reason)]])
-    missing = mis_message(state, session.power, patch.current)  # this turn's, before it may resolve
+    missing = mis_message(state, session.power, outcome.patch.current)  # this turn's, before it may resolve
     if missing != ["MIS"]:
         session.send(missing)
-    if patch.stored and ready_game and go_of(session, phase):
-        await set_ready(session, phase, True)  # a new submission clears the ready flag; GOF still stands
-    if patch.stored:
-        await session._resolve_if_complete(patch.phase)
+    if outcome.resolved:
+        session.hub.poke(session.game_id)
 
 
 async def go_flag(session: SessionView, items: list[Item], go: bool) -> None:
@@ -120,32 +139,38 @@ async def go_flag(session: SessionView, items: list[Item], go: bool) -> None:
     if session.power not in state.must_act:
         session.send(["YES", items])  # nothing to order: nothing to hold or to finish
         return
-    desk = session.hub.desk
+    resolved = False
     try:
-        patch = await desk.patch_orders(session.hub.store, session.game_id, session.player_id, [], [], phase,
-                                        session._metadata(), power=session.power, now=desk.now(),
-                                        complete_when=judge(go))
+        outcome = await intake.patch(session.hub.store, _command(session, phase, [], complete_when=judge(go),
+                                                                 seen=state))
+        resolved = outcome.resolved
+        if state.settings.require_ready:
+            readied = await intake.ready(session.hub.store, SetReady(
+                session.game_id, Player(session.player_id), go, phase, session.power, session._metadata(),
+                session.hub.desk.now()))
+            resolved = resolved or readied.resolved
     except DomainError as error:
         session.reject(items, error.message)
         return
-    if state.settings.require_ready and (why := await set_ready(session, phase, go)) is not None:
-        session.reject(items, why)
+    except ConcurrencyError:
+        session.reject(items, CLASHED)
         return
     session.send(["YES", items])
-    if go:
-        await session._resolve_if_complete(patch.phase)
+    if resolved:
+        session.hub.poke(session.game_id)
 
 
-async def set_ready(session: SessionView, phase: str, ready: bool) -> str | None:
-    """The ready flag of a ``require_ready`` game; why it was refused, or None."""
-    assert session.game_id is not None and session.player_id is not None
-    desk = session.hub.desk
+async def clear(session: SessionView, items: list[Item], units: list[str], state: GameState) -> None:
+    """NOT (SUB [(order) ...]): the orders of those units (every unit's) taken back."""
     try:
-        await desk.set_ready(session.hub.store, session.game_id, session.player_id, ready, power=session.power,
-                             phase=phase, metadata=session._metadata(), now=desk.now())
+        await intake.patch(session.hub.store, _command(session, str(state.phase), [], units, seen=state))
     except DomainError as error:
-        return error.message
-    return None
+        session.reject(items, error.message)
+        return
+    except ConcurrencyError:
+        session.reject(items, CLASHED)
+        return
+    session.send(["YES", items])
 
 
 def _refused(session: SessionView, items: list[Item], orders: list[list[Item]], error: DomainError,

@@ -12,10 +12,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from shared.errors import DomainError
+from shared.game import intake
+from shared.game.commands import Player, SendPress, VoteDraw
 from shared.game.log import phase_submissions
 from shared.game.phases import resolved_phases
 from shared.game.repository import full_state, read_game, with_recent_history
 from shared.game.state import GameState
+from shared.store import ConcurrencyError
 
 from . import ordering
 from .board import (
@@ -407,15 +410,6 @@ class Session:
     async def _on_sub(self, items: list[Item], args: list[Item]) -> None:
         await ordering.submit(self, items, args)
 
-    async def _resolve_if_complete(self, phase: str) -> None:
-        """Early resolution after a write, as the HTTP API does: a failure is the clock's to mend."""
-        assert self.game_id is not None
-        try:
-            await self.hub.desk.resolve_if_complete(self.hub.store, self.game_id, phase, self.hub.desk.now())
-        except Exception:
-            log.exception("early resolution of %s %s failed; the clock will resolve it", self.game_id, phase)
-        self.hub.poke(self.game_id)
-
     async def _missing(self, *, send_empty: bool = True) -> None:
         state = await self.state()
         if state is None or self.power is None or state.phase is None:
@@ -462,13 +456,7 @@ class Session:
         if not clear:
             self.reject(items, "no unit of yours is named")
             return
-        try:
-            await self.hub.desk.patch_orders(self.hub.store, self.game_id, self.player_id, [], clear, state.phase,
-                                             self._metadata(), power=self.power, now=self.hub.desk.now())
-        except DomainError as error:
-            self.reject(items, error.message)
-            return
-        self.send(["YES", items])
+        await ordering.clear(self, items, clear, state)
 
     async def _on_gof(self, items: list[Item], args: list[Item]) -> None:
         await ordering.go_flag(self, items, True)
@@ -516,10 +504,14 @@ class Session:
                 return
             to = "all"
         try:
-            await self.hub.desk.send_press(self.hub.store, self.game_id, self.player_id, self.power, to,
-                                           render(named[1]), self._metadata(), now=self.hub.desk.now())
+            await intake.send_press(self.hub.store, SendPress(self.game_id, Player(self.player_id), self.power, to,
+                                                              render(named[1]), self._metadata(),
+                                                              self.hub.desk.now()))
         except DomainError as error:
             self.reject(items, error.message)
+            return
+        except ConcurrencyError:
+            self.reject(items, ordering.CLASHED)
             return
         self.send(["YES", items])
         self.hub.poke(self.game_id)
@@ -535,10 +527,13 @@ class Session:
         if state is None or self.game_id is None or self.player_id is None:
             return
         try:
-            await self.hub.desk.vote_draw(self.hub.store, self.game_id, self.player_id, in_favour,
-                                          metadata=self._metadata(), now=self.hub.desk.now())
+            await intake.vote(self.hub.store, VoteDraw(self.game_id, Player(self.player_id), in_favour,
+                                                       self._metadata(), self.hub.desk.now()))
         except DomainError as error:
             self.reject(items, error.message)
+            return
+        except ConcurrencyError:
+            self.reject(items, ordering.CLASHED)
             return
         self.send(["YES", items])
         self.hub.poke(self.game_id)

@@ -1,9 +1,13 @@
-"""The DAIDE server's shared state: which clients follow which game, one watcher per game that
-follows its log (a read of the game through the repository's cache every ``poll`` seconds, or
-at once when a client of this server wrote to it), the seats' rejoin passcodes
-(services/daide/rejoin.py), who holds a seat now (a second connection for a seat takes it over:
-the first gets OFF and is closed), and the seats whose credential was revoked (closed on the
-watcher's next beat, at most ``REVOKE_SECONDS`` away: services/daide/seats.py).
+"""The DAIDE server's shared state: which clients follow which game, the log followed for all of
+them by one tailer (``EventStore.tail``, shared/store/tail.py, as the HTTP live stream follows
+it: woken by PostgreSQL's notifications, polling on SQLite), one watcher per game that looks at
+its game (a read through the repository's cache) only when the tailer saw its game, press or
+bots stream change, when a client of this server wrote to it, or each second while one of its
+clients awaits a time mark (TME), the seats' rejoin passcodes (services/daide/rejoin.py), who
+holds a seat now (a second connection for a seat takes it over: the first gets OFF and is
+closed), and the seats whose credential was revoked (closed as soon as the tailer sees the
+revocation: services/daide/seats.py). Press is relayed from the records the tailer read, never
+read again (docs/bots.md, "Following the game").
 """
 from __future__ import annotations
 
@@ -15,11 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from shared.events import from_recorded
-from shared.events_social import MessageSent, press_stream
+from shared.events_social import MessageSent
 from shared.game.repository import read_game
 from shared.game.state import GameState
 from shared.rules.variants import get_variant
-from shared.store import EventStore
+from shared.store import EventStore, RecordedEvent
 
 from .board import POWER_CODES, supply_centres
 from .desk import Desk
@@ -30,7 +34,8 @@ from .seats import Seated, revoked
 from .syntax import Item
 
 log = logging.getLogger("entente.daide")
-REVOKE_SECONDS = 0.5  # the longest a watcher waits between looks: a revoked credential's connection ends
+BACKSTOP_SECONDS = 30.0  # a watcher looks at its game at least this often, whatever the tailer says
+TAIL_SECONDS = 1.0  # the tailer's longest wait for the log (then it looks whether anyone still follows)
 
 
 class WatchedSession(Seated, Protocol):
@@ -54,9 +59,17 @@ class WatchedSession(Seated, Protocol):
 @dataclass
 class _Watcher:
     sessions: set[WatchedSession] = field(default_factory=set)
-    press_version: int | None = None  # the game's press stream, relayed up to here
+    press: list[RecordedEvent] = field(default_factory=list)  # press the tailer read, not relayed yet
+    check_grants: bool = True  # the game or its bot tokens changed: the seats' credentials checked again
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
+
+
+def followed(stream_id: str) -> tuple[str, str] | None:
+    """(kind, game id) of a stream a DAIDE watcher follows: its game, press and bots streams
+    (the order streams, most of the log, tell a DAIDE client nothing)."""
+    kind, _, game_id = stream_id.partition("-")
+    return (kind, game_id) if kind in ("game", "press", "bots") and game_id else None
 
 
 class Hub:
@@ -71,6 +84,9 @@ class Hub:
         self.rejoins = RejoinBook()
         self.bot_tokens = BotTokens()
         self._on_beat = on_beat
+        self._tailer: asyncio.Task[None] | None = None
+        self._tailing = asyncio.Event()  # set once the tailer has its start: watchers look after it
+        self.log_reads = 0  # the tailer's reads of the log so far (tests, the curious)
 
     # ------------------------------------------------------------------------- sessions
 
@@ -86,6 +102,9 @@ class Hub:
                 previous.close()
         watcher = self._watchers.setdefault(session.game_id, _Watcher())
         watcher.sessions.add(session)
+        if self._tailer is None or self._tailer.done():
+            self._tailing.clear()
+            self._tailer = asyncio.create_task(self._tail(), name="entente daide tailer")
         if watcher.task is None:
             watcher.task = asyncio.create_task(self._watch(session.game_id, watcher))
 
@@ -118,10 +137,15 @@ class Hub:
         """Wait (at most ``timeout`` seconds) for the watchers to end once their clients have
         left: at SIGTERM, before the store closes under them."""
         tasks = [w.task for w in self._watchers.values() if w.task is not None and not w.task.done()]
+        if self._tailer is not None and not self._tailer.done():
+            tasks.append(self._tailer)
         for watcher in self._watchers.values():
             watcher.wake.set()
         if tasks:
             await asyncio.wait(tasks, timeout=timeout)
+        if self._tailer is not None and not self._tailer.done():
+            self._tailer.cancel()
+            await asyncio.gather(self._tailer, return_exceptions=True)
 
     @property
     def games_watched(self) -> int:
@@ -150,7 +174,47 @@ class Hub:
 
     # ------------------------------------------------------------------------- following a game
 
+    async def _tail(self) -> None:
+        """Follow the log for every watched game, from the head when the first client came,
+        while anyone follows a game: wake the watcher of each game whose game, press or bots
+        stream changed, handing it the press read."""
+        while True:
+            try:
+                start = await self.store.events.head()
+                break
+            except Exception:
+                log.exception("reading the log's head failed; trying again")
+                self._beat(False)
+                await asyncio.sleep(1.0)
+        async with self.store.tail(start) as tail:
+            self._tailing.set()
+            while self._watchers:
+                reads = tail.reads
+                try:
+                    records = await tail.next(TAIL_SECONDS, limit=1000)
+                except Exception:
+                    log.exception("following the log failed; trying again")
+                    self._beat(False)
+                    await asyncio.sleep(1.0)
+                    continue
+                finally:
+                    self.log_reads += tail.reads - reads
+                for record in records:
+                    found = followed(record.stream_id)
+                    watcher = self._watchers.get(found[1]) if found is not None else None
+                    if found is None or watcher is None:
+                        continue
+                    if found[0] == "press":
+                        watcher.press.append(record)
+                    else:
+                        watcher.check_grants = True  # a seat removed, a bot token revoked
+                        if found[0] == "bots":
+                            self.bot_tokens.forget(found[1])
+                    watcher.wake.set()
+                self._beat(True)
+
     async def _watch(self, game_id: str, watcher: _Watcher) -> None:
+        await self._tailing.wait()  # the tailer's start is read before this watcher's first look
         version = -1
         while watcher.sessions:
             try:
@@ -161,31 +225,41 @@ class Hub:
                         version = state.version
                         for session in list(watcher.sessions):
                             await self._tick(session, state, left)
-                    for gone in await revoked(self, state, watcher.sessions):
-                        gone.send(["OFF"])
-                        gone.close()
-                await self._relay_press(game_id, watcher)
-                self._beat(True)
+                    if watcher.check_grants:
+                        watcher.check_grants = False
+                        for gone in await revoked(self, state, watcher.sessions):
+                            gone.send(["OFF"])
+                            gone.close()
+                self._relay_press(watcher)
             except Exception:
                 log.exception("following game %s failed; trying again", game_id)
                 self._beat(False)
             watcher.wake.clear()
-            try:
-                await asyncio.wait_for(watcher.wake.wait(), min(self.poll, REVOKE_SECONDS))
-            except TimeoutError:
-                pass
+            await self._until_due(watcher)
         if self._watchers.get(game_id) is watcher:
             del self._watchers[game_id]
 
-    async def _relay_press(self, game_id: str, watcher: _Watcher) -> None:
-        """Messages sent since the last look whose text is level-10 press: FRM to the DAIDE
-        seats among their recipients (every power but the sender for a public one)."""
-        stream = press_stream(game_id)
-        if watcher.press_version is None:  # press from before the watcher started is not replayed
-            watcher.press_version = await self.store.events.stream_version(stream)
-            return
-        for record in await self.store.events.read_stream(stream, after_version=watcher.press_version):
-            watcher.press_version = record.version
+    async def _until_due(self, watcher: _Watcher) -> None:
+        """Wait until the watcher is woken (the tailer saw its game change, a client of this
+        server wrote to it), a client of it awaits a time mark (TME, looked at each ``poll``
+        seconds, reading nothing in between), or the backstop is due."""
+        waited = 0.0
+        while waited < BACKSTOP_SECONDS:
+            try:
+                await asyncio.wait_for(watcher.wake.wait(), self.poll)
+                return
+            except TimeoutError:
+                waited += self.poll
+                if any(s.timed for s in watcher.sessions):
+                    return
+        watcher.check_grants = True  # the backstop: as if the tailer had seen a change
+
+    def _relay_press(self, watcher: _Watcher) -> None:
+        """Messages the tailer read whose text is level-10 press: FRM to the DAIDE seats among
+        their recipients (every power but the sender for a public one). Press sent before the
+        game's first client came is not replayed."""
+        records, watcher.press = watcher.press, []
+        for record in records:
             sent = from_recorded(record)
             press = press_of(sent.text) if isinstance(sent, MessageSent) else None
             if press is None or not isinstance(sent, MessageSent):

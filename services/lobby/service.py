@@ -31,7 +31,8 @@ from shared.events import (
 )
 from shared.events_daide import DaidePortOpened
 from shared.events_social import SeatLinked, account_stream, members_stream
-from shared.game import deadlines, draws, guards
+from shared.game import deadlines, guards, intake
+from shared.game.commands import Player, VoteDraw
 from shared.game.house_bots import check_bot_settings, house_bot_orders
 from shared.game.repository import append_events, game_row, read_state
 from shared.game.state import GameState, Seat, fold
@@ -288,9 +289,8 @@ async def clock_act(store: EventStore, game_id: str, act: str, *, now: datetime,
 
 async def vote_draw(store: EventStore, game_id: str, player_id: str, in_favour: bool, *,
                     metadata: dict[str, Any] | None = None, now: datetime | None = None) -> GameState:
-    async with store.transaction(game_id, lock="exclusive") as tx:
-        state = await read_state(tx, game_id)
-        return await append_events(tx, state, draws.vote(state, player_id, in_favour), metadata, now)
+    """A seat's draw vote: the intake's (shared/game/intake.py), as a DAIDE seat's DRW is."""
+    return (await intake.vote(store, VoteDraw(game_id, Player(player_id), in_favour, metadata, now))).state
 
 
 def check_variant_filter(variant: str) -> None:

@@ -14,8 +14,10 @@ from .submissions import PowerSubmission, who_has_ordered
 
 
 def forced_only_powers(state: GameState) -> frozenset[str]:
-    """Powers whose only possible orders are forced (removing every unit they have): they are
-    never waited for nor counted as missing their deadline."""
+    """Powers whose only possible orders are forced (removing every unit they have): waited
+    for like any other power until they order or the deadline passes, but never counted as
+    missing it (the rules remove their units as their orders would: docs/hosting.md, "Early
+    resolution")."""
     return frozenset() if state.position is None else get_variant(state.variant).forced_only(state.position)
 
 
@@ -30,14 +32,15 @@ def missing_powers(state: GameState, submissions: Mapping[str, PowerSubmission],
 def waiting_for(state: GameState, submissions: Mapping[str, PowerSubmission]) -> list[str]:
     """Powers the phase still waits for before it may resolve early: every acting power that
     is not done (a whole set sent or the ready flag set), and in ``require_ready`` games every
-    one whose flag is not set."""
+    one whose flag is not set. A power owed removals is waited for like any other, even when
+    the removals are forced (every unit it has): a player, a bot over DAIDE, may still mean to
+    give them, and an order that arrives once the next phase began never counts."""
     if state.status != "active":
         return []
-    forced = forced_only_powers(state)
     nobody = PowerSubmission()
-    waiting = {p for p in state.must_act if p not in forced and not submissions.get(p, nobody).done}
+    waiting = {p for p in state.must_act if not submissions.get(p, nobody).done}
     if state.settings.require_ready:
-        waiting |= {p for p in state.must_act if p not in forced and not submissions.get(p, nobody).ready}
+        waiting |= {p for p in state.must_act if not submissions.get(p, nobody).ready}
     return sorted(waiting)
 
 

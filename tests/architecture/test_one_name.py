@@ -1,9 +1,10 @@
 """Names a reader tripped on, each now meaning one thing in shared/ and services/: the order
-commands (services/adjudication/commands.py: ``SubmitOrdersCommand``, ``PatchOrdersCommand``)
+commands (shared/game/commands.py: ``SubmitOrdersCommand``, ``PatchOrdersCommand``)
 are not the request bodies (``SubmitOrders``, ``PatchOrders``: the OpenAPI schema names), the
 DAIDE desk's function types are not the commands, ``Session`` is the DAIDE client's session
-alone, and ``submit_orders`` is the service function, the PUT route's handler being
-``replace_orders`` (its operation id stays ``submit_orders``)."""
+alone, and ``submit_orders`` is the intake's function (shared/game/intake.py), the PUT route's
+handler being ``replace_orders`` (its operation id stays ``submit_orders``); a change of orders
+is the intake's ``patch``, ``patch_orders`` naming nothing any more."""
 from __future__ import annotations
 
 import ast
@@ -37,8 +38,7 @@ def test_each_watched_name_is_defined_once() -> None:
     assert definitions() == {
         "SubmitOrders": ["services/adjudication/api.py"],
         "PatchOrders": ["services/adjudication/api.py"],
-        "SetReady": ["services/adjudication/commands.py"],
+        "SetReady": ["shared/game/commands.py"],
         "Session": ["services/daide/session.py"],
-        "submit_orders": ["services/adjudication/service.py"],
-        "patch_orders": ["services/adjudication/service.py"],
+        "submit_orders": ["shared/game/intake.py"],
     }

@@ -52,12 +52,15 @@ async def test_forced_removals_follow_the_rule_and_forced_only_powers_are_not_mi
     assert (await game.summary())["civil_disorder"] == ["GERMANY"]
 
 
-async def test_a_forced_only_power_is_not_waited_for(host: Host) -> None:
+async def test_a_power_owed_only_forced_removals_is_waited_for_until_it_orders(host: Host) -> None:
     game = await start_at(host, WINTER, ["FRANCE", "GERMANY", "ITALY"], retreat_minutes=30)
     await game.order_ok("GERMANY", ["A BER D", "A BUR D"])
-    assert (await game.order_ok("FRANCE", ["A PAR B"]))["resolved"] is True  # Italy is not waited for
+    assert (await game.order_ok("FRANCE", ["A PAR B"]))["resolved"] is False  # Italy has not ordered yet
+    assert (await game.summary())["phase"] == "W1902A"
+    assert (await game.order_ok("ITALY", ["A TUS D"]))["resolved"] is True  # its removal: nobody is waited for
     winter = (await game.resolutions())[-1]
     assert winter["civil_disorder"] == []
+    assert [o["order"] for o in winter["orders"]["ITALY"]] == ["A TUS D"]
     assert (await game.view())["position"]["units"]["GERMANY"] == ["F NAO"]
 
 

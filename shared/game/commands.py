@@ -1,22 +1,27 @@
-"""The write path's commands and outcomes: what a handler hands the service in one call, and
-what it gets back (docs/architecture.md, "A PUT, step by step").
+"""The intake's commands and outcomes (shared/game/intake.py): what a way in (HTTP, DAIDE, the
+command line) hands the one service in one call, and what it gets back (docs/architecture.md,
+"One way in for every order").
 
 A command says everything the service needs to decide and write, the caller identified; an
-outcome says what was stored and whether the phase resolved at once. Pure data: no store,
-no request.
+outcome says what was stored, the game and the phase's submissions as the write left them
+(so that the caller answers without reading them again), and whether the phase resolved at
+once. Pure data: no store, no request.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from shared.auth import identify, require
 from shared.events import PhaseResolved
-from shared.game.state import GameState
-from shared.game.submissions import PowerSubmission
 from shared.rules.variants import OrderCheck
+
+from .state import GameState
+from .submissions import PowerSubmission
+
+CompleteWhen = Callable[[GameState, str, Sequence[str]], bool]  # a patch's judge of a whole set
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +65,13 @@ class SubmitOrdersCommand:
 
 @dataclass(frozen=True, slots=True)
 class PatchOrdersCommand:
-    """A PATCH: orders that replace the power's orders about the same subjects, and subjects
-    whose orders are removed."""
+    """A PATCH, or a DAIDE SUB, GOF, NOT (GOF) or NOT (SUB): orders that replace the power's
+    orders about the same subjects, and subjects whose orders are removed. ``complete_when(state,
+    power, orders)``: whether the orders after the change are the power's whole set (the DAIDE
+    seat's go flag, docs/bots.md "When a DAIDE seat is done"), judged and written in the change's
+    own append; None (a PATCH): never. ``ready``: the ready flag to set after a stored change in
+    a ``require_ready`` game (a DAIDE GOF that still stands), None: left as the change leaves it.
+    ``seen``: the game as the caller read it for this message (read here when not given)."""
 
     game_id: str
     player: Player
@@ -71,6 +81,9 @@ class PatchOrdersCommand:
     power: str | None = None
     metadata: dict[str, Any] | None = None
     now: datetime | None = None
+    complete_when: CompleteWhen | None = None
+    ready: bool | None = None
+    seen: GameState | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +98,31 @@ class SetReady:
     metadata: dict[str, Any] | None = None
     now: datetime | None = None
     seen: GameState | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VoteDraw:
+    """A seat's draw vote (or its withdrawal); it stands across phases."""
+
+    game_id: str
+    player: Player
+    in_favour: bool
+    metadata: dict[str, Any] | None = None
+    now: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SendPress:
+    """A press message from a seat: signed by ``sender`` (one of the seat's powers; None: its
+    first), to ``"all"`` or a list of powers."""
+
+    game_id: str
+    player: Player
+    sender: str | None
+    to: str | Sequence[str]
+    text: str
+    metadata: dict[str, Any] | None = None
+    now: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,8 +171,24 @@ class SubmitOutcome:
 
 @dataclass(frozen=True, slots=True)
 class PatchOutcome:
+    """What a change did; ``state`` and ``submissions``: the game it was decided from and the
+    phase's submissions after it (None when nothing was written)."""
+
     patch: Patch
-    resolved: bool = False  # a change leaves the power ordering: it never ends a phase early
+    resolved: bool = False  # a PATCH leaves the power ordering: only a judged change ends a phase early
+    state: GameState | None = None
+    submissions: Mapping[str, PowerSubmission] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PressOutcome:
+    message: dict[str, Any]  # the message as its sender reads it (its place among what the seat reads)
+    state: GameState  # the game it was decided from
+
+
+@dataclass(frozen=True, slots=True)
+class VoteOutcome:
+    state: GameState  # the game after the vote (finished when the draw passed)
 
 
 @dataclass(frozen=True, slots=True)
