@@ -73,7 +73,7 @@ async def play(url: str, games: int, phases: int) -> None:
 async def read_records(url: str) -> list[RecordedEvent]:
     store = await open_store(url)
     try:
-        return list(await store.read_all(limit=10_000_000))
+        return list(await store.events.read_all(limit=10_000_000))
     finally:
         await store.close()
 

@@ -174,8 +174,9 @@ async def write_plan(tx: Transaction, plan: Plan, now: datetime) -> None:
     commit (the store's global position lock is then held for no round trip)."""
     await tx.games.put_game(game_row(plan.state, now))
     if plan.events:
-        await tx.events.append_on_commit(game_stream(plan.game_id), [to_new_event(e, plan.metadata) for e in plan.events],
-                                  expected_version=plan.expected_version)
+        await tx.events.append_on_commit(game_stream(plan.game_id),
+                                         [to_new_event(e, plan.metadata) for e in plan.events],
+                                         expected_version=plan.expected_version)
     for orders in plan.bot_orders:  # after the phase they belong to has begun
         await tx.events.append_on_commit(orders_stream(plan.game_id, orders.phase, orders.power),
                                   [to_new_event(orders, {"actor": "house_bot"})], expected_version=None)
