@@ -1,10 +1,11 @@
 """Twin standard games that differ only in what some seats wrote that nobody else may see
 (docs/api.md, "Identifiers that reveal nothing"; docs/hosting.md, "Draws"): a secret draw vote,
 or order rewrites, private press between two powers and a secret vote. For every other viewer
-(each other power, the host without a seat, a signed-in account without one, the public) every
-observable is the same byte for byte in both twins, before the phase resolves and after: the
-games list (its order, ``updated_at`` and cursor), the summary, views now and past, the draw
-status, the seats, the messages, possible orders, the pictures with their headers (ETag
+(each other power, a signed-in account holding Austria's seat, the host without a seat, a
+signed-in account without one, the public) every observable is the same byte for byte in both
+twins, before the phase resolves and after: the games list (its order, ``updated_at`` and
+cursor), the summary, views now and past, the draw status, the seats, the messages, possible
+orders, an account's ``/me/games`` and ``/me/stream``, the pictures with their headers (ETag
 included, and the answer to the ETag read before), the stream's frames (the first, and those
 after the id read before the hidden writes), the answers' headers, how many pictures the
 process drew, and the webhook deliveries of every other seat and of the host's channel (their
@@ -45,7 +46,10 @@ from tests.utils.webhook_receiver import Receiver
 OPENING = get_variant("standard").opening({"player_count": 7}, 1).state
 SKIPPED_HEADERS = {"date", "x-request-id", "content-length"}  # the moment it was answered, a random id, and
 # the length (checked, then left out: a codename's length differs between the twins)
-Viewer = str | None  # a power, "host", "account", or None: the public
+# what every viewer may read at any time (the rest answers as it answers: the same in both twins)
+ALWAYS_READ = {"list", "list's first page", "summary", "view", "map.svg", "map.png", "stream", "my games",
+               "my stream", "stream after the id read before"}
+Viewer = str | None  # a power, "host", "account", "Austria's account", or None: the public
 
 
 @dataclass
@@ -57,6 +61,7 @@ class Twin:
     game: HostedGame
     neighbour: str = ""  # a game created after the twin's last public change, listed before it
     account: dict[str, str] = field(default_factory=dict)  # a signed-in account without a seat
+    seated: dict[str, str] = field(default_factory=dict)  # the signed-in account that took Austria's seat
     secrets: dict[str, str] = field(default_factory=dict)  # receiver name -> the webhook's secret
     hooks: dict[str, str] = field(default_factory=dict)  # power or "channel" -> receiver name
 
@@ -67,9 +72,15 @@ class Twin:
             return self.game.host_auth
         if viewer == "account":
             return self.account
+        if viewer == "Austria's account":
+            return self.seated
         return self.game.player(viewer).auth
 
     def alike(self, text: str) -> str:
+        """``text`` with what differs by nature named alike: the games' ids, the codenames, and the
+        seats' ids (which a seat's own account reads in ``/me/games``)."""
+        for player in self.game.players:
+            text = text.replace(player.player_id, f"<player id of {player.powers[0]}>")
         return named_alike(self.game, text.replace(self.neighbour or "\0", "<neighbour>"))
 
 
@@ -181,6 +192,7 @@ def without_request_headers(response: httpx.Response, etag: str) -> str:
 
 def picture_viewer(twin: Twin, viewer: Viewer) -> PictureViewer:
     """Whom the server draws for: a seat as its power, anyone else as the public."""
+    viewer = "AUSTRIA" if viewer == "Austria's account" else viewer
     if viewer in POWERS:
         player = twin.game.player(viewer)
         return PictureViewer("power", viewer, player.codename, (viewer,), player.player_id)
@@ -234,20 +246,26 @@ async def observed(twin: Twin, viewer: Viewer, before: dict[str, str] | None = N
         "map.svg": (f"{game.url}/map.svg", {}), "map.svg of S1901M": (f"{game.url}/map.svg", {"phase": "S1901M"}),
         "map.png": (f"{game.url}/map.png", {}), "stream": (f"{game.url}/stream", {"timeout": 0.1}),
     }
+    if viewer in ("account", "Austria's account"):  # an account's own games, and their stream
+        asked["my games"] = ("/me/games", {})
+        asked["my stream"] = ("/me/stream", {"timeout": 0.1})
     if before is not None and "last id" in before:
         asked["stream after the id read before"] = (f"{game.url}/stream",
                                                     {"timeout": 0.1, "last_event_id": before["last id"]})
     seen = {}
     for name, (path, params) in asked.items():
         response = await client.get(path, params=params, headers=auth)
+        if name in ALWAYS_READ:
+            assert response.status_code == 200, (name, response.text)
         etag = etag_named(twin, viewer, name, response, before)
         seen[f"etag {name}"] = response.headers.get("etag", "")
         if name.startswith("map.png"):
             body = hashlib.sha256(response.content).hexdigest()
-        elif name.startswith("stream"):
+        elif name.startswith("stream") and response.status_code == 200:
             body = ids_checked(response.text)
             ids = [line[4:] for line in response.text.split("\n") if line.startswith("id: ")]
-            if name == "stream" and ids:
+            if name == "stream":
+                assert ids, response.text  # the first frame: the whole view, with its id
                 seen["last id"] = ids[-1]
         elif name.startswith("list"):
             body = cursor_named(twin, response.text)
@@ -292,13 +310,16 @@ async def test_twins_that_differ_in_hidden_writes_look_the_same_to_everyone_else
         receiver_url: str, provider: Any) -> None:
     hidden, knowing = SCENARIOS[scenario]
     twins = []
+    accounts = {}
+    for role in ("watcher", "austria"):  # the same two users sign in to each twin's server
+        accounts[role] = f"{role}-{uuid.uuid4().hex[:8]}"
+        provider.add_user(accounts[role], role, f"A {role.title()}")
     for index, (app, host) in enumerate(servers):
-        game = await start_at(host, OPENING, list(POWERS), require_ready=True)
-        twin = Twin(app, host, game)
+        signed_in = {role: bearer((await sign_in(app, provider_url, user))["token"])
+                     for role, user in accounts.items()}
+        game = await start_at(host, OPENING, list(POWERS), first_seat_by=signed_in["austria"], require_ready=True)
+        twin = Twin(app, host, game, account=signed_in["watcher"], seated=signed_in["austria"])
         await set_up(twin, receiver_url, index)
-        user = f"observer-{uuid.uuid4().hex[:8]}"
-        provider.add_user(user, "watcher", "A Watcher")
-        twin.account = bearer((await sign_in(app, provider_url, user))["token"])
         twins.append(twin)
     for twin in twins:
         assert twin.host.clock.now() == twins[0].host.clock.now()
@@ -310,7 +331,7 @@ async def test_twins_that_differ_in_hidden_writes_look_the_same_to_everyone_else
         twin.neighbour = created.json()["id"]
 
     await both(twins, neighbour)
-    viewers: list[Viewer] = [*(p for p in POWERS if p not in knowing), "host", "account", None]
+    viewers: list[Viewer] = [*(p for p in POWERS if p not in knowing), "Austria's account", "host", "account", None]
     read_before = [{viewer: await observed(twin, viewer) for viewer in viewers} for twin in twins]
     drawn = [drawings(twin) for twin in twins]
 
