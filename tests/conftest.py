@@ -302,6 +302,7 @@ TIERS = ("fast", "medium", "slow")
 # the files that take longest, whatever their tier (docs/testing.md, "The slowest files"): they
 # go before everything else, so that they start at once side by side instead of last
 HEAVIEST_FILES = ("tests/http/test_schemathesis.py", "tests/games/test_ekonia_http_twins.py",
+                  "tests/services/visibility/test_hidden_write_twins.py",
                   "tests/services/visibility/maps/test_picture_cache.py",
                   "tests/services/visibility/test_stream_hub.py")
 

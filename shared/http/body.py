@@ -33,6 +33,8 @@ from email.message import Message
 from typing import Any
 from urllib.parse import parse_qsl
 
+import orjson
+
 from shared.errors import DomainError, ErrorCode, NotFound, Unprocessable
 from shared.text import KeyProblem, _printable, path_of, text_problem
 
@@ -89,6 +91,43 @@ _LONG_RUN = b"1" * 16
 _SUSPECT_TEXT = re.compile(rb"\x7f|\xc2[\x80-\x9f]|\\u00[0-1]|\\u00[89]|\\u007[fF]|\\u[dD][89a-fA-F]|\\[bf]")
 
 
+# A body of plain values (no number written with a fraction or an exponent, no integer of 16
+# digits, no suspect text) is read by orjson, about ten times faster than the standard library
+# on arrays of numbers; its one leniency, a repeated key (it keeps the last), shows as fewer keys
+# once the value is written again. Anything else, and anything orjson refuses, is read by the
+# strict decoder below, which says what is wrong (docs/operations.md, "Request bodies").
+_FRACTION = re.compile(rb"[0-9][.eE]")
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"(\s*:)?')  # every string in order; the group: it is a key
+NOT_PLAIN = Marker("not plain")
+
+
+def _fraction(body: bytes) -> bool:
+    """Whether a number may be written with a fraction or an exponent (a string holding a digit
+    before a dot or an e says so too: the strict decoder then reads the body)."""
+    if b"." not in body and b"e" not in body and b"E" not in body:
+        return False
+    return _FRACTION.search(body) is not None
+
+
+def _keys(document: bytes) -> int:
+    found = _STRING.findall(document)
+    return len(found) - found.count(b"")
+
+
+def plain_value(body: bytes) -> Any:
+    """The value of a body of plain values, read fast; ``NOT_PLAIN`` when the strict decoder
+    must read it."""
+    if _fraction(body) or _long_integers(body) or _suspect_text(body):
+        return NOT_PLAIN
+    try:
+        value = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return NOT_PLAIN
+    if b":" in body and _keys(body) != _keys(orjson.dumps(value)):
+        return NOT_PLAIN  # a key given twice
+    return value
+
+
 def _long_integers(body: bytes) -> bool:
     return _LONG_RUN in body.translate(_DIGIT_MAP)
 
@@ -116,6 +155,10 @@ class StrictJSON:
         self.value: Any = None
         self.problem: tuple[str, str] | None = None
         self.not_json = False
+        plain = plain_value(body)
+        if plain is not NOT_PLAIN:
+            self.value = plain
+            return
         flagged = False
 
         def marked(name: str) -> Marker:

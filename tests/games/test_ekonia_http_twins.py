@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -28,16 +27,15 @@ import httpx
 import pytest
 
 from services.adjudication.worker import ClockWorker
-from services.visibility.cursors import cursor_key, view_digest
-from shared.auth import hash_token
 from shared.clock import ManualClock
 from shared.events import GameStarted
 from shared.game.deadlines import deadline_for
 from shared.game.repository import append_events, read_state
 from shared.rules.variants import get_variant
 from shared.store import open_store
-from tests.utils.http import OPERATOR_TOKEN, Host, HostedGame, hosting
+from tests.utils.http import Host, HostedGame, hosting
 from tests.utils.served import entente_serve
+from tests.utils.twins import ids_checked, named_alike
 
 VARIANT = get_variant("ekonia")
 STATES = sorted(VARIANT.powers())
@@ -93,7 +91,6 @@ def hidden_infantry_at(where: str) -> Position:
 
 
 MARCH = ["MOVE 3 INFANTRY inesterl -> dermore"]
-TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(\+00:00|Z)?")
 # name: (twin A's position and orders, twin B's, the states that know the fact)
 TWINS: dict[str, tuple[tuple[Callable[[], Position], Orders], tuple[Callable[[], Position], Orders], set[str]]] = {
     "whose privateers share the lanes": (
@@ -146,41 +143,6 @@ async def started_at(host: Host, position: Position) -> HostedGame:
     for player, power in zip(game.players, STATES, strict=True):
         player.powers = [power]
     return game
-
-
-def ids_checked(stream: str) -> str:
-    """The stream's text with each event id's view digest checked to be the keyed digest of
-    the view the frame sends (cursors.py) and then named as such: an id then depends only on what
-    the frames show, which the twins compare (their bytes differ by the game's id alone)."""
-    key = cursor_key(hash_token(OPERATOR_TOKEN))
-    blocks = []
-    for block in stream.split("\n\n"):
-        lines = block.split("\n")
-        ids = [line for line in lines if line.startswith("id: ")]
-        data = [line for line in lines if line.startswith("data: ")]
-        if ids:
-            count, _, digest = ids[0][4:].partition(".")
-            # a first frame is the whole view with its history page as history_added (docs/social.md)
-            view = data[0][6:].replace('"history_reset":true,"history_added":', '"history":', 1) if data else ""
-            assert data and digest == view_digest(key, view.encode()), block[:200]
-            lines = [f"id: {count}.<digest of the view sent>" if line in ids else line for line in lines]
-        blocks.append("\n".join(lines))
-    return "\n\n".join(blocks)
-
-
-def named_alike(game: HostedGame, text: str) -> str:
-    """``text`` with the game's own id and codenames named by what they stand for; the
-    summary's list of codenames (sorted by their random names) then as a sorted list of those."""
-    text = text.replace(game.game_id, "<game>")
-    if game.client.base_url.host == "127.0.0.1":  # a served game (entente serve): wall-clock times
-        text = TIME.sub("<time>", text)
-    names = sorted(player.codename for player in game.players)
-    placeholders = sorted(f"<codename of {p.powers[0]}>" for p in game.players)
-    for write in (lambda v: json.dumps(v, separators=(",", ":")), json.dumps, repr):
-        text = text.replace(write(names), write(placeholders))
-    for player in game.players:
-        text = text.replace(player.codename, f"<codename of {player.powers[0]}>")
-    return text
 
 
 async def observables(game: HostedGame, viewer: str | None, answers: dict[str, str]) -> dict[str, str]:

@@ -313,15 +313,22 @@ class HostedGame:
         return deadline - self.host.clock.now()
 
 
-async def start_at(host: Host, position: dict[str, Any], must_act: list[str], **settings: Any) -> HostedGame:
+async def start_at(host: Host, position: dict[str, Any], must_act: list[str], *,
+                   first_seat_by: dict[str, str] | None = None, **settings: Any) -> HostedGame:
     """A seven-player game started at ``position`` (powers given in join order, A to T), as
-    if it had been played there: GameStarted and the phase's DeadlineSet, written through the store."""
+    if it had been played there: GameStarted and the phase's DeadlineSet, written through the store.
+    ``first_seat_by``: the headers of the caller who takes Austria's seat (a signed-in account)."""
     from shared.events import GameStarted
     from shared.game.deadlines import deadline_for
     from shared.game.repository import append_events, read_state
 
     game = await host.create(7, **settings)
-    for _ in POWERS:
+    if first_seat_by is not None:
+        response = await game.client.post(f"{game.url}/players", headers=first_seat_by)
+        assert response.status_code == 201, response.text
+        body = response.json()
+        game.players.append(Player(body["player_id"], body["token"], body["codename"]))
+    while len(game.players) < len(POWERS):
         await game.join()
     async with host.store.transaction(game.game_id, lock="exclusive") as tx:
         state = await read_state(tx, game.game_id)
