@@ -71,6 +71,9 @@ export class Board {
     const svg = await api(path, {token});
     if (request !== this.request) return;  // a later drawing was asked for meanwhile
     const focused = this.container.contains(document.activeElement) ? itemKey(document.activeElement) : null;
+    // where the reader looks: the frame's scroll (zoomed) and the page's, both kept across the
+    // new drawing, which is briefly of no size (docs/web.md, "Phones and keyboards")
+    const kept = {left: this.container.scrollLeft, top: this.container.scrollTop, page: window.scrollY};
     this.container.innerHTML = svg;
     const drawing = this.container.querySelector("svg");
     if (drawing) {
@@ -83,6 +86,8 @@ export class Board {
       reachable(drawing);
       this.hitRadius = enlargeHits(drawing);
       this.applyZoom();
+      this.container.scrollTo(kept.left, kept.top);
+      if (window.scrollY !== kept.page) window.scrollTo(window.scrollX, kept.page);
     }
     this.container.dataset.phase = phase || "now";
     // the page offers "Last phase's moves" only where the drawing has some (docs/maps.md)
