@@ -140,7 +140,7 @@ function render() {
   if (!view) return;
   ui.gameName.textContent = view.game.name;
   const status = view.game.status === "forming" ? "waiting for players" : view.game.status === "finished" ? "finished" : "";
-  ui.phase.textContent = [view.game.variant, phaseName(view.game.phase), status].filter(Boolean).join(" · ");
+  ui.phase.textContent = [view.game.variant, phaseName(view.game.phase, view.game.variant), status].filter(Boolean).join(" · ");
   showMe(view);
   showBanner(view);
   seats.render(view);
@@ -246,10 +246,21 @@ function unitText(unit) {
   return `${group.unit || group.type || "unit"}${group.location ? ` at ${group.location}` : ""}`;
 }
 
+/** Each power's units as the viewer may know them: the board's, and in Tale of Ekonia the
+ *  viewer's own state's every group (the public board leaves out what cities hide, and the
+ *  own panel counts them all: docs/web.md, "The variants"). @param {View} view
+ *  @returns {Record<string, unknown[]>} */
+function knownUnits(view) {
+  const units = {...(view.position?.units || {})};
+  const own = view.position?.own;
+  if (own?.power && Array.isArray(own.units)) units[own.power] = own.units;
+  return units;
+}
+
 /** Every power's units as text, for a reader who does not see the board (docs/web.md, "Accessibility").
  *  @param {View} view */
 function showUnits(view) {
-  const units = view.position?.units || {};
+  const units = knownUnits(view);
   const powers = Object.keys(units).filter((p) => units[p]?.length).sort();
   ui.unitsPanel.hidden = !powers.length || view.game.status === "forming";
   ui.unitsText.replaceChildren(...powers.map((power) =>
@@ -266,6 +277,7 @@ function showPowers(view) {
   const powers = [...new Set([...Object.keys(colours), ...Object.keys(view.powers)])]
     .filter((p) => view.powers[p] || view.position?.units?.[p]);
   ui.powersPanel.hidden = !powers.length;
+  const units = knownUnits(view);
   ui.powers.replaceChildren(...powers.map((power) => {
     const status = statusOf(view, power);
     const away = absenceNotes(view.powers[power]);
@@ -274,7 +286,7 @@ function showPowers(view) {
       element("td", {class: "player"}, view.powers[power]?.codename || "",
         away.length ? element("span", {class: "away", text: away.join(" · ")}) : null),
       element("td", {text: String(view.position?.centres?.[power]?.length ?? 0)}),
-      element("td", {text: String(view.position?.units?.[power]?.length ?? 0)}),
+      element("td", {text: String(units[power]?.length ?? 0)}),
       element("td", {class: `status ${status.replace(" ", "-")}`, text: status}));
   }));
 }
@@ -289,12 +301,12 @@ function showHistoryControl(view) {
   slider.disabled = phases.length === 0;
   const index = shown ? phases.indexOf(shown) : phases.length;
   slider.value = String(index);
-  const label = shown ? `${phaseName(shown)} (resolved)` : `Now: ${phaseName(view.game.phase) || "not started"}`;
+  const label = shown ? `${phaseName(shown, view.game.variant)} (resolved)` : `Now: ${phaseName(view.game.phase, view.game.variant) || "not started"}`;
   const newer = Boolean(shown && shownAt && (shownAt.phase !== view.game.phase || shownAt.status !== view.game.status));
   ui.newResults.hidden = !newer;
   if (newer) {
     ui.newResultsText.textContent = view.game.status === "finished"
-      ? "The game has ended since you opened this phase." : `New results: the game is now at ${phaseName(view.game.phase)}.`;
+      ? "The game has ended since you opened this phase." : `New results: the game is now at ${phaseName(view.game.phase, view.game.variant)}.`;
   }
   ui.historyLabel.textContent = label;
   slider.setAttribute("aria-valuetext", label);

@@ -108,7 +108,7 @@ export class SeatPanel {
    *  (a second one could only be 409 phase_already_resolved). */
   askToResolve() {
     const phase = this.store.get().view?.game.phase || "";
-    ui.resolveQuestion.textContent = `Resolve ${phaseName(phase)} now for everyone? Units without orders hold; it cannot be undone.`;
+    ui.resolveQuestion.textContent = `Resolve ${phaseName(phase, this.store.get().view?.game.variant)} now for everyone? Units without orders hold; it cannot be undone.`;
     ui.resolveConfirm.dataset.phase = phase;
     ui.resolveConfirm.hidden = false;
     ui.resolve.setAttribute("aria-expanded", "true");

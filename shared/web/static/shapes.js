@@ -130,6 +130,9 @@ export {};
  * @property {string} [improvement]
  * @property {number} [count]
  * @property {number} [amount]
+ * @property {number} [level]  Tale of Ekonia's morale and hidden cities
+ * @property {string} [mission]  Tale of Ekonia's espionage
+ * @property {string | null} [target]
  */
 
 /**
@@ -149,6 +152,7 @@ export {};
  * @property {MenuGroup[]} menu
  * @property {string[]} submitted
  * @property {boolean} [submitted_by_house_bot]  the stored orders are the house bot's
+ * @property {PossibleOrder[]} [submitted_structured]  the stored orders, structured
  * @property {string[]} lacking
  * @property {number} adjustment
  */
