@@ -26,7 +26,7 @@ const BROWSER = [
   "HTMLElement", "HTMLFormElement", "HTMLInputElement", "HTMLOListElement", "HTMLOutputElement",
   "HTMLSelectElement", "HTMLTableSectionElement", "HTMLTextAreaElement", "HTMLUListElement",
   "IntersectionObserver", "Intl", "MouseEvent", "Notification", "SVGElement", "SVGGraphicsElement",
-  "URLSearchParams", "clearTimeout", "document", "fetch", "history", "localStorage", "location", "setInterval",
+  "URL", "URLSearchParams", "clearTimeout", "document", "fetch", "history", "localStorage", "location", "setInterval",
   "setTimeout", "window",
 ];
 

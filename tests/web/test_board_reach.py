@@ -141,7 +141,9 @@ VISIBLE_POINT = """(code) => {
   const box = region.getBoundingClientRect();
   for (let i = 1; i < 16; i++) for (let j = 1; j < 16; j++) {
     const x = box.left + box.width * i / 16, y = box.top + box.height * j / 16;
-    if (x < frame.left + 4 || x > frame.right - 4 || y < frame.top + 4 || y > frame.bottom - 4 || y > innerHeight - 4) continue;
+    const bottom = Math.min(frame.bottom, innerHeight) - 4;
+    const inside = x > frame.left + 4 && x < frame.right - 4 && y > frame.top + 4 && y < bottom;
+    if (!inside) continue;
     const hit = document.elementFromPoint(x, y);
     if (hit && hit.closest("[data-unit]") === null && hit.closest("[data-province]") === region) return [x, y];
   }

@@ -102,7 +102,9 @@ const calls = {variantsPath: [e.variantsPath()], variantPath: [e.variantPath("st
   mapPath: [e.mapPath(id), e.mapPath(id, {phase: "S1901M", power: "FRANCE"})],
   possibleOrdersPath: [e.possibleOrdersPath(id, "FRANCE")], ordersPath: [e.ordersPath(id)],
   readyPath: [e.readyPath(id)], playersPath: [e.playersPath(id)], startPath: [e.startPath(id)],
-  resolvePath: [e.resolvePath(id)],
+  resolvePath: [e.resolvePath(id)], pngPath: [e.pngPath(id), e.pngPath(id, {phase: "S1901M", power: "FRANCE"})],
+  seatPath: [e.seatPath(id, "Amber Falcon")], extendPath: [e.extendPath(id)], pausePath: [e.pausePath(id)],
+  resumePath: [e.resumePath(id)],
   messagesPath: [e.messagesPath(id)], drawPath: [e.drawPath(id)], identitiesPath: [e.identitiesPath(id)],
   streamTicketPath: [e.streamTicketPath(id)], streamPath: [e.streamPath(id, "t.x", "0")]};
 console.log(JSON.stringify({calls, exported: Object.keys(e), page: e.playPage(id)}));
@@ -149,7 +151,8 @@ const position = {variant: "dirigible"};
 console.log(JSON.stringify({
   phases: [phaseName("S1901R", "dirigible"), phaseName("F1901R", "dirigible"), phaseName("F1901R", "standard")],
   removals: [removalsText(2, -5), removalsText(1, undefined)],
-  spent: spentBy([{text: "D LON B", type: "build", unit: "D LON"}, {text: "F EDI B", type: "build", unit: "F EDI"}], position),
+  spent: spentBy([{text: "D LON B", type: "build", unit: "D LON"},
+                  {text: "F EDI B", type: "build", unit: "F EDI"}], position),
 }));
 """))
     assert answer == {

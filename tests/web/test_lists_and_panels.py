@@ -294,8 +294,9 @@ RAW_FIELD = re.compile(r"\b(start[ _]gold|end[ _]gold|sea[ _]lane[ _]income|bti|
 
 def test_ekonia_gold_left_after_a_purchase_and_the_turns_reports_in_words(browser: Browser, served: str) -> None:
     """Turn 1: the gold shown falls by the purchase ordered, and by the mission (checked against
-    the same purse when it is stored: the turn's "gold spent" counts both); the turn resolved, the results panel reports the mission, the spending
-    and the ledger in sentences, with none of the engine's fields printed as ``key: value``."""
+    the same purse when it is stored: the turn's "gold spent" counts both); the turn resolved,
+    the results panel reports the mission, the spending and the ledger in sentences, with none
+    of the engine's fields printed as ``key: value``."""
     game_id, powers = started_game(served, "Gold", "ekonia", 2)
     (mine, token), (rival, rival_token) = sorted(powers.items())
     player = seat_page(browser, served, game_id, token)

@@ -53,7 +53,8 @@ def test_ekonia_gold_counts_espionage_and_the_table_counts_every_own_group(
         state_menu = page.get_by_role("combobox", name="Orders of the state")
         mission = f"SPY MAP {rival}"
         expect(state_menu.locator("option", has_text=f"{mission} (40 gold)")).to_have_count(1)
-        expect(state_menu.locator("option", has_text=re.compile(r"^MORALE 1 \(5 gold a unit: 15 gold\)$"))).to_have_count(1)
+        morale = re.compile(r"^MORALE 1 \(5 gold a unit: 15 gold\)$")  # three units held
+        expect(state_menu.locator("option", has_text=morale)).to_have_count(1)
         buy = page.get_by_role("combobox", name=f"Buy or improve at {capital}")
         expect(buy.locator("option", has_text=f"BUY 1 INFANTRY AT {capital} (10 gold)")).to_have_count(1)
 

@@ -150,6 +150,28 @@ export async function api(path, {method = "GET", token = null, body} = {}) {
   return data;
 }
 
+/** A picture (map.png) as a Blob, asked like ``api``: the board's download. The same errors.
+ *  @param {string} path @param {string | null} token
+ *  @returns {Promise<Blob>} */
+export async function apiBlob(path, token) {
+  let answer;
+  try {
+    answer = await fetch(path, {headers: token ? {authorization: `Bearer ${token}`} : {}});
+  } catch {
+    answer = null;
+  }
+  if (!answer || answer.status === 502 || answer.status === 504) {
+    reportConnection(true);
+    throw new ApiError(0, {code: "connection_lost", message: "the server cannot be reached; nothing was sent"});
+  }
+  reportConnection(false);
+  if (!answer.ok) {
+    const data = await answer.json().catch(() => null);
+    throw new ApiError(answer.status, (data && data.error) || {message: answer.statusText});
+  }
+  return answer.blob();
+}
+
 /** The live stream at ``path`` (endpoints.js' streamPath, with its one-time ticket).
  *  @param {string} path */
 export function openStream(path) {

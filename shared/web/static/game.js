@@ -2,18 +2,19 @@
 // countdown, press and the draw, kept live by the stream (docs/web.md).
 // Its state is one store (state.js); each part of the page reads it and changes it with
 // store.update (docs/web.md, "The state store").
-import {api, failure, forgetToken, onConnection, keepSeat, localTime, phaseName, powerName, seatOf, timeLeft, tokenFor} from "./api.js";
+import {api, apiBlob, failure, forgetToken, onConnection, keepSeat, localTime, phaseName, powerName, seatOf, timeLeft, tokenFor} from "./api.js";
 import {absenceNotes} from "./absence.js";
 import {Attention} from "./attention.js";
 import {Board} from "./board.js";
 import {byId, element, first} from "./dom.js";
-import {identitiesPath, variantPath, viewPath} from "./endpoints.js";
+import {identitiesPath, pngPath, variantPath, viewPath} from "./endpoints.js";
 import {watch} from "./live.js";
 import {OrdersPanel} from "./orders.js";
 import {showOwn} from "./own.js";
 import {Press} from "./press.js";
 import {showResults} from "./results.js";
 import {SeatPanel} from "./seats.js";
+import {settingsPhrases} from "./settings.js";
 import {gameStore} from "./state.js";
 
 /** @typedef {import("./shapes.js").View} View */
@@ -48,6 +49,9 @@ const ui = {
   unitsPanel: byId("units-panel", HTMLElement),
   unitsText: byId("units-text", HTMLUListElement),
   unitsDislodged: byId("units-dislodged", HTMLElement),
+  settings: byId("game-settings", HTMLElement),
+  skipUnits: byId("skip-units", HTMLAnchorElement),
+  downloadPng: byId("download-png", HTMLButtonElement),
 };
 
 const board = new Board(ui.board, {
@@ -141,6 +145,7 @@ function render() {
   ui.gameName.textContent = view.game.name;
   const status = view.game.status === "forming" ? "waiting for players" : view.game.status === "finished" ? "finished" : "";
   ui.phase.textContent = [view.game.variant, phaseName(view.game.phase, view.game.variant), status].filter(Boolean).join(" · ");
+  ui.settings.textContent = `Settings: ${settingsPhrases(view.game.settings).join(" · ")}.`;
   showMe(view);
   showBanner(view);
   seats.render(view);
@@ -442,11 +447,54 @@ async function boot() {
   ui.zoom.addEventListener("click", () => {
     board.setZoom(!board.zoomed);  // wider than the frame, scrolled; a finger's targets
     ui.zoom.setAttribute("aria-pressed", String(board.zoomed));
+    localStorage.setItem(ZOOM_KEY, board.zoomed ? "1" : "");  // kept across reloads
   });
+  if (localStorage.getItem(ZOOM_KEY)) {
+    board.setZoom(true);
+    ui.zoom.setAttribute("aria-pressed", "true");
+  }
+  ui.skipUnits.addEventListener("click", skipToOwnUnits);
+  ui.downloadPng.addEventListener("click", downloadPng);
   await onView(view);
   seats.follow();
   setInterval(tick, 1000);
   restartStream();
+}
+
+const ZOOM_KEY = "entente.zoom";
+
+/** **Skip to your units**: the focus on the viewer's first unit on the board (the board's
+ *  own tab stops go on from there), else on the board. @param {MouseEvent} event */
+function skipToOwnUnits(event) {
+  event.preventDefault();
+  const powers = store.get().view?.viewer.powers || [];
+  const own = [...ui.board.querySelectorAll("[data-unit]")].find((unit) =>
+    powers.includes(unit.getAttribute("data-power") || "") || powers.some((p) => (unit.getAttribute("data-unit") || "").startsWith(`${p} `)));
+  const target = own instanceof SVGElement ? own : ui.boardArea;
+  target.scrollIntoView({block: "center", inline: "center"});
+  target.focus({preventScroll: true});
+}
+
+/** **Download the board (PNG)**: the picture the board shows (the phase on the slider, the
+ *  power ordered for), as the API draws it (map.png), saved under the game's name and phase. */
+async function downloadPng() {
+  const {view, shown} = store.get();
+  if (!view || view.game.status === "forming") return;
+  const power = view.viewer.powers.length > 1 ? orders.power : null;
+  ui.downloadPng.disabled = true;
+  try {
+    const picture = await apiBlob(pngPath(gameId, {phase: shown, power}), token());
+    const link = /** @type {HTMLAnchorElement} */ (element("a", {href: URL.createObjectURL(picture),
+      download: `${view.game.name.replace(/[^\w-]+/g, "-")}-${shown || view.game.phase || "board"}.png`}));
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  } catch (thrown) {
+    ui.historyLabel.textContent = `The picture could not be downloaded: ${failure(thrown).message}`;
+  } finally {
+    ui.downloadPng.disabled = false;
+  }
 }
 
 boot();

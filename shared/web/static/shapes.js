@@ -12,6 +12,15 @@ export {};
  * @property {boolean} [reveal_identities]
  * @property {boolean} [host_may_resolve]
  * @property {boolean} [private]
+ * @property {number} [movement_minutes]
+ * @property {number} [retreat_minutes]
+ * @property {boolean} [public_votes]
+ * @property {string | null} [house_bot]  "holding" or "heuristic"; null: none
+ * @property {boolean} [bots_fill_empty_seats]
+ * @property {number | null} [bot_after_missed_phases]
+ * @property {boolean} [bots_may_join]
+ * @property {boolean} [daide_open]
+ * @property {number | null} [max_turns]
  */
 
 /**
@@ -169,6 +178,7 @@ export {};
 /**
  * @typedef {object} GameSummary  GET /games/{id}, and each game of GET /games
  * @property {string} id
+ * @property {string[]} [codenames]  the seats taken, sorted
  * @property {string} name
  * @property {string} variant
  * @property {string} status
