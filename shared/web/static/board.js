@@ -176,10 +176,16 @@ function itemKey(node) {
 function reachable(drawing) {
   for (const item of drawing.querySelectorAll("[data-unit], [data-province]")) {
     if (item.getAttribute("data-kind") === "impassable") continue;
-    const title = item.querySelector(":scope > title")?.textContent || item.getAttribute("data-unit") || item.getAttribute("data-province");
+    let name = (item.querySelector(":scope > title")?.textContent || item.getAttribute("data-unit") || item.getAttribute("data-province") || "").trim();
+    // named as it reads: a Tale of Ekonia badge shows "I2", so its name starts so, and says where
+    // it stands ("I2, Paresque: 2 infantry at murlane"; docs/web.md, "Accessibility")
+    const unit = item.getAttribute("data-unit");
+    if (unit && !name.includes(unitPlace(unit))) name += ` at ${unitPlace(unit)}`;
+    const shown = [...item.querySelectorAll(":scope > text")].map((t) => (t.textContent || "").trim()).filter(Boolean).join(" ");
+    if (shown && !name.toLowerCase().includes(shown.toLowerCase())) name = `${shown}, ${name}`;
     item.setAttribute("tabindex", "0");
     item.setAttribute("role", "button");
-    item.setAttribute("aria-label", (title || "").trim());
+    item.setAttribute("aria-label", name);
   }
 }
 
