@@ -173,7 +173,7 @@ function myGameItem(id, game, view) {
     const powers = view.viewer.powers || [];
     const active = view.game.status === "active";
     needed = active && powers.some((p) => (view.waiting_for || []).includes(p));
-    details = [powers.map(powerName).join(", ") || view.viewer.codename || game.details[0],
+    details = [view.viewer.codename || game.details[0], powers.map(powerName).join(", "),
       active ? phaseName(view.game.phase, view.game.variant) : view.game.status === "forming" ? "waiting for players" : "finished",
       active && view.clock?.paused_until ? `paused until ${localTime(view.clock.paused_until)}`
         : active && view.clock?.deadline ? `deadline ${localTime(view.clock.deadline)}` : null,
