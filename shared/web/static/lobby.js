@@ -238,7 +238,7 @@ function gameItem(game) {
   return element("li", {"data-game": game.id},
     element("span", {class: "game-title", text: game.name}),
     element("span", {class: "muted", text: [game.variant, game.status === "forming" ? null : `${count} players`, state].filter(Boolean).join(" · ")}),
-    element("span", {class: "muted small settings", text: settingsPhrases(game.settings).join(" · ")}),
+    element("span", {class: "muted settings", text: settingsPhrases(game.settings).join(" · ")}),
     element("span", {class: "muted small", text: [when, game.id].filter(Boolean).join(" · ")}),
     action);
 }
