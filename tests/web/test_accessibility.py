@@ -75,3 +75,30 @@ def test_the_lobby_and_a_game_page_have_no_serious_accessibility_violation(
         player.page.context.close()
         phone.context.close()
     assert player.problems == []
+
+
+@pytest.mark.parametrize(("variant", "players", "phase"), [("dirigible", 7, "Winter 1900, adjustments"),
+                                                            ("ekonia", 2, "Turn 1")])
+def test_the_variants_game_pages_have_no_serious_accessibility_violation(
+        browser: Browser, served: str, axe_script: Path, shots: Path, variant: str, players: int, phase: str) -> None:
+    """Dirigible's and Tale of Ekonia's pages: the seated player's (with the host's tools, the
+    prices in the menus and the own panel), and the public's on a phone."""
+    player, _ = hosted_game(browser, served, f"Scanned {variant}", variant, players)
+    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    try:
+        page = player.page
+        expect(page.locator("#phase")).to_contain_text(phase)
+        expect(page.locator("#order-menus select").first).to_be_visible()
+        seated = violations(page, served, axe_script)
+        player.shot(shots, f"31-scanned-{variant}")
+        phone.goto(page.url.split("#")[0])
+        expect(phone.locator("#me")).to_have_text("Watching (public view)")
+        expect(phone.locator("#board [data-province]").first).to_be_attached()
+        watched = violations(phone, served, axe_script)
+        phone.screenshot(path=str(shots / f"32-scanned-{variant}-phone.png"), full_page=True)
+        assert serious(seated) == [], seated
+        assert serious(watched) == [], watched
+    finally:
+        player.page.context.close()
+        phone.context.close()
+    assert player.problems == []

@@ -128,3 +128,65 @@ def test_a_unit_is_ordered_on_the_board_by_the_keyboard_alone(browser: Browser, 
     finally:
         player.page.context.close()
     assert player.problems == []
+
+
+# The board frame's scroll and the page's, as a reader's eye keeps them.
+SCROLLS = """() => { const frame = document.querySelector("#board");
+  return [Math.round(frame.scrollLeft), Math.round(frame.scrollTop), Math.round(window.scrollY)]; }"""
+# A point of province ``code`` inside the board's frame as it is scrolled now (nothing scrolled
+# to reach it), which the province itself receives.
+VISIBLE_POINT = """(code) => {
+  const frame = document.querySelector("#board").getBoundingClientRect();
+  const region = document.querySelector(`#board [data-province="${code}"]`);
+  const box = region.getBoundingClientRect();
+  for (let i = 1; i < 16; i++) for (let j = 1; j < 16; j++) {
+    const x = box.left + box.width * i / 16, y = box.top + box.height * j / 16;
+    const bottom = Math.min(frame.bottom, innerHeight) - 4;
+    const inside = x > frame.left + 4 && x < frame.right - 4 && y > frame.top + 4 && y < bottom;
+    if (!inside) continue;
+    const hit = document.elementFromPoint(x, y);
+    if (hit && hit.closest("[data-unit]") === null && hit.closest("[data-province]") === region) return [x, y];
+  }
+  return null;
+}"""
+
+
+def test_a_stored_order_keeps_the_zoomed_board_where_it_was(browser: Browser, served: str, shots: Path) -> None:
+    """On a phone, zoomed and scrolled to one's own unit: the unit clicked, then the place it
+    goes; the board redrawn with the order is still scrolled where the finger left it (the
+    frame and the page), so the next tap lands where the player looks."""
+    player, _ = hosted_game(browser, served, "Still", "standard", 7, viewport=PHONE)
+    try:
+        page = player.page
+        expect(page.locator("#phase")).to_contain_text("Spring 1901, movement")
+        page.get_by_role("button", name="Zoom the board").click()
+        units = unit_menus(player)
+        for unit in units:
+            menu = page.get_by_role("combobox", name=f"Order for {unit}")
+            moves = [text for text in menu.locator("option").all_inner_texts() if re.fullmatch(rf"{unit} - \w+", text)]
+            page.evaluate("(u) => document.querySelector(`#board [data-unit=\"${CSS.escape(u)}\"]`)"
+                          ".scrollIntoView({block: 'center', inline: 'center'})", unit)
+            target = next((m.split(" - ")[1] for m in moves if page.evaluate(VISIBLE_POINT, m.split(" - ")[1])), None)
+            if target:
+                break
+        assert target, "no unit of the player's has a move to a place in sight"
+        move = f"{unit} - {target}"
+        before = page.evaluate(SCROLLS)
+        assert before[0] > 0 or before[1] > 0, before  # the frame is scrolled away from its corner
+        hit = page.locator(f'#board [data-unit="{unit}"] .hit').bounding_box()
+        assert hit is not None
+        page.mouse.click(hit["x"] + hit["width"] / 2, hit["y"] + hit["height"] / 2)
+        expect(page.locator("#order-status")).to_have_text(f"{unit} selected: click where it goes.")
+        assert page.evaluate(SCROLLS) == before
+        page.mouse.click(*page.evaluate(VISIBLE_POINT, target))
+        dialog = page.get_by_role("dialog")
+        if dialog.is_visible():  # the short menu: the move, or a support into the same place
+            dialog.get_by_role("button", name=move, exact=True).click()
+        expect(player.results()).to_contain_text(f"{move} accepted")
+        expect(page.locator(f'#board [data-order="{move}"]')).to_have_count(1)
+        page.wait_for_timeout(300)  # any later redraw of the same answer
+        assert page.evaluate(SCROLLS) == before
+        page.screenshot(path=str(shots / "44-phone-zoomed-after-order.png"))
+    finally:
+        player.page.context.close()
+    assert player.problems == []

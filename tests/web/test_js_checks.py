@@ -125,7 +125,9 @@ const calls = {variantsPath: [e.variantsPath()], variantPath: [e.variantPath("st
   mapPath: [e.mapPath(id), e.mapPath(id, {phase: "S1901M", power: "FRANCE"})],
   possibleOrdersPath: [e.possibleOrdersPath(id, "FRANCE")], ordersPath: [e.ordersPath(id)],
   readyPath: [e.readyPath(id)], playersPath: [e.playersPath(id)], startPath: [e.startPath(id)],
-  resolvePath: [e.resolvePath(id)],
+  resolvePath: [e.resolvePath(id)], pngPath: [e.pngPath(id), e.pngPath(id, {phase: "S1901M", power: "FRANCE"})],
+  seatPath: [e.seatPath(id, "Amber Falcon")], extendPath: [e.extendPath(id)], pausePath: [e.pausePath(id)],
+  resumePath: [e.resumePath(id)],
   messagesPath: [e.messagesPath(id)], drawPath: [e.drawPath(id)], identitiesPath: [e.identitiesPath(id)],
   streamTicketPath: [e.streamTicketPath(id)], streamPath: [e.streamPath(id, "t.x", "0")],
   pushKeyPath: [e.pushKeyPath()], pushPath: [e.pushPath(id), e.pushPath(id, "https://push.example.org/x")],
@@ -162,3 +164,25 @@ def test_the_modules_keep_the_house_rules() -> None:
         if module.name != "endpoints.js":
             assert not api_path.search(text), f"{module.name} writes an API path"
         assert not re.search(r"^const game = \{", text, re.MULTILINE), f"{module.name} keeps a loose game object"
+
+
+def test_dirigible_phases_and_removals_are_named_as_its_rules_name_them() -> None:
+    """Dirigible's Summer and Late Fall are retreats and devastation (docs/rules/dirigible.md,
+    rule 13); its removals are units owed, with the SP of upkeep over the points (R13)."""
+    answer = json.loads(node("""
+import {phaseName} from "./api.js";
+import {removalsText, spentBy} from "./prices.js";
+const position = {variant: "dirigible"};
+console.log(JSON.stringify({
+  phases: [phaseName("S1901R", "dirigible"), phaseName("F1901R", "dirigible"), phaseName("F1901R", "standard")],
+  removals: [removalsText(2, -5), removalsText(1, undefined)],
+  spent: spentBy([{text: "D LON B", type: "build", unit: "D LON"},
+                  {text: "F EDI B", type: "build", unit: "F EDI"}], position),
+}));
+"""))
+    assert answer == {
+        "phases": ["Summer 1901, retreats and devastation", "Late Fall 1901, retreats and devastation",
+                   "Fall 1901, retreats"],
+        "removals": ["at least 2 units: the upkeep is 5 SP over the points", "at least 1 unit"],
+        "spent": 7,
+    }

@@ -64,10 +64,13 @@ class BoardPicture:
     last_phase: str | None = None
 
 
-def phase_title(phase: str | None) -> str:
-    """``S1901M`` -> ``Spring 1901, movement``."""
+def phase_title(phase: str | None, variant: str | None = None) -> str:
+    """``S1901M`` -> ``Spring 1901, movement``; Dirigible's ``S1901R`` -> ``Summer 1901, retreats
+    and devastation``, its ``F1901R`` the Late Fall's (docs/rules/dirigible.md, rule 13)."""
     if not phase or len(phase) != 6 or phase[0] not in SEASONS or phase[5] not in KINDS:
         return phase or ""
+    if variant == "dirigible" and phase[5] == "R":
+        return f"{'Summer' if phase[0] == 'S' else 'Late Fall'} {phase[1:5]}, retreats and devastation"
     return f"{SEASONS[phase[0]]} {phase[1:5]}, {KINDS[phase[5]]}"
 
 
@@ -505,6 +508,11 @@ def _legend_static(map_data: Mapping[str, Any], left: float, height: float) -> s
     y += 28
     out.append(f'<rect x="{num(x)}" y="{num(y + 4)}" width="24" height="16" fill="url(#impassable)"/>'
                f'<text x="{num(x + 34)}" y="{num(y + 17)}">Impassable</text>')
+    if "D" in map_data.get("unit_types", ()):  # Dirigible: the marker _centres draws on a devastated centre
+        y += 28
+        out.append(f'<g data-key="devastated"><circle cx="{num(x + 12)}" cy="{num(y + 12)}" r="6" fill="#ffffff"'
+                   f' stroke="{INK}" stroke-width="1.6"/>{cross(x + 12, y + 12, 6, "#7a1b0c", 2.5)}'
+                   f'<text x="{num(x + 34)}" y="{num(y + 17)}">Devastated centre</text></g>')
     out.append("</g>")
     return "\n".join(out)
 
@@ -521,7 +529,8 @@ def _legend(map_data: Mapping[str, Any], picture: BoardPicture | None, left: flo
     out = [f'<g id="legend-text" font-size="15" fill="{INK}">',
            f'<text x="{num(x)}" y="34" font-size="20" font-weight="bold">{text(title[:26])}</text>']
     if picture and picture.phase:
-        out.append(f'<text x="{num(x)}" y="60" font-size="16">{text(phase_title(picture.phase))}</text>')
+        title_now = phase_title(picture.phase, map_data["variant"])
+        out.append(f'<text x="{num(x)}" y="60" font-size="16">{text(title_now)}</text>')
     out.append(f'<text x="{num(right)}" y="{num(POWERS_TOP - 10)}" text-anchor="end" font-weight="bold">'
                f'{"centres / units" if picture else "home centres"}</text>')
     centres = {p: len(cs) for p, cs in (picture.centres.items() if picture else ())}
@@ -553,9 +562,11 @@ def _legend(map_data: Mapping[str, Any], picture: BoardPicture | None, left: flo
 
 
 def _key_end(map_data: Mapping[str, Any]) -> float:
-    """Where the key drawn by ``_legend_static`` ends: its heading, the unit samples and six rows."""
+    """Where the key drawn by ``_legend_static`` ends: its heading, the unit samples and six rows
+    (Dirigible's seventh, the devastated centre)."""
     samples = 3 if "D" in map_data.get("unit_types", ()) else 2
-    return _key_top(map_data) + 14 + 28 * (samples + 5) + 20
+    rows = 6 if samples == 3 else 5
+    return _key_top(map_data) + 14 + 28 * (samples + rows) + 20
 
 
 def _legend_below_key(map_data: Mapping[str, Any], picture: BoardPicture, x: float) -> list[str]:
@@ -564,8 +575,9 @@ def _legend_below_key(map_data: Mapping[str, Any], picture: BoardPicture, x: flo
     out: list[str] = []
     y = _key_end(map_data) + 24
     if picture.last_orders and picture.last_phase:
+        last = phase_title(picture.last_phase, map_data["variant"])
         out.append(f'<text x="{num(x)}" y="{num(y)}">Faint arrows: the moves of</text>'
-                   f'<text x="{num(x)}" y="{num(y + 20)}">{text(phase_title(picture.last_phase))}</text>')
+                   f'<text x="{num(x)}" y="{num(y + 20)}">{text(last)}</text>')
         y += 52
     if picture.dislodged:
         out.append(f'<text x="{num(x)}" y="{num(y)}" font-weight="bold" data-legend="dislodged">'

@@ -150,6 +150,28 @@ export async function api(path, {method = "GET", token = null, body} = {}) {
   return data;
 }
 
+/** A picture (map.png) as a Blob, asked like ``api``: the board's download. The same errors.
+ *  @param {string} path @param {string | null} token
+ *  @returns {Promise<Blob>} */
+export async function apiBlob(path, token) {
+  let answer;
+  try {
+    answer = await fetch(path, {headers: token ? {authorization: `Bearer ${token}`} : {}});
+  } catch {
+    answer = null;
+  }
+  if (!answer || answer.status === 502 || answer.status === 504) {
+    reportConnection(true);
+    throw new ApiError(0, {code: "connection_lost", message: "the server cannot be reached; nothing was sent"});
+  }
+  reportConnection(false);
+  if (!answer.ok) {
+    const data = await answer.json().catch(() => null);
+    throw new ApiError(answer.status, (data && data.error) || {message: answer.statusText});
+  }
+  return answer.blob();
+}
+
 /** The live stream at ``path`` (endpoints.js' streamPath, with its one-time ticket).
  *  @param {string} path */
 export function openStream(path) {
@@ -161,11 +183,16 @@ const SEASONS = {S: "Spring", F: "Fall", W: "Winter"};
 /** @type {Record<string, string>} */
 const KINDS = {M: "movement", R: "retreats", A: "adjustments"};
 
-/** "S1901M" -> "Spring 1901, movement"; "T03" -> "Turn 3".
- *  @param {string | null | undefined} phase */
-export function phaseName(phase) {
+/** "S1901M" -> "Spring 1901, movement"; "T03" -> "Turn 3"; in Dirigible, whose Summer and Late
+ *  Fall are retreats and devastation (docs/rules/dirigible.md, rule 13), "S1901R" -> "Summer
+ *  1901, retreats and devastation" and "F1901R" -> "Late Fall 1901, retreats and devastation".
+ *  @param {string | null | undefined} phase @param {string | null} [variant] */
+export function phaseName(phase, variant = null) {
   if (!phase) return "";
   const board = /^([SFW])(\d{4})([MRA])$/.exec(phase);
+  if (board && variant === "dirigible" && board[3] === "R") {
+    return `${board[1] === "S" ? "Summer" : "Late Fall"} ${board[2]}, retreats and devastation`;
+  }
   if (board) return `${SEASONS[board[1]]} ${board[2]}, ${KINDS[board[3]]}`;
   const turn = /^T(\d+)$/.exec(phase);
   if (turn) return `Turn ${Number(turn[1])}`;

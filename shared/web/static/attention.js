@@ -53,7 +53,7 @@ export class Attention {
     const what = [this.phase ? `New phase: ${phaseName(this.phase)}` : null,
       this.messages ? `${this.messages} new message${this.messages === 1 ? "" : "s"}` : null].filter(Boolean);
     const head = count ? `(${count}) ${what.join(", ")} · ` : "";
-    const phase = view.game.status === "active" ? ` · ${phaseName(view.game.phase)}` : "";
+    const phase = view.game.status === "active" ? ` · ${phaseName(view.game.phase, view.game.variant)}` : "";
     const title = `${head}${view.game.name}${phase}: Entente`;
     if (document.title !== title) document.title = title;
     ui.pressUnread.textContent = this.messages ? `${this.messages} new` : "";
@@ -80,7 +80,7 @@ export class Attention {
   newPhase(view) {
     if (!this.visible) this.phase = view.game.phase;
     this.showTitle();
-    const body = view.game.status === "finished" ? "The game has ended." : `Now: ${phaseName(view.game.phase)}.`;
+    const body = view.game.status === "finished" ? "The game has ended." : `Now: ${phaseName(view.game.phase, view.game.variant)}.`;
     this.notify(`${view.game.name}: a phase resolved`, body, `phase-${view.game.phase}`);
   }
 

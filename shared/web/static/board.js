@@ -71,6 +71,9 @@ export class Board {
     const svg = await api(path, {token});
     if (request !== this.request) return;  // a later drawing was asked for meanwhile
     const focused = this.container.contains(document.activeElement) ? itemKey(document.activeElement) : null;
+    // where the reader looks: the frame's scroll (zoomed) and the page's, both kept across the
+    // new drawing, which is briefly of no size (docs/web.md, "Phones and keyboards")
+    const kept = {left: this.container.scrollLeft, top: this.container.scrollTop, page: window.scrollY};
     this.container.innerHTML = svg;
     const drawing = this.container.querySelector("svg");
     if (drawing) {
@@ -83,6 +86,8 @@ export class Board {
       reachable(drawing);
       this.hitRadius = enlargeHits(drawing);
       this.applyZoom();
+      this.container.scrollTo(kept.left, kept.top);
+      if (window.scrollY !== kept.page) window.scrollTo(window.scrollX, kept.page);
     }
     this.container.dataset.phase = phase || "now";
     // the page offers "Last phase's moves" only where the drawing has some (docs/maps.md)
@@ -171,10 +176,16 @@ function itemKey(node) {
 function reachable(drawing) {
   for (const item of drawing.querySelectorAll("[data-unit], [data-province]")) {
     if (item.getAttribute("data-kind") === "impassable") continue;
-    const title = item.querySelector(":scope > title")?.textContent || item.getAttribute("data-unit") || item.getAttribute("data-province");
+    let name = (item.querySelector(":scope > title")?.textContent || item.getAttribute("data-unit") || item.getAttribute("data-province") || "").trim();
+    // named as it reads: a Tale of Ekonia badge shows "I2", so its name starts so, and says where
+    // it stands ("I2, Paresque: 2 infantry at murlane"; docs/web.md, "Accessibility")
+    const unit = item.getAttribute("data-unit");
+    if (unit && !name.includes(unitPlace(unit))) name += ` at ${unitPlace(unit)}`;
+    const shown = [...item.querySelectorAll(":scope > text")].map((t) => (t.textContent || "").trim()).filter(Boolean).join(" ");
+    if (shown && !name.toLowerCase().includes(shown.toLowerCase())) name = `${shown}, ${name}`;
     item.setAttribute("tabindex", "0");
     item.setAttribute("role", "button");
-    item.setAttribute("aria-label", (title || "").trim());
+    item.setAttribute("aria-label", name);
   }
 }
 

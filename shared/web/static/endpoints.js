@@ -60,6 +60,12 @@ export function mapPath(gameId, {phase = null, power = null} = {}) {
   return `${gamePath(gameId)}/map.svg${withQuery(query)}`;
 }
 
+/** The same picture as PNG (the page's download).
+ *  @param {string} gameId @param {{phase?: string | null, power?: string | null}} [which] */
+export function pngPath(gameId, {phase = null, power = null} = {}) {
+  return mapPath(gameId, {phase, power}).replace("/map.svg", "/map.png");
+}
+
 /** @param {string} gameId @param {string} power */
 export const possibleOrdersPath = (gameId, power) => `${gamePath(gameId)}/possible-orders?power=${segment(power)}`;
 /** PUT (the whole set) and PATCH (some orders). @param {string} gameId */
@@ -68,6 +74,14 @@ export const ordersPath = (gameId) => `${gamePath(gameId)}/orders`;
 export const readyPath = (gameId) => `${gamePath(gameId)}/ready`;
 /** @param {string} gameId */
 export const playersPath = (gameId) => `${gamePath(gameId)}/players`;
+/** A seat, by its codename (the host frees it before the start). @param {string} gameId @param {string} seat */
+export const seatPath = (gameId, seat) => `${playersPath(gameId)}/${segment(seat)}`;
+/** @param {string} gameId */
+export const extendPath = (gameId) => `${gamePath(gameId)}/extend`;
+/** @param {string} gameId */
+export const pausePath = (gameId) => `${gamePath(gameId)}/pause`;
+/** @param {string} gameId */
+export const resumePath = (gameId) => `${gamePath(gameId)}/resume`;
 /** @param {string} gameId */
 export const startPath = (gameId) => `${gamePath(gameId)}/start`;
 /** @param {string} gameId */

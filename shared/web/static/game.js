@@ -2,19 +2,20 @@
 // countdown, press and the draw, kept live by the stream (docs/web.md).
 // Its state is one store (state.js); each part of the page reads it and changes it with
 // store.update (docs/web.md, "The state store").
-import {api, failure, forgetToken, onConnection, keepSeat, localTime, phaseName, powerName, seatOf, timeLeft, tokenFor} from "./api.js";
+import {api, apiBlob, failure, forgetToken, onConnection, keepSeat, localTime, phaseName, powerName, seatOf, timeLeft, tokenFor} from "./api.js";
 import {absenceNotes} from "./absence.js";
 import {Attention} from "./attention.js";
 import {OffPage} from "./offpage.js";
 import {Board} from "./board.js";
 import {byId, element, first} from "./dom.js";
-import {identitiesPath, variantPath, viewPath} from "./endpoints.js";
+import {identitiesPath, pngPath, variantPath, viewPath} from "./endpoints.js";
 import {watch} from "./live.js";
 import {OrdersPanel} from "./orders.js";
 import {showOwn} from "./own.js";
 import {Press} from "./press.js";
 import {showResults} from "./results.js";
 import {SeatPanel} from "./seats.js";
+import {settingsPhrases} from "./settings.js";
 import {gameStore} from "./state.js";
 
 /** @typedef {import("./shapes.js").View} View */
@@ -49,6 +50,9 @@ const ui = {
   unitsPanel: byId("units-panel", HTMLElement),
   unitsText: byId("units-text", HTMLUListElement),
   unitsDislodged: byId("units-dislodged", HTMLElement),
+  settings: byId("game-settings", HTMLElement),
+  skipUnits: byId("skip-units", HTMLAnchorElement),
+  downloadPng: byId("download-png", HTMLButtonElement),
 };
 
 const board = new Board(ui.board, {
@@ -142,7 +146,8 @@ function render() {
   if (!view) return;
   ui.gameName.textContent = view.game.name;
   const status = view.game.status === "forming" ? "waiting for players" : view.game.status === "finished" ? "finished" : "";
-  ui.phase.textContent = [view.game.variant, phaseName(view.game.phase), status].filter(Boolean).join(" · ");
+  ui.phase.textContent = [view.game.variant, phaseName(view.game.phase, view.game.variant), status].filter(Boolean).join(" · ");
+  ui.settings.textContent = `Settings: ${settingsPhrases(view.game.settings).join(" · ")}.`;
   showMe(view);
   showBanner(view);
   seats.render(view);
@@ -248,10 +253,22 @@ function unitText(unit) {
   return `${group.unit || group.type || "unit"}${group.location ? ` at ${group.location}` : ""}`;
 }
 
+/** Each power's units as the viewer may know them: the board's, and in Tale of Ekonia the
+ *  viewer's own state's every group (the public board leaves out what cities hide, and the
+ *  own panel counts them all: docs/web.md, "The variants"). @param {View} view
+ *  @returns {Record<string, unknown[]>} */
+function knownUnits(view) {
+  const position = view.position;
+  const units = {...(position?.units || {})};
+  const own = position?.variant === "ekonia" ? /** @type {{power?: string, units?: unknown}} */ (position.own) : null;
+  if (own?.power && Array.isArray(own.units)) units[own.power] = own.units;
+  return units;
+}
+
 /** Every power's units as text, for a reader who does not see the board (docs/web.md, "Accessibility").
  *  @param {View} view */
 function showUnits(view) {
-  const units = view.position?.units || {};
+  const units = knownUnits(view);
   const powers = Object.keys(units).filter((p) => units[p]?.length).sort();
   ui.unitsPanel.hidden = !powers.length || view.game.status === "forming";
   ui.unitsText.replaceChildren(...powers.map((power) =>
@@ -269,6 +286,7 @@ function showPowers(view) {
   const powers = [...new Set([...Object.keys(colours), ...Object.keys(view.powers)])]
     .filter((p) => view.powers[p] || view.position?.units?.[p]);
   ui.powersPanel.hidden = !powers.length;
+  const units = knownUnits(view);
   ui.powers.replaceChildren(...powers.map((power) => {
     const status = statusOf(view, power);
     const away = absenceNotes(view.powers[power]);
@@ -277,7 +295,7 @@ function showPowers(view) {
       element("td", {class: "player"}, view.powers[power]?.codename || "",
         away.length ? element("span", {class: "away", text: away.join(" · ")}) : null),
       element("td", {text: String(view.position?.centres?.[power]?.length ?? 0)}),
-      element("td", {text: String(view.position?.units?.[power]?.length ?? 0)}),
+      element("td", {text: String(units[power]?.length ?? 0)}),
       element("td", {class: `status ${status.replace(" ", "-")}`, text: status}));
   }));
 }
@@ -292,12 +310,12 @@ function showHistoryControl(view) {
   slider.disabled = phases.length === 0;
   const index = shown ? phases.indexOf(shown) : phases.length;
   slider.value = String(index);
-  const label = shown ? `${phaseName(shown)} (resolved)` : `Now: ${phaseName(view.game.phase) || "not started"}`;
+  const label = shown ? `${phaseName(shown, view.game.variant)} (resolved)` : `Now: ${phaseName(view.game.phase, view.game.variant) || "not started"}`;
   const newer = Boolean(shown && shownAt && (shownAt.phase !== view.game.phase || shownAt.status !== view.game.status));
   ui.newResults.hidden = !newer;
   if (newer) {
     ui.newResultsText.textContent = view.game.status === "finished"
-      ? "The game has ended since you opened this phase." : `New results: the game is now at ${phaseName(view.game.phase)}.`;
+      ? "The game has ended since you opened this phase." : `New results: the game is now at ${phaseName(view.game.phase, view.game.variant)}.`;
   }
   ui.historyLabel.textContent = label;
   slider.setAttribute("aria-valuetext", label);
@@ -433,11 +451,54 @@ async function boot() {
   ui.zoom.addEventListener("click", () => {
     board.setZoom(!board.zoomed);  // wider than the frame, scrolled; a finger's targets
     ui.zoom.setAttribute("aria-pressed", String(board.zoomed));
+    localStorage.setItem(ZOOM_KEY, board.zoomed ? "1" : "");  // kept across reloads
   });
+  if (localStorage.getItem(ZOOM_KEY)) {
+    board.setZoom(true);
+    ui.zoom.setAttribute("aria-pressed", "true");
+  }
+  ui.skipUnits.addEventListener("click", skipToOwnUnits);
+  ui.downloadPng.addEventListener("click", downloadPng);
   await onView(view);
   seats.follow();
   setInterval(tick, 1000);
   restartStream();
+}
+
+const ZOOM_KEY = "entente.zoom";
+
+/** **Skip to your units**: the focus on the viewer's first unit on the board (the board's
+ *  own tab stops go on from there), else on the board. @param {MouseEvent} event */
+function skipToOwnUnits(event) {
+  event.preventDefault();
+  const powers = store.get().view?.viewer.powers || [];
+  const own = [...ui.board.querySelectorAll("[data-unit]")].find((unit) =>
+    powers.includes(unit.getAttribute("data-power") || "") || powers.some((p) => (unit.getAttribute("data-unit") || "").startsWith(`${p} `)));
+  const target = own instanceof SVGElement ? own : ui.boardArea;
+  target.scrollIntoView({block: "center", inline: "center"});
+  target.focus({preventScroll: true});
+}
+
+/** **Download the board (PNG)**: the picture the board shows (the phase on the slider, the
+ *  power ordered for), as the API draws it (map.png), saved under the game's name and phase. */
+async function downloadPng() {
+  const {view, shown} = store.get();
+  if (!view || view.game.status === "forming") return;
+  const power = view.viewer.powers.length > 1 ? orders.power : null;
+  ui.downloadPng.disabled = true;
+  try {
+    const picture = await apiBlob(pngPath(gameId, {phase: shown, power}), token());
+    const link = /** @type {HTMLAnchorElement} */ (element("a", {href: URL.createObjectURL(picture),
+      download: `${view.game.name.replace(/[^\w-]+/g, "-")}-${shown || view.game.phase || "board"}.png`}));
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  } catch (thrown) {
+    ui.historyLabel.textContent = `The picture could not be downloaded: ${failure(thrown).message}`;
+  } finally {
+    ui.downloadPng.disabled = false;
+  }
 }
 
 boot();

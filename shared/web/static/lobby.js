@@ -1,8 +1,9 @@
 // The lobby page: sign in, your games (this browser's and, signed in, your account's on every
 // device), the games forming, being played and finished, create a game (docs/web.md).
-import {api, failure, forgetSession, keepSeat, keepSession, localTime, phaseName, seats, session} from "./api.js";
+import {api, failure, forgetSession, keepSeat, keepSession, localTime, phaseName, powerName, seats, session} from "./api.js";
 import {byId, element, first} from "./dom.js";
-import {authOptionsPath, gamesPath, logoutPath, mePath, myGamesPath, playPage, playersPath, variantsPath} from "./endpoints.js";
+import {clockMinutes, settingsPhrases} from "./settings.js";
+import {authOptionsPath, gamesPath, logoutPath, mePath, myGamesPath, playPage, playersPath, variantsPath, viewPath} from "./endpoints.js";
 
 /** @typedef {import("./shapes.js").GameSummary} GameSummary */
 /** @typedef {"forming" | "active" | "finished"} ListName */
@@ -130,13 +131,15 @@ async function signOut() {
 
 // Your games -----------------------------------------------------------------------------
 
+/** @typedef {{name: string, token: string | null, details: (string | null | undefined)[]}} MyGame */
+
 async function listMine() {
   const list = ui.myGames;
   // this browser's seats and host tokens (a game only watched, or played through the account, is not one)
   const held = Object.entries(seats()).filter(([, seat]) => seat.token || seat.host);
-  /** @type {Map<string, {name: string, details: (string | null | undefined)[]}>} */
+  /** @type {Map<string, MyGame>} */
   const games = new Map(held.map(([id, seat]) => [id, {
-    name: seat.name || id, details: [seat.codename, seat.host ? "host" : null]}]));
+    name: seat.name || id, token: seat.token || seat.host || null, details: [seat.codename, seat.host && !seat.token ? "host" : null]}]));
   const mine = session();
   if (mine) {
     try {
@@ -144,7 +147,8 @@ async function listMine() {
       const accountSeats = (await api(myGamesPath(), {token: mine.token})).games;
       for (const seat of accountSeats) {
         const status = seat.status === "active" ? phaseName(seat.phase) : seat.status;
-        games.set(seat.game_id, {name: seat.name, details: [seat.codename, seat.powers.map((p) => p.charAt(0) + p.slice(1).toLowerCase()).join(", "), status]});
+        games.set(seat.game_id, {name: seat.name, token: games.get(seat.game_id)?.token || mine.token,
+          details: [seat.codename, seat.powers.map(powerName).join(", "), status]});
       }
     } catch {
       // the account's list is read again with the next load; this browser's seats still show
@@ -154,9 +158,31 @@ async function listMine() {
     list.replaceChildren(element("li", {class: "muted", text: "No game yet on this browser."}));
     return;
   }
-  list.replaceChildren(...[...games].map(([id, game]) => element("li", {},
+  const entries = [...games].slice(0, 30);  // each read with its own view: power, phase, deadline, orders needed
+  const views = await Promise.all(entries.map(([id, game]) => game.token ? api(viewPath(id), {token: game.token}).catch(() => null) : null));
+  list.replaceChildren(...entries.map(([id, game], index) => myGameItem(id, game, views[index])));
+}
+
+/** One of "Your games": its name, the seat's powers, the phase, the deadline in the reader's
+ *  zone, and **Orders needed** while the phase waits for one of the seat's powers.
+ *  @param {string} id @param {MyGame} game @param {import("./shapes.js").View | null} view */
+function myGameItem(id, game, view) {
+  let details = game.details;
+  let needed = false;
+  if (view) {
+    const powers = view.viewer.powers || [];
+    const active = view.game.status === "active";
+    needed = active && powers.some((p) => (view.waiting_for || []).includes(p));
+    details = [view.viewer.codename || game.details[0], powers.map(powerName).join(", "),
+      active ? phaseName(view.game.phase, view.game.variant) : view.game.status === "forming" ? "waiting for players" : "finished",
+      active && view.clock?.paused_until ? `paused until ${localTime(view.clock.paused_until)}`
+        : active && view.clock?.deadline ? `deadline ${localTime(view.clock.deadline)}` : null,
+      view.viewer.kind === "public" ? "host" : null];
+  }
+  return element("li", {"data-game": id},
     element("a", {href: playPage(id), text: game.name}),
-    element("span", {class: "muted", text: game.details.filter(Boolean).join(" · ")}))));
+    needed ? element("strong", {class: "needed", text: "Orders needed"}) : null,
+    element("span", {class: "muted", text: details.filter(Boolean).join(" · ")}));
 }
 
 // The games' lists -----------------------------------------------------------------------
@@ -212,6 +238,7 @@ function gameItem(game) {
   return element("li", {"data-game": game.id},
     element("span", {class: "game-title", text: game.name}),
     element("span", {class: "muted", text: [game.variant, game.status === "forming" ? null : `${count} players`, state].filter(Boolean).join(" · ")}),
+    element("span", {class: "muted settings", text: settingsPhrases(game.settings).join(" · ")}),
     element("span", {class: "muted small", text: [when, game.id].filter(Boolean).join(" · ")}),
     action);
 }
@@ -257,14 +284,18 @@ async function create(event) {
     variant: value("variant"),
     settings: {
       player_count: Number(value("player_count")),
-      movement_minutes: Number(value("movement_minutes")),
-      retreat_minutes: Number(value("retreat_minutes")),
+      movement_minutes: clockMinutes(value("movement_clock"), value("movement_unit")),
+      retreat_minutes: clockMinutes(value("retreat_clock"), value("retreat_unit")),
       press: value("press"),
       reveal_identities: field("reveal_identities").checked,
       require_ready: field("require_ready").checked,
       host_may_resolve: !field("host_plays").checked,
       private: field("private").checked,
       daide_open: field("daide_open").checked,
+      bots_may_join: field("bots_may_join").checked,
+      // the house bot's settings only with a house bot (the API refuses them alone)
+      ...(value("house_bot") ? {house_bot: value("house_bot"), bots_fill_empty_seats: field("bots_fill_empty_seats").checked,
+        bot_after_missed_phases: Number(value("bot_after_missed_phases")) || null} : {}),
     },
   };
   const button = ui.createButton;

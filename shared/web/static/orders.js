@@ -206,7 +206,7 @@ export class OrdersPanel {
   render() {
     const {possible, view} = this.store.get();
     if (!possible || !view) return;
-    ui.title.textContent = `Your orders: ${phaseName(possible.phase)}`;
+    ui.title.textContent = `Your orders: ${phaseName(possible.phase, view.game.variant)}`;
     // where the game asks for ready flags, a whole set sent is not yet done (docs/web.md, "Done")
     const asksReady = Boolean(view.game.settings.require_ready);
     ui.submit.textContent = asksReady ? "Submit all these orders" : "Submit all these orders: done";
@@ -308,9 +308,10 @@ export class OrdersPanel {
   menuFor(group, index, stored) {
     const id = `menu-${index}`;
     const shown = this.shownIn(group, stored);
+    const position = this.store.get().view?.position || null;  // the prices (prices.js)
     const select = element("select", {id},
       element("option", {value: "", text: "no order"}),
-      group.orders.map((o) => element("option", {value: o.text, text: optionLabel(group, o), selected: shown === o.text})),
+      group.orders.map((o) => element("option", {value: o.text, text: optionLabel(group, o, position), selected: shown === o.text})),
       shown && !group.orders.some((o) => o.text === shown) ? element("option", {value: shown, text: shown, selected: true}) : null);
     const row = element("div", {class: "order-menu"}, element("label", {for: id, text: groupTitle(group)}), select);
     this.chooseDeliberately(select, group);

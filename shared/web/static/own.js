@@ -4,6 +4,7 @@
 import {ownAbsence} from "./absence.js";
 import {powerName} from "./api.js";
 import {byId, element} from "./dom.js";
+import {removalsText, spentBy} from "./prices.js";
 import {ledgerAmount, ledgerTerm, missionText} from "./reports.js";
 
 /** @typedef {import("./shapes.js").View} View */
@@ -16,41 +17,18 @@ const ui = {
   own: byId("own", HTMLElement),
 };
 
-// What the orders of a phase cost, as docs/rules/dirigible.md (R5, R8) and docs/rules/ekonia.md
-// (R15, R23 to R26) price them: a preview of what is left; the server's resolution is the rule.
-/** @type {Record<string, number>} */
-const DIRIGIBLE_BUILD = {A: 4, F: 4, D: 3};
-/** @type {Record<string, number>} */
-const EKONIA_UNIT = {INFANTRY: 10, CAVALRY: 25, TRIREME: 20, TRANSPORT: 15, AIRSHIP: 20};
-/** @type {Record<string, number>} */
-const EKONIA_IMPROVEMENT = {FORT: 40, SHIPYARD: 20, GASVENT: 20};
-
-/** The stored orders of the panel's power, structured as possible-orders' menu has them.
- *  @param {PossibleOrders | null} possible
+/** The stored orders of the panel's power, structured (the answer's own, else as its menu
+ *  has them). @param {PossibleOrders | null} possible
  *  @returns {PossibleOrder[]} */
 function pendingOrders(possible) {
   if (!possible) return [];
+  if (possible.submitted_structured?.length === possible.submitted.length) return possible.submitted_structured;
   const byText = new Map(possible.menu.flatMap((group) => group.orders).map((order) => [order.text, order]));
   return possible.submitted.map((text) => {
     const give = /^GIVE (\d+) TO (\S+)/i.exec(text);
     return byText.get(text) || (give ? {text, type: "give", unit: null, to: null, amount: Number(give[1]), power: give[2]}
       : {text, type: "unknown", unit: null, to: null});
   });
-}
-
-/** The supply points the stored builds spend (Dirigible). @param {PossibleOrder[]} orders */
-export function buildsCost(orders) {
-  return orders.filter((o) => o.type === "build").reduce((sum, o) => sum + (DIRIGIBLE_BUILD[String(o.unit || o.text)[0]] || 0), 0);
-}
-
-/** The gold the stored purchases, improvements and gifts spend (Tale of Ekonia). @param {PossibleOrder[]} orders */
-export function purchasesCost(orders) {
-  return orders.reduce((sum, o) => {
-    if (o.type === "buy") return sum + (EKONIA_UNIT[String(o.unit_type).toUpperCase()] || 0) * (o.count || 1);
-    if (o.type === "improve") return sum + (EKONIA_IMPROVEMENT[String(o.improvement).toUpperCase()] || 0);
-    if (o.type === "give") return sum + (o.amount || 0);
-    return sum;
-  }, 0);
 }
 
 /** The panel of ``power``: the viewer's, or the one of its seat that the orders panel shows;
@@ -62,9 +40,9 @@ export function showOwn(view, power, possible = null) {
   panel.hidden = !power || !position || view.game.status === "forming";
   if (!power || !position || panel.hidden) return;
   const pending = possible && possible.power === power && possible.phase === view.game.phase ? pendingOrders(possible) : [];
-  const own = position.variant === "ekonia" ? position.own : null;
-  const out = own ? ekonia(own, pending) : board(view, power, pending);
-  ui.title.textContent = own ? `Your state: ${powerName(power)}` : `Your power: ${powerName(power)}`;
+  const state = position.variant === "ekonia" && position.own ? position : null;
+  const out = state ? ekonia(state, pending) : board(view, power, pending);
+  ui.title.textContent = state ? `Your state: ${powerName(power)}` : `Your power: ${powerName(power)}`;
   const away = ownAbsence(view.powers[power]);  // missed phases, civil disorder, the house bot
   ui.own.replaceChildren(...(away ? [element("p", {class: "away-own", role: "note", text: away.trim()})] : []), ...out);
 }
@@ -88,10 +66,10 @@ function board(view, power, pending) {
     items.push(...row("Points", String(points)));
     const balance = dirigible?.balance[power];
     if (balance !== undefined) items.push(...row("Balance", String(balance)));
-    const spent = buildsCost(pending);
+    const spent = spentBy(pending, position);
     if (adjustment > 0) {
       items.push(...row("Left to build with", spent ? `${adjustment - spent} SP (${spent} SP in the builds ordered)` : `${adjustment} SP`));
-    } else if (adjustment < 0) items.push(...row("Removals", `${-adjustment} SP of upkeep over the points`));
+    } else if (adjustment < 0) items.push(...row("Removals", removalsText(-adjustment, balance)));
   } else if (adjustment) {
     const builds = pending.filter((o) => o.type === "build").length;
     items.push(...row("Builds", adjustment > 0 ? `${adjustment} to build${builds ? ` (${builds} ordered)` : ""}` : `${-adjustment} to remove`));
@@ -102,9 +80,10 @@ function board(view, power, pending) {
   return [element("dl", {class: "facts"}, items)];
 }
 
-/** @param {Record<string, any>} own @param {PossibleOrder[]} pending */
-function ekonia(own, pending) {
-  const spent = purchasesCost(pending);
+/** @param {Record<string, any>} position @param {PossibleOrder[]} pending */
+function ekonia(position, pending) {
+  const own = position.own;
+  const spent = spentBy(pending, position);
   const gold = spent ? `${own.gold - spent} left after the ${spent} gold ordered (${own.gold} now)` : String(own.gold);
   const facts = [...row("Gold", gold), ...row("Units", String((own.units || []).length))];
   const improvements = Object.entries(own.improvements || {})
@@ -113,7 +92,7 @@ function ekonia(own, pending) {
   if (own.converting?.length) facts.push(...row("Converting", own.converting.map((/** @type {any} */ c) => c.territory || String(c)).join(", ")));
   /** @type {HTMLElement[]} */
   const out = [element("dl", {class: "facts"}, facts)];
-  if (spent) out.push(element("p", {class: "muted note", text: "Missions and morale are paid from what is left when the turn resolves."}));
+  if (spent) out.push(element("p", {class: "muted note", text: "Purchases, improvements, gifts, missions and morale counted; the turn's upkeep and income come when it resolves."}));
   if (own.ledger) out.push(element("h3", {text: "Ledger"}), ledger(own.ledger));
   out.push(element("h3", {text: "Missions and what they found"}));
   out.push(own.knowledge?.length

@@ -29,7 +29,7 @@ export function showResults(view, shown, onBoard) {
   const entry = entryFor(view, shown);
   panel.hidden = !entry;
   if (!entry) return;
-  ui.title.textContent = `Results: ${phaseName(entry.phase)}`;
+  ui.title.textContent = `Results: ${phaseName(entry.phase, view.game.variant)}`;
   /** @type {HTMLElement[]} */
   const blocks = Object.entries(entry.orders || {}).filter(([, list]) => list.length).sort().map(([power, list]) =>
     element("div", {class: "result-block"},

@@ -2,8 +2,8 @@
 // game**, the host's **Start the game** and **Resolve the phase now** (which asks first), a
 // private game's invite link, and the link that plays this seat on another device.
 import {api, failure, keepSeat, phaseName, seatOf, session} from "./api.js";
-import {byId} from "./dom.js";
-import {gamePath, playPage, playersPath, resolvePath, startPath} from "./endpoints.js";
+import {byId, element} from "./dom.js";
+import {extendPath, gamePath, pausePath, playPage, playersPath, resolvePath, resumePath, seatPath, startPath} from "./endpoints.js";
 
 /** @typedef {import("./state.js").GameStore} GameStore */
 /** @typedef {import("./shapes.js").View} View */
@@ -24,6 +24,13 @@ const ui = {
   invite: byId("invite", HTMLElement),
   device: byId("device", HTMLElement),
   deviceLink: byId("device-link", HTMLInputElement),
+  seatList: byId("seat-list", HTMLUListElement),
+  hostClock: byId("host-clock", HTMLElement),
+  hostHours: byId("host-hours", HTMLInputElement),
+  extend: byId("extend", HTMLButtonElement),
+  pause: byId("pause", HTMLButtonElement),
+  resume: byId("resume", HTMLButtonElement),
+  hostStatus: byId("host-status", HTMLElement),
 };
 
 export class SeatPanel {
@@ -37,6 +44,11 @@ export class SeatPanel {
     ui.resolve.addEventListener("click", () => this.askToResolve());
     ui.resolveYes.addEventListener("click", () => this.resolveNow());
     ui.resolveNo.addEventListener("click", () => this.closeResolveConfirmation());
+    /** @type {string | null} the seat whose removal the host is asked to confirm */
+    this.removing = null;
+    ui.extend.addEventListener("click", () => this.clockAct(extendPath(this.id), "Deadline extended"));
+    ui.pause.addEventListener("click", () => this.clockAct(pausePath(this.id), "Game paused"));
+    ui.resume.addEventListener("click", () => this.clockAct(resumePath(this.id), "Game resumed", false));
   }
 
   get id() {
@@ -66,7 +78,70 @@ export class SeatPanel {
     const hidden = view.game.settings.private;  // joined only with the invite link (docs/hosting.md)
     ui.invite.textContent = !forming || inviting ? ""
       : hidden ? "A private game: players join with the invite link its host was given" : `Invite players with ${location.origin}${playPage(id)}`;
+    this.showHostTools(view, forming && Boolean(seat.host));
     this.showDeviceLink();
+  }
+
+  /** The host's tools (docs/web.md, "Host tools"): while the game forms, each seat taken with
+   *  **Remove** (asked twice: the seat's token stops working, and another player may take the
+   *  place); once it runs, the clock: extend the deadline, pause and resume.
+   *  @param {View} view @param {boolean} formingHost */
+  showHostTools(view, formingHost) {
+    const seat = seatOf(this.id);
+    const codenames = formingHost ? this.store.get().summary?.codenames || [] : [];
+    ui.seatList.hidden = !codenames.length;
+    const focusedRemove = ui.seatList.contains(document.activeElement) ? document.activeElement?.textContent : null;
+    ui.seatList.replaceChildren(...codenames.map((name) => element("li", {},
+      element("span", {text: name}),
+      this.removing === name
+        ? element("span", {class: "buttons"},
+          element("button", {type: "button", text: `Yes, remove ${name}`, onclick: () => this.removeSeat(name)}),
+          element("button", {type: "button", class: "secondary", text: "Keep the seat",
+            onclick: () => { this.removing = null; this.render(view); }}))
+        : element("button", {type: "button", class: "secondary", text: `Remove ${name}`,
+          onclick: () => { this.removing = name; this.render(view); this.focusButton(`Yes, remove ${name}`); }}))));
+    if (focusedRemove) this.focusButton(focusedRemove);
+    const running = Boolean(seat.host) && view.game.status === "active";
+    ui.hostClock.hidden = !running;
+    const paused = Boolean(view.clock?.paused_until);
+    ui.pause.hidden = paused;
+    ui.resume.hidden = !paused;
+    ui.extend.disabled = paused;  // the API extends no paused deadline (409 game_paused)
+  }
+
+  /** @param {string} text */
+  focusButton(text) {
+    const found = [...ui.seatList.querySelectorAll("button")].find((b) => b.textContent === text);
+    if (found) found.focus();
+  }
+
+  /** @param {string} name */
+  async removeSeat(name) {
+    try {
+      const summary = await api(seatPath(this.id, name), {method: "DELETE", token: seatOf(this.id).host});
+      this.removing = null;
+      this.store.update({summary});
+      ui.hostStatus.textContent = `${name} removed: the seat is free again.`;
+    } catch (thrown) {
+      ui.hostStatus.textContent = `Not removed: ${failure(thrown).message}`;
+    }
+    const view = this.store.get().view;
+    if (view) this.render(view);
+  }
+
+  /** Extend, pause or resume, for the hours in the box. @param {string} path @param {string} done @param {boolean} [timed] */
+  async clockAct(path, done, timed = true) {
+    const minutes = Math.round(Number(ui.hostHours.value) * 60);
+    if (timed && !(minutes >= 1)) {
+      ui.hostStatus.textContent = "Give the hours, at least a minute's worth (0.02).";
+      return;
+    }
+    try {
+      await api(path, {method: "POST", token: seatOf(this.id).host, body: timed ? {minutes} : undefined});
+      ui.hostStatus.textContent = timed ? `${done} by ${ui.hostHours.value} hours.` : `${done}.`;
+    } catch (thrown) {
+      ui.hostStatus.textContent = `Refused: ${failure(thrown).message}`;
+    }
   }
 
   /** The link that carries this seat's token in its fragment, to play on another device: a
@@ -108,7 +183,7 @@ export class SeatPanel {
    *  (a second one could only be 409 phase_already_resolved). */
   askToResolve() {
     const phase = this.store.get().view?.game.phase || "";
-    ui.resolveQuestion.textContent = `Resolve ${phaseName(phase)} now for everyone? Units without orders hold; it cannot be undone.`;
+    ui.resolveQuestion.textContent = `Resolve ${phaseName(phase, this.store.get().view?.game.variant)} now for everyone? Units without orders hold; it cannot be undone.`;
     ui.resolveConfirm.dataset.phase = phase;
     ui.resolveConfirm.hidden = false;
     ui.resolve.setAttribute("aria-expanded", "true");

@@ -1,6 +1,8 @@
 // The orders panel's words about orders (docs/web.md, "Orders", "Done"): what is left unordered
 // and what becomes of it, a stored order the menus do not list as such, a menu option's label.
 
+import {priceLabel} from "./prices.js";
+
 /** @typedef {import("./shapes.js").View} View */
 /** @typedef {import("./shapes.js").PossibleOrders} PossibleOrders */
 /** @typedef {import("./shapes.js").MenuGroup} MenuGroup */
@@ -20,11 +22,12 @@ export function byConvoy(order) {
   return "via_convoy" in order && order.via_convoy;
 }
 
-/** A menu's words for ``order``: a move by convoy where the same move goes overland says so.
- *  @param {MenuGroup} group @param {PossibleOrder} order */
-export function optionLabel(group, order) {
+/** A menu's words for ``order``: a move by convoy where the same move goes overland says so;
+ *  what it costs, in Dirigible's supply points or Tale of Ekonia's gold ("D LON B (3 SP)").
+ *  @param {MenuGroup} group @param {PossibleOrder} order @param {Record<string, any> | null} [position] */
+export function optionLabel(group, order, position = null) {
   const overland = byConvoy(order) && group.orders.some((o) => o.type === "move" && !byConvoy(o) && o.to === order.to);
-  return overland ? `${order.text} (by convoy)` : order.text;
+  return (overland ? `${order.text} (by convoy)` : order.text) + priceLabel(order, position);
 }
 
 /** What happens to what is left unordered (docs/web.md, "Done"): units without an order hold
