@@ -11,7 +11,7 @@ and its outcome into DAIDE messages: nothing here stores, reads submissions or r
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import Any, Protocol
 
 from shared.errors import DomainError
@@ -28,6 +28,20 @@ from .syntax import Item
 from .watch import Hub
 
 CLASHED = "the game changed while this was decided, again and again; nothing was stored: send it again"
+
+
+async def accepted(session: SessionView, items: list[Item], write: Awaitable[Any]) -> bool:
+    """Whether the intake took ``write``; if not, the message was answered REJ with the reason
+    (the rules', or the clash that outlasted the retries: docs/bots.md)."""
+    try:
+        await write
+    except DomainError as error:
+        session.reject(items, error.message)
+        return False
+    except ConcurrencyError:
+        session.reject(items, CLASHED)
+        return False
+    return True
 
 
 class SessionView(Protocol):
@@ -162,15 +176,9 @@ async def go_flag(session: SessionView, items: list[Item], go: bool) -> None:
 
 async def clear(session: SessionView, items: list[Item], units: list[str], state: GameState) -> None:
     """NOT (SUB [(order) ...]): the orders of those units (every unit's) taken back."""
-    try:
-        await intake.patch(session.hub.store, _command(session, str(state.phase), [], units, seen=state))
-    except DomainError as error:
-        session.reject(items, error.message)
-        return
-    except ConcurrencyError:
-        session.reject(items, CLASHED)
-        return
-    session.send(["YES", items])
+    command = _command(session, str(state.phase), [], units, seen=state)
+    if await accepted(session, items, intake.patch(session.hub.store, command)):
+        session.send(["YES", items])
 
 
 def _refused(session: SessionView, items: list[Item], orders: list[list[Item]], error: DomainError,

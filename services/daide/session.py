@@ -11,14 +11,12 @@ import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from shared.errors import DomainError
 from shared.game import intake
 from shared.game.commands import Player, SendPress, VoteDraw
 from shared.game.log import phase_submissions
 from shared.game.phases import resolved_phases
 from shared.game.repository import full_state, read_game, with_recent_history
 from shared.game.state import GameState
-from shared.store import ConcurrencyError
 
 from . import ordering
 from .board import (
@@ -503,15 +501,9 @@ class Session:
                 self.reject(items, "this game allows public press only: send it to every other power")
                 return
             to = "all"
-        try:
-            await intake.send_press(self.hub.store, SendPress(self.game_id, Player(self.player_id), self.power, to,
-                                                              render(named[1]), self._metadata(),
-                                                              self.hub.desk.now()))
-        except DomainError as error:
-            self.reject(items, error.message)
-            return
-        except ConcurrencyError:
-            self.reject(items, ordering.CLASHED)
+        press = SendPress(self.game_id, Player(self.player_id), self.power, to, render(named[1]), self._metadata(),
+                          self.hub.desk.now())
+        if not await ordering.accepted(self, items, intake.send_press(self.hub.store, press)):
             return
         self.send(["YES", items])
         self.hub.poke(self.game_id)
@@ -526,14 +518,8 @@ class Session:
         state = await self._playing(items)
         if state is None or self.game_id is None or self.player_id is None:
             return
-        try:
-            await intake.vote(self.hub.store, VoteDraw(self.game_id, Player(self.player_id), in_favour,
-                                                       self._metadata(), self.hub.desk.now()))
-        except DomainError as error:
-            self.reject(items, error.message)
-            return
-        except ConcurrencyError:
-            self.reject(items, ordering.CLASHED)
+        vote = VoteDraw(self.game_id, Player(self.player_id), in_favour, self._metadata(), self.hub.desk.now())
+        if not await ordering.accepted(self, items, intake.vote(self.hub.store, vote)):
             return
         self.send(["YES", items])
         self.hub.poke(self.game_id)
