@@ -55,6 +55,7 @@ from benchmarks.storm_games import (  # noqa: E402
     Template,
     at_deadline,
     copy_games,
+    deadline_batches,
     jsonb_as_text,
     storm_batches,
     templates,
@@ -148,23 +149,33 @@ async def serving(url: str, client_games: int, serve_workers: int) -> AsyncItera
     yield None
 
 
-async def seed(url: str, made: list[Template], games: int, batch: int, seed_value: int) -> tuple[int, int]:
-    """The storm's games copied in: (event rows, convoys drawn)."""
+async def seed(url: str, made: list[Template], games: int, batch: int, seed_value: int,
+               lead: float | None) -> tuple[list[Template], datetime, int, int]:
+    """The storm's games copied in (storm_games.py: two passes): (the templates at the deadline,
+    the deadline, event rows, convoys drawn)."""
     import asyncpg
 
     connection = await asyncpg.connect(asyncpg_dsn(url), timeout=10)
     rows = convoys = 0
     try:
         await jsonb_as_text(connection)
-        now = datetime.now(UTC)
-        for events, game_rows, drawn in storm_batches(made, 0, games, batch, seed_value, now):
-            await copy_games(connection, events, game_rows)
+        now, began = datetime.now(UTC), time.perf_counter()
+        for events, drawn in storm_batches(made, games, batch, seed_value, now):
+            await copy_games(connection, events, [])
             rows += len(events)
             convoys += drawn
+        # the second pass writes a row in twenty of the first's, a games row and a short event
+        # each: a tenth of its time is ample, and five seconds for the workers to start
+        ahead = lead if lead is not None else 5 + (time.perf_counter() - began) / 10
+        deadline = datetime.now(UTC) + timedelta(seconds=ahead)
+        made = [at_deadline(template, deadline, now) for template in made]
+        for events, game_rows in deadline_batches(made, games, batch, now):
+            await copy_games(connection, events, game_rows)
+            rows += len(events)
         await connection.execute("ANALYZE events; ANALYZE games")
     finally:
         await connection.close()
-    return rows, convoys
+    return made, deadline, rows, convoys
 
 
 async def wait_until_resolved(connection: Any, deadline: datetime, timeout: float) -> float:
@@ -217,15 +228,12 @@ async def storm(args: argparse.Namespace) -> int:
         began = time.perf_counter()
         made = templates(args.variant, args.templates, RESOLUTIONS.get(args.variant, 1), datetime.now(UTC),
                          want_convoys=True)
-        lead = args.lead if args.lead is not None else 20 + args.games * 0.0015
-        deadline = datetime.now(UTC) + timedelta(seconds=lead)
-        made = [at_deadline(template, deadline, datetime.now(UTC)) for template in made]
         phases = {template.phase for template in made}
         print(f"{len(seats)} client seats of {args.client_games} games; {len(made)} templates of {args.variant} "
               f"at {sorted(phases)} ({sum(1 for t in made if t.convoys)} with a convoy possible), "
               f"{time.perf_counter() - began:.1f}s", flush=True)
         began = time.perf_counter()
-        rows, convoys = await seed(url, made, args.games, args.batch, args.seed)
+        made, deadline, rows, convoys = await seed(url, made, args.games, args.batch, args.seed, args.lead)
         slack = deadline.timestamp() - time.time()
         print(f"{args.games} games seeded by COPY ({rows} events, {convoys} games with a convoy) in "
               f"{time.perf_counter() - began:.1f}s; the deadline {slack:.1f}s ahead"
@@ -285,8 +293,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="entente worker processes")
     parser.add_argument("--templates", type=int, default=32, help="games played out in memory to copy")
     parser.add_argument("--batch", type=int, default=2000, help="games a COPY transaction")
-    parser.add_argument("--lead", type=float, help="seconds from the seeding's start to the deadline "
-                                                   "(default 20 + 1.5 ms a game)")
+    parser.add_argument("--lead", type=float, help="seconds from the first pass of the seeding's end to the "
+                                                   "deadline (default 5 + a tenth of that pass)")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds after the deadline to give up")
     parser.add_argument("--client-games", type=int, default=200, help="games the client writes orders to (0: none)")
     parser.add_argument("--client-rate", type=float, default=200.0, help="PUTs a second, in all")

@@ -10,12 +10,16 @@ functions the server uses (the lobby's ``started_event``, the adjudication servi
 with orders drawn afresh for it. The rows go in with ``COPY`` (asyncpg's
 ``copy_records_to_table``), a batch of games a transaction: the events exactly as the store
 writes them (``to_new_event``, the store's JSON), and the games row as ``game_row`` makes it.
+Two passes, so that the deadline is one moment for every game however long the copy takes:
+every event but the phase's deadline first; then, the deadline chosen a little after the
+second pass should end (its pace judged from the first's), each game's ``DeadlineSet`` and
+its games row, without which no worker sees the game.
 """
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -63,7 +67,8 @@ class Template:
     stream: list[tuple[str, int, str, int, str, str]]  # (stream, version, type, schema, data, metadata)
     options: dict[str, dict[str, list[str]]]  # power -> unit -> legal orders
     convoys: list[tuple[tuple[str, str, str], tuple[str, str, str]]]
-    row: tuple[str, str, str, str | None, datetime | None, str]  # variant, name, status, phase, deadline, summary
+    row: tuple[str, str, str, str | None, datetime | None, str] | None = None  # variant, name, status, phase, ...
+    deadline_event: tuple[str, int, str, int, str, str] | None = None
 
 
 def _started(variant: str, seed: int) -> list[Event]:
@@ -144,8 +149,7 @@ def play_template(variant: str, seed: int, resolutions: int, now: datetime) -> T
     stream = [(game_stream(TEMPLATE_ID), version, new.type, new.schema_version, dumps(new.data), dumps(new.metadata))
               for version, new in enumerate((to_new_event(e) for e in events), start=1)]
     players = {power: player_of(state, power) or "" for power in state.must_act}
-    return Template(variant, str(state.phase), players, stream, options, convoys_in(options),
-                    (state.variant, state.name, state.status, str(state.phase), None, ""))
+    return Template(variant, str(state.phase), players, stream, options, convoys_in(options))
 
 
 def templates(variant: str, count: int, resolutions: int, now: datetime, *, want_convoys: bool) -> list[Template]:
@@ -163,22 +167,21 @@ def templates(variant: str, count: int, resolutions: int, now: datetime, *, want
 
 
 def at_deadline(template: Template, deadline: datetime, now: datetime) -> Template:
-    """The template with the storm phase's deadline set (its last event, and its games row)."""
-    from shared.game.repository import game_row
-
-    set_deadline = DeadlineSet(phase=template.phase, deadline=deadline, minutes=60)
-    new = to_new_event(set_deadline)
-    stream = [*template.stream, (game_stream(TEMPLATE_ID), len(template.stream) + 1, new.type,
-                                 new.schema_version, dumps(new.data), dumps(new.metadata))]
+    """The template with the storm phase's deadline: its games row (``row``) and the event that
+    sets it (``deadline_event``), written after the rest of the games (``deadline_rows``)."""
     from shared.events import from_recorded
+    from shared.game.repository import game_row
     from shared.store.records import RecordedEvent
 
+    new = to_new_event(DeadlineSet(phase=template.phase, deadline=deadline, minutes=60))
+    last = (game_stream(TEMPLATE_ID), len(template.stream) + 1, new.type, new.schema_version, dumps(new.data),
+            dumps(new.metadata))
     state = fold(from_recorded(RecordedEvent(stream_id=s, version=v, position=v, type=t, schema_version=sv,
                                              data=_loads(d), metadata=_loads(m), recorded_at=now))
-                 for s, v, t, sv, d, m in stream)
+                 for s, v, t, sv, d, m in [*template.stream, last])
     row = game_row(state, now)
-    return Template(template.variant, template.phase, template.players, stream, template.options,
-                    template.convoys, (row.variant, row.name, row.status, row.phase, row.deadline, dumps(row.summary)))
+    return replace(template, deadline_event=last,
+                   row=(row.variant, row.name, row.status, row.phase, row.deadline, dumps(row.summary)))
 
 
 def _loads(text: str) -> Any:
@@ -199,8 +202,8 @@ def drawn_orders(template: Template, rng: random.Random, convoy: bool) -> dict[s
 
 
 def game_rows(number: int, template: Template, rng: random.Random, convoy: bool,
-              now: datetime) -> tuple[list[tuple[Any, ...]], tuple[Any, ...]]:
-    """One storm game's event rows (its stream, then one order stream a power) and games row."""
+              now: datetime) -> list[tuple[Any, ...]]:
+    """One storm game's event rows but the deadline's: its stream, then one order stream a power."""
     mark = f"{number:07d}"
     events: list[tuple[Any, ...]] = [(s.replace(MARK, mark), v, t, sv, d.replace(MARK, mark), m, now)
                                      for s, v, t, sv, d, m in template.stream]
@@ -209,34 +212,50 @@ def game_rows(number: int, template: Template, rng: random.Random, convoy: bool,
                                                  player_id=template.players[power].replace(MARK, mark), orders=orders))
         events.append((orders_stream(game_id(number), template.phase, power), 1, submitted.type,
                        submitted.schema_version, dumps(submitted.data), dumps(submitted.metadata), now))
+    return events
+
+
+def deadline_rows(number: int, template: Template, now: datetime) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """One storm game's last event (its phase's deadline) and its games row (``at_deadline``'s)."""
+    assert template.row is not None and template.deadline_event is not None, "at_deadline first"
+    mark = f"{number:07d}"
+    s, v, t, sv, d, m = template.deadline_event
     variant, name, status, phase, deadline, summary = template.row
-    return events, (game_id(number), variant, name.replace(MARK, mark), status, phase, deadline,
-                    summary.replace(MARK, mark), now)
+    return ((s.replace(MARK, mark), v, t, sv, d, m, now),
+            (game_id(number), variant, name.replace(MARK, mark), status, phase, deadline, summary.replace(MARK, mark),
+             now))
 
 
-def storm_batches(templates_: list[Template], first: int, count: int, batch: int, seed: int, now: datetime,
-                  convoy_share: float = 0.2) -> Iterator[tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], int]]:
-    """Batches of (event rows, games rows, convoys drawn) for games ``first`` .. ``first + count``."""
+def storm_batches(templates_: list[Template], count: int, batch: int, seed: int, now: datetime,
+                  convoy_share: float = 0.2) -> Iterator[tuple[list[tuple[Any, ...]], int]]:
+    """Batches of (event rows but the deadlines', convoys drawn) of games 0 .. ``count``."""
     rng = random.Random(seed)
-    for start in range(first, first + count, batch):
+    for start in range(0, count, batch):
         events: list[tuple[Any, ...]] = []
-        games: list[tuple[Any, ...]] = []
         convoys = 0
-        for number in range(start, min(start + batch, first + count)):
+        for number in range(start, min(start + batch, count)):
             template = templates_[number % len(templates_)]
             convoy = bool(template.convoys) and rng.random() < convoy_share
             convoys += convoy
-            rows, game = game_rows(number, template, rng, convoy, now)
-            events += rows
-            games.append(game)
-        yield events, games, convoys
+            events += game_rows(number, template, rng, convoy, now)
+        yield events, convoys
+
+
+def deadline_batches(templates_: list[Template], count: int, batch: int,
+                     now: datetime) -> Iterator[tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]]:
+    """Batches of (deadline events, games rows) of games 0 .. ``count``."""
+    for start in range(0, count, batch):
+        rows = [deadline_rows(number, templates_[number % len(templates_)], now)
+                for number in range(start, min(start + batch, count))]
+        yield [event for event, _ in rows], [game for _, game in rows]
 
 
 async def copy_games(connection: Any, events: list[tuple[Any, ...]], games: list[tuple[Any, ...]]) -> None:
     """One batch in one transaction, by COPY."""
     async with connection.transaction():
         await connection.copy_records_to_table("events", records=events, columns=EVENT_COLUMNS)
-        await connection.copy_records_to_table("games", records=games, columns=GAME_COLUMNS)
+        if games:
+            await connection.copy_records_to_table("games", records=games, columns=GAME_COLUMNS)
 
 
 def jsonb_as_text(connection: Any) -> Any:
