@@ -95,24 +95,28 @@ def address(kind: int, number: int) -> str:
 async def seats_of(base: str, games: int, rng: random.Random, addresses: bool = False) -> list[dict[str, str]]:
     """Six seats of each started game, each with its PUT: path, token and JSON body; with
     ``addresses``, each game set up from an address of its own and each seat writing from
-    another (``address``), as a trusted proxy names them (every limit on)."""
-    pool = Pool(base, 4, Timings())
-    seats: list[dict[str, str]] = []
+    another (``address``), as a trusted proxy names them (every limit on). The games are set up
+    side by side, on eight connections."""
+    pool = Pool(base, 8, Timings())
+
+    async def seats_of_game(number: int) -> list[dict[str, str]]:
+        table = await seated_game(pool, f"wrk {number}", address(0, number) if addresses else None)
+        summary = await pool.call("summary", "GET", f"/games/{table.game_id}")
+        found: list[dict[str, str]] = []
+        for power in summary["must_act"][1:]:
+            token = table.tokens_by_power[power]
+            possible = await pool.call("possible", "GET", f"/games/{table.game_id}/possible-orders", token=token)
+            body = json.dumps({"orders": pick_orders(possible, rng), "phase": summary["phase"]})
+            seat = {"path": f"/games/{table.game_id}/orders", "token": token, "body": body}
+            if addresses:
+                seat["address"] = address(1, number * 7 + len(found))
+            found.append(seat)
+        return found
+
     try:
-        for number in range(games):
-            table = await seated_game(pool, f"wrk {number}", address(0, number) if addresses else None)
-            summary = await pool.call("summary", "GET", f"/games/{table.game_id}")
-            for power in summary["must_act"][1:]:
-                token = table.tokens_by_power[power]
-                possible = await pool.call("possible", "GET", f"/games/{table.game_id}/possible-orders", token=token)
-                body = json.dumps({"orders": pick_orders(possible, rng), "phase": summary["phase"]})
-                seat = {"path": f"/games/{table.game_id}/orders", "token": token, "body": body}
-                if addresses:
-                    seat["address"] = address(1, len(seats))
-                seats.append(seat)
+        return [seat for found in await asyncio.gather(*(seats_of_game(n) for n in range(games))) for seat in found]
     finally:
         pool.close()
-    return seats
 
 
 def per_request(pids: list[int], before: dict[int, float], count: int) -> float:
