@@ -40,7 +40,7 @@ class ClockWorker:
     the rules engine runs)."""
 
     def __init__(self, store: EventStore, clock: Clock = SYSTEM_CLOCK, *, poll_seconds: float = 1.0,
-                 batch: int = 10, on_beat: Callable[[bool], None] | None = None) -> None:
+                 batch: int = 50, on_beat: Callable[[bool], None] | None = None) -> None:
         self.store = store
         self.clock = clock
         self.poll_seconds = poll_seconds
