@@ -210,15 +210,8 @@ def start_workers(url: str, count: int, logs: Path) -> list[subprocess.Popen[byt
 
 
 def handled_by(log: Path) -> int:
-    """Games a worker handled, from its sweeps' log lines."""
-    total = 0
-    for line in log.read_text(errors="replace").splitlines():
-        if '"clock sweep"' in line:
-            try:
-                total += int(json.loads(line).get("handled", 0))
-            except ValueError:
-                continue
-    return total
+    """Phases a worker resolved, from its log's lines."""
+    return sum(1 for line in log.read_text(errors="replace").splitlines() if '"phase resolved"' in line)
 
 
 async def storm(args: argparse.Namespace) -> int:
