@@ -259,6 +259,8 @@ async def storm(args: argparse.Namespace) -> int:
                 for worker in workers:
                     worker.wait(timeout=30)
             handled = [handled_by(Path(folder) / f"worker{k}.log") for k in range(args.workers)]
+        print(f"the machine's load average at the end: {Path('/proc/loadavg').read_text().split()[0]} "
+              f"({os.cpu_count()} cores)")
         end = deadline.timestamp() + took
         to_last = (last.timestamp() - deadline.timestamp()) if last else float("nan")
         resolved = sum(counts.values())
