@@ -209,11 +209,6 @@ def start_workers(url: str, count: int, logs: Path) -> list[subprocess.Popen[byt
             for k in range(count)]
 
 
-def handled_by(log: Path) -> int:
-    """Phases a worker resolved, from its log's lines."""
-    return sum(1 for line in log.read_text(errors="replace").splitlines() if '"phase resolved"' in line)
-
-
 async def storm(args: argparse.Namespace) -> int:
     import asyncpg
 
@@ -258,13 +253,12 @@ async def storm(args: argparse.Namespace) -> int:
                     worker.terminate()
                 for worker in workers:
                     worker.wait(timeout=30)
-            handled = [handled_by(Path(folder) / f"worker{k}.log") for k in range(args.workers)]
         print(f"the machine's load average at the end: {Path('/proc/loadavg').read_text().split()[0]} "
               f"({os.cpu_count()} cores)")
         end = deadline.timestamp() + took
         to_last = (last.timestamp() - deadline.timestamp()) if last else float("nan")
         resolved = sum(counts.values())
-        print(f"storm: {resolved} phases resolved by {args.workers} workers {handled} in {took:.1f}s from the deadline "
+        print(f"storm: {resolved} phases resolved by {args.workers} workers in {took:.1f}s from the deadline "
               f"(the last resolution recorded {to_last:.1f}s after it; polled every {POLL_SECONDS}s); "
               f"{resolved / took if took == took and took else float('nan'):.0f} resolutions a second")
         print(f"CPU: the workers {worker_cpu:.1f}s in all ({worker_cpu / max(resolved, 1) * 1000:.2f} ms a game, "
