@@ -263,9 +263,10 @@ async def storm(args: argparse.Namespace) -> int:
         print(f"storm: {resolved} phases resolved by {args.workers} workers in {took:.1f}s from the deadline "
               f"(the last resolution recorded {to_last:.1f}s after it; polled every {POLL_SECONDS}s); "
               f"{resolved / took if took == took and took else float('nan'):.0f} resolutions a second")
-        print(f"CPU: the workers {worker_cpu:.1f}s from the deadline on ({worker_cpu / max(resolved, 1) * 1000:.2f} ms a "
-              f"game; {started_cpu:.1f}s before it, starting), PostgreSQL's backends of the database {database_cpu:.1f}s "
-              f"({database_cpu / max(resolved, 1) * 1000:.2f} ms a game, the client's share included)")
+        per_game = 1000 / max(resolved, 1)
+        print(f"CPU: the workers {worker_cpu:.1f}s from the deadline on ({worker_cpu * per_game:.2f} ms a game; "
+              f"{started_cpu:.1f}s before it, starting), PostgreSQL's backends of the database {database_cpu:.1f}s "
+              f"({database_cpu * per_game:.2f} ms a game, the client's share included)")
         doubled = sum(1 for n in counts.values() if n != 1)
         exact = len(counts) == args.games and doubled == 0
         print("every game's phase resolved exactly once" if exact
