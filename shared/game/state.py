@@ -209,8 +209,8 @@ class GameState:
 def _copier() -> Callable[..., GameState]:
     """``dataclasses.replace`` for GameState, as the fold calls it for every event: the fields
     written out in one generated function, where ``replace`` walks the fields' table and then
-    calls ``__init__`` with every one of them by keyword (about a third of a worker's CPU when it
-    folds a storm's games from their start; docs/performance.md, "A deadline storm")."""
+    calls ``__init__`` with every one of them by keyword: the fold's largest cost when a worker
+    folds a storm's games from their start (docs/performance.md, "A deadline storm")."""
     names = [f.name for f in fields(GameState)]
     body = "".join(f"    setter(new, {name!r}, changes.pop({name!r}) if {name!r} in changes else state.{name})\n"
                    for name in names)
