@@ -226,23 +226,27 @@ async def soak(base: str, games: int, seconds: float, window: float, connections
 
         async def report() -> None:
             seen = resolved = requested = 0
-            begun = time.monotonic()
+            begun = window_began = time.monotonic()
             while time.monotonic() < stop:
                 await asyncio.sleep(window)
+                # the window as it was: reporting takes a while on a busy machine, and the play
+                # stops at ``stop``, so the last window may end after it
+                span = max(min(time.monotonic(), stop) - window_began, 1e-3)
+                window_began = time.monotonic()
                 submits = timings.latencies.get("submit", [])[seen:]
                 seen += len(submits)
                 every = sum(len(values) for values in timings.latencies.values())
-                requests, requested = (every - requested) / window, every
+                requests, requested = (every - requested) / span, every
                 memory = ", ".join(f"{resident_mib(pid):.0f}" for pid in worker_pids(SERVER_PIDS[-1]))
                 tree = sum(resident_mib(pid) for pid in process_tree(SERVER_PIDS[-1]))
                 elapsed = time.monotonic() - begun
                 line = f"t={elapsed:5.0f}s workers MiB [{memory}], process tree {tree:.0f} MiB"
                 if submits:
-                    rate, p99 = len(submits) / window, percentile(submits, 0.99)
+                    rate, p99 = len(submits) / span, percentile(submits, 0.99)
                     line += (f"; {requests:.0f} requests/s, {rate:.0f} submissions/s, p99 {p99 * 1000:.0f} ms, "
                              f"worst {max(submits) * 1000:.0f} ms")
                     # fewer powers act as the games age (eliminated ones sit out): phases a second too
-                    line += f", {(timings.resolutions - resolved) / window:.1f} phases/s"
+                    line += f", {(timings.resolutions - resolved) / span:.1f} phases/s"
                     resolved = timings.resolutions
                     ageing.add(elapsed, tree, rate, p99, requests)
                     line += ageing.since_warm_up()
