@@ -55,7 +55,7 @@ from benchmarks.scratch import fresh_database, server_url, sqlite_database  # no
 
 HOST = "127.0.0.1"
 OPERATOR_TOKEN = "bench-" + secrets.token_hex(16)
-STARTUP_SECONDS = 30
+STARTUP_SECONDS = 90  # a busy shared machine has taken more than 30 s
 REQUEST_TIMEOUT = 120.0
 KEEP_ALIVE_SECONDS = 120  # the server keeps idle client connections this long
 
@@ -83,13 +83,16 @@ class Connection:
             self.writer.close()
         self.reader = self.writer = None
 
-    async def request(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+    async def request(self, method: str, path: str, body: Any = None, token: str | None = None,
+                      forwarded_for: str | None = None) -> tuple[int, Any]:
         payload = b"" if body is None else json.dumps(body).encode()
         head = f"{method} {path} HTTP/1.1\r\nhost: {self.host}\r\ncontent-length: {len(payload)}\r\n"
         if body is not None:
             head += "content-type: application/json\r\n"
         if token:
             head += f"authorization: Bearer {token}\r\n"
+        if forwarded_for:  # the client's address as a trusted proxy names it (running_server's ``limits``)
+            head += f"x-forwarded-for: {forwarded_for}\r\n"
         message = head.encode() + b"\r\n" + payload
         for attempt in (1, 2):  # the server may have closed an idle connection: reopen once
             if self.writer is None:
@@ -104,8 +107,10 @@ class Connection:
                 raise ConnectionResetError(f"{method} {path}: the server closed the connection")
         status = int(status_line.split()[1])
         length, close = 0, False
+        reader = self.reader
+        assert reader is not None
         while True:
-            line = await self.reader.readline()
+            line = await reader.readline()
             if line in (b"\r\n", b""):
                 break
             name, _, value = line.partition(b":")
@@ -116,7 +121,7 @@ class Connection:
                 close = True
             elif name == b"transfer-encoding":
                 raise RuntimeError(f"{method} {path}: chunked responses are not read by this client")
-        data = await self.reader.readexactly(length) if length else b""
+        data = await reader.readexactly(length) if length else b""
         if close:
             self.close()
         return status, json.loads(data) if data else None
@@ -162,11 +167,12 @@ class Pool:
         self.timings = timings
 
     async def call(self, kind: str, method: str, path: str, body: Any = None, token: str | None = None,
-                   expected: int = 200) -> Any:
+                   expected: int = 200, forwarded_for: str | None = None) -> Any:
         connection = await self._idle.get()
         try:
             started = time.monotonic()
-            status, answer = await asyncio.wait_for(connection.request(method, path, body, token), REQUEST_TIMEOUT)
+            status, answer = await asyncio.wait_for(connection.request(method, path, body, token, forwarded_for),
+                                                    REQUEST_TIMEOUT)
             self.timings.add(kind, started, time.monotonic())
         except BaseException:
             connection.close()
@@ -192,15 +198,19 @@ class Table:
     tokens_by_power: dict[str, str]
 
 
-async def seated_game(pool: Pool, name: str) -> Table:
-    """A started seven-player game and each power's player token."""
-    created = await pool.call("setup", "POST", "/games", {"name": name, "variant": "standard"}, expected=201)
+async def seated_game(pool: Pool, name: str, address: str | None = None) -> Table:
+    """A started seven-player game and each power's player token; ``address``: the client's, as
+    a trusted proxy names it (one address a game keeps its creation and joins within the
+    per-address limits when they are on)."""
+    created = await pool.call("setup", "POST", "/games", {"name": name, "variant": "standard"}, expected=201,
+                              forwarded_for=address)
     game_id = created["id"]
     codenames = {}
     for _ in range(7):  # joins one after another: each takes the game's exclusive lock
-        joined = await pool.call("setup", "POST", f"/games/{game_id}/players", expected=201)
+        joined = await pool.call("setup", "POST", f"/games/{game_id}/players", expected=201, forwarded_for=address)
         codenames[joined["codename"]] = joined["token"]
-    started = await pool.call("setup", "POST", f"/games/{game_id}/start", token=created["host_token"])
+    started = await pool.call("setup", "POST", f"/games/{game_id}/start", token=created["host_token"],
+                              forwarded_for=address)
     tokens = {power: codenames[seat["codename"]] for power, seat in started["powers"].items()}
     return Table(game_id, created["host_token"], tokens)
 
@@ -337,18 +347,21 @@ async def answers(base: str) -> bool:
 LOAD_FROM_ONE_ADDRESS = {"ENTENTE_RATE_LIMIT_EXEMPT": HOST, "ENTENTE_RATE_ORDERS_PER_TOKEN": "0",
                          "ENTENTE_RATE_PRESS_PER_TOKEN": "0", "ENTENTE_RATE_STREAM_PER_TOKEN": "0",
                          "ENTENTE_STREAM_MAX_PER_ADDRESS": "0", "ENTENTE_STREAM_MAX_PER_VIEWER": "0"}
+# Every limit on instead (``running_server(limits=True)``): the defaults, behind a proxy on this
+# machine that names each client in X-Forwarded-For, as deploy/nginx.conf does (docs/deploy.md)
+EVERY_LIMIT_ON = {"ENTENTE_TRUSTED_PROXIES": f"{HOST}/32"}
 SERVER_PIDS: list[int] = []  # the running server's process id (its workers are its children)
 
 
 @asynccontextmanager
-async def running_server(url: str, workers: int, plain: bool) -> AsyncIterator[str]:
+async def running_server(url: str, workers: int, plain: bool, limits: bool = False) -> AsyncIterator[str]:
     port = free_port()
     command = entente("serve", "--host", HOST, "--port", str(port), "--database", url,
                       "--log-level", os.environ.get("BENCH_LOG_LEVEL", "warning"),
                       "--workers", str(workers), "--keep-alive", str(KEEP_ALIVE_SECONDS),
                       *(["--loop", "asyncio", "--http", "h11"] if plain else []))
     environment = {**os.environ, "ENTENTE_OPERATOR_TOKEN": OPERATOR_TOKEN, "ENTENTE_ENVIRONMENT": "production",
-                   **LOAD_FROM_ONE_ADDRESS}
+                   **(EVERY_LIMIT_ON if limits else LOAD_FROM_ONE_ADDRESS)}
     server = subprocess.Popen(command, env=environment)
     base = f"http://{HOST}:{port}"
     try:
@@ -464,10 +477,10 @@ async def benchmark(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         context = multiprocessing.get_context("spawn")
         with context.Pool(len(shares)) as processes:
-            parts = await asyncio.gather(*(
-                loop.run_in_executor(None, lambda share=share: processes.apply(
-                    load_process, (base, share, args.phases, per_process, args.resubmit_seconds)))
-                for share in shares))
+            def run_share(share: list[int]) -> Timings:
+                return processes.apply(load_process, (base, share, args.phases, per_process, args.resubmit_seconds))
+
+            parts = await asyncio.gather(*(loop.run_in_executor(None, run_share, share) for share in shares))
         elapsed = time.monotonic() - started
         timings = Timings()
         for part in parts:

@@ -43,10 +43,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository: tests.utils below
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, for a run from anywhere
 
-from api import (  # noqa: E402
+from benchmarks.api import (  # noqa: E402
     OPERATOR_TOKEN,
     SERVER_PIDS,
     Connection,
@@ -58,9 +57,8 @@ from api import (  # noqa: E402
     running_server,
     seated_game,
 )
-from scratch import metric_samples  # noqa: E402
-from watchers import WatcherCrowd, delivery, figures  # noqa: E402
-
+from benchmarks.scratch import metric_samples  # noqa: E402
+from benchmarks.watchers import WatcherCrowd, delivery, figures  # noqa: E402
 from tests.utils.processes import children_of, worker_pids  # noqa: E402
 
 GIVE_UP_SECONDS = 30.0  # a view a watcher has not read within this counts as lost
@@ -100,41 +98,47 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 class Ageing:
-    """The three ageing figures of a soak (docs/performance.md): from the first window that ends
-    after the warm-up to each later one, how much the server's whole process tree grew in
-    memory, how much the submissions a second fell, and how much their p99 rose."""
+    """The ageing figures of a soak (docs/performance.md): from the first window that ends after
+    the warm-up to each later one, how much the server's whole process tree grew in memory, how
+    much the submissions a second and the requests of every kind a second fell, and how much the
+    submissions' p99 rose."""
 
     def __init__(self, warm_up: float) -> None:
         self.warm_up = warm_up
-        self.base: tuple[float, float, float] | None = None
-        self.last: tuple[float, float, float] | None = None
+        self.base: tuple[float, float, float, float] | None = None
+        self.last: tuple[float, float, float, float] | None = None
 
-    def add(self, elapsed: float, tree: float, rate: float, p99: float) -> None:
+    def add(self, elapsed: float, tree: float, rate: float, p99: float, requests: float) -> None:
         if self.base is None and elapsed >= self.warm_up:
-            self.base = (tree, rate, p99)
-        self.last = (tree, rate, p99)
+            self.base = (tree, rate, p99, requests)
+        self.last = (tree, rate, p99, requests)
 
-    def _changes(self) -> tuple[float, float, float] | None:
+    def _changes(self) -> tuple[float, float, float, float] | None:
         if self.base is None or self.last is None:
             return None
-        (tree0, rate0, p990), (tree, rate, p99) = self.base, self.last
-        return (tree / tree0 - 1, 1 - rate / rate0 if rate0 else 0.0, p99 / p990 - 1 if p990 else 0.0)
+        (tree0, rate0, p990, requests0), (tree, rate, p99, requests) = self.base, self.last
+        return (tree / tree0 - 1, 1 - rate / rate0 if rate0 else 0.0, p99 / p990 - 1 if p990 else 0.0,
+                1 - requests / requests0 if requests0 else 0.0)
 
     def since_warm_up(self) -> str:
         changes = self._changes()
         if changes is None:
             return " (warming up)"
-        grown, fallen, risen = changes
-        return f" (since the warm-up: memory {grown:+.0%}, rate {-fallen:+.0%}, p99 {risen:+.0%})"
+        grown, fallen, risen, requests_fallen = changes
+        return (f" (since the warm-up: memory {grown:+.0%}, rate {-fallen:+.0%}, requests {-requests_fallen:+.0%}, "
+                f"p99 {risen:+.0%})")
 
     def summary(self) -> str:
         changes = self._changes()
-        if changes is None:
+        if changes is None or self.base is None or self.last is None:
             return "ageing: no window after the warm-up"
-        grown, fallen, risen = changes
-        return (f"ageing from the end of the warm-up to the end: the process tree's memory {grown:+.1%} (aim: grows "
-                f"at most 15 %), submissions a second {-fallen:+.1%} (aim: fall at most 20 %), p99 {risen:+.1%} "
-                "(aim: rises at most 50 %)")
+        grown, fallen, risen, requests_fallen = changes
+        ends = "; ".join(f"{name}: process tree {tree:.0f} MiB, {requests:.0f} requests/s of every kind, "
+                         f"{rate:.0f} submissions/s, p99 {p99 * 1000:.0f} ms"
+                         for name, (tree, rate, p99, requests) in (("warm-up end", self.base), ("end", self.last)))
+        return (f"{ends}\nageing from the end of the warm-up to the end: the process tree's memory {grown:+.1%} (aim: "
+                f"grows at most 15 %), requests of every kind a second {-requests_fallen:+.1%} and submissions a "
+                f"second {-fallen:+.1%} (aim: fall at most 20 %), p99 {risen:+.1%} (aim: rises at most 50 %)")
 
 
 class Watchers:
@@ -196,7 +200,8 @@ async def soak(base: str, games: int, seconds: float, window: float, connections
         if watching is not None:
             await watching.start()
         phases_sent: dict[str, float] = {}  # the watched game's new phases: when the client saw each
-        view_connection = Connection(*base.removeprefix("http://").split(":"))  # type: ignore[arg-type]
+        host, port = base.removeprefix("http://").split(":")
+        view_connection = Connection(host, int(port))
 
         async def play(index: int) -> None:
             """Play game ``index``; a game that ends (a solo win) gives its place to a new one, so
@@ -220,23 +225,30 @@ async def soak(base: str, games: int, seconds: float, window: float, connections
                     views.append((played, len(str(body)), time.monotonic() - started))
 
         async def report() -> None:
-            seen = resolved = 0
-            begun = time.monotonic()
+            seen = resolved = requested = 0
+            begun = window_began = time.monotonic()
             while time.monotonic() < stop:
                 await asyncio.sleep(window)
+                # the window as it was: reporting takes a while on a busy machine, and the play
+                # stops at ``stop``, so the last window may end after it
+                span = max(min(time.monotonic(), stop) - window_began, 1e-3)
+                window_began = time.monotonic()
                 submits = timings.latencies.get("submit", [])[seen:]
                 seen += len(submits)
+                every = sum(len(values) for values in timings.latencies.values())
+                requests, requested = (every - requested) / span, every
                 memory = ", ".join(f"{resident_mib(pid):.0f}" for pid in worker_pids(SERVER_PIDS[-1]))
                 tree = sum(resident_mib(pid) for pid in process_tree(SERVER_PIDS[-1]))
                 elapsed = time.monotonic() - begun
                 line = f"t={elapsed:5.0f}s workers MiB [{memory}], process tree {tree:.0f} MiB"
                 if submits:
-                    rate, p99 = len(submits) / window, percentile(submits, 0.99)
-                    line += f"; {rate:.0f} submissions/s, p99 {p99 * 1000:.0f} ms, worst {max(submits) * 1000:.0f} ms"
+                    rate, p99 = len(submits) / span, percentile(submits, 0.99)
+                    line += (f"; {requests:.0f} requests/s, {rate:.0f} submissions/s, p99 {p99 * 1000:.0f} ms, "
+                             f"worst {max(submits) * 1000:.0f} ms")
                     # fewer powers act as the games age (eliminated ones sit out): phases a second too
-                    line += f", {(timings.resolutions - resolved) / window:.1f} phases/s"
+                    line += f", {(timings.resolutions - resolved) / span:.1f} phases/s"
                     resolved = timings.resolutions
-                    ageing.add(elapsed, tree, rate, p99)
+                    ageing.add(elapsed, tree, rate, p99, requests)
                     line += ageing.since_warm_up()
                 line += (f"; games in play {min(ages)}-{sorted(ages)[len(ages) // 2]}-{max(ages)} phases old "
                          f"(least, median, most), {games_ended[0]} ended and replaced;")

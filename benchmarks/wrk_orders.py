@@ -1,7 +1,7 @@
 """Order resubmissions under wrk: a script that prints figures, not a test.
 
     python benchmarks/wrk_orders.py [--games 10] [--seconds 20] [--connections 32 8]
-                                    [--threads 2] [--workers 2] [--sqlite]
+                                    [--threads 2] [--workers 2] [--sqlite] [--limits]
 
 The second load client the speed aims name beside ``benchmarks/api.py`` (wrk, Debian's
 package ``wrk``: ``apt-get install -y wrk``). Starts ``entente serve --workers N`` on a fresh
@@ -16,6 +16,14 @@ percentiles wrk measures, how many answers were not 2xx (which must be none), an
 time a request cost the server's worker processes and PostgreSQL's (its processes serving the
 database, read from /proc: a figure that moves less than the rate when the machine is busy). The server
 is stopped and the database dropped at the end, whatever happens.
+
+By default the load comes from one address the server exempts from its limits (api.py's
+``LOAD_FROM_ONE_ADDRESS``). With ``--limits`` every rate limit is on at its default and the
+server trusts this machine as its proxy (``ENTENTE_TRUSTED_PROXIES``): each game is set up from
+an address of its own and each seat writes from another, named in ``X-Forwarded-For`` as
+deploy/nginx.conf names a client, so that every seat meets the per-address and per-token limits
+a real player behind the proxy meets (docs/operations.md, "Rate limits"); a 429 counts as not
+2xx.
 """
 from __future__ import annotations
 
@@ -57,8 +65,11 @@ end
 function request()
   turn = turn + 1
   local seat = seats[(turn %% #seats) + 1]
-  return wrk.format("PUT", seat.path, {["Content-Type"] = "application/json",
-                                       ["Authorization"] = "Bearer " .. seat.token}, seat.body)
+  local headers = {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. seat.token}
+  if seat.address then
+    headers["X-Forwarded-For"] = seat.address
+  end
+  return wrk.format("PUT", seat.path, headers, seat.body)
 end
 """
 
@@ -70,26 +81,42 @@ def lua_string(text: str) -> str:
 
 def lua_seats(seats: list[dict[str, str]]) -> str:
     entries = ",\n  ".join(f"{{path = {lua_string(seat['path'])}, token = {lua_string(seat['token'])}, "
-                            f"body = {lua_string(seat['body'])}}}" for seat in seats)
+                            f"body = {lua_string(seat['body'])}"
+                            + (f", address = {lua_string(seat['address'])}" if "address" in seat else "") + "}"
+                            for seat in seats)
     return "{\n  " + entries + "\n}"
 
 
-async def seats_of(base: str, games: int, rng: random.Random) -> list[dict[str, str]]:
-    """Six seats of each started game, each with its PUT: path, token and JSON body."""
-    pool = Pool(base, 4, Timings())
-    seats = []
+def address(kind: int, number: int) -> str:
+    """A client's own address (10.0.0.0/8; ``kind`` 0 for a game's setup, 1 for a seat)."""
+    return f"10.{kind * 100 + number // 250}.{number % 250}.{1 + kind}"
+
+
+async def seats_of(base: str, games: int, rng: random.Random, addresses: bool = False) -> list[dict[str, str]]:
+    """Six seats of each started game, each with its PUT: path, token and JSON body; with
+    ``addresses``, each game set up from an address of its own and each seat writing from
+    another (``address``), as a trusted proxy names them (every limit on). The games are set up
+    side by side, on eight connections."""
+    pool = Pool(base, 8, Timings())
+
+    async def seats_of_game(number: int) -> list[dict[str, str]]:
+        table = await seated_game(pool, f"wrk {number}", address(0, number) if addresses else None)
+        summary = await pool.call("summary", "GET", f"/games/{table.game_id}")
+        found: list[dict[str, str]] = []
+        for power in summary["must_act"][1:]:
+            token = table.tokens_by_power[power]
+            possible = await pool.call("possible", "GET", f"/games/{table.game_id}/possible-orders", token=token)
+            body = json.dumps({"orders": pick_orders(possible, rng), "phase": summary["phase"]})
+            seat = {"path": f"/games/{table.game_id}/orders", "token": token, "body": body}
+            if addresses:
+                seat["address"] = address(1, number * 7 + len(found))
+            found.append(seat)
+        return found
+
     try:
-        for number in range(games):
-            table = await seated_game(pool, f"wrk {number}")
-            summary = await pool.call("summary", "GET", f"/games/{table.game_id}")
-            for power in summary["must_act"][1:]:
-                token = table.tokens_by_power[power]
-                possible = await pool.call("possible", "GET", f"/games/{table.game_id}/possible-orders", token=token)
-                body = json.dumps({"orders": pick_orders(possible, rng), "phase": summary["phase"]})
-                seats.append({"path": f"/games/{table.game_id}/orders", "token": token, "body": body})
+        return [seat for found in await asyncio.gather(*(seats_of_game(n) for n in range(games))) for seat in found]
     finally:
         pool.close()
-    return seats
 
 
 def per_request(pids: list[int], before: dict[int, float], count: int) -> float:
@@ -121,14 +148,16 @@ async def benchmark(args: argparse.Namespace) -> int:
     if wrk is None:
         print("wrk is not installed (Debian: apt-get install -y wrk)", file=sys.stderr)
         return 2
-    database = sqlite_database() if args.sqlite else fresh_database(args.server_url)
-    async with database as url, running_server(url, 1 if args.sqlite else args.workers, False) as base:
-        seats = await seats_of(base, args.games, random.Random(args.seed))
+    scratch = sqlite_database() if args.sqlite else fresh_database(args.server_url)
+    async with scratch as url, running_server(url, 1 if args.sqlite else args.workers, False, args.limits) as base:
+        seats = await seats_of(base, args.games, random.Random(args.seed), args.limits)
         with tempfile.TemporaryDirectory() as folder:
             script = Path(folder) / "orders.lua"
             script.write_text(LUA.replace("%(seats)s", lua_seats(seats)).replace("%%", "%"))
             print(f"entente serve on {'SQLite' if args.sqlite else 'PostgreSQL'} "
-                  f"({1 if args.sqlite else args.workers} worker processes); {len(seats)} seats of {args.games} games "
+                  f"({1 if args.sqlite else args.workers} worker processes"
+                  f"{', every rate limit on, a client address a seat' if args.limits else ''}); "
+                  f"{len(seats)} seats of {args.games} games "
                   f"resubmitting; wrk {args.threads} threads, {args.seconds} s each", flush=True)
             for connections in args.connections:
                 command = [wrk, "-t", str(args.threads), "-c", str(connections), "-d", f"{args.seconds}s",
@@ -159,6 +188,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--sqlite", action="store_true", help="the embedded default instead of PostgreSQL")
+    parser.add_argument("--limits", action="store_true",
+                        help="every rate limit on at its default, each seat writing from an address of its own "
+                             "behind a trusted proxy (X-Forwarded-For), each game set up from another")
     parser.add_argument("--server-url", default=server_url())
     return asyncio.run(benchmark(parser.parse_args()))
 

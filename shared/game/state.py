@@ -6,7 +6,7 @@ holds token hashes and must never be returned to a caller as is.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from typing import Any, Literal
 
@@ -206,6 +206,26 @@ class GameState:
         return {"reason": self.finish_reason, "winners": list(self.winners), "drawn": list(self.drawn)}
 
 
+def _copier() -> Callable[..., GameState]:
+    """``dataclasses.replace`` for GameState, as the fold calls it for every event: the fields
+    written out in one generated function, where ``replace`` walks the fields' table and then
+    calls ``__init__`` with every one of them by keyword: the fold's largest cost when a worker
+    folds a storm's games from their start (docs/performance.md, "A deadline storm")."""
+    names = [f.name for f in fields(GameState)]
+    body = "".join(f"    setter(new, {name!r}, changes.pop({name!r}) if {name!r} in changes else state.{name})\n"
+                   for name in names)
+    source = (f"def copied(state, **changes):\n    new = make(cls)\n{body}"
+              "    if changes:\n        raise TypeError(f'GameState has no field {next(iter(changes))!r}')\n"
+              "    return new\n")
+    scope: dict[str, Any] = {"make": object.__new__, "setter": object.__setattr__, "cls": GameState}
+    exec(source, scope)  # noqa: S102  # our own text, made of the dataclass's field names
+    copied: Callable[..., GameState] = scope["copied"]
+    return copied
+
+
+_copied = _copier()
+
+
 def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment else None
 
@@ -224,21 +244,21 @@ def _joined(variant: str, join: PowerJoin, phase: str) -> bool:
 
 def _player_joined(state: GameState, event: PlayerJoined) -> GameState:
     seat = Seat(event.player_id, event.codename, event.token_hash, house_bot=event.house_bot, daide=event.daide)
-    return replace(state, seats=[*state.seats, seat])
+    return _copied(state, seats=[*state.seats, seat])
 
 
 def _daide_port_opened(state: GameState, event: DaidePortOpened) -> GameState:
-    return replace(state, daide_port=event.port)
+    return _copied(state, daide_port=event.port)
 
 
 def _seat_removed(state: GameState, event: SeatRemoved) -> GameState:
     votes = {pid: vote for pid, vote in state.draw_votes.items() if pid != event.player_id}
-    return replace(state, seats=[s for s in state.seats if s.player_id != event.player_id], draw_votes=votes)
+    return _copied(state, seats=[s for s in state.seats if s.player_id != event.player_id], draw_votes=votes)
 
 
 def _game_started(state: GameState, event: GameStarted) -> GameState:
     seats = [replace(seat, powers=sorted(event.powers.get(seat.player_id, []))) for seat in state.seats]
-    started = replace(state, seats=seats, joins=list(event.joins), status="active", seed=event.seed,
+    started = _copied(state, seats=seats, joins=list(event.joins), status="active", seed=event.seed,
                       phase=event.phase, position=event.position, must_act=list(event.must_act))
     return _apply_joins(started)
 
@@ -253,7 +273,7 @@ def _phase_resolved(state: GameState, event: PhaseResolved) -> GameState:
             disorder.discard(power)
         missing = power in event.civil_disorder or power in event.house_bot
         missed[power] = missed.get(power, 0) + 1 if missing else 0
-    resolved = replace(state, disorder=disorder, missed=missed, bot_since=_bot_since(state, missed, event.next_phase),
+    resolved = _copied(state, disorder=disorder, missed=missed, bot_since=_bot_since(state, missed, event.next_phase),
                        resolved=[*state.resolved, event],
                        resolved_index=[*state.resolved_index, (event.phase, state.version)],
                        phase=event.next_phase, position=event.position, must_act=list(event.must_act),
@@ -274,29 +294,29 @@ def _bot_since(state: GameState, missed: dict[str, int], next_phase: str) -> dic
 
 
 def _deadline_set(state: GameState, event: DeadlineSet) -> GameState:
-    return replace(state, deadline=event.deadline, phase_minutes=event.minutes, extended_minutes=0,
+    return _copied(state, deadline=event.deadline, phase_minutes=event.minutes, extended_minutes=0,
                    paused_this_phase=False, paused_until=None, paused_remaining=0.0)
 
 
 def _deadline_extended(state: GameState, event: DeadlineExtended) -> GameState:
-    return replace(state, deadline=event.deadline, extended_minutes=state.extended_minutes + event.minutes)
+    return _copied(state, deadline=event.deadline, extended_minutes=state.extended_minutes + event.minutes)
 
 
 def _game_paused(state: GameState, event: GamePaused) -> GameState:
-    return replace(state, deadline=None, paused_until=event.until, paused_remaining=event.remaining_seconds,
+    return _copied(state, deadline=None, paused_until=event.until, paused_remaining=event.remaining_seconds,
                    paused_this_phase=True)
 
 
 def _game_resumed(state: GameState, event: GameResumed) -> GameState:
-    return replace(state, deadline=event.deadline, paused_until=None, paused_remaining=0.0)
+    return _copied(state, deadline=event.deadline, paused_until=None, paused_remaining=0.0)
 
 
 def _draw_voted(state: GameState, event: DrawVoted) -> GameState:
-    return replace(state, draw_votes={**state.draw_votes, event.player_id: event.vote})
+    return _copied(state, draw_votes={**state.draw_votes, event.player_id: event.vote})
 
 
 def _game_finished(state: GameState, event: GameFinished) -> GameState:
-    return replace(state, status="finished", winners=list(event.winners), finish_reason=event.reason,
+    return _copied(state, status="finished", winners=list(event.winners), finish_reason=event.reason,
                    drawn=list(event.drawn), deadline=None, paused_until=None)
 
 
@@ -311,7 +331,7 @@ def _apply_joins(state: GameState) -> GameState:
             continue
         if _joined(state.variant, join, state.phase):
             seats[index] = replace(seats[index], powers=sorted([*seats[index].powers, join.power]))
-    return replace(state, seats=seats) if seats != state.seats else state
+    return _copied(state, seats=seats) if seats != state.seats else state
 
 
 _HANDLERS: dict[type[Event], Callable[[GameState, Any], GameState]] = {
@@ -342,7 +362,7 @@ def secret_to_others(state: GameState, event: Event) -> bool:
 
 def _applied(state: GameState, event: Event) -> GameState:
     shown = state.shown_version if secret_to_others(state, event) else state.version + 1
-    moved = replace(state, version=state.version + 1, shown_version=shown)
+    moved = _copied(state, version=state.version + 1, shown_version=shown)
     handler = _HANDLERS.get(type(event))
     return handler(moved, event) if handler is not None else moved
 
