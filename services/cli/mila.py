@@ -93,7 +93,8 @@ def mila_state(document: StateDocument, homes: dict[str, list[str]], record: Rec
                game_id: str, rules: list[str]) -> dict[str, Any]:
     powers = sorted(homes)
     board = public_board(document)
-    units = {power: list(board["units"].get(power, [])) for power in powers}
+    # in the state's own order, by text (the public board lists them by place)
+    units = {power: sorted(board["units"].get(power, [])) for power in powers}
     retreats: dict[str, dict[str, list[str]]] = {power: {} for power in powers}
     for item in board.get("dislodged", []):
         if not item["retreats"]:

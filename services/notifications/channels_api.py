@@ -10,7 +10,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, Field
 
-from shared.errors import Conflict, DomainError, ErrorCode, NotFound, Unprocessable
+from shared.errors import Conflict, ErrorCode, NotFound, Unprocessable
 from shared.events import from_recorded, to_new_event
 from shared.events_social import EmailRemoved, EmailSet, PushSubscribed, PushUnsubscribed, webhooks_stream
 from shared.game.guards import require_seat_in_game
@@ -26,8 +26,8 @@ BROWSERS_PER_SEAT = 5  # a phone, a laptop, a tablet...: more is a client subscr
 
 
 class PushKeys(RequestBody):
-    p256dh: str = Field(..., min_length=80, max_length=100, description="the browser's P-256 key, base64url")
-    auth: str = Field(..., min_length=16, max_length=32, description="the browser's 16-byte secret, base64url")
+    p256dh: str = Field(..., max_length=100, description="the browser's P-256 key, base64url (65 bytes)")
+    auth: str = Field(..., max_length=32, description="the browser's 16-byte secret, base64url")
 
 
 class PushSubscriptionIn(RequestBody):
@@ -54,8 +54,8 @@ class EmailOut(BaseModel):
     address: str | None
 
 
-def _unavailable(what: str, setting: str, code: str) -> DomainError:
-    return NotFound(f"this server sends no {what} ({setting} is not set)", code=code)
+NO_PUSH = "this server sends no Web Push (ENTENTE_VAPID_PRIVATE_KEY is not set)"
+NO_EMAIL = "this server sends no e-mail (ENTENTE_SMTP_URL is not set)"
 
 
 async def _webhooks(store: EventStore, game_id: str, player_id: str) -> tuple[list[str], str | None]:
@@ -82,7 +82,7 @@ async def push_key(request: Request) -> PushKeyOut:
     """The key a browser subscribes with (``pushManager.subscribe({applicationServerKey})``)."""
     secret = request.app.state.settings.vapid_secret()
     if not secret:
-        raise _unavailable("Web Push", "ENTENTE_VAPID_PRIVATE_KEY", ErrorCode.PUSH_UNAVAILABLE)
+        raise NotFound(NO_PUSH, code=ErrorCode.PUSH_UNAVAILABLE)
     return PushKeyOut(public_key=webpush.VapidKey(secret).public)
 
 
@@ -94,7 +94,7 @@ async def subscribe_push(game: CurrentGame, caller: CurrentPlayer, body: PushSub
     assert caller.player_id is not None
     settings = request.app.state.settings
     if not settings.vapid_secret():
-        raise _unavailable("Web Push", "ENTENTE_VAPID_PRIVATE_KEY", ErrorCode.PUSH_UNAVAILABLE)
+        raise NotFound(NO_PUSH, code=ErrorCode.PUSH_UNAVAILABLE)
     if game.status == "finished":
         raise Conflict(f"game {game.game_id} is finished", code=ErrorCode.GAME_FINISHED)
     require_seat_in_game(game, caller.player_id, "subscribe to Web Push")
@@ -153,7 +153,7 @@ async def set_email(game: CurrentGame, caller: CurrentPlayer, body: EmailIn, sto
     """Where this seat's deadline reminders go by e-mail (nothing else is mailed)."""
     assert caller.player_id is not None
     if not request.app.state.settings.smtp_secret():
-        raise _unavailable("e-mail", "ENTENTE_SMTP_URL", ErrorCode.EMAIL_UNAVAILABLE)
+        raise NotFound(NO_EMAIL, code=ErrorCode.EMAIL_UNAVAILABLE)
     if game.status == "finished":
         raise Conflict(f"game {game.game_id} is finished", code=ErrorCode.GAME_FINISHED)
     require_seat_in_game(game, caller.player_id, "set an e-mail address")
@@ -176,7 +176,7 @@ async def get_email(game: CurrentGame, caller: CurrentPlayer, store: StoreDep, r
     page knows not to offer it)."""
     assert caller.player_id is not None
     if not request.app.state.settings.smtp_secret():
-        raise _unavailable("e-mail", "ENTENTE_SMTP_URL", ErrorCode.EMAIL_UNAVAILABLE)
+        raise NotFound(NO_EMAIL, code=ErrorCode.EMAIL_UNAVAILABLE)
     _, address = await _webhooks(store, game.game_id, caller.player_id)
     return EmailOut(address=address)
 

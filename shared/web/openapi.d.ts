@@ -2156,7 +2156,7 @@ export interface components {
         PushKeys: {
             /**
              * P256Dh
-             * @description the browser's P-256 key, base64url
+             * @description the browser's P-256 key, base64url (65 bytes)
              */
             p256dh: string;
             /**
