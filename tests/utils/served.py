@@ -6,6 +6,7 @@ import http.client
 import json
 import os
 import subprocess
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -14,6 +15,8 @@ from typing import Any
 from tests.cli.test_serve import REPOSITORY, entente_command, free_port, wait_until_serving
 from tests.utils.http import OPERATOR_TOKEN
 from tests.utils.processes import stop
+
+KEEP_ALIVE_SECONDS = 30  # how long the servers started here keep an idle connection open
 
 
 @contextmanager
@@ -28,7 +31,7 @@ def entente_serve(database_url: str, settings: Callable[[str], dict[str, str]] |
         env.update(settings(f"http://127.0.0.1:{port}"))
     process = subprocess.Popen(
         [*entente_command(), "serve", "--port", str(port), "--database", database_url, "--no-worker",
-         "--log-level", "warning", "--keep-alive", "30"],
+         "--log-level", "warning", "--keep-alive", str(KEEP_ALIVE_SECONDS)],
         cwd=REPOSITORY, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         base_url = f"http://127.0.0.1:{port}"
@@ -59,6 +62,7 @@ class KeptConnection:
         self.connection.connect()
         self.local = self._local_address()
         self.requests = 0
+        self.last_answer = time.monotonic()
 
     def _local_address(self) -> Any:
         assert self.connection.sock is not None
@@ -68,6 +72,13 @@ class KeptConnection:
                 headers: dict[str, str] | None = None) -> Answer:
         if self.connection.sock is None:
             raise ConnectionLost("the server closed the connection after the previous answer")
+        if time.monotonic() - self.last_answer > KEEP_ALIVE_SECONDS * 0.8:
+            # idle near the server's keep-alive (a busy machine between two drawn requests): the
+            # server may close it, as it should, so a fresh connection is opened rather than
+            # counting that close against the request sent next
+            self.connection.close()
+            self.connection.connect()
+            self.local = self._local_address()
         try:
             self.connection.request(method, path, body=body, headers=headers or {})
             response = self.connection.getresponse()
@@ -75,6 +86,7 @@ class KeptConnection:
         except (TimeoutError, ConnectionError, http.client.HTTPException) as error:
             raise ConnectionLost(f"{method} {path}: {error!r}") from error
         self.requests += 1
+        self.last_answer = time.monotonic()
         answer = Answer(response.status, {k.lower(): v for k, v in response.getheaders()}, data)
         if self.connection.sock is None or answer.headers.get("connection", "").lower() == "close":
             raise ConnectionLost(f"{method} {path} -> {answer.status}: the server closed the connection")
