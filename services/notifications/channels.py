@@ -10,7 +10,10 @@ from typing import Any
 
 import httpx
 
+from shared.events import from_recorded
+from shared.events_social import EmailRemoved, EmailSet, PushSubscribed, PushUnsubscribed
 from shared.settings import Settings
+from shared.store import RecordedEvent
 
 from . import mail, webpush
 
@@ -30,6 +33,28 @@ class Channels:
         key, smtp = settings.vapid_secret(), settings.smtp_secret()
         return cls(webpush.VapidKey(key) if key else None, settings.vapid_subject,
                    mail.SmtpServer.parse(smtp) if smtp else None, settings.mail_from, settings.public_url)
+
+
+def browsers_and_mail_at(records: list[RecordedEvent],
+                         position: int) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
+    """The seats' Web Push subscriptions (player_id -> endpoint -> outbox address) and e-mail
+    addresses (player_id -> address) as the webhooks stream had set them at ``position``."""
+    pushes: dict[str, dict[str, str]] = {}
+    emails: dict[str, str] = {}
+    for record in records:
+        if record.position > position:
+            break
+        event = from_recorded(record)
+        if isinstance(event, PushSubscribed):
+            subscription = webpush.Subscription(event.endpoint, event.p256dh, event.auth)
+            pushes.setdefault(event.player_id, {})[event.endpoint] = subscription.address()
+        elif isinstance(event, PushUnsubscribed):
+            pushes.get(event.player_id, {}).pop(event.endpoint, None)
+        elif isinstance(event, EmailSet):
+            emails[event.player_id] = event.address
+        elif isinstance(event, EmailRemoved):
+            emails.pop(event.player_id, None)
+    return {player: found for player, found in pushes.items() if found}, emails
 
 
 def handles(address: str) -> bool:

@@ -11,14 +11,14 @@ from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, Field
 
 from shared.errors import Conflict, ErrorCode, NotFound, Unprocessable
-from shared.events import from_recorded, to_new_event
+from shared.events import to_new_event
 from shared.events_social import EmailRemoved, EmailSet, PushSubscribed, PushUnsubscribed, webhooks_stream
 from shared.game.guards import require_seat_in_game
 from shared.http.dependencies import CurrentGame, CurrentPlayer, StoreDep, request_metadata
 from shared.http.models import RequestBody
 from shared.store import EventStore
 
-from . import mail, webpush
+from . import channels, mail, webpush
 from .webhook_urls import accept_webhook_url
 
 router = APIRouter(tags=["notifications"])
@@ -60,21 +60,9 @@ NO_EMAIL = "this server sends no e-mail (ENTENTE_SMTP_URL is not set)"
 
 async def _webhooks(store: EventStore, game_id: str, player_id: str) -> tuple[list[str], str | None]:
     """The seat's subscribed endpoints and e-mail address, as its webhooks stream holds them."""
-    endpoints: dict[str, None] = {}
-    address = None
-    for record in await store.events.read_stream(webhooks_stream(game_id)):
-        event = from_recorded(record)
-        if getattr(event, "player_id", None) != player_id:
-            continue
-        if isinstance(event, PushSubscribed):
-            endpoints[event.endpoint] = None
-        elif isinstance(event, PushUnsubscribed):
-            endpoints.pop(event.endpoint, None)
-        elif isinstance(event, EmailSet):
-            address = event.address
-        elif isinstance(event, EmailRemoved):
-            address = None
-    return list(endpoints), address
+    records = await store.events.read_stream(webhooks_stream(game_id))
+    pushes, emails = channels.browsers_and_mail_at(records, records[-1].position if records else 0)
+    return list(pushes.get(player_id, {})), emails.get(player_id)
 
 
 @router.get("/push/key", response_model=PushKeyOut)

@@ -29,10 +29,6 @@ from shared.events import from_recorded, game_stream
 from shared.events_social import (
     ChannelWebhookRemoved,
     ChannelWebhookSet,
-    EmailRemoved,
-    EmailSet,
-    PushSubscribed,
-    PushUnsubscribed,
     SeatLinked,
     WebhookRemoved,
     WebhookSet,
@@ -55,7 +51,7 @@ from shared.store import (
     Transaction,
 )
 
-from . import webpush
+from . import channels
 from .discord import in_thread
 from .planning import Context, plan
 
@@ -96,28 +92,6 @@ def hooks_at(records: list[RecordedEvent], position: int) -> tuple[dict[str, str
             elif isinstance(hook, ChannelWebhookRemoved):
                 channel = None
     return webhooks, channel
-
-
-def browsers_and_mail_at(records: list[RecordedEvent],
-                         position: int) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
-    """The seats' Web Push subscriptions (player_id -> endpoint -> outbox address) and e-mail
-    addresses (player_id -> address) as the webhooks stream had set them at ``position``."""
-    pushes: dict[str, dict[str, str]] = {}
-    emails: dict[str, str] = {}
-    for record in records:
-        if record.position > position:
-            break
-        event = from_recorded(record)
-        if isinstance(event, PushSubscribed):
-            subscription = webpush.Subscription(event.endpoint, event.p256dh, event.auth)
-            pushes.setdefault(event.player_id, {})[event.endpoint] = subscription.address()
-        elif isinstance(event, PushUnsubscribed):
-            pushes.get(event.player_id, {}).pop(event.endpoint, None)
-        elif isinstance(event, EmailSet):
-            emails[event.player_id] = event.address
-        elif isinstance(event, EmailRemoved):
-            emails.pop(event.player_id, None)
-    return {player: found for player, found in pushes.items() if found}, emails
 
 
 class _Games:
@@ -181,7 +155,7 @@ class _Games:
         if state is None:
             return None
         webhooks, channel = hooks_at(self._streams[game_id][1], position)
-        pushes, emails = browsers_and_mail_at(self._streams[game_id][1], position)
+        pushes, emails = channels.browsers_and_mail_at(self._streams[game_id][1], position)
         return Context(state, webhooks, dict(self._discord[game_id]), channel, pushes, emails)
 
     async def _discord_ids(self, game_id: str) -> dict[str, str]:
