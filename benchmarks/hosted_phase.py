@@ -46,9 +46,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import orjson  # noqa: E402
 
-from services.adjudication.service import resolution_plan  # noqa: E402
 from shared.events import from_recorded, to_new_event  # noqa: E402
 from shared.game.repository import without_history  # noqa: E402
+from shared.game.resolution import resolution_plan  # noqa: E402
 from shared.game.state import GameState, fold  # noqa: E402
 from shared.game.submissions import latest_submissions, submitted_orders  # noqa: E402
 from shared.rules.variants import engine_build, get_variant  # noqa: E402

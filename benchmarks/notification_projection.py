@@ -36,11 +36,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.scratch import scratch_database, server_url  # noqa: E402
-from services.adjudication.service import submit_orders, variant_of  # noqa: E402
 from services.lobby.service import create_game, join_game, start_game  # noqa: E402
 from services.notifications import outbox  # noqa: E402
 from shared.events import GameSettings  # noqa: E402
 from shared.game.cached import caches_of  # noqa: E402
+from shared.game.intake import submit_orders, variant_of  # noqa: E402
 from shared.store import EventStore, open_store  # noqa: E402
 
 WARNING = timedelta(minutes=60)

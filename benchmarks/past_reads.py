@@ -44,10 +44,11 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.api import free_port  # noqa: E402
 from benchmarks.scratch import scratch_database, server_url  # noqa: E402
-from services.adjudication.service import resolve_phase, submit_orders  # noqa: E402
 from services.lobby.service import create_game, join_game, start_game  # noqa: E402
 from shared.events import GameSettings  # noqa: E402
+from shared.game.intake import submit_orders  # noqa: E402
 from shared.game.repository import read_game  # noqa: E402
+from shared.game.resolution import resolve_phase  # noqa: E402
 from shared.rules.diplomacy import load_map, position_from_document  # noqa: E402
 from shared.store import EventStore, open_store  # noqa: E402
 from tests.utils.random_play import random_orders  # noqa: E402

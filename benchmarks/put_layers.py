@@ -50,8 +50,9 @@ from pydantic import SecretStr  # noqa: E402
 
 from benchmarks.scratch import scratch_database, server_url  # noqa: E402
 from services.adjudication import api as adjudication_api  # noqa: E402
-from services.adjudication import service  # noqa: E402
 from services.app import create_app  # noqa: E402
+from shared.game import intake  # noqa: E402
+from shared.game.log import PhaseSubmissions  # noqa: E402
 from shared.http.dependencies import OrderWriting  # noqa: E402
 from shared.http.errors import install_error_handlers  # noqa: E402
 from shared.http.models import written_once  # noqa: E402
@@ -103,14 +104,14 @@ def stage_router() -> APIRouter:
         assert writer.caller.player_id is not None
 
         def known(phase: str, acting: str) -> Any:
-            return service.PhaseSubmissions(writer.store, game.game_id, phase).known(acting)
+            return PhaseSubmissions(writer.store, game.game_id, phase).known(acting)
 
-        submission, _ = service._checked_submission(  # the decision, without its append
+        submission, _ = intake._checked_submission(  # the decision, without its append
             game, writer.caller.player_id, body.orders, phase=str(game.phase), now=writer.now, metadata=None,
             power=body.power, known=known)
         return written_once(adjudication_api.SubmissionResult.model_validate({
             "phase": submission.phase, "power": submission.power, "resolved": False,
-            "done": service.whole_set_accepted(submission.checks),
+            "done": intake.whole_set_accepted(submission.checks),
             **adjudication_api._feedback(game, submission.phase, submission.power, submission.checks)}))
 
     return router

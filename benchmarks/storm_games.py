@@ -89,8 +89,8 @@ def player_of(state: GameState, power: str) -> str | None:
 
 
 def _options(state: GameState) -> dict[str, dict[str, list[str]]]:
-    from services.adjudication.service import variant_of
     from shared.game.guards import require_playing
+    from shared.game.intake import variant_of
 
     variant, current = variant_of(state), require_playing(state)
     return {power: variant.possible_orders(current, power) for power in state.must_act}
@@ -127,7 +127,7 @@ def _wandering(options: dict[str, list[str]], rng: random.Random) -> list[str]:
 def play_template(variant: str, seed: int, resolutions: int, now: datetime) -> Template | None:
     """A template: ``resolutions`` phases played with random orders, then the phase reached
     (None when the game ended or its phase is not one in which powers order)."""
-    from services.adjudication.service import resolution_plan
+    from shared.game.resolution import resolution_plan
 
     rng = random.Random(seed)
     events = _started(variant, seed)

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from shared.auth import Caller, require
 from shared.errors import ErrorCode, Forbidden, Unprocessable
-from shared.game import commands
+from shared.game import commands, intake
 from shared.game.commands import Player, ResolvePhase, SetReady
 from shared.game.guards import choose_power, require_playing
 from shared.game.state import GameState
@@ -146,7 +146,7 @@ class PossibleOrders(PowerOptions):
 
 
 @router.put("/games/{game_id}/orders", response_model=SubmissionResult, openapi_extra=BEARER_REQUIRED,
-            name="submit_orders")  # the operation id clients know (service.submit_orders is the plain function)
+            name="submit_orders")  # the operation id clients know (intake.submit_orders is the plain function)
 async def replace_orders(writer: OrderWriting, body: SubmitOrders, request: Request) -> Response:
     """Replace the caller's orders for the current phase; each order comes back accepted
     (in canonical notation) or rejected with the reason. Rejected orders are not stored, and a
@@ -159,20 +159,20 @@ async def replace_orders(writer: OrderWriting, body: SubmitOrders, request: Requ
     # checks the game's version, and a refusal or a clash is decided again from a fresh read,
     # the caller identified again by its token (docs/architecture.md, "A PUT, step by step")
     player = Player(writer.caller.player_id, writer.token, request.app.state.operator_hash)
-    outcome = await service.submit(writer.store, commands.SubmitOrdersCommand(
+    outcome = await intake.submit(writer.store, commands.SubmitOrdersCommand(
         writer.game.game_id, player, body.orders, body.phase, body.power,
         request_metadata(request, "player", writer.caller.player_id), writer.now, seen=writer.game,
         fresh=writer.read))
     submission = outcome.submission
     return written_once(SubmissionResult.model_validate({
         "phase": submission.phase, "power": submission.power, "resolved": outcome.resolved,
-        "done": service.whole_set_accepted(submission.checks),
+        "done": intake.whole_set_accepted(submission.checks),
         **_feedback(submission.state, submission.phase, submission.power, submission.checks)}))
 
 
 def _feedback(game: GameState, phase: str, power: str, checks: list[OrderCheck]) -> dict[str, Any]:
     """Each text's check, the accepted ones also as structured orders, and the counts."""
-    variant = service.variant_of(game)
+    variant = intake.variant_of(game)
     orders = [{**c.as_json(), "structured": variant.describe_order(c.order, phase, power)} if c.accepted and c.order
               else c.as_json() for c in checks]
     accepted = sum(1 for c in checks if c.accepted)
@@ -192,7 +192,7 @@ async def amend_orders(game: CurrentGame, caller: CurrentPlayer, body: PatchOrde
     if not body.orders and not body.clear:
         raise Unprocessable("a change needs orders or clear (PUT replaces the whole set)",
                             code=ErrorCode.INVALID_REQUEST, where="body")
-    outcome = await service.patch(store, commands.PatchOrdersCommand(
+    outcome = await intake.patch(store, commands.PatchOrdersCommand(
         game.game_id, Player(caller.player_id), body.orders, body.clear, body.phase or game.phase, body.power,
         request_metadata(request, "player", caller.player_id), now))
     patch = outcome.patch
@@ -203,7 +203,7 @@ async def amend_orders(game: CurrentGame, caller: CurrentPlayer, body: PatchOrde
 
 async def _ready(game: GameState, caller: Caller, body: ReadyRequest | None, store: EventStore, request: Request,
                  now: datetime, *, ready: bool) -> ReadyResult:
-    outcome = await service.ready(store, SetReady(
+    outcome = await intake.ready(store, SetReady(
         game.game_id, Player(str(caller.player_id)), ready, (body.phase if body else None) or game.phase,
         body.power if body else None, request_metadata(request, "player", caller.player_id), now, seen=game))
     readied = outcome.submission
@@ -235,11 +235,11 @@ async def resolve(game: CurrentGame, caller: CurrentCaller, store: StoreDep, req
                         "it resolves by its clock", code=ErrorCode.HOST_MAY_NOT_RESOLVE, where="header.authorization")
     require(caller, "host", "operator")
     # without a body: the phase the caller saw, so that a retried request cannot resolve the next one
-    event = (await service.resolve(store, ResolvePhase(
+    event = (await intake.resolve(store, ResolvePhase(
         game.game_id, (body.phase if body else None) or game.phase, request_metadata(request, caller.role), now))).event
     seen: Mapping[str, Any] = event.model_dump(mode="json")
     if caller.role != "operator":  # the host sees what the public sees (Ekonia: no orders)
-        seen = service.variant_of(game).history_view(seen, None)
+        seen = intake.variant_of(game).history_view(seen, None)
     return ResolvedPhase.model_validate({"phase": event.phase, "next_phase": event.next_phase, "orders": seen["orders"],
                                          "dislodged": seen["dislodged"], "must_act": event.must_act,
                                          "winners": event.winners})

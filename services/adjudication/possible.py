@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from shared.game.guards import require_playing
+from shared.game.intake import variant_of
 from shared.game.state import GameState
-
-from .service import variant_of
 
 
 def possible_for(state: GameState, power: str, submitted: list[str], by_house_bot: bool = False) -> dict[str, Any]:

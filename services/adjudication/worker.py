@@ -34,13 +34,18 @@ from shared.store import EventStore
 log = logging.getLogger("entente.worker")
 
 
+# Games claimed per transaction: ten, measured against fifty in the deadline storm
+# (docs/hosting.md, "The clock worker").
+CLAIM_BATCH = 10
+
+
 class ClockWorker:
     """Sweeps the deadline index; ``batch`` games are claimed, decided, then written per
     transaction (the writes last, so that the store's short append lock is not held while
     the rules engine runs)."""
 
     def __init__(self, store: EventStore, clock: Clock = SYSTEM_CLOCK, *, poll_seconds: float = 1.0,
-                 batch: int = 10, on_beat: Callable[[bool], None] | None = None) -> None:
+                 batch: int = CLAIM_BATCH, on_beat: Callable[[bool], None] | None = None) -> None:
         self.store = store
         self.clock = clock
         self.poll_seconds = poll_seconds

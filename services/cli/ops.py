@@ -502,7 +502,7 @@ async def replay_all(args: argparse.Namespace) -> int:
 def load_rules(game_id: str, records: Sequence[RecordedEvent]) -> None:
     """Load the game's variant (its modules, map and order vocabulary) before the timed replay,
     so that the figure printed is the verification itself, not the start-up of the command."""
-    import services.adjudication.service  # noqa: F401  (what replay_log calls, with its imports)
+    import shared.game.adjudicate  # noqa: F401  (what replay_log calls, with its imports)
     from shared.events import GameCreated, from_recorded
     from shared.rules.variants import get_variant
 

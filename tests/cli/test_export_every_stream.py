@@ -14,12 +14,13 @@ from typing import Literal
 import pytest
 
 from services.accounts.service import issue_bot_token, sign_in
-from services.adjudication.service import resolve_phase, submit_orders
 from services.cli.ops import run
 from services.lobby.service import create_game, join_game, start_game
 from services.press.service import send_message
 from shared.events import GameSettings, to_new_event
 from shared.events_social import WebhookSet, webhooks_stream
+from shared.game.intake import submit_orders
+from shared.game.resolution import resolve_phase
 from shared.store import EventStore, open_store
 from tests.utils.http import OPERATOR, bearer, running_client
 

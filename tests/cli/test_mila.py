@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from services.adjudication.service import resolve_phase, submit_orders
 from services.cli.ops import run
 from services.lobby.service import create_game, join_game, start_game
 from shared.events import GameSettings, game_stream
+from shared.game.intake import submit_orders
 from shared.game.repository import fold_records
+from shared.game.resolution import resolve_phase
 from shared.rules.diplomacy import load_map, position_from_document
 from shared.store import EventStore, open_store
 from tests.utils.random_play import random_orders

@@ -17,11 +17,12 @@ from typing import Any
 import asyncpg
 import pytest
 
-from services.adjudication.service import resolve_phase, submit_orders
 from services.cli import main
 from services.cli.ops import replay_log
 from shared.events import game_stream
+from shared.game.intake import submit_orders
 from shared.game.repository import fold_records, read_game
+from shared.game.resolution import resolve_phase
 from shared.store import HEAD_REVISION, EventStore, SchemaOutOfDate, SchemaTooNew, open_store
 from shared.store.migrate import _on_connection, migrate, script_revisions, status
 from shared.store.schema import APPEND_IF_CURRENT_FUNCTION, REVISIONS, TABLE_NAMES

@@ -5,9 +5,10 @@ grow with every turn, as in a played game (tests/services/visibility/test_ekonia
 benchmarks/ekonia_view_bytes.py)."""
 from __future__ import annotations
 
-from services.adjudication.service import resolve_phase, submit_orders
 from shared.errors import DomainError
+from shared.game.intake import submit_orders
 from shared.game.repository import read_game
+from shared.game.resolution import resolve_phase
 from tests.utils.http import Host, HostedGame
 
 RECORDS_COST = 25  # SPY RECORDS (shared/rules/ekonia/catalogue.py)

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-from services.adjudication.service import resolve_phase, submit_orders
 from services.lobby.service import create_game, join_game
 from shared.errors import Conflict
 from shared.events import GameSettings, GameStarted, game_stream, to_new_event
+from shared.game.intake import submit_orders
 from shared.game.repository import fold_records, game_row
+from shared.game.resolution import resolve_phase
 from shared.store import open_store
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
