@@ -57,6 +57,7 @@ def time_phases(phases: list[tuple], repeats: int) -> list[float]:
             adjudicate(position, orders)
             elapsed = time.perf_counter_ns() - start
             best = elapsed if best is None else min(best, elapsed)
+        assert best is not None
         timings_us.append(best / 1000)
     return timings_us
 
@@ -71,6 +72,7 @@ def median_of(phases: list[tuple], repeats: int, step) -> float:
             step(position, orders)
             elapsed = time.perf_counter_ns() - start
             best = elapsed if best is None else min(best, elapsed)
+        assert best is not None
         timings_us.append(best / 1000)
     return statistics.median(timings_us)
 

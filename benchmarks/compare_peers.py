@@ -201,7 +201,8 @@ def main(argv: list[str]) -> int:
     with open(phases_file) as handle:
         data = json.load(handle)
     docs = data["documents"]
-    adapters = [PydipAdapter(data["province_names"], data["sea"], data["coasts"]), MilaAdapter()]
+    adapters: list[PydipAdapter | MilaAdapter] = [
+        PydipAdapter(data["province_names"], data["sea"], data["coasts"]), MilaAdapter()]
     for adapter in adapters:  # one untimed phase each: imports and lazy caches
         adapter.run(docs[0])
     json.dump([time_engine(adapter, docs, repeats) for adapter in adapters], sys.stdout)

@@ -20,6 +20,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -63,7 +64,7 @@ async def measure(url: str, repeats: int) -> dict[str, list[float]]:
     return timings
 
 
-async def with_database(server_url: str, run) -> None:  # type: ignore[no-untyped-def]
+async def with_database(server_url: str, run: Callable[[str], Awaitable[None]]) -> None:
     import asyncpg
 
     name = f"entente_bench_listing_{secrets.token_hex(4)}"

@@ -78,7 +78,7 @@ async def read_records(url: str) -> list[RecordedEvent]:
         await store.close()
 
 
-Phase = tuple[GameState, list[RecordedEvent], list[RecordedEvent], str]
+Phase = tuple[GameState | None, list[RecordedEvent], list[RecordedEvent], str]
 
 
 def phases_of(records: list[RecordedEvent]) -> list[Phase]:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -131,4 +130,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

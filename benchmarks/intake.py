@@ -76,6 +76,11 @@ async def seated(store: EventStore) -> tuple[str, dict[str, str], dict[str, list
     return game_id, tokens, {p: list(us) for p, us in state.position["units"].items()}
 
 
+def hold(power: str, text: str) -> list[Item]:
+    """DAIDE's ``((FRA AMY PAR) HLD)`` for ``A PAR`` of FRANCE."""
+    return [unit(power, text), "HLD"]
+
+
 async def daide_seat(hub: Hub, game_id: str, token: str, sent: list[list[Item]]) -> Session:
     session = Session(hub, sent.append, lambda: None, "127.0.0.1")
     await session.handle(["NME", [Text(f"{game_id}/{token}")], [Text("bench")]])
@@ -119,7 +124,7 @@ async def measure(url: str, args: argparse.Namespace) -> None:
                 for (game_id, _, units), (http_id, tokens, http_units) in zip(daide_games, http_games, strict=True):
                     await read_game(store, game_id)  # as a session has it: the game read by its watcher
                     for power in ORDERING:
-                        items: list[Item] = ["SUB", *([unit(power, u), "HLD"] for u in units[power])]
+                        items: list[Item] = ["SUB", *(hold(power, u) for u in units[power])]
                         sent.clear()
                         by_sub.append(await timed(partial(sessions[(game_id, power)].handle, items)))
                         assert [m[0] for m in sent] == ["THX"] * len(units[power]), sent

@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -39,7 +40,7 @@ def summary(name: str, times: list[float], size: int | None = None) -> str:
     return f"{name:<44} median {statistics.median(times) * 1000:7.1f} ms   p90 {p90 * 1000:7.1f} ms{extra}"
 
 
-async def timed(call, repeats: int) -> tuple[list[float], object]:
+async def timed(call, repeats: int) -> tuple[list[float], Any]:
     result = await call()
     times = []
     for _ in range(repeats):
@@ -89,6 +90,7 @@ async def play(phases: int, repeats: int) -> None:
 
             async with host.store.reading() as tx:
                 state = await read_state(tx, game.game_id)
+                assert state.phase is not None
                 submissions = await phase_submissions(tx, game.game_id, state.phase)
             viewer = Viewer("power", "FRANCE", powers=("FRANCE",))
 

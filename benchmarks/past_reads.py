@@ -71,7 +71,9 @@ async def build_game(store: EventStore, variant: str, turns: int, seed: int) -> 
     rng, game_map = random.Random(seed), load_map("standard")
     phases: list[str] = []
     while len(phases) < turns:
-        state = await read_game(store, game_id)
+        found = await read_game(store, game_id)
+        assert found is not None
+        state = found
         assert state is not None and state.position is not None and state.status == "active", "the game ended"
         if variant == "standard":
             centres = state.position.get("centers", {})

@@ -62,7 +62,7 @@ from tests.utils.http import asgi_request  # noqa: E402
 OPERATOR_TOKEN = "bench-layers-" + "7f3a9c1e5b2d8f4a6c0e9b1d3f5a7c2e"
 GAMES = 24  # a power writes at most 300 times a phase: the requests are spread over the games' seats
 # the limits counted (their cost is a layer) but never reached
-UNLIMITED = {f"rate_{action}_per_{whom}": "0" for action in ("create", "join", "orders")
+UNLIMITED: dict[str, Any] = {f"rate_{action}_per_{whom}": "0" for action in ("create", "join", "orders")
              for whom in ("address", "token")}
 
 
@@ -207,7 +207,7 @@ async def main(args: argparse.Namespace) -> None:
             games = await seated_games(real)
             seats = [(game_id, token, await orders_of(real, game_id, token))
                      for game_id, tokens in games for token in tokens[:6]]
-            names = [m.cls.__name__ for m in real.user_middleware]
+            names = [getattr(m.cls, "__name__", repr(m.cls)) for m in real.user_middleware]
             stages: list[tuple[str, Any, Callable[[str], str]]] = [
                 ("bare FastAPI, an empty route", bare_app(), lambda g: f"/bench/empty/{g}")]
             stages += [(f"+ {name}", with_middleware(real, count, all_routes=False), lambda g: f"/bench/empty/{g}")

@@ -45,7 +45,9 @@ async def play_long_game(store: EventStore, phases: int, seed: int) -> tuple[str
     rng, game_map = random.Random(seed), load_map("standard")
     resolved = 0
     while resolved < phases:
-        state = await read_game(store, game_id)
+        found = await read_game(store, game_id)
+        assert found is not None
+        state = found
         assert state is not None and state.position is not None
         if state.status != "active":
             break

@@ -68,8 +68,9 @@ def run(clients: int, seconds: float, http: str) -> None:
                 end = time.monotonic() + 1.0
                 while time.monotonic() < end:
                     for key, _ in selector.select(timeout=max(0.0, end - time.monotonic())):
-                        sock = key.fileobj
-                        assert isinstance(sock, socket.socket)
+                        ready = key.fileobj
+                        assert isinstance(ready, socket.socket)
+                        sock = ready
                         try:
                             if not sock.recv(65536):
                                 open_.discard(sock)

@@ -46,7 +46,7 @@ GAME_COLUMNS = ["game_id", "variant", "name", "status", "phase", "deadline", "su
 
 
 def dumps(value: Any) -> str:
-    from shared.store.postgresql import dumps as store_dumps
+    from shared.store.recorders import dumps as store_dumps
 
     return store_dumps(value)
 

@@ -112,6 +112,7 @@ class Connection:
         status = int(status_line.split()[1])
         length, close = 0, False
         while True:
+            assert self.reader is not None
             line = await self.reader.readline()
             if line in (b"\r\n", b""):
                 break
@@ -121,6 +122,7 @@ class Connection:
                 length = int(value)
             elif name == b"connection" and value.strip().lower() == b"close":
                 close = True
+        assert self.reader is not None
         data = await self.reader.readexactly(length) if length else b""
         if close:
             self.close()

@@ -15,8 +15,9 @@ import asyncio
 import statistics
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -25,7 +26,7 @@ if str(ROOT) not in sys.path:
 from benchmarks.scratch import fresh_database, server_url  # noqa: E402
 from shared.store import EventStore, NewEvent, RecordedEvent, open_store  # noqa: E402
 
-Follow = Callable[[EventStore, float, dict[str, float]], Awaitable[tuple[int, list[float]]]]
+Follow = Callable[[EventStore, float, dict[str, float]], Coroutine[Any, Any, tuple[int, list[float]]]]
 
 
 def latencies(records: list[RecordedEvent], committed: dict[str, float], now: float) -> list[float]:

@@ -189,9 +189,9 @@ def delivery(sent: dict[str, float], received: list[list[tuple[str, float]]], gi
         for key, at in log:
             first.setdefault(key, at)
         for key, at_sent in sent.items():
-            at = first.get(key)
-            if at is None or at - at_sent > give_up:
+            first_at = first.get(key)
+            if first_at is None or first_at - at_sent > give_up:
                 lost += 1
             else:
-                latencies.append(max(0.0, at - at_sent))
+                latencies.append(max(0.0, first_at - at_sent))
     return latencies, lost

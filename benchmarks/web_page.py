@@ -62,7 +62,7 @@ def main() -> None:
             unit = httpx.get(f"{base_url}/games/{game_id}/view", headers={"authorization": f"Bearer {tokens[0]}"}
                              ).json()["position"]["units"][power][0]
             fetched: list[str] = []
-            page.on("request", lambda request: "map.svg" in request.url and fetched.append(request.url))
+            page.on("request", lambda request: fetched.append(request.url) if "map.svg" in request.url else None)
             started = time.perf_counter()
             player.click_unit(unit)
             player.click_province(unit.split()[1].split("/")[0])  # a hold: the unit's own place
