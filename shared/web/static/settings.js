@@ -1,24 +1,7 @@
 // A game's settings in words, for the lobby's lists and the game page (docs/web.md, "Settings in
 // sight"), and the clocks as people enter them (days, hours, minutes). No DOM: Node runs it too.
 
-/**
- * @typedef {object} GameSettings  the settings these words read (the API's are a free-form object: docs/api.md)
- * @property {number} player_count
- * @property {string} press  "full", "public" or "none"
- * @property {boolean} [require_ready]
- * @property {boolean} [reveal_identities]
- * @property {boolean} [host_may_resolve]
- * @property {boolean} [private]
- * @property {number} [movement_minutes]
- * @property {number} [retreat_minutes]
- * @property {boolean} [public_votes]
- * @property {string | null} [house_bot]  "holding" or "heuristic"; null: none
- * @property {boolean} [bots_fill_empty_seats]
- * @property {number | null} [bot_after_missed_phases]
- * @property {boolean} [bots_may_join]
- * @property {boolean} [daide_open]
- * @property {number | null} [max_turns]
- */
+/** @typedef {import("./shapes.js").GameSettings} GameSettings */
 
 /** @type {Record<string, number>} */
 export const CLOCK_UNITS = {days: 1440, hours: 60, minutes: 1};
@@ -51,9 +34,10 @@ const PRESS = {full: "full press (public and private)", public: "public press on
  *  the game's settings as the API gives them @returns {string[]} */
 export function settingsPhrases(given) {
   const settings = /** @type {GameSettings} */ (given);
+  const press = settings.press ?? "full";
   const phrases = [`movement ${duration(settings.movement_minutes ?? 1440)}`,
     `retreats and builds ${duration(settings.retreat_minutes ?? 360)}`,
-    PRESS[settings.press] || `press: ${settings.press}`];
+    PRESS[press] || `press: ${press}`];
   if (settings.house_bot) {
     const bot = [`house bot (${settings.house_bot})`];
     if (settings.bots_fill_empty_seats) bot.push("fills empty seats");

@@ -17,3 +17,4 @@ export {};
 /** GET /games/{id}, and each game of GET /games. @typedef {Schemas["GameSummary"]} GameSummary */
 /** @typedef {Schemas["SeatIdentity"]} Identity */
 /** @typedef {Schemas["Message"]} Message */
+/** A game's settings, of whichever variant (GET /games/{id} gives them as a free-form object). @typedef {Schemas["StandardSettings"] | Schemas["DirigibleSettings"] | Schemas["EkoniaSettings"]} GameSettings */
