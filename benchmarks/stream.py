@@ -45,7 +45,6 @@ import os
 import random
 import secrets
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -60,7 +59,14 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.api import LOAD_FROM_ONE_ADDRESS  # noqa: E402
+from benchmarks.api import (  # noqa: E402
+    LOAD_FROM_ONE_ADDRESS,
+    Connection,
+    Refused,
+    answers,
+    free_port,
+    pick_orders,
+)
 from benchmarks.scratch import fresh_database, metric_samples, server_url  # noqa: E402
 from benchmarks.watchers import WatcherCrowd, delivery, figures  # noqa: E402
 
@@ -71,62 +77,6 @@ REQUEST_TIMEOUT = 60.0
 
 
 # ----------------------------------------------------------------------------- a lean HTTP client
-
-
-class Refused(Exception):
-    """A request answered with an unexpected status."""
-
-
-class Connection:
-    """One HTTP/1.1 keep-alive connection: JSON in, (status, JSON) out."""
-
-    def __init__(self, host: str, port: int) -> None:
-        self.host, self.port = host, port
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-        self.reader = self.writer = None
-
-    async def request(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
-        payload = b"" if body is None else json.dumps(body).encode()
-        head = f"{method} {path} HTTP/1.1\r\nhost: {self.host}\r\ncontent-length: {len(payload)}\r\n"
-        if body is not None:
-            head += "content-type: application/json\r\n"
-        if token:
-            head += f"authorization: Bearer {token}\r\n"
-        message = head.encode() + b"\r\n" + payload
-        for attempt in (1, 2):  # the server may have closed an idle connection: reopen once
-            if self.writer is None:
-                self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
-            assert self.reader is not None and self.writer is not None
-            self.writer.write(message)
-            status_line = await self.reader.readline()
-            if status_line:
-                break
-            self.close()
-            if attempt == 2:
-                raise ConnectionResetError(f"{method} {path}: the server closed the connection")
-        status = int(status_line.split()[1])
-        length, close = 0, False
-        while True:
-            assert self.reader is not None
-            line = await self.reader.readline()
-            if line in (b"\r\n", b""):
-                break
-            name, _, value = line.partition(b":")
-            name = name.strip().lower()
-            if name == b"content-length":
-                length = int(value)
-            elif name == b"connection" and value.strip().lower() == b"close":
-                close = True
-        assert self.reader is not None
-        data = await self.reader.readexactly(length) if length else b""
-        if close:
-            self.close()
-        return status, json.loads(data) if data else None
 
 
 class Pool:
@@ -198,12 +148,6 @@ async def started_game(pool: Pool, name: str) -> Table:
     return Table(game_id, {power: codenames[seat["codename"]] for power, seat in started["powers"].items()})
 
 
-def pick_orders(possible: dict, rng: random.Random) -> list[str]:
-    if possible["phase"].endswith("A"):
-        return []
-    return [rng.choice(options) for _, options in sorted(possible["orders"].items()) if options]
-
-
 async def submit_random(pool: Pool, table: Table, power: str, rng: random.Random) -> None:
     token = table.tokens_by_power[power]
     possible = await pool.call("GET", f"/games/{table.game_id}/possible-orders", token=token)
@@ -246,24 +190,6 @@ async def other_puts(pool: Pool, tables: list[Table], rate: float, stop: asyncio
 
 
 # ----------------------------------------------------------------------------- server and database
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return probe.getsockname()[1]
-
-
-async def answers(base: str) -> bool:
-    host, port = base.removeprefix("http://").split(":")
-    connection = Connection(host, int(port))
-    try:
-        status, _ = await connection.request("GET", "/healthz")
-        return status == 200
-    except OSError:
-        return False
-    finally:
-        connection.close()
 
 
 @asynccontextmanager
