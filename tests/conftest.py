@@ -389,3 +389,23 @@ def pytest_unconfigure(config: pytest.Config) -> None:
                          f"{', '.join(sorted(thread.name for thread in leftovers))}\n")
         sys.stderr.flush()
         os._exit(3)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """With ENTENTE_TEST_CPU_LOG set, the CPU seconds each test costs (the worker's own, and its
+    children's: the servers and browsers a test starts, once they are stopped) are appended to that
+    file and the worker's name, for benchmarks/slowest_test_files.py --cpu: the cost of a file that
+    a busy machine does not inflate as it does wall time (docs/testing.md, "The slowest files")."""
+    log = os.environ.get("ENTENTE_TEST_CPU_LOG")
+    if not log:
+        yield
+        return
+    before, wall = os.times(), os.times().elapsed
+    yield
+    after = os.times()
+    own = (after.user - before.user) + (after.system - before.system)
+    children = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    with open(f"{log}.{worker}", "a", encoding="utf-8") as out:
+        out.write(f"{item.nodeid}\t{own:.3f}\t{children:.3f}\t{after.elapsed - wall:.3f}\n")
