@@ -11,8 +11,8 @@ and its outcome into DAIDE messages: nothing here stores, reads submissions or r
 """
 from __future__ import annotations
 
-from collections.abc import Awaitable, Sequence
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Protocol, TypeVar
 
 from shared.errors import DomainError
 from shared.game import intake
@@ -27,21 +27,37 @@ from .orders import asks_what_rules_do, last_per_unit, note_for
 from .syntax import Item
 from .watch import Hub
 
+T = TypeVar("T")
 CLASHED = "the game changed while this was decided, again and again; nothing was stored: send it again"
 
 
-async def accepted(session: SessionView, items: list[Item], write: Awaitable[Any]) -> bool:
-    """Whether the intake took ``write``; if not, the message was answered REJ with the reason
-    (the rules', or the clash that outlasted the retries: docs/bots.md)."""
+class Refused:
+    """What ``outcome_of`` gives for a write the intake refused (it answered the client already)."""
+
+
+REFUSED = Refused()
+
+
+async def outcome_of(session: SessionView, items: list[Item], write: Awaitable[T],
+                     refused: Callable[[DomainError], None] | None = None) -> T | Refused:
+    """What the intake's ``write`` gave; REFUSED when it refused: the message was then answered,
+    by ``refused`` for a refusal of the rules where given, else REJ with the reason (the rules',
+    or the clash that outlasted the retries: docs/bots.md)."""
     try:
-        await write
+        return await write
     except DomainError as error:
-        session.reject(items, error.message)
-        return False
+        if refused is not None:
+            refused(error)
+        else:
+            session.reject(items, error.message)
     except ConcurrencyError:
         session.reject(items, CLASHED)
-        return False
-    return True
+    return REFUSED
+
+
+async def accepted(session: SessionView, items: list[Item], write: Awaitable[Any]) -> bool:
+    """Whether the intake took ``write``; if not, the message was answered REJ with the reason."""
+    return not isinstance(await outcome_of(session, items, write), Refused)
 
 
 class SessionView(Protocol):
@@ -121,13 +137,9 @@ async def submit(session: SessionView, items: list[Item], args: list[Item]) -> N
     ready_game = state.settings.require_ready
     command = _command(session, phase, texts, complete_when=None if ready_game else judge(go),
                        ready=True if ready_game and go else None, seen=state)
-    try:
-        outcome = await intake.patch(session.hub.store, command)
-    except DomainError as error:
-        _refused(session, items, orders, error, state)
-        return
-    except ConcurrencyError:
-        session.reject(items, CLASHED)
+    outcome = await outcome_of(session, items, intake.patch(session.hub.store, command),
+                               refused=lambda error: _refused(session, items, orders, error, state))
+    if isinstance(outcome, Refused):
         return
     for order, check in zip(orders, outcome.patch.checks, strict=True):
         session.send(["THX", order, ["MBV" if check.accepted else note_for(check.reason)]])
@@ -153,25 +165,24 @@ async def go_flag(session: SessionView, items: list[Item], go: bool) -> None:
     if session.power not in state.must_act:
         session.send(["YES", items])  # nothing to order: nothing to hold or to finish
         return
-    resolved = False
-    try:
+    game_id, player_id, power = session.game_id, session.player_id, session.power
+
+    async def finish() -> bool:
+        """The go flag stored (and the ready flag, where the game asks for one): resolved or not."""
         outcome = await intake.patch(session.hub.store, _command(session, phase, [], complete_when=judge(go),
                                                                  seen=state))
-        resolved = outcome.resolved
-        if state.settings.require_ready:
-            readied = await intake.ready(session.hub.store, SetReady(
-                session.game_id, Player(session.player_id), go, phase, session.power, session._metadata(),
-                session.hub.desk.now()))
-            resolved = resolved or readied.resolved
-    except DomainError as error:
-        session.reject(items, error.message)
-        return
-    except ConcurrencyError:
-        session.reject(items, CLASHED)
+        if not state.settings.require_ready:
+            return outcome.resolved
+        readied = await intake.ready(session.hub.store, SetReady(
+            game_id, Player(player_id), go, phase, power, session._metadata(), session.hub.desk.now()))
+        return outcome.resolved or readied.resolved
+
+    resolved = await outcome_of(session, items, finish())
+    if isinstance(resolved, Refused):
         return
     session.send(["YES", items])
     if resolved:
-        session.hub.poke(session.game_id)
+        session.hub.poke(game_id)
 
 
 async def clear(session: SessionView, items: list[Item], units: list[str], state: GameState) -> None:
