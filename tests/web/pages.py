@@ -177,3 +177,14 @@ def others_submit(base_url: str, page_url: str, tokens: list[str], orders: list[
         answer = httpx.put(f"{base_url}/games/{game_id}/orders", json={"orders": orders},
                            headers={"authorization": f"Bearer {token}"})
         assert answer.status_code == 200, answer.text
+
+
+def ekonia_opening(base_url: str, player: Player, tokens: list[str]) -> tuple[str, str]:
+    """In a two-player Tale of Ekonia game the page's player has just started: the rival state
+    (the other seat's, as its own view names it) and the player's capital."""
+    expect(player.page.locator("#phase")).to_contain_text("Turn 1")
+    game_id = player.page.url.rsplit("/", 1)[1]
+    rival = httpx.get(f"{base_url}/games/{game_id}/view",
+                      headers={"authorization": f"Bearer {tokens[0]}"}).json()["viewer"]["power"]
+    capital = httpx.get(f"{base_url}/variants/ekonia").json()["states"][player.power]["capital"]
+    return rival, capital

@@ -11,7 +11,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.web.pages import hosted_game
+from tests.web.pages import ekonia_opening, hosted_game
 
 pytestmark = pytest.mark.postgres
 
@@ -39,11 +39,7 @@ def test_ekonia_gold_counts_espionage_and_the_table_counts_every_own_group(
     player, tokens = hosted_game(browser, served, "Purse", "ekonia", 2)
     try:
         page = player.page
-        expect(page.locator("#phase")).to_contain_text("Turn 1")
-        game_id = page.url.rsplit("/", 1)[1]
-        rival = httpx.get(f"{served}/games/{game_id}/view",
-                          headers={"authorization": f"Bearer {tokens[0]}"}).json()["viewer"]["power"]
-        capital = httpx.get(f"{served}/variants/ekonia").json()["states"][player.power]["capital"]
+        rival, capital = ekonia_opening(served, player, tokens)
         expect(page.locator("#own")).to_contain_text("Gold50")
         expect(page.locator("#own")).to_contain_text("Units3")
         # the table counts what the panel counts, hidden groups in the capital included

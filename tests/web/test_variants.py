@@ -10,7 +10,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.web.pages import DONE, Player, hosted_game, others_submit
+from tests.web.pages import DONE, Player, ekonia_opening, hosted_game, others_submit
 
 pytestmark = pytest.mark.postgres
 
@@ -61,11 +61,7 @@ def test_an_ekonia_turn_with_a_purchase_and_a_mission(browser: Browser, served: 
     player, tokens = hosted_game(browser, served, "Ekonia", "ekonia", 2)
     try:
         page = player.page
-        expect(page.locator("#phase")).to_contain_text("Turn 1")
-        game_id = page.url.rsplit("/", 1)[1]
-        rival = httpx.get(f"{served}/games/{game_id}/view",
-                          headers={"authorization": f"Bearer {tokens[0]}"}).json()["viewer"]["power"]
-        capital = httpx.get(f"{served}/variants/ekonia").json()["states"][player.power]["capital"]
+        rival, capital = ekonia_opening(served, player, tokens)
         expect(page.locator("#own")).to_contain_text("Gold50")
         player.order_by_clicking(capital, "", f"BUY 1 INFANTRY AT {capital}")  # the capital's purchases
         mission = f"SPY MAP {rival}"
