@@ -48,6 +48,17 @@ NOT_RUN = ("postgres", "proxy")  # PostgreSQL is the test's server; nginx is run
 # run to their end before the others start (the others wait for them: service_completed_successfully)
 ONE_SHOT = tuple(name for name, spec in COMPOSE["services"].items() if spec.get("restart") == "no")
 NGINX = "/usr/sbin/nginx"
+
+
+def require_nginx() -> None:
+    """Skip where Debian's nginx is missing, or fail in CI, which installs it with PostgreSQL."""
+    if not Path(NGINX).exists():
+        reason = f"nginx is not installed at {NGINX} (apt-get install -y nginx; .ci/run does)"
+        if os.environ.get("ENTENTE_REQUIRE_POSTGRES") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 HOST_OPTIONS = ("--host", "--health-host")
 PORT_OPTIONS = ("--port", "--health-port")
@@ -404,11 +415,7 @@ def serves_the_web_client(base_url: str) -> None:
 
 
 def test_the_compose_topology_runs_a_game_to_its_deadline(fresh_database_url: str, tmp_path: Path) -> None:
-    if not Path(NGINX).exists():
-        reason = f"nginx is not installed at {NGINX} (apt-get install -y nginx; .ci/run does)"
-        if os.environ.get("ENTENTE_REQUIRE_POSTGRES") == "1":  # CI, which installs nginx with PostgreSQL
-            pytest.fail(reason)
-        pytest.skip(reason)
+    require_nginx()
     topology = Topology(tmp_path, fresh_database_url, secrets.token_urlsafe(32))
     services = [name for name in COMPOSE["services"] if name not in (*NOT_RUN, *ONE_SHOT)]
     assert {"worker", "notifier", "daide"} <= set(services), "compose runs no clock worker, notifier or DAIDE server"

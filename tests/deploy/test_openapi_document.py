@@ -20,7 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .test_compose_topology import NGINX, Topology, free_port
+from .test_compose_topology import Topology, free_port, require_nginx
 from .test_readiness import wait_until
 
 ENTENTE = str(Path(sys.executable).parent / "entente")
@@ -28,11 +28,7 @@ ENTENTE = str(Path(sys.executable).parent / "entente")
 
 @pytest.fixture(scope="module")
 def proxied_lobby(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    if not Path(NGINX).exists():
-        reason = f"nginx is not installed at {NGINX} (apt-get install -y nginx; .ci/run does)"
-        if os.environ.get("ENTENTE_REQUIRE_POSTGRES") == "1":
-            pytest.fail(reason)
-        pytest.skip(reason)
+    require_nginx()
     tmp = tmp_path_factory.mktemp("openapi")
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp), "LANG": "C.UTF-8",
            "PYTHONPATH": os.environ.get("PYTHONPATH", ""), "ENTENTE_DATABASE_URL": f"sqlite:///{tmp}/entente.db"}

@@ -24,7 +24,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .test_compose_topology import NGINX, Topology, free_port
+from .test_compose_topology import Topology, free_port, require_nginx
 from .test_readiness import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,11 +36,7 @@ STREAMS_PER_ADDRESS = int(re.search(r"limit_conn streams_per_address (\d+);", CO
 
 @pytest.fixture(scope="module")
 def proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    if not Path(NGINX).exists():
-        reason = f"nginx is not installed at {NGINX} (apt-get install -y nginx; .ci/run does)"
-        if os.environ.get("ENTENTE_REQUIRE_POSTGRES") == "1":
-            pytest.fail(reason)
-        pytest.skip(reason)
+    require_nginx()
     tmp = tmp_path_factory.mktemp("proxy")
     port = free_port()
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp), "LANG": "C.UTF-8",

@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .test_compose_topology import COMPOSE, NGINX, Topology, free_port
+from .test_compose_topology import COMPOSE, Topology, free_port, require_nginx
 from .test_readiness import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,11 +28,7 @@ PER_HOUR = 20  # ENTENTE_RATE_CREATE_PER_ADDRESS's default, which compose keeps
 
 @pytest.fixture(scope="module")
 def proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    if not Path(NGINX).exists():
-        reason = f"nginx is not installed at {NGINX} (apt-get install -y nginx; .ci/run does)"
-        if os.environ.get("ENTENTE_REQUIRE_POSTGRES") == "1":
-            pytest.fail(reason)
-        pytest.skip(reason)
+    require_nginx()
     tmp = tmp_path_factory.mktemp("proxy-limits")
     port = free_port()
     composed = COMPOSE["x-entente-env"]

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import itertools
-import os
 import secrets
 import threading
 import time
@@ -32,7 +31,7 @@ from services.notifications.outbox import PROJECTION
 from shared.events import from_recorded
 from shared.settings import Settings
 from shared.store import Notification, open_store, utc_now
-from tests.deploy.test_compose_topology import COMPOSE, NGINX, NOT_RUN, ONE_SHOT, Topology, wait_for
+from tests.deploy.test_compose_topology import COMPOSE, NOT_RUN, ONE_SHOT, Topology, require_nginx, wait_for
 from tests.utils.oauth_provider import serve_in_thread
 from tests.utils.webhook_receiver import Receiver
 
@@ -88,11 +87,7 @@ class Load:
 
 @pytest.mark.postgres
 def test_sigterm_in_the_middle_of_a_load_loses_and_doubles_nothing(fresh_database_url: str, tmp_path: Path) -> None:
-    if not Path(NGINX).exists():
-        reason = f"nginx is not installed at {NGINX} (apt-get install -y nginx; .ci/run does)"
-        if os.environ.get("ENTENTE_REQUIRE_POSTGRES") == "1":
-            pytest.fail(reason)
-        pytest.skip(reason)
+    require_nginx()
     services = [name for name in COMPOSE["services"] if name not in (*NOT_RUN, *ONE_SHOT)]
     token = secrets.token_urlsafe(32)
     receiver = Receiver()
