@@ -7,6 +7,7 @@ import {absenceNotes} from "./absence.js";
 import {Attention} from "./attention.js";
 import {OffPage} from "./offpage.js";
 import {Board} from "./board.js";
+import {BoardDrag} from "./drag.js";
 import {byId, element, first} from "./dom.js";
 import {identitiesPath, pngPath, variantPath, viewPath} from "./endpoints.js";
 import {watch} from "./live.js";
@@ -60,6 +61,10 @@ const board = new Board(ui.board, {
   onProvince: (place, event) => orders.clicks.clickProvince(place, event),
 });
 const orders = new OrdersPanel(store, board);
+const drag = new BoardDrag(ui.board, {
+  canDrag: (unit) => orders.clicks.canDrag(unit),
+  onDrop: (unit, place, event) => orders.clicks.dropUnit(unit, place, event),
+});
 const press = new Press(store);
 const attention = new Attention(store, press.panel);
 const offPage = new OffPage(gameId, token);
@@ -73,6 +78,7 @@ const seats = new SeatPanel(store, async () => {
 store.subscribe((state, changed) => {
   if (!state.view || !changed.has("possible")) return;
   showOwn(state.view, orders.power || state.view.viewer.power || null, state.possible);
+  drag.markDraggable();
   refreshBoard();
 });
 
