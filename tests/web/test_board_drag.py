@@ -8,10 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, CDPSession, Page, expect
 
 from tests.web.pages import Player, hosted_game
-from tests.web.test_board_reach import PHONE, VISIBLE_POINT
+from tests.web.test_board_reach import PHONE, SCROLLS, VISIBLE_POINT
 from tests.web.test_done import unit_menus
 
 pytestmark = pytest.mark.postgres
@@ -41,6 +41,15 @@ def mouse_drag(page: Page, start: tuple[float, float], end: tuple[float, float])
     page.mouse.down()
     page.mouse.move(*end, steps=8)
     page.mouse.up()
+
+
+def finger_drag(touch: CDPSession, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """A finger put down at ``start`` and moved to ``end`` in ten steps, then lifted."""
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": start[0], "y": start[1]}]})
+    for step in range(1, 11):
+        touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+            {"x": start[0] + (end[0] - start[0]) * step / 10, "y": start[1] + (end[1] - start[1]) * step / 10}]})
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
 def pick_move(player: Player, move: str) -> None:
@@ -112,15 +121,18 @@ def test_a_unit_dragged_by_a_finger_on_a_phone_is_ordered_there(browser: Browser
         unit, target, (x, y) = found
         end = page.evaluate(VISIBLE_POINT, target)
         touch = page.context.new_cdp_session(page)
-        touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
-        for step in range(1, 11):
-            touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
-                {"x": x + (end[0] - x) * step / 10, "y": y + (end[1] - y) * step / 10}]})
-        touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        before = page.evaluate(SCROLLS)
+        finger_drag(touch, (x, y), end)
         move = f"{unit} - {target}"
         pick_move(player, move)
         expect(player.results()).to_contain_text(f"{move} accepted")
         expect(page.locator(f'#board [data-order="{move}"]')).to_have_count(1)
+        assert page.evaluate(SCROLLS) == before  # the finger dragged the unit, not the board
+        # a finger's swipe that starts off one's units still scrolls the board sideways
+        start = page.evaluate(VISIBLE_POINT, target)
+        finger_drag(touch, start, (start[0] + (120 if before[0] > 150 else -120), start[1]))
+        page.wait_for_timeout(300)
+        assert page.evaluate(SCROLLS)[0] != before[0]
         page.screenshot(path=str(shots / "46-phone-dragged-move.png"))
     finally:
         player.page.context.close()

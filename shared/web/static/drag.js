@@ -41,6 +41,10 @@ export class BoardDrag {
     this.swallowClick = false;  // the click a browser fires after a drag is no click of the player's
     container.addEventListener("pointerdown", (event) => this.start(event));
     container.addEventListener("drawn", () => this.markDraggable());
+    // a finger on one's own unit drags it rather than scrolling the board or the page: the
+    // touch's moves are cancelled (CSS touch-action is not honoured on SVG shapes); a tap, which
+    // has no such move, stays a click
+    container.addEventListener("touchmove", (event) => { if (this.drag) event.preventDefault(); }, {passive: false});
     window.addEventListener("pointermove", (event) => this.move(event));
     window.addEventListener("pointerup", (event) => this.end(event));
     window.addEventListener("pointercancel", (event) => { if (event.pointerId === this.drag?.pointer) this.stop(); });
@@ -52,8 +56,8 @@ export class BoardDrag {
     }, {capture: true});
   }
 
-  /** Units the viewer may order take a finger's drag instead of the page's scroll (CSS
-   *  ``touch-action: none`` on ``.draggable``); the others scroll the page as before. */
+  /** Marks the units the viewer may order (``.draggable``: the grab cursor, and
+   *  ``touch-action: none`` where a browser honours it on SVG). */
   markDraggable() {
     for (const unit of this.container.querySelectorAll("[data-unit]")) {
       unit.classList.toggle("draggable", this.canDrag(unit.getAttribute("data-unit") || ""));

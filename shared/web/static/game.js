@@ -446,6 +446,11 @@ async function boot() {
   ui.newResultsNow.addEventListener("click", () => showHistory(store.get().view?.history.length ?? 0));
   ui.earlier.addEventListener("click", loadEarlier);
   ui.history.addEventListener("input", () => showHistory(Number(ui.history.value)));
+  // a phone's board, wider than its frame, opens on the player's own units (docs/web.md)
+  const centre = () => {
+    if (board.centreOn(store.get().view?.viewer.powers || [])) ui.board.removeEventListener("drawn", centre);
+  };
+  ui.board.addEventListener("drawn", centre);
   ui.board.addEventListener("drawn", (event) => {
     const label = ui.lastMoves.closest("label");
     if (label) label.hidden = !(/** @type {CustomEvent<{lastMoves: boolean}>} */ (event)).detail.lastMoves;
