@@ -183,8 +183,8 @@ const NARROW = 700;  // pixels of frame: a phone's board (no legend; larger name
 // A phone's board as it comes: its names are PHONE_NAME_UNITS of the drawing (style.css,
 // ".board.phone #names"), drawn at PHONE_NAME_PX pixels at least, and every unit's hit disc
 // PHONE_HIT pixels across at least; never wider than the zoom's least (2.2 frames).
-const PHONE_NAME_UNITS = 18;
-const PHONE_NAME_PX = 10;
+const PHONE_NAME_UNITS = 14;
+const PHONE_NAME_PX = 9.5;
 const PHONE_HIT = 26;
 
 /** "unit:A PAR" or "province:BUR" for a board item (or what is inside one), else null.
