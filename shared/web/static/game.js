@@ -417,14 +417,16 @@ function restartStream() {
   });
 }
 
-/** A link's fragment may carry a token (``#token=…``) or a private game's invite code
- *  (``#invite=…``, docs/hosting.md "Private games"): kept, then taken out of the address. */
+/** A link's fragment may carry a token (``#token=…``), a private game's invite code
+ *  (``#invite=…``, docs/hosting.md "Private games") or an e-mail's confirmation code
+ *  (``#email-code=…``): kept, then taken out of the address. */
 function takeTokenFromFragment() {
   const fragment = new URLSearchParams(location.hash.slice(1));
   const seatToken = fragment.get("token");
   const invite = fragment.get("invite");
   if (seatToken) keepSeat(gameId, {token: seatToken});
   if (invite) keepSeat(gameId, {invite});
+  offPage.linkCode = fragment.get("email-code");  // a confirmation mail's link (docs/social.md, "E-mail")
   if (location.hash) history.replaceState(null, "", location.pathname);
 }
 
