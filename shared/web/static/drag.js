@@ -81,9 +81,9 @@ export class BoardDrag {
     if (!drag.moved && !isDrag(drag.x, drag.y, event.clientX, event.clientY)) return;
     if (!drag.moved) {
       drag.moved = true;
-      drag.line = this.newLine(drag.unit);
       this.container.classList.add("dragging");
     }
+    if (!drag.line?.isConnected) drag.line = this.newLine(drag.unit);  // a redraw on the way took it
     event.preventDefault();  // no text selected on the way
     const drawing = this.container.querySelector("svg");
     const inverse = drawing?.getScreenCTM()?.inverse();
