@@ -69,6 +69,10 @@ def test_every_unit_is_a_finger_wide_target_on_a_phone(browser: Browser, served:
     assert player.problems == []
 
 
+# The board frame's width, the drawing's scrolled width and the frame's sideways scroll.
+FRAME = "() => { const f = document.querySelector('#board'); return [f.clientWidth, f.scrollWidth, f.scrollLeft]; }"
+
+
 def test_the_phone_board_as_it_comes_is_read_and_hit_without_zooming(browser: Browser, served: str,
                                                                       shots: Path) -> None:
     """At 390x844, the board as it comes (not zoomed) is drawn wider than the screen and
@@ -82,8 +86,7 @@ def test_the_phone_board_as_it_comes_is_read_and_hit_without_zooming(browser: Br
         expect(page.locator("#phase")).to_contain_text("Spring 1901, movement")
         expect(page.locator("#board [data-unit]")).to_have_count(22)
         expect(page.get_by_role("button", name="Zoom the board")).to_have_attribute("aria-pressed", "false")
-        frame = page.evaluate("() => { const f = document.querySelector('#board');"
-                              " return [f.clientWidth, f.scrollWidth, f.scrollLeft]; }")
+        frame = page.evaluate(FRAME)
         assert frame[0] < frame[1] <= 2.2 * frame[0] + 1, frame  # wider than the screen, scrolled sideways
         own = unit_menus(player)
         # the player's own units are in sight as the page opens, before anything is scrolled
@@ -105,6 +108,13 @@ def test_the_phone_board_as_it_comes_is_read_and_hit_without_zooming(browser: Br
         assert middle is not None
         page.mouse.click(middle["x"] + middle["width"] / 2 + 10, middle["y"] + middle["height"] / 2 - 5)
         expect(page.locator("#order-status")).to_have_text(f"{own[0]} selected: click where it goes.")
+        # turned sideways, the frame is wide enough for the board as on a desktop; back, the phone's again
+        page.set_viewport_size({"width": 844, "height": 390})
+        expect(page.locator("#board")).not_to_have_class(re.compile("phone"))
+        assert page.evaluate(FRAME)[1] == page.evaluate(FRAME)[0]  # nothing to scroll
+        page.set_viewport_size(PHONE)
+        expect(page.locator("#board")).to_have_class(re.compile("phone"))
+        assert page.evaluate(FRAME) == frame[:2] + [page.evaluate(FRAME)[2]]
     finally:
         player.page.context.close()
     assert player.problems == []

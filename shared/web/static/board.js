@@ -40,6 +40,8 @@ export class Board {
       const region = target.closest("[data-province]");
       if (region) onProvince(region.getAttribute("data-province") || "", event);
     });
+    // a phone turned sideways: the drawing's width follows the frame's (the phone's board or not)
+    window.addEventListener("resize", () => this.applyZoom());
     // The keyboard's click (docs/web.md, "Phones and keyboards"): Enter or Space on a focused
     // unit or place runs the same flow as a click at its middle.
     container.addEventListener("keydown", (event) => {
