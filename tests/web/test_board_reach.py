@@ -112,7 +112,7 @@ def test_the_phone_board_as_it_comes_is_read_and_hit_without_zooming(browser: Br
         page.set_viewport_size({"width": 844, "height": 390})
         expect(page.locator("#board")).not_to_have_class(re.compile("phone"))
         assert page.evaluate(FRAME)[1] == page.evaluate(FRAME)[0]  # nothing to scroll
-        page.set_viewport_size(PHONE)
+        page.set_viewport_size({"width": PHONE["width"], "height": PHONE["height"]})
         expect(page.locator("#board")).to_have_class(re.compile("phone"))
         assert page.evaluate(FRAME) == frame[:2] + [page.evaluate(FRAME)[2]]
     finally:
