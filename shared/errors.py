@@ -108,6 +108,7 @@ class ErrorCode(StrEnum):
     EMAIL_UNAVAILABLE = "email_unavailable"
     EMAIL_NOT_FOUND = "email_not_found"
     INVALID_EMAIL = "invalid_email"
+    WRONG_EMAIL_CODE = "wrong_email_code"
     TOO_MANY_SUBSCRIPTIONS = "too_many_subscriptions"
     WRONG_PHASE = "wrong_phase"
     WRONG_ROLE = "wrong_role"

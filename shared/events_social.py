@@ -158,9 +158,22 @@ class PushUnsubscribed(Event):
 
 @register_event
 class EmailSet(Event):
-    """Where a seat's deadline reminders go by e-mail (docs/social.md, "E-mail")."""
+    """Where a seat's deadline reminders go by e-mail (docs/social.md, "E-mail"), once the code
+    mailed there comes back (``EmailConfirmed``). ``code`` is that code: kept in the webhooks
+    stream, which only the notification projection and the seat's own requests read; an
+    address set before codes existed has none, and is confirmed by setting it again."""
 
     type: Literal["EmailSet"] = "EmailSet"
+    player_id: str
+    address: str
+    code: str = ""
+
+
+@register_event
+class EmailConfirmed(Event):
+    """The code mailed to the seat's address came back: its reminders go there from now on."""
+
+    type: Literal["EmailConfirmed"] = "EmailConfirmed"
     player_id: str
     address: str
 

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 from shared.events import from_recorded
-from shared.events_social import EmailRemoved, EmailSet, PushSubscribed, PushUnsubscribed
+from shared.events_social import EmailConfirmed, EmailRemoved, EmailSet, PushSubscribed, PushUnsubscribed
 from shared.settings import Settings
 from shared.store import RecordedEvent
 
@@ -35,12 +35,22 @@ class Channels:
                    mail.SmtpServer.parse(smtp) if smtp else None, settings.mail_from, settings.public_url)
 
 
-def browsers_and_mail_at(records: list[RecordedEvent],
-                         position: int) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
+@dataclass(frozen=True, slots=True)
+class Mailbox:
+    """A seat's e-mail address, the code mailed to confirm it, and whether it came back."""
+
+    address: str
+    code: str
+    confirmed: bool = False
+
+
+def browsers_and_mailboxes_at(records: list[RecordedEvent],
+                              position: int) -> tuple[dict[str, dict[str, str]], dict[str, Mailbox]]:
     """The seats' Web Push subscriptions (player_id -> endpoint -> outbox address) and e-mail
-    addresses (player_id -> address) as the webhooks stream had set them at ``position``."""
+    addresses, confirmed or not (player_id -> Mailbox), as the webhooks stream had set them at
+    ``position``."""
     pushes: dict[str, dict[str, str]] = {}
-    emails: dict[str, str] = {}
+    mailboxes: dict[str, Mailbox] = {}
     for record in records:
         if record.position > position:
             break
@@ -51,10 +61,22 @@ def browsers_and_mail_at(records: list[RecordedEvent],
         elif isinstance(event, PushUnsubscribed):
             pushes.get(event.player_id, {}).pop(event.endpoint, None)
         elif isinstance(event, EmailSet):
-            emails[event.player_id] = event.address
+            mailboxes[event.player_id] = Mailbox(event.address, event.code)
+        elif isinstance(event, EmailConfirmed):
+            box = mailboxes.get(event.player_id)
+            if box is not None and box.address == event.address:
+                mailboxes[event.player_id] = Mailbox(box.address, box.code, confirmed=True)
         elif isinstance(event, EmailRemoved):
-            emails.pop(event.player_id, None)
-    return {player: found for player, found in pushes.items() if found}, emails
+            mailboxes.pop(event.player_id, None)
+    return {player: found for player, found in pushes.items() if found}, mailboxes
+
+
+def browsers_and_mail_at(records: list[RecordedEvent],
+                         position: int) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
+    """The seats' Web Push subscriptions and their confirmed e-mail addresses (player_id ->
+    address) at ``position``: an address no confirmation came back from gets no reminder."""
+    pushes, mailboxes = browsers_and_mailboxes_at(records, position)
+    return pushes, {player: box.address for player, box in mailboxes.items() if box.confirmed}
 
 
 def handles(address: str) -> bool:

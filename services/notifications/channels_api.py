@@ -12,7 +12,14 @@ from pydantic import BaseModel, Field
 
 from shared.errors import Conflict, ErrorCode, NotFound, Unprocessable
 from shared.events import to_new_event
-from shared.events_social import EmailRemoved, EmailSet, PushSubscribed, PushUnsubscribed, webhooks_stream
+from shared.events_social import (
+    EmailConfirmed,
+    EmailRemoved,
+    EmailSet,
+    PushSubscribed,
+    PushUnsubscribed,
+    webhooks_stream,
+)
 from shared.game.guards import require_seat_in_game
 from shared.http.dependencies import CurrentGame, CurrentPlayer, StoreDep, request_metadata
 from shared.http.models import RequestBody
@@ -52,17 +59,28 @@ class EmailIn(RequestBody):
 
 class EmailOut(BaseModel):
     address: str | None
+    confirmed: bool = Field(..., description=(
+        "whether the code mailed to the address came back (POST …/email/confirm): reminders go only to a "
+        "confirmed one"))
+
+
+class EmailCodeIn(RequestBody):
+    code: str = Field(..., min_length=1, max_length=40, description="the code of the confirmation mail")
 
 
 NO_PUSH = "this server sends no Web Push (ENTENTE_VAPID_PRIVATE_KEY is not set)"
 NO_EMAIL = "this server sends no e-mail (ENTENTE_SMTP_URL is not set)"
 
 
-async def _webhooks(store: EventStore, game_id: str, player_id: str) -> tuple[list[str], str | None]:
+async def _webhooks(store: EventStore, game_id: str, player_id: str) -> tuple[list[str], channels.Mailbox | None]:
     """The seat's subscribed endpoints and e-mail address, as its webhooks stream holds them."""
     records = await store.events.read_stream(webhooks_stream(game_id))
-    pushes, emails = channels.browsers_and_mail_at(records, records[-1].position if records else 0)
-    return list(pushes.get(player_id, {})), emails.get(player_id)
+    pushes, mailboxes = channels.browsers_and_mailboxes_at(records, records[-1].position if records else 0)
+    return list(pushes.get(player_id, {})), mailboxes.get(player_id)
+
+
+def _email_out(box: channels.Mailbox | None) -> EmailOut:
+    return EmailOut(address=box.address if box else None, confirmed=bool(box and box.confirmed))
 
 
 @router.get("/push/key", response_model=PushKeyOut)
@@ -138,7 +156,9 @@ async def unsubscribe_push(game: CurrentGame, caller: CurrentPlayer, store: Stor
 @router.put("/games/{game_id}/email", response_model=EmailOut)
 async def set_email(game: CurrentGame, caller: CurrentPlayer, body: EmailIn, store: StoreDep,
                     request: Request) -> EmailOut:
-    """Where this seat's deadline reminders go by e-mail (nothing else is mailed)."""
+    """Where this seat's deadline reminders go by e-mail (nothing else is mailed), once confirmed:
+    the address gets a mail with a code and a link first. The same address again, not yet
+    confirmed, mails a new code (the old one no longer works); confirmed, it changes nothing."""
     assert caller.player_id is not None
     if not request.app.state.settings.smtp_secret():
         raise NotFound(NO_EMAIL, code=ErrorCode.EMAIL_UNAVAILABLE)
@@ -149,31 +169,55 @@ async def set_email(game: CurrentGame, caller: CurrentPlayer, body: EmailIn, sto
     if problem:
         raise Unprocessable(problem, code=ErrorCode.INVALID_EMAIL, where="body.address")
     _, current = await _webhooks(store, game.game_id, caller.player_id)
-    if current != body.address:
+    if current is not None and current.address == body.address and current.confirmed:
+        return _email_out(current)
+    event = EmailSet(player_id=caller.player_id, address=body.address, code=mail.new_code())
+    async with store.transaction() as tx:
+        await tx.events.append(webhooks_stream(game.game_id),
+                        [to_new_event(event, request_metadata(request, "player", caller.player_id))],
+                        expected_version=None)
+    return EmailOut(address=body.address, confirmed=False)
+
+
+@router.post("/games/{game_id}/email/confirm", response_model=EmailOut)
+async def confirm_email(game: CurrentGame, caller: CurrentPlayer, body: EmailCodeIn, store: StoreDep,
+                        request: Request) -> EmailOut:
+    """The code of the confirmation mail, as the mail's link or the player gives it: from then on
+    the seat's deadline reminders go to that address. Again once confirmed: the same answer."""
+    assert caller.player_id is not None
+    if not request.app.state.settings.smtp_secret():
+        raise NotFound(NO_EMAIL, code=ErrorCode.EMAIL_UNAVAILABLE)
+    _, current = await _webhooks(store, game.game_id, caller.player_id)
+    if current is None:
+        raise NotFound("this seat has no e-mail address", code=ErrorCode.EMAIL_NOT_FOUND)
+    if not mail.same_code(body.code, current.code):
+        raise Unprocessable("not the code of the last confirmation mail sent to this seat's address: set the "
+                            "address again for a new one", code=ErrorCode.WRONG_EMAIL_CODE, where="body.code")
+    if not current.confirmed:
         async with store.transaction() as tx:
             await tx.events.append(webhooks_stream(game.game_id),
-                            [to_new_event(EmailSet(player_id=caller.player_id, address=body.address),
+                            [to_new_event(EmailConfirmed(player_id=caller.player_id, address=current.address),
                                           request_metadata(request, "player", caller.player_id))],
                             expected_version=None)
-    return EmailOut(address=body.address)
+    return EmailOut(address=current.address, confirmed=True)
 
 
 @router.get("/games/{game_id}/email", response_model=EmailOut)
 async def get_email(game: CurrentGame, caller: CurrentPlayer, store: StoreDep, request: Request) -> EmailOut:
-    """The seat's address (404 ``email_unavailable`` on a server that sends no e-mail, so that a
-    page knows not to offer it)."""
+    """The seat's address and whether it is confirmed (404 ``email_unavailable`` on a server
+    that sends no e-mail, so that a page knows not to offer it)."""
     assert caller.player_id is not None
     if not request.app.state.settings.smtp_secret():
         raise NotFound(NO_EMAIL, code=ErrorCode.EMAIL_UNAVAILABLE)
-    _, address = await _webhooks(store, game.game_id, caller.player_id)
-    return EmailOut(address=address)
+    _, current = await _webhooks(store, game.game_id, caller.player_id)
+    return _email_out(current)
 
 
 @router.delete("/games/{game_id}/email", status_code=204, response_class=Response)
 async def remove_email(game: CurrentGame, caller: CurrentPlayer, store: StoreDep, request: Request) -> Response:
     assert caller.player_id is not None
-    _, address = await _webhooks(store, game.game_id, caller.player_id)
-    if address is None:
+    _, current = await _webhooks(store, game.game_id, caller.player_id)
+    if current is None:
         raise NotFound("this seat has no e-mail address", code=ErrorCode.EMAIL_NOT_FOUND)
     async with store.transaction() as tx:
         await tx.events.append(webhooks_stream(game.game_id),

@@ -1,4 +1,5 @@
-"""E-mail: a seat's deadline reminders to the address it gave (docs/social.md, "E-mail").
+"""E-mail: a seat's deadline reminders to the address it gave, once the code of a first mail
+there came back (docs/social.md, "E-mail").
 
 Sent through the SMTP server of ``ENTENTE_SMTP_URL``: ``smtp://host:port`` (plain, as a local
 relay takes it), ``smtp+starttls://user:password@host:587`` (STARTTLS, then login) or
@@ -9,7 +10,9 @@ the talking, in a thread so that the worker's loop goes on. An outbox row's addr
 from __future__ import annotations
 
 import asyncio
+import hmac
 import re
+import secrets
 import smtplib
 import ssl
 from dataclasses import dataclass
@@ -69,18 +72,54 @@ class SmtpServer:
             smtp.send_message(message)
 
 
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: a code one may type from the mail
+CODE_LENGTH = 12  # 60 bits: not guessed through the API
+CONFIRMATION = "email_confirmation"  # the outbox kind of a confirmation mail
+
+
+def new_code() -> str:
+    """A fresh confirmation code (docs/social.md, "E-mail")."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def same_code(given: str, expected: str) -> bool:
+    """Whether ``given`` is the code ``expected``, as typed (case, spaces and dashes aside); an
+    address set before codes existed (``expected`` empty) has none to match."""
+    typed = re.sub(r"[\s-]", "", given).upper()
+    return bool(expected) and hmac.compare_digest(typed.encode(), expected.encode())
+
+
+def confirmation(payload: dict[str, Any], sender: str, to: str, site: str) -> EmailMessage:
+    """The first mail to an address set for a seat: its code, and the game's page with the code,
+    which confirms it when opened in a browser that holds the seat (docs/web.md)."""
+    facts = payload.get("entente", {})
+    code, game = str(facts.get("code", "")), str(facts.get("game_id", ""))
+    message = _message(sender, to, "Confirm this address for your deadline reminders")
+    message.set_content(
+        f"This address was set for a seat of the game {facts.get('game_name', game)} to get its deadline reminders.\n"
+        f"They come here once the address is confirmed: open\n\n{site.rstrip('/')}/play/{game}#email-code={code}\n\n"
+        f"on the device you play on, or give the code {code} on the game's page.\n"
+        "If you did not ask for this, ignore this mail: nothing more is sent here unless it is confirmed.\n")
+    return message
+
+
+def _message(sender: str, to: str, subject: str) -> EmailMessage:
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = to
+    message["Subject"] = subject
+    message["Date"] = formatdate(usegmt=True)
+    message["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2] or None)
+    message["Auto-Submitted"] = "auto-generated"  # RFC 3834: no auto-reply loops
+    return message
+
+
 def reminder(payload: dict[str, Any], sender: str, to: str, site: str) -> EmailMessage:
     """The e-mail of a deadline reminder: its text as plain text, and the game's page at the
     site's public address ``site`` (ENTENTE_PUBLIC_URL; its path alone without one)."""
     facts = payload.get("entente", {})
     text = plain_text(str(payload.get("content", "")))
-    message = EmailMessage()
-    message["From"] = sender
-    message["To"] = to
-    message["Subject"] = f"Orders due: {facts.get('phase') or 'the next phase'}"
-    message["Date"] = formatdate(usegmt=True)
-    message["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2] or None)
-    message["Auto-Submitted"] = "auto-generated"  # RFC 3834: no auto-reply loops
+    message = _message(sender, to, f"Orders due: {facts.get('phase') or 'the next phase'}")
     message.set_content(f"{text}\n\nThe game: {site.rstrip('/')}/play/{facts.get('game_id', '')}\n"
                         "You get this because this address was set for your seat; remove it on the game's page.\n")
     return message
@@ -88,9 +127,10 @@ def reminder(payload: dict[str, Any], sender: str, to: str, site: str) -> EmailM
 
 async def send(server: SmtpServer, payload: dict[str, Any], sender: str, address: str, site: str,
                timeout: float) -> str | None:
-    """Sends the reminder to ``address`` (an outbox row's ``mailto:`` address): None when the
-    server took it, else why not."""
-    message = reminder(payload, sender, address.removeprefix(PREFIX), site)
+    """Sends the reminder, or the confirmation mail, to ``address`` (an outbox row's ``mailto:``
+    address): None when the server took it, else why not."""
+    kind = payload.get("entente", {}).get("kind")
+    message = (confirmation if kind == CONFIRMATION else reminder)(payload, sender, address.removeprefix(PREFIX), site)
     try:
         await asyncio.to_thread(server.send, message, timeout)
     except (smtplib.SMTPException, OSError) as error:

@@ -19,7 +19,8 @@ under ``entente``, and under ``_map`` which picture delivery attaches: the recip
 view (the public one for the channel), drawn when the notification is sent.
 
 A seat's browsers subscribed to Web Push get every kind of its notifications; the e-mail
-address it gave gets the deadline reminders only (docs/social.md, "Web Push" and "E-mail").
+address it gave gets one ``email_confirmation`` mail with a code, then, once that code came back,
+the deadline reminders only (docs/social.md, "Web Push" and "E-mail").
 
 Recipients in the outbox's ``player_id``: a seat's player id (its webhook), the player id with
 ``@discord`` (its direct messages), with ``@push:`` and a digest of the endpoint (one browser's
@@ -44,6 +45,7 @@ from shared.events import (
 from shared.events_social import (
     ChannelWebhookRemoved,
     ChannelWebhookSet,
+    EmailConfirmed,
     EmailRemoved,
     EmailSet,
     MessageSent,
@@ -151,10 +153,12 @@ def plan(record: RecordedEvent, event: Event, context: Context,
         return _reminder_for(record, state, context, warning, recipient), []
     if isinstance(event, PushUnsubscribed):
         return [], [Cancel(game_id, None, None, push_recipient(event.player_id, event.endpoint))]
-    if isinstance(event, EmailSet):
+    if isinstance(event, EmailSet):  # a new address: its confirmation first, what was owed to the old one gone
         recipient = event.player_id + MAIL
-        return _reminder_for(record, state, context, warning, recipient), \
-            [Cancel(game_id, "deadline_approaching", None, recipient)]
+        confirm = [_confirmation(record, event, context)] if event.code else []  # none before codes existed
+        return confirm, [Cancel(game_id, None, None, recipient)]
+    if isinstance(event, EmailConfirmed):  # confirmed during a phase: that phase's reminder too
+        return _reminder_for(record, state, context, warning, event.player_id + MAIL), []
     if isinstance(event, EmailRemoved):
         return [], [Cancel(game_id, None, None, event.player_id + MAIL)]
     if isinstance(event, ChannelWebhookSet):
@@ -165,6 +169,19 @@ def plan(record: RecordedEvent, event: Event, context: Context,
     if isinstance(event, ChannelWebhookRemoved):
         return [], [Cancel(game_id, None, None, CHANNEL)]
     return [], []
+
+
+def _confirmation(record: RecordedEvent, event: EmailSet, context: Context) -> NewNotification:
+    """The mail that asks an address just set for a seat to confirm it (its code), sent even
+    though the address gets nothing else until then (docs/social.md, "E-mail")."""
+    state, game_id = context.state, context.state.game_id
+    recipient = event.player_id + MAIL
+    content = f"Confirm this address for the deadline reminders of **{state.name}**."
+    return _owed(record, f"{record.position}:{recipient}", game_id=game_id, player_id=recipient,
+                 kind=mail.CONFIRMATION, phase=state.phase, url=mail.PREFIX + event.address,
+                 payload=_payload(mail.CONFIRMATION, game_id, state.phase, content,
+                                  {"code": event.code, "game_name": state.name}),
+                 not_before=record.recorded_at)
 
 
 def _reminder_for(record: RecordedEvent, state: GameState, context: Context, warning: timedelta,

@@ -68,7 +68,7 @@ STATUS_OF: dict[str, int] = {
     "seat_not_found": 404,
     **dict.fromkeys(("push_unavailable", "push_not_found", "email_unavailable", "email_not_found"), 404),
     "too_many_subscriptions": 409,
-    **dict.fromkeys(("invalid_push_subscription", "invalid_email"), 422),
+    **dict.fromkeys(("invalid_push_subscription", "invalid_email", "wrong_email_code"), 422),
     "api_key_not_found": 404,
     "too_many_api_keys": 409,
     **dict.fromkeys(("wrong_role", "not_your_power", "no_power", "out_of_scope", "host_may_not_resolve",
@@ -194,6 +194,8 @@ ROUTE_ERRORS: dict[tuple[str, str], tuple[str, ...]] = {
     ("put", "/games/{game_id}/email"): (*GAME, *NEEDS_TOKEN, *BODY, "email_unavailable", "invalid_email",
                                        "game_finished", "power_eliminated"),
     ("get", "/games/{game_id}/email"): (*GAME, *NEEDS_TOKEN, "email_unavailable"),
+    ("post", "/games/{game_id}/email/confirm"): (*GAME, *NEEDS_TOKEN, *BODY, "email_unavailable", "email_not_found",
+                                                "wrong_email_code"),
     ("delete", "/games/{game_id}/email"): (*GAME, *NEEDS_TOKEN, "email_not_found"),
 }
 # routes where a token is optional: it changes what the caller sees (or links a seat to an account)

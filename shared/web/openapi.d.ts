@@ -926,18 +926,41 @@ export interface paths {
         };
         /**
          * Get Email
-         * @description The seat's address (404 ``email_unavailable`` on a server that sends no e-mail, so that a
-         *     page knows not to offer it).
+         * @description The seat's address and whether it is confirmed (404 ``email_unavailable`` on a server
+         *     that sends no e-mail, so that a page knows not to offer it).
          */
         get: operations["get_email"];
         /**
          * Set Email
-         * @description Where this seat's deadline reminders go by e-mail (nothing else is mailed).
+         * @description Where this seat's deadline reminders go by e-mail (nothing else is mailed), once confirmed:
+         *     the address gets a mail with a code and a link first. The same address again, not yet
+         *     confirmed, mails a new code (the old one no longer works); confirmed, it changes nothing.
          */
         put: operations["set_email"];
         post?: never;
         /** Remove Email */
         delete: operations["remove_email"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{game_id}/email/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm Email
+         * @description The code of the confirmation mail, as the mail's link or the player gives it: from then on
+         *     the seat's deadline reminders go to that address. Again once confirmed: the same answer.
+         */
+        post: operations["confirm_email"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1450,6 +1473,14 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** EmailCodeIn */
+        EmailCodeIn: {
+            /**
+             * Code
+             * @description the code of the confirmation mail
+             */
+            code: string;
+        };
         /** EmailIn */
         EmailIn: {
             /**
@@ -1462,6 +1493,11 @@ export interface components {
         EmailOut: {
             /** Address */
             address: string | null;
+            /**
+             * Confirmed
+             * @description whether the code mailed to the address came back (POST …/email/confirm): reminders go only to a confirmed one
+             */
+            confirmed: boolean;
         };
         /** ExtendDeadline */
         ExtendDeadline: {
@@ -2544,7 +2580,7 @@ export interface components {
          *     member is its string, so a code written as a string literal still compares equal.
          * @enum {string}
          */
-        ErrorCode: "already_paused_this_phase" | "already_seated" | "api_key_not_found" | "bad_request" | "body_too_large" | "bot_token_not_found" | "bots_not_allowed" | "clock_out_of_bounds" | "concurrent_update" | "conflict" | "deadline_passed" | "extension_too_long" | "forbidden" | "game_finished" | "game_full" | "game_not_found" | "game_not_started" | "game_paused" | "game_started" | "host_may_not_resolve" | "http_error" | "identities_hidden" | "internal_error" | "invalid_code" | "invalid_cursor" | "invalid_invite_code" | "invalid_last_event_id" | "invalid_phase" | "invalid_request" | "invalid_state" | "invalid_ticket" | "invalid_token" | "invalid_webhook" | "invite_required" | "malformed_json" | "method_not_allowed" | "metrics_not_allowed" | "no_power" | "no_recipient" | "not_enough_players" | "not_found" | "not_paused" | "not_your_power" | "nothing_submitted" | "nothing_to_order" | "oauth_denied" | "oauth_refused" | "orders_rejected" | "out_of_scope" | "pause_too_long" | "phase_already_resolved" | "phase_not_found" | "png_unavailable" | "power_eliminated" | "power_required" | "press_disabled" | "private_press_disabled" | "provider_error" | "rate_limited" | "render_queue_full" | "request_timeout" | "seat_not_found" | "seat_removed" | "session_required" | "sign_in_unavailable" | "ticket_and_token" | "token_in_url" | "token_required" | "too_large" | "too_many_api_keys" | "too_many_bot_tokens" | "too_many_connections" | "too_many_order_writes" | "too_many_requests" | "too_many_streams" | "unauthorized" | "unavailable" | "unknown_power" | "unknown_unit" | "unprocessable" | "unsupported_media_type" | "unsupported_player_count" | "unsupported_setting" | "unsupported_variant" | "variant_not_found" | "webhook_not_found" | "push_unavailable" | "push_not_found" | "invalid_push_subscription" | "email_unavailable" | "email_not_found" | "invalid_email" | "too_many_subscriptions" | "wrong_phase" | "wrong_role";
+        ErrorCode: "already_paused_this_phase" | "already_seated" | "api_key_not_found" | "bad_request" | "body_too_large" | "bot_token_not_found" | "bots_not_allowed" | "clock_out_of_bounds" | "concurrent_update" | "conflict" | "deadline_passed" | "extension_too_long" | "forbidden" | "game_finished" | "game_full" | "game_not_found" | "game_not_started" | "game_paused" | "game_started" | "host_may_not_resolve" | "http_error" | "identities_hidden" | "internal_error" | "invalid_code" | "invalid_cursor" | "invalid_invite_code" | "invalid_last_event_id" | "invalid_phase" | "invalid_request" | "invalid_state" | "invalid_ticket" | "invalid_token" | "invalid_webhook" | "invite_required" | "malformed_json" | "method_not_allowed" | "metrics_not_allowed" | "no_power" | "no_recipient" | "not_enough_players" | "not_found" | "not_paused" | "not_your_power" | "nothing_submitted" | "nothing_to_order" | "oauth_denied" | "oauth_refused" | "orders_rejected" | "out_of_scope" | "pause_too_long" | "phase_already_resolved" | "phase_not_found" | "png_unavailable" | "power_eliminated" | "power_required" | "press_disabled" | "private_press_disabled" | "provider_error" | "rate_limited" | "render_queue_full" | "request_timeout" | "seat_not_found" | "seat_removed" | "session_required" | "sign_in_unavailable" | "ticket_and_token" | "token_in_url" | "token_required" | "too_large" | "too_many_api_keys" | "too_many_bot_tokens" | "too_many_connections" | "too_many_order_writes" | "too_many_requests" | "too_many_streams" | "unauthorized" | "unavailable" | "unknown_power" | "unknown_unit" | "unprocessable" | "unsupported_media_type" | "unsupported_player_count" | "unsupported_setting" | "unsupported_variant" | "variant_not_found" | "webhook_not_found" | "push_unavailable" | "push_not_found" | "invalid_push_subscription" | "email_unavailable" | "email_not_found" | "invalid_email" | "wrong_email_code" | "too_many_subscriptions" | "wrong_phase" | "wrong_role";
         /** ErrorDetail */
         ErrorDetail: {
             /** @description a machine code (docs/api.md, "Errors"): the codes of each answer are listed with it (x-error-codes) */
@@ -3858,6 +3894,34 @@ export interface components {
                 phase: string;
             };
         };
+        /** LogEmailConfirmed */
+        LogEmailConfirmed: {
+            stream_id: string;
+            /** @description in its stream, from 1 */
+            version: number;
+            /** @description in the whole log */
+            position: number;
+            metadata: Record<string, never>;
+            /** Format: date-time */
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "EmailConfirmed";
+            /** @constant */
+            schema_version: 1;
+            /**
+             * EmailConfirmed
+             * @description The code mailed to the seat's address came back: its reminders go there from now on.
+             */
+            data: {
+                /** Player Id */
+                player_id: string;
+                /** Address */
+                address: string;
+            };
+        };
         /** LogEmailRemoved */
         LogEmailRemoved: {
             stream_id: string;
@@ -3900,13 +3964,21 @@ export interface components {
             schema_version: 1;
             /**
              * EmailSet
-             * @description Where a seat's deadline reminders go by e-mail (docs/social.md, "E-mail").
+             * @description Where a seat's deadline reminders go by e-mail (docs/social.md, "E-mail"), once the code
+             *     mailed there comes back (``EmailConfirmed``). ``code`` is that code: kept in the webhooks
+             *     stream, which only the notification projection and the seat's own requests read; an
+             *     address set before codes existed has none, and is confirmed by setting it again.
              */
             data: {
                 /** Player Id */
                 player_id: string;
                 /** Address */
                 address: string;
+                /**
+                 * Code
+                 * @default
+                 */
+                code?: string;
             };
         };
         /** GameSettings */
@@ -4738,7 +4810,7 @@ export interface components {
          * LogRecord
          * @description one line of a game's log (GET /games/{id}/events)
          */
-        LogRecord: components["schemas"]["LogAccountCreated"] | components["schemas"]["LogActionCounted"] | components["schemas"]["LogApiKeyIssued"] | components["schemas"]["LogApiKeyRevoked"] | components["schemas"]["LogBotTokenIssued"] | components["schemas"]["LogBotTokenRevoked"] | components["schemas"]["LogChannelWebhookRemoved"] | components["schemas"]["LogChannelWebhookSet"] | components["schemas"]["LogDaidePortOpened"] | components["schemas"]["LogDaideRejoinLocked"] | components["schemas"]["LogDaideSeatRejoined"] | components["schemas"]["LogDeadlineExtended"] | components["schemas"]["LogDeadlineSet"] | components["schemas"]["LogDrawVoted"] | components["schemas"]["LogEmailRemoved"] | components["schemas"]["LogEmailSet"] | components["schemas"]["LogGameCreated"] | components["schemas"]["LogGameFinished"] | components["schemas"]["LogGamePaused"] | components["schemas"]["LogGameResumed"] | components["schemas"]["LogGameStarted"] | components["schemas"]["LogMessageSent"] | components["schemas"]["LogOrdersSubmitted"] | components["schemas"]["LogPhaseResolved"] | components["schemas"]["LogPlayerJoined"] | components["schemas"]["LogPushSubscribed"] | components["schemas"]["LogPushUnsubscribed"] | components["schemas"]["LogReadySet"] | components["schemas"]["LogSeatLinked"] | components["schemas"]["LogSeatRemoved"] | components["schemas"]["LogSessionClosed"] | components["schemas"]["LogSessionOpened"] | components["schemas"]["LogStreamTicketIssued"] | components["schemas"]["LogStreamTicketRedeemed"] | components["schemas"]["LogWebhookRemoved"] | components["schemas"]["LogWebhookSet"];
+        LogRecord: components["schemas"]["LogAccountCreated"] | components["schemas"]["LogActionCounted"] | components["schemas"]["LogApiKeyIssued"] | components["schemas"]["LogApiKeyRevoked"] | components["schemas"]["LogBotTokenIssued"] | components["schemas"]["LogBotTokenRevoked"] | components["schemas"]["LogChannelWebhookRemoved"] | components["schemas"]["LogChannelWebhookSet"] | components["schemas"]["LogDaidePortOpened"] | components["schemas"]["LogDaideRejoinLocked"] | components["schemas"]["LogDaideSeatRejoined"] | components["schemas"]["LogDeadlineExtended"] | components["schemas"]["LogDeadlineSet"] | components["schemas"]["LogDrawVoted"] | components["schemas"]["LogEmailConfirmed"] | components["schemas"]["LogEmailRemoved"] | components["schemas"]["LogEmailSet"] | components["schemas"]["LogGameCreated"] | components["schemas"]["LogGameFinished"] | components["schemas"]["LogGamePaused"] | components["schemas"]["LogGameResumed"] | components["schemas"]["LogGameStarted"] | components["schemas"]["LogMessageSent"] | components["schemas"]["LogOrdersSubmitted"] | components["schemas"]["LogPhaseResolved"] | components["schemas"]["LogPlayerJoined"] | components["schemas"]["LogPushSubscribed"] | components["schemas"]["LogPushUnsubscribed"] | components["schemas"]["LogReadySet"] | components["schemas"]["LogSeatLinked"] | components["schemas"]["LogSeatRemoved"] | components["schemas"]["LogSessionClosed"] | components["schemas"]["LogSessionOpened"] | components["schemas"]["LogStreamTicketIssued"] | components["schemas"]["LogStreamTicketRedeemed"] | components["schemas"]["LogWebhookRemoved"] | components["schemas"]["LogWebhookSet"];
         /** StandardSettings */
         StandardSettings: {
             /**
@@ -10991,6 +11063,135 @@ export interface operations {
             };
             /** @description error: game_not_found, email_not_found */
             404: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: internal_error */
+            500: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: unavailable */
+            503: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    /** @description seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirm_email: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailCodeIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailOut"];
+                };
+            };
+            /** @description error: malformed_json */
+            400: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: invalid_token, unauthorized, token_required */
+            401: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: out_of_scope, wrong_role */
+            403: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: game_not_found, email_unavailable, email_not_found */
+            404: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: too_large, body_too_large */
+            413: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: unsupported_media_type */
+            415: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: invalid_request, wrong_email_code */
+            422: {
                 headers: {
                     /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
                     "X-Request-ID"?: string;

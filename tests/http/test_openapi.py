@@ -195,6 +195,7 @@ async def play_standard(client: httpx.AsyncClient) -> None:
     await client.delete(f"{url}/push", headers=auth["FRANCE"])
     await client.put(f"{url}/email", json={"address": "x@example.org"}, headers=auth["FRANCE"])
     await client.get(f"{url}/email", headers=auth["FRANCE"])
+    await client.post(f"{url}/email/confirm", json={"code": "ABCDEFGHJKLM"}, headers=auth["FRANCE"])
     await client.delete(f"{url}/email", headers=auth["FRANCE"])
     await client.get(f"{url}/identities")
     await client.get(f"{url}/identities", headers=OPERATOR)

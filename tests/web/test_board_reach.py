@@ -17,16 +17,16 @@ pytestmark = pytest.mark.postgres
 
 PHONE = {"width": 390, "height": 844}
 
-# For one unit: the box of what takes its clicks, and which unit the points 20 pixels left,
-# right, above and below its middle belong to (the page's own hit testing).
-HIT_AREA = """(unit) => {
+# For one unit: the box of what takes its clicks, and which unit the points ``reach`` pixels
+# left, right, above and below its middle belong to (the page's own hit testing).
+HIT_AREA = """([unit, reach]) => {
   const node = document.querySelector(`#board [data-unit="${CSS.escape(unit)}"]`);
   node.scrollIntoView({block: "center", inline: "center"});
   const box = node.querySelector(".hit").getBoundingClientRect();
   const x = box.left + box.width / 2, y = box.top + box.height / 2;
   const owner = (px, py) => document.elementFromPoint(px, py)?.closest("[data-unit]")?.dataset.unit ?? null;
   return {width: box.width, height: box.height,
-          around: [owner(x - 20, y), owner(x + 20, y), owner(x, y - 20), owner(x, y + 20)]};
+          around: [owner(x - reach, y), owner(x + reach, y), owner(x, y - reach), owner(x, y + reach)]};
 }"""
 # The smallest province name's font size as drawn, in pixels of the page.
 SMALLEST_NAME = """() => Math.min(...[...document.querySelectorAll("#board #names text")]
@@ -49,7 +49,7 @@ def test_every_unit_is_a_finger_wide_target_on_a_phone(browser: Browser, served:
         assert len(units) == 22
         small: list[tuple[str, Any]] = []
         for unit in units:
-            hit = page.evaluate(HIT_AREA, unit)
+            hit = page.evaluate(HIT_AREA, [unit, 20])
             if hit["width"] < 44 or hit["height"] < 44 or hit["around"] != [unit] * 4:
                 small.append((unit, hit))
         assert small == []
@@ -64,6 +64,57 @@ def test_every_unit_is_a_finger_wide_target_on_a_phone(browser: Browser, served:
         expect(page.locator("#order-status")).to_have_text(f"{own} selected: click where it goes.")
         expect(page.locator(f'#board [data-unit="{own}"]')).to_have_class(re.compile("selected"))
         page.locator(".board-area").screenshot(path=str(shots / "41-phone-board-zoomed.png"))
+    finally:
+        player.page.context.close()
+    assert player.problems == []
+
+
+# The board frame's width, the drawing's scrolled width and the frame's sideways scroll.
+FRAME = "() => { const f = document.querySelector('#board'); return [f.clientWidth, f.scrollWidth, f.scrollLeft]; }"
+
+
+def test_the_phone_board_as_it_comes_is_read_and_hit_without_zooming(browser: Browser, served: str,
+                                                                      shots: Path) -> None:
+    """At 390x844, the board as it comes (not zoomed) is drawn wider than the screen and
+    scrolled sideways, opening on the player's own units: its names are at least 9 pixels, each
+    of the 22 units takes the taps of a disc at least 24 pixels across (all four points 12
+    pixels from its middle are its own), and a tap 10 pixels off one's own unit's middle
+    selects it."""
+    player, _ = hosted_game(browser, served, "Glance", "standard", 7, viewport=PHONE)
+    try:
+        page = player.page
+        expect(page.locator("#phase")).to_contain_text("Spring 1901, movement")
+        expect(page.locator("#board [data-unit]")).to_have_count(22)
+        expect(page.get_by_role("button", name="Zoom the board")).to_have_attribute("aria-pressed", "false")
+        frame = page.evaluate(FRAME)
+        assert frame[0] < frame[1] <= 2.2 * frame[0] + 1, frame  # wider than the screen, scrolled sideways
+        own = unit_menus(player)
+        # the player's own units are in sight as the page opens, before anything is scrolled
+        in_sight = page.evaluate("""(units) => { const f = document.querySelector('#board').getBoundingClientRect();
+          return units.filter((u) => { const b = document.querySelector(`#board [data-unit="${CSS.escape(u)}"]`)
+            .getBoundingClientRect(); return b.left >= f.left && b.right <= f.right; }); }""", own)
+        assert in_sight == own
+        player.shot(shots, "47-phone-board-as-it-comes")
+        assert page.evaluate(SMALLEST_NAME) >= 9
+        small: list[tuple[str, Any]] = []
+        for unit in sorted(player.units_on_board()):
+            hit = page.evaluate(HIT_AREA, [unit, 12])
+            if hit["width"] < 24 or hit["height"] < 24 or hit["around"] != [unit] * 4:
+                small.append((unit, hit))
+        assert small == []
+        page.evaluate("(u) => document.querySelector(`#board [data-unit=\"${CSS.escape(u)}\"]`)"
+                      ".scrollIntoView({block: 'center', inline: 'center'})", own[0])
+        middle = page.locator(f'#board [data-unit="{own[0]}"] .hit').bounding_box()
+        assert middle is not None
+        page.mouse.click(middle["x"] + middle["width"] / 2 + 10, middle["y"] + middle["height"] / 2 - 5)
+        expect(page.locator("#order-status")).to_have_text(f"{own[0]} selected: click where it goes.")
+        # turned sideways, the frame is wide enough for the board as on a desktop; back, the phone's again
+        page.set_viewport_size({"width": 844, "height": 390})
+        expect(page.locator("#board")).not_to_have_class(re.compile("phone"))
+        assert page.evaluate(FRAME)[1] == page.evaluate(FRAME)[0]  # nothing to scroll
+        page.set_viewport_size({"width": PHONE["width"], "height": PHONE["height"]})
+        expect(page.locator("#board")).to_have_class(re.compile("phone"))
+        assert page.evaluate(FRAME) == frame[:2] + [page.evaluate(FRAME)[2]]
     finally:
         player.page.context.close()
     assert player.problems == []

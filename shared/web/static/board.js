@@ -40,6 +40,8 @@ export class Board {
       const region = target.closest("[data-province]");
       if (region) onProvince(region.getAttribute("data-province") || "", event);
     });
+    // a phone turned sideways: the drawing's width follows the frame's (the phone's board or not)
+    window.addEventListener("resize", () => this.applyZoom());
     // The keyboard's click (docs/web.md, "Phones and keyboards"): Enter or Space on a focused
     // unit or place runs the same flow as a click at its middle.
     container.addEventListener("keydown", (event) => {
@@ -125,11 +127,28 @@ export class Board {
   applyZoom() {
     const drawing = this.container.querySelector("svg");
     if (!drawing) return;
-    if (!this.zoomed) {
-      drawing.style.width = "";
-      return;
-    }
-    drawing.style.width = `${zoomWidth(drawing, this.container.clientWidth, this.hitRadius)}px`;
+    // a phone's board as it comes (docs/web.md, "Phones and keyboards"): larger names and units,
+    // drawn wider than the frame where that keeps them readable, scrolled sideways
+    const phone = !this.zoomed && this.container.clientWidth < NARROW;
+    this.container.classList.toggle("phone", phone);
+    if (this.zoomed) drawing.style.width = `${zoomWidth(drawing, this.container.clientWidth, this.hitRadius)}px`;
+    else if (phone) drawing.style.width = `${phoneWidth(drawing, this.container.clientWidth, this.hitRadius)}px`;
+    else drawing.style.width = "";
+  }
+
+  /** Scrolls the frame sideways so that the units of ``powers`` are in the middle of it (a
+   *  phone's board, wider than the frame, shows the player's own corner first).
+   *  Returns whether there were such units (or no need to scroll). @param {string[]} powers */
+  centreOn(powers) {
+    const frame = this.container.getBoundingClientRect();
+    const xs = [...this.container.querySelectorAll("[data-unit]")]
+      .filter((unit) => powers.includes(unit.getAttribute("data-power") || ""))
+      .map((unit) => { const box = unit.getBoundingClientRect(); return box.left + box.width / 2 - frame.left; });
+    if (!xs.length) return false;
+    if (this.container.scrollWidth <= this.container.clientWidth) return true;
+    const middle = (Math.min(...xs) + Math.max(...xs)) / 2 + this.container.scrollLeft;
+    this.container.scrollLeft = Math.max(0, middle - this.container.clientWidth / 2);
+    return true;
   }
 
   /** On a phone's width the drawing's legend (the powers' table, the key) is left out: the
@@ -137,7 +156,7 @@ export class Board {
   fitNarrowScreen(drawing) {
     const legend = drawing.querySelector("#legend");
     const box = (drawing.getAttribute("viewBox") || "").split(/\s+/).map(Number);
-    if (!(legend instanceof SVGGraphicsElement) || box.length !== 4 || this.container.clientWidth >= 700) return;
+    if (!(legend instanceof SVGGraphicsElement) || box.length !== 4 || this.container.clientWidth >= NARROW) return;
     const left = legend.getBBox().x;
     if (left > 0) drawing.setAttribute("viewBox", `0 0 ${left} ${box[3]}`);
   }
@@ -162,6 +181,13 @@ export class Board {
 }
 
 const MIN_HIT = 46;  // pixels: a finger's target, with a margin over the 44 asked for
+const NARROW = 700;  // pixels of frame: a phone's board (no legend; larger names, units and targets)
+// A phone's board as it comes: its names are PHONE_NAME_UNITS of the drawing (style.css,
+// ".board.phone #names"), drawn at PHONE_NAME_PX pixels at least, and every unit's hit disc
+// PHONE_HIT pixels across at least; never wider than the zoom's least (2.2 frames).
+const PHONE_NAME_UNITS = 14;
+const PHONE_NAME_PX = 9.5;
+const PHONE_HIT = 26;
 
 /** "unit:A PAR" or "province:BUR" for a board item (or what is inside one), else null.
  *  @param {Element | null} node */
@@ -216,6 +242,17 @@ function enlargeHits(drawing) {
     if (!shared && radius > body) smallest = Math.min(smallest, radius);
   });
   return smallest;
+}
+
+/** A phone's drawing width in pixels, unzoomed: the frame's, or wider where the names would be
+ *  under PHONE_NAME_PX or a unit's hit disc under PHONE_HIT pixels; at most 2.2 frames.
+ *  @param {SVGSVGElement} drawing @param {number} frame @param {number} hitRadius */
+function phoneWidth(drawing, frame, hitRadius) {
+  const box = (drawing.getAttribute("viewBox") || "").split(/\s+/).map(Number);
+  const units = box.length === 4 ? box[2] : frame;
+  const names = units * PHONE_NAME_PX / PHONE_NAME_UNITS;
+  const hits = Number.isFinite(hitRadius) ? units * PHONE_HIT / (2 * hitRadius) : 0;
+  return Math.round(Math.min(2.2 * frame, Math.max(frame, names, hits)));
 }
 
 /** The zoomed drawing's width in pixels: 2.2 times its frame, at least the drawing's own size

@@ -136,6 +136,37 @@ export class BoardClicks {
     else if (own.length > 1) this.openMenu(`Which of your units at ${place}?`, own.map((g) => menuItem(g.unit || g.location || "", () => this.select(g))), event);
   }
 
+  /** The viewer's own groups standing at ``attribute``'s place (the unit itself first).
+   *  @param {string} attribute  a unit's data-unit */
+  ownAt(attribute) {
+    const place = unitPlace(attribute);
+    const own = (this.possible()?.menu || []).filter((g) => g.kind === "unit" && (g.unit === attribute || baseOf(g.location ?? "") === place));
+    return own.sort((a, b) => Number(b.unit === attribute) - Number(a.unit === attribute));
+  }
+
+  /** Whether ``attribute``'s unit may be dragged to order it: one's own, on the board now.
+   *  @param {string} attribute */
+  canDrag(attribute) {
+    return !this.shown() && this.ownAt(attribute).length > 0;
+  }
+
+  /** A unit dragged and let go over ``place`` (null: off the board): the same as selecting it
+   *  and clicking there; let go over its own place, nothing. @param {string} attribute
+   *  @param {string | null} place @param {MouseEvent} event */
+  dropUnit(attribute, place, event) {
+    const [group] = this.ownAt(attribute);
+    if (!group || this.shown()) return;
+    this.closeMenu();
+    const name = group.unit || group.location;
+    if (place === null || place === unitPlace(attribute)) {
+      this.select(null);
+      this.say(place === null ? `${name} was let go off the board: no order.` : `${name} was let go where it stands: no order.`);
+      return;
+    }
+    this.select(group, attribute, false);
+    this.choose(ordersToward(group, place), place, event);
+  }
+
   /** @param {string} place  the place clicked, its data-province @param {MouseEvent} event */
   clickProvince(place, event) {
     if (!this.possible() || this.shown()) return;

@@ -103,6 +103,8 @@ export function pushPath(gameId, endpoint = null) {
 }
 /** A seat's e-mail address for its deadline reminders. @param {string} gameId */
 export const emailPath = (gameId) => `${gamePath(gameId)}/email`;
+/** @param {string} gameId */
+export const emailConfirmPath = (gameId) => `${gamePath(gameId)}/email/confirm`;
 
 /** The live stream, opened with a one-time ticket (an EventSource sends no header), resumed
  *  after the event ``lastEventId``.

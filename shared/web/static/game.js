@@ -7,6 +7,7 @@ import {absenceNotes} from "./absence.js";
 import {Attention} from "./attention.js";
 import {OffPage} from "./offpage.js";
 import {Board} from "./board.js";
+import {BoardDrag} from "./drag.js";
 import {byId, element, first} from "./dom.js";
 import {identitiesPath, pngPath, variantPath, viewPath} from "./endpoints.js";
 import {watch} from "./live.js";
@@ -60,6 +61,10 @@ const board = new Board(ui.board, {
   onProvince: (place, event) => orders.clicks.clickProvince(place, event),
 });
 const orders = new OrdersPanel(store, board);
+const drag = new BoardDrag(ui.board, {
+  canDrag: (unit) => orders.clicks.canDrag(unit),
+  onDrop: (unit, place, event) => orders.clicks.dropUnit(unit, place, event),
+});
 const press = new Press(store);
 const attention = new Attention(store, press.panel);
 const offPage = new OffPage(gameId, token);
@@ -73,6 +78,7 @@ const seats = new SeatPanel(store, async () => {
 store.subscribe((state, changed) => {
   if (!state.view || !changed.has("possible")) return;
   showOwn(state.view, orders.power || state.view.viewer.power || null, state.possible);
+  drag.markDraggable();
   refreshBoard();
 });
 
@@ -411,14 +417,16 @@ function restartStream() {
   });
 }
 
-/** A link's fragment may carry a token (``#token=…``) or a private game's invite code
- *  (``#invite=…``, docs/hosting.md "Private games"): kept, then taken out of the address. */
+/** A link's fragment may carry a token (``#token=…``), a private game's invite code
+ *  (``#invite=…``, docs/hosting.md "Private games") or an e-mail's confirmation code
+ *  (``#email-code=…``): kept, then taken out of the address. */
 function takeTokenFromFragment() {
   const fragment = new URLSearchParams(location.hash.slice(1));
   const seatToken = fragment.get("token");
   const invite = fragment.get("invite");
   if (seatToken) keepSeat(gameId, {token: seatToken});
   if (invite) keepSeat(gameId, {invite});
+  offPage.linkCode = fragment.get("email-code");  // a confirmation mail's link (docs/social.md, "E-mail")
   if (location.hash) history.replaceState(null, "", location.pathname);
 }
 
@@ -440,6 +448,11 @@ async function boot() {
   ui.newResultsNow.addEventListener("click", () => showHistory(store.get().view?.history.length ?? 0));
   ui.earlier.addEventListener("click", loadEarlier);
   ui.history.addEventListener("input", () => showHistory(Number(ui.history.value)));
+  // a phone's board, wider than its frame, opens on the player's own units (docs/web.md)
+  const centre = () => {
+    if (board.centreOn(store.get().view?.viewer.powers || [])) ui.board.removeEventListener("drawn", centre);
+  };
+  ui.board.addEventListener("drawn", centre);
   ui.board.addEventListener("drawn", (event) => {
     const label = ui.lastMoves.closest("label");
     if (label) label.hidden = !(/** @type {CustomEvent<{lastMoves: boolean}>} */ (event)).detail.lastMoves;

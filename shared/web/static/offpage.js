@@ -1,16 +1,19 @@
 // Notifications with the page closed (docs/social.md, "Web Push" and "E-mail"): this browser's
-// Web Push subscription for the seat, and the seat's e-mail address for deadline reminders.
+// Web Push subscription for the seat, and the seat's e-mail address for deadline reminders,
+// confirmed by the code of a first mail (its link's ``#email-code=``, or typed).
 // Each control shows only where the server offers it (a VAPID key, an SMTP server) and the
 // browser can use it; what the server answers is what the controls show.
 import {api, failure} from "./api.js";
 import {byId} from "./dom.js";
-import {authOptionsPath, emailPath, pushKeyPath, pushPath} from "./endpoints.js";
+import {authOptionsPath, emailConfirmPath, emailPath, pushKeyPath, pushPath} from "./endpoints.js";
 
 const ui = {
   push: byId("push", HTMLInputElement),
   pushRow: byId("push-row", HTMLElement),
   emailForm: byId("email-form", HTMLFormElement),
   email: byId("email", HTMLInputElement),
+  codeForm: byId("email-code-form", HTMLFormElement),
+  code: byId("email-code", HTMLInputElement),
   status: byId("offpage-status", HTMLElement),
 };
 
@@ -31,6 +34,12 @@ export class OffPage {
       event.preventDefault();
       this.saveEmail(ui.email.value.trim());
     });
+    ui.codeForm.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.confirmEmail(ui.code.value.trim());
+    });
+    /** @type {string | null} */
+    this.linkCode = null;  // the code of a confirmation mail's link, sent once the seat is known
   }
 
   /** Once the page knows the player holds a seat: show what the server (its options, asked
@@ -56,6 +65,30 @@ export class OffPage {
     const stored = await api(emailPath(this.gameId), {token: this.token()});
     ui.email.value = stored.address || "";
     ui.emailForm.hidden = false;
+    const code = this.linkCode;
+    this.linkCode = null;
+    if (code && stored.address && !stored.confirmed) await this.confirmEmail(code);
+    else this.sayEmail(stored);
+  }
+
+  /** What the seat's address is waiting for, and the code's field while it waits.
+   *  @param {{address: string | null, confirmed: boolean}} stored */
+  sayEmail(stored) {
+    ui.codeForm.hidden = !stored.address || stored.confirmed;
+    if (!stored.address) return;
+    ui.status.textContent = stored.confirmed ? `Deadline reminders go to ${stored.address}.`
+      : `A mail with a code went to ${stored.address}: open its link, or type the code here. Reminders go there once it is confirmed.`;
+  }
+
+  /** @param {string} code */
+  async confirmEmail(code) {
+    try {
+      this.sayEmail(await api(emailConfirmPath(this.gameId), {method: "POST", token: this.token(), body: {code}}));
+      ui.code.value = "";
+    } catch (thrown) {
+      ui.codeForm.hidden = false;
+      ui.status.textContent = `Not confirmed: ${failure(thrown).message}`;
+    }
   }
 
   /** @param {boolean} wanted */
@@ -90,10 +123,10 @@ export class OffPage {
   async saveEmail(address) {
     try {
       if (address) {
-        await api(emailPath(this.gameId), {method: "PUT", token: this.token(), body: {address}});
-        ui.status.textContent = `Deadline reminders go to ${address}.`;
+        this.sayEmail(await api(emailPath(this.gameId), {method: "PUT", token: this.token(), body: {address}}));
       } else {
         await api(emailPath(this.gameId), {method: "DELETE", token: this.token()});
+        ui.codeForm.hidden = true;
         ui.status.textContent = "No more reminders by e-mail.";
       }
     } catch (thrown) {

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import socket
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -173,6 +174,56 @@ async def test_an_expired_subscription_is_dead_lettered_at_once(channels_app: An
     assert len(receiver.requests[name]) == 1
 
 
+def mail_text(raw: bytes) -> str:
+    payload = message_from_bytes(raw).get_payload(decode=True)
+    assert isinstance(payload, bytes)
+    return payload.decode()
+
+
+async def test_an_address_is_confirmed_by_its_first_mail_before_any_reminder(
+        channels_app: Any, mailbox: tuple[Mailbox, int]) -> None:
+    """The address set for a seat gets a mail with a code and a link; no reminder goes there
+    until the code comes back; a wrong code, or the code of an earlier mail, is refused."""
+    app, client = channels_app
+    store, settings = app.state.store, app.state.settings
+    box, _ = mailbox
+    table = await started_table(client)
+    url = f"/games/{table.game_id}/email"
+    put = await client.put(url, headers=table.player("AUSTRIA"), json={"address": "archduke@example.org"})
+    assert put.status_code == 200 and put.json() == {"address": "archduke@example.org", "confirmed": False}
+    await step(store, settings, utc_now())
+    [(recipients, raw)] = box.messages
+    first = message_from_bytes(raw)
+    assert recipients == ["archduke@example.org"] and first["Subject"].startswith("Confirm this address")
+    old_code = re.search(r"the code (\w+)", mail_text(raw))
+    assert old_code is not None and f"{SITE}/play/{table.game_id}#email-code={old_code[1]}" in mail_text(raw)
+    # unconfirmed: the phase's reminder is owed to the seat's other channels, never to the address
+    assert [r for r in await outbox.notifications(store, table.game_id) if r["url"].startswith("mailto:")
+            and r["kind"] == "deadline_approaching"] == []
+    # the same address again mails a new code, and the first one no longer confirms
+    await client.put(url, headers=table.player("AUSTRIA"), json={"address": "archduke@example.org"})
+    await step(store, settings, utc_now())
+    assert len(box.messages) == 2
+    code = re.search(r"the code (\w+)", mail_text(box.messages[1][1]))
+    assert code is not None and code[1] != old_code[1]
+    for wrong in (old_code[1], "ABCDEFGHJKLM"):
+        refused = await client.post(f"{url}/confirm", headers=table.player("AUSTRIA"), json={"code": wrong})
+        assert refused.status_code == 422 and refused.json()["error"]["code"] == "wrong_email_code"
+    # another seat cannot confirm it: it has no address of its own
+    other = await client.post(f"{url}/confirm", headers=table.player("ITALY"), json={"code": code[1]})
+    assert other.status_code == 404 and other.json()["error"]["code"] == "email_not_found"
+    assert (await client.get(url, headers=table.player("AUSTRIA"))).json() == {
+        "address": "archduke@example.org", "confirmed": False}
+    typed = "-".join((code[1][:6].lower(), code[1][6:]))  # as one may type it from the mail
+    confirmed = await client.post(f"{url}/confirm", headers=table.player("AUSTRIA"), json={"code": typed})
+    assert confirmed.status_code == 200 and confirmed.json() == {"address": "archduke@example.org", "confirmed": True}
+    await step(store, settings, utc_now())
+    [row] = [r for r in await outbox.notifications(store, table.game_id)
+             if r["kind"] == "deadline_approaching" and r["url"].startswith("mailto:")]
+    await deliver_due(store, settings, row["next_attempt_at"])
+    assert len(box.messages) == 3 and message_from_bytes(box.messages[2][1])["Subject"] == "Orders due: S1901M"
+
+
 async def test_deadline_reminders_go_by_email_and_nothing_else_does(
         channels_app: Any, mailbox: tuple[Mailbox, int]) -> None:
     app, client = channels_app
@@ -182,11 +233,19 @@ async def test_deadline_reminders_go_by_email_and_nothing_else_does(
     table = await started_table(client)
     put = await client.put(f"/games/{table.game_id}/email", headers=table.player("AUSTRIA"),
                            json={"address": "archduke@example.org"})
-    assert put.status_code == 200 and put.json() == {"address": "archduke@example.org"}
+    assert put.status_code == 200 and put.json() == {"address": "archduke@example.org", "confirmed": False}
+    await step(store, settings, utc_now())
+    [(_, raw)] = box.messages
+    code = re.search(r"the code (\w+)", mail_text(raw))
+    assert code is not None
+    box.messages.clear()
+    confirmed = await client.post(f"/games/{table.game_id}/email/confirm", headers=table.player("AUSTRIA"),
+                                  json={"code": code[1]})
+    assert confirmed.status_code == 200, confirmed.text
     assert (await client.get(f"/games/{table.game_id}/email", headers=table.player("AUSTRIA"))).json() == {
-        "address": "archduke@example.org"}
+        "address": "archduke@example.org", "confirmed": True}
     assert (await client.get(f"/games/{table.game_id}/email", headers=table.player("ITALY"))).json() == {
-        "address": None}
+        "address": None, "confirmed": False}
     await client.post(f"/games/{table.game_id}/messages", headers=table.player("ITALY"),
                       json={"to": ["AUSTRIA"], "text": "a message is not mailed"})
     await step(store, settings, utc_now())
@@ -199,9 +258,7 @@ async def test_deadline_reminders_go_by_email_and_nothing_else_does(
     mail = message_from_bytes(raw)
     assert recipients == ["archduke@example.org"] and mail["To"] == "archduke@example.org"
     assert mail["Subject"] == "Orders due: S1901M" and mail["Auto-Submitted"] == "auto-generated"
-    payload = mail.get_payload(decode=True)
-    assert isinstance(payload, bytes)
-    text = payload.decode()
+    text = mail_text(raw)
     assert "AUSTRIA" in text and f"{SITE}/play/{table.game_id}" in text and "<t:" not in text
     removed = await client.delete(f"/games/{table.game_id}/email", headers=table.player("AUSTRIA"))
     assert removed.status_code == 204
@@ -245,7 +302,7 @@ async def test_bad_email_addresses_are_refused(channels_app: Any, address: str) 
     assert answer.status_code == 422, answer.text
     assert "address" in answer.json()["error"].get("where", "") or "address" in answer.text
     assert (await client.get(f"/games/{table.game_id}/email", headers=table.player("GERMANY"))).json() == {
-        "address": None}
+        "address": None, "confirmed": False}
 
 
 async def test_without_a_key_or_smtp_server_the_channels_say_so(social: Any) -> None:
