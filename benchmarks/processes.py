@@ -171,13 +171,12 @@ async def one_count(args: argparse.Namespace, count: int, wrk: str) -> str:
             def used(pids: list[int]) -> float:
                 return sum(cpu_seconds([pid]) - before.get(pid, 0.0) for pid in pids)
 
-            count_done = max(requests_of(run.stdout), 1)
-            total = used(servers) + used(workers) + used(database)
+            done = max(requests_of(run.stdout), 1)
             return (f"{count} processes (load average {os.getloadavg()[0]:.1f}): {summary_of(run.stdout)}; "
                     f"CPU s in {args.seconds} s: servers "
                     f"{' + '.join(f'{used([pid]):.1f}' for pid in servers)}, clock workers {used(workers):.1f}, "
-                    f"PostgreSQL {used(database):.1f}, wrk {load:.1f}; {total / count_done * 1e6:.0f} us of "
-                    f"servers, workers and PostgreSQL a request")
+                    f"PostgreSQL {used(database):.1f}, wrk {load:.1f}; CPU a request: servers "
+                    f"{used(servers) / done * 1e6:.0f} us, PostgreSQL {used(database) / done * 1e6:.0f} us")
 
 
 async def benchmark(args: argparse.Namespace) -> int:

@@ -1,17 +1,18 @@
 """How often one client may create games, join, write orders, send press and open streams
 (docs/operations.md, "Rate limits").
 
-Each action has two token buckets per process: one per address (the client's, as the
-connection or a proxy of ENTENTE_TRUSTED_PROXIES says: shared/http/rate_limits.py; IPv6 counted
-by its /64: one host holds a whole /64; creating games and taking seats are counted per address
-in the store instead, one bucket for every process: shared/http/shared_limits.py) and one per
-bearer token (whatever it resolves to: a seat's, an account's, a bot's). A bucket holds ``count``
+Each action has two token buckets: one per address (the client's, as the connection or a proxy
+of ENTENTE_TRUSTED_PROXIES says: shared/http/rate_limits.py; IPv6 counted by its /64: one host
+holds a whole /64) and one per bearer token (whatever it resolves to: a seat's, an account's, a
+bot's). They are kept in the store, one bucket for every process (shared/http/shared_limits.py,
+shared/store/buckets.py), or with ENTENTE_RATE_LIMITS_SHARED=false in each process (``Buckets``
+here); ``RateLimits.checks`` says which buckets a request is counted in, for either. A bucket holds ``count``
 requests and refills evenly over ``seconds``: a burst of ``count``, then one every
 ``seconds / count``. One more is 429 ``rate_limited`` with ``Retry-After`` (the seconds until the
 bucket holds one again), checked before the request is read further, so nothing is done or
 stored; refused requests take nothing from the bucket. The operator's token is never limited.
 
-The buckets are least-recently-used, MAX_KEYS per process: past that the oldest is forgotten,
+The in-process buckets are least-recently-used, MAX_KEYS per process: past that the oldest is forgotten,
 which can only let its client start again with a full bucket (the one touched longest ago has
 refilled most). This is the per-action bound beside the per-seat bound on order writes per phase
 (shared/game/guards.py) and the caps on open streams (services/visibility/limits.py).

@@ -1,8 +1,8 @@
 """Rate limits as a route dependency: ``dependencies=[rate_limited("create")]`` counts one
 action of the request's address and bearer token (shared/rates.py; docs/operations.md, "Rate
 limits"), before the route reads its body or the store. The address is the client's as the
-connection or a trusted proxy says (``client_address``); creating games and taking seats are
-counted per address in the store, shared by every process (shared/http/shared_limits.py).
+connection or a trusted proxy says (``client_address``); every limit is counted in the store,
+one for every process (shared/http/shared_limits.py), unless ENTENTE_RATE_LIMITS_SHARED=false.
 """
 from __future__ import annotations
 
