@@ -3,7 +3,9 @@ two ``entente daide`` processes and a clock worker on one database, France's cli
 the first and Germany's to the second. What one orders through its process is the game's, and
 the phase's resolution at the deadline reaches both clients from the log, whichever process
 each is on: the same ORD lines (every unit's order and result), then the next turn's NOW with
-both moves made, and a MIS asked after it answers from the new turn."""
+both moves made, and a MIS asked after it answers from the new turn. A seat taken by a new
+connection on the other process is taken over: the first connection is sent OFF, as on one
+process (docs/bots.md)."""
 from __future__ import annotations
 
 from datetime import timedelta
@@ -56,7 +58,16 @@ async def test_orders_and_the_resolution_reach_clients_on_either_process(store_u
                                                                           if m.startswith("ORD")]
             france.send("MIS")  # (after the new turn's TME and the CCD of the powers nobody plays)
             assert missing((await france.until("MIS"))[-1]) == {"FRA AMY BUR", "FRA AMY MAR", "FRA FLT BRE"}
-            for client in (france, germany):
+
+            # France's seat taken by a new connection on the other process: the first is sent
+            # OFF and closed by its own process, the new one holds the seat
+            again = await DaideClient.connect(second.port)
+            assert units((await joined(again, game.credentials["FRANCE"]))[-1]) >= {"FRA AMY BUR"}
+            assert (await france.until("OFF", timeout=30))[-1] == "OFF"
+            await france.closed()
+            again.send("MIS")
+            assert missing((await again.until("MIS"))[-1]) == {"FRA AMY BUR", "FRA AMY MAR", "FRA FLT BRE"}
+            for client in (france, germany, again):
                 await client.close()
     finally:
         await store.close()
