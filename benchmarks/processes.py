@@ -3,7 +3,7 @@ figures, not a test.
 
     python benchmarks/processes.py [--processes 1 2 4] [--games 10] [--seconds 15]
                                    [--connections 32] [--views 10] [--clock-workers 1]
-                                   [--limits off|process|shared]
+                                   [--limits off|process|shared] [--sqlite]
 
 How the design carries more machines (docs/scale.md) measured on one: for each N, a fresh
 PostgreSQL database of its own (made and dropped here, as benchmarks/wrk_orders.py makes
@@ -21,6 +21,9 @@ Printed per N: requests a second, wrk's p50 and p99 latency, the answers that we
 each server process, the clock workers, PostgreSQL's processes serving the database, and wrk
 itself (the load client shares the machine's cores: with 2 cores, past 2 server processes
 the line shows contention, not scale).
+
+``--sqlite``: the processes share one SQLite file instead (each process's writes take turns at
+SQLite's lock; no database processes to count).
 
 ``--limits shared`` turns every rate limit on at a rate no seat reaches (1000000/second per
 address and per token, each seat writing from an address of its own named in
@@ -60,7 +63,7 @@ from benchmarks.api import (  # noqa: E402
     entente,
     free_port,
 )
-from benchmarks.scratch import cpu_seconds, database_pids, fresh_database, server_url  # noqa: E402
+from benchmarks.scratch import cpu_seconds, database_pids, scratch_database, server_url  # noqa: E402
 from benchmarks.wrk_orders import lua_seats, requests_of, seats_of, summary_of  # noqa: E402
 from tests.utils.processes import stop  # noqa: E402
 
@@ -147,7 +150,8 @@ def children_cpu() -> float:
 
 async def one_count(args: argparse.Namespace, count: int, wrk: str) -> str:
     """The figures of ``count`` server processes, one line."""
-    async with fresh_database(args.server_url, "entente_processes") as url, \
+    backend = "sqlite" if args.sqlite else "postgresql"
+    async with scratch_database(backend, args.server_url, "entente_processes") as url, \
             processes(url, count, args.clock_workers, args.limits) as (ports, servers, workers):
         seats = await seats_of(f"http://{HOST}:{ports[0]}", args.games, random.Random(args.seed),
                                args.limits != "off")
@@ -157,7 +161,7 @@ async def one_count(args: argparse.Namespace, count: int, wrk: str) -> str:
             script.write_text(LUA.replace("%(seats)s", lua_seats(seats)).replace("%(views)d", str(args.views))
                               .replace("%(ports)s", ", ".join(map(str, ports))).replace("%(host)s", HOST)
                               .replace("%%", "%"))
-            database = await database_pids(url)
+            database = [] if args.sqlite else await database_pids(url)
             before = {pid: cpu_seconds([pid]) for pid in servers + workers + database}
             load_before = children_cpu()
             run = subprocess.run([wrk, "-t", str(threads), "-c", str(max(args.connections, threads)),
@@ -166,7 +170,8 @@ async def one_count(args: argparse.Namespace, count: int, wrk: str) -> str:
             load = children_cpu() - load_before
             if run.returncode != 0:
                 raise RuntimeError(run.stdout + run.stderr)
-            database = sorted(set(database) | set(await database_pids(url)))
+            if not args.sqlite:
+                database = sorted(set(database) | set(await database_pids(url)))
 
             def used(pids: list[int]) -> float:
                 return sum(cpu_seconds([pid]) - before.get(pid, 0.0) for pid in pids)
@@ -184,7 +189,8 @@ async def benchmark(args: argparse.Namespace) -> int:
     if wrk is None:
         print("wrk is not installed (Debian: apt-get install -y wrk)", file=sys.stderr)
         return 2
-    print(f"{os.cpu_count()} cores; {args.games} games, {args.games * 6} seats resubmitting, one request in "
+    print(f"{os.cpu_count()} cores; {'SQLite' if args.sqlite else 'PostgreSQL'}; {args.games} games, "
+          f"{args.games * 6} seats resubmitting, one request in "
           f"{args.views} a view; wrk {args.connections} connections, {args.seconds} s; limits {args.limits}; "
           f"{args.clock_workers} clock workers", flush=True)
     for count in args.processes:
@@ -202,6 +208,7 @@ def main() -> int:
     parser.add_argument("--views", type=int, default=10, help="one request in this many is a view (0: none)")
     parser.add_argument("--clock-workers", type=int, default=1)
     parser.add_argument("--limits", choices=["off", "process", "shared"], default="off")
+    parser.add_argument("--sqlite", action="store_true", help="one SQLite file instead of PostgreSQL")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--server-url", default=server_url())
     return asyncio.run(benchmark(parser.parse_args()))
