@@ -177,11 +177,12 @@ async def one_count(args: argparse.Namespace, count: int, wrk: str) -> str:
                 return sum(cpu_seconds([pid]) - before.get(pid, 0.0) for pid in pids)
 
             done = max(requests_of(run.stdout), 1)
+            postgresql = "" if args.sqlite else f"PostgreSQL {used(database):.1f}, "
             return (f"{count} processes (load average {os.getloadavg()[0]:.1f}): {summary_of(run.stdout)}; "
                     f"CPU s in {args.seconds} s: servers "
                     f"{' + '.join(f'{used([pid]):.1f}' for pid in servers)}, clock workers {used(workers):.1f}, "
-                    f"PostgreSQL {used(database):.1f}, wrk {load:.1f}; CPU a request: servers "
-                    f"{used(servers) / done * 1e6:.0f} us, PostgreSQL {used(database) / done * 1e6:.0f} us")
+                    f"{postgresql}wrk {load:.1f}; CPU a request: servers {used(servers) / done * 1e6:.0f} us"
+                    + ("" if args.sqlite else f", PostgreSQL {used(database) / done * 1e6:.0f} us"))
 
 
 async def benchmark(args: argparse.Namespace) -> int:

@@ -1,11 +1,11 @@
 """The rate limits held in the store, so that every process and every replica counts against one
 limit (docs/operations.md, "Rate limits"; docs/decisions/0020-limits-across-processes.md).
 
-Every bucket but two is a row of the store's ``rate_buckets`` (``count_in_buckets``,
-shared/store/buckets.py: one statement a bucket). The per-address limits of the actions anyone
-may take without an account (creating a game, taking a seat) are older and kept in the log
-instead (``count_in_store``; the events: shared/events_limits.py), where an operator reads them
-beside the games they made.
+Every bucket but two is a row of the store's ``rate_buckets`` (``SharedBuckets.count``,
+shared/store/buckets.py: a conditional upsert a bucket, a request's buckets in one statement on
+PostgreSQL). The per-address limits of the actions anyone may take without an account
+(creating a game, taking a seat) are older and kept in the log instead (``count_in_store``; the
+events: shared/events_limits.py), where an operator reads them beside the games they made.
 
 A limit ``COUNT/PERIOD`` is the same token bucket as the in-process ones (shared/rates.py): a
 burst of ``COUNT``, then one every ``PERIOD / COUNT``; one more is 429 ``rate_limited`` with
