@@ -3,7 +3,8 @@ shown of DAIDE rejoins, and the port of a game open to the field's DAIDE bots.
 
 - ``daide-{game_id}`` keeps the rejoins: a seat that refuses ``IAM`` after too many wrong
   passcodes (``DaideRejoinLocked``) and a seat taken back by ``IAM`` (``DaideSeatRejoined``);
-  none of it contends with the game's version.
+  and which connection holds a seat (``DaideSeatTaken``), so that a DAIDE process holding it
+  for another connection sends that one OFF; none of it contends with the game's version.
 - the game's own stream keeps ``DaidePortOpened``: the public summary's ``daide_port`` is folded
   from it (shared/game/state.py), written in the same transaction as the games row.
 """
@@ -39,6 +40,17 @@ class DaideSeatRejoined(Event):
     player_id: str
     power: str
     took_over: bool
+
+
+@register_event
+class DaideSeatTaken(Event):
+    """A DAIDE connection took the seat (``NME`` or ``IAM``) on some process of the DAIDE
+    server; ``connection``: that connection's random id. The connection that held it before,
+    on whichever process, is sent OFF (services/daide/watch.py)."""
+
+    type: Literal["DaideSeatTaken"] = "DaideSeatTaken"
+    player_id: str
+    connection: str
 
 
 @register_event

@@ -1,17 +1,18 @@
 """How often one client may create games, join, write orders, send press and open streams
 (docs/operations.md, "Rate limits").
 
-Each action has two token buckets per process: one per address (the client's, as the
-connection or a proxy of ENTENTE_TRUSTED_PROXIES says: shared/http/rate_limits.py; IPv6 counted
-by its /64: one host holds a whole /64; creating games and taking seats are counted per address
-in the store instead, one bucket for every process: shared/http/shared_limits.py) and one per
-bearer token (whatever it resolves to: a seat's, an account's, a bot's). A bucket holds ``count``
+Each action has two token buckets: one per address (the client's, as the connection or a proxy
+of ENTENTE_TRUSTED_PROXIES says: shared/http/rate_limits.py; IPv6 counted by its /64: one host
+holds a whole /64) and one per bearer token (whatever it resolves to: a seat's, an account's, a
+bot's). They are kept in the store, one bucket for every process (shared/http/shared_limits.py,
+shared/store/buckets.py), or with ENTENTE_RATE_LIMITS_SHARED=false in each process (``Buckets``
+here); ``RateLimits.checks`` says which buckets a request is counted in, for either. A bucket holds ``count``
 requests and refills evenly over ``seconds``: a burst of ``count``, then one every
 ``seconds / count``. One more is 429 ``rate_limited`` with ``Retry-After`` (the seconds until the
 bucket holds one again), checked before the request is read further, so nothing is done or
 stored; refused requests take nothing from the bucket. The operator's token is never limited.
 
-The buckets are least-recently-used, MAX_KEYS per process: past that the oldest is forgotten,
+The in-process buckets are least-recently-used, MAX_KEYS per process: past that the oldest is forgotten,
 which can only let its client start again with a full bucket (the one touched longest ago has
 refilled most). This is the per-action bound beside the per-seat bound on order writes per phase
 (shared/game/guards.py) and the caps on open streams (services/visibility/limits.py).
@@ -107,6 +108,23 @@ class Buckets:
         return len(self._levels)
 
 
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One bucket a request is counted in: its key, its rate, and what a refusal says."""
+
+    key: str
+    rate: Rate
+    whose: str  # "from this address", "with this token"
+    where: str | None  # the refusal's ``where``
+
+    def refusal(self, action: str, waited: float) -> TooManyRequests:
+        """The 429 of this bucket, ``waited`` seconds before it holds one again."""
+        seconds = max(1, math.ceil(waited))
+        return TooManyRequests(f"too many {DOING[action]} {self.whose}: at most {self.rate}; try again in "
+                               f"{seconds} seconds", code=ErrorCode.RATE_LIMITED, where=self.where,
+                               retry_after=seconds)
+
+
 @dataclass
 class RateLimits:
     """The limits of one process, read from its settings."""
@@ -119,28 +137,31 @@ class RateLimits:
     def __post_init__(self) -> None:
         self.buckets = Buckets()
 
-    def check(self, action: str, address: str | None, token_hash: str | None) -> None:
-        """Count one ``action`` from ``address`` with the token hashed ``token_hash``, or raise
-        429 ``rate_limited`` (and count nothing)."""
-        now = self.clock()
-        checks: list[tuple[str, Rate, str, str | None]] = []
+    def checks(self, action: str, address: str | None, token_hash: str | None) -> list[Check]:
+        """The buckets one ``action`` from ``address`` with the token hashed ``token_hash`` is
+        counted in, in the order they are taken (pure: nothing counted)."""
+        found: list[Check] = []
         by_address = self.per_address.get(action)
         key = address_key(address)
         if by_address is not None and key is not None and not self._exempt(address):
-            checks.append((f"{action}:a:{key}", by_address, "from this address", None))
+            found.append(Check(f"{action}:a:{key}", by_address, "from this address", None))
         by_token = self.per_token.get(action)
         if by_token is not None and token_hash:
-            checks.append((f"{action}:t:{token_hash}", by_token, "with this token", "header.authorization"))
-        taken: list[tuple[str, Rate]] = []
-        for bucket_key, rate, whose, where in checks:
-            waited = self.buckets.wait(bucket_key, rate, now)
+            found.append(Check(f"{action}:t:{token_hash}", by_token, "with this token", "header.authorization"))
+        return found
+
+    def check(self, action: str, address: str | None, token_hash: str | None) -> None:
+        """Count one ``action`` from ``address`` with the token hashed ``token_hash`` in this
+        process, or raise 429 ``rate_limited`` (and count nothing)."""
+        now = self.clock()
+        taken: list[Check] = []
+        for check in self.checks(action, address, token_hash):
+            waited = self.buckets.wait(check.key, check.rate, now)
             if waited > 0:
                 for given in taken:  # a refused request counts nowhere
-                    self.buckets.give_back(*given)
-                raise TooManyRequests(f"too many {DOING[action]} {whose}: at most {rate}; try again in "
-                                      f"{math.ceil(waited)} seconds", code=ErrorCode.RATE_LIMITED, where=where,
-                                      retry_after=math.ceil(waited))
-            taken.append((bucket_key, rate))
+                    self.buckets.give_back(given.key, given.rate)
+                raise check.refusal(action, waited)
+            taken.append(check)
 
     def give_back_token(self, action: str, token_hash: str | None) -> None:
         """Undo the token's part of a ``check`` that a later limit refused."""

@@ -204,11 +204,14 @@ class Settings(BaseSettings):
     stream_max_per_viewer: int = Field(8, ge=0, le=1_000_000)
     # what a stream that reads too slowly may hold (queued and being sent), in KiB: then it is closed
     stream_max_queued_kib: int = Field(2048, ge=64, le=1_048_576)
-    # rate limits per process (docs/operations.md, "Rate limits"; shared/http/rate_limits.py):
+    # rate limits (docs/operations.md, "Rate limits"; shared/http/rate_limits.py):
     # COUNT/PERIOD (second, minute, hour, day) per address and per bearer token for each action,
     # 0 for none; the addresses and networks not limited by address (a proxy that limits by
     # address itself, deploy/nginx.conf); ENTENTE_RATE_LIMITS=false switches them all off
     rate_limits: bool = True
+    # the buckets kept in the store, one limit for every process (false: each process its own,
+    # N processes letting a client through N times a limit; docs/decisions/0020)
+    rate_limits_shared: bool = True
     rate_limit_exempt: str = ""
     # the proxies whose X-Forwarded-For names the client (docs/operations.md, "Rate limits")
     trusted_proxies: str = ""

@@ -15,7 +15,7 @@ from shared.auth import hash_token, same_hash
 from shared.credentials import bot_for_token, bot_game_id, load_bots
 from shared.errors import DomainError
 from shared.events import to_new_event
-from shared.events_daide import DaideRejoinLocked, DaideSeatRejoined, daide_stream
+from shared.events_daide import DaideRejoinLocked, DaideSeatRejoined, DaideSeatTaken, daide_stream
 from shared.game.repository import read_game
 from shared.game.state import GameState
 from shared.store import EventStore
@@ -133,13 +133,22 @@ async def _record_lock(hub: Hub, attempt: Attempt) -> None:
                                                        wrong=attempt.wrong, until=until))
 
 
-async def _append(hub: Hub, game_id: str, event: DaideRejoinLocked | DaideSeatRejoined) -> None:
+async def _append(hub: Hub, game_id: str, event: DaideRejoinLocked | DaideSeatRejoined | DaideSeatTaken) -> int:
+    """The position of ``event`` appended to the game's DAIDE stream (0: it could not be)."""
     try:
         async with hub.store.transaction() as tx:
-            await tx.events.append(daide_stream(game_id), [to_new_event(event, {"actor": "daide"})],
-                                   expected_version=None)
+            recorded = await tx.events.append(daide_stream(game_id), [to_new_event(event, {"actor": "daide"})],
+                                              expected_version=None)
+        return recorded[-1].position
     except Exception:
         log.exception("recording %s of game %s failed", event.type, game_id)
+        return 0
+
+
+async def record_taken(hub: Hub, game_id: str, player_id: str, connection: str) -> int:
+    """Record that ``connection`` holds the seat now (its position: the seat's holders on other
+    processes taken before it are sent OFF when their tailer reads it)."""
+    return await _append(hub, game_id, DaideSeatTaken(player_id=player_id, connection=connection))
 
 
 async def revoked(hub: Hub, state: GameState, sessions: Iterable[S]) -> list[S]:

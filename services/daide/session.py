@@ -38,7 +38,7 @@ from .desk import submitted_of
 from .grants import Grant
 from .messages import MAX_SECONDS, ending_messages, hlo_message, mis_message, ord_messages
 from .press import is_press, level_of
-from .seats import seat_by_name, seat_of, take_back
+from .seats import record_taken, seat_by_name, seat_of, take_back
 from .syntax import Item, Text, render, texts_of
 
 if TYPE_CHECKING:
@@ -63,6 +63,10 @@ class Session:
         self.observer = False
         self.map_accepted = False
         self.passcode = secrets.randbelow(8190) + 1
+        # this connection's id in the log's DaideSeatTaken, and that event's position (the
+        # seat's holders on other processes taken before it are sent OFF: services/daide/watch.py)
+        self.connection = secrets.token_hex(8)
+        self.taken_at = 0
         self.failed_joins = 0
         self.closed = False
         # how far this client has been told about the game (the watcher moves these on)
@@ -165,6 +169,7 @@ class Session:
             return
         self.game_id, self.player_id, self.grant = state.game_id, player_id, grant
         self.power = powers[0] if powers else None
+        self.taken_at = await record_taken(self.hub, state.game_id, player_id, self.connection)
         self.hub.join(self)
         self.send(["YES", items])
         self.send(map_message())

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from shared.events import from_recorded
+from shared.events_daide import DaideSeatTaken
 from shared.events_social import MessageSent
 from shared.game.repository import read_game
 from shared.game.state import GameState
@@ -45,6 +46,10 @@ class WatchedSession(Seated, Protocol):
 
     @property
     def passcode(self) -> int: ...
+    @property
+    def connection(self) -> str: ...
+    @property
+    def taken_at(self) -> int: ...
     @property
     def port(self) -> int | None: ...
     @property
@@ -161,6 +166,22 @@ class Hub:
         self.rejoins.remember(Held(session.game_id, session.player_id, session.power, session.passcode,
                                    session.address, session.grant, session.port, now + REJOIN_SECONDS), now)
 
+    def _seat_taken(self, record: RecordedEvent) -> None:
+        """A connection took a seat, on this process or another: the seat's holder here, if it
+        is another connection that took it before, is sent OFF (the latest connection holds a
+        seat, whichever process it is on)."""
+        event = from_recorded(record)
+        if not isinstance(event, DaideSeatTaken):
+            return
+        game_id = record.stream_id.removeprefix("daide-")
+        holder = self._seats.get((game_id, event.player_id))
+        if holder is None or holder.connection == event.connection or holder.taken_at >= record.position:
+            return
+        del self._seats[(game_id, event.player_id)]
+        holder.admin("this seat was taken over by a new connection")
+        holder.send(["OFF"])
+        holder.close()
+
     def holder(self, game_id: str, player_id: str) -> WatchedSession | None:
         """The connection that holds a seat now, if any."""
         return self._seats.get((game_id, player_id))
@@ -200,6 +221,9 @@ class Hub:
                 finally:
                     self.log_reads += tail.reads - reads
                 for record in records:
+                    if record.type == "DaideSeatTaken":
+                        self._seat_taken(record)
+                        continue
                     found = followed(record.stream_id)
                     watcher = self._watchers.get(found[1]) if found is not None else None
                     if found is None or watcher is None:

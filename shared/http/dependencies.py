@@ -14,7 +14,7 @@ from shared.clock import SYSTEM_CLOCK, Clock
 from shared.errors import DomainError, ErrorCode, NotFound
 from shared.game.repository import cached_game, read_game
 from shared.game.state import GameState
-from shared.http.rate_limits import RATE_ACTION, bearer_or_refusal, count_action
+from shared.http.rate_limits import RATE_ACTION, bearer_or_refusal, count_request
 from shared.store import EventStore
 
 # declares the bearer scheme in the OpenAPI document (shared/http/openapi.py); the header itself
@@ -141,7 +141,7 @@ async def order_writer(request: Request, game_id: str) -> OrderWriter:
     step by step"). One dependency rather than five: each costs the framework's dependency
     machinery (docs/architecture.md, "A PUT, layer by layer")."""
     token, refused = bearer_or_refusal(request)
-    count_action(request, "orders", hash_token(token) if token else None)
+    await count_request(request, "orders", hash_token(token) if token else None)
     if refused is not None:
         raise refused
     store: EventStore = request.app.state.store

@@ -1,8 +1,8 @@
 """Rate limits as a route dependency: ``dependencies=[rate_limited("create")]`` counts one
 action of the request's address and bearer token (shared/rates.py; docs/operations.md, "Rate
 limits"), before the route reads its body or the store. The address is the client's as the
-connection or a trusted proxy says (``client_address``); creating games and taking seats are
-counted per address in the store, shared by every process (shared/http/shared_limits.py).
+connection or a trusted proxy says (``client_address``); every limit is counted in the store,
+one for every process (shared/http/shared_limits.py), unless ENTENTE_RATE_LIMITS_SHARED=false.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from shared.auth import bearer_token_of, hash_token, same_hash
 from shared.errors import TooManyRequests, Unauthorized
 from shared.rates import ACTIONS, RateLimits, address_key, parse_rate
 
-from .shared_limits import SHARED_ACTIONS, count_in_store
+from .shared_limits import SHARED_ACTIONS, SharedBuckets, count_in_store
 
 
 def limits_of(app: Any) -> RateLimits | None:
@@ -104,35 +104,42 @@ def _first_count(request: Request, action: str, token_hash: str | None) -> RateL
     return limits
 
 
-def count_action(request: Request, action: str, token_hash: str | None) -> None:
-    """Count one ``action`` of the request's address and of the token hashed ``token_hash``
-    (429 ``rate_limited`` past the limits; the operator's token is never counted), in this
-    process (for the actions the store does not count: ``count_request``)."""
-    limits = _first_count(request, action, token_hash)
-    if limits is not None:
-        limits.check(action, client_address(request), token_hash)
-
-
 async def count_request(request: Request, action: str, token_hash: str | None) -> None:
-    """``count_action``, with the per-address limit of an action anyone may take without an
-    account (creating a game, taking a seat) counted in the store, one limit for every process
-    and replica (shared/http/shared_limits.py)."""
-    if action not in SHARED_ACTIONS:
-        count_action(request, action, token_hash)
-        return
+    """Count one ``action`` of the request's address and of the token hashed ``token_hash``
+    (429 ``rate_limited`` past the limits; the operator's token is never counted): in the
+    store, one limit for every process and replica (shared/http/shared_limits.py), unless
+    ENTENTE_RATE_LIMITS_SHARED=false (then in this process). The per-address limit of an action
+    anyone may take without an account (creating a game, taking a seat) is counted in the log."""
     limits = _first_count(request, action, token_hash)
     if limits is None:
         return
     address = client_address(request)
-    limits.check(action, None, token_hash)  # the token's limit, in this process
+    settings = request.app.state.settings
+    in_log = action in SHARED_ACTIONS
+    checks = limits.checks(action, None if in_log else address, token_hash)
+    if settings.rate_limits_shared:
+        await _shared_buckets(request.app).count(request.app.state.store, action, checks, settings.operator_secret())
+    else:
+        limits.check(action, None if in_log else address, token_hash)
     rate, key = limits.per_address.get(action), address_key(address)
-    if rate is None or key is None or limits.exempts(address):
+    if not in_log or rate is None or key is None or limits.exempts(address):
         return
     try:
-        await count_in_store(request.app.state.store, action, key, rate, request.app.state.settings.operator_secret())
-    except TooManyRequests:
-        limits.give_back_token(action, token_hash)  # a refused request counts nowhere
+        await count_in_store(request.app.state.store, action, key, rate, settings.operator_secret())
+    except TooManyRequests:  # a refused request counts nowhere
+        if settings.rate_limits_shared:
+            await _shared_buckets(request.app).give_back(request.app.state.store, checks,
+                                                         settings.operator_secret())
+        else:
+            limits.give_back_token(action, token_hash)
         raise
+
+
+def _shared_buckets(app: Any) -> SharedBuckets:
+    found: SharedBuckets | None = getattr(app.state, "shared_buckets", None)
+    if found is None:
+        found = app.state.shared_buckets = SharedBuckets()
+    return found
 
 
 def rate_limited(action: str) -> Any:

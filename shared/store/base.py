@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import ClassVar, Literal, Protocol, TypeVar, cast
 
+from shared.store.buckets import RateBuckets
 from shared.store.notify import CommitListener
 from shared.store.outboxes import OutboxReader, OutboxRecorder
 from shared.store.recorders import (
@@ -88,10 +89,16 @@ class EventStore(ABC):
         self.games = GameIndexReader(db)
         self.projections = ProjectionReader(db)
         self.outbox = OutboxReader(db)
+        # the rate limits' shared buckets: writes, each a statement of its own
+        self.buckets = self._buckets(db)
         self._listener = listener  # PostgreSQL: wakes waiting readers; elsewhere they poll
         # per-process caches of what callers fold from this store's log, one typed holder per
         # kind (``kept``; shared/game/cached.py's ``Caches``); ``truncate`` empties them
         self._kept: dict[type, Emptiable] = {}
+
+    def _buckets(self, db: Runner) -> RateBuckets:
+        """The rate limits' buckets, run by default as the reads are."""
+        return RateBuckets(db)
 
     def kept(self, kind: type[E]) -> E:
         """This store's one ``kind`` (made on first use with ``kind()``): a holder of caches of

@@ -24,14 +24,19 @@ from shared.store.records import StoreError
 
 # every table of the store, in the order they are created
 STORE_TABLES = [SQLModel.metadata.tables[name]
-                for name in ("events", "games", "notification_outbox", "projection_positions", "webhook_secrets")]
+                for name in ("events", "games", "notification_outbox", "projection_positions", "webhook_secrets",
+                             "rate_buckets")]
 
 TABLE_NAMES = tuple(table.name for table in STORE_TABLES)
+# PostgreSQL keeps these without the write-ahead log: a commit that changes only them waits for
+# no WAL flush, and a crash empties them. The rate limits' buckets alone: emptied, every bucket
+# is full again (docs/decisions/0020-limits-across-processes.md); a replica does not have them
+UNLOGGED_TABLES = frozenset({"rate_buckets"})
 _DIALECTS = {"postgresql": postgresql.dialect, "sqlite": sqlite.dialect}
 
 # The revisions of shared/store/migrations/versions, oldest first (a test checks them against
 # Alembic's own reading of that folder): the store reads these without importing Alembic.
-REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006", "0007")
+REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008")
 HEAD_REVISION = REVISIONS[-1]
 MIGRATE_COMMAND = "entente migrate"
 # pg_advisory_xact_lock key ("entente" + 2) held while a schema is created or migrated
@@ -241,7 +246,10 @@ def create_statements(dialect: str) -> tuple[str, ...]:
     compiler = _DIALECTS[dialect]()
     statements = []
     for table in [*STORE_TABLES, VERSION_TABLE]:
-        statements.append(str(CreateTable(table, if_not_exists=True).compile(dialect=compiler)).strip())
+        created = str(CreateTable(table, if_not_exists=True).compile(dialect=compiler)).strip()
+        if dialect == "postgresql" and table.name in UNLOGGED_TABLES:
+            created = created.replace("CREATE TABLE", "CREATE UNLOGGED TABLE", 1)
+        statements.append(created)
         for index in sorted(table.indexes, key=lambda index: index.name or ""):
             statements.append(str(CreateIndex(index, if_not_exists=True).compile(dialect=compiler)).strip())
     statements.extend(FUNCTIONS[dialect])

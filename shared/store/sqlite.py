@@ -33,9 +33,10 @@ from urllib.parse import parse_qsl, urlencode
 import aiosqlite
 
 from shared.store.base import CONNECTION_WAIT_SECONDS, EventStore, SessionKind, Transaction
+from shared.store.buckets import RateBuckets
 from shared.store.outbox import NO_OUTCOME_RECORDED, ClaimedNotification
 from shared.store.outboxes import OutboxRecorder
-from shared.store.recorders import EventRecorder, TransactionState, as_utc, dumps, loads, recorded, utc_now
+from shared.store.recorders import EventRecorder, Runner, TransactionState, as_utc, dumps, loads, recorded, utc_now
 from shared.store.records import ConcurrencyError, GameNotFound, GuardedAppend, NewEvent, RecordedEvent
 from shared.store.schema import TABLE_NAMES, VERSION_TABLE, create_statements, schema_state
 from shared.store.statements import EVENT_COLUMNS, SHARED, STAMPED_REVISION, Statements, for_sqlite
@@ -64,7 +65,7 @@ READ_RANGE_OF = (f"SELECT {EVENT_COLUMNS} FROM events WHERE position > ?1 AND po
                  "AND EXISTS (SELECT 1 FROM json_each(?3) AS prefix "
                  "WHERE substr(stream_id, 1, length(prefix.value)) = prefix.value) ORDER BY position")
 SQL = for_sqlite(replace(SHARED, read_streams=READ_STREAMS, read_streams_after=READ_STREAMS_AFTER,
-                         read_range_of=READ_RANGE_OF))
+                         read_range_of=READ_RANGE_OF, take_bucket=SHARED.take_bucket.replace("GREATEST(", "max(")))
 
 # append_if_current's watched read: the named streams (a JSON array, one bound parameter) after a
 # position, each found through ix_events_stream_position
@@ -150,6 +151,15 @@ class OnPool(OnConnection):
     async def rows(self, sql: str, *args: Any) -> list[Any]:
         async with self._store.connected("statement") as connection:
             return list(await connection.execute_fetchall(sql, args))
+
+
+class OnWriters(OnPool):
+    """A write of a statement of its own (the rate limits' buckets), in this process's
+    writers' turn."""
+
+    async def rows(self, sql: str, *args: Any) -> list[Any]:
+        async with self._store._writers:
+            return await super().rows(sql, *args)
 
 
 class SQLiteEvents(EventRecorder):
@@ -297,14 +307,14 @@ class SQLiteStore(EventStore):
         if sqlite3.sqlite_version_info < MINIMUM_VERSION:
             raise RuntimeError(f"the store needs SQLite {'.'.join(map(str, MINIMUM_VERSION))} or later, "
                                f"not {sqlite3.sqlite_version}")
+        self._writers = asyncio.Lock()  # before the buckets' runner (``OnWriters``) may use it
         super().__init__(OnPool(self))
         self._database, self._uri, self._in_memory = sqlite_target(url)
         # an in-memory database is its one connection: transactions take turns on it
         self._connections = Connections(self._open_connection, 1 if self._in_memory else POOL_SIZE)
         # this process's writers take turns here, first come first served, before SQLite's
         # lock: waiting on SQLite's busy handler instead, a writer sleeps 1, 2, 5 ... up to 100
-        # ms between tries while later ones slip in (docs/store.md, "SQLite")
-        self._writers = asyncio.Lock()
+        # ms between tries while later ones slip in (docs/store.md, "SQLite"): ``_writers``
 
     async def _open_connection(self) -> aiosqlite.Connection:
         connection = await _daemon(aiosqlite.connect(self._database, timeout=BUSY_TIMEOUT_MS / 1000,
@@ -319,6 +329,9 @@ class SQLiteStore(EventStore):
             await connection.close()
             raise
         return connection
+
+    def _buckets(self, db: Runner) -> RateBuckets:
+        return RateBuckets(OnWriters(self))  # writes: in this process's writers' turn
 
     async def close(self) -> None:
         await self._connections.close()

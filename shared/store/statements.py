@@ -60,6 +60,11 @@ class Statements:
     list_notifications: str
     list_game_notifications: str
     count_notifications: str
+    # the rate limits' buckets (shared/store/buckets.py)
+    take_bucket: str
+    bucket_full_at: str
+    give_back_bucket: str
+    forget_full_buckets: str
 
 
 # the last event's version by one backward step of uq_events_stream_version: max(version) let
@@ -134,6 +139,15 @@ SHARED = Statements(
     list_notifications=f"SELECT {NOTIFICATION_COLUMNS} FROM notification_outbox ORDER BY id",
     list_game_notifications=f"SELECT {NOTIFICATION_COLUMNS} FROM notification_outbox WHERE game_id = $1 ORDER BY id",
     count_notifications="SELECT status, count(*) FROM notification_outbox GROUP BY status",
+    # $1 the key, $2 now, $3 the interval, $4 the tolerance ((count - 1) intervals), $5 now + the
+    # interval: one more taken (a row returned) only while the bucket's full_at is within the
+    # tolerance of now; GREATEST is SQLite's scalar max (shared/store/sqlite.py)
+    take_bucket=("INSERT INTO rate_buckets AS b (key, full_at) VALUES ($1, $5) ON CONFLICT (key) DO UPDATE "
+                 "SET full_at = GREATEST(b.full_at, $2) + $3 WHERE GREATEST(b.full_at, $2) - $2 <= $4 "
+                 "RETURNING full_at"),
+    bucket_full_at="SELECT full_at FROM rate_buckets WHERE key = $1",
+    give_back_bucket="UPDATE rate_buckets SET full_at = full_at - $2 WHERE key = $1",
+    forget_full_buckets="DELETE FROM rate_buckets WHERE full_at < $1",
 )
 
 _PARAMETER = re.compile(r"\$(\d+)")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, DateTime, Index, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, DateTime, Double, Index, Integer, String, UniqueConstraint
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
@@ -83,3 +83,17 @@ class GameTable(SQLModel, table=True):
     deadline: datetime | None = Field(default=None, sa_column=Column(UTCDateTime, nullable=True, index=True))
     summary: dict[str, Any] = Field(sa_column=Column(JSONDocument, nullable=False))
     updated_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False, index=True))
+
+
+class RateBucketTable(SQLModel, table=True):
+    """The rate limits' token buckets every process shares (shared/store/buckets.py): outside
+    the log, a row a key, kept as the moment the bucket would be full again."""
+
+    __tablename__ = "rate_buckets"
+
+    key: str = Field(sa_column=Column(String(), primary_key=True))
+    # seconds since the epoch, by the servers' clocks: the rate limits' own arithmetic, not a
+    # moment shown to anyone. Not indexed: each take updates it, and an update that changes no
+    # indexed column stays on its page (PostgreSQL's HOT update); deleting the full buckets
+    # once a minute reads the table whole instead
+    full_at: float = Field(sa_column=Column(Double(), nullable=False))

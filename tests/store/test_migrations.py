@@ -145,6 +145,16 @@ async def append_functions(url: str) -> list[tuple[str, str]]:
         await connection.close()
 
 
+async def unlogged_tables(url: str) -> list[str]:
+    """The tables PostgreSQL keeps without the write-ahead log."""
+    connection = await asyncpg.connect(url)
+    try:
+        return [row[0] for row in await connection.fetch(
+            "SELECT relname FROM pg_class WHERE relpersistence = 'u' AND relkind = 'r' ORDER BY relname")]
+    finally:
+        await connection.close()
+
+
 def cli(*argv: str) -> int:
     return main(list(argv))
 
@@ -171,6 +181,7 @@ def test_migrating_an_empty_database_ends_at_the_table_definitions(empty_url: st
     assert schema_differences(empty_url) == []
     if dialect(empty_url) == "postgresql":  # one append function, the code's: its arguments and its text
         assert asyncio.run(append_functions(empty_url)) == [(APPEND_FUNCTION_ARGUMENTS, APPEND_FUNCTION_BODY)]
+        assert asyncio.run(unlogged_tables(empty_url)) == ["rate_buckets"]
 
 
 def test_a_fresh_database_is_created_at_the_head_by_the_store_itself(empty_url: str) -> None:
@@ -184,6 +195,7 @@ def test_a_fresh_database_is_created_at_the_head_by_the_store_itself(empty_url: 
     assert schema_differences(empty_url) == []
     if dialect(empty_url) == "postgresql":
         assert asyncio.run(append_functions(empty_url)) == [(APPEND_FUNCTION_ARGUMENTS, APPEND_FUNCTION_BODY)]
+        assert asyncio.run(unlogged_tables(empty_url)) == ["rate_buckets"]
     assert cli("migrate", "--check", "--database", empty_url) == 0
     assert cli("migrate", "--database", empty_url) == 0  # nothing to do
 

@@ -14,6 +14,7 @@ from typing import Any
 from services.lobby.service import create_game, join_game, settings_for, start_game
 from shared.store import EventStore
 from tests.cli.test_serve import REPOSITORY, entente_command, free_port
+from tests.utils.daide_client import DaideClient
 from tests.utils.processes import stop
 from tests.utils.wait import wait_until
 
@@ -40,6 +41,28 @@ def entente_daide(database_url: str, *options: str) -> Iterator[Served]:
         yield Served(port, process)
     finally:
         stop(process)
+
+
+@contextmanager
+def clock_worker(url: str) -> Iterator[None]:
+    """A real ``entente worker`` on ``url``, sweeping every half second."""
+    process = subprocess.Popen([*entente_command(), "worker", "--database", url, "--poll", "0.5"], cwd=REPOSITORY,
+                               env={**os.environ, "ENTENTE_ENVIRONMENT": "test"}, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    try:
+        yield
+    finally:
+        stop(process)
+
+
+async def joined(client: DaideClient, credential: str) -> list[str]:
+    """A client's NME for ``credential`` through the map to its first turn: what it was sent
+    (the turn's messages but the last)."""
+    await client.hello()
+    client.send(f"NME ('{credential}') ('late bot')")
+    await client.until("MAP")
+    client.send("YES (MAP ('STANDARD'))")
+    return (await client.turn())[:-1]
 
 
 GAME_PORTS = range(42000, 43000)  # this area's ports for game ports (tests pick free runs of them)

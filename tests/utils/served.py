@@ -25,20 +25,34 @@ def entente_serve(database_url: str, settings: Callable[[str], dict[str, str]] |
     """A real ``entente serve`` on ``database_url`` (no clock worker); yields its base URL.
     ``settings``: more environment for it, made from its base URL (a sign-in's redirect URI);
     ``port``: the port to listen on (a server started again where one stopped), else a free one."""
-    port = port or free_port()
-    env = {**os.environ, "ENTENTE_OPERATOR_TOKEN": OPERATOR_TOKEN, "ENTENTE_ENVIRONMENT": "test"}
-    if settings is not None:
-        env.update(settings(f"http://127.0.0.1:{port}"))
-    process = subprocess.Popen(
-        [*entente_command(), "serve", "--port", str(port), "--database", database_url, "--no-worker",
-         "--log-level", "warning", "--keep-alive", str(KEEP_ALIVE_SECONDS)],
-        cwd=REPOSITORY, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        base_url = f"http://127.0.0.1:{port}"
-        wait_until_serving(base_url, process)
+    with entente_serves(database_url, 1, settings, port) as (base_url,):
         yield base_url
+
+
+@contextmanager
+def entente_serves(database_url: str, count: int, settings: Callable[[str], dict[str, str]] | None = None,
+                   port: int | None = None) -> Iterator[list[str]]:
+    """``count`` real ``entente serve`` processes on ``database_url``, started at once (on a
+    fresh database they race to make the schema, as a deployment's do); yields their base URLs."""
+    processes: list[subprocess.Popen[str]] = []
+    try:
+        base_urls = []
+        for number in range(count):
+            chosen = port if port is not None and number == 0 else free_port()
+            base_urls.append(f"http://127.0.0.1:{chosen}")
+            env = {**os.environ, "ENTENTE_OPERATOR_TOKEN": OPERATOR_TOKEN, "ENTENTE_ENVIRONMENT": "test"}
+            if settings is not None:
+                env.update(settings(base_urls[-1]))
+            processes.append(subprocess.Popen(
+                [*entente_command(), "serve", "--port", str(chosen), "--database", database_url, "--no-worker",
+                 "--log-level", "warning", "--keep-alive", str(KEEP_ALIVE_SECONDS)],
+                cwd=REPOSITORY, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
+        for base_url, process in zip(base_urls, processes, strict=True):
+            wait_until_serving(base_url, process)
+        yield base_urls
     finally:
-        stop(process)
+        for process in processes:
+            stop(process)
 
 
 @dataclass

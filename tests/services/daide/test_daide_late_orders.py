@@ -7,42 +7,17 @@ mark is kept, and once Turkey orders again every client is told NOT (CCD (TUR)).
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
 
 from shared.store import EventStore
-from tests.cli.test_serve import REPOSITORY, entente_command
 from tests.conftest import open_store
 from tests.utils.daide_client import DaideClient, tree, units_in, written
-from tests.utils.daide_server import entente_daide, seated_game
-from tests.utils.processes import stop
+from tests.utils.daide_server import clock_worker, entente_daide, joined, seated_game
 
 CODES = {"AUSTRIA": "AUS", "ENGLAND": "ENG", "FRANCE": "FRA", "GERMANY": "GER", "ITALY": "ITA", "RUSSIA": "RUS",
          "TURKEY": "TUR"}
-
-
-@contextmanager
-def clock_worker(url: str) -> Iterator[None]:
-    process = subprocess.Popen([*entente_command(), "worker", "--database", url, "--poll", "0.5"], cwd=REPOSITORY,
-                               env={**os.environ, "ENTENTE_ENVIRONMENT": "test"}, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
-    try:
-        yield
-    finally:
-        stop(process)
-
-
-async def joined(client: DaideClient, credential: str) -> list[str]:
-    await client.hello()
-    client.send(f"NME ('{credential}') ('late bot')")
-    await client.until("MAP")
-    client.send("YES (MAP ('STANDARD'))")
-    return (await client.turn())[:-1]
 
 
 def holds(now: str, code: str) -> str:
