@@ -30,7 +30,7 @@ address and per token, each seat writing from an address of its own named in
 ``X-Forwarded-For``, as deploy/nginx.conf names a client), counted in the store's buckets, one
 limit for every process (the default); ``--limits process`` the same counted in each process
 (``ENTENTE_RATE_LIMITS_SHARED=false``). Each write is counted and none is refused, so the
-difference from ``off`` is what counting costs (docs/decisions/0020-limits-across-processes.md).
+difference from ``off`` is what counting costs (docs/decisions/0021-limits-across-processes.md).
 """
 from __future__ import annotations
 

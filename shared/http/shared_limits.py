@@ -1,5 +1,5 @@
 """The rate limits held in the store, so that every process and every replica counts against one
-limit (docs/operations.md, "Rate limits"; docs/decisions/0020-limits-across-processes.md).
+limit (docs/operations.md, "Rate limits"; docs/decisions/0021-limits-across-processes.md).
 
 Every bucket but two is a row of the store's ``rate_buckets`` (``SharedBuckets.count``,
 shared/store/buckets.py: a conditional upsert a bucket, a request's buckets in one statement on

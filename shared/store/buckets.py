@@ -1,5 +1,5 @@
 """The rate limits' token buckets, in the store so that every process of one database counts
-against one limit (docs/decisions/0020-limits-across-processes.md; docs/operations.md, "Rate
+against one limit (docs/decisions/0021-limits-across-processes.md; docs/operations.md, "Rate
 limits"). The arithmetic is the generic cell rate algorithm of shared/http/shared_limits.py: a
 bucket is the moment it would be full again (``full_at``, seconds since the epoch by the
 servers' clocks); one more may be taken while ``full_at`` is at most ``count - 1`` intervals

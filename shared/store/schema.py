@@ -30,7 +30,7 @@ STORE_TABLES = [SQLModel.metadata.tables[name]
 TABLE_NAMES = tuple(table.name for table in STORE_TABLES)
 # PostgreSQL keeps these without the write-ahead log: a commit that changes only them waits for
 # no WAL flush, and a crash empties them. The rate limits' buckets alone: emptied, every bucket
-# is full again (docs/decisions/0020-limits-across-processes.md); a replica does not have them
+# is full again (docs/decisions/0021-limits-across-processes.md); a replica does not have them
 UNLOGGED_TABLES = frozenset({"rate_buckets"})
 _DIALECTS = {"postgresql": postgresql.dialect, "sqlite": sqlite.dialect}
 

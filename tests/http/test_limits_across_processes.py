@@ -1,5 +1,5 @@
 """Two ``entente serve`` processes on one database count against one rate limit
-(docs/operations.md, "Rate limits"; docs/decisions/0020-limits-across-processes.md): a client
+(docs/operations.md, "Rate limits"; docs/decisions/0021-limits-across-processes.md): a client
 alternating between them is refused 429 ``rate_limited`` at the limit, not at twice it, for
 the per-token and the per-address limits of order writes and of press, on PostgreSQL and on
 one SQLite file. Each process counting alone (ENTENTE_RATE_LIMITS_SHARED=false) lets the same

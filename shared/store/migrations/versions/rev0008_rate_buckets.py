@@ -1,5 +1,5 @@
 """The rate limits' token buckets, shared by every process of a database (shared/store/buckets.py;
-docs/decisions/0020-limits-across-processes.md): a row a bucket, outside the log, holding the
+docs/decisions/0021-limits-across-processes.md): a row a bucket, outside the log, holding the
 moment the bucket would be full again; UNLOGGED on PostgreSQL. Before this revision the limits
 on order writes, press and streams were counted in each process, so N processes let a client
 through N times its limit.
