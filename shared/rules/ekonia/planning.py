@@ -11,7 +11,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any
 
@@ -43,7 +43,12 @@ from .orders import (
 )
 from .plan_records import AtPlace, Bombardment, DiplomacyOrder, Gift, Improvement, Mission, Spent
 from .records import PlannedUnit
-from .state import State, at_war, improvement_of, owner_of, trading, unit_order
+from .state import State, at_war, improvement_of, owner_of, trading
+
+
+def _age(unit: PlannedUnit) -> tuple[int, str, int]:
+    """Oldest first: the order in which a group's units are picked (state.unit_order)."""
+    return unit.order
 
 
 class Refused(Exception):
@@ -92,9 +97,7 @@ def plan_orders(state: State, board: Board, power: str, orders: Sequence[Order],
     """Play ``orders`` on ``power``'s units; ``received`` is gold given to it this turn."""
     pstate = state["powers"][power]
     plan = Plan(power, state["turn"], next_unit=pstate["next_unit"])
-    plan.units = {u["id"]: {**u, "moved": False, "used": False, "entered_from": None,
-                            "landed": False, "carrying": False}
-                  for u in state["units"].values() if u["owner"] == power}
+    plan.units = {u["id"]: PlannedUnit.from_document(u) for u in state["units"].values() if u["owner"] == power}
     plan.own_gold = pstate["gold"]
     plan.budget = pstate["gold"] + received
     if count_expected:  # a promise counts, up to what any gift could be (R13, R4)
@@ -146,26 +149,30 @@ class _Context:
             raise Refused(f"cannot afford: costs {gold} gold, {max(left, 0):g} left")
         self.plan.spent.append(Spent(index, gold, where))
 
+    def put(self, unit: PlannedUnit) -> None:
+        """A unit of the plan replaced by its next record (the orders move it, load it...)."""
+        self.plan.units[unit.id] = unit
+
     def pick(self, count: int, unit_type: str, location: str, *, aboard: bool = False,
              stored: bool | None = None, free: bool = True) -> list[PlannedUnit]:
-        found = [u for u in sorted(self.plan.units.values(), key=unit_order)
-                 if u["type"] == unit_type and u["location"] == location
-                 and u["id"] not in self.plan.disbanded
-                 and (u["aboard"] is not None) == aboard
-                 and (stored is None or u["stored"] == stored)
-                 and (not free or not u["used"])]
+        found = [u for u in sorted(self.plan.units.values(), key=_age)
+                 if u.type == unit_type and u.location == location
+                 and u.id not in self.plan.disbanded
+                 and (u.aboard is not None) == aboard
+                 and (stored is None or u.stored == stored)
+                 and (not free or not u.used)]
         if len(found) < count:
             which = "aboard at" if aboard else "at"
             raise Refused(f"only {len(found)} {unit_type} free {which} {location}, {count} ordered")
         return found[:count]
 
     def stored_count(self, tid: str, unit_type: str) -> int:
-        return sum(1 for u in self.plan.units.values() if u["location"] == tid and u["stored"]
-                   and u["type"] == unit_type and u["id"] not in self.plan.disbanded)
+        return sum(1 for u in self.plan.units.values() if u.location == tid and u.stored
+                   and u.type == unit_type and u.id not in self.plan.disbanded)
 
     def airships_at(self, tid: str) -> int:
-        return sum(1 for u in self.plan.units.values() if u["type"] == "AIRSHIP"
-                   and u["location"] == tid and u["id"] not in self.plan.disbanded)
+        return sum(1 for u in self.plan.units.values() if u.type == "AIRSHIP"
+                   and u.location == tid and u.id not in self.plan.disbanded)
 
 
 def _diplomacy(ctx: _Context, index: int, order: Diplomacy) -> None:
@@ -238,11 +245,8 @@ def _buy(ctx: _Context, index: int, order: Buy) -> None:
             ctx.plan.next_unit += 1
             uid = f"{ctx.power}-{ctx.plan.next_unit}"
         ctx.plan.next_unit += 1
-        ctx.plan.units[uid] = {"id": uid, "type": order.unit, "owner": ctx.power,
-                               "location": order.launch_to or at, "stored": stored,
-                               "privateer": False, "built": ctx.plan.turn, "aboard": None,
-                               "hidden_until": None, "moved": False, "used": False,
-                               "entered_from": None, "landed": False, "carrying": False}
+        ctx.put(PlannedUnit(uid, order.unit, ctx.power, order.launch_to or at, stored, privateer=False,
+                            built=ctx.plan.turn, aboard=None, hidden_until=None))
         ctx.plan.new_units.append(uid)
 
 
@@ -251,8 +255,7 @@ def _check_airship_room(ctx: _Context, base: str, extra: int) -> None:
         raise Refused(f"{base} holds at most {C.AIRSHIPS_PER_BASE} airships")
     vents = sum(1 for tid, t in ctx.state["territories"].items()
                 if t["owner"] == ctx.power and t["gas_vent"])
-    owned = sum(1 for u in ctx.plan.units.values() if u["type"] == "AIRSHIP"
-                and u["id"] not in ctx.plan.disbanded)
+    owned = sum(1 for u in ctx.plan.units.values() if u.type == "AIRSHIP" and u.id not in ctx.plan.disbanded)
     if owned + extra > C.AIRSHIPS_PER_VENT * vents:
         raise Refused(f"at most {C.AIRSHIPS_PER_VENT} airships per gas vent ({vents} held)")
 
@@ -334,62 +337,61 @@ def _hide_units(ctx: _Context, index: int, order: HideUnits) -> None:
     if order.at not in ctx.state["territories"] or \
             improvement_of(ctx.state, ctx.board, order.at) != "tile":
         raise Refused("units are hidden only in tiles without a fort, city or capital")
-    units = [u for u in sorted(ctx.plan.units.values(), key=unit_order)
-             if u["type"] == "INFANTRY" and u["location"] == order.at and u["aboard"] is None
-             and u["id"] not in ctx.plan.disbanded and u["id"] not in ctx.plan.hidden_units]
+    units = [u for u in sorted(ctx.plan.units.values(), key=_age)
+             if u.type == "INFANTRY" and u.location == order.at and u.aboard is None
+             and u.id not in ctx.plan.disbanded and u.id not in ctx.plan.hidden_units]
     if len(units) < order.count:
         raise Refused(f"only {len(units)} infantry will stand at {order.at}, {order.count} ordered")
     ctx.pay(index, C.HIDE_UNIT_COST * order.count, order.at)
-    ctx.plan.hidden_units.extend(u["id"] for u in units[:order.count])
+    ctx.plan.hidden_units.extend(u.id for u in units[:order.count])
 
 
 def _privateer(ctx: _Context, index: int, order: Privateer) -> None:
-    ships = [u for u in sorted(ctx.plan.units.values(), key=unit_order)
-             if u["type"] == "TRIREME" and u["location"] == order.at and not u["privateer"]
-             and u["id"] not in ctx.plan.disbanded]
+    ships = [u for u in sorted(ctx.plan.units.values(), key=_age)
+             if u.type == "TRIREME" and u.location == order.at and not u.privateer
+             and u.id not in ctx.plan.disbanded]
     if len(ships) < order.count:
         raise Refused(f"only {len(ships)} triremes flying a flag at {order.at}, {order.count} ordered")
     ctx.pay(index, C.PRIVATEER_COST * order.count, order.at)
     for unit in ships[:order.count]:
-        unit["privateer"] = True
-        ctx.plan.privateers.append(unit["id"])
+        ctx.put(replace(unit, privateer=True))
+        ctx.plan.privateers.append(unit.id)
 
 
 def _disband(ctx: _Context, index: int, order: Disband) -> None:
     units = ctx.pick(order.count, order.unit, order.at, stored=None)
-    loaded = {u["aboard"] for u in ctx.plan.units.values() if u["aboard"]}
-    if any(unit["id"] in loaded for unit in units):
+    loaded = {u.aboard for u in ctx.plan.units.values() if u.aboard}
+    if any(unit.id in loaded for unit in units):
         raise Refused(f"a transport at {order.at} still carries troops")
     for unit in units:
-        ctx.plan.disbanded.append(unit["id"])
-        ctx.plan.refund += C.UNIT_TYPES[unit["type"]].refund
+        ctx.plan.disbanded.append(unit.id)
+        ctx.plan.refund += C.UNIT_TYPES[unit.type].refund
 
 
 def _transports(ctx: _Context, sea: str) -> list[PlannedUnit]:
-    return [u for u in sorted(ctx.plan.units.values(), key=unit_order)
-            if u["type"] == "TRANSPORT" and u["location"] == sea and not u["stored"]
-            and u["id"] not in ctx.plan.disbanded]
+    return [u for u in sorted(ctx.plan.units.values(), key=_age)
+            if u.type == "TRANSPORT" and u.location == sea and not u.stored and u.id not in ctx.plan.disbanded]
 
 
 def _cargo(ctx: _Context, transport: str) -> float:
-    return sum(C.CARGO_WEIGHT[u["type"]] for u in ctx.plan.units.values() if u["aboard"] == transport)
+    return sum(C.CARGO_WEIGHT[u.type] for u in ctx.plan.units.values() if u.aboard == transport)
 
 
 def _load(ctx: _Context, index: int, order: Load) -> None:
     if order.sea not in ctx.board.sea_neighbours(order.origin):
         raise Refused(f"{order.sea} is not a sea next to {order.origin}")
     units = ctx.pick(order.count, order.unit, order.origin, stored=False)
-    transports = [t for t in _transports(ctx, order.sea) if t["built"] != ctx.plan.turn
-                  and len(ctx.plan.transport_steps.get(t["id"], set()) | {"load"}) < 3]
+    transports = [t for t in _transports(ctx, order.sea) if t.built != ctx.plan.turn
+                  and len(ctx.plan.transport_steps.get(t.id, set()) | {"load"}) < 3]
     if not transports:
         if not ctx.late:
             raise _Later()
         raise Refused(f"no transport of {ctx.power} at {order.sea} able to carry this turn "
                       "(a transport loads, moves and unloads only two of these a turn)")
-    room = {t["id"]: C.TRANSPORT_CAPACITY - _cargo(ctx, t["id"]) for t in transports}
+    room = {t.id: C.TRANSPORT_CAPACITY - _cargo(ctx, t.id) for t in transports}
     placing: list[tuple[PlannedUnit, str]] = []
     for unit in units:
-        weight = C.CARGO_WEIGHT[unit["type"]]
+        weight = C.CARGO_WEIGHT[unit.type]
         spot = next((tid for tid in room if room[tid] >= weight), None)
         if spot is None:
             if not ctx.late:
@@ -398,8 +400,8 @@ def _load(ctx: _Context, index: int, order: Load) -> None:
         room[spot] -= weight
         placing.append((unit, spot))
     for unit, transport in placing:
-        unit.update({"location": order.sea, "aboard": transport, "used": True, "moved": True})
-        ctx.plan.units[transport]["carrying"] = True
+        ctx.put(replace(unit, location=order.sea, aboard=transport, used=True, moved=True))
+        ctx.put(replace(ctx.plan.units[transport], carrying=True))
         ctx.plan.transport_steps.setdefault(transport, set()).add("load")
 
 
@@ -419,12 +421,11 @@ def _move(ctx: _Context, index: int, order: Move) -> None:
     ctx.may_enter(target)
     stores = stats.naval and target in ctx.state["territories"]
     for unit in units:
-        if unit["type"] == "TRANSPORT":
-            ctx.plan.transport_steps.setdefault(unit["id"], set()).add("move")
-        unit.update({"location": target, "moved": True, "used": True, "entered_from": path[-2], "stored": stores})
-        for cargo in ctx.plan.units.values():
-            if cargo["aboard"] == unit["id"]:
-                cargo["location"] = target
+        if unit.type == "TRANSPORT":
+            ctx.plan.transport_steps.setdefault(unit.id, set()).add("move")
+        ctx.put(replace(unit, location=target, moved=True, used=True, entered_from=path[-2], stored=stores))
+        for cargo in [u for u in ctx.plan.units.values() if u.aboard == unit.id]:
+            ctx.put(replace(cargo, location=target))
     ctx.plan.notes[index] = "via " + " -> ".join(path) if len(path) > 2 else ""
 
 
@@ -476,14 +477,14 @@ def _rebase(ctx: _Context, index: int, order: Rebase) -> None:
     if ctx.airships_at(order.target) + order.count > C.AIRSHIPS_PER_BASE:
         raise Refused(f"{order.target} holds at most {C.AIRSHIPS_PER_BASE} airships")
     for airship in airships:
-        airship.update({"location": order.target, "used": True, "moved": True})
+        ctx.put(replace(airship, location=order.target, used=True, moved=True))
 
 
 def _carrier(unit: PlannedUnit) -> str:
     """The transport a unit picked ``aboard`` is in."""
-    transport = unit["aboard"]
+    transport = unit.aboard
     if transport is None:  # pragma: no cover - pick(aboard=True) picks only units aboard
-        raise Refused(f"{unit['id']} is not aboard a transport")
+        raise Refused(f"{unit.id} is not aboard a transport")
     return transport
 
 
@@ -493,7 +494,7 @@ def _unload(ctx: _Context, index: int, order: Unload) -> None:
     units = ctx.pick(order.count, order.unit, order.sea, aboard=True, free=False)
     carriers = [_carrier(unit) for unit in units]
     for transport in carriers:
-        if ctx.plan.units[transport]["built"] == ctx.plan.turn:
+        if ctx.plan.units[transport].built == ctx.plan.turn:
             raise Refused("transports may not carry troops on the turn they are made")
         if ctx.plan.transport_steps.get(transport, set()) >= {"load", "move"}:
             raise Refused("a transport loads, moves and unloads only two of these a turn: "
@@ -501,14 +502,14 @@ def _unload(ctx: _Context, index: int, order: Unload) -> None:
     ctx.may_enter(order.target)
     for unit, transport in zip(units, carriers, strict=True):
         ctx.plan.transport_steps.setdefault(transport, set()).add("unload")
-        ctx.plan.units[transport]["carrying"] = True
-        unit.update({"location": order.target, "aboard": None, "moved": True, "used": True,
-                     "entered_from": order.sea, "landed": True})
+        ctx.put(replace(ctx.plan.units[transport], carrying=True))
+        ctx.put(replace(unit, location=order.target, aboard=None, moved=True, used=True,
+                        entered_from=order.sea, landed=True))
 
 
 def _drop(ctx: _Context, index: int, order: Drop) -> None:
     airships = [a for a in ctx.pick(math.ceil(order.count / C.AIRSHIP_CARRY), "AIRSHIP", order.base)]
-    if any(a["built"] == ctx.plan.turn for a in airships):
+    if any(a.built == ctx.plan.turn for a in airships):
         raise Refused("airships may not carry troops on the turn they are made")
     if ctx.board.territory(order.target).is_sea:
         raise Refused("troops are dropped on land")
@@ -518,9 +519,9 @@ def _drop(ctx: _Context, index: int, order: Drop) -> None:
     units = ctx.pick(order.count, "INFANTRY", order.base, stored=False)
     ctx.may_enter(order.target)
     for airship in airships:
-        airship.update({"used": True, "carrying": True})
+        ctx.put(replace(airship, used=True, carrying=True))
     for unit in units:
-        unit.update({"location": order.target, "moved": True, "used": True, "entered_from": "AIR", "landed": True})
+        ctx.put(replace(unit, location=order.target, moved=True, used=True, entered_from="AIR", landed=True))
 
 
 def _bombard(ctx: _Context, index: int, order: Bombard) -> None:
@@ -531,8 +532,8 @@ def _bombard(ctx: _Context, index: int, order: Bombard) -> None:
     ships = ctx.pick(order.count, "TRIREME", order.origin, stored=False)
     ctx.may_enter(order.target)
     for ship in ships:
-        ship["used"] = True
-    ctx.plan.bombardments.append(Bombardment(index, [s["id"] for s in ships], order.origin, order.target))
+        ctx.put(replace(ship, used=True))
+    ctx.plan.bombardments.append(Bombardment(index, [s.id for s in ships], order.origin, order.target))
 
 
 def _attack_privateers(ctx: _Context, index: int, order: AttackPrivateers) -> None:

@@ -9,7 +9,8 @@ this engine). Which viewer sees which field is the visibility policy's (policy.p
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypedDict, cast
+from dataclasses import dataclass
+from typing import Any, Self, TypedDict, cast
 
 from .battle_reports import BattleJSON
 
@@ -28,17 +29,6 @@ class UnitRecord(TypedDict):
     built: int
     aboard: str | None
     hidden_until: int | None
-
-
-class PlannedUnit(UnitRecord):
-    """A unit during planning and the battles: where its orders put it, and how it got there.
-    These fields never reach the stored state (turn.py's ``PLAN_ONLY``)."""
-
-    moved: bool
-    used: bool
-    entered_from: str | None  # the territory or sea it came from, or "AIR" (dropped)
-    landed: bool  # unloaded or dropped this turn
-    carrying: bool  # a transport or airship that carried troops this turn
 
 
 class Converting(TypedDict):
@@ -156,6 +146,56 @@ class OrderResult(TypedDict):
     order: str
     result: str  # ok, failed or invalid
     reason: str
+
+
+def age_order(uid: str, built: int) -> tuple[int, str, int]:
+    """The order of the unit ``uid`` built on turn ``built`` among others: by turn, owner, number."""
+    owner, _, number = uid.rpartition("-")
+    return (built, owner, int(number) if number.isascii() and number.isdigit() and len(number) < 10 else 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A unit of a state as the engine computes on it: the stored ``UnitRecord`` read once
+    (``from_document``) and written back once (``to_document``, the same keys in the same order)."""
+
+    id: str
+    type: str
+    owner: str
+    location: str
+    stored: bool
+    privateer: bool
+    built: int
+    aboard: str | None
+    hidden_until: int | None
+
+    @classmethod
+    def from_document(cls, doc: UnitRecord) -> Self:
+        return cls(doc["id"], doc["type"], doc["owner"], doc["location"], doc["stored"], doc["privateer"],
+                   doc["built"], doc["aboard"], doc["hidden_until"])
+
+    def to_document(self) -> UnitRecord:
+        return {"id": self.id, "type": self.type, "owner": self.owner, "location": self.location,
+                "stored": self.stored, "privateer": self.privateer, "built": self.built, "aboard": self.aboard,
+                "hidden_until": self.hidden_until}
+
+    @property
+    def order(self) -> tuple[int, str, int]:
+        """Oldest first (state.unit_order)."""
+        return age_order(self.id, self.built)
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedUnit(Unit):
+    """A unit during planning and the battles: where its orders put it, and how it got there.
+    Planning replaces the record at each step (``dataclasses.replace``); ``to_document`` is the
+    unit as the state keeps it, without these fields."""
+
+    moved: bool = False
+    used: bool = False
+    entered_from: str | None = None  # the territory or sea it came from, or "AIR" (dropped)
+    landed: bool = False  # unloaded or dropped this turn
+    carrying: bool = False  # a transport or airship that carried troops this turn
 
 
 def as_state(document: Mapping[str, Any]) -> EkoniaState:

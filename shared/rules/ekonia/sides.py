@@ -14,8 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .board import Board
-from .records import PlannedUnit
-from .state import PRIVATEER_PARTY, State, age_order, state_of
+from .records import PlannedUnit, age_order
+from .state import PRIVATEER_PARTY, State, state_of
 
 Camp = tuple[str, ...]  # the states of one camp, sorted
 PRIVATEERS = "PRIVATEERS"
@@ -42,9 +42,9 @@ class BattleUnit:
 
     @classmethod
     def of(cls, planned: PlannedUnit) -> BattleUnit:
-        return cls(planned["id"], planned["type"], planned["owner"], planned["location"], planned["stored"],
-                   planned["privateer"], planned["built"], planned["aboard"], planned.get("hidden_until"),
-                   planned["moved"], planned["entered_from"], planned["landed"])
+        return cls(planned.id, planned.type, planned.owner, planned.location, planned.stored, planned.privateer,
+                   planned.built, planned.aboard, planned.hidden_until, planned.moved, planned.entered_from,
+                   planned.landed)
 
     @property
     def party(self) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import cast
 
 from .board import CAPITAL_INCOME, CITY_INCOME, TILE_INCOME, Board
-from .records import EkoniaState, UnitRecord
+from .records import EkoniaState, UnitRecord, age_order
 
 State = EkoniaState  # the engine's name for the whole position (records.py)
 
@@ -155,11 +155,6 @@ def unit_order(unit: UnitRecord) -> tuple[int, str, int]:
     """Oldest first: the order in which groups are picked for orders and survive battles."""
     return age_order(unit["id"], unit["built"])
 
-
-def age_order(uid: str, built: int) -> tuple[int, str, int]:
-    """``unit_order`` of the unit ``uid`` built on turn ``built``: by turn, owner, number."""
-    owner, _, number = uid.rpartition("-")
-    return (built, owner, int(number) if number.isascii() and number.isdigit() and len(number) < 10 else 0)
 
 
 def pair(a: str, b: str) -> list[str]:

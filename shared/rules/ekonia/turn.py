@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from .battle_reports import BattleReport
 from .board import Board
@@ -27,11 +27,9 @@ from .parser import ParseError, parse_order
 from .planning import Plan, plan_orders
 from .policy import planning_view
 from .public_map import visible_units
-from .records import Ledger, OrderResult, PlannedUnit, Spending, UnitRecord, as_state
+from .records import Ledger, OrderResult, PlannedUnit, Spending, as_state
 from .sides import BattleContext, BattleUnit, battles_at, sides_at
 from .state import State, alive_powers, clone, pair, phase_name, territories_of
-
-PLAN_ONLY = ("moved", "used", "entered_from", "landed", "carrying")
 
 
 @dataclass
@@ -209,11 +207,6 @@ def _diplomacy(work: State, plans: Mapping[str, Plan], turn: int,
     return wars, {"offers": offers["TRADE"], "where": where}
 
 
-def _stored(unit: PlannedUnit) -> UnitRecord:
-    """A planned unit as the state keeps it: without the fields of the plan (``PLAN_ONLY``)."""
-    return cast(UnitRecord, {k: v for k, v in unit.items() if k not in PLAN_ONLY})
-
-
 def _war(a: str, b: str) -> tuple[str, str]:
     first, second = pair(a, b)
     return first, second
@@ -227,7 +220,7 @@ def _pay_and_place(work: State, plans: Mapping[str, Plan], received: Mapping[str
             work["units"].pop(uid, None)
         for uid, unit in plan.units.items():
             if uid not in plan.disbanded:
-                work["units"][uid] = _stored(unit)
+                work["units"][uid] = unit.to_document()  # without the fields of the plan
 
 
 def _battles(work: State, board: Board, start: State, plans: Mapping[str, Plan],
@@ -243,8 +236,8 @@ def _battles(work: State, board: Board, start: State, plans: Mapping[str, Plan],
                         hunts={p: {sea for _, sea in plan.hunts} for p, plan in plans.items()})
     by_place: dict[str, list[PlannedUnit]] = defaultdict(list)
     for unit in planned.values():
-        if not unit["stored"]:
-            by_place[unit["location"]].append(unit)
+        if not unit.stored:
+            by_place[unit.location].append(unit)
     battles: list[BattleReport] = []
     bounty: defaultdict[str, int] = defaultdict(int)
     for place in sorted(by_place):
