@@ -14,13 +14,11 @@ they learn it (``not held alone``).
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import Any
 
 from . import catalogue as C
 from .board import Board
+from .records import Event
 from .state import State
-
-Event = dict[str, Any]
 
 
 def occupiers(state: State, tid: str) -> dict[str, float]:

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from . import catalogue as C
 from .board import Board
-from .records import Ledger, UnitRecord
+from .records import LaneChange, Ledger, UnitRecord
 from .state import State, bti, territories_of
 
 
@@ -71,9 +70,9 @@ def lane_holder(ships: list[UnitRecord]) -> tuple[str | None, bool]:
     return (owners.pop() if len(owners) == 1 else None), True
 
 
-def update_sea_lanes(state: State) -> list[dict[str, Any]]:
+def update_sea_lanes(state: State) -> list[LaneChange]:
     """Each lane's holder at the end of the turn (``lane_holder``); return the changes."""
-    changes = []
+    changes: list[LaneChange] = []
     for tid, lane in sorted(state["sea_lanes"].items()):
         ships = [u for u in state["units"].values()
                  if u["location"] == tid and u["type"] == "TRIREME" and not u["stored"]]

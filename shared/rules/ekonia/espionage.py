@@ -10,11 +10,11 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, TypedDict
 
 from . import catalogue as C
 from .orders import Spy
-from .records import Knowledge, UnitRecord
+from .records import Knowledge, MissionResult, MissionRoll, Spending, UnitRecord
 from .state import State, unit_order
 
 
@@ -38,7 +38,16 @@ def target_power(state: State, spy: Spy) -> str | None:
     return spy.target
 
 
-def _count_units(units: Sequence[UnitRecord]) -> list[dict[str, Any]]:
+class UnitCount(TypedDict):
+    """How many units of one owner and type a mission counted (privateers apart)."""
+
+    owner: str
+    type: str
+    privateer: bool
+    count: int
+
+
+def _count_units(units: Sequence[UnitRecord]) -> list[UnitCount]:
     counts: dict[tuple[str, str, bool], int] = {}
     for unit in units:
         key = (unit["owner"], unit["type"], unit["privateer"])
@@ -47,7 +56,7 @@ def _count_units(units: Sequence[UnitRecord]) -> list[dict[str, Any]]:
             for (o, t, p), n in sorted(counts.items())]
 
 
-def findings(state: State, spy: Spy, power: str, turn: int, spending: Mapping[str, Any],
+def findings(state: State, spy: Spy, power: str, turn: int, spending: Mapping[str, Spending],
              missions: Sequence[Mission], start_targets: Mapping[tuple[str, int], str | None]) -> Any:
     """What a successful mission of ``power`` finds, in the mission's own shape."""
     if spy.mission.startswith("INVESTIGATE"):
@@ -77,11 +86,11 @@ def _owned_with(state: State, owner: str | None, improvement: Literal["shipyard"
     return sorted(t for t, terr in state["territories"].items() if terr["owner"] == owner and terr[improvement])
 
 
-def _records(state: State, target: str | None, spending: Mapping[str, Any]) -> dict[str, int]:
-    """RECORDS: gold spent in each city or fort (so no plain land yard shows)."""
+def _records(state: State, target: str | None, spending: Mapping[str, Spending]) -> dict[str, int]:
+    """RECORDS: gold spent this turn in each city or fort (so no plain land yard shows)."""
     terrs = state["territories"]
-    spent = spending.get(target, {}) if target is not None else {}
-    return {t: gold for t, gold in spent.get("by_location", {}).items()
+    spent = spending.get(target) if target is not None else None
+    return {t: gold for t, gold in (spent["by_location"] if spent is not None else {}).items()
             if t in terrs and (terrs[t]["city"] or terrs[t]["fort"])}
 
 
@@ -108,16 +117,16 @@ class MissionOutcome:
         return {"turn": self.turn, "mission": self.mission, "target": self.target, "success": self.success,
                 "found": self.found}
 
-    def result_json(self) -> dict[str, Any]:
+    def result_json(self) -> MissionResult:
         return {"power": self.power, "index": self.index, **self.knowledge()}
 
-    def roll_json(self) -> dict[str, Any]:
+    def roll_json(self) -> MissionRoll:
         return {"kind": "mission", "power": self.power, "mission": self.mission, "target": self.target,
                 "roll": self.roll, "needed": self.needed, "success": self.success}
 
 
 def run_missions(state: State, turn: int, seed: int, missions: Sequence[Mission],
-                 spending: Mapping[str, Any], start_targets: Mapping[tuple[str, int], str | None]
+                 spending: Mapping[str, Spending], start_targets: Mapping[tuple[str, int], str | None]
                  ) -> list[MissionOutcome]:
     """Roll every mission, record what succeeded in ``state['knowledge']``; return each
     mission's outcome."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Self, TypedDict, cast
+from typing import Any, Literal, NotRequired, Self, TypedDict, cast
 
 from .battle_reports import BattleJSON
 
@@ -110,13 +110,72 @@ class Ledger(TypedDict):
     end_gold: float
 
 
+# What the turn did to a territory or a state (captures.py, turn.py), as the turn's details and
+# ``last_turn`` keep it: ``event`` names the kind ("taken", "neutralised", "capital moved", "built"...),
+# and each kind has its own few fields (docs/rules/ekonia.md, "The turn's details"). The
+# functional form, since one field is ``from``.
+Event = TypedDict("Event", {
+    "event": str, "territory": NotRequired[str], "by": NotRequired[str | None], "from": NotRequired[str | None],
+    "to": NotRequired[str | None], "owner": NotRequired[str], "power": NotRequired[str],
+    "units": NotRequired[list[str]], "shipyard": NotRequired[bool], "gas_vent": NotRequired[bool],
+    "strength": NotRequired[float], "reason": NotRequired[str], "what": NotRequired[str],
+})
+
+# A sea lane whose holder changed at the end of the turn (economy.update_sea_lanes).
+LaneChange = TypedDict("LaneChange", {"sea_lane": str, "from": str | None, "to": str | None, "privateer": bool})
+
+
+class MissionResult(TypedDict):
+    """A mission as the turn's details keep it: the spying state's knowledge, and whose it is."""
+
+    power: str
+    index: int
+    turn: int
+    mission: str
+    target: str | None
+    success: bool
+    found: Any  # the mission's own shape (espionage.findings)
+
+
+class MissionRoll(TypedDict):
+    kind: Literal["mission"]
+    power: str
+    mission: str
+    target: str | None
+    roll: int
+    needed: int
+    success: bool
+
+
+class BattleRoll(TypedDict):
+    kind: Literal["battle"]
+    territory: str
+    battle: int  # its place among the turn's battles
+    powers: list[str]
+    roll: int
+
+
+class TurnDetails(TypedDict):
+    """Everything a resolved turn stores beside the orders (``PhaseResolved.details``); who sees
+    which part is the visibility policy's ``TURN_POLICY``."""
+
+    battles: list[BattleJSON]
+    events: list[Event]
+    missions: list[MissionResult]
+    rolls: list[BattleRoll | MissionRoll]
+    ledgers: dict[str, Ledger]
+    sea_lanes: list[LaneChange]
+    spending: dict[str, Spending]
+    destroyed_states: list[str]
+
+
 class LastTurn(TypedDict, total=False):
     """The details of the turn before (empty at the start and in planning views)."""
 
     turn: int
     battles: list[BattleJSON]  # battle_reports.BattleReport.as_json
-    events: list[dict[str, Any]]
-    sea_lanes: list[dict[str, Any]]
+    events: list[Event]
+    sea_lanes: list[LaneChange]
     spent: dict[str, int]
     destroyed_states: list[str]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from .battle_reports import BattleReport
@@ -27,7 +27,18 @@ from .parser import ParseError, parse_order
 from .planning import Plan, plan_orders
 from .policy import planning_view
 from .public_map import visible_units
-from .records import Ledger, OrderResult, PlannedUnit, Spending, as_state
+from .records import (
+    BattleRoll,
+    Event,
+    Ledger,
+    MissionResult,
+    MissionRoll,
+    OrderResult,
+    PlannedUnit,
+    Spending,
+    TurnDetails,
+    as_state,
+)
 from .sides import BattleContext, BattleUnit, battles_at, sides_at
 from .state import State, alive_powers, clone, pair, phase_name, territories_of
 
@@ -38,8 +49,8 @@ class TurnResult:
     orders: dict[str, list[OrderResult]]
     state: State
     next_phase: str
-    winners: list[str] = field(default_factory=list)
-    details: dict[str, Any] = field(default_factory=dict)
+    winners: list[str]
+    details: TurnDetails
 
 
 def read_orders(board: Board, texts: Sequence[str]) -> list[tuple[str, Order | ParseError]]:
@@ -47,6 +58,14 @@ def read_orders(board: Board, texts: Sequence[str]) -> list[tuple[str, Order | P
 
 
 OrderOutcomes = dict[str, dict[int, tuple[str, str]]]  # state -> order index -> (result, reason)
+
+
+@dataclass(frozen=True, slots=True)
+class TradeOffers:
+    """The TRADE proposals of the turn: whom each state proposed to, and the index of each order."""
+
+    offers: Mapping[str, set[str]]  # state -> the states it proposed trade to
+    where: Mapping[tuple[str, str, str], int]  # (kind, state, other) -> the order's index
 
 
 def resolve_turn(state: Mapping[str, Any], board: Board, orders: Mapping[str, Sequence[str]], *,
@@ -88,7 +107,7 @@ def resolve_turn(state: Mapping[str, Any], board: Board, orders: Mapping[str, Se
                          "spent": {p: spending[p]["total"] for p in powers},
                          "destroyed_states": destroyed}
     results = {p: _order_results(read[p], plans[p], outcome[p]) for p in powers}
-    details = {"battles": battles, "events": events, "missions": mission_results,
+    details: TurnDetails = {"battles": battles, "events": events, "missions": mission_results,
                "rolls": _battle_rolls(fought) + mission_rolls, "ledgers": ledgers, "sea_lanes": lane_changes,
                "spending": spending, "destroyed_states": destroyed}
     return TurnResult(phase, results, work, phase_name(turn + 1), winners, details)
@@ -119,7 +138,7 @@ def _gold_expected(power: str, plans: Mapping[str, Plan]) -> dict[int, tuple[str
 
 
 def _captures(work: State, board: Board, plans: Mapping[str, Plan], turn: int,
-              outcome: OrderOutcomes) -> list[dict[str, Any]]:
+              outcome: OrderOutcomes) -> list[Event]:
     """Captures, capitals and forts (captures.py), and whether each RAZE was done."""
     razes = {p: {at for _, at in plan.razes} for p, plan in plans.items()}
     published = {u["id"] for u in visible_units({**work, "turn": turn + 1}, board)}  # the map after the turn
@@ -143,7 +162,7 @@ def _spending(plan: Plan) -> Spending:
 
 
 def _missions(start: State, work: State, plans: Mapping[str, Plan], spending: Mapping[str, Spending],
-              turn: int, seed: int, outcome: OrderOutcomes) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+              turn: int, seed: int, outcome: OrderOutcomes) -> tuple[list[MissionResult], list[MissionRoll]]:
     """The espionage missions run (espionage.py): their results and rolls."""
     missions = [Mission(p, *m) for p, plan in plans.items() for m in plan.missions]
     start_targets = {(p, i): target_power(start, o) for p, i, o, _ in missions}
@@ -164,13 +183,13 @@ def _close_the_books(work: State, board: Board, start: State, plan: Plan, power:
     return book
 
 
-def _battle_rolls(battles: list[BattleReport]) -> list[dict[str, Any]]:
+def _battle_rolls(battles: list[BattleReport]) -> list[BattleRoll]:
     return [{"kind": "battle", "territory": b.territory, "battle": i, "powers": list(s.powers), "roll": s.roll}
             for i, b in enumerate(battles) for s in b.sides if s.roll is not None]
 
 
 def _diplomacy(work: State, plans: Mapping[str, Plan], turn: int,
-               outcome: dict[str, dict[int, tuple[str, str]]]) -> tuple[set[tuple[str, str]], dict[str, Any]]:
+               outcome: OrderOutcomes) -> tuple[set[tuple[str, str]], TradeOffers]:
     wars = {(a, b) for a, b in work["wars"]}
     offers: dict[str, dict[str, set[str]]] = {"PEACE": defaultdict(set), "TRADE": defaultdict(set)}
     where: dict[tuple[str, str, str], int] = {}
@@ -204,7 +223,7 @@ def _diplomacy(work: State, plans: Mapping[str, Plan], turn: int,
         if sorted([a, b]) in work["trade"]:
             work["trade"].remove(sorted([a, b]))
     work["wars"] = sorted(list(w) for w in wars)
-    return wars, {"offers": offers["TRADE"], "where": where}
+    return wars, TradeOffers(offers["TRADE"], where)
 
 
 def _war(a: str, b: str) -> tuple[str, str]:
@@ -256,10 +275,10 @@ def _battles(work: State, board: Board, start: State, plans: Mapping[str, Plan],
 
 
 def _finish_improvements(work: State, plans: Mapping[str, Plan],
-                         outcome: dict[str, dict[int, tuple[str, str]]]) -> list[dict[str, Any]]:
+                         outcome: OrderOutcomes) -> list[Event]:
     flag: dict[str, Literal["fort", "shipyard", "gas_vent"]] = {"FORT": "fort", "SHIPYARD": "shipyard",
                                                                 "GASVENT": "gas_vent"}
-    events = []
+    events: list[Event] = []
     for p, plan in sorted(plans.items()):
         for index, kind, at in plan.improvements:
             if work["territories"][at]["owner"] == p:
@@ -282,9 +301,8 @@ def _hide(work: State, plans: Mapping[str, Plan], turn: int) -> None:
         work["powers"][p]["hide_cities"] = {"turn": turn + 1, "bonus": level} if level else None
 
 
-def _trade(work: State, board: Board, trade: dict[str, Any], plans: Mapping[str, Plan],
-           outcome: dict[str, dict[int, tuple[str, str]]]) -> None:
-    offers, where = trade["offers"], trade["where"]
+def _trade(work: State, board: Board, trade: TradeOffers, plans: Mapping[str, Plan], outcome: OrderOutcomes) -> None:
+    offers, where = trade.offers, trade.where
     for p, others in sorted(offers.items()):
         for other in sorted(others):
             index = where[("TRADE", p, other)]

@@ -157,7 +157,7 @@ class EkoniaVariant:
         result = resolve_turn(state, self.board, orders, seed=seed, settings=settings)
         must_act = [] if result.winners else alive_powers(result.state)
         return PhaseOutcome(result.phase, result.orders, as_document(result.state), result.next_phase,
-                            must_act, result.winners, result.details)
+                            must_act, result.winners, dict(result.details))
 
     def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]:
         if power not in state["powers"]:
