@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from shared.rules.ekonia.board import Board, StartingState, Territory, make_board
+from shared.rules.ekonia.position import Ekonia
 from shared.rules.ekonia.records import PlannedUnit
 from shared.rules.ekonia.sides import BattleContext, BattleUnit
 from shared.rules.ekonia.state import State, initial_state
@@ -64,7 +65,7 @@ def battle_context(state: State, board: Board, units: list[PlannedUnit], *,
                    bombardments: list[tuple[str, list[str], str, str]] | None = None,
                    turn: int = 1, hunts: dict[str, set[str]] | None = None) -> BattleContext:
     every_unit = {u.id: BattleUnit.of(u) for u in units}
-    return BattleContext(board, state, wars if wars is not None else {("ALPHA", "BETA")}, turn,
+    return BattleContext(board, Ekonia.from_document(state), wars if wars is not None else {("ALPHA", "BETA")}, turn,
                          seed=7, morale=morale or {}, units=every_unit,
                          bombardments=bombardments or [], hunts=hunts or {})
 

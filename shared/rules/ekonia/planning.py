@@ -42,8 +42,9 @@ from .orders import (
     Unload,
 )
 from .plan_records import AtPlace, Bombardment, DiplomacyOrder, Gift, Improvement, Mission, Spent
+from .position import Ekonia
 from .records import PlannedUnit
-from .state import State, at_war, improvement_of, owner_of, trading
+from .state import at_war, improvement_of, owner_of, trading
 
 
 def _age(unit: PlannedUnit) -> tuple[int, str, int]:
@@ -92,14 +93,14 @@ class Plan:
         return sum(spent.gold for spent in self.spent)
 
 
-def plan_orders(state: State, board: Board, power: str, orders: Sequence[Order], *,
+def plan_orders(state: Ekonia, board: Board, power: str, orders: Sequence[Order], *,
                 received: int = 0, count_expected: bool = False) -> Plan:
     """Play ``orders`` on ``power``'s units; ``received`` is gold given to it this turn."""
-    pstate = state["powers"][power]
-    plan = Plan(power, state["turn"], next_unit=pstate["next_unit"])
-    plan.units = {u["id"]: PlannedUnit.from_document(u) for u in state["units"].values() if u["owner"] == power}
-    plan.own_gold = pstate["gold"]
-    plan.budget = pstate["gold"] + received
+    pstate = state.powers[power]
+    plan = Plan(power, state.turn, next_unit=pstate.next_unit)
+    plan.units = {u.id: PlannedUnit.planned(u) for u in state.units.values() if u.owner == power}
+    plan.own_gold = pstate.gold
+    plan.budget = pstate.gold + received
     if count_expected:  # a promise counts, up to what any gift could be (R13, R4)
         plan.budget += min(C.MAX_GOLD, sum(o.amount for o in orders if isinstance(o, Expect)))
     ctx = _Context(state, board, plan)
@@ -119,7 +120,7 @@ def plan_orders(state: State, board: Board, power: str, orders: Sequence[Order],
 
 
 class _Context:
-    def __init__(self, state: State, board: Board, plan: Plan) -> None:
+    def __init__(self, state: Ekonia, board: Board, plan: Plan) -> None:
         self.state, self.board, self.plan = state, board, plan
         self.power = plan.power
         self.declared_war: set[str] = set()
@@ -134,8 +135,8 @@ class _Context:
 
     def is_base(self, tid: str) -> bool:
         """A fort or this state's capital (where land units and airships are made or based)."""
-        return self.owns(tid) and (self.state["territories"][tid]["fort"]
-                                   or self.state["powers"][self.power]["capital"] == tid)
+        return self.owns(tid) and (self.state.territories[tid].fort
+                                   or self.state.powers[self.power].capital == tid)
 
     def may_enter(self, tid: str) -> None:
         owner = owner_of(self.state, tid)
@@ -179,7 +180,7 @@ def _diplomacy(ctx: _Context, index: int, order: Diplomacy) -> None:
     other, state = order.other, ctx.state
     if other == ctx.power:
         raise Refused("a state cannot make war, peace or trade with itself")
-    if other not in state["powers"] or not state["powers"][other]["alive"]:
+    if other not in state.powers or not state.powers[other].alive:
         raise Refused(f"{other} is not in the game")
     if order.kind == "WAR":
         if at_war(state, ctx.power, other):
@@ -195,7 +196,7 @@ def _diplomacy(ctx: _Context, index: int, order: Diplomacy) -> None:
 
 
 def _give(ctx: _Context, index: int, order: Give) -> None:
-    if order.to == ctx.power or order.to not in ctx.state["powers"]:
+    if order.to == ctx.power or order.to not in ctx.state.powers:
         raise Refused(f"cannot give gold to {order.to}")
     given = sum(gift.amount for gift in ctx.plan.gives)
     if given + order.amount > ctx.plan.own_gold:
@@ -206,21 +207,21 @@ def _give(ctx: _Context, index: int, order: Give) -> None:
 
 
 def _expect(ctx: _Context, index: int, order: Expect) -> None:
-    if order.source == ctx.power or order.source not in ctx.state["powers"]:
+    if order.source == ctx.power or order.source not in ctx.state.powers:
         raise Refused(f"cannot expect gold from {order.source}")
     ctx.plan.expects.append(Gift(index, order.amount, order.source))
 
 
 def _buy(ctx: _Context, index: int, order: Buy) -> None:
     stats = C.UNIT_TYPES[order.unit]
-    at, terr_state = order.at, ctx.state["territories"].get(order.at)
+    at, terr_state = order.at, ctx.state.territories.get(order.at)
     if terr_state is None or not ctx.owns(at):
         raise Refused(f"{at} is not a territory of {ctx.power}")
     stored = False
     if stats.produced_at == "fort" and not ctx.is_base(at):
         raise Refused(f"{order.unit} is made only at a fort or the capital; {at} is neither")
     if stats.produced_at == "yard":
-        if not terr_state["shipyard"]:
+        if not terr_state.shipyard:
             raise Refused(f"ships are made only at a ship yard; {at} has none")
         if order.launch_to is None:
             if not ctx.is_base(at):
@@ -235,7 +236,7 @@ def _buy(ctx: _Context, index: int, order: Buy) -> None:
     elif order.launch_to is not None:
         raise Refused("only ships are launched to sea")
     if stats.produced_at == "vent":
-        if not (terr_state["gas_vent"] and ctx.is_base(at)):
+        if not (terr_state.gas_vent and ctx.is_base(at)):
             raise Refused(f"airships are made only at a fort or capital with a gas vent; {at} has none")
         _check_airship_room(ctx, at, order.count)
     ctx.pay(index, stats.cost * order.count, at)
@@ -253,8 +254,8 @@ def _buy(ctx: _Context, index: int, order: Buy) -> None:
 def _check_airship_room(ctx: _Context, base: str, extra: int) -> None:
     if ctx.airships_at(base) + extra > C.AIRSHIPS_PER_BASE:
         raise Refused(f"{base} holds at most {C.AIRSHIPS_PER_BASE} airships")
-    vents = sum(1 for tid, t in ctx.state["territories"].items()
-                if t["owner"] == ctx.power and t["gas_vent"])
+    vents = sum(1 for tid, t in ctx.state.territories.items()
+                if t.owner == ctx.power and t.gas_vent)
     owned = sum(1 for u in ctx.plan.units.values() if u.type == "AIRSHIP" and u.id not in ctx.plan.disbanded)
     if owned + extra > C.AIRSHIPS_PER_VENT * vents:
         raise Refused(f"at most {C.AIRSHIPS_PER_VENT} airships per gas vent ({vents} held)")
@@ -262,29 +263,29 @@ def _check_airship_room(ctx: _Context, base: str, extra: int) -> None:
 
 def _improve(ctx: _Context, index: int, order: Improve) -> None:
     at = order.at
-    terr_state = ctx.state["territories"].get(at)
+    terr_state = ctx.state.territories.get(at)
     if terr_state is None or not ctx.owns(at):
         raise Refused(f"{at} is not a territory of {ctx.power}")
     if any(done.kind == order.kind and done.at == at for done in ctx.plan.improvements):
         raise Refused(f"{order.kind} at {at} is already ordered")
     if order.kind == "FORT":
-        if terr_state["fort"]:
+        if terr_state.fort:
             raise Refused(f"{at} already has a fort")
         # sorted: the refusal names the same neighbour in every process (replays compare it)
         near = [n for n in sorted(ctx.board.land_neighbours(at))
-                if (ctx.owns(n) and ctx.state["territories"][n]["fort"])
+                if (ctx.owns(n) and ctx.state.territories[n].fort)
                 or any(done.kind == "FORT" and done.at == n for done in ctx.plan.improvements)]
         if near:
             raise Refused(f"a state may not hold forts in adjacent tiles ({near[0]})")
         cost = C.FORT_COST
     elif order.kind == "SHIPYARD":
-        if terr_state["shipyard"]:
+        if terr_state.shipyard:
             raise Refused(f"{at} already has a ship yard")
         if not ctx.territory(at).coastal:
             raise Refused(f"{at} is not on the coast")
         cost = C.SHIPYARD_COST
     else:
-        if terr_state["gas_vent"]:
+        if terr_state.gas_vent:
             raise Refused(f"{at} already has a gas vent")
         if not ctx.is_base(at):
             raise Refused("gas vents are built only in a fort or the capital")
@@ -309,7 +310,7 @@ def _spy(ctx: _Context, index: int, order: Spy) -> None:
     if order.mission.startswith("INVESTIGATE"):
         sea = order.target is not None and order.target in ctx.board.territories \
             and ctx.board.territory(order.target).is_sea
-        if order.target is None or not (sea or order.target in ctx.state["territories"]):
+        if order.target is None or not (sea or order.target in ctx.state.territories):
             raise Refused("only territories and seas can be investigated")
         kind = "sea" if sea else improvement_of(ctx.state, ctx.board, order.target)
         cost = C.INVESTIGATE[kind]
@@ -319,7 +320,7 @@ def _spy(ctx: _Context, index: int, order: Spy) -> None:
             cost += C.INVESTIGATE_FLEET_EXTRA
     else:
         if order.target is not None and (order.target == ctx.power
-                                         or order.target not in ctx.state["powers"]):
+                                         or order.target not in ctx.state.powers):
             raise Refused(f"cannot spy on {order.target}")
         cost = C.MISSION_COST[order.mission]
     ctx.pay(index, cost)
@@ -334,7 +335,7 @@ def _hide_cities(ctx: _Context, index: int, order: HideCities) -> None:
 
 
 def _hide_units(ctx: _Context, index: int, order: HideUnits) -> None:
-    if order.at not in ctx.state["territories"] or \
+    if order.at not in ctx.state.territories or \
             improvement_of(ctx.state, ctx.board, order.at) != "tile":
         raise Refused("units are hidden only in tiles without a fort, city or capital")
     units = [u for u in sorted(ctx.plan.units.values(), key=_age)
@@ -411,7 +412,7 @@ def _move(ctx: _Context, index: int, order: Move) -> None:
         raise Refused("airships move with REBASE or carry troops with DROP")
     origin = order.origin
     if stats.naval:
-        from_store = origin in ctx.state["territories"]
+        from_store = origin in ctx.state.territories
         units = ctx.pick(order.count, order.unit, origin, stored=from_store)
         path = _naval_path(ctx, order)
     else:
@@ -419,7 +420,7 @@ def _move(ctx: _Context, index: int, order: Move) -> None:
         path = _land_path(ctx, order, stats.movement)
     target = path[-1]
     ctx.may_enter(target)
-    stores = stats.naval and target in ctx.state["territories"]
+    stores = stats.naval and target in ctx.state.territories
     for unit in units:
         if unit.type == "TRANSPORT":
             ctx.plan.transport_steps.setdefault(unit.id, set()).add("move")
@@ -462,8 +463,8 @@ def _naval_path(ctx: _Context, order: Move) -> list[str]:
     if not board.territory(target).is_sea:
         if board.territory(origin).is_sea is False:
             raise Refused("ships go from port to sea, or from sea to port")
-        terr = ctx.state["territories"][target]
-        if not (ctx.is_base(target) and terr["shipyard"]):
+        terr = ctx.state.territories[target]
+        if not (ctx.is_base(target) and terr.shipyard):
             raise Refused("ships are stored only in an own fort or capital with a ship yard")
         if ctx.stored_count(target, order.unit) + order.count > C.YARD_STORAGE[order.unit]:
             raise Refused(f"{target} stores at most {C.YARD_STORAGE[order.unit]} {order.unit}")
@@ -545,7 +546,7 @@ def _attack_privateers(ctx: _Context, index: int, order: AttackPrivateers) -> No
 
 
 def _raze(ctx: _Context, index: int, order: Raze) -> None:
-    if order.at not in ctx.state["territories"] or not ctx.state["territories"][order.at]["fort"]:
+    if order.at not in ctx.state.territories or not ctx.state.territories[order.at].fort:
         raise Refused(f"there is no fort at {order.at}")
     if ctx.owns(order.at):
         raise Refused("a state may not raze a fort it controls")

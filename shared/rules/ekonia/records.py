@@ -256,6 +256,17 @@ class PlannedUnit(Unit):
     landed: bool = False  # unloaded or dropped this turn
     carrying: bool = False  # a transport or airship that carried troops this turn
 
+    @classmethod
+    def planned(cls, unit: Unit) -> Self:
+        """A unit of the state before its orders."""
+        return cls(unit.id, unit.type, unit.owner, unit.location, unit.stored, unit.privateer, unit.built,
+                   unit.aboard, unit.hidden_until)
+
+    def unit(self) -> Unit:
+        """The unit as the state keeps it, without the fields of the plan."""
+        return Unit(self.id, self.type, self.owner, self.location, self.stored, self.privateer, self.built,
+                    self.aboard, self.hidden_until)
+
 
 def as_state(document: Mapping[str, Any]) -> EkoniaState:
     """A state document from outside the engine, read as the engine's records."""

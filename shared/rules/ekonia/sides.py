@@ -14,8 +14,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .board import Board
+from .position import Ekonia
 from .records import PlannedUnit, age_order
-from .state import PRIVATEER_PARTY, State, state_of
+from .state import PRIVATEER_PARTY, pair, state_of
 
 Camp = tuple[str, ...]  # the states of one camp, sorted
 PRIVATEERS = "PRIVATEERS"
@@ -65,7 +66,7 @@ class BattleContext:
     """What a battle needs to know beyond the units in it."""
 
     board: Board
-    start: State  # the state at the start of the turn (wars, owners, forts, sea lanes)
+    start: Ekonia  # the state at the start of the turn (wars, owners, forts, sea lanes)
     wars: set[tuple[str, str]]  # wars in force once this turn's declarations are made
     turn: int
     seed: int
@@ -77,7 +78,7 @@ class BattleContext:
 
     def spares(self, owner: str, other: str) -> bool:
         spared = self.spared if self.spared is not None else {
-            p: power["spared"] for p, power in self.start["powers"].items()}
+            p: power.spared for p, power in self.start.powers.items()}
         return other in spared.get(owner, ())
 
     def hunts_at(self, power: str, tile: str) -> bool:
@@ -87,7 +88,7 @@ class BattleContext:
         return tuple(sorted((a, b))) in self.wars
 
     def was_at_war(self, a: str, b: str) -> bool:
-        return sorted([a, b]) in self.start["wars"]
+        return pair(a, b) in self.start.wars
 
 
 def has_privateers(units: Iterable[Unit]) -> bool:
