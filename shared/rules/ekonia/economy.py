@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from . import catalogue as C
 from .board import Board
-from .position import Ekonia, Lane
+from .position import Ekonia, SeaLane
 from .records import LaneChange, Ledger, Unit
 from .state import bti, pair, territories_of
 
@@ -76,7 +76,7 @@ def update_sea_lanes(state: Ekonia) -> tuple[Ekonia, list[LaneChange]]:
     lanes = dict(state.sea_lanes)
     for tid, lane in sorted(state.sea_lanes.items()):
         ships = [u for u in state.units.values() if u.location == tid and u.type == "TRIREME" and not u.stored]
-        held = Lane(*lane_holder(ships))
+        held = SeaLane(*lane_holder(ships))
         if held != lane:
             changes.append({"sea_lane": tid, "from": lane.controller, "to": held.controller,
                             "privateer": held.privateer})

@@ -72,7 +72,7 @@ class Holding:
 
 
 @dataclass(frozen=True, slots=True)
-class Lane:
+class SeaLane:
     """Who holds a sea lane, and whether under no flag (privateers)."""
 
     controller: str | None
@@ -133,7 +133,7 @@ class Ekonia:
     turn: int
     powers: Mapping[str, Realm]
     territories: Mapping[str, Holding]  # land only
-    sea_lanes: Mapping[str, Lane]
+    sea_lanes: Mapping[str, SeaLane]
     units: Mapping[str, Unit]
     wars: tuple[Pair, ...]  # sorted
     war_since: Mapping[str, int]  # "A:B" -> the turn war was declared
@@ -150,7 +150,7 @@ class Ekonia:
             doc["variant"], doc["turn"],
             {p: Realm.from_document(r) for p, r in doc["powers"].items()},
             {t: Holding.from_document(r) for t, r in doc["territories"].items()},
-            {t: Lane.from_document(r) for t, r in doc["sea_lanes"].items()},
+            {t: SeaLane.from_document(r) for t, r in doc["sea_lanes"].items()},
             {u: Unit.from_document(r) for u, r in doc["units"].items()},
             tuple(_pair(w) for w in doc["wars"]), doc["war_since"], tuple(_pair(t) for t in doc["trade"]),
             doc["knowledge"], doc["spending"], doc["ledger"], doc["last_turn"], tuple(doc["winners"]))

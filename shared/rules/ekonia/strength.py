@@ -10,8 +10,8 @@ from dataclasses import dataclass, replace
 
 from . import catalogue as C
 from .battle_reports import CampOutcome, CampReport, Passenger, UnitStrength
-from .position import Holding, Lane
-from .sides import BattleContext, Camp, Unit, fights_as_privateers
+from .position import Holding, SeaLane
+from .sides import BattleContext, BattleUnit, Camp, fights_as_privateers
 from .state import state_of
 
 
@@ -28,14 +28,14 @@ def _would_be_destroyed(ctx: BattleContext, power: str, tile: str) -> bool:
     return not others and not elsewhere
 
 
-def defends(ctx: BattleContext, power: str, tile: str, units: list[Unit]) -> bool:
+def defends(ctx: BattleContext, power: str, tile: str, units: list[BattleUnit]) -> bool:
     terr = ctx.start.territories.get(tile)
     if terr and terr.owner == power:
         return True
     return any(not u.moved for u in units)
 
 
-def came_out_of_a_yard(ctx: BattleContext, unit: Unit) -> bool:
+def came_out_of_a_yard(ctx: BattleContext, unit: BattleUnit) -> bool:
     """A trireme at sea the turn it left a ship yard: launched from one, or sailed out of a
     fort's or capital's yard (D31). The map already shows everyone such a ship appearing."""
     if unit.type != "TRIREME":
@@ -44,7 +44,7 @@ def came_out_of_a_yard(ctx: BattleContext, unit: Unit) -> bool:
     return launched or (unit.moved and unit.entered_from in ctx.start.territories)
 
 
-def held_under_its_flag(lane: Lane, power: str, unit: Unit) -> bool:
+def held_under_its_flag(lane: SeaLane, power: str, unit: BattleUnit) -> bool:
     """Whether the lane was held at the start of the turn under the flag the unit flies: its
     state's, or no flag for privateers (whoever owns them: the map shows no more, D30)."""
     if unit.privateer:
@@ -67,7 +67,7 @@ class SideFacts:
     fort_penalty: float  # an attacker's malus for the defender's fort, here or next door
 
 
-def _unit_modifiers(ctx: BattleContext, tile: str, power: str, unit: Unit, defending: bool,
+def _unit_modifiers(ctx: BattleContext, tile: str, power: str, unit: BattleUnit, defending: bool,
                     side: SideFacts) -> dict[str, float]:
     """The modifiers (fractions) that apply to one unit; ``side`` holds its party's facts in
     this battle."""
@@ -80,7 +80,7 @@ def _unit_modifiers(ctx: BattleContext, tile: str, power: str, unit: Unit, defen
     return mods
 
 
-def _common_modifiers(ctx: BattleContext, tile: str, power: str, unit: Unit, side: SideFacts) -> dict[str, float]:
+def _common_modifiers(ctx: BattleContext, tile: str, power: str, unit: BattleUnit, side: SideFacts) -> dict[str, float]:
     mods: dict[str, float] = {}
     if unit.built == ctx.turn:
         mods["inexperienced"] = C.INEXPERIENCED
@@ -95,7 +95,7 @@ def _common_modifiers(ctx: BattleContext, tile: str, power: str, unit: Unit, sid
     return mods
 
 
-def _defence_modifiers(ctx: BattleContext, unit: Unit, side: SideFacts, hidden: bool) -> dict[str, float]:
+def _defence_modifiers(ctx: BattleContext, unit: BattleUnit, side: SideFacts, hidden: bool) -> dict[str, float]:
     mods: dict[str, float] = {}
     if not unit.moved and unit.built != ctx.turn:
         mods["entrenched"] = C.ENTRENCHED
@@ -110,7 +110,7 @@ def _defence_modifiers(ctx: BattleContext, unit: Unit, side: SideFacts, hidden: 
     return mods
 
 
-def _attack_modifiers(unit: Unit, side: SideFacts, hidden: bool) -> dict[str, float]:
+def _attack_modifiers(unit: BattleUnit, side: SideFacts, hidden: bool) -> dict[str, float]:
     mods: dict[str, float] = {}
     if side.flanking:
         mods["flanking"] = side.flanking
@@ -149,7 +149,7 @@ class BattleCamp:
         return float(self.report.total)
 
 
-def is_armed(ctx: BattleContext, tile: str, camp: Camp, sides: Mapping[str, list[Unit]], defending: bool) -> bool:
+def is_armed(ctx: BattleContext, tile: str, camp: Camp, sides: Mapping[str, list[BattleUnit]], defending: bool) -> bool:
     """A camp whose units have no strength (transports, airships) does not fight: any armed
     enemy overruns it without dice and without losses (D25)."""
     role = "defence" if defending else "attack"
@@ -166,7 +166,7 @@ class _Sight:
     attackers: tuple[str, ...]  # the parties of the attacking enemy camps
     enemies: frozenset[str]  # every party of an enemy camp
     privateers: Mapping[str, bool]  # party -> fights as privateers (the camp's and its enemies')
-    fighters: Mapping[str, list[Unit]]  # the camp's parties' units not aboard a transport
+    fighters: Mapping[str, list[BattleUnit]]  # the camp's parties' units not aboard a transport
     directions: tuple[str, ...]  # where its units come from (and its bombarding ships' seas)
     bombard: tuple[tuple[list[str], str], ...]  # ship ids and their sea, bombarding this tile
 
@@ -176,7 +176,7 @@ class _Sight:
 
 
 def _sight(ctx: BattleContext, tile: str, camp: BattleCamp, enemies: list[BattleCamp],
-           sides: Mapping[str, list[Unit]]) -> _Sight:
+           sides: Mapping[str, list[BattleUnit]]) -> _Sight:
     enemy_members = frozenset(p for e in enemies for p in e.members)
     fighters = {p: [u for u in sides[p] if u.aboard is None] for p in camp.members}
     bombard = tuple((ships, sea) for p, ships, sea, target in ctx.bombardments
@@ -226,7 +226,7 @@ def _fort_penalty(ctx: BattleContext, tile: str, camp: BattleCamp, enemies: list
 
 
 def camp_report(ctx: BattleContext, tile: str, camp: BattleCamp, enemies: list[BattleCamp],
-                sides: Mapping[str, list[Unit]], roll: int | None, bonus: float) -> CampReport:
+                sides: Mapping[str, list[BattleUnit]], roll: int | None, bonus: float) -> CampReport:
     defending = camp.defending
     sight = _sight(ctx, tile, camp, enemies, sides)
     breakdown: list[UnitStrength] = []
