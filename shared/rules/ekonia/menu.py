@@ -20,18 +20,20 @@ from .orders import (
     Rebase,
     Spy,
 )
-from .planning import plan_orders
+from .planning import plan_orders, planned_units
 from .position import Ekonia
 from .state import at_war, territories_of, trading
-
-
-def _ok(state: Ekonia, board: Board, power: str, order: Order) -> bool:
-    return not plan_orders(state, board, power, [order], count_expected=True).reasons
 
 
 def possible_orders(state: Ekonia, board: Board, power: str) -> dict[str, list[str]]:
     if power not in state.powers or not state.powers[power].alive:
         return {}
+    start = planned_units(state, power)
+
+    def _ok(state: Ekonia, board: Board, power: str, order: Order) -> bool:
+        """The order alone passes the check (each template planned from the same units)."""
+        return not plan_orders(state, board, power, [order], count_expected=True, start=start).reasons
+
     menu: dict[str, list[str]] = {}
     groups = Counter((u.location, u.type, u.stored) for u in state.units.values()
                      if u.owner == power and u.aboard is None)

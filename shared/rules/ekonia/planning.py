@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any
@@ -93,12 +93,20 @@ class Plan:
         return sum(spent.gold for spent in self.spent)
 
 
+def planned_units(state: Ekonia, power: str) -> dict[str, PlannedUnit]:
+    """``power``'s units before its orders, as a plan starts from them."""
+    return {u.id: PlannedUnit.planned(u) for u in state.units.values() if u.owner == power}
+
+
 def plan_orders(state: Ekonia, board: Board, power: str, orders: Sequence[Order], *,
-                received: int = 0, count_expected: bool = False) -> Plan:
-    """Play ``orders`` on ``power``'s units; ``received`` is gold given to it this turn."""
+                received: int = 0, count_expected: bool = False,
+                start: Mapping[str, PlannedUnit] | None = None) -> Plan:
+    """Play ``orders`` on ``power``'s units; ``received`` is gold given to it this turn.
+    ``start``: ``planned_units(state, power)``, when the caller plans many times on one state
+    (the records are immutable: every plan starts from the same ones)."""
     pstate = state.powers[power]
     plan = Plan(power, state.turn, next_unit=pstate.next_unit)
-    plan.units = {u.id: PlannedUnit.planned(u) for u in state.units.values() if u.owner == power}
+    plan.units = dict(start) if start is not None else planned_units(state, power)
     plan.own_gold = pstate.gold
     plan.budget = pstate.gold + received
     if count_expected:  # a promise counts, up to what any gift could be (R13, R4)
