@@ -1,9 +1,12 @@
-"""The records of the Tale of Ekonia state document, as the engine reads and writes them.
+"""The shapes of the Tale of Ekonia state document, and the unit records the engine computes on.
 
-The state is stored as JSON inside the game's events (docs/rules/ekonia.md, D39), so its
-records are TypedDicts: the same plain dicts at run time, with every field named and typed for
-the checker. ``as_state`` is where a document from outside (an event, ``entente adjudicate``)
-becomes a state; it copies nothing and checks nothing (the variant's documents are written by
+The state is stored as JSON inside the game's events (docs/rules/ekonia.md, D39): its shapes
+are TypedDicts here (``EkoniaState`` and its parts, a turn's ``TurnDetails``), the same plain
+dicts at run time, every field named and typed. The engine computes on frozen records: the
+units here (``Unit``, ``PlannedUnit``), the rest of the position in position.py, each read
+from its document once (``from_document``) and written back once (``to_document``).
+``as_state`` is where a document from outside (an event, ``entente adjudicate``) is taken as
+the stored shape; it copies nothing and checks nothing (the variant's documents are written by
 this engine). Which viewer sees which field is the visibility policy's (policy.py).
 """
 from __future__ import annotations
