@@ -30,6 +30,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from .battle_reports import BattleJSON
 from .board import Board
 from .public_map import visible_units
 from .records import EkoniaState, Event, LaneChange, Spending, as_state
@@ -410,13 +411,13 @@ def _lane_change(change: LaneChange, before: Mapping[str, Any], viewer: str | No
             "was_privateer": was_privateer}
 
 
-def fighters(battle: Mapping[str, Any]) -> frozenset[str]:
+def fighters(battle: BattleJSON) -> frozenset[str]:
     """Every state in a battle: every state of every camp (a party of privateers: its owner),
     the overrun included."""
     return frozenset(state_of(p) for side in battle["sides"] for p in side["powers"])
 
 
-def battle_view(battle: Mapping[str, Any], viewer: str | None,
+def battle_view(battle: BattleJSON, viewer: str | None,
                 types: Mapping[str, str] | None = None) -> dict[str, Any]:
     """A battle report as ``viewer`` sees it, field by field from ``TURN_POLICY``: bystanders
     learn where; each side the whole battle, other states' units by type (no ids),

@@ -1,4 +1,5 @@
-"""The full game state: one JSON document, read and written through these small helpers.
+"""The opening document, phase names, and the small questions the engine asks of a position
+(``position.Ekonia``: who owns a territory, who is at war, what a state earns).
 
 Everything that some players must not see is its own field, so that the per-player views can
 leave it out: stored units (``stored``), privateer owners (``privateer``), hidden units
