@@ -248,15 +248,16 @@ def _buy(ctx: _Context, index: int, order: Buy) -> None:
             raise Refused(f"airships are made only at a fort or capital with a gas vent; {at} has none")
         _check_airship_room(ctx, at, order.count)
     ctx.pay(index, stats.cost * order.count, at)
+    plan, power, where = ctx.plan, ctx.power, order.launch_to or at
+    units, number = plan.units, plan.next_unit  # a thousand units may be bought at once: kept local
     for _ in range(order.count):
-        uid = f"{ctx.power}-{ctx.plan.next_unit}"
-        while uid in ctx.plan.units:  # ids are never reused, even in hand-edited states
-            ctx.plan.next_unit += 1
-            uid = f"{ctx.power}-{ctx.plan.next_unit}"
-        ctx.plan.next_unit += 1
-        ctx.put(PlannedUnit(uid, order.unit, ctx.power, order.launch_to or at, stored, privateer=False,
-                            built=ctx.plan.turn, aboard=None, hidden_until=None))
-        ctx.plan.new_units.append(uid)
+        while f"{power}-{number}" in units:  # ids are never reused, even in hand-edited states
+            number += 1
+        uid = f"{power}-{number}"
+        number += 1
+        units[uid] = PlannedUnit(uid, order.unit, power, where, stored, False, plan.turn, None, None)
+        plan.new_units.append(uid)
+    plan.next_unit = number
 
 
 def _check_airship_room(ctx: _Context, base: str, extra: int) -> None:
