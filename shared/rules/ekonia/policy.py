@@ -297,10 +297,11 @@ def _blank(value: Any) -> Any:
 
 
 def planning_view(state: EkoniaState, viewer: str) -> EkoniaState:
-    """The state document as ``viewer`` may know it, in the engine's own shape: every field
-    the table hides from it blanked, other states' units left out (the map shows them without
-    ids). Order checks, possible orders, their messages and each state's own plan at
-    resolution are computed on this, so none of them can depend on a hidden fact."""
+    """The state document as ``viewer`` may know it, in the stored shape: every field the
+    table hides from it blanked, other states' units left out (the map shows them without ids).
+    Order checks, possible orders, their messages and each state's own plan at resolution are
+    computed on this, read as the engine's records (``position.Ekonia.from_document``), so none
+    of them can depend on a hidden fact."""
     powers = {p: {k: (v if may_see(STATE_POLICY, f"powers.*.{k}", viewer, p) else _blank(v))
                   for k, v in rec.items()} for p, rec in state["powers"].items()}
     territories = {}

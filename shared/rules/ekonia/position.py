@@ -12,7 +12,7 @@ their documents (``records.py``), copied on the way out so that no two states sh
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Self
 
@@ -138,7 +138,7 @@ class Ekonia:
     wars: tuple[Pair, ...]  # sorted
     war_since: Mapping[str, int]  # "A:B" -> the turn war was declared
     trade: tuple[Pair, ...]  # sorted
-    knowledge: Mapping[str, list[Knowledge]]  # JSON kept as written (espionage.py)
+    knowledge: Mapping[str, Sequence[Knowledge]]  # JSON kept as written (espionage.py)
     spending: Mapping[str, Mapping[str, Spending]]  # state -> phase name -> spending
     ledger: Mapping[str, Ledger]
     last_turn: LastTurn
@@ -164,7 +164,7 @@ class Ekonia:
             "units": {u: r.to_document() for u, r in self.units.items()},
             "wars": [list(w) for w in self.wars], "war_since": dict(self.war_since),
             "trade": [list(t) for t in self.trade],
-            "knowledge": copy.deepcopy(dict(self.knowledge)),
+            "knowledge": {p: copy.deepcopy(list(known)) for p, known in self.knowledge.items()},
             "spending": {p: {phase: copy.deepcopy(s) for phase, s in by_phase.items()}
                          for p, by_phase in self.spending.items()},
             "ledger": copy.deepcopy(dict(self.ledger)),
