@@ -210,7 +210,7 @@ class Settings(BaseSettings):
     # address itself, deploy/nginx.conf); ENTENTE_RATE_LIMITS=false switches them all off
     rate_limits: bool = True
     # the buckets kept in the store, one limit for every process (false: each process its own,
-    # N processes letting a client through N times a limit; docs/decisions/0020)
+    # N processes letting a client through N times a limit; docs/decisions/0021)
     rate_limits_shared: bool = True
     rate_limit_exempt: str = ""
     # the proxies whose X-Forwarded-For names the client (docs/operations.md, "Rate limits")

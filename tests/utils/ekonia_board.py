@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from shared.rules.ekonia.board import Board, StartingState, Territory, make_board
+from shared.rules.ekonia.position import Ekonia
 from shared.rules.ekonia.records import PlannedUnit
 from shared.rules.ekonia.sides import BattleContext, BattleUnit
 from shared.rules.ekonia.state import State, initial_state
@@ -54,18 +55,17 @@ def unit(uid: str, unit_type: str, location: str, *, moved: bool = False, built:
          entered_from: str | None = None, landed: bool = False, hidden_until: int | None = None,
          privateer: bool = False, aboard: str | None = None) -> PlannedUnit:
     """A unit as planned for a battle on turn 1 (``uid`` like ``ALPHA-1`` names the owner)."""
-    return {"id": uid, "type": unit_type, "owner": uid.rpartition("-")[0], "location": location,
-            "stored": False, "privateer": privateer, "built": built, "aboard": aboard,
-            "hidden_until": hidden_until, "moved": moved, "used": moved,
-            "entered_from": entered_from, "landed": landed, "carrying": False}
+    return PlannedUnit(uid, unit_type, uid.rpartition("-")[0], location, stored=False, privateer=privateer,
+                       built=built, aboard=aboard, hidden_until=hidden_until, moved=moved, used=moved,
+                       entered_from=entered_from, landed=landed)
 
 
 def battle_context(state: State, board: Board, units: list[PlannedUnit], *,
                    wars: set[tuple[str, str]] | None = None, morale: dict[str, int] | None = None,
                    bombardments: list[tuple[str, list[str], str, str]] | None = None,
                    turn: int = 1, hunts: dict[str, set[str]] | None = None) -> BattleContext:
-    every_unit = {u["id"]: BattleUnit.of(u) for u in units}
-    return BattleContext(board, state, wars if wars is not None else {("ALPHA", "BETA")}, turn,
+    every_unit = {u.id: BattleUnit.of(u) for u in units}
+    return BattleContext(board, Ekonia.from_document(state), wars if wars is not None else {("ALPHA", "BETA")}, turn,
                          seed=7, morale=morale or {}, units=every_unit,
                          bombardments=bombardments or [], hunts=hunts or {})
 

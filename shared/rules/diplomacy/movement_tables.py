@@ -5,6 +5,7 @@ resolver's per-call work to dictionary reads.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
 from .geography import GameMap
@@ -38,33 +39,14 @@ class MovementTables:
         self.province_of = {loc: province_of(loc) for loc in [*game_map.provinces, *locations]}
         self.fleet_reach = {loc: frozenset(province_of(n) for n in nbrs) for loc, nbrs in self.fleet.items()}
         # location -> province -> the locations of that province a fleet there can step to
-        self.fleet_into: dict[str, dict[str, tuple[str, ...]]] = {}
-        for loc, nbrs in self.fleet.items():
-            into: dict[str, list[str]] = {}
-            for n in sorted(nbrs):
-                into.setdefault(province_of(n), []).append(n)
-            self.fleet_into[loc] = {p: tuple(locs) for p, locs in into.items()}
+        self.fleet_into = _fleet_into(self.fleet)
         self.sea = frozenset(p for p in game_map.provinces if game_map.is_sea(p))
         self.coastal = frozenset(p for p in game_map.provinces if game_map.is_coastal(p))
         self.split = game_map.split_provinces
         self.army_steps, self.fleet_steps = self._steps()
-        # Convoy chains as bit sets: a bit per sea province (in name order); for each sea, the seas
-        # a fleet there borders; for each province, the seas whose fleets border it.
-        seas = sorted(self.sea)
-        self.sea_bits = {sea: 1 << number for number, sea in enumerate(seas)}
-        self.sea_links = [sum(self.sea_bits[s] for s in self.fleet_reach.get(sea, _NONE) if s in self.sea_bits)
-                          for sea in seas]
-        self.seas_beside = {p: sum(bit for sea, bit in self.sea_bits.items() if p in self.fleet_reach.get(sea, _NONE))
-                            for p in game_map.provinces}
+        self.sea_bits, self.sea_links, self.seas_beside = _convoy_bits(self.sea, self.fleet_reach, game_map.provinces)
         # Units are immutable values: one shared instance per (type, location) saves allocations.
-        self.units = {(UnitType.ARMY, p): Unit(UnitType.ARMY, p) for p in self.army}
-        self.units.update({(UnitType.FLEET, loc): Unit(UnitType.FLEET, loc) for loc in self.fleet})
-        for unit in self.units.values():  # each shared unit knows its place on this map (orders.py, Place)
-            if unit.type is _ARMY:
-                steps, reach = self.army_steps.get(unit.location, {}), self.army.get(unit.location, _NONE)
-            else:
-                steps, reach = self.fleet_steps.get(unit.location, {}), self.fleet_reach.get(unit.location, _NONE)
-            unit.place = Place(self.numbers, self.numbers[unit.province], steps, reach)
+        self.units = self._shared_units()
         self.power_units = {
             (power, unit.type, unit.location): PowerUnit(power, unit)
             for power in game_map.powers
@@ -81,12 +63,20 @@ class MovementTables:
         }
         # ... and by power and location, one table per unit type: a moved unit's new value is read
         # without building its text
-        self.power_armies = {power: {unit.location: unit_at for unit_at in by_text.values()
-                                     if (unit := unit_at.unit).type is UnitType.ARMY}
-                             for power, by_text in self.power_unit_texts.items()}
-        self.power_fleets = {power: {unit.location: unit_at for unit_at in by_text.values()
-                                     if (unit := unit_at.unit).type is UnitType.FLEET}
-                             for power, by_text in self.power_unit_texts.items()}
+        self.power_armies = _by_location(self.power_unit_texts, UnitType.ARMY)
+        self.power_fleets = _by_location(self.power_unit_texts, UnitType.FLEET)
+
+    def _shared_units(self) -> dict[tuple[UnitType, str], Unit]:
+        """One unit per (type, location) of the map, each knowing its place on it (orders.py, Place)."""
+        units = {(UnitType.ARMY, p): Unit(UnitType.ARMY, p) for p in self.army}
+        units.update({(UnitType.FLEET, loc): Unit(UnitType.FLEET, loc) for loc in self.fleet})
+        for unit in units.values():
+            if unit.type is _ARMY:
+                steps, reach = self.army_steps.get(unit.location, {}), self.army.get(unit.location, _NONE)
+            else:
+                steps, reach = self.fleet_steps.get(unit.location, {}), self.fleet_reach.get(unit.location, _NONE)
+            unit.place = Place(self.numbers, self.numbers[unit.province], steps, reach)
+        return units
 
     def _steps(self) -> tuple[dict[str, dict[str, tuple[str, str, int]]], dict[str, dict[str, tuple[str, str, int]]]]:
         """Every move order that is legal without a convoy, by the moving unit's location and
@@ -153,6 +143,36 @@ class MovementTables:
     def fleet_destinations_in(self, location: str, province: str) -> tuple[str, ...]:
         return self.fleet_into.get(location, {}).get(province, ())
 
+
+
+def _fleet_into(fleet: dict[str, frozenset[str]]) -> dict[str, dict[str, tuple[str, ...]]]:
+    """Location -> province -> the locations of that province a fleet there can step to."""
+    found: dict[str, dict[str, tuple[str, ...]]] = {}
+    for loc, nbrs in fleet.items():
+        into: dict[str, list[str]] = {}
+        for n in sorted(nbrs):
+            into.setdefault(province_of(n), []).append(n)
+        found[loc] = {p: tuple(locs) for p, locs in into.items()}
+    return found
+
+
+def _convoy_bits(sea: frozenset[str], fleet_reach: dict[str, frozenset[str]], provinces: Iterable[str]
+                 ) -> tuple[dict[str, int], list[int], dict[str, int]]:
+    """Convoy chains as bit sets: a bit per sea province (in name order); for each sea, the seas
+    a fleet there borders; for each province, the seas whose fleets border it."""
+    seas = sorted(sea)
+    sea_bits = {name: 1 << number for number, name in enumerate(seas)}
+    sea_links = [sum(sea_bits[s] for s in fleet_reach.get(name, _NONE) if s in sea_bits) for name in seas]
+    seas_beside = {p: sum(bit for name, bit in sea_bits.items() if p in fleet_reach.get(name, _NONE))
+                   for p in provinces}
+    return sea_bits, sea_links, seas_beside
+
+
+def _by_location(power_unit_texts: dict[str, dict[str, PowerUnit]], unit_type: UnitType
+                 ) -> dict[str, dict[str, PowerUnit]]:
+    """Power -> location -> the map's shared value of that power's unit of ``unit_type`` there."""
+    return {power: {unit.location: unit_at for unit_at in by_text.values() if (unit := unit_at.unit).type is unit_type}
+            for power, by_text in power_unit_texts.items()}
 
 
 _TABLES: Final[dict[GameMap, MovementTables]] = {}

@@ -103,32 +103,9 @@ def map_provinces(game_map: Any) -> tuple[str, ...]:
 def _build_tables(game_map: Any) -> MapTables:
     provinces = map_provinces(game_map)
     seas = frozenset(p for p in provinces if game_map.is_sea(p))
-    units: dict[tuple[UnitType, str], Unit] = {}
-    for province in provinces:
-        if game_map.is_land(province):
-            units[(ARMY, province)] = Unit(ARMY, province)
-        for location in game_map.fleet_locations(province):
-            units[(FLEET, location)] = Unit(FLEET, location)
-
-    moves: dict[Unit, tuple[Move, ...]] = {}
-    reach: dict[Unit, tuple[str, ...]] = {}
-    for (unit_type, location), unit in units.items():
-        if unit_type is ARMY:
-            destinations = sorted(game_map.army_neighbours(location))
-        else:
-            destinations = sorted(game_map.fleet_neighbours(location))
-        moves[unit] = tuple(Move(unit, destination) for destination in destinations)
-        reach[unit] = tuple(sorted({province_of(d) for d in destinations}))
-
-    adjacent_seas: dict[str, set[str]] = {p: set() for p in provinces}
-    for province in provinces:
-        for location in game_map.fleet_locations(province):
-            for neighbour in game_map.fleet_neighbours(location):
-                neighbour_province = province_of(neighbour)
-                if neighbour_province in seas:
-                    adjacent_seas[province].add(neighbour_province)
-                if province in seas:
-                    adjacent_seas[neighbour_province].add(province)
+    units = _map_units(game_map, provinces)
+    moves, reach = _moves_and_reach(game_map, units)
+    adjacent_seas = _adjacent_seas(game_map, provinces, seas)
     coastal_land = frozenset(p for p in provinces if p not in seas and adjacent_seas[p])
     sea_coasts: dict[str, set[str]] = {sea: set() for sea in seas}
     for province in coastal_land:
@@ -158,6 +135,46 @@ def _build_tables(game_map: Any) -> MapTables:
         sea_group=groups,
         convoy_reach=_static_convoy_reach(coastal_land, groups, adjacent_seas, sea_coasts),
     )
+
+
+def _map_units(game_map: Any, provinces: tuple[str, ...]) -> dict[tuple[UnitType, str], Unit]:
+    """Every unit the map can hold: an army in each land province, a fleet at each fleet location."""
+    units: dict[tuple[UnitType, str], Unit] = {}
+    for province in provinces:
+        if game_map.is_land(province):
+            units[(ARMY, province)] = Unit(ARMY, province)
+        for location in game_map.fleet_locations(province):
+            units[(FLEET, location)] = Unit(FLEET, location)
+    return units
+
+
+def _moves_and_reach(game_map: Any, units: Mapping[tuple[UnitType, str], Unit]
+                     ) -> tuple[dict[Unit, tuple[Move, ...]], dict[Unit, tuple[str, ...]]]:
+    """Each unit's moves without a convoy (by destination, in name order) and the provinces they reach."""
+    moves: dict[Unit, tuple[Move, ...]] = {}
+    reach: dict[Unit, tuple[str, ...]] = {}
+    for (unit_type, location), unit in units.items():
+        if unit_type is ARMY:
+            destinations = sorted(game_map.army_neighbours(location))
+        else:
+            destinations = sorted(game_map.fleet_neighbours(location))
+        moves[unit] = tuple(Move(unit, destination) for destination in destinations)
+        reach[unit] = tuple(sorted({province_of(d) for d in destinations}))
+    return moves, reach
+
+
+def _adjacent_seas(game_map: Any, provinces: tuple[str, ...], seas: frozenset[str]) -> dict[str, set[str]]:
+    """Province -> the sea provinces a fleet crosses to or from it."""
+    adjacent_seas: dict[str, set[str]] = {p: set() for p in provinces}
+    for province in provinces:
+        for location in game_map.fleet_locations(province):
+            for neighbour in game_map.fleet_neighbours(location):
+                neighbour_province = province_of(neighbour)
+                if neighbour_province in seas:
+                    adjacent_seas[province].add(neighbour_province)
+                if province in seas:
+                    adjacent_seas[neighbour_province].add(province)
+    return adjacent_seas
 
 
 def _static_convoy_reach(

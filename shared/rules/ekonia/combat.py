@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from . import catalogue as C
 from .battle_reports import BattleReport
-from .sides import PRIVATEERS, BattleContext, Camp, Unit, battles_at, camp_label, fights_as_privateers, hostile
+from .sides import PRIVATEERS, BattleContext, BattleUnit, Camp, battles_at, camp_label, fights_as_privateers, hostile
 from .state import state_of
 from .strength import BattleCamp, camp_report, defends, is_armed
 
@@ -52,11 +52,11 @@ def round_survivors(difference: float, defending: bool) -> int:
 
 
 def _hostile_camps(ctx: BattleContext, tile: str, a: BattleCamp, b: BattleCamp,
-                   sides: Mapping[str, list[Unit]]) -> bool:
+                   sides: Mapping[str, list[BattleUnit]]) -> bool:
     return any(hostile(ctx, tile, p, sides[p], q, sides[q]) for p in a.members for q in b.members)
 
 
-def fight(ctx: BattleContext, tile: str, sides: Mapping[str, list[Unit]],
+def fight(ctx: BattleContext, tile: str, sides: Mapping[str, list[BattleUnit]],
           rolls: Mapping[str, int] | None = None, camps: Sequence[Camp] | None = None) -> BattleReport:
     """Resolve one battle at ``tile`` between ``camps`` (by default: the only battle there);
     returns the full report (every roll and modifier). ``rolls`` replaces the dice in worked
@@ -101,7 +101,8 @@ def _dice_by_camp(armed: list[BattleCamp], drawn: Mapping[str, int]) -> dict[str
     return dice
 
 
-def survivor_draw(seed: int, turn: int, tile: str, members: Camp, sides: Mapping[str, list[Unit]]) -> dict[str, float]:
+def survivor_draw(seed: int, turn: int, tile: str, members: Camp,
+                  sides: Mapping[str, list[BattleUnit]]) -> dict[str, float]:
     """A place for each state of a winning camp among equally strong, equally old units (D41):
     drawn from the game's seed, the turn, the territory and what everyone sees of the state (its
     name, or ``PRIVATEERS``), so the same battle always keeps the same units, no state is
@@ -111,7 +112,7 @@ def survivor_draw(seed: int, turn: int, tile: str, members: Camp, sides: Mapping
         for power in members}
 
 
-def choose_survivors(fighters: list[Unit], worth: Mapping[str, float], strength: int,
+def choose_survivors(fighters: list[BattleUnit], worth: Mapping[str, float], strength: int,
                      draw: Mapping[str, float] | None = None) -> set[str]:
     """The winner's units whose strengths add up to as much of ``strength`` as possible
     (a small knapsack in half points), preferring stronger, then older units, flagged ones before
@@ -120,7 +121,7 @@ def choose_survivors(fighters: list[Unit], worth: Mapping[str, float], strength:
     name); units of no strength (transports, airships) always survive a won battle."""
     places = draw or {}
 
-    def place(unit: Unit) -> float:  # the unit's party in the battle: its own, or its state's
+    def place(unit: BattleUnit) -> float:  # the unit's party in the battle: its own, or its state's
         party = unit.party
         return places.get(party if party in places else str(unit.owner), 0.0)
 
@@ -138,11 +139,12 @@ def choose_survivors(fighters: list[Unit], worth: Mapping[str, float], strength:
     return kept | {u.id for u in fighters if round(worth[u.id] * 2) == 0}
 
 
-def _outcome(ctx: BattleContext, tile: str, camps: list[BattleCamp], sides: Mapping[str, list[Unit]]) -> BattleReport:
+def _outcome(ctx: BattleContext, tile: str, camps: list[BattleCamp],
+             sides: Mapping[str, list[BattleUnit]]) -> BattleReport:
     """The strongest armed camp beats every camp at war with it (an unarmed one is overrun
     without losses); a tie with its strongest enemy destroys them all; the camps not at war
     with it fight on among themselves."""
-    lost_by: dict[int, list[Unit]] = {}  # camp index -> its units destroyed
+    lost_by: dict[int, list[BattleUnit]] = {}  # camp index -> its units destroyed
     fought: dict[int, set[int]] = {i: set() for i in range(len(camps))}
     open_ = sorted(range(len(camps)), key=lambda i: (not camps[i].armed, -camps[i].total, camps[i].label))
     first: tuple[int, int | None, bool] | None = None  # the first clash: the strongest, its best enemy, a tie
@@ -162,12 +164,12 @@ def _outcome(ctx: BattleContext, tile: str, camps: list[BattleCamp], sides: Mapp
                         _destroyed(lost_by, sides), _bounty(camps, lost_by, fought, sides), overrun)
 
 
-def _units_of(camp: BattleCamp, sides: Mapping[str, list[Unit]]) -> list[Unit]:
+def _units_of(camp: BattleCamp, sides: Mapping[str, list[BattleUnit]]) -> list[BattleUnit]:
     return [u for p in camp.members for u in sides[p]]
 
 
 def _clash(ctx: BattleContext, tile: str, camps: list[BattleCamp], top: int, enemies: list[int],
-           sides: Mapping[str, list[Unit]], lost_by: dict[int, list[Unit]]) -> tuple[int | None, bool]:
+           sides: Mapping[str, list[BattleUnit]], lost_by: dict[int, list[BattleUnit]]) -> tuple[int | None, bool]:
     """Camp ``top`` against ``enemies``: their outcomes written in their reports and their
     losses in ``lost_by``; returns its strongest armed enemy (None: only unarmed ones) and
     whether that one tied with it."""
@@ -182,7 +184,7 @@ def _clash(ctx: BattleContext, tile: str, camps: list[BattleCamp], top: int, ene
 
 
 def _strongest_losses(ctx: BattleContext, tile: str, top: BattleCamp, best: BattleCamp | None, tie: bool,
-                      sides: Mapping[str, list[Unit]]) -> list[Unit]:
+                      sides: Mapping[str, list[BattleUnit]]) -> list[BattleUnit]:
     """What the strongest camp of a clash loses: all in a tie, nothing overrunning the unarmed,
     and when it wins, what the strength that survives cannot keep (``choose_survivors``)."""
     if tie:
@@ -211,7 +213,8 @@ def _first_winner(camps: list[BattleCamp],
     return winner, camps[top].report.survivors if best is not None and not tie else None
 
 
-def _destroyed(lost_by: Mapping[int, list[Unit]], sides: Mapping[str, list[Unit]]) -> dict[str, tuple[str, ...]]:
+def _destroyed(lost_by: Mapping[int, list[BattleUnit]],
+               sides: Mapping[str, list[BattleUnit]]) -> dict[str, tuple[str, ...]]:
     """The ids of the units destroyed, by party."""
     party = {u.id: p for p, units in sides.items() for u in units}
     destroyed: dict[str, list[str]] = {}
@@ -221,8 +224,8 @@ def _destroyed(lost_by: Mapping[int, list[Unit]], sides: Mapping[str, list[Unit]
     return {p: tuple(ids) for p, ids in sorted(destroyed.items()) if ids}
 
 
-def _bounty(camps: list[BattleCamp], lost_by: Mapping[int, list[Unit]], fought: Mapping[int, set[int]],
-            sides: Mapping[str, list[Unit]]) -> dict[str, int]:
+def _bounty(camps: list[BattleCamp], lost_by: Mapping[int, list[BattleUnit]], fought: Mapping[int, set[int]],
+            sides: Mapping[str, list[BattleUnit]]) -> dict[str, int]:
     """20 gold for every ship destroyed by privateers, won or lost (R43): the ships lost by the
     camps a privateer camp fought, to its privateer state with the most triremes there."""
     bounty: dict[str, int] = {}

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from dataclasses import dataclass, replace
+from typing import Any, Literal, NamedTuple, TypedDict
 
 from . import catalogue as C
 from .orders import Spy
-from .records import Knowledge, UnitRecord
-from .state import State, unit_order
+from .position import Ekonia
+from .records import Knowledge, MissionResult, MissionRoll, Spending, Unit
 
 
 class Mission(NamedTuple):
@@ -31,23 +31,33 @@ def mission_roll(seed: int, turn: int, power: str, index: int) -> int:
     return random.Random(f"{seed}:{turn}:spy:{power}:{index}").randint(1, 100)
 
 
-def target_power(state: State, spy: Spy) -> str | None:
+def target_power(state: Ekonia, spy: Spy) -> str | None:
     """The state a mission is used on (the owner of an investigated territory)."""
     if spy.mission.startswith("INVESTIGATE"):
-        return state["territories"][spy.target]["owner"] if spy.target in state["territories"] else None
+        terr = state.territories.get(spy.target) if spy.target is not None else None
+        return terr.owner if terr is not None else None
     return spy.target
 
 
-def _count_units(units: Sequence[UnitRecord]) -> list[dict[str, Any]]:
+class UnitCount(TypedDict):
+    """How many units of one owner and type a mission counted (privateers apart)."""
+
+    owner: str
+    type: str
+    privateer: bool
+    count: int
+
+
+def _count_units(units: Sequence[Unit]) -> list[UnitCount]:
     counts: dict[tuple[str, str, bool], int] = {}
     for unit in units:
-        key = (unit["owner"], unit["type"], unit["privateer"])
+        key = (unit.owner, unit.type, unit.privateer)
         counts[key] = counts.get(key, 0) + 1
     return [{"owner": o, "type": t, "privateer": p, "count": n}
             for (o, t, p), n in sorted(counts.items())]
 
 
-def findings(state: State, spy: Spy, power: str, turn: int, spending: Mapping[str, Any],
+def findings(state: Ekonia, spy: Spy, power: str, turn: int, spending: Mapping[str, Spending],
              missions: Sequence[Mission], start_targets: Mapping[tuple[str, int], str | None]) -> Any:
     """What a successful mission of ``power`` finds, in the mission's own shape."""
     if spy.mission.startswith("INVESTIGATE"):
@@ -63,26 +73,27 @@ def findings(state: State, spy: Spy, power: str, turn: int, spending: Mapping[st
             and (spy.mission == "COUNTER ALL" or who == spy.target)]
 
 
-def _investigated(state: State, spy: Spy) -> Any:
+def _investigated(state: Ekonia, spy: Spy) -> Any:
     """INVESTIGATE: the living units, on land or at sea (privateers' owners too); INVESTIGATE
     FLEET: those and the stored ships, in one mission."""
-    here = [u for u in sorted(state["units"].values(), key=unit_order) if u["location"] == spy.target]
-    living = _count_units([u for u in here if not u["stored"]])
+    here = [u for u in sorted(state.units.values(), key=lambda u: u.order) if u.location == spy.target]
+    living = _count_units([u for u in here if not u.stored])
     if spy.mission == "INVESTIGATE FLEET":
-        return {"units": living, "fleet": _count_units([u for u in here if u["stored"]])}
+        return {"units": living, "fleet": _count_units([u for u in here if u.stored])}
     return living
 
 
-def _owned_with(state: State, owner: str | None, improvement: Literal["shipyard", "gas_vent"]) -> list[str]:
-    return sorted(t for t, terr in state["territories"].items() if terr["owner"] == owner and terr[improvement])
+def _owned_with(state: Ekonia, owner: str | None, improvement: Literal["shipyard", "gas_vent"]) -> list[str]:
+    return sorted(t for t, terr in state.territories.items()
+                  if terr.owner == owner and (terr.shipyard if improvement == "shipyard" else terr.gas_vent))
 
 
-def _records(state: State, target: str | None, spending: Mapping[str, Any]) -> dict[str, int]:
-    """RECORDS: gold spent in each city or fort (so no plain land yard shows)."""
-    terrs = state["territories"]
-    spent = spending.get(target, {}) if target is not None else {}
-    return {t: gold for t, gold in spent.get("by_location", {}).items()
-            if t in terrs and (terrs[t]["city"] or terrs[t]["fort"])}
+def _records(state: Ekonia, target: str | None, spending: Mapping[str, Spending]) -> dict[str, int]:
+    """RECORDS: gold spent this turn in each city or fort (so no plain land yard shows)."""
+    terrs = state.territories
+    spent = spending.get(target) if target is not None else None
+    return {t: gold for t, gold in (spent["by_location"] if spent is not None else {}).items()
+            if t in terrs and (terrs[t].city or terrs[t].fort)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,24 +119,25 @@ class MissionOutcome:
         return {"turn": self.turn, "mission": self.mission, "target": self.target, "success": self.success,
                 "found": self.found}
 
-    def result_json(self) -> dict[str, Any]:
+    def result_json(self) -> MissionResult:
         return {"power": self.power, "index": self.index, **self.knowledge()}
 
-    def roll_json(self) -> dict[str, Any]:
+    def roll_json(self) -> MissionRoll:
         return {"kind": "mission", "power": self.power, "mission": self.mission, "target": self.target,
                 "roll": self.roll, "needed": self.needed, "success": self.success}
 
 
-def run_missions(state: State, turn: int, seed: int, missions: Sequence[Mission],
-                 spending: Mapping[str, Any], start_targets: Mapping[tuple[str, int], str | None]
-                 ) -> list[MissionOutcome]:
-    """Roll every mission, record what succeeded in ``state['knowledge']``; return each
-    mission's outcome."""
+def run_missions(state: Ekonia, turn: int, seed: int, missions: Sequence[Mission],
+                 spending: Mapping[str, Spending], start_targets: Mapping[tuple[str, int], str | None]
+                 ) -> tuple[Ekonia, list[MissionOutcome]]:
+    """Roll every mission: the state with what each taught its spy in its ``knowledge``, and
+    each mission's outcome."""
     outcomes = []
+    knowledge = {p: list(known) for p, known in state.knowledge.items()}
     for power, index, spy, _cost in sorted(missions, key=lambda m: (m.power, m.order_index)):
         roll, odds = mission_roll(seed, turn, power, index), C.MISSION_ODDS[spy.mission]
         found = findings(state, spy, power, turn, spending, missions, start_targets) if roll <= odds else None
         outcome = MissionOutcome(power, index, turn, spy.mission, spy.target, roll, odds, found)
-        state["knowledge"].setdefault(power, []).append(outcome.knowledge())
+        knowledge.setdefault(power, []).append(outcome.knowledge())
         outcomes.append(outcome)
-    return outcomes
+    return replace(state, knowledge=knowledge), outcomes

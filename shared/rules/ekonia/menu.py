@@ -20,20 +20,23 @@ from .orders import (
     Rebase,
     Spy,
 )
-from .planning import plan_orders
-from .state import State, at_war, territories_of, trading
+from .planning import plan_orders, planned_units
+from .position import Ekonia
+from .state import at_war, territories_of, trading
 
 
-def _ok(state: State, board: Board, power: str, order: Order) -> bool:
-    return not plan_orders(state, board, power, [order], count_expected=True).reasons
-
-
-def possible_orders(state: State, board: Board, power: str) -> dict[str, list[str]]:
-    if power not in state["powers"] or not state["powers"][power]["alive"]:
+def possible_orders(state: Ekonia, board: Board, power: str) -> dict[str, list[str]]:
+    if power not in state.powers or not state.powers[power].alive:
         return {}
+    start = planned_units(state, power)
+
+    def _ok(state: Ekonia, board: Board, power: str, order: Order) -> bool:
+        """The order alone passes the check (each template planned from the same units)."""
+        return not plan_orders(state, board, power, [order], count_expected=True, start=start).reasons
+
     menu: dict[str, list[str]] = {}
-    groups = Counter((u["location"], u["type"], u["stored"]) for u in state["units"].values()
-                     if u["owner"] == power and u["aboard"] is None)
+    groups = Counter((u.location, u.type, u.stored) for u in state.units.values()
+                     if u.owner == power and u.aboard is None)
     for (loc, unit_type, stored), count in sorted(groups.items()):
         label = f"{count} {unit_type}{' stored' if stored else ''} at {loc}"
         options = group_options(state, board, power, loc, unit_type, count)
@@ -46,7 +49,7 @@ def possible_orders(state: State, board: Board, power: str) -> dict[str, list[st
     return menu
 
 
-def group_options(state: State, board: Board, power: str, loc: str, unit_type: str, count: int) -> list[Order]:
+def group_options(state: Ekonia, board: Board, power: str, loc: str, unit_type: str, count: int) -> list[Order]:
     """What a group of ``count`` like units at ``loc`` might be ordered, before the check: an
     airship rebases; others move (cavalry two steps on land), board ships (land units); all disband."""
     options: list[Order] = []
@@ -76,26 +79,26 @@ def site_options(board: Board, tid: str) -> list[Order]:
     return options
 
 
-def general_options(state: State, board: Board, power: str) -> list[Order]:
+def general_options(state: Ekonia, board: Board, power: str) -> list[Order]:
     """The orders of no unit and no place: morale, hidden cities, counter-espionage, attacks on
     privateers, and toward each other living state spying and diplomacy."""
     general: list[Order] = [Morale(1), Morale(2), Morale(3), HideCities(3), HideCities(5),
                             Spy("COUNTER ALL", None)]
     general += [AttackPrivateers(sea) for sea in _privateer_seas(state, board, power)]
-    for other in sorted(state["powers"]):
-        if other != power and state["powers"][other]["alive"]:
+    for other in sorted(state.powers):
+        if other != power and state.powers[other].alive:
             general += _toward(state, power, other)
     return general
 
 
-def _privateer_seas(state: State, board: Board, power: str) -> list[str]:
+def _privateer_seas(state: Ekonia, board: Board, power: str) -> list[str]:
     """Any state may attack privateers without war (R42): where its ships are or can sail."""
-    ships = {u["location"] for u in state["units"].values() if u["owner"] == power
-             and C.UNIT_TYPES[u["type"]].naval and u["location"] in board.territories}
+    ships = {u.location for u in state.units.values() if u.owner == power
+             and C.UNIT_TYPES[u.type].naval and u.location in board.territories}
     return sorted({s for loc in ships for s in ({loc} | set(board.neighbours(loc))) if board.territory(s).is_sea})
 
 
-def _toward(state: State, power: str, other: str) -> list[Order]:
+def _toward(state: Ekonia, power: str, other: str) -> list[Order]:
     return [Spy("MAP", other), Spy("RECORDS", other), Spy("COUNTER", other),
             Diplomacy("PEACE" if at_war(state, power, other) else "WAR", other),
             Diplomacy("END TRADE" if trading(state, power, other) else "TRADE", other)]

@@ -30,8 +30,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from .battle_reports import BattleJSON
+from .board import Board
 from .public_map import visible_units
-from .records import EkoniaState, as_state
+from .records import EkoniaState, Event, LaneChange, Spending, as_state
 from .state import is_privateer_party, state_of, unit_order
 
 EVERYONE, OWNER, MAP, FLAG, SIDES, OPERATORS = "everyone", "owner", "map", "flag", "sides", "operators"
@@ -180,13 +182,13 @@ def canonical(value: Any) -> str:
 # ----------------------------------------------------------------------------- the position
 
 
-def state_view(state: Mapping[str, Any], board: Any, viewer: str | None) -> dict[str, Any]:
+def state_view(state: EkoniaState, board: Board, viewer: str | None) -> dict[str, Any]:
     """What ``viewer`` (a state, or None) sees of the position: ``public`` (the same for
     everyone), ``units`` and ``centres`` per state as every variant's view has them,
     ``surviving`` (the states still in the game) and, for a state, ``own``."""
     if viewer is not None and viewer not in state["powers"]:
         viewer = None
-    public = _public(as_state(state), board)
+    public = _public(state, board)
     units: dict[str, list[dict[str, Any]]] = {p: [] for p in state["powers"]}
     for unit in public["units"]:
         units.setdefault(unit["owner"], []).append(unit)
@@ -196,11 +198,11 @@ def state_view(state: Mapping[str, Any], board: Any, viewer: str | None) -> dict
                             "surviving": sorted(p for p, rec in state["powers"].items() if rec["alive"]),
                             "public": public}
     if viewer is not None:
-        body["own"] = _own(as_state(state), viewer)
+        body["own"] = _own(state, viewer)
     return body
 
 
-def _public(state: EkoniaState, board: Any) -> dict[str, Any]:
+def _public(state: EkoniaState, board: Board) -> dict[str, Any]:
     """The public map, the same for every viewer (a state's own privateers, lanes and
     conversions carry its name in ``own``, never here)."""
     territories = {}
@@ -227,12 +229,12 @@ def _public(state: EkoniaState, board: Any) -> dict[str, Any]:
     }
 
 
-def recent(state: Mapping[str, Any], turn: int) -> bool:
+def recent(state: EkoniaState, turn: int) -> bool:
     """Whether a record of ``turn`` is among the ``RECENT_TURNS`` latest of the position."""
     return int(turn) > int(state["turn"]) - 1 - RECENT_TURNS
 
 
-def recent_spending(state: Mapping[str, Any], by_turn: Mapping[str, Any]) -> dict[str, Any]:
+def recent_spending(state: EkoniaState, by_turn: Mapping[str, Spending]) -> dict[str, Spending]:
     """A state's spending records (by phase name, ``T07``) of the recent turns."""
     return {phase: rec for phase, rec in by_turn.items() if recent(state, int(phase.lstrip("T")))}
 
@@ -294,11 +296,12 @@ def _blank(value: Any) -> Any:
     return None
 
 
-def planning_view(state: Mapping[str, Any], viewer: str) -> EkoniaState:
-    """The state document as ``viewer`` may know it, in the engine's own shape: every field
-    the table hides from it blanked, other states' units left out (the map shows them without
-    ids). Order checks, possible orders, their messages and each state's own plan at
-    resolution are computed on this, so none of them can depend on a hidden fact."""
+def planning_view(state: EkoniaState, viewer: str) -> EkoniaState:
+    """The state document as ``viewer`` may know it, in the stored shape: every field the
+    table hides from it blanked, other states' units left out (the map shows them without ids).
+    Order checks, possible orders, their messages and each state's own plan at resolution are
+    computed on this, read as the engine's records (``position.Ekonia.from_document``), so none
+    of them can depend on a hidden fact."""
     powers = {p: {k: (v if may_see(STATE_POLICY, f"powers.*.{k}", viewer, p) else _blank(v))
                   for k, v in rec.items()} for p, rec in state["powers"].items()}
     territories = {}
@@ -375,46 +378,47 @@ def _battle_rolls(battles: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for b in battles for side in b.get("sides", []) if side.get("roll") is not None]
 
 
-def _event_kind(event: Mapping[str, Any]) -> str:
+def _event_kind(event: Event) -> str:
     kind = str(event["event"])
     return kind + (f" {event['what']}" if kind == "built" else "")
 
 
-def _event_owner(event: Mapping[str, Any]) -> str | None:
+def _event_owner(event: Event) -> str | None:
     owner: str | None = event.get("owner") or event.get("by") or event.get("power")
     return owner
 
 
-def _event_shown(event: Mapping[str, Any], viewer: str | None) -> bool:
+def _event_shown(event: Event, viewer: str | None) -> bool:
     return may_see(TURN_POLICY, f"details.events.{_event_kind(event)}", viewer, _event_owner(event))
 
 
-def _event(event: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+def _event(event: Event, viewer: str | None) -> dict[str, Any]:
     """An event with the fields the table gives ``viewer`` (a field without a row of its own
     has the event's audience)."""
     kind = _event_kind(event)
     shown = {}
     for key, value in event.items():
         path = f"details.events.{kind}.{key}"
-        if path not in TURN_POLICY or may_see(TURN_POLICY, path, viewer, value if key == "by" else _event_owner(event)):
+        owner = event.get("by") if key == "by" else _event_owner(event)
+        if path not in TURN_POLICY or may_see(TURN_POLICY, path, viewer, owner):
             shown[key] = value
     return shown
 
 
-def _lane_change(change: Mapping[str, Any], before: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+def _lane_change(change: LaneChange, before: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
     was_privateer = bool(before.get("sea_lanes", {}).get(change["sea_lane"], {}).get("privateer"))
     return {"sea_lane": change["sea_lane"], "from": flag(change["from"], was_privateer, viewer),
             "to": flag(change["to"], change["privateer"], viewer), "privateer": change["privateer"],
             "was_privateer": was_privateer}
 
 
-def fighters(battle: Mapping[str, Any]) -> frozenset[str]:
+def fighters(battle: BattleJSON) -> frozenset[str]:
     """Every state in a battle: every state of every camp (a party of privateers: its owner),
     the overrun included."""
     return frozenset(state_of(p) for side in battle["sides"] for p in side["powers"])
 
 
-def battle_view(battle: Mapping[str, Any], viewer: str | None,
+def battle_view(battle: BattleJSON, viewer: str | None,
                 types: Mapping[str, str] | None = None) -> dict[str, Any]:
     """A battle report as ``viewer`` sees it, field by field from ``TURN_POLICY``: bystanders
     learn where; each side the whole battle, other states' units by type (no ids),

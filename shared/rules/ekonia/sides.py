@@ -14,8 +14,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .board import Board
-from .records import PlannedUnit
-from .state import PRIVATEER_PARTY, State, age_order, state_of
+from .position import Ekonia
+from .records import PlannedUnit, age_order
+from .state import PRIVATEER_PARTY, pair, state_of
 
 Camp = tuple[str, ...]  # the states of one camp, sorted
 PRIVATEERS = "PRIVATEERS"
@@ -42,9 +43,9 @@ class BattleUnit:
 
     @classmethod
     def of(cls, planned: PlannedUnit) -> BattleUnit:
-        return cls(planned["id"], planned["type"], planned["owner"], planned["location"], planned["stored"],
-                   planned["privateer"], planned["built"], planned["aboard"], planned.get("hidden_until"),
-                   planned["moved"], planned["entered_from"], planned["landed"])
+        return cls(planned.id, planned.type, planned.owner, planned.location, planned.stored, planned.privateer,
+                   planned.built, planned.aboard, planned.hidden_until, planned.moved, planned.entered_from,
+                   planned.landed)
 
     @property
     def party(self) -> str:
@@ -57,27 +58,25 @@ class BattleUnit:
         return age_order(self.id, self.built)
 
 
-Unit = BattleUnit
-
 
 @dataclass
 class BattleContext:
     """What a battle needs to know beyond the units in it."""
 
     board: Board
-    start: State  # the state at the start of the turn (wars, owners, forts, sea lanes)
+    start: Ekonia  # the state at the start of the turn (wars, owners, forts, sea lanes)
     wars: set[tuple[str, str]]  # wars in force once this turn's declarations are made
     turn: int
     seed: int
     morale: Mapping[str, int] = field(default_factory=dict)
-    units: Mapping[str, Unit] = field(default_factory=dict)  # every unit's planned place
+    units: Mapping[str, BattleUnit] = field(default_factory=dict)  # every unit's planned place
     bombardments: Iterable[tuple[str, list[str], str, str]] = ()  # power, ship ids, sea, target
     spared: Mapping[str, Iterable[str]] | None = None  # by privateer owner, this turn's orders in
     hunts: Mapping[str, Iterable[str]] = field(default_factory=dict)  # state -> seas it hunts privateers in
 
     def spares(self, owner: str, other: str) -> bool:
         spared = self.spared if self.spared is not None else {
-            p: power["spared"] for p, power in self.start["powers"].items()}
+            p: power.spared for p, power in self.start.powers.items()}
         return other in spared.get(owner, ())
 
     def hunts_at(self, power: str, tile: str) -> bool:
@@ -87,25 +86,26 @@ class BattleContext:
         return tuple(sorted((a, b))) in self.wars
 
     def was_at_war(self, a: str, b: str) -> bool:
-        return sorted([a, b]) in self.start["wars"]
+        return pair(a, b) in self.start.wars
 
 
-def has_privateers(units: Iterable[Unit]) -> bool:
+def has_privateers(units: Iterable[BattleUnit]) -> bool:
     return any(u.privateer for u in units)
 
 
-def fights_as_privateers(units: Iterable[Unit]) -> bool:
+def fights_as_privateers(units: Iterable[BattleUnit]) -> bool:
     """A state fights under no flag when every trireme it has in the battle is a privateer (D30)."""
     ships = [u for u in units if u.type == "TRIREME"]
     return bool(ships) and all(u.privateer for u in ships)
 
 
-def only_privateers(units: Iterable[Unit]) -> bool:
+def only_privateers(units: Iterable[BattleUnit]) -> bool:
     """Every unit a state has here is a privateer: it is here under no flag at all."""
     return all(u.privateer for u in units)
 
 
-def hostile(ctx: BattleContext, tile: str, a: str, a_units: list[Unit], b: str, b_units: list[Unit]) -> bool:
+def hostile(ctx: BattleContext, tile: str, a: str, a_units: list[BattleUnit], b: str,
+            b_units: list[BattleUnit]) -> bool:
     """Enemies here (``a`` and ``b`` are parties: sides_at): never two parties of one state; at
     war, unless one of them is here only as privateers (they fight for no nation, so their
     owner's wars do not tell whose they are: D30); privateers meeting a state their owner does
@@ -121,15 +121,15 @@ def hostile(ctx: BattleContext, tile: str, a: str, a_units: list[Unit], b: str, 
     return False
 
 
-def sides_at(units: Iterable[PlannedUnit]) -> dict[str, list[Unit]]:
+def sides_at(units: Iterable[PlannedUnit]) -> dict[str, list[BattleUnit]]:
     """The parties in a territory (its planned units read as ``BattleUnit``s here), each
     state's units by its name; a state with privateers and
     units under its flag there has its privateers apart (``party_of``), so that they fight as
     any state's privateers would, whether their owner's flag is there or not (D30)."""
-    by_state: dict[str, list[Unit]] = {}
+    by_state: dict[str, list[BattleUnit]] = {}
     for unit in sorted((BattleUnit.of(u) for u in units), key=lambda u: u.order):
         by_state.setdefault(unit.owner, []).append(unit)
-    sides: dict[str, list[Unit]] = {}
+    sides: dict[str, list[BattleUnit]] = {}
     for state, mine in by_state.items():
         mixed = has_privateers(mine) and not only_privateers(mine)
         for unit in mine:
@@ -137,7 +137,7 @@ def sides_at(units: Iterable[PlannedUnit]) -> dict[str, list[Unit]]:
     return sides
 
 
-def enemies_at(ctx: BattleContext, tile: str, sides: Mapping[str, list[Unit]]) -> dict[str, frozenset[str]]:
+def enemies_at(ctx: BattleContext, tile: str, sides: Mapping[str, list[BattleUnit]]) -> dict[str, frozenset[str]]:
     names = sorted(sides)
     found: dict[str, set[str]] = {p: set() for p in names}
     for i, a in enumerate(names):
@@ -148,7 +148,7 @@ def enemies_at(ctx: BattleContext, tile: str, sides: Mapping[str, list[Unit]]) -
     return {p: frozenset(e) for p, e in found.items()}
 
 
-def battles_at(ctx: BattleContext, tile: str, sides: Mapping[str, list[Unit]]) -> list[list[Camp]]:
+def battles_at(ctx: BattleContext, tile: str, sides: Mapping[str, list[BattleUnit]]) -> list[list[Camp]]:
     """The battles fought at ``tile``, each a list of camps. States without an enemy here are
     in none; states with the same enemies form one camp; linked enemies one battle."""
     enemies = enemies_at(ctx, tile, sides)
@@ -172,11 +172,11 @@ def battles_at(ctx: BattleContext, tile: str, sides: Mapping[str, list[Unit]]) -
     return battles
 
 
-def is_battle(ctx: BattleContext, sides: Mapping[str, list[Unit]], tile: str = "") -> bool:
+def is_battle(ctx: BattleContext, sides: Mapping[str, list[BattleUnit]], tile: str = "") -> bool:
     return bool(battles_at(ctx, tile, sides))
 
 
-def camp_label(camp: Camp, sides: Mapping[str, list[Unit]]) -> str:
+def camp_label(camp: Camp, sides: Mapping[str, list[BattleUnit]]) -> str:
     """A camp as every side of its battle may name it: its states, privateers unnamed, and its
     units by type. The dice are keyed by it, so a privateer owner's name never moves a die."""
     # privateers of several states look like those of one: one name (D30)

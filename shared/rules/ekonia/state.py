@@ -1,4 +1,5 @@
-"""The full game state: one JSON document, read and written through these small helpers.
+"""The opening document, phase names, and the small questions the engine asks of a position
+(``position.Ekonia``: who owns a territory, who is at war, what a state earns).
 
 Everything that some players must not see is its own field, so that the per-player views can
 leave it out: stored units (``stored``), privateer owners (``privateer``), hidden units
@@ -6,15 +7,14 @@ leave it out: stored units (``stored``), privateer owners (``privateer``), hidde
 """
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Iterable
-from typing import cast
 
 from .board import CAPITAL_INCOME, CITY_INCOME, TILE_INCOME, Board
-from .records import EkoniaState, UnitRecord
+from .position import Ekonia, Pair
+from .records import EkoniaState, UnitRecord, age_order
 
-State = EkoniaState  # the engine's name for the whole position (records.py)
+State = EkoniaState  # the stored document (records.py); the engine computes on ``Ekonia`` (position.py)
 
 
 def phase_name(turn: int) -> str:
@@ -78,59 +78,50 @@ def initial_state(board: Board, powers: Iterable[str] | None = None) -> State:
     return state
 
 
-def clone(state: State) -> State:
-    return cast(State, copy.deepcopy(dict(state)))
+def owner_of(state: Ekonia, tid: str) -> str | None:
+    terr = state.territories.get(tid)
+    return terr.owner if terr else None
 
 
-def owner_of(state: State, tid: str) -> str | None:
-    terr = state["territories"].get(tid)
-    return terr["owner"] if terr else None
-
-
-def capital_owner(state: State, tid: str) -> str | None:
-    name: str
-    for name, power in state["powers"].items():
-        if power["capital"] == tid:
+def capital_owner(state: Ekonia, tid: str) -> str | None:
+    for name, power in state.powers.items():
+        if power.capital == tid:
             return name
     return None
 
 
-def is_fort(state: State, tid: str) -> bool:
-    terr = state["territories"].get(tid)
-    return bool(terr and terr["fort"])
+def is_fort(state: Ekonia, tid: str) -> bool:
+    terr = state.territories.get(tid)
+    return bool(terr and terr.fort)
 
 
-def improvement_of(state: State, board: Board, tid: str) -> str:
+def improvement_of(state: Ekonia, board: Board, tid: str) -> str:
     """fort, capital, city or tile: what the public map shows of a land territory."""
     if is_fort(state, tid):
         return "fort"
     if capital_owner(state, tid):
         return "capital"
-    if state["territories"][tid]["city"]:
+    if state.territories[tid].city:
         return "city"
     return "tile"
 
 
-def base_income(state: State, board: Board, tid: str) -> int:
-    terr = state["territories"].get(tid)
+def base_income(state: Ekonia, board: Board, tid: str) -> int:
+    terr = state.territories.get(tid)
     if terr is None:
         return 0
-    if terr["owner"] and state["powers"][terr["owner"]]["capital"] == tid:
+    if terr.owner and state.powers[terr.owner].capital == tid:
         return CAPITAL_INCOME
-    return CITY_INCOME if terr["city"] else TILE_INCOME
+    return CITY_INCOME if terr.city else TILE_INCOME
 
 
-def territories_of(state: State, power: str) -> list[str]:
-    return sorted(t for t, terr in state["territories"].items() if terr["owner"] == power)
+def territories_of(state: Ekonia, power: str) -> list[str]:
+    return sorted(t for t, terr in state.territories.items() if terr.owner == power)
 
 
-def bti(state: State, board: Board, power: str) -> int:
+def bti(state: Ekonia, board: Board, power: str) -> int:
     """Base tile income: capital, cities and other tiles the power owns."""
     return sum(base_income(state, board, t) for t in territories_of(state, power))
-
-
-def units_of(state: State, power: str) -> list[UnitRecord]:
-    return sorted((u for u in state["units"].values() if u["owner"] == power), key=unit_order)
 
 
 PRIVATEER_PARTY = "/privateers"  # a state's privateers in a battle fight as a party of their own (D30)
@@ -156,23 +147,24 @@ def unit_order(unit: UnitRecord) -> tuple[int, str, int]:
     return age_order(unit["id"], unit["built"])
 
 
-def age_order(uid: str, built: int) -> tuple[int, str, int]:
-    """``unit_order`` of the unit ``uid`` built on turn ``built``: by turn, owner, number."""
-    owner, _, number = uid.rpartition("-")
-    return (built, owner, int(number) if number.isascii() and number.isdigit() and len(number) < 10 else 0)
+
+def pair(a: str, b: str) -> Pair:
+    """Two states as the wars and trade agreements name them: sorted."""
+    return (a, b) if a <= b else (b, a)
 
 
-def pair(a: str, b: str) -> list[str]:
-    return sorted([a, b])
+def at_war(state: Ekonia, a: str, b: str) -> bool:
+    return pair(a, b) in state.wars
 
 
-def at_war(state: State, a: str, b: str) -> bool:
-    return pair(a, b) in state["wars"]
+def trading(state: Ekonia, a: str, b: str) -> bool:
+    return pair(a, b) in state.trade
 
 
-def trading(state: State, a: str, b: str) -> bool:
-    return pair(a, b) in state["trade"]
+def alive_powers(state: Ekonia) -> list[str]:
+    return sorted(p for p, power in state.powers.items() if power.alive)
 
 
-def alive_powers(state: State) -> list[str]:
-    return sorted(p for p, power in state["powers"].items() if power["alive"])
+def playing(document: State) -> list[str]:
+    """``alive_powers`` of a stored document (the variant asks it of every stored state)."""
+    return sorted(p for p, power in document["powers"].items() if power["alive"])

@@ -10,47 +10,46 @@ from dataclasses import dataclass, replace
 
 from . import catalogue as C
 from .battle_reports import CampOutcome, CampReport, Passenger, UnitStrength
-from .records import SeaLaneRecord, TerritoryRecord
-from .sides import BattleContext, Camp, Unit, fights_as_privateers
+from .position import Holding, SeaLane
+from .sides import BattleContext, BattleUnit, Camp, fights_as_privateers
 from .state import state_of
 
 
 def _fort_of(ctx: BattleContext, power: str, near: str) -> bool:
     """Does ``power`` hold a fort next to ``near``?"""
-    terrs = ctx.start["territories"]
-    return any(terrs[n]["fort"] and terrs[n]["owner"] == power
+    terrs = ctx.start.territories
+    return any(terrs[n].fort and terrs[n].owner == power
                for n in ctx.board.land_neighbours(near) if n in terrs)
 
 
 def _would_be_destroyed(ctx: BattleContext, power: str, tile: str) -> bool:
-    others = [t for t, terr in ctx.start["territories"].items()
-              if terr["owner"] == power and t != tile]
+    others = [t for t, terr in ctx.start.territories.items() if terr.owner == power and t != tile]
     elsewhere = [u for u in ctx.units.values() if u.owner == power and u.location != tile]
     return not others and not elsewhere
 
 
-def defends(ctx: BattleContext, power: str, tile: str, units: list[Unit]) -> bool:
-    terr = ctx.start["territories"].get(tile)
-    if terr and terr["owner"] == power:
+def defends(ctx: BattleContext, power: str, tile: str, units: list[BattleUnit]) -> bool:
+    terr = ctx.start.territories.get(tile)
+    if terr and terr.owner == power:
         return True
     return any(not u.moved for u in units)
 
 
-def came_out_of_a_yard(ctx: BattleContext, unit: Unit) -> bool:
+def came_out_of_a_yard(ctx: BattleContext, unit: BattleUnit) -> bool:
     """A trireme at sea the turn it left a ship yard: launched from one, or sailed out of a
     fort's or capital's yard (D31). The map already shows everyone such a ship appearing."""
     if unit.type != "TRIREME":
         return False
     launched = unit.built == ctx.turn and not unit.moved
-    return launched or (unit.moved and unit.entered_from in ctx.start["territories"])
+    return launched or (unit.moved and unit.entered_from in ctx.start.territories)
 
 
-def held_under_its_flag(lane: SeaLaneRecord, power: str, unit: Unit) -> bool:
+def held_under_its_flag(lane: SeaLane, power: str, unit: BattleUnit) -> bool:
     """Whether the lane was held at the start of the turn under the flag the unit flies: its
     state's, or no flag for privateers (whoever owns them: the map shows no more, D30)."""
     if unit.privateer:
-        return bool(lane["privateer"])
-    return not lane["privateer"] and lane["controller"] == power
+        return lane.privateer
+    return not lane.privateer and lane.controller == power
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +67,7 @@ class SideFacts:
     fort_penalty: float  # an attacker's malus for the defender's fort, here or next door
 
 
-def _unit_modifiers(ctx: BattleContext, tile: str, power: str, unit: Unit, defending: bool,
+def _unit_modifiers(ctx: BattleContext, tile: str, power: str, unit: BattleUnit, defending: bool,
                     side: SideFacts) -> dict[str, float]:
     """The modifiers (fractions) that apply to one unit; ``side`` holds its party's facts in
     this battle."""
@@ -81,14 +80,14 @@ def _unit_modifiers(ctx: BattleContext, tile: str, power: str, unit: Unit, defen
     return mods
 
 
-def _common_modifiers(ctx: BattleContext, tile: str, power: str, unit: Unit, side: SideFacts) -> dict[str, float]:
+def _common_modifiers(ctx: BattleContext, tile: str, power: str, unit: BattleUnit, side: SideFacts) -> dict[str, float]:
     mods: dict[str, float] = {}
     if unit.built == ctx.turn:
         mods["inexperienced"] = C.INEXPERIENCED
     level = 0 if side.privateers else ctx.morale.get(power, 0)
     if level:
         mods[f"morale {level}"] = C.MORALE[level][1]
-    lane = ctx.start["sea_lanes"].get(tile)
+    lane = ctx.start.sea_lanes.get(tile)
     if unit.type == "TRIREME" and lane and held_under_its_flag(lane, power, unit):
         mods["sea lane trireme"] = C.SEA_LANE_TRIREME
     if side.last_stand:
@@ -96,7 +95,7 @@ def _common_modifiers(ctx: BattleContext, tile: str, power: str, unit: Unit, sid
     return mods
 
 
-def _defence_modifiers(ctx: BattleContext, unit: Unit, side: SideFacts, hidden: bool) -> dict[str, float]:
+def _defence_modifiers(ctx: BattleContext, unit: BattleUnit, side: SideFacts, hidden: bool) -> dict[str, float]:
     mods: dict[str, float] = {}
     if not unit.moved and unit.built != ctx.turn:
         mods["entrenched"] = C.ENTRENCHED
@@ -111,7 +110,7 @@ def _defence_modifiers(ctx: BattleContext, unit: Unit, side: SideFacts, hidden: 
     return mods
 
 
-def _attack_modifiers(unit: Unit, side: SideFacts, hidden: bool) -> dict[str, float]:
+def _attack_modifiers(unit: BattleUnit, side: SideFacts, hidden: bool) -> dict[str, float]:
     mods: dict[str, float] = {}
     if side.flanking:
         mods["flanking"] = side.flanking
@@ -150,7 +149,7 @@ class BattleCamp:
         return float(self.report.total)
 
 
-def is_armed(ctx: BattleContext, tile: str, camp: Camp, sides: Mapping[str, list[Unit]], defending: bool) -> bool:
+def is_armed(ctx: BattleContext, tile: str, camp: Camp, sides: Mapping[str, list[BattleUnit]], defending: bool) -> bool:
     """A camp whose units have no strength (transports, airships) does not fight: any armed
     enemy overruns it without dice and without losses (D25)."""
     role = "defence" if defending else "attack"
@@ -163,11 +162,11 @@ def is_armed(ctx: BattleContext, tile: str, camp: Camp, sides: Mapping[str, list
 class _Sight:
     """A camp's battle as its strength reads it: the ground, its enemies, its units that fight."""
 
-    ground: TerritoryRecord | None  # the land fought over at the start of the turn; None at sea
+    ground: Holding | None  # the land fought over at the start of the turn; None at sea
     attackers: tuple[str, ...]  # the parties of the attacking enemy camps
     enemies: frozenset[str]  # every party of an enemy camp
     privateers: Mapping[str, bool]  # party -> fights as privateers (the camp's and its enemies')
-    fighters: Mapping[str, list[Unit]]  # the camp's parties' units not aboard a transport
+    fighters: Mapping[str, list[BattleUnit]]  # the camp's parties' units not aboard a transport
     directions: tuple[str, ...]  # where its units come from (and its bombarding ships' seas)
     bombard: tuple[tuple[list[str], str], ...]  # ship ids and their sea, bombarding this tile
 
@@ -177,7 +176,7 @@ class _Sight:
 
 
 def _sight(ctx: BattleContext, tile: str, camp: BattleCamp, enemies: list[BattleCamp],
-           sides: Mapping[str, list[Unit]]) -> _Sight:
+           sides: Mapping[str, list[BattleUnit]]) -> _Sight:
     enemy_members = frozenset(p for e in enemies for p in e.members)
     fighters = {p: [u for u in sides[p] if u.aboard is None] for p in camp.members}
     bombard = tuple((ships, sea) for p, ships, sea, target in ctx.bombardments
@@ -185,7 +184,7 @@ def _sight(ctx: BattleContext, tile: str, camp: BattleCamp, enemies: list[Battle
     directions = {u.entered_from for p in camp.members for u in fighters[p] if u.moved and u.entered_from}
     if not camp.defending and bombard and any(fighters.values()):
         directions |= {sea for _, sea in bombard}
-    return _Sight(ground=ctx.start["territories"].get(tile),
+    return _Sight(ground=ctx.start.territories.get(tile),
                   attackers=tuple(p for e in enemies if not e.defending for p in e.members),
                   enemies=enemy_members,
                   privateers={p: fights_as_privateers(sides[p]) for p in (*camp.members, *enemy_members)},
@@ -216,18 +215,18 @@ def _fort_penalty(ctx: BattleContext, tile: str, camp: BattleCamp, enemies: list
                   power: str) -> float:
     """An attacker against the owner of the land (its enemy here, or at war with it): the fort
     on the tile when the owner defends it, or else a fort of the owner's next door."""
-    owner = sight.ground["owner"] if sight.ground is not None else None
+    owner = sight.ground.owner if sight.ground is not None else None
     if sight.ground is None or not owner or owner in camp.members:
         return 0.0
     if owner not in sight.enemies and not ctx.at_war(owner, power):
         return 0.0
-    if sight.ground["fort"] and any(owner in e.members and e.defending for e in enemies):
+    if sight.ground.fort and any(owner in e.members and e.defending for e in enemies):
         return C.FORT_TILE
     return C.FORT_NEIGHBOUR if _fort_of(ctx, owner, tile) else 0.0
 
 
 def camp_report(ctx: BattleContext, tile: str, camp: BattleCamp, enemies: list[BattleCamp],
-                sides: Mapping[str, list[Unit]], roll: int | None, bonus: float) -> CampReport:
+                sides: Mapping[str, list[BattleUnit]], roll: int | None, bonus: float) -> CampReport:
     defending = camp.defending
     sight = _sight(ctx, tile, camp, enemies, sides)
     breakdown: list[UnitStrength] = []
@@ -255,15 +254,15 @@ def camp_report(ctx: BattleContext, tile: str, camp: BattleCamp, enemies: list[B
         bombardment=bombard_strength, roll=roll, dice_bonus=bonus, total=round(total, 4))
 
 
-def _ambush_ground(ctx: BattleContext, terr_state: TerritoryRecord, defenders: Camp,
+def _ambush_ground(ctx: BattleContext, terr_state: Holding, defenders: Camp,
                    attackers: Sequence[str]) -> bool:
     """Seed 000: Ambush when "a player moves an army onto an enemy, non-improved tile" (R60, D40):
     land without fort or city (capitals are cities too) owned, at the start of the turn, by an
     enemy of the attackers: a state of the camp they attack, or one at war with one of them.
     Neutral land, the attackers' own land and a bystander's are no enemy tile."""
-    if not attackers or terr_state["fort"] or terr_state["city"]:
+    if not attackers or terr_state.fort or terr_state.city:
         return False
-    owner = terr_state["owner"]
+    owner = terr_state.owner
     if owner is None or owner in attackers:
         return False
     return owner in defenders or any(ctx.at_war(owner, attacker) for attacker in attackers)

@@ -7,7 +7,7 @@ thin adapter over a pure engine: no I/O, no clock; randomness only from the ``se
 
 The protocol is generic over the variant's own state (``VariantOf[StateT]``, as boardgame.io's
 ``Game<G>``): ``read_state`` is where a stored JSON document becomes the engine's typed value
-(the standard game's ``Position``, Tale of Ekonia's ``EkoniaState``) and ``write_state`` where
+(the standard game's ``Position``, Tale of Ekonia's ``position.Ekonia``) and ``write_state`` where
 it becomes JSON again. The platform holds ``Variant`` (``VariantOf[Any]``): it stores the
 document and hands it back, and reads what it needs of a position from the variant's answers
 (``view``, ``surviving``, ...), never by indexing the document (docs/architecture.md,

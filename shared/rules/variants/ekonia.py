@@ -18,9 +18,10 @@ from shared.rules.ekonia.menu import possible_orders
 from shared.rules.ekonia.parser import ParseError, parse_order
 from shared.rules.ekonia.planning import plan_orders
 from shared.rules.ekonia.policy import planning_view, state_view, turn_view
+from shared.rules.ekonia.position import Ekonia
 from shared.rules.ekonia.records import EkoniaState, as_document, as_state
 from shared.rules.ekonia.seats import states_played
-from shared.rules.ekonia.state import alive_powers, initial_state, phase_name, turn_of
+from shared.rules.ekonia.state import initial_state, phase_name, playing, turn_of
 from shared.rules.ekonia.turn import resolve_turn
 
 from . import ekonia_orders
@@ -34,7 +35,7 @@ def ekonia_board() -> Board:
     return board_from_map(load_ekonia_map())
 
 
-def check_orders(state: Mapping[str, Any], board: Board, power: str,
+def check_orders(state: EkoniaState, board: Board, power: str,
                  texts: Sequence[str]) -> list[OrderCheck]:
     """Each text read and checked with the others of the submission, counting gold the
     submission EXPECTs from other states as if it will arrive."""
@@ -42,7 +43,7 @@ def check_orders(state: Mapping[str, Any], board: Board, power: str,
         return [OrderCheck(t, False, reason=f"{power} does not play this game") for t in texts]
     read = [(t, parse_order(t, board)) for t in texts]
     valid = [o for _, o in read if not isinstance(o, ParseError)]
-    plan = plan_orders(planning_view(state, power), board, power, valid, count_expected=True)
+    plan = plan_orders(Ekonia.from_document(planning_view(state, power)), board, power, valid, count_expected=True)
     checks, index = [], 0
     for text, order in read:
         if isinstance(order, ParseError):
@@ -115,8 +116,8 @@ class EkoniaVariant:
         self.check_player_count(count)
         powers = states_played(self.board, count, seed)
         state = initial_state(self.board, powers)
-        playing = alive_powers(state)
-        return Opening(phase_name(state["turn"]), as_document(state), [[p] for p in playing], playing)
+        seats = playing(state)
+        return Opening(phase_name(state["turn"]), as_document(state), [[p] for p in seats], seats)
 
     def powers(self) -> list[str]:
         return sorted(self.board.states)
@@ -124,11 +125,11 @@ class EkoniaVariant:
     def seated(self, state: Mapping[str, Any]) -> list[str]:
         return sorted(as_state(state)["powers"])
 
-    def read_state(self, document: Mapping[str, Any]) -> EkoniaState:
-        return as_state(document)
+    def read_state(self, document: Mapping[str, Any]) -> Ekonia:
+        return Ekonia.from_document(as_state(document))
 
-    def write_state(self, state: EkoniaState) -> StateDocument:
-        return as_document(state)
+    def write_state(self, state: Ekonia) -> StateDocument:
+        return as_document(state.to_document())
 
     def phase_kind(self, phase: str) -> PhaseKind:
         return "movement"
@@ -137,7 +138,7 @@ class EkoniaVariant:
         return (turn_of(phase),)
 
     def surviving(self, state: Mapping[str, Any]) -> frozenset[str]:
-        return frozenset(alive_powers(as_state(state)))
+        return frozenset(playing(as_state(state)))
 
     def adjustments(self, state: Mapping[str, Any]) -> dict[str, int]:
         return {}
@@ -147,26 +148,26 @@ class EkoniaVariant:
 
     def check_orders(self, state: Mapping[str, Any], power: str,
                      texts: Sequence[str]) -> list[OrderCheck]:
-        return check_orders(state, self.board, power, texts)
+        return check_orders(as_state(state), self.board, power, texts)
 
     def resolve(self, state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
                 settings: Mapping[str, Any], seed: int,
                 civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
         """Civil disorder needs nothing special: a state without orders buys nothing, its
         units stay where they are and its income still comes in."""
-        result = resolve_turn(state, self.board, orders, seed=seed, settings=settings)
-        must_act = [] if result.winners else alive_powers(result.state)
+        result = resolve_turn(as_state(state), self.board, orders, seed=seed, settings=settings)
+        must_act = [] if result.winners else playing(result.state)
         return PhaseOutcome(result.phase, result.orders, as_document(result.state), result.next_phase,
-                            must_act, result.winners, result.details)
+                            must_act, result.winners, dict(result.details))
 
     def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]:
         if power not in state["powers"]:
             return {}
-        return possible_orders(planning_view(state, power), self.board, power)
+        return possible_orders(Ekonia.from_document(planning_view(as_state(state), power)), self.board, power)
 
     def view(self, state: Mapping[str, Any], viewer: str | None) -> PositionView:
         # the policy's projection has the protocol's phase, units and centres, and its own keys
-        return cast(PositionView, state_view(state, self.board, viewer))
+        return cast(PositionView, state_view(as_state(state), self.board, viewer))
 
     def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> HistoryView:
         return cast(HistoryView, turn_view(resolved, viewer))
@@ -202,7 +203,7 @@ class EkoniaVariant:
         that it, with new ``orders``, is the next turn's document (docs/rules/ekonia.md, D39)."""
         seed = int(doc.get("seed", 0))
         settings = dict(doc.get("settings") or {})
-        state = doc.get("state") or self.opening(settings, seed).state
+        state = as_state(doc.get("state") or self.opening(settings, seed).state)
         result = resolve_turn(state, self.board, doc.get("orders") or {}, seed=seed, settings=settings)
         return {"variant": "ekonia", "phase": result.phase, "orders": result.orders,
                 "state": result.state, "next_phase": result.next_phase,
@@ -213,6 +214,6 @@ class EkoniaVariant:
 
 
 VARIANT = EkoniaVariant()
-_AS_PROTOCOL: VariantOf[EkoniaState] = VARIANT  # mypy checks the protocol here
+_AS_PROTOCOL: VariantOf[Ekonia] = VARIANT  # mypy checks the protocol here
 
 __all__ = ["VARIANT", "EkoniaVariant", "check_orders", "ekonia_board"]

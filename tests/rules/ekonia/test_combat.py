@@ -16,7 +16,7 @@ def battle(units, rolls, tile, *, start_wars=(("ALPHA", "BETA"),), wars=None, st
     state = state or fresh_state(board)
     at_war(state, *start_wars)
     ctx = battle_context(state, board, units, wars=wars or {tuple(sorted(w)) for w in start_wars}, **kw)
-    here = [u for u in units if u["location"] == tile]
+    here = [u for u in units if u.location == tile]
     return fight(ctx, tile, sides_at(here), rolls=rolls).as_json()  # the report as the turn stores it
 
 
@@ -68,7 +68,7 @@ def test_naval_bombardment_is_capped_at_four_and_flanks():
     units = [unit("ALPHA-1", "INFANTRY", "mid-one", moved=True, entered_from="alpha"),
              unit("BETA-1", "INFANTRY", "mid-one"), unit("BETA-2", "INFANTRY", "mid-one")] + ships
     report = battle(units, {"ALPHA": 4, "BETA": 4}, "mid-one",
-                    bombardments=[("ALPHA", [s["id"] for s in ships], "sea-west", "mid-one")])
+                    bombardments=[("ALPHA", [s.id for s in ships], "sea-west", "mid-one")])
     alpha = side(report, "ALPHA")
     assert alpha["bombardment"] == 4.0 and alpha["total"] == 5.2
     assert report["winner"] == ["ALPHA"] and report["survivor_strength"] == 3
@@ -328,7 +328,7 @@ def allied_narrow_win(seed, turn=1, tile="mid-three"):
     ctx = battle_context(state, board, units, wars={("ALPHA", "BETA"), ("BETA", "GAMMA")}, turn=turn)
     ctx.seed = seed
     report = fight(ctx, tile, sides_at(units), rolls={"ALPHA": 3, "BETA": 3}).as_json()
-    kept = {u["id"] for u in units if u["owner"] != "BETA"} - {i for ids in report["destroyed"].values() for i in ids}
+    kept = {u.id for u in units if u.owner != "BETA"} - {i for ids in report["destroyed"].values() for i in ids}
     return kept
 
 

@@ -259,8 +259,9 @@ def test_r4_no_count_or_gold_in_an_order_makes_the_check_do_more_than_the_rules_
     assert checks[11][1] == "cannot afford: costs 10000 gold, 50 left"
     from shared.rules.ekonia.parser import parse_order
     from shared.rules.ekonia.planning import plan_orders
+    from shared.rules.ekonia.position import Ekonia
     orders = [o for o in (parse_order(t, VARIANT.board) for t in worst) if not hasattr(o, "reason")]
-    plan = plan_orders(state, VARIANT.board, "ALPHA", orders, count_expected=True)
+    plan = plan_orders(Ekonia.from_document(state), VARIANT.board, "ALPHA", orders, count_expected=True)
     assert len(plan.units) <= 3 + (100_000 + 50) // 10
 
 

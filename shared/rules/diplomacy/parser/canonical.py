@@ -85,36 +85,52 @@ def read_canonical(text: str, game_map: GameMap, phase_type: PhaseType | None) -
     unit = _unit(words[0], words[1], tables)
     if unit is None:
         return None
-    verb, rest = words[2], words[3:]
+    return _read_verb(unit, words[2], words[3:], tables, phase_type)
+
+
+def _read_verb(unit: Unit, verb: str, rest: list[str], tables: MovementTables,
+               phase_type: PhaseType | None) -> Order | None:
+    """The order of ``unit`` written ``verb`` and ``rest`` in canonical notation, or None."""
     if verb in ("-", "R") and unit.type is UnitType.ARMY and rest and "/" in rest[0]:
         return None  # an army's destination carries no coast: the general parser drops it
-    if verb == "H" and not rest:
-        return Hold(unit)
-    if verb == "B" and not rest:
-        return Build(unit)
-    if verb == "D" and not rest:
-        return disband_or_remove(unit, False, phase_type)
+    if not rest:
+        return _read_alone(unit, verb, phase_type)
     if verb == "R" and len(rest) == 1 and rest[0] in tables.locations:
         return Retreat(unit, rest[0])
-    if verb == "-" and rest and rest[0] in tables.locations:
+    if verb == "-" and rest[0] in tables.locations:
         if len(rest) == 1:
             return move_or_retreat(unit, rest[0], False, phase_type)
-        if rest[1:] == ["VIA"]:
-            return move_or_retreat(unit, rest[0], True, phase_type)
-        return None
+        return move_or_retreat(unit, rest[0], True, phase_type) if rest[1:] == ["VIA"] else None
     if verb in ("S", "C") and len(rest) in (2, 4):
-        other = _unit(rest[0], rest[1], tables)
-        if other is None:
-            return None
-        if len(rest) == 2:
-            return SupportHold(unit, other) if verb == "S" else None
-        if rest[2] != "-" or rest[3] not in tables.locations:
-            return None
-        if verb == "S":
-            destination = rest[3] if other.type is UnitType.FLEET else rest[3].split("/", 1)[0]
-            return SupportMove(unit, other, destination) if destination == rest[3] else None
-        if other.type is UnitType.ARMY and "/" not in rest[3]:
-            return Convoy(unit, other, rest[3])
+        return _read_support_or_convoy(unit, verb, rest, tables)
+    return None
+
+
+def _read_alone(unit: Unit, verb: str, phase_type: PhaseType | None) -> Order | None:
+    """A hold, build or disband: the verb with nothing after it."""
+    if verb == "H":
+        return Hold(unit)
+    if verb == "B":
+        return Build(unit)
+    if verb == "D":
+        return disband_or_remove(unit, False, phase_type)
+    return None
+
+
+def _read_support_or_convoy(unit: Unit, verb: str, rest: list[str], tables: MovementTables) -> Order | None:
+    """``S``/``C`` and the other unit (a support to hold: two words; a move: four)."""
+    other = _unit(rest[0], rest[1], tables)
+    if other is None:
+        return None
+    if len(rest) == 2:
+        return SupportHold(unit, other) if verb == "S" else None
+    if rest[2] != "-" or rest[3] not in tables.locations:
+        return None
+    if verb == "S":
+        destination = rest[3] if other.type is UnitType.FLEET else rest[3].split("/", 1)[0]
+        return SupportMove(unit, other, destination) if destination == rest[3] else None
+    if other.type is UnitType.ARMY and "/" not in rest[3]:
+        return Convoy(unit, other, rest[3])
     return None
 
 
