@@ -24,6 +24,7 @@ times a second; the figures are each request's median and 90th percentile in mil
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import random
 import socket
@@ -212,6 +213,36 @@ def attacking(base_url: str, send: Callable[[httpx.Client], int], per_second: fl
     return thread
 
 
+class Attackers:
+    """The attacks' threads in a process of their own (forked), so that the attackers' Python
+    never holds the measuring client's interpreter lock: what the other user and the other bot
+    wait for is the server, not the attacks' own client code. ``stop`` ends them and gives the
+    answers they counted."""
+
+    def __init__(self, start: Callable[[list[bool], list[int]], list[threading.Thread]]) -> None:
+        context = multiprocessing.get_context("fork")
+        self._stop = context.Event()
+        self._answers: multiprocessing.Queue[list[int]] = context.Queue()
+        self._process = context.Process(target=self._run, args=(start,), daemon=True)
+        self._process.start()
+
+    def _run(self, start: Callable[[list[bool], list[int]], list[threading.Thread]]) -> None:
+        stop_at: list[bool] = [False]
+        answers: list[int] = []
+        threads = start(stop_at, answers)
+        self._stop.wait()
+        stop_at[0] = True
+        for thread in threads:
+            thread.join()
+        self._answers.put(answers)
+
+    def stop(self) -> list[int]:
+        self._stop.set()
+        answers = self._answers.get(timeout=300)
+        self._process.join(timeout=60)
+        return answers
+
+
 def figures(taken: dict[str, list[float]]) -> str:
     parts = []
     for name, values in taken.items():
@@ -273,10 +304,12 @@ def run(seconds: float, port: int, code: Path) -> None:
 
                 def measure(label: str, attacks: list[tuple[Callable[[httpx.Client], int], float]],
                             observers: int = 0) -> None:
-                    stop_at: list[bool] = [False]
-                    answers: list[int] = []
-                    threads = [attacking(base_url, send, rate, stop_at, answers) for send, rate in attacks]
-                    threads += [observing(daide_port, watched, turns, stop_at, answers) for _ in range(observers)]
+                    def start(stop_at: list[bool], answers: list[int]) -> list[threading.Thread]:
+                        return ([attacking(base_url, send, rate, stop_at, answers) for send, rate in attacks]
+                                + [observing(daide_port, watched, turns, stop_at, answers)
+                                   for _ in range(observers)])
+
+                    attackers = Attackers(start)
                     round_trips: list[float] = []
 
                     def time_the_bot() -> None:
@@ -286,9 +319,7 @@ def run(seconds: float, port: int, code: Path) -> None:
                     timer.start()
                     taken = other_user(client, read_game, write_game, powers, seconds)
                     timer.join()
-                    stop_at[0] = True
-                    for thread in threads:
-                        thread.join()
+                    answers = attackers.stop()
                     taken["bot's NOW"] = round_trips
                     counted: dict[object, int]
                     if observers:
