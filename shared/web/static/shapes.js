@@ -17,3 +17,6 @@ export {};
 /** GET /games/{id}, and each game of GET /games. @typedef {Schemas["GameSummary"]} GameSummary */
 /** @typedef {Schemas["SeatIdentity"]} Identity */
 /** @typedef {Schemas["Message"]} Message */
+/** One of a seat's conversations, with its unread count (GET /games/{id}/conversations). @typedef {Schemas["Conversation"]} Conversation */
+/** @typedef {Schemas["ConversationList"]} ConversationList */
+/** What POST /games/{id}/draw and /concede answer. @typedef {Schemas["DrawStatus"]} DrawStatus */
