@@ -111,8 +111,8 @@ class DrawVote(RequestBody):
 
 class Concession(RequestBody):
     model_config = ConfigDict(json_schema_extra={"examples": [{"to": "FRANCE"}, {"to": None}]})
-    to: PowerName | None = Field(..., description=(
-        "the surviving power the seat concedes the game to; null: withdraw the concession"))
+    to: PowerName | None = Field(None, description=(
+        "the surviving power the seat concedes the game to; null or left out: withdraw the concession"))
 
 
 class DrawStatus(BaseModel):

@@ -113,7 +113,7 @@ async def test_refusals_are_clear_and_write_nothing(host_any: Host) -> None:
         (await concede(game, "ENGLAND", "FRANCE"), 409, "power_eliminated"),
         (await game.client.post(f"{game.url}/concede", json={"to": "FRANCE"}, headers=game.host_auth),
          403, "wrong_role"),
-        (await game.client.post(f"{game.url}/concede", json={}, headers=game.player("GERMANY").auth),
+        (await game.client.post(f"{game.url}/concede", json={"to": 7}, headers=game.player("GERMANY").auth),
          422, "invalid_request"),
     ]
     for response, status, code in cases:
