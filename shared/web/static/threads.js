@@ -90,11 +90,11 @@ export class Threads {
     if (this.selected !== EVERYTHING && !ids.includes(this.selected)) ids.push(this.selected);
     ui.threads.replaceChildren(...ids.map((id) => {
       const unread = this.listed.find((c) => c.id === id)?.unread ?? 0;
+      // the count is read out as "England, 2 unread"; seen, it is the badge alone
       const button = element("button", {type: "button", class: "thread", "aria-pressed": String(id === this.selected),
-        "data-thread": id},
+        "data-thread": id, "aria-label": unread ? `${threadName(id)}, ${unread} unread` : threadName(id)},
       element("span", {text: threadName(id)}),
-      element("span", {class: "unread", text: unread ? String(unread) : "",
-        "aria-label": unread ? `${unread} unread` : ""}));
+      element("span", {class: "unread", text: unread ? String(unread) : ""}));
       button.addEventListener("click", () => this.select(id));
       return element("li", {}, button);
     }));
