@@ -1290,9 +1290,9 @@ export interface components {
         Concession: {
             /**
              * To
-             * @description the surviving power the seat concedes the game to; null: withdraw the concession
+             * @description the surviving power the seat concedes the game to; null or left out: withdraw the concession
              */
-            to: string | null;
+            to?: string | null;
         };
         /** Conversation */
         Conversation: {
@@ -8101,7 +8101,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description error: out_of_scope, wrong_role, no_power */
+            /** @description error: out_of_scope, wrong_role, no_power, partial_draws_disabled */
             403: {
                 headers: {
                     /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
@@ -8156,7 +8156,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description error: invalid_request */
+            /** @description error: invalid_request, unknown_power, not_surviving */
             422: {
                 headers: {
                     /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
@@ -8230,8 +8230,41 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description error: out_of_scope */
+            /** @description error: invalid_token, unauthorized, token_required */
+            401: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: out_of_scope, wrong_role, no_power, concessions_disabled */
             403: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: game_not_found */
+            404: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: game_not_started, game_finished, power_eliminated */
+            409: {
                 headers: {
                     /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
                     "X-Request-ID"?: string;
@@ -8263,7 +8296,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description error: invalid_request */
+            /** @description error: invalid_request, unknown_power, not_surviving */
             422: {
                 headers: {
                     /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
@@ -8584,8 +8617,8 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationList"];
                 };
             };
-            /** @description error: malformed_json */
-            400: {
+            /** @description error: invalid_token, unauthorized */
+            401: {
                 headers: {
                     /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
                     "X-Request-ID"?: string;
@@ -8606,30 +8639,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description error: too_large, body_too_large */
-            413: {
-                headers: {
-                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description error: unsupported_media_type */
-            415: {
-                headers: {
-                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description error: invalid_request */
-            422: {
+            /** @description error: game_not_found */
+            404: {
                 headers: {
                     /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
                     "X-Request-ID"?: string;
@@ -8693,8 +8704,19 @@ export interface operations {
                     "application/json": components["schemas"]["MessageList"];
                 };
             };
-            /** @description error: malformed_json */
+            /** @description error: invalid_cursor */
             400: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: invalid_token, unauthorized */
+            401: {
                 headers: {
                     /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
                     "X-Request-ID"?: string;
@@ -8715,8 +8737,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description error: too_large, body_too_large */
-            413: {
+            /** @description error: game_not_found */
+            404: {
                 headers: {
                     /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
                     "X-Request-ID"?: string;
@@ -8726,18 +8748,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description error: unsupported_media_type */
-            415: {
-                headers: {
-                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
-                    "X-Request-ID"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description error: invalid_request */
+            /** @description error: invalid_request, invalid_conversation, unknown_power, no_recipient */
             422: {
                 headers: {
                     /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
@@ -8813,8 +8824,41 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description error: out_of_scope */
+            /** @description error: invalid_token, unauthorized, token_required */
+            401: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: out_of_scope, wrong_role, press_disabled, private_press_disabled, not_your_power, no_power */
             403: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: game_not_found */
+            404: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: game_not_started, game_finished, power_eliminated */
+            409: {
                 headers: {
                     /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
                     "X-Request-ID"?: string;
@@ -8846,11 +8890,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description error: invalid_request */
+            /** @description error: invalid_request, unknown_power, no_recipient, invalid_conversation */
             422: {
                 headers: {
                     /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
                     "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: rate_limited */
+            429: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    /** @description seconds to wait before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8922,8 +8979,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description error: out_of_scope */
+            /** @description error: invalid_token, unauthorized, token_required */
+            401: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: out_of_scope, wrong_role */
             403: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: game_not_found */
+            404: {
                 headers: {
                     /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
                     "X-Request-ID"?: string;
@@ -8955,7 +9034,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description error: invalid_request */
+            /** @description error: invalid_request, invalid_conversation, unknown_power, no_recipient, unknown_message */
             422: {
                 headers: {
                     /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
