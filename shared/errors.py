@@ -48,7 +48,6 @@ class ErrorCode(StrEnum):
     INVALID_REQUEST = "invalid_request"
     INVALID_STATE = "invalid_state"
     INVALID_TICKET = "invalid_ticket"
-    INVALID_CONVERSATION = "invalid_conversation"
     INVALID_TOKEN = "invalid_token"
     INVALID_WEBHOOK = "invalid_webhook"
     INVITE_REQUIRED = "invite_required"

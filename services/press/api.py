@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from shared.auth import Caller
 from shared.errors import BadRequest, ErrorCode, Unprocessable
-from shared.game.conversations import MAX_NAME, PUBLIC, in_conversation, parse_name, recipients_of
+from shared.game.conversations import MAX_NAME, NAME_PATTERN, PUBLIC, in_conversation, parse_name, recipients_of
 from shared.game.state import GameState
 from shared.http.app import build_app
 from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, Now, StoreDep, request_metadata
@@ -112,7 +112,7 @@ def message_page(readable: list[dict[str, Any]], cursor: str | None, limit: int)
 
 # ----------------------------------------------------------------------------- conversations
 
-ConversationName = Annotated[str, Path(min_length=1, max_length=MAX_NAME, description=(
+ConversationName = Annotated[str, Path(min_length=1, max_length=MAX_NAME, pattern=NAME_PATTERN, description=(
     '"all" (public messages), or the powers one writes with, separated by commas ("ENGLAND,FRANCE")'))]
 
 
@@ -148,7 +148,7 @@ class MarkRead(RequestBody):
 
 def correspondents(game: GameState, powers: list[str] | None, raw: str) -> str:
     """The conversation a path names, checked: ``all``, or powers of this game, not all of them
-    the caller's own (422 ``invalid_conversation``, ``unknown_power``, ``no_recipient``); the
+    the caller's own (422 ``invalid_request``, ``unknown_power``, ``no_recipient``); the
     caller's own powers left out, as the conversation's name leaves them out."""
     name = parse_name(raw)
     if name == PUBLIC:

@@ -25,6 +25,8 @@ from shared.store import RecordedEvent
 
 PUBLIC = "all"
 MAX_NAME = 10 * 21  # ten powers of at most 20 letters and their commas
+# what ``parse_name`` reads, for the OpenAPI document: "all" in any case, or up to ten power names
+NAME_PATTERN = r"^([Aa][Ll][Ll]|[A-Za-z]{1,20}(,[A-Za-z]{1,20}){0,9})$"
 
 
 def conversation_of(message: dict[str, Any], powers: Sequence[str] | None) -> str:
@@ -39,13 +41,14 @@ def conversation_of(message: dict[str, Any], powers: Sequence[str] | None) -> st
 
 def parse_name(name: str) -> str:
     """A conversation's name as a URL gives it, normalised (upper case, sorted, no repeats),
-    or 422 invalid_conversation when it is not ``all`` nor a list of power names."""
+    or 422 invalid_request when it is not ``all`` nor a list of power names (the API's path
+    pattern refuses those first; this holds for any other caller)."""
     if name.strip().lower() == PUBLIC:
         return PUBLIC
     powers = sorted({part.strip().upper() for part in name.split(",")})
     if len(name) > MAX_NAME or not powers or not all(p.isalpha() and len(p) <= 20 for p in powers):
         raise Unprocessable('a conversation is "all" or powers separated by commas, such as "ENGLAND,FRANCE"',
-                            code=ErrorCode.INVALID_CONVERSATION, where="path.conversation")
+                            code=ErrorCode.INVALID_REQUEST, where="path.conversation")
     return ",".join(powers)
 
 

@@ -85,8 +85,8 @@ STATUS_OF: dict[str, int] = {
                      "too_many_bot_tokens"), 409),
     **dict.fromkeys(("invalid_request", "orders_rejected", "unsupported_variant", "unsupported_player_count",
                      "unsupported_setting", "unknown_power", "clock_out_of_bounds", "power_required",
-                     "invalid_phase", "unknown_unit", "invalid_webhook", "no_recipient", "invalid_conversation",
-                     "unknown_message", "not_surviving"), 422),
+                     "invalid_phase", "unknown_unit", "invalid_webhook", "no_recipient", "unknown_message",
+                     "not_surviving"), 422),
     "too_many_order_writes": 429,
     "internal_error": 500,
     "provider_error": 502,
@@ -187,14 +187,13 @@ ROUTE_ERRORS: dict[tuple[str, str], tuple[str, ...]] = {
     ("get", "/games/{game_id}/messages"): (*GAME, *ANY_TOKEN, *PARAMS, "invalid_cursor"),
     ("get", "/games/{game_id}/conversations"): (*GAME, *ANY_TOKEN),
     ("get", "/games/{game_id}/conversations/{conversation}/messages"): (
-        *GAME, *ANY_TOKEN, *PARAMS, "invalid_cursor", "invalid_conversation", "unknown_power", "no_recipient"),
+        *GAME, *ANY_TOKEN, *PARAMS, "invalid_cursor", "unknown_power", "no_recipient"),
     ("post", "/games/{game_id}/conversations/{conversation}/messages"): (
         *GAME, *NEEDS_TOKEN, *BODY, *PARAMS, "rate_limited", "press_disabled", "private_press_disabled",
         "game_not_started", "game_finished", "power_eliminated", "unknown_power", "no_recipient", "not_your_power",
-        "no_power", "invalid_conversation"),
+        "no_power"),
     ("post", "/games/{game_id}/conversations/{conversation}/read"): (
-        *GAME, *NEEDS_TOKEN, *BODY, *PARAMS, "invalid_conversation", "unknown_power", "no_recipient",
-        "unknown_message"),
+        *GAME, *NEEDS_TOKEN, *BODY, *PARAMS, "unknown_power", "no_recipient", "unknown_message"),
     ("put", "/games/{game_id}/webhook"): (*GAME, *NEEDS_TOKEN, *BODY, "invalid_webhook", "game_finished",
                                          "power_eliminated"),
     ("get", "/games/{game_id}/webhook"): (*GAME, *NEEDS_TOKEN),

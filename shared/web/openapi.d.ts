@@ -2799,7 +2799,7 @@ export interface components {
          *     member is its string, so a code written as a string literal still compares equal.
          * @enum {string}
          */
-        ErrorCode: "already_paused_this_phase" | "already_seated" | "api_key_not_found" | "bad_request" | "body_too_large" | "bot_token_not_found" | "bots_not_allowed" | "clock_out_of_bounds" | "concessions_disabled" | "concurrent_update" | "conflict" | "deadline_passed" | "extension_too_long" | "forbidden" | "game_finished" | "game_full" | "game_not_found" | "game_not_started" | "game_paused" | "game_started" | "host_may_not_resolve" | "http_error" | "identities_hidden" | "internal_error" | "invalid_code" | "invalid_cursor" | "invalid_invite_code" | "invalid_last_event_id" | "invalid_phase" | "invalid_request" | "invalid_state" | "invalid_ticket" | "invalid_conversation" | "invalid_token" | "invalid_webhook" | "invite_required" | "malformed_json" | "method_not_allowed" | "metrics_not_allowed" | "not_surviving" | "no_power" | "no_recipient" | "not_enough_players" | "not_found" | "not_paused" | "not_your_power" | "nothing_submitted" | "nothing_to_order" | "oauth_denied" | "oauth_refused" | "orders_rejected" | "out_of_scope" | "partial_draws_disabled" | "pause_too_long" | "phase_already_resolved" | "phase_not_found" | "png_unavailable" | "power_eliminated" | "power_required" | "press_disabled" | "private_press_disabled" | "provider_error" | "rate_limited" | "render_queue_full" | "request_timeout" | "seat_not_found" | "seat_removed" | "session_required" | "sign_in_unavailable" | "ticket_and_token" | "token_in_url" | "token_required" | "too_large" | "too_many_api_keys" | "too_many_bot_tokens" | "too_many_connections" | "too_many_order_writes" | "too_many_requests" | "too_many_streams" | "unauthorized" | "unavailable" | "unknown_message" | "unknown_power" | "unknown_unit" | "unprocessable" | "unsupported_media_type" | "unsupported_player_count" | "unsupported_setting" | "unsupported_variant" | "variant_not_found" | "webhook_not_found" | "push_unavailable" | "push_not_found" | "invalid_push_subscription" | "email_unavailable" | "email_not_found" | "invalid_email" | "too_many_subscriptions" | "wrong_phase" | "wrong_role";
+        ErrorCode: "already_paused_this_phase" | "already_seated" | "api_key_not_found" | "bad_request" | "body_too_large" | "bot_token_not_found" | "bots_not_allowed" | "clock_out_of_bounds" | "concessions_disabled" | "concurrent_update" | "conflict" | "deadline_passed" | "extension_too_long" | "forbidden" | "game_finished" | "game_full" | "game_not_found" | "game_not_started" | "game_paused" | "game_started" | "host_may_not_resolve" | "http_error" | "identities_hidden" | "internal_error" | "invalid_code" | "invalid_cursor" | "invalid_invite_code" | "invalid_last_event_id" | "invalid_phase" | "invalid_request" | "invalid_state" | "invalid_ticket" | "invalid_token" | "invalid_webhook" | "invite_required" | "malformed_json" | "method_not_allowed" | "metrics_not_allowed" | "not_surviving" | "no_power" | "no_recipient" | "not_enough_players" | "not_found" | "not_paused" | "not_your_power" | "nothing_submitted" | "nothing_to_order" | "oauth_denied" | "oauth_refused" | "orders_rejected" | "out_of_scope" | "partial_draws_disabled" | "pause_too_long" | "phase_already_resolved" | "phase_not_found" | "png_unavailable" | "power_eliminated" | "power_required" | "press_disabled" | "private_press_disabled" | "provider_error" | "rate_limited" | "render_queue_full" | "request_timeout" | "seat_not_found" | "seat_removed" | "session_required" | "sign_in_unavailable" | "ticket_and_token" | "token_in_url" | "token_required" | "too_large" | "too_many_api_keys" | "too_many_bot_tokens" | "too_many_connections" | "too_many_order_writes" | "too_many_requests" | "too_many_streams" | "unauthorized" | "unavailable" | "unknown_message" | "unknown_power" | "unknown_unit" | "unprocessable" | "unsupported_media_type" | "unsupported_player_count" | "unsupported_setting" | "unsupported_variant" | "variant_not_found" | "webhook_not_found" | "push_unavailable" | "push_not_found" | "invalid_push_subscription" | "email_unavailable" | "email_not_found" | "invalid_email" | "too_many_subscriptions" | "wrong_phase" | "wrong_role";
         /** ErrorDetail */
         ErrorDetail: {
             /** @description a machine code (docs/api.md, "Errors"): the codes of each answer are listed with it (x-error-codes) */
@@ -8748,7 +8748,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description error: invalid_request, invalid_conversation, unknown_power, no_recipient */
+            /** @description error: invalid_request, unknown_power, no_recipient */
             422: {
                 headers: {
                     /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
@@ -8890,7 +8890,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description error: invalid_request, unknown_power, no_recipient, invalid_conversation */
+            /** @description error: invalid_request, unknown_power, no_recipient */
             422: {
                 headers: {
                     /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
@@ -9034,7 +9034,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description error: invalid_request, invalid_conversation, unknown_power, no_recipient, unknown_message */
+            /** @description error: invalid_request, unknown_power, no_recipient, unknown_message */
             422: {
                 headers: {
                     /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */

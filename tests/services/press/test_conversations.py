@@ -114,8 +114,9 @@ async def test_bad_conversations_are_refused_with_a_clear_error_and_nothing_writ
     table = await started_table(client)
     url = f"/games/{table.game_id}/conversations"
     cases = [
-        (await say(table, "FRANCE", "ENGLAND;DROP", "x"), 422, "invalid_conversation"),
+        (await say(table, "FRANCE", "ENGLAND;DROP", "x"), 422, "invalid_request"),  # not the document's pattern
         (await say(table, "FRANCE", "ATLANTIS", "x"), 422, "unknown_power"),
+        (await say(table, "FRANCE", ",", "x"), 422, "invalid_request"),
         (await say(table, "FRANCE", "FRANCE", "x"), 422, "no_recipient"),
         (await say(table, "FRANCE", "ENGLAND", "   "), 422, "invalid_request"),
         (await read(table, "FRANCE", "ENGLAND", "m_nothing"), 422, "unknown_message"),
