@@ -71,6 +71,10 @@ class GameSettings(BaseModel):
     # standard games: the DAIDE server gives the game a port of its own, where an unmodified
     # DAIDE bot takes the next free seat by NME (docs/bots.md, "A port per game")
     daide_open: bool = False
+    # the game's end (docs/hosting.md, "Victory and draws"): a draw of some surviving powers
+    # (every surviving seat voting for the same powers), and conceding to one power's victory
+    partial_draws: bool = False
+    concessions: bool = False
 
 
 class GameCreated(Event):
@@ -195,6 +199,7 @@ class GameFinished(Event):
     winners: list[str] = []
     phase: str
     drawn: list[str] = []  # a draw: the surviving powers that share it
+    conceded: bool = False  # a victory the other surviving seats conceded (docs/hosting.md)
     # abandoned: the surviving powers, every one of them in civil disorder
     in_disorder: list[str] = []
 
@@ -255,6 +260,20 @@ class DrawVoted(Event):
     powers: list[str]
     vote: bool
     phase: str
+    # a partial draw's powers (games with partial_draws; docs/hosting.md, "Victory and draws");
+    # None: the draw of every surviving power
+    drawn: list[str] | None = None
+
+
+class ConcessionVoted(Event):
+    """A seat concedes the game to one power (``to``) or withdraws its concession (None), in
+    games with ``concessions``; secret unless public_votes, as a draw vote."""
+
+    type: Literal["ConcessionVoted"] = "ConcessionVoted"
+    player_id: str
+    powers: list[str]
+    to: str | None
+    phase: str
 
 
 EVENT_CLASSES: dict[str, type[Event]] = {}
@@ -272,7 +291,7 @@ def register_event(cls: type[Event]) -> type[Event]:
 
 
 for _cls in (GameCreated, PlayerJoined, SeatRemoved, GameStarted, OrdersSubmitted, PhaseResolved, GameFinished,
-             DeadlineSet, DeadlineExtended, GamePaused, GameResumed, ReadySet, DrawVoted):
+             DeadlineSet, DeadlineExtended, GamePaused, GameResumed, ReadySet, DrawVoted, ConcessionVoted):
     register_event(_cls)
 
 # Modules that define further events with @register_event (imported at the end of this module).

@@ -1,10 +1,10 @@
 """Events of the social side: accounts, sessions and seats, bot tokens, press, webhooks.
 
 None of them lives in a game's own stream (``game-{id}``), so none contends with the game's
-version: accounts in ``account-{account_id}`` (and the seats
-they took in ``members-{game_id}``), bot tokens in ``bots-{game_id}``, messages in
-``press-{game_id}``, webhooks (each seat's and the host's channel webhook) in
-``webhooks-{game_id}``. Tokens appear only as sha256 hashes.
+version: accounts in ``account-{account_id}`` (and the seats they took in
+``members-{game_id}``), bot tokens in ``bots-{game_id}``, messages in ``press-{game_id}`` (how
+far each seat read them in ``reads-{game_id}``), webhooks (each seat's and the host's channel
+webhook) in ``webhooks-{game_id}``. Tokens appear only as sha256 hashes.
 """
 from __future__ import annotations
 
@@ -33,6 +33,12 @@ def press_stream(game_id: str) -> str:
 
 def webhooks_stream(game_id: str) -> str:
     return f"webhooks-{game_id}"
+
+
+def reads_stream(game_id: str) -> str:
+    """Where each seat marks how far it read each of its conversations (ConversationRead):
+    read by nobody but the seat itself, and by no projection, stream or notification."""
+    return f"reads-{game_id}"
 
 
 @register_event
@@ -119,6 +125,17 @@ class MessageSent(Event):
     # the app's clock when it was sent (docs/social.md); None in messages stored before it was
     # kept, which read their time of recording instead
     sent_at: datetime | None = None
+
+
+@register_event
+class ConversationRead(Event):
+    """A seat read one of its conversations up to ``message_id`` (docs/social.md,
+    "Conversations"); ``conversation`` is the conversation's id as that seat names it."""
+
+    type: Literal["ConversationRead"] = "ConversationRead"
+    player_id: str
+    conversation: str
+    message_id: str
 
 
 @register_event

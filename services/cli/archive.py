@@ -2,9 +2,10 @@
 on, and its secrets only when the operator asks (docs/store.md, "Operators' commands").
 
 A game's streams: ``game-{id}`` and its order streams ``orders-{id}-{phase}-{POWER}``, its
-press ``press-{id}``, the seats accounts took ``members-{id}``, its bot tokens ``bots-{id}`` and
-webhooks ``webhooks-{id}``, and of each linked account's stream ``account-{a}`` the account's
-creation and its links to this game's seats (not its sessions, nor its other games).
+press ``press-{id}`` and its seats' read marks ``reads-{id}``, the seats accounts took
+``members-{id}``, its bot tokens ``bots-{id}`` and webhooks ``webhooks-{id}``, and of each
+linked account's stream ``account-{a}`` the account's creation and its links to this game's
+seats (not its sessions, nor its other games).
 
 Secrets: every ``*token_hash`` field (host, seats, bot tokens) and the webhook URLs (a Discord
 webhook URL is itself the credential to post there). Without ``--with-secrets`` the hashes are
@@ -16,7 +17,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from shared.events_social import account_stream, bots_stream, members_stream, press_stream, webhooks_stream
+from shared.events_social import (
+    account_stream,
+    bots_stream,
+    members_stream,
+    press_stream,
+    reads_stream,
+    webhooks_stream,
+)
 from shared.game.log import is_order_stream_of, read_log
 from shared.store import ConcurrencyError, EventStore, NewEvent, RecordedEvent
 
@@ -34,8 +42,8 @@ def game_stream_id(game_id: str) -> str:
 
 def game_scoped_streams(game_id: str) -> dict[str, str]:
     """The game's streams other than its own and its orders, by kind."""
-    return {"press": press_stream(game_id), "members": members_stream(game_id), "bots": bots_stream(game_id),
-            "webhooks": webhooks_stream(game_id)}
+    return {"press": press_stream(game_id), "reads": reads_stream(game_id), "members": members_stream(game_id),
+            "bots": bots_stream(game_id), "webhooks": webhooks_stream(game_id)}
 
 
 # ----------------------------------------------------------------------------- export

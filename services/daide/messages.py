@@ -22,11 +22,14 @@ def seconds(minutes: int) -> int:
 
 
 def hlo_message(state: GameState, power: str, passcode: int) -> list[Item]:
-    """HLO (power) (passcode) ((LVL n) (MTL s) (RTL s) (BTL s)): the press level (10 where
-    players may send press, 0 in a gunboat game), the game's clocks."""
+    """HLO (power) (passcode) ((LVL n) (MTL s) (RTL s) (BTL s) [(PDA)]): the press level (10
+    where players may send press, 0 in a gunboat game), the game's clocks, and PDA where the
+    game allows partial draws (``DRW (powers)``)."""
     settings = state.settings
     options: list[Item] = [["LVL", level_of(settings.press)], ["MTL", seconds(settings.movement_minutes)],
                            ["RTL", seconds(settings.retreat_minutes)], ["BTL", seconds(settings.retreat_minutes)]]
+    if settings.partial_draws:
+        options.append(["PDA"])
     return ["HLO", [POWER_CODES[power]], [passcode], options]
 
 
@@ -121,10 +124,13 @@ def smr_message(state: GameState, resolved: Sequence[PhaseResolved]) -> list[Ite
 
 
 def ending_messages(state: GameState, resolved: Sequence[PhaseResolved]) -> list[list[Item]]:
-    """What a finished game says: SLO (winner) or DRW (a draw), then SMR, then OFF."""
+    """What a finished game says: SLO (winner) or DRW (a draw; DRW (powers) for a partial
+    one, as DAIDE's syntax has it), then SMR, then OFF."""
     messages: list[list[Item]] = []
     if len(state.winners) == 1:
         messages.append(["SLO", [POWER_CODES[state.winners[0]]]])
+    elif state.finish_reason == "draw" and len(state.drawn) < len(state.surviving_powers()):
+        messages.append(["DRW", [POWER_CODES[p] for p in state.drawn]])
     elif state.finish_reason == "draw":
         messages.append(["DRW"])
     messages.append(smr_message(state, resolved))

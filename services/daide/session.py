@@ -514,16 +514,22 @@ class Session:
         self.hub.poke(self.game_id)
 
     async def _on_drw(self, items: list[Item], args: list[Item]) -> None:
-        if args:
-            self.reject(items, "only a draw of every surviving power is played here: DRW alone")
+        """DRW: the draw of every surviving power; DRW (powers): a partial draw, in games with
+        partial_draws (the intake's refusal, REJ, elsewhere: docs/bots.md, "Draws")."""
+        named = args[0] if len(args) == 1 else None
+        if len(args) > 1 or (args and (not isinstance(named, list) or not named
+                                       or not all(isinstance(p, str) and p in POWER_NAMES for p in named))):
+            self.huh(items, 1)
             return
-        await self._vote(items, True)
+        powers = sorted({POWER_NAMES[str(code)] for code in named}) if isinstance(named, list) else None
+        await self._vote(items, True, powers)
 
-    async def _vote(self, items: list[Item], in_favour: bool) -> None:
+    async def _vote(self, items: list[Item], in_favour: bool, powers: list[str] | None = None) -> None:
         state = await self._playing(items)
         if state is None or self.game_id is None or self.player_id is None:
             return
-        vote = VoteDraw(self.game_id, Player(self.player_id), in_favour, self._metadata(), self.hub.desk.now())
+        vote = VoteDraw(self.game_id, Player(self.player_id), in_favour, self._metadata(), self.hub.desk.now(),
+                        powers=powers)
         if not await ordering.accepted(self, items, intake.vote(self.hub.store, vote)):
             return
         self.send(["YES", items])

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Body, FastAPI, Path, Query, Request
 
 from shared.auth import hash_token, require, same_hash
 from shared.errors import BadRequest, ErrorCode, Forbidden
+from shared.game.draws import own_ballot
 from shared.game.log import phase_submissions
 from shared.game.state import GameState
 from shared.game.waiting import order_status
@@ -35,6 +36,7 @@ from shared.web import router as web_router
 
 from . import service
 from .schemas import (
+    Concession,
     CreatedGame,
     CreateGame,
     DrawStatus,
@@ -191,17 +193,28 @@ async def resume_game(game: CurrentGame, caller: HostOrOperator, store: StoreDep
 def draw_status(state: GameState, player_id: str | None) -> DrawStatus:
     """The draw's public part (``votes`` only with public votes) and the caller's own vote,
     always present: null when none is cast, an eliminated seat's included (docs/api.md)."""
-    public = state.summary()["draw"]
-    return DrawStatus.model_validate({**public, "your_vote": state.draw_votes.get(player_id) if player_id else None})
+    return DrawStatus.model_validate({**state.summary()["draw"], **own_ballot(state, player_id)})
 
 
 @router.post("/games/{game_id}/draw", response_model=DrawStatus, response_model_exclude_unset=True)
 async def vote_draw(game: CurrentGame, caller: CurrentPlayer, body: DrawVote, store: StoreDep, request: Request,
                     now: Now) -> DrawStatus:
-    """Vote for a draw (``{"vote": true}``) or withdraw the vote (``false``); the draw passes,
-    and the game ends, when every surviving player has voted for it."""
-    state = await service.vote_draw(store, game.game_id, str(caller.player_id), body.vote,
+    """Vote for a draw (``{"vote": true}``; with ``partial_draws``, ``"powers"`` names the
+    surviving powers that share it) or withdraw the vote (``false``); the draw passes, and the
+    game ends, when every surviving player has voted for the same draw."""
+    state = await service.vote_draw(store, game.game_id, str(caller.player_id), body.vote, body.powers,
                                     metadata=request_metadata(request, "player", caller.player_id), now=now)
+    return draw_status(state, caller.player_id)
+
+
+@router.post("/games/{game_id}/concede", response_model=DrawStatus, response_model_exclude_unset=True)
+async def concede(game: CurrentGame, caller: CurrentPlayer, body: Concession, store: StoreDep, request: Request,
+                  now: Now) -> DrawStatus:
+    """Concede the game to a surviving power (``{"to": "FRANCE"}``, games with ``concessions``)
+    or withdraw the concession (``{"to": null}``); when every other surviving player concedes
+    to that power, the game ends as its victory."""
+    state = await service.concede(store, game.game_id, str(caller.player_id), body.to,
+                                  metadata=request_metadata(request, "player", caller.player_id), now=now)
     return draw_status(state, caller.player_id)
 
 

@@ -1,11 +1,11 @@
 """What the lobby accepts and returns over HTTP (never the stored events as they are)."""
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from shared.http.models import RequestBody
+from shared.http.models import RequestBody, absent_if_none
 from shared.http.summary import GameSummary
 from shared.text import UserText
 
@@ -43,6 +43,12 @@ class SettingsIn(RequestBody):
     private: bool = Field(False, description=(
         "a private game: left out of GET /games, joined only with the invite code the creation answers "
         "(docs/hosting.md, \"Private games\")"))
+    partial_draws: bool = Field(False, description=(
+        "a draw vote may name the surviving powers that share it (as DAIDE's DRW (powers)); the draw passes "
+        "when every surviving seat votes for the same powers (docs/hosting.md, \"Victory and draws\")"))
+    concessions: bool = Field(False, description=(
+        "a seat may concede to one surviving power (POST /games/{id}/concede); when every other surviving "
+        "seat concedes to it, the game ends as that power's victory"))
 
 
 class CreateGame(RequestBody):
@@ -92,11 +98,31 @@ class PauseGame(RequestBody):
         "how long until the game resumes by itself (default and limit: the game's max_pause_minutes)"))
 
 
+PowerName = Annotated[str, StringConstraints(min_length=1, max_length=20)]
+
+
 class DrawVote(RequestBody):
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"vote": True}, {"vote": True, "powers": ["ENGLAND", "FRANCE", "RUSSIA"]}, {"vote": False}]})
     vote: bool = Field(..., description="true: for a draw; false: withdraw the vote")
+    powers: Annotated[list[PowerName], Field(min_length=2, max_length=7)] | None = Field(None, description=(
+        "games with partial_draws: the surviving powers that share the draw (default: every surviving power)"))
+
+
+class Concession(RequestBody):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"to": "FRANCE"}, {"to": None}]})
+    to: PowerName | None = Field(None, description=(
+        "the surviving power the seat concedes the game to; null or left out: withdraw the concession"))
 
 
 class DrawStatus(BaseModel):
     passed: bool
     your_vote: bool | None = Field(None, description="the caller's own vote (null: none cast)")
     votes: dict[str, bool] | None = Field(None, description="every power's vote, only in games with public votes")
+    proposals: dict[str, list[str]] | None = absent_if_none(
+        "with public votes and partial_draws: the powers of the draw each power's seat votes for, where it names them")
+    concessions: dict[str, str] | None = absent_if_none(
+        "with public votes and concessions: the power each power's seat concedes to")
+    your_powers: list[str] | None = absent_if_none(
+        "the powers of the partial draw the caller votes for, where the vote names them")
+    your_concession: str | None = absent_if_none("the power the caller concedes to, if any")

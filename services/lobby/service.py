@@ -32,7 +32,7 @@ from shared.events import (
 from shared.events_daide import DaidePortOpened
 from shared.events_social import SeatLinked, account_stream, members_stream
 from shared.game import deadlines, guards, intake
-from shared.game.commands import Player, VoteDraw
+from shared.game.commands import Concede, Player, VoteDraw
 from shared.game.house_bots import check_bot_settings, house_bot_orders
 from shared.game.repository import append_events, game_row, read_state
 from shared.game.state import GameState, Seat, fold
@@ -287,10 +287,18 @@ async def clock_act(store: EventStore, game_id: str, act: str, *, now: datetime,
         return await append_events(tx, state, [event], metadata, now)
 
 
-async def vote_draw(store: EventStore, game_id: str, player_id: str, in_favour: bool, *,
-                    metadata: dict[str, Any] | None = None, now: datetime | None = None) -> GameState:
+async def vote_draw(store: EventStore, game_id: str, player_id: str, in_favour: bool,
+                    powers: Sequence[str] | None = None, *, metadata: dict[str, Any] | None = None,
+                    now: datetime | None = None) -> GameState:
     """A seat's draw vote: the intake's (shared/game/intake.py), as a DAIDE seat's DRW is."""
-    return (await intake.vote(store, VoteDraw(game_id, Player(player_id), in_favour, metadata, now))).state
+    command = VoteDraw(game_id, Player(player_id), in_favour, metadata, now, powers=powers)
+    return (await intake.vote(store, command)).state
+
+
+async def concede(store: EventStore, game_id: str, player_id: str, to: str | None, *,
+                  metadata: dict[str, Any] | None = None, now: datetime | None = None) -> GameState:
+    """A seat's concession (or its withdrawal): the intake's, as a draw vote is."""
+    return (await intake.vote(store, Concede(game_id, Player(player_id), to, metadata, now))).state
 
 
 def check_variant_filter(variant: str) -> None:

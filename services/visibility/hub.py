@@ -240,13 +240,13 @@ class GameFeed:
         self.loaded = True
 
     def _forget_views(self, before: GameState | None, state: GameState | None) -> None:
-        """Drop the views ``state`` changes: all, or after secret draw votes only (the version
-        others see did not move) the voters' own: no one else's is rendered (docs/hosting.md)."""
+        """Drop the views ``state`` changes: all, or after secret draw votes and concessions only
+        (the version others see did not move) the voters' own: no one else's is rendered (docs/hosting.md)."""
         if before is None or state is None or state.shown_version != before.shown_version:
             self._views.clear()
             return
-        voters = {player for player in before.draw_votes.keys() | state.draw_votes.keys()
-                  if before.draw_votes.get(player) != state.draw_votes.get(player)}
+        voters = {seat.player_id for seat in state.seats
+                  if before.ballot(seat.player_id) != state.ballot(seat.player_id)}
         self._views = {viewer: rendered for viewer, rendered in self._views.items()
                        if viewer.player_id not in voters and viewer.kind != "operator"}
 

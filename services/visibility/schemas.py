@@ -151,6 +151,13 @@ class DrawView(BaseModel):
     passed: bool
     your_vote: bool | None = None
     votes: dict[str, bool] | None = absent_if_none("every power's vote, only in games with public votes")
+    proposals: dict[str, list[str]] | None = absent_if_none(
+        "with public votes and partial_draws: the powers of the draw each power's seat votes for, where it names them")
+    concessions: dict[str, str] | None = absent_if_none(
+        "with public votes and concessions: the power each power's seat concedes to")
+    your_powers: list[str] | None = absent_if_none(
+        "the powers of the partial draw the caller votes for, where the vote names them")
+    your_concession: str | None = absent_if_none("the power the caller concedes to, if any")
 
 
 class GameView(BaseModel):

@@ -38,6 +38,7 @@ from shared.auth import Caller
 from shared.errors import ErrorCode, Forbidden, Unprocessable
 from shared.events import Event, OrdersSubmitted, PhaseResolved, ReadySet
 from shared.game.cached import Caches
+from shared.game.draws import own_ballot
 from shared.game.repository import RECENT_PHASES
 from shared.game.state import GameState, fold
 from shared.game.submissions import PowerSubmission, latest_submissions, submitted_orders
@@ -128,8 +129,8 @@ def view_of(state: GameState, submissions: Mapping[str, PowerSubmission], viewer
 
 def _draw(state: GameState, public: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     """Whether the draw passed (and every vote, with public votes); a player's own vote."""
-    own = state.draw_votes.get(viewer.player_id) if viewer.player_id else None
-    return {**public, "your_vote": own}
+    return {**public, **own_ballot(state, viewer.player_id)}
+
 
 
 def _powers(state: GameState) -> dict[str, dict[str, Any]]:

@@ -109,6 +109,18 @@ class VoteDraw:
     in_favour: bool
     metadata: dict[str, Any] | None = None
     now: datetime | None = None
+    powers: Sequence[str] | None = None  # a partial draw's powers (None: every surviving power)
+
+
+@dataclass(frozen=True, slots=True)
+class Concede:
+    """A seat's concession to one power (``to``; None: withdrawn); it stands across phases."""
+
+    game_id: str
+    player: Player
+    to: str | None
+    metadata: dict[str, Any] | None = None
+    now: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)

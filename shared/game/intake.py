@@ -33,13 +33,14 @@ from typing import Any
 
 from shared import metrics
 from shared.errors import Conflict, DomainError, ErrorCode, Unprocessable
-from shared.events import OrdersSubmitted, ReadySet, game_stream, orders_stream, to_new_event
+from shared.events import Event, OrdersSubmitted, ReadySet, game_stream, orders_stream, to_new_event
 from shared.events_social import MessageSent, press_stream
 from shared.rules.variants import OrderCheck, Variant, get_variant
 from shared.store import ConcurrencyError, EventStore, GameNotFound, NewEvent
 
 from . import draws
 from .commands import (
+    Concede,
     Patch,
     PatchOrdersCommand,
     PatchOutcome,
@@ -364,9 +365,10 @@ async def ready(store: EventStore, command: SetReady) -> SubmitOutcome:
     return SubmitOutcome(readied, resolved)
 
 
-async def vote(store: EventStore, command: VoteDraw) -> VoteOutcome:
-    """A seat's draw vote (shared/game/draws.py): DrawVoted, and GameFinished when the draw
-    passes, appended to the game stream at the version decided from (a clash: read, decide
+async def vote(store: EventStore, command: VoteDraw | Concede) -> VoteOutcome:
+    """A seat's draw vote or concession (shared/game/draws.py): DrawVoted or ConcessionVoted,
+    and GameFinished when the draw passes or the others concede, appended to the game stream
+    at the version decided from (a clash: read, decide
     again). Seven seats voting at once clash six times among them, so the last attempt decides
     under the game's exclusive lock, from the game read in it: a vote is never refused for
     another's having come first."""
@@ -378,12 +380,20 @@ async def vote(store: EventStore, command: VoteDraw) -> VoteOutcome:
         try:
             async with store.transaction(command.game_id, lock="exclusive" if last else "share") as tx:
                 state = state or await read_state(tx, command.game_id)
-                events = draws.vote(state, command.player.id_in(state, None), command.in_favour)
+                events = ballot(state, command)
                 return VoteOutcome(await append_events(tx, state, events, command.metadata, command.now))
         except ConcurrencyError:
             if last:
                 raise
     raise AssertionError("unreachable")
+
+
+def ballot(state: GameState, command: VoteDraw | Concede) -> list[Event]:
+    """The events of a draw vote or a concession, decided from ``state``."""
+    player_id = command.player.id_in(state, None)
+    if isinstance(command, Concede):
+        return draws.concede(state, player_id, command.to)
+    return draws.vote(state, player_id, command.in_favour, command.powers)
 
 
 async def send_press(store: EventStore, command: SendPress) -> PressOutcome:
@@ -416,11 +426,11 @@ async def resolve(store: EventStore, command: ResolvePhase) -> ResolveOutcome:
     return ResolveOutcome(await resolve_phase(store, command.game_id, command.phase, command.metadata, command.now))
 
 
-Command = SubmitOrdersCommand | PatchOrdersCommand | SetReady | VoteDraw | SendPress | ResolvePhase
+Command = SubmitOrdersCommand | PatchOrdersCommand | SetReady | VoteDraw | Concede | SendPress | ResolvePhase
 Outcome = SubmitOutcome | PatchOutcome | VoteOutcome | PressOutcome | ResolveOutcome
 _HANDLERS: dict[type, Callable[[EventStore, Any], Awaitable[Any]]] = {
-    SubmitOrdersCommand: submit, PatchOrdersCommand: patch, SetReady: ready, VoteDraw: vote, SendPress: send_press,
-    ResolvePhase: resolve}
+    SubmitOrdersCommand: submit, PatchOrdersCommand: patch, SetReady: ready, VoteDraw: vote, Concede: vote,
+    SendPress: send_press, ResolvePhase: resolve}
 
 
 async def handle(store: EventStore, command: Command) -> Outcome:

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from shared.events import (
+    ConcessionVoted,
     DeadlineExtended,
     DeadlineSet,
     DrawVoted,
@@ -92,6 +93,9 @@ class GameState:
     # the phase from which the house bot plays a power its player left (missed phases), while it does
     bot_since: dict[str, str] = field(default_factory=dict)
     draw_votes: dict[str, bool] = field(default_factory=dict)  # player_id -> vote
+    # player_id -> the powers of the partial draw the seat votes for (absent: every survivor)
+    draw_sets: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    concessions: dict[str, str] = field(default_factory=dict)  # player_id -> the power it concedes to
     finish_reason: str | None = None
     drawn: list[str] = field(default_factory=list)
     invite_code_hash: str = ""  # a private game's (docs/hosting.md, "Private games")
@@ -168,10 +172,9 @@ class GameState:
 
         Codenames are sorted (never in join order); no player ids, tokens or accounts.
         """
-        votes = {p: vote for pid, vote in self.draw_votes.items() for p in self.powers_of(pid)}
         draw: dict[str, Any] = {"passed": self.finish_reason == "draw"}
         if self.settings.public_votes:
-            draw["votes"] = dict(sorted(votes.items()))
+            draw.update(self.public_ballots())
         return {
             "id": self.game_id,
             "name": self.name,
@@ -191,6 +194,26 @@ class GameState:
             "daide_port": self.daide_port if self.settings.daide_open and self.status != "finished" else None,
             "daide_seats": sorted(s.codename for s in self.seats if s.daide),
         }
+
+    def public_ballots(self) -> dict[str, Any]:
+        """Every seat's vote by power, in games with public votes: for or against the draw, the
+        partial draws voted for and the concessions (only where the settings allow them)."""
+        by_power = {p: s.player_id for s in self.seats for p in s.powers}
+        shown: dict[str, Any] = {"votes": {p: self.draw_votes[pid] for p, pid in sorted(by_power.items())
+                                           if pid in self.draw_votes}}
+        if self.settings.partial_draws:
+            shown["proposals"] = {p: list(self.draw_sets[pid]) for p, pid in sorted(by_power.items())
+                                  if pid in self.draw_sets}
+        if self.settings.concessions:
+            shown["concessions"] = {p: self.concessions[pid] for p, pid in sorted(by_power.items())
+                                    if pid in self.concessions}
+        return shown
+
+    def ballot(self, player_id: str | None) -> tuple[bool | None, tuple[str, ...] | None, str | None]:
+        """A seat's own vote, the partial draw it votes for and the power it concedes to."""
+        if player_id is None:
+            return None, None, None
+        return self.draw_votes.get(player_id), self.draw_sets.get(player_id), self.concessions.get(player_id)
 
     def clock(self) -> dict[str, Any]:
         return {
@@ -252,8 +275,11 @@ def _daide_port_opened(state: GameState, event: DaidePortOpened) -> GameState:
 
 
 def _seat_removed(state: GameState, event: SeatRemoved) -> GameState:
-    votes = {pid: vote for pid, vote in state.draw_votes.items() if pid != event.player_id}
-    return _copied(state, seats=[s for s in state.seats if s.player_id != event.player_id], draw_votes=votes)
+    gone = event.player_id
+    return _copied(state, seats=[s for s in state.seats if s.player_id != gone],
+                   draw_votes={pid: vote for pid, vote in state.draw_votes.items() if pid != gone},
+                   draw_sets={pid: drawn for pid, drawn in state.draw_sets.items() if pid != gone},
+                   concessions={pid: to for pid, to in state.concessions.items() if pid != gone})
 
 
 def _game_started(state: GameState, event: GameStarted) -> GameState:
@@ -312,7 +338,17 @@ def _game_resumed(state: GameState, event: GameResumed) -> GameState:
 
 
 def _draw_voted(state: GameState, event: DrawVoted) -> GameState:
-    return _copied(state, draw_votes={**state.draw_votes, event.player_id: event.vote})
+    sets = {pid: drawn for pid, drawn in state.draw_sets.items() if pid != event.player_id}
+    if event.vote and event.drawn is not None:
+        sets[event.player_id] = tuple(event.drawn)
+    return _copied(state, draw_votes={**state.draw_votes, event.player_id: event.vote}, draw_sets=sets)
+
+
+def _concession_voted(state: GameState, event: ConcessionVoted) -> GameState:
+    concessions = {pid: to for pid, to in state.concessions.items() if pid != event.player_id}
+    if event.to is not None:
+        concessions[event.player_id] = event.to
+    return _copied(state, concessions=concessions)
 
 
 def _game_finished(state: GameState, event: GameFinished) -> GameState:
@@ -344,6 +380,7 @@ _HANDLERS: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     GamePaused: _game_paused,
     GameResumed: _game_resumed,
     DrawVoted: _draw_voted,
+    ConcessionVoted: _concession_voted,
     GameFinished: _game_finished,
     DaidePortOpened: _daide_port_opened,
 }  # any other event of the stream only moves the version on
@@ -355,9 +392,10 @@ def _created(event: GameCreated) -> GameState:
 
 
 def secret_to_others(state: GameState, event: Event) -> bool:
-    """Whether ``event`` changes nothing anyone but its author may see: a draw vote in a game
-    whose votes are secret (one that passes the draw comes with GameFinished, which is seen)."""
-    return isinstance(event, DrawVoted) and not state.settings.public_votes
+    """Whether ``event`` changes nothing anyone but its author may see: a draw vote or a
+    concession in a game whose votes are secret (one that ends the game comes with
+    GameFinished, which is seen)."""
+    return isinstance(event, DrawVoted | ConcessionVoted) and not state.settings.public_votes
 
 
 def _applied(state: GameState, event: Event) -> GameState:

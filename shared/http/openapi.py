@@ -72,7 +72,8 @@ STATUS_OF: dict[str, int] = {
     "api_key_not_found": 404,
     "too_many_api_keys": 409,
     **dict.fromkeys(("wrong_role", "not_your_power", "no_power", "out_of_scope", "host_may_not_resolve",
-                     "identities_hidden", "press_disabled", "private_press_disabled", "metrics_not_allowed"), 403),
+                     "identities_hidden", "press_disabled", "private_press_disabled", "metrics_not_allowed",
+                     "partial_draws_disabled", "concessions_disabled"), 403),
     **dict.fromkeys(("game_not_found", "variant_not_found", "phase_not_found", "bot_token_not_found",
                      "webhook_not_found", "sign_in_unavailable", "not_found"), 404),
     **dict.fromkeys(("too_large", "body_too_large"), 413),
@@ -84,7 +85,8 @@ STATUS_OF: dict[str, int] = {
                      "too_many_bot_tokens"), 409),
     **dict.fromkeys(("invalid_request", "orders_rejected", "unsupported_variant", "unsupported_player_count",
                      "unsupported_setting", "unknown_power", "clock_out_of_bounds", "power_required",
-                     "invalid_phase", "unknown_unit", "invalid_webhook", "no_recipient"), 422),
+                     "invalid_phase", "unknown_unit", "invalid_webhook", "no_recipient", "unknown_message",
+                     "not_surviving"), 422),
     "too_many_order_writes": 429,
     "internal_error": 500,
     "provider_error": 502,
@@ -128,7 +130,11 @@ ROUTE_ERRORS: dict[tuple[str, str], tuple[str, ...]] = {
                                          "already_paused_this_phase"),
     ("post", "/games/{game_id}/resume"): (*GAME, *NEEDS_TOKEN, "game_not_started", "game_finished", "not_paused"),
     ("post", "/games/{game_id}/draw"): (*GAME, *NEEDS_TOKEN, *BODY, "game_not_started", "game_finished",
-                                        "power_eliminated", "no_power"),
+                                        "power_eliminated", "no_power", "partial_draws_disabled", "unknown_power",
+                                        "not_surviving"),
+    ("post", "/games/{game_id}/concede"): (*GAME, *NEEDS_TOKEN, *BODY, "game_not_started", "game_finished",
+                                           "power_eliminated", "no_power", "concessions_disabled", "unknown_power",
+                                           "not_surviving"),
     ("get", "/games/{game_id}/draw"): (*GAME, *NEEDS_TOKEN),
     # orders and resolution
     ("put", "/games/{game_id}/orders"): (*GAME, *NEEDS_TOKEN, *BODY, *ORDERS, "orders_rejected", "concurrent_update"),
@@ -179,6 +185,15 @@ ROUTE_ERRORS: dict[tuple[str, str], tuple[str, ...]] = {
                                             "power_eliminated", "unknown_power",
                                             "no_recipient", "not_your_power", "no_power"),
     ("get", "/games/{game_id}/messages"): (*GAME, *ANY_TOKEN, *PARAMS, "invalid_cursor"),
+    ("get", "/games/{game_id}/conversations"): (*GAME, *ANY_TOKEN),
+    ("get", "/games/{game_id}/conversations/{conversation}/messages"): (
+        *GAME, *ANY_TOKEN, *PARAMS, "invalid_cursor", "unknown_power", "no_recipient"),
+    ("post", "/games/{game_id}/conversations/{conversation}/messages"): (
+        *GAME, *NEEDS_TOKEN, *BODY, *PARAMS, "rate_limited", "press_disabled", "private_press_disabled",
+        "game_not_started", "game_finished", "power_eliminated", "unknown_power", "no_recipient", "not_your_power",
+        "no_power"),
+    ("post", "/games/{game_id}/conversations/{conversation}/read"): (
+        *GAME, *NEEDS_TOKEN, *BODY, *PARAMS, "unknown_power", "no_recipient", "unknown_message"),
     ("put", "/games/{game_id}/webhook"): (*GAME, *NEEDS_TOKEN, *BODY, "invalid_webhook", "game_finished",
                                          "power_eliminated"),
     ("get", "/games/{game_id}/webhook"): (*GAME, *NEEDS_TOKEN),
@@ -203,7 +218,9 @@ OPTIONAL_TOKEN = {("post", "/games/{game_id}/players"), ("get", "/games/{game_id
                   ("post", "/games/{game_id}/stream-ticket"),
                   ("get", "/games/{game_id}/stream"), ("get", "/games/{game_id}/map.svg"),
                   ("get", "/games/{game_id}/map.png"), ("get", "/games/{game_id}/identities"),
-                  ("get", "/games/{game_id}/messages"), ("get", "/games/{game_id}/seats")}
+                  ("get", "/games/{game_id}/messages"), ("get", "/games/{game_id}/seats"),
+                  ("get", "/games/{game_id}/conversations"),
+                  ("get", "/games/{game_id}/conversations/{conversation}/messages")}
 METHODS = ("get", "put", "post", "delete", "patch")
 
 

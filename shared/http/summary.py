@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from shared.http.models import DateTimeText
+from shared.http.models import DateTimeText, absent_if_none
 
 
 class GameInfo(BaseModel):
@@ -41,6 +41,10 @@ class ClockInfo(BaseModel):
 class DrawInfo(BaseModel):
     passed: bool
     votes: dict[str, bool] | None = Field(None, description="every power's vote, only in games with public votes")
+    proposals: dict[str, list[str]] | None = absent_if_none(
+        "with public votes and partial_draws: the powers of the draw each power's seat votes for, where it names them")
+    concessions: dict[str, str] | None = absent_if_none(
+        "with public votes and concessions: the power each power's seat concedes to")
 
 
 class GameResult(BaseModel):

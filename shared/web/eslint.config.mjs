@@ -24,7 +24,7 @@ const RECOMMENDED = [
 const BROWSER = [
   "CSS", "CustomEvent", "Element", "EventSource", "HTMLAnchorElement", "HTMLButtonElement", "HTMLDivElement",
   "HTMLElement", "HTMLFormElement", "HTMLInputElement", "HTMLOListElement", "HTMLOutputElement",
-  "HTMLSelectElement", "HTMLTableSectionElement", "HTMLTextAreaElement", "HTMLUListElement",
+  "HTMLSelectElement", "HTMLDetailsElement", "HTMLFieldSetElement", "HTMLTableSectionElement", "HTMLTextAreaElement", "HTMLUListElement",
   "IntersectionObserver", "Intl", "MouseEvent", "Notification", "SVGElement", "SVGGraphicsElement",
   "URL", "URLSearchParams", "atob", "clearTimeout", "document", "fetch", "history", "localStorage", "location",
   "navigator", "self", "setInterval", "setTimeout", "window",

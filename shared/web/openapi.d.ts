@@ -423,10 +423,33 @@ export interface paths {
         put?: never;
         /**
          * Vote Draw
-         * @description Vote for a draw (``{"vote": true}``) or withdraw the vote (``false``); the draw passes,
-         *     and the game ends, when every surviving player has voted for it.
+         * @description Vote for a draw (``{"vote": true}``; with ``partial_draws``, ``"powers"`` names the
+         *     surviving powers that share it) or withdraw the vote (``false``); the draw passes, and the
+         *     game ends, when every surviving player has voted for the same draw.
          */
         post: operations["vote_draw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{game_id}/concede": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Concede
+         * @description Concede the game to a surviving power (``{"to": "FRANCE"}``, games with ``concessions``)
+         *     or withdraw the concession (``{"to": null}``); when every other surviving player concedes
+         *     to that power, the game ends as its victory.
+         */
+        post: operations["concede"];
         delete?: never;
         options?: never;
         head?: never;
@@ -454,6 +477,75 @@ export interface paths {
          *     power and codename.
          */
         post: operations["send_message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{game_id}/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Conversations
+         * @description The caller's conversations (docs/social.md, "Conversations"): one per set of
+         *     correspondents and the public one, each with its last message and its unread count. Without
+         *     a player token: the public conversation alone, never unread.
+         */
+        get: operations["list_conversations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{game_id}/conversations/{conversation}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Conversation Messages
+         * @description One conversation's messages, oldest first, a page at a time (positions as in
+         *     ``/messages``: among everything the caller reads).
+         */
+        get: operations["conversation_messages"];
+        put?: never;
+        /**
+         * Send Into Conversation
+         * @description A message to the conversation's correspondents (or everyone), as ``POST /messages`` with
+         *     their powers in ``to``: the game's press rules apply alike.
+         */
+        post: operations["send_into_conversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{game_id}/conversations/{conversation}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark Conversation Read
+         * @description Mark the conversation read up to a message (default: its last): stored for the seat, so
+         *     every device of the seat reads the same unread counts.
+         */
+        post: operations["mark_conversation_read"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1212,6 +1304,57 @@ export interface components {
             extended_minutes: number;
         };
         /**
+         * Concession
+         * @example {
+         *       "to": "FRANCE"
+         *     }
+         * @example {}
+         */
+        Concession: {
+            /**
+             * To
+             * @description the surviving power the seat concedes the game to; null or left out: withdraw the concession
+             */
+            to?: string | null;
+        };
+        /** Conversation */
+        Conversation: {
+            /**
+             * Id
+             * @description "all", or the correspondents' powers, sorted, separated by commas
+             */
+            id: string;
+            /**
+             * With
+             * @description whom a message sent into it goes to: everyone, or these powers
+             */
+            with: "all" | string[];
+            /**
+             * Messages
+             * @description how many messages it holds that the caller reads
+             */
+            messages: number;
+            last_message: components["schemas"]["Message"] | null;
+            /**
+             * Unread
+             * @description messages of others after the seat's read mark and after its own last message there
+             */
+            unread: number;
+        };
+        /** ConversationList */
+        ConversationList: {
+            /**
+             * Conversations
+             * @description the latest first; the public conversation is always listed
+             */
+            conversations: components["schemas"]["Conversation"][];
+            /**
+             * Unread
+             * @description the unread messages of every conversation together
+             */
+            unread: number;
+        };
+        /**
          * CreateGame
          * @description a new game: the body of its variant (the standard game when no variant is named)
          */
@@ -1387,6 +1530,20 @@ export interface components {
             votes: {
                 [key: string]: boolean;
             } | null;
+            /**
+             * Proposals
+             * @description with public votes and partial_draws: the powers of the draw each power's seat votes for, where it names them
+             */
+            proposals?: {
+                [key: string]: string[];
+            } | null;
+            /**
+             * Concessions
+             * @description with public votes and concessions: the power each power's seat concedes to
+             */
+            concessions?: {
+                [key: string]: string;
+            } | null;
         };
         /** DrawStatus */
         DrawStatus: {
@@ -1404,6 +1561,30 @@ export interface components {
             votes?: {
                 [key: string]: boolean;
             } | null;
+            /**
+             * Proposals
+             * @description with public votes and partial_draws: the powers of the draw each power's seat votes for, where it names them
+             */
+            proposals?: {
+                [key: string]: string[];
+            } | null;
+            /**
+             * Concessions
+             * @description with public votes and concessions: the power each power's seat concedes to
+             */
+            concessions?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Your Powers
+             * @description the powers of the partial draw the caller votes for, where the vote names them
+             */
+            your_powers?: string[] | null;
+            /**
+             * Your Concession
+             * @description the power the caller concedes to, if any
+             */
+            your_concession?: string | null;
         };
         /** DrawView */
         DrawView: {
@@ -1418,14 +1599,59 @@ export interface components {
             votes?: {
                 [key: string]: boolean;
             } | null;
+            /**
+             * Proposals
+             * @description with public votes and partial_draws: the powers of the draw each power's seat votes for, where it names them
+             */
+            proposals?: {
+                [key: string]: string[];
+            } | null;
+            /**
+             * Concessions
+             * @description with public votes and concessions: the power each power's seat concedes to
+             */
+            concessions?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Your Powers
+             * @description the powers of the partial draw the caller votes for, where the vote names them
+             */
+            your_powers?: string[] | null;
+            /**
+             * Your Concession
+             * @description the power the caller concedes to, if any
+             */
+            your_concession?: string | null;
         };
-        /** DrawVote */
+        /**
+         * DrawVote
+         * @example {
+         *       "vote": true
+         *     }
+         * @example {
+         *       "powers": [
+         *         "ENGLAND",
+         *         "FRANCE",
+         *         "RUSSIA"
+         *       ],
+         *       "vote": true
+         *     }
+         * @example {
+         *       "vote": false
+         *     }
+         */
         DrawVote: {
             /**
              * Vote
              * @description true: for a draw; false: withdraw the vote
              */
             vote: boolean;
+            /**
+             * Powers
+             * @description games with partial_draws: the surviving powers that share the draw (default: every surviving power)
+             */
+            powers?: string[] | null;
         };
         /**
          * EkoniaPosition
@@ -1760,6 +1986,20 @@ export interface components {
              * @description keep it: it is shown once and stored only as a hash
              */
             token: string;
+        };
+        /**
+         * MarkRead
+         * @example {}
+         * @example {
+         *       "through": "m_1c0e9a2b3c4d5e6f"
+         *     }
+         */
+        MarkRead: {
+            /**
+             * Through
+             * @description the id of the last message read (default: the conversation's last)
+             */
+            through?: string | null;
         };
         /** Me */
         Me: {
@@ -2374,6 +2614,21 @@ export interface components {
             daide: boolean;
         };
         /**
+         * SendIntoConversation
+         * @example {
+         *       "text": "Channel stays empty?"
+         *     }
+         */
+        SendIntoConversation: {
+            /** Text */
+            text: string;
+            /**
+             * From
+             * @description which of the seat's powers signs (only for seats of several powers; default: the first)
+             */
+            from?: string | null;
+        };
+        /**
          * SendMessage
          * @example {
          *       "text": "Channel stays empty?",
@@ -2580,7 +2835,7 @@ export interface components {
          *     member is its string, so a code written as a string literal still compares equal.
          * @enum {string}
          */
-        ErrorCode: "already_paused_this_phase" | "already_seated" | "api_key_not_found" | "bad_request" | "body_too_large" | "bot_token_not_found" | "bots_not_allowed" | "clock_out_of_bounds" | "concurrent_update" | "conflict" | "deadline_passed" | "extension_too_long" | "forbidden" | "game_finished" | "game_full" | "game_not_found" | "game_not_started" | "game_paused" | "game_started" | "host_may_not_resolve" | "http_error" | "identities_hidden" | "internal_error" | "invalid_code" | "invalid_cursor" | "invalid_invite_code" | "invalid_last_event_id" | "invalid_phase" | "invalid_request" | "invalid_state" | "invalid_ticket" | "invalid_token" | "invalid_webhook" | "invite_required" | "malformed_json" | "method_not_allowed" | "metrics_not_allowed" | "no_power" | "no_recipient" | "not_enough_players" | "not_found" | "not_paused" | "not_your_power" | "nothing_submitted" | "nothing_to_order" | "oauth_denied" | "oauth_refused" | "orders_rejected" | "out_of_scope" | "pause_too_long" | "phase_already_resolved" | "phase_not_found" | "png_unavailable" | "power_eliminated" | "power_required" | "press_disabled" | "private_press_disabled" | "provider_error" | "rate_limited" | "render_queue_full" | "request_timeout" | "seat_not_found" | "seat_removed" | "session_required" | "sign_in_unavailable" | "ticket_and_token" | "token_in_url" | "token_required" | "too_large" | "too_many_api_keys" | "too_many_bot_tokens" | "too_many_connections" | "too_many_order_writes" | "too_many_requests" | "too_many_streams" | "unauthorized" | "unavailable" | "unknown_power" | "unknown_unit" | "unprocessable" | "unsupported_media_type" | "unsupported_player_count" | "unsupported_setting" | "unsupported_variant" | "variant_not_found" | "webhook_not_found" | "push_unavailable" | "push_not_found" | "invalid_push_subscription" | "email_unavailable" | "email_not_found" | "invalid_email" | "wrong_email_code" | "too_many_subscriptions" | "wrong_phase" | "wrong_role";
+        ErrorCode: "already_paused_this_phase" | "already_seated" | "api_key_not_found" | "bad_request" | "body_too_large" | "bot_token_not_found" | "bots_not_allowed" | "clock_out_of_bounds" | "concessions_disabled" | "concurrent_update" | "conflict" | "deadline_passed" | "extension_too_long" | "forbidden" | "game_finished" | "game_full" | "game_not_found" | "game_not_started" | "game_paused" | "game_started" | "host_may_not_resolve" | "http_error" | "identities_hidden" | "internal_error" | "invalid_code" | "invalid_cursor" | "invalid_invite_code" | "invalid_last_event_id" | "invalid_phase" | "invalid_request" | "invalid_state" | "invalid_ticket" | "invalid_token" | "invalid_webhook" | "invite_required" | "malformed_json" | "method_not_allowed" | "metrics_not_allowed" | "not_surviving" | "no_power" | "no_recipient" | "not_enough_players" | "not_found" | "not_paused" | "not_your_power" | "nothing_submitted" | "nothing_to_order" | "oauth_denied" | "oauth_refused" | "orders_rejected" | "out_of_scope" | "partial_draws_disabled" | "pause_too_long" | "phase_already_resolved" | "phase_not_found" | "png_unavailable" | "power_eliminated" | "power_required" | "press_disabled" | "private_press_disabled" | "provider_error" | "rate_limited" | "render_queue_full" | "request_timeout" | "seat_not_found" | "seat_removed" | "session_required" | "sign_in_unavailable" | "ticket_and_token" | "token_in_url" | "token_required" | "too_large" | "too_many_api_keys" | "too_many_bot_tokens" | "too_many_connections" | "too_many_order_writes" | "too_many_requests" | "too_many_streams" | "unauthorized" | "unavailable" | "unknown_message" | "unknown_power" | "unknown_unit" | "unprocessable" | "unsupported_media_type" | "unsupported_player_count" | "unsupported_setting" | "unsupported_variant" | "variant_not_found" | "webhook_not_found" | "push_unavailable" | "push_not_found" | "invalid_push_subscription" | "email_unavailable" | "email_not_found" | "invalid_email" | "wrong_email_code" | "too_many_subscriptions" | "wrong_phase" | "wrong_role";
         /** ErrorDetail */
         ErrorDetail: {
             /** @description a machine code (docs/api.md, "Errors"): the codes of each answer are listed with it (x-error-codes) */
@@ -3702,6 +3957,70 @@ export interface components {
                 thread_id?: string | null;
             };
         };
+        /** LogConcessionVoted */
+        LogConcessionVoted: {
+            stream_id: string;
+            /** @description in its stream, from 1 */
+            version: number;
+            /** @description in the whole log */
+            position: number;
+            metadata: Record<string, never>;
+            /** Format: date-time */
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ConcessionVoted";
+            /** @constant */
+            schema_version: 1;
+            /**
+             * ConcessionVoted
+             * @description A seat concedes the game to one power (``to``) or withdraws its concession (None), in
+             *     games with ``concessions``; secret unless public_votes, as a draw vote.
+             */
+            data: {
+                /** Player Id */
+                player_id: string;
+                /** Powers */
+                powers: string[];
+                /** To */
+                to: string | null;
+                /** Phase */
+                phase: string;
+            };
+        };
+        /** LogConversationRead */
+        LogConversationRead: {
+            stream_id: string;
+            /** @description in its stream, from 1 */
+            version: number;
+            /** @description in the whole log */
+            position: number;
+            metadata: Record<string, never>;
+            /** Format: date-time */
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ConversationRead";
+            /** @constant */
+            schema_version: 1;
+            /**
+             * ConversationRead
+             * @description A seat read one of its conversations up to ``message_id`` (docs/social.md,
+             *     "Conversations"); ``conversation`` is the conversation's id as that seat names it.
+             */
+            data: {
+                /** Player Id */
+                player_id: string;
+                /** Conversation */
+                conversation: string;
+                /** Message Id */
+                message_id: string;
+            };
+        };
         /** LogDaidePortOpened */
         LogDaidePortOpened: {
             stream_id: string;
@@ -3792,6 +4111,36 @@ export interface components {
                 power: string;
                 /** Took Over */
                 took_over: boolean;
+            };
+        };
+        /** LogDaideSeatTaken */
+        LogDaideSeatTaken: {
+            stream_id: string;
+            /** @description in its stream, from 1 */
+            version: number;
+            /** @description in the whole log */
+            position: number;
+            metadata: Record<string, never>;
+            /** Format: date-time */
+            recorded_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DaideSeatTaken";
+            /** @constant */
+            schema_version: 1;
+            /**
+             * DaideSeatTaken
+             * @description A DAIDE connection took the seat (``NME`` or ``IAM``) on some process of the DAIDE
+             *     server; ``connection``: that connection's random id. The connection that held it before,
+             *     on whichever process, is sent OFF (services/daide/watch.py).
+             */
+            data: {
+                /** Player Id */
+                player_id: string;
+                /** Connection */
+                connection: string;
             };
         };
         /** LogDeadlineExtended */
@@ -3892,6 +4241,11 @@ export interface components {
                 vote: boolean;
                 /** Phase */
                 phase: string;
+                /**
+                 * Drawn
+                 * @default null
+                 */
+                drawn?: string[] | null;
             };
         };
         /** LogEmailConfirmed */
@@ -4070,6 +4424,16 @@ export interface components {
              * @default false
              */
             daide_open?: boolean;
+            /**
+             * Partial Draws
+             * @default false
+             */
+            partial_draws?: boolean;
+            /**
+             * Concessions
+             * @default false
+             */
+            concessions?: boolean;
         };
         /** LogGameCreated */
         LogGameCreated: {
@@ -4142,6 +4506,11 @@ export interface components {
                  * @default []
                  */
                 drawn?: string[];
+                /**
+                 * Conceded
+                 * @default false
+                 */
+                conceded?: boolean;
                 /**
                  * In Disorder
                  * @default []
@@ -4810,7 +5179,7 @@ export interface components {
          * LogRecord
          * @description one line of a game's log (GET /games/{id}/events)
          */
-        LogRecord: components["schemas"]["LogAccountCreated"] | components["schemas"]["LogActionCounted"] | components["schemas"]["LogApiKeyIssued"] | components["schemas"]["LogApiKeyRevoked"] | components["schemas"]["LogBotTokenIssued"] | components["schemas"]["LogBotTokenRevoked"] | components["schemas"]["LogChannelWebhookRemoved"] | components["schemas"]["LogChannelWebhookSet"] | components["schemas"]["LogDaidePortOpened"] | components["schemas"]["LogDaideRejoinLocked"] | components["schemas"]["LogDaideSeatRejoined"] | components["schemas"]["LogDeadlineExtended"] | components["schemas"]["LogDeadlineSet"] | components["schemas"]["LogDrawVoted"] | components["schemas"]["LogEmailConfirmed"] | components["schemas"]["LogEmailRemoved"] | components["schemas"]["LogEmailSet"] | components["schemas"]["LogGameCreated"] | components["schemas"]["LogGameFinished"] | components["schemas"]["LogGamePaused"] | components["schemas"]["LogGameResumed"] | components["schemas"]["LogGameStarted"] | components["schemas"]["LogMessageSent"] | components["schemas"]["LogOrdersSubmitted"] | components["schemas"]["LogPhaseResolved"] | components["schemas"]["LogPlayerJoined"] | components["schemas"]["LogPushSubscribed"] | components["schemas"]["LogPushUnsubscribed"] | components["schemas"]["LogReadySet"] | components["schemas"]["LogSeatLinked"] | components["schemas"]["LogSeatRemoved"] | components["schemas"]["LogSessionClosed"] | components["schemas"]["LogSessionOpened"] | components["schemas"]["LogStreamTicketIssued"] | components["schemas"]["LogStreamTicketRedeemed"] | components["schemas"]["LogWebhookRemoved"] | components["schemas"]["LogWebhookSet"];
+        LogRecord: components["schemas"]["LogAccountCreated"] | components["schemas"]["LogActionCounted"] | components["schemas"]["LogApiKeyIssued"] | components["schemas"]["LogApiKeyRevoked"] | components["schemas"]["LogBotTokenIssued"] | components["schemas"]["LogBotTokenRevoked"] | components["schemas"]["LogChannelWebhookRemoved"] | components["schemas"]["LogChannelWebhookSet"] | components["schemas"]["LogConcessionVoted"] | components["schemas"]["LogConversationRead"] | components["schemas"]["LogDaidePortOpened"] | components["schemas"]["LogDaideRejoinLocked"] | components["schemas"]["LogDaideSeatRejoined"] | components["schemas"]["LogDaideSeatTaken"] | components["schemas"]["LogDeadlineExtended"] | components["schemas"]["LogDeadlineSet"] | components["schemas"]["LogDrawVoted"] | components["schemas"]["LogEmailConfirmed"] | components["schemas"]["LogEmailRemoved"] | components["schemas"]["LogEmailSet"] | components["schemas"]["LogGameCreated"] | components["schemas"]["LogGameFinished"] | components["schemas"]["LogGamePaused"] | components["schemas"]["LogGameResumed"] | components["schemas"]["LogGameStarted"] | components["schemas"]["LogMessageSent"] | components["schemas"]["LogOrdersSubmitted"] | components["schemas"]["LogPhaseResolved"] | components["schemas"]["LogPlayerJoined"] | components["schemas"]["LogPushSubscribed"] | components["schemas"]["LogPushUnsubscribed"] | components["schemas"]["LogReadySet"] | components["schemas"]["LogSeatLinked"] | components["schemas"]["LogSeatRemoved"] | components["schemas"]["LogSessionClosed"] | components["schemas"]["LogSessionOpened"] | components["schemas"]["LogStreamTicketIssued"] | components["schemas"]["LogStreamTicketRedeemed"] | components["schemas"]["LogWebhookRemoved"] | components["schemas"]["LogWebhookSet"];
         /** StandardSettings */
         StandardSettings: {
             /**
@@ -4913,6 +5282,18 @@ export interface components {
              * @default false
              */
             private?: boolean;
+            /**
+             * Partial Draws
+             * @description a draw vote may name the surviving powers that share it (as DAIDE's DRW (powers)); the draw passes when every surviving seat votes for the same powers (docs/hosting.md, "Victory and draws")
+             * @default false
+             */
+            partial_draws?: boolean;
+            /**
+             * Concessions
+             * @description a seat may concede to one surviving power (POST /games/{id}/concede); when every other surviving seat concedes to it, the game ends as that power's victory
+             * @default false
+             */
+            concessions?: boolean;
         } & (unknown & unknown & unknown);
         /**
          * CreateStandardGame
@@ -5039,6 +5420,18 @@ export interface components {
              * @default false
              */
             private?: boolean;
+            /**
+             * Partial Draws
+             * @description a draw vote may name the surviving powers that share it (as DAIDE's DRW (powers)); the draw passes when every surviving seat votes for the same powers (docs/hosting.md, "Victory and draws")
+             * @default false
+             */
+            partial_draws?: boolean;
+            /**
+             * Concessions
+             * @description a seat may concede to one surviving power (POST /games/{id}/concede); when every other surviving seat concedes to it, the game ends as that power's victory
+             * @default false
+             */
+            concessions?: boolean;
         } & (unknown & unknown);
         /**
          * CreateDirigibleGame
@@ -5165,6 +5558,18 @@ export interface components {
              * @default false
              */
             private?: boolean;
+            /**
+             * Partial Draws
+             * @description a draw vote may name the surviving powers that share it (as DAIDE's DRW (powers)); the draw passes when every surviving seat votes for the same powers (docs/hosting.md, "Victory and draws")
+             * @default false
+             */
+            partial_draws?: boolean;
+            /**
+             * Concessions
+             * @description a seat may concede to one surviving power (POST /games/{id}/concede); when every other surviving seat concedes to it, the game ends as that power's victory
+             * @default false
+             */
+            concessions?: boolean;
         };
         /**
          * CreateEkoniaGame
@@ -7798,7 +8203,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description error: out_of_scope, wrong_role, no_power */
+            /** @description error: out_of_scope, wrong_role, no_power, partial_draws_disabled */
             403: {
                 headers: {
                     /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
@@ -7853,7 +8258,147 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description error: invalid_request */
+            /** @description error: invalid_request, unknown_power, not_surviving */
+            422: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: internal_error */
+            500: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: unavailable */
+            503: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    /** @description seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    concede: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Concession"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DrawStatus"];
+                };
+            };
+            /** @description error: malformed_json */
+            400: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: invalid_token, unauthorized, token_required */
+            401: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: out_of_scope, wrong_role, no_power, concessions_disabled */
+            403: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: game_not_found */
+            404: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: game_not_started, game_finished, power_eliminated */
+            409: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: too_large, body_too_large */
+            413: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: unsupported_media_type */
+            415: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: invalid_request, unknown_power, not_surviving */
             422: {
                 headers: {
                     /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
@@ -8120,6 +8665,482 @@ export interface operations {
                     "X-Request-ID"?: string;
                     /** @description seconds to wait before asking again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: internal_error */
+            500: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: unavailable */
+            503: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    /** @description seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_conversations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationList"];
+                };
+            };
+            /** @description error: invalid_token, unauthorized */
+            401: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: out_of_scope */
+            403: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: game_not_found */
+            404: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: internal_error */
+            500: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: unavailable */
+            503: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    /** @description seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    conversation_messages: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of an earlier answer: only the messages after it */
+                cursor?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description "all" (public messages), or the powers one writes with, separated by commas ("ENGLAND,FRANCE") */
+                conversation: string;
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageList"];
+                };
+            };
+            /** @description error: invalid_cursor */
+            400: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: invalid_token, unauthorized */
+            401: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: out_of_scope */
+            403: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: game_not_found */
+            404: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: invalid_request, unknown_power, no_recipient */
+            422: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: internal_error */
+            500: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: unavailable */
+            503: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    /** @description seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    send_into_conversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description "all" (public messages), or the powers one writes with, separated by commas ("ENGLAND,FRANCE") */
+                conversation: string;
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendIntoConversation"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description error: malformed_json */
+            400: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: invalid_token, unauthorized, token_required */
+            401: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: out_of_scope, wrong_role, press_disabled, private_press_disabled, not_your_power, no_power */
+            403: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: game_not_found */
+            404: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: game_not_started, game_finished, power_eliminated */
+            409: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: too_large, body_too_large */
+            413: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: unsupported_media_type */
+            415: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: invalid_request, unknown_power, no_recipient */
+            422: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: rate_limited */
+            429: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    /** @description seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: internal_error */
+            500: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: unavailable */
+            503: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    /** @description seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mark_conversation_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description "all" (public messages), or the powers one writes with, separated by commas ("ENGLAND,FRANCE") */
+                conversation: string;
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkRead"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            /** @description error: malformed_json */
+            400: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: invalid_token, unauthorized, token_required */
+            401: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: out_of_scope, wrong_role */
+            403: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: game_not_found */
+            404: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: too_large, body_too_large */
+            413: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: unsupported_media_type */
+            415: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error: invalid_request, unknown_power, no_recipient, unknown_message */
+            422: {
+                headers: {
+                    /** @description the request's id, as in the server's logs (sent in X-Request-ID, or made up) */
+                    "X-Request-ID"?: string;
                     [name: string]: unknown;
                 };
                 content: {

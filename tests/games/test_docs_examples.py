@@ -440,6 +440,16 @@ def test_every_example_of_docs_api_runs_as_the_docs_say(shell: Shell) -> None:
 
     stream = find(found, "/stream -H")
     check(press, *shell.run(press), expected_status=201)
+    # "France's, England having written to France twice"
+    threads = find(found, '{"conversations": [', answer_only=True)
+    fourth, _, fourth_seats = new_game(client, {"name": "Threads"}, 7)
+    for text in ("Shall we talk?", "Channel stays empty?"):
+        sent = client.post(f"/games/{fourth}/messages", json={"to": ["FRANCE"], "text": text},
+                           headers={"authorization": f"Bearer {fourth_seats['ENGLAND']}"})
+        assert sent.status_code == 201, sent.text
+    answer = client.get(f"/games/{fourth}/conversations", headers={"authorization": f"Bearer {fourth_seats['FRANCE']}"})
+    check(threads, answer.status_code, answer.text)
+    shell.ran.add(threads.key)
     france = {"authorization": f"Bearer {other_seats['FRANCE']}"}
     seen = client.get(f"/games/{other}/stream", params={"timeout": 0.5}, headers=france).text
     last_id = [line[4:] for line in seen.splitlines() if line.startswith("id: ")][-1]  # "1.<digest>"

@@ -13,6 +13,7 @@ import schemathesis
 BEYOND_THE_DOCUMENT = frozenset({
     "unknown_power", "invalid_phase", "orders_rejected", "unknown_unit", "power_required", "no_recipient",
     "invalid_webhook", "invalid_cursor", "invalid_state", "invalid_code", "invalid_last_event_id", "invalid_ticket",
+    "not_surviving", "unknown_message",
     # a ticket or a token, not both: the ticket's description says so (OpenAPI has no "one of
     # these two" across a query parameter and a security scheme)
     "ticket_and_token"})

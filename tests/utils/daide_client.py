@@ -241,7 +241,9 @@ def check(written: str) -> list[Any]:
         ok = len(args) == 1 and _power_list(args[0])
     elif head == "NOT":
         ok = len(args) == 1 and isinstance(args[0], list) and args[0][0] == "CCD" and _power_list(args[0][1])
-    elif head in ("DRW", "OFF"):
+    elif head == "DRW":  # DRW (powers): a partial draw, in a game whose HLO said PDA
+        ok = args == [] or (len(args) == 1 and _powers(args[0]))
+    elif head == "OFF":
         ok = args == []
     elif head == "SMR":
         ok = (_turn(args[0]) and len(args) == 8 and all(

@@ -134,7 +134,8 @@ const calls = {variantsPath: [e.variantsPath()], variantPath: [e.variantPath("st
   messagesPath: [e.messagesPath(id)], drawPath: [e.drawPath(id)], identitiesPath: [e.identitiesPath(id)],
   streamTicketPath: [e.streamTicketPath(id)], streamPath: [e.streamPath(id, "t.x", "0")],
   pushKeyPath: [e.pushKeyPath()], pushPath: [e.pushPath(id), e.pushPath(id, "https://push.example.org/x")],
-  emailPath: [e.emailPath(id)], emailConfirmPath: [e.emailConfirmPath(id)]};
+  emailPath: [e.emailPath(id)], emailConfirmPath: [e.emailConfirmPath(id)], concedePath: [e.concedePath(id)],
+  conversationsPath: [e.conversationsPath(id)], conversationReadPath: [e.conversationReadPath(id, "ENGLAND,FRANCE")]};
 console.log(JSON.stringify({calls, exported: Object.keys(e), page: e.playPage(id)}));
 """))
     assert set(built["exported"]) == {*built["calls"], "playPage"}, "a path of endpoints.js is missing from this test"

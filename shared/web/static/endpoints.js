@@ -90,6 +90,12 @@ export const resolvePath = (gameId) => `${gamePath(gameId)}/resolve`;
 export const messagesPath = (gameId) => `${gamePath(gameId)}/messages`;
 /** @param {string} gameId */
 export const drawPath = (gameId) => `${gamePath(gameId)}/draw`;
+/** Where a seat concedes the game to a power (games with concessions). @param {string} gameId */
+export const concedePath = (gameId) => `${gamePath(gameId)}/concede`;
+/** The seat's conversations (docs/api.md, "Press"). @param {string} gameId */
+export const conversationsPath = (gameId) => `${gamePath(gameId)}/conversations`;
+/** Where a seat marks a conversation read. @param {string} gameId @param {string} conversation */
+export const conversationReadPath = (gameId, conversation) => `${conversationsPath(gameId)}/${segment(conversation)}/read`;
 /** @param {string} gameId */
 export const identitiesPath = (gameId) => `${gamePath(gameId)}/identities`;
 /** @param {string} gameId */

@@ -13,6 +13,7 @@ import {identitiesPath, pngPath, variantPath, viewPath} from "./endpoints.js";
 import {watch} from "./live.js";
 import {OrdersPanel} from "./orders.js";
 import {showOwn} from "./own.js";
+import {Endgame} from "./endgame.js";
 import {Press} from "./press.js";
 import {showResults} from "./results.js";
 import {SeatPanel} from "./seats.js";
@@ -66,6 +67,7 @@ const drag = new BoardDrag(ui.board, {
   onDrop: (unit, place, event) => orders.clicks.dropUnit(unit, place, event),
 });
 const press = new Press(store);
+const endgame = new Endgame(store);
 const attention = new Attention(store, press.panel);
 const offPage = new OffPage(gameId, token);
 const seats = new SeatPanel(store, async () => {
@@ -164,6 +166,7 @@ function render() {
   showResults(view, shown, showOnBoard);
   showOwn(view, orders.power || view.viewer.power || null, possible);
   press.render();
+  endgame.render();
   tick();
 }
 

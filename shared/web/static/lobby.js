@@ -292,6 +292,8 @@ async function create(event) {
       host_may_resolve: !field("host_plays").checked,
       private: field("private").checked,
       daide_open: field("daide_open").checked,
+      partial_draws: field("partial_draws").checked,
+      concessions: field("concessions").checked,
       bots_may_join: field("bots_may_join").checked,
       // the house bot's settings only with a house bot (the API refuses them alone)
       ...(value("house_bot") ? {house_bot: value("house_bot"), bots_fill_empty_seats: field("bots_fill_empty_seats").checked,

@@ -1,7 +1,9 @@
-// Press (public and private messages, as the game's press setting allows) and the draw vote.
+// Press (public and private messages, as the game's press setting allows, in threads:
+// threads.js) and the draw vote.
 import {Intent, api, failure, phaseName, powerName, tokenFor} from "./api.js";
 import {byId, element} from "./dom.js";
 import {drawPath, messagesPath} from "./endpoints.js";
+import {Threads, threadName} from "./threads.js";
 
 /** @typedef {import("./state.js").GameStore} GameStore */
 /** @typedef {import("./shapes.js").Message} Message */
@@ -11,6 +13,9 @@ const ui = {
   drawVote: byId("draw-vote", HTMLInputElement),
   panel: byId("press-panel", HTMLElement),
   to: byId("press-to", HTMLSelectElement),
+  group: byId("press-group", HTMLDetailsElement),
+  groupPowers: byId("press-group-powers", HTMLElement),
+  groupOpen: byId("press-group-open", HTMLButtonElement),
   drawPanel: byId("draw-panel", HTMLElement),
   drawStatus: byId("draw-status", HTMLElement),
   messages: byId("messages", HTMLOListElement),
@@ -27,7 +32,11 @@ export class Press {
     this.seen = new Set();  // the ids of the messages listed
     /** @type {Intent<boolean>} */
     this.drawVote = new Intent();
+    this.threads = new Threads(store, (id) => this.toThread(id));
+    this.conversationsRead = false;
     ui.form.addEventListener("submit", (event) => this.send(event));
+    ui.to.addEventListener("change", () => this.threads.select(ui.to.value));
+    ui.groupOpen.addEventListener("click", () => this.openGroup());
     ui.drawVote.addEventListener("change", () => this.vote(ui.drawVote.checked));
   }
 
@@ -46,12 +55,23 @@ export class Press {
     ui.form.hidden = !playing;
     const to = ui.to;
     const others = Object.keys(view.powers).filter((p) => !view.viewer.powers.includes(p));
-    const wanted = ["all", ...(setting === "full" ? others : [])];
-    if (to.dataset.options !== wanted.join()) {
+    const group = this.threads.selected.includes(",") ? [this.threads.selected] : [];
+    const wanted = ["all", ...(setting === "full" ? [...others, ...group] : [])];
+    if (to.dataset.options !== wanted.join("|")) {
       const chosen = to.value;  // kept while it may still be written to
-      to.replaceChildren(...wanted.map((p) => element("option", {value: p, text: p === "all" ? "Everyone (public)" : powerName(p)})));
-      to.dataset.options = wanted.join();
+      to.replaceChildren(...wanted.map((p) => element("option", {value: p, text: p === "all" ? "Everyone (public)" : threadName(p)})));
+      to.dataset.options = wanted.join("|");
       if (wanted.includes(chosen)) to.value = chosen;
+    }
+    ui.group.hidden = !playing || setting !== "full" || others.length < 2;
+    if (ui.groupPowers.dataset.options !== others.join()) {
+      ui.groupPowers.replaceChildren(...others.map((p) => element("label", {class: "check"},
+        element("input", {type: "checkbox", value: p}), ` ${powerName(p)}`)));
+      ui.groupPowers.dataset.options = others.join();
+    }
+    if (view.viewer.kind === "power" && !this.conversationsRead) {
+      this.conversationsRead = true;
+      void this.threads.refresh();
     }
     const draw = ui.drawPanel;
     draw.hidden = !playing;
@@ -74,8 +94,28 @@ export class Press {
       element("div", {class: "text", text: message.text}));
     const list = ui.messages;
     list.append(item);
+    this.threads.added(item, message);
     list.scrollTop = list.scrollHeight;
     return true;
+  }
+
+  /** The thread chosen: the form writes to it. @param {string} id */
+  toThread(id) {
+    if (!id) return;
+    this.render();
+    if ([...ui.to.options].some((o) => o.value === id)) ui.to.value = id;
+  }
+
+  /** Opens the thread of the powers ticked in "New group". */
+  openGroup() {
+    const ticked = [...ui.groupPowers.querySelectorAll("input:checked")]
+      .map((box) => /** @type {HTMLInputElement} */ (box).value).sort();
+    if (!ticked.length) {
+      ui.status.textContent = "Tick the powers of the group first.";
+      return;
+    }
+    ui.group.open = false;
+    this.threads.select(ticked.join(","));
   }
 
   /** @param {SubmitEvent} event */
@@ -90,8 +130,9 @@ export class Press {
     }
     try {
       const message = await api(messagesPath(this.id), {method: "POST", token: tokenFor(this.id),
-        body: {to: to === "all" ? "all" : [to], text: text.value}});
+        body: {to: to === "all" ? "all" : to.split(","), text: text.value}});
       this.add(message);
+      void this.threads.refresh();
       text.value = "";
       status.textContent = "Sent.";
     } catch (thrown) {

@@ -48,7 +48,9 @@ export function settingsPhrases(given) {
   } else phrases.push("no house bot");
   if (settings.bots_may_join) phrases.push("bots may join");
   if (settings.daide_open) phrases.push("open to DAIDE bots");
-  phrases.push(`draw: every surviving power votes, votes ${settings.public_votes ? "public" : "secret"}`);
+  phrases.push(`draw: every surviving power votes${settings.partial_draws ? ", for every survivor or some of them" : ""}, `
+    + `votes ${settings.public_votes ? "public" : "secret"}`);
+  if (settings.concessions) phrases.push("a player may concede to another's victory");
   phrases.push(settings.reveal_identities ? "anonymous until the end, then who played whom is shown"
     : "anonymous: players known only by codename");
   if (settings.require_ready) phrases.push("resolves early when everyone is ready");

@@ -18,3 +18,6 @@ export {};
 /** @typedef {Schemas["SeatIdentity"]} Identity */
 /** @typedef {Schemas["Message"]} Message */
 /** A game's settings, of whichever variant (GET /games/{id} gives them as a free-form object). @typedef {Schemas["StandardSettings"] | Schemas["DirigibleSettings"] | Schemas["EkoniaSettings"]} GameSettings */
+/** One of a seat's conversations, with its unread count (GET /games/{id}/conversations). @typedef {Schemas["Conversation"]} Conversation */
+/** @typedef {Schemas["ConversationList"]} ConversationList */
+/** What POST /games/{id}/draw and /concede answer. @typedef {Schemas["DrawStatus"]} DrawStatus */

@@ -4,7 +4,8 @@ or order rewrites, private press between two powers and a secret vote. For every
 (each other power, a signed-in account holding Austria's seat, the host without a seat, a
 signed-in account without one, the public) every observable is the same byte for byte in both
 twins, before the phase resolves and after: the games list (its order, ``updated_at`` and
-cursor), the summary, views now and past, the draw status, the seats, the messages, possible
+cursor), the summary, views now and past, the draw status, the seats, the messages and
+conversations (their unread counts, and France and Italy's as others ask for it), possible
 orders, an account's ``/me/games`` and ``/me/stream``, the pictures with their headers (ETag
 included, and the answer to the ETag read before), the stream's frames (the first, and those
 after the id read before the hidden writes), the answers' headers, how many pictures the
@@ -48,7 +49,7 @@ SKIPPED_HEADERS = {"date", "x-request-id", "content-length"}  # the moment it wa
 # the length (checked, then left out: a codename's length differs between the twins)
 # what every viewer may read at any time (the rest answers as it answers: the same in both twins)
 ALWAYS_READ = {"list", "list's first page", "summary", "view", "map.svg", "map.png", "stream", "my games",
-               "my stream", "stream after the id read before", "the variant", "its empty board",
+               "conversations", "my stream", "stream after the id read before", "the variant", "its empty board",
                "the OpenAPI document"}
 Viewer = str | None  # a power, "host", "account", "Austria's account", or None: the public
 
@@ -160,15 +161,20 @@ async def a_secret_vote(twin: Twin) -> None:
 
 
 async def hidden_writes(twin: Twin) -> None:
-    """France rewrites its orders twice (ending where it began), France and Italy talk, Italy
-    votes for a draw: each a minute after the one before."""
+    """France rewrites its orders twice (ending where it began), France and Italy talk (Italy
+    marks their conversation read and answers into it), Italy votes for a draw: each a minute
+    after the one before."""
     game = twin.game
     for orders in (["A PAR - PIC", "A MAR - SPA"], ["A PAR H"], FRANCE_ORDERS):
         await order(game, "FRANCE", orders)
         twin.host.clock.advance(timedelta(minutes=1))
     await send(game, "FRANCE", "ITALY", "Lepanto? I stay out of Piedmont.")
     twin.host.clock.advance(timedelta(minutes=1))
-    await send(game, "ITALY", "FRANCE", "Deal.")
+    read = await game.client.post(f"{game.url}/conversations/FRANCE/read", json={}, headers=game.player("ITALY").auth)
+    assert read.status_code == 200 and read.json()["unread"] == 0, read.text
+    answer = await game.client.post(f"{game.url}/conversations/FRANCE/messages", json={"text": "Deal."},
+                                    headers=game.player("ITALY").auth)
+    assert answer.status_code == 201, answer.text
     twin.host.clock.advance(timedelta(minutes=1))
     await vote(game, "ITALY")
 
@@ -244,7 +250,9 @@ async def observed(twin: Twin, viewer: Viewer, before: dict[str, str] | None = N
         "summary": (game.url, {}), "view": (f"{game.url}/view", {}),
         "view of S1901M": (f"{game.url}/view", {"phase": "S1901M"}),
         "draw": (f"{game.url}/draw", {}), "seats": (f"{game.url}/seats", {}),
-        "messages": (f"{game.url}/messages", {}), "possible orders": (f"{game.url}/possible-orders", {}),
+        "messages": (f"{game.url}/messages", {}), "conversations": (f"{game.url}/conversations", {}),
+        "France and Italy's conversation": (f"{game.url}/conversations/FRANCE,ITALY/messages", {}),
+        "possible orders": (f"{game.url}/possible-orders", {}),
         "map.svg": (f"{game.url}/map.svg", {}), "map.svg of S1901M": (f"{game.url}/map.svg", {"phase": "S1901M"}),
         "map.png": (f"{game.url}/map.png", {}), "stream": (f"{game.url}/stream", {"timeout": 0.1}),
         # the documents' ETags: digests of public bytes, the same whatever the log holds
