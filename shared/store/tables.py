@@ -72,15 +72,17 @@ class EventTable(SQLModel, table=True):
 
 class GameTable(SQLModel, table=True):
     __tablename__ = "games"
-    # the lobby's lists, the newest first (all games, or those of one status)
-    __table_args__ = (Index("ix_games_status_updated_at", "status", "updated_at"),)
+    # the lobby's lists, the newest first (all games, or those of one status); the clock
+    # workers' claim of the next due games, in the order it asks for (migration 0009)
+    __table_args__ = (Index("ix_games_status_updated_at", "status", "updated_at"),
+                      Index("ix_games_deadline_game", "deadline", "game_id"))
 
     game_id: str = Field(sa_column=Column(String(), primary_key=True))
     variant: str = Field(sa_column=Column(String(), nullable=False))
     name: str = Field(sa_column=Column(String(), nullable=False))
     status: str = Field(sa_column=Column(String(), nullable=False))
     phase: str | None = Field(default=None, sa_column=Column(String(), nullable=True))
-    deadline: datetime | None = Field(default=None, sa_column=Column(UTCDateTime, nullable=True, index=True))
+    deadline: datetime | None = Field(default=None, sa_column=Column(UTCDateTime, nullable=True))
     summary: dict[str, Any] = Field(sa_column=Column(JSONDocument, nullable=False))
     updated_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False, index=True))
 

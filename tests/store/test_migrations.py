@@ -170,12 +170,14 @@ def test_the_revisions_the_store_knows_are_the_migrations_folder() -> None:
 def test_migrating_an_empty_database_ends_at_the_table_definitions(empty_url: str) -> None:
     before, after = asyncio.run(migrate(empty_url, "0001"))
     assert (before.state, after.state, after.revision) == ("fresh", "behind", "0001")
-    # the comparison does see a difference: the first revision lacks the listing indexes and
-    # the events' (stream, position) index, and has the indexes those replaced
+    # the comparison does see a difference: the first revision lacks the listing indexes, the
+    # events' (stream, position) index and the claim's (deadline, game_id), and has the indexes
+    # those replaced
     differences = schema_differences(empty_url)
     assert {d[1].name for d in differences if d[0] == "add_index"} == {
-        "ix_games_updated_at", "ix_games_status_updated_at", "ix_events_stream_position"}
-    assert {d[1].name for d in differences if d[0] == "remove_index"} == {"ix_events_stream_prefix", "ix_games_status"}
+        "ix_games_updated_at", "ix_games_status_updated_at", "ix_events_stream_position", "ix_games_deadline_game"}
+    assert {d[1].name for d in differences if d[0] == "remove_index"} == {
+        "ix_events_stream_prefix", "ix_games_status", "ix_games_deadline"}
     _, after = asyncio.run(migrate(empty_url))
     assert (after.state, after.revision) == ("current", HEAD_REVISION)
     assert schema_differences(empty_url) == []
