@@ -28,8 +28,8 @@ SERVICE_OF_PATH = [
     (r"^/variants(/|$)", "visibility"),
     (r"^/games/[^/]+/(bot-tokens(/[^/]+)?|identities)$", "accounts"),
     (r"^/(auth|me)(/|$)", "accounts"),
-    (r"^/games/[^/]+/messages$", "press"),
-    (r"^/games/[^/]+/(webhook|channel-webhook|push|email)$", "notifications"),
+    (r"^/games/[^/]+/(messages|conversations|conversations/[^/]+/(messages|read))$", "press"),
+    (r"^/games/[^/]+/(webhook|channel-webhook|push|email|email/confirm)$", "notifications"),
     (r"^/push/key$", "notifications"),
     (r"^/games(/|$)", "lobby"),
 ]

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.postgres
 def test_the_lobby_form_opens_a_game_to_daide_bots(browser: Browser, served: str) -> None:
     page = browser.new_context().new_page()
     page.goto(f"{served}/")
-    page.get_by_label("Name").fill("Bots night")
+    page.get_by_label("Name", exact=True).fill("Bots night")
     page.get_by_label(re.compile("Open to DAIDE bots")).check()
     page.get_by_role("button", name="Create game").click()
     page.wait_for_url(re.compile(r"/play/g_"))

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.postgres
 def test_a_private_game_is_joined_from_its_invite_link_only(browser: Browser, served: str) -> None:
     host, stranger, friend = (Player(browser.new_context().new_page(), name) for name in ("host", "stranger", "friend"))
     host.page.goto(f"{served}/")
-    host.page.get_by_label("Name").fill("Secret table")
+    host.page.get_by_label("Name", exact=True).fill("Secret table")
     host.page.get_by_label("Private: not listed here; only players with the invite link can join").check()
     host.page.get_by_role("button", name="Create game").click()
     host.page.wait_for_url(re.compile(r"/play/g_"))
