@@ -13,7 +13,9 @@ from __future__ import annotations
 import hashlib
 import os
 import runpy
+import shutil
 import sys
+import sysconfig
 from pathlib import Path
 
 from setuptools import Extension, setup
@@ -61,7 +63,8 @@ def build_fingerprint() -> str:
     list, the C core's sources and header, the Python and mypyc versions."""
     from mypy.version import __version__ as mypy_version
 
-    digest = hashlib.sha256(f"{sys.version}|{mypy_version}".encode())
+    compiler = f"{sysconfig.get_config_var('CC')}|{sysconfig.get_platform()}"
+    digest = hashlib.sha256(f"{sys.version}|{mypy_version}|{compiler}".encode())
     inputs = [Path(__file__).resolve(), ENGINE / "build.py", *(ROOT / s for s in engine_sources()),
               *core_sources(), ENGINE / "core_src" / "core.h"]
     for path in inputs:
@@ -90,6 +93,56 @@ def editable_build_is_current(fingerprint: str) -> bool:
     return True
 
 
+def build_cache() -> Path | None:
+    """Where editable installs keep the compiled modules by fingerprint, as ccache keeps objects
+    (docs/testing.md, "CI"): a fresh clone of the same sources, as CI makes, takes them instead
+    of compiling again. ENTENTE_BUILD_CACHE names the folder; "off" turns it off."""
+    setting = os.environ.get("ENTENTE_BUILD_CACHE", "")
+    if setting.lower() in ("off", "0", "false", "no"):
+        return None
+    if setting:
+        return Path(setting)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "entente" / "engine"
+
+
+CACHE_KEEPS = 4
+"""Fingerprints the build cache keeps, the most recently used."""
+
+
+def restore_from_cache(fingerprint: str) -> bool:
+    """Copies the compiled modules built from these very sources out of the build cache."""
+    cache = build_cache()
+    if cache is None or "editable_wheel" not in sys.argv or not (cache / fingerprint / "complete").exists():
+        return False
+    entry = cache / fingerprint
+    for built in entry.rglob("*.so"):
+        shutil.copy2(built, ENGINE / built.relative_to(entry))
+    for built in compiled_in_source_tree():
+        os.utime(built)  # newer than its source, as build.py's staleness check asks
+    os.utime(entry)
+    STAMP.write_text(fingerprint)
+    return True
+
+
+def save_to_cache(fingerprint: str) -> None:
+    cache = build_cache()
+    if cache is None:
+        return
+    try:
+        entry = cache / fingerprint
+        for built in compiled_in_source_tree():
+            target = entry / built.relative_to(ENGINE)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(built, target)
+        (entry / "complete").touch()
+        kept = sorted(cache.iterdir(), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in kept[CACHE_KEEPS:]:
+            shutil.rmtree(old, ignore_errors=True)
+    except OSError as exc:  # a cache that cannot be written costs the next install a compile, no more
+        note(f"the build cache could not be written ({exc})")
+
+
 def compiled_extensions() -> list:
     if os.environ.get("ENTENTE_PURE_PYTHON", "") not in ("", "0"):
         note("ENTENTE_PURE_PYTHON is set: installing the pure-Python engine")
@@ -106,6 +159,9 @@ def compiled_extensions() -> list:
     fingerprint = build_fingerprint()
     if editable_build_is_current(fingerprint):
         note("the compiled engine in the source tree was built from these sources: not rebuilt")
+        return []
+    if restore_from_cache(fingerprint):
+        note(f"the compiled engine was built from these sources before: taken from {build_cache()}")
         return []
     STAMP.unlink(missing_ok=True)
     pending_stamp["fingerprint"] = fingerprint
@@ -141,6 +197,7 @@ class OptionalBuildExt(build_ext):
             super().run()
             if self.extensions and pending_stamp.get("fingerprint") and "editable_wheel" in sys.argv:
                 STAMP.write_text(pending_stamp["fingerprint"])
+                save_to_cache(pending_stamp["fingerprint"])
         except Exception as exc:  # setuptools' CompileError, LinkError, PlatformError, OSError
             for built in self.get_outputs():
                 Path(built).unlink(missing_ok=True)

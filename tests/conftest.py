@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 import threading
 import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
@@ -32,6 +33,13 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default")
 # servers it starts (they inherit the environment), unless a test switches them on itself, as
 # tests/http/test_rate_limits.py does with its own settings (docs/testing.md).
 os.environ.setdefault("ENTENTE_RATE_LIMITS", "false")
+
+# The suite starts hundreds of Python processes (servers, workers, commands) and its workers
+# import every test module: with PYTHONDONTWRITEBYTECODE set (some machines set it), each of
+# them compiles the project's modules from source again, about 0.4 CPU seconds a server start.
+# The suite writes bytecode (git ignores __pycache__; docs/testing.md, "What the machine spends").
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 if TYPE_CHECKING:  # the store and the app are imported only by tests that use them
     import httpx
