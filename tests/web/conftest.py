@@ -1,5 +1,6 @@
 """The web client's browser tests (docs/web.md): one Chromium for the module, a context per
-player, a real ``entente serve`` per test."""
+player (its own cookies, storage and pages, closed after the test), a real ``entente serve`` per
+test."""
 from __future__ import annotations
 
 import os
@@ -18,6 +19,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 SHOTS = os.environ.get("ENTENTE_WEB_SHOTS")  # a folder to copy the screenshots into, to look at
 
 
+# One for the module, not the session: Playwright's sync API keeps an event loop running in the
+# worker's thread while it is open, which the asyncio tests of the next modules could not start.
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     if not CHROMIUM.exists():
@@ -33,6 +36,16 @@ def browser() -> Iterator[object]:
             yield chromium
         finally:
             chromium.close()
+
+
+@pytest.fixture(autouse=True)
+def contexts_closed_after_the_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The browser outlives the test; the contexts it opened (its players' pages, their live
+    streams to a server that is about to stop) do not."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in list(request.getfixturevalue("browser").contexts):
+            context.close()
 
 
 @pytest.fixture
