@@ -30,7 +30,7 @@ from .board import POWER_CODES, supply_centres
 from .desk import Desk
 from .grants import BotTokens
 from .press import frm_message, press_of
-from .rejoin import REJOIN_SECONDS, Held, RejoinBook
+from .rejoin import Held, remember
 from .seats import Seated, revoked
 from .syntax import Item
 
@@ -86,7 +86,6 @@ class Hub:
         self._watchers: dict[str, _Watcher] = {}
         self._seats: dict[tuple[str, str], WatchedSession] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        self.rejoins = RejoinBook()
         self.bot_tokens = BotTokens()
         self._on_beat = on_beat
         self._tailer: asyncio.Task[None] | None = None
@@ -158,13 +157,16 @@ class Hub:
 
     # ------------------------------------------------------------------------- rejoining
 
-    def remember(self, session: WatchedSession) -> None:
-        """Keep the seat of an HLO for IAM (power) (passcode): keyed by its game (and port)."""
+    async def remember(self, session: WatchedSession) -> None:
+        """Keep the seat of an HLO for IAM (power) (passcode), in the store for every process:
+        keyed by its game (and port). A failure is logged: the seat then comes back by NME."""
         if session.game_id is None or session.player_id is None or session.power is None or session.grant is None:
             return
-        now = time.monotonic()
-        self.rejoins.remember(Held(session.game_id, session.player_id, session.power, session.passcode,
-                                   session.address, session.grant, session.port, now + REJOIN_SECONDS), now)
+        try:
+            await remember(self.store, Held(session.game_id, session.player_id, session.power, session.grant,
+                                            session.port), session.passcode, session.address, time.time())
+        except Exception:
+            log.exception("keeping the seat of game %s for IAM failed", session.game_id)
 
     def _seat_taken(self, record: RecordedEvent) -> None:
         """A connection took a seat, on this process or another: the seat's holder here, if it

@@ -171,11 +171,12 @@ def test_migrating_an_empty_database_ends_at_the_table_definitions(empty_url: st
     before, after = asyncio.run(migrate(empty_url, "0001"))
     assert (before.state, after.state, after.revision) == ("fresh", "behind", "0001")
     # the comparison does see a difference: the first revision lacks the listing indexes, the
-    # events' (stream, position) index and the claim's (deadline, game_id), and has the indexes
-    # those replaced
+    # events' (stream, position) index, the claim's (deadline, game_id) and the DAIDE rejoins'
+    # table with its index, and has the indexes those replaced
     differences = schema_differences(empty_url)
     assert {d[1].name for d in differences if d[0] == "add_index"} == {
-        "ix_games_updated_at", "ix_games_status_updated_at", "ix_events_stream_position", "ix_games_deadline_game"}
+        "ix_games_updated_at", "ix_games_status_updated_at", "ix_events_stream_position", "ix_games_deadline_game",
+        "ix_daide_rejoins_address"}
     assert {d[1].name for d in differences if d[0] == "remove_index"} == {
         "ix_events_stream_prefix", "ix_games_status", "ix_games_deadline"}
     _, after = asyncio.run(migrate(empty_url))
