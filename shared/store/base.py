@@ -16,6 +16,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import ClassVar, Literal, Protocol, TypeVar, cast
 
 from shared.store.buckets import RateBuckets
+from shared.store.leases import StreamLeases
 from shared.store.notify import CommitListener
 from shared.store.outboxes import OutboxReader, OutboxRecorder
 from shared.store.recorders import (
@@ -94,6 +95,8 @@ class EventStore(ABC):
         self.buckets = self._buckets(db)
         # the DAIDE seats IAM may take back: writes and reads, each a statement of its own
         self.rejoins = Rejoins(self._writer(db))
+        # the places of the seats' open live streams: writes, each a statement of its own
+        self.leases = StreamLeases(self._writer(db))
         self._listener = listener  # PostgreSQL: wakes waiting readers; elsewhere they poll
         # per-process caches of what callers fold from this store's log, one typed holder per
         # kind (``kept``; shared/game/cached.py's ``Caches``); ``truncate`` empties them

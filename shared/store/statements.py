@@ -74,6 +74,12 @@ class Statements:
     forget_rejoin: str
     forget_game_rejoins: str
     forget_spent_rejoins: str
+    # the open streams' leases (shared/store/leases.py)
+    live_slots: str
+    take_slot: str
+    release_slot: str
+    refresh_leases: str
+    forget_expired_leases: str
 
 
 # the last event's version by one backward step of uq_events_stream_version: max(version) let
@@ -182,6 +188,16 @@ SHARED = Statements(
     forget_rejoin="DELETE FROM daide_rejoins WHERE game_id = $1 AND power = $2",
     forget_game_rejoins="DELETE FROM daide_rejoins WHERE game_id = $1",
     forget_spent_rejoins="DELETE FROM daide_rejoins WHERE rejoin_until <= $1 AND locked_until <= $1",
+    live_slots="SELECT slot FROM stream_leases WHERE viewer_key = $1 AND expires_at > $2",
+    # $1 the viewer, $2 the place, $3 the process, $4 the lease, $5 until when, $6 now: the place
+    # taken (a row returned) only if nobody holds it or its holder's lease has expired; of racing
+    # processes the row's lock lets one in
+    take_slot=("INSERT INTO stream_leases AS l (viewer_key, slot, process, lease, expires_at) "
+               "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (viewer_key, slot) DO UPDATE SET process = excluded.process, "
+               "lease = excluded.lease, expires_at = excluded.expires_at WHERE l.expires_at <= $6 RETURNING slot"),
+    release_slot="DELETE FROM stream_leases WHERE viewer_key = $1 AND slot = $2 AND lease = $3",
+    refresh_leases="UPDATE stream_leases SET expires_at = $2 WHERE process = $1",
+    forget_expired_leases="DELETE FROM stream_leases WHERE expires_at <= $1",
 )
 
 _PARAMETER = re.compile(r"\$(\d+)")

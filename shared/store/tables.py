@@ -124,3 +124,21 @@ class DaideRejoinTable(SQLModel, table=True):
     rejoin_until: float = Field(sa_column=Column(Double(), nullable=False))
     wrong: int = Field(sa_column=Column(Integer, nullable=False))
     locked_until: float = Field(sa_column=Column(Double(), nullable=False))
+
+
+class StreamLeaseTable(SQLModel, table=True):
+    """The open live streams of each seat, every process's (shared/store/leases.py;
+    docs/operations.md, "Rate limits"): a row a place of a seat's cap, held by one stream of one
+    process until ``expires_at``, which that process moves on while the stream is open; a
+    crashed process's places come free when it passes. Outside the log, UNLOGGED on PostgreSQL."""
+
+    __tablename__ = "stream_leases"
+    # a process's leases, moved on together while its streams are open
+    __table_args__ = (Index("ix_stream_leases_process", "process"),)
+
+    viewer_key: str = Field(sa_column=Column(String(), primary_key=True))
+    slot: int = Field(sa_column=Column(Integer, primary_key=True))
+    process: str = Field(sa_column=Column(String(), nullable=False))  # the holding process's random id
+    lease: str = Field(sa_column=Column(String(), nullable=False))  # the holding stream's random id
+    # seconds since the epoch, by the servers' clocks; not indexed, as the rate buckets' full_at
+    expires_at: float = Field(sa_column=Column(Double(), nullable=False))
