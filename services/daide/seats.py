@@ -37,6 +37,7 @@ class Hub(Protocol):
     @property
     def bot_tokens(self) -> BotTokens: ...
     def holder(self, game_id: str, player_id: str) -> object | None: ...
+    async def held_elsewhere(self, game_id: str, player_id: str) -> bool: ...
 
 
 class Seated(Protocol):
@@ -77,7 +78,8 @@ async def take_back(hub: Hub, power: str, passcode: int, address: str, port: int
         log.warning("daide IAM refused: the seat's credential was revoked", extra=where)
         await hub.store.rejoins.forget(held.game_id, held.power)
         return "the credential this seat was played with has been revoked"
-    took_over = hub.holder(held.game_id, held.player_id) is not None
+    took_over = (hub.holder(held.game_id, held.player_id) is not None
+                 or await hub.held_elsewhere(held.game_id, held.player_id))
     log.warning("daide seat taken back by IAM", extra={**where, "took_over": took_over})
     await _append(hub, held.game_id, DaideSeatRejoined(player_id=held.player_id, power=held.power,
                                                        took_over=took_over))

@@ -170,6 +170,7 @@ class Session:
         self.game_id, self.player_id, self.grant = state.game_id, player_id, grant
         self.power = powers[0] if powers else None
         self.taken_at = await record_taken(self.hub, state.game_id, player_id, self.connection)
+        await self.hub.hold(self)
         self.hub.join(self)
         self.send(["YES", items])
         self.send(map_message())

@@ -23,8 +23,10 @@ from shared.events_daide import DaideSeatTaken
 from shared.events_social import MessageSent
 from shared.game.repository import read_game
 from shared.game.state import GameState
+from shared.http.stream_leases import SharedStreams
 from shared.rules.variants import get_variant
 from shared.store import EventStore, RecordedEvent
+from shared.store.leases import Lease
 
 from .board import POWER_CODES, supply_centres
 from .desk import Desk
@@ -70,6 +72,11 @@ class _Watcher:
     task: asyncio.Task[None] | None = None
 
 
+def seat_key(game_id: str, player_id: str) -> str:
+    """The seat's key among the store's leases (shared/store/leases.py)."""
+    return f"daide:{game_id}:{player_id}"
+
+
 def followed(stream_id: str) -> tuple[str, str] | None:
     """(kind, game id) of a stream a DAIDE watcher follows: its game, press and bots streams
     (the order streams, most of the log, tell a DAIDE client nothing)."""
@@ -87,6 +94,10 @@ class Hub:
         self._seats: dict[tuple[str, str], WatchedSession] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self.bot_tokens = BotTokens()
+        # which connection holds each seat, for every process: a lease in the store, so that an
+        # IAM on another process sees a takeover (services/daide/seats.py)
+        self.holders = SharedStreams(store)
+        self._leases: dict[int, Lease] = {}
         self._on_beat = on_beat
         self._tailer: asyncio.Task[None] | None = None
         self._tailing = asyncio.Event()  # set once the tailer has its start: watchers look after it
@@ -112,8 +123,25 @@ class Hub:
         if watcher.task is None:
             watcher.task = asyncio.create_task(self._watch(session.game_id, watcher))
 
+    async def hold(self, session: WatchedSession) -> None:
+        """``session`` holds its seat now, for every process (its lease in the store; a failure
+        is logged: only the record of a later takeover across processes then misses it)."""
+        if session.game_id is None or session.player_id is None:
+            return
+        try:
+            self._leases[id(session)] = await self.holders.hold(seat_key(session.game_id, session.player_id),
+                                                                session.connection)
+        except Exception:
+            log.exception("holding the seat's lease of game %s failed", session.game_id)
+
+    async def held_elsewhere(self, game_id: str, player_id: str) -> bool:
+        """Whether a connection on any process holds the seat now."""
+        return await self.holders.is_held(seat_key(game_id, player_id))
+
     def leave(self, session: WatchedSession) -> None:
         self._locks.pop(id(session), None)
+        if (lease := self._leases.pop(id(session), None)) is not None:
+            self.holders.release(lease)  # (a later connection's lease of the seat is not this one)
         if session.game_id is None:
             return
         if session.player_id is not None and self._seats.get((session.game_id, session.player_id)) is session:
@@ -147,6 +175,7 @@ class Hub:
             watcher.wake.set()
         if tasks:
             await asyncio.wait(tasks, timeout=timeout)
+        await self.holders.close()
         if self._tailer is not None and not self._tailer.done():
             self._tailer.cancel()
             await asyncio.gather(self._tailer, return_exceptions=True)

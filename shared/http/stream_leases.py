@@ -1,9 +1,9 @@
 """A seat's (or an account's) open live streams counted for every process of one database
 (docs/operations.md, "Rate limits"; docs/decisions/0024-iam-across-processes.md): the game
-streams (services/visibility/limits.py) and ``/me/stream`` (services/accounts/seats.py). Each
-stream of a capped seat holds
-a place in the store (``store.leases``, shared/store/leases.py) while it is open. This process
-moves its leases on every ``REFRESH_SECONDS`` while it holds any, in one statement; a lease
+streams (services/visibility/limits.py) and ``/me/stream`` (services/accounts/seats.py); and
+which connection holds a DAIDE seat (services/daide/watch.py). Each stream of a capped seat
+holds a place in the store (``store.leases``, shared/store/leases.py) while it is open. This
+process moves its leases on every ``REFRESH_SECONDS`` while it holds any, in one statement; a lease
 lasts ``LEASE_SECONDS``, so the places of a process that crashed come free within that.
 """
 from __future__ import annotations
@@ -46,6 +46,18 @@ class SharedStreams:
             if self._keeper is None or self._keeper.done():
                 self._keeper = asyncio.create_task(self._keep(), name="entente stream leases")
         return lease
+
+    async def hold(self, key: str, lease: str) -> Lease:
+        """The one place of ``key`` (a DAIDE seat), taken whoever holds it."""
+        held = await self.store.leases.hold(key, self.process, lease, self.clock() + LEASE_SECONDS)
+        self.held += 1
+        if self._keeper is None or self._keeper.done():
+            self._keeper = asyncio.create_task(self._keep(), name="entente stream leases")
+        return held
+
+    async def is_held(self, key: str) -> bool:
+        """Whether a live lease of any process holds the first place of ``key``."""
+        return await self.store.leases.held(key, self.clock())
 
     def release(self, lease: Lease) -> None:
         """Give the place back (at once, in a task of its own: the stream has ended)."""

@@ -6,7 +6,10 @@ free place by a conditional upsert (``take_slot``: only if nobody holds it or it
 expired), so of two processes racing for the last place the row's lock lets one in. A lease
 holds until ``expires_at``; its process moves every lease it holds on in one statement while
 its streams are open (``refresh``), so a crashed process's places come free once that passes.
-Outside the log: a count is no event of any game.
+A DAIDE seat's connection holds its one place the same way (``hold``, whoever held it: the
+latest connection holds a seat), so that ``IAM`` on any process sees whether a connection on
+another holds the seat (services/daide/seats.py). Outside the log: a count is no event of any
+game.
 """
 from __future__ import annotations
 
@@ -40,6 +43,16 @@ class StreamLeases:
             if await self._db.rows(self._db.sql.take_slot, viewer_key, slot, process, lease, until, now):
                 return Lease(viewer_key, slot, lease)
         return None  # (a place another process took meanwhile is held too)
+
+    async def held(self, key: str, now: float) -> bool:
+        """Whether a live lease holds the first place of ``key`` (a DAIDE seat's connection)."""
+        return any(int(row[0]) == 0 for row in await self._db.rows(self._db.sql.live_slots, key, now))
+
+    async def hold(self, key: str, process: str, lease: str, until: float) -> Lease:
+        """Take the first place of ``key`` whoever holds it (a DAIDE seat: the latest connection
+        holds it)."""
+        await self._db.rows(self._db.sql.hold_slot, key, process, lease, until)
+        return Lease(key, 0, lease)
 
     async def release(self, lease: Lease) -> None:
         await self._db.rows(self._db.sql.release_slot, lease.viewer_key, lease.slot, lease.lease)

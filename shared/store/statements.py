@@ -80,6 +80,7 @@ class Statements:
     release_slot: str
     refresh_leases: str
     forget_expired_leases: str
+    hold_slot: str
 
 
 # the last event's version by one backward step of uq_events_stream_version: max(version) let
@@ -198,6 +199,10 @@ SHARED = Statements(
     release_slot="DELETE FROM stream_leases WHERE viewer_key = $1 AND slot = $2 AND lease = $3",
     refresh_leases="UPDATE stream_leases SET expires_at = $2 WHERE process = $1",
     forget_expired_leases="DELETE FROM stream_leases WHERE expires_at <= $1",
+    # a DAIDE seat's one place, taken whoever holds it (the latest connection holds a seat)
+    hold_slot=("INSERT INTO stream_leases (viewer_key, slot, process, lease, expires_at) VALUES ($1, 0, $2, $3, $4) "
+               "ON CONFLICT (viewer_key, slot) DO UPDATE SET process = excluded.process, lease = excluded.lease, "
+               "expires_at = excluded.expires_at"),
 )
 
 _PARAMETER = re.compile(r"\$(\d+)")
