@@ -29,7 +29,7 @@ from shared.errors import BadRequest, ErrorCode, Unauthorized
 from shared.http.dependencies import BearerToken, CurrentCaller, CurrentGame, Now, StoreDep
 from shared.http.observability import live_stream
 from shared.http.rate_limits import rate_limited
-from shared.http.stream_leases import SharedStreams
+from shared.http.stream_leases import close_shared_streams
 
 from .credential import caller_of, credential_of, direct_lookups
 from .cursors import MAX_CURSOR_LENGTH, Cursor, cursor_key, parse_cursor
@@ -59,9 +59,7 @@ async def streams_lifespan(app: Any) -> AsyncIterator[None]:
     """Inside the app's own lifespan (FastAPI merges a router's): the keeper of this process's
     stream leases and the streams' tailer stop before the store closes."""
     yield
-    shared: SharedStreams | None = getattr(app.state, "shared_streams", None)
-    if shared is not None:
-        await shared.close()
+    await close_shared_streams(app)
     store = getattr(app.state, "store", None)
     if store is not None:
         await close_hub(store)

@@ -94,6 +94,13 @@ class SharedStreams:
                 await self._keeper
 
 
+async def close_shared_streams(app: Any) -> None:
+    """At the app's end, before its store closes (shared/http/app.py's lifespan); again, nothing."""
+    found: SharedStreams | None = getattr(app.state, "shared_streams", None)
+    if found is not None:
+        await found.close()
+
+
 def shared_streams(app: Any, store: EventStore) -> SharedStreams:
     """The app's leases, made the first time."""
     found: SharedStreams | None = getattr(app.state, "shared_streams", None)
