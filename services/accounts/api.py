@@ -193,14 +193,14 @@ async def my_stream(account: CurrentAccount, token: BearerToken, store: StoreDep
     (the entry ``GET /me/games`` lists) at the start, then a seat's entry again whenever it
     changes (docs/social.md, "API keys"); ``closed`` when the credential is revoked. For a bot
     with an API key playing many games; the stream ends after ``timeout`` seconds. At most
-    ENTENTE_STREAM_MAX_PER_VIEWER open at once per account and process (429 too_many_streams);
+    ENTENTE_STREAM_MAX_PER_VIEWER open at once per account, on every process (429 too_many_streams);
     opened at most as often as a game's stream (the ``stream`` rate limits, 429 rate_limited)."""
     assert token is not None  # CurrentAccount needs one
 
     async def recheck() -> credentials.Account | None:
         return await credentials.account_for_token(store, token)
 
-    done = seats.open_streams(request.app).take(account.account_id)  # else 429 too_many_streams
+    done = await seats.take_stream(request.app, store, account.account_id)  # else 429 too_many_streams
 
     async def after() -> None:  # in case the body never ran
         done()

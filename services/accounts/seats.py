@@ -27,6 +27,7 @@ from shared.game.log import phase_submissions
 from shared.game.state import GameState
 from shared.game.waiting import order_status
 from shared.http.dependencies import load_game
+from shared.http.stream_leases import shared_streams
 from shared.store import EventStore, RecordedEvent
 
 KEEP_ALIVE_SECONDS = 15.0
@@ -107,7 +108,8 @@ class OpenStreams:
     """How many ``/me/stream`` connections each account holds open in this process: at most
     ``ENTENTE_STREAM_MAX_PER_VIEWER`` (as for one seat's game streams; 0: no limit), one more
     is 429 ``too_many_streams`` before anything is opened (each connection follows the log on
-    its own, so they are not free)."""
+    its own, so they are not free). ``take_stream`` counts them in the store's leases too, for
+    every process."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
@@ -116,9 +118,7 @@ class OpenStreams:
     def take(self, account_id: str) -> Callable[[], None]:
         """A place for one more stream of the account; the function that gives it back (once)."""
         if self.limit and self.open.get(account_id, 0) >= self.limit:
-            raise TooManyRequests(f"{self.limit} streams of this account are open already: close one (or wait "
-                                  "for one to end) before opening another", retry_after=RETRY_AFTER_SECONDS,
-                                  code=ErrorCode.TOO_MANY_STREAMS, where="header.authorization")
+            raise account_full(self.limit)
         self.open[account_id] = self.open.get(account_id, 0) + 1
         given_back = False
 
@@ -133,6 +133,40 @@ class OpenStreams:
                     self.open.pop(account_id, None)
 
         return give_back
+
+
+def account_full(limit: int) -> TooManyRequests:
+    return TooManyRequests(f"{limit} streams of this account are open already: close one (or wait for one to end) "
+                           "before opening another", retry_after=RETRY_AFTER_SECONDS, code=ErrorCode.TOO_MANY_STREAMS,
+                           where="header.authorization")
+
+
+async def take_stream(app: Any, store: EventStore, account_id: str) -> Callable[[], None]:
+    """A place for one more ``/me/stream`` of the account, in this process and in the store's
+    leases for every process; the function that gives both back (once). Else 429."""
+    local = open_streams(app)
+    done = local.take(account_id)
+    if not local.limit:
+        return done
+    shared = shared_streams(app, store)
+    try:
+        lease = await shared.take(f"account:{account_id}", local.limit)
+    except BaseException:
+        done()
+        raise
+    if lease is None:
+        done()
+        raise account_full(local.limit)
+    given_back = False
+
+    def give_back() -> None:
+        nonlocal given_back
+        if not given_back:
+            given_back = True
+            done()
+            shared.release(lease)
+
+    return give_back
 
 
 def open_streams(app: Any) -> OpenStreams:

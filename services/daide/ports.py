@@ -99,7 +99,7 @@ class GamePorts:
         if record.type == "GameCreated" and record.data.get("settings", {}).get("daide_open"):
             await self.open(str(record.data["game_id"]), None)
         elif record.type == "GameFinished":
-            self.close(record.stream_id.removeprefix("game-"))
+            await self.close(record.stream_id.removeprefix("game-"))
 
     def _next_port(self, wanted: int | None) -> int | None:
         now = time.monotonic()
@@ -148,11 +148,12 @@ class GamePorts:
             await self.daide.accept(reader, writer, port, game_id, listener.connections)
         return accept
 
-    def close(self, game_id: str) -> None:
+    async def close(self, game_id: str) -> None:
         """The game has ended: its port takes no one new; it closes once its clients are gone."""
         self.waiting.discard(game_id)
         port = self.by_game.pop(game_id, None)
-        self.daide.hub.rejoins.forget_game(game_id)
+        if port is not None:
+            await self.store.rejoins.forget(game_id)  # its seats come back by IAM no more
         if port is not None and port in self.listeners:
             self.listeners[port].ended_at = time.monotonic()
             log.info("daide game port closing: the game ended", extra={"game_id": game_id, "port": port})

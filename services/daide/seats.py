@@ -1,5 +1,5 @@
 """The DAIDE hub's seat keeping (docs/bots.md, "Coming back: IAM" and "Revocation"): ``IAM``
-through the rejoin book (services/daide/rejoin.py), its locks and takeovers logged and recorded
+through the seats kept in the store for it (services/daide/rejoin.py), its locks and takeovers logged and recorded
 in ``daide-{game_id}`` for the host and the seat's owner, the credential re-checked; and the
 connections whose credential was revoked, found on every beat of the game's watcher.
 """
@@ -22,7 +22,7 @@ from shared.store import EventStore
 
 from .desk import Desk
 from .grants import BotTokens, Grant, grant_holds
-from .rejoin import Attempt, Held, RejoinBook
+from .rejoin import Attempt, Held, attempt
 
 log = logging.getLogger("entente.daide")
 
@@ -35,10 +35,9 @@ class Hub(Protocol):
     @property
     def desk(self) -> Desk: ...
     @property
-    def rejoins(self) -> RejoinBook: ...
-    @property
     def bot_tokens(self) -> BotTokens: ...
     def holder(self, game_id: str, player_id: str) -> object | None: ...
+    async def held_elsewhere(self, game_id: str, player_id: str) -> bool: ...
 
 
 class Seated(Protocol):
@@ -62,24 +61,25 @@ S = TypeVar("S", bound=Seated)
 async def take_back(hub: Hub, power: str, passcode: int, address: str, port: int | None,
                     port_game: str | None) -> tuple[GameState, Held] | str:
     """The game and seat an ``IAM`` takes back, or why not (every refusal is logged)."""
-    attempt = hub.rejoins.attempt(game_id=port_game, port=port, power=power, passcode=passcode, address=address,
-                                  now=time.monotonic())
-    where = {"address": address, "power": power, "port": port, "game_id": attempt.seat.game_id if attempt.seat
+    tried = await attempt(hub.store, game_id=port_game, port=port, power=power, passcode=passcode,
+                          address=address, now=time.time())
+    where = {"address": address, "power": power, "port": port, "game_id": tried.seat.game_id if tried.seat
              else port_game}
-    if attempt.held is None:
-        log.warning("daide IAM refused: %s", attempt.why, extra=where)
-        if attempt.locked:
-            await _record_lock(hub, attempt)
-        return attempt.why
-    held = attempt.held
+    if tried.held is None:
+        log.warning("daide IAM refused: %s", tried.why, extra=where)
+        if tried.locked:
+            await _record_lock(hub, tried)
+        return tried.why
+    held = tried.held
     state = await read_game(hub.store, held.game_id)
     if state is None or state.status == "finished":
         return "that game is over"
     if not await grant_holds(hub.store, hub.bot_tokens, state, held.grant):
         log.warning("daide IAM refused: the seat's credential was revoked", extra=where)
-        hub.rejoins.held.pop((held.game_id, held.power), None)
+        await hub.store.rejoins.forget(held.game_id, held.power)
         return "the credential this seat was played with has been revoked"
-    took_over = hub.holder(held.game_id, held.player_id) is not None
+    took_over = (hub.holder(held.game_id, held.player_id) is not None
+                 or await hub.held_elsewhere(held.game_id, held.player_id))
     log.warning("daide seat taken back by IAM", extra={**where, "took_over": took_over})
     await _append(hub, held.game_id, DaideSeatRejoined(player_id=held.player_id, power=held.power,
                                                        took_over=took_over))
@@ -125,12 +125,12 @@ async def seat_by_name(hub: Hub, game_id: str, address: str) -> tuple[GameState,
     return state, Grant(joined.player_id, token_hash=hash_token(joined.token), version=state.version)
 
 
-async def _record_lock(hub: Hub, attempt: Attempt) -> None:
-    seat = attempt.seat
+async def _record_lock(hub: Hub, tried: Attempt) -> None:
+    seat = tried.seat
     assert seat is not None
-    until = hub.desk.now() + timedelta(seconds=max(0.0, attempt.locked_until - time.monotonic()))
+    until = hub.desk.now() + timedelta(seconds=max(0.0, tried.locked_until - time.time()))
     await _append(hub, seat.game_id, DaideRejoinLocked(player_id=seat.player_id, power=seat.power,
-                                                       wrong=attempt.wrong, until=until))
+                                                       wrong=tried.wrong, until=until))
 
 
 async def _append(hub: Hub, game_id: str, event: DaideRejoinLocked | DaideSeatRejoined | DaideSeatTaken) -> int:

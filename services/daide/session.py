@@ -170,6 +170,7 @@ class Session:
         self.game_id, self.player_id, self.grant = state.game_id, player_id, grant
         self.power = powers[0] if powers else None
         self.taken_at = await record_taken(self.hub, state.game_id, player_id, self.connection)
+        await self.hub.hold(self)
         self.hub.join(self)
         self.send(["YES", items])
         self.send(map_message())
@@ -196,7 +197,7 @@ class Session:
             self._refused(items, taken)
             return
         state, held = taken
-        self.passcode = held.passcode
+        self.passcode = int(args[1][0])  # the seat's passcode: the one its HLO told
         await self._take_seat(items, state, held.grant)
         if self.power is not None:
             self.map_accepted = True
@@ -267,7 +268,7 @@ class Session:
                     self.started = True
                     self.seen_resolved = state.resolved_count
                 else:
-                    self._start(state)
+                    await self._start(state)
             if state.resolved_count > self.seen_resolved:
                 recent = await with_recent_history(self.hub.store, state)
                 new = state.resolved_count - self.seen_resolved
@@ -288,14 +289,14 @@ class Session:
                     self.send(message)
                 self.hub.finished(self)
 
-    def _start(self, state: GameState) -> None:
+    async def _start(self, state: GameState) -> None:
         self.started = True
         self.seen_resolved = state.resolved_count
         if self.power is None and self.player_id is not None and len(state.powers_of(self.player_id)) == 1:
             self.power = state.powers_of(self.player_id)[0]  # joined before the start: drawn at it
         if self.power is not None:
+            await self.hub.remember(self)  # kept before it is told: an IAM right after it finds it
             self.send(hlo_message(state, self.power, self.passcode))
-            self.hub.remember(self)
         self.seen_disorder = set()
 
     def _board(self, position: dict[str, Any], left: float | None) -> None:

@@ -23,14 +23,16 @@ from shared.events_daide import DaideSeatTaken
 from shared.events_social import MessageSent
 from shared.game.repository import read_game
 from shared.game.state import GameState
+from shared.http.stream_leases import SharedStreams
 from shared.rules.variants import get_variant
 from shared.store import EventStore, RecordedEvent
+from shared.store.leases import Lease
 
 from .board import POWER_CODES, supply_centres
 from .desk import Desk
 from .grants import BotTokens
 from .press import frm_message, press_of
-from .rejoin import REJOIN_SECONDS, Held, RejoinBook
+from .rejoin import Held, remember
 from .seats import Seated, revoked
 from .syntax import Item
 
@@ -70,6 +72,11 @@ class _Watcher:
     task: asyncio.Task[None] | None = None
 
 
+def seat_key(game_id: str, player_id: str) -> str:
+    """The seat's key among the store's leases (shared/store/leases.py)."""
+    return f"daide:{game_id}:{player_id}"
+
+
 def followed(stream_id: str) -> tuple[str, str] | None:
     """(kind, game id) of a stream a DAIDE watcher follows: its game, press and bots streams
     (the order streams, most of the log, tell a DAIDE client nothing)."""
@@ -86,8 +93,11 @@ class Hub:
         self._watchers: dict[str, _Watcher] = {}
         self._seats: dict[tuple[str, str], WatchedSession] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        self.rejoins = RejoinBook()
         self.bot_tokens = BotTokens()
+        # which connection holds each seat, for every process: a lease in the store, so that an
+        # IAM on another process sees a takeover (services/daide/seats.py)
+        self.holders = SharedStreams(store)
+        self._leases: dict[int, Lease] = {}
         self._on_beat = on_beat
         self._tailer: asyncio.Task[None] | None = None
         self._tailing = asyncio.Event()  # set once the tailer has its start: watchers look after it
@@ -113,8 +123,25 @@ class Hub:
         if watcher.task is None:
             watcher.task = asyncio.create_task(self._watch(session.game_id, watcher))
 
+    async def hold(self, session: WatchedSession) -> None:
+        """``session`` holds its seat now, for every process (its lease in the store; a failure
+        is logged: only the record of a later takeover across processes then misses it)."""
+        if session.game_id is None or session.player_id is None:
+            return
+        try:
+            self._leases[id(session)] = await self.holders.hold(seat_key(session.game_id, session.player_id),
+                                                                session.connection)
+        except Exception:
+            log.exception("holding the seat's lease of game %s failed", session.game_id)
+
+    async def held_elsewhere(self, game_id: str, player_id: str) -> bool:
+        """Whether a connection on any process holds the seat now."""
+        return await self.holders.is_held(seat_key(game_id, player_id))
+
     def leave(self, session: WatchedSession) -> None:
         self._locks.pop(id(session), None)
+        if (lease := self._leases.pop(id(session), None)) is not None:
+            self.holders.release(lease)  # (a later connection's lease of the seat is not this one)
         if session.game_id is None:
             return
         if session.player_id is not None and self._seats.get((session.game_id, session.player_id)) is session:
@@ -148,6 +175,7 @@ class Hub:
             watcher.wake.set()
         if tasks:
             await asyncio.wait(tasks, timeout=timeout)
+        await self.holders.close()
         if self._tailer is not None and not self._tailer.done():
             self._tailer.cancel()
             await asyncio.gather(self._tailer, return_exceptions=True)
@@ -158,13 +186,16 @@ class Hub:
 
     # ------------------------------------------------------------------------- rejoining
 
-    def remember(self, session: WatchedSession) -> None:
-        """Keep the seat of an HLO for IAM (power) (passcode): keyed by its game (and port)."""
+    async def remember(self, session: WatchedSession) -> None:
+        """Keep the seat of an HLO for IAM (power) (passcode), in the store for every process:
+        keyed by its game (and port). A failure is logged: the seat then comes back by NME."""
         if session.game_id is None or session.player_id is None or session.power is None or session.grant is None:
             return
-        now = time.monotonic()
-        self.rejoins.remember(Held(session.game_id, session.player_id, session.power, session.passcode,
-                                   session.address, session.grant, session.port, now + REJOIN_SECONDS), now)
+        try:
+            await remember(self.store, Held(session.game_id, session.player_id, session.power, session.grant,
+                                            session.port), session.passcode, session.address, time.time())
+        except Exception:
+            log.exception("keeping the seat of game %s for IAM failed", session.game_id)
 
     def _seat_taken(self, record: RecordedEvent) -> None:
         """A connection took a seat, on this process or another: the seat's holder here, if it

@@ -29,12 +29,13 @@ from shared.errors import BadRequest, ErrorCode, Unauthorized
 from shared.http.dependencies import BearerToken, CurrentCaller, CurrentGame, Now, StoreDep
 from shared.http.observability import live_stream
 from shared.http.rate_limits import rate_limited
+from shared.http.stream_leases import close_shared_streams
 
 from .credential import caller_of, credential_of, direct_lookups
 from .cursors import MAX_CURSOR_LENGTH, Cursor, cursor_key, parse_cursor
 from .document import add_visibility  # noqa: F401  (tagged positions, the stream's events in the document)
 from .hub import StreamHub, Watcher, close_hub, hub_for
-from .limits import Slot, limits_of
+from .limits import Slot, take_everywhere
 from .tickets import MAX_TICKET_LENGTH, issue_ticket, redeem_ticket
 from .view import viewer_for
 
@@ -55,9 +56,10 @@ async def no_token_in_url(request: Request) -> None:
 
 @asynccontextmanager
 async def streams_lifespan(app: Any) -> AsyncIterator[None]:
-    """Inside the app's own lifespan (FastAPI merges a router's): the streams' tailer stops
-    before the store closes."""
+    """Inside the app's own lifespan (FastAPI merges a router's): the keeper of this process's
+    stream leases and the streams' tailer stop before the store closes."""
     yield
+    await close_shared_streams(app)
     store = getattr(app.state, "store", None)
     if store is not None:
         await close_hub(store)
@@ -145,7 +147,8 @@ async def game_stream(game: CurrentGame, caller: CurrentCaller, token: BearerTok
         credential = credential_of(caller, token)
     viewer_for(caller, game, power)  # 403 / 422 now, before the stream starts
     settings = request.app.state.settings
-    slot = limits_of(request.app).take(request.client.host if request.client else None, caller)  # else 429
+    slot = await take_everywhere(request.app, store, request.client.host if request.client else None,
+                                 caller)  # else 429
     hub = hub_for(store, settings.stream_coalesce_seconds)
     watcher = Watcher(game.game_id, caller, power, credential, operator_hash, cursor_key(operator_hash),
                       resume=resume, resume_where=where or "header.last-event-id")

@@ -32,6 +32,7 @@ from .middleware import SocialAuthMiddleware
 from .observability import DRAINING, RequestObservability, metrics_endpoint
 from .openapi import install_openapi
 from .route_bodies import install_strict_bodies
+from .stream_leases import close_shared_streams
 
 log = logging.getLogger("entente")
 
@@ -78,6 +79,7 @@ def build_app(title: str, routers: Sequence[APIRouter], settings: Settings | Non
         try:
             yield
         finally:
+            await close_shared_streams(app)  # this process's stream leases, before the store goes
             if read_store is not store:
                 await read_store.close()
             await store.close()

@@ -16,6 +16,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import ClassVar, Literal, Protocol, TypeVar, cast
 
 from shared.store.buckets import RateBuckets
+from shared.store.leases import StreamLeases
 from shared.store.notify import CommitListener
 from shared.store.outboxes import OutboxReader, OutboxRecorder
 from shared.store.recorders import (
@@ -35,6 +36,7 @@ from shared.store.records import (
     NewEvent,
     RecordedEvent,
 )
+from shared.store.rejoins import Rejoins
 from shared.store.tail import LogTail
 
 
@@ -91,6 +93,10 @@ class EventStore(ABC):
         self.outbox = OutboxReader(db)
         # the rate limits' shared buckets: writes, each a statement of its own
         self.buckets = self._buckets(db)
+        # the DAIDE seats IAM may take back: writes and reads, each a statement of its own
+        self.rejoins = Rejoins(self._writer(db))
+        # the places of the seats' open live streams: writes, each a statement of its own
+        self.leases = StreamLeases(self._writer(db))
         self._listener = listener  # PostgreSQL: wakes waiting readers; elsewhere they poll
         # per-process caches of what callers fold from this store's log, one typed holder per
         # kind (``kept``; shared/game/cached.py's ``Caches``); ``truncate`` empties them
@@ -99,6 +105,10 @@ class EventStore(ABC):
     def _buckets(self, db: Runner) -> RateBuckets:
         """The rate limits' buckets, run by default as the reads are."""
         return RateBuckets(db)
+
+    def _writer(self, db: Runner) -> Runner:
+        """What runs a write of a statement of its own: by default as the reads are."""
+        return db
 
     def kept(self, kind: type[E]) -> E:
         """This store's one ``kind`` (made on first use with ``kind()``): a holder of caches of

@@ -25,18 +25,19 @@ from shared.store.records import StoreError
 # every table of the store, in the order they are created
 STORE_TABLES = [SQLModel.metadata.tables[name]
                 for name in ("events", "games", "notification_outbox", "projection_positions", "webhook_secrets",
-                             "rate_buckets")]
+                             "rate_buckets", "daide_rejoins", "stream_leases")]
 
 TABLE_NAMES = tuple(table.name for table in STORE_TABLES)
 # PostgreSQL keeps these without the write-ahead log: a commit that changes only them waits for
-# no WAL flush, and a crash empties them. The rate limits' buckets alone: emptied, every bucket
-# is full again (docs/decisions/0021-limits-across-processes.md); a replica does not have them
-UNLOGGED_TABLES = frozenset({"rate_buckets"})
+# no WAL flush, and a crash empties them. The rate limits' buckets: emptied, every bucket is
+# full again (docs/decisions/0021-limits-across-processes.md); and the open streams' leases:
+# emptied, every place is free. A replica does not have them
+UNLOGGED_TABLES = frozenset({"rate_buckets", "stream_leases"})
 _DIALECTS = {"postgresql": postgresql.dialect, "sqlite": sqlite.dialect}
 
 # The revisions of shared/store/migrations/versions, oldest first (a test checks them against
 # Alembic's own reading of that folder): the store reads these without importing Alembic.
-REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009")
+REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010", "0011")
 HEAD_REVISION = REVISIONS[-1]
 MIGRATE_COMMAND = "entente migrate"
 # pg_advisory_xact_lock key ("entente" + 2) held while a schema is created or migrated

@@ -333,6 +333,9 @@ class SQLiteStore(EventStore):
     def _buckets(self, db: Runner) -> RateBuckets:
         return RateBuckets(OnWriters(self))  # writes: in this process's writers' turn
 
+    def _writer(self, db: Runner) -> Runner:
+        return OnWriters(self)
+
     async def close(self) -> None:
         await self._connections.close()
 

@@ -65,12 +65,30 @@ class Statements:
     bucket_full_at: str
     give_back_bucket: str
     forget_full_buckets: str
+    # the DAIDE seats IAM may take back (shared/store/rejoins.py)
+    remember_rejoin: str
+    rejoin_of_game: str
+    rejoins_of_address: str
+    rejoin_right: str
+    rejoin_wrong: str
+    forget_rejoin: str
+    forget_game_rejoins: str
+    forget_spent_rejoins: str
+    # the open streams' leases (shared/store/leases.py)
+    live_slots: str
+    take_slot: str
+    release_slot: str
+    refresh_leases: str
+    forget_expired_leases: str
+    hold_slot: str
 
 
 # the last event's version by one backward step of uq_events_stream_version: max(version) let
 # PostgreSQL's generic plan, which expects one event a stream, aggregate every event of a long
 # stream on the other index (docs/store.md, "A stream's version in one step")
 _STREAM_VERSION = "SELECT coalesce((SELECT version FROM events WHERE stream_id = $1 ORDER BY version DESC LIMIT 1), 0)"
+_REJOIN_COLUMNS = ("game_id, power, player_id, passcode_hash, address_key, token_hash, bot_token_id, grant_version, "
+                   "port, rejoin_until, wrong, locked_until")
 _LOCK_GAME = "SELECT game_id FROM games WHERE game_id = $1"
 _DUE = (f"SELECT {GAME_COLUMNS} FROM games WHERE deadline IS NOT NULL AND deadline <= $1 "
         "ORDER BY deadline, game_id LIMIT $2")
@@ -148,6 +166,43 @@ SHARED = Statements(
     bucket_full_at="SELECT full_at FROM rate_buckets WHERE key = $1",
     give_back_bucket="UPDATE rate_buckets SET full_at = full_at - $2 WHERE key = $1",
     forget_full_buckets="DELETE FROM rate_buckets WHERE full_at < $1",
+    # a seat's latest HLO replaces its passcode, address, credential and hour, and keeps the
+    # wrong passcodes counted against it and its lock
+    remember_rejoin=(f"INSERT INTO daide_rejoins ({_REJOIN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
+                     "0, 0) ON CONFLICT (game_id, power) DO UPDATE SET player_id = excluded.player_id, "
+                     "passcode_hash = excluded.passcode_hash, address_key = excluded.address_key, "
+                     "token_hash = excluded.token_hash, bot_token_id = excluded.bot_token_id, "
+                     "grant_version = excluded.grant_version, port = excluded.port, "
+                     "rejoin_until = excluded.rejoin_until"),
+    rejoin_of_game=f"SELECT {_REJOIN_COLUMNS} FROM daide_rejoins WHERE game_id = $1 AND power = $2",
+    rejoins_of_address=(f"SELECT {_REJOIN_COLUMNS} FROM daide_rejoins WHERE address_key = $1 AND power = $2 "
+                        "AND port IS NULL AND rejoin_until > $3 ORDER BY game_id"),
+    # $3 now: the right passcode clears the count, unless the seat was locked meanwhile (no row)
+    rejoin_right=("UPDATE daide_rejoins SET wrong = 0 WHERE game_id = $1 AND power = $2 AND locked_until <= $3 "
+                  "RETURNING wrong"),
+    # $3 the wrong passcodes that lock, $4 when a lock made now ends, $5 now: one more counted,
+    # the count's last locking the seat and starting again at 0 (no row: locked already). The
+    # row's lock makes racing processes count one after the other
+    rejoin_wrong=("UPDATE daide_rejoins SET wrong = CASE WHEN wrong + 1 >= $3 THEN 0 ELSE wrong + 1 END, "
+                  "locked_until = CASE WHEN wrong + 1 >= $3 THEN $4 ELSE locked_until END "
+                  "WHERE game_id = $1 AND power = $2 AND locked_until <= $5 RETURNING wrong, locked_until"),
+    forget_rejoin="DELETE FROM daide_rejoins WHERE game_id = $1 AND power = $2",
+    forget_game_rejoins="DELETE FROM daide_rejoins WHERE game_id = $1",
+    forget_spent_rejoins="DELETE FROM daide_rejoins WHERE rejoin_until <= $1 AND locked_until <= $1",
+    live_slots="SELECT slot FROM stream_leases WHERE viewer_key = $1 AND expires_at > $2",
+    # $1 the viewer, $2 the place, $3 the process, $4 the lease, $5 until when, $6 now: the place
+    # taken (a row returned) only if nobody holds it or its holder's lease has expired; of racing
+    # processes the row's lock lets one in
+    take_slot=("INSERT INTO stream_leases AS l (viewer_key, slot, process, lease, expires_at) "
+               "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (viewer_key, slot) DO UPDATE SET process = excluded.process, "
+               "lease = excluded.lease, expires_at = excluded.expires_at WHERE l.expires_at <= $6 RETURNING slot"),
+    release_slot="DELETE FROM stream_leases WHERE viewer_key = $1 AND slot = $2 AND lease = $3",
+    refresh_leases="UPDATE stream_leases SET expires_at = $2 WHERE process = $1",
+    forget_expired_leases="DELETE FROM stream_leases WHERE expires_at <= $1",
+    # a DAIDE seat's one place, taken whoever holds it (the latest connection holds a seat)
+    hold_slot=("INSERT INTO stream_leases (viewer_key, slot, process, lease, expires_at) VALUES ($1, 0, $2, $3, $4) "
+               "ON CONFLICT (viewer_key, slot) DO UPDATE SET process = excluded.process, lease = excluded.lease, "
+               "expires_at = excluded.expires_at"),
 )
 
 _PARAMETER = re.compile(r"\$(\d+)")

@@ -99,3 +99,46 @@ class RateBucketTable(SQLModel, table=True):
     # indexed column stays on its page (PostgreSQL's HOT update); deleting the full buckets
     # once a minute reads the table whole instead
     full_at: float = Field(sa_column=Column(Double(), nullable=False))
+
+
+class DaideRejoinTable(SQLModel, table=True):
+    """The DAIDE seats ``IAM`` may take back, every process's (shared/store/rejoins.py; docs/bots.md,
+    "Coming back: IAM"): a row a game's power, written at its HLO, holding the passcode as a
+    salted hash, the address as a hash, the credential the seat was taken with, and the wrong
+    passcodes counted against it and its lock. Outside the log: nothing of it is shown to anyone."""
+
+    __tablename__ = "daide_rejoins"
+    # the one port's IAM: the seats of one power played from one address
+    __table_args__ = (Index("ix_daide_rejoins_address", "address_key", "power"),)
+
+    game_id: str = Field(sa_column=Column(String(), primary_key=True))
+    power: str = Field(sa_column=Column(String(), primary_key=True))
+    player_id: str = Field(sa_column=Column(String(), nullable=False))
+    passcode_hash: str = Field(sa_column=Column(String(), nullable=False))  # "salt$sha256 hex"
+    address_key: str = Field(sa_column=Column(String(), nullable=False))
+    token_hash: str = Field(sa_column=Column(String(), nullable=False))  # the Grant's (services/daide/grants.py)
+    bot_token_id: str = Field(sa_column=Column(String(), nullable=False))
+    grant_version: int = Field(sa_column=Column(Integer, nullable=False))
+    port: int | None = Field(default=None, sa_column=Column(Integer, nullable=True))  # None: the one port
+    # seconds since the epoch, by the servers' clocks, as the rate buckets' full_at
+    rejoin_until: float = Field(sa_column=Column(Double(), nullable=False))
+    wrong: int = Field(sa_column=Column(Integer, nullable=False))
+    locked_until: float = Field(sa_column=Column(Double(), nullable=False))
+
+
+class StreamLeaseTable(SQLModel, table=True):
+    """The open live streams of each seat, every process's (shared/store/leases.py;
+    docs/operations.md, "Rate limits"): a row a place of a seat's cap, held by one stream of one
+    process until ``expires_at``, which that process moves on while the stream is open; a
+    crashed process's places come free when it passes. Outside the log, UNLOGGED on PostgreSQL."""
+
+    __tablename__ = "stream_leases"
+    # a process's leases, moved on together while its streams are open
+    __table_args__ = (Index("ix_stream_leases_process", "process"),)
+
+    viewer_key: str = Field(sa_column=Column(String(), primary_key=True))
+    slot: int = Field(sa_column=Column(Integer, primary_key=True))
+    process: str = Field(sa_column=Column(String(), nullable=False))  # the holding process's random id
+    lease: str = Field(sa_column=Column(String(), nullable=False))  # the holding stream's random id
+    # seconds since the epoch, by the servers' clocks; not indexed, as the rate buckets' full_at
+    expires_at: float = Field(sa_column=Column(Double(), nullable=False))

@@ -171,11 +171,12 @@ def test_migrating_an_empty_database_ends_at_the_table_definitions(empty_url: st
     before, after = asyncio.run(migrate(empty_url, "0001"))
     assert (before.state, after.state, after.revision) == ("fresh", "behind", "0001")
     # the comparison does see a difference: the first revision lacks the listing indexes, the
-    # events' (stream, position) index and the claim's (deadline, game_id), and has the indexes
-    # those replaced
+    # events' (stream, position) index, the claim's (deadline, game_id), the DAIDE rejoins' and
+    # the stream leases' tables with their indexes, and has the indexes those replaced
     differences = schema_differences(empty_url)
     assert {d[1].name for d in differences if d[0] == "add_index"} == {
-        "ix_games_updated_at", "ix_games_status_updated_at", "ix_events_stream_position", "ix_games_deadline_game"}
+        "ix_games_updated_at", "ix_games_status_updated_at", "ix_events_stream_position", "ix_games_deadline_game",
+        "ix_daide_rejoins_address", "ix_stream_leases_process"}
     assert {d[1].name for d in differences if d[0] == "remove_index"} == {
         "ix_events_stream_prefix", "ix_games_status", "ix_games_deadline"}
     _, after = asyncio.run(migrate(empty_url))
@@ -183,7 +184,7 @@ def test_migrating_an_empty_database_ends_at_the_table_definitions(empty_url: st
     assert schema_differences(empty_url) == []
     if dialect(empty_url) == "postgresql":  # one append function, the code's: its arguments and its text
         assert asyncio.run(append_functions(empty_url)) == [(APPEND_FUNCTION_ARGUMENTS, APPEND_FUNCTION_BODY)]
-        assert asyncio.run(unlogged_tables(empty_url)) == ["rate_buckets"]
+        assert asyncio.run(unlogged_tables(empty_url)) == ["rate_buckets", "stream_leases"]
 
 
 def test_a_fresh_database_is_created_at_the_head_by_the_store_itself(empty_url: str) -> None:
@@ -197,7 +198,7 @@ def test_a_fresh_database_is_created_at_the_head_by_the_store_itself(empty_url: 
     assert schema_differences(empty_url) == []
     if dialect(empty_url) == "postgresql":
         assert asyncio.run(append_functions(empty_url)) == [(APPEND_FUNCTION_ARGUMENTS, APPEND_FUNCTION_BODY)]
-        assert asyncio.run(unlogged_tables(empty_url)) == ["rate_buckets"]
+        assert asyncio.run(unlogged_tables(empty_url)) == ["rate_buckets", "stream_leases"]
     assert cli("migrate", "--check", "--database", empty_url) == 0
     assert cli("migrate", "--database", empty_url) == 0  # nothing to do
 
