@@ -11,11 +11,14 @@ Streams: a game's own events live in ``game-{game_id}``; orders live in
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from shared.store.records import NewEvent, RecordedEvent
+
+if TYPE_CHECKING:
+    from shared.rules.variants.documents import RulesSettings
 
 
 def game_stream(game_id: str) -> str:
@@ -75,6 +78,11 @@ class GameSettings(BaseModel):
     # (every surviving seat voting for the same powers), and conceding to one power's victory
     partial_draws: bool = False
     concessions: bool = False
+
+    def for_rules(self) -> RulesSettings:
+        """What the rules read of these settings (``Variant.opening``, ``resolve``,
+        ``check_settings``): the rest are the platform's."""
+        return {"player_count": self.player_count, "edition": self.edition, "max_turns": self.max_turns}
 
 
 class GameCreated(Event):

@@ -90,7 +90,7 @@ def check_settings(variant: str, settings: GameSettings) -> None:
     check_bot_settings(variant, settings)
     deadlines.check_clock_settings(settings)
     try:  # the variant says how many it seats, in its own words (2 to 7, 7 only, 2 to 6)
-        get_variant(variant).check_settings(settings.model_dump())
+        get_variant(variant).check_settings(settings.for_rules())
     except UnsupportedPlayerCount as error:
         raise Unprocessable(f"the {variant} game cannot be set up so: {error}",
                             code=ErrorCode.UNSUPPORTED_PLAYER_COUNT, where="body.settings.player_count") from None
@@ -98,7 +98,7 @@ def check_settings(variant: str, settings: GameSettings) -> None:
         raise Unprocessable(f"the {variant} game cannot be set up so: {error}",
                             code=ErrorCode.UNSUPPORTED_SETTING, where="body.settings") from None
     try:
-        get_variant(variant).opening(settings.model_dump(), 0)
+        get_variant(variant).opening(settings.for_rules(), 0)
     except ValueError as error:
         raise Unprocessable(f"the {variant} game cannot be set up so: {error}",
                             code=ErrorCode.UNSUPPORTED_PLAYER_COUNT, where="body.settings.player_count") from None
@@ -212,7 +212,7 @@ def draw_seats(seed: int, player_ids: list[str], seats: Sequence[Sequence[str]])
 
 
 def started_event(state: GameState, seed: int) -> GameStarted:
-    first = get_variant(state.variant).opening(state.settings.model_dump(), seed)
+    first = get_variant(state.variant).opening(state.settings.for_rules(), seed)
     player_ids = [s.player_id for s in state.seats]
     seats = draw_seats(seed, player_ids, first.seats)
     seat_index = {tuple(sorted(seat)): i for i, seat in enumerate(first.seats)}

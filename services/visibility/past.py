@@ -65,7 +65,7 @@ def _history_range(number: int, history_end: int | None) -> tuple[int, int]:
 
 def _opening_must_act(state: GameState) -> tuple[str, ...]:
     """Who had to act in the first phase: the opening's answer, from the game's stored seed."""
-    opening = get_variant(state.variant).opening(state.settings.model_dump(), state.seed or 0)
+    opening = get_variant(state.variant).opening(state.settings.for_rules(), state.seed or 0)
     return tuple(opening.must_act)
 
 

@@ -8,9 +8,52 @@ reads it.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NotRequired, TypedDict
 
-StateDocument = dict[str, Any]  # a variant's full state, read only by that variant
+StateDocument = dict[str, Any]  # a variant's full state as the platform stores it, read only by its variant
+
+
+class RulesSettings(TypedDict, total=False):
+    """What the rules read of a game's settings (``shared.events.GameSettings.for_rules``; an
+    ``entente adjudicate`` document's ``settings``): the rest are the platform's."""
+
+    player_count: int  # seats of the game; absent: the variant's full table
+    edition: str  # the standard rules' edition, ``2000`` or ``2023``
+    max_turns: int | None  # Tale of Ekonia: the last turn played; None: no limit
+
+
+def read_settings(given: Mapping[str, Any]) -> RulesSettings:
+    """The settings of an ``entente adjudicate`` document (JSON) as the rules read them: a
+    number may be written as a string of digits; ValueError for one that is no number."""
+    settings: RulesSettings = {}
+    if given.get("player_count") is not None:
+        settings["player_count"] = int(given["player_count"])
+    if given.get("edition") is not None:
+        settings["edition"] = str(given["edition"])
+    if given.get("max_turns") is not None:
+        settings["max_turns"] = int(given["max_turns"])
+    return settings
+
+
+class BoardDislodged(TypedDict):
+    """A dislodged unit inside a board document (the power is the key it is listed under)."""
+
+    unit: str
+    attacker_from: str | None
+    retreats: list[str]
+
+
+class BoardDocument(TypedDict):
+    """A position on the Diplomacy board as the standard and Dirigible engines store it
+    (``position_to_document``, ``dirigible_position_to_document``; docs/rules/standard.md)."""
+
+    variant: NotRequired[str]  # absent in a standard position written before the tag existed
+    phase: str
+    units: dict[str, list[str]]
+    centers: dict[str, list[str]]
+    dislodged: dict[str, list[BoardDislodged]]
+    devastated: NotRequired[list[str]]  # Dirigible
 
 
 class DislodgedUnit(TypedDict):

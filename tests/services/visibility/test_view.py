@@ -11,7 +11,7 @@ POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 
 
 def started_log() -> list[Event]:
-    first = opening("standard", GameSettings().model_dump(), seed=987654321)
+    first = opening("standard", GameSettings(), seed=987654321)
     phase, document, must_act = first.phase, first.state, first.must_act
     log: list[Event] = [GameCreated(game_id="g_1", variant="standard", name="Test", settings=GameSettings(),
                        host_token_hash="h" * 64)]
