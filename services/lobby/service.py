@@ -17,6 +17,7 @@ from shared.codenames import pick_codename
 from shared.errors import Conflict, ErrorCode, Forbidden, NotFound, Unprocessable
 from shared.events import (
     Event,
+    EventMetadata,
     GameCreated,
     GameFinished,
     GameSettings,
@@ -105,7 +106,7 @@ def check_settings(variant: str, settings: GameSettings) -> None:
 
 
 async def create_game(store: EventStore, *, name: str, variant: str, settings: GameSettings,
-                      metadata: dict[str, Any] | None = None, now: datetime | None = None) -> Created:
+                      metadata: EventMetadata | None = None, now: datetime | None = None) -> Created:
     check_settings(variant, settings)
     game_id, host_token = new_game_id(), new_token()
     invite_code = new_invite_code() if settings.private else None
@@ -132,7 +133,7 @@ def check_invite(state: GameState, invite_code: str | None) -> None:
                         code=ErrorCode.INVALID_INVITE_CODE, where="body.invite_code")
 
 
-async def join_game(store: EventStore, game_id: str, *, metadata: dict[str, Any] | None = None,
+async def join_game(store: EventStore, game_id: str, *, metadata: EventMetadata | None = None,
                     now: datetime | None = None, account_id: str | None = None,
                     invite_code: str | None = None, daide: bool = False) -> Joined:
     """Seat a new player; with ``account_id`` (a signed-in account joining), the seat is linked
@@ -190,7 +191,7 @@ def seat_named(state: GameState, name: str) -> Seat:
                    code=ErrorCode.SEAT_NOT_FOUND, where="path.seat")
 
 
-async def remove_seat(store: EventStore, game_id: str, name: str, metadata: dict[str, Any] | None = None,
+async def remove_seat(store: EventStore, game_id: str, name: str, metadata: EventMetadata | None = None,
                       now: datetime | None = None) -> GameState:
     """Free a seat before the start (the host's or the operator's act): ``SeatRemoved`` in the
     log, the seat's token plays nothing any more, and the place can be taken again; 404
@@ -223,7 +224,7 @@ def started_event(state: GameState, seed: int) -> GameStarted:
                        must_act=first.must_act, joins=joins)
 
 
-async def start_game(store: EventStore, game_id: str, metadata: dict[str, Any] | None = None,
+async def start_game(store: EventStore, game_id: str, metadata: EventMetadata | None = None,
                      now: datetime | None = None) -> GameState:
     now = now or SYSTEM_CLOCK.now()
     async with store.transaction(game_id, lock="exclusive") as tx:
@@ -260,7 +261,7 @@ async def append_bot_orders(tx: Transaction, state: GameState) -> None:
 
 
 async def finish_game(store: EventStore, game_id: str, reason: Literal["draw", "abandoned"],
-                      metadata: dict[str, Any] | None = None,
+                      metadata: EventMetadata | None = None,
                       now: datetime | None = None) -> GameState:
     """End a game without a winner (a draw agreed by the players, or an abandoned game)."""
     async with store.transaction(game_id, lock="exclusive") as tx:
@@ -272,7 +273,7 @@ async def finish_game(store: EventStore, game_id: str, reason: Literal["draw", "
 
 
 async def clock_act(store: EventStore, game_id: str, act: str, *, now: datetime, by: Any,
-                    minutes: int | None = None, metadata: dict[str, Any] | None = None) -> GameState:
+                    minutes: int | None = None, metadata: EventMetadata | None = None) -> GameState:
     """The host's (or operator's) clock acts, each bounded by ``clock``: extend, pause, resume."""
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)
@@ -288,7 +289,7 @@ async def clock_act(store: EventStore, game_id: str, act: str, *, now: datetime,
 
 
 async def vote_draw(store: EventStore, game_id: str, player_id: str, in_favour: bool,
-                    powers: Sequence[str] | None = None, *, metadata: dict[str, Any] | None = None,
+                    powers: Sequence[str] | None = None, *, metadata: EventMetadata | None = None,
                     now: datetime | None = None) -> GameState:
     """A seat's draw vote: the intake's (shared/game/intake.py), as a DAIDE seat's DRW is."""
     command = VoteDraw(game_id, Player(player_id), in_favour, metadata, now, powers=powers)
@@ -296,7 +297,7 @@ async def vote_draw(store: EventStore, game_id: str, player_id: str, in_favour: 
 
 
 async def concede(store: EventStore, game_id: str, player_id: str, to: str | None, *,
-                  metadata: dict[str, Any] | None = None, now: datetime | None = None) -> GameState:
+                  metadata: EventMetadata | None = None, now: datetime | None = None) -> GameState:
     """A seat's concession (or its withdrawal): the intake's, as a draw vote is."""
     return (await intake.vote(store, Concede(game_id, Player(player_id), to, metadata, now))).state
 

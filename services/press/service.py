@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from shared.errors import ErrorCode, Unprocessable
-from shared.events import to_new_event
+from shared.events import EventMetadata, to_new_event
 from shared.events_social import ConversationRead, press_stream, reads_stream
 from shared.game import intake
 from shared.game.commands import Player, SendPress
@@ -28,7 +28,7 @@ __all__ = ["MAX_TEXT", "check_message", "list_conversations", "mark_read", "read
 # ----------------------------------------------------------------------------- store
 
 async def send_message(store: EventStore, game_id: str, player_id: str, sender: str | None,
-                       to: str | Sequence[str], text: str, metadata: dict[str, Any] | None = None, *,
+                       to: str | Sequence[str], text: str, metadata: EventMetadata | None = None, *,
                        now: datetime) -> dict[str, Any]:
     """A message sent: the intake's (shared/game/intake.py), as a DAIDE seat's SND is; the
     message as its sender reads it."""
@@ -60,7 +60,7 @@ async def list_conversations(store: EventStore, game_id: str, powers: Sequence[s
 
 
 async def mark_read(store: EventStore, game_id: str, player_id: str, powers: Sequence[str], name: str,
-                    through: str | None, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
+                    through: str | None, metadata: EventMetadata | None = None) -> dict[str, Any]:
     """The seat's conversation marked read up to message ``through`` (None: its last), as a
     ConversationRead in ``reads-{game}``; nothing is written when the mark would not move or the
     conversation holds no message yet. The conversation as the seat reads it after."""
