@@ -19,6 +19,7 @@ from shared.game.phases import resolved_phases
 from shared.game.state import GameState
 from shared.game.submissions import PowerSubmission
 from shared.rules.variants import get_variant
+from shared.rules.variants.documents import MapData
 from shared.store import EventStore, Transaction
 
 from ..past import PastPhase, state_at
@@ -29,7 +30,7 @@ from .geometry import geometry_for
 
 
 @lru_cache(maxsize=8)
-def map_data_of(variant: str) -> dict[str, Any]:
+def map_data_of(variant: str) -> MapData:
     return get_variant(variant).map_data()
 
 

@@ -22,6 +22,7 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from .documents import (
     HistoryView,
+    MapData,
     MenuGroup,
     OrderCheckAnswer,
     OrderResult,
@@ -205,7 +206,7 @@ class VariantOf(Protocol[StateT, DocumentT]):
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         """The ``entente adjudicate`` contract for this variant."""
 
-    def map_data(self) -> dict[str, Any]:
+    def map_data(self) -> MapData:
         """Everything a frontend needs to draw and check the board, as JSON (docs/maps.md):
         ``variant``, ``board`` (the drawing it is played on: ``standard``, ``ekonia``),
         ``unit_types``, the powers with their colours, the places, the adjacency, the opening

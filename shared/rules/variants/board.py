@@ -17,6 +17,9 @@ from shared.rules.diplomacy.position import Position, PowerUnit
 from .base import Opening, OrderCheck, PhaseKind, PhaseOutcome, UnsupportedPlayerCount, every_order_and_dislodgement
 from .documents import (
     BoardDocument,
+    BoardMapData,
+    BoardPower,
+    BoardProvince,
     DislodgedUnit,
     HistoryView,
     MenuGroup,
@@ -72,11 +75,11 @@ POWER_COLOURS = {
 Germany grey, Italy green, Russia purple, Turkey yellow."""
 
 
-def board_map_data(variant: BoardVariant) -> dict[str, Any]:
+def board_map_data(variant: BoardVariant) -> BoardMapData:
     """The Diplomacy board as a variant plays it: provinces, adjacency by unit type and coast,
     powers and the opening position (docs/maps.md)."""
     game_map = load_map(variant.name)
-    provinces = {
+    provinces: dict[str, BoardProvince] = {
         code: {"name": p.name, "kind": p.kind, "supply_centre": p.supply_centre, "home": p.home_of,
                "coasts": [f"{code}/{c}" for c in p.coasts]}
         for code, p in sorted(game_map.provinces.items())}
@@ -84,7 +87,7 @@ def board_map_data(variant: BoardVariant) -> dict[str, Any]:
             if game_map.army_neighbours(code)}
     fleet = {loc: sorted(game_map.fleet_neighbours(loc)) for loc in sorted(game_map.locations)
              if game_map.fleet_neighbours(loc)}
-    powers = {name: {"adjective": info.adjective, "colour": POWER_COLOURS.get(name, "#999999"),
+    powers: dict[str, BoardPower] = {name: {"adjective": info.adjective, "colour": POWER_COLOURS.get(name, "#999999"),
                      "home_centres": sorted(game_map.home_centres.get(name, ()))}
               for name, info in sorted(game_map.power_info.items())}
     opening = variant.opening(variant.default_settings, 0)
@@ -261,7 +264,7 @@ class BoardVariant:
     def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> HistoryView:
         return every_order_and_dislodgement(resolved)  # orders are public once resolved
 
-    def map_data(self) -> dict[str, Any]:
+    def map_data(self) -> BoardMapData:
         return board_map_data(self)
 
     def describe_order(self, text: str, phase: str, power: str) -> StructuredOrder:

@@ -26,7 +26,18 @@ from shared.rules.ekonia.turn import resolve_turn
 
 from . import ekonia_orders
 from .base import Opening, OrderCheck, PhaseKind, PhaseOutcome, UnsupportedPlayerCount, VariantOf
-from .documents import HistoryView, MenuGroup, PositionView, RulesSettings, StructuredOrder, read_settings
+from .documents import (
+    EkoniaMapData,
+    EkoniaStateSetup,
+    EkoniaTerritory,
+    HexCell,
+    HistoryView,
+    MenuGroup,
+    PositionView,
+    RulesSettings,
+    StructuredOrder,
+    read_settings,
+)
 
 
 @lru_cache(maxsize=1)
@@ -56,7 +67,7 @@ def check_orders(state: EkoniaState, board: Board, power: str,
     return checks
 
 
-def ekonia_map_data(variant: EkoniaVariant) -> dict[str, Any]:
+def ekonia_map_data(variant: EkoniaVariant) -> EkoniaMapData:
     """The hex map of Tale of Ekonia: territories and seas with their cells, sea lanes,
     adjacency, the states at the start with their colours, and the opening (docs/maps.md)."""
     from shared.rules.ekonia.draw import HEX_SIZE, hex_centre, hex_corners, state_colours
@@ -65,21 +76,23 @@ def ekonia_map_data(variant: EkoniaVariant) -> dict[str, Any]:
     ekonia = load_ekonia_map()
     grid = read_ekonia_data()["hex_grid"]
     colours = state_colours(ekonia)
-    def cell(hex_: tuple[int, int]) -> dict[str, Any]:
+    def cell(hex_: tuple[int, int]) -> HexCell:
         """Where the rules' drawing (draw.py) puts a cell: its centre and corners, in pixels."""
         x, y = hex_centre(hex_)
         return {"centre": [round(x, 1), round(y, 1)],
                 "corners": [[round(cx, 1), round(cy, 1)] for cx, cy in hex_corners(x, y)]}
 
-    territories = {tid: {"name": t.name, "kind": t.kind, "coastal": t.coastal, "city": t.city,
-                         "sea_lane": t.sea_lane, "hex": list(t.hex), "owner": ekonia.owner_at_start(tid),
-                         "income": ekonia.base_income(tid), "cell": cell(t.hex)}
-                   for tid, t in sorted(ekonia.territories.items())}
-    states = {sid: {"name": st.display_name, "colour": colours[sid], "capital": st.capital,
-                    "cities": list(st.cities), "territories": sorted(st.territories),
-                    "starting_units": [list(u) for u in st.starting_units], "gold": st.gold,
-                    "income": ekonia.starting_income(sid)}
-              for sid, st in sorted(ekonia.states.items())}
+    territories: dict[str, EkoniaTerritory] = {
+        tid: {"name": t.name, "kind": t.kind, "coastal": t.coastal, "city": t.city, "sea_lane": t.sea_lane,
+              "hex": list(t.hex), "owner": ekonia.owner_at_start(tid), "income": ekonia.base_income(tid),
+              "cell": cell(t.hex)}
+        for tid, t in sorted(ekonia.territories.items())}
+    states: dict[str, EkoniaStateSetup] = {
+        sid: {"name": st.display_name, "colour": colours[sid], "capital": st.capital,
+              "cities": list(st.cities), "territories": sorted(st.territories),
+              "starting_units": [list(u) for u in st.starting_units], "gold": st.gold,
+              "income": ekonia.starting_income(sid)}
+        for sid, st in sorted(ekonia.states.items())}
     opening = variant.opening({}, 0) if variant._board is None else None
     return {"variant": "ekonia", "board": "ekonia", "unit_types": list(UNIT_TYPES),
             "powers": {sid: {"name": st["name"], "colour": st["colour"]} for sid, st in states.items()},
@@ -185,7 +198,7 @@ class EkoniaVariant:
             raise UnsupportedPlayerCount(
                 f"Tale of Ekonia seats 2 to {len(self.board.states)} players, one state each, not {players}")
 
-    def map_data(self) -> dict[str, Any]:
+    def map_data(self) -> EkoniaMapData:
         return ekonia_map_data(self)
 
     def describe_order(self, text: str, phase: str, power: str) -> StructuredOrder:

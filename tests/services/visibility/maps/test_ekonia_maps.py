@@ -62,6 +62,7 @@ async def test_hidden_facts_change_no_one_elses_picture(host: Host) -> None:
 
 def pictures_for_others(state: dict[str, Any], secret: str) -> dict[str | None, str]:
     data, geometry = map_data_of("ekonia"), ekonia_geometry()
+    assert data["board"] == "ekonia"
     out = {}
     for viewer in [p for p in state["powers"] if p != secret] + [None]:
         view = {"position": VARIANT.view(state, viewer), "orders": {}}
