@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from shared.auth import identify, require
 from shared.events import EventMetadata, PhaseResolved
 from shared.rules.variants import OrderCheck
 
+from .press import MessageJSON
 from .state import GameState
 from .submissions import PowerSubmission
 
@@ -194,7 +194,7 @@ class PatchOutcome:
 
 @dataclass(frozen=True, slots=True)
 class PressOutcome:
-    message: dict[str, Any]  # the message as its sender reads it (its place among what the seat reads)
+    message: MessageJSON  # the message as its sender reads it (its place among what the seat reads)
     state: GameState  # the game it was decided from
 
 
