@@ -40,7 +40,7 @@ from shared.events import Event, OrdersSubmitted, PhaseResolved, ReadySet
 from shared.game.cached import Caches
 from shared.game.draws import own_ballot
 from shared.game.repository import RECENT_PHASES
-from shared.game.state import GameState, fold
+from shared.game.state import DrawJSON, GameState, OwnBallotJSON, PowerSeatJSON, fold
 from shared.game.submissions import PowerSubmission, latest_submissions, submitted_orders
 from shared.game.waiting import order_status
 from shared.http.summary import game_info
@@ -127,13 +127,17 @@ def view_of(state: GameState, submissions: Mapping[str, PowerSubmission], viewer
     }
 
 
-def _draw(state: GameState, public: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+class DrawViewJSON(DrawJSON, OwnBallotJSON):
+    """The draw as a viewer sees it: whether it passed, every vote with public votes, its own."""
+
+
+def _draw(state: GameState, public: DrawJSON, viewer: Viewer) -> DrawViewJSON:
     """Whether the draw passed (and every vote, with public votes); a player's own vote."""
     return {**public, **own_ballot(state, viewer.player_id)}
 
 
 
-def _powers(state: GameState) -> dict[str, dict[str, Any]]:
+def _powers(state: GameState) -> dict[str, PowerSeatJSON]:
     return state.power_seats()
 
 

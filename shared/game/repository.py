@@ -169,7 +169,7 @@ def game_row(state: GameState, now: datetime | None = None) -> GameRow:
     """The games row of ``state``: the list's summary and the deadline index."""
     return GameRow(game_id=state.game_id, variant=state.variant, name=state.name,
                    status=state.status, phase=state.phase, deadline=state.wake_at(),
-                   summary=state.summary(), updated_at=now or SYSTEM_CLOCK.now())
+                   summary=dict(state.summary()), updated_at=now or SYSTEM_CLOCK.now())
 
 
 async def append_events(tx: Transaction, state: GameState, events: Sequence[Event], metadata: EventMetadata | None,
