@@ -6,13 +6,12 @@ the game's state (no store, no clock), the same call for a live resolution
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from shared.events import PhaseResolved
 from shared.game.state import GameState
 from shared.rules.variants import PhaseOutcome, get_variant
-
-DocumentT = TypeVar("DocumentT")  # a variant's state document, stored as the variant wrote it
+from shared.rules.variants.base import DocumentT  # a variant's state document, stored as it wrote it
 
 
 def adjudicate_phase(state: GameState, position_before: dict[str, Any], submitted: Mapping[str, Sequence[str]],

@@ -1,6 +1,6 @@
-"""The JSON of a game's view that the game core keeps (docs/api.md, "Views"): a resolved phase
-as a view's history shows it, which the caches hold (cached.py) and the visibility service
-writes (services/visibility/view.py)."""
+"""The JSON of a game's view that the game core keeps (docs/api.md, "Views and the log"): a
+resolved phase as a view's history shows it, which the caches hold (cached.py) and the
+visibility service writes (services/visibility/view.py)."""
 from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict

@@ -1,4 +1,5 @@
-"""The geometry document of a board, typed: where each thing is drawn (docs/maps.md, "Geometry").
+"""The geometry document of a board, typed: where each thing is drawn (docs/maps.md, "How the
+standard board is drawn").
 
 The standard board's is package data written by ``standard_geometry.py``
 (shared/variants/standard/geometry.json), Tale of Ekonia's is laid out from its hex grid
