@@ -15,6 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository: tests below
 
+from shared.rules.ekonia.records import EkoniaState  # noqa: E402
 from shared.rules.variants.ekonia import VARIANT  # noqa: E402
 from tests.games.test_ekonia_game import WORST_ORDERS  # noqa: E402
 
@@ -38,7 +39,7 @@ def main() -> int:
     return 0
 
 
-def _timed(state: dict, orders: list[str]) -> float:
+def _timed(state: EkoniaState, orders: list[str]) -> float:
     started = time.perf_counter()
     VARIANT.check_orders(state, "VIEREN", orders)
     return time.perf_counter() - started

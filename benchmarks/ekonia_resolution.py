@@ -25,10 +25,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository
 
+from shared.rules.ekonia.records import EkoniaState  # noqa: E402
 from shared.rules.variants.ekonia import VARIANT  # noqa: E402
 
 
-def pick_orders(rng: random.Random, state: dict[str, Any], power: str, turn: int) -> list[str]:
+def pick_orders(rng: random.Random, state: EkoniaState, power: str, turn: int) -> list[str]:
     """A few of ``power``'s possible orders, and war on a neighbour in the first turns."""
     menu = VARIANT.possible_orders(state, power)
     texts = [t for options in menu.values() for t in options]
@@ -38,7 +39,7 @@ def pick_orders(rng: random.Random, state: dict[str, Any], power: str, turn: int
     return chosen
 
 
-def play(seed: int, turns: int) -> list[tuple[dict[str, Any], dict[str, list[str]], int]]:
+def play(seed: int, turns: int) -> list[tuple[EkoniaState, dict[str, list[str]], int]]:
     """One game's turns: the position, the orders given, the turn's seed."""
     rng = random.Random(seed)
     state = VARIANT.opening({}, seed).state
@@ -53,7 +54,7 @@ def play(seed: int, turns: int) -> list[tuple[dict[str, Any], dict[str, list[str
     return played
 
 
-def digest_of(played: list[tuple[dict[str, Any], dict[str, list[str]], int]], sha: Any) -> int:
+def digest_of(played: list[tuple[EkoniaState, dict[str, list[str]], int]], sha: Any) -> int:
     """Every byte the turns write and show, fed to ``sha``; returns the battles fought."""
     battles = 0
     for state, orders, seed in played:

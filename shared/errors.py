@@ -7,7 +7,7 @@ them (and the framework's own failures) into responses. Nothing here knows the w
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 
 class ErrorCode(StrEnum):
@@ -118,6 +118,19 @@ class ErrorCode(StrEnum):
     WRONG_ROLE = "wrong_role"
 
 
+class ErrorJSON(TypedDict):
+    """One error as every answer writes it (docs/api.md, "Errors")."""
+
+    code: str
+    message: str
+    where: NotRequired[str]  # the part of the request that was wrong: body.orders[2], query.power
+    details: NotRequired[Any]  # what the code's answers add (the rejected orders, the limits...)
+
+
+class ErrorBody(TypedDict):
+    error: ErrorJSON
+
+
 class DomainError(Exception):
     """A failure the caller can act on; subclasses fix the status and a default code."""
 
@@ -134,8 +147,8 @@ class DomainError(Exception):
         self.where = where
         self.details = details
 
-    def body(self) -> dict[str, Any]:
-        error: dict[str, Any] = {"code": self.code, "message": self.message}
+    def body(self) -> ErrorBody:
+        error: ErrorJSON = {"code": self.code, "message": self.message}
         if self.where is not None:
             error["where"] = self.where
         if self.details is not None:

@@ -11,11 +11,14 @@ Streams: a game's own events live in ``game-{game_id}``; orders live in
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from shared.store.records import NewEvent, RecordedEvent
+
+if TYPE_CHECKING:
+    from shared.rules.variants.documents import RulesSettings
 
 
 def game_stream(game_id: str) -> str:
@@ -75,6 +78,11 @@ class GameSettings(BaseModel):
     # (every surviving seat voting for the same powers), and conceding to one power's victory
     partial_draws: bool = False
     concessions: bool = False
+
+    def for_rules(self) -> RulesSettings:
+        """What the rules read of these settings (``Variant.opening``, ``resolve``,
+        ``check_settings``): the rest are the platform's."""
+        return {"player_count": self.player_count, "edition": self.edition, "max_turns": self.max_turns}
 
 
 class GameCreated(Event):
@@ -303,7 +311,18 @@ class UnknownEvent(ValueError):
     pass
 
 
-def to_new_event(event: Event, metadata: dict[str, Any] | None = None) -> NewEvent:
+class EventMetadata(TypedDict, total=False):
+    """Who wrote an event and why, stored beside it (``NewEvent.metadata``: the store keeps it
+    as JSON and never reads it; the operator's log shows it, docs/store.md)."""
+
+    actor: str  # player, host, account, operator, clock, house_bot, daide
+    player_id: str | None  # the player whose request it was (a DAIDE session before NME: None)
+    request_id: str  # the request's X-Request-ID (shared/http/dependencies.py)
+    reason: str  # the clock's: deadline, early; the operator's: mila import
+    via: str  # daide, entente api-key
+
+
+def to_new_event(event: Event, metadata: EventMetadata | None = None) -> NewEvent:
     data = event.model_dump(mode="json", exclude={"type"})
     return NewEvent(type=event.type, data=data, schema_version=event.SCHEMA_VERSION,  # type: ignore[attr-defined]  # each event class declares its type
                     metadata=dict(metadata or {}))

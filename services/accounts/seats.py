@@ -18,13 +18,13 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from typing import Any, TypedDict
 
 from shared import credentials
 from shared.errors import DomainError, ErrorCode, TooManyRequests
 from shared.events_social import account_stream
 from shared.game.log import phase_submissions
-from shared.game.state import GameState
+from shared.game.state import GameState, Status
 from shared.game.waiting import order_status
 from shared.http.dependencies import load_game
 from shared.http.stream_leases import shared_streams
@@ -35,7 +35,27 @@ MAX_STREAM_SECONDS = 300.0
 RETRY_MILLISECONDS = 2000
 KEEP_ALIVE = b": keep-alive\n"
 
-Seat = dict[str, Any]
+class OwedJSON(TypedDict, total=False):
+    """What a seat owes in its game now (``owed``): nothing outside an active phase."""
+
+    deadline: str | None
+    must_act: list[str]  # its powers that must act
+    waiting_for: list[str]  # those the phase waits for
+    submitted: list[str]  # those done ordering
+    writes: dict[str, int]  # the events in each power's order stream for the phase
+
+
+class Seat(OwedJSON):
+    """One seat of an account as ``/me/games`` lists it (``MySeat``, api.py)."""
+
+    game_id: str
+    name: str
+    status: Status
+    phase: str | None
+    player_id: str
+    codename: str
+    power: str | None
+    powers: list[str]
 
 
 async def seat_of(store: EventStore, game_id: str, player_id: str) -> Seat | None:
@@ -53,7 +73,7 @@ async def seat_of(store: EventStore, game_id: str, player_id: str) -> Seat | Non
             "powers": powers, **await owed(store, game, powers)}
 
 
-async def owed(store: EventStore, game: GameState, powers: list[str]) -> dict[str, Any]:
+async def owed(store: EventStore, game: GameState, powers: list[str]) -> OwedJSON:
     """What the seat owes in its game now: its powers that must act, those the phase waits for."""
     if game.status != "active" or not game.phase:
         return {}

@@ -11,12 +11,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-from typing import Any
 
 from shared.auth import hash_token
 from shared.credentials import Account, ApiKey, BotToken, fold_account, fold_bots
 from shared.errors import Conflict, ErrorCode, NotFound
-from shared.events import Event, from_recorded, to_new_event
+from shared.events import Event, EventMetadata, from_recorded, to_new_event
 from shared.events_social import (
     AccountCreated,
     ApiKeyIssued,
@@ -59,7 +58,7 @@ class SignedIn:
 
 
 async def sign_in(store: EventStore, provider: str, provider_user_id: str, name: str,
-                  metadata: dict[str, Any] | None = None) -> SignedIn:
+                  metadata: EventMetadata | None = None) -> SignedIn:
     """Find or create the provider user's account and open a session for it."""
     account_id = account_id_for(provider, provider_user_id)
     token = new_session_token(account_id)
@@ -106,7 +105,7 @@ class IssuedBot:
 
 
 async def issue_bot_token(store: EventStore, game_id: str, player_id: str, label: str,
-                          metadata: dict[str, Any] | None = None) -> IssuedBot:
+                          metadata: EventMetadata | None = None) -> IssuedBot:
     token = new_bot_token(game_id)
     issued = BotTokenIssued(token_id="bt_" + secrets.token_hex(6), player_id=player_id,
                             token_hash=hash_token(token), label=label)
@@ -123,7 +122,7 @@ async def issue_bot_token(store: EventStore, game_id: str, player_id: str, label
 
 
 async def revoke_bot_token(store: EventStore, game_id: str, player_id: str, token_id: str,
-                           metadata: dict[str, Any] | None = None) -> None:
+                           metadata: EventMetadata | None = None) -> None:
     """Revoke one of the seat's bot tokens; another seat's token is as unknown as a missing one."""
     async with store.transaction() as tx:
         stream = bots_stream(game_id)
@@ -142,7 +141,7 @@ MAX_API_KEYS = 10  # live keys per account
 OPERATOR_PROVIDER = "operator"  # accounts an operator made with `entente api-key create` (no sign-in)
 
 
-async def ensure_operator_account(store: EventStore, name: str, metadata: dict[str, Any] | None = None) -> Account:
+async def ensure_operator_account(store: EventStore, name: str, metadata: EventMetadata | None = None) -> Account:
     """The account an operator names (``entente api-key create --account NAME``), made at its
     first use: a server without sign-in can still give a bot an account to play its seats with.
     Its id is derived from the name as a provider's user's is from theirs."""
@@ -169,7 +168,7 @@ def new_api_key(account_id: str) -> str:
 
 
 async def issue_api_key(store: EventStore, account_id: str, label: str,
-                        metadata: dict[str, Any] | None = None) -> tuple[ApiKey, str]:
+                        metadata: EventMetadata | None = None) -> tuple[ApiKey, str]:
     """A new API key of the account (its hash stored, the key itself returned once)."""
     key = new_api_key(account_id)
     issued = ApiKeyIssued(key_id="ak_" + secrets.token_hex(6), token_hash=hash_token(key), label=label)
@@ -185,7 +184,7 @@ async def issue_api_key(store: EventStore, account_id: str, label: str,
 
 
 async def revoke_api_key(store: EventStore, account_id: str, key_id: str,
-                         metadata: dict[str, Any] | None = None) -> None:
+                         metadata: EventMetadata | None = None) -> None:
     """Revoke one of the account's API keys: it stops working at once."""
     async with store.transaction() as tx:
         stream = account_stream(account_id)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from fastapi import APIRouter, Body, FastAPI, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -28,11 +28,13 @@ from shared.http.dependencies import (
 from shared.http.models import MenuGroup, RequestBody, StructuredOrder, absent_if_none, written_once
 from shared.http.rate_limits import rate_limited
 from shared.rules.variants import OrderCheck
+from shared.rules.variants.documents import OrderCheckAnswer
+from shared.rules.variants.documents import StructuredOrder as StructuredOrderJSON
 from shared.settings import Settings
 from shared.store import EventStore
 
 from . import service
-from .possible import possible_for
+from .possible import PossibleOrdersJSON, possible_for
 
 router = APIRouter(tags=["adjudication"])
 
@@ -170,11 +172,30 @@ async def replace_orders(writer: OrderWriting, body: SubmitOrders, request: Requ
         **_feedback(submission.state, submission.phase, submission.power, submission.checks)}))
 
 
-def _feedback(game: GameState, phase: str, power: str, checks: list[OrderCheck]) -> dict[str, Any]:
+class CheckedOrderJSON(OrderCheckAnswer):
+    structured: NotRequired[StructuredOrderJSON]  # an accepted order's
+
+
+class FeedbackJSON(TypedDict):
+    """A submission's checks as its answer carries them (``_feedback``)."""
+
+    accepted: int
+    rejected: int
+    orders: list[OrderCheckAnswer | CheckedOrderJSON]  # a rejected text's check, an accepted order's too
+
+
+def _feedback(game: GameState, phase: str, power: str, checks: list[OrderCheck]) -> FeedbackJSON:
     """Each text's check, the accepted ones also as structured orders, and the counts."""
     variant = intake.variant_of(game)
-    orders = [{**c.as_json(), "structured": variant.describe_order(c.order, phase, power)} if c.accepted and c.order
-              else c.as_json() for c in checks]
+
+    def checked(check: OrderCheck) -> OrderCheckAnswer | CheckedOrderJSON:
+        if check.accepted and check.order:
+            accepted: CheckedOrderJSON = {**check.as_json(),
+                                          "structured": variant.describe_order(check.order, phase, power)}
+            return accepted
+        return check.as_json()
+
+    orders = [checked(c) for c in checks]
     accepted = sum(1 for c in checks if c.accepted)
     return {"accepted": accepted, "rejected": len(checks) - accepted, "orders": orders}
 
@@ -256,7 +277,7 @@ async def possible_orders(game: CurrentGame, caller: CurrentPlayer, store: Store
     phase = game.phase or ""
     current = await service.current_submissions(store, game.game_id, phase)
 
-    def options(chosen: str) -> dict[str, Any]:
+    def options(chosen: str) -> PossibleOrdersJSON:
         found = current.get(chosen)
         orders = list(found.orders) if found is not None and found.orders is not None else []
         return possible_for(game, chosen, orders, by_house_bot=found is not None and found.by_house_bot)

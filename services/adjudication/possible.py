@@ -3,14 +3,31 @@ unit, the menu, which units still lack an order, and the builds or removals of a
 phase. Pure: a state in, a document out."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from shared.game.guards import require_playing
 from shared.game.intake import variant_of
 from shared.game.state import GameState
+from shared.rules.variants.documents import MenuGroup, StructuredOrder
 
 
-def possible_for(state: GameState, power: str, submitted: list[str], by_house_bot: bool = False) -> dict[str, Any]:
+class PossibleOrdersJSON(TypedDict):
+    """What one power may order now (``possible_for``), as ``PossibleOrders`` (api.py) writes it."""
+
+    phase: str
+    power: str
+    must_act: bool
+    orders: dict[str, list[str]]  # the variant's own keys (a unit's place, a build site) -> texts
+    menu: list[MenuGroup]
+    submitted: list[str]
+    submitted_by_house_bot: bool
+    submitted_structured: list[StructuredOrder]
+    lacking: list[str]
+    adjustment: int
+
+
+def possible_for(state: GameState, power: str, submitted: list[str],
+                 by_house_bot: bool = False) -> PossibleOrdersJSON:
     """The legal orders of each of the power's units now, which units still lack an order, and
     in adjustment phases the builds allowed (positive) or removals owed (negative);
     ``by_house_bot``: the stored orders are the house bot's, given while the player was away."""

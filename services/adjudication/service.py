@@ -12,15 +12,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from shared.events import GameSettings
 from shared.game.log import phase_submissions
 from shared.game.submissions import PowerSubmission
 from shared.rules.variants import Opening, get_variant
 from shared.store import EventStore
 
 
-def opening(variant: str, settings: Mapping[str, Any], seed: int) -> Opening:
+def opening(variant: str, settings: GameSettings, seed: int) -> Opening[Any]:
     """The first phase, state document, seats and who must act of a new game."""
-    return get_variant(variant).opening(settings, seed)
+    return get_variant(variant).opening(settings.for_rules(), seed)
 
 
 async def current_submissions(store: EventStore, game_id: str, phase: str) -> Mapping[str, PowerSubmission]:

@@ -17,9 +17,12 @@ import asyncio
 import json
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .common import OpsError
+
+if TYPE_CHECKING:
+    from shared.events import EventMetadata
 
 DEFAULT_DATABASE_URL = "sqlite:///./entente.db"
 EXAMPLES = """\
@@ -30,7 +33,7 @@ entente api-key create --account a_0123456789abcdef      a key for an account th
 DESCRIPTION = ("Issue, list or revoke an account's API keys (a bot plays the account's seats in every game with "
                "one). --account names an account id (a_...) or a name: the operator's account of that name, made "
                "by the first create. The key is printed once; the store keeps only its hash.")
-OPERATOR_METADATA = {"actor": "operator", "via": "entente api-key"}
+OPERATOR_METADATA: EventMetadata = {"actor": "operator", "via": "entente api-key"}
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -86,7 +86,7 @@ def mila_game(saved: dict[str, Any], now: datetime) -> Imported:
     state = log.game(GameCreated(game_id=imported.game_id, variant="standard", name=f"MILA game {mila_id}"[:100],
                                  settings=GameSettings(press=press), host_token_hash=hash_token(imported.host_token)))
     rules = get_variant("standard")
-    opening = rules.opening(state.settings.model_dump(), seed)
+    opening = rules.opening(state.settings.for_rules(), seed)
     seat_of: dict[str, str] = {}
     for power in opening.powers:
         token, player_id = new_token(), "p_" + hashlib.sha256(digest + power.encode()).hexdigest()[:12]

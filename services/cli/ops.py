@@ -509,7 +509,7 @@ def load_rules(game_id: str, records: Sequence[RecordedEvent]) -> None:
     created = next((from_recorded(r) for r in records if r.type == "GameCreated"), None)
     if isinstance(created, GameCreated):
         variant = get_variant(created.variant)
-        opening = variant.opening(created.settings.model_dump(), 0)
+        opening = variant.opening(created.settings.for_rules(), 0)
         variant.check_orders(opening.state, opening.powers[0], ["WAIVE"])
 
 

@@ -8,10 +8,9 @@ coasts are ``STP/NC`` here and ``(STP NCS)`` there.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from shared.rules.variants import public_board
-from shared.rules.variants.documents import DislodgedUnit, StateDocument
+from shared.rules.variants import get_variant, public_board
+from shared.rules.variants.documents import BoardMapData, DislodgedUnit, StateDocument
 
 from .syntax import Item, Text
 from .tokens import PROVINCES
@@ -103,7 +102,7 @@ def _adjacent(ours: list[str]) -> list[Item]:
     return [location(where) for where in sorted(kept, key=province)]
 
 
-def mdf_message(map_data: Mapping[str, Any]) -> list[Item]:
+def mdf_message(map_data: BoardMapData) -> list[Item]:
     """MDF (powers) (supply centres, non-supply centres) (adjacencies) from the variant's map data."""
     # Switzerland and any other impassable place of ours has no DAIDE token: it is left out
     provinces = {name: facts for name, facts in map_data["provinces"].items() if province(name) in PROVINCES}
@@ -130,7 +129,15 @@ def mdf_message(map_data: Mapping[str, Any]) -> list[Item]:
     return ["MDF", list(POWER_NAMES), [centres, others], adjacencies]
 
 
-def supply_centres(map_data: Mapping[str, Any]) -> list[str]:
+def standard_map_data() -> BoardMapData:
+    """The standard board's map data, which the DAIDE server's MDF and centres are read from."""
+    data = get_variant("standard").map_data()
+    if data["board"] != "standard":
+        raise AssertionError(f"the standard variant is played on the {data['board']} board")
+    return data
+
+
+def supply_centres(map_data: BoardMapData) -> list[str]:
     return sorted(name for name, facts in map_data["provinces"].items() if facts["supply_centre"])
 
 

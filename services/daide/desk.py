@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
+from shared.events import EventMetadata
 from shared.game.submissions import PowerSubmission
 from shared.store import EventStore
 
@@ -28,7 +29,7 @@ class Joined(Protocol):
 class JoinSeat(Protocol):
     """services/lobby/service.py's ``join_game``: a seat taken by name on a game's port."""
 
-    def __call__(self, store: EventStore, game_id: str, *, metadata: dict[str, Any] | None = None,
+    def __call__(self, store: EventStore, game_id: str, *, metadata: EventMetadata | None = None,
                  now: datetime | None = None, account_id: str | None = None, invite_code: str | None = None,
                  daide: bool = False) -> Awaitable[Joined]: ...
 

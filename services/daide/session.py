@@ -11,6 +11,7 @@ import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from shared.events import EventMetadata
 from shared.game import intake
 from shared.game.commands import Player, SendPress, VoteDraw
 from shared.game.log import phase_submissions
@@ -408,7 +409,7 @@ class Session:
 
     # ------------------------------------------------------------------------- acting
 
-    def _metadata(self) -> dict[str, Any]:
+    def _metadata(self) -> EventMetadata:
         return {"actor": "player", "player_id": self.player_id, "via": "daide"}
 
     async def _on_sub(self, items: list[Item], args: list[Item]) -> None:

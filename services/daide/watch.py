@@ -24,11 +24,10 @@ from shared.events_social import MessageSent
 from shared.game.repository import read_game
 from shared.game.state import GameState
 from shared.http.stream_leases import SharedStreams
-from shared.rules.variants import get_variant
 from shared.store import EventStore, RecordedEvent
 from shared.store.leases import Lease
 
-from .board import POWER_CODES, supply_centres
+from .board import POWER_CODES, standard_map_data, supply_centres
 from .desk import Desk
 from .grants import BotTokens
 from .press import frm_message, press_of
@@ -88,7 +87,7 @@ class Hub:
     def __init__(self, store: EventStore, desk: Desk, *, poll: float = 1.0,
                  on_beat: Callable[[bool], None] | None = None) -> None:
         self.store, self.desk, self.poll = store, desk, poll
-        self.map_data = get_variant("standard").map_data()
+        self.map_data = standard_map_data()
         self.centres = supply_centres(self.map_data)
         self._watchers: dict[str, _Watcher] = {}
         self._seats: dict[tuple[str, str], WatchedSession] = {}

@@ -17,6 +17,7 @@ from shared.codenames import pick_codename
 from shared.errors import Conflict, ErrorCode, Forbidden, NotFound, Unprocessable
 from shared.events import (
     Event,
+    EventMetadata,
     GameCreated,
     GameFinished,
     GameSettings,
@@ -90,7 +91,7 @@ def check_settings(variant: str, settings: GameSettings) -> None:
     check_bot_settings(variant, settings)
     deadlines.check_clock_settings(settings)
     try:  # the variant says how many it seats, in its own words (2 to 7, 7 only, 2 to 6)
-        get_variant(variant).check_settings(settings.model_dump())
+        get_variant(variant).check_settings(settings.for_rules())
     except UnsupportedPlayerCount as error:
         raise Unprocessable(f"the {variant} game cannot be set up so: {error}",
                             code=ErrorCode.UNSUPPORTED_PLAYER_COUNT, where="body.settings.player_count") from None
@@ -98,14 +99,14 @@ def check_settings(variant: str, settings: GameSettings) -> None:
         raise Unprocessable(f"the {variant} game cannot be set up so: {error}",
                             code=ErrorCode.UNSUPPORTED_SETTING, where="body.settings") from None
     try:
-        get_variant(variant).opening(settings.model_dump(), 0)
+        get_variant(variant).opening(settings.for_rules(), 0)
     except ValueError as error:
         raise Unprocessable(f"the {variant} game cannot be set up so: {error}",
                             code=ErrorCode.UNSUPPORTED_PLAYER_COUNT, where="body.settings.player_count") from None
 
 
 async def create_game(store: EventStore, *, name: str, variant: str, settings: GameSettings,
-                      metadata: dict[str, Any] | None = None, now: datetime | None = None) -> Created:
+                      metadata: EventMetadata | None = None, now: datetime | None = None) -> Created:
     check_settings(variant, settings)
     game_id, host_token = new_game_id(), new_token()
     invite_code = new_invite_code() if settings.private else None
@@ -132,7 +133,7 @@ def check_invite(state: GameState, invite_code: str | None) -> None:
                         code=ErrorCode.INVALID_INVITE_CODE, where="body.invite_code")
 
 
-async def join_game(store: EventStore, game_id: str, *, metadata: dict[str, Any] | None = None,
+async def join_game(store: EventStore, game_id: str, *, metadata: EventMetadata | None = None,
                     now: datetime | None = None, account_id: str | None = None,
                     invite_code: str | None = None, daide: bool = False) -> Joined:
     """Seat a new player; with ``account_id`` (a signed-in account joining), the seat is linked
@@ -190,7 +191,7 @@ def seat_named(state: GameState, name: str) -> Seat:
                    code=ErrorCode.SEAT_NOT_FOUND, where="path.seat")
 
 
-async def remove_seat(store: EventStore, game_id: str, name: str, metadata: dict[str, Any] | None = None,
+async def remove_seat(store: EventStore, game_id: str, name: str, metadata: EventMetadata | None = None,
                       now: datetime | None = None) -> GameState:
     """Free a seat before the start (the host's or the operator's act): ``SeatRemoved`` in the
     log, the seat's token plays nothing any more, and the place can be taken again; 404
@@ -212,7 +213,7 @@ def draw_seats(seed: int, player_ids: list[str], seats: Sequence[Sequence[str]])
 
 
 def started_event(state: GameState, seed: int) -> GameStarted:
-    first = get_variant(state.variant).opening(state.settings.model_dump(), seed)
+    first = get_variant(state.variant).opening(state.settings.for_rules(), seed)
     player_ids = [s.player_id for s in state.seats]
     seats = draw_seats(seed, player_ids, first.seats)
     seat_index = {tuple(sorted(seat)): i for i, seat in enumerate(first.seats)}
@@ -223,7 +224,7 @@ def started_event(state: GameState, seed: int) -> GameStarted:
                        must_act=first.must_act, joins=joins)
 
 
-async def start_game(store: EventStore, game_id: str, metadata: dict[str, Any] | None = None,
+async def start_game(store: EventStore, game_id: str, metadata: EventMetadata | None = None,
                      now: datetime | None = None) -> GameState:
     now = now or SYSTEM_CLOCK.now()
     async with store.transaction(game_id, lock="exclusive") as tx:
@@ -260,7 +261,7 @@ async def append_bot_orders(tx: Transaction, state: GameState) -> None:
 
 
 async def finish_game(store: EventStore, game_id: str, reason: Literal["draw", "abandoned"],
-                      metadata: dict[str, Any] | None = None,
+                      metadata: EventMetadata | None = None,
                       now: datetime | None = None) -> GameState:
     """End a game without a winner (a draw agreed by the players, or an abandoned game)."""
     async with store.transaction(game_id, lock="exclusive") as tx:
@@ -272,7 +273,7 @@ async def finish_game(store: EventStore, game_id: str, reason: Literal["draw", "
 
 
 async def clock_act(store: EventStore, game_id: str, act: str, *, now: datetime, by: Any,
-                    minutes: int | None = None, metadata: dict[str, Any] | None = None) -> GameState:
+                    minutes: int | None = None, metadata: EventMetadata | None = None) -> GameState:
     """The host's (or operator's) clock acts, each bounded by ``clock``: extend, pause, resume."""
     async with store.transaction(game_id, lock="exclusive") as tx:
         state = await read_state(tx, game_id)
@@ -288,7 +289,7 @@ async def clock_act(store: EventStore, game_id: str, act: str, *, now: datetime,
 
 
 async def vote_draw(store: EventStore, game_id: str, player_id: str, in_favour: bool,
-                    powers: Sequence[str] | None = None, *, metadata: dict[str, Any] | None = None,
+                    powers: Sequence[str] | None = None, *, metadata: EventMetadata | None = None,
                     now: datetime | None = None) -> GameState:
     """A seat's draw vote: the intake's (shared/game/intake.py), as a DAIDE seat's DRW is."""
     command = VoteDraw(game_id, Player(player_id), in_favour, metadata, now, powers=powers)
@@ -296,7 +297,7 @@ async def vote_draw(store: EventStore, game_id: str, player_id: str, in_favour: 
 
 
 async def concede(store: EventStore, game_id: str, player_id: str, to: str | None, *,
-                  metadata: dict[str, Any] | None = None, now: datetime | None = None) -> GameState:
+                  metadata: EventMetadata | None = None, now: datetime | None = None) -> GameState:
     """A seat's concession (or its withdrawal): the intake's, as a draw vote is."""
     return (await intake.vote(store, Concede(game_id, Player(player_id), to, metadata, now))).state
 

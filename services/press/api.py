@@ -5,7 +5,7 @@ builds the app: ``create_app`` is its factory); ``services.app`` serves it with 
 """
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, FastAPI, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from shared.auth import Caller
 from shared.errors import BadRequest, ErrorCode, Unprocessable
 from shared.game.conversations import MAX_NAME, NAME_PATTERN, PUBLIC, in_conversation, parse_name, recipients_of
+from shared.game.press import MessageJSON
 from shared.game.state import GameState
 from shared.http.app import build_app
 from shared.http.dependencies import CurrentCaller, CurrentGame, CurrentPlayer, Now, StoreDep, request_metadata
@@ -93,7 +94,7 @@ async def list_messages(game: CurrentGame, caller: CurrentCaller, store: StoreDe
     return message_page(readable, cursor, limit)
 
 
-def message_page(readable: list[dict[str, Any]], cursor: str | None, limit: int) -> MessageList:
+def message_page(readable: list[MessageJSON], cursor: str | None, limit: int) -> MessageList:
     """A page of the messages a caller reads. The cursor names the last message a page held by
     its id, which its reader saw: it counts nothing else of the log, and one made by a reader
     of other messages points at none of this reader's (400 invalid_cursor)."""

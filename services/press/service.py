@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Any
 
 from shared.errors import ErrorCode, Unprocessable
-from shared.events import to_new_event
+from shared.events import EventMetadata, to_new_event
 from shared.events_social import ConversationRead, press_stream, reads_stream
 from shared.game import intake
 from shared.game.commands import Player, SendPress
-from shared.game.conversations import conversation_named, conversations, in_conversation, read_marks
-from shared.game.press import MAX_TEXT, check_message, readable
+from shared.game.conversations import ConversationJSON, conversation_named, conversations, in_conversation, read_marks
+from shared.game.press import MAX_TEXT, MessageJSON, check_message, readable
 from shared.store import EventStore
 
 __all__ = ["MAX_TEXT", "check_message", "list_conversations", "mark_read", "read_messages", "send_message"]
@@ -28,8 +27,8 @@ __all__ = ["MAX_TEXT", "check_message", "list_conversations", "mark_read", "read
 # ----------------------------------------------------------------------------- store
 
 async def send_message(store: EventStore, game_id: str, player_id: str, sender: str | None,
-                       to: str | Sequence[str], text: str, metadata: dict[str, Any] | None = None, *,
-                       now: datetime) -> dict[str, Any]:
+                       to: str | Sequence[str], text: str, metadata: EventMetadata | None = None, *,
+                       now: datetime) -> MessageJSON:
     """A message sent: the intake's (shared/game/intake.py), as a DAIDE seat's SND is; the
     message as its sender reads it."""
     return (await intake.send_press(store, SendPress(game_id, Player(player_id), sender, to, text, metadata,
@@ -37,7 +36,7 @@ async def send_message(store: EventStore, game_id: str, player_id: str, sender: 
 
 
 async def read_messages(store: EventStore, game_id: str, powers: Iterable[str] | None,
-                        after: int = 0) -> list[dict[str, Any]]:
+                        after: int = 0) -> list[MessageJSON]:
     """The messages a viewer playing ``powers`` reads, numbered among those (shared/game/press.py),
     of which those numbered above ``after``."""
     return readable(await store.events.read_stream(press_stream(game_id)), powers, after)
@@ -51,7 +50,7 @@ async def seat_marks(store: EventStore, game_id: str, player_id: str | None) -> 
 
 
 async def list_conversations(store: EventStore, game_id: str, powers: Sequence[str] | None,
-                             player_id: str | None) -> list[dict[str, Any]]:
+                             player_id: str | None) -> list[ConversationJSON]:
     """The conversations a viewer playing ``powers`` reads (shared/game/conversations.py); a
     caller without a seat (the public, the host, the operator) keeps no marks: nothing unread."""
     messages = await read_messages(store, game_id, powers)
@@ -60,7 +59,7 @@ async def list_conversations(store: EventStore, game_id: str, powers: Sequence[s
 
 
 async def mark_read(store: EventStore, game_id: str, player_id: str, powers: Sequence[str], name: str,
-                    through: str | None, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
+                    through: str | None, metadata: EventMetadata | None = None) -> ConversationJSON:
     """The seat's conversation marked read up to message ``through`` (None: its last), as a
     ConversationRead in ``reads-{game}``; nothing is written when the mark would not move or the
     conversation holds no message yet. The conversation as the seat reads it after."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import partial
-from typing import Annotated, Any
+from typing import Annotated
 
 import anyio
 from fastapi import APIRouter, FastAPI, Query
@@ -24,7 +24,7 @@ from shared.settings import Settings
 from .past import checked_phase, past_view, read_past_lagging
 from .rendering import view_json
 from .schemas import GameView
-from .view import HISTORY_PAGE, view_of, viewer_for
+from .view import HISTORY_PAGE, GameViewJSON, view_of, viewer_for
 
 router = APIRouter(tags=["visibility"])
 
@@ -49,7 +49,7 @@ async def game_view(game: CurrentGame, caller: CurrentCaller, store: StoreDep, r
     end = checked_phase(game, history_before, "query.history_before") if history_before else None
     if history_before and end is None:  # the current phase: every resolved phase is before it
         end = game.resolved_count
-    draw: Callable[[], dict[str, Any]]
+    draw: Callable[[], GameViewJSON]
     caches = caches_of(store)
     if number is not None:
         past = await read_past_lagging(read_store, store, game, number, end)

@@ -13,7 +13,6 @@ holds its phases (tests, replays).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from shared.errors import ErrorCode, NotFound, Unprocessable
 from shared.events import PhaseResolved
@@ -23,7 +22,7 @@ from shared.game.state import GameState
 from shared.rules.variants import get_variant
 from shared.store import EventStore, Transaction
 
-from .view import HISTORY_PAGE, Viewer, history_entry, view_of
+from .view import HISTORY_PAGE, GameViewJSON, Viewer, history_entry, view_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +64,7 @@ def _history_range(number: int, history_end: int | None) -> tuple[int, int]:
 
 def _opening_must_act(state: GameState) -> tuple[str, ...]:
     """Who had to act in the first phase: the opening's answer, from the game's stored seed."""
-    opening = get_variant(state.variant).opening(state.settings.model_dump(), state.seed or 0)
+    opening = get_variant(state.variant).opening(state.settings.for_rules(), state.seed or 0)
     return tuple(opening.must_act)
 
 
@@ -115,7 +114,7 @@ def state_at(state: GameState, past: PastPhase) -> GameState:
                    resolved_index=state.resolved_index[:past.number], winners=[], must_act=list(past.must_act))
 
 
-def past_view(state: GameState, past: PastPhase, viewer: Viewer, *, caches: Caches | None = None) -> dict[str, Any]:
+def past_view(state: GameState, past: PastPhase, viewer: Viewer, *, caches: Caches | None = None) -> GameViewJSON:
     """The viewer's view of the game at a resolved phase, with ``resolution``: that phase's
     orders and results as the viewer's history shows them. Who had submitted is who acted (the
     powers that had to act and were not in civil disorder); ready flags and who was still ordering are

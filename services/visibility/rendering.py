@@ -13,12 +13,14 @@ model's byte for byte (tests/services/visibility/test_rendering.py compares them
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
 from shared.game.cached import Caches
+from shared.game.view_documents import HistoryEntry
 
 from .cursors import view_digest
 from .schemas import GameView, ResolvedPhaseView
+from .view import GameViewJSON
 
 _FIELDS: Final = list(GameView.model_fields)
 _BEFORE: Final = set(_FIELDS[:_FIELDS.index("history")])
@@ -50,7 +52,7 @@ class ViewText:
         return f'{self.before},"history_reset":{flag},"history_added":[{",".join(kept)}],{self.after}'.encode()
 
 
-def view_text(seen: dict[str, Any], *, caches: Caches | None = None) -> ViewText:
+def view_text(seen: GameViewJSON, *, caches: Caches | None = None) -> ViewText:
     """The view ``seen`` as text; each history entry's text remembered in ``caches`` (the
     store's, where ``seen``'s entries came from: view.py; None: written afresh)."""
     rest = GameView.model_validate({**seen, "history": []})
@@ -60,12 +62,12 @@ def view_text(seen: dict[str, Any], *, caches: Caches | None = None) -> ViewText
     return ViewText(before[:-1], entries, after[1:])
 
 
-def view_json(seen: dict[str, Any], *, caches: Caches | None = None) -> bytes:
+def view_json(seen: GameViewJSON, *, caches: Caches | None = None) -> bytes:
     """``GameView.model_validate(seen).model_dump_json()``, as bytes."""
     return view_text(seen, caches=caches).whole()
 
 
-def _entry_text(entry: Any, caches: Caches | None) -> str:
+def _entry_text(entry: HistoryEntry, caches: Caches | None) -> str:
     """One history entry's JSON as the view's model writes it; remembered for the shared dicts
     (``Caches.history_entry_texts``). Keyed by the entry's id, with the entry itself kept beside
     its text: while the cache holds the entry no other object can have its id, and a hit is
@@ -75,7 +77,7 @@ def _entry_text(entry: Any, caches: Caches | None) -> str:
     if found is not None and found[0] is entry:
         return found[1]
     text = ResolvedPhaseView.model_validate(entry).model_dump_json()
-    if texts is not None and isinstance(entry, dict):
+    if texts is not None:
         texts.put(id(entry), (entry, text), 5 * len(text))  # the text and the dict it keeps alive
     return text
 

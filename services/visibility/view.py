@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal, TypedDict
 
 import orjson
 
@@ -40,10 +40,11 @@ from shared.events import Event, OrdersSubmitted, PhaseResolved, ReadySet
 from shared.game.cached import Caches
 from shared.game.draws import own_ballot
 from shared.game.repository import RECENT_PHASES
-from shared.game.state import GameState, fold
+from shared.game.state import ClockJSON, DrawJSON, GameState, OwnBallotJSON, PowerSeatJSON, ResultJSON, fold
 from shared.game.submissions import PowerSubmission, latest_submissions, submitted_orders
+from shared.game.view_documents import HistoryEntry, StructuredResult
 from shared.game.waiting import order_status
-from shared.http.summary import game_info
+from shared.http.summary import GameInfoJSON, game_info
 from shared.rules.variants import Variant, get_variant
 from shared.rules.variants.documents import PositionView, StructuredOrder
 
@@ -84,7 +85,38 @@ def viewer_for(caller: Caller, game: GameState, power: str | None) -> Viewer:
     return Viewer.public()
 
 
-def view(events: Iterable[Event], viewer: Viewer) -> dict[str, Any]:
+class ViewerJSON(TypedDict):
+    kind: str  # power, player, public, operator
+    power: str | None
+    codename: str | None
+    powers: list[str]
+
+
+class GameViewJSON(TypedDict):
+    """A viewer's view of a game (``view_of``), as ``GameView`` (schemas.py) writes it."""
+
+    game: GameInfoJSON
+    viewer: ViewerJSON
+    powers: dict[str, PowerSeatJSON]
+    position: PositionView | None
+    must_act: list[str]
+    submitted: list[str]
+    ready: list[str] | None  # None in a past phase's view (past.py)
+    ordering: list[str] | None
+    waiting_for: list[str]
+    orders: dict[str, list[str]]
+    structured_orders: dict[str, list[StructuredOrder]]
+    history: list[HistoryEntry]
+    history_before: str | None
+    winners: list[str]
+    clock: ClockJSON | None  # None in a past phase's view
+    civil_disorder: list[str]
+    draw: DrawViewJSON
+    result: ResultJSON | None
+    resolution: HistoryEntry | None  # a past phase's view: that phase's resolution
+
+
+def view(events: Iterable[Event], viewer: Viewer) -> GameViewJSON:
     """The viewer's picture of the game after ``events`` (game stream and order streams, in log order)."""
     events = list(events)
     state = fold(e for e in events if not isinstance(e, (OrdersSubmitted, ReadySet)))
@@ -92,7 +124,7 @@ def view(events: Iterable[Event], viewer: Viewer) -> dict[str, Any]:
 
 
 def view_of(state: GameState, submissions: Mapping[str, PowerSubmission], viewer: Viewer,
-            history_end: int | None = None, *, history: bool = True, caches: Caches | None = None) -> dict[str, Any]:
+            history_end: int | None = None, *, history: bool = True, caches: Caches | None = None) -> GameViewJSON:
     """The viewer's picture of ``state``, whose current phase has these latest submissions;
     ``history`` is one page of its resolved phases: the ``HISTORY_PAGE`` latest, or those
     before the index ``history_end`` (docs/api.md, "History pages"), so that a view costs
@@ -127,13 +159,17 @@ def view_of(state: GameState, submissions: Mapping[str, PowerSubmission], viewer
     }
 
 
-def _draw(state: GameState, public: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+class DrawViewJSON(DrawJSON, OwnBallotJSON):
+    """The draw as a viewer sees it: whether it passed, every vote with public votes, its own."""
+
+
+def _draw(state: GameState, public: DrawJSON, viewer: Viewer) -> DrawViewJSON:
     """Whether the draw passed (and every vote, with public votes); a player's own vote."""
     return {**public, **own_ballot(state, viewer.player_id)}
 
 
 
-def _powers(state: GameState) -> dict[str, dict[str, Any]]:
+def _powers(state: GameState) -> dict[str, PowerSeatJSON]:
     return state.power_seats()
 
 
@@ -177,7 +213,7 @@ def history_page(resolved: int, end: int | None) -> tuple[int, int]:
 
 
 def _history(state: GameState, viewer: Viewer, start: int, end: int,
-             caches: Caches | None) -> list[dict[str, Any]]:
+             caches: Caches | None) -> list[HistoryEntry]:
     """Resolved phases ``start`` to ``end`` as the variant lets the viewer see them
     (``history_view``): every order in the standard game; in Tale of Ekonia a state's own
     orders and what the policy shows it of the turn. The operator's view is the public one
@@ -194,7 +230,7 @@ def _history(state: GameState, viewer: Viewer, start: int, end: int,
 # replay")
 MEMORY_PER_ENTRY_JSON_BYTE = 4
 def _remembered_entry(caches: Caches, game_id: str, variant: Variant, event: PhaseResolved,
-                      power: str | None) -> dict[str, Any]:
+                      power: str | None) -> HistoryEntry:
     """``history_entry``, remembered (``Caches.history_entries``): a resolved phase never
     changes, so its entry for one viewer is the same on every request (views and the stream
     render them again and again). The entries handed out are shared: never change one."""
@@ -206,12 +242,13 @@ def _remembered_entry(caches: Caches, game_id: str, variant: Variant, event: Pha
     return entry
 
 
-def history_entry(variant: Variant, event: PhaseResolved, power: str | None) -> dict[str, Any]:
+def history_entry(variant: Variant, event: PhaseResolved, power: str | None) -> HistoryEntry:
     """One resolved phase as ``power`` (None: the public) may see it: the variant's
     ``history_view`` of it, each order also structured, and ``position``: the board it was
     played from, as the variant's ``view`` showed it to the same viewer then."""
     entry = variant.history_view(event.model_dump(mode="json"), power)
-    orders = {owner: [{**result, "structured": variant.describe_order(result["order"], event.phase, owner)}
-                      for result in results]
-              for owner, results in entry.get("orders", {}).items()}
+    orders: dict[str, list[StructuredResult]] = {
+        owner: [{**result, "structured": variant.describe_order(result["order"], event.phase, owner)}
+                for result in results]
+        for owner, results in entry.get("orders", {}).items()}
     return {**entry, "orders": orders, "position": variant.view(event.position_before, power)}

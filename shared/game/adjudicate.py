@@ -11,6 +11,7 @@ from typing import Any
 from shared.events import PhaseResolved
 from shared.game.state import GameState
 from shared.rules.variants import PhaseOutcome, get_variant
+from shared.rules.variants.base import DocumentT  # a variant's state document, stored as it wrote it
 
 
 def adjudicate_phase(state: GameState, position_before: dict[str, Any], submitted: Mapping[str, Sequence[str]],
@@ -19,13 +20,13 @@ def adjudicate_phase(state: GameState, position_before: dict[str, Any], submitte
     the house bot gave, recorded (docs/bots.md)."""
     seed = state.seed if state.seed is not None else 0
     variant = get_variant(state.variant)
-    outcome = variant.resolve(position_before, submitted, settings=state.settings.model_dump(),
+    outcome = variant.resolve(position_before, submitted, settings=state.settings.for_rules(),
                               seed=seed, civil_disorder=civil_disorder)
     return resolution_event(position_before, outcome, state.settings.edition, variant.engine_version,
                             civil_disorder=civil_disorder, house_bot=house_bot)
 
 
-def resolution_event(position_before: dict[str, Any], outcome: PhaseOutcome, edition: str, engine_version: str, *,
+def resolution_event(position_before: DocumentT, outcome: PhaseOutcome[DocumentT], edition: str, engine_version: str, *,
                      civil_disorder: frozenset[str] = frozenset(), house_bot: Sequence[str] = ()) -> PhaseResolved:
     """The PhaseResolved event recording an engine's outcome of one phase: validated in one
     call from plain values (the results and dislodged units as the engine wrote them), not order

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from shared.bounded import BoundedCache
 from shared.events import PhaseResolved, from_recorded, game_stream
@@ -21,6 +20,7 @@ from shared.store import EventStore, RecordedEvent, Transaction
 
 from .state import GameState, fold
 from .submissions import PowerSubmission
+from .view_documents import HistoryEntry
 
 CAPACITY = 10_000  # games per store and process at most (the bytes bind first: about 13 KB a game)
 CAPACITY_BYTES = 64 * 2**20  # the estimated memory of the cached states per store and process (by default)
@@ -77,11 +77,11 @@ class Caches:
         default_factory=lambda: BoundedCache("notification_games", NOTIFICATION_GAMES_KEPT, CAPACITY_BYTES))
     # by game, variant, phase and viewing power: a resolved phase as a view's history shows it, shared
     # by every view (services/visibility/view.py)
-    history_entries: BoundedCache[tuple[str, str, str, str | None], dict[str, Any]] = field(
+    history_entries: BoundedCache[tuple[str, str, str, str | None], HistoryEntry] = field(
         default_factory=lambda: BoundedCache("history_entries", HISTORY_ENTRIES_KEPT, HISTORY_ENTRIES_BYTES))
     # by the id of one of those entries: the entry itself (so that the id is not reused while it is
     # kept) and its JSON text (services/visibility/rendering.py)
-    history_entry_texts: BoundedCache[int, tuple[dict[str, Any], str]] = field(
+    history_entry_texts: BoundedCache[int, tuple[HistoryEntry, str]] = field(
         default_factory=lambda: BoundedCache("history_entry_texts", HISTORY_ENTRIES_KEPT, HISTORY_ENTRIES_BYTES))
 
     def resize(self, capacity: int) -> None:

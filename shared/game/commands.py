@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from shared.auth import identify, require
-from shared.events import PhaseResolved
+from shared.events import EventMetadata, PhaseResolved
 from shared.rules.variants import OrderCheck
 
+from .press import MessageJSON
 from .state import GameState
 from .submissions import PowerSubmission
 
@@ -57,7 +57,7 @@ class SubmitOrdersCommand:
     orders: Sequence[str]
     phase: str | None = None
     power: str | None = None
-    metadata: dict[str, Any] | None = None
+    metadata: EventMetadata | None = None
     now: datetime | None = None
     seen: GameState | None = None
     fresh: bool = True
@@ -79,7 +79,7 @@ class PatchOrdersCommand:
     clear: Sequence[str]
     phase: str | None = None
     power: str | None = None
-    metadata: dict[str, Any] | None = None
+    metadata: EventMetadata | None = None
     now: datetime | None = None
     complete_when: CompleteWhen | None = None
     ready: bool | None = None
@@ -95,7 +95,7 @@ class SetReady:
     ready: bool
     phase: str | None = None
     power: str | None = None
-    metadata: dict[str, Any] | None = None
+    metadata: EventMetadata | None = None
     now: datetime | None = None
     seen: GameState | None = None
 
@@ -107,7 +107,7 @@ class VoteDraw:
     game_id: str
     player: Player
     in_favour: bool
-    metadata: dict[str, Any] | None = None
+    metadata: EventMetadata | None = None
     now: datetime | None = None
     powers: Sequence[str] | None = None  # a partial draw's powers (None: every surviving power)
 
@@ -119,7 +119,7 @@ class Concede:
     game_id: str
     player: Player
     to: str | None
-    metadata: dict[str, Any] | None = None
+    metadata: EventMetadata | None = None
     now: datetime | None = None
 
 
@@ -133,7 +133,7 @@ class SendPress:
     sender: str | None
     to: str | Sequence[str]
     text: str
-    metadata: dict[str, Any] | None = None
+    metadata: EventMetadata | None = None
     now: datetime | None = None
 
 
@@ -143,7 +143,7 @@ class ResolvePhase:
 
     game_id: str
     phase: str | None
-    metadata: dict[str, Any] | None = None
+    metadata: EventMetadata | None = None
     now: datetime | None = None
 
 
@@ -194,7 +194,7 @@ class PatchOutcome:
 
 @dataclass(frozen=True, slots=True)
 class PressOutcome:
-    message: dict[str, Any]  # the message as its sender reads it (its place among what the seat reads)
+    message: MessageJSON  # the message as its sender reads it (its place among what the seat reads)
     state: GameState  # the game it was decided from
 
 

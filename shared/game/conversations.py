@@ -16,20 +16,28 @@ message by id, not by position: the positions a seat reads move when its seat ga
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TypedDict
 
 from shared.errors import ErrorCode, Unprocessable
 from shared.events import from_recorded
 from shared.events_social import ConversationRead
 from shared.store import RecordedEvent
 
+from .press import MessageJSON
+
 PUBLIC = "all"
+
+# One conversation as a reader lists it (``conversations``; docs/social.md): the functional
+# form, since one of its keys is ``with``.
+ConversationJSON = TypedDict("ConversationJSON", {
+    "id": str, "with": str | list[str], "messages": int, "last_message": MessageJSON | None, "unread": int,
+})
 MAX_NAME = 10 * 21  # ten powers of at most 20 letters and their commas
 # what ``parse_name`` reads, for the OpenAPI document: "all" in any case, or up to ten power names
 NAME_PATTERN = r"^([Aa][Ll][Ll]|[A-Za-z]{1,20}(,[A-Za-z]{1,20}){0,9})$"
 
 
-def conversation_of(message: dict[str, Any], powers: Sequence[str] | None) -> str:
+def conversation_of(message: MessageJSON, powers: Sequence[str] | None) -> str:
     """The conversation a readable message (``message_json``'s shape) belongs to, as a reader
     playing ``powers`` names it (None: the operator, who names every participant)."""
     if message["to"] == PUBLIC:
@@ -67,13 +75,13 @@ def read_marks(records: Iterable[RecordedEvent], player_id: str) -> dict[str, st
     return marks
 
 
-def in_conversation(messages: Iterable[dict[str, Any]], name: str,
-                    powers: Sequence[str] | None) -> list[dict[str, Any]]:
+def in_conversation(messages: Iterable[MessageJSON], name: str,
+                    powers: Sequence[str] | None) -> list[MessageJSON]:
     """The readable messages of one conversation, in order."""
     return [m for m in messages if conversation_of(m, powers) == name]
 
 
-def unread_count(messages: Sequence[dict[str, Any]], mark: str | None, powers: Sequence[str] | None) -> int:
+def unread_count(messages: Sequence[MessageJSON], mark: str | None, powers: Sequence[str] | None) -> int:
     """How many of one conversation's messages the seat has not read: those after its mark and
     after its own last message there (writing answers what came before), its own never."""
     own = set(powers or ())
@@ -84,22 +92,22 @@ def unread_count(messages: Sequence[dict[str, Any]], mark: str | None, powers: S
     return sum(1 for m in messages[start:] if m["from"]["power"] not in own)
 
 
-def conversations(messages: Sequence[dict[str, Any]], powers: Sequence[str] | None,
-                  marks: dict[str, str]) -> list[dict[str, Any]]:
+def conversations(messages: Sequence[MessageJSON], powers: Sequence[str] | None,
+                  marks: dict[str, str]) -> list[ConversationJSON]:
     """Each conversation of the readable ``messages``: its name, its correspondents, how many
     messages it holds, its last message and its unread count; the latest first, the public
     conversation always there (empty until someone writes)."""
-    grouped: dict[str, list[dict[str, Any]]] = {PUBLIC: []}
+    grouped: dict[str, list[MessageJSON]] = {PUBLIC: []}
     for message in messages:
         grouped.setdefault(conversation_of(message, powers), []).append(message)
-    listed = [{"id": name, "with": recipients_of(name), "messages": len(held),
+    listed: list[ConversationJSON] = [{"id": name, "with": recipients_of(name), "messages": len(held),
                "last_message": held[-1] if held else None,
                "unread": unread_count(held, marks.get(name), powers)}
               for name, held in grouped.items()]
     return sorted(listed, key=lambda c: -(c["last_message"]["position"] if c["last_message"] else 0))
 
 
-def conversation_named(listed: Sequence[dict[str, Any]], name: str) -> dict[str, Any]:
+def conversation_named(listed: Sequence[ConversationJSON], name: str) -> ConversationJSON:
     """The conversation of that name among those listed, or an empty one (nobody wrote yet)."""
     found = next((c for c in listed if c["id"] == name), None)
     return found or {"id": name, "with": recipients_of(name), "messages": 0, "last_message": None, "unread": 0}

@@ -14,13 +14,12 @@ votes for it, and for the same powers (docs/hosting.md, "Victory and draws").
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from shared.errors import Conflict, ErrorCode, Forbidden, Unprocessable
 from shared.events import ConcessionVoted, DrawVoted, Event, GameFinished
 
 from .guards import require_seat_powers, require_started
-from .state import GameState, Seat
+from .state import GameState, OwnBallotJSON, Seat
 
 
 def surviving_seats(state: GameState) -> list[Seat]:
@@ -55,11 +54,11 @@ def agreed_draw(state: GameState, votes: dict[str, bool] | None = None,
     return drawn if set(drawn) <= state.surviving_powers() else None
 
 
-def own_ballot(state: GameState, player_id: str | None) -> dict[str, Any]:
+def own_ballot(state: GameState, player_id: str | None) -> OwnBallotJSON:
     """A seat's own vote (null: none cast), and the partial draw it votes for and the power it
     concedes to, each only where it has one."""
     vote, drawn, concession = state.ballot(player_id)
-    own: dict[str, Any] = {"your_vote": vote}
+    own: OwnBallotJSON = {"your_vote": vote}
     if drawn is not None:
         own["your_powers"] = list(drawn)
     if concession is not None:

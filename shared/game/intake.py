@@ -33,7 +33,7 @@ from typing import Any
 
 from shared import metrics
 from shared.errors import Conflict, DomainError, ErrorCode, Unprocessable
-from shared.events import Event, OrdersSubmitted, ReadySet, game_stream, orders_stream, to_new_event
+from shared.events import Event, EventMetadata, OrdersSubmitted, ReadySet, game_stream, orders_stream, to_new_event
 from shared.events_social import MessageSent, press_stream
 from shared.rules.variants import OrderCheck, Variant, get_variant
 from shared.store import ConcurrencyError, EventStore, GameNotFound, NewEvent
@@ -77,7 +77,7 @@ def check_orders(state: GameState, power: str, texts: Sequence[str]) -> list[Ord
 
 
 async def submit_orders(store: EventStore, game_id: str, player_id: str, texts: Sequence[str],
-                        phase: str | None = None, metadata: dict[str, Any] | None = None, *,
+                        phase: str | None = None, metadata: EventMetadata | None = None, *,
                         power: str | None = None, now: datetime | None = None) -> Submission:
     """Check and store one power's orders (``store_orders`` of a player known by id), without
     early resolution: for scripts and tests that resolve by hand."""
@@ -142,7 +142,7 @@ async def _append_checked(store: EventStore, game_id: str, state: GameState | No
 
 
 def _checked_submission(state: GameState, player_id: str, texts: Sequence[str], *, phase: str | None, now: datetime,
-                        metadata: dict[str, Any] | None, power: str | None,
+                        metadata: EventMetadata | None, power: str | None,
                         known: Callable[[str, str], PowerSubmission]) -> tuple[Submission, NewEvent]:
     """The checks of a PUT and the event that stores its accepted orders (422 when none is);
     ``known``: a power's submission in a phase as this process last folded it (the bound on
@@ -302,7 +302,7 @@ async def _ready_after(store: EventStore, command: PatchOrdersCommand, state: Ga
 
 
 async def set_ready(store: EventStore, game_id: str, player_id: str, ready: bool, *,
-                    power: str | None = None, phase: str | None = None, metadata: dict[str, Any] | None = None,
+                    power: str | None = None, phase: str | None = None, metadata: EventMetadata | None = None,
                     now: datetime | None = None, state: GameState | None = None) -> Submission:
     """Mark the power's submission final (or not), with one checked append like a PUT; the
     phase, the power, the state decided from and the phase's submissions after it."""

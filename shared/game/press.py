@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from shared.errors import ErrorCode, Forbidden, Unprocessable
 from shared.events import from_recorded
@@ -31,7 +31,20 @@ def visible_to(message: MessageSent, powers: Iterable[str] | None) -> bool:
     return bool(set(powers) & ({message.sender} | set(message.recipients)))
 
 
-def message_json(message: MessageSent, record: RecordedEvent, position: int) -> dict[str, Any]:
+class MessageSender(TypedDict):
+    power: str
+    codename: str
+
+
+# A message as a viewer reads it (``message_json``; docs/social.md): the functional form, since
+# one of its keys is ``from``.
+MessageJSON = TypedDict("MessageJSON", {
+    "id": str, "position": int, "phase": str, "from": MessageSender, "to": str | list[str], "text": str,
+    "sent_at": str,
+})
+
+
+def message_json(message: MessageSent, record: RecordedEvent, position: int) -> MessageJSON:
     """The message as a viewer sees it, ``position`` being its place among what they read."""
     return {"id": message.message_id, "position": position, "phase": message.phase,
             "from": {"power": message.sender, "codename": message.codename},
@@ -50,13 +63,13 @@ def messages_of(records: Iterable[RecordedEvent]) -> list[tuple[MessageSent, Rec
 
 
 def readable(records: Iterable[RecordedEvent], powers: Iterable[str] | None,
-             after: int = 0) -> list[dict[str, Any]]:
+             after: int = 0) -> list[MessageJSON]:
     """The messages a viewer playing ``powers`` may read, numbered 1, 2, ... among those, of
     which the ones numbered above ``after``. ``records`` is the whole press stream from its
     first version (the numbering counts from there). ``powers`` None: everything (operator);
     an empty list: public messages only."""
     powers = None if powers is None else list(powers)
-    out = []
+    out: list[MessageJSON] = []
     place = 0
     for message, record in messages_of(records):
         if visible_to(message, powers):

@@ -28,12 +28,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
 
 import orjson
 
 from shared.clock import SYSTEM_CLOCK
-from shared.events import Event, from_recorded, game_stream, to_new_event
+from shared.events import Event, EventMetadata, from_recorded, game_stream, to_new_event
 from shared.store import EventStore, GameRow, RecordedEvent, Transaction
 
 from .cached import CachedFold, Continued, Entry, caches_of, reads_committed
@@ -170,10 +169,10 @@ def game_row(state: GameState, now: datetime | None = None) -> GameRow:
     """The games row of ``state``: the list's summary and the deadline index."""
     return GameRow(game_id=state.game_id, variant=state.variant, name=state.name,
                    status=state.status, phase=state.phase, deadline=state.wake_at(),
-                   summary=state.summary(), updated_at=now or SYSTEM_CLOCK.now())
+                   summary=dict(state.summary()), updated_at=now or SYSTEM_CLOCK.now())
 
 
-async def append_events(tx: Transaction, state: GameState, events: Sequence[Event], metadata: dict[str, Any] | None,
+async def append_events(tx: Transaction, state: GameState, events: Sequence[Event], metadata: EventMetadata | None,
                         now: datetime | None = None) -> GameState:
     """Append ``events`` after the version ``state`` was folded from, and write the games row;
     the state after them (a new one: ``state`` is left as it was). The row is written only when

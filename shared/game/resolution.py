@@ -19,12 +19,20 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from shared import metrics
 from shared.clock import SYSTEM_CLOCK
 from shared.errors import Conflict, ErrorCode
-from shared.events import Event, GameFinished, OrdersSubmitted, PhaseResolved, game_stream, orders_stream, to_new_event
+from shared.events import (
+    Event,
+    EventMetadata,
+    GameFinished,
+    OrdersSubmitted,
+    PhaseResolved,
+    game_stream,
+    orders_stream,
+    to_new_event,
+)
 from shared.store import EventStore, Transaction
 
 from . import deadlines
@@ -128,7 +136,7 @@ class Plan:
     expected_version: int
     events: list[Event]
     state: GameState
-    metadata: dict[str, Any] | None = None
+    metadata: EventMetadata | None = None
     bot_orders: list[OrdersSubmitted] = field(default_factory=list)
 
     @property
@@ -137,7 +145,7 @@ class Plan:
 
 
 def resolution_plan(state: GameState, submissions: Mapping[str, PowerSubmission], now: datetime, *,
-                    deadline: bool = False, metadata: dict[str, Any] | None = None) -> Plan:
+                    deadline: bool = False, metadata: EventMetadata | None = None) -> Plan:
     """The events that resolve the current phase of ``state`` (pure; ``state`` is folded on).
 
     ``deadline``: the phase's deadline passed, so powers that submitted nothing are in civil
@@ -183,7 +191,7 @@ async def write_plan(tx: Transaction, plan: Plan, now: datetime) -> None:
 
 
 async def resolve_in(tx: Transaction, state: GameState, now: datetime, *, deadline: bool = False,
-                     metadata: dict[str, Any] | None = None) -> list[PhaseResolved]:
+                     metadata: EventMetadata | None = None) -> list[PhaseResolved]:
     """Resolve the current phase of ``state`` in ``tx`` (which holds the game's exclusive lock)."""
     submissions = await phase_submissions(tx, state.game_id, str(state.phase))
     plan = resolution_plan(state, submissions, now, deadline=deadline, metadata=metadata)
@@ -192,7 +200,7 @@ async def resolve_in(tx: Transaction, state: GameState, now: datetime, *, deadli
 
 
 async def resolve_phase(store: EventStore, game_id: str, phase: str | None,
-                        metadata: dict[str, Any] | None = None, now: datetime | None = None) -> PhaseResolved:
+                        metadata: EventMetadata | None = None, now: datetime | None = None) -> PhaseResolved:
     """Resolve the current phase now (the operator's act): submitted orders count, nobody is
     put in civil disorder."""
     now = now_or_clock(now)

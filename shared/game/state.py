@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, NotRequired, TypedDict
 
 from shared.events import (
     ConcessionVoted,
@@ -31,6 +31,72 @@ from shared.events_daide import DaidePortOpened
 from shared.rules.variants import get_variant
 
 Status = Literal["forming", "active", "finished"]
+
+
+# --- the public summary's JSON (``GameState.summary``: the games row's ``summary``, the lobby's
+# answers through shared/http/summary.py's models, the view's parts) ---------------------------
+
+
+class PowerSeatJSON(TypedDict):
+    codename: str
+    house_bot: bool
+    daide: bool
+    house_bot_since: str | None
+    missed: int
+    civil_disorder: bool
+
+
+class ClockJSON(TypedDict):
+    deadline: str | None  # ISO 8601
+    paused_until: str | None
+    phase_minutes: int
+    extended_minutes: int
+
+
+class ResultJSON(TypedDict):
+    reason: str | None
+    winners: list[str]
+    drawn: list[str]
+
+
+class BallotsJSON(TypedDict, total=False):
+    """Every seat's vote by power, in games with public votes (``public_ballots``)."""
+
+    votes: dict[str, bool]
+    proposals: dict[str, list[str]]  # with partial_draws
+    concessions: dict[str, str]  # with concessions
+
+
+class DrawJSON(BallotsJSON):
+    passed: bool
+
+
+class GameSummaryJSON(TypedDict):
+    id: str
+    name: str
+    variant: str
+    status: Status
+    phase: str | None
+    settings: dict[str, Any]  # GameSettings.model_dump(): the pydantic model's own JSON
+    players: int
+    codenames: list[str]
+    powers: dict[str, PowerSeatJSON]
+    must_act: list[str]
+    winners: list[str]
+    clock: ClockJSON
+    civil_disorder: list[str]
+    draw: DrawJSON
+    result: ResultJSON | None
+    daide_port: int | None
+    daide_seats: list[str]
+
+
+class OwnBallotJSON(TypedDict):
+    """A seat's own vote (``draws.own_ballot``)."""
+
+    your_vote: bool | None
+    your_powers: NotRequired[list[str]]
+    your_concession: NotRequired[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +203,7 @@ class GameState:
     def codenames_by_power(self) -> dict[str, str]:
         return {p: s.codename for s in self.seats for p in s.powers}
 
-    def power_seats(self) -> dict[str, dict[str, Any]]:
+    def power_seats(self) -> dict[str, PowerSeatJSON]:
         """Each played power's codename, whether the house bot plays it now and since which
         phase (its player having missed their phases; null for a seat nobody joined), the
         phases in a row its player missed, and whether it is in civil disorder (public, as any
@@ -167,14 +233,13 @@ class GameState:
             return None
         return self.paused_until if self.paused else self.deadline
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> GameSummaryJSON:
         """The public summary: also the games row's ``summary``.
 
         Codenames are sorted (never in join order); no player ids, tokens or accounts.
         """
-        draw: dict[str, Any] = {"passed": self.finish_reason == "draw"}
-        if self.settings.public_votes:
-            draw.update(self.public_ballots())
+        ballots: BallotsJSON = self.public_ballots() if self.settings.public_votes else {}
+        draw: DrawJSON = {"passed": self.finish_reason == "draw", **ballots}
         return {
             "id": self.game_id,
             "name": self.name,
@@ -195,11 +260,11 @@ class GameState:
             "daide_seats": sorted(s.codename for s in self.seats if s.daide),
         }
 
-    def public_ballots(self) -> dict[str, Any]:
+    def public_ballots(self) -> BallotsJSON:
         """Every seat's vote by power, in games with public votes: for or against the draw, the
         partial draws voted for and the concessions (only where the settings allow them)."""
         by_power = {p: s.player_id for s in self.seats for p in s.powers}
-        shown: dict[str, Any] = {"votes": {p: self.draw_votes[pid] for p, pid in sorted(by_power.items())
+        shown: BallotsJSON = {"votes": {p: self.draw_votes[pid] for p, pid in sorted(by_power.items())
                                            if pid in self.draw_votes}}
         if self.settings.partial_draws:
             shown["proposals"] = {p: list(self.draw_sets[pid]) for p, pid in sorted(by_power.items())
@@ -215,7 +280,7 @@ class GameState:
             return None, None, None
         return self.draw_votes.get(player_id), self.draw_sets.get(player_id), self.concessions.get(player_id)
 
-    def clock(self) -> dict[str, Any]:
+    def clock(self) -> ClockJSON:
         return {
             "deadline": _iso(self.deadline) if self.status == "active" else None,
             "paused_until": _iso(self.paused_until) if self.status == "active" else None,
@@ -223,7 +288,7 @@ class GameState:
             "extended_minutes": self.extended_minutes,
         }
 
-    def result(self) -> dict[str, Any] | None:
+    def result(self) -> ResultJSON | None:
         if self.status != "finished":
             return None
         return {"reason": self.finish_reason, "winners": list(self.winners), "drawn": list(self.drawn)}

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TypedDict
 
 from shared.events import Event, OrdersSubmitted, ReadySet
 
@@ -56,8 +57,17 @@ def submitted_orders(submissions: Mapping[str, PowerSubmission]) -> dict[str, li
     return {power: list(s.orders) for power, s in submissions.items() if s.orders is not None}
 
 
+class OrderStatusJSON(TypedDict):
+    """Who has ordered in the current phase (``who_has_ordered``)."""
+
+    submitted: list[str]
+    ready: list[str]
+    ordering: list[str]
+    waiting_for: list[str]
+
+
 def who_has_ordered(must_act: Iterable[str], submissions: Mapping[str, PowerSubmission],
-                    waiting: Iterable[str] = ()) -> dict[str, list[str]]:
+                    waiting: Iterable[str] = ()) -> OrderStatusJSON:
     """Who has ordered, never the orders themselves. ``submitted``: the powers that must act and
     are done (a whole set sent, an empty one included, or the ready flag); ``ready``: those that
     set the flag; ``ordering``: those with orders stored one at a time but not done;

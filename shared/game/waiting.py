@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from shared.rules.variants import get_variant
 
 from .state import GameState
-from .submissions import PowerSubmission, who_has_ordered
+from .submissions import OrderStatusJSON, PowerSubmission, who_has_ordered
 
 
 def forced_only_powers(state: GameState) -> frozenset[str]:
@@ -44,7 +44,7 @@ def waiting_for(state: GameState, submissions: Mapping[str, PowerSubmission]) ->
     return sorted(waiting)
 
 
-def order_status(state: GameState, submissions: Mapping[str, PowerSubmission]) -> dict[str, list[str]]:
+def order_status(state: GameState, submissions: Mapping[str, PowerSubmission]) -> OrderStatusJSON:
     """The public lists of who has ordered (``who_has_ordered``) for the current phase of an
     active game, empty otherwise."""
     if state.status != "active" or not state.phase:

@@ -12,6 +12,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from shared.auth import PUBLIC, Caller, bearer_token_of, hash_token, identify, require
 from shared.clock import SYSTEM_CLOCK, Clock
 from shared.errors import DomainError, ErrorCode, NotFound
+from shared.events import EventMetadata
 from shared.game.repository import cached_game, read_game
 from shared.game.state import GameState
 from shared.http.rate_limits import RATE_ACTION, bearer_or_refusal, count_request
@@ -167,9 +168,9 @@ OrderWriting = Annotated[OrderWriter, Depends(order_writer)]
 BEARER_REQUIRED: dict[str, Any] = {"security": [{"bearer": []}]}
 
 
-def request_metadata(request: Request, actor: str, player_id: str | None = None) -> dict[str, str]:
+def request_metadata(request: Request, actor: str, player_id: str | None = None) -> EventMetadata:
     """Who asked, and the request id, stored with the events a request writes."""
-    metadata = {"actor": actor}
+    metadata: EventMetadata = {"actor": actor}
     if player_id:
         metadata["player_id"] = player_id
     # the middleware's (shared/http/observability.py): the caller's X-Request-ID or a new one

@@ -4,10 +4,11 @@
 games row's ``summary``; tests/http/test_game_summary.py holds the two together."""
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from pydantic import BaseModel, Field
 
+from shared.game.state import GameSummaryJSON, Status
 from shared.http.models import DateTimeText, absent_if_none
 
 
@@ -85,6 +86,19 @@ class GameSummary(GameInfo):
 ANSWER_ONLY = frozenset({"submitted", "ready", "ordering", "waiting_for", "updated_at"})
 
 
-def game_info(summary: dict[str, Any]) -> dict[str, Any]:
-    """The ``GameInfo`` part of a summary's dict."""
-    return {name: summary[name] for name in GameInfo.model_fields}
+class GameInfoJSON(TypedDict):
+    """``GameInfo`` as the view's ``game`` holds it (``game_info``)."""
+
+    id: str
+    name: str
+    variant: str
+    status: Status
+    phase: str | None
+    settings: dict[str, Any]  # GameSettings.model_dump()
+
+
+def game_info(summary: GameSummaryJSON) -> GameInfoJSON:
+    """The ``GameInfo`` part of a summary's dict (its fields in the model's order:
+    tests/http/test_game_summary.py)."""
+    return {"id": summary["id"], "name": summary["name"], "variant": summary["variant"],
+            "status": summary["status"], "phase": summary["phase"], "settings": summary["settings"]}

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 
-from shared.rules.variants import get_variant
+from shared.rules.variants import RulesSettings, get_variant
 from tests.games.test_dirigible_game import FALL, OPENING, SPRING, create_dirigible_table, play
 from tests.utils.adjudicate_command import adjudicated
 from tests.utils.ekonia_players import PLAYERS, orders_for
@@ -134,7 +134,7 @@ async def test_a_hosted_dirigible_year_and_the_cli_outputs_fed_back_agree_phase_
 
 def test_ekonia_turns_fed_back_play_the_same_game_as_the_engine_with_that_seed() -> None:
     variant = get_variant("ekonia")
-    seed, settings = 11, {"player_count": 6, "max_turns": 4}
+    seed, settings = 11, RulesSettings(player_count=6, max_turns=4)
     state = variant.opening(settings, seed).state
     document: dict[str, Any] = {"variant": "ekonia", "seed": seed, "settings": settings, "state": state}
     kinds = set()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any
+from typing import cast
 
 import orjson
 import pytest
@@ -23,6 +23,7 @@ from shared.events import to_new_event
 from shared.game.adjudicate import resolution_event
 from shared.rules.diplomacy import c_core, load_map, position_from_document
 from shared.rules.variants.base import PhaseOutcome
+from shared.rules.variants.documents import BoardDocument, RulesSettings
 from shared.rules.variants.standard import StandardVariant, setup_of
 from shared.rules.variants.standard_core import core_movement_outcome
 from tests.utils.random_play import random_orders
@@ -34,10 +35,10 @@ pytestmark = pytest.mark.skipif(c_core.MOVEMENT_DOCUMENT is None, reason="the C 
 GAME_MAP = load_map("standard")
 GAMES = 60
 PLAYER_COUNTS = (7, 7, 7, 6, 5, 4, 3, 2)
-Phase = tuple[dict[str, Any], dict[str, list[str]], dict[str, Any], int, frozenset[str]]
+Phase = tuple[BoardDocument, dict[str, list[str]], RulesSettings, int, frozenset[str]]
 
 
-def stored_bytes(state: dict[str, Any], outcome: PhaseOutcome, settings: dict[str, Any],
+def stored_bytes(state: BoardDocument, outcome: PhaseOutcome[BoardDocument], settings: RulesSettings,
                  disorder: frozenset[str]) -> bytes:
     """The PhaseResolved event of ``outcome`` as the store writes its data."""
     event = resolution_event(state, outcome, str(settings["edition"]), VARIANT.engine_version,
@@ -52,7 +53,7 @@ def hosted_phases(games: int, *, disorder_with_orders: bool = False) -> Iterator
     all the same (which only the engine resolves: it voids them)."""
     for seed in range(games):
         rng = random.Random(seed)
-        settings = {"player_count": PLAYER_COUNTS[seed % len(PLAYER_COUNTS)], "edition": "2000"}
+        settings: RulesSettings = {"player_count": PLAYER_COUNTS[seed % len(PLAYER_COUNTS)], "edition": "2000"}
         setup = setup_of(settings, seed)
         state = VARIANT.opening(settings, seed).state
         for _ in range(80):
@@ -116,11 +117,11 @@ def test_orders_of_a_power_in_civil_disorder_go_to_the_engine_which_voids_them()
 
 
 def test_a_state_the_core_does_not_read_is_resolved_by_the_engine() -> None:
-    settings = {"player_count": 7, "edition": "2000"}
+    settings: RulesSettings = {"player_count": 7, "edition": "2000"}
     opening = VARIANT.opening(settings, 0).state
     orders = {"FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR", "F BRE - MAO"], "GERMANY": ["A MUN - BUR"]}
     assert core_movement_outcome(opening, orders, setup_of(settings, 0), frozenset()) is not None
-    odd = {**opening, "edition": "1982"}  # a field position_to_document never writes
+    odd = cast(BoardDocument, {**opening, "edition": "1982"})  # a field position_to_document never writes
     assert core_movement_outcome(odd, orders, setup_of(settings, 0), frozenset()) is None
     by_core = VARIANT.resolve(opening, orders, settings=settings, seed=0)
     outcome = VARIANT.resolve(odd, orders, settings=settings, seed=0)

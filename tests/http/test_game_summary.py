@@ -19,7 +19,7 @@ def logs() -> tuple[list[Event], list[Event]]:
     forming: list[Event] = [GameCreated(game_id="g_1", variant="standard", name="Test", settings=GameSettings(),
                            host_token_hash="h" * 64)]
     forming += [PlayerJoined(player_id=f"p_{i}", codename=f"Codename {i}", token_hash=f"{i}" * 64) for i in range(7)]
-    first = opening("standard", GameSettings().model_dump(), seed=5)
+    first = opening("standard", GameSettings(), seed=5)
     started = [*forming, GameStarted(seed=5, powers={f"p_{i}": [p] for i, p in enumerate(POWERS)}, phase=first.phase,
                                      position=first.state, must_act=first.must_act)]
     return forming, started

@@ -27,6 +27,7 @@ from shared.http.caching import cached_answer
 from shared.http.dependencies import CurrentCaller, CurrentGame, StoreDep, get_read_store
 from shared.http.rate_limits import client_address
 from shared.rules.variants import UnknownVariant, variant_names
+from shared.rules.variants.documents import MapData
 from shared.store import EventStore
 
 from ..past import checked_phase, read_past_lagging
@@ -52,7 +53,7 @@ PhaseQuery = Annotated[str | None, Query(max_length=20, description="a resolved 
 PowerQuery = Annotated[str | None, Query(max_length=20)]
 
 
-def _variant_data(name: str) -> dict[str, Any]:
+def _variant_data(name: str) -> MapData:
     try:
         return map_data_of(name)
     except UnknownVariant:

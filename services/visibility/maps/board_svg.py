@@ -12,6 +12,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from shared.rules.variants.documents import BoardMapData
+
+from .geometry_document import Geometry
 from .orders import Shape, shape_of
 from .svg import (
     FAILED,
@@ -94,16 +97,16 @@ class Layers:
         return f"{self.head}\n{self.dynamic}\n</svg>\n"
 
 
-def render_board(map_data: Mapping[str, Any], geometry: Mapping[str, Any], picture: BoardPicture | None) -> str:
+def render_board(map_data: BoardMapData, geometry: Geometry, picture: BoardPicture | None) -> str:
     """The board as an SVG document; ``picture`` None draws the empty board."""
     return board_layers(map_data, geometry, picture).document()
 
 
-def board_layers(map_data: Mapping[str, Any], geometry: Mapping[str, Any], picture: BoardPicture | None) -> Layers:
+def board_layers(map_data: BoardMapData, geometry: Geometry, picture: BoardPicture | None) -> Layers:
     width, height = geometry["width"], geometry["height"]
     total = width + LEGEND_WIDTH
     colours = {p: info["colour"] for p, info in map_data["powers"].items()}
-    title = picture.title if picture else map_data.get("name", map_data["variant"].title())
+    title = picture.title if picture else map_data["variant"].title()
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(total)}" height="{num(height)}"'
             f' viewBox="0 0 {num(total)} {num(height)}" font-family="{FONT}" data-variant={attr(map_data["variant"])}'
             f'{" data-phase=" + attr(picture.phase) if picture and picture.phase else ""}>\n'
@@ -140,7 +143,7 @@ DEFS = ('<defs><pattern id="impassable" width="8" height="8" patternUnits="userS
 UNDER = {"support_move", "support_hold", "convoy"}
 
 
-def _geometry_key(geometry: Mapping[str, Any]) -> str:
+def _geometry_key(geometry: Geometry) -> str:
     return f'{geometry["board"]}:{geometry["width"]}x{geometry["height"]}'
 
 
@@ -155,14 +158,15 @@ def _cached(kind: str, variant: str, key: str, build: Callable[[], str]) -> str:
     return found
 
 
-def _static_board(variant: str, key: str, geometry: Mapping[str, Any], map_data: Mapping[str, Any]) -> str:
+def _static_board(variant: str, key: str, geometry: Geometry, map_data: BoardMapData) -> str:
     def build() -> str:
         out = [f'<rect width="{num(geometry["width"])}" height="{num(geometry["height"])}" fill="{SEA}"/>',
                '<g id="provinces">']
         for code, region in sorted(geometry["regions"].items()):
             kind = region["kind"]
             fill = SEA if kind == "sea" else "url(#impassable)" if kind == "impassable" else LAND
-            name = map_data.get("provinces", {}).get(code, {}).get("name", code)
+            province = map_data["provinces"].get(code)
+            name = province["name"] if province is not None else code
             out.append(f'<path data-province="{code}" data-kind="{kind}" d="{path_d(region["points"])}"'
                        f' fill="{fill}"><title>{text(name)} ({code})</title></path>')
         out.append("</g>")
@@ -170,7 +174,7 @@ def _static_board(variant: str, key: str, geometry: Mapping[str, Any], map_data:
     return _cached("board", variant, key, build)
 
 
-def _overlay(geometry: Mapping[str, Any]) -> str:
+def _overlay(geometry: Geometry) -> str:
     """Borders (coastlines thicker), names and coast markers."""
     kinds = {code: r["kind"] for code, r in geometry["regions"].items()}
     thin: list[str] = []
@@ -204,7 +208,7 @@ def _overlay(geometry: Mapping[str, Any]) -> str:
     return "\n".join(out)
 
 
-def _decorations(geometry: Mapping[str, Any]) -> list[str]:
+def _decorations(geometry: Geometry) -> list[str]:
     """Land that is no province (Ireland on the standard board, docs/maps.md): drawn over the
     seas and their borders, land hatched lightly (impassable, but not a neutral country like
     Switzerland), in no region: a click on it reaches no province."""
@@ -216,7 +220,7 @@ def _decorations(geometry: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _ownership(geometry: Mapping[str, Any], owner: Mapping[str, str], colours: Mapping[str, str]) -> str:
+def _ownership(geometry: Geometry, owner: Mapping[str, str], colours: Mapping[str, str]) -> str:
     """Owned supply centres tinted in their owner's colour, over the board (translucent, so
     that borders and names show through)."""
     out = ['<g id="ownership">']
@@ -229,7 +233,7 @@ def _ownership(geometry: Mapping[str, Any], owner: Mapping[str, str], colours: M
     return "\n".join(out)
 
 
-def _centres(geometry: Mapping[str, Any], owner: Mapping[str, str], colours: Mapping[str, str],
+def _centres(geometry: Geometry, owner: Mapping[str, str], colours: Mapping[str, str],
              devastated: set[str]) -> str:
     out = ['<g id="centres">']
     for code, region in sorted(geometry["regions"].items()):
@@ -246,7 +250,7 @@ def _centres(geometry: Mapping[str, Any], owner: Mapping[str, str], colours: Map
     return "\n".join(out)
 
 
-def place(geometry: Mapping[str, Any], unit_type: str, location: str) -> tuple[float, float]:
+def place(geometry: Geometry, unit_type: str, location: str) -> tuple[float, float]:
     """Where a unit is drawn: its province's unit point, a fleet's coast marker, a dirigible
     above the ground unit's point."""
     province = location.split("/")[0]
@@ -279,7 +283,7 @@ def _unit_svg(unit: str, power: str, x: float, y: float, colour: str, *, scale: 
             f' stroke-width="0.6">{kind}</text><title>{text(power.title())}: {text(unit)}</title></g>')
 
 
-def _units(geometry: Mapping[str, Any], picture: BoardPicture, colours: Mapping[str, str]) -> str:
+def _units(geometry: Geometry, picture: BoardPicture, colours: Mapping[str, str]) -> str:
     ground, air = ['<g id="units">'], ['<g id="dirigibles">']
     for power, units in sorted(picture.units.items()):
         for unit in units:
@@ -310,7 +314,7 @@ def _units(geometry: Mapping[str, Any], picture: BoardPicture, colours: Mapping[
     return "\n".join(out)
 
 
-def _order_svg(geometry: Mapping[str, Any], order: DrawnOrder, shape: Shape, colour: str,
+def _order_svg(geometry: Geometry, order: DrawnOrder, shape: Shape, colour: str,
                picture: BoardPicture) -> str:
     """One order's drawing, in a group carrying ``data-order`` (and ``data-result``)."""
     here = place(geometry, shape.unit_type, shape.unit)
@@ -396,7 +400,7 @@ def _convoyed_move_drawn(convoy: Shape, picture: BoardPicture) -> bool:
                for m in moves)
 
 
-def _route(geometry: Mapping[str, Any], shape: Shape, picture: BoardPicture) -> list[tuple[float, float]]:
+def _route(geometry: Geometry, shape: Shape, picture: BoardPicture) -> list[tuple[float, float]]:
     """Where a move's arrow runs: from the unit to its target, through the fleets that convoy it
     (in the picture's orders), each next fleet the nearest of those left (docs/maps.md)."""
     start = place(geometry, shape.unit_type, shape.unit)
@@ -416,7 +420,7 @@ def _through(points: Sequence[tuple[float, float]], end: tuple[float, float]) ->
     return "".join(f"L{num(x)} {num(y)}" for x, y in [*points, end])
 
 
-def _last_moves(geometry: Mapping[str, Any], picture: BoardPicture, colours: Mapping[str, str]) -> str:
+def _last_moves(geometry: Geometry, picture: BoardPicture, colours: Mapping[str, str]) -> str:
     """The last resolved phase's moves and retreats on the board now: thin, faint arrows under
     the units, each carrying ``data-last-order`` and its ``data-result`` (docs/maps.md)."""
     if not picture.last_orders:
@@ -444,7 +448,7 @@ def _last_moves(geometry: Mapping[str, Any], picture: BoardPicture, colours: Map
     return "\n".join(out)
 
 
-def _orders(geometry: Mapping[str, Any], shaped: Sequence[tuple[DrawnOrder, Shape]], colours: Mapping[str, str],
+def _orders(geometry: Geometry, shaped: Sequence[tuple[DrawnOrder, Shape]], colours: Mapping[str, str],
             picture: BoardPicture) -> str:
     regions = geometry["regions"]
     out = ['<g class="orders">']
@@ -461,11 +465,11 @@ POWERS_TOP = 100.0  # where the legend's list of powers starts
 ROW = 24.0
 
 
-def _key_top(map_data: Mapping[str, Any]) -> float:
+def _key_top(map_data: BoardMapData) -> float:
     return POWERS_TOP + ROW * len(map_data["powers"]) + 96
 
 
-def _legend_static(map_data: Mapping[str, Any], left: float, height: float) -> str:
+def _legend_static(map_data: BoardMapData, left: float, height: float) -> str:
     """The legend's panel, the powers' colours and names, and the key: the same on every
     picture of the variant."""
     x = left + 18
@@ -522,10 +526,10 @@ def _orders_count(count: int) -> str:
     return f"{count} order{'' if count == 1 else 's'}"
 
 
-def _legend(map_data: Mapping[str, Any], picture: BoardPicture | None, left: float) -> str:
+def _legend(map_data: BoardMapData, picture: BoardPicture | None, left: float) -> str:
     """The legend's words of this picture: title, phase, counts, what the orders are."""
     x, right = left + 18, left + LEGEND_WIDTH - 18
-    title = picture.title if picture else map_data.get("name", map_data["variant"].title())
+    title = picture.title if picture else map_data["variant"].title()
     out = [f'<g id="legend-text" font-size="15" fill="{INK}">',
            f'<text x="{num(x)}" y="34" font-size="20" font-weight="bold">{text(title[:26])}</text>']
     if picture and picture.phase:
@@ -561,7 +565,7 @@ def _legend(map_data: Mapping[str, Any], picture: BoardPicture | None, left: flo
     return "\n".join(out)
 
 
-def _key_end(map_data: Mapping[str, Any]) -> float:
+def _key_end(map_data: BoardMapData) -> float:
     """Where the key drawn by ``_legend_static`` ends: its heading, the unit samples and six rows
     (Dirigible's seventh, the devastated centre)."""
     samples = 3 if "D" in map_data.get("unit_types", ()) else 2
@@ -569,7 +573,7 @@ def _key_end(map_data: Mapping[str, Any]) -> float:
     return _key_top(map_data) + 14 + 28 * (samples + rows) + 20
 
 
-def _legend_below_key(map_data: Mapping[str, Any], picture: BoardPicture, x: float) -> list[str]:
+def _legend_below_key(map_data: BoardMapData, picture: BoardPicture, x: float) -> list[str]:
     """Under the key: what the faint arrows are, and every dislodged unit the picture draws
     (its power, where it stands, where it was attacked from), so that the legend names each one."""
     out: list[str] = []

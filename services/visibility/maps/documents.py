@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from shared.rules.variants import Variant, get_variant
+from shared.rules.variants import Variant, get_variant, read_settings
 
 from .board_svg import BoardPicture, DrawnOrder, Layers, board_layers
 from .ekonia_svg import EkoniaPicture, ekonia_layers
@@ -66,7 +66,7 @@ def _board_picture(variant: Variant, name: str, doc: Mapping[str, Any]) -> Board
 
 
 def _ekonia_picture(variant: Variant, doc: Mapping[str, Any]) -> EkoniaPicture:
-    state = doc.get("state") or variant.opening(doc.get("settings") or {}, int(doc.get("seed", 0))).state
+    state = doc.get("state") or variant.opening(read_settings(doc.get("settings") or {}), int(doc.get("seed", 0))).state
     public = variant.view(state, None)
     own = [variant.view(state, power)["own"] for power in variant.seated(state)]
     if is_outcome(doc):

@@ -13,7 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from shared.rules.variants.documents import EkoniaMapData
+
 from .board_svg import DrawnOrder, Layers
+from .geometry_document import Geometry
 from .svg import (
     FAILED,
     FONT,
@@ -82,7 +85,7 @@ def units_shown(picture: EkoniaPicture) -> Counter[tuple[str, str, str, str]]:
     return counts
 
 
-def ekonia_layers(map_data: Mapping[str, Any], geometry: Mapping[str, Any], picture: EkoniaPicture | None) -> Layers:
+def ekonia_layers(map_data: EkoniaMapData, geometry: Geometry, picture: EkoniaPicture | None) -> Layers:
     width, height = geometry["width"], geometry["height"]
     total = width + LEGEND_WIDTH
     title = picture.title if picture else "Tale of Ekonia"
@@ -110,7 +113,7 @@ def ekonia_layers(map_data: Mapping[str, Any], geometry: Mapping[str, Any], pict
     return Layers(head, f"ekonia:{width}x{height}", static, "\n".join(out))
 
 
-def _static(map_data: Mapping[str, Any], geometry: Mapping[str, Any], total: float, height: float) -> str:
+def _static(map_data: EkoniaMapData, geometry: Geometry, total: float, height: float) -> str:
     out = [f'<rect width="{num(total)}" height="{num(height)}" fill="{PAPER}"/>', '<g id="provinces">']
     for tid, region in sorted(geometry["regions"].items()):
         if region["kind"] == "impassable":
@@ -135,7 +138,7 @@ def _static(map_data: Mapping[str, Any], geometry: Mapping[str, Any], total: flo
     return "\n".join(out)
 
 
-def _territories(geometry: Mapping[str, Any], territories: Mapping[str, Mapping[str, Any]],
+def _territories(geometry: Geometry, territories: Mapping[str, Mapping[str, Any]],
                  capitals: Mapping[str, str | None], lanes: Mapping[str, str | None],
                  colours: Mapping[str, str]) -> str:
     """Owners as translucent tints, sea lanes' holders, cities, capitals and forts."""
@@ -185,7 +188,7 @@ def _star(x: float, y: float, outer: float = 9.0, inner: float = 3.8) -> str:
     return " ".join(corners)
 
 
-def _battles(geometry: Mapping[str, Any], battles: Sequence[str]) -> str:
+def _battles(geometry: Geometry, battles: Sequence[str]) -> str:
     out = ['<g id="battles">']
     for tid in sorted(set(battles)):
         if tid in geometry["regions"]:
@@ -195,7 +198,7 @@ def _battles(geometry: Mapping[str, Any], battles: Sequence[str]) -> str:
     return "\n".join(out)
 
 
-def _units(geometry: Mapping[str, Any], counts: Counter[tuple[str, str, str, str]], colours: Mapping[str, str]) -> str:
+def _units(geometry: Geometry, counts: Counter[tuple[str, str, str, str]], colours: Mapping[str, str]) -> str:
     """A badge per owner, type and mark in each territory: letter and count."""
     out = ['<g id="units" font-size="10" font-weight="bold" text-anchor="middle">']
     by_place: dict[str, list[tuple[str, str, str, int]]] = {}
@@ -225,7 +228,7 @@ def _units(geometry: Mapping[str, Any], counts: Counter[tuple[str, str, str, str
     return "\n".join(out)
 
 
-def _orders(geometry: Mapping[str, Any], orders: Sequence[DrawnOrder], colours: Mapping[str, str]) -> str:
+def _orders(geometry: Geometry, orders: Sequence[DrawnOrder], colours: Mapping[str, str]) -> str:
     regions = geometry["regions"]
     out = ['<g class="orders">']
     for order in orders:
@@ -260,7 +263,7 @@ def _orders(geometry: Mapping[str, Any], orders: Sequence[DrawnOrder], colours: 
     return "\n".join(out)
 
 
-def _legend(map_data: Mapping[str, Any], picture: EkoniaPicture | None, colours: Mapping[str, str], left: float) -> str:
+def _legend(map_data: EkoniaMapData, picture: EkoniaPicture | None, colours: Mapping[str, str], left: float) -> str:
     x = left + 18
     out = [f'<g id="legend" font-size="15" fill="{INK}">']
     title = picture.title if picture else "Tale of Ekonia"

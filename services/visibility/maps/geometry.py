@@ -11,25 +11,28 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import Any
 
 from shared.rules.variants import UnknownVariant
 
+from .geometry_document import Geometry, Region
+
 
 @lru_cache(maxsize=1)
-def standard_geometry() -> dict[str, Any]:
+def standard_geometry() -> Geometry:
     text = resources.files("shared.variants").joinpath("standard", "geometry.json").read_text("utf-8")
-    geometry: dict[str, Any] = json.loads(text)
+    geometry: Geometry = json.loads(text)  # the package's own data, written by standard_geometry.py
     return geometry
 
 
 @lru_cache(maxsize=1)
-def ekonia_geometry() -> dict[str, Any]:
+def ekonia_geometry() -> Geometry:
     """One hexagon per territory (and the Maelstrom), where the variant's map data puts them
     (the cells as the rules' own drawing lays them out), moved to start at the margin."""
     from shared.rules.variants import get_variant
 
     data = get_variant("ekonia").map_data()
+    if data["board"] != "ekonia":
+        raise AssertionError(f"Tale of Ekonia is played on the {data['board']} board")
     cells = {tid: info["cell"] for tid, info in data["territories"].items()}
     cells.update({f"maelstrom-{i}": c for i, c in enumerate(data["hex_grid"]["impassable_cells"])})
     corners = [p for c in cells.values() for p in c["corners"]]
@@ -37,7 +40,7 @@ def ekonia_geometry() -> dict[str, Any]:
     min_x, min_y = min(x for x, _ in corners) - margin, min(y for _, y in corners) - margin
     width = max(x for x, _ in corners) + margin - min_x
     height = max(y for _, y in corners) + margin - min_y
-    regions = {}
+    regions: dict[str, Region] = {}
     for name, c in sorted(cells.items()):
         x, y = c["centre"][0] - min_x, c["centre"][1] - min_y
         kind = data["territories"][name]["kind"] if name in data["territories"] else "impassable"
@@ -49,7 +52,7 @@ def ekonia_geometry() -> dict[str, Any]:
             "coasts": {}, "borders": [], "crossings": []}
 
 
-def geometry_for(board: str) -> dict[str, Any]:
+def geometry_for(board: str) -> Geometry:
     """The geometry of a board named by a variant's ``map_data()["board"]``."""
     if board == "standard":
         return standard_geometry()

@@ -11,14 +11,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import TypedDict
 
 from shared.errors import Conflict, ErrorCode
 from shared.events import PhaseResolved
 from shared.game.phases import resolved_phases
 from shared.game.state import GameState
 from shared.game.submissions import PowerSubmission
+from shared.game.view_documents import HistoryEntry
 from shared.rules.variants import get_variant
+from shared.rules.variants.documents import MapData, PositionView
 from shared.store import EventStore, Transaction
 
 from ..past import PastPhase, state_at
@@ -29,7 +31,7 @@ from .geometry import geometry_for
 
 
 @lru_cache(maxsize=8)
-def map_data_of(variant: str) -> dict[str, Any]:
+def map_data_of(variant: str) -> MapData:
     return get_variant(variant).map_data()
 
 
@@ -88,15 +90,31 @@ def with_last_moves(variant: str, last: PhaseResolved, picture: BoardPicture, vi
     return replace(picture, last_orders=orders, last_phase=last.phase)
 
 
-def _caption(viewer: Viewer, orders: Mapping[str, Any]) -> str:
+class PictureView(TypedDict):
+    """What a picture reads of a view (``view_of``'s ``GameViewJSON``): the board, and the
+    pending orders the viewer may see."""
+
+    position: PositionView | None
+    orders: dict[str, list[str]]
+
+
+def _board_of(view: PictureView) -> PositionView:
+    """The board a view shows: a started game's (``check_started`` refuses the others first)."""
+    position = view["position"]
+    if position is None:
+        raise Conflict("the game has not started: there is no board to draw yet", code=ErrorCode.GAME_NOT_STARTED)
+    return position
+
+
+def _caption(viewer: Viewer, orders: Mapping[str, list[str]]) -> str:
     if not orders:
         return ""
     return "Pending orders (operator)" if viewer.kind == "operator" else "Your orders (not yet resolved)"
 
 
-def board_picture(title: str, view: Mapping[str, Any], entry: Mapping[str, Any] | None, viewer: Viewer) -> BoardPicture:
+def board_picture(title: str, view: PictureView, entry: HistoryEntry | None, viewer: Viewer) -> BoardPicture:
     """A standard or Dirigible board picture from a view (and a resolved phase of its history)."""
-    position = view["position"]
+    position = _board_of(view)
     units = {p: list(us) for p, us in position.get("units", {}).items()}
     if entry is None:
         orders = [DrawnOrder(p, o) for p, found in sorted(view["orders"].items()) for o in found]
@@ -115,10 +133,10 @@ def board_picture(title: str, view: Mapping[str, Any], entry: Mapping[str, Any] 
                         position.get("points", {}))
 
 
-def ekonia_picture(title: str, view: Mapping[str, Any], entry: Mapping[str, Any] | None,
+def ekonia_picture(title: str, view: PictureView, entry: HistoryEntry | None,
                    viewer: Viewer) -> EkoniaPicture:
     """Tale of Ekonia's picture from a view: its public map and the viewer's own section."""
-    position = view["position"]
+    position = _board_of(view)
     own = [position["own"]] if position.get("own") else []
     if entry is None:
         orders = [DrawnOrder(p, o) for p, found in sorted(view["orders"].items()) for o in found]

@@ -19,9 +19,9 @@ Every coordinate here is written for this project; none is taken from another ma
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from . import planar
+from .geometry_document import Decoration
 from .planar import Point
 from .standard_projection import LONGITUDE_FACTOR, SCALE
 
@@ -128,7 +128,7 @@ def ireland() -> list[Point]:
     return [fitted(lon, lat, IRELAND_SHIFT) for lon, lat, _ in IRELAND]
 
 
-def decorations() -> list[dict[str, Any]]:
+def decorations() -> list[Decoration]:
     """What the board draws that is no province: Ireland."""
     return [{"name": "Ireland", "kind": "impassable", "points": [list(p) for p in ireland()]}]
 

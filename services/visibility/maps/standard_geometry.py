@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from . import planar, standard_atlantic
+from .geometry_document import Geometry, Region
 from .planar import Point
 from .standard_projection import LONGITUDE_FACTOR, SCALE
 
@@ -311,7 +312,7 @@ def relax(points: dict[str, Point], edges: list[tuple[str, str]], iterations: in
     return current.points
 
 
-def generate() -> dict[str, Any]:
+def generate() -> Geometry:
     """The geometry document (docs/maps.md gives its fields)."""
     data = read_map()
     points, edges = drawing_graph(data)
@@ -329,12 +330,12 @@ def generate() -> dict[str, Any]:
         polygons[code] = [p for i, p in enumerate(polygon) if p != polygon[i - 1]]
     polygons = standard_atlantic.redraw(polygons)
     borders = planar.shared_borders(polygons)
-    regions = {}
+    regions: dict[str, Region] = {}
     for code, polygon in polygons.items():
         province = data["provinces"][code]
         unit = planar.inner_point(polygon)
         label = _label(code, unit, polygon)
-        region: dict[str, Any] = {"kind": province["kind"], "points": [list(p) for p in polygon],
+        region: Region = {"kind": province["kind"], "points": [list(p) for p in polygon],
                                   "unit": list(_rounded(unit)), "label": list(_rounded(label))}
         if province["supply_centre"]:
             spots = [(unit[0] + 16, unit[1] - 12), (unit[0] - 16, unit[1] - 12),
@@ -395,7 +396,7 @@ def _roomiest(candidates: list[Point], polygon: list[Point]) -> Point:
 
 def _coast_markers(data: dict[str, Any], polygons: dict[str, list[Point]],
                    borders: dict[tuple[str, str], list[list[Point]]],
-                   regions: dict[str, dict[str, Any]]) -> dict[str, list[float]]:
+                   regions: dict[str, Region]) -> dict[str, list[float]]:
     """A point for each coast of a split-coast province (``STP/NC``): inside the province,
     near its border with what only that coast touches (seas first)."""
     markers = {}
@@ -425,7 +426,7 @@ def geometry_path() -> Path:
     return Path(package.__file__).resolve().parent / "geometry.json"
 
 
-def render_json(document: dict[str, Any]) -> str:
+def render_json(document: Geometry) -> str:
     return json.dumps(document, separators=(",", ":"), sort_keys=True) + "\n"
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from .battle_reports import BattleReport
 from .board import Board
@@ -74,7 +73,7 @@ class TradeOffers:
 
 
 def resolve_turn(state: EkoniaState, board: Board, orders: Mapping[str, Sequence[str]], *,
-                 seed: int, settings: Mapping[str, Any] | None = None) -> TurnResult:
+                 seed: int, max_turns: int | None = None) -> TurnResult:
     start = Ekonia.from_document(state)
     turn = start.turn
     phase = phase_name(turn)
@@ -104,7 +103,7 @@ def resolve_turn(state: EkoniaState, board: Board, orders: Mapping[str, Sequence
     work = _close_the_books(work, ledgers)
 
     work, destroyed = _eliminate(work)
-    winners = _winners(work, turn, settings or {})
+    winners = _winners(work, turn, max_turns)
     last_turn: LastTurn = {"turn": turn, "battles": battles, "events": events, "sea_lanes": lane_changes,
                            "spent": {p: spending[p]["total"] for p in powers}, "destroyed_states": destroyed}
     work = replace(work, turn=turn + 1, winners=tuple(winners), last_turn=last_turn)
@@ -346,7 +345,7 @@ def _eliminate(work: Ekonia) -> tuple[Ekonia, list[str]]:
                    trade=tuple(t for t in work.trade if not set(t) & set(gone))), gone
 
 
-def _winners(work: Ekonia, turn: int, settings: Mapping[str, Any]) -> list[str]:
+def _winners(work: Ekonia, turn: int, max_turns: int | None) -> list[str]:
     """The last state standing; a state holding over half the land; or, when the game's
     ``max_turns`` is reached, the states holding the most territories."""
     alive = alive_powers(work)
@@ -357,8 +356,7 @@ def _winners(work: Ekonia, turn: int, settings: Mapping[str, Any]) -> list[str]:
     leaders = [p for p in alive if held[p] * 2 > land]
     if leaders:
         return leaders
-    max_turns = settings.get("max_turns")
-    if max_turns and turn >= int(max_turns):
+    if max_turns and turn >= max_turns:
         best = max(held.values())
         return sorted(p for p in alive if held[p] == best)
     return []

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .base import Opening, OrderCheck, PhaseOutcome, UnknownVariant, UnsupportedPlayerCount, Variant, VariantOf
-from .documents import PositionView
+from .documents import PositionView, RulesSettings, read_settings
 
 _MODULES = {
     "standard": "shared.rules.variants.standard",
@@ -77,6 +77,6 @@ def phases_by_c_core() -> int:
     return phases_by_core()
 
 
-__all__ = ["Opening", "OrderCheck", "PhaseOutcome", "UnknownVariant", "UnsupportedPlayerCount", "Variant",
-           "VariantOf", "engine_build", "get_variant", "phases_by_c_core", "public_board", "variant_names",
-           "variant_of"]
+__all__ = ["Opening", "OrderCheck", "PhaseOutcome", "RulesSettings", "UnknownVariant", "UnsupportedPlayerCount",
+           "Variant", "VariantOf", "engine_build", "get_variant", "phases_by_c_core", "public_board",
+           "read_settings", "variant_names", "variant_of"]

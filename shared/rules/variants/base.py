@@ -5,32 +5,35 @@ platform (lobby, order intake, resolution, replay, views) talks to every variant
 one small protocol and never imports a variant's engine directly. Each implementation is a
 thin adapter over a pure engine: no I/O, no clock; randomness only from the ``seed`` given.
 
-The protocol is generic over the variant's own state (``VariantOf[StateT]``, as boardgame.io's
-``Game<G>``): ``read_state`` is where a stored JSON document becomes the engine's typed value
-(the standard game's ``Position``, Tale of Ekonia's ``position.Ekonia``) and ``write_state`` where
-it becomes JSON again. The platform holds ``Variant`` (``VariantOf[Any]``): it stores the
-document and hands it back, and reads what it needs of a position from the variant's answers
-(``view``, ``surviving``, ...), never by indexing the document (docs/architecture.md,
+The protocol is generic over the variant's own state and its document (``VariantOf[StateT,
+DocumentT]``, as boardgame.io's ``Game<G>``): ``read_state`` is where a stored JSON document
+becomes the engine's typed value (the standard game's ``Position``, Tale of Ekonia's
+``position.Ekonia``) and ``write_state`` where it becomes JSON again. The platform holds
+``Variant`` (``VariantOf[Any, Any]``): it stores the document and hands it back, and reads what
+it needs of a position from the variant's answers (``view``, ``surviving``, ...), never by
+indexing the document (docs/architecture.md,
 "What crosses the rules' boundary").
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from .documents import (
     HistoryView,
+    MapData,
     MenuGroup,
     OrderCheckAnswer,
     OrderResult,
     PositionView,
-    StateDocument,
+    RulesSettings,
     StructuredOrder,
 )
 
 PhaseKind = Literal["movement", "retreats", "adjustments"]
 StateT = TypeVar("StateT")  # a variant's own state, as its engine computes on it
+DocumentT = TypeVar("DocumentT")  # the JSON document that state is stored as (a TypedDict)
 
 
 class UnknownVariant(ValueError):
@@ -44,7 +47,7 @@ class UnsupportedPlayerCount(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Opening:
+class Opening(Generic[DocumentT]):
     """A new game: its first phase, the full state document, the seats, who acts.
 
     ``seats`` lists the powers each player takes: one power a seat in a full standard game,
@@ -53,7 +56,7 @@ class Opening:
     """
 
     phase: str
-    state: StateDocument
+    state: DocumentT
     seats: list[list[str]]
     must_act: list[str]
     # powers nobody plays at first that a seat takes over later: (POWER, seat index, phase),
@@ -88,7 +91,7 @@ class OrderCheck:
 
 
 @dataclass(frozen=True)
-class PhaseOutcome:
+class PhaseOutcome(Generic[DocumentT]):
     """A resolved phase: everything a PhaseResolved event stores.
 
     ``orders``: POWER -> [{"order", "result", "reason"}] in submission order (plus any orders
@@ -99,7 +102,7 @@ class PhaseOutcome:
 
     phase: str
     orders: dict[str, list[OrderResult]]
-    state: StateDocument
+    state: DocumentT
     next_phase: str
     must_act: list[str]
     winners: list[str] = field(default_factory=list)
@@ -113,30 +116,31 @@ def every_order_and_dislodgement(resolved: Mapping[str, Any]) -> HistoryView:
             "dislodged": resolved.get("dislodged", []), "next_phase": resolved["next_phase"]}
 
 
-class VariantOf(Protocol[StateT]):
+class VariantOf(Protocol[StateT, DocumentT]):
     """Everything the platform asks of a game's rules. The platform decides nothing by reading
     a view: who survives, who must adjust and the kind of a phase are asked here. ``StateT``
-    is the variant's own state; the platform passes the stored document (``StateDocument``),
-    which the variant reads with ``read_state``."""
+    is the variant's own state and ``DocumentT`` the JSON document it is stored as (the board
+    games' ``BoardDocument``, Tale of Ekonia's ``EkoniaState``); the platform passes the stored
+    document, which the variant reads with ``read_state``."""
 
     name: str
     # game settings the lobby fills in when the creator leaves them out (player_count: the
     # number of seats of a full game)
-    default_settings: Mapping[str, Any]
+    default_settings: RulesSettings
     # stored in each PhaseResolved; bumped when the same orders may give other results
     engine_version: str
 
-    def read_state(self, document: Mapping[str, Any]) -> StateT:
+    def read_state(self, document: DocumentT) -> StateT:
         """The state a stored document holds, as the variant's engine computes on it: the one
         place where JSON becomes the variant's own value."""
 
-    def write_state(self, state: StateT) -> StateDocument:
+    def write_state(self, state: StateT) -> DocumentT:
         """A state as the platform stores it: JSON again (``read_state`` of it is the same state)."""
 
     def powers(self) -> list[str]:
         """Every power (state) of the variant's full table, sorted."""
 
-    def seated(self, state: Mapping[str, Any]) -> list[str]:
+    def seated(self, state: DocumentT) -> list[str]:
         """The powers of this game, playing or beaten, sorted: a small game's or a Tale of
         Ekonia game of fewer players has fewer than ``powers``."""
 
@@ -146,33 +150,33 @@ class VariantOf(Protocol[StateT]):
     def phase_order(self, phase: str) -> tuple[int, ...]:
         """A key that sorts the variant's phase names in the order they are played."""
 
-    def surviving(self, state: Mapping[str, Any]) -> frozenset[str]:
+    def surviving(self, state: DocumentT) -> frozenset[str]:
         """The powers still in the game (a standard power with a unit or a centre left)."""
 
-    def adjustments(self, state: Mapping[str, Any]) -> dict[str, int]:
+    def adjustments(self, state: DocumentT) -> dict[str, int]:
         """Builds allowed (positive) or removals owed (negative) per power in an adjustment
         phase; empty in every other phase."""
 
-    def forced_only(self, state: Mapping[str, Any]) -> frozenset[str]:
+    def forced_only(self, state: DocumentT) -> frozenset[str]:
         """Powers whose only possible orders are forced (removing every unit they have): never
         waited for, never in civil disorder for missing a deadline."""
 
-    def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
+    def opening(self, settings: RulesSettings, seed: int) -> Opening[DocumentT]:
         """The state of a new game; ``seed`` is the game's stored secret seed."""
 
-    def check_orders(self, state: Mapping[str, Any], power: str, texts: Sequence[str]) -> list[OrderCheck]:
+    def check_orders(self, state: DocumentT, power: str, texts: Sequence[str]) -> list[OrderCheck]:
         """Read and check one power's submission against the current state."""
 
-    def resolve(self, state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
-                settings: Mapping[str, Any], seed: int,
-                civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
+    def resolve(self, state: DocumentT, orders: Mapping[str, Sequence[str]], *,
+                settings: RulesSettings, seed: int,
+                civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome[DocumentT]:
         """Resolve the current phase from stored canonical orders; pure and deterministic."""
 
-    def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]:
+    def possible_orders(self, state: DocumentT, power: str) -> dict[str, list[str]]:
         """Every order ``power`` could give now, as canonical texts, under the variant's own
         keys (a unit's place, a build site, ...)."""
 
-    def order_menu(self, state: Mapping[str, Any], power: str) -> list[MenuGroup]:
+    def order_menu(self, state: DocumentT, power: str) -> list[MenuGroup]:
         """``possible_orders`` as groups of structured orders, the same shape in every variant
         (structured.py): ``{"key", "kind": "unit" | "site" | "power", "unit", "location",
         "orders": [structured order, ...]}``."""
@@ -187,7 +191,7 @@ class VariantOf(Protocol[StateT]):
         ``PATCH .../orders`` replaces a power's orders one at a time (a unit, a build site, a
         matter); None when the text names nothing the variant knows."""
 
-    def view(self, state: Mapping[str, Any], viewer: str | None) -> PositionView:
+    def view(self, state: DocumentT, viewer: str | None) -> PositionView:
         """What ``viewer`` (a power, or None for the public) may see of ``state``."""
 
     def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> HistoryView:
@@ -195,18 +199,18 @@ class VariantOf(Protocol[StateT]):
         PhaseResolved event as JSON; the answer has phase, orders, dislodged, next_phase and
         optionally details."""
 
-    def check_settings(self, settings: Mapping[str, Any]) -> None:
+    def check_settings(self, settings: RulesSettings) -> None:
         """Raise ValueError, saying why, for settings this variant cannot be played with; for a
         ``player_count`` it does not seat, UnsupportedPlayerCount."""
 
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         """The ``entente adjudicate`` contract for this variant."""
 
-    def map_data(self) -> dict[str, Any]:
+    def map_data(self) -> MapData:
         """Everything a frontend needs to draw and check the board, as JSON (docs/maps.md):
         ``variant``, ``board`` (the drawing it is played on: ``standard``, ``ekonia``),
         ``unit_types``, the powers with their colours, the places, the adjacency, the opening
         position, and whatever else the variant's map has."""
 
 
-Variant = VariantOf[Any]  # a variant as the platform holds it: whatever its state, read only by it
+Variant = VariantOf[Any, Any]  # a variant as the platform holds it: whatever its state, read only by it

@@ -16,16 +16,21 @@ from shared.rules.diplomacy.position import Position, PowerUnit
 
 from .base import Opening, OrderCheck, PhaseKind, PhaseOutcome, UnsupportedPlayerCount, every_order_and_dislodgement
 from .documents import (
+    BoardDocument,
+    BoardMapData,
+    BoardPower,
+    BoardProvince,
     DislodgedUnit,
     HistoryView,
     MenuGroup,
     OrderResult,
     PositionView,
-    StateDocument,
+    RulesSettings,
     StructuredOrder,
 )
 from .order_reading import parse_cached as parse_cached  # (standard.py reads it from here)
 
+D = TypeVar("D")  # a state document
 V = TypeVar("V")
 
 
@@ -70,11 +75,11 @@ POWER_COLOURS = {
 Germany grey, Italy green, Russia purple, Turkey yellow."""
 
 
-def board_map_data(variant: BoardVariant) -> dict[str, Any]:
+def board_map_data(variant: BoardVariant) -> BoardMapData:
     """The Diplomacy board as a variant plays it: provinces, adjacency by unit type and coast,
     powers and the opening position (docs/maps.md)."""
     game_map = load_map(variant.name)
-    provinces = {
+    provinces: dict[str, BoardProvince] = {
         code: {"name": p.name, "kind": p.kind, "supply_centre": p.supply_centre, "home": p.home_of,
                "coasts": [f"{code}/{c}" for c in p.coasts]}
         for code, p in sorted(game_map.provinces.items())}
@@ -82,7 +87,7 @@ def board_map_data(variant: BoardVariant) -> dict[str, Any]:
             if game_map.army_neighbours(code)}
     fleet = {loc: sorted(game_map.fleet_neighbours(loc)) for loc in sorted(game_map.locations)
              if game_map.fleet_neighbours(loc)}
-    powers = {name: {"adjective": info.adjective, "colour": POWER_COLOURS.get(name, "#999999"),
+    powers: dict[str, BoardPower] = {name: {"adjective": info.adjective, "colour": POWER_COLOURS.get(name, "#999999"),
                      "home_centres": sorted(game_map.home_centres.get(name, ()))}
               for name, info in sorted(game_map.power_info.items())}
     opening = variant.opening(variant.default_settings, 0)
@@ -110,17 +115,17 @@ class BoardSummary:
     forced_only: frozenset[str]  # whose only orders are removing every unit they have
 
 
-def board_summary(board: Mapping[str, Any]) -> BoardSummary:
+def board_summary(board: PositionView) -> BoardSummary:
     units = board["units"]
     return BoardSummary(
         surviving=frozenset({p for p, held in units.items() if held}
                             | {p for p, centres in board["centres"].items() if centres}),
-        adjustments=dict(board["adjustments"]),
-        forced_only=frozenset(power for power, owed in board["adjustments"].items()
+        adjustments=dict(board.get("adjustments", {})),
+        forced_only=frozenset(power for power, owed in board.get("adjustments", {}).items()
                               if owed < 0 and -owed >= len(units.get(power, []))))
 
 
-class ByDocument(Generic[V]):
+class ByDocument(Generic[D, V]):
     """Values worked out from state documents, remembered by the document's identity: the
     platform's documents are shared and never changed in place, and each is asked the same
     things on every request. The document is kept beside its value, so that while it is
@@ -133,9 +138,9 @@ class ByDocument(Generic[V]):
 
     def __init__(self, kept: int) -> None:
         self._kept = kept
-        self._found: dict[int, tuple[Mapping[str, Any], V]] = {}
+        self._found: dict[int, tuple[D, V]] = {}
 
-    def get(self, document: Mapping[str, Any], work_out: Callable[[Mapping[str, Any]], V]) -> V:
+    def get(self, document: D, work_out: Callable[[D], V]) -> V:
         found = self._found.get(id(document))
         if found is not None and found[0] is document:
             return found[1]
@@ -160,12 +165,13 @@ class BoardRules:
     ``BoardVariant`` reads documents, checks orders, resolves, lists possible orders and shows
     the board through these, the same way for every such variant."""
 
-    from_document: Callable[[dict[str, Any]], Position]
-    to_document: Callable[[Position], dict[str, Any]]
+    from_document: Callable[[BoardDocument], Position]
+    to_document: Callable[[Position], BoardDocument]
     read_orders: Callable[[Sequence[str], str, Position], Readings]  # texts, power, position
     check_orders: Callable[[Sequence[str], str, Position], list[OrderCheck]]
     # the position, each power's readable orders, then settings, seed and civil disorder
-    adjudicate: Callable[[Position, dict[str, list[Order]], Mapping[str, Any], int, frozenset[str]], PhaseOutcome]
+    adjudicate: Callable[[Position, dict[str, list[Order]], RulesSettings, int, frozenset[str]],
+                         PhaseOutcome[BoardDocument]]
     possible_orders: Callable[[Position, str], Mapping[str, Iterable[Order]]]
     view: Callable[[Position], PositionView]
 
@@ -176,20 +182,20 @@ class BoardVariant:
     centre, and the game ends by victory or draw, never by the calendar."""
 
     name: str
-    default_settings: Mapping[str, Any]
+    default_settings: RulesSettings
     engine_version = ENGINE_VERSION
     rules: BoardRules
 
     def powers(self) -> list[str]:
         return sorted(load_map(self.name).home_centres)
 
-    def seated(self, state: Mapping[str, Any]) -> list[str]:
+    def seated(self, state: BoardDocument) -> list[str]:
         return self.powers()  # a small game shares the seven powers out, every one of them on the board
 
-    def read_state(self, document: Mapping[str, Any]) -> Position:
+    def read_state(self, document: BoardDocument) -> Position:
         return self.position(document)
 
-    def write_state(self, state: Position) -> StateDocument:
+    def write_state(self, state: Position) -> BoardDocument:
         return self.rules.to_document(state)
 
     def phase_kind(self, phase: str) -> PhaseKind:
@@ -199,66 +205,66 @@ class BoardVariant:
         parsed = Phase.parse(phase)
         return parsed.year, SEASON_ORDER[parsed.season], TYPE_ORDER[parsed.type]
 
-    def board(self, state: Mapping[str, Any]) -> PositionView:
+    def board(self, state: BoardDocument) -> PositionView:
         """The board every viewer sees: units, centres and adjustments by power."""
         return self.view(state, None)
 
-    def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
+    def opening(self, settings: RulesSettings, seed: int) -> Opening[BoardDocument]:
         raise NotImplementedError
 
-    def view(self, state: Mapping[str, Any], viewer: str | None) -> PositionView:
+    def view(self, state: BoardDocument, viewer: str | None) -> PositionView:
         return self.rules.view(self.position(state))  # nothing is hidden from any viewer
 
-    def check_orders(self, state: Mapping[str, Any], power: str, texts: Sequence[str]) -> list[OrderCheck]:
+    def check_orders(self, state: BoardDocument, power: str, texts: Sequence[str]) -> list[OrderCheck]:
         return self.rules.check_orders(texts, power, self.position(state))
 
-    def resolve(self, state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
-                settings: Mapping[str, Any], seed: int,
-                civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
+    def resolve(self, state: BoardDocument, orders: Mapping[str, Sequence[str]], *,
+                settings: RulesSettings, seed: int,
+                civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome[BoardDocument]:
         """The stored orders read again (those that no longer read are left out), resolved."""
         position = self.position(state)
         read = {power: [o for o in self.rules.read_orders(texts, power, position) if not isinstance(o, ParseError)]
                 for power, texts in sorted(orders.items())}
         return self.rules.adjudicate(position, read, settings, seed, frozenset(civil_disorder))
 
-    def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]:
+    def possible_orders(self, state: BoardDocument, power: str) -> dict[str, list[str]]:
         options = self.rules.possible_orders(self.position(state), power)
         return {key: [str(o) for o in found] for key, found in sorted(options.items())}
 
-    def surviving(self, state: Mapping[str, Any]) -> frozenset[str]:
+    def surviving(self, state: BoardDocument) -> frozenset[str]:
         return self._summary(state).surviving
 
-    def adjustments(self, state: Mapping[str, Any]) -> dict[str, int]:
+    def adjustments(self, state: BoardDocument) -> dict[str, int]:
         return dict(self._summary(state).adjustments)
 
-    def forced_only(self, state: Mapping[str, Any]) -> frozenset[str]:
+    def forced_only(self, state: BoardDocument) -> frozenset[str]:
         return self._summary(state).forced_only
 
-    def _summary(self, state: Mapping[str, Any]) -> BoardSummary:
+    def _summary(self, state: BoardDocument) -> BoardSummary:
         """What the game's guards read of the public board, once per state document: every
         order submission asks which powers are forced only (a whole board view otherwise)."""
         return self._summaries.get(state, lambda document: board_summary(self.board(document)))
 
-    def position(self, state: Mapping[str, Any]) -> Position:
+    def position(self, state: BoardDocument) -> Position:
         """The position a state document holds, read once per document (a checked order
         submission, a possible-orders request and a view each need it)."""
         return self._positions.get(state, self.read_position)
 
-    def read_position(self, state: Mapping[str, Any]) -> Position:
-        return self.rules.from_document(dict(state))
+    def read_position(self, state: BoardDocument) -> Position:
+        return self.rules.from_document(state)
 
     @cached_property
-    def _summaries(self) -> ByDocument[BoardSummary]:
+    def _summaries(self) -> ByDocument[BoardDocument, BoardSummary]:
         return ByDocument(DOCUMENTS_KEPT)
 
     @cached_property
-    def _positions(self) -> ByDocument[Position]:
+    def _positions(self) -> ByDocument[BoardDocument, Position]:
         return ByDocument(DOCUMENTS_KEPT)
 
     def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> HistoryView:
         return every_order_and_dislodgement(resolved)  # orders are public once resolved
 
-    def map_data(self) -> dict[str, Any]:
+    def map_data(self) -> BoardMapData:
         return board_map_data(self)
 
     def describe_order(self, text: str, phase: str, power: str) -> StructuredOrder:
@@ -271,12 +277,12 @@ class BoardVariant:
 
         return subject(text, self.name, phase, power)
 
-    def order_menu(self, state: Mapping[str, Any], power: str) -> list[MenuGroup]:
+    def order_menu(self, state: BoardDocument, power: str) -> list[MenuGroup]:
         from .board_orders import menu
 
         return menu(self.possible_orders(state, power), self.name, str(self.position(state).phase), power)
 
-    def check_settings(self, settings: Mapping[str, Any]) -> None:
+    def check_settings(self, settings: RulesSettings) -> None:
         self.check_player_count(int(settings.get("player_count") or 7))
         if settings.get("max_turns") is not None:
             raise ValueError("max_turns is for variants that end by the calendar; this one ends by victory or draw")

@@ -7,7 +7,7 @@ every power builds with the supply points of its home centres.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from shared.rules.diplomacy import ParseError, load_map
 from shared.rules.diplomacy.orders import Build, Order, Unit, UnitType
@@ -28,7 +28,7 @@ from shared.rules.dirigible.possible import dirigible_possible_orders
 
 from .base import Opening, OrderCheck, PhaseOutcome, UnsupportedPlayerCount, VariantOf
 from .board import BoardRules, BoardVariant, centres_by_power, dislodged_json, results_json, units_by_power, unreadable
-from .documents import PositionView
+from .documents import BoardDocument, PositionView, RulesSettings
 
 
 def read_orders(texts: Sequence[str], power: str, position: Position) -> list[Order | ParseError]:
@@ -131,27 +131,32 @@ def position_view(position: Position) -> PositionView:
     }
 
 
-def outcome_of(before: Position, resolution: Resolution) -> PhaseOutcome:
+def outcome_of(before: Position, resolution: Resolution) -> PhaseOutcome[BoardDocument]:
     orders = results_json(resolution.results)
     details: dict[str, Any] = {"dislodged": dislodged_json(resolution.dislodged),
                                "devastated": sorted(resolution.position.devastated)}
     if before.phase.type is PhaseType.ADJUSTMENTS:
         details["points"] = dict(sorted(supply_points(before).items()))
     return PhaseOutcome(
-        phase=str(resolution.phase), orders=orders, state=dirigible_position_to_document(resolution.position),
+        phase=str(resolution.phase), orders=orders, state=board_document(resolution.position),
         next_phase=str(resolution.next_phase), must_act=sorted(resolution.must_act),
         winners=sorted(resolution.winners), details=details)
 
 
-def adjudicate_phase(position: Position, orders: dict[str, list[Order]], settings: Mapping[str, Any], seed: int,
-                     civil_disorder: frozenset[str]) -> PhaseOutcome:
+def adjudicate_phase(position: Position, orders: dict[str, list[Order]], settings: RulesSettings, seed: int,
+                     civil_disorder: frozenset[str]) -> PhaseOutcome[BoardDocument]:
     resolution = adjudicate_dirigible(position, orders, edition=str(settings.get("edition", "2000")),
                                       civil_disorder=civil_disorder)
     return outcome_of(position, resolution)
 
 
+def board_document(position: Position) -> BoardDocument:
+    """``dirigible_position_to_document``, which writes a ``BoardDocument`` with ``devastated``."""
+    return cast(BoardDocument, dirigible_position_to_document(position))
+
+
 RULES = BoardRules(
-    from_document=dirigible_position_from_document, to_document=dirigible_position_to_document,
+    from_document=dirigible_position_from_document, to_document=board_document,
     read_orders=read_orders, check_orders=check_orders,
     adjudicate=adjudicate_phase,
     possible_orders=lambda position, power: dirigible_possible_orders(position, power, load_map(NAME)),
@@ -161,22 +166,22 @@ SEATS = 7  # one power each: the small games of the standard game are not offere
 
 class DirigibleVariant(BoardVariant):
     name = NAME
-    default_settings: Mapping[str, Any] = {"player_count": SEATS}
+    default_settings: RulesSettings = {"player_count": SEATS}
     rules = RULES
 
     def check_player_count(self, players: int) -> None:
         if players != SEATS:  # docs/rules/dirigible.md, reading R12
             raise UnsupportedPlayerCount(f"a Dirigible game seats {SEATS} players, one power each, not {players}")
 
-    def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
+    def opening(self, settings: RulesSettings, seed: int) -> Opening[BoardDocument]:
         self.check_player_count(int(settings.get("player_count") or SEATS))
         position = opening_position(NAME, load_map(NAME))
         powers = sorted(load_map(NAME).powers)
-        return Opening(str(position.phase), dirigible_position_to_document(position),
+        return Opening(str(position.phase), board_document(position),
                        [[power] for power in powers], powers)
 
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         return adjudicate_dirigible_document(dict(doc))
 
 
-VARIANT: VariantOf[Position] = DirigibleVariant()  # checked against the protocol here
+VARIANT: VariantOf[Position, BoardDocument] = DirigibleVariant()  # checked against the protocol here

@@ -8,9 +8,52 @@ reads it.
 """
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from collections.abc import Mapping
+from typing import Any, Literal, NotRequired, TypedDict
 
-StateDocument = dict[str, Any]  # a variant's full state, read only by that variant
+StateDocument = dict[str, Any]  # a variant's full state as the platform stores it, read only by its variant
+
+
+class RulesSettings(TypedDict, total=False):
+    """What the rules read of a game's settings (``shared.events.GameSettings.for_rules``; an
+    ``entente adjudicate`` document's ``settings``): the rest are the platform's."""
+
+    player_count: int  # seats of the game; absent: the variant's full table
+    edition: str  # the standard rules' edition, ``2000`` or ``2023``
+    max_turns: int | None  # Tale of Ekonia: the last turn played; None: no limit
+
+
+def read_settings(given: Mapping[str, Any]) -> RulesSettings:
+    """The settings of an ``entente adjudicate`` document (JSON) as the rules read them: a
+    number may be written as a string of digits; ValueError for one that is no number."""
+    settings: RulesSettings = {}
+    if given.get("player_count") is not None:
+        settings["player_count"] = int(given["player_count"])
+    if given.get("edition") is not None:
+        settings["edition"] = str(given["edition"])
+    if given.get("max_turns") is not None:
+        settings["max_turns"] = int(given["max_turns"])
+    return settings
+
+
+class BoardDislodged(TypedDict):
+    """A dislodged unit inside a board document (the power is the key it is listed under)."""
+
+    unit: str
+    attacker_from: str | None
+    retreats: list[str]
+
+
+class BoardDocument(TypedDict):
+    """A position on the Diplomacy board as the standard and Dirigible engines store it
+    (``position_to_document``, ``dirigible_position_to_document``; docs/rules/standard.md)."""
+
+    variant: NotRequired[str]  # absent in a standard position written before the tag existed
+    phase: str
+    units: dict[str, list[str]]
+    centers: dict[str, list[str]]
+    dislodged: dict[str, list[BoardDislodged]]
+    devastated: NotRequired[list[str]]  # Dirigible
 
 
 class DislodgedUnit(TypedDict):
@@ -86,3 +129,95 @@ class MenuGroup(TypedDict):
     unit: str | None
     location: str | None
     orders: list[StructuredOrder]
+
+
+# --- map data (``Variant.map_data``; docs/maps.md, "Map data") ----------------------------------
+
+
+class BoardProvince(TypedDict):
+    name: str
+    kind: str  # land, coast, sea, impassable
+    supply_centre: bool
+    home: str | None  # the power whose home centre it is
+    coasts: list[str]  # STP/NC, STP/SC; empty for most
+
+
+class BoardPower(TypedDict):
+    adjective: str
+    colour: str
+    home_centres: list[str]
+
+
+class BoardMapData(TypedDict):
+    """The Diplomacy board as a variant plays it (``board.board_map_data``)."""
+
+    variant: str
+    board: Literal["standard"]
+    unit_types: list[str]  # A, F; Dirigible's D
+    powers: dict[str, BoardPower]
+    provinces: dict[str, BoardProvince]
+    adjacency: dict[str, dict[str, list[str]]]  # unit type -> province or coast -> its neighbours
+    opening: PositionView
+
+
+class HexCell(TypedDict):
+    """Where the rules' drawing puts a hex cell, in pixels."""
+
+    centre: list[float]
+    corners: list[list[float]]
+
+
+class EkoniaTerritory(TypedDict):
+    name: str
+    kind: str  # land, sea
+    coastal: bool
+    city: bool
+    sea_lane: bool
+    hex: list[int]
+    owner: str | None  # the state holding it at the start
+    income: int
+    cell: HexCell
+
+
+class EkoniaPower(TypedDict):
+    name: str
+    colour: str
+
+
+class EkoniaStateSetup(TypedDict):
+    name: str
+    colour: str
+    capital: str
+    cities: list[str]
+    territories: list[str]
+    starting_units: list[list[str]]  # [unit type, territory]
+    gold: int
+    income: int
+
+
+class HexGrid(TypedDict):
+    system: str
+    orientation: str
+    size: float
+    impassable: list[list[int]]
+    impassable_cells: list[HexCell]
+
+
+class EkoniaMapData(TypedDict):
+    """The hex map of Tale of Ekonia (``ekonia.ekonia_map_data``)."""
+
+    variant: str
+    board: Literal["ekonia"]
+    unit_types: list[str]
+    powers: dict[str, EkoniaPower]
+    territories: dict[str, EkoniaTerritory]
+    seas: list[str]
+    sea_lanes: list[str]
+    adjacency: dict[str, list[str]]
+    hex_grid: HexGrid
+    income: dict[str, int]
+    states: dict[str, EkoniaStateSetup]
+    opening: PositionView | None  # None for a board built for a test (EkoniaVariant(board))
+
+
+MapData = BoardMapData | EkoniaMapData  # told apart by ``board``

@@ -19,14 +19,25 @@ from shared.rules.ekonia.parser import ParseError, parse_order
 from shared.rules.ekonia.planning import plan_orders
 from shared.rules.ekonia.policy import planning_view, state_view, turn_view
 from shared.rules.ekonia.position import Ekonia
-from shared.rules.ekonia.records import EkoniaState, as_document, as_state
+from shared.rules.ekonia.records import EkoniaState, as_state
 from shared.rules.ekonia.seats import states_played
 from shared.rules.ekonia.state import initial_state, phase_name, playing, turn_of
 from shared.rules.ekonia.turn import resolve_turn
 
 from . import ekonia_orders
 from .base import Opening, OrderCheck, PhaseKind, PhaseOutcome, UnsupportedPlayerCount, VariantOf
-from .documents import HistoryView, MenuGroup, PositionView, StateDocument, StructuredOrder
+from .documents import (
+    EkoniaMapData,
+    EkoniaStateSetup,
+    EkoniaTerritory,
+    HexCell,
+    HistoryView,
+    MenuGroup,
+    PositionView,
+    RulesSettings,
+    StructuredOrder,
+    read_settings,
+)
 
 
 @lru_cache(maxsize=1)
@@ -56,7 +67,7 @@ def check_orders(state: EkoniaState, board: Board, power: str,
     return checks
 
 
-def ekonia_map_data(variant: EkoniaVariant) -> dict[str, Any]:
+def ekonia_map_data(variant: EkoniaVariant) -> EkoniaMapData:
     """The hex map of Tale of Ekonia: territories and seas with their cells, sea lanes,
     adjacency, the states at the start with their colours, and the opening (docs/maps.md)."""
     from shared.rules.ekonia.draw import HEX_SIZE, hex_centre, hex_corners, state_colours
@@ -65,21 +76,23 @@ def ekonia_map_data(variant: EkoniaVariant) -> dict[str, Any]:
     ekonia = load_ekonia_map()
     grid = read_ekonia_data()["hex_grid"]
     colours = state_colours(ekonia)
-    def cell(hex_: tuple[int, int]) -> dict[str, Any]:
+    def cell(hex_: tuple[int, int]) -> HexCell:
         """Where the rules' drawing (draw.py) puts a cell: its centre and corners, in pixels."""
         x, y = hex_centre(hex_)
         return {"centre": [round(x, 1), round(y, 1)],
                 "corners": [[round(cx, 1), round(cy, 1)] for cx, cy in hex_corners(x, y)]}
 
-    territories = {tid: {"name": t.name, "kind": t.kind, "coastal": t.coastal, "city": t.city,
-                         "sea_lane": t.sea_lane, "hex": list(t.hex), "owner": ekonia.owner_at_start(tid),
-                         "income": ekonia.base_income(tid), "cell": cell(t.hex)}
-                   for tid, t in sorted(ekonia.territories.items())}
-    states = {sid: {"name": st.display_name, "colour": colours[sid], "capital": st.capital,
-                    "cities": list(st.cities), "territories": sorted(st.territories),
-                    "starting_units": [list(u) for u in st.starting_units], "gold": st.gold,
-                    "income": ekonia.starting_income(sid)}
-              for sid, st in sorted(ekonia.states.items())}
+    territories: dict[str, EkoniaTerritory] = {
+        tid: {"name": t.name, "kind": t.kind, "coastal": t.coastal, "city": t.city, "sea_lane": t.sea_lane,
+              "hex": list(t.hex), "owner": ekonia.owner_at_start(tid), "income": ekonia.base_income(tid),
+              "cell": cell(t.hex)}
+        for tid, t in sorted(ekonia.territories.items())}
+    states: dict[str, EkoniaStateSetup] = {
+        sid: {"name": st.display_name, "colour": colours[sid], "capital": st.capital,
+              "cities": list(st.cities), "territories": sorted(st.territories),
+              "starting_units": [list(u) for u in st.starting_units], "gold": st.gold,
+              "income": ekonia.starting_income(sid)}
+        for sid, st in sorted(ekonia.states.items())}
     opening = variant.opening({}, 0) if variant._board is None else None
     return {"variant": "ekonia", "board": "ekonia", "unit_types": list(UNIT_TYPES),
             "powers": {sid: {"name": st["name"], "colour": st["colour"]} for sid, st in states.items()},
@@ -97,7 +110,7 @@ def ekonia_map_data(variant: EkoniaVariant) -> dict[str, Any]:
 
 class EkoniaVariant:
     name = "ekonia"
-    default_settings: Mapping[str, Any] = {"player_count": 6}
+    default_settings: RulesSettings = {"player_count": 6}
     engine_version = ENGINE_VERSION
 
     def __init__(self, board: Board | None = None) -> None:
@@ -107,29 +120,29 @@ class EkoniaVariant:
     def board(self) -> Board:
         return self._board or ekonia_board()
 
-    def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
+    def opening(self, settings: RulesSettings, seed: int) -> Opening[EkoniaState]:
         """Six states; ``player_count`` (default: all) from 2 to 6. With fewer players the
         states that play sit evenly around the ring where they can (seats.py), at an offset
         drawn from the game's seed; the others' land starts neutral."""
         states = sorted(self.board.states)
-        count = int((settings or {}).get("player_count") or len(states))
+        count = settings.get("player_count") or len(states)
         self.check_player_count(count)
         powers = states_played(self.board, count, seed)
         state = initial_state(self.board, powers)
         seats = playing(state)
-        return Opening(phase_name(state["turn"]), as_document(state), [[p] for p in seats], seats)
+        return Opening(phase_name(state["turn"]), state, [[p] for p in seats], seats)
 
     def powers(self) -> list[str]:
         return sorted(self.board.states)
 
-    def seated(self, state: Mapping[str, Any]) -> list[str]:
-        return sorted(as_state(state)["powers"])
+    def seated(self, state: EkoniaState) -> list[str]:
+        return sorted(state["powers"])
 
-    def read_state(self, document: Mapping[str, Any]) -> Ekonia:
-        return Ekonia.from_document(as_state(document))
+    def read_state(self, document: EkoniaState) -> Ekonia:
+        return Ekonia.from_document(document)
 
-    def write_state(self, state: Ekonia) -> StateDocument:
-        return as_document(state.to_document())
+    def write_state(self, state: Ekonia) -> EkoniaState:
+        return state.to_document()
 
     def phase_kind(self, phase: str) -> PhaseKind:
         return "movement"
@@ -137,46 +150,46 @@ class EkoniaVariant:
     def phase_order(self, phase: str) -> tuple[int, ...]:
         return (turn_of(phase),)
 
-    def surviving(self, state: Mapping[str, Any]) -> frozenset[str]:
-        return frozenset(playing(as_state(state)))
+    def surviving(self, state: EkoniaState) -> frozenset[str]:
+        return frozenset(playing(state))
 
-    def adjustments(self, state: Mapping[str, Any]) -> dict[str, int]:
+    def adjustments(self, state: EkoniaState) -> dict[str, int]:
         return {}
 
-    def forced_only(self, state: Mapping[str, Any]) -> frozenset[str]:
+    def forced_only(self, state: EkoniaState) -> frozenset[str]:
         return frozenset()
 
-    def check_orders(self, state: Mapping[str, Any], power: str,
+    def check_orders(self, state: EkoniaState, power: str,
                      texts: Sequence[str]) -> list[OrderCheck]:
-        return check_orders(as_state(state), self.board, power, texts)
+        return check_orders(state, self.board, power, texts)
 
-    def resolve(self, state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
-                settings: Mapping[str, Any], seed: int,
-                civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
+    def resolve(self, state: EkoniaState, orders: Mapping[str, Sequence[str]], *,
+                settings: RulesSettings, seed: int,
+                civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome[EkoniaState]:
         """Civil disorder needs nothing special: a state without orders buys nothing, its
         units stay where they are and its income still comes in."""
-        result = resolve_turn(as_state(state), self.board, orders, seed=seed, settings=settings)
+        result = resolve_turn(state, self.board, orders, seed=seed, max_turns=settings.get("max_turns"))
         must_act = [] if result.winners else playing(result.state)
-        return PhaseOutcome(result.phase, result.orders, as_document(result.state), result.next_phase,
+        return PhaseOutcome(result.phase, result.orders, result.state, result.next_phase,
                             must_act, result.winners, dict(result.details))
 
-    def possible_orders(self, state: Mapping[str, Any], power: str) -> dict[str, list[str]]:
+    def possible_orders(self, state: EkoniaState, power: str) -> dict[str, list[str]]:
         if power not in state["powers"]:
             return {}
-        return possible_orders(Ekonia.from_document(planning_view(as_state(state), power)), self.board, power)
+        return possible_orders(Ekonia.from_document(planning_view(state, power)), self.board, power)
 
-    def view(self, state: Mapping[str, Any], viewer: str | None) -> PositionView:
+    def view(self, state: EkoniaState, viewer: str | None) -> PositionView:
         # the policy's projection has the protocol's phase, units and centres, and its own keys
-        return cast(PositionView, state_view(as_state(state), self.board, viewer))
+        return cast(PositionView, state_view(state, self.board, viewer))
 
     def history_view(self, resolved: Mapping[str, Any], viewer: str | None) -> HistoryView:
         return cast(HistoryView, turn_view(resolved, viewer))
 
-    def check_settings(self, settings: Mapping[str, Any]) -> None:
+    def check_settings(self, settings: RulesSettings) -> None:
         """2 to 6 players (``opening`` says it again); ``max_turns`` a positive number or none."""
-        self.check_player_count(int((settings or {}).get("player_count") or len(self.board.states)))
-        max_turns = (settings or {}).get("max_turns")
-        if max_turns is not None and int(max_turns) < 1:
+        self.check_player_count(settings.get("player_count") or len(self.board.states))
+        max_turns = settings.get("max_turns")
+        if max_turns is not None and max_turns < 1:
             raise ValueError(f"max_turns must be at least 1, not {max_turns}")
 
     def check_player_count(self, players: int) -> None:
@@ -185,7 +198,7 @@ class EkoniaVariant:
             raise UnsupportedPlayerCount(
                 f"Tale of Ekonia seats 2 to {len(self.board.states)} players, one state each, not {players}")
 
-    def map_data(self) -> dict[str, Any]:
+    def map_data(self) -> EkoniaMapData:
         return ekonia_map_data(self)
 
     def describe_order(self, text: str, phase: str, power: str) -> StructuredOrder:
@@ -194,7 +207,7 @@ class EkoniaVariant:
     def order_subject(self, text: str, phase: str, power: str) -> str | None:
         return ekonia_orders.subject(text, self.board)
 
-    def order_menu(self, state: Mapping[str, Any], power: str) -> list[MenuGroup]:
+    def order_menu(self, state: EkoniaState, power: str) -> list[MenuGroup]:
         return ekonia_orders.menu(self.possible_orders(state, power), self.board)
 
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
@@ -203,8 +216,9 @@ class EkoniaVariant:
         that it, with new ``orders``, is the next turn's document (docs/rules/ekonia.md, D39)."""
         seed = int(doc.get("seed", 0))
         settings = dict(doc.get("settings") or {})
-        state = as_state(doc.get("state") or self.opening(settings, seed).state)
-        result = resolve_turn(state, self.board, doc.get("orders") or {}, seed=seed, settings=settings)
+        read = read_settings(settings)
+        state = as_state(doc.get("state") or self.opening(read, seed).state)
+        result = resolve_turn(state, self.board, doc.get("orders") or {}, seed=seed, max_turns=read.get("max_turns"))
         return {"variant": "ekonia", "phase": result.phase, "orders": result.orders,
                 "state": result.state, "next_phase": result.next_phase,
                 "rolls": result.details["rolls"], "battles": result.details["battles"],
@@ -214,6 +228,6 @@ class EkoniaVariant:
 
 
 VARIANT = EkoniaVariant()
-_AS_PROTOCOL: VariantOf[Ekonia] = VARIANT  # mypy checks the protocol here
+_AS_PROTOCOL: VariantOf[Ekonia, EkoniaState] = VARIANT  # mypy checks the protocol here
 
 __all__ = ["VARIANT", "EkoniaVariant", "check_orders", "ekonia_board"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from shared.rules.diplomacy import (
     ParseError,
@@ -43,11 +43,11 @@ from .board import (
     units_by_power,
     unreadable,
 )
-from .documents import PositionView
+from .documents import BoardDocument, PositionView, RulesSettings
 from .standard_core import core_movement_outcome
 
 
-def setup_of(settings: Mapping[str, Any], seed: int) -> SmallGame:
+def setup_of(settings: RulesSettings, seed: int) -> SmallGame:
     """The small-game setup (2 to 7 players) of a game's settings and stored seed."""
     players = int(settings.get("player_count", 7))
     return _setup(players, draw_italy_side(seed) if players == 2 else 0)
@@ -103,16 +103,16 @@ def position_view(position: Position) -> PositionView:
     }
 
 
-def outcome_of(resolution: Resolution) -> PhaseOutcome:
+def outcome_of(resolution: Resolution) -> PhaseOutcome[BoardDocument]:
     return PhaseOutcome(
         phase=str(resolution.phase), orders=results_json(resolution.results),
-        state=position_to_document(resolution.position),
+        state=board_document(resolution.position),
         next_phase=str(resolution.next_phase), must_act=sorted(resolution.must_act),
         winners=sorted(resolution.winners), details={"dislodged": dislodged_json(resolution.dislodged)})
 
 
-def adjudicate_phase(position: Position, orders: dict[str, list[Order]], settings: Mapping[str, Any], seed: int,
-                     civil_disorder: frozenset[str]) -> PhaseOutcome:
+def adjudicate_phase(position: Position, orders: dict[str, list[Order]], settings: RulesSettings, seed: int,
+                     civil_disorder: frozenset[str]) -> PhaseOutcome[BoardDocument]:
     """One phase resolved: the powers of a small game that sit it out are in civil disorder,
     and those that sit out the next one are not waited for."""
     setup = setup_of(settings, seed)
@@ -127,8 +127,14 @@ def adjudicate_phase(position: Position, orders: dict[str, list[Order]], setting
                         outcome.details)
 
 
+def board_document(position: Position) -> BoardDocument:
+    """``position_to_document``: the compiled engine's writer says ``dict[str, Any]``, and
+    writes a ``BoardDocument``."""
+    return cast(BoardDocument, position_to_document(position))
+
+
 RULES = BoardRules(
-    from_document=position_from_document, to_document=position_to_document,
+    from_document=position_from_document, to_document=board_document,
     read_orders=read_orders, check_orders=check_orders,
     adjudicate=adjudicate_phase,
     possible_orders=lambda position, power: possible_orders(position, power, load_map(position.variant)),
@@ -137,20 +143,20 @@ RULES = BoardRules(
 
 class StandardVariant(BoardVariant):
     name = "standard"
-    default_settings: Mapping[str, Any] = {"player_count": 7}
+    default_settings: RulesSettings = {"player_count": 7}
     rules = RULES
 
-    def opening(self, settings: Mapping[str, Any], seed: int) -> Opening:
+    def opening(self, settings: RulesSettings, seed: int) -> Opening[BoardDocument]:
         setup = setup_of(settings, seed)
         position = initial_position(self.name, year=setup.first_phase.year)
         must_act = sorted({pu.power for pu in position.units.values()} - setup.sitting_out_at(position.phase))
-        return Opening(str(position.phase), position_to_document(position),
+        return Opening(str(position.phase), board_document(position),
                        [list(seat) for seat in setup.seats], must_act,
                        tuple((j.power, j.seat, str(j.phase)) for j in setup.joins))
 
-    def resolve(self, state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
-                settings: Mapping[str, Any], seed: int,
-                civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
+    def resolve(self, state: BoardDocument, orders: Mapping[str, Sequence[str]], *,
+                settings: RulesSettings, seed: int,
+                civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome[BoardDocument]:
         """A movement phase through the C core where it runs and takes the phase
         (standard_core.py, docs/rules/c_core.md "Hosted games"), else through the engine
         (``resolve_by_engine``): the same outcome either way."""
@@ -159,26 +165,26 @@ class StandardVariant(BoardVariant):
             return outcome
         return self.resolve_by_engine(state, orders, settings=settings, seed=seed, civil_disorder=civil_disorder)
 
-    def resolve_by_engine(self, state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], *,
-                          settings: Mapping[str, Any], seed: int,
-                          civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome:
+    def resolve_by_engine(self, state: BoardDocument, orders: Mapping[str, Sequence[str]], *,
+                          settings: RulesSettings, seed: int,
+                          civil_disorder: frozenset[str] = frozenset()) -> PhaseOutcome[BoardDocument]:
         """``resolve`` by the Python engine alone: the reference the C core is held to."""
         return super().resolve(state, orders, settings=settings, seed=seed, civil_disorder=civil_disorder)
 
     def adjudicate_document(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         return adjudicate_document(dict(doc))
 
-    def _summary(self, state: Mapping[str, Any]) -> BoardSummary:
+    def _summary(self, state: BoardDocument) -> BoardSummary:
         return self._summaries.get(state, self._summary_of)
 
-    def _summary_of(self, state: Mapping[str, Any]) -> BoardSummary:
+    def _summary_of(self, state: BoardDocument) -> BoardSummary:
         """Outside an adjustment phase, read off the document itself (summary_outside_adjustments);
         in one, from the board view, which counts each power's builds and removals."""
         summary = summary_outside_adjustments(state)
         return summary if summary is not None else board_summary(self.board(state))
 
 
-def summary_outside_adjustments(state: Mapping[str, Any]) -> BoardSummary | None:
+def summary_outside_adjustments(state: BoardDocument) -> BoardSummary | None:
     """What the guards read of a board outside an adjustment phase, from the state document as
     ``position_to_document`` writes it, without reading the position into the engine's values:
     a power survives while it holds a unit or a centre, and nobody adjusts. After a resolution
@@ -205,4 +211,4 @@ def standard_map() -> GameMap:
     return load_map("standard")
 
 
-VARIANT: VariantOf[Position] = StandardVariant()  # checked against the protocol here
+VARIANT: VariantOf[Position, BoardDocument] = StandardVariant()  # checked against the protocol here

@@ -26,6 +26,7 @@ from shared.rules.diplomacy.phase import Phase
 from shared.rules.diplomacy.small_games import SmallGame
 
 from .base import PhaseOutcome
+from .documents import BoardDislodged, BoardDocument, DislodgedUnit
 
 _TALLY = {"phases": 0}  # phases the core resolved in this process (a figure for ``entente replay``)
 
@@ -33,8 +34,8 @@ STATE_FIELDS = frozenset({"variant", "phase", "units", "centers", "dislodged"})
 """What ``position_to_document`` writes: a state with any other field is the engine's to read."""
 
 
-def core_movement_outcome(state: Mapping[str, Any], orders: Mapping[str, Sequence[str]], setup: SmallGame,
-                          civil_disorder: frozenset[str]) -> PhaseOutcome | None:
+def core_movement_outcome(state: BoardDocument, orders: Mapping[str, Sequence[str]], setup: SmallGame,
+                          civil_disorder: frozenset[str]) -> PhaseOutcome[BoardDocument] | None:
     """The outcome of a standard movement phase as ``StandardVariant.resolve`` stores it, from
     the C core; None when the core is not running or does not take the phase."""
     core = c_core.MOVEMENT_DOCUMENT
@@ -49,8 +50,7 @@ def core_movement_outcome(state: Mapping[str, Any], orders: Mapping[str, Sequenc
             if power in disorder:
                 return None  # the engine voids them, one by one
             given[power] = texts if type(texts) is list else list(texts)
-    document = dict(state)
-    document["orders"] = given
+    document: dict[str, Any] = {**state, "orders": given}  # the core's input: JSON, as it reads it
     out = core(document)
     if out is None:
         return None
@@ -65,14 +65,14 @@ def phases_by_core() -> int:
 
 
 def outcome_of_output(out: dict[str, Any], given: Mapping[str, list[str]], setup: SmallGame,
-                      disorder: frozenset[str]) -> PhaseOutcome:
+                      disorder: frozenset[str]) -> PhaseOutcome[BoardDocument]:
     """The core's output document as the engine's ``PhaseOutcome`` of the same phase."""
     written = out["orders"]
     results = {power: written[power] for power in given}
     units: dict[str, list[str]] = out["units"]
     centres: dict[str, list[str]] = out["centers"]
-    dislodged: dict[str, list[dict[str, Any]]] = out["dislodged"]
-    details: list[dict[str, Any]] = []
+    dislodged: dict[str, list[BoardDislodged]] = out["dislodged"]
+    details: list[DislodgedUnit] = []
     retreating: set[str] = set()  # the powers with a dislodged unit that has somewhere to go
     for power, held in dislodged.items():
         for unit in held:

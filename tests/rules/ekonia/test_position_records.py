@@ -9,11 +9,11 @@ import random
 from typing import Any
 
 from shared.rules.ekonia.position import Ekonia
-from shared.rules.ekonia.records import as_state
+from shared.rules.ekonia.records import EkoniaState, as_state
 from shared.rules.variants.ekonia import VARIANT
 
 
-def played(seed: int, turns: int) -> list[tuple[dict[str, Any], dict[str, list[str]]]]:
+def played(seed: int, turns: int) -> list[tuple[EkoniaState, dict[str, list[str]]]]:
     """A game of random possible orders on the real map, war declared early: each turn's
     position and the orders given."""
     rng = random.Random(seed)

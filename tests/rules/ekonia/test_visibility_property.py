@@ -61,17 +61,17 @@ def rich_start() -> dict[str, Any]:
 
 
 def orders_of(state: dict[str, Any], power: str, picks: list[int]) -> list[str]:
-    menu = VARIANT.possible_orders(state, power)
+    menu = VARIANT.possible_orders(as_state(state), power)
     options = sorted(o for found in menu.values() for o in found)
     others = [p for p in POWERS if p != power]
     options += [e.format(other=others[i % 2]) for i, e in enumerate(EXTRA)]
     chosen = [options[i % len(options)] for i in picks] if options else []
-    checks = VARIANT.check_orders(state, power, chosen)
+    checks = VARIANT.check_orders(as_state(state), power, chosen)
     return list(dict.fromkeys(c.order for c in checks if c.accepted and c.order is not None))
 
 
 def resolve(state: dict[str, Any], orders: dict[str, list[str]], seed: int) -> dict[str, Any]:
-    out = VARIANT.resolve(state, orders, settings={}, seed=seed)
+    out = VARIANT.resolve(as_state(state), orders, settings={}, seed=seed)
     return {"phase": out.phase, "orders": out.orders, "dislodged": [], "details": out.details,
             "position_before": state, "position": out.state, "next_phase": out.next_phase}
 
@@ -135,7 +135,7 @@ def test_no_view_holds_what_the_policy_hides_from_its_viewer(game: dict[str, Any
         turn = resolve(state, orders, game["seed"])
         state = turn["position"]
         for viewer in (*POWERS, None):
-            assert hidden_from(viewer, state, VARIANT.view(state, viewer)) == [], (viewer, orders)
+            assert hidden_from(viewer, state, VARIANT.view(as_state(state), viewer)) == [], (viewer, orders)
             assert history_hidden_from(viewer, VARIANT.history_view(turn, viewer)) == [], (viewer, orders)
 
 
@@ -274,9 +274,10 @@ def play_twins(game: dict[str, Any], secret: str, kind: str) -> None:
         if kind == "privateer" and not (privateer_alone(first) and privateer_alone(second)):
             return
         for viewer in others:
-            assert same(VARIANT.view(first, viewer), VARIANT.view(second, viewer)), (kind, viewer)
+            assert same(VARIANT.view(as_state(first), viewer), VARIANT.view(as_state(second), viewer)), (kind, viewer)
             if viewer is not None:
-                assert same(VARIANT.possible_orders(first, viewer), VARIANT.possible_orders(second, viewer))
+                assert same(VARIANT.possible_orders(as_state(first), viewer),
+                            VARIANT.possible_orders(as_state(second), viewer))
         orders = {p: orders_of(first, p, picks[p]) for p in POWERS}
         if kind == "improvements":  # the secret does not touch its hidden works; nobody steals its map
             orders = {p: [o for o in found if FIELD[secret] not in o and not o.startswith("SPY MAP")]
@@ -291,8 +292,9 @@ def play_twins(game: dict[str, Any], secret: str, kind: str) -> None:
             return  # morale is priced per unit held, and the total spent is public
         for viewer in others:
             if viewer is not None:
-                checks = [c.as_json() for c in VARIANT.check_orders(first, viewer, orders[viewer])]
-                assert same(checks, [c.as_json() for c in VARIANT.check_orders(second, viewer, orders[viewer])])
+                checks = [c.as_json() for c in VARIANT.check_orders(as_state(first), viewer, orders[viewer])]
+                assert same(checks, [c.as_json()
+                                     for c in VARIANT.check_orders(as_state(second), viewer, orders[viewer])])
         one, two = resolve(first, twin_orders[0], game["seed"]), resolve(second, twin_orders[1], game["seed"])
         if kind == "garrison" and any(b["territory"] == first["powers"][secret]["capital"]
                                       for b in (*one["details"]["battles"], *two["details"]["battles"])):
@@ -427,7 +429,7 @@ def shape_orders(kind: str, secret: str, shape: int, states: tuple[dict[str, Any
         offers = ["TRADE WITH " + partner]
         if shape >> 4 & 1 and f"TRADE WITH {secret}" not in orders[partner]:
             orders[partner] = orders[partner] + [f"TRADE WITH {secret}"]
-        accepted = [c.order for c in VARIANT.check_orders(second, secret, orders[secret] + offers)
+        accepted = [c.order for c in VARIANT.check_orders(as_state(second), secret, orders[secret] + offers)
                     if c.accepted and c.order is not None]
         return orders, {**orders, secret: list(dict.fromkeys(accepted))}
     orders = {p: [o for o in found if p == "GAMMA" or o.startswith("BUY") or not any(
@@ -481,13 +483,14 @@ def play_shape_twins(game: dict[str, Any], secret: str, kind: str) -> int:
         if kind == "hidden troops" and not (still_hidden(first, secret) and still_hidden(second, secret)):
             break
         for viewer in others:
-            assert same(VARIANT.view(first, viewer), VARIANT.view(second, viewer)), (kind, viewer)
+            assert same(VARIANT.view(as_state(first), viewer), VARIANT.view(as_state(second), viewer)), (kind, viewer)
             if viewer is not None:
-                assert same(VARIANT.possible_orders(first, viewer), VARIANT.possible_orders(second, viewer))
+                assert same(VARIANT.possible_orders(as_state(first), viewer),
+                            VARIANT.possible_orders(as_state(second), viewer))
         orders = shape_orders(kind, secret, shape, (first, second), picks, turn_number)
         for viewer in others:
             if viewer is not None:
-                checks = [[c.as_json() for c in VARIANT.check_orders(state, viewer, found[viewer])]
+                checks = [[c.as_json() for c in VARIANT.check_orders(as_state(state), viewer, found[viewer])]
                           for state, found in zip((first, second), orders, strict=True)]
                 assert same(*checks), (kind, viewer)
         one, two = resolve(first, orders[0], game["seed"]), resolve(second, orders[1], game["seed"])

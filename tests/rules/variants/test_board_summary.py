@@ -60,9 +60,8 @@ def test_outside_adjustments_the_summary_read_off_the_document_is_the_views() ->
     adjustment phase."""
     from collections import Counter
 
-    from shared.rules.diplomacy import position_to_document
     from shared.rules.variants.board import board_summary
-    from shared.rules.variants.standard import summary_outside_adjustments
+    from shared.rules.variants.standard import board_document, summary_outside_adjustments
     from tests.utils.random_play import random_play
 
     standard = variant_named("standard")
@@ -70,7 +69,7 @@ def test_outside_adjustments_the_summary_read_off_the_document_is_the_views() ->
     seen: Counter[str] = Counter()
     for seed in range(16):
         for _, _, resolution in random_play(seed, phases=90):
-            document = position_to_document(resolution.position)
+            document = board_document(resolution.position)
             expected = board_summary(standard.board(document))
             quick = summary_outside_adjustments(document)
             kind = document["phase"][-1]

@@ -12,7 +12,7 @@ from shared.rules.variants.board import ByDocument
 
 
 def test_a_document_is_worked_out_once_while_remembered_and_the_oldest_is_forgotten() -> None:
-    remembered: ByDocument[int] = ByDocument(kept=2)
+    remembered: ByDocument[dict[str, int], int] = ByDocument(kept=2)
     calls: list[int] = []
 
     def work_out(document: Any) -> int:
@@ -27,7 +27,7 @@ def test_a_document_is_worked_out_once_while_remembered_and_the_oldest_is_forgot
 
 
 def test_threads_asking_at_once_past_the_bound_all_get_their_answers() -> None:
-    remembered: ByDocument[int] = ByDocument(kept=1)
+    remembered: ByDocument[dict[str, int], int] = ByDocument(kept=1)
     documents = [{"n": n} for n in range(64)]
     failures: list[BaseException] = []
     start = threading.Barrier(8)

@@ -11,7 +11,7 @@ POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 
 
 def started_log() -> list[Event]:
-    first = opening("standard", GameSettings().model_dump(), seed=987654321)
+    first = opening("standard", GameSettings(), seed=987654321)
     phase, document, must_act = first.phase, first.state, first.must_act
     log: list[Event] = [GameCreated(game_id="g_1", variant="standard", name="Test", settings=GameSettings(),
                        host_token_hash="h" * 64)]
@@ -51,6 +51,7 @@ def test_the_position_and_codenames() -> None:
     assert shown["game"]["phase"] == "S1901M" and shown["game"]["status"] == "active"
     assert shown["powers"]["ITALY"] == {"codename": "Codename 4", "house_bot": False, "daide": False,
                                         "house_bot_since": None, "missed": 0, "civil_disorder": False}
+    assert shown["position"] is not None
     assert set(shown["position"]["units"]["RUSSIA"]) == {"A MOS", "A WAR", "F SEV", "F STP/SC"}
     assert shown["position"]["centres"]["TURKEY"] == ["ANK", "CON", "SMY"]
     assert shown["must_act"] == POWERS and shown["history"] == []

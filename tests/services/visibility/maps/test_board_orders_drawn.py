@@ -43,6 +43,7 @@ def test_a_convoyed_armys_arrow_runs_through_its_fleets() -> None:
     fleets' points, in the order the army sails; the fleets carry a dotted ring, not a line to
     the middle of a straight arrow. The same move without its convoys is drawn straight."""
     data = map_data_of("standard")
+    assert data["board"] == "standard"
     geometry = geometry_for("standard")
     units = {"ENGLAND": ["A LON", "F ENG", "F MAO"]}
     orders = [DrawnOrder("ENGLAND", "A LON - POR VIA"), DrawnOrder("ENGLAND", "F ENG C A LON - POR"),

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from services.visibility.maps.ekonia_svg import ekonia_layers
 from services.visibility.maps.geometry import ekonia_geometry
-from services.visibility.maps.pictures import ekonia_picture, map_data_of
+from services.visibility.maps.pictures import PictureView, ekonia_picture, map_data_of
 from services.visibility.view import Viewer
 from shared.clock import ManualClock
 from shared.rules.variants import get_variant
@@ -62,9 +62,10 @@ async def test_hidden_facts_change_no_one_elses_picture(host: Host) -> None:
 
 def pictures_for_others(state: dict[str, Any], secret: str) -> dict[str | None, str]:
     data, geometry = map_data_of("ekonia"), ekonia_geometry()
+    assert data["board"] == "ekonia"
     out = {}
     for viewer in [p for p in state["powers"] if p != secret] + [None]:
-        view = {"position": VARIANT.view(state, viewer), "orders": {}}
+        view: PictureView = {"position": VARIANT.view(state, viewer), "orders": {}}
         shown = Viewer("power", viewer) if viewer else Viewer.public()
         out[viewer] = ekonia_layers(data, geometry, ekonia_picture("Twins", view, None, shown)).document()
     return out
