@@ -23,7 +23,6 @@ from collections.abc import AsyncIterator, Awaitable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from functools import cache
 from typing import Any
 
 import asyncpg
@@ -31,10 +30,11 @@ from asyncpg.exceptions import UniqueViolationError
 
 from shared.store.base import CONNECTION_WAIT_SECONDS, EventStore, SessionKind, Transaction
 from shared.store.batching import GroupCommit
-from shared.store.buckets import RateBuckets, Take
+from shared.store.buckets import RateBuckets
 from shared.store.notify import CHANNEL, CommitListener
 from shared.store.outbox import NO_OUTCOME_RECORDED, ClaimedNotification
 from shared.store.outboxes import OutboxRecorder
+from shared.store.postgres_buckets import PostgresBuckets
 from shared.store.recorders import (
     EventRecorder,
     EventRow,
@@ -401,34 +401,6 @@ async def _roll_back(connection: Any) -> None:
         await connection.execute("ROLLBACK")
     except Exception:  # a broken or busy connection: the pool replaces it
         connection.terminate()
-
-
-@cache
-def take_together(count: int) -> str:
-    """``count`` of the rate limits' takes (``take_bucket``) in one statement, each a
-    data-modifying CTE on a key of its own: $1 now, then each take's key, interval and
-    tolerance; one row of whether each was taken."""
-    takes = []
-    for n in range(count):
-        key, interval, tolerance = (f"${2 + 3 * n + i}" for i in range(3))
-        takes.append(f"t{n} AS (INSERT INTO rate_buckets AS b (key, full_at) VALUES ({key}::text, $1::float8 + "
-                     f"{interval}::float8) ON CONFLICT (key) DO UPDATE SET full_at = GREATEST(b.full_at, $1::float8) "
-                     f"+ {interval}::float8 WHERE GREATEST(b.full_at, $1::float8) - $1::float8 <= {tolerance}::float8 "
-                     "RETURNING full_at)")
-    return f"WITH {', '.join(takes)} SELECT " + ", ".join(f"EXISTS (SELECT 1 FROM t{n})" for n in range(count))
-
-
-class PostgresBuckets(RateBuckets):
-    """A request's buckets taken in one round trip (all of them: then any taken are given
-    back if one refused)."""
-
-    async def _taken(self, now: float, takes: Sequence[Take]) -> list[bool]:
-        if len(takes) < 2:
-            return await super()._taken(now, takes)
-        values: list[object] = [now]
-        for take in takes:
-            values += [take.key, take.interval, take.tolerance]
-        return [bool(taken) for taken in (await self._db.rows(take_together(len(takes)), *values))[0]]
 
 
 class PostgresStore(EventStore):
