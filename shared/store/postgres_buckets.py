@@ -2,9 +2,9 @@
 statement is in flight gathered into the next, one statement and one commit for all of them
 (docs/store.md, "Rate buckets gathered"; as the checked appends are: shared/store/batching.py).
 
-Each take is the conditional upsert of ``take_bucket`` (shared/store/statements.py), a
-data-modifying CTE of its own; two takes of one key may not share a statement (PostgreSQL would
-not see the first's update in the second), so a batch goes in rounds, each round's keys
+Each take is the conditional upsert of ``take_bucket`` (shared/store/statements.py), a round's
+takes one upsert of arrays (``TAKE_MANY``); two takes of one key may not share a statement
+(PostgreSQL updates a row once a statement), so a batch goes in rounds, each round's keys
 distinct and each request in a round after every earlier request that shares a key with it:
 the takes of one bucket are applied in the order their requests arrived, as one statement a
 request applied them.
@@ -12,7 +12,6 @@ request applied them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 
 from shared.store.batching import GroupCommit
 from shared.store.buckets import RateBuckets, Take
@@ -21,19 +20,19 @@ from shared.store.recorders import Runner
 Request = tuple[float, tuple[Take, ...]]  # a request's time and its takes
 
 
-@cache
-def take_each(count: int) -> str:
-    """``count`` takes (``take_bucket``) in one statement, each a data-modifying CTE on a key of
-    its own with its own time: each take's key, time, interval and tolerance in turn; one row of
-    whether each was taken."""
-    takes = []
-    for n in range(count):
-        key, now, interval, tolerance = (f"${1 + 4 * n + i}" for i in range(4))
-        takes.append(f"t{n} AS (INSERT INTO rate_buckets AS b (key, full_at) VALUES ({key}::text, {now}::float8 + "
-                     f"{interval}::float8) ON CONFLICT (key) DO UPDATE SET full_at = GREATEST(b.full_at, "
-                     f"{now}::float8) + {interval}::float8 WHERE GREATEST(b.full_at, {now}::float8) - {now}::float8 "
-                     f"<= {tolerance}::float8 RETURNING full_at)")
-    return f"WITH {', '.join(takes)} SELECT " + ", ".join(f"EXISTS (SELECT 1 FROM t{n})" for n in range(count))
+# every take of a round in one statement, over arrays of its keys, times, intervals and tolerances
+# (``unnest``): one text whatever the round holds, so one prepared statement. Each row is
+# ``take_bucket``'s conditional upsert: inserted with one taken (full an interval from now), or moved on an
+# interval from max(full_at, now) only while that is at most the tolerance ahead of now, the
+# take's own values read back by its key (a round's keys are distinct); the keys taken returned
+_OWN = "(SELECT w.{} FROM w WHERE w.key = excluded.key)"
+TAKE_MANY = (
+    "WITH w AS (SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[]) "
+    "AS w(key, now, step, tolerance)) "
+    "INSERT INTO rate_buckets AS b (key, full_at) SELECT w.key, w.now + w.step FROM w "
+    f"ON CONFLICT (key) DO UPDATE SET full_at = GREATEST(b.full_at, {_OWN.format('now')}) + {_OWN.format('step')} "
+    f"WHERE GREATEST(b.full_at, {_OWN.format('now')}) - {_OWN.format('now')} <= {_OWN.format('tolerance')} "
+    "RETURNING b.key")
 
 
 def rounds(requests: Sequence[Request]) -> list[list[int]]:
@@ -68,13 +67,10 @@ class PostgresBuckets(RateBuckets):
     async def _take_batch(self, requests: Sequence[Request]) -> list[list[bool] | BaseException]:
         answers: list[list[bool] | BaseException] = [[] for _ in requests]
         for members in rounds(requests):
-            values: list[object] = []
+            each = [(take, requests[index][0]) for index in members for take in requests[index][1]]
+            rows = await self._db.rows(TAKE_MANY, [take.key for take, _ in each], [now for _, now in each],
+                                       [take.interval for take, _ in each], [take.tolerance for take, _ in each])
+            taken = {row[0] for row in rows}
             for index in members:
-                now, takes = requests[index]
-                for take in takes:
-                    values += [take.key, now, take.interval, take.tolerance]
-            (row,) = await self._db.rows(take_each(len(values) // 4), *values)
-            taken = iter(bool(done) for done in row)
-            for index in members:
-                answers[index] = [next(taken) for _ in requests[index][1]]
+                answers[index] = [take.key in taken for take in requests[index][1]]
         return answers
