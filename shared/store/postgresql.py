@@ -298,10 +298,10 @@ class PostgresEvents(EventRecorder):
                             expected_version: int | None) -> list[EventRow]:
         if events and expected_version is None and not self._holds_position_lock:
             await self._on.value(STREAM_LOCK, STREAM_LOCK_CLASS, stream_id)
-        # with a version expected, the version this transaction read is as good as asking again
-        # (docs/store.md, "A batch's reads")
-        known = self._versions_read.pop(stream_id, None) if expected_version is not None else None
-        current = known if known is not None else await self.stream_version(stream_id)
+        # the version expected, when this transaction read the stream to that version, is as good
+        # as asking again (docs/store.md, "A batch's reads"); any other is asked for
+        known = self._versions_read.pop(stream_id, None)
+        current = known if known is not None and known == expected_version else await self.stream_version(stream_id)
         return self._rows_after(stream_id, events, expected_version, current)
 
     async def _append(self, stream_id: str, events: list[NewEvent],
