@@ -17,7 +17,7 @@ from shared.store.batching import GroupCommit
 from shared.store.buckets import RateBuckets, Take
 from shared.store.recorders import Runner
 
-Request = tuple[float, tuple[Take, ...]]  # a request's time and its takes
+TakesAt = tuple[float, tuple[Take, ...]]  # a request's time and its takes
 
 
 # every take of a round in one statement, over arrays of its keys, times, intervals and tolerances
@@ -35,7 +35,7 @@ TAKE_MANY = (
     "RETURNING b.key")
 
 
-def rounds(requests: Sequence[Request]) -> list[list[int]]:
+def rounds(requests: Sequence[TakesAt]) -> list[list[int]]:
     """The requests' indexes by round: each round's keys distinct, and a request after every
     earlier one that shares a key with it."""
     last_round: dict[str, int] = {}
@@ -57,14 +57,14 @@ class PostgresBuckets(RateBuckets):
 
     def __init__(self, db: Runner) -> None:
         super().__init__(db)
-        self._gathered: GroupCommit[Request, list[bool]] = GroupCommit(self._take_batch)
+        self._gathered: GroupCommit[TakesAt, list[bool]] = GroupCommit(self._take_batch)
 
     async def _taken(self, now: float, takes: Sequence[Take]) -> list[bool]:
         if len({take.key for take in takes}) < len(takes):  # one bucket twice: a statement a take
             return await super()._taken(now, takes)
         return await self._gathered.submit((now, tuple(takes)))
 
-    async def _take_batch(self, requests: Sequence[Request]) -> list[list[bool] | BaseException]:
+    async def _take_batch(self, requests: Sequence[TakesAt]) -> list[list[bool] | BaseException]:
         answers: list[list[bool] | BaseException] = [[] for _ in requests]
         for members in rounds(requests):
             each = [(take, requests[index][0]) for index in members for take in requests[index][1]]
