@@ -4,7 +4,7 @@ and replay all read it here.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from shared.events import Event, from_recorded, game_stream, orders_prefix, orders_stream
@@ -129,3 +129,12 @@ async def phase_submissions(reader: EventStore | Transaction, game_id: str, phas
     folded = PhaseSubmissions(reader, game_id, phase)
     streams = await reader.events.read_streams(folded.prefix, folded.after)
     return folded.advanced(record for records in streams.values() for record in records)
+
+
+async def phases_submissions(tx: Transaction, phases: Sequence[tuple[str, str]]) -> list[dict[str, PowerSubmission]]:
+    """``phase_submissions`` of each (game, phase) of distinct games, their order streams read in
+    one statement (``read_prefixes``), each after the position this process last folded."""
+    folded = [PhaseSubmissions(tx, game_id, phase) for game_id, phase in phases]
+    found = await tx.events.read_prefixes({each.prefix: each.after for each in folded})
+    return [each.advanced(record for records in found[each.prefix].values() for record in records)
+            for each in folded]

@@ -39,8 +39,8 @@ from . import deadlines
 from .adjudicate import adjudicate_phase
 from .guards import require_playing
 from .house_bots import house_bot_orders, ordered_by_house_bot
-from .log import phase_submissions
-from .repository import game_row, read_game, read_state
+from .log import phase_submissions, phases_submissions
+from .repository import game_row, read_game, read_state, read_states
 from .state import GameState, apply
 from .submissions import PowerSubmission
 from .waiting import missing_powers, waiting_for
@@ -181,6 +181,10 @@ async def write_plan(tx: Transaction, plan: Plan, now: datetime) -> None:
     """Write the games row and append the plan's events with the expected version, with the
     commit (the store's global position lock is then held for no round trip)."""
     await tx.games.put_game(game_row(plan.state, now))
+    await _append_plan(tx, plan)
+
+
+async def _append_plan(tx: Transaction, plan: Plan) -> None:
     if plan.events:
         await tx.events.append_on_commit(game_stream(plan.game_id),
                                          [to_new_event(e, plan.metadata) for e in plan.events],
@@ -232,19 +236,43 @@ def _refuse_if_resolved(state: GameState, phase: str) -> None:
                        code=ErrorCode.PHASE_ALREADY_RESOLVED, where="body.phase")
 
 
+async def plan_due_batch(tx: Transaction, game_ids: Sequence[str], now: datetime) -> list[tuple[str | None, Plan]]:
+    """``plan_due`` of each claimed game (distinct, each locked by ``tx``), in the order given,
+    with two reads for the whole batch: the games' streams, then the due phases' order streams
+    (docs/hosting.md, "The clock worker")."""
+    states = await read_states(tx, game_ids)
+    actions = {game_id: deadlines.due_action(state, now) for game_id, state in states.items()}
+    due = [game_id for game_id in game_ids if actions[game_id] == "resolve"]
+    read = await phases_submissions(tx, [(game_id, str(states[game_id].phase)) for game_id in due])
+    submissions = dict(zip(due, read, strict=True))
+    return [(actions[game_id], _planned(states[game_id], actions[game_id], submissions.get(game_id), now))
+            for game_id in game_ids]
+
+
+def _planned(state: GameState, action: str | None, submissions: Mapping[str, PowerSubmission] | None,
+             now: datetime) -> Plan:
+    if action == "resolve" and submissions is not None:
+        return resolution_plan(state, submissions, now, deadline=True,
+                               metadata={"actor": "clock", "reason": "deadline"})
+    if action == "resume":
+        version, resumed = state.version, deadlines.resume(state, now, "clock")
+        return Plan(state.game_id, version, [resumed], apply(state, resumed), {"actor": "clock"})
+    return Plan(state.game_id, state.version, [], state)
+
+
+async def write_plans(tx: Transaction, plans: Sequence[Plan], now: datetime) -> None:
+    """``write_plan`` of each plan (distinct games), the games rows in one statement, then each
+    game's events in the order given, as ``write_plan`` one after another would append them."""
+    await tx.games.put_games([game_row(plan.state, now) for plan in plans])
+    for plan in plans:
+        await _append_plan(tx, plan)
+
+
 async def plan_due(tx: Transaction, game_id: str, now: datetime) -> tuple[str | None, Plan]:
     """What the clock worker does with one claimed game, read and decided but not yet written:
     resolve a phase whose deadline passed, resume a pause that ran out, or (nothing due: the
     row was stale) just write the games row again."""
     state = await read_state(tx, game_id)
     action = deadlines.due_action(state, now)
-    if action == "resolve":
-        submissions = await phase_submissions(tx, game_id, str(state.phase))
-        return action, resolution_plan(state, submissions, now, deadline=True,
-                                       metadata={"actor": "clock", "reason": "deadline"})
-    if action == "resume":
-        version, resumed = state.version, deadlines.resume(state, now, "clock")
-        return action, Plan(game_id, version, [resumed], apply(state, resumed), {"actor": "clock"})
-    return None, Plan(game_id, state.version, [], state)
-
-
+    submissions = await phase_submissions(tx, game_id, str(state.phase)) if action == "resolve" else None
+    return action, _planned(state, action, submissions, now)

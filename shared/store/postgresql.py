@@ -19,11 +19,10 @@ appending (``PostgresEvents``) and claiming the outbox's rows (``PostgresOutbox`
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from functools import cache
 from typing import Any
 
 import asyncpg
@@ -31,13 +30,15 @@ from asyncpg.exceptions import UniqueViolationError
 
 from shared.store.base import CONNECTION_WAIT_SECONDS, EventStore, SessionKind, Transaction
 from shared.store.batching import GroupCommit
-from shared.store.buckets import RateBuckets, Take
+from shared.store.buckets import RateBuckets
 from shared.store.notify import CHANNEL, CommitListener
 from shared.store.outbox import NO_OUTCOME_RECORDED, ClaimedNotification
 from shared.store.outboxes import OutboxRecorder
+from shared.store.postgres_buckets import PostgresBuckets
 from shared.store.recorders import (
     EventRecorder,
     EventRow,
+    GameIndexRecorder,
     Runner,
     TransactionState,
     as_utc,
@@ -46,9 +47,9 @@ from shared.store.recorders import (
     recorded,
     utc_now,
 )
-from shared.store.records import ConcurrencyError, GameNotFound, GuardedAppend, NewEvent, RecordedEvent
+from shared.store.records import ConcurrencyError, GameNotFound, GameRow, GuardedAppend, NewEvent, RecordedEvent
 from shared.store.schema import SCHEMA_LOCK_KEY, TABLE_NAMES, VERSION_TABLE, create_statements, schema_state
-from shared.store.statements import EVENT_COLUMNS, SHARED, STAMPED_REVISION, Statements
+from shared.store.statements import EVENT_COLUMNS, GAME_COLUMNS, PREFIX_END, SHARED, STAMPED_REVISION, Statements
 
 # pg_advisory_xact_lock keys: any constants, as long as nothing else in the database uses them.
 POSITION_LOCK_KEY = 0x656E7465_6E746501  # "entente" + 1: serialises event inserts
@@ -76,6 +77,28 @@ SELECT {", ".join("e." + column for column in EVENT_COLUMNS.split(", "))} FROM s
     SELECT {EVENT_COLUMNS} FROM events WHERE events.stream_id = streams.stream_id AND events.position > $3
     OFFSET 0) AS e
 ORDER BY e.stream_id, e.version"""
+# named streams each after a version of its own, in one statement: one descent of
+# uq_events_stream_version a stream (the clock worker's batch: docs/store.md, "A batch's reads")
+READ_EACH = f"""SELECT {", ".join("e." + column for column in EVENT_COLUMNS.split(", "))}
+FROM unnest($1::text[], $2::integer[]) AS w(stream_id, after), LATERAL (
+    SELECT {EVENT_COLUMNS} FROM events WHERE events.stream_id = w.stream_id AND events.version > w.after
+    OFFSET 0) AS e
+ORDER BY e.stream_id, e.version"""
+# prefixes each after a position of its own (the phases' order streams of a batch's games), in one
+# statement: each prefix a byte-wise range of ix_events_stream_position, as READ_STREAMS reads one;
+# the prefix's number first, to tell them apart
+READ_PREFIXES = f"""SELECT w.n, {", ".join("e." + column for column in EVENT_COLUMNS.split(", "))}
+FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS w(prefix, after, n), LATERAL (
+    SELECT {EVENT_COLUMNS} FROM events WHERE events.stream_id ~>=~ w.prefix AND events.stream_id ~<~ (w.prefix || $3)
+    AND events.position > w.after OFFSET 0) AS e
+ORDER BY w.n, e.stream_id, e.version"""
+PUT_GAMES = (
+    f"INSERT INTO games ({GAME_COLUMNS}) SELECT g.game_id, g.variant, g.name, g.status, g.phase, g.deadline, "
+    "g.summary::jsonb, g.updated_at FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], "
+    "$6::timestamptz[], $7::text[], $8::timestamptz[]) AS g(game_id, variant, name, status, phase, deadline, "
+    "summary, updated_at) ON CONFLICT (game_id) DO UPDATE SET variant = EXCLUDED.variant, name = EXCLUDED.name, "
+    "status = EXCLUDED.status, phase = EXCLUDED.phase, deadline = EXCLUDED.deadline, "
+    "summary = EXCLUDED.summary, updated_at = EXCLUDED.updated_at")
 READ_RANGE_OF = (f"SELECT {EVENT_COLUMNS} FROM events WHERE position > $1 AND position <= $2 "
                  "AND stream_id ^@ ANY($3::text[]) ORDER BY position")
 SQL = replace(SHARED, read_streams=READ_STREAMS, read_streams_after=READ_STREAMS_AFTER, read_range_of=READ_RANGE_OF)
@@ -232,12 +255,54 @@ class PostgresEvents(EventRecorder):
         self._store = tx.store
         self._holds_position_lock = False
         self.pending: list[tuple[str, int | None, list[EventRow]]] = []  # append_on_commit's
+        self._versions_read: dict[str, int] = {}  # by stream: its version as read to its end in this transaction
+
+    async def read_stream(self, stream_id: str, after_version: int = 0,
+                          up_to_version: int | None = None) -> list[RecordedEvent]:
+        records = await super().read_stream(stream_id, after_version, up_to_version)
+        if up_to_version is None:
+            self._read_to_the_end(stream_id, records, after_version)
+        return records
+
+    async def read_each(self, afters: Mapping[str, int]) -> dict[str, list[RecordedEvent]]:
+        rows = await self._on.rows(READ_EACH, list(afters), list(afters.values()))
+        found: dict[str, list[RecordedEvent]] = {}
+        for event in self._events(rows):
+            found.setdefault(event.stream_id, []).append(event)
+        for stream_id, after in afters.items():
+            self._read_to_the_end(stream_id, found.get(stream_id, []), after)
+        return found
+
+    async def read_prefixes(self, afters: Mapping[str, int]) -> dict[str, dict[str, list[RecordedEvent]]]:
+        prefixes = list(afters)
+        rows = await self._on.rows(READ_PREFIXES, prefixes, list(afters.values()), PREFIX_END)
+        found: dict[str, dict[str, list[RecordedEvent]]] = {prefix: {} for prefix in prefixes}
+        moment = self._on.moment
+        for row in rows:
+            prefix = prefixes[row[0] - 1]
+            if row[2].startswith(prefix):  # the byte-wise range, read as Python compares
+                event = recorded(row[1:], moment)
+                found[prefix].setdefault(event.stream_id, []).append(event)
+        return found
+
+    def _read_to_the_end(self, stream_id: str, records: list[RecordedEvent], after_version: int) -> None:
+        """Remember the stream's version as a read to its end found it (a stream only grows: if
+        another writer has moved it on by the append, the unique (stream, version) key refuses
+        the append, as the version asked for would)."""
+        if records:
+            self._versions_read[stream_id] = records[-1].version
+        elif after_version == 0:
+            self._versions_read[stream_id] = 0
 
     async def _checked_rows(self, stream_id: str, events: list[NewEvent],
                             expected_version: int | None) -> list[EventRow]:
         if events and expected_version is None and not self._holds_position_lock:
             await self._on.value(STREAM_LOCK, STREAM_LOCK_CLASS, stream_id)
-        return self._rows_after(stream_id, events, expected_version, await self.stream_version(stream_id))
+        # the version expected, when this transaction read the stream to that version, is as good
+        # as asking again (docs/store.md, "A batch's reads"); any other is asked for
+        known = self._versions_read.pop(stream_id, None)
+        current = known if known is not None and known == expected_version else await self.stream_version(stream_id)
+        return self._rows_after(stream_id, events, expected_version, current)
 
     async def _append(self, stream_id: str, events: list[NewEvent],
                       expected_version: int | None) -> list[RecordedEvent]:
@@ -274,6 +339,19 @@ class PostgresEvents(EventRecorder):
         return clashes[0]
 
 
+class PostgresGames(GameIndexRecorder):
+    """The game index, a batch's rows written in one statement."""
+
+    async def put_games(self, rows: Sequence[GameRow]) -> None:
+        if len(rows) < 2:
+            await super().put_games(rows)
+            return
+        await self._db.rows(PUT_GAMES, [r.game_id for r in rows], [r.variant for r in rows], [r.name for r in rows],
+                            [r.status for r in rows], [r.phase for r in rows],
+                            [None if r.deadline is None else as_utc(r.deadline) for r in rows],
+                            [dumps(r.summary) for r in rows], [as_utc(r.updated_at) for r in rows])
+
+
 class PostgresOutbox(OutboxRecorder):
     """The outbox, its due rows claimed FOR UPDATE SKIP LOCKED (one statement)."""
 
@@ -296,6 +374,7 @@ class PostgresTransaction(Transaction):
         self._connection = connection
         self._writing = writing  # False: no BEGIN was sent, each statement commits by itself
         self.events = PostgresEvents(db, self)
+        self.games = PostgresGames(db)
         self.outbox = PostgresOutbox(db)
 
     async def _commit(self) -> None:
@@ -322,34 +401,6 @@ async def _roll_back(connection: Any) -> None:
         await connection.execute("ROLLBACK")
     except Exception:  # a broken or busy connection: the pool replaces it
         connection.terminate()
-
-
-@cache
-def take_together(count: int) -> str:
-    """``count`` of the rate limits' takes (``take_bucket``) in one statement, each a
-    data-modifying CTE on a key of its own: $1 now, then each take's key, interval and
-    tolerance; one row of whether each was taken."""
-    takes = []
-    for n in range(count):
-        key, interval, tolerance = (f"${2 + 3 * n + i}" for i in range(3))
-        takes.append(f"t{n} AS (INSERT INTO rate_buckets AS b (key, full_at) VALUES ({key}::text, $1::float8 + "
-                     f"{interval}::float8) ON CONFLICT (key) DO UPDATE SET full_at = GREATEST(b.full_at, $1::float8) "
-                     f"+ {interval}::float8 WHERE GREATEST(b.full_at, $1::float8) - $1::float8 <= {tolerance}::float8 "
-                     "RETURNING full_at)")
-    return f"WITH {', '.join(takes)} SELECT " + ", ".join(f"EXISTS (SELECT 1 FROM t{n})" for n in range(count))
-
-
-class PostgresBuckets(RateBuckets):
-    """A request's buckets taken in one round trip (all of them: then any taken are given
-    back if one refused)."""
-
-    async def _taken(self, now: float, takes: Sequence[Take]) -> list[bool]:
-        if len(takes) < 2:
-            return await super()._taken(now, takes)
-        values: list[object] = [now]
-        for take in takes:
-            values += [take.key, take.interval, take.tolerance]
-        return [bool(taken) for taken in (await self._db.rows(take_together(len(takes)), *values))[0]]
 
 
 class PostgresStore(EventStore):

@@ -13,7 +13,7 @@ rows). Each recorder's part of the contract suite runs on both back ends
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal, NamedTuple, Protocol
 
@@ -161,6 +161,21 @@ class EventReader:
             streams.setdefault(event.stream_id, []).append(event)
         return streams
 
+    async def read_each(self, afters: Mapping[str, int]) -> dict[str, list[RecordedEvent]]:
+        """Each named stream's events after its version (``afters``: stream id -> version), by
+        stream id, each in version order (a stream without newer events is left out). This one
+        asks a statement a stream; a back end may read them all in one (PostgreSQL does)."""
+        found: dict[str, list[RecordedEvent]] = {}
+        for stream_id, after in afters.items():
+            if records := await self.read_stream(stream_id, after):
+                found[stream_id] = records
+        return found
+
+    async def read_prefixes(self, afters: Mapping[str, int]) -> dict[str, dict[str, list[RecordedEvent]]]:
+        """``read_streams`` of each prefix after its position (``afters``: prefix -> position), by
+        prefix, in one call (a statement a prefix here; one in all on PostgreSQL)."""
+        return {prefix: await self.read_streams(prefix, after) for prefix, after in afters.items()}
+
     async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[RecordedEvent]:
         """The log's events after ``after_position``, in position order, ``limit`` at most."""
         return self._events(await self._db.rows(self._db.sql.read_all, after_position, limit))
@@ -305,6 +320,12 @@ class GameIndexRecorder(GameIndexReader):
         await db.rows(db.sql.put_game, row.game_id, row.variant, row.name, row.status, row.phase,
                       None if row.deadline is None else db.time(row.deadline), dumps(row.summary),
                       db.time(row.updated_at))
+
+    async def put_games(self, rows: Sequence[GameRow]) -> None:
+        """``put_game`` of each row (distinct games, each locked exclusively by this transaction
+        where it exists): a statement a row here, one in all on PostgreSQL."""
+        for row in rows:
+            await self.put_game(row)
 
     async def due_games(self, now: datetime, limit: int, *, claim: bool = False) -> list[GameRow]:
         """Games whose deadline is at or before ``now``, earliest first.

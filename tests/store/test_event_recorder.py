@@ -274,3 +274,39 @@ async def test_the_head_is_the_last_position_of_the_log(store: EventStore) -> No
         appended = await tx.events.append("game-g2", [NewEvent("C", {})], 0)
         assert await tx.events.head() == appended[-1].position  # its own events, not yet committed
     assert await store.events.head() == appended[-1].position == (await store.events.read_all())[-1].position
+
+
+async def test_several_streams_read_at_once_as_each_alone(store: EventStore) -> None:
+    async with store.transaction() as tx:
+        await tx.events.append("game-g1", numbered(4), expected_version=0)
+        await tx.events.append("game-g2", numbered(2), expected_version=0)
+        await tx.events.append("orders-g1-S1901M-FRANCE", numbered(2), expected_version=0)
+        await tx.events.append("orders-g1-S1901M-ITALY", numbered(1), expected_version=0)
+        await tx.events.append("orders-g1-F1901M-ITALY", numbered(1), expected_version=0)
+        await tx.events.append("orders-g2-S1901M-ITALY", numbered(3), expected_version=0)
+    italy = await store.events.read_stream("orders-g1-S1901M-ITALY")
+    async with store.transaction() as tx:
+        each = await tx.events.read_each({"game-g1": 2, "game-g2": 0, "game-none": 0, "game-g": 0})
+        assert each == {"game-g1": await store.events.read_stream("game-g1", 2),
+                        "game-g2": await store.events.read_stream("game-g2")}
+        prefixes = await tx.events.read_prefixes({"orders-g1-S1901M-": italy[0].position - 1, "orders-g2-": 0,
+                                                  "orders-g3-": 0})
+        assert prefixes == {"orders-g1-S1901M-": {"orders-g1-S1901M-ITALY": italy},
+                            "orders-g2-": await store.events.read_streams("orders-g2-"), "orders-g3-": {}}
+        # the versions read serve the appends that follow; a stream moved on meanwhile is still a clash
+        await tx.events.append_on_commit("game-g1", numbered(1), expected_version=4)
+    assert [e.version for e in await store.events.read_stream("game-g1")] == [1, 2, 3, 4, 5]
+
+
+async def test_a_stream_moved_on_after_this_transaction_read_it_is_a_clash(store: EventStore) -> None:
+    if store.dialect == "sqlite":
+        pytest.skip("one writer at a time: no other transaction appends between this one's read and its append")
+    async with store.transaction() as tx:
+        await tx.events.append("game-g1", numbered(2), expected_version=0)
+    with pytest.raises(ConcurrencyError):
+        async with store.transaction() as tx:
+            assert len((await tx.events.read_each({"game-g1": 0}))["game-g1"]) == 2
+            async with store.transaction() as other:
+                await other.events.append("game-g1", numbered(1), expected_version=2)
+            await tx.events.append_on_commit("game-g1", numbered(1), expected_version=2)
+    assert [e.version for e in await store.events.read_stream("game-g1")] == [1, 2, 3]

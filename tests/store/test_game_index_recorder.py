@@ -87,3 +87,14 @@ async def test_the_oldest_due_deadline_is_the_earliest_at_or_before_now(store: E
         await tx.games.lock_game("g_due", "share")  # the row exists: locked (PostgreSQL) or checked (SQLite)
         with pytest.raises(GameNotFound):
             await tx.games.lock_game("g_nosuchgame", "share")
+
+
+async def test_a_batch_of_rows_is_put_as_each_alone_would_be(store: EventStore) -> None:
+    async with store.transaction() as tx:
+        await tx.games.put_game(game_row("g1", status="forming"))
+    due = NOW + timedelta(minutes=5)
+    rows = [game_row("g1", phase="F1901M", deadline=due, summary={"centres": {"FRANCE": 5}}),
+            game_row("g2", deadline=None), game_row("g3", status="finished", updated_at=NOW)]
+    async with store.transaction("g1", lock="exclusive") as tx:
+        await tx.games.put_games(rows)
+    assert [await store.games.get_game(row.game_id) for row in rows] == rows

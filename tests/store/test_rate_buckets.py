@@ -54,3 +54,19 @@ async def test_a_full_bucket_is_forgotten_as_if_never_used(store: EventStore) ->
     assert await store.buckets.take_all(NOW + 14, [FOUR_A_MINUTE]) == Refused(0, 1.0)
     await store.buckets.forget_full(NOW + 61)
     assert [await store.buckets.take_all(NOW, [FOUR_A_MINUTE]) for _ in range(5)][-2:] == [None, Refused(0, 15.0)]
+
+
+async def test_requests_at_once_each_meet_their_own_buckets(store: EventStore) -> None:
+    # thirty requests at once, each its own token (one place) and all one address (ten places):
+    # on PostgreSQL they are gathered into a few statements, and exactly ten get in
+    shared = Take("address", 6.0, 54.0)
+    outcomes = await asyncio.gather(*(store.buckets.take_all(NOW, [shared, Take(f"token{n}", 60.0, 0.0)])
+                                      for n in range(30)))
+    assert outcomes.count(None) == 10
+    assert all(outcome == Refused(0, 6.0) for outcome in outcomes if outcome is not None)
+    # a refused request took nothing of its token's one place; an admitted one took it
+    admitted = [n for n, outcome in enumerate(outcomes) if outcome is None]
+    assert all([await store.buckets.take_all(NOW, [Take(f"token{n}", 60.0, 0.0)]) is None
+                for n in range(30) if n not in admitted])
+    assert all([await store.buckets.take_all(NOW, [Take(f"token{n}", 60.0, 0.0)]) == Refused(0, 60.0)
+                for n in admitted])
