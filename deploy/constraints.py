@@ -17,9 +17,9 @@ from packaging.requirements import Requirement
 # the package, and mypy (which compiles the engine at build time, pyproject.toml); setuptools,
 # the build backend, keeps its floor: the environment here has an older one than a build takes
 ROOTS = ["entente", "mypy"]
-# the image's Python: Linux, CPython 3.11 (deploy/Dockerfile), whatever runs this script
+# the image's Python: Linux, CPython 3.12 (deploy/Dockerfile), whatever runs this script
 TARGET = {**default_environment(), "sys_platform": "linux", "platform_system": "Linux", "os_name": "posix",
-          "python_version": "3.11", "implementation_name": "cpython", "platform_python_implementation": "CPython"}
+          "python_version": "3.12", "implementation_name": "cpython", "platform_python_implementation": "CPython"}
 
 
 def canonical(name: str) -> str:
