@@ -110,6 +110,13 @@ def read_time(text: str) -> datetime:
 
 # ----------------------------------------------------------------------------- the recorders
 
+def bound(sql: str, args: Sequence[Any]) -> Sequence[Any] | dict[str, Any]:
+    """The values of a statement numbered as PostgreSQL's are (``?1``, ``?2``: sqlite_text), by
+    number: Python 3.12's sqlite3 warns of numbered parameters bound to a sequence, and 3.14 will
+    refuse them; plain ``?`` statements take the sequence."""
+    return {str(number): value for number, value in enumerate(args, 1)} if args and "?1" in sql else args
+
+
 class OnConnection:
     """The ``Runner`` of a transaction: its statements on its one connection, none once a
     clash has doomed it."""
@@ -122,7 +129,7 @@ class OnConnection:
 
     async def rows(self, sql: str, *args: Any) -> list[Any]:
         self._tx.check_usable()
-        return list(await self.connection.execute_fetchall(sql, args))
+        return list(await self.connection.execute_fetchall(sql, bound(sql, args)))
 
     async def value(self, sql: str, *args: Any) -> Any:
         rows = await self.rows(sql, *args)
@@ -150,7 +157,7 @@ class OnPool(OnConnection):
 
     async def rows(self, sql: str, *args: Any) -> list[Any]:
         async with self._store.connected("statement") as connection:
-            return list(await connection.execute_fetchall(sql, args))
+            return list(await connection.execute_fetchall(sql, bound(sql, args)))
 
 
 class OnWriters(OnPool):
@@ -366,9 +373,9 @@ class SQLiteStore(EventStore):
         recorded_at = as_utc(event.recorded_at) if event.recorded_at else utc_now()
         async with self._writers, self.connected("statement") as connection:  # a write, in a statement of its own
             try:
-                rows = list(await connection.execute_fetchall(APPEND_IF_CURRENT, (
+                rows = list(await connection.execute_fetchall(APPEND_IF_CURRENT, bound(APPEND_IF_CURRENT, (
                     stream_id, event.type, event.schema_version, dumps(event.data), dumps(event.metadata),
-                    stored_time(recorded_at), game_id, guard_stream, guard_version, expected_version)))
+                    stored_time(recorded_at), game_id, guard_stream, guard_version, expected_version))))
             except sqlite3.IntegrityError:
                 rows = []
             if rows:

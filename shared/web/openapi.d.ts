@@ -792,7 +792,7 @@ export interface paths {
          *     (the entry ``GET /me/games`` lists) at the start, then a seat's entry again whenever it
          *     changes (docs/social.md, "API keys"); ``closed`` when the credential is revoked. For a bot
          *     with an API key playing many games; the stream ends after ``timeout`` seconds. At most
-         *     ENTENTE_STREAM_MAX_PER_VIEWER open at once per account and process (429 too_many_streams);
+         *     ENTENTE_STREAM_MAX_PER_VIEWER open at once per account, on every process (429 too_many_streams);
          *     opened at most as often as a game's stream (the ``stream`` rate limits, 429 rate_limited).
          */
         get: operations["my_stream"];

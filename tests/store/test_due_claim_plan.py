@@ -14,6 +14,7 @@ import asyncpg
 import pytest
 
 from shared.store import open_store
+from shared.store.sqlite import bound
 from shared.store.statements import SHARED, sqlite_text
 from tests.conftest import _asyncpg_dsn, run_coroutine_in_thread
 
@@ -29,8 +30,8 @@ def test_sqlite_claims_the_due_games_off_the_index(sqlite_url: str, tmp_path: Pa
             "VALUES (?, 'standard', 'g', 'active', 'S1901M', ?, '{}', ?)",
             [(f"g_{number:05}", DEADLINE, DEADLINE) for number in range(GAMES)])
         connection.execute("ANALYZE")
-        plan = connection.execute("EXPLAIN QUERY PLAN " + sqlite_text(SHARED.due_games[False]),
-                                  (DEADLINE, 10)).fetchall()
+        claim = sqlite_text(SHARED.due_games[False])
+        plan = connection.execute("EXPLAIN QUERY PLAN " + claim, bound(claim, (DEADLINE, 10))).fetchall()
     details = " | ".join(row[-1] for row in plan)
     assert "ix_games_deadline_game" in details, details
     assert "TEMP B-TREE" not in details, details  # SQLite's sort

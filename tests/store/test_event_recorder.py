@@ -298,9 +298,10 @@ async def test_several_streams_read_at_once_as_each_alone(store: EventStore) -> 
     assert [e.version for e in await store.events.read_stream("game-g1")] == [1, 2, 3, 4, 5]
 
 
-async def test_a_stream_moved_on_after_this_transaction_read_it_is_a_clash(store: EventStore) -> None:
-    if store.dialect == "sqlite":
-        pytest.skip("one writer at a time: no other transaction appends between this one's read and its append")
+async def test_a_stream_moved_on_after_this_transaction_read_it_is_a_clash(postgres_store: EventStore) -> None:
+    """On PostgreSQL only: SQLite has one writer at a time, so no other transaction appends
+    between this one's read and its append."""
+    store = postgres_store
     async with store.transaction() as tx:
         await tx.events.append("game-g1", numbered(2), expected_version=0)
     with pytest.raises(ConcurrencyError):
