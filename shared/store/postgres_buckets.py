@@ -24,12 +24,15 @@ TakesAt = tuple[float, tuple[Take, ...]]  # a request's time and its takes
 # (``unnest``): one text whatever the round holds, so one prepared statement. Each row is
 # ``take_bucket``'s conditional upsert: inserted with one taken (full an interval from now), or moved on an
 # interval from max(full_at, now) only while that is at most the tolerance ahead of now, the
-# take's own values read back by its key (a round's keys are distinct); the keys taken returned
+# take's own values read back by its key (a round's keys are distinct); the keys taken returned.
+# The rows go in the keys' order: every process's statements then lock the rows they share in one
+# order, where two batches in other orders locked each other's rows and PostgreSQL broke the
+# circle by failing a statement (two server processes, `wrk_orders.py --limits`, 2026-12-07)
 _OWN = "(SELECT w.{} FROM w WHERE w.key = excluded.key)"
 TAKE_MANY = (
     "WITH w AS (SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[]) "
     "AS w(key, now, step, tolerance)) "
-    "INSERT INTO rate_buckets AS b (key, full_at) SELECT w.key, w.now + w.step FROM w "
+    "INSERT INTO rate_buckets AS b (key, full_at) SELECT w.key, w.now + w.step FROM w ORDER BY w.key "
     f"ON CONFLICT (key) DO UPDATE SET full_at = GREATEST(b.full_at, {_OWN.format('now')}) + {_OWN.format('step')} "
     f"WHERE GREATEST(b.full_at, {_OWN.format('now')}) - {_OWN.format('now')} <= {_OWN.format('tolerance')} "
     "RETURNING b.key")

@@ -70,3 +70,20 @@ async def test_requests_at_once_each_meet_their_own_buckets(store: EventStore) -
                 for n in range(30) if n not in admitted])
     assert all([await store.buckets.take_all(NOW, [Take(f"token{n}", 60.0, 0.0)]) == Refused(0, 60.0)
                 for n in admitted])
+
+
+async def test_batches_of_many_keys_from_two_processes_never_deadlock(store: EventStore, store_url: str) -> None:
+    # two processes (here: stores) each gathering requests for the same forty buckets, one in
+    # the keys' order, the other in the reverse: each statement locks the rows it shares with
+    # the other's in one order, so neither waits on the other in a circle (PostgreSQL would
+    # break such a circle by failing one statement)
+    other = await open_store(store_url)
+    keys = [f"k{n:02}" for n in range(40)]
+    try:
+        for _ in range(15):
+            outcomes = await asyncio.gather(
+                *(store.buckets.take_all(NOW, [Take(key, 0.001, 1e6)]) for key in keys),
+                *(other.buckets.take_all(NOW, [Take(key, 0.001, 1e6)]) for key in reversed(keys)))
+            assert outcomes == [None] * 80
+    finally:
+        await other.close()
