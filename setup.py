@@ -76,6 +76,13 @@ def compiled_in_source_tree() -> list[Path]:
     return sorted(p for pattern in ("*.so", "parser/*.so") for p in ENGINE.glob(pattern))
 
 
+def touch_compiled() -> None:
+    """The compiled modules made newer than their sources, as build.py's staleness check asks of
+    modules built from these very sources (kept in the tree, or taken from the build cache)."""
+    for built in compiled_in_source_tree():
+        os.utime(built)
+
+
 def editable_build_is_current(fingerprint: str) -> bool:
     """An editable install (the README's test command runs one after .ci/run's) finds the
     compiled modules in the source tree: when they were built from these very sources, compiling
@@ -88,8 +95,7 @@ def editable_build_is_current(fingerprint: str) -> bool:
     expected = {m.split(".")[-1] for m in runpy.run_path(str(ENGINE / "build.py"))["COMPILED_MODULES"]}
     if not expected | {"engine__mypyc", "_core"} <= names:
         return False
-    for path in built:
-        os.utime(path)
+    touch_compiled()
     return True
 
 
@@ -118,8 +124,7 @@ def restore_from_cache(fingerprint: str) -> bool:
     entry = cache / fingerprint
     for built in entry.rglob("*.so"):
         shutil.copy2(built, ENGINE / built.relative_to(entry))
-    for built in compiled_in_source_tree():
-        os.utime(built)  # newer than its source, as build.py's staleness check asks
+    touch_compiled()
     os.utime(entry)
     STAMP.write_text(fingerprint)
     return True

@@ -42,18 +42,20 @@ class SharedStreams:
         lease = await self.store.leases.take(viewer_key, cap, self.process, secrets.token_hex(8),
                                              now + LEASE_SECONDS, now)
         if lease is not None:
-            self.held += 1
-            if self._keeper is None or self._keeper.done():
-                self._keeper = asyncio.create_task(self._keep(), name="entente stream leases")
+            self._held_one_more()
         return lease
 
     async def hold(self, key: str, lease: str) -> Lease:
         """The one place of ``key`` (a DAIDE seat), taken whoever holds it."""
         held = await self.store.leases.hold(key, self.process, lease, self.clock() + LEASE_SECONDS)
+        self._held_one_more()
+        return held
+
+    def _held_one_more(self) -> None:
+        """Count a lease taken, and keep this process's leases alive while it holds any."""
         self.held += 1
         if self._keeper is None or self._keeper.done():
             self._keeper = asyncio.create_task(self._keep(), name="entente stream leases")
-        return held
 
     async def is_held(self, key: str) -> bool:
         """Whether a live lease of any process holds the first place of ``key``."""
