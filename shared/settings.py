@@ -162,6 +162,11 @@ class Settings(BaseSettings):
     # the clock worker (docs/hosting.md): `entente serve` runs one in-process unless switched off
     run_worker: bool = True
     worker_poll_seconds: float = 1.0
+    # `entente worker` alone (docs/hosting.md, "The clock worker"): batches in flight at once in
+    # one process (PostgreSQL only; SQLite has one writer), and how much it lowers its own CPU
+    # priority (nice) so that request serving on the same host goes first
+    worker_lanes: int = Field(2, ge=1, le=16)
+    worker_nice: int = Field(10, ge=0, le=19)
     # sign-in (docs/social.md): an OAuth2 provider speaking Discord's authorization-code flow
     oauth_provider: str = "discord"
     oauth_authorize_url: str = "https://discord.com/oauth2/authorize"

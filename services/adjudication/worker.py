@@ -10,6 +10,10 @@ the next one. A phase is resolved at most once even without the lock: the append
 stream version the worker folded. On SQLite one writer at a time does the same job (run one
 worker, or the one ``entente serve`` runs in-process).
 
+A worker process may keep more than one batch in flight (``lanes``, each its own transaction
+on a connection of its own, claiming as two workers would): while one lane waits on
+PostgreSQL, another runs the rules engine (docs/hosting.md, "The clock worker").
+
 Time comes from an injected ``Clock``, so tests move it by hand and never sleep.
 
 Health and stopping (docs/deploy.md): ``on_beat(ok)``, when given, is called after each batch
@@ -25,6 +29,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from shared import metrics
@@ -39,17 +44,40 @@ log = logging.getLogger("entente.worker")
 CLAIM_BATCH = 10
 
 
+@dataclass
+class _Sweep:
+    """What the lanes of one sweep share: how many games were handled, the games whose handling
+    failed alone (left for the next sweep), and the batch size (one game a transaction once a
+    batch has failed, to find the culprit)."""
+
+    limit: int | None
+    size: int
+    handled: int = 0
+    in_flight: int = 0  # games asked for by the lanes' batches not yet written
+    failed: set[str] = field(default_factory=set)
+
+    def wanted(self, stop: asyncio.Event | None) -> int:
+        """How many games the next batch may claim: none once ``stop`` is set or the limit is
+        taken up by what is handled and in flight."""
+        if stop is not None and stop.is_set():
+            return 0
+        if self.limit is None:
+            return self.size
+        return max(0, min(self.size, self.limit - self.handled - self.in_flight))
+
+
 class ClockWorker:
     """Sweeps the deadline index; ``batch`` games are claimed, decided, then written per
     transaction (the writes last, so that the store's short append lock is not held while
     the rules engine runs)."""
 
     def __init__(self, store: EventStore, clock: Clock = SYSTEM_CLOCK, *, poll_seconds: float = 1.0,
-                 batch: int = CLAIM_BATCH, on_beat: Callable[[bool], None] | None = None) -> None:
+                 batch: int = CLAIM_BATCH, lanes: int = 1, on_beat: Callable[[bool], None] | None = None) -> None:
         self.store = store
         self.clock = clock
         self.poll_seconds = poll_seconds
         self.batch = max(1, batch)
+        self.lanes = max(1, lanes)
         self.on_beat = on_beat
         self.done: Counter[str] = Counter()  # action -> count, for logs and benchmarks
 
@@ -90,30 +118,41 @@ class ClockWorker:
         """Handle every game due now (at most ``limit``, and no new batch once ``stop`` is set);
         how many were handled. When a batch fails the worker goes on one game at a time, so a
         game whose handling fails is logged and left for the next round, never retried in a
-        tight loop."""
-        handled = 0
-        failed: set[str] = set()
-        size = self.batch
-        while (limit is None or handled < limit) and not (stop is not None and stop.is_set()):
-            now = self.clock.now()
+        tight loop. With ``lanes`` over one, that many batches are in flight at once."""
+        sweep = _Sweep(limit, self.batch)
+        if self.lanes == 1:
+            await self._lane(sweep, stop)
+            return sweep.handled
+        try:
+            async with asyncio.TaskGroup() as lanes:
+                for _ in range(self.lanes):
+                    lanes.create_task(self._lane(sweep, stop))
+        except ExceptionGroup as failed:  # a lane could not even claim: as one lane would raise
+            raise failed.exceptions[0] from None
+        return sweep.handled
+
+    async def _lane(self, sweep: _Sweep, stop: asyncio.Event | None) -> None:
+        """Batches one after another until none is due (or the sweep's limit or ``stop``)."""
+        while (wanted := sweep.wanted(stop)) > 0:
             claimed: list[str] = []
-            wanted = size if limit is None else min(size, limit - handled)
+            sweep.in_flight += wanted
             try:
-                outcomes = await self.handle_batch(now, wanted, frozenset(failed), claimed)
+                outcomes = await self.handle_batch(self.clock.now(), wanted, frozenset(sweep.failed), claimed)
             except Exception:  # one bad game must not stop the clock
                 log.exception("clock worker: handling games %s failed", claimed)
                 if not claimed:
                     raise  # not even a claim: the store is in trouble; run() retries later
                 if len(claimed) == 1:
-                    failed.add(claimed[0])
-                size = 1  # find the culprit: one game a transaction for the rest of this sweep
+                    sweep.failed.add(claimed[0])
+                sweep.size = 1  # find the culprit: one game a transaction for the rest of this sweep
                 continue
+            finally:
+                sweep.in_flight -= wanted
             if not outcomes:
-                break
+                return
             self._beat(True)
-            handled += len(outcomes)
+            sweep.handled += len(outcomes)
             self.done.update(action or "row_corrected" for _, action in outcomes)
-        return handled
 
     async def run(self, stop: asyncio.Event) -> None:
         """Sweep every ``poll_seconds`` until ``stop`` is set (the batch in hand is finished)."""

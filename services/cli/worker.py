@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from collections.abc import Callable
 
 from shared.logs import configure as configure_logs
 from shared.settings import Settings
 
-from .common import DATABASE_HELP, check_schema, command_parser
+from .common import DATABASE_HELP, EXIT_USAGE, check_schema, command_parser
 from .health import add_health_options, run_until_signalled
 
 EXAMPLES = """\
@@ -27,11 +28,16 @@ def _parser(command: str) -> argparse.ArgumentParser:
     parser.add_argument("--database", help=DATABASE_HELP)
     parser.add_argument("--poll", type=float, help="seconds between sweeps (ENTENTE_WORKER_POLL_SECONDS, default 1)")
     parser.add_argument("--once", action="store_true", help="handle every game due now, then stop")
+    parser.add_argument("--lanes", type=int, help="batches in flight at once on PostgreSQL "
+                                                  "(ENTENTE_WORKER_LANES, default 2; SQLite: always 1)")
+    parser.add_argument("--nice", type=int, help="lower the process's CPU priority by this much, so that "
+                                                 "serving requests on the same host goes first "
+                                                 "(ENTENTE_WORKER_NICE, default 10; 0: unchanged)")
     add_health_options(parser)
     return parser
 
 
-async def _work(command: str, settings: Settings, poll: float, args: argparse.Namespace) -> int:
+async def _work(command: str, settings: Settings, poll: float, lanes: int, args: argparse.Namespace) -> int:
     from services.adjudication.worker import ClockWorker
     from shared.store import open_store
 
@@ -40,10 +46,12 @@ async def _work(command: str, settings: Settings, poll: float, args: argparse.Na
     database_url = settings.database_url
     if (refused := await check_schema(command, database_url)) is not None:
         return refused
+    if settings.worker_nice:  # a start refused above leaves the caller's priority as it was
+        os.nice(settings.worker_nice)
     if args.once:
         store = await open_store(database_url)
         try:
-            handled = await ClockWorker(store, poll_seconds=poll).run_once()
+            handled = await ClockWorker(store, poll_seconds=poll, lanes=lanes).run_once()
         finally:
             await store.close()
         print(f"entente {command}: handled {handled} games", file=sys.stderr)
@@ -53,7 +61,7 @@ async def _work(command: str, settings: Settings, poll: float, args: argparse.Na
 
     async def sweep(stop: asyncio.Event, beat: Callable[[bool], None]) -> None:
         print(f"entente {command}: sweeping every {poll} s", file=sys.stderr, flush=True)
-        await ClockWorker(store, poll_seconds=poll, on_beat=beat).run(stop)
+        await ClockWorker(store, poll_seconds=poll, lanes=lanes, on_beat=beat).run(stop)
 
     try:
         return await run_until_signalled(command, args, sweep, worker_metrics(settings, store))
@@ -63,11 +71,17 @@ async def _work(command: str, settings: Settings, poll: float, args: argparse.Na
 
 def run(command: str, argv: list[str]) -> int:
     args = _parser(command).parse_args(argv)
-    overrides = {"database_url": args.database} if args.database else {}
-    settings = Settings(**overrides)
+    overrides = {name: value for name, value in (("database_url", args.database), ("worker_lanes", args.lanes),
+                                                 ("worker_nice", args.nice)) if value is not None}
+    try:
+        settings = Settings(**overrides)
+    except ValueError as error:  # pydantic's ValidationError: names the setting and what was wrong
+        print(f"entente {command}: {error}", file=sys.stderr)
+        return EXIT_USAGE
     configure_logs()
     poll = args.poll if args.poll is not None else settings.worker_poll_seconds
-    return asyncio.run(_work(command, settings, poll, args))
+    lanes = settings.worker_lanes if settings.database_url.startswith("postgresql") else 1
+    return asyncio.run(_work(command, settings, poll, lanes, args))
 
 
 if __name__ == "__main__":  # pragma: no cover

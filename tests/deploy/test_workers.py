@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -159,6 +160,10 @@ def test_a_worker_reports_its_health_and_stops_with_status_0(command: str, fresh
                            process, log, what="the worker to be ready")
         assert ready["worker"] == command and ready["status"] == "ok" and ready["failures_in_a_row"] == 0
         assert probe(f"{base}/healthz").returncode == 0 and probe(f"{base}/livez").returncode == 0
+        # the clock worker gives way to request serving on its host: nice 10 below its parent
+        # (docs/hosting.md, "The clock worker"); the notification worker keeps its priority
+        lowered = 10 if command == "worker" else 0
+        assert os.getpriority(os.PRIO_PROCESS, process.pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + lowered)
 
         drop_database(fresh_database_url)  # the database goes away under the running worker
         failing = wait_until(lambda: (r := httpx.get(f"{base}/healthz", timeout=2)).status_code == 503 and r.json(),
@@ -184,6 +189,14 @@ def test_the_notification_module_still_runs_and_stops_with_status_0(tmp_path: Pa
     finally:
         code, output = stopped(process, log)
     assert code == 0, output
+
+
+@pytest.mark.parametrize(("option", "named"), [(("--lanes", "0"), "worker_lanes"), (("--nice", "20"), "worker_nice")])
+def test_a_worker_refuses_lanes_or_a_nice_out_of_range(option: tuple[str, str], named: str) -> None:
+    answer = subprocess.run([entente(), "worker", *option, "--once", "--database", "sqlite:///:memory:"],
+                            capture_output=True, text=True, timeout=60)
+    assert answer.returncode == 2, answer.stderr
+    assert named in answer.stderr and "Traceback" not in answer.stderr
 
 
 def test_a_health_probe_of_nothing_fails() -> None:

@@ -1,4 +1,4 @@
-"""Clock workers on PostgreSQL: two at once resolve each phase exactly once, a burst of orders at
+"""Clock workers on PostgreSQL: two at once, and one worker's lanes, resolve each phase exactly once, a burst of orders at
 the deadline is counted or refused, and a worker killed with SIGKILL mid-sweep leaves a
 consistent log that a restarted worker carries on from."""
 from __future__ import annotations
@@ -44,6 +44,32 @@ async def test_two_workers_resolve_every_phase_once(postgres_store: EventStore, 
         row = await postgres_store.games.get_game(game_id)
         assert row is not None and row.deadline == state.deadline
     assert await first.run_once() == 0
+
+
+async def test_lanes_of_two_workers_resolve_every_phase_once(postgres_store: EventStore, postgres_url: str) -> None:
+    clock = ManualClock(datetime.now(UTC))
+    game_ids = await put_due_games(postgres_store, 60, clock.now(), batch=30)
+    second_store = await open_store(postgres_url)
+    try:
+        first = ClockWorker(postgres_store, clock, batch=3, lanes=3)
+        second = ClockWorker(second_store, clock, batch=3, lanes=2)
+        counts = await asyncio.gather(first.run_once(), second.run_once())
+    finally:
+        await second_store.close()
+    assert sum(counts) == 60 and all(counts)
+    assert await resolutions_per_game(postgres_store) == {game_stream(g): 1 for g in game_ids}
+    assert first.done["resolve"] + second.done["resolve"] == 60
+    assert await first.run_once() == 0
+
+
+async def test_lanes_keep_to_the_sweeps_limit(postgres_store: EventStore) -> None:
+    clock = ManualClock(datetime.now(UTC))
+    game_ids = await put_due_games(postgres_store, 20, clock.now(), batch=20)
+    worker = ClockWorker(postgres_store, clock, batch=4, lanes=3)
+    assert await worker.run_once(limit=7) == 7
+    assert len(await resolutions_per_game(postgres_store)) == 7
+    assert await worker.run_once() == 13
+    assert await resolutions_per_game(postgres_store) == {game_stream(g): 1 for g in game_ids}
 
 
 async def test_a_burst_of_orders_at_the_deadline_with_two_workers(postgres_url: str) -> None:
