@@ -1,7 +1,7 @@
 """Order resubmissions under wrk: a script that prints figures, not a test.
 
     python benchmarks/wrk_orders.py [--games 10] [--seconds 20] [--connections 32 8]
-                                    [--threads 2] [--workers 2] [--sqlite] [--limits]
+                                    [--threads 2] [--workers 2] [--sqlite] [--limits] [--rate R]
 
 The second load client the speed aims name beside ``benchmarks/api.py`` (wrk, Debian's
 package ``wrk``: ``apt-get install -y wrk``). Starts ``entente serve --workers N`` on a fresh
@@ -55,12 +55,49 @@ from tests.utils.processes import worker_pids  # noqa: E402
 LUA = """\
 local seats = %(seats)s
 local counter = 0
+local threads = {}
 function setup(thread)
   thread:set("offset", counter)
   counter = counter + 17
+  table.insert(threads, thread)
 end
 function init(args)
   turn = offset
+  late = 0
+end
+-- --rate: each thread sends its share of the requests on a fixed schedule, one every
+-- `interval` ms (wrk2's pacing): a request whose time slot has passed goes at once and is
+-- counted late
+local interval = %(interval)s
+local ffi = require("ffi")
+ffi.cdef[[
+typedef struct { long tv_sec; long tv_nsec; } entente_timespec;
+int clock_gettime(int clock, entente_timespec *now);
+]]
+local now = ffi.new("entente_timespec")
+local function milliseconds()
+  ffi.C.clock_gettime(1, now)
+  return tonumber(now.tv_sec) * 1000 + tonumber(now.tv_nsec) / 1e6
+end
+function delay()
+  if interval == 0 then
+    return 0
+  end
+  local at = milliseconds()
+  slot = (slot or at) + interval
+  if slot < at then
+    late = late + 1
+    slot = at
+    return 0
+  end
+  return slot - at
+end
+function done(summary, latency, requests)
+  local behind = 0
+  for _, thread in ipairs(threads) do
+    behind = behind + (thread:get("late") or 0)
+  end
+  io.write(string.format("late: %%d\\n", behind))
 end
 function request()
   turn = turn + 1
@@ -138,9 +175,11 @@ def summary_of(output: str) -> str:
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
     socket_errors = re.search(r"Socket errors: (.*)", output)
     latencies = ", ".join(f"p{p} {value}" for p, value in LATENCY_LINE.findall(output))
+    late = re.search(r"^late: (\d+)", output, re.MULTILINE)
     return (f"{float(rate.group(1)) if rate else float('nan'):.0f} requests a second; {latencies}; "
             f"not 2xx: {errors.group(1) if errors else 0}"
-            + (f"; socket errors: {socket_errors.group(1)}" if socket_errors else ""))
+            + (f"; socket errors: {socket_errors.group(1)}" if socket_errors else "")
+            + (f"; sent behind their schedule: {late.group(1)}" if late and late.group(1) != "0" else ""))
 
 
 async def benchmark(args: argparse.Namespace) -> int:
@@ -153,12 +192,15 @@ async def benchmark(args: argparse.Namespace) -> int:
         seats = await seats_of(base, args.games, random.Random(args.seed), args.limits)
         with tempfile.TemporaryDirectory() as folder:
             script = Path(folder) / "orders.lua"
-            script.write_text(LUA.replace("%(seats)s", lua_seats(seats)).replace("%%", "%"))
+            interval = 1000 * args.threads / args.rate if args.rate else 0
+            script.write_text(LUA.replace("%(seats)s", lua_seats(seats)).replace("%(interval)s", f"{interval:.4f}")
+                              .replace("%%", "%"))
             print(f"entente serve on {'SQLite' if args.sqlite else 'PostgreSQL'} "
                   f"({1 if args.sqlite else args.workers} worker processes"
                   f"{', every rate limit on, a client address a seat' if args.limits else ''}); "
                   f"{len(seats)} seats of {args.games} games "
-                  f"resubmitting; wrk {args.threads} threads, {args.seconds} s each", flush=True)
+                  f"resubmitting; wrk {args.threads} threads, {args.seconds} s each"
+                  + (f", paced at {args.rate:g} requests a second in all" if args.rate else ""), flush=True)
             for connections in args.connections:
                 command = [wrk, "-t", str(args.threads), "-c", str(connections), "-d", f"{args.seconds}s",
                            "--latency", "-s", str(script), base]
@@ -191,6 +233,9 @@ def main() -> int:
     parser.add_argument("--limits", action="store_true",
                         help="every rate limit on at its default, each seat writing from an address of its own "
                              "behind a trusted proxy (X-Forwarded-For), each game set up from another")
+    parser.add_argument("--rate", type=float, default=0,
+                        help="pace the requests at this many a second in all (each thread its share on a fixed "
+                             "schedule, as wrk2 does) rather than as fast as they are answered")
     parser.add_argument("--server-url", default=server_url())
     return asyncio.run(benchmark(parser.parse_args()))
 
