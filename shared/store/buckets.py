@@ -6,11 +6,11 @@ servers' clocks); one more may be taken while ``full_at`` is at most ``count - 1
 ahead of now, and taking one moves it an interval on.
 
 Each take is an upsert whose update holds only under that condition (``take_bucket``), so of
-two processes racing for a bucket's last place the row lock lets exactly one in; on PostgreSQL
-a request's buckets (its address's and its token's) are taken in one statement, one round
-trip (shared/store/postgresql.py, ``PostgresBuckets``). Outside the log: a count is no event of any game,
-and a bucket that has refilled (``full_at`` past) is the same as none, so ``forget_full`` may
-delete it at any time.
+two processes racing for a bucket's last place the row lock lets exactly one in; a request's
+buckets (its address's and its token's) are taken in one statement, gathered with other
+requests' (shared/store/gathered_buckets.py, ``GatheredBuckets``). Outside the log: a count is
+no event of any game, and a bucket that has refilled (``full_at`` past) is the same as none, so
+``forget_full`` may delete it at any time.
 """
 from __future__ import annotations
 

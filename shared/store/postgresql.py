@@ -31,10 +31,10 @@ from asyncpg.exceptions import UniqueViolationError
 from shared.store.base import CONNECTION_WAIT_SECONDS, EventStore, SessionKind, Transaction
 from shared.store.batching import GroupCommit
 from shared.store.buckets import RateBuckets
+from shared.store.gathered_buckets import GatheredBuckets
 from shared.store.notify import CHANNEL, CommitListener
 from shared.store.outbox import NO_OUTCOME_RECORDED, ClaimedNotification
 from shared.store.outboxes import OutboxRecorder
-from shared.store.postgres_buckets import PostgresBuckets
 from shared.store.recorders import (
     EventRecorder,
     EventRow,
@@ -413,7 +413,7 @@ class PostgresStore(EventStore):
         self._appends: GroupCommit[CheckedAppend, GuardedAppend] = GroupCommit(self._append_batch)
 
     def _buckets(self, db: Runner) -> RateBuckets:
-        return PostgresBuckets(db)
+        return GatheredBuckets(db, "postgresql")
 
     @property
     def group_commit(self) -> GroupCommit[CheckedAppend, GuardedAppend]:

@@ -34,6 +34,7 @@ import aiosqlite
 
 from shared.store.base import CONNECTION_WAIT_SECONDS, EventStore, SessionKind, Transaction
 from shared.store.buckets import RateBuckets
+from shared.store.gathered_buckets import GatheredBuckets
 from shared.store.outbox import NO_OUTCOME_RECORDED, ClaimedNotification
 from shared.store.outboxes import OutboxRecorder
 from shared.store.recorders import EventRecorder, Runner, TransactionState, as_utc, dumps, loads, recorded, utc_now
@@ -338,7 +339,7 @@ class SQLiteStore(EventStore):
         return connection
 
     def _buckets(self, db: Runner) -> RateBuckets:
-        return RateBuckets(OnWriters(self))  # writes: in this process's writers' turn
+        return GatheredBuckets(OnWriters(self), "sqlite")  # writes: in this process's writers' turn
 
     def _writer(self, db: Runner) -> Runner:
         return OnWriters(self)

@@ -58,7 +58,7 @@ async def test_a_full_bucket_is_forgotten_as_if_never_used(store: EventStore) ->
 
 async def test_requests_at_once_each_meet_their_own_buckets(store: EventStore) -> None:
     # thirty requests at once, each its own token (one place) and all one address (ten places):
-    # on PostgreSQL they are gathered into a few statements, and exactly ten get in
+    # gathered into a few statements (docs/store.md, "Rate buckets gathered"), and exactly ten get in
     shared = Take("address", 6.0, 54.0)
     outcomes = await asyncio.gather(*(store.buckets.take_all(NOW, [shared, Take(f"token{n}", 60.0, 0.0)])
                                       for n in range(30)))

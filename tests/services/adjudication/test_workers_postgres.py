@@ -1,6 +1,6 @@
-"""Clock workers on PostgreSQL: two at once, and one worker's lanes, resolve each phase exactly once, a burst of orders at
-the deadline is counted or refused, and a worker killed with SIGKILL mid-sweep leaves a
-consistent log that a restarted worker carries on from."""
+"""Clock workers on PostgreSQL: two at once, and one worker's lanes, resolve each phase exactly
+once, a burst of orders at the deadline is counted or refused, and a worker killed with SIGKILL
+mid-sweep leaves a consistent log that a restarted worker carries on from."""
 from __future__ import annotations
 
 import asyncio
