@@ -72,6 +72,16 @@ async def test_lanes_keep_to_the_sweeps_limit(postgres_store: EventStore) -> Non
     assert await resolutions_per_game(postgres_store) == {game_stream(g): 1 for g in game_ids}
 
 
+async def test_lanes_that_cannot_claim_raise_as_one_lane_would(postgres_url: str) -> None:
+    closed = await open_store(postgres_url)
+    await closed.close()  # the store is in trouble: no lane can even claim
+    with pytest.raises(Exception) as one_lane:
+        await ClockWorker(closed, lanes=1).run_once()
+    with pytest.raises(Exception) as three_lanes:
+        await ClockWorker(closed, lanes=3).run_once()
+    assert type(three_lanes.value) is type(one_lane.value)  # not an ExceptionGroup: run() logs it the same way
+
+
 async def test_a_burst_of_orders_at_the_deadline_with_two_workers(postgres_url: str) -> None:
     clock = ManualClock()
     async with hosting(postgres_url, clock) as host:
