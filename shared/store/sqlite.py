@@ -70,8 +70,10 @@ SQL = for_sqlite(replace(SHARED, read_streams=READ_STREAMS, read_streams_after=R
 
 # append_if_current's watched read: the named streams (a JSON array, one bound parameter) after a
 # position, each found through ix_events_stream_position
-READ_NAMED_STREAMS_AFTER = (f"SELECT {EVENT_COLUMNS} FROM events WHERE stream_id IN (SELECT value FROM json_each(?)) "
-                            "AND position > ? ORDER BY position")
+# the watched streams' events after a position up to the append's own: read after the writers'
+# turn, as inside it (one writer, so every event up to the append's is committed by then)
+READ_NAMED_STREAMS_BETWEEN = (f"SELECT {EVENT_COLUMNS} FROM events WHERE stream_id IN (SELECT value FROM json_each(?)) "
+                              "AND position > ? AND position <= ? ORDER BY position")
 _INSERT_EVENTS = "INSERT INTO events (stream_id, version, type, schema_version, data, metadata, recorded_at) VALUES "
 
 # one statement, its own transaction (which takes the writer's lock before it reads anything):
@@ -316,7 +318,8 @@ class SQLiteStore(EventStore):
             raise RuntimeError(f"the store needs SQLite {'.'.join(map(str, MINIMUM_VERSION))} or later, "
                                f"not {sqlite3.sqlite_version}")
         self._writers = asyncio.Lock()  # before the buckets' runner (``OnWriters``) may use it
-        super().__init__(OnPool(self))
+        self._reads = OnPool(self)
+        super().__init__(self._reads)
         self._database, self._uri, self._in_memory = sqlite_target(url)
         # an in-memory database is its one connection: transactions take turns on it
         self._connections = Connections(self._open_connection, 1 if self._in_memory else POOL_SIZE)
@@ -379,12 +382,14 @@ class SQLiteStore(EventStore):
                     stored_time(recorded_at), game_id, guard_stream, guard_version, expected_version))))
             except sqlite3.IntegrityError:
                 rows = []
-            if rows:
-                watched = [recorded(row, read_time) for row in await connection.execute_fetchall(
-                    READ_NAMED_STREAMS_AFTER, (dumps(list(watch_streams)), watch_after))] if watch_streams else []
-                return GuardedAppend(guard_version, int(rows[0][0]), tuple(watched))
-            found, guard, version = list(await connection.execute_fetchall(
-                GUARDED_FOUND, (game_id, guard_stream, stream_id)))[0]
+            if not rows:
+                found, guard, version = list(await connection.execute_fetchall(
+                    GUARDED_FOUND, (game_id, guard_stream, stream_id)))[0]
+        if rows:  # the writers' turn is over: one hop of it a request (docs/store.md, "SQLite")
+            position = int(rows[0][0])
+            watched = [recorded(row, read_time) for row in await self._reads.rows(
+                READ_NAMED_STREAMS_BETWEEN, dumps(list(watch_streams)), watch_after, position)] if watch_streams else []
+            return GuardedAppend(guard_version, position, tuple(watched))
         if not found:
             raise GameNotFound(game_id)
         if guard != guard_version:
