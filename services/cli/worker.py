@@ -71,7 +71,7 @@ async def _work(command: str, settings: Settings, poll: float, lanes: int, args:
 
 def run(command: str, argv: list[str]) -> int:
     args = _parser(command).parse_args(argv)
-    overrides = {name: value for name, value in (("database_url", args.database), ("worker_lanes", args.lanes),
+    overrides = {name: value for name, value in (("database_url", args.database or None), ("worker_lanes", args.lanes),
                                                  ("worker_nice", args.nice)) if value is not None}
     try:
         settings = Settings(**overrides)
