@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from types import MappingProxyType
-from typing import Any
+
+from shared.json_types import JsonObject, JsonValue, array_at, as_array, as_object, object_at, object_path
 
 KINDS = ("land", "sea")
 UNIT_TYPES = ("infantry", "cavalry", "trireme", "transport", "airship")
@@ -236,14 +237,21 @@ def _load_cached() -> EkoniaMap:
     return build_ekonia_map(read_ekonia_data())
 
 
-def read_ekonia_data() -> dict[str, Any]:
-    """The raw map.json document (for tests and tools such as the SVG drawing)."""
+def read_ekonia_data() -> JsonObject:
+    """The raw map.json document (for tests and tools such as the SVG drawing): JSON, which
+    ``build_ekonia_map`` checks as it reads it."""
     text = resources.files("shared.variants").joinpath("ekonia", "map.json").read_text("utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
+    return as_object(json.loads(text), "map.json")
 
 
-def build_ekonia_map(data: Mapping[str, Any]) -> EkoniaMap:
+def _number(value: JsonValue, what: str) -> int | float | str:
+    """A number of map.json (or a string of one, as ``int()`` and ``float()`` read it)."""
+    if isinstance(value, (int, float, str)):
+        return value
+    raise TypeError(f"{what} is not a number: {value!r}")
+
+
+def build_ekonia_map(data: JsonObject) -> EkoniaMap:
     """Build and check an EkoniaMap from the map.json structure; raises EkoniaMapError."""
     try:
         return _build(data)
@@ -253,33 +261,34 @@ def build_ekonia_map(data: Mapping[str, Any]) -> EkoniaMap:
         raise EkoniaMapError(f"malformed Ekonia map data: {exc!r}") from exc
 
 
-def _build(data: Mapping[str, Any]) -> EkoniaMap:
-    territories = {tid: _territory(tid, raw) for tid, raw in data["territories"].items()}
+def _build(data: JsonObject) -> EkoniaMap:
+    territories = {tid: _territory(tid, as_object(raw, tid)) for tid, raw in object_path(data, "territories").items()}
     _check_cells(territories, data)
     adjacency = _checked_adjacency(data, territories)
     _check_territories(territories, adjacency)
-    states = {sid: _state(sid, raw) for sid, raw in data["states"].items()}
+    states = {sid: _state(sid, as_object(raw, sid)) for sid, raw in object_path(data, "states").items()}
     _check_states(states, territories, adjacency)
-    income = {key: int(data["income"][key]) for key in ("capital", "city", "tile")}
-    impassable = frozenset(_cell(c) for c in data.get("hex_grid", {}).get("impassable", ()))
+    income = {key: int(_number(object_path(data, "income")[key], key)) for key in ("capital", "city", "tile")}
+    impassable = frozenset(_cell(c) for c in array_at(object_at(data, "hex_grid"), "impassable"))
     game_map = EkoniaMap(territories, states, adjacency, income,
-                         float(data.get("neutral_capture_strength", 2.5)), impassable)
+                         float(_number(data.get("neutral_capture_strength", 2.5), "neutral_capture_strength")),
+                         impassable)
     _check_connected(game_map)
     return game_map
 
 
-def _cell(raw: Any) -> tuple[int, int]:
-    q, r = raw
+def _cell(raw: JsonValue) -> tuple[int, int]:
+    q, r = as_array(raw, "a hex cell")
     if not (isinstance(q, int) and isinstance(r, int)):
         raise EkoniaMapError(f"a hex cell is two integers, not {raw!r}")
     return (q, r)
 
 
-def _territory(tid: str, raw: Mapping[str, Any]) -> Territory:
+def _territory(tid: str, raw: JsonObject) -> Territory:
     if not _SLUG.match(tid):
         raise EkoniaMapError(f"territory id {tid!r} is not a slug (lower case words joined by '-')")
     kind = raw["kind"]
-    if kind not in KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:
         raise EkoniaMapError(f"{tid}: unknown kind {kind!r} (expected land or sea)")
     if kind == "sea" and (raw.get("city") or raw.get("coastal")):
         raise EkoniaMapError(f"{tid}: a sea has neither a city nor a coast")
@@ -296,9 +305,9 @@ def _territory(tid: str, raw: Mapping[str, Any]) -> Territory:
     )
 
 
-def _check_cells(territories: Mapping[str, Territory], data: Mapping[str, Any]) -> None:
+def _check_cells(territories: Mapping[str, Territory], data: JsonObject) -> None:
     seen: dict[tuple[int, int], str] = {}
-    impassable = {_cell(c) for c in data.get("hex_grid", {}).get("impassable", ())}
+    impassable = {_cell(c) for c in array_at(object_at(data, "hex_grid"), "impassable")}
     for tid, info in territories.items():
         if info.hex in seen:
             raise EkoniaMapError(f"{tid} and {seen[info.hex]} share the hex cell {info.hex}")
@@ -310,39 +319,41 @@ def _check_cells(territories: Mapping[str, Territory], data: Mapping[str, Any]) 
         raise EkoniaMapError("two territories share a display name")
 
 
-def _pair(raw: Any, territories: Mapping[str, Territory], what: str) -> tuple[str, str]:
-    a, b = raw
+def _pair(raw: JsonValue, territories: Mapping[str, Territory], what: str) -> tuple[str, str]:
+    a, b = as_array(raw, what)
     for t in (a, b):
-        if t not in territories:
+        if not isinstance(t, str) or t not in territories:
             raise EkoniaMapError(f"{what} names an unknown territory {t!r}")
-    return a, b
+    return str(a), str(b)
 
 
-def _checked_adjacency(data: Mapping[str, Any],
+def _checked_adjacency(data: JsonObject,
                        territories: Mapping[str, Territory]) -> dict[str, frozenset[str]]:
     """The stored adjacency, checked: known ids, symmetric, and equal to the grid's edges
     plus ``links_added`` minus ``links_cut``."""
-    raw: Mapping[str, Any] = data["adjacency"]
+    raw = object_path(data, "adjacency")
     if set(raw) != set(territories):
         missing = sorted(set(territories) - set(raw)) or sorted(set(raw) - set(territories))
         raise EkoniaMapError(f"adjacency and territories disagree about {missing[:5]}")
     adjacency: dict[str, frozenset[str]] = {}
-    for tid, links in raw.items():
-        for other in links:
-            if other not in territories:
+    for tid, listed in raw.items():
+        names: list[str] = []
+        for other in as_array(listed, tid):
+            if not isinstance(other, str) or other not in territories:
                 raise EkoniaMapError(f"{tid} is adjacent to an unknown territory {other!r}")
             if other == tid:
                 raise EkoniaMapError(f"{tid} is adjacent to itself")
-        adjacency[tid] = frozenset(links)
+            names.append(other)
+        adjacency[tid] = frozenset(names)
     for tid, links in adjacency.items():
         for other in links:
             if tid not in adjacency[other]:
                 raise EkoniaMapError(f"one-way link: {tid} -> {other} but not back")
     expected = {tid: set(links) for tid, links in hex_adjacency(territories).items()}
-    for a, b in (_pair(p, territories, "links_added") for p in data.get("links_added", ())):
+    for a, b in (_pair(p, territories, "links_added") for p in array_at(data, "links_added")):
         expected[a].add(b)
         expected[b].add(a)
-    for a, b in (_pair(p, territories, "links_cut") for p in data.get("links_cut", ())):
+    for a, b in (_pair(p, territories, "links_cut") for p in array_at(data, "links_cut")):
         expected[a].discard(b)
         expected[b].discard(a)
     for tid in territories:
@@ -367,21 +378,22 @@ def _check_territories(territories: Mapping[str, Territory], adjacency: Mapping[
             raise EkoniaMapError(f"sea {tid} touches no coast")
 
 
-def _state(sid: str, raw: Mapping[str, Any]) -> StateSetup:
+def _state(sid: str, raw: JsonObject) -> StateSetup:
     if not _STATE_ID.match(sid):
         raise EkoniaMapError(f"state id {sid!r} is not an upper-case name")
     units = []
-    for unit_type, where in raw["starting_units"]:
+    for unit in as_array(raw["starting_units"], f"{sid}'s starting_units"):
+        unit_type, where = as_array(unit, f"a starting unit of {sid}")
         if unit_type not in UNIT_TYPES:
             raise EkoniaMapError(f"{sid}: unknown unit type {unit_type!r}")
         units.append((str(unit_type), str(where)))
     return StateSetup(
         name=sid,
         capital=str(raw["capital"]),
-        cities=tuple(raw["cities"]),
-        territories=tuple(raw["territories"]),
+        cities=tuple(str(city) for city in as_array(raw["cities"], f"{sid}'s cities")),
+        territories=tuple(str(tid) for tid in as_array(raw["territories"], f"{sid}'s territories")),
         starting_units=tuple(units),
-        gold=int(raw["gold"]),
+        gold=int(_number(raw["gold"], f"{sid}'s gold")),
         display_name=str(raw.get("name", sid.title())),
     )
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, cast
 
+from shared.json_types import object_path
 from shared.rules.ekonia import ENGINE_VERSION
 from shared.rules.ekonia.board import Board, board_from_map
 from shared.rules.ekonia.catalogue import UNIT_TYPES
@@ -74,7 +75,7 @@ def ekonia_map_data(variant: EkoniaVariant) -> EkoniaMapData:
     from shared.rules.ekonia.geography import load_ekonia_map, read_ekonia_data
 
     ekonia = load_ekonia_map()
-    grid = read_ekonia_data()["hex_grid"]
+    grid = object_path(read_ekonia_data(), "hex_grid")
     colours = state_colours(ekonia)
     def cell(hex_: tuple[int, int]) -> HexCell:
         """Where the rules' drawing (draw.py) puts a cell: its centre and corners, in pixels."""
@@ -100,7 +101,7 @@ def ekonia_map_data(variant: EkoniaVariant) -> EkoniaMapData:
             "seas": sorted(t for t, info in territories.items() if info["kind"] == "sea"),
             "sea_lanes": sorted(ekonia.sea_lanes),
             "adjacency": {tid: sorted(ekonia.neighbours(tid)) for tid in sorted(ekonia.territories)},
-            "hex_grid": {"system": grid["system"], "orientation": grid["orientation"], "size": HEX_SIZE,
+            "hex_grid": {"system": str(grid["system"]), "orientation": str(grid["orientation"]), "size": HEX_SIZE,
                          "impassable": [list(c) for c in sorted(ekonia.impassable_hexes)],
                          "impassable_cells": [cell(c) for c in sorted(ekonia.impassable_hexes)]},
             "income": dict(ekonia.income),
