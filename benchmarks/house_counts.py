@@ -26,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LOOSE_TYPES = ("dict[str, Any]", "Mapping[str, Any]")
-ANY_WORD = re.compile(r"\bAny\b")  # as ``grep -rn "Any\b" | grep -c Any`` counts: lines that write it
+ANY_WORD = re.compile(r"Any\b")  # as ``grep -rn "Any\b" | grep -c Any`` counts: lines that write it
 COMPLEXITY_OVER = 25
 LINES_OVER = 600
 
@@ -81,10 +81,13 @@ def loose_type_counts() -> dict[str, int]:
     return {loose: sum(text.count(loose) for text in texts) for loose in LOOSE_TYPES}
 
 
+def lines_writing_any(text: str) -> int:
+    """The lines of ``text`` that write ``Any`` (its import, annotations, comments)."""
+    return sum(1 for line in text.splitlines() if ANY_WORD.search(line))
+
+
 def any_lines() -> int:
-    """The lines of shared/ and services/ that write ``Any`` (its import, annotations, comments)."""
-    return sum(1 for p in python_files("shared", "services")
-               for line in p.read_text(encoding="utf-8").splitlines() if ANY_WORD.search(line))
+    return sum(lines_writing_any(p.read_text(encoding="utf-8")) for p in python_files("shared", "services"))
 
 
 def complex_functions(expressions: bool = True) -> list[tuple[str, int]]:
