@@ -11,7 +11,6 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, cast
 
-from shared.json_types import object_path
 from shared.rules.ekonia import ENGINE_VERSION
 from shared.rules.ekonia.board import Board, board_from_map
 from shared.rules.ekonia.catalogue import UNIT_TYPES
@@ -72,10 +71,10 @@ def ekonia_map_data(variant: EkoniaVariant) -> EkoniaMapData:
     """The hex map of Tale of Ekonia: territories and seas with their cells, sea lanes,
     adjacency, the states at the start with their colours, and the opening (docs/maps.md)."""
     from shared.rules.ekonia.draw import HEX_SIZE, hex_centre, hex_corners, state_colours
-    from shared.rules.ekonia.geography import load_ekonia_map, read_ekonia_data
+    from shared.rules.ekonia.geography import load_ekonia_map, map_table, read_ekonia_data
 
     ekonia = load_ekonia_map()
-    grid = object_path(read_ekonia_data(), "hex_grid")
+    grid = map_table(read_ekonia_data(), "hex_grid")
     colours = state_colours(ekonia)
     def cell(hex_: tuple[int, int]) -> HexCell:
         """Where the rules' drawing (draw.py) puts a cell: its centre and corners, in pixels."""
