@@ -3,10 +3,11 @@ house in figures"; decisions/00XX-json-types.md).
 
 Where a shape is known it has a TypedDict or a frozen record (decisions/0025). What is left is
 truly arbitrary JSON: the OpenAPI document FastAPI writes and the HTTP layer completes, and
-the pieces of it the services add. (The rules import nothing outside shared/rules: Tale of
-Ekonia's map.json is read with ``object`` values and geography.py's own narrowing.) ``JsonValue`` says what such a value can be,
-and a reader narrows it with ``isinstance`` (or the helpers below, which do) before it reads
-further, so that a wrong shape fails where it is read, by name, and not three calls later.
+the pieces of it the services add. ``JsonValue`` says what such a value can be, and a reader
+narrows it with ``isinstance`` (or the helpers below, which do) before it reads further, so
+that a wrong shape fails where it is read, by name, and not three calls later. (The rules
+import nothing outside shared/rules: Tale of Ekonia's map.json is read with ``object`` values
+and geography.py's own narrowing.)
 """
 from __future__ import annotations
 
