@@ -90,7 +90,7 @@ def phases_of(records: list[RecordedEvent]) -> list[Phase]:
         if record.stream_id.startswith("game-"):
             games.setdefault(record.stream_id.removeprefix("game-"), []).append(record)
         elif record.stream_id.startswith("orders-") and record.type == "OrdersSubmitted":
-            orders.setdefault((record.stream_id.split("-")[1], record.data["phase"]), []).append(record)
+            orders.setdefault((record.stream_id.split("-")[1], str(record.data["phase"])), []).append(record)
     found: list[Phase] = []
     for game_id, stream in games.items():
         cached: GameState | None = None
@@ -98,8 +98,8 @@ def phases_of(records: list[RecordedEvent]) -> list[Phase]:
         for index, record in enumerate(stream):
             if record.type != "PhaseResolved":
                 continue
-            found.append((cached, stream[since:index], orders.get((game_id, record.data["phase"]), []),
-                          record.data["phase"]))
+            phase = str(record.data["phase"])
+            found.append((cached, stream[since:index], orders.get((game_id, phase), []), phase))
             cached = without_history(fold((from_recorded(r) for r in stream[since:index]), onto=cached))[0]
             since = index
     return [phase for phase in found if phase[0] is not None]

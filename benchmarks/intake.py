@@ -43,6 +43,7 @@ from services.daide.syntax import Item, Text  # noqa: E402
 from services.daide.watch import Hub  # noqa: E402
 from services.lobby.service import create_game, join_game, settings_for, start_game  # noqa: E402
 from shared.game.repository import read_game  # noqa: E402
+from shared.rules.bots.reading import holdings  # noqa: E402
 from shared.settings import Settings  # noqa: E402
 from shared.store import EventStore  # noqa: E402
 from tests.utils.counted_store import count_sessions, counted  # noqa: E402
@@ -73,7 +74,7 @@ async def seated(store: EventStore) -> tuple[str, dict[str, str], dict[str, list
     state = await start_game(store, game_id)
     tokens = {state.powers_of(j.player_id)[0]: j.token for j in joined}
     assert state.position is not None
-    return game_id, tokens, {p: list(us) for p, us in state.position["units"].items()}
+    return game_id, tokens, holdings(state.position, "units")
 
 
 def hold(power: str, text: str) -> list[Item]:

@@ -27,6 +27,7 @@ from shared.events import GameSettings  # noqa: E402
 from shared.game.intake import submit_orders  # noqa: E402
 from shared.game.repository import read_game  # noqa: E402
 from shared.game.resolution import resolve_phase  # noqa: E402
+from shared.rules.bots.reading import holdings  # noqa: E402
 from shared.rules.diplomacy import load_map, position_from_document  # noqa: E402
 from shared.store import EventStore, open_store  # noqa: E402
 from tests.utils.random_play import random_orders  # noqa: E402
@@ -51,7 +52,7 @@ async def play_long_game(store: EventStore, phases: int, seed: int) -> tuple[str
         assert state is not None and state.position is not None
         if state.status != "active":
             break
-        centres = state.position.get("centers", {})
+        centres = holdings(state.position, "centers")
         for power, orders in random_orders(position_from_document(state.position), game_map, rng).items():
             if power in state.must_act and len(centres.get(power, [])) <= CENTRES_BEFORE_HOLDING and orders:
                 await submit_orders(store, game_id, player_of[power], [str(order) for order in orders])

@@ -39,7 +39,7 @@ class Event(BaseModel):
     SCHEMA_VERSION: ClassVar[int] = 1
 
     @classmethod
-    def upcast(cls, data: dict[str, Any], from_version: int) -> dict[str, Any]:
+    def upcast(cls, data: dict[str, object], from_version: int) -> dict[str, object]:
         """Bring ``data`` stored at ``from_version`` to the current schema (override when it changes)."""
         return data
 
@@ -130,7 +130,7 @@ class GameStarted(Event):
     seed: int
     powers: dict[str, list[str]]  # player_id -> the powers of their seat
     phase: str
-    position: dict[str, Any]  # the engine's position document
+    position: dict[str, object]  # the engine's position document
     must_act: list[str]
     joins: list[PowerJoin] = []  # the two-player game: Italy joins a seat in 1915
 
@@ -142,9 +142,10 @@ class GameStarted(Event):
         return value
 
     @classmethod
-    def upcast(cls, data: dict[str, Any], from_version: int) -> dict[str, Any]:
-        if from_version < 2:
-            data = {**data, "powers": {player: [power] for player, power in data["powers"].items()}}
+    def upcast(cls, data: dict[str, object], from_version: int) -> dict[str, object]:
+        powers = data.get("powers")
+        if from_version < 2 and isinstance(powers, dict):  # version 1: one power a player
+            data = {**data, "powers": {player: [power] for player, power in powers.items()}}
         return data
 
 
@@ -187,10 +188,10 @@ class PhaseResolved(Event):
 
     type: Literal["PhaseResolved"] = "PhaseResolved"
     phase: str
-    position_before: dict[str, Any]
+    position_before: dict[str, object]
     orders: dict[str, list[AdjudicatedOrder]]  # POWER -> orders as adjudicated, submission order
     dislodged: list[DislodgedRecord]
-    position: dict[str, Any]  # the position at next_phase, as the engine's document
+    position: dict[str, object]  # the position at next_phase, as the engine's document
     next_phase: str
     must_act: list[str]
     winners: list[str] = []
@@ -198,7 +199,7 @@ class PhaseResolved(Event):
     engine_version: str
     civil_disorder: list[str] = []  # powers whose orders were ignored (missed deadline, sitting out)
     house_bot: list[str] = []  # powers whose orders the house bot gave (docs/bots.md)
-    details: dict[str, Any] = {}  # variant-specific facts (dice rolls, devastations, ...)
+    details: dict[str, object] = {}  # variant-specific facts (dice rolls, devastations, ...)
 
 
 class GameFinished(Event):

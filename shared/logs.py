@@ -19,7 +19,7 @@ import os
 import sys
 from contextvars import ContextVar
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Literal
 
 REQUEST_ID: ContextVar[str | None] = ContextVar("entente_request_id", default=None)
 
@@ -30,9 +30,9 @@ _UVICORN_NOISE = ("uvicorn.access",)  # requests are logged once, by the middlew
 _OWN = ("entente", "uvicorn", "uvicorn.error", "alembic")  # at the level asked for; the rest at warning
 
 
-def fields_of(record: logging.LogRecord) -> dict[str, Any]:
+def fields_of(record: logging.LogRecord) -> dict[str, object]:
     """The line's fields, in a stable order."""
-    line: dict[str, Any] = {
+    line: dict[str, object] = {
         "timestamp": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
         "level": record.levelname.lower(),
         "logger": record.name,
@@ -76,7 +76,7 @@ def chosen_format(wanted: str | None = None) -> Format:
     return "text" if sys.stderr.isatty() else "json"
 
 
-def logging_config(level: str | None = None, format: str | None = None) -> dict[str, Any]:
+def logging_config(level: str | None = None, format: str | None = None) -> dict[str, object]:
     """A ``logging.config.dictConfig`` document: every logger to stderr in the chosen format,
     entente's own and uvicorn's at ``level``, every other library's at warning whatever the
     level (at debug the database drivers log each statement with its values, the HTTP

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Annotated, Any, Literal, NotRequired, TypedDict
+from typing import Annotated, Literal, NotRequired, TypedDict
 
 from fastapi import APIRouter, Body, FastAPI, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -117,8 +117,8 @@ class ResolveRequest(RequestBody):
 class ResolvedPhase(BaseModel):
     phase: str
     next_phase: str
-    orders: dict[str, list[dict[str, Any]]]
-    dislodged: list[dict[str, Any]]
+    orders: dict[str, list[dict[str, object]]]
+    dislodged: list[dict[str, object]]
     must_act: list[str]
     winners: list[str]
 
@@ -258,7 +258,7 @@ async def resolve(game: CurrentGame, caller: CurrentCaller, store: StoreDep, req
     # without a body: the phase the caller saw, so that a retried request cannot resolve the next one
     event = (await intake.resolve(store, ResolvePhase(
         game.game_id, (body.phase if body else None) or game.phase, request_metadata(request, caller.role), now))).event
-    seen: Mapping[str, Any] = event.model_dump(mode="json")
+    seen: Mapping[str, object] = event.model_dump(mode="json")
     if caller.role != "operator":  # the host sees what the public sees (Ekonia: no orders)
         seen = intake.variant_of(game).history_view(seen, None)
     return ResolvedPhase.model_validate({"phase": event.phase, "next_phase": event.next_phase, "orders": seen["orders"],

@@ -17,7 +17,7 @@ import asyncio
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .common import OpsError
 
@@ -86,7 +86,7 @@ def run(command: str, argv: list[str]) -> int:
     return 0
 
 
-async def _act(args: argparse.Namespace) -> dict[str, Any] | None:
+async def _act(args: argparse.Namespace) -> dict[str, object] | None:
     from services.accounts import service
     from shared.credentials import load_account
 

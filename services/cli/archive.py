@@ -59,7 +59,7 @@ async def read_game_records(store: EventStore, game_id: str, *, with_secrets: bo
     for kind, stream_id in game_scoped_streams(game_id).items():
         if kind != "webhooks" or with_secrets:
             records.extend(await store.events.read_stream(stream_id))
-    linked = sorted({r.data["account_id"] for r in records
+    linked = sorted({str(r.data["account_id"]) for r in records
                      if r.stream_id == members_stream(game_id) and r.type == "SeatLinked"})
     for account_id in linked:
         records.extend(r for r in await store.events.read_stream(account_stream(account_id))

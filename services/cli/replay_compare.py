@@ -9,7 +9,7 @@ from typing import Any
 COMPARED_FIELDS = ("phase", "orders", "dislodged", "position", "next_phase", "must_act", "winners", "details")
 
 
-def compare_resolutions(stored: dict[str, Any], recomputed: dict[str, Any]) -> str | None:
+def compare_resolutions(stored: dict[str, object], recomputed: dict[str, object]) -> str | None:
     for name in COMPARED_FIELDS:
         if stored.get(name) != recomputed.get(name):
             return first_difference(stored.get(name), recomputed.get(name), name)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -44,6 +44,12 @@ def parse_range(text: str) -> tuple[int, int]:
     if not 1024 <= low <= high <= 65535:
         raise ValueError(f"--game-ports takes 1024 <= LOW <= HIGH <= 65535, not {text!r}")
     return low, high
+
+
+def _daide_open(document: Mapping[str, object]) -> bool:
+    """Whether a game's summary or its GameCreated event says its DAIDE port is open."""
+    settings = document.get("settings")
+    return isinstance(settings, dict) and bool(settings.get("daide_open"))
 
 
 @dataclass
@@ -77,8 +83,9 @@ class GamePorts:
             while True:
                 rows = await self.store.games.list_games(status, PAGE, after, "standard")
                 for row in rows:
-                    if row.summary.get("settings", {}).get("daide_open"):
-                        await self.open(row.game_id, row.summary.get("daide_port"))
+                    if _daide_open(row.summary):
+                        port = row.summary.get("daide_port")
+                        await self.open(row.game_id, port if isinstance(port, int) else None)
                 if len(rows) < PAGE:
                     break
                 after = (rows[-1].updated_at, rows[-1].game_id)
@@ -96,7 +103,7 @@ class GamePorts:
     async def _seen(self, record: RecordedEvent) -> None:
         if not record.stream_id.startswith("game-"):
             return
-        if record.type == "GameCreated" and record.data.get("settings", {}).get("daide_open"):
+        if record.type == "GameCreated" and _daide_open(record.data):
             await self.open(str(record.data["game_id"]), None)
         elif record.type == "GameFinished":
             await self.close(record.stream_id.removeprefix("game-"))

@@ -16,7 +16,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from shared.events import from_recorded
 from shared.events_daide import DaideSeatTaken
@@ -336,5 +336,5 @@ class Hub:
         if self._on_beat is not None:
             self._on_beat(ok)
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         return {"games": len(self._watchers), "seats": len(self._seats)}

@@ -84,7 +84,7 @@ async def list_games(store: ReadStoreDep, request: Request, token: BearerToken,
     if cursor is not None:
         fields = decode_cursor(cursor, "games")
         try:
-            after = (datetime.fromisoformat(fields["u"]), str(fields["g"]))
+            after = (datetime.fromisoformat(str(fields["u"])), str(fields["g"]))
         except (KeyError, TypeError, ValueError):
             raise BadRequest("this cursor was not given by this list; start again without one",
                              code=ErrorCode.INVALID_CURSOR, where="query.cursor") from None

@@ -6,12 +6,13 @@ tests/services/notifications/test_payload_schemas.py checks what a receiver gets
 """
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from shared.http.models import DateTimeText
 from shared.http.openapi import DOCUMENT_ADDITIONS
+from shared.json_types import JsonObject, as_object, object_at, object_kept
 
 Open = ConfigDict(extra="allow")
 
@@ -119,7 +120,7 @@ PAYLOADS: dict[str, type[Payload]] = {
     "game_finished": GameFinishedPayload, "deadline_approaching": DeadlineApproaching}
 
 
-def _webhook(kind: str, model: type[Payload]) -> dict[str, Any]:
+def _webhook(kind: str, model: type[Payload]) -> JsonObject:
     return {"post": {
         "operationId": f"webhook_{kind}", "summary": kind.replace("_", " "), "description": model.__doc__ or "",
         "requestBody": {"required": True, "content": {"application/json": {
@@ -127,14 +128,14 @@ def _webhook(kind: str, model: type[Payload]) -> dict[str, Any]:
         "responses": {"200": {"description": "any 2xx: delivered; anything else is retried with backoff"}}}}
 
 
-def add_webhooks(document: dict[str, Any]) -> None:
+def add_webhooks(document: JsonObject) -> None:
     """``webhooks`` and their payloads' schemas, for an app that serves the webhook routes."""
-    if not any(path.endswith("/webhook") for path in document.get("paths", {})):
+    if not any(path.endswith("/webhook") for path in object_at(document, "paths")):
         return
-    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    schemas = object_kept(object_kept(document, "components"), "schemas")
     for model in PAYLOADS.values():
-        found = model.model_json_schema(ref_template="#/components/schemas/{model}", by_alias=True)
-        schemas.update(found.pop("$defs", {}))
+        found: JsonObject = model.model_json_schema(ref_template="#/components/schemas/{model}", by_alias=True)
+        schemas.update(as_object(found.pop("$defs", {}), "$defs"))
         schemas[model.__name__] = found
     document["webhooks"] = {kind: _webhook(kind, model) for kind, model in PAYLOADS.items()}
 

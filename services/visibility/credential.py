@@ -14,7 +14,7 @@ as, and is re-checked as, the credential that asked for the ticket.
 """
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -39,7 +39,7 @@ class Credential:
         return {"kind": self.kind, "token_hash": self.token_hash, "account_id": self.account_id}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Credential:
+    def from_json(cls, data: Mapping[str, object]) -> Credential:
         kind = data.get("kind")
         if kind not in KINDS:
             raise ValueError(f"not a credential kind: {kind!r}")

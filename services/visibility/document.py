@@ -12,24 +12,24 @@ event that is a string (docs/api.md, "Unions").
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 from shared.events import EVENT_CLASSES
 from shared.http.openapi import DOCUMENT_ADDITIONS
+from shared.json_types import JsonArray, JsonObject, JsonValue, array_at, as_object, object_at, object_kept, object_path
 
 STREAM_PATH = "/games/{game_id}/stream"
 # the answer read whole, as a generated client that does not parse server-sent events reads it
 # (openapi-python-client's game_stream answers this text)
-WHOLE_STREAM = {"type": "string", "description": "the whole answer as text: its events one after another"}
-CLOSE_REASONS = ["credential_revoked", "too_slow", "unavailable", "forbidden", "shutting_down"]
+WHOLE_STREAM: JsonObject = {"type": "string", "description": "the whole answer as text: its events one after another"}
+CLOSE_REASONS: JsonArray = ["credential_revoked", "too_slow", "unavailable", "forbidden", "shutting_down"]
 
 
-def _ref(name: str) -> dict[str, str]:
+def _ref(name: str) -> JsonObject:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _event(kind: str, data: str, with_id: bool, description: str) -> dict[str, Any]:
-    properties: dict[str, Any] = {
+def _event(kind: str, data: str, with_id: bool, description: str) -> JsonObject:
+    properties: JsonObject = {
         "event": {"type": "string", "const": kind},
         "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": _ref(data)}}
     if with_id:
@@ -38,14 +38,14 @@ def _event(kind: str, data: str, with_id: bool, description: str) -> dict[str, A
             "required": ["event", "data", *(["id"] if with_id else [])]}
 
 
-def stream_view(game_view: dict[str, Any]) -> dict[str, Any]:
+def stream_view(game_view: JsonObject) -> JsonObject:
     """``GameView`` as every ``view`` event carries it, in one shape: ``history_added`` in place of
     ``history`` (docs/social.md, "Frames that send only what is new")."""
     schema = copy.deepcopy(game_view)
     schema["title"] = "StreamView"
     schema["description"] = (
         "the caller's view as the stream sends it: GET /view's, with history_added in place of history")
-    properties = {key: value for key, value in schema["properties"].items() if key != "history"}
+    properties: JsonObject = {key: value for key, value in object_at(schema, "properties").items() if key != "history"}
     properties["history_reset"] = {"type": "boolean", "description": (
         "true: history_added is the whole history page (the first view of a connection, a new viewer, "
         "a page that no longer meets the one held); false: append history_added to the page held")}
@@ -53,16 +53,16 @@ def stream_view(game_view: dict[str, Any]) -> dict[str, Any]:
         "type": "array", "items": _ref("ResolvedPhaseView"),
         "description": "the whole page, or the resolved phases added since the previous view event, oldest first"}
     schema["properties"] = properties
-    schema["required"] = [*(name for name in schema.get("required", []) if name != "history"),
+    schema["required"] = [*(name for name in array_at(schema, "required") if name != "history"),
                           "history_reset", "history_added"]
     return schema
 
 
-def add_stream_events(document: dict[str, Any]) -> None:
-    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+def add_stream_events(document: JsonObject) -> None:
+    schemas = object_kept(object_kept(document, "components"), "schemas")
     if "GameView" not in schemas:
         return
-    schemas["StreamView"] = stream_view(schemas["GameView"])
+    schemas["StreamView"] = stream_view(object_at(schemas, "GameView"))
     schemas["StreamClosed"] = {"type": "object", "title": "StreamClosed", "required": ["reason"],
                                "properties": {"reason": {"type": "string", "enum": CLOSE_REASONS}}}
     schemas["ViewEvent"] = _event("view", "StreamView", True, "the caller's view, when it changed")
@@ -73,16 +73,16 @@ def add_stream_events(document: dict[str, Any]) -> None:
         "discriminator": {"propertyName": "event", "mapping": {
             "view": "#/components/schemas/ViewEvent", "message": "#/components/schemas/MessageEvent",
             "closed": "#/components/schemas/ClosedEvent"}}}
-    stream = document.get("paths", {}).get(STREAM_PATH, {}).get("get")
-    if stream is not None:
-        content = stream["responses"]["200"]["content"]["text/event-stream"]
+    stream = object_at(object_at(document, "paths"), STREAM_PATH).get("get")
+    if isinstance(stream, dict):
+        content = object_path(stream, "responses", "200", "content", "text/event-stream")
         content["schema"] = {"anyOf": [_ref("StreamEvent"), WHOLE_STREAM]}
 
 
 POSITIONS = {"ekonia": "EkoniaPosition", "dirigible": "DirigiblePosition", "standard": "BoardPosition"}
 
 
-def tag_positions(node: Any) -> None:
+def tag_positions(node: JsonValue) -> None:
     """Give each union of the three positions its discriminator (pydantic writes a union chosen
     by a function as a plain oneOf)."""
     if isinstance(node, list):
@@ -91,8 +91,10 @@ def tag_positions(node: Any) -> None:
         return
     if not isinstance(node, dict):
         return
-    refs = [option.get("$ref", "") for option in node.get("oneOf", []) if isinstance(option, dict)]
-    if sorted(ref.rsplit("/", 1)[-1] for ref in refs) == sorted(POSITIONS.values()):
+    options = node.get("oneOf")
+    refs = ([option.get("$ref", "") for option in options if isinstance(option, dict)]
+            if isinstance(options, list) else [])
+    if sorted(ref.rsplit("/", 1)[-1] for ref in refs if isinstance(ref, str)) == sorted(POSITIONS.values()):
         node["discriminator"] = {"propertyName": "variant", "mapping": {
             tag: f"#/components/schemas/{name}" for tag, name in POSITIONS.items()}}
     for value in node.values():
@@ -100,26 +102,26 @@ def tag_positions(node: Any) -> None:
 
 
 LOG_PATH = "/games/{game_id}/events"
-LOG_FIELDS: dict[str, Any] = {
+LOG_FIELDS: JsonObject = {
     "stream_id": {"type": "string"}, "version": {"type": "integer", "description": "in its stream, from 1"},
     "position": {"type": "integer", "description": "in the whole log"},
     "metadata": {"type": "object"}, "recorded_at": {"type": "string", "format": "date-time"}}
 
 
-def log_records(schemas: dict[str, Any]) -> None:
+def log_records(schemas: JsonObject) -> None:
     """``LogRecord``: one line of ``GET /games/{id}/events``, one of a record per event type, by
     ``type`` (shared/events.py's catalogue), its ``data`` the event as its current schema
     version writes it (a record of an older version holds that version's data, shown to the
     reader as it was stored: upcasting is the reader's, docs/api.md, "Events")."""
-    mapping = {}
+    mapping: JsonObject = {}
     for name, cls in sorted(EVENT_CLASSES.items()):
-        found = cls.model_json_schema(mode="serialization", ref_template="#/components/schemas/Log{model}")
-        for inner, schema in found.pop("$defs", {}).items():
+        found: JsonObject = cls.model_json_schema(mode="serialization", ref_template="#/components/schemas/Log{model}")
+        for inner, schema in as_object(found.pop("$defs", {}), "$defs").items():
             schemas[f"Log{inner}"] = schema
-        found["properties"].pop("type", None)
-        found["required"] = [key for key in found.get("required", []) if key != "type"]
-        data: dict[str, Any] = found
-        version: dict[str, Any] = {"type": "integer", "const": cls.SCHEMA_VERSION}
+        object_at(found, "properties").pop("type", None)
+        found["required"] = [key for key in array_at(found, "required") if key != "type"]
+        data = found
+        version: JsonObject = {"type": "integer", "const": cls.SCHEMA_VERSION}
         if cls.SCHEMA_VERSION > 1:
             data = {"anyOf": [found, {"type": "object", "description": "an older schema version's data"}]}
             version = {"type": "integer", "minimum": 1, "maximum": cls.SCHEMA_VERSION}
@@ -134,15 +136,15 @@ def log_records(schemas: dict[str, Any]) -> None:
                             "discriminator": {"propertyName": "type", "mapping": mapping}}
 
 
-def add_visibility(document: dict[str, Any]) -> None:
-    schemas = document.get("components", {}).get("schemas", {})
+def add_visibility(document: JsonObject) -> None:
+    schemas = object_at(object_at(document, "components"), "schemas")
     tag_positions(schemas)
     add_stream_events(document)
-    route = document.get("paths", {}).get(LOG_PATH, {}).get("get")
-    if route is not None:
+    route = object_at(object_at(document, "paths"), LOG_PATH).get("get")
+    if isinstance(route, dict):
         log_records(schemas)
-        media = route["responses"]["200"]["content"]["application/x-ndjson"]
-        media["schema"] = {**media.get("schema", {"type": "string"}),
+        media = object_path(route, "responses", "200", "content", "application/x-ndjson")
+        media["schema"] = {**as_object(media.get("schema", {"type": "string"}), "schema"),
                            "description": "one LogRecord (#/components/schemas/LogRecord) a line"}
 
 

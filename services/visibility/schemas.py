@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
+from pydantic.json_schema import JsonDict
 
 from shared.http.models import DateTimeText, StructuredOrder, absent_if_none
 from shared.http.summary import GameInfo, GameResult
@@ -33,10 +34,12 @@ class DislodgedView(BaseModel):
     retreats: list[str]
 
 
-def _tag_required(schema: dict[str, Any]) -> None:
+def _tag_required(schema: JsonDict) -> None:
     """The tag is always written (its default fills it in): required, so a generated client
     narrows the union by it."""
-    schema["required"] = ["variant", *(name for name in schema.get("required", []) if name != "variant")]
+    required = schema.get("required")
+    kept = [name for name in required if name != "variant"] if isinstance(required, list) else []
+    schema["required"] = ["variant", *kept]
 
 
 Tagged = ConfigDict(extra="allow", json_schema_extra=_tag_required)
@@ -86,8 +89,8 @@ class EkoniaPosition(BaseModel):
     units: dict[str, list[EkoniaUnit]]
     centres: dict[str, list[str]]
     surviving: list[str]
-    public: dict[str, Any]
-    own: dict[str, Any] | None = absent_if_none()
+    public: dict[str, object]
+    own: dict[str, object] | None = absent_if_none()
 
 
 def shape_of(shown: Any) -> str:
@@ -126,7 +129,7 @@ class ResolvedPhaseView(BaseModel):
     orders: dict[str, list[ResultView]]
     dislodged: list[DislodgedView]
     next_phase: str
-    details: dict[str, Any] | None = None
+    details: dict[str, object] | None = None
     position: Position
 
 

@@ -6,7 +6,6 @@ the game's state (no store, no clock), the same call for a live resolution
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from shared.events import PhaseResolved
 from shared.game.state import GameState
@@ -14,7 +13,7 @@ from shared.rules.variants import PhaseOutcome, get_variant
 from shared.rules.variants.base import DocumentT  # a variant's state document, stored as it wrote it
 
 
-def adjudicate_phase(state: GameState, position_before: dict[str, Any], submitted: Mapping[str, Sequence[str]],
+def adjudicate_phase(state: GameState, position_before: dict[str, object], submitted: Mapping[str, Sequence[str]],
                      civil_disorder: frozenset[str] = frozenset(), house_bot: Sequence[str] = ()) -> PhaseResolved:
     """Resolve one phase from stored canonical orders. ``house_bot``: the powers whose orders
     the house bot gave, recorded (docs/bots.md)."""

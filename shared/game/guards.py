@@ -7,7 +7,6 @@ acting power) or raises the domain error to answer.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from shared.errors import Conflict, ErrorCode, Forbidden, TooManyRequests, Unprocessable
 
@@ -36,7 +35,7 @@ def require_forming(state: GameState) -> None:
         raise Conflict(f"game {state.game_id} has already started", code=ErrorCode.GAME_STARTED)
 
 
-def require_playing(state: GameState) -> dict[str, Any]:
+def require_playing(state: GameState) -> dict[str, object]:
     """The current state document of a game that is being played (409 otherwise)."""
     require_started(state)
     if state.position is None:

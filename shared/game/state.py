@@ -77,7 +77,7 @@ class GameSummaryJSON(TypedDict):
     variant: str
     status: Status
     phase: str | None
-    settings: dict[str, Any]  # GameSettings.model_dump(): the pydantic model's own JSON
+    settings: dict[str, object]  # GameSettings.model_dump(): the pydantic model's own JSON
     players: int
     codenames: list[str]
     powers: dict[str, PowerSeatJSON]
@@ -130,7 +130,7 @@ class GameState:
     status: Status = "forming"
     seed: int | None = None
     phase: str | None = None
-    position: dict[str, Any] | None = None
+    position: dict[str, object] | None = None
     must_act: list[str] = field(default_factory=list)
     winners: list[str] = field(default_factory=list)
     resolved: list[PhaseResolved] = field(default_factory=list)

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from typing import Any
 
 from shared.game.deadlines import MAX_MINUTES, MIN_MINUTES
+from shared.json_types import JsonArray, JsonObject, JsonValue, array_at, as_array, object_at, objects
 from shared.rules.variants import get_variant, variant_names
 
 # shared/text.py's rule as an ECMA 262 pattern (lone surrogates are not text a client can send)
@@ -37,7 +37,7 @@ CALENDAR_VARIANTS = ("ekonia",)  # the variants that take max_turns
 POWER_FIELDS = ("power", "from")
 
 
-def add_text_pattern(node: Any) -> None:
+def add_text_pattern(node: JsonValue) -> None:
     """Give every plain string schema under ``node`` the text rule's pattern."""
     if isinstance(node, list):
         for item in node:
@@ -57,11 +57,11 @@ def all_powers() -> list[str]:
     return sorted({power for name in variant_names() for power in get_variant(name).powers()})
 
 
-def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+def _nullable(schema: JsonObject) -> JsonObject:
     return {"anyOf": [schema, {"type": "null"}]}
 
 
-def _power_schema(powers: Iterable[str]) -> dict[str, Any]:
+def _power_schema(powers: Iterable[str]) -> JsonObject:
     """A power's name as a plain string held to the variants' powers by a ``pattern``, not an
     ``enum``: a generated client then takes a string (an enum of every variant's powers made
     each client cast its power to a type of thirteen names it mostly has no use for)."""
@@ -71,20 +71,21 @@ def _power_schema(powers: Iterable[str]) -> dict[str, Any]:
                            + ", ".join(names), "examples": [names[0]]}
 
 
-def settings_of(variant: str, base: dict[str, Any]) -> dict[str, Any]:
+def settings_of(variant: str, base: JsonObject) -> JsonObject:
     """The settings a game of ``variant`` can be created with, from the common ``SettingsIn``."""
     schema = copy.deepcopy(base)
     schema["title"] = f"{variant.capitalize()}Settings"
-    properties = schema["properties"]
+    properties = object_at(schema, "properties")
     low, high = PLAYER_COUNTS.get(variant, (2, 7))
-    count = {"type": "integer", "minimum": low, "maximum": high} if low < high else {"type": "integer", "enum": [low]}
-    properties["player_count"] = {**properties["player_count"], "anyOf": [count, {"type": "null"}]}
+    count: JsonObject = ({"type": "integer", "minimum": low, "maximum": high} if low < high
+                         else {"type": "integer", "enum": [low]})
+    properties["player_count"] = {**object_at(properties, "player_count"), "anyOf": [count, {"type": "null"}]}
     for name in CLOCKS:
-        properties[name] = {**properties[name], "minimum": MIN_MINUTES, "maximum": MAX_MINUTES}
+        properties[name] = {**object_at(properties, name), "minimum": MIN_MINUTES, "maximum": MAX_MINUTES}
     if variant not in CALENDAR_VARIANTS:
-        properties["max_turns"] = {**_without_type(properties["max_turns"]), "type": "null"}
+        properties["max_turns"] = {**_without_type(object_at(properties, "max_turns")), "type": "null"}
     if variant in HOUSE_BOT_VARIANTS:
-        needs_bot = {"required": ["house_bot"], "properties": {"house_bot": {"type": "string"}}}
+        needs_bot: JsonObject = {"required": ["house_bot"], "properties": {"house_bot": {"type": "string"}}}
         schema["allOf"] = [
             {"if": {"required": ["bots_fill_empty_seats"], "properties": {"bots_fill_empty_seats": {"const": True}}},
              "then": needs_bot},
@@ -92,29 +93,29 @@ def settings_of(variant: str, base: dict[str, Any]) -> dict[str, Any]:
                     "properties": {"bot_after_missed_phases": {"type": "integer"}}},
              "then": needs_bot}]
     if variant == "standard":
-        schema.setdefault("allOf", []).append(
+        as_array(schema.setdefault("allOf", []), "allOf").append(
             {"if": {"required": ["daide_open"], "properties": {"daide_open": {"const": True}}},
              "then": {"properties": {"player_count": {"enum": [7, None]}, "private": {"const": False}}}})
     else:
-        properties["daide_open"] = {**properties["daide_open"], "const": False}
+        properties["daide_open"] = {**object_at(properties, "daide_open"), "const": False}
     if variant not in HOUSE_BOT_VARIANTS:
-        properties["house_bot"] = {**_without_type(properties["house_bot"]), "type": "null"}
-        properties["bots_fill_empty_seats"] = {**properties["bots_fill_empty_seats"], "const": False}
-        properties["bot_after_missed_phases"] = {**_without_type(properties["bot_after_missed_phases"]),
+        properties["house_bot"] = {**_without_type(object_at(properties, "house_bot")), "type": "null"}
+        properties["bots_fill_empty_seats"] = {**object_at(properties, "bots_fill_empty_seats"), "const": False}
+        properties["bot_after_missed_phases"] = {**_without_type(object_at(properties, "bot_after_missed_phases")),
                                                  "type": "null"}
     return schema
 
 
-def _without_type(schema: dict[str, Any]) -> dict[str, Any]:
+def _without_type(schema: JsonObject) -> JsonObject:
     return {key: value for key, value in schema.items() if key not in ("anyOf", "type", "minimum", "maximum", "enum")}
 
 
-def create_game_schemas(schemas: dict[str, Any]) -> None:
+def create_game_schemas(schemas: JsonObject) -> None:
     """``CreateGame`` as one schema per variant, each with its own settings."""
     create, base = schemas.get("CreateGame"), schemas.get("SettingsIn")
-    if create is None or base is None:
+    if not isinstance(create, dict) or not isinstance(base, dict):
         return
-    options = []
+    options: JsonArray = []
     for variant in variant_names():
         name = f"Create{variant.capitalize()}Game"
         settings_name = f"{variant.capitalize()}Settings"
@@ -122,13 +123,16 @@ def create_game_schemas(schemas: dict[str, Any]) -> None:
         body = copy.deepcopy(create)
         body["title"] = name
         body["description"] = f"a new {variant} game"
-        body["properties"]["variant"] = {"type": "string", "const": variant, "title": "Variant"}
+        properties = object_at(body, "properties")
+        variant_schema: JsonObject = {"type": "string", "const": variant, "title": "Variant"}
+        properties["variant"] = variant_schema
         if variant == "standard":
-            body["properties"]["variant"]["default"] = "standard"
+            variant_schema["default"] = "standard"
         else:
-            body["required"] = [*body.get("required", []), "variant"]
-        body["properties"]["settings"] = {"$ref": f"#/components/schemas/{settings_name}"}
-        examples = [e for e in create.get("examples", []) if e.get("variant", "standard") == variant]
+            body["required"] = [*array_at(body, "required"), "variant"]
+        properties["settings"] = {"$ref": f"#/components/schemas/{settings_name}"}
+        examples: JsonArray = [example for example in objects(array_at(create, "examples"))
+                               if example.get("variant", "standard") == variant]
         if examples:
             body["examples"] = examples
         else:
@@ -140,61 +144,60 @@ def create_game_schemas(schemas: dict[str, Any]) -> None:
         "a new game: the body of its variant (the standard game when no variant is named)"), "oneOf": options}
 
 
-def constrain_parameters(operation: dict[str, Any]) -> None:
+def constrain_parameters(operation: JsonObject) -> None:
     """Variant, power and phase parameters as the server reads them."""
-    for parameter in operation.get("parameters", []):
-        name, schema = parameter.get("name"), parameter.get("schema", {})
+    for parameter in objects(array_at(operation, "parameters")):
+        name, schema = parameter.get("name"), object_at(parameter, "schema")
         if name == "variant" and parameter.get("in") == "query":
-            _replace_string(schema, {"type": "string", "enum": variant_names()})
+            _replace_string(schema, {"type": "string", "enum": [*variant_names()]})
         elif name == "power":
             _replace_string(schema, _power_schema(all_powers()))
         elif name == "phase":
             _replace_string(schema, {"type": "string", "maxLength": 20, "pattern": PHASE_PATTERN})
 
 
-def _replace_string(schema: dict[str, Any], replacement: dict[str, Any]) -> None:
+def _replace_string(schema: JsonObject, replacement: JsonObject) -> None:
     """Put ``replacement`` where ``schema`` (or its non-null option) says string."""
-    target = next((option for option in schema.get("anyOf", []) if option.get("type") == "string"), schema)
+    target = next((option for option in objects(array_at(schema, "anyOf")) if option.get("type") == "string"), schema)
     for key in ("maxLength", "minLength", "pattern"):
         target.pop(key, None)
     target.update(replacement)
 
 
-def constrain_bodies(schemas: dict[str, Any]) -> None:
+def constrain_bodies(schemas: JsonObject) -> None:
     """Power names in the request bodies that name one (orders, ready, messages)."""
     powers = _power_schema(all_powers())
     for name in ("SubmitOrders", "PatchOrders", "ReadyRequest", "SendMessage"):
-        properties = schemas.get(name, {}).get("properties", {})
+        properties = object_at(object_at(schemas, name), "properties")
         for field in POWER_FIELDS:
             if field in properties:
-                _replace_string(properties[field], dict(powers))
+                _replace_string(object_at(properties, field), dict(powers))
         to = properties.get("to")
-        if name == "SendMessage" and to is not None:
-            for option in to.get("anyOf", []):
+        if name == "SendMessage" and isinstance(to, dict):
+            for option in objects(array_at(to, "anyOf")):
                 if option.get("type") == "array":
                     option["items"] = dict(powers)
 
 
-def constrain_patch(schemas: dict[str, Any]) -> None:
+def constrain_patch(schemas: JsonObject) -> None:
     """A PATCH of orders changes something: ``orders`` or ``clear`` is not empty."""
     patch = schemas.get("PatchOrders")
-    if patch is not None:
+    if isinstance(patch, dict):
         patch["allOf"] = [{"anyOf": [{"required": [name], "properties": {name: {"type": "array", "minItems": 1}}}
                                      for name in ("orders", "clear")]}]
 
 
-def constrain(schema: dict[str, Any]) -> None:
+def constrain(schema: JsonObject) -> None:
     """Every constraint above, in place."""
-    schemas = schema.get("components", {}).get("schemas", {})
+    schemas = object_at(object_at(schema, "components"), "schemas")
     create_game_schemas(schemas)
     constrain_bodies(schemas)
     constrain_patch(schemas)
-    for item in schema.get("paths", {}).values():
-        for operation in item.values():
-            if isinstance(operation, dict):
-                constrain_parameters(operation)
-                add_text_pattern(operation.get("parameters", []))
-                add_text_pattern(operation.get("requestBody", {}))
+    for item in objects(object_at(schema, "paths").values()):
+        for operation in objects(item.values()):
+            constrain_parameters(operation)
+            add_text_pattern(operation.get("parameters", []))
+            add_text_pattern(operation.get("requestBody", {}))
     for name, found in schemas.items():
         if name not in UNCHECKED:
             add_text_pattern(found)

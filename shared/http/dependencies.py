@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Depends, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -165,7 +165,7 @@ setattr(order_writer, RATE_ACTION, "orders")  # counted before its body is read 
 OrderWriting = Annotated[OrderWriter, Depends(order_writer)]
 # where a route gathers its token in one dependency (OrderWriting), its document still says that
 # it takes one (shared/http/openapi.py completes the scheme)
-BEARER_REQUIRED: dict[str, Any] = {"security": [{"bearer": []}]}
+BEARER_REQUIRED: dict[str, object] = {"security": [{"bearer": []}]}
 
 
 def request_metadata(request: Request, actor: str, player_id: str | None = None) -> EventMetadata:

@@ -34,6 +34,7 @@ from shared.http.constraints import constrain
 from shared.http.models import ABSENT_WHEN_NULL
 from shared.http.orders_doc import add_order_unions
 from shared.http.presence import require_present_keys
+from shared.json_types import JsonObject, as_object, object_at, object_items, object_kept, objects
 
 BEARER = "bearer"
 BEARER_DESCRIPTION = (
@@ -224,7 +225,7 @@ OPTIONAL_TOKEN = {("post", "/games/{game_id}/players"), ("get", "/games/{game_id
 METHODS = ("get", "put", "post", "delete", "patch")
 
 
-def error_responses(codes: Iterable[str]) -> dict[str, dict[str, Any]]:
+def error_responses(codes: Iterable[str]) -> dict[str, JsonObject]:
     """The error answers of a route with these codes: one per status, the codes listed. Every
     route may answer 500, 503 ``unavailable`` while the database cannot be reached
     (shared/store/availability.py), and 403 ``out_of_scope`` to a bot token sent outside its
@@ -232,21 +233,21 @@ def error_responses(codes: Iterable[str]) -> dict[str, dict[str, Any]]:
     by_status: dict[int, list[str]] = {}
     for code in dict.fromkeys([*codes, "out_of_scope", "internal_error", "unavailable"]):
         by_status.setdefault(STATUS_OF[code], []).append(code)
-    return {str(status): {"description": "error: " + ", ".join(found), "x-error-codes": found,
+    return {str(status): {"description": "error: " + ", ".join(found), "x-error-codes": [*found],
                           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
             for status, found in sorted(by_status.items())}
 
 
-def _error_schemas() -> dict[str, Any]:
-    schema = Error.model_json_schema(ref_template="#/components/schemas/{model}")
-    found = dict(schema.pop("$defs", {}))
+def _error_schemas() -> JsonObject:
+    schema: JsonObject = Error.model_json_schema(ref_template="#/components/schemas/{model}")
+    found = dict(as_object(schema.pop("$defs", {}), "$defs"))
     found["Error"] = schema
     return found
 
 
 # answers that are not JSON, as a generated client must read them: pictures as bytes, the log's
 # JSON Lines and the stream's events as text
-MEDIA_SCHEMAS: dict[str, dict[str, Any]] = {
+MEDIA_SCHEMAS: dict[str, JsonObject] = {
     "image/png": {"type": "string", "format": "binary"},
     "image/svg+xml": {"type": "string", "format": "binary"},
     "application/x-ndjson": {"type": "string", "description": "one JSON event a line (docs/api.md, \"Events\")"},
@@ -254,48 +255,49 @@ MEDIA_SCHEMAS: dict[str, dict[str, Any]] = {
 }
 
 
-REQUEST_ID = {"description": "the request's id, as in the server's logs (sent in X-Request-ID, or made up)",
+REQUEST_ID: JsonObject = {"description": "the request's id, as in the server's logs (sent in X-Request-ID, or made up)",
               "schema": {"type": "string"}}
-RETRY_AFTER = {"description": "seconds to wait before asking again", "schema": {"type": "integer", "minimum": 1}}
+RETRY_AFTER: JsonObject = {"description": "seconds to wait before asking again",
+                           "schema": {"type": "integer", "minimum": 1}}
 
 
-def _headers(responses: dict[str, Any]) -> None:
+def _headers(responses: JsonObject) -> None:
     """The headers every answer carries, and Retry-After where an answer says to wait."""
     for status, response in responses.items():
-        headers = response.setdefault("headers", {})
+        headers = object_kept(as_object(response, status), "headers")
         headers.setdefault("X-Request-ID", REQUEST_ID)
         if status in ("429", "503"):
             headers.setdefault("Retry-After", RETRY_AFTER)
 
 
-def _type_media(responses: dict[str, Any]) -> None:
+def _type_media(responses: JsonObject) -> None:
     """Give each non-JSON answer its schema, so that a client reads bytes or text by it."""
-    for response in responses.values():
-        for media, content in response.get("content", {}).items():
-            if media in MEDIA_SCHEMAS and "schema" not in content:
+    for response in objects(responses.values()):
+        for media, content in object_at(response, "content").items():
+            if media in MEDIA_SCHEMAS and isinstance(content, dict) and "schema" not in content:
                 content["schema"] = dict(MEDIA_SCHEMAS[media])
 
 
 # what a service adds to the document beyond its routes (the stream's events, the webhooks'
 # payloads): functions of the whole document, run last
-DOCUMENT_ADDITIONS: list[Callable[[dict[str, Any]], None]] = []
+DOCUMENT_ADDITIONS: list[Callable[[JsonObject], None]] = []
 
 
-def complete(schema: dict[str, Any]) -> dict[str, Any]:
+def complete(schema: JsonObject) -> JsonObject:
     """FastAPI's document with the error answers and the security of every route."""
-    components = schema.setdefault("components", {})
-    schemas = components.setdefault("schemas", {})
+    components = object_kept(schema, "components")
+    schemas = object_kept(components, "schemas")
     for framework_only in ("HTTPValidationError", "ValidationError"):
         schemas.pop(framework_only, None)
     schemas.update(_error_schemas())
-    components.setdefault("securitySchemes", {})[BEARER] = {"type": "http", "scheme": "bearer",
+    object_kept(components, "securitySchemes")[BEARER] = {"type": "http", "scheme": "bearer",
                                                             "description": BEARER_DESCRIPTION}
-    for path, item in schema.get("paths", {}).items():
+    for path, item in object_at(schema, "paths").items():
         for method in METHODS:
-            operation = item.get(method)
-            if operation is None:
+            operation = as_object(item, path).get(method)
+            if not isinstance(operation, dict):
                 continue
-            responses = operation.setdefault("responses", {})
+            responses = object_kept(operation, "responses")
             responses.pop("422", None)  # FastAPI's own shape; ours comes below when the route can give it
             _type_media(responses)
             codes = ROUTE_ERRORS.get((method, path))
@@ -320,14 +322,14 @@ def _snake(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
 
 
-def title_apart_from_keys(schemas: dict[str, Any]) -> None:
+def title_apart_from_keys(schemas: JsonObject) -> None:
     """A schema titled like one of its own keys (``Error``'s ``error``, ``Identities``'
     ``identities``) is titled ``<Name>Answer``: openapi-python-client names the model's local
     variable after the model, which then hides the key's value and fails ``mypy --strict``
     (docs/api.md, "Generated clients"). The schema's name in ``components`` stays."""
-    for name, schema in schemas.items():
+    for name, schema in object_items(schemas):
         title = schema.get("title", name)
-        if _snake(title) in {_snake(key) for key in schema.get("properties", {})}:
+        if isinstance(title, str) and _snake(title) in {_snake(key) for key in object_at(schema, "properties")}:
             schema["title"] = f"{title}Answer"
 
 
@@ -337,7 +339,7 @@ def install_openapi(app: FastAPI) -> None:
     (shared/http/caching.py), rather than FastAPI's own route, which encodes it afresh for every
     request. ``serve_document`` makes an app serve another document there (the whole API's)."""
 
-    def openapi() -> dict[str, Any]:
+    def openapi() -> JsonObject:
         if app.openapi_schema is None:
             app.openapi_schema = complete(get_openapi(title=app.title, version=app.version, routes=app.routes,
                                                       description=app.description))
@@ -350,7 +352,7 @@ def install_openapi(app: FastAPI) -> None:
             app.router.routes[index] = Route(route.path, encoded_document, methods=["GET"], include_in_schema=False)
 
 
-def serve_document(app: FastAPI, document: Callable[[], dict[str, Any]]) -> None:
+def serve_document(app: FastAPI, document: Callable[[], JsonObject]) -> None:
     """Serve ``document()`` (asked at the first request) at the app's ``/openapi.json``: the
     composition root gives each service run alone the whole API's document, so that the one
     public address serves every route whichever service the proxy asks (docs/api.md, "The

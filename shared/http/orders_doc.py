@@ -14,17 +14,17 @@ these schemas.
 """
 from __future__ import annotations
 
-from typing import Any
+from shared.json_types import JsonObject
 
-STRING: dict[str, Any] = {"type": "string"}
-INTEGER: dict[str, Any] = {"type": "integer"}
-STRINGS: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
-NULL: dict[str, Any] = {"type": "null"}
-MAYBE_STRING: dict[str, Any] = {"anyOf": [STRING, NULL]}
-UNIT_GROUP = {"count": INTEGER, "unit_type": STRING}
+STRING: JsonObject = {"type": "string"}
+INTEGER: JsonObject = {"type": "integer"}
+STRINGS: JsonObject = {"type": "array", "items": {"type": "string"}}
+NULL: JsonObject = {"type": "null"}
+MAYBE_STRING: JsonObject = {"anyOf": [STRING, NULL]}
+UNIT_GROUP: JsonObject = {"count": INTEGER, "unit_type": STRING}
 
 # type -> its own keys: (required, optional)
-BOARD: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+BOARD: dict[str, tuple[JsonObject, JsonObject]] = {
     "hold": ({}, {}),
     "move": ({"via_convoy": {"type": "boolean", "description": "by convoy only"}}, {}),
     "support_hold": ({"supported": STRING}, {}),
@@ -38,9 +38,9 @@ BOARD: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "devastate": ({}, {}),
     "unknown": ({}, {}),
 }
-_MOVING = {**UNIT_GROUP, "from": STRING}
-_STANDING = {**UNIT_GROUP, "location": STRING}
-EKONIA: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+_MOVING: JsonObject = {**UNIT_GROUP, "from": STRING}
+_STANDING: JsonObject = {**UNIT_GROUP, "location": STRING}
+EKONIA: dict[str, tuple[JsonObject, JsonObject]] = {
     "move": ({**_MOVING, "path": STRINGS}, {}),
     **{kind: (_MOVING, {}) for kind in ("load", "unload", "bombard", "drop", "rebase")},
     **{kind: (_STANDING, {}) for kind in ("disband", "hide_units", "privateer")},
@@ -64,22 +64,23 @@ def _camel(kind: str) -> str:
     return "".join(part.capitalize() for part in kind.split("_"))
 
 
-def order_schema(board: str, kind: str, required: dict[str, Any], optional: dict[str, Any]) -> dict[str, Any]:
-    properties = {"text": {"type": "string", "description": "the order in the variant's canonical notation"},
-                  "type": {"type": "string", "const": kind},
-                  "unit": {**MAYBE_STRING, "description": "the unit ordered, or null"},
-                  "to": {**MAYBE_STRING, "description": "where it goes, or null"},
-                  **required, **optional}
+def order_schema(board: str, kind: str, required: JsonObject, optional: JsonObject) -> JsonObject:
+    properties: JsonObject = {
+        "text": {"type": "string", "description": "the order in the variant's canonical notation"},
+        "type": {"type": "string", "const": kind},
+        "unit": {**MAYBE_STRING, "description": "the unit ordered, or null"},
+        "to": {**MAYBE_STRING, "description": "where it goes, or null"},
+        **required, **optional}
     return {"title": f"{board}{_camel(kind)}", "type": "object", "properties": properties,
             "required": ["text", "type", "unit", "to", *required]}
 
 
-def add_order_unions(schemas: dict[str, Any]) -> None:
+def add_order_unions(schemas: JsonObject) -> None:
     """Replace the one open ``StructuredOrder`` by the unions above."""
     if "StructuredOrder" not in schemas:
         return
     for board, table in BOARDS.items():
-        mapping = {}
+        mapping: JsonObject = {}
         for kind, (required, optional) in table.items():
             name = f"{board}{_camel(kind)}"
             schemas[name] = order_schema(board, kind, required, optional)

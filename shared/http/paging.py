@@ -23,7 +23,7 @@ def encode_cursor(kind: str, **fields: Any) -> str:
     return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
 
 
-def decode_cursor(text: str, kind: str, where: str = "query.cursor") -> dict[str, Any]:
+def decode_cursor(text: str, kind: str, where: str = "query.cursor") -> dict[str, object]:
     """The fields of a cursor made by ``encode_cursor(kind, ...)``; 400 invalid_cursor else."""
     try:
         raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))

@@ -12,15 +12,15 @@ every game setting may be left out. A generated client then needs no guess from 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from shared.http.models import ABSENT_WHEN_NULL
+from shared.json_types import JsonObject, JsonValue, array_at, as_object, object_at, objects
 
 PREFIX = "#/components/schemas/"
 EXCLUDE_NONE = frozenset({"DrawStatus"})  # its routes answer with response_model_exclude_none
 
 
-def _refs(node: Any) -> Iterator[str]:
+def _refs(node: JsonValue) -> Iterator[str]:
     if isinstance(node, dict):
         ref = node.get("$ref")
         if isinstance(ref, str) and ref.startswith(PREFIX):
@@ -32,7 +32,7 @@ def _refs(node: Any) -> Iterator[str]:
             yield from _refs(item)
 
 
-def reachable(roots: Any, schemas: dict[str, Any]) -> set[str]:
+def reachable(roots: JsonValue, schemas: JsonObject) -> set[str]:
     """The names of the schemas ``roots`` refer to, directly or through other schemas."""
     seen: set[str] = set()
     todo = list(_refs(roots))
@@ -45,24 +45,23 @@ def reachable(roots: Any, schemas: dict[str, Any]) -> set[str]:
     return seen
 
 
-def _operations(document: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    for item in document.get("paths", {}).values():
-        for operation in item.values():
-            if isinstance(operation, dict) and "responses" in operation:
+def _operations(document: JsonObject) -> Iterator[JsonObject]:
+    for item in objects(object_at(document, "paths").values()):
+        for operation in objects(item.values()):
+            if "responses" in operation:
                 yield operation
 
 
-def require_present_keys(document: dict[str, Any]) -> None:
-    schemas = document.get("components", {}).get("schemas", {})
+def require_present_keys(document: JsonObject) -> None:
+    schemas = object_at(object_at(document, "components"), "schemas")
     operations = list(_operations(document))
     answers = reachable([op["responses"] for op in operations], schemas)
     requests = reachable([[op.get("requestBody", {}), op.get("parameters", [])] for op in operations], schemas)
     for name in sorted(answers - requests - EXCLUDE_NONE):
-        schema = schemas[name]
-        properties = schema.get("properties", {})
-        required = list(schema.get("required", []))
-        for key, property_schema in properties.items():
-            if key not in required and not property_schema.get(ABSENT_WHEN_NULL):
+        schema = object_at(schemas, name)
+        required = array_at(schema, "required").copy()
+        for key, property_schema in object_at(schema, "properties").items():
+            if key not in required and not as_object(property_schema, key).get(ABSENT_WHEN_NULL):
                 required.append(key)
         if required:
             schema["required"] = required

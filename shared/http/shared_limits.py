@@ -57,7 +57,7 @@ async def count_in_store(store: EventStore, action: str, address_key: str, rate:
     for _ in range(ATTEMPTS):
         version = await store.events.stream_version(stream)
         last = await store.events.read_stream(stream, after_version=version - 1) if version else []
-        full_at = datetime.fromisoformat(last[-1].data["full_at"]) if last else None
+        full_at = datetime.fromisoformat(str(last[-1].data["full_at"])) if last else None
         waited, full_at = bucket_after(full_at, rate, datetime.now(UTC))
         if waited > 0:
             raise refusal(action, rate, waited)

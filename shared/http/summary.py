@@ -4,7 +4,7 @@
 games row's ``summary``; tests/http/test_game_summary.py holds the two together."""
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Literal, TypedDict
 
 from pydantic import BaseModel, Field
 
@@ -18,7 +18,7 @@ class GameInfo(BaseModel):
     variant: str
     status: Literal["forming", "active", "finished"]
     phase: str | None
-    settings: dict[str, Any]
+    settings: dict[str, object]
 
 
 class PowerSeat(BaseModel):
@@ -94,7 +94,7 @@ class GameInfoJSON(TypedDict):
     variant: str
     status: Status
     phase: str | None
-    settings: dict[str, Any]  # GameSettings.model_dump()
+    settings: dict[str, object]  # GameSettings.model_dump()
 
 
 def game_info(summary: GameSummaryJSON) -> GameInfoJSON:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +26,7 @@ class NewNotification:
     kind: str
     phase: str | None
     url: str
-    payload: dict[str, Any]
+    payload: dict[str, object]
     not_before: datetime  # the first attempt is due then
     source_position: int
     created_at: datetime
@@ -44,7 +43,7 @@ class Notification:
     kind: str
     phase: str | None
     url: str
-    payload: dict[str, Any]
+    payload: dict[str, object]
     status: str
     attempts: int
     next_attempt_at: datetime
@@ -60,7 +59,7 @@ class ClaimedNotification:
 
     id: int
     url: str
-    payload: dict[str, Any]
+    payload: dict[str, object]
     attempts: int  # counting the attempt about to be made
     dedupe_key: str = ""  # the row's unique key: the delivery id is made from it (the same at every attempt)
     secret: str | None = None  # the recipient's webhook signing secret (webhook_secrets), if it has one

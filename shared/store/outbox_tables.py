@@ -13,7 +13,6 @@ the log, so that no export, replay or operator's read of a game's events ever ho
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import BigInteger, Column, Index, Integer, String, Text
 from sqlmodel import Field, SQLModel
@@ -35,7 +34,7 @@ class NotificationTable(SQLModel, table=True):
     kind: str = Field(sa_column=Column(String(), nullable=False))
     phase: str | None = Field(default=None, sa_column=Column(String(), nullable=True))
     url: str = Field(sa_column=Column(Text(), nullable=False))
-    payload: dict[str, Any] = Field(sa_column=Column(JSONDocument, nullable=False))
+    payload: dict[str, object] = Field(sa_column=Column(JSONDocument, nullable=False))
     status: str = Field(sa_column=Column(String(), nullable=False))  # pending, delivered, dead, cancelled
     attempts: int = Field(sa_column=Column(Integer, nullable=False, default=0))
     next_attempt_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))

@@ -101,8 +101,8 @@ class EventRow(NamedTuple):
     version: int
     type: str
     schema_version: int
-    data: dict[str, Any]
-    metadata: dict[str, Any]
+    data: dict[str, object]
+    metadata: dict[str, object]
     recorded_at: datetime
 
 

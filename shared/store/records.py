@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,9 +14,9 @@ class NewEvent:
     """An event about to be appended: its stream, version and position come from the store."""
 
     type: str
-    data: dict[str, Any]
+    data: dict[str, object]
     schema_version: int = 1
-    metadata: dict[str, Any] = field(default_factory=dict)
+    metadata: dict[str, object] = field(default_factory=dict)
     # Set only when copying a log (``entente import``): keep the time of the original.
     recorded_at: datetime | None = None
 
@@ -29,8 +28,8 @@ class RecordedEvent:
     position: int
     type: str
     schema_version: int
-    data: dict[str, Any]
-    metadata: dict[str, Any]
+    data: dict[str, object]
+    metadata: dict[str, object]
     recorded_at: datetime
 
 
@@ -69,7 +68,7 @@ class GameRow:
     status: str
     phase: str | None
     deadline: datetime | None
-    summary: dict[str, Any]
+    summary: dict[str, object]
     updated_at: datetime
 
 

@@ -64,9 +64,9 @@ class EventTable(SQLModel, table=True):
     version: int = Field(sa_column=Column(Integer, nullable=False))
     type: str = Field(sa_column=Column(String(), nullable=False))
     schema_version: int = Field(sa_column=Column(Integer, nullable=False, default=1))
-    data: dict[str, Any] = Field(sa_column=Column(JSONDocument, nullable=False))
+    data: dict[str, object] = Field(sa_column=Column(JSONDocument, nullable=False))
     # "metadata" is taken by SQLAlchemy's declarative classes: the attribute is event_metadata.
-    event_metadata: dict[str, Any] = Field(sa_column=Column("metadata", JSONDocument, nullable=False))
+    event_metadata: dict[str, object] = Field(sa_column=Column("metadata", JSONDocument, nullable=False))
     recorded_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False))
 
 
@@ -83,7 +83,7 @@ class GameTable(SQLModel, table=True):
     status: str = Field(sa_column=Column(String(), nullable=False))
     phase: str | None = Field(default=None, sa_column=Column(String(), nullable=True))
     deadline: datetime | None = Field(default=None, sa_column=Column(UTCDateTime, nullable=True))
-    summary: dict[str, Any] = Field(sa_column=Column(JSONDocument, nullable=False))
+    summary: dict[str, object] = Field(sa_column=Column(JSONDocument, nullable=False))
     updated_at: datetime = Field(sa_column=Column(UTCDateTime, nullable=False, index=True))
 
 

@@ -47,3 +47,8 @@ def test_nested_functions_are_named_and_counted_alone(tmp_path: Path) -> None:
     path = tmp_path / "sample.py"
     path.write_text(SAMPLE, encoding="utf-8")
     assert dict(house_counts().functions(path)) == {"sample": 9, "sample.inner": 2}
+
+
+def test_any_is_counted_by_the_line_as_grep_counts_it() -> None:
+    text = "from typing import Any\nx: dict[str, Any] = {}  # Any\ny: AnyStr\nz = 'Anything'\n"
+    assert house_counts().lines_writing_any(text) == 2

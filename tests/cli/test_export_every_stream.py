@@ -70,7 +70,8 @@ async def social_game(store: EventStore, press: Literal["full", "public", "none"
     if press != "none":
         await send_message(store, game.game_id, player_of["GERMANY"], None, "all", "Autumn already", now=SENT)
     records = await store.events.read_all(limit=100_000)
-    game.hashes = sorted({value for r in records if not r.stream_id.startswith("account-")  # sessions: not the game's
+    game.hashes = sorted({str(value) for r in records
+                          if not r.stream_id.startswith("account-")  # sessions: not the game's
                           for key, value in r.data.items() if key.endswith("token_hash")})
     assert len(game.hashes) == 1 + 7 + 1  # the host, the seats, the bot
     return game

@@ -189,5 +189,5 @@ async def stored(url: str) -> tuple[Counter[tuple[str, str, str]], dict[str, lis
             game_id = record.stream_id.removeprefix("orders-").rsplit("-", 2)[0]
             submitted[(game_id, event.phase, event.power)] += 1  # type: ignore[attr-defined]
         elif record.type == "PhaseResolved":
-            resolved.setdefault(record.stream_id.removeprefix("game-"), []).append(record.data["phase"])
+            resolved.setdefault(record.stream_id.removeprefix("game-"), []).append(str(record.data["phase"]))
     return submitted, resolved, counts

@@ -22,7 +22,8 @@ from shared.events import (
 )
 from shared.store import RecordedEvent
 
-DOCUMENT = {"variant": "standard", "phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "centers": {"FRANCE": ["PAR"]}}
+DOCUMENT: dict[str, object] = {"variant": "standard", "phase": "S1901M", "units": {"FRANCE": ["A PAR"]},
+                            "centers": {"FRANCE": ["PAR"]}}
 EXAMPLES = [
     GameCreated(game_id="g_1", variant="standard", name="Zürich – Ærø", settings=GameSettings(edition="2023"),
                 host_token_hash="a" * 64),

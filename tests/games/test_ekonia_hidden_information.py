@@ -152,6 +152,7 @@ async def test_a_turn_notification_carries_no_detail_of_the_turn(host: Host) -> 
     assert len(planned) == 6
     for item in planned:
         facts = item.payload["entente"]
+        assert isinstance(facts, dict)
         assert set(facts) == {"kind", "game_id", "phase", "next_phase", "winners", "your_powers"}
         assert "dermore" not in json.dumps(item.payload) and "INVESTIGATE" not in json.dumps(item.payload)
 

@@ -123,7 +123,9 @@ async def test_the_store_refuses_control_characters_from_any_writer(store_url: s
 
     store = await open_store(store_url)
     try:
-        for data in ({"label": "a\u0000b"}, {"nested": [{"x": "\u001b[31m"}]}, {"key\u0007": 1}, {"s": "\ud800"}):
+        refused: list[dict[str, object]] = [{"label": "a\u0000b"}, {"nested": [{"x": "\u001b[31m"}]}, {"key\u0007": 1},
+                                            {"s": "\ud800"}]
+        for data in refused:
             with pytest.raises(UnstorableText):
                 async with store.transaction() as tx:
                     await tx.events.append("bots-g_x", [NewEvent("BotTokenIssued", data)], expected_version=None)

@@ -113,7 +113,7 @@ async def test_racing_appends_to_one_stream_take_turns(store: EventStore) -> Non
 
 async def test_hostile_text_is_stored_byte_for_byte(store: EventStore) -> None:
     await a_game(store)
-    metadata = {"request_id": HOSTILE[0], "actor": HOSTILE[3]}
+    metadata: dict[str, object] = {"request_id": HOSTILE[0], "actor": HOSTILE[3]}
     outcome = await store.append_if_current(GAME, GAME_STREAM, 2, PREFIX + "FRANCE",
                                             NewEvent("OrdersSubmitted", {"orders": HOSTILE}, 1, metadata),
                                             watch_streams=WATCHED)

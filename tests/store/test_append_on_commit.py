@@ -50,7 +50,7 @@ async def test_concurrent_appends_on_commit_after_the_end_all_land(store: EventS
     await asyncio.wait_for(asyncio.gather(*(submit(n) for n in range(8))), 60)
     stream = await store.events.read_stream("orders-g1-S1901M-FRANCE")
     assert [e.version for e in stream] == list(range(1, 9))
-    assert sorted(e.data["n"] for e in stream) == list(range(8))
+    assert sorted(n for e in stream if isinstance(n := e.data["n"], int)) == list(range(8))
 
 
 async def test_append_may_not_follow_append_on_commit(store: EventStore) -> None:

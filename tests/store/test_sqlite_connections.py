@@ -48,7 +48,7 @@ def test_a_process_that_never_closes_its_store_still_exits(tmp_path: Path) -> No
     async def read_back() -> list[str]:
         store = await open_store(url)
         try:
-            return [record.data["text"] for record in await store.events.read_stream("game-forgotten")]
+            return [str(record.data["text"]) for record in await store.events.read_stream("game-forgotten")]
         finally:
             await store.close()
 

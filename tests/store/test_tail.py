@@ -29,7 +29,7 @@ async def test_a_tail_returns_every_commit_once_in_order(store: EventStore) -> N
     async with store.tail(await store.events.head()) as tail:
         assert await tail.next(timeout=0) == []
         writer = asyncio.create_task(commit_slowly())
-        seen: list[int] = []
+        seen: list[object] = []
         started = loop.time()
         while len(seen) < 6 and loop.time() - started < 20:
             seen += [record.data["n"] for record in await tail.next(timeout=1.0)]

@@ -9,6 +9,7 @@ from shared.errors import DomainError
 from shared.game.intake import submit_orders
 from shared.game.repository import read_game
 from shared.game.resolution import resolve_phase
+from shared.rules.ekonia.records import as_state
 from tests.utils.http import Host, HostedGame
 
 RECORDS_COST = 25  # SPY RECORDS (shared/rules/ekonia/catalogue.py)
@@ -31,12 +32,13 @@ async def play_until(game: HostedGame, turn: int) -> int:
     while True:
         state = await read_game(store, game.game_id)
         assert state is not None and state.position is not None and state.status == "active", "the game ended"
-        now = int(state.position["turn"])
+        position = as_state(state.position)
+        now = position["turn"]
         if now >= turn:
             return now
-        powers = sorted(state.position["powers"])
+        powers = sorted(position["powers"])
         for index, power in enumerate(powers):
-            record = state.position["powers"][power]
+            record = position["powers"][power]
             if not record["alive"] or record["gold"] < RECORDS_COST:
                 continue
             target = powers[(index + 1) % len(powers)]

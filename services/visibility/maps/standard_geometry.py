@@ -19,7 +19,7 @@ import math
 import sys
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from . import planar, standard_atlantic
 from .geometry_document import Geometry, Region
@@ -136,17 +136,33 @@ def board_box() -> tuple[float, float, float, float]:
     return (left, top, right, bottom)
 
 
-def read_map() -> dict[str, Any]:
+class MapFileProvince(TypedDict):
+    """What the drawing reads of a province in shared/variants/standard/map.json."""
+
+    kind: str  # land, coast, sea
+    supply_centre: bool
+    coasts: list[str]  # NC, SC; empty for most
+
+
+class StandardMapFile(TypedDict):
+    """What the drawing reads of shared/variants/standard/map.json (the rest is the rules')."""
+
+    provinces: dict[str, MapFileProvince]
+    army_adjacency: dict[str, list[str]]
+    fleet_adjacency: dict[str, list[str]]  # a province or one of its coasts -> where a fleet goes
+
+
+def read_map() -> StandardMapFile:
     text = resources.files("shared.variants").joinpath("standard", "map.json").read_text("utf-8")
-    data: dict[str, Any] = json.loads(text)
+    data: StandardMapFile = json.loads(text)
     return data
 
 
-def province_edges(data: dict[str, Any]) -> set[tuple[str, str]]:
+def province_edges(data: StandardMapFile) -> set[tuple[str, str]]:
     """Adjacency by province: an army's or a fleet's (any coast) step joins two provinces."""
     edges = set()
-    for table in ("army_adjacency", "fleet_adjacency"):
-        for here, there in data[table].items():
+    for table in (data["army_adjacency"], data["fleet_adjacency"]):
+        for here, there in table.items():
             for other in there:
                 a, b = here.split("/")[0], other.split("/")[0]
                 edges.add((min(a, b), max(a, b)))
@@ -157,7 +173,7 @@ def frame_names() -> list[str]:
     return [f"~{i}" for i in range(len(FRAME))]
 
 
-def drawing_graph(data: dict[str, Any]) -> tuple[dict[str, Point], list[tuple[str, str]]]:
+def drawing_graph(data: StandardMapFile) -> tuple[dict[str, Point], list[tuple[str, str]]]:
     """The points and segments drawn: provinces, Switzerland and the frame."""
     points = {code: project(*where) for code, where in POSITIONS.items()}
     edges = set(province_edges(data))
@@ -394,7 +410,7 @@ def _roomiest(candidates: list[Point], polygon: list[Point]) -> Point:
     return max(candidates, key=lambda c: _clearance(c, polygon))
 
 
-def _coast_markers(data: dict[str, Any], polygons: dict[str, list[Point]],
+def _coast_markers(data: StandardMapFile, polygons: dict[str, list[Point]],
                    borders: dict[tuple[str, str], list[list[Point]]],
                    regions: dict[str, Region]) -> dict[str, list[float]]:
     """A point for each coast of a split-coast province (``STP/NC``): inside the province,

@@ -40,7 +40,7 @@ from functools import lru_cache
 from typing import Any
 
 from .heuristic import map_of, neighbours  # the variant's map (or the standard one's), provinces' neighbours
-from .reading import Options
+from .reading import Options, holdings
 
 SPRING_WEIGHTS = (100, 1000, 30, 10, 6, 5, 4, 3, 2, 1)  # proximity[0..9], spring moves and retreats
 AUTUMN_WEIGHTS = (1000, 100, 30, 10, 6, 5, 4, 3, 2, 1)  # autumn and winter: the centre itself counts most
@@ -117,24 +117,24 @@ def unit_place(unit: str) -> str:
     return f"{'A' if kind == 'A' else 'F'}:{location}"
 
 
-def read_position(state: Mapping[str, Any], power: str) -> Position:
-    units = state.get("units", {})
+def read_position(state: Mapping[str, object], power: str) -> Position:
+    units = holdings(state, "units")
     unit_power = {province_of(u.split()[-1]): owner for owner, us in units.items() for u in us}
     unit_places = {u: unit_place(u) for u in units.get(power, [])}
-    owner = {c: holder for holder, cs in state.get("centers", {}).items() for c in cs}
+    owner = {c: holder for holder, cs in holdings(state, "centers").items() for c in cs}
     phase = str(state.get("phase", "S"))
     season = "W" if phase.endswith("A") else phase[:1]
     return Position(power, unit_power, unit_places, owner, season if season in ("S", "F") else "W")
 
 
-def place_values(variant: str, state: Mapping[str, Any], position: Position) -> list[float]:
+def place_values(variant: str, state: Mapping[str, object], position: Position) -> list[float]:
     """Every place's value to ``position.power`` (steps 1 to 3 of the module's description)."""
     game_map, places = map_of(variant), places_of(variant)
     sizes: dict[str, int] = {}
     for centre in game_map.supply_centres:
         holder = position.owner.get(centre, "")
         sizes[holder] = sizes.get(holder, 0) + 1
-    units = state.get("units", {})
+    units = holdings(state, "units")
     adjacent_count: dict[str, dict[str, int]] = {}  # province -> power -> units that can step in
     for holder, held in units.items():
         for unit in held:
@@ -202,7 +202,7 @@ def weighted_pick(ranked: list[Any], value: Any, draw: random.Random, dice: bool
     return chosen
 
 
-def dumbbot_orders(variant: str, state: Mapping[str, Any], power: str, options: Options,
+def dumbbot_orders(variant: str, state: Mapping[str, object], power: str, options: Options,
                    draw: random.Random) -> list[str]:
     """DumbBot's orders for ``power`` in the state's phase, chosen among ``options``."""
     position = read_position(state, power)

@@ -13,11 +13,10 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from shared.rules.diplomacy.geography import GameMap, load_map
 
-from .reading import Options
+from .reading import Options, holdings
 
 SPREAD = 0.5  # a province is worth this much of its best neighbour's value, besides its own
 SPREAD_ROUNDS = 4
@@ -77,11 +76,11 @@ def neighbours(variant: str) -> dict[str, frozenset[str]]:
     return {code: frozenset(near - {code}) for code, near in found.items()}
 
 
-def read_board(state: Mapping[str, Any], power: str) -> Board:
-    unit_at = {province(unit.split()[-1]): owner for owner, units in state.get("units", {}).items()
+def read_board(state: Mapping[str, object], power: str) -> Board:
+    unit_at = {province(unit.split()[-1]): owner for owner, units in holdings(state, "units").items()
                for unit in units}
-    owner = {centre: holder for holder, centres in state.get("centers", {}).items() for centre in centres}
-    sizes = {holder: len(centres) for holder, centres in state.get("centers", {}).items()}
+    owner = {centre: holder for holder, centres in holdings(state, "centers").items() for centre in centres}
+    sizes = {holder: len(centres) for holder, centres in holdings(state, "centers").items()}
     return Board(power, unit_at, owner, sizes, str(state.get("phase", "S"))[:1] == "F")
 
 
@@ -120,7 +119,7 @@ def destination(order: str) -> str | None:
     return None
 
 
-def heuristic_orders(variant: str, state: Mapping[str, Any], power: str, options: Options,
+def heuristic_orders(variant: str, state: Mapping[str, object], power: str, options: Options,
                      draw: random.Random) -> list[str]:
     board = read_board(state, power)
     values = province_values(variant, board)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Literal
 
 from shared.rules.variants import Variant, get_variant
 
@@ -17,7 +17,7 @@ STRENGTHS: tuple[Strength, ...] = ("holding", "random", "heuristic")
 Yardstick = Literal["dumbbot"]  # measured against, never offered as a house bot (docs/bots.md)
 
 
-def orders_for(variant: str, state: Mapping[str, Any], power: str, *, strength: Strength | Yardstick = "heuristic",
+def orders_for(variant: str, state: Mapping[str, object], power: str, *, strength: Strength | Yardstick = "heuristic",
                seed: int = 0) -> list[str]:
     """The orders a house bot of ``strength`` gives for ``power`` now (legal: each one taken
     from the variant's possible orders); the same ``seed`` always gives the same orders."""
@@ -38,7 +38,7 @@ def orders_for(variant: str, state: Mapping[str, Any], power: str, *, strength: 
     return legal_together(rules, state, power, chosen)
 
 
-def legal_together(rules: Variant, state: Mapping[str, Any], power: str, orders: list[str]) -> list[str]:
+def legal_together(rules: Variant, state: Mapping[str, object], power: str, orders: list[str]) -> list[str]:
     """``orders`` as the rules accept them together: each order is legal alone, but a set can
     ask for more than a power has (Dirigible builds cost supply points): the first ones that
     fit are kept, in the bot's order of preference."""

@@ -36,3 +36,13 @@ def read_options(possible: Mapping[str, Sequence[str]], adjustment: int, phase: 
     else:
         kind = "movement"
     return Options(kind, by_unit, adjustment)
+
+
+def holdings(state: Mapping[str, object], key: str) -> dict[str, list[str]]:
+    """``state[key]`` of a board document (``units`` or ``centers``): each power's strings, an
+    empty table when the key is absent. The bots take any variant's stored document and read
+    only these, the phase and (for a cache key) the dislodged units of it."""
+    found = state.get(key, {})
+    if not isinstance(found, dict):
+        raise TypeError(f"a board document's {key} is a table of powers, not {type(found).__name__}")
+    return {power: [str(item) for item in items] for power, items in found.items() if isinstance(items, list)}

@@ -25,7 +25,6 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from shared.rules.diplomacy import Order, ParseError, UnitType, load_map, normalise_order, resolve_movement
 from shared.rules.diplomacy.movement_outcome import MovementOutcome
@@ -36,7 +35,7 @@ from shared.rules.variants.order_reading import parse_cached
 from . import dumbbot
 from .dumbbot import place_values, places_of, province_of, read_position, unit_place
 from .heuristic import neighbours
-from .reading import Options, read_options
+from .reading import Options, holdings, read_options
 
 SAMPLES = 2  # the others' likely orders: DumbBot's best guess and one drawn with its dice
 PASSES = 2  # rounds over the units
@@ -51,13 +50,13 @@ POSITION = 10.0  # the value of the best place, for a unit that stands on it
 CAUTION = 0.5  # the worst outcome over the guesses of the others' orders counts this much beside the mean
 
 
-def standard_board(variant: str, state: Mapping[str, Any]) -> bool:
+def standard_board(variant: str, state: Mapping[str, object]) -> bool:
     """The search adjudicates with the standard engine: armies and fleets only."""
     return variant == "standard" and all(
-        unit.split()[0] in ("A", "F") for units in state.get("units", {}).values() for unit in units)
+        unit.split()[0] in ("A", "F") for units in holdings(state, "units").values() for unit in units)
 
 
-def strong_orders(variant: str, state: Mapping[str, Any], power: str, options: Options,
+def strong_orders(variant: str, state: Mapping[str, object], power: str, options: Options,
                   draw: random.Random) -> list[str]:
     if options.kind == "movement":
         return _movement(variant, state, power, options, draw)
@@ -69,7 +68,7 @@ def strong_orders(variant: str, state: Mapping[str, Any], power: str, options: O
 
 # --- the others' likely orders ---------------------------------------------------------------
 
-def state_key(state: Mapping[str, Any]) -> str:
+def state_key(state: Mapping[str, object]) -> str:
     return json.dumps({k: state.get(k) for k in ("variant", "phase", "units", "centers", "dislodged")},
                       sort_keys=True)
 
@@ -89,7 +88,7 @@ def predicted(variant: str, key: str) -> dict[str, Likely]:
     state = json.loads(key)
     rules = get_variant(variant)
     found: dict[str, Likely] = {}
-    for power in sorted(state.get("units", {})):
+    for power in sorted(holdings(state, "units")):
         possible = rules.possible_orders(state, power)
         if not possible:
             continue
@@ -158,7 +157,7 @@ class Search:
         return score
 
 
-def _movement(variant: str, state: Mapping[str, Any], power: str, options: Options,
+def _movement(variant: str, state: Mapping[str, object], power: str, options: Options,
               draw: random.Random) -> list[str]:
     if not standard_board(variant, state):
         values = place_values(variant, state, read_position(state, power))
@@ -191,13 +190,13 @@ def _movement(variant: str, state: Mapping[str, Any], power: str, options: Optio
     return [plan[u] for u in units]
 
 
-def _search_for(variant: str, state: Mapping[str, Any], power: str, options: Options,
+def _search_for(variant: str, state: Mapping[str, object], power: str, options: Options,
                 likely: Mapping[str, Likely], units: list[str]) -> Search:
     rules = get_variant(variant)
     engine_position = rules.position(state)  # type: ignore[attr-defined]
     values = likely[power].values
     season = str(state.get("phase", "S"))[:1]
-    owner = {c: p for p, cs in state.get("centers", {}).items() for c in cs}
+    owner = {c: p for p, cs in holdings(state, "centers").items() for c in cs}
     centres = load_map(variant).supply_centres
     search = Search(power, variant, season if season in CENTRE else "S", engine_position, [], values,
                     _standing_values(variant, values), frozenset(c for c in centres if owner.get(c) != power),
@@ -232,10 +231,10 @@ def engine_order(variant: str, engine_position: Position, power: str, text: str)
     return normalise_order(reading, engine_position, load_map(variant))
 
 
-def _in_contact(variant: str, state: Mapping[str, Any], power: str, units: Sequence[str]) -> set[str]:
+def _in_contact(variant: str, state: Mapping[str, object], power: str, units: Sequence[str]) -> set[str]:
     """The units with another power's unit within two steps."""
     near = neighbours(variant)
-    foreign = {province_of(u.split()[-1]) for p, us in state.get("units", {}).items() if p != power for u in us}
+    foreign = {province_of(u.split()[-1]) for p, us in holdings(state, "units").items() if p != power for u in us}
     found: set[str] = set()
     for unit in units:
         here = province_of(unit.split()[1])
@@ -322,12 +321,12 @@ def _adjacent(search: Search, move: str) -> bool:
 
 # --- retreats and adjustments ----------------------------------------------------------------
 
-def _retreats(variant: str, state: Mapping[str, Any], power: str, options: Options,
+def _retreats(variant: str, state: Mapping[str, object], power: str, options: Options,
               values: list[float]) -> list[str]:
     """The best place by value; in the autumn an empty centre not ours first (a retreat there
     takes it: centres change hands after the autumn's retreats)."""
     places = places_of(variant)
-    owner = {c: p for p, cs in state.get("centers", {}).items() for c in cs}
+    owner = {c: p for p, cs in holdings(state, "centers").items() for c in cs}
     centres = load_map(variant).supply_centres
     autumn = str(state.get("phase", ""))[:1] == "F"
     taken: set[str] = set()

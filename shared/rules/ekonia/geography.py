@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from types import MappingProxyType
-from typing import Any
 
 KINDS = ("land", "sea")
 UNIT_TYPES = ("infantry", "cavalry", "trireme", "transport", "airship")
@@ -236,14 +235,50 @@ def _load_cached() -> EkoniaMap:
     return build_ekonia_map(read_ekonia_data())
 
 
-def read_ekonia_data() -> dict[str, Any]:
-    """The raw map.json document (for tests and tools such as the SVG drawing)."""
+def read_ekonia_data() -> dict[str, object]:
+    """The raw map.json document (for tests and tools such as the SVG drawing): JSON, which
+    ``build_ekonia_map`` checks as it reads it."""
     text = resources.files("shared.variants").joinpath("ekonia", "map.json").read_text("utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
+    return _table(json.loads(text), "map.json")
 
 
-def build_ekonia_map(data: Mapping[str, Any]) -> EkoniaMap:
+def _table(value: object, what: str) -> dict[str, object]:
+    """A JSON object of map.json, or TypeError (``build_ekonia_map`` calls the map malformed)."""
+    if not isinstance(value, dict):
+        raise TypeError(f"{what} is not a JSON object: {type(value).__name__}")
+    return value
+
+
+def _list(value: object, what: str) -> list[object]:
+    """A JSON array of map.json, or TypeError."""
+    if not isinstance(value, list):
+        raise TypeError(f"{what} is not a JSON array: {type(value).__name__}")
+    return value
+
+
+def map_table(data: Mapping[str, object], key: str) -> dict[str, object]:
+    """``data[key]`` as a JSON object: KeyError where it is absent, TypeError where it is no object."""
+    return _table(data[key], key)
+
+
+def _optional_list(data: Mapping[str, object], key: str) -> list[object]:
+    value = data.get(key)
+    return [] if value is None else _list(value, key)
+
+
+def _impassable(data: Mapping[str, object]) -> list[object]:
+    grid = data.get("hex_grid")
+    return [] if grid is None else _optional_list(_table(grid, "hex_grid"), "impassable")
+
+
+def _number(value: object, what: str) -> int | float | str:
+    """A number of map.json (or a string of one, as ``int()`` and ``float()`` read it)."""
+    if isinstance(value, (int, float, str)):
+        return value
+    raise TypeError(f"{what} is not a number: {value!r}")
+
+
+def build_ekonia_map(data: Mapping[str, object]) -> EkoniaMap:
     """Build and check an EkoniaMap from the map.json structure; raises EkoniaMapError."""
     try:
         return _build(data)
@@ -253,33 +288,34 @@ def build_ekonia_map(data: Mapping[str, Any]) -> EkoniaMap:
         raise EkoniaMapError(f"malformed Ekonia map data: {exc!r}") from exc
 
 
-def _build(data: Mapping[str, Any]) -> EkoniaMap:
-    territories = {tid: _territory(tid, raw) for tid, raw in data["territories"].items()}
+def _build(data: Mapping[str, object]) -> EkoniaMap:
+    territories = {tid: _territory(tid, _table(raw, tid)) for tid, raw in map_table(data, "territories").items()}
     _check_cells(territories, data)
     adjacency = _checked_adjacency(data, territories)
     _check_territories(territories, adjacency)
-    states = {sid: _state(sid, raw) for sid, raw in data["states"].items()}
+    states = {sid: _state(sid, _table(raw, sid)) for sid, raw in map_table(data, "states").items()}
     _check_states(states, territories, adjacency)
-    income = {key: int(data["income"][key]) for key in ("capital", "city", "tile")}
-    impassable = frozenset(_cell(c) for c in data.get("hex_grid", {}).get("impassable", ()))
+    income = {key: int(_number(map_table(data, "income")[key], key)) for key in ("capital", "city", "tile")}
+    impassable = frozenset(_cell(c) for c in _impassable(data))
     game_map = EkoniaMap(territories, states, adjacency, income,
-                         float(data.get("neutral_capture_strength", 2.5)), impassable)
+                         float(_number(data.get("neutral_capture_strength", 2.5), "neutral_capture_strength")),
+                         impassable)
     _check_connected(game_map)
     return game_map
 
 
-def _cell(raw: Any) -> tuple[int, int]:
-    q, r = raw
+def _cell(raw: object) -> tuple[int, int]:
+    q, r = _list(raw, "a hex cell")
     if not (isinstance(q, int) and isinstance(r, int)):
         raise EkoniaMapError(f"a hex cell is two integers, not {raw!r}")
     return (q, r)
 
 
-def _territory(tid: str, raw: Mapping[str, Any]) -> Territory:
+def _territory(tid: str, raw: Mapping[str, object]) -> Territory:
     if not _SLUG.match(tid):
         raise EkoniaMapError(f"territory id {tid!r} is not a slug (lower case words joined by '-')")
     kind = raw["kind"]
-    if kind not in KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:
         raise EkoniaMapError(f"{tid}: unknown kind {kind!r} (expected land or sea)")
     if kind == "sea" and (raw.get("city") or raw.get("coastal")):
         raise EkoniaMapError(f"{tid}: a sea has neither a city nor a coast")
@@ -296,9 +332,9 @@ def _territory(tid: str, raw: Mapping[str, Any]) -> Territory:
     )
 
 
-def _check_cells(territories: Mapping[str, Territory], data: Mapping[str, Any]) -> None:
+def _check_cells(territories: Mapping[str, Territory], data: Mapping[str, object]) -> None:
     seen: dict[tuple[int, int], str] = {}
-    impassable = {_cell(c) for c in data.get("hex_grid", {}).get("impassable", ())}
+    impassable = {_cell(c) for c in _impassable(data)}
     for tid, info in territories.items():
         if info.hex in seen:
             raise EkoniaMapError(f"{tid} and {seen[info.hex]} share the hex cell {info.hex}")
@@ -310,39 +346,41 @@ def _check_cells(territories: Mapping[str, Territory], data: Mapping[str, Any]) 
         raise EkoniaMapError("two territories share a display name")
 
 
-def _pair(raw: Any, territories: Mapping[str, Territory], what: str) -> tuple[str, str]:
-    a, b = raw
+def _pair(raw: object, territories: Mapping[str, Territory], what: str) -> tuple[str, str]:
+    a, b = _list(raw, what)
     for t in (a, b):
-        if t not in territories:
+        if not isinstance(t, str) or t not in territories:
             raise EkoniaMapError(f"{what} names an unknown territory {t!r}")
-    return a, b
+    return str(a), str(b)
 
 
-def _checked_adjacency(data: Mapping[str, Any],
+def _checked_adjacency(data: Mapping[str, object],
                        territories: Mapping[str, Territory]) -> dict[str, frozenset[str]]:
     """The stored adjacency, checked: known ids, symmetric, and equal to the grid's edges
     plus ``links_added`` minus ``links_cut``."""
-    raw: Mapping[str, Any] = data["adjacency"]
+    raw = map_table(data, "adjacency")
     if set(raw) != set(territories):
         missing = sorted(set(territories) - set(raw)) or sorted(set(raw) - set(territories))
         raise EkoniaMapError(f"adjacency and territories disagree about {missing[:5]}")
     adjacency: dict[str, frozenset[str]] = {}
-    for tid, links in raw.items():
-        for other in links:
-            if other not in territories:
+    for tid, listed in raw.items():
+        names: list[str] = []
+        for other in _list(listed, tid):
+            if not isinstance(other, str) or other not in territories:
                 raise EkoniaMapError(f"{tid} is adjacent to an unknown territory {other!r}")
             if other == tid:
                 raise EkoniaMapError(f"{tid} is adjacent to itself")
-        adjacency[tid] = frozenset(links)
+            names.append(other)
+        adjacency[tid] = frozenset(names)
     for tid, links in adjacency.items():
         for other in links:
             if tid not in adjacency[other]:
                 raise EkoniaMapError(f"one-way link: {tid} -> {other} but not back")
     expected = {tid: set(links) for tid, links in hex_adjacency(territories).items()}
-    for a, b in (_pair(p, territories, "links_added") for p in data.get("links_added", ())):
+    for a, b in (_pair(p, territories, "links_added") for p in _optional_list(data, "links_added")):
         expected[a].add(b)
         expected[b].add(a)
-    for a, b in (_pair(p, territories, "links_cut") for p in data.get("links_cut", ())):
+    for a, b in (_pair(p, territories, "links_cut") for p in _optional_list(data, "links_cut")):
         expected[a].discard(b)
         expected[b].discard(a)
     for tid in territories:
@@ -367,21 +405,22 @@ def _check_territories(territories: Mapping[str, Territory], adjacency: Mapping[
             raise EkoniaMapError(f"sea {tid} touches no coast")
 
 
-def _state(sid: str, raw: Mapping[str, Any]) -> StateSetup:
+def _state(sid: str, raw: Mapping[str, object]) -> StateSetup:
     if not _STATE_ID.match(sid):
         raise EkoniaMapError(f"state id {sid!r} is not an upper-case name")
     units = []
-    for unit_type, where in raw["starting_units"]:
+    for unit in _list(raw["starting_units"], f"{sid}'s starting_units"):
+        unit_type, where = _list(unit, f"a starting unit of {sid}")
         if unit_type not in UNIT_TYPES:
             raise EkoniaMapError(f"{sid}: unknown unit type {unit_type!r}")
         units.append((str(unit_type), str(where)))
     return StateSetup(
         name=sid,
         capital=str(raw["capital"]),
-        cities=tuple(raw["cities"]),
-        territories=tuple(raw["territories"]),
+        cities=tuple(str(city) for city in _list(raw["cities"], f"{sid}'s cities")),
+        territories=tuple(str(tid) for tid in _list(raw["territories"], f"{sid}'s territories")),
         starting_units=tuple(units),
-        gold=int(raw["gold"]),
+        gold=int(_number(raw["gold"], f"{sid}'s gold")),
         display_name=str(raw.get("name", sid.title())),
     )
 

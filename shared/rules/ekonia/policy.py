@@ -33,7 +33,7 @@ from typing import Any
 from .battle_reports import BattleJSON
 from .board import Board
 from .public_map import visible_units
-from .records import EkoniaState, Event, LaneChange, Spending, as_state
+from .records import EkoniaState, Event, LaneChange, Spending, UnitRecord, as_state
 from .state import is_privateer_party, state_of, unit_order
 
 EVERYONE, OWNER, MAP, FLAG, SIDES, OPERATORS = "everyone", "owner", "map", "flag", "sides", "operators"
@@ -166,8 +166,8 @@ def flag(owner: str | None, privateer: bool, viewer: str | None) -> str | None:
     return PRIVATEERS if privateer and (owner is None or owner != viewer) else owner
 
 
-def _record(table: Mapping[str, str], prefix: str, record: Mapping[str, Any], viewer: str | None,
-            owner: str | None, *, only: tuple[str, ...] = (EVERYONE, OWNER)) -> dict[str, Any]:
+def _record(table: Mapping[str, str], prefix: str, record: Mapping[str, object], viewer: str | None,
+            owner: str | None, *, only: tuple[str, ...] = (EVERYONE, OWNER)) -> dict[str, object]:
     """The fields of ``record`` that ``viewer`` may see, among those whose audience is in ``only``."""
     return {key: value for key, value in record.items()
             if audience(table, f"{prefix}.{key}") in only and
@@ -182,19 +182,20 @@ def canonical(value: Any) -> str:
 # ----------------------------------------------------------------------------- the position
 
 
-def state_view(state: EkoniaState, board: Board, viewer: str | None) -> dict[str, Any]:
+def state_view(state: EkoniaState, board: Board, viewer: str | None) -> dict[str, object]:
     """What ``viewer`` (a state, or None) sees of the position: ``public`` (the same for
     everyone), ``units`` and ``centres`` per state as every variant's view has them,
     ``surviving`` (the states still in the game) and, for a state, ``own``."""
     if viewer is not None and viewer not in state["powers"]:
         viewer = None
-    public = _public(state, board)
-    units: dict[str, list[dict[str, Any]]] = {p: [] for p in state["powers"]}
-    for unit in public["units"]:
-        units.setdefault(unit["owner"], []).append(unit)
+    shown_units = sorted((map_unit(u) for u in visible_units(state, board)), key=canonical)
+    public = _public(state, shown_units)
+    units: dict[str, list[dict[str, object]]] = {p: [] for p in state["powers"]}
+    for unit in shown_units:
+        units.setdefault(str(unit["owner"]), []).append(unit)
     centres = {p: sorted(t for t, terr in state["territories"].items() if terr["owner"] == p)
                for p in state["powers"]}
-    body: dict[str, Any] = {"phase": f"T{state['turn']:02d}", "units": units, "centres": centres,
+    body: dict[str, object] = {"phase": f"T{state['turn']:02d}", "units": units, "centres": centres,
                             "surviving": sorted(p for p, rec in state["powers"].items() if rec["alive"]),
                             "public": public}
     if viewer is not None:
@@ -202,9 +203,9 @@ def state_view(state: EkoniaState, board: Board, viewer: str | None) -> dict[str
     return body
 
 
-def _public(state: EkoniaState, board: Board) -> dict[str, Any]:
+def _public(state: EkoniaState, units: list[dict[str, object]]) -> dict[str, object]:
     """The public map, the same for every viewer (a state's own privateers, lanes and
-    conversions carry its name in ``own``, never here)."""
+    conversions carry its name in ``own``, never here); ``units`` are those it shows."""
     territories = {}
     for tid, terr in state["territories"].items():
         shown = _record(STATE_POLICY, "territories.*", terr, None, terr["owner"])
@@ -224,7 +225,7 @@ def _public(state: EkoniaState, board: Board) -> dict[str, Any]:
         "spent": {p: {turn: shown["total"] for turn, rec in recent_spending(state, by_turn).items()
                       if "total" in (shown := _record(STATE_POLICY, "spending.*.*", rec, None, p))}
                   for p, by_turn in state["spending"].items()},
-        "units": sorted((map_unit(u) for u in visible_units(state, board)), key=canonical),
+        "units": units,
         "winners": state["winners"],
     }
 
@@ -239,7 +240,7 @@ def recent_spending(state: EkoniaState, by_turn: Mapping[str, Spending]) -> dict
     return {phase: rec for phase, rec in by_turn.items() if recent(state, int(phase.lstrip("T")))}
 
 
-def map_unit(unit: Mapping[str, Any], viewer: str | None = None) -> dict[str, Any]:
+def map_unit(unit: UnitRecord, viewer: str | None = None) -> dict[str, object]:
     """A unit as ``viewer`` sees it: every field the table gives it (its owner all of them;
     anyone else, where the map shows the unit, its ``map`` fields and its flag)."""
     owner = unit["owner"]
@@ -249,12 +250,12 @@ def map_unit(unit: Mapping[str, Any], viewer: str | None = None) -> dict[str, An
         who = audience(STATE_POLICY, path)
         if who in (MAP, EVERYONE) or (who == OWNER and may_see(STATE_POLICY, path, viewer, owner)):
             shown[key] = value
-        elif who == FLAG:
-            shown[key] = flag(value, unit["privateer"], viewer)
+        elif who == FLAG:  # the owner, the one field of a unit shown as a flag
+            shown[key] = flag(owner, unit["privateer"], viewer)
     return shown
 
 
-def _own(state: EkoniaState, power: str) -> dict[str, Any]:
+def _own(state: EkoniaState, power: str) -> dict[str, object]:
     """Everything of the viewer's own, field by field as the table gives it to the owner."""
     record = _record(STATE_POLICY, "powers.*", state["powers"][power], power, power)
     mine = sorted((u for u in state["units"].values() if u["owner"] == power), key=unit_order)
@@ -332,7 +333,7 @@ def planning_view(state: EkoniaState, viewer: str) -> EkoniaState:
 # ----------------------------------------------------------------------------- a resolved turn
 
 
-def turn_view(resolved: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+def turn_view(resolved: Mapping[str, Any], viewer: str | None) -> dict[str, object]:
     """What ``viewer`` sees of a resolved turn (a PhaseResolved event as JSON): its own
     orders and results, and the details the policy shows it."""
     orders = resolved.get("orders", {})
@@ -347,7 +348,7 @@ def turn_view(resolved: Mapping[str, Any], viewer: str | None) -> dict[str, Any]
     }
 
 
-def details_view(details: Mapping[str, Any], before: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+def details_view(details: Mapping[str, Any], before: Mapping[str, Any], viewer: str | None) -> dict[str, object]:
     types = {uid: u["type"] for uid, u in (before.get("units") or {}).items()}
     battles = sorted((battle_view(b, viewer, types) for b in details.get("battles", [])),
                      key=lambda b: (b["territory"], canonical(b)))
@@ -371,11 +372,17 @@ def details_view(details: Mapping[str, Any], before: Mapping[str, Any], viewer: 
     }
 
 
-def _battle_rolls(battles: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _battle_rolls(battles: list[dict[str, object]]) -> list[dict[str, object]]:
     """The battle rolls a viewer may see: those of the battles it fought, as their reports
     show them (privateers unnamed, camps in the report's order)."""
     return [{"kind": "battle", "territory": b["territory"], "powers": side["powers"], "roll": side["roll"]}
-            for b in battles for side in b.get("sides", []) if side.get("roll") is not None]
+            for b in battles for side in _camps(b) if side.get("roll") is not None]
+
+
+def _camps(battle: Mapping[str, object]) -> list[dict[str, object]]:
+    """A battle view's camps: none in a bystander's view, which says only where it was."""
+    sides = battle.get("sides", [])
+    return [side for side in sides if isinstance(side, dict)] if isinstance(sides, list) else []
 
 
 def _event_kind(event: Event) -> str:
@@ -392,7 +399,7 @@ def _event_shown(event: Event, viewer: str | None) -> bool:
     return may_see(TURN_POLICY, f"details.events.{_event_kind(event)}", viewer, _event_owner(event))
 
 
-def _event(event: Event, viewer: str | None) -> dict[str, Any]:
+def _event(event: Event, viewer: str | None) -> dict[str, object]:
     """An event with the fields the table gives ``viewer`` (a field without a row of its own
     has the event's audience)."""
     kind = _event_kind(event)
@@ -405,7 +412,7 @@ def _event(event: Event, viewer: str | None) -> dict[str, Any]:
     return shown
 
 
-def _lane_change(change: LaneChange, before: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+def _lane_change(change: LaneChange, before: Mapping[str, Any], viewer: str | None) -> dict[str, object]:
     was_privateer = bool(before.get("sea_lanes", {}).get(change["sea_lane"], {}).get("privateer"))
     return {"sea_lane": change["sea_lane"], "from": flag(change["from"], was_privateer, viewer),
             "to": flag(change["to"], change["privateer"], viewer), "privateer": change["privateer"],
@@ -419,7 +426,7 @@ def fighters(battle: BattleJSON) -> frozenset[str]:
 
 
 def battle_view(battle: BattleJSON, viewer: str | None,
-                types: Mapping[str, str] | None = None) -> dict[str, Any]:
+                types: Mapping[str, str] | None = None) -> dict[str, object]:
     """A battle report as ``viewer`` sees it, field by field from ``TURN_POLICY``: bystanders
     learn where; each side the whole battle, other states' units by type (no ids),
     privateers without a name; everything in an order that depends only on what it shows."""
@@ -440,7 +447,7 @@ def battle_view(battle: BattleJSON, viewer: str | None,
             return True, sorted({name(p) for p in value}, key=str) if isinstance(value, list) else name(value)
         return may_see(TURN_POLICY, path, viewer, owner, sides), value
 
-    def record(path: str, rec: Mapping[str, Any], owner: str | None) -> dict[str, Any]:
+    def record(path: str, rec: Mapping[str, object], owner: str | None) -> dict[str, object]:
         out = {}
         for key, value in rec.items():
             visible, value = shown(f"{path}.{key}", value, owner)
@@ -462,7 +469,7 @@ def battle_view(battle: BattleJSON, viewer: str | None,
     for power, ids in battle.get("destroyed", {}).items():
         own = may_see(TURN_POLICY, f"{prefix}.sides.*.units.*.unit", viewer, state_of(power))
         destroyed.setdefault(str(name(power)), []).extend(ids if own else [known.get(i, "UNIT") for i in ids])
-    view: dict[str, Any] = {"territory": battle["territory"], "sides": sorted(camps, key=canonical)}
+    view: dict[str, object] = {"territory": battle["territory"], "sides": sorted(camps, key=canonical)}
     for key in ("winner", "survivor_strength", "overrun"):
         visible, value = shown(f"{prefix}.{key}", battle.get(key), None)
         if visible:

@@ -71,10 +71,10 @@ def ekonia_map_data(variant: EkoniaVariant) -> EkoniaMapData:
     """The hex map of Tale of Ekonia: territories and seas with their cells, sea lanes,
     adjacency, the states at the start with their colours, and the opening (docs/maps.md)."""
     from shared.rules.ekonia.draw import HEX_SIZE, hex_centre, hex_corners, state_colours
-    from shared.rules.ekonia.geography import load_ekonia_map, read_ekonia_data
+    from shared.rules.ekonia.geography import load_ekonia_map, map_table, read_ekonia_data
 
     ekonia = load_ekonia_map()
-    grid = read_ekonia_data()["hex_grid"]
+    grid = map_table(read_ekonia_data(), "hex_grid")
     colours = state_colours(ekonia)
     def cell(hex_: tuple[int, int]) -> HexCell:
         """Where the rules' drawing (draw.py) puts a cell: its centre and corners, in pixels."""
@@ -100,7 +100,7 @@ def ekonia_map_data(variant: EkoniaVariant) -> EkoniaMapData:
             "seas": sorted(t for t, info in territories.items() if info["kind"] == "sea"),
             "sea_lanes": sorted(ekonia.sea_lanes),
             "adjacency": {tid: sorted(ekonia.neighbours(tid)) for tid in sorted(ekonia.territories)},
-            "hex_grid": {"system": grid["system"], "orientation": grid["orientation"], "size": HEX_SIZE,
+            "hex_grid": {"system": str(grid["system"]), "orientation": str(grid["orientation"]), "size": HEX_SIZE,
                          "impassable": [list(c) for c in sorted(ekonia.impassable_hexes)],
                          "impassable_cells": [cell(c) for c in sorted(ekonia.impassable_hexes)]},
             "income": dict(ekonia.income),

@@ -22,9 +22,9 @@ async def test_the_eighteenth_centre_finishes_the_game(store_url: str) -> None:
         created = await create_game(store, name="Endgame", variant="standard", settings=GameSettings())
         game_id = created.state.game_id
         seats = [await join_game(store, game_id) for _ in POWERS]
-        position = {"variant": "standard", "phase": "F1910M",
-                    "units": {"FRANCE": ["A BUR"], "GERMANY": ["A BER"]},
-                    "centers": {"FRANCE": FRENCH_CENTRES, "GERMANY": ["BER", "MUN"]}}
+        position: dict[str, object] = {"variant": "standard", "phase": "F1910M",
+                                       "units": {"FRANCE": ["A BUR"], "GERMANY": ["A BER"]},
+                                       "centers": {"FRANCE": FRENCH_CENTRES, "GERMANY": ["BER", "MUN"]}}
         started = GameStarted(seed=1, powers={s.player_id: [p] for s, p in zip(seats, POWERS, strict=True)},
                               phase="F1910M", position=position, must_act=["FRANCE", "GERMANY"])
         async with store.transaction(game_id, lock="exclusive") as tx:

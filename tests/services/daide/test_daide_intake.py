@@ -9,7 +9,6 @@ hands them each message), on both back ends.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 import httpx
 
@@ -21,6 +20,7 @@ from services.daide.session import Session
 from services.daide.syntax import Item, Text
 from services.daide.watch import Hub
 from shared.game.repository import read_game
+from shared.rules.bots.reading import holdings
 from shared.store import EventStore
 from tests.conftest import open_store
 from tests.games.test_civil_disorder import WINTER
@@ -117,7 +117,7 @@ async def test_a_sub_reads_the_game_once_and_never_the_phases_submissions(store_
         sessions = {power: await seat(hub, game.credentials[power], sent) for power in CODES}
         state = await read_game(store, game.game_id)
         assert state is not None and state.position is not None
-        units: dict[str, Any] = state.position["units"]
+        units = holdings(state.position, "units")
         count_sessions(store)
         for power in sorted(CODES)[:-1]:  # Turkey never orders: nothing resolves
             await told(sessions[power])

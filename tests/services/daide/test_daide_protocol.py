@@ -153,7 +153,8 @@ def test_an_order_that_asks_what_the_rules_do_anyway_is_mbv() -> None:
 def test_the_summary_after_a_solo_names_the_turn_that_was_played() -> None:
     """A solo won in an autumn: the game's phase moved on to the winter nobody played; SMR names
     the autumn. A draw voted in a turn names that turn."""
-    board = {"phase": "W1901A", "units": {"FRANCE": ["A PAR"]}, "centers": {"FRANCE": ["PAR"]}, "dislodged": {}}
+    board: dict[str, object] = {"phase": "W1901A", "units": {"FRANCE": ["A PAR"]}, "centers": {"FRANCE": ["PAR"]},
+                                "dislodged": {}}
     fall = PhaseResolved.model_construct(phase="F1901M", position=board, position_before=board, orders={},
                                          dislodged=[], next_phase="W1901A", must_act=[], engine_version="test")
     state = GameState(game_id="g_x", variant="standard", name="x", settings=GameSettings(), host_token_hash="",

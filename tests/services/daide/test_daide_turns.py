@@ -10,6 +10,7 @@ import asyncio
 
 from shared.events import OrdersSubmitted, PhaseResolved, from_recorded
 from shared.game.repository import read_game
+from shared.rules.bots.reading import holdings
 from shared.store import EventStore
 from tests.conftest import open_store
 from tests.utils.daide_client import DaideClient, dm, units_in, written
@@ -90,7 +91,7 @@ async def test_every_seat_that_says_gof_after_its_subs_has_its_last_orders_count
         assert event.civil_disorder == [], event.phase
         for power in CODES:
             given = [o.order for o in event.orders[power]]
-            assert len(given) == len(event.position_before["units"][power]), (event.phase, power, given)
+            assert len(given) == len(holdings(event.position_before, "units")[power]), (event.phase, power, given)
             written_down = [from_recorded(r) for r in streams[f"orders-{game.game_id}-{event.phase}-{power}"]]
             # every write was the seat's own orders for this turn: no GOF meant for another wrote an empty set
             assert all(isinstance(e, OrdersSubmitted) and e.orders for e in written_down), (event.phase, power)

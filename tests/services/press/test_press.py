@@ -12,6 +12,7 @@ from services.press.service import check_message
 from shared.errors import Conflict
 from shared.events import game_stream
 from shared.game.repository import fold_records
+from shared.rules.bots.reading import holdings
 from shared.store import open_store
 from tests.utils.http import OPERATOR, Host, Table, bearer, seated_table, started_table
 
@@ -105,8 +106,8 @@ async def test_a_power_that_is_out_cannot_send(sqlite_url: str, social) -> None:
     finally:
         await store.close()
     position = dict(state.position or {})
-    position["units"] = {**position["units"], "ITALY": []}
-    position["centers"] = {**position["centers"], "ITALY": []}
+    position["units"] = {**holdings(position, "units"), "ITALY": []}
+    position["centers"] = {**holdings(position, "centers"), "ITALY": []}
     player_id = next(s.player_id for s in state.seats if s.codename == table.codenames["ITALY"])
     out = dataclasses.replace(state, position=position)
     with pytest.raises(Conflict) as refused:
