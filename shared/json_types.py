@@ -1,5 +1,5 @@
 """JSON whose shape the code does not know in advance, typed as JSON (docs/architecture.md, "The
-house in figures"; decisions/00XX-json-types.md).
+house in figures"; decisions/0027-json-types.md).
 
 Where a shape is known it has a TypedDict or a frozen record (decisions/0025). What is left is
 truly arbitrary JSON: the OpenAPI document FastAPI writes and the HTTP layer completes, and
