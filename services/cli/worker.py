@@ -30,6 +30,7 @@ def _parser(command: str) -> argparse.ArgumentParser:
     parser.add_argument("--once", action="store_true", help="handle every game due now, then stop")
     parser.add_argument("--lanes", type=int, help="batches in flight at once on PostgreSQL "
                                                   "(ENTENTE_WORKER_LANES, default 2; SQLite: always 1)")
+    parser.add_argument("--batch", type=int, help="games claimed per transaction (ENTENTE_WORKER_BATCH, default 10)")
     parser.add_argument("--nice", type=int, help="lower the process's CPU priority by this much, so that "
                                                  "serving requests on the same host goes first "
                                                  "(ENTENTE_WORKER_NICE, default 10; 0: unchanged)")
@@ -51,7 +52,7 @@ async def _work(command: str, settings: Settings, poll: float, lanes: int, args:
     if args.once:
         store = await open_store(database_url)
         try:
-            handled = await ClockWorker(store, poll_seconds=poll, lanes=lanes).run_once()
+            handled = await ClockWorker(store, poll_seconds=poll, batch=settings.worker_batch, lanes=lanes).run_once()
         finally:
             await store.close()
         print(f"entente {command}: handled {handled} games", file=sys.stderr)
@@ -61,7 +62,8 @@ async def _work(command: str, settings: Settings, poll: float, lanes: int, args:
 
     async def sweep(stop: asyncio.Event, beat: Callable[[bool], None]) -> None:
         print(f"entente {command}: sweeping every {poll} s", file=sys.stderr, flush=True)
-        await ClockWorker(store, poll_seconds=poll, lanes=lanes, on_beat=beat).run(stop)
+        await ClockWorker(store, poll_seconds=poll, batch=settings.worker_batch, lanes=lanes,
+                          on_beat=beat).run(stop)
 
     try:
         return await run_until_signalled(command, args, sweep, worker_metrics(settings, store))
@@ -71,8 +73,9 @@ async def _work(command: str, settings: Settings, poll: float, lanes: int, args:
 
 def run(command: str, argv: list[str]) -> int:
     args = _parser(command).parse_args(argv)
-    overrides = {name: value for name, value in (("database_url", args.database or None), ("worker_lanes", args.lanes),
-                                                 ("worker_nice", args.nice)) if value is not None}
+    given = {"database_url": args.database or None, "worker_lanes": args.lanes, "worker_batch": args.batch,
+             "worker_nice": args.nice}
+    overrides = {name: value for name, value in given.items() if value is not None}
     try:
         settings = Settings(**overrides)
     except ValueError as error:  # pydantic's ValidationError: names the setting and what was wrong

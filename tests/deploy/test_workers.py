@@ -205,8 +205,9 @@ def test_the_clock_worker_gives_way_to_request_serving_by_default(tmp_path: Path
         stopped(process, log)
 
 
-@pytest.mark.parametrize(("option", "named"), [(("--lanes", "0"), "worker_lanes"), (("--nice", "20"), "worker_nice")])
-def test_a_worker_refuses_lanes_or_a_nice_out_of_range(option: tuple[str, str], named: str) -> None:
+@pytest.mark.parametrize(("option", "named"), [(("--lanes", "0"), "worker_lanes"), (("--nice", "20"), "worker_nice"),
+                                               (("--batch", "0"), "worker_batch")])
+def test_a_worker_refuses_lanes_a_batch_or_a_nice_out_of_range(option: tuple[str, str], named: str) -> None:
     answer = subprocess.run([entente(), "worker", *option, "--once", "--database", "sqlite:///:memory:"],
                             capture_output=True, text=True, timeout=60)
     assert answer.returncode == 2, answer.stderr
