@@ -165,9 +165,9 @@ class Settings(BaseSettings):
     # `entente worker` alone (docs/hosting.md, "The clock worker"): batches in flight at once in
     # one process (PostgreSQL only; SQLite has one writer), the games of a batch, and how much it
     # lowers its own CPU priority (nice) so that request serving on the same host goes first
-    worker_lanes: int = Field(2, ge=1, le=16)
+    worker_lanes: int = Field(1, ge=1, le=16)
     worker_batch: int = Field(10, ge=1, le=200)  # games claimed per transaction
-    worker_nice: int = Field(10, ge=0, le=19)
+    worker_nice: int = Field(5, ge=0, le=19)
     # sign-in (docs/social.md): an OAuth2 provider speaking Discord's authorization-code flow
     oauth_provider: str = "discord"
     oauth_authorize_url: str = "https://discord.com/oauth2/authorize"

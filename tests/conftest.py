@@ -42,7 +42,7 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
 
 # `entente worker` lowers its own CPU priority by default (docs/hosting.md, "The clock worker"):
-# on a machine the suite keeps busy, a worker at nice 10 would wait behind every test process.
+# on a machine the suite keeps busy, a worker at nice 5 would wait behind every test process.
 # The suite's workers keep the priority of the rest; tests/deploy/test_workers.py checks the
 # default on a worker of its own
 os.environ.setdefault("ENTENTE_WORKER_NICE", "0")

@@ -29,11 +29,11 @@ def _parser(command: str) -> argparse.ArgumentParser:
     parser.add_argument("--poll", type=float, help="seconds between sweeps (ENTENTE_WORKER_POLL_SECONDS, default 1)")
     parser.add_argument("--once", action="store_true", help="handle every game due now, then stop")
     parser.add_argument("--lanes", type=int, help="batches in flight at once on PostgreSQL "
-                                                  "(ENTENTE_WORKER_LANES, default 2; SQLite: always 1)")
+                                                  "(ENTENTE_WORKER_LANES, default 1; SQLite: always 1)")
     parser.add_argument("--batch", type=int, help="games claimed per transaction (ENTENTE_WORKER_BATCH, default 10)")
     parser.add_argument("--nice", type=int, help="lower the process's CPU priority by this much, so that "
                                                  "serving requests on the same host goes first "
-                                                 "(ENTENTE_WORKER_NICE, default 10; 0: unchanged)")
+                                                 "(ENTENTE_WORKER_NICE, default 5; 0: unchanged)")
     add_health_options(parser)
     return parser
 

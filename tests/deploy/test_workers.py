@@ -188,7 +188,7 @@ def test_the_notification_module_still_runs_and_stops_with_status_0(tmp_path: Pa
 
 
 def test_the_clock_worker_gives_way_to_request_serving_by_default(tmp_path: Path) -> None:
-    # nice 10 below its parent once its schema is checked (docs/hosting.md, "The clock worker")
+    # nice 5 below its parent once its schema is checked (docs/hosting.md, "The clock worker")
     database = f"sqlite:///{tmp_path / 'entente.db'}"
     migrated = subprocess.run([entente(), "migrate", "--database", database], capture_output=True, timeout=60)
     assert migrated.returncode == 0, migrated.stderr
@@ -198,7 +198,7 @@ def test_the_clock_worker_gives_way_to_request_serving_by_default(tmp_path: Path
                       env=environment)
     try:
         own = os.getpriority(os.PRIO_PROCESS, 0)
-        lowered = wait_until(lambda: os.getpriority(os.PRIO_PROCESS, process.pid) == min(19, own + 10),
+        lowered = wait_until(lambda: os.getpriority(os.PRIO_PROCESS, process.pid) == min(19, own + 5),
                              process, log, timeout=60, what="the worker to lower its priority")
         assert lowered
     finally:
