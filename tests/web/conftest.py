@@ -1,6 +1,8 @@
 """The web client's browser tests (docs/web.md): one Chromium for the module, a context per
-player (its own cookies, storage and pages, closed after the test), a real ``entente serve`` per
-test."""
+player (its own cookies, storage and pages, closed after the test), and one real ``entente
+serve`` for the worker's session (``served``: each test plays games of its own, which the others
+never look up), or a server of the test's own where the test needs an empty lobby or writes
+into the server's store itself (``served_alone``)."""
 from __future__ import annotations
 
 import os
@@ -10,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import fresh_database
 from tests.utils.served import entente_serve
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -48,8 +51,27 @@ def contexts_closed_after_the_test(request: pytest.FixtureRequest) -> Iterator[N
             context.close()
 
 
+@pytest.fixture(scope="session")
+def session_server() -> Iterator[str]:
+    """One server for every browser test of this worker that can share it, on a database of its
+    own (the session's database is emptied under it before other tests). A server's start is
+    about a CPU second: started for each of some fifty tests, it was a tenth of their CPU
+    (docs/testing.md, "Fewer server starts")."""
+    with fresh_database("entente_web") as url, entente_serve(url) as base_url:
+        yield base_url
+
+
 @pytest.fixture
-def served(postgres_url: str) -> Iterator[str]:
+def served(session_server: str) -> str:
+    """The worker's shared server: holding the games of earlier tests, so no test may count on
+    what the lobby lists or the store holds beyond its own games."""
+    return session_server
+
+
+@pytest.fixture
+def served_alone(postgres_url: str) -> Iterator[str]:
+    """A server of the test's own on the emptied session database (``postgres_url``, which the
+    test may also write into)."""
     with entente_serve(postgres_url) as base_url:
         yield base_url
 
