@@ -16,6 +16,11 @@ from tests.conftest import fresh_database
 from tests.utils.served import entente_serve
 
 CHROMIUM = Path("/usr/bin/chromium")
+# Debian's old headless shell (package chromium-headless-shell, which .ci/run installs) where
+# there is one: the same Blink and V8 without the whole browser around them, about a third less
+# of Chromium's CPU for the same tests (docs/testing.md, "Chromium"). It grants no permission to
+# show notifications: a module that needs them says FULL_CHROMIUM = True.
+HEADLESS_SHELL = Path("/usr/bin/chromium-headless-shell")
 # The flags this machine's closed network needs: nothing is fetched from anywhere else.
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
@@ -24,8 +29,14 @@ SHOTS = os.environ.get("ENTENTE_WEB_SHOTS")  # a folder to copy the screenshots 
 
 # One for the module, not the session: Playwright's sync API keeps an event loop running in the
 # worker's thread while it is open, which the asyncio tests of the next modules could not start.
+def executable(module: object) -> Path:
+    """The browser for a module's tests: the headless shell where installed, unless the module
+    asks for the whole of chromium."""
+    return CHROMIUM if getattr(module, "FULL_CHROMIUM", False) or not HEADLESS_SHELL.exists() else HEADLESS_SHELL
+
+
 @pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
+def browser(request: pytest.FixtureRequest) -> Iterator[object]:
     if not CHROMIUM.exists():
         reason = f"Debian's chromium is not installed at {CHROMIUM} (apt-get install -y chromium; .ci/run does)"
         if os.environ.get("ENTENTE_REQUIRE_POSTGRES") == "1":  # CI, which installs chromium with PostgreSQL
@@ -34,7 +45,7 @@ def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        chromium = playwright.chromium.launch(executable_path=str(executable(request.module)), args=CHROMIUM_ARGS)
         try:
             yield chromium
         finally:
