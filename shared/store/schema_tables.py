@@ -23,8 +23,11 @@ import shared.store.outbox_tables  # noqa: F401  (registers the outbox's tables)
 import shared.store.tables  # noqa: F401  (registers the events and games tables)
 from shared.store.schema import TABLE_NAMES, VERSION_TABLE_NAME
 
+# the metadata of the store's tables, which Alembic compares a database with (migrations/env.py):
+# importing this module is what registers them in it
+METADATA = SQLModel.metadata
 # every table of the store, in the order they are created
-STORE_TABLES = [SQLModel.metadata.tables[name] for name in TABLE_NAMES]
+STORE_TABLES = [METADATA.tables[name] for name in TABLE_NAMES]
 # PostgreSQL keeps these without the write-ahead log: a commit that changes only them waits for
 # no WAL flush, and a crash empties them. The rate limits' buckets: emptied, every bucket is
 # full again (docs/decisions/0021-limits-across-processes.md); and the open streams' leases:

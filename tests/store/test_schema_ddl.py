@@ -2,11 +2,9 @@
 from the tables' definitions today, and names every table they define."""
 from __future__ import annotations
 
-from sqlmodel import SQLModel
-
 from shared.store.schema import HEAD_REVISION, TABLE_NAMES, create_statements
 from shared.store.schema_ddl import TABLE_STATEMENTS
-from shared.store.schema_tables import DDL_MODULE, DIALECTS, ddl_module_text, table_statements
+from shared.store.schema_tables import DDL_MODULE, DIALECTS, METADATA, ddl_module_text, table_statements
 
 REGENERATE = "run `python -m shared.store.schema_tables` and commit shared/store/schema_ddl.py"
 
@@ -18,7 +16,7 @@ def test_the_kept_ddl_is_what_sqlalchemy_writes_from_the_tables() -> None:
 
 
 def test_the_store_names_every_table_the_definitions_register() -> None:
-    assert set(TABLE_NAMES) == set(SQLModel.metadata.tables)
+    assert set(TABLE_NAMES) == set(METADATA.tables)
     assert len(TABLE_NAMES) == len(set(TABLE_NAMES))
 
 
