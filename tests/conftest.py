@@ -15,6 +15,7 @@ import sys
 import threading
 import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
@@ -147,6 +148,25 @@ async def _empty(url: str) -> None:
             await connection.execute(f"TRUNCATE {', '.join(names)} RESTART IDENTITY")
     finally:
         await connection.close()
+
+
+@contextmanager
+def fresh_database(prefix: str) -> Iterator[str]:
+    """An empty PostgreSQL database (no schema) on the test server, named ``prefix`` with the
+    process and a random part, dropped at the end; the test skips (fails in CI) without a server."""
+    server_url = _server_url()
+    name = f"{prefix}_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    try:
+        run_coroutine_in_thread(lambda: _create_database(server_url, name))
+    except Exception as error:
+        reason = unreachable_reason(server_url, error)
+        if os.environ.get("ENTENTE_REQUIRE_POSTGRES") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    try:
+        yield with_database(server_url, name)
+    finally:
+        run_coroutine_in_thread(lambda: _drop_database(server_url, name))
 
 
 @pytest.fixture(scope="session")

@@ -21,13 +21,15 @@ import hmac
 import secrets
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlencode
-
-import httpx
 
 from shared.errors import BadRequest, DomainError, ErrorCode, Unauthorized
 from shared.settings import Settings
 from shared.text import cleaned, is_ascii_number
+
+if TYPE_CHECKING:  # loaded by a sign-in, not by a server's start (docs/testing.md, "A server's start")
+    import httpx
 
 STATE_COOKIE = "entente_oauth_state"
 STATE_SECONDS = 600
@@ -118,6 +120,8 @@ class ProviderUser:
 async def exchange_code(settings: Settings, code: str, verifier: str) -> ProviderUser:
     """The provider's user behind ``code``: token exchange (with the PKCE verifier), then the
     user endpoint."""
+    import httpx
+
     if not code or len(code) > 512:
         raise BadRequest("the provider sent no usable code", code=ErrorCode.INVALID_CODE, where="query.code")
     client_secret = settings.oauth_client_secret.get_secret_value() if settings.oauth_client_secret else ""

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from shared.events import from_recorded
 from shared.events_social import EmailConfirmed, EmailRemoved, EmailSet, PushSubscribed, PushUnsubscribed
@@ -16,6 +14,9 @@ from shared.settings import Settings
 from shared.store import RecordedEvent
 
 from . import mail, webpush
+
+if TYPE_CHECKING:  # loaded by a delivery, not by a server's start (docs/testing.md, "A server's start")
+    import httpx
 
 GONE = "the push subscription is gone"  # a dead letter at once: retrying cannot help
 

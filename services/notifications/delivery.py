@@ -46,7 +46,8 @@ from shared.store import EventStore, utc_now
 
 from . import channels as other_channels
 from . import discord, outbox, signing
-from .addresses import AddressRefused, Resolver, webhook_client
+from .addresses import AddressRefused, Resolver
+from .pinned import webhook_client
 
 log = logging.getLogger("entente.notifications")
 PARALLEL_DELIVERIES = 10
@@ -136,7 +137,7 @@ async def deliver_due(store: EventStore, settings: Settings, now: datetime,
                       stop: asyncio.Event | None = None, *,
                       bot: discord.DiscordBot | None = None, render: MapRenderer | None = None) -> DeliveryReport:
     """Attempt every notification due at ``now`` (up to ``limit``) and record the outcomes.
-    A ``client`` passed in must come from :func:`addresses.webhook_client` (it does the
+    A ``client`` passed in must come from :func:`pinned.webhook_client` (it does the
     address checks); without one, such a client is made with ``resolver``. Once ``stop`` is
     set, no new attempt starts and the rows not attempted are released."""
     report = DeliveryReport()

@@ -25,12 +25,13 @@ import json
 import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode, urlsplit
 
-import httpx
-
 from .discord_limits import RateLimits
+
+if TYPE_CHECKING:  # loaded by a delivery, not by a server's start (docs/testing.md, "A server's start")
+    import httpx
 
 CONTENT = 2000
 EMBEDS = 10
@@ -197,6 +198,8 @@ class DiscordBot:
     def __init__(self, api_url: str, token: str, *, timeout: float = 5.0, sleep: Sleep = asyncio.sleep,
                  transport: httpx.AsyncBaseTransport | None = None, bot_url: str = "https://github.com/entente",
                  clock: Callable[[], float] = time.monotonic) -> None:
+        import httpx
+
         self._client = httpx.AsyncClient(base_url=api_url.rstrip("/"), timeout=timeout, transport=transport,
                                          headers={"Authorization": f"Bot {token}", "User-Agent": user_agent(bot_url)})
         self._sleep = sleep
@@ -231,6 +234,8 @@ class DiscordBot:
                        **body: Any) -> tuple[httpx.Response | None, float | None]:
         """The answer to one request (None: still rate limited after waiting what may be
         waited here) and, when held back, how long until it may be sent again."""
+        import httpx
+
         for _ in range(TRIES):
             wait = self.limits.wait(template, major)
             if wait > LONGEST_WAIT:

@@ -22,10 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-import http_ece
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+# cryptography and http_ece are imported where a key is read or a push made, not by a server's
+# start: about 20 ms of CPU there (docs/testing.md, "A server's start")
 
 PREFIX = "webpush:"
 TTL_SECONDS = 24 * 3600  # how long a push service keeps a push for a browser that is offline
@@ -57,6 +55,8 @@ class Subscription:
 
     def problem(self) -> str | None:
         """What is wrong with the keys, or None."""
+        from cryptography.hazmat.primitives.asymmetric import ec
+
         try:
             key, secret = unb64url(self.p256dh), unb64url(self.auth)
         except ValueError:
@@ -87,6 +87,9 @@ class VapidKey:
     (``applicationServerKey``: the uncompressed point, base64url)."""
 
     def __init__(self, private: str) -> None:
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+
         try:
             scalar = int.from_bytes(unb64url(private), "big")
             self._key = ec.derive_private_key(scalar, ec.SECP256R1())
@@ -99,11 +102,17 @@ class VapidKey:
     @staticmethod
     def generate() -> str:
         """A new private key in the setting's form."""
+        from cryptography.hazmat.primitives.asymmetric import ec
+
         key = ec.generate_private_key(ec.SECP256R1())
         return b64url(key.private_numbers().private_value.to_bytes(32, "big"))
 
     def authorization(self, endpoint: str, subject: str, now: float) -> str:
         """The ``Authorization`` header of a push to ``endpoint`` (RFC 8292, section 3)."""
+        from cryptography.hazmat.primitives import hashes
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+
         parts = urlsplit(endpoint)
         claims = {"aud": f"{parts.scheme}://{parts.netloc}", "exp": int(now) + JWT_LIFETIME, "sub": subject}
         signing_input = (b64url(json.dumps({"typ": "JWT", "alg": "ES256"}, separators=(",", ":")).encode()) + "."
@@ -116,6 +125,9 @@ class VapidKey:
 def encrypted(message: bytes, subscription: Subscription) -> bytes:
     """``message`` encrypted for the subscribed browser alone (RFC 8291), with a fresh
     ephemeral key and salt each time."""
+    import http_ece
+    from cryptography.hazmat.primitives.asymmetric import ec
+
     return bytes(http_ece.encrypt(message, salt=os.urandom(16), private_key=ec.generate_private_key(ec.SECP256R1()),
                                   dh=unb64url(subscription.p256dh), auth_secret=unb64url(subscription.auth),
                                   version="aes128gcm"))

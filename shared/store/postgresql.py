@@ -48,7 +48,7 @@ from shared.store.recorders import (
     utc_now,
 )
 from shared.store.records import ConcurrencyError, GameNotFound, GameRow, GuardedAppend, NewEvent, RecordedEvent
-from shared.store.schema import SCHEMA_LOCK_KEY, TABLE_NAMES, VERSION_TABLE, create_statements, schema_state
+from shared.store.schema import SCHEMA_LOCK_KEY, TABLE_NAMES, VERSION_TABLE_NAME, create_statements, schema_state
 from shared.store.statements import EVENT_COLUMNS, GAME_COLUMNS, PREFIX_END, SHARED, STAMPED_REVISION, Statements
 
 # pg_advisory_xact_lock keys: any constants, as long as nothing else in the database uses them.
@@ -510,8 +510,8 @@ class PostgresStore(EventStore):
             async with connection.transaction():
                 await connection.execute(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK_KEY})")
                 names = {row[0] for row in await connection.fetch(EXISTING_TABLES,
-                                                                  [*TABLE_NAMES, VERSION_TABLE.name])}
-                revision = await connection.fetchval(STAMPED_REVISION) if VERSION_TABLE.name in names else None
+                                                                  [*TABLE_NAMES, VERSION_TABLE_NAME])}
+                revision = await connection.fetchval(STAMPED_REVISION) if VERSION_TABLE_NAME in names else None
                 if schema_state(bool(names & set(TABLE_NAMES)), revision) == "fresh":
                     await connection.execute(";\n".join(create_statements(self.dialect)))
 

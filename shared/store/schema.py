@@ -1,6 +1,7 @@
 """The store's schema: the DDL of its tables, written by SQLAlchemy from their definitions
-(shared/store/tables.py, the schema's single source) for one back end, and the revision the
-code reads and writes (docs/store.md, "Schema and migrations").
+(shared/store/tables.py, the schema's single source) for one back end and kept as text
+(shared/store/schema_tables.py), and the revision the code reads and writes (docs/store.md,
+"Schema and migrations").
 
 A fresh database (none of the store's tables) is created whole at the head revision and
 stamped with it, as Alembic stamps a database it migrated; a database at an older revision
@@ -10,30 +11,16 @@ migrations existed has the store's tables and no revision: it is at the first re
 """
 from __future__ import annotations
 
-from functools import cache
 from typing import Literal
 
-from sqlalchemy import Column, MetaData, PrimaryKeyConstraint, String, Table, insert
-from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.schema import CreateIndex, CreateTable
-from sqlmodel import SQLModel
-
-import shared.store.outbox_tables  # noqa: F401  (registers the outbox's tables)
-import shared.store.tables  # noqa: F401  (registers the events and games tables)
 from shared.store.records import StoreError
+from shared.store.schema_ddl import TABLE_STATEMENTS
 
-# every table of the store, in the order they are created
-STORE_TABLES = [SQLModel.metadata.tables[name]
-                for name in ("events", "games", "notification_outbox", "projection_positions", "webhook_secrets",
-                             "rate_buckets", "daide_rejoins", "stream_leases")]
-
-TABLE_NAMES = tuple(table.name for table in STORE_TABLES)
-# PostgreSQL keeps these without the write-ahead log: a commit that changes only them waits for
-# no WAL flush, and a crash empties them. The rate limits' buckets: emptied, every bucket is
-# full again (docs/decisions/0021-limits-across-processes.md); and the open streams' leases:
-# emptied, every place is free. A replica does not have them
-UNLOGGED_TABLES = frozenset({"rate_buckets", "stream_leases"})
-_DIALECTS = {"postgresql": postgresql.dialect, "sqlite": sqlite.dialect}
+# every table of the store, in the order they are created (shared/store/tables.py defines them;
+# tests/store/test_schema_ddl.py checks that these are all its tables)
+TABLE_NAMES = ("events", "games", "notification_outbox", "projection_positions", "webhook_secrets",
+               "rate_buckets", "daide_rejoins", "stream_leases")
+VERSION_TABLE_NAME = "alembic_version"  # Alembic's own bookkeeping table (shared/store/schema_tables.py)
 
 # The revisions of shared/store/migrations/versions, oldest first (a test checks them against
 # Alembic's own reading of that folder): the store reads these without importing Alembic.
@@ -42,11 +29,6 @@ HEAD_REVISION = REVISIONS[-1]
 MIGRATE_COMMAND = "entente migrate"
 # pg_advisory_xact_lock key ("entente" + 2) held while a schema is created or migrated
 SCHEMA_LOCK_KEY = 0x656E7465_6E746502
-
-# Alembic's own bookkeeping table, as Alembic creates it, so that a database the store created
-# is one Alembic reads (and migrates) like any other.
-VERSION_TABLE = Table("alembic_version", MetaData(), Column("version_num", String(32), nullable=False),
-                      PrimaryKeyConstraint("version_num", name="alembic_version_pkc"))
 
 
 class SchemaError(StoreError):
@@ -239,21 +221,11 @@ $entente$"""
 FUNCTIONS = {"postgresql": (APPEND_IF_CURRENT_FUNCTION, APPEND_BATCH_FUNCTION), "sqlite": ()}
 
 
-@cache
 def create_statements(dialect: str) -> tuple[str, ...]:
     """CREATE TABLE and CREATE INDEX statements, each IF NOT EXISTS, for a fresh database, the
     back end's functions; then Alembic's version table and the head revision in it (run them
-    once, under the schema lock)."""
-    compiler = _DIALECTS[dialect]()
-    statements = []
-    for table in [*STORE_TABLES, VERSION_TABLE]:
-        created = str(CreateTable(table, if_not_exists=True).compile(dialect=compiler)).strip()
-        if dialect == "postgresql" and table.name in UNLOGGED_TABLES:
-            created = created.replace("CREATE TABLE", "CREATE UNLOGGED TABLE", 1)
-        statements.append(created)
-        for index in sorted(table.indexes, key=lambda index: index.name or ""):
-            statements.append(str(CreateIndex(index, if_not_exists=True).compile(dialect=compiler)).strip())
-    statements.extend(FUNCTIONS[dialect])
-    stamp = insert(VERSION_TABLE).values(version_num=HEAD_REVISION)
-    statements.append(str(stamp.compile(dialect=compiler, compile_kwargs={"literal_binds": True})))
-    return tuple(statements)
+    once, under the schema lock). The tables' statements are SQLAlchemy's, kept as text in
+    shared/store/schema_ddl.py (shared/store/schema_tables.py writes it), so that a server
+    creating a database does not import SQLAlchemy."""
+    stamp = f"INSERT INTO {VERSION_TABLE_NAME} (version_num) VALUES ('{HEAD_REVISION}')"
+    return (*TABLE_STATEMENTS[dialect], *FUNCTIONS[dialect], stamp)

@@ -39,7 +39,7 @@ from shared.store.outbox import NO_OUTCOME_RECORDED, ClaimedNotification
 from shared.store.outboxes import OutboxRecorder
 from shared.store.recorders import EventRecorder, Runner, TransactionState, as_utc, dumps, loads, recorded, utc_now
 from shared.store.records import ConcurrencyError, GameNotFound, GuardedAppend, NewEvent, RecordedEvent
-from shared.store.schema import TABLE_NAMES, VERSION_TABLE, create_statements, schema_state
+from shared.store.schema import TABLE_NAMES, VERSION_TABLE_NAME, create_statements, schema_state
 from shared.store.statements import EVENT_COLUMNS, SHARED, STAMPED_REVISION, Statements, for_sqlite
 
 BUSY_TIMEOUT_MS = 30_000
@@ -400,9 +400,9 @@ class SQLiteStore(EventStore):
         """Inside ``BEGIN IMMEDIATE``, so that several processes creating it take turns."""
         async with self._writers, self.connected("write") as connection:
             names = {row[0] for row in await connection.execute_fetchall(EXISTING_TABLES,
-                                                                         (*TABLE_NAMES, VERSION_TABLE.name))}
+                                                                         (*TABLE_NAMES, VERSION_TABLE_NAME))}
             revision = None
-            if VERSION_TABLE.name in names:
+            if VERSION_TABLE_NAME in names:
                 stamped = list(await connection.execute_fetchall(STAMPED_REVISION))
                 revision = stamped[0][0] if stamped else None
             if schema_state(bool(names & set(TABLE_NAMES)), revision) == "fresh":

@@ -45,7 +45,8 @@ IMPURE_CALLS = {"open", "input", "print", "exec", "eval"}
 RULES_TOOLS = {"shared/rules/ekonia/draw.py", "shared/rules/diplomacy/build.py"}
 # The store's own modules (its tables, back ends and listener): nothing outside it imports them.
 STORE_INTERNALS = {"shared.store.tables", "shared.store.outbox_tables", "shared.store.schema",
-                   "shared.store.sqlite", "shared.store.postgresql", "shared.store.notify"}
+                   "shared.store.schema_ddl", "shared.store.schema_tables", "shared.store.sqlite",
+                   "shared.store.postgresql", "shared.store.notify"}
 
 
 @dataclass(frozen=True)

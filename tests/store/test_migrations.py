@@ -114,13 +114,14 @@ def schema_differences(url: str) -> list[Any]:
     """What Alembic's comparison finds between the database and the table definitions."""
     from alembic.autogenerate import compare_metadata
     from alembic.runtime.migration import MigrationContext
-    from sqlmodel import SQLModel
+
+    from shared.store.schema_tables import METADATA
 
     def compare(connection: Any) -> list[Any]:
         context = MigrationContext.configure(connection, opts={
             "compare_type": True,
             "include_object": lambda item, name, kind, reflected, other: kind != "table" or name in TABLE_NAMES})
-        return compare_metadata(context, SQLModel.metadata)
+        return compare_metadata(context, METADATA)
 
     return asyncio.run(_on_connection(url, compare))
 

@@ -40,13 +40,13 @@ def england_left_to_the_bot(database_url: str) -> tuple[str, str, str]:
 
 
 def test_the_returning_player_sees_the_bot_at_play_and_its_orders_as_the_bots(
-        browser: Browser, served: str, postgres_url: str, shots: Path) -> None:
+        browser: Browser, served_alone: str, postgres_url: str, shots: Path) -> None:
     game_id, england, france = england_left_to_the_bot(postgres_url)
     player = Player(browser.new_context(viewport={"width": 1366, "height": 900}).new_page(), "england")
     watcher = Player(browser.new_context(viewport={"width": 1366, "height": 900}).new_page(), "france")
     try:
         page = player.page
-        page.goto(f"{served}/play/{game_id}#token={england}")
+        page.goto(f"{served_alone}/play/{game_id}#token={england}")
         expect(page.locator("#phase")).to_contain_text("Fall 1901, movement")
         row = page.locator('#powers tr[data-power="ENGLAND"]')
         expect(row.locator("td.player .away")).to_have_text(
@@ -60,7 +60,7 @@ def test_the_returning_player_sees_the_bot_at_play_and_its_orders_as_the_bots(
         player.shot(shots, "30-returning-player-bot-orders")
 
         # every other table says it too: France's page
-        watcher.page.goto(f"{served}/play/{game_id}#token={france}")
+        watcher.page.goto(f"{served_alone}/play/{game_id}#token={france}")
         other = watcher.page.locator('#powers tr[data-power="ENGLAND"]')
         expect(other.locator("td.player")).to_contain_text("house bot since Fall 1901")
         expect(other.locator("td.status")).to_have_text("house bot")
@@ -69,7 +69,7 @@ def test_the_returning_player_sees_the_bot_at_play_and_its_orders_as_the_bots(
         # Done keeps the bot's orders as the player's own: the power is theirs again
         page.get_by_role("button", name=DONE).click()
         expect(page.locator("#done-status")).to_contain_text("You are done: your whole set was sent.")
-        options = httpx.get(f"{served}/games/{game_id}/possible-orders",
+        options = httpx.get(f"{served_alone}/games/{game_id}/possible-orders",
                             headers={"authorization": f"Bearer {england}"}).json()
         assert options["submitted_by_house_bot"] is False and sorted(options["submitted"]) == [
             "A LVP H", "F EDI H", "F LON H"]

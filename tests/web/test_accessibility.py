@@ -47,27 +47,27 @@ def serious(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def test_the_lobby_and_a_game_page_have_no_serious_accessibility_violation(
-        browser: Browser, served: str, axe_script: Path, shots: Path) -> None:
+        browser: Browser, served_alone: str, axe_script: Path, shots: Path) -> None:
     """The game page of a seated player, the lobby, and on a phone the game watched by a spectator."""
-    player, _ = hosted_game(browser, served, "Scanned", "standard", 7)
+    player, _ = hosted_game(browser, served_alone, "Scanned", "standard", 7)
     phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     try:
         page = player.page
         expect(page.locator("#phase")).to_contain_text("Spring 1901, movement")
         expect(page.get_by_role("region", name="Units on the board")).to_contain_text(f"{player.power.capitalize()} (")
-        game_page = violations(page, served, axe_script)
+        game_page = violations(page, served_alone, axe_script)
         player.shot(shots, "30-scanned-game-page")
 
-        page.goto(f"{served}/")
+        page.goto(f"{served_alone}/")
         expect(page.locator("#active-games")).to_contain_text("Scanned")
-        lobby = violations(page, served, axe_script)
+        lobby = violations(page, served_alone, axe_script)
 
         # a spectator on a phone: the lobby, then the game watched as the public
-        phone.goto(f"{served}/")
+        phone.goto(f"{served_alone}/")
         phone.get_by_role("link", name="Watch Scanned").click()
         expect(phone.locator("#me")).to_have_text("Watching (public view)")
         expect(phone.get_by_role("region", name="Units on the board")).to_contain_text("Austria (3)")
-        watched = violations(phone, served, axe_script)
+        watched = violations(phone, served_alone, axe_script)
         assert serious(game_page) == [], game_page
         assert serious(lobby) == [], lobby
         assert serious(watched) == [], watched

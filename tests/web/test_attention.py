@@ -16,6 +16,8 @@ from tests.web.pages import DONE, hosted_game, others_submit
 from tests.web.test_done import game_of, own_token
 
 pytestmark = pytest.mark.postgres
+# the whole browser: the headless shell grants no permission to notify (tests/web/conftest.py)
+FULL_CHROMIUM = True
 
 HOST_PLAYS = "I play too: the host may not resolve a phase early (the clock and the players do)"
 

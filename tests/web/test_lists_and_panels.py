@@ -95,29 +95,29 @@ def updated_at(served: str, status: str, game_id: str) -> datetime:
     return datetime.fromisoformat(next(g for g in games if g["id"] == game_id)["updated_at"])
 
 
-def test_the_lobby_lists_forming_full_active_and_finished_games(browser: Browser, served: str) -> None:
+def test_the_lobby_lists_forming_full_active_and_finished_games(browser: Browser, served_alone: str) -> None:
     """A full game waiting for its start offers no Join; a game with a free seat does; two games
     of one name are told apart by their date and id; a game being played offers Watch, which opens
     it as the public; a finished one is listed with its result; the variant menu narrows the
     lists; a forming game unchanged for 14 days is not listed (the browser's clock set forward)."""
-    forgotten, _ = new_game(served, "Forgotten table", "standard", 7)
+    forgotten, _ = new_game(served_alone, "Forgotten table", "standard", 7)
     time.sleep(0.05)  # the next games changed later by more than the browser's clock tells apart
-    full, _ = new_game(served, "Full table", "standard", 2)
-    take_seats(served, full, 2)
-    twin_a, _ = new_game(served, "Friday game", "standard", 7)
-    twin_b, _ = new_game(served, "Friday game", "standard", 7)
-    take_seats(served, twin_b, 1)
-    ekonia, _ = new_game(served, "Ekonia table", "ekonia", 3)
-    active, _ = started_game(served, "Played now", "standard", 2)
-    finished, tokens = started_game(served, "Over and drawn", "standard", 2)
+    full, _ = new_game(served_alone, "Full table", "standard", 2)
+    take_seats(served_alone, full, 2)
+    twin_a, _ = new_game(served_alone, "Friday game", "standard", 7)
+    twin_b, _ = new_game(served_alone, "Friday game", "standard", 7)
+    take_seats(served_alone, twin_b, 1)
+    ekonia, _ = new_game(served_alone, "Ekonia table", "ekonia", 3)
+    active, _ = started_game(served_alone, "Played now", "standard", 2)
+    finished, tokens = started_game(served_alone, "Over and drawn", "standard", 2)
     for token in tokens.values():
-        httpx.post(f"{served}/games/{finished}/draw", json={"vote": True}, headers=bearer(token))
-    assert httpx.get(f"{served}/games/{finished}").json()["status"] == "finished"
+        httpx.post(f"{served_alone}/games/{finished}/draw", json={"vote": True}, headers=bearer(token))
+    assert httpx.get(f"{served_alone}/games/{finished}").json()["status"] == "finished"
 
     visitor = Player(browser.new_context(viewport=DESKTOP, timezone_id="UTC", locale="en-GB").new_page(), "visitor")
     page = visitor.page
     try:
-        page.goto(f"{served}/")
+        page.goto(f"{served_alone}/")
         forming = page.locator("#forming-games")
         expect(listed(page, forgotten)).to_be_visible()
         expect(forming.locator("li")).to_have_count(5)
@@ -130,7 +130,7 @@ def test_the_lobby_lists_forming_full_active_and_finished_games(browser: Browser
             row = listed(page, game_id)
             expect(row.get_by_role("button", name="Join Friday game")).to_be_enabled()
             expect(row).to_contain_text(f"{seated}/7 seats taken")
-            changed = updated_at(served, "forming", game_id)
+            changed = updated_at(served_alone, "forming", game_id)
             when = f"changed {changed:%a}, {changed.day} {changed:%b %Y}, {changed:%H:%M} UTC"
             expect(row.locator(".small")).to_have_text(f"{when} · {game_id}")
         assert page.get_by_role("button", name="Join Full table").count() == 0
@@ -138,9 +138,9 @@ def test_the_lobby_lists_forming_full_active_and_finished_games(browser: Browser
         row = listed(page, active)
         expect(page.locator("#active-games li")).to_have_count(1)
         # a game for two opens in 1914 (docs/hosting.md): the phase the server gives, in words
-        phase = httpx.get(f"{served}/games/{active}").json()["phase"]
+        phase = httpx.get(f"{served_alone}/games/{active}").json()["phase"]
         expect(row).to_contain_text(f"standard · 2 players · {PHASE_NAMES[phase[0]]} {phase[1:5]}, movement")
-        expect(row.locator(".small")).to_contain_text(f"last move {updated_at(served, 'active', active):%a}")
+        expect(row.locator(".small")).to_contain_text(f"last move {updated_at(served_alone, 'active', active):%a}")
         expect(row.locator(".small")).to_contain_text(active)
         expect(row.get_by_role("link", name="Watch Played now")).to_have_attribute("href", f"/play/{active}")
 
@@ -162,8 +162,8 @@ def test_the_lobby_lists_forming_full_active_and_finished_games(browser: Browser
         page.get_by_role("combobox", name="Show").select_option("")
 
         # 14 days after the forgotten game was made, and before the next one was: it alone is idle
-        next_change = min(updated_at(served, "forming", g) for g in (full, twin_a, twin_b, ekonia))
-        last_change = updated_at(served, "forming", forgotten)
+        next_change = min(updated_at(served_alone, "forming", g) for g in (full, twin_a, twin_b, ekonia))
+        last_change = updated_at(served_alone, "forming", forgotten)
         assert next_change > last_change
         page.clock.set_fixed_time(last_change + timedelta(days=14) + (next_change - last_change) / 2)
         page.get_by_role("button", name="Refresh the lists").click()

@@ -13,9 +13,9 @@ from tests.web.pages import Player
 pytestmark = pytest.mark.postgres
 
 
-def test_a_private_game_is_joined_from_its_invite_link_only(browser: Browser, served: str) -> None:
+def test_a_private_game_is_joined_from_its_invite_link_only(browser: Browser, served_alone: str) -> None:
     host, stranger, friend = (Player(browser.new_context().new_page(), name) for name in ("host", "stranger", "friend"))
-    host.page.goto(f"{served}/")
+    host.page.goto(f"{served_alone}/")
     host.page.get_by_label("Name", exact=True).fill("Secret table")
     host.page.get_by_label("Private: not listed here; only players with the invite link can join").check()
     host.page.get_by_role("button", name="Create game").click()
@@ -26,7 +26,7 @@ def test_a_private_game_is_joined_from_its_invite_link_only(browser: Browser, se
     invite = link.input_value()
     assert invite.startswith(f"{game_url}#invite=")
 
-    stranger.page.goto(f"{served}/")
+    stranger.page.goto(f"{served_alone}/")
     expect(stranger.page.get_by_role("button", name="Create game")).to_be_visible()
     expect(stranger.page.locator("#forming-status")).to_contain_text("No game is waiting", timeout=15_000)
     expect(stranger.page.get_by_role("button", name="Join Secret table")).to_have_count(0)

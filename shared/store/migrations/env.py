@@ -18,13 +18,13 @@ from alembic import context
 from sqlalchemy import Connection, text
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
-from sqlmodel import SQLModel
 
 from shared.store.migrate import sqlalchemy_url
 from shared.store.schema import SCHEMA_LOCK_KEY, TABLE_NAMES
+from shared.store.schema_tables import METADATA
 
 config = context.config
-target_metadata = SQLModel.metadata
+target_metadata = METADATA  # the store's tables, registered by importing shared.store.schema_tables
 
 
 def include_object(item: object, name: str | None, kind: str, reflected: bool, compare_to: object) -> bool:

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from services.notifications.addresses import AddressRefused, is_public, webhook_client
+from services.notifications.addresses import AddressRefused, is_public
 from services.notifications.delivery import attempt
 from services.notifications.outbox import Claimed
+from services.notifications.pinned import webhook_client
 from services.notifications.webhook_urls import accept_webhook_url
 from shared.errors import Unprocessable
 

@@ -16,8 +16,9 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from services.notifications import outbox
-from services.notifications.addresses import AddressRefused, webhook_client
+from services.notifications.addresses import AddressRefused
 from services.notifications.delivery import attempt, step
+from services.notifications.pinned import webhook_client
 from services.notifications.webhook_urls import accept_webhook_url
 from shared.errors import Unprocessable
 from shared.store import utc_now

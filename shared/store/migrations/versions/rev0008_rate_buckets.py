@@ -19,7 +19,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    # UNLOGGED on PostgreSQL (shared/store/schema.py's UNLOGGED_TABLES): a take commits without
+    # UNLOGGED on PostgreSQL (shared/store/schema_tables.py's UNLOGGED_TABLES): a take commits without
     # waiting for a WAL flush, and a crash leaves every bucket full
     op.create_table(
         "rate_buckets",

@@ -19,7 +19,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    # UNLOGGED on PostgreSQL (shared/store/schema.py's UNLOGGED_TABLES): a crash empties it,
+    # UNLOGGED on PostgreSQL (shared/store/schema_tables.py's UNLOGGED_TABLES): a crash empties it,
     # which frees every place, never refuses anyone wrongly
     op.create_table(
         "stream_leases",
