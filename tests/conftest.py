@@ -171,22 +171,11 @@ def fresh_database(prefix: str) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def postgres_database_url() -> Iterator[str]:
-    """The URL of a PostgreSQL database made for this test session (dropped at its end)."""
-    server_url = _server_url()
-    name = f"entente_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-    try:
-        run_coroutine_in_thread(lambda: _create_database(server_url, name))
-    except Exception as error:
-        reason = unreachable_reason(server_url, error)
-        if os.environ.get("ENTENTE_REQUIRE_POSTGRES") == "1":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    url = with_database(server_url, name)
-    try:
+    """The URL of a PostgreSQL database made for this test session, with the store's schema
+    (dropped at its end)."""
+    with fresh_database("entente_test") as url:
         run_coroutine_in_thread(lambda: _create_schema(url))
         yield url
-    finally:
-        run_coroutine_in_thread(lambda: _drop_database(server_url, name))
 
 
 @pytest.fixture
