@@ -60,6 +60,7 @@ def main() -> int:
                                   cwd=REPOSITORY, capture_output=True, text=True,
                                   env={**os.environ, "ENTENTE_TEST_CPU_LOG": f"{folder}/cpu"})
             print(done.stdout.splitlines()[-1] if done.stdout else done.stderr[-2000:])
+            print("\n".join(line for line in done.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))))
             seconds = cpu_per_file(Path(folder))
     elif known.from_log is not None:
         log = known.from_log.read_text()
