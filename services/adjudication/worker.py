@@ -77,7 +77,8 @@ class ClockWorker:
         self.clock = clock
         self.poll_seconds = poll_seconds
         self.batch = max(1, batch)
-        self.lanes = max(1, lanes)
+        # SQLite has one writer: its lanes would only queue behind each other
+        self.lanes = max(1, lanes) if store.dialect == "postgresql" else 1
         self.on_beat = on_beat
         self.done: Counter[str] = Counter()  # action -> count, for logs and benchmarks
 

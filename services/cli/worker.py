@@ -38,13 +38,18 @@ def _parser(command: str) -> argparse.ArgumentParser:
     return parser
 
 
-async def _work(command: str, settings: Settings, poll: float, lanes: int, args: argparse.Namespace) -> int:
+async def _work(command: str, settings: Settings, poll: float, args: argparse.Namespace) -> int:
     from services.adjudication.worker import ClockWorker
-    from shared.store import open_store
+    from shared.store import EventStore, open_store
 
     from .health import worker_metrics
 
     database_url = settings.database_url
+
+    def clock_worker(store: EventStore, on_beat: Callable[[bool], None] | None = None) -> ClockWorker:
+        return ClockWorker(store, poll_seconds=poll, batch=settings.worker_batch, lanes=settings.worker_lanes,
+                           on_beat=on_beat)
+
     if (refused := await check_schema(command, database_url)) is not None:
         return refused
     if settings.worker_nice:  # a start refused above leaves the caller's priority as it was
@@ -52,7 +57,7 @@ async def _work(command: str, settings: Settings, poll: float, lanes: int, args:
     if args.once:
         store = await open_store(database_url)
         try:
-            handled = await ClockWorker(store, poll_seconds=poll, batch=settings.worker_batch, lanes=lanes).run_once()
+            handled = await clock_worker(store).run_once()
         finally:
             await store.close()
         print(f"entente {command}: handled {handled} games", file=sys.stderr)
@@ -62,8 +67,7 @@ async def _work(command: str, settings: Settings, poll: float, lanes: int, args:
 
     async def sweep(stop: asyncio.Event, beat: Callable[[bool], None]) -> None:
         print(f"entente {command}: sweeping every {poll} s", file=sys.stderr, flush=True)
-        await ClockWorker(store, poll_seconds=poll, batch=settings.worker_batch, lanes=lanes,
-                          on_beat=beat).run(stop)
+        await clock_worker(store, beat).run(stop)
 
     try:
         return await run_until_signalled(command, args, sweep, worker_metrics(settings, store))
@@ -83,8 +87,7 @@ def run(command: str, argv: list[str]) -> int:
         return EXIT_USAGE
     configure_logs()
     poll = args.poll if args.poll is not None else settings.worker_poll_seconds
-    lanes = settings.worker_lanes if settings.database_url.startswith("postgresql") else 1
-    return asyncio.run(_work(command, settings, poll, lanes, args))
+    return asyncio.run(_work(command, settings, poll, args))
 
 
 if __name__ == "__main__":  # pragma: no cover
