@@ -21,9 +21,10 @@ FAR = ("MOS", "NAF", "FIN", "SYR", "SPA", "NWY", "TUN", "ARM")
 
 
 def middle_of(page: Page, unit: str) -> tuple[float, float]:
-    """The middle of ``unit``'s hit disc, scrolled into view first."""
-    page.evaluate("(u) => document.querySelector(`#board [data-unit=\"${CSS.escape(u)}\"]`)"
-                  ".scrollIntoView({block: 'center', inline: 'center'})", unit)
+    """The middle of ``unit``'s hit disc, scrolled into view first. The locator waits for the
+    unit to be drawn: the board is redrawn when the game's state arrives, after the menus may."""
+    page.locator(f'#board [data-unit="{unit}"]').evaluate(
+        "(e) => e.scrollIntoView({block: 'center', inline: 'center'})")
     box = page.locator(f'#board [data-unit="{unit}"] .hit').bounding_box()
     assert box is not None
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -64,6 +65,7 @@ def test_a_unit_dragged_by_the_mouse_is_ordered_there(browser: Browser, served: 
     try:
         page = player.page
         expect(page.locator("#phase")).to_contain_text("Spring 1901, movement")
+        expect(page.locator("#board [data-unit]")).to_have_count(22)  # the board is drawn after the menus
         unit = unit_menus(player)[0]
         reachable = moves_of(page, unit)
         page.locator("#board").scroll_into_view_if_needed()
@@ -110,6 +112,7 @@ def test_a_unit_dragged_by_a_finger_on_a_phone_is_ordered_there(browser: Browser
     try:
         page = player.page
         expect(page.locator("#phase")).to_contain_text("Spring 1901, movement")
+        expect(page.locator("#board [data-unit]")).to_have_count(22)  # the board is drawn after the menus
         found = None
         for unit in unit_menus(player):
             start = middle_of(page, unit)

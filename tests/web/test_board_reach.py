@@ -210,6 +210,7 @@ def test_a_stored_order_keeps_the_zoomed_board_where_it_was(browser: Browser, se
     try:
         page = player.page
         expect(page.locator("#phase")).to_contain_text("Spring 1901, movement")
+        expect(page.locator("#board [data-unit]")).to_have_count(22)  # the board is drawn after the menus
         page.get_by_role("button", name="Zoom the board").click()
         units = unit_menus(player)
         for unit in units:
