@@ -5,6 +5,7 @@ took (setup, call and teardown added up, on whichever worker ran them), most fir
     .venv/bin/python benchmarks/slowest_test_files.py [--top 15] [PYTEST ARGS...]
     .venv/bin/python benchmarks/slowest_test_files.py --from-log run.log   # a log of such a run
     .venv/bin/python benchmarks/slowest_test_files.py --cpu [PYTEST ARGS...]  # CPU seconds instead
+    .venv/bin/python benchmarks/slowest_test_files.py --from-cpu-log FOLDER --tail 90  # a run's CPU log
 
 The seconds are a worker's, not the run's wall time: with the suite spread over the workers,
 the files that take longest are the ones that decide how soon the last worker is done.
@@ -38,14 +39,45 @@ def per_file(log: str) -> dict[str, float]:
     return dict(seconds)
 
 
-def cpu_per_file(folder: Path) -> dict[str, float]:
-    """CPU seconds per file from the lines tests/conftest.py wrote (one file per worker)."""
-    seconds: dict[str, float] = defaultdict(float)
-    for part in folder.glob("cpu.*"):
+def cpu_lines(folder: Path) -> list[tuple[str, str, float, float, float | None]]:
+    """(worker, test, CPU seconds, wall seconds, clock at its end) from the lines
+    tests/conftest.py wrote, one file per worker (older lines have no clock)."""
+    rows = []
+    for part in sorted(folder.glob("cpu.*")):
+        worker = part.name.split(".", 1)[1]
         for line in part.read_text().splitlines():
-            nodeid, own, children, _ = line.split("\t")
-            seconds[nodeid.split("::")[0]] += float(own) + float(children)
+            nodeid, own, children, wall, *end = line.split("\t")
+            rows.append((worker, nodeid, float(own) + float(children), float(wall), float(end[0]) if end else None))
+    return rows
+
+
+def cpu_per_file(folder: Path) -> dict[str, float]:
+    """CPU seconds per file."""
+    seconds: dict[str, float] = defaultdict(float)
+    for _, nodeid, cpu, _, _ in cpu_lines(folder):
+        seconds[nodeid.split("::")[0]] += cpu
     return dict(seconds)
+
+
+def print_tail(folder: Path, last: float) -> None:
+    """When each worker finished its last test, before the last one did, and the tests that
+    ran in the run's last ``last`` seconds: where the end of a run waits on a few workers."""
+    rows = [row for row in cpu_lines(folder) if row[4] is not None]
+    if not rows:
+        print("no clock in the CPU log (written before tests/conftest.py wrote one)")
+        return
+    end = max(row[4] for row in rows if row[4] is not None)
+    start = min(row[4] - row[3] for row in rows if row[4] is not None)
+    print(f"first test's start to last test's end: {end - start:.0f} s")
+    for worker in sorted({row[0] for row in rows}):
+        mine = [row for row in rows if row[0] == worker]
+        done = max(row[4] for row in mine if row[4] is not None)
+        busy = sum(row[3] for row in mine)
+        print(f"{worker}: {len(mine)} tests, {busy:.0f} s in tests, its last ended {end - done:.0f} s before the end")
+    print(f"tests running in the last {last:.0f} s (worker, wall s, ended before the end, test):")
+    for worker, nodeid, _, wall, finished in sorted(rows, key=lambda row: row[4] or 0):
+        if finished is not None and finished > end - last:
+            print(f"  {worker} {wall:6.1f} {end - finished:6.1f}  {nodeid}")
 
 
 def main() -> int:
@@ -53,8 +85,16 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=15)
     parser.add_argument("--from-log", type=Path, help="read a finished run's log instead of running the suite")
     parser.add_argument("--cpu", action="store_true", help="CPU seconds per file instead of a worker's wall time")
+    parser.add_argument("--from-cpu-log", type=Path, metavar="FOLDER",
+                        help="read the CPU log of a run (ENTENTE_TEST_CPU_LOG=FOLDER/cpu), not running one")
+    parser.add_argument("--tail", type=float, metavar="SECONDS",
+                        help="with --from-cpu-log: also when each worker ended and what ran in the last SECONDS")
     known, rest = parser.parse_known_args()
-    if known.cpu:
+    if known.from_cpu_log is not None:
+        seconds = cpu_per_file(known.from_cpu_log)
+        if known.tail:
+            print_tail(known.from_cpu_log, known.tail)
+    elif known.cpu:
         with tempfile.TemporaryDirectory() as folder:
             done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *rest],
                                   cwd=REPOSITORY, capture_output=True, text=True,
@@ -69,7 +109,7 @@ def main() -> int:
                               cwd=REPOSITORY, capture_output=True, text=True)
         log = done.stdout
         print(log.splitlines()[-1] if log else done.stderr[-2000:])
-    if not known.cpu:
+    if not known.cpu and known.from_cpu_log is None:
         seconds = per_file(log)
     total = sum(seconds.values())
     print("| file | seconds | share |\n| --- | ---: | ---: |")

@@ -419,7 +419,9 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     """With ENTENTE_TEST_CPU_LOG set, the CPU seconds each test costs (the worker's own, and its
     children's: the servers and browsers a test starts, once they are stopped) are appended to that
     file and the worker's name, for benchmarks/slowest_test_files.py --cpu: the cost of a file that
-    a busy machine does not inflate as it does wall time (docs/testing.md, "The slowest files")."""
+    a busy machine does not inflate as it does wall time (docs/testing.md, "The slowest files").
+    Each line ends with the test's wall seconds and the clock (``os.times().elapsed``, one clock
+    for every worker) at its end, for the run's timeline (``--tail``)."""
     log = os.environ.get("ENTENTE_TEST_CPU_LOG")
     if not log:
         yield
@@ -431,4 +433,4 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     children = (after.children_user - before.children_user) + (after.children_system - before.children_system)
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     with open(f"{log}.{worker}", "a", encoding="utf-8") as out:
-        out.write(f"{item.nodeid}\t{own:.3f}\t{children:.3f}\t{after.elapsed - wall:.3f}\n")
+        out.write(f"{item.nodeid}\t{own:.3f}\t{children:.3f}\t{after.elapsed - wall:.3f}\t{after.elapsed:.3f}\n")
