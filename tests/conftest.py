@@ -361,6 +361,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: (heaviness(item), TIERS[::-1].index(tiers[item.nodeid])))
 
 
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist load`` (pyproject.toml's) with short queues, the heaviest files one test at a time
+    (tests/utils/scheduling.py; docs/testing.md, "Parallel"); any other ``--dist`` as xdist has it."""
+    if config.getoption("dist") != "load":
+        return None
+    from tests.utils.scheduling import ModuleRuns
+
+    return ModuleRuns(config, log, single=HEAVIEST_FILES)
+
+
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """`-n auto`: two workers a core (at least two, at most eight), since most of the suite's time
     is spent waiting on the servers, browsers and databases it starts (docs/testing.md, "Parallel")."""
