@@ -413,7 +413,10 @@ class Session:
         return {"actor": "player", "player_id": self.player_id, "via": "daide"}
 
     async def _on_sub(self, items: list[Item], args: list[Item]) -> None:
-        await ordering.submit(self, items, args)
+        # the session's lock, which catch_up takes too: the THX and MIS of these orders go out
+        # before the turn they may end, never after its ORD and NOW (docs/bots.md, "What is played")
+        async with self.hub.lock_of(self):
+            await ordering.submit(self, items, args)
 
     async def _missing(self, *, send_empty: bool = True) -> None:
         state = await self.state()
@@ -431,7 +434,8 @@ class Session:
     async def _on_not(self, items: list[Item], args: list[Item]) -> None:
         inner = args[0] if len(args) == 1 and isinstance(args[0], list) and args[0] else None
         if inner == ["GOF"]:
-            await ordering.go_flag(self, items, False)
+            async with self.hub.lock_of(self):
+                await ordering.go_flag(self, items, False)
         elif inner == ["DRW"]:
             await self._vote(items, False)
         elif inner is not None and inner[0] == "SUB":
@@ -464,7 +468,8 @@ class Session:
         await ordering.clear(self, items, clear, state)
 
     async def _on_gof(self, items: list[Item], args: list[Item]) -> None:
-        await ordering.go_flag(self, items, True)
+        async with self.hub.lock_of(self):  # YES before the turn it may end, as for SUB
+            await ordering.go_flag(self, items, True)
 
     async def _on_snd(self, items: list[Item], args: list[Item]) -> None:
         """SND [(turn)] (powers) (press): stored as a message of this seat's power to those
