@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -68,11 +68,39 @@ def app_client(app: Any) -> httpx.AsyncClient:
     return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=APP_BASE)
 
 
+# One included router of FastAPI's a router of ours, for every app the tests build in this process.
+_INCLUDED: dict[int, Any] = {}
+
+
+def share_route_state(app: Any) -> Any:
+    """``app`` with the routes of its included routers as an earlier app of this process built
+    them. FastAPI (0.165) builds the state of every route of an included router at an app's first
+    request that reaches it, about 0.1 CPU second an app, paid again by each of the hundreds of
+    apps the tests start (docs/testing.md, "Cutting the suite's CPU"). Our routers are the same
+    module-level objects in every app, included with the same context; the one thing an included
+    router holds of its app is the source of ``dependency_overrides``, which the project never
+    sets. Where FastAPI includes routers otherwise, ``app`` is left as it is."""
+    routes = app.router.routes
+    for index, route in enumerate(routes):
+        context = getattr(route, "include_context", None)
+        if type(route).__name__ != "_IncludedRouter" or context is None:
+            continue
+        kept = _INCLUDED.setdefault(id(route.original_router), route)
+        if kept is not route and kept.original_router is route.original_router and \
+                replace(kept.include_context, dependency_overrides_provider=None) == \
+                replace(context, dependency_overrides_provider=None):
+            routes[index] = kept
+    changed = getattr(app.router, "_mark_routes_changed", None)
+    if changed is not None:
+        changed()
+    return app
+
+
 @asynccontextmanager
 async def running_app(settings: Settings, app_factory: Callable[[Settings], Any] = create_app
                       ) -> AsyncIterator[tuple[Any, httpx.AsyncClient]]:
     """The app with its lifespan run (httpx does not run it by itself), and a client on it."""
-    app = app_factory(settings)
+    app = share_route_state(app_factory(settings))
     async with app.router.lifespan_context(app):
         async with app_client(app) as client:
             yield app, client
