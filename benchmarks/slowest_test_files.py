@@ -62,22 +62,20 @@ def cpu_per_file(folder: Path) -> dict[str, float]:
 def print_tail(folder: Path, last: float) -> None:
     """When each worker finished its last test, before the last one did, and the tests that
     ran in the run's last ``last`` seconds: where the end of a run waits on a few workers."""
-    rows = [row for row in cpu_lines(folder) if row[4] is not None]
-    if not rows:
+    timed = [(worker, nodeid, wall, end) for worker, nodeid, _, wall, end in cpu_lines(folder) if end is not None]
+    if not timed:
         print("no clock in the CPU log (written before tests/conftest.py wrote one)")
         return
-    end = max(row[4] for row in rows if row[4] is not None)
-    start = min(row[4] - row[3] for row in rows if row[4] is not None)
-    print(f"first test's start to last test's end: {end - start:.0f} s")
-    for worker in sorted({row[0] for row in rows}):
-        mine = [row for row in rows if row[0] == worker]
-        done = max(row[4] for row in mine if row[4] is not None)
-        busy = sum(row[3] for row in mine)
-        print(f"{worker}: {len(mine)} tests, {busy:.0f} s in tests, its last ended {end - done:.0f} s before the end")
+    last_end = max(end for *_, end in timed)
+    print(f"first test's start to last test's end: {last_end - min(end - wall for *_, wall, end in timed):.0f} s")
+    for worker in sorted({row[0] for row in timed}):
+        mine = [row for row in timed if row[0] == worker]
+        print(f"{worker}: {len(mine)} tests, {sum(row[2] for row in mine):.0f} s in tests, "
+              f"its last ended {last_end - max(row[3] for row in mine):.0f} s before the end")
     print(f"tests running in the last {last:.0f} s (worker, wall s, ended before the end, test):")
-    for worker, nodeid, _, wall, finished in sorted(rows, key=lambda row: row[4] or 0):
-        if finished is not None and finished > end - last:
-            print(f"  {worker} {wall:6.1f} {end - finished:6.1f}  {nodeid}")
+    for worker, nodeid, wall, end in sorted(timed, key=lambda row: row[3]):
+        if end > last_end - last:
+            print(f"  {worker} {wall:6.1f} {last_end - end:6.1f}  {nodeid}")
 
 
 def main() -> int:

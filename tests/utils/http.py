@@ -68,7 +68,8 @@ def app_client(app: Any) -> httpx.AsyncClient:
     return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=APP_BASE)
 
 
-# One included router of FastAPI's a router of ours, for every app the tests build in this process.
+# The first app's included router (FastAPI's) for each of our routers, by the router's id: what
+# every later app of this process is given instead of its own (share_route_state).
 _INCLUDED: dict[int, Any] = {}
 
 
