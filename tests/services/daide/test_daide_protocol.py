@@ -15,6 +15,7 @@ import pytest
 
 from services.daide.messages import smr_message
 from services.daide.orders import asks_what_rules_do
+from services.daide.server import STOP_SECONDS
 from shared.events import GameSettings, PhaseResolved
 from shared.game.repository import read_game
 from shared.game.state import GameState
@@ -99,7 +100,9 @@ async def test_sigterm_during_a_sub_stops_without_a_traceback(store_url: str) ->
                         "RUSSIA": "RUS", "TURKEY": "TUR"}[power]
                 client.send("SUB " + " ".join(f"({written(u)} HLD)" for u in units_in(now, code)))
             await asyncio.sleep(0.05)
-            stop(served.process)
+            # SIGTERM's documented way out: the messages in hand, then the watchers, each given
+            # STOP_SECONDS (a busy CI machine took the 10 s this allowed before)
+            stop(served.process, timeout=2 * STOP_SECONDS + 5)
             said = served.process.stderr.read() if served.process.stderr else ""
             for client in clients:
                 await client.close()
